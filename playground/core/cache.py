@@ -1,0 +1,51 @@
+"""The result cache: successes only, keyed by tool name plus canonical JSON arguments.
+
+Seed 003, step 5: "성공만 기억합니다" — remembering failures would block the repaired retry; the
+key is order-insensitive (``json.dumps(args, sort_keys=True, ensure_ascii=False)``). A contract
+marked ``side_effects`` (or ``cacheable=False``) is never cached; the gate enforces that.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from playground.core.canonical import cache_key
+
+
+@dataclass
+class ResultCache:
+    """An in-memory map ``cache_key → JSON value`` with hit/miss counters.
+
+    Values are deep-copied in and out, so a caller mutating a value cannot change the cache.
+    """
+
+    entries: dict[str, Any] = field(default_factory=dict)
+    hits: int = 0
+    misses: int = 0
+
+    @staticmethod
+    def key(tool: str, args: Any) -> str:
+        """The key for ``tool`` called with ``args`` (see :func:`canonical.cache_key`)."""
+        return cache_key(tool, args)
+
+    def lookup(self, key: str) -> tuple[bool, Any]:
+        """``(True, value)`` on a hit, ``(False, None)`` on a miss; counts both."""
+        if key in self.entries:
+            self.hits += 1
+            return True, copy.deepcopy(self.entries[key])
+        self.misses += 1
+        return False, None
+
+    def store(self, key: str, value: Any) -> None:
+        """Remember a successful value under ``key``."""
+        self.entries[key] = copy.deepcopy(value)
+
+    def clear(self) -> None:
+        """Forget everything and reset the counters."""
+        self.entries.clear()
+        self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self.entries)

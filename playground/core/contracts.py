@@ -1,0 +1,260 @@
+"""Contracts: one registered tool (name, description, parameters, returns, callable, flags).
+
+Two ways a tool module declares contracts (see README, "Writing a tool module"):
+
+* plain functions listed in ``__tools__``, with optional metadata in ``__contracts__``
+  (``returns``, ``side_effects``, ``cacheable``, ``timeout_s``). The declaration is built by
+  google-genai exactly as ``tools=[fn]`` sends it: ``FunctionDeclaration.from_callable`` with
+  ``use_json_schema=True`` (``google/genai/_transformers.py: t_tool``), so the model sees the name,
+  the whole docstring and the parameter schema; that ``parameters_json_schema`` is also what the
+  validator enforces (seed 001: "the SDK builds the declaration from the Python function").
+* a contract table ``TOOLS = {name: {"fn", "args", "returns"}}`` in the format of seed 003,
+  converted here to JSON Schema (:func:`schema_from_table_args`, :func:`returns_from_table`).
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from playground.errors import LoadError
+
+DEFAULT_TIMEOUT_S = 5.0
+
+# seed 003 type names → JSON Schema types
+_TABLE_TYPES = {
+    "str": "string",
+    "string": "string",
+    "int": "integer",
+    "integer": "integer",
+    "float": "number",
+    "number": "number",
+    "bool": "boolean",
+    "boolean": "boolean",
+    "list": "array",
+    "array": "array",
+    "dict": "object",
+    "object": "object",
+}
+
+
+@dataclass
+class Contract:
+    """One registered tool.
+
+    ``parameters``: the JSON Schema (an ``object`` schema) the arguments are validated against —
+    the same one the model is shown. ``returns``: JSON Schema of the result plus the limits
+    ``max_rows`` (rows), ``rows_key`` (default ``"rows"``) and ``max_bytes`` (bytes of canonical
+    JSON), or ``None`` when undeclared. ``timeout_s``: the body's time limit in seconds.
+    ``source``: ``"path:line"`` where it was defined. ``origin``: ``"function"`` or ``"table"``.
+    """
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    fn: Callable[..., Any]
+    returns: dict[str, Any] | None = None
+    side_effects: bool = False
+    cacheable: bool = True
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    source: str = ""
+    origin: str = "function"
+    sdk_declaration: dict[str, Any] | None = field(default=None, repr=False)
+
+    @property
+    def caches(self) -> bool:
+        """Whether successes of this contract are cached (never for ``side_effects``)."""
+        return self.cacheable and not self.side_effects
+
+    def declaration(self) -> dict[str, Any]:
+        """The provider-neutral declaration: ``{"name", "description", "parameters"}``."""
+        return {"name": self.name, "description": self.description, "parameters": self.parameters}
+
+    def gemini_declaration(self) -> dict[str, Any]:
+        """The Gemini ``FunctionDeclaration`` as google-genai builds it, as JSON.
+
+        For plain functions this is the SDK's own ``from_callable`` output (kept from loading);
+        for table contracts, ``types.FunctionDeclaration(name, description,
+        parameters_json_schema)``. Imports ``google.genai`` on first use.
+        """
+        if self.sdk_declaration is not None:
+            return self.sdk_declaration
+        from google.genai import types
+
+        decl = types.FunctionDeclaration(
+            name=self.name, description=self.description, parameters_json_schema=self.parameters
+        )
+        self.sdk_declaration = decl.model_dump(mode="json", exclude_none=True)
+        return self.sdk_declaration
+
+
+def source_of(fn: Callable[..., Any]) -> str:
+    """``"path:line"`` of a callable, or its repr when inspect cannot tell."""
+    try:
+        path = inspect.getsourcefile(fn) or "?"
+        line = inspect.getsourcelines(fn)[1]
+        return f"{path}:{line}"
+    except (OSError, TypeError):
+        return repr(fn)
+
+
+def sdk_declaration_for(fn: Callable[..., Any]) -> dict[str, Any]:
+    """Build the declaration google-genai sends for ``tools=[fn]``, as JSON.
+
+    Returns ``{"name", "description", "parameters_json_schema", ...}``. Raises
+    :class:`LoadError` when the SDK cannot describe the function (an unsupported type hint).
+    """
+    from google.genai import types
+
+    try:
+        decl = types.FunctionDeclaration.from_callable_with_api_option(
+            callable=fn, api_option="GEMINI_API", use_json_schema=True
+        )
+    except Exception as exc:  # the SDK raises ValueError/TypeError/pydantic errors
+        raise LoadError(
+            f"{source_of(fn)}: google-genai cannot build a declaration for "
+            f"{getattr(fn, '__name__', fn)!r}: {type(exc).__name__}: {exc}"
+        ) from None
+    return decl.model_dump(mode="json", exclude_none=True)
+
+
+def contract_from_function(
+    fn: Callable[..., Any], meta: dict[str, Any] | None = None, declaration: dict[str, Any] | None = None
+) -> Contract:
+    """A contract for a plain function; ``meta`` is its ``__contracts__`` entry.
+
+    ``declaration``: a previously built SDK declaration (the registry's on-disk cache); built
+    with :func:`sdk_declaration_for` when ``None``. Raises :class:`LoadError` on bad metadata.
+    """
+    meta = dict(meta or {})
+    decl = declaration if declaration is not None else sdk_declaration_for(fn)
+    params = decl.get("parameters_json_schema") or {"type": "object", "properties": {}}
+    if params.get("type") != "object":
+        params = {"type": "object", "properties": {}}
+    returns = meta.get("returns")
+    _check_meta(fn.__name__, meta, returns)
+    return Contract(
+        name=decl["name"],
+        description=decl.get("description", ""),
+        parameters=params,
+        fn=fn,
+        returns=returns,
+        side_effects=bool(meta.get("side_effects", False)),
+        cacheable=bool(meta.get("cacheable", True)),
+        timeout_s=float(meta.get("timeout_s", DEFAULT_TIMEOUT_S)),
+        source=source_of(fn),
+        origin="function",
+        sdk_declaration=decl,
+    )
+
+
+def _check_meta(name: str, meta: dict[str, Any], returns: Any) -> None:
+    if returns is not None and not isinstance(returns, dict):
+        raise LoadError(f"{name}: 'returns' must be a JSON Schema object, got {type(returns).__name__}")
+    timeout = meta.get("timeout_s", DEFAULT_TIMEOUT_S)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
+        raise LoadError(f"{name}: 'timeout_s' must be a positive number of seconds, got {timeout!r}")
+
+
+def schema_from_table_args(name: str, args: dict[str, Any]) -> dict[str, Any]:
+    """Convert seed-003 ``args`` (``{arg: {type, required, allowed, min, max}}``) to JSON Schema.
+
+    ``min``/``max`` become ``minimum``/``maximum`` for numbers and ``minLength``/``maxLength``
+    for strings; ``allowed`` becomes ``enum``; ``pattern``, ``format``, ``description`` and
+    ``default`` pass through. ``additionalProperties`` is ``false``. Raises :class:`LoadError`
+    for an unknown type name or a spec that is not a dict.
+    """
+    if not isinstance(args, dict):
+        raise LoadError(f"{name}: 'args' must be a dict of argument specs, got {type(args).__name__}")
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    for arg, spec in args.items():
+        if not isinstance(spec, dict):
+            raise LoadError(f"{name}.{arg}: an argument spec must be a dict, got {spec!r}")
+        type_name = spec.get("type", "str")
+        if type_name not in _TABLE_TYPES:
+            raise LoadError(f"{name}.{arg}: unknown type {type_name!r} (one of {sorted(_TABLE_TYPES)})")
+        jtype = _TABLE_TYPES[type_name]
+        prop: dict[str, Any] = {"type": jtype}
+        for key in ("description", "pattern", "format", "default"):
+            if key in spec:
+                prop[key] = spec[key]
+        if "allowed" in spec:
+            prop["enum"] = list(spec["allowed"])
+        lo, hi = ("minLength", "maxLength") if jtype == "string" else ("minimum", "maximum")
+        if jtype == "array":
+            lo, hi = "minItems", "maxItems"
+        if "min" in spec:
+            prop[lo] = spec["min"]
+        if "max" in spec:
+            prop[hi] = spec["max"]
+        props[arg] = prop
+        if spec.get("required", False):
+            required.append(arg)
+    schema: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def returns_from_table(name: str, returns: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Convert seed-003 ``returns`` (``{"keys": {k: type}, "rows": {"max_len", "item", "min"}}``).
+
+    Produces a JSON Schema object with every key required, ``rows`` as an array of ``item``
+    objects whose ``min`` fields get ``minimum``, and the limits ``max_rows`` / ``rows_key``.
+    A dict that already looks like JSON Schema (has ``"type"``) is returned as is.
+    """
+    if returns is None:
+        return None
+    if not isinstance(returns, dict):
+        raise LoadError(f"{name}: 'returns' must be a dict, got {type(returns).__name__}")
+    if "type" in returns and "keys" not in returns:
+        return returns
+    keys = returns.get("keys", {})
+    props: dict[str, Any] = {}
+    for key, type_name in keys.items():
+        if type_name not in _TABLE_TYPES:
+            raise LoadError(f"{name}.returns.{key}: unknown type {type_name!r}")
+        props[key] = {"type": _TABLE_TYPES[type_name]}
+    schema: dict[str, Any] = {"type": "object", "properties": props, "required": list(keys)}
+    rows = returns.get("rows")
+    if isinstance(rows, dict):
+        item_props: dict[str, Any] = {}
+        for field_name, type_name in (rows.get("item") or {}).items():
+            item_props[field_name] = {"type": _TABLE_TYPES.get(type_name, "string")}
+        for field_name, minimum in (rows.get("min") or {}).items():
+            item_props.setdefault(field_name, {})["minimum"] = minimum
+        for field_name, maximum in (rows.get("max") or {}).items():
+            item_props.setdefault(field_name, {})["maximum"] = maximum
+        schema["properties"]["rows"] = {
+            "type": "array",
+            "items": {"type": "object", "properties": item_props, "required": list(rows.get("item") or {})},
+        }
+        if "max_len" in rows:
+            schema["max_rows"] = rows["max_len"]
+        schema["rows_key"] = "rows"
+    return schema
+
+
+def contract_from_table(name: str, entry: Any) -> Contract:
+    """A contract from one seed-003 ``TOOLS`` entry. Raises :class:`LoadError` when malformed."""
+    if not isinstance(entry, dict) or not callable(entry.get("fn")):
+        raise LoadError(f"TOOLS[{name!r}] must be a dict with a callable 'fn'")
+    fn = entry["fn"]
+    description = entry.get("description") or inspect.getdoc(fn) or ""
+    meta = {k: entry[k] for k in ("side_effects", "cacheable", "timeout_s") if k in entry}
+    returns = returns_from_table(name, entry.get("returns"))
+    _check_meta(name, meta, returns)
+    return Contract(
+        name=name,
+        description=description,
+        parameters=schema_from_table_args(name, entry.get("args", {})),
+        fn=fn,
+        returns=returns,
+        side_effects=bool(meta.get("side_effects", False)),
+        cacheable=bool(meta.get("cacheable", True)),
+        timeout_s=float(meta.get("timeout_s", DEFAULT_TIMEOUT_S)),
+        source=source_of(fn),
+        origin="table",
+    )

@@ -1,0 +1,200 @@
+"""The gate: the single door through which every call passes (seed 003, ``call_tool``).
+
+validate args → look up the cache → run the body (counted) → validate the result → outcome.
+It never raises, whatever the body does, and it is the only place a tool body runs. Transient
+failures are retried inside the gate with exponential backoff and jitter (tenacity), bounded in
+attempts and total time (seed 004: "일시적 오류는 툴 실행 계층에서 지수 백오프로 ... 재시도");
+a timeout is transient but not retried, so a hung body costs one time limit, not several.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from difflib import get_close_matches
+from typing import Any, Callable
+
+from tenacity import RetryCallState, Retrying, retry_if_result, stop_after_attempt, wait_exponential_jitter
+
+from playground.core import outcome as oc
+from playground.core.cache import ResultCache
+from playground.core.canonical import canonical_json
+from playground.core.contracts import Contract
+from playground.core.record import CallRecord, Retry
+from playground.core.registry import Registry
+from playground.core.runner import BodyRun, run_body
+from playground.core.validation import check_args, check_result
+from playground.core.wire import provider_views
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Backoff for transient failures: at most ``max_attempts`` runs in all, waits of
+    ``initial_s`` × 2ⁿ (capped at ``max_s``) plus up to ``jitter_s`` random seconds, and no new
+    attempt once ``total_s`` seconds have passed since the first."""
+
+    max_attempts: int = 3
+    initial_s: float = 0.2
+    max_s: float = 2.0
+    jitter_s: float = 0.1
+    total_s: float = 8.0
+
+
+@dataclass
+class Gate:
+    """Runs calls for one registry; holds the cache and the per-contract body-run counts.
+
+    ``sleep`` and ``clock`` are injectable (tests use a fake clock, never real sleeps).
+    ``wire``: build provider views for every record (imports google-genai on first use).
+    """
+
+    registry: Registry
+    cache: ResultCache = field(default_factory=ResultCache)
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], float] = time.monotonic
+    wire: bool = True
+    body_runs: Counter = field(default_factory=Counter)
+    _call_seq: int = 0
+
+    def next_call_id(self) -> str:
+        """A fresh local call id (``call_1``, ``call_2``, …) for calls typed by hand."""
+        self._call_seq += 1
+        return f"call_{self._call_seq}"
+
+    def call(self, name: Any, args: Any, call_id: str | None = None) -> CallRecord:
+        """Run one call through the gate and return its :class:`CallRecord`; never raises.
+
+        ``name``: the tool name (anything: a non-string is an unknown tool). ``args``: the
+        arguments as received (any JSON value; a non-object gives the verdict ``shape``).
+        """
+        started = time.perf_counter()
+        call_id = call_id or self.next_call_id()
+        try:
+            record, outcome = self._call(name, args, call_id)
+        except BaseException as exc:  # the gate itself must never raise  # pragma: no cover
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            record = CallRecord(tool=str(name), args=args, call_id=call_id)
+            outcome = oc.Outcome(False, None, f"raised:{type(exc).__name__}", oc.RAISED,
+                                 oc.raised_message(str(name), oc.exception_text(exc)))
+        record.ok, record.kind, record.error = outcome.ok, outcome.kind, outcome.error
+        record.value, record.message = outcome.value, outcome.message
+        if self.wire:
+            record.wire = provider_views(record.tool, call_id, outcome)
+        record.duration_ms = (time.perf_counter() - started) * 1000
+        return record
+
+    def _call(self, name: Any, args: Any, call_id: str) -> tuple[CallRecord, oc.Outcome]:
+        tool = name if isinstance(name, str) else canonical_json(name)
+        record = CallRecord(tool=tool, args=args, call_id=call_id)
+        record.canonical_args = canonical_json(args)
+        contract = self.registry.get(tool) if isinstance(name, str) else None
+        if contract is None:
+            record.verdict = "unknown_tool"
+            return record, self._unknown_tool(tool)
+        record.timeout_s = contract.timeout_s
+        record.body_runs = self.body_runs[contract.name]
+        verdict = check_args(contract, args)
+        if not verdict.ok:
+            record.verdict = verdict.code
+            return record, oc.Outcome(False, None, f"args:{verdict.code}", oc.INVALID_ARGS, verdict.message)
+        call_args = verdict.args
+        record.canonical_args = canonical_json(call_args)
+        if contract.caches:
+            record.cache_key = self.cache.key(contract.name, call_args)
+            hit, cached = self.cache.lookup(record.cache_key)
+            if hit:
+                record.cache = "hit"
+                return record, oc.Outcome(True, cached, "", oc.OK, "")
+        outcome = self._run_with_retries(contract, call_args, record)
+        record.body_runs = self.body_runs[contract.name]
+        if contract.caches:
+            if outcome.kind == oc.OK:
+                self.cache.store(record.cache_key, outcome.value)
+                record.cache = "stored"
+            else:
+                record.cache = "miss"
+        return record, outcome
+
+    def _unknown_tool(self, tool: str) -> oc.Outcome:
+        names = self.registry.names()
+        close = get_close_matches(tool, names, n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        message = (
+            f"There is no tool named {tool!r}.{hint} The registered tools are: "
+            f"{', '.join(names) or '(none)'}. Call one of them by its exact name."
+        )
+        return oc.Outcome(False, None, "args:unknown_tool", oc.UNKNOWN_TOOL, message)
+
+    def _run_once(self, contract: Contract, args: dict[str, Any], record: CallRecord) -> oc.Outcome:
+        self.body_runs[contract.name] += 1
+        record.body_ran = True
+        run = run_body(contract.fn, args, contract.timeout_s)
+        if run.output:
+            record.output += run.output
+        return self._outcome_of(contract, run)
+
+    def _outcome_of(self, contract: Contract, run: BodyRun) -> oc.Outcome:
+        name = contract.name
+        if run.timed_out:
+            detail = f"no answer within its time limit of {contract.timeout_s:g} s"
+            msg = oc.transient_message(name, detail, 1)
+            return oc.Outcome(False, None, "transient:timeout", oc.TRANSIENT, msg, {"timeout": True, "detail": detail})
+        if run.exception is not None:
+            exc = run.exception
+            kind, reason = oc.classify_exception(exc)
+            text = oc.exception_text(exc)
+            if kind == oc.TRANSIENT:
+                msg = oc.transient_message(name, text, 1)
+                return oc.Outcome(False, None, f"transient:{reason}", kind, msg, {"detail": text})
+            if kind == oc.PERMISSION:
+                return oc.Outcome(False, None, f"permission:{reason}", kind, oc.permission_message(name, text))
+            return oc.Outcome(False, None, f"raised:{type(exc).__name__}", oc.RAISED, oc.raised_message(name, text))
+        check = check_result(contract, run.value)
+        if check.reason == "empty":
+            return oc.Outcome(True, check.value, "", oc.EMPTY, oc.empty_note(name), {"result_reason": "empty"})
+        if check.reason:
+            message = check.message + _bad_result_hint(check.reason)
+            return oc.Outcome(False, check.value, f"result:{check.reason}", oc.BAD_RESULT, message)
+        return oc.Outcome(True, check.value, "", oc.OK, "")
+
+    def _run_with_retries(self, contract: Contract, args: dict[str, Any], record: CallRecord) -> oc.Outcome:
+        policy = self.retry
+        start = self.clock()
+
+        def out_of_time(state: RetryCallState) -> bool:
+            return self.clock() - start >= policy.total_s
+
+        def note_retry(state: RetryCallState) -> None:
+            last = state.outcome.result() if state.outcome else None
+            delay = state.next_action.sleep if state.next_action else 0.0
+            record.retries.append(Retry(state.attempt_number, last.error if last else "", round(delay * 1000, 1)))
+
+        def retryable(out: oc.Outcome) -> bool:
+            return out.kind == oc.TRANSIENT and not out.details.get("timeout")
+
+        retrying = Retrying(
+            stop=stop_after_attempt(max(1, policy.max_attempts)) | out_of_time,
+            wait=wait_exponential_jitter(initial=policy.initial_s, max=policy.max_s, jitter=policy.jitter_s),
+            retry=retry_if_result(retryable),
+            sleep=self.sleep,
+            before_sleep=note_retry,
+            retry_error_callback=lambda state: state.outcome.result(),
+            reraise=False,
+        )
+        result: oc.Outcome = retrying(self._run_once, contract, args, record)
+        if result.kind == oc.TRANSIENT:
+            attempts = len(record.retries) + 1
+            detail = result.details.get("detail", result.error)
+            result.message = oc.transient_message(contract.name, detail, attempts)
+        return result
+
+
+def _bad_result_hint(reason: str) -> str:
+    if reason == "too_big":
+        return " Ask for fewer rows (a smaller limit) or use a tool that honours a limit."
+    if reason == "not_serializable":
+        return " The tool must return JSON data; fix the tool."
+    return " The tool broke its declared contract; do not trust this value."

@@ -1,0 +1,56 @@
+"""The call record: everything the gate saw for one call (DESIGN.md, "Call record")."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass
+class Retry:
+    """One retry of a transient failure: ``attempt`` (1-based, the attempt that failed),
+    ``reason`` and ``delay_ms`` (the backoff slept before the next attempt, in ms)."""
+
+    attempt: int
+    reason: str
+    delay_ms: float
+
+
+@dataclass
+class CallRecord:
+    """One call through the gate; ``to_json()`` is the ``--format json`` shape of DESIGN.md.
+
+    ``args``: as given (any JSON value). ``canonical_args``: canonical JSON of the normalised
+    args. ``verdict``: ``""`` or a reason code without the ``args:`` prefix. ``body_ran``: the
+    body ran for this call; ``body_runs``: this contract's total runs so far in this gate.
+    ``cache``: ``hit`` | ``miss`` | ``stored`` | ``skip``. ``duration_ms``: wall time of the whole
+    call in ms. ``wire``: provider views (``gemini``, ``anthropic``, ``openai``, ``tokens``).
+    Extra fields: ``call_id``, ``message`` (what the model reads on failure, or the empty note),
+    ``cache_key``, ``retries``, ``timeout_s``, ``output`` (what the body printed).
+    """
+
+    tool: str
+    args: Any
+    canonical_args: str = ""
+    verdict: str = ""
+    body_ran: bool = False
+    body_runs: int = 0
+    cache: str = "skip"
+    ok: bool = False
+    kind: str = ""
+    error: str = ""
+    value: Any = None
+    duration_ms: float = 0.0
+    wire: dict[str, Any] = field(default_factory=dict)
+    call_id: str = ""
+    message: str = ""
+    cache_key: str = ""
+    retries: list[Retry] = field(default_factory=list)
+    timeout_s: float | None = None
+    output: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as a JSON-ready dict (the field order of DESIGN.md first)."""
+        data = asdict(self)
+        data["duration_ms"] = round(self.duration_ms, 3)
+        return data

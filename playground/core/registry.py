@@ -1,0 +1,218 @@
+"""The registry: contracts loaded from tool modules (files or folders), names unique.
+
+Loading never stops at the first bad module: each problem (a module that fails to import, a
+duplicate name, a malformed contract) is recorded as a :class:`LoadProblem` naming the place,
+and the other modules still load. Callers decide what a problem means (the CLI prints each on
+stderr and exits 2 after doing its work).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import inspect
+import io
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Iterable
+
+from playground.core.contracts import Contract, contract_from_function, contract_from_table
+from playground.errors import LoadError
+
+
+@dataclass(frozen=True)
+class LoadProblem:
+    """One thing that could not be loaded: ``where`` (a path or ``path:line``) and ``message``."""
+
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+@dataclass
+class Registry:
+    """Contracts by name, in load order, plus the problems met while loading."""
+
+    contracts: dict[str, Contract] = field(default_factory=dict)
+    problems: list[LoadProblem] = field(default_factory=list)
+    paths: list[Path] = field(default_factory=list)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.contracts
+
+    def __len__(self) -> int:
+        return len(self.contracts)
+
+    def names(self) -> list[str]:
+        """Registered names in load order."""
+        return list(self.contracts)
+
+    def get(self, name: str) -> Contract | None:
+        """The contract called ``name``, or ``None``."""
+        return self.contracts.get(name)
+
+    def declarations(self) -> list[dict[str, Any]]:
+        """Provider-neutral declarations ``{"name", "description", "parameters"}`` of all contracts."""
+        return [c.declaration() for c in self.contracts.values()]
+
+    def add(self, contract: Contract) -> None:
+        """Register ``contract``; a name registered twice is a :class:`LoadProblem` naming both places."""
+        if not isinstance(contract.name, str) or not contract.name:
+            self.problems.append(LoadProblem(contract.source, "a contract needs a non-empty name"))
+            return
+        existing = self.contracts.get(contract.name)
+        if existing is not None:
+            self.problems.append(
+                LoadProblem(
+                    contract.source,
+                    f"tool name {contract.name!r} is registered twice: first at {existing.source}, "
+                    f"again at {contract.source}; the second was not loaded (rename one)",
+                )
+            )
+            return
+        self.contracts[contract.name] = contract
+
+
+def tool_files(path: Path) -> list[Path]:
+    """The tool module files a ``--tools`` path stands for: the file itself, or the ``*.py``
+    files of a folder (not recursive; names starting with ``_`` or ``test_`` skipped), sorted.
+    Raises :class:`LoadError` when the path does not exist or is not a Python file.
+    """
+    if path.is_dir():
+        return sorted(
+            p for p in path.glob("*.py") if not p.name.startswith(("_", "test_")) and p.is_file()
+        )
+    if path.is_file():
+        if path.suffix != ".py":
+            raise LoadError(f"{path}: not a Python file (expected a .py file or a folder of them)")
+        return [path]
+    raise LoadError(f"{path}: no such file or folder")
+
+
+def load_registry(paths: Iterable[str | Path]) -> Registry:
+    """Load every tool module under ``paths`` into a new :class:`Registry`.
+
+    Args: ``paths``: files or folders (``--tools``, repeatable). Returns the registry; problems
+    are in ``registry.problems`` (never raised), including a path that does not exist.
+    """
+    registry = Registry()
+    for raw in paths:
+        path = Path(raw)
+        registry.paths.append(path)
+        try:
+            files = tool_files(path)
+        except LoadError as exc:
+            registry.problems.append(LoadProblem(str(path), str(exc).split(": ", 1)[-1]))
+            continue
+        for file in files:
+            load_module_into(registry, file)
+    return registry
+
+
+def import_tool_module(file: Path) -> ModuleType:
+    """Import ``file`` as a fresh module (its folder first on ``sys.path`` for sibling imports).
+
+    Output the module prints at import is swallowed. Raises :class:`LoadError` with the
+    exception type and message when the import fails in any way (``SystemExit`` included).
+    """
+    file = file.resolve()
+    digest = hashlib.sha1(str(file).encode()).hexdigest()[:8]
+    mod_name = f"playground_tools_{file.stem}_{digest}"
+    spec = importlib.util.spec_from_file_location(mod_name, file)
+    if spec is None or spec.loader is None:
+        raise LoadError(f"{file}: cannot be imported as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    folder = str(file.parent)
+    added = folder not in sys.path
+    if added:
+        sys.path.insert(0, folder)
+    sys.modules[mod_name] = module
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            spec.loader.exec_module(module)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SyntaxError, ImportError, SystemExit, anything
+        sys.modules.pop(mod_name, None)
+        line = getattr(exc, "lineno", None)
+        where = f"{file}:{line}" if isinstance(exc, SyntaxError) and line else str(file)
+        raise LoadError(f"{where}: import failed: {type(exc).__name__}: {exc}") from None
+    finally:
+        if added:
+            with contextlib.suppress(ValueError):
+                sys.path.remove(folder)
+    return module
+
+
+def load_module_into(registry: Registry, file: Path) -> None:
+    """Import one tool module and register its contracts; problems go to ``registry.problems``."""
+    try:
+        module = import_tool_module(file)
+    except LoadError as exc:
+        where, _, message = str(exc).partition(": ")
+        registry.problems.append(LoadProblem(where, message))
+        return
+    for contract_or_problem in contracts_of_module(module, file):
+        if isinstance(contract_or_problem, LoadProblem):
+            registry.problems.append(contract_or_problem)
+        else:
+            registry.add(contract_or_problem)
+
+
+def contracts_of_module(module: ModuleType, file: Path) -> list[Contract | LoadProblem]:
+    """The contracts a module declares: its ``TOOLS`` table and its ``__tools__`` functions.
+
+    A module declaring neither is not an error when it has no public functions (a helper
+    module); otherwise it yields a problem saying how to declare tools.
+    """
+    found: list[Contract | LoadProblem] = []
+    table = getattr(module, "TOOLS", None)
+    listed = getattr(module, "__tools__", None)
+    meta = getattr(module, "__contracts__", None) or {}
+    if not isinstance(meta, dict):
+        found.append(LoadProblem(str(file), "__contracts__ must be a dict of {tool name: metadata}"))
+        meta = {}
+    if table is not None:
+        if not isinstance(table, dict):
+            found.append(LoadProblem(str(file), f"TOOLS must be a dict, got {type(table).__name__}"))
+        else:
+            for name, entry in table.items():
+                found.append(_guard(lambda: contract_from_table(str(name), entry), str(file)))
+    if listed is not None:
+        if not isinstance(listed, (list, tuple)):
+            found.append(LoadProblem(str(file), "__tools__ must be a list of functions"))
+        else:
+            for fn in listed:
+                if not callable(fn):
+                    found.append(LoadProblem(str(file), f"__tools__ holds a non-callable: {fn!r}"))
+                    continue
+                entry = meta.get(getattr(fn, "__name__", ""), {})
+                found.append(_guard(lambda fn=fn, entry=entry: contract_from_function(fn, entry), str(file)))
+    if table is None and listed is None:
+        public = [
+            n for n, obj in vars(module).items()
+            if inspect.isfunction(obj) and obj.__module__ == module.__name__ and not n.startswith("_")
+        ]
+        if public:
+            found.append(
+                LoadProblem(
+                    str(file),
+                    "declares no tools: list functions in __tools__ = [...] or define a TOOLS "
+                    f"contract table (public functions seen: {', '.join(public[:5])})",
+                )
+            )
+    return found
+
+
+def _guard(build, where: str) -> Contract | LoadProblem:
+    try:
+        return build()
+    except LoadError as exc:
+        return LoadProblem(where, str(exc))
+    except Exception as exc:  # a malformed entry must not stop the other contracts
+        return LoadProblem(where, f"{type(exc).__name__}: {exc}")

@@ -1,0 +1,316 @@
+"""Argument and result validation with jsonschema, mapped to the reason codes of DESIGN.md.
+
+Arguments (seed 003 ``validate_args``; codes in ``../shared/DESIGN.md``): ``missing:<arg>``,
+``unknown:<arg>``, ``type:<arg>``, ``allowed:<arg>``, ``range:<arg>``, ``pattern:<arg>``,
+``format:<arg>``, ``shape``. Validation uses ``Draft202012Validator`` with its ``FormatChecker``
+(JSON Schema 2020-12). JSON ``true`` is never an integer (jsonschema's type checker already says
+so); an integral float such as ``1.0`` for an integer parameter is normalised to ``1`` first.
+
+Results (seed 003 ``validate_result``): ``not_serializable``, ``shape``, ``empty``, ``too_big``,
+``range``, checked against the contract's ``returns`` schema and its ``max_rows`` / ``max_bytes``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema.exceptions import ValidationError
+
+from playground.core.canonical import NotSerializable, canonical_json, json_type_name, to_json_value
+from playground.core.contracts import Contract
+
+# When several defects are present, the first in this order is reported (deterministic).
+_ORDER = ("shape", "unknown", "missing", "type", "allowed", "range", "pattern", "format")
+_RANGE_KEYWORDS = {
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+    "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties",
+    "multipleOf", "uniqueItems",
+}
+# Non-standard keys the playground adds to a ``returns`` schema; jsonschema ignores them.
+RESULT_LIMIT_KEYS = ("max_rows", "rows_key", "max_bytes")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The result of validating arguments.
+
+    ``code``: ``""`` when valid, else one reason code (``"type:limit"``). ``message``: for the
+    model and the developer — what was wrong, why, how to fix it, with an example. ``args``: the
+    arguments as the body will see them (numbers normalised); the original when invalid.
+    """
+
+    code: str
+    message: str
+    args: Any
+
+    @property
+    def ok(self) -> bool:
+        return self.code == ""
+
+
+@dataclass(frozen=True)
+class ResultCheck:
+    """The result of validating a return value: ``reason`` (``""`` when valid), ``message``, and
+    ``value`` (the JSON form of the result when it could be converted, else ``None``)."""
+
+    reason: str
+    message: str
+    value: Any
+
+
+@lru_cache(maxsize=512)
+def _validator_for(schema_json: str) -> Draft202012Validator:
+    return Draft202012Validator(json.loads(schema_json), format_checker=FormatChecker())
+
+
+def validator_for(schema: dict[str, Any]) -> Draft202012Validator:
+    """A cached Draft 2020-12 validator with the format checker for ``schema``."""
+    return _validator_for(json.dumps(schema, sort_keys=True))
+
+
+def _is_integer_schema(schema: dict[str, Any]) -> bool:
+    t = schema.get("type")
+    if t == "integer" or (isinstance(t, list) and "integer" in t and "number" not in t):
+        return True
+    return any(_is_integer_schema(s) for s in schema.get("anyOf", []) if isinstance(s, dict))
+
+
+def normalise_args(args: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
+    """Return ``args`` with ``1.0`` → ``1`` for parameters whose schema is an integer (DESIGN.md)."""
+    props = parameters.get("properties", {}) or {}
+    out = dict(args)
+    for name, value in args.items():
+        schema = props.get(name)
+        if (
+            isinstance(schema, dict)
+            and isinstance(value, float)
+            and not isinstance(value, bool)
+            and value.is_integer()
+            and _is_integer_schema(schema)
+        ):
+            out[name] = int(value)
+    return out
+
+
+def describe_arrival(value: Any) -> str:
+    """Say what arrived, for a ``shape`` message: ``a JSON string holding an object: '{...}'``."""
+    kind = json_type_name(value)
+    if isinstance(value, str):
+        try:
+            inner = json.loads(value)
+        except (ValueError, TypeError):
+            inner = None
+        shown = value if len(value) <= 60 else value[:57] + "..."
+        if isinstance(inner, dict):
+            return f"a JSON string holding an object ({shown!r}), not the object itself"
+        return f"a string ({shown!r})"
+    if isinstance(value, list):
+        return f"an array of {len(value)} item(s)"
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} ({canonical_json(value)[:60]})"
+
+
+def arg_doc(description: str, arg: str) -> str:
+    """The text a docstring's ``Args:`` section gives for ``arg`` (seed 001: the whole docstring,
+    Args included, is the tool description), or ``""``."""
+    m = re.search(rf"^\s*{re.escape(arg)}\s*(?:\([^)]*\))?:\s*(.+)$", description or "", re.M)
+    return m.group(1).strip() if m else ""
+
+
+def example_value(name: str, schema: dict[str, Any], tool_description: str = "") -> Any:
+    """An example for a parameter: its ``examples``/``default``/first ``enum`` value, an example
+    written in its description or its docstring Args line ("예: P008", "e.g. KB-101"), or a
+    value of the right type."""
+    if schema.get("examples"):
+        return schema["examples"][0]
+    if "default" in schema:
+        return schema["default"]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    desc = (schema.get("description", "") or "") + " " + arg_doc(tool_description, name)
+    m = re.search(r"(?:예:|예시:|e\.g\.|example:|for example)\s*['\"]?([^'\",\s)]+)", desc, re.I)
+    if m:
+        return m.group(1)
+    t = schema.get("type")
+    if t == "integer":
+        lo = schema.get("minimum", 1)
+        return lo if isinstance(lo, int) else 1
+    if t == "number":
+        return schema.get("minimum", 1.0)
+    if t == "boolean":
+        return True
+    if t == "array":
+        return []
+    if t == "object":
+        return {}
+    if schema.get("format") == "date":
+        return "2026-06-21"
+    return f"<{name}>"
+
+
+def _example_call(parameters: dict[str, Any], tool_description: str = "") -> str:
+    props = parameters.get("properties", {}) or {}
+    required = parameters.get("required", []) or list(props)[:1]
+    example = {n: example_value(n, props.get(n, {}), tool_description) for n in required if n in props}
+    return canonical_json(example)
+
+
+def _arg_of(error: ValidationError) -> str:
+    if error.validator == "required":
+        m = re.match(r"'([^']+)' is a required property", error.message)
+        return m.group(1) if m else "?"
+    if error.validator == "additionalProperties":
+        m = re.search(r"\('([^']+)'", error.message)
+        return m.group(1) if m else "?"
+    return str(error.absolute_path[0]) if error.absolute_path else "?"
+
+
+def _code_of(error: ValidationError) -> str:
+    arg = _arg_of(error)
+    v = error.validator
+    if v == "required":
+        return f"missing:{arg}"
+    if v == "additionalProperties":
+        return f"unknown:{arg}"
+    if v in ("enum", "const"):
+        return f"allowed:{arg}"
+    if v in _RANGE_KEYWORDS:
+        return f"range:{arg}"
+    if v == "pattern":
+        return f"pattern:{arg}"
+    if v == "format":
+        return f"format:{arg}"
+    return f"type:{arg}"  # type, anyOf/oneOf of types, items, ...
+
+
+def _rank(code: str) -> int:
+    head = code.split(":", 1)[0]
+    return _ORDER.index(head) if head in _ORDER else len(_ORDER)
+
+
+def check_args(contract: Contract, args: Any) -> Verdict:
+    """Validate ``args`` against ``contract.parameters``; never raises.
+
+    Returns a :class:`Verdict`; ``code`` is empty when valid. Unknown arguments are reported
+    even when the schema allows additional properties (the body's signature would reject them).
+    """
+    params = contract.parameters
+    props = params.get("properties", {}) or {}
+    allowed = ", ".join(props) or "(none)"
+    if not isinstance(args, dict):
+        return Verdict(
+            "shape",
+            f"The arguments must be a JSON object like {_example_call(params, contract.description)}, but "
+            f"{describe_arrival(args)} arrived. Send the object itself"
+            + (" (parse the string first)." if isinstance(args, str) else "."),
+            args,
+        )
+    args = normalise_args(args, params)
+    codes: list[tuple[str, str]] = []
+    for name in args:
+        if name not in props:
+            codes.append(
+                (f"unknown:{name}", f"{name!r} is not an argument of {contract.name}. Allowed: {allowed}.")
+            )
+    try:
+        validator = validator_for(params)
+        for error in validator.iter_errors(args):
+            codes.append((_code_of(error), error.message))
+    except Exception as exc:  # a broken schema must not crash the gate
+        return Verdict("shape", f"The contract's parameter schema is invalid: {exc}", args)
+    if not codes:
+        return Verdict("", "", args)
+    code, detail = min(codes, key=lambda c: (_rank(c[0]), c[0]))
+    return Verdict(code, _args_message(contract, code, detail, args), args)
+
+
+def _args_message(contract: Contract, code: str, detail: str, args: dict[str, Any]) -> str:
+    head, _, arg = code.partition(":")
+    schema = (contract.parameters.get("properties", {}) or {}).get(arg, {})
+    example = canonical_json(example_value(arg, schema, contract.description)) if schema else None
+    got = canonical_json(args.get(arg)) if arg in args else None
+    allowed_names = ", ".join(contract.parameters.get("properties", {}) or {}) or "(none)"
+    fix = {
+        "missing": f"Add {arg!r}",
+        "unknown": f"Remove {arg!r}; the allowed arguments are {allowed_names}",
+        "type": f"Give {arg!r} as {schema.get('type', 'the declared type')}",
+        "allowed": f"Use one of {canonical_json(schema.get('enum', []))} for {arg!r}",
+        "range": f"Keep {arg!r} within {_bounds(schema)}",
+        "pattern": f"Make {arg!r} match the pattern {schema.get('pattern')!r}",
+        "format": f"Write {arg!r} in {schema.get('format')} format",
+    }.get(head, "Fix the arguments")
+    parts = [f"Invalid arguments for {contract.name}: {code}."]
+    if got is not None and head != "unknown":
+        parts.append(f"Got {got}.")
+    parts.append(detail.rstrip(".") + ".")
+    parts.append(fix + (f", e.g. {arg}={example}." if example and head != "unknown" else "."))
+    parts.append(f"Example call: {contract.name}({_example_call(contract.parameters, contract.description)}).")
+    return " ".join(parts)
+
+
+def _bounds(schema: dict[str, Any]) -> str:
+    pairs = [("minimum", ">="), ("maximum", "<="), ("minLength", "length >="), ("maxLength", "length <="),
+             ("exclusiveMinimum", ">"), ("exclusiveMaximum", "<"), ("minItems", "items >="), ("maxItems", "items <=")]
+    found = [f"{sym} {schema[k]}" for k, sym in pairs if k in schema]
+    return " and ".join(found) or "the declared bounds"
+
+
+def check_result(contract: Contract, value: Any) -> ResultCheck:
+    """Validate a body's return value against ``contract.returns``; never raises.
+
+    Order: ``not_serializable`` (after converting what JSON can carry), ``shape`` (schema type /
+    required keys / item shape), ``empty`` (the rows list, or the result list, has no items),
+    ``too_big`` (more than ``max_rows`` rows or more than ``max_bytes`` bytes of JSON),
+    ``range`` (a ``minimum``/``maximum``-style keyword failed).
+    """
+    try:
+        data = to_json_value(value)
+    except NotSerializable as exc:
+        return ResultCheck(
+            "not_serializable",
+            f"{contract.name} returned {exc.what} at {exc.path}; a tool result must be JSON data.",
+            None,
+        )
+    except RecursionError:
+        return ResultCheck("not_serializable", f"{contract.name} returned a self-referencing value.", None)
+    returns = contract.returns
+    if not returns:
+        return ResultCheck("", "", data)
+    schema = {k: v for k, v in returns.items() if k not in RESULT_LIMIT_KEYS}
+    try:
+        errors = list(validator_for(schema).iter_errors(data))
+    except Exception as exc:
+        return ResultCheck("shape", f"The contract's returns schema is invalid: {exc}", data)
+    too_big_errors = [e for e in errors if e.validator == "maxItems"]
+    range_errors = [e for e in errors if e.validator in _RANGE_KEYWORDS and e.validator != "maxItems"]
+    shape_errors = [e for e in errors if e not in range_errors and e not in too_big_errors]
+    if shape_errors:
+        e = shape_errors[0]
+        where = "$" + "".join(f"[{p!r}]" if isinstance(p, str) else f"[{p}]" for p in e.absolute_path)
+        return ResultCheck("shape", f"{contract.name} returned a value of the wrong shape at {where}: {e.message}.", data)
+    rows_key = returns.get("rows_key", "rows")
+    rows = data if isinstance(data, list) else (data.get(rows_key) if isinstance(data, dict) else None)
+    if isinstance(rows, list) and not rows:
+        return ResultCheck("empty", "Nothing matched.", data)
+    max_rows = returns.get("max_rows")
+    if isinstance(rows, list) and isinstance(max_rows, int) and len(rows) > max_rows:
+        return ResultCheck(
+            "too_big", f"{contract.name} returned {len(rows)} rows; its contract allows at most {max_rows}.", data
+        )
+    if too_big_errors:
+        return ResultCheck("too_big", f"{contract.name} returned too many items: {too_big_errors[0].message}.", data)
+    max_bytes = returns.get("max_bytes")
+    size = len(canonical_json(data).encode())
+    if isinstance(max_bytes, int) and size > max_bytes:
+        return ResultCheck(
+            "too_big", f"{contract.name} returned {size} bytes of JSON; its contract allows at most {max_bytes}.", data
+        )
+    if range_errors:
+        e = range_errors[0]
+        where = "$" + "".join(f"[{p!r}]" if isinstance(p, str) else f"[{p}]" for p in e.absolute_path)
+        return ResultCheck("range", f"{contract.name} returned an out-of-range value at {where}: {e.message}.", data)
+    return ResultCheck("", "", data)

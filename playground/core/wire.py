@@ -1,0 +1,104 @@
+"""Wire JSON: the exact JSON each provider's model reads back for one call's outcome.
+
+* Gemini: a ``function_response`` Part built by google-genai (``types.Part`` with a
+  ``types.FunctionResponse``), whose ``response`` is ``{"result": value}`` on success and
+  ``{"error": message}`` on failure — as the SDK's automatic function calling builds it
+  (``google/genai/_extra_utils.py``: ``{'result': ...}`` / ``{'error': str(e)}``).
+* Anthropic: a ``tool_result`` content block with ``tool_use_id``; ``is_error: true`` on
+  failures (Anthropic Messages API, "Handling tool use results"; seed 004).
+* OpenAI: a ``{"role": "tool", "tool_call_id", "content"}`` message; the content is the JSON
+  result, or states the error (OpenAI Chat Completions function calling guide).
+
+Hangul is kept as is (``ensure_ascii=False``). ``approx_tokens`` gives a rough token count.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from playground.core.outcome import Outcome
+
+
+def gemini_response_payload(outcome: Outcome) -> dict[str, Any]:
+    """The ``function_response.response`` dict: ``{"result": v}`` or ``{"error": message}``.
+
+    An empty result is not an error (seed 004): ``{"result": v}`` with the empty note added as
+    ``note`` when the value is an object that has none.
+    """
+    if outcome.is_error:
+        return {"error": outcome.message or outcome.error}
+    value = outcome.value
+    if outcome.kind == "empty" and isinstance(value, dict) and "note" not in value:
+        value = {**value, "note": outcome.message}
+    return {"result": value}
+
+
+def gemini_part(name: str, call_id: str | None, outcome: Outcome) -> dict[str, Any]:
+    """The Gemini ``function_response`` Part as google-genai builds it, as JSON (imports the SDK)."""
+    from google.genai import types
+
+    part = types.Part(
+        function_response=types.FunctionResponse(id=call_id, name=name, response=gemini_response_payload(outcome))
+    )
+    return part.model_dump(mode="json", exclude_none=True)
+
+
+def _text(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr)
+
+
+def anthropic_block(call_id: str | None, outcome: Outcome) -> dict[str, Any]:
+    """The Anthropic ``tool_result`` block; ``is_error: true`` on failures."""
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": call_id or "toolu_local"}
+    if outcome.is_error:
+        block["content"] = outcome.message or outcome.error
+        block["is_error"] = True
+    else:
+        block["content"] = _text(gemini_response_payload(outcome)["result"])
+    return block
+
+
+def openai_message(call_id: str | None, outcome: Outcome) -> dict[str, Any]:
+    """The OpenAI ``tool`` message; a failure states the error in the content as JSON."""
+    if outcome.is_error:
+        content = _text({"error": outcome.error, "message": outcome.message})
+    else:
+        content = _text(gemini_response_payload(outcome)["result"])
+    return {"role": "tool", "tool_call_id": call_id or "call_local", "content": content}
+
+
+def approx_tokens(payload: Any) -> int:
+    """A rough token count of a payload's compact JSON: one per 4 ASCII characters, one per
+    non-ASCII character (Hangul syllables are about one token each in common tokenizers)."""
+    text = payload if isinstance(payload, str) else _text(payload)
+    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
+    return math.ceil(ascii_chars / 4) + (len(text) - ascii_chars)
+
+
+def provider_views(name: str, call_id: str | None, outcome: Outcome) -> dict[str, Any]:
+    """All three views plus approximate tokens: ``{"gemini", "anthropic", "openai", "tokens"}``."""
+    views = {
+        "gemini": gemini_part(name, call_id, outcome),
+        "anthropic": anthropic_block(call_id, outcome),
+        "openai": openai_message(call_id, outcome),
+    }
+    views["tokens"] = {k: approx_tokens(v) for k, v in views.items()}
+    return views
+
+
+def group_for_provider(provider: str, views: list[dict[str, Any]]) -> Any:
+    """Group several calls' views of one turn the way each provider requires.
+
+    Gemini: one ``Content`` (role ``user``) with one ``function_response`` part per call.
+    Anthropic: one ``user`` message whose content holds every ``tool_result`` block.
+    OpenAI: one ``tool`` message per call, in order. Raises ``ValueError`` for another name.
+    """
+    if provider == "gemini":
+        return {"role": "user", "parts": [v["gemini"] for v in views]}
+    if provider == "anthropic":
+        return {"role": "user", "content": [v["anthropic"] for v in views]}
+    if provider == "openai":
+        return [v["openai"] for v in views]
+    raise ValueError(f"unknown provider {provider!r} (gemini, anthropic, openai)")

@@ -1,0 +1,42 @@
+"""The ``Playground`` object: a registry, a gate (with its cache) and a router, passed around
+instead of module-level state. The CLI and the TUI both build one with :func:`open_playground`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from playground.core.gate import Gate
+from playground.core.registry import Registry, load_registry
+
+DEFAULT_TOOLS = ("tools",)
+
+
+@dataclass
+class Playground:
+    """Everything one session works with.
+
+    ``registry``: the loaded contracts (and load problems). ``gate``: the single door, with the
+    cache and body-run counts. ``router``: a routing.Router, or ``None`` until one is needed
+    (built lazily so that ``call`` never imports google-genai for routing).
+    """
+
+    registry: Registry
+    gate: Gate
+    router: Any = None
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def contracts(self):
+        return self.registry.contracts
+
+
+def open_playground(tools: Iterable[str | Path] | None = None, *, wire: bool = True) -> Playground:
+    """Load the tool modules under ``tools`` (default ``./tools``) and build a Playground.
+
+    Load problems are kept in ``playground.registry.problems``; nothing is raised for them.
+    """
+    registry = load_registry(list(tools) if tools else list(DEFAULT_TOOLS))
+    return Playground(registry=registry, gate=Gate(registry, wire=wire))
