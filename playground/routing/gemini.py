@@ -1,0 +1,351 @@
+"""The Gemini router: a real model picks the next move (the only module importing google.genai).
+
+It turns the playground's conversation (:class:`~playground.routing.base.Turn` list) into
+Gemini ``contents``, shows the model one ``FunctionDeclaration`` per contract (parameters
+converted by :mod:`playground.routing.gemini_schema`), calls ``models.generate_content`` with
+automatic function calling disabled (the playground runs every call through its gate), and turns
+the first candidate into a :class:`~playground.routing.base.Move`.
+
+Wire rules followed (Gemini API function-calling guide and google-genai 3.6.1 ``types``):
+
+* the model's turn is echoed back UNCHANGED (its ``Content`` JSON kept in ``Move.raw``), so
+  thought signatures reach the model again as it requires for multi-turn function calling;
+* the answers to one model turn travel in ONE ``Content(role="user")`` with one
+  ``function_response`` part per call (``name``, ``id`` = the call id, ``response``), in the
+  order of the calls;
+* a call without an id gets ``call_<n>`` (``n`` counts the calls in the conversation from 1),
+  written back into ``raw`` so the function response matches it.
+
+Errors: every failure (no key, HTTP error, network error, blocked prompt, no candidate) raises
+:class:`playground.errors.RouterError` with one line of text; nothing else escapes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import httpx2
+from google import genai
+from google.genai import errors as genai_errors
+from google.genai import types
+
+from playground.errors import RouterError, UsageError
+from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
+from playground.routing.capture import PLACEHOLDER_KEY, capturing_client
+from playground.routing.gemini_schema import convert_declaration
+
+#: The default model: a current Flash model (fast, cheap, supports parallel function calling).
+DEFAULT_MODEL = "gemini-2.5-flash"
+
+#: Function-calling modes (``types.FunctionCallingConfigMode`` without ``MODE_UNSPECIFIED``).
+MODES = ("AUTO", "ANY", "NONE", "VALIDATED")
+
+#: Environment variables read for the key, in the SDK's own order of precedence
+#: (``google.genai._api_client.get_env_api_key``: GOOGLE_API_KEY wins when both are set).
+KEY_ENV_VARS = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
+
+#: What to tell a user who has no key (the CLI prints it and stays with the offline router).
+NO_KEY_MESSAGE = (
+    "no Gemini API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), e.g. "
+    "`export GEMINI_API_KEY=...` with a key from https://aistudio.google.com/apikey; "
+    "the offline router needs no key"
+)
+
+#: Seconds to wait for one generate_content request.
+DEFAULT_TIMEOUT_S = 60.0
+
+
+def gemini_key_from_env(environ: Mapping[str, str]) -> str | None:
+    """The Gemini API key from ``environ`` (e.g. ``os.environ``), or ``None``.
+
+    Reads :data:`KEY_ENV_VARS` in order (GOOGLE_API_KEY, then GEMINI_API_KEY, as the SDK does);
+    blank values count as unset; surrounding whitespace is stripped.
+    """
+    for name in KEY_ENV_VARS:
+        value = (environ.get(name) or "").strip()
+        if value:
+            return value
+    return None
+
+
+def function_declarations(
+    declarations: list[dict[str, Any]], *, vertex: bool = False
+) -> tuple[list[types.FunctionDeclaration], dict[str, list[str]]]:
+    """``(FunctionDeclaration list, notes by tool name)`` for the router's declaration dicts.
+
+    ``declarations``: ``[{"name", "description", "parameters"}]``. Parameters go in
+    ``parameters_json_schema`` after :func:`~playground.routing.gemini_schema.convert_declaration`;
+    the notes list every conversion. Raises :class:`RouterError` for a declaration without a name.
+    """
+    out: list[types.FunctionDeclaration] = []
+    notes: dict[str, list[str]] = {}
+    for declaration in declarations:
+        converted, changes = convert_declaration(declaration, vertex=vertex)
+        name = converted["name"]
+        if not isinstance(name, str) or not name:
+            raise RouterError(f"a declaration has no name: {declaration!r:.80}")
+        notes[name] = changes
+        out.append(
+            types.FunctionDeclaration(
+                name=name,
+                description=converted["description"],
+                parameters_json_schema=converted["parameters"],
+            )
+        )
+    return out, notes
+
+
+def _content_from_raw(raw: Any) -> types.Content:
+    """The model ``Content`` stored in ``Move.raw`` (JSON from ``model_dump(mode="json")``).
+
+    Validated through JSON so ``thought_signature`` is decoded as base64 (the SDK's
+    ``val_json_bytes``) and re-encoded identically: the signature goes back byte for byte.
+    """
+    if isinstance(raw, types.Content):
+        return raw
+    return types.Content.model_validate_json(json.dumps(raw, ensure_ascii=False))
+
+
+def _content_from_move(move: Move) -> types.Content:
+    """A model ``Content`` for a move that has no ``raw`` (e.g. made by another router)."""
+    parts = [
+        types.Part(function_call=types.FunctionCall(name=c.name, args=c.args, id=c.id))
+        for c in move.calls
+    ]
+    if not parts:
+        parts = [types.Part(text=move.text or "")]
+    return types.Content(role="model", parts=parts)
+
+
+def _responses_content(results: list[ToolResult], call_order: list[str]) -> types.Content:
+    """ONE ``Content(role="user")`` holding one ``function_response`` part per result.
+
+    Parts follow ``call_order`` (the ids of the calls in the model's turn); results whose id is
+    not among them come last, in the order given.
+    """
+    rank = {call_id: i for i, call_id in enumerate(call_order)}
+    ordered = sorted(
+        enumerate(results), key=lambda pair: (rank.get(pair[1].call_id, len(rank)), pair[0])
+    )
+    parts = [
+        types.Part(
+            function_response=types.FunctionResponse(
+                id=result.call_id, name=result.name, response=result.response
+            )
+        )
+        for _, result in ordered
+    ]
+    return types.Content(role="user", parts=parts)
+
+
+def build_contents(conversation: list[Turn]) -> list[types.Content]:
+    """Gemini ``contents`` for ``conversation``.
+
+    user text -> ``Content(role="user", parts=[text])``; a model move -> its ``raw`` unchanged
+    (or built from its calls / text when ``raw`` is ``None``); tool results -> one
+    ``Content(role="user")`` of ``function_response`` parts matched by id, in call order.
+    Raises :class:`RouterError` for a turn that cannot be converted.
+    """
+    contents: list[types.Content] = []
+    last_calls: list[str] = []
+    for index, turn in enumerate(conversation):
+        if turn.role == "user":
+            contents.append(types.Content(role="user", parts=[types.Part(text=turn.text or "")]))
+        elif turn.role == "model":
+            if turn.move is None:
+                raise RouterError(f"conversation turn {index}: a model turn without a move")
+            try:
+                content = (
+                    _content_from_raw(turn.move.raw)
+                    if turn.move.raw is not None
+                    else _content_from_move(turn.move)
+                )
+            except (ValueError, TypeError) as exc:  # pydantic.ValidationError is a ValueError
+                first = str(exc).splitlines()[0]
+                raise RouterError(f"conversation turn {index}: model raw is not a Gemini Content: {first}") from None
+            contents.append(content)
+            last_calls = [c.id for c in turn.move.calls]
+        elif turn.role == "tool":
+            if turn.results:
+                contents.append(_responses_content(turn.results, last_calls))
+        else:
+            raise RouterError(f"conversation turn {index}: unknown role {turn.role!r}")
+    return contents
+
+
+def _api_error_message(exc: genai_errors.APIError) -> str:
+    """One line: ``Gemini API error 429 RESOURCE_EXHAUSTED: <provider message>`` (+ a hint)."""
+    message = " ".join(str(exc.message or exc.details or "").split())
+    status = f" {exc.status}" if exc.status else ""
+    hint = ""
+    if exc.code == 429:
+        hint = " (rate limit or quota: wait and try again)"
+    elif exc.code in (401, 403) or "API key" in message:
+        hint = " (check GEMINI_API_KEY)"
+    elif isinstance(exc.code, int) and exc.code >= 500:
+        hint = " (server error: try again later)"
+    return f"Gemini API error {exc.code}{status}: {message}{hint}"
+
+
+class GeminiRouter:
+    """A router backed by Gemini ``generate_content`` (google-genai, no automatic calling).
+
+    ``model``: model name (default :data:`DEFAULT_MODEL`). ``mode``: one of :data:`MODES`
+    (``tool_config.function_calling_config.mode``). ``allowed_function_names``: restrict the
+    calls (only with ``ANY`` / ``VALIDATED``, per the API). ``api_key``: else
+    :func:`gemini_key_from_env` of ``os.environ``. ``http_client``: an ``httpx2.Client`` handed to
+    the SDK (tests pass one with ``httpx2.MockTransport``). ``vertex``: Vertex AI instead of the
+    Gemini Developer API. ``timeout_s``: seconds per request.
+
+    Raises :class:`~playground.errors.UsageError` for an unknown mode or names given with a mode
+    that ignores them. A missing key is only reported by :meth:`next_move` (``RouterError``
+    with :data:`NO_KEY_MESSAGE`), so the router can be built and dry-run offline.
+    """
+
+    name = "gemini"
+    capabilities = RouterCapabilities(
+        network=True, explains=False, parallel_calls=True, dry_run=True, modes=MODES
+    )
+
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        mode: str = "AUTO",
+        allowed_function_names: list[str] | None = None,
+        api_key: str | None = None,
+        http_client: httpx2.Client | None = None,
+        vertex: bool = False,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+    ) -> None:
+        mode_upper = str(mode).upper()
+        if mode_upper not in MODES:
+            raise UsageError(f"unknown Gemini function-calling mode {mode!r}; use one of {', '.join(MODES)}")
+        if allowed_function_names and mode_upper not in ("ANY", "VALIDATED"):
+            raise UsageError("allowed_function_names needs mode ANY or VALIDATED")
+        self.model = model
+        self.mode = mode_upper
+        self.allowed_function_names = list(allowed_function_names) if allowed_function_names else None
+        self.api_key = (api_key or "").strip() or gemini_key_from_env(os.environ)
+        self.http_client = http_client
+        self.vertex = vertex
+        self.timeout_s = timeout_s
+
+    # -- request -------------------------------------------------------------------------------
+    def _client(self, api_key: str, http_client: httpx2.Client | None) -> genai.Client:
+        options = types.HttpOptions(
+            timeout=int(self.timeout_s * 1000),
+            httpx_client=http_client,
+        )
+        try:
+            return genai.Client(api_key=api_key, vertexai=self.vertex, http_options=options)
+        except (ValueError, TypeError) as exc:
+            raise RouterError(f"cannot set up the Gemini client: {exc}") from None
+
+    def config(self, declarations: list[dict[str, Any]]) -> types.GenerateContentConfig:
+        """The ``GenerateContentConfig``: tools, automatic calling off, the mode's tool_config."""
+        decls, _ = function_declarations(declarations, vertex=self.vertex)
+        calling = types.FunctionCallingConfig(
+            mode=types.FunctionCallingConfigMode(self.mode),
+            allowed_function_names=self.allowed_function_names,
+        )
+        return types.GenerateContentConfig(
+            tools=[types.Tool(function_declarations=decls)] if decls else None,
+            automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True),
+            tool_config=types.ToolConfig(function_calling_config=calling) if decls else None,
+        )
+
+    def _generate(
+        self, client: genai.Client, conversation: list[Turn], declarations: list[dict[str, Any]]
+    ) -> types.GenerateContentResponse:
+        contents = build_contents(conversation)
+        if not contents:
+            raise RouterError("the conversation is empty: ask a question first")
+        config = self.config(declarations)
+        try:
+            return client.models.generate_content(model=self.model, contents=contents, config=config)
+        except genai_errors.APIError as exc:
+            raise RouterError(_api_error_message(exc)) from None
+        except httpx2.TimeoutException:
+            raise RouterError(f"Gemini did not answer within {self.timeout_s:g} s (timeout)") from None
+        except httpx2.HTTPError as exc:
+            raise RouterError(f"cannot reach Gemini: {type(exc).__name__}: {exc}") from None
+        except (ValueError, TypeError) as exc:
+            first = (str(exc).splitlines() or [""])[0]
+            raise RouterError(f"Gemini request rejected by the SDK: {first}") from None
+
+    # -- protocol ------------------------------------------------------------------------------
+    def next_move(self, conversation: list[Turn], declarations: list[dict[str, Any]]) -> Move:
+        """Ask Gemini for the next move (see :meth:`playground.routing.base.Router.next_move`).
+
+        Returns ``Move(calls=[FunctionCall(name, args, id)], text=None, raw=<Content JSON>)`` when
+        the model calls functions (several = parallel calls), else ``Move(text=<text parts
+        joined>, raw=...)``. Raises :class:`RouterError`: no key (:data:`NO_KEY_MESSAGE`), HTTP
+        error (status + provider message), network error, blocked prompt, no candidate.
+        """
+        if not self.api_key:
+            raise RouterError(NO_KEY_MESSAGE)
+        client = self._client(self.api_key, self.http_client)
+        response = self._generate(client, conversation, declarations)
+        return self._move_from_response(response, conversation)
+
+    def dry_run(self, conversation: list[Turn], declarations: list[dict[str, Any]]) -> dict[str, Any]:
+        """The exact request :meth:`next_move` would send now, without sending it or any key.
+
+        The SDK builds the request with the placeholder key ``DRY-RUN`` over a
+        :class:`~playground.routing.capture.CapturingTransport`. Returns ``{"method", "url",
+        "headers", "body"}`` (key redacted; ``body`` parsed JSON, Korean text as is). Raises
+        :class:`RouterError` when the conversation cannot be converted.
+        """
+        http_client, transport = capturing_client()
+        try:
+            client = self._client(PLACEHOLDER_KEY, http_client)
+            self._generate(client, conversation, declarations)
+        finally:
+            http_client.close()
+        captured = transport.last
+        if captured is None:  # pragma: no cover - the SDK always sends one request
+            raise RouterError("the SDK sent no request during the dry run")
+        return captured.to_json()
+
+    def declaration_notes(self, declarations: list[dict[str, Any]]) -> dict[str, list[str]]:
+        """What the Gemini copy changed in each declaration's parameters, by tool name."""
+        return function_declarations(declarations, vertex=self.vertex)[1]
+
+    # -- response ------------------------------------------------------------------------------
+    def _move_from_response(
+        self, response: types.GenerateContentResponse, conversation: list[Turn]
+    ) -> Move:
+        feedback = response.prompt_feedback
+        if feedback is not None and feedback.block_reason is not None:
+            reason = getattr(feedback.block_reason, "value", feedback.block_reason)
+            detail = f": {feedback.block_reason_message}" if feedback.block_reason_message else ""
+            raise RouterError(f"Gemini blocked the prompt ({reason}){detail}")
+        if not response.candidates:
+            raise RouterError("Gemini returned no candidates (empty response)")
+        candidate = response.candidates[0]
+        content = candidate.content
+        if content is None or not content.parts:
+            reason = getattr(candidate.finish_reason, "value", candidate.finish_reason)
+            detail = f": {candidate.finish_message}" if candidate.finish_message else ""
+            raise RouterError(f"Gemini returned no content (finish reason {reason}){detail}")
+        if content.role is None:
+            content.role = "model"
+
+        seen = sum(len(t.move.calls) for t in conversation if t.role == "model" and t.move)
+        calls: list[FunctionCall] = []
+        for part in content.parts:
+            call = part.function_call
+            if call is None:
+                continue
+            if not call.id:
+                call.id = f"call_{seen + len(calls) + 1}"  # written back into raw below
+            calls.append(FunctionCall(name=call.name or "", args=call.args if call.args is not None else {}, id=call.id))
+
+        raw = content.model_dump(mode="json", exclude_none=True)
+        if calls:
+            return Move(calls=calls, text=None, raw=raw)
+        text = "".join(p.text for p in content.parts if p.text and not p.thought)
+        return Move(calls=[], text=text, raw=raw)

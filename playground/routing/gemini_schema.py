@@ -1,0 +1,312 @@
+"""Convert a contract's JSON Schema into the copy the Gemini API accepts.
+
+The playground validates arguments locally against the FULL schema (``playground.core``); only
+the copy sent to Gemini as ``FunctionDeclaration.parameters_json_schema`` is converted here, and
+every change is listed as a human-readable note so the UI can show what the model really reads.
+
+Sources for the rules (read for google-genai 3.6.1):
+
+* ``google.genai.types.JSONSchema`` -- "a subset of JSON Schema according to 2020-12 JSON Schema
+  draft ... used by the Gemini model". Its fields are the keywords kept here
+  (:data:`GEMINI_KEYWORDS`); anything else is dropped. It has no ``nullable`` (that keyword belongs
+  to the OpenAPI 3.0 ``Schema`` used by ``FunctionDeclaration.parameters``, not to
+  ``parameters_json_schema``), so a nullable type is written ``anyOf [{type: X}, {type: "null"}]``,
+  the form the Gemini API announcement of JSON Schema support lists ("anyOf", "type: 'null'",
+  Google Developers Blog, 2025-11-05) and the form Pydantic emits for ``X | None``.
+* ``FunctionDeclaration.parameters_json_schema`` doc (types.py) -- its example uses
+  ``propertyOrdering``; kept as well. ``prefixItems`` is listed by the same announcement.
+* ``google.genai._transformers.process_schema`` inlines ``$defs`` before sending a schema; we do
+  the same so that every model version reads a self-contained schema.
+* ``FunctionDeclaration.parameters`` (OpenAPI ``Schema``) doc: ``enum`` is a list of strings; the
+  Gemini Developer API has no ``default`` in its ``Schema`` while Vertex AI has one, so
+  ``default`` is dropped (and mentioned in the description) only when ``vertex`` is false.
+* An empty parameter list: "For function with no parameters, this can be left unset"
+  (``FunctionDeclaration.parameters`` doc), so ``parameters`` becomes ``None``.
+
+Pure functions: no google import, no I/O, inputs are never mutated.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+from typing import Any
+
+#: JSON Schema keywords the Gemini API reads in ``parameters_json_schema`` (the fields of
+#: ``google.genai.types.JSONSchema`` by alias, plus ``propertyOrdering`` and ``prefixItems``).
+#: ``$ref`` / ``$defs`` are listed by the SDK too but are inlined here before sending.
+GEMINI_KEYWORDS: frozenset[str] = frozenset(
+    {
+        "type", "format", "title", "description", "default", "items", "minItems", "maxItems",
+        "enum", "properties", "required", "minProperties", "maxProperties", "minimum",
+        "maximum", "minLength", "maxLength", "pattern", "additionalProperties", "anyOf",
+        "uniqueItems", "oneOf", "propertyOrdering", "prefixItems",
+    }
+)
+
+#: Keywords that only make sense for one JSON type; moved into that type's ``anyOf`` branch
+#: when a type list is split (as the SDK's ``Schema.from_json_schema`` does).
+_TYPE_KEYWORDS: dict[str, frozenset[str]] = {
+    "string": frozenset({"format", "minLength", "maxLength", "pattern", "enum"}),
+    "number": frozenset({"format", "minimum", "maximum", "enum"}),
+    "integer": frozenset({"format", "minimum", "maximum", "enum"}),
+    "array": frozenset({"items", "minItems", "maxItems", "uniqueItems", "prefixItems"}),
+    "object": frozenset(
+        {"properties", "required", "minProperties", "maxProperties", "additionalProperties",
+         "propertyOrdering"}
+    ),
+    "boolean": frozenset(),
+    "null": frozenset(),
+}
+
+
+def convert_parameters(
+    parameters: dict[str, Any] | None, *, vertex: bool = False
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """Return ``(schema, notes)``: the Gemini copy of a contract's ``parameters`` JSON Schema.
+
+    ``parameters``: a JSON Schema object (``{"type": "object", "properties": {...}, ...}``) or
+    ``None``. ``vertex``: ``True`` for Vertex AI (keeps ``default``), ``False`` for the Gemini
+    Developer API. Returns the converted copy (``None`` when the function takes no parameters)
+    and one note per change, e.g. ``"properties.region: $ref #/$defs/Region inlined"``.
+    Conversions: ``$ref`` inlined and ``$defs`` removed (a recursive ``$ref`` is cut to its
+    ``type``); ``allOf`` of one schema merged; a type list -> one type, or ``anyOf`` of one
+    branch per type (``"null"`` becomes ``{"type": "null"}``); ``const`` -> a one-value
+    ``enum``; non-string ``enum`` values -> JSON text with ``type: "string"``; integer
+    ``exclusiveMinimum``/``exclusiveMaximum`` -> ``minimum``/``maximum`` +/- 1; ``default``
+    dropped unless ``vertex`` (its value is added to the description); every other keyword
+    outside :data:`GEMINI_KEYWORDS` dropped. Never raises: a malformed schema part is dropped
+    with a note.
+    """
+    notes: list[str] = []
+    if parameters is None:
+        return None, notes
+    if not isinstance(parameters, dict):
+        notes.append(f"(root): parameters is not a JSON object ({type(parameters).__name__}); dropped")
+        return None, notes
+    converter = _Converter(root=parameters, vertex=vertex, notes=notes)
+    schema = converter.convert(parameters, "(root)", ())
+    if "$defs" in parameters or "definitions" in parameters:
+        notes.append("(root): $defs removed (every $ref inlined)")
+    if not schema.get("properties") and schema.get("type", "object") == "object":
+        notes.append("(root): no parameters; parameters left unset")
+        return None, notes
+    return schema, notes
+
+
+def convert_declaration(
+    declaration: dict[str, Any], *, vertex: bool = False
+) -> tuple[dict[str, Any], list[str]]:
+    """Return ``({"name", "description", "parameters"}, notes)`` for one declaration dict.
+
+    ``declaration``: ``{"name": str, "description": str, "parameters": JSON Schema}`` as the
+    router protocol gives it. ``parameters`` in the result is the converted copy (or ``None``),
+    notes as in :func:`convert_parameters`. The input is not changed.
+    """
+    schema, notes = convert_parameters(declaration.get("parameters"), vertex=vertex)
+    return (
+        {
+            "name": declaration.get("name"),
+            "description": declaration.get("description"),
+            "parameters": schema,
+        },
+        notes,
+    )
+
+
+def _json_text(value: Any) -> str:
+    """A non-string enum value as the text the model will write (``1`` -> ``"1"``)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+class _Converter:
+    """One conversion pass; holds the root (for ``$ref``) and the notes list."""
+
+    def __init__(self, *, root: dict[str, Any], vertex: bool, notes: list[str]) -> None:
+        self.root = root
+        self.vertex = vertex
+        self.notes = notes
+
+    def note(self, where: str, what: str) -> None:
+        self.notes.append(f"{where}: {what}")
+
+    # -- $ref ------------------------------------------------------------------------------
+    def resolve(self, ref: Any, where: str) -> dict[str, Any] | None:
+        """The schema a local ``$ref`` (``#/...`` JSON pointer) points at, or ``None``."""
+        if not isinstance(ref, str) or not ref.startswith("#"):
+            self.note(where, f"$ref {ref!r} is not a local reference; dropped")
+            return None
+        node: Any = self.root
+        for token in [t for t in ref[1:].split("/") if t]:
+            token = token.replace("~1", "/").replace("~0", "~")
+            if isinstance(node, dict) and token in node:
+                node = node[token]
+            else:
+                self.note(where, f"$ref {ref} not found; dropped")
+                return None
+        if not isinstance(node, dict):
+            self.note(where, f"$ref {ref} is not a schema object; dropped")
+            return None
+        return node
+
+    # -- main walk ---------------------------------------------------------------------------
+    def convert(self, schema: Any, where: str, refs: tuple[str, ...]) -> dict[str, Any]:
+        """Convert one schema node; ``refs`` are the ``$ref`` targets being inlined above it."""
+        if schema is True or schema == {}:
+            return {}
+        if not isinstance(schema, dict):
+            self.note(where, f"schema {schema!r} is not an object; replaced by {{}}")
+            return {}
+        node = dict(schema)
+
+        ref = node.pop("$ref", None)
+        if ref is not None:
+            if ref in refs:
+                target = self.resolve(ref, where) or {}
+                cut = {k: target[k] for k in ("type", "description") if k in target}
+                self.note(where, f"recursive $ref {ref} cut to {json.dumps(cut, ensure_ascii=False)}")
+                node = {**cut, **node}
+            else:
+                target = self.resolve(ref, where)
+                if target is not None:
+                    self.note(where, f"$ref {ref} inlined")
+                    # The referring schema's own keywords (e.g. a description) win.
+                    return self.convert({**target, **node}, where, refs + (ref,))
+
+        for key in ("$defs", "definitions"):
+            node.pop(key, None)
+
+        all_of = node.pop("allOf", None)
+        if all_of is not None:
+            if isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], dict):
+                self.note(where, "allOf of one schema merged")
+                return self.convert({**all_of[0], **node}, where, refs)
+            self.note(where, "allOf dropped (not supported by the Gemini API)")
+
+        if "const" in node:
+            const = node.pop("const")
+            if "enum" not in node:
+                node["enum"] = [const]
+                self.note(where, f"const {_json_text(const)} -> enum [{_json_text(const)}]")
+            else:
+                self.note(where, "const dropped (enum kept)")
+
+        for key, bound, step in (("exclusiveMinimum", "minimum", 1), ("exclusiveMaximum", "maximum", -1)):
+            if key not in node:
+                continue
+            value = node.pop(key)
+            is_int = node.get("type") == "integer"
+            if is_int and isinstance(value, (int, float)) and not isinstance(value, bool) and bound not in node:
+                # the smallest / largest integer strictly inside the bound
+                node[bound] = math.floor(value) + 1 if step > 0 else math.ceil(value) - 1
+                self.note(where, f"{key} {_json_text(value)} -> {bound} {node[bound]}")
+            else:
+                self.note(where, f"{key} dropped (not supported by the Gemini API)")
+
+        if "default" in node and not self.vertex:
+            default = node.pop("default")
+            text = f"(default: {_json_text(default)})"
+            description = node.get("description")
+            node["description"] = f"{description} {text}" if description else text
+            self.note(where, f"default {_json_text(default)} dropped (Gemini API); noted in the description")
+
+        for key in sorted(k for k in node if k not in GEMINI_KEYWORDS):
+            node.pop(key)
+            self.note(where, f"{key} dropped (not supported by the Gemini API)")
+
+        self.children(node, where, refs)
+        node = self.split_types(node, where)
+        self.stringify_enum(node, where)
+        return node
+
+    def children(self, node: dict[str, Any], where: str, refs: tuple[str, ...]) -> None:
+        """Convert the sub-schemas of ``node`` in place."""
+        prefix = "" if where == "(root)" else f"{where}."
+        props = node.get("properties")
+        if isinstance(props, dict):
+            node["properties"] = {
+                name: self.convert(sub, f"{prefix}properties.{name}", refs)
+                for name, sub in props.items()
+            }
+        elif "properties" in node:
+            node.pop("properties")
+            self.note(where, "properties is not an object; dropped")
+        items = node.get("items")
+        if isinstance(items, list):  # draft-04 tuple form
+            node.pop("items")
+            node["prefixItems"] = [
+                self.convert(sub, f"{prefix}items[{i}]", refs) for i, sub in enumerate(items)
+            ]
+            self.note(where, "items list -> prefixItems")
+        elif "items" in node:
+            node["items"] = self.convert(items, f"{prefix}items", refs)
+        if isinstance(node.get("prefixItems"), list) and not isinstance(items, list):
+            node["prefixItems"] = [
+                self.convert(sub, f"{prefix}prefixItems[{i}]", refs)
+                for i, sub in enumerate(node["prefixItems"])
+            ]
+        extra = node.get("additionalProperties")
+        if isinstance(extra, dict):
+            node["additionalProperties"] = self.convert(extra, f"{prefix}additionalProperties", refs)
+        for key in ("anyOf", "oneOf"):
+            if isinstance(node.get(key), list):
+                node[key] = [
+                    self.convert(sub, f"{prefix}{key}[{i}]", refs)
+                    for i, sub in enumerate(node[key])
+                ]
+
+    def split_types(self, node: dict[str, Any], where: str) -> dict[str, Any]:
+        """A ``type`` list -> one type, or ``anyOf`` with one branch per type."""
+        types = node.get("type")
+        if not isinstance(types, list):
+            return node
+        unique = list(dict.fromkeys(t for t in types if isinstance(t, str)))
+        if len(unique) == 1:
+            node["type"] = unique[0]
+            self.note(where, f"type {json.dumps(types)} -> {json.dumps(unique[0])}")
+            return node
+        if not unique:
+            node.pop("type")
+            self.note(where, f"type {json.dumps(types)} dropped")
+            return node
+        node.pop("type")
+        branches = []
+        for name in unique:
+            branch: dict[str, Any] = {"type": name}
+            for key in sorted(_TYPE_KEYWORDS.get(name, frozenset())):
+                if key in node:
+                    branch[key] = copy.deepcopy(node[key])
+            branches.append(branch)
+        moved = set().union(*(_TYPE_KEYWORDS.get(t, frozenset()) for t in unique))
+        outer = {k: v for k, v in node.items() if k not in moved}
+        if "anyOf" in outer:
+            self.note(where, f"type {json.dumps(types)} dropped (anyOf already present)")
+            return outer
+        outer["anyOf"] = branches
+        for branch in branches:
+            self.stringify_enum(branch, where)
+        self.note(where, f"type {json.dumps(types)} -> anyOf {json.dumps(branches, ensure_ascii=False)}")
+        return outer
+
+    def stringify_enum(self, node: dict[str, Any], where: str) -> None:
+        """Non-string ``enum`` values -> their JSON text; the type becomes ``string``."""
+        values = node.get("enum")
+        if not isinstance(values, list):
+            return
+        if all(isinstance(v, str) for v in values):
+            if "type" not in node and "anyOf" not in node:
+                node["type"] = "string"
+                self.note(where, 'type "string" added for a string enum')
+            return
+        node["enum"] = [v if isinstance(v, str) else _json_text(v) for v in values]
+        old_type = node.get("type")
+        node["type"] = "string"
+        for key in ("minimum", "maximum"):
+            node.pop(key, None)
+        self.note(
+            where,
+            f"enum {json.dumps(values, ensure_ascii=False)} -> strings "
+            f"{json.dumps(node['enum'], ensure_ascii=False)}"
+            + (f" (type {json.dumps(old_type)} -> \"string\")" if old_type != "string" else ""),
+        )
