@@ -1,0 +1,181 @@
+"""The Tool Playground TUI: ``PlaygroundApp`` and ``run_tui``.
+
+Modes are tabs: Call (F1), Ask (F2), Steps (F3), Evaluate (F4). The app owns the
+:class:`~playground.workbench.Playground` (registry + gate + cache) and the router settings and
+hands them down to the views; views post messages up. Blocking work (loading tool modules,
+gate calls, episodes, evaluations) runs in thread workers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import Footer, Header, TabbedContent, TabPane
+
+from playground.tui.commands import GEMINI_MODES, PlaygroundCommands
+from playground.tui.views.ask_view import AskView
+from playground.tui.views.call_view import CallView
+from playground.tui.views.eval_view import EvalView
+from playground.tui.views.steps_view import StepsView
+
+MODES = ("call", "ask", "steps", "evaluate")
+
+
+class PlaygroundApp(App):
+    """The workbench. ``tools``: tool module paths (default ``./tools``); ``playground``: an
+    already opened Playground (tests), used instead of loading ``tools``."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "Tool Playground"
+    COMMANDS = App.COMMANDS | {PlaygroundCommands}
+    BINDINGS = [
+        Binding("ctrl+r,f5", "run", "Run", id="run", priority=True),
+        Binding("f1", "mode('call')", "Call", id="mode-call"),
+        Binding("f2", "mode('ask')", "Ask", id="mode-ask"),
+        Binding("f3", "mode('steps')", "Steps", id="mode-steps"),
+        Binding("f4", "mode('evaluate')", "Evaluate", id="mode-evaluate"),
+        Binding("ctrl+l", "reload_tools", "Reload", id="reload-tools"),
+        Binding("f9", "switch_router", "Router", id="switch-router"),
+    ]
+
+    class Loaded(Message):
+        """A Playground finished loading (posted from the load worker)."""
+
+        def __init__(self, pg: Any) -> None:
+            super().__init__()
+            self.pg = pg
+
+    def __init__(self, tools: list[str] | None = None, playground: Any = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.tools = list(tools) if tools else None
+        self.pg = playground
+        self.router_name = "offline"
+        self.gemini_mode = "AUTO"
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with TabbedContent(initial="call", id="modes"):
+            with TabPane("Call F1", id="call"):
+                yield CallView(id="call-view")
+            with TabPane("Ask F2", id="ask"):
+                yield AskView(id="ask-view")
+            with TabPane("Steps F3", id="steps"):
+                yield StepsView(id="steps-view")
+            with TabPane("Evaluate F4", id="evaluate"):
+                yield EvalView(id="eval-view")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._update_subtitle()
+        if self.pg is not None:
+            self.post_message(self.Loaded(self.pg))
+        else:
+            self.query_one(CallView).query_one("#contract-head").update("loading tools…")
+            self._load_worker(self.tools)
+
+    # -- loading ---------------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
+    def _load_worker(self, tools: list[str] | None) -> None:
+        from playground.workbench import open_playground
+
+        self.post_message(self.Loaded(open_playground(tools)))
+
+    @on(Loaded)
+    async def _loaded(self, event: Loaded) -> None:
+        self.pg = event.pg
+        registry = self.pg.registry
+        await self.query_one(CallView).set_playground(self.pg)
+        self.query_one(AskView).set_playground(self.pg)
+        self.query_one(StepsView).set_playground(self.pg)
+        self.query_one(EvalView).set_playground(self.pg)
+        for problem in registry.problems:
+            self.notify(str(problem), title="Load problem", severity="error", timeout=10)
+        if not registry.contracts:
+            self.notify("No contracts loaded; see the Call view for how to add tools.", severity="warning")
+        self._update_subtitle()
+
+    def _update_subtitle(self) -> None:
+        count = len(self.pg.registry) if self.pg is not None else 0
+        router = self.router_name + (f" ({self.gemini_mode})" if self.router_name == "gemini" else "")
+        self.sub_title = f"{count} contracts · router {router}"
+
+    # -- actions ---------------------------------------------------------------------------------
+    @property
+    def mode_name(self) -> str:
+        """The active mode tab: ``call``, ``ask``, ``steps`` or ``evaluate``."""
+        return self.query_one("#modes", TabbedContent).active
+
+    def action_mode(self, mode: str) -> None:
+        """Show the mode tab ``mode``."""
+        if mode in MODES:
+            self.query_one("#modes", TabbedContent).active = mode
+
+    def action_run(self) -> None:
+        """Run the active view's main action."""
+        mode = self.mode_name
+        if mode == "call":
+            self.query_one(CallView).run_call()
+        elif mode == "ask":
+            self.query_one(AskView).run_question()
+        elif mode == "steps":
+            self.query_one(StepsView).action_to_end()
+        elif mode == "evaluate":
+            self.query_one(EvalView).run_evaluation()
+
+    def action_run_repair(self) -> None:
+        """Run the Call view's arguments as a manual episode (opens Steps)."""
+        self.action_mode("call")
+        self.query_one(CallView).request_repair()
+
+    def action_clear_cache(self) -> None:
+        """Forget every cached result of the gate."""
+        if self.pg is None:
+            return
+        count = len(self.pg.gate.cache)
+        self.pg.gate.cache.clear()
+        self.notify(f"Cache cleared ({count} entries).")
+
+    def action_reload_tools(self) -> None:
+        """Import the tool modules again: a new registry, gate and cache."""
+        self.notify("Reloading tools…")
+        self._load_worker(self.tools)
+
+    def action_switch_router(self) -> None:
+        """Toggle the Ask router between offline and gemini."""
+        self.set_router("gemini" if self.router_name == "offline" else "offline")
+
+    def set_router(self, name: str) -> None:
+        """Use router ``name`` (``offline`` or ``gemini``) for Ask."""
+        self.router_name = name
+        self.query_one(AskView).router_changed(name, self.gemini_mode)
+        self._update_subtitle()
+        self.notify(f"Router: {name}")
+
+    def set_gemini_mode(self, mode: str) -> None:
+        """Use Gemini function-calling ``mode`` (AUTO, ANY, NONE, VALIDATED)."""
+        if mode not in GEMINI_MODES:
+            self.notify(f"unknown Gemini mode {mode!r}", severity="error")
+            return
+        self.gemini_mode = mode
+        self.query_one(AskView).router_changed(self.router_name, mode)
+        self._update_subtitle()
+        self.notify(f"Gemini mode: {mode}")
+
+    # -- messages between views ------------------------------------------------------------------
+    @on(CallView.RepairRequested)
+    def _repair(self, event: CallView.RepairRequested) -> None:
+        self.action_mode("steps")
+        self.query_one(StepsView).run_manual(event.tool, event.args)
+
+    @on(StepsView.EpisodeShown)
+    def _episode_shown(self, event) -> None:
+        pass
+
+
+def run_tui(tools: list[str] | None = None) -> None:
+    """Open the TUI on ``tools`` (files or folders of tool modules; default ``./tools``)."""
+    PlaygroundApp(tools=tools).run()

@@ -1,0 +1,121 @@
+"""Plain-text and Rich renderings of records and contracts for the TUI panels.
+
+Pure functions (no widgets): the panels show these strings, and the tests read the same
+strings back. JSON is shown with ``ensure_ascii=False`` so Korean stays readable.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.syntax import Syntax
+from rich.text import Text
+
+from playground.core.contracts import Contract
+from playground.core.record import CallRecord
+
+PROVIDERS = (("gemini", "Gemini"), ("anthropic", "Anthropic"), ("openai", "OpenAI"))
+
+
+def pretty_json(value: Any) -> str:
+    """Indented JSON (2 spaces), Korean as is; anything JSON cannot carry shown by ``repr``."""
+    return json.dumps(value, ensure_ascii=False, indent=2, default=repr)
+
+
+def json_syntax(text: str) -> Syntax:
+    """A Rich ``Syntax`` for JSON text (highlighted with Pygments, wrapped to the panel)."""
+    return Syntax(text, "json", theme="ansi_dark", word_wrap=True, background_color="default")
+
+
+def contract_badges(contract: Contract) -> list[tuple[str, str]]:
+    """``(label, style)`` badges for a contract: side effects, no cache, a short time limit,
+    a seed-003 table contract."""
+    badges: list[tuple[str, str]] = []
+    if contract.side_effects:
+        badges.append(("side effects", "bold white on red"))
+    elif not contract.caches:
+        badges.append(("no cache", "black on yellow"))
+    if contract.timeout_s < 5:
+        badges.append((f"{contract.timeout_s:g}s", "black on cyan"))
+    if contract.origin == "table":
+        badges.append(("table", "black on magenta"))
+    return badges
+
+
+def contract_label(contract: Contract, width: int = 30) -> Text:
+    """The contract list entry: the name, its badges, and the description's first line dimmed,
+    cut to ``width`` terminal cells (Hangul counts two cells; Rich measures cells)."""
+    text = Text(contract.name, style="bold")
+    for label, style in contract_badges(contract):
+        text.append(" ")
+        text.append(f" {label} ", style=style)
+    first = first_line(contract.description)
+    if first:
+        line = Text(first, style="dim", no_wrap=True)
+        line.truncate(width, overflow="ellipsis")
+        text.append("\n")
+        text.append_text(line)
+    return text
+
+
+def first_line(text: str) -> str:
+    """The first non-blank line of ``text``, stripped (``""`` when none)."""
+    return next((line.strip() for line in (text or "").splitlines() if line.strip()), "")
+
+
+def yes_no(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def record_fields(record: CallRecord) -> dict[str, str]:
+    """The record's panel rows as plain strings, by field id.
+
+    ``verdict``: the reason code or ``"valid"``; ``body``: ``yes``/``no``; ``runs``: this
+    contract's body runs so far; ``cache``: the state; ``cache_key``; ``kind``; ``error``;
+    ``message``; ``retries``: one ``attempt N: reason, waited D ms`` per retry; ``duration``.
+    """
+    retries = "; ".join(
+        f"attempt {r.attempt}: {r.reason}, waited {r.delay_ms:g} ms" for r in record.retries
+    )
+    return {
+        "tool": record.tool,
+        "call_id": record.call_id,
+        "verdict": record.verdict or "valid",
+        "body": yes_no(record.body_ran),
+        "runs": str(record.body_runs),
+        "cache": record.cache,
+        "cache_key": record.cache_key or "-",
+        "kind": record.kind,
+        "error": record.error or "-",
+        "message": record.message or "-",
+        "retries": retries or "none",
+        "duration": f"{record.duration_ms:.1f} ms"
+        + (f" (limit {record.timeout_s:g} s)" if record.timeout_s else ""),
+        "output": record.output.strip() or "-",
+    }
+
+
+KIND_STYLES = {
+    "ok": "bold green",
+    "empty": "bold yellow",
+    "invalid_args": "bold red",
+    "bad_result": "bold red",
+    "transient": "bold magenta",
+    "permission": "bold red",
+    "raised": "bold red",
+    "unknown_tool": "bold red",
+}
+
+
+def wire_views(record: CallRecord | None) -> dict[str, str]:
+    """Pretty JSON text of each provider's wire view (``gemini``/``anthropic``/``openai``)."""
+    wire = (record.wire if record else {}) or {}
+    return {key: pretty_json(wire[key]) for key, _ in PROVIDERS if key in wire}
+
+
+def wire_tokens(record: CallRecord | None) -> dict[str, int]:
+    """Approximate tokens of each provider's view (``wire["tokens"]``)."""
+    wire = (record.wire if record else {}) or {}
+    tokens = wire.get("tokens") or {}
+    return {k: int(v) for k, v in tokens.items() if isinstance(v, (int, float))}

@@ -1,0 +1,1 @@
+"""The TUI's views (one per mode tab): Call, Ask, Steps, Evaluate."""

@@ -1,0 +1,194 @@
+"""The call view: pick a contract, fill its arguments (form or JSON), run it through the gate.
+
+The gate call runs in a thread worker (exclusive, group ``call``) so a slow body never freezes
+the UI; the worker posts :class:`CallView.CallDone` with the record.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Button, Label, Static
+
+from playground.core.record import CallRecord
+from playground.tui.formatting import contract_badges
+from playground.tui.widgets.args_editor import ArgsEditor
+from playground.tui.widgets.contract_list import ContractList
+from playground.tui.widgets.record_view import RecordView
+
+EMPTY_REGISTRY_HELP = (
+    "No contracts loaded.\n\n"
+    "Put tool modules in ./tools (list functions in __tools__ = [...], or define a seed-003 "
+    "TOOLS table), or start with `playground --tools PATH`. Then reload the tools "
+    "(ctrl+l, or 'reload tools' in the command palette, ctrl+p)."
+)
+
+
+class CallView(Horizontal):
+    """Contracts | arguments | the last call's record."""
+
+    class CallDone(Message):
+        """The worker's result: ``record`` (posted from the worker thread)."""
+
+        def __init__(self, record: CallRecord) -> None:
+            super().__init__()
+            self.record = record
+
+    class RepairRequested(Message):
+        """The user asked for "Run with repair": a manual episode of ``tool`` with ``args``."""
+
+        def __init__(self, tool: str, args: Any) -> None:
+            super().__init__()
+            self.tool = tool
+            self.args = args
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.pg = None
+        self.running = False
+        self.last_record: CallRecord | None = None
+        self.records: list[CallRecord] = []
+        self.shown: str | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="contracts-col"):
+            yield Label("Contracts", classes="section")
+            yield ContractList(id="contracts")
+            yield Static("", id="empty-help", classes="help")
+            yield Static("", id="problems", classes="problems", markup=False)
+        with Vertical(id="args-col"):
+            yield Static("", id="contract-head")
+            with VerticalScroll(id="contract-doc"):
+                yield Static("", id="contract-desc", markup=False)
+            yield ArgsEditor(id="args-editor")
+            with Horizontal(id="run-bar"):
+                yield Button("Run  ctrl+r", id="run", variant="primary")
+                yield Button("Run with repair", id="run-repair")
+        yield RecordView(id="record")
+
+    # -- state down ------------------------------------------------------------------------------
+    async def set_playground(self, pg) -> None:
+        """Show ``pg``'s registry: the contracts, the load problems, or the empty-registry help."""
+        self.pg = pg
+        registry = pg.registry
+        contracts = self.query_one(ContractList)
+        contracts.show_registry(registry)
+        contracts.display = bool(registry.contracts)
+        help_box = self.query_one("#empty-help", Static)
+        help_box.update(EMPTY_REGISTRY_HELP if not registry.contracts else "")
+        help_box.display = not registry.contracts
+        problems = self.query_one("#problems", Static)
+        problems.update("\n".join(f"⚠ {p}" for p in registry.problems))
+        problems.display = bool(registry.problems)
+        self.query_one(RecordView).clear("No call yet: fill in the arguments and press ctrl+r.")
+        self.shown = None
+        await self.show_contract(contracts.chosen if registry.contracts else None, force=True)
+
+    @property
+    def contract_name(self) -> str | None:
+        return self.query_one(ContractList).chosen if self.pg and self.pg.registry.contracts else None
+
+    async def show_contract(self, name: str | None, force: bool = False) -> None:
+        """Show the contract ``name`` (header, docstring, a fresh form); a no-op when it is
+        already shown, unless ``force``."""
+        contract = self.pg.registry.get(name) if (self.pg and name) else None
+        if not force and contract is not None and name == self.shown:
+            return
+        self.shown = name if contract is not None else None
+        head = self.query_one("#contract-head", Static)
+        desc = self.query_one("#contract-desc", Static)
+        if contract is None:
+            head.update("")
+            desc.update("")
+        else:
+            text = Text(contract.name, style="bold")
+            for label, style in contract_badges(contract):
+                text.append("  ")
+                text.append(f" {label} ", style=style)
+            text.append(f"\n{contract.source}  ·  time limit {contract.timeout_s:g} s  ·  "
+                        f"{'cached' if contract.caches else 'not cached'}", style="dim")
+            head.update(text)
+            desc.update(contract.description or "(no description)")
+        await self.query_one(ArgsEditor).show_contract(contract)
+
+    async def select_contract(self, name: str) -> bool:
+        """Highlight ``name`` in the list and show it; ``False`` when not registered."""
+        if not self.query_one(ContractList).select_name(name):
+            return False
+        await self.show_contract(name)
+        return True
+
+    # -- actions --------------------------------------------------------------------------------
+    def run_call(self) -> None:
+        """Run the selected contract with the current arguments (in a worker)."""
+        if self.pg is None:
+            self.notify("The tools are still loading.", severity="warning")
+            return
+        name = self.contract_name
+        if not name:
+            self.notify("No contract selected: load tool modules first.", severity="warning")
+            return
+        if self.running:
+            self.notify("A call is still running; wait for it to finish.", severity="warning")
+            return
+        ok, args, problem = self.query_one(ArgsEditor).current_args()
+        if not ok:
+            self.notify(problem, title="Not sent", severity="error")
+            self.query_one(RecordView).show_status(f"not sent: {problem}")
+            return
+        self.running = True
+        contract = self.pg.registry.get(name)
+        self.query_one(RecordView).show_running(name, contract.timeout_s if contract else None)
+        self.query_one("#run", Button).disabled = True
+        self._call_worker(self.pg.gate, name, args)
+
+    @work(thread=True, exclusive=True, group="call", exit_on_error=False)
+    def _call_worker(self, gate, name: str, args: Any) -> None:
+        self.post_message(self.CallDone(gate.call(name, args)))
+
+    def request_repair(self) -> None:
+        """Post :class:`RepairRequested` for the selected contract and current arguments."""
+        name = self.contract_name
+        if not name:
+            self.notify("No contract selected.", severity="warning")
+            return
+        ok, args, problem = self.query_one(ArgsEditor).current_args()
+        if not ok:
+            self.notify(problem, title="Not sent", severity="error")
+            return
+        self.post_message(self.RepairRequested(name, args))
+
+    # -- messages up -----------------------------------------------------------------------------
+    @on(CallDone)
+    def _done(self, event: CallDone) -> None:
+        event.stop()
+        self.running = False
+        self.query_one("#run", Button).disabled = False
+        self.last_record = event.record
+        self.records.append(event.record)
+        self.query_one(RecordView).show_record(event.record)
+
+    @on(ContractList.Chosen)
+    async def _chosen(self, event: ContractList.Chosen) -> None:
+        event.stop()
+        await self.show_contract(event.name)
+
+    @on(ArgsEditor.Problem)
+    def _problem(self, event: ArgsEditor.Problem) -> None:
+        event.stop()
+        self.notify(event.text, severity="warning")
+
+    @on(Button.Pressed, "#run")
+    def _run_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.run_call()
+
+    @on(Button.Pressed, "#run-repair")
+    def _repair_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.request_repair()

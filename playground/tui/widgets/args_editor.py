@@ -1,0 +1,105 @@
+"""Arguments as a form or as raw JSON: two tabs kept in sync; the active tab is what is sent.
+
+Switching Form → JSON writes the form's arguments into the editor; JSON → Form fills the fields
+from the editor when it holds valid JSON (else the editor text is kept and a message says why).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import TabbedContent, TabPane, TextArea
+
+from playground.core.contracts import Contract
+from playground.tui.form_values import args_to_json_text, parse_json_text
+from playground.tui.widgets.arg_form import ArgForm
+
+try:  # JSON highlighting needs tree-sitter (textual[syntax]); plain text otherwise
+    from textual._tree_sitter import TREE_SITTER as _HAS_TREE_SITTER
+except Exception:  # pragma: no cover
+    _HAS_TREE_SITTER = False
+
+FORM, JSON = "form", "json"
+
+
+class ArgsEditor(Vertical):
+    """The arguments of the next call: ``Form`` and ``JSON`` tabs."""
+
+    class Problem(Message):
+        """Something the user should see (invalid JSON when switching tabs): ``text``."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def compose(self) -> ComposeResult:
+        with TabbedContent(initial=FORM, id="args-tabs"):
+            with TabPane("Form", id=FORM):
+                yield ArgForm(id="arg-form")
+            with TabPane("JSON", id=JSON):
+                yield TextArea(
+                    "{}",
+                    language="json" if _HAS_TREE_SITTER else None,
+                    id="args-json",
+                    show_line_numbers=True,
+                    soft_wrap=True,
+                )
+
+    @property
+    def form(self) -> ArgForm:
+        return self.query_one(ArgForm)
+
+    @property
+    def editor(self) -> TextArea:
+        return self.query_one("#args-json", TextArea)
+
+    @property
+    def mode(self) -> str:
+        """``"form"`` or ``"json"``: the active tab (what :meth:`current_args` reads)."""
+        return self.query_one("#args-tabs", TabbedContent).active or FORM
+
+    def set_mode(self, mode: str) -> None:
+        """Activate the ``form`` or ``json`` tab (syncing as a tab click does)."""
+        self.query_one("#args-tabs", TabbedContent).active = mode
+
+    async def show_contract(self, contract: Contract | None) -> None:
+        """A fresh form for ``contract`` and ``{}`` in the editor."""
+        await self.form.show_contract(contract)
+        self.editor.load_text("{}")
+
+    def current_args(self) -> tuple[bool, Any, str]:
+        """``(ok, args, problem)``: the arguments of the active tab. With the JSON tab, invalid
+        JSON gives ``(False, None, "invalid JSON: line L col C: ...")``; any valid JSON value
+        is returned (a non-object is for the gate to judge: ``shape``)."""
+        if self.mode == JSON:
+            value, problem = parse_json_text(self.editor.text)
+            if problem:
+                return False, None, f"invalid JSON in the editor: {problem}"
+            return True, value, ""
+        return True, self.form.args(), ""
+
+    def set_args(self, args: Any) -> None:
+        """Show ``args`` in both tabs (the form shows only an object's known fields)."""
+        self.editor.load_text(args_to_json_text(args))
+        if isinstance(args, dict):
+            self.form.set_args(args)
+
+    @on(TabbedContent.TabActivated, "#args-tabs")
+    def _sync(self, event: TabbedContent.TabActivated) -> None:
+        event.stop()
+        if event.pane.id == JSON:
+            self.editor.load_text(args_to_json_text(self.form.args()))
+            return
+        value, problem = parse_json_text(self.editor.text)
+        if problem:
+            self.post_message(self.Problem(f"the JSON tab holds invalid JSON ({problem}); the form was not changed"))
+        elif not isinstance(value, dict):
+            self.post_message(self.Problem("the JSON tab holds a non-object; the form shows objects only"))
+        else:
+            extra = self.form.set_args(value)
+            if extra:
+                self.post_message(self.Problem(f"not in the form (kept only in JSON): {', '.join(extra)}"))

@@ -1,0 +1,102 @@
+"""One call record on screen: verdict, body, cache, outcome, value and the wire JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Grid, VerticalScroll
+from textual.widgets import Label, Static
+
+from playground.core.record import CallRecord
+from playground.tui.formatting import KIND_STYLES, json_syntax, pretty_json, record_fields
+from playground.tui.widgets.wire_view import WireView
+
+#: (field id, label) rows of the status grid, in display order.
+ROWS = (
+    ("verdict", "Verdict"),
+    ("message", "Message"),
+    ("body", "Body ran"),
+    ("runs", "Body runs"),
+    ("cache", "Cache"),
+    ("cache_key", "Cache key"),
+    ("kind", "Outcome"),
+    ("error", "Error"),
+    ("retries", "Retries"),
+    ("duration", "Duration"),
+    ("output", "Printed"),
+)
+
+
+class RecordView(VerticalScroll):
+    """Displays a :class:`CallRecord`; ``fields`` holds the plain strings shown, by field id."""
+
+    def __init__(self, prefix: str = "rv", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.prefix = prefix
+        self.fields: dict[str, str] = {}
+        self.value_text = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static("No call yet: fill in the arguments and press ctrl+r.", id=f"{self.prefix}-status", classes="status")
+        with Grid(classes="record-grid"):
+            for field, label in ROWS:
+                yield Label(label, classes="rv-key")
+                yield Static("-", id=f"{self.prefix}-{field}", classes="rv-value", markup=False)
+        yield Label("Value", classes="section")
+        yield Static("-", id=f"{self.prefix}-value", classes="json")
+        yield Label("Wire JSON (what the model reads back)", classes="section")
+        yield WireView(prefix=f"{self.prefix}-wire")
+
+    def _set(self, field: str, text: str, style: str = "") -> None:
+        self.fields[field] = text
+        self.query_one(f"#{self.prefix}-{field}", Static).update(Text(text, style=style))
+
+    def show_status(self, text: str, running: bool = False) -> None:
+        """The one-line status above the grid (``running`` adds the running style)."""
+        status = self.query_one(f"#{self.prefix}-status", Static)
+        status.update(Text(text))
+        status.set_class(running, "running")
+        self.fields["status"] = text
+
+    def show_running(self, tool: str, timeout_s: float | None = None) -> None:
+        """Mark a call to ``tool`` as running (the grid keeps the previous record, dimmed)."""
+        limit = f" (time limit {timeout_s:g} s)" if timeout_s else ""
+        self.show_status(f"running {tool}…{limit}", running=True)
+        self.add_class("stale")
+
+    def show_record(self, record: CallRecord) -> None:
+        """Show every field of ``record`` and its wire JSON."""
+        self.remove_class("stale")
+        values = record_fields(record)
+        kind_style = KIND_STYLES.get(record.kind, "")
+        for field, _ in ROWS:
+            style = ""
+            if field == "kind":
+                style = kind_style
+            elif field == "verdict":
+                style = "bold red" if record.verdict else "green"
+            elif field == "body":
+                style = "bold" if record.body_ran else "dim"
+            self._set(field, values[field], style)
+        self.fields["tool"] = record.tool
+        verdict = "valid" if not record.verdict else record.verdict
+        self.show_status(f"{record.call_id} {record.tool}: {record.kind} · verdict {verdict} · cache {record.cache}")
+        self.value_text = pretty_json(record.value)
+        self.query_one(f"#{self.prefix}-value", Static).update(json_syntax(self.value_text))
+        self.query_one(WireView).show(record.wire)
+
+    def clear(self, text: str = "No call yet.") -> None:
+        """Forget the shown record."""
+        self.remove_class("stale")
+        for field, _ in ROWS:
+            self._set(field, "-")
+        self.value_text = ""
+        self.query_one(f"#{self.prefix}-value", Static).update("-")
+        self.query_one(WireView).show(None)
+        self.show_status(text)
+
+    @property
+    def wire(self) -> WireView:
+        return self.query_one(WireView)

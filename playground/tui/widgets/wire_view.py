@@ -1,0 +1,45 @@
+"""The wire JSON of one call, per provider (Gemini / Anthropic / OpenAI tabs with ~tokens)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Static, TabbedContent, TabPane
+
+from playground.tui.formatting import PROVIDERS, json_syntax, pretty_json
+
+
+class WireView(Vertical):
+    """Shows a record's ``wire`` dict; ``texts`` holds the JSON text shown per provider."""
+
+    def __init__(self, prefix: str = "wire", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.prefix = prefix
+        self.texts: dict[str, str] = {}
+
+    def compose(self) -> ComposeResult:
+        with TabbedContent(id=f"{self.prefix}-tabs"):
+            for key, title in PROVIDERS:
+                with TabPane(title, id=f"{self.prefix}-{key}"):
+                    with VerticalScroll():
+                        yield Static("(no call yet)", id=f"{self.prefix}-{key}-json", classes="json")
+
+    def show(self, wire: dict[str, Any] | None) -> None:
+        """Show ``wire`` (``{"gemini", "anthropic", "openai", "tokens"}``); ``None`` clears."""
+        wire = wire or {}
+        tokens = wire.get("tokens") or {}
+        tabs = self.query_one(TabbedContent)
+        self.texts = {}
+        for key, title in PROVIDERS:
+            static = self.query_one(f"#{self.prefix}-{key}-json", Static)
+            if key in wire:
+                text = pretty_json(wire[key])
+                self.texts[key] = text
+                static.update(json_syntax(text))
+            else:
+                static.update("(nothing sent)")
+            count = tokens.get(key)
+            label = f"{title} ~{count} tok" if isinstance(count, (int, float)) else title
+            tabs.get_tab(f"{self.prefix}-{key}").label = label

@@ -1,0 +1,36 @@
+"""Shared fixtures for the TUI tests: the app on the real ./tools, or on a temp module."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TOOLS = ROOT / "tools"
+SIZE = (160, 48)
+
+
+@pytest.fixture
+def tools_dir() -> Path:
+    return TOOLS
+
+
+@pytest.fixture
+def tmp_tool(tmp_path: Path):
+    """Write a tool module into a temp folder; returns a function ``(source) -> folder``."""
+
+    def write(source: str, name: str = "mytools.py") -> Path:
+        (tmp_path / name).write_text(textwrap.dedent(source), encoding="utf-8")
+        return tmp_path
+
+    return write
+
+
+async def settle(app, pilot) -> None:
+    """Let messages flow, wait for every worker, then let their messages flow."""
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause()

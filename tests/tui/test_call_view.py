@@ -1,0 +1,198 @@
+"""The call view driven with the pilot against the real ./tools (and temp modules)."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import SIZE, settle
+
+from playground.tui.app import PlaygroundApp
+from playground.tui.views.call_view import CallView
+from playground.tui.widgets.args_editor import ArgsEditor
+from playground.tui.widgets.record_view import RecordView
+
+
+async def open_contract(app, pilot, name: str) -> None:
+    await settle(app, pilot)
+    assert await app.query_one(CallView).select_contract(name)
+    await pilot.pause()
+
+
+async def type_into(pilot, app, arg: str, text: str) -> None:
+    """Focus the form field for ``arg`` by clicking it, then type ``text`` key by key."""
+    form = app.query_one("#arg-form")
+    index = [s.name for s in form.specs].index(arg)
+    await pilot.click(f"#arg-{index}")
+    await pilot.press(*list(text))
+
+
+async def test_bad_integer_is_sent_as_typed_and_body_does_not_run(tools_dir):
+    app = PlaygroundApp(tools=[str(tools_dir)])
+    async with app.run_test(size=SIZE) as pilot:
+        await open_contract(app, pilot, "stock_lookup")
+        form = app.query_one("#arg-form")
+        form.set_field("sku", "KB-101")
+        form._inputs[1].value = "seoul"  # the region Select
+        await type_into(pilot, app, "limit", "abc")
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        fields = app.query_one(RecordView).fields
+        assert fields["verdict"] == "type:limit"
+        assert fields["body"] == "no"
+        assert fields["kind"] == "invalid_args"
+        assert fields["error"] == "args:type:limit"
+        wire = app.query_one(RecordView).wire.texts
+        assert '"is_error": true' in wire["anthropic"]
+        assert "function_response" in wire["gemini"]
+
+
+async def test_cache_stored_then_hit_and_korean_value(tools_dir):
+    app = PlaygroundApp(tools=[str(tools_dir)])
+    async with app.run_test(size=SIZE) as pilot:
+        await open_contract(app, pilot, "stock_lookup")
+        form = app.query_one("#arg-form")
+        form.set_field("sku", "KB-101")
+        form._inputs[1].value = "seoul"
+        form.set_field("limit", "2")
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        rv = app.query_one(RecordView)
+        assert rv.fields["verdict"] == "valid"
+        assert rv.fields["body"] == "yes" and rv.fields["runs"] == "1"
+        assert rv.fields["cache"] == "stored" and rv.fields["kind"] == "ok"
+        assert "강남점" in rv.value_text  # Korean kept as is
+        assert json.loads(rv.value_text)["region"] == "seoul"
+        await pilot.press("f5")
+        await settle(app, pilot)
+        assert rv.fields["cache"] == "hit" and rv.fields["body"] == "no" and rv.fields["runs"] == "1"
+        tabs = rv.wire.query_one("TabbedContent")
+        assert "tok" in str(tabs.get_tab("rv-wire-gemini").label)
+
+
+async def test_korean_typed_in_the_form_reaches_the_body(tools_dir):
+    app = PlaygroundApp(tools=[str(tools_dir)])
+    async with app.run_test(size=SIZE) as pilot:
+        await open_contract(app, pilot, "search_products")
+        await type_into(pilot, app, "keyword", "키보드")
+        assert app.query_one("#arg-form").args() == {"keyword": "키보드"}
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        rv = app.query_one(RecordView)
+        assert rv.fields["body"] == "yes"
+        assert json.loads(rv.value_text)["keyword"] == "키보드"
+        assert "키보드" in rv.wire.texts["gemini"]
+
+
+async def test_json_tab_is_sent_and_invalid_json_is_a_message_not_a_crash(tools_dir):
+    app = PlaygroundApp(tools=[str(tools_dir)])
+    async with app.run_test(size=SIZE) as pilot:
+        await open_contract(app, pilot, "get_order_status")
+        editor = app.query_one(ArgsEditor)
+        editor.set_mode("json")
+        await pilot.pause()
+        editor.editor.load_text('{"order_id": ')
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        rv = app.query_one(RecordView)
+        assert rv.fields["status"].startswith("not sent: invalid JSON")
+        assert rv.fields.get("verdict") in (None, "-")
+        assert app.query_one(CallView).records == []
+        # a JSON string holding an object is sent as is: the gate says shape
+        editor.editor.load_text('"{\\"order_id\\": \\"HR20260601\\"}"')
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert rv.fields["verdict"] == "shape"
+        # back to the form: invalid JSON there is a warning, the app keeps running
+        editor.editor.load_text("[1,")
+        editor.set_mode("form")
+        await settle(app, pilot)
+        assert app.is_running
+
+
+async def test_form_and_json_tabs_stay_in_sync(tools_dir):
+    app = PlaygroundApp(tools=[str(tools_dir)])
+    async with app.run_test(size=SIZE) as pilot:
+        await open_contract(app, pilot, "track_shipping")
+        editor = app.query_one(ArgsEditor)
+        app.query_one("#arg-form").set_field("order_id", "HR20260601")
+        editor.set_mode("json")
+        await pilot.pause()
+        assert json.loads(editor.editor.text) == {"order_id": "HR20260601"}
+        editor.editor.load_text('{"order_id": "HR20260602"}')
+        editor.set_mode("form")
+        await pilot.pause()
+        assert app.query_one("#arg-form").args() == {"order_id": "HR20260602"}
+
+
+async def test_slow_tool_runs_in_a_worker_and_shows_running(tools_dir):
+    app = PlaygroundApp(tools=[str(tools_dir)])
+    async with app.run_test(size=SIZE) as pilot:
+        await open_contract(app, pilot, "slow_lookup")
+        app.query_one("#arg-form").set_field("item_id", "A-100")
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        rv = app.query_one(RecordView)
+        assert rv.fields["status"].startswith("running slow_lookup")
+        assert app.query_one(CallView).running
+        await settle(app, pilot)
+        assert rv.fields["kind"] == "transient" and rv.fields["error"] == "transient:timeout"
+        assert rv.fields["body"] == "yes"
+
+
+async def test_load_problems_shown_and_empty_registry_helps(tmp_tool):
+    folder = tmp_tool("def f(:\n    pass\n", name="broken.py")
+    app = PlaygroundApp(tools=[str(folder)])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        problems = str(app.query_one("#problems").render())
+        assert "broken.py" in problems and "SyntaxError" in problems
+        assert "No contracts loaded" in str(app.query_one("#empty-help").render())
+        await pilot.press("ctrl+r")  # nothing to run: a message, no crash
+        await settle(app, pilot)
+        assert app.is_running
+
+
+async def test_temp_module_boolean_and_side_effect_badge(tmp_tool):
+    folder = tmp_tool(
+        '''
+        def set_flag(name: str, on: bool = False) -> dict:
+            """Set a flag.
+
+            Args:
+                name: flag name. e.g. beta
+                on: the new value
+            """
+            return {"name": name, "on": on}
+
+        __tools__ = [set_flag]
+        __contracts__ = {"set_flag": {"side_effects": True}}
+        '''
+    )
+    app = PlaygroundApp(tools=[str(folder)])
+    async with app.run_test(size=SIZE) as pilot:
+        await open_contract(app, pilot, "set_flag")
+        assert "side effects" in str(app.query_one("#contract-head").render())
+        await type_into(pilot, app, "name", "beta")
+        await pilot.click("#arg-1")  # the Switch
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        rv = app.query_one(RecordView)
+        assert json.loads(rv.value_text) == {"name": "beta", "on": True}
+        assert rv.fields["cache"] == "skip"
+
+
+async def test_command_palette_clear_cache(tools_dir):
+    app = PlaygroundApp(tools=[str(tools_dir)])
+    async with app.run_test(size=SIZE) as pilot:
+        await open_contract(app, pilot, "get_order_status")
+        app.query_one("#arg-form").set_field("order_id", "HR20260601")
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert len(app.pg.gate.cache) == 1
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"clear cache")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert len(app.pg.gate.cache) == 0

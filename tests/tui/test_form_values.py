@@ -1,0 +1,66 @@
+"""The form → JSON conversion (no app): types from the schema, bad text sent as typed."""
+
+from playground.tui.form_values import (
+    BOOLEAN,
+    ENUM,
+    INTEGER,
+    JSON,
+    field_specs,
+    form_to_args,
+    parse_json_text,
+)
+
+PARAMS = {
+    "type": "object",
+    "properties": {
+        "sku": {"type": "string", "description": "상품 SKU. 예: KB-101"},
+        "region": {"type": "string", "enum": ["seoul", "busan"]},
+        "limit": {"type": "integer"},
+        "ratio": {"type": "number"},
+        "verbose": {"type": "boolean", "default": False},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "order_id": {"type": "string"},
+    },
+    "required": ["sku", "limit"],
+}
+DESC = "Look up.\n\nArgs:\n    order_id: 주문번호. 예: HR20260601\n"
+
+
+def specs():
+    return field_specs(PARAMS, DESC)
+
+
+def test_specs_kinds_required_and_docs():
+    by = {s.name: s for s in specs()}
+    assert [s.name for s in specs()] == list(PARAMS["properties"])
+    assert by["region"].kind == ENUM and by["region"].choices == ("seoul", "busan")
+    assert by["limit"].kind == INTEGER and by["limit"].required
+    assert by["verbose"].kind == BOOLEAN and by["tags"].kind == JSON
+    assert by["sku"].doc == "상품 SKU. 예: KB-101"
+    assert by["order_id"].doc == "주문번호. 예: HR20260601"  # from the docstring Args line
+    assert by["region"].type_label == "enum"
+
+
+def test_typed_values_and_bad_text_sent_as_typed():
+    values = {"sku": "KB-101", "region": "seoul", "limit": "3", "ratio": "0.5", "verbose": False,
+              "tags": '["a", "나"]', "order_id": ""}
+    assert form_to_args(specs(), values) == {
+        "sku": "KB-101", "region": "seoul", "limit": 3, "ratio": 0.5, "tags": ["a", "나"]
+    }
+    values.update(limit="abc", tags="[oops", region=None)
+    args = form_to_args(specs(), values)
+    assert args["limit"] == "abc" and args["tags"] == "[oops" and "region" not in args
+
+
+def test_integer_float_literal_kept_for_the_gate_and_booleans():
+    args = form_to_args(specs(), {"limit": "2.0", "verbose": True})
+    assert args == {"limit": 2.0, "verbose": True}
+    assert "verbose" not in form_to_args(specs(), {"verbose": False})
+    assert form_to_args(specs(), {"verbose": False}, touched={"verbose"}) == {"verbose": False}
+
+
+def test_parse_json_text():
+    assert parse_json_text("") == ({}, "")
+    assert parse_json_text('{"a": "한글"}') == ({"a": "한글"}, "")
+    value, problem = parse_json_text('{"a": ')
+    assert value is None and problem.startswith("line 1 col")
