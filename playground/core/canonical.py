@@ -105,7 +105,7 @@ def to_json_value(value: Any, path: str = "$") -> Any:
         raise NotSerializable(path, "bytes (decode to str or base64-encode in the tool)")
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return to_json_value(dataclasses.asdict(value), path)
-    raise NotSerializable(path, f"a {type(value).__name__} object (JSON has no such type)")
+    raise NotSerializable(path, f"an object of type {type(value).__name__} (JSON has no such type)")
 
 
 def _json_key(key: Any, path: str) -> str:

@@ -18,6 +18,7 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from playground.core import declcache
 from playground.errors import LoadError
 
 DEFAULT_TIMEOUT_S = 5.0
@@ -120,15 +121,26 @@ def sdk_declaration_for(fn: Callable[..., Any]) -> dict[str, Any]:
 
 
 def contract_from_function(
-    fn: Callable[..., Any], meta: dict[str, Any] | None = None, declaration: dict[str, Any] | None = None
+    fn: Callable[..., Any],
+    meta: dict[str, Any] | None = None,
+    declaration: dict[str, Any] | None = None,
+    *,
+    use_cache: bool = True,
 ) -> Contract:
     """A contract for a plain function; ``meta`` is its ``__contracts__`` entry.
 
-    ``declaration``: a previously built SDK declaration (the registry's on-disk cache); built
-    with :func:`sdk_declaration_for` when ``None``. Raises :class:`LoadError` on bad metadata.
+    ``declaration``: a previously built SDK declaration. When ``None`` it comes from the
+    on-disk declaration cache (:mod:`playground.core.declcache`; no google.genai import on a
+    hit) or, on a miss or with ``use_cache=False``, from :func:`sdk_declaration_for`.
+    Raises :class:`LoadError` on bad metadata or a type hint the SDK cannot describe.
     """
     meta = dict(meta or {})
-    decl = declaration if declaration is not None else sdk_declaration_for(fn)
+    if declaration is not None:
+        decl = declaration
+    elif use_cache:
+        decl = declcache.cached_declaration(fn, sdk_declaration_for)
+    else:
+        decl = sdk_declaration_for(fn)
     params = decl.get("parameters_json_schema") or {"type": "object", "properties": {}}
     if params.get("type") != "object":
         params = {"type": "object", "properties": {}}

@@ -193,6 +193,11 @@ def contracts_of_module(module: ModuleType, file: Path) -> list[Contract | LoadP
                     continue
                 entry = meta.get(getattr(fn, "__name__", ""), {})
                 found.append(_guard(lambda fn=fn, entry=entry: contract_from_function(fn, entry), str(file)))
+            listed_names = {getattr(fn, "__name__", None) for fn in listed}
+            for stray in [n for n in meta if n not in listed_names]:
+                found.append(
+                    LoadProblem(str(file), f"__contracts__ has an entry for {stray!r}, which is not in __tools__")
+                )
     if table is None and listed is None:
         public = [
             n for n, obj in vars(module).items()

@@ -8,6 +8,7 @@ TUI's screen.
 
 from __future__ import annotations
 
+import inspect
 import io
 import sys
 import threading
@@ -23,9 +24,10 @@ class _ThreadRoutedStream(io.TextIOBase):
         self._fallback = fallback
         self._thread = thread
         self._buffer = buffer
+        self.finished = False
 
     def write(self, text: str) -> int:  # type: ignore[override]
-        if threading.current_thread() is self._thread:
+        if threading.current_thread() is self._thread and not self.finished:
             return self._buffer.write(text)
         return self._fallback.write(text)
 
@@ -33,8 +35,36 @@ class _ThreadRoutedStream(io.TextIOBase):
         if threading.current_thread() is not self._thread:
             self._fallback.flush()
 
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self._fallback, "encoding", None) or "utf-8"
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._fallback, name)
+
+
+def _unwrap(stream: Any) -> Any:
+    """Skip routing streams of runs that have finished (left behind by overlapping runs)."""
+    while isinstance(stream, _ThreadRoutedStream) and stream.finished:
+        stream = stream._fallback
+    return stream
+
+
+def _install(name: str, stream: _ThreadRoutedStream) -> Any:
+    saved = getattr(sys, name)
+    setattr(sys, name, stream)
+    return saved
+
+
+def _restore(name: str, ours: _ThreadRoutedStream, saved: Any) -> None:
+    """Put ``saved`` back unless someone replaced ``ours`` meanwhile (an overlapping run in
+    another thread): then ``ours`` stays in their chain, marked finished, and is skipped."""
+    ours.finished = True
+    if getattr(sys, name) is ours:
+        setattr(sys, name, _unwrap(saved))
 
 
 @dataclass
@@ -49,11 +79,16 @@ class BodyRun:
     duration_ms: float = 0.0
 
 
+async def _awaited(awaitable: Any) -> Any:
+    return await awaitable
+
+
 def run_body(fn: Callable[..., Any], args: dict[str, Any], timeout_s: float) -> BodyRun:
     """Call ``fn(**args)`` in a daemon thread and wait at most ``timeout_s`` seconds.
 
     Returns a :class:`BodyRun`; never raises (``SystemExit`` and ``KeyboardInterrupt`` raised by
-    the body are captured too).
+    the body are captured too). An ``async def`` body is awaited in that thread. What the body
+    prints after a timeout is no longer captured (its thread is abandoned).
     """
     run = BodyRun()
     buffer = io.StringIO()
@@ -61,7 +96,12 @@ def run_body(fn: Callable[..., Any], args: dict[str, Any], timeout_s: float) -> 
 
     def target() -> None:
         try:
-            run.value = fn(**args)
+            value = fn(**args)
+            if inspect.isawaitable(value):  # an ``async def`` tool: run it to completion here
+                import asyncio
+
+                value = asyncio.run(_awaited(value))
+            run.value = value
         except BaseException as exc:  # the body may raise anything, SystemExit included
             run.exception = exc
         finally:
@@ -69,14 +109,15 @@ def run_body(fn: Callable[..., Any], args: dict[str, Any], timeout_s: float) -> 
 
     thread = threading.Thread(target=target, name="tool-body", daemon=True)
     started = time.perf_counter()
-    saved_out, saved_err = sys.stdout, sys.stderr
-    sys.stdout = _ThreadRoutedStream(saved_out, thread, buffer)
-    sys.stderr = _ThreadRoutedStream(saved_err, thread, buffer)
+    out = _ThreadRoutedStream(sys.stdout, thread, buffer)
+    err = _ThreadRoutedStream(sys.stderr, thread, buffer)
+    saved_out, saved_err = _install("stdout", out), _install("stderr", err)
     try:
         thread.start()
         finished = done.wait(timeout_s)
     finally:
-        sys.stdout, sys.stderr = saved_out, saved_err
+        _restore("stdout", out, saved_out)
+        _restore("stderr", err, saved_err)
     run.duration_ms = (time.perf_counter() - started) * 1000
     run.timed_out = not finished
     output = buffer.getvalue()

@@ -77,29 +77,36 @@ def _is_integer_schema(schema: dict[str, Any]) -> bool:
     t = schema.get("type")
     if t == "integer" or (isinstance(t, list) and "integer" in t and "number" not in t):
         return True
-    return any(_is_integer_schema(s) for s in schema.get("anyOf", []) if isinstance(s, dict))
+    return any(
+        _is_integer_schema(s) for key in ("anyOf", "oneOf") for s in schema.get(key, []) if isinstance(s, dict)
+    )
+
+
+def _normalise(value: Any, schema: Any) -> Any:
+    if not isinstance(schema, dict) or isinstance(value, bool):
+        return value
+    if isinstance(value, float) and value.is_integer() and _is_integer_schema(schema):
+        return int(value)
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [_normalise(item, schema["items"]) for item in value]
+    if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
+        props = schema["properties"]
+        return {k: _normalise(v, props.get(k)) for k, v in value.items()}
+    return value
 
 
 def normalise_args(args: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
-    """Return ``args`` with ``1.0`` → ``1`` for parameters whose schema is an integer (DESIGN.md)."""
+    """Return a copy of ``args`` with ``1.0`` → ``1`` wherever the schema says integer (at any
+    depth of ``properties`` / ``items``), as DESIGN.md asks; ``True`` stays a boolean."""
     props = parameters.get("properties", {}) or {}
-    out = dict(args)
-    for name, value in args.items():
-        schema = props.get(name)
-        if (
-            isinstance(schema, dict)
-            and isinstance(value, float)
-            and not isinstance(value, bool)
-            and value.is_integer()
-            and _is_integer_schema(schema)
-        ):
-            out[name] = int(value)
-    return out
+    return {name: _normalise(value, props.get(name)) for name, value in args.items()}
 
 
 def describe_arrival(value: Any) -> str:
-    """Say what arrived, for a ``shape`` message: ``a JSON string holding an object: '{...}'``."""
-    kind = json_type_name(value)
+    """Say what arrived, for a ``shape`` message: ``a JSON string holding an object ('{...}'),
+    not the object itself``, ``an array of 2 item(s)``, ``null``, ``an integer (3)``."""
+    if value is None:
+        return "null"
     if isinstance(value, str):
         try:
             inner = json.loads(value)
@@ -109,8 +116,9 @@ def describe_arrival(value: Any) -> str:
         if isinstance(inner, dict):
             return f"a JSON string holding an object ({shown!r}), not the object itself"
         return f"a string ({shown!r})"
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return f"an array of {len(value)} item(s)"
+    kind = json_type_name(value)
     return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} ({canonical_json(value)[:60]})"
 
 
@@ -131,11 +139,13 @@ def example_value(name: str, schema: dict[str, Any], tool_description: str = "")
         return schema["default"]
     if schema.get("enum"):
         return schema["enum"][0]
+    t = schema.get("type")
     desc = (schema.get("description", "") or "") + " " + arg_doc(tool_description, name)
     m = re.search(r"(?:예:|예시:|e\.g\.|example:|for example)\s*['\"]?([^'\",\s)]+)", desc, re.I)
     if m:
-        return m.group(1)
-    t = schema.get("type")
+        written = _as_type(m.group(1), t)
+        if written is not None:
+            return written
     if t == "integer":
         lo = schema.get("minimum", 1)
         return lo if isinstance(lo, int) else 1
@@ -150,6 +160,21 @@ def example_value(name: str, schema: dict[str, Any], tool_description: str = "")
     if schema.get("format") == "date":
         return "2026-06-21"
     return f"<{name}>"
+
+
+def _as_type(text: str, json_type: Any) -> Any:
+    """``text`` (an example written in prose) as a value of ``json_type``, or ``None``."""
+    if json_type in (None, "string") or isinstance(json_type, list):
+        return text
+    try:
+        if json_type == "integer":
+            return int(text)
+        if json_type == "number":
+            number = float(text)
+            return int(number) if number.is_integer() else number
+    except ValueError:
+        return None
+    return None
 
 
 def _example_call(parameters: dict[str, Any], tool_description: str = "") -> str:
@@ -263,7 +288,8 @@ def check_result(contract: Contract, value: Any) -> ResultCheck:
     """Validate a body's return value against ``contract.returns``; never raises.
 
     Order: ``not_serializable`` (after converting what JSON can carry), ``shape`` (schema type /
-    required keys / item shape), ``empty`` (the rows list, or the result list, has no items),
+    required keys / item shape), ``empty`` (the rows list -- ``rows_key``, default ``"rows"`` --
+    or the result list has no items; also without a ``returns`` schema),
     ``too_big`` (more than ``max_rows`` rows or more than ``max_bytes`` bytes of JSON),
     ``range`` (a ``minimum``/``maximum``-style keyword failed).
     """
@@ -279,6 +305,9 @@ def check_result(contract: Contract, value: Any) -> ResultCheck:
         return ResultCheck("not_serializable", f"{contract.name} returned a self-referencing value.", None)
     returns = contract.returns
     if not returns:
+        rows = data if isinstance(data, list) else (data.get("rows") if isinstance(data, dict) else None)
+        if isinstance(rows, list) and not rows:
+            return ResultCheck("empty", "Nothing matched.", data)
         return ResultCheck("", "", data)
     schema = {k: v for k, v in returns.items() if k not in RESULT_LIMIT_KEYS}
     try:

@@ -1,0 +1,136 @@
+"""An on-disk cache of the declarations google-genai builds for plain-function tools.
+
+Building a declaration needs ``google.genai`` (about 1.3 s to import), which would make every
+``playground list`` / ``call`` slow. The declaration depends only on the function's source, the
+SDK version and the Python version, so it is cached as JSON:
+
+* key: sha256 of (the bytes of the file defining the function, the function's qualified name,
+  the installed ``google-genai`` version read with ``importlib.metadata`` -- no import -- and
+  ``sys.version``);
+* folder: ``$PLAYGROUND_CACHE_DIR``, else ``$XDG_CACHE_HOME/tool-playground``, else
+  ``~/.cache/tool-playground``; one file ``declarations/<key>.json`` per function;
+* a hit never imports ``google.genai``; a missing, corrupt or unwritable cache is silently
+  bypassed (the declaration is built again) -- the cache can never make loading fail.
+
+A type hint imported from another module is not part of the key: after editing such a helper
+module, delete the cache folder (or touch the tool module).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import inspect
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+CACHE_ENV = "PLAYGROUND_CACHE_DIR"
+SUBDIR = "declarations"
+FORMAT = 1  # bump when the stored JSON changes shape
+
+
+def cache_dir() -> Path:
+    """The playground's cache folder (see the module docstring for the order of precedence)."""
+    explicit = os.environ.get(CACHE_ENV, "").strip()
+    if explicit:
+        return Path(explicit).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+    if xdg:
+        return Path(xdg).expanduser() / "tool-playground"
+    return Path.home() / ".cache" / "tool-playground"
+
+
+@functools.lru_cache(maxsize=1)
+def genai_version() -> str:
+    """The installed google-genai version, without importing it (``"none"`` if not installed).
+
+    Read once per process (``importlib.metadata`` costs ~25 ms to import, ~2 ms per lookup).
+    """
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("google-genai")
+    except importlib.metadata.PackageNotFoundError:
+        return "none"
+
+
+def declaration_key(fn: Callable[..., Any]) -> str | None:
+    """The cache key of ``fn``'s declaration, or ``None`` when it cannot be keyed (no source
+    file, a callable object without ``__qualname__``)."""
+    name = getattr(fn, "__qualname__", None)
+    if not isinstance(name, str) or not inspect.isfunction(fn):
+        return None
+    try:
+        source = inspect.getsourcefile(fn)
+        data = Path(source).read_bytes() if source else None
+    except (OSError, TypeError):
+        return None
+    if data is None:
+        return None
+    h = hashlib.sha256()
+    for part in (data, name.encode(), genai_version().encode(), sys.version.encode(), str(FORMAT).encode()):
+        h.update(len(part).to_bytes(8, "big"))
+        h.update(part)
+    return h.hexdigest()
+
+
+def _path(key: str) -> Path:
+    return cache_dir() / SUBDIR / f"{key}.json"
+
+
+def load(key: str) -> dict[str, Any] | None:
+    """The cached declaration for ``key``, or ``None`` (missing, unreadable or corrupt)."""
+    try:
+        data = json.loads(_path(key).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None
+    decl = data.get("declaration")
+    if not isinstance(decl, dict) or not isinstance(decl.get("name"), str):
+        return None
+    return decl
+
+
+def store(key: str, declaration: dict[str, Any]) -> bool:
+    """Write ``declaration`` under ``key`` atomically; ``False`` (never an error) when it cannot."""
+    import tempfile
+
+    path = _path(key)
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps({"format": FORMAT, "declaration": declaration}, ensure_ascii=False)
+        fd, tmp = tempfile.mkstemp(prefix=".decl-", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+        return True
+    except (OSError, TypeError, ValueError):
+        if tmp:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        return False
+
+
+def cached_declaration(
+    fn: Callable[..., Any], build: Callable[[Callable[..., Any]], dict[str, Any]]
+) -> dict[str, Any]:
+    """``fn``'s declaration from the cache, or ``build(fn)`` stored for next time.
+
+    ``build`` is normally :func:`playground.core.contracts.sdk_declaration_for`; what it raises
+    (``LoadError`` for a type hint the SDK cannot describe) propagates and nothing is stored.
+    """
+    key = declaration_key(fn)
+    if key is not None:
+        hit = load(key)
+        if hit is not None:
+            return hit
+    decl = build(fn)
+    if key is not None:
+        store(key, decl)
+    return decl
