@@ -1,0 +1,119 @@
+"""Cost of the offline router per question at 4, 30 and 300 contracts.
+
+Run: ``python bench/bench_router.py [--repeat N]``. Synthetic declarations are generated in the
+shop's style (Korean description with what / when / when-not sentences, an ``Args:`` section
+with a prefix and an example id, sometimes an enum or an integer limit); the 4-contract set is
+the real ``tools/shop.py``. Timing uses :func:`time.perf_counter` over ``--repeat`` rounds of
+every question; "cold" includes building the per-declaration index (done once per distinct
+declaration list and kept on the router instance), "warm" reuses it. Prints ms per question and
+the growth ratio against 4 contracts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from playground.routing.base import Turn  # noqa: E402
+from playground.routing.offline import OfflineRouter  # noqa: E402
+
+QUESTIONS = [
+    "텀블러 주문한 거 어디쯤이에요? 주문번호 HR20260604",
+    "에어프라이어 재고 있어요?",
+    "P008 재고 있나요?",
+    "배송비 얼마예요?",
+    "Can you check the status of order HR20260644?",
+    "쿠폰 발급 내역 조회해 주세요 CP-1234",
+]
+
+VERBS = [("get", "조회한다"), ("search", "검색한다"), ("check", "확인한다"), ("list", "목록을 보여 준다"),
+         ("cancel", "취소한다"), ("update", "변경한다"), ("track", "추적한다"), ("issue", "발급한다")]
+OBJECTS = [("order", "주문", "HR"), ("coupon", "쿠폰", "CP"), ("member", "회원", "MB"), ("review", "리뷰", "RV"),
+           ("refund", "환불", "RF"), ("point", "적립금", "PT"), ("invoice", "세금계산서", "IV"),
+           ("address", "배송지", "AD"), ("store", "매장", "ST"), ("notice", "공지", "NT"),
+           ("event", "이벤트", "EV"), ("ticket", "문의", "TK"), ("gift", "선물", "GF"),
+           ("subscription", "구독", "SB"), ("wishlist", "찜 목록", "WL"), ("cart", "장바구니", "CT"),
+           ("payment", "결제", "PY"), ("delivery_slot", "배송 시간대", "DS"), ("warranty", "보증", "WR"),
+           ("rental", "렌탈", "RT")]
+
+
+def synthetic(n: int) -> list[dict]:
+    """``n`` plausible declarations (deterministic)."""
+    out = []
+    pairs = [(v, o) for o in OBJECTS for v in VERBS]
+    for k in range(n):
+        (verb, vko), (obj, oko, prefix) = pairs[k % len(pairs)]
+        suffix = "" if k < len(pairs) else f"_v{k // len(pairs) + 1}"
+        other = pairs[(k + 7) % len(pairs)]
+        name = f"{verb}_{obj}{suffix}"
+        props = {f"{obj}_id": {"type": "string"}}
+        args = f"    {obj}_id: {oko} 번호. '{prefix}'로 시작한다. 예: {prefix}-{1000 + k}"
+        if k % 3 == 0:
+            props["status"] = {"type": "string", "enum": ["active", "closed"]}
+            args += "\n    status: 상태 필터"
+        if k % 4 == 0:
+            props["limit"] = {"type": "integer", "minimum": 1, "maximum": 20}
+            args += "\n    limit: 최대 건수, 1..20"
+        out.append({
+            "name": name,
+            "description": (f"{oko} 번호로 {oko}을(를) {vko}.\n{oko} 관련 문의에 사용한다.\n"
+                            f"{other[1][1]} {other[0][1]} 문의에는 사용하지 않는다"
+                            f"({other[0][0]}_{other[1][0]}을 쓴다).\n\nArgs:\n{args}"),
+            "parameters": {"type": "object", "properties": props, "required": [f"{obj}_id"]},
+        })
+    return out
+
+
+def shop_declarations() -> list[dict]:
+    from google.genai import types
+
+    spec = importlib.util.spec_from_file_location("_bench_shop", ROOT / "tools" / "shop.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    decls = []
+    for fn in module.__tools__:
+        d = types.FunctionDeclaration.from_callable_with_api_option(
+            callable=fn, api_option="GEMINI_API", use_json_schema=True).model_dump(mode="json", exclude_none=True)
+        decls.append({"name": d["name"], "description": d["description"], "parameters": d["parameters_json_schema"]})
+    return decls
+
+
+def measure(decls: list[dict], repeat: int) -> tuple[float, float]:
+    """(cold ms for the first question incl. indexing, median warm ms per question)."""
+    router = OfflineRouter()
+    t0 = time.perf_counter()
+    router.next_move([Turn(role="user", text=QUESTIONS[0])], decls)
+    cold = (time.perf_counter() - t0) * 1000
+    per_round = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for q in QUESTIONS:
+            router.next_move([Turn(role="user", text=q)], decls)
+        per_round.append((time.perf_counter() - t0) * 1000 / len(QUESTIONS))
+    return cold, statistics.median(per_round)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=20, help="rounds over the question set (default 20)")
+    ns = parser.parse_args()
+    sets = [("4 (shop)", shop_declarations()), ("30", synthetic(30)), ("300", synthetic(300))]
+    base = None
+    print(f"{'contracts':>10} | {'cold ms':>8} | {'warm ms/question':>16} | {'growth vs 4':>11}")
+    print("-" * 56)
+    for label, decls in sets:
+        cold, warm = measure(decls, ns.repeat)
+        base = base or warm
+        print(f"{label:>10} | {cold:8.2f} | {warm:16.3f} | {warm / base:10.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,368 @@
+"""Filling a tool's arguments from the question, using only its declaration.
+
+The model fills arguments from the parameter schema and the argument descriptions (seed 001:
+"인자 설명에 형식과 예시를 넣으면 ... 질문 속의 'P008'을 그대로 product_id에 넣습니다"; seed
+002: constraints belong in the schema -- enum, format, pattern). google-genai puts the
+docstring's ``Args:`` section into the declaration's ``description`` (the schema properties
+carry no description), so :func:`split_docstring` recovers each argument's text from there,
+and a schema ``description`` is used as well when present.
+
+Rules, tried in this order for each parameter (first hit wins; each hit records the rule, the
+span of the question it used and the detail):
+
+1. ``enum``    -- a listed value written in the question (case-insensitive).
+2. ``pattern`` -- ``re.search`` of the schema pattern with ``^``/``$`` anchors removed, not
+   inside a longer word.
+3. ``format``  -- ``date`` (YYYY-MM-DD, checked with :func:`datetime.date.fromisoformat`) and
+   ``email``.
+4. ``example`` -- a shape derived from an ID-like example in the description ("예: P008",
+   "e.g. KB-101"): letters literal, each digit run ``\\d{n-1,n+1}``, punctuation literal.
+5. ``prefix``  -- "'HR'로 시작한다" / "starts with 'HR'": the prefix followed by letters/digits
+   with at least one digit (so "Price" never fills a 'P' id).
+6. ``integer`` -- for integer parameters: a number followed by a counter (3개, 5건, 10 items)
+   or standing alone, within ``minimum``/``maximum``.
+7. ``free_text`` -- for a search-like string parameter (name such as keyword/query, or a
+   description saying 검색어/키워드/keyword/query/search): the question's content words minus
+   stopwords, question words, words that matched a tool's vocabulary and spans other rules
+   used ("에어프라이어 재고 있어요?" -> "에어프라이어").
+
+Rules 4 and 5 upper-case the value when the example/prefix is upper case (``hr20260601`` ->
+``HR20260601``) and say so in the evidence.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from playground.routing import korean
+
+_SECTION_RE = re.compile(
+    r"^(\s*)(Args|Arguments|Parameters|Params|Returns|Return|Raises|Yields|Examples?|Notes?|"
+    r"인자|매개변수|반환|반환값|예외|예시)\s*:\s*$"
+)
+_ARG_LINE_RE = re.compile(r"^\s*\*{0,2}([A-Za-z_][A-Za-z0-9_]*)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
+_EXAMPLE_RE = re.compile(r"(?:예시|예)\s*[:：)]\s*|(?:e\.g\.|eg\.|for example|example)\s*[:,]?\s*", re.I)
+_PREFIX_RES = (
+    re.compile(r"['\"‘’“”`]([A-Za-z0-9-]+)['\"‘’“”`]\s*(?:로|으로)\s*시작"),
+    re.compile(r"\b([A-Z][A-Z0-9-]*)\s*(?:로|으로)\s*시작"),
+    re.compile(r"(?:starts?|begins?)\s+with\s+['\"`]?([A-Za-z0-9-]+)['\"`]?", re.I),
+    re.compile(r"prefix(?:ed)?\s+(?:with\s+|of\s+)?['\"`]([A-Za-z0-9-]+)['\"`]", re.I),
+)
+_FREE_TEXT_NAMES = frozenset({"keyword", "keywords", "query", "q", "search", "search_term", "term",
+                              "terms", "text", "search_text", "검색어"})
+_FREE_TEXT_DOC_RE = re.compile(r"검색어|키워드|keyword|query|search term|search text|검색", re.I)
+_DATE_RE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
+_EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
+_COUNTED_RE = re.compile(r"(?<![\w.])(\d+)\s*(?:개|건|가지|명|개만|건만|items?|results?|rows?)(?![A-Za-z])", re.I)
+_BARE_INT_RE = re.compile(r"(?<![\w.])(\d+)(?![\w.])")
+_ALNUM = "A-Za-z0-9"
+
+
+@dataclass(frozen=True)
+class DocParts:
+    """A description split into ``summary`` (before any section), ``args`` (``{name: text}``
+    from an ``Args:`` section) and ``other`` (text of other sections such as ``Returns:``)."""
+
+    summary: str
+    args: dict[str, str]
+    other: str
+
+
+def split_docstring(description: str) -> DocParts:
+    """Split a Google-style docstring (the form google-genai copies into ``description``)."""
+    summary: list[str] = []
+    other: list[str] = []
+    args: dict[str, str] = {}
+    section: str | None = None
+    header_indent = arg_indent = 0
+    current: str | None = None
+    for line in korean.normalize(description).splitlines():
+        m = _SECTION_RE.match(line)
+        if m:
+            name = m.group(2).lower()
+            section = "args" if name in {"args", "arguments", "parameters", "params", "인자", "매개변수"} else "other"
+            header_indent = len(m.group(1))
+            current = None
+            continue
+        indent = len(line) - len(line.lstrip())
+        if section is not None and line.strip() and indent <= header_indent:
+            section, current = None, None  # dedent: the section ended
+        if section == "args":
+            am = _ARG_LINE_RE.match(line)
+            if am and (current is None or indent <= arg_indent):
+                current, arg_indent = am.group(1), indent
+                args[current] = am.group(2).strip()
+            elif current is not None and line.strip():
+                args[current] = (args[current] + " " + line.strip()).strip()
+        elif section == "other":
+            other.append(line.strip())
+        else:
+            summary.append(line.strip())
+    return DocParts(" ".join(s for s in summary if s), args, " ".join(o for o in other if o))
+
+
+def extract_examples(text: str) -> list[str]:
+    """Example values written after 예:/예시:/e.g./example in ``text``, quotes stripped.
+
+    ``"상품ID. 'P'로 시작한다. 예: P008"`` -> ``['P008']``; ``"검색어. 예: '텀블러', '이불커버'"``
+    -> ``['텀블러', '이불커버']``.
+    """
+    out: list[str] = []
+    for m in _EXAMPLE_RE.finditer(text or ""):
+        rest = text[m.end():]
+        rest = re.split(r"(?<=[^\d])\.\s|[.。]\s*$|\n|;", rest, maxsplit=1)[0]
+        for part in re.split(r",|/|\bor\b|또는", rest):
+            value = part.strip().strip("'\"‘’“”`()[] .")
+            if value and len(value) <= 40 and value not in out:
+                out.append(value)
+    return out
+
+
+def shape_regex(example: str) -> str | None:
+    """A regex for values shaped like an ID-like ``example`` (letters literal, each digit run
+    ``\\d{n-1,n+1}``); ``None`` when the example has no digit or is not ASCII letters/digits/-_.
+
+    ``P008`` -> ``P\\d{2,4}``; ``KB-101`` -> ``KB\\-\\d{2,4}``; ``HR20260601`` -> ``HR\\d{7,9}``.
+    """
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", example or "") or not re.search(r"\d", example):
+        return None
+    parts = []
+    for run in re.findall(r"\d+|[A-Za-z]+|[^A-Za-z0-9]", example):
+        if run.isdigit():
+            n = len(run)
+            parts.append(rf"\d{{{max(1, n - 1)},{n + 1}}}")
+        else:
+            parts.append(re.escape(run))
+    return "".join(parts)
+
+
+def find_prefix(text: str) -> str | None:
+    """The prefix a description says values start with ("'HR'로 시작한다", "starts with 'HR'")."""
+    for rx in _PREFIX_RES:
+        m = rx.search(text or "")
+        if m:
+            return m.group(1)
+    return None
+
+
+def _types(schema: dict[str, Any]) -> tuple[str, ...]:
+    t = schema.get("type")
+    if isinstance(t, str):
+        return (t,)
+    if isinstance(t, list):
+        return tuple(x for x in t if x != "null")
+    out: list[str] = []
+    for sub in schema.get("anyOf", []) + schema.get("oneOf", []):
+        if isinstance(sub, dict):
+            out.extend(x for x in _types(sub) if x not in out)
+    return tuple(x for x in out if x != "null")
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """What the router knows about one parameter (all from the declaration)."""
+
+    name: str
+    types: tuple[str, ...]
+    required: bool
+    doc: str = ""
+    enum: tuple[Any, ...] = ()
+    pattern: str | None = None
+    format: str | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    examples: tuple[str, ...] = ()
+    shapes: tuple[tuple[str, str], ...] = ()  # (example, regex derived from it)
+    prefix: str | None = None
+    free_text: bool = False
+
+    @property
+    def structured(self) -> bool:
+        """True when a value can be recognised by shape (enum/pattern/format/example/prefix)."""
+        return bool(self.enum or self.pattern or self.format in {"date", "email"} or self.shapes or self.prefix)
+
+
+def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> list[ParamSpec]:
+    """One :class:`ParamSpec` per schema property, in schema order."""
+    parameters = parameters if isinstance(parameters, dict) else {}
+    props = parameters.get("properties") if isinstance(parameters.get("properties"), dict) else {}
+    required = set(parameters.get("required") or [])
+    specs = []
+    for name, schema in props.items():
+        schema = schema if isinstance(schema, dict) else {}
+        doc = " ".join(x for x in (arg_docs.get(name, ""), str(schema.get("description") or "")) if x)
+        examples = tuple(extract_examples(doc)) + tuple(str(e) for e in schema.get("examples", []) or [])
+        shapes = tuple((e, rx) for e, rx in ((e, shape_regex(e)) for e in dict.fromkeys(examples)) if rx)
+        types = _types(schema)
+        enum = tuple(schema.get("enum") or ())
+        prefix = find_prefix(doc)
+        spec = ParamSpec(
+            name=name, types=types, required=name in required, doc=doc, enum=enum,
+            pattern=schema.get("pattern"), format=schema.get("format"),
+            minimum=schema.get("minimum"), maximum=schema.get("maximum"),
+            examples=examples, shapes=shapes, prefix=prefix,
+        )
+        free = ("string" in types or not types) and not spec.structured and (
+            name.lower() in _FREE_TEXT_NAMES or bool(_FREE_TEXT_DOC_RE.search(doc)))
+        specs.append(replace(spec, free_text=free))
+    return specs
+
+
+@dataclass
+class Fill:
+    """The arguments found for one tool: ``args``, ``evidence`` (``{arg: {rule, span, text,
+    detail}}``), ``missing`` (required args not filled), ``consumed`` (question spans used)."""
+
+    args: dict[str, Any] = field(default_factory=dict)
+    evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)
+    consumed: list[tuple[int, int]] = field(default_factory=list)
+
+
+def _free(span: tuple[int, int], used: list[tuple[int, int]]) -> bool:
+    return all(span[1] <= a or span[0] >= b for a, b in used)
+
+
+def _bounded(rx: str) -> str:
+    return rf"(?<![{_ALNUM}])(?:{rx})(?![{_ALNUM}])"
+
+
+def _search(rx: str, text: str, used: list[tuple[int, int]], flags: int = 0) -> re.Match | None:
+    try:
+        compiled = re.compile(_bounded(rx), flags)
+    except re.error:
+        return None
+    for m in compiled.finditer(text):
+        if _free(m.span(), used):
+            return m
+    return None
+
+
+def _unanchor(pattern: str) -> str:
+    p = pattern
+    if p.startswith("^") or p.startswith(r"\A"):
+        p = p[1:] if p.startswith("^") else p[2:]
+    if p.endswith(r"\Z") or (p.endswith("$") and not p.endswith(r"\$")):
+        p = p[:-2] if p.endswith(r"\Z") else p[:-1]
+    return p
+
+
+def _upper_like(value: str, model: str) -> tuple[str, bool]:
+    letters = "".join(ch for ch in model if ch.isalpha())
+    if letters and letters.isupper() and value != value.upper():
+        return value.upper(), True
+    return value, False
+
+
+def _structural(spec: ParamSpec, text: str, used: list[tuple[int, int]]) -> tuple[Any, dict] | None:
+    if spec.enum:
+        hits = []
+        for value in spec.enum:
+            v = str(value)
+            rx = re.escape(v) if korean.has_hangul(v) else _bounded(re.escape(v))
+            m = re.search(rx, text, re.I)
+            if m and _free(m.span(), used):
+                hits.append((m.start(), m.end(), value))
+        if hits:
+            s, e, value = min(hits, key=lambda h: (h[0], -h[1]))
+            return value, {"rule": "enum", "span": [s, e], "text": text[s:e], "detail": list(spec.enum)}
+    if spec.pattern:
+        m = _search(_unanchor(spec.pattern), text, used)
+        if m:
+            return m.group(), {"rule": "pattern", "span": list(m.span()), "text": m.group(), "detail": spec.pattern}
+    if spec.format == "date":
+        for m in _DATE_RE.finditer(text):
+            try:
+                _dt.date.fromisoformat(m.group(1))
+            except ValueError:
+                continue
+            if _free(m.span(1), used):
+                return m.group(1), {"rule": "format", "span": list(m.span(1)), "text": m.group(1), "detail": "date YYYY-MM-DD"}
+    if spec.format == "email":
+        m = _EMAIL_RE.search(text)
+        if m and _free(m.span(), used):
+            return m.group(), {"rule": "format", "span": list(m.span()), "text": m.group(), "detail": "email"}
+    for example, shape in spec.shapes:
+        m = _search(shape, text, used, re.I)
+        if m:
+            value, upped = _upper_like(m.group(), example)
+            return value, {"rule": "example", "span": list(m.span()), "text": m.group(),
+                           "detail": f"shape {shape} from example {example!r}" + (", upper-cased" if upped else "")}
+    if spec.prefix:
+        rx = re.escape(spec.prefix) + rf"(?=[{_ALNUM}-]*\d)[{_ALNUM}-]+"
+        m = _search(rx, text, used, re.I)
+        if m:
+            value, upped = _upper_like(m.group(), spec.prefix)
+            return value, {"rule": "prefix", "span": list(m.span()), "text": m.group(),
+                           "detail": f"starts with {spec.prefix!r}" + (", upper-cased" if upped else "")}
+    return None
+
+
+def _integer(spec: ParamSpec, text: str, used: list[tuple[int, int]]) -> tuple[Any, dict] | None:
+    for rx in (_COUNTED_RE, _BARE_INT_RE):
+        for m in rx.finditer(text):
+            if not _free(m.span(1), used):
+                continue
+            n = int(m.group(1))
+            if (spec.minimum is not None and n < spec.minimum) or (spec.maximum is not None and n > spec.maximum):
+                continue
+            return n, {"rule": "integer", "span": list(m.span(1)), "text": m.group(), "detail": "number in the question"}
+    return None
+
+
+def fill_structured(specs: list[ParamSpec], question: str) -> Fill:
+    """Rules 1-6 for every parameter of one tool (free text is left to :func:`fill_free_text`)."""
+    text = korean.normalize(question)
+    fill = Fill()
+    for spec in specs:
+        found = _structural(spec, text, fill.consumed)
+        if found is None and ("integer" in spec.types or "number" in spec.types) and not spec.enum:
+            found = _integer(spec, text, fill.consumed)
+        if found is not None:
+            value, ev = found
+            fill.args[spec.name] = value
+            fill.evidence[spec.name] = ev
+            fill.consumed.append(tuple(ev["span"]))
+    return fill
+
+
+def fill_free_text(specs: list[ParamSpec], question: str, fill: Fill,
+                   reserved: list[tuple[int, int]], reasons: dict[tuple[int, int], str],
+                   tokens: list[korean.Token] | None = None) -> Fill:
+    """Rule 7, then the list of missing required args. ``reserved``: spans not usable (other
+    tools' structured values); ``reasons``: ``{span: why}`` for words that matched a tool's
+    vocabulary (so they state intent, not the value); ``tokens``: the question's tokens when
+    already computed."""
+    if tokens is None and any(s.free_text for s in specs):
+        tokens = korean.tokenize(question)
+    for spec in specs:
+        if spec.name in fill.args or not spec.free_text:
+            continue
+        kept, dropped = [], []
+        for tok in tokens:
+            span = (tok.start, tok.end)
+            why = None
+            if not _free(span, fill.consumed + reserved):
+                why = "argument value"
+            elif korean.is_stopword(tok.stem):
+                why = "stopword"
+            elif tok.stem in korean.QUESTION_WORDS:
+                why = "question word"
+            elif span in reasons:
+                why = reasons[span]
+            if why:
+                dropped.append({"word": tok.surface, "why": why})
+            else:
+                kept.append(tok)
+        if kept:
+            value = " ".join(t.stem if korean.has_hangul(t.surface) else t.surface for t in kept)
+            fill.args[spec.name] = value
+            fill.evidence[spec.name] = {
+                "rule": "free_text", "span": [kept[0].start, kept[-1].end], "text": value,
+                "detail": {"kept": [t.surface for t in kept], "dropped": dropped},
+            }
+    fill.missing = [s.name for s in specs if s.required and s.name not in fill.args]
+    return fill

@@ -1,0 +1,241 @@
+"""Tokenising and sub-word matching for the offline router (Korean and English).
+
+Korean attaches particles and endings to words (텀블러를, 주문한, 배송은, 재고가), so whole-word
+equality is not enough. The rules here are deliberately small, deterministic and documented:
+
+* :func:`tokenize` splits text into Hangul runs and ASCII letter/digit runs (``HR20260601``,
+  ``P013으로`` -> ``P013`` + ``으로``; ``_`` separates), keeping character offsets; ``snake_case``/``camelCase``
+  identifiers are split by :func:`split_identifier`.
+* :func:`stem` strips one or two particles/endings from a Hangul word (longest suffix first,
+  from :data:`ENDINGS`), keeping at least one syllable (two for a one-syllable suffix such as
+  이/가/도, so 나이 stays 나이); for English it lowercases and drops a plural ``s``/``es``/``ies``
+  and ``-ing``/``-ed`` (``tracking`` -> ``track``).
+* :func:`match_quality` compares two stems: exact 1.0, one a prefix of the other 0.7
+  (주문 ~ 주문번호, 배송 ~ 배송비), one contained in the other 0.5 (the shorter side must have at
+  least 2 Hangul syllables or 4 ASCII letters; digits never match partially).
+* :data:`GLOSSARY` maps a few English words and Korean synonyms onto the words the shop
+  declarations use (order -> 주문, stock -> 재고, 색상 -> 옵션). Tool names are English snake_case
+  while descriptions and questions are Korean (seed 001), so without it a Korean question could
+  never meet a name and an English question could never meet a description.
+
+Stopwords are ignored everywhere, :data:`META_WORDS` in declarations only; :data:`QUESTION_WORDS` (어디, 언제, 얼마, where, when) count for
+intent but are never part of a free-text argument value. Nothing here is mutable at module level.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from types import MappingProxyType
+from typing import NamedTuple
+
+_TOKEN_RE = re.compile(r"[가-힣]+|[A-Za-z0-9]+")
+_HANGUL_RE = re.compile(r"[가-힣]")
+_CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+#: Particles and endings stripped from the end of a Hangul word, tried longest first.
+ENDINGS: tuple[str, ...] = tuple(sorted({
+    "이에요", "예요", "이에여", "입니다", "습니다", "니다", "인가요", "인가", "인지", "인데",
+    "나요", "은데", "까요", "을까요", "할까요", "해요", "했어요", "했는데", "했는지", "했던", "하는",
+    "하려면", "하면", "한다", "하다", "하지", "하고", "해서", "해주", "되나요", "돼요", "되요",
+    "된다", "됐나요", "됐는지", "됐어요", "라고", "이라고", "는지", "는데", "던", "이다", "이며",
+    "에서", "에게", "에는", "에도", "으로", "로는", "부터", "까지", "이나", "처럼", "보다",
+    "이랑", "랑", "은요", "는요", "이요", "요", "은", "는", "이", "가", "을", "를", "의", "에",
+    "도", "와", "과", "로", "만", "한", "할", "된", "서",
+}, key=lambda s: (-len(s), s)))
+
+#: One-syllable endings that need a stem of at least two syllables (나이 stays 나이).
+_SHORT_GUARDED = frozenset({"이", "가", "의", "에", "도", "와", "과", "로", "만", "한", "할", "된", "서", "요", "던"})
+#: Adnominal (modifier) endings: 주문한 거 = "the thing I ordered"; the word describes the
+#: thing asked about rather than the request (see :func:`is_modifier`).
+_ADNOMINAL = frozenset({"한", "할", "된", "하는", "했던", "던"})
+
+STOPWORDS: frozenset[str] = frozenset({
+    # Korean particles standing alone, fillers, pronouns, light verbs, politeness
+    "이", "가", "은", "는", "을", "를", "의", "에", "도", "와", "과", "로", "으로", "만", "요",
+    "거", "것", "게", "걸", "좀", "이거", "그거", "저거", "제", "저", "내", "나", "우리", "저희",
+    "그", "더", "수", "때", "등", "및", "또는", "그리고", "혹시", "지금", "이미", "먼저", "뒤",
+    "있", "있어", "있어요", "있나", "없", "없어", "알려", "알려주", "알려주세", "주세", "주세요",
+    "부탁", "부탁드려", "부탁드립", "해주", "해", "하", "했", "됐", "되", "돼", "되나", "하나",
+    "안녕", "안녕하세", "감사", "감사합", "고맙", "네", "예", "아니", "싶", "싶어", "싶어요",
+    "알고", "잘", "안", "못", "주실", "주", "달라", "뭐였는지", "않", "않는", "않는다",
+    # English
+    "a", "an", "the", "is", "are", "was", "were", "be", "been", "am", "do", "does", "did",
+    "i", "me", "my", "you", "your", "we", "our", "it", "its", "this", "that", "these", "those",
+    "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "if", "then",
+    "can", "could", "would", "will", "should", "may", "please", "thank", "thanks", "all",
+    "hello", "hi", "not", "don", "t", "s",
+    "right", "now", "just", "about", "any", "some", "have", "has", "had", "get", "there",
+    "e", "g", "eg", "example", "arg", "args", "return", "returns", "none", "null",
+})
+
+#: Words that describe how to use a tool rather than what it is about ("…문의에 사용한다",
+#: "track_shipping을 쓴다"). Ignored in declarations only: in a question "쓰나요" (write) is
+#: a real request word.
+META_WORDS: frozenset[str] = frozenset({
+    "사용", "쓰", "쓸", "쓴다", "쓰지", "대신", "여기", "그쪽", "도구", "함수", "경우", "문의",
+    "묻는", "묻", "함께", "온다", "부른다", "찾는다", "찾은", "결과", "최대", "건", "이", "뒤",
+    "use", "used", "tool", "function", "instead",
+})
+
+#: Interrogatives: they carry intent (어디쯤 -> tracking) but are never an argument value.
+QUESTION_WORDS: frozenset[str] = frozenset({
+    "어디", "어디쯤", "어디에", "어디서", "언제", "얼마", "얼마나", "몇", "무슨", "무엇", "뭐",
+    "어떤", "어느", "어떻게", "왜", "누구", "누가", "어때",
+    "where", "when", "what", "which", "how", "much", "many", "why", "who",
+})
+
+#: Glossary: word -> the words it stands for in declarations (applied in both directions for
+#: the English pairs). Kept small and domain-bound; matches through it are discounted.
+GLOSSARY: MappingProxyType = MappingProxyType({
+    "order": ("주문",), "ordering": ("주문",), "ship": ("배송",), "shipping": ("배송",),
+    "shipment": ("배송",), "delivery": ("배송",), "deliver": ("배송",), "track": ("추적",),
+    "parcel": ("택배",), "package": ("택배",), "courier": ("택배사",), "where": ("어디쯤",),
+    "product": ("상품",), "item": ("상품",), "stock": ("재고",), "inventory": ("재고",),
+    "search": ("검색",), "find": ("검색",), "price": ("가격",), "cost": ("가격",),
+    "status": ("상태", "단계"), "stage": ("단계",), "check": ("확인",), "option": ("옵션",),
+    "material": ("소재",), "pay": ("결제",), "payment": ("결제",), "paid": ("결제",),
+    "amount": ("금액",), "buy": ("구매", "샀"), "bought": ("구매", "샀"), "sell": ("판매",),
+    "cancel": ("취소",), "exchange": ("교환",), "restock": ("재입고",), "number": ("번호",),
+    "tracking": ("송장번호",), "arrive": ("도착",), "arrived": ("도착",),
+    # Korean synonyms of words the shop declarations use (color/size are product options)
+    "색상": ("옵션",), "색깔": ("옵션",), "컬러": ("옵션",), "사이즈": ("옵션",),
+    "color": ("옵션",), "colour": ("옵션",), "size": ("옵션",), "품절": ("재고",),
+    "구입": ("구매",), "샀": ("구매",), "살": ("구매",),
+})
+
+
+class Token(NamedTuple):
+    """One word of a text: ``surface`` as written, ``stem`` (see :func:`stem`), offsets
+    ``start``/``end`` into the NFC-normalised text, and the stripped ``ending`` ('' if none)."""
+
+    surface: str
+    stem: str
+    start: int
+    end: int
+    ending: str
+
+
+def normalize(text: str) -> str:
+    """NFC-normalise ``text`` (decomposed Hangul jamo become syllables)."""
+    return unicodedata.normalize("NFC", text or "")
+
+
+def has_hangul(text: str) -> bool:
+    """True when ``text`` contains at least one Hangul syllable."""
+    return bool(_HANGUL_RE.search(text or ""))
+
+
+def split_identifier(name: str) -> list[str]:
+    """``track_shipping`` -> ``['track', 'shipping']``; ``getOrderStatus`` -> ``['get', 'order',
+    'status']``; lowercased, empty parts dropped."""
+    parts: list[str] = []
+    for chunk in re.split(r"[_\W]+", name or ""):
+        parts.extend(p.lower() for p in _CAMEL_RE.findall(chunk))
+    return [p for p in parts if p]
+
+
+_ENDING_SET = frozenset(ENDINGS)
+_MAX_ENDING = max(len(e) for e in ENDINGS)
+
+
+def _strip_once(word: str) -> tuple[str, str]:
+    for n in range(min(_MAX_ENDING, len(word) - 1), 0, -1):  # longest suffix first
+        ending = word[-n:]
+        if ending in _ENDING_SET and not (ending in _SHORT_GUARDED and len(word) - n < 2):
+            return word[:-n], ending
+    return word, ""
+
+
+def stem_with_ending(word: str) -> tuple[str, str]:
+    """``(stem, first ending stripped)``: up to two passes for Hangul (배송은요 -> 배송), light
+    English stemming for ASCII words (lowercased), digits and IDs lowercased as they are."""
+    if has_hangul(word):
+        first, ending = _strip_once(word)
+        if ending:
+            second, more = _strip_once(first)
+            if more:
+                return second, more + ending
+        return first, ending
+    w = word.lower()
+    if w.isalpha() and len(w) > 4:
+        if w.endswith("ies"):
+            return w[:-3] + "y", "ies"
+        if w.endswith("ing") and len(w) > 5:
+            base = w[:-3]
+            if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "aeiouls":
+                base = base[:-1]  # shipping -> ship
+            return base, "ing"
+        if w.endswith("ed") and len(w) > 5:
+            return w[:-2], "ed"
+    if w.isalpha() and len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1], "s"
+    return w, ""
+
+
+def stem(word: str) -> str:
+    """The matching form of ``word`` (see :func:`stem_with_ending`)."""
+    return stem_with_ending(word)[0]
+
+
+def is_modifier(token: Token) -> bool:
+    """True when the Hangul word ends in an adnominal ending (주문한, 주문할): it modifies the
+    following noun, so it says what is asked about, not what is asked."""
+    return any(token.ending.endswith(e) for e in _ADNOMINAL)
+
+
+def tokenize(text: str) -> list[Token]:
+    """All words of ``text`` in order, with stems and offsets (NFC-normalised first)."""
+    text = normalize(text)
+    tokens = []
+    for m in _TOKEN_RE.finditer(text):
+        s, ending = stem_with_ending(m.group())
+        tokens.append(Token(m.group(), s, m.start(), m.end(), ending))
+    return tokens
+
+
+def is_stopword(s: str) -> bool:
+    """True for a stem that carries no meaning for routing (particles, fillers, 'the')."""
+    return s in STOPWORDS or len(s) == 0 or (len(s) == 1 and s.isascii() and s.isalpha())
+
+
+def is_content(s: str) -> bool:
+    """True for a stem worth matching: not a stopword."""
+    return not is_stopword(s)
+
+
+def _min_partial(a: str) -> int:
+    return 2 if has_hangul(a) else 4
+
+
+def match_quality(a: str, b: str) -> tuple[float, str]:
+    """How well stem ``a`` matches stem ``b``: ``(1.0, 'exact')``, ``(0.7, 'prefix')``,
+    ``(0.5, 'substring')`` or ``(0.0, '')``. Partial matches need the shorter stem to have at
+    least 2 Hangul syllables or 4 ASCII letters and never apply to words with digits."""
+    if a == b:
+        return 1.0, "exact"
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) < _min_partial(short) or any(ch.isdigit() for ch in short + long_):
+        return 0.0, ""
+    if has_hangul(short) != has_hangul(long_):
+        return 0.0, ""
+    if long_.startswith(short):
+        return 0.7, "prefix"
+    if short in long_:
+        return 0.5, "substring"
+    return 0.0, ""
+
+
+def translations(s: str) -> tuple[str, ...]:
+    """Glossary words for stem ``s`` (both directions for the English entries), sorted."""
+    out = set(GLOSSARY.get(s, ()))
+    for key, values in GLOSSARY.items():
+        if s in values and key.isascii():
+            out.add(key)
+    out.discard(s)
+    return tuple(sorted(out))
+
+
+def bigrams(s: str) -> tuple[str, ...]:
+    """Character bigrams of ``s`` (the whole string when shorter than 2)."""
+    return tuple(s[i : i + 2] for i in range(len(s) - 1)) or (s,)

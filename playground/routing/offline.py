@@ -1,0 +1,601 @@
+"""The offline router: deterministic, no network, explainable; reads only the declarations.
+
+It imitates how a model chooses (seed 001: "모델이 보는 것은 이름, 설명, 인자 설명 세 가지 글뿐";
+seed 002: "이름이 가장 강한 신호", descriptions say when *not* to use a tool and point at the
+alternative). For the latest user question it scores every declaration:
+
+``relevance``  for each content word of the question (see :mod:`playground.routing.korean`),
+    its best match in the tool's vocabulary: location weight (name 3.0, description 1.0,
+    parameter text 0.6, an example value 0.5, other sections 0.5) x match quality (exact 1.0,
+    prefix 0.7, substring 0.5) x 0.8 when matched through the glossary (a glossary match
+    onto a name counts like a description word) x the word's weight (1.5 for the last
+    content word of a Korean sentence -- Korean is head-final, the predicate carries the
+    question; 0.5 for a modifier such as 주문한 in 주문한 거) x idf, where
+    ``idf = log(1 + N/df) / log(1 + N)`` and df is the number of tools the word matches
+    (a word every tool has tells them apart less). Words that label an argument value
+    ("주문번호 HR20260601", "Order HR...") are part of the value, not the intent.
+``boundary``   a description sentence saying when not to use the tool (사용하지 않는다, 쓰지
+    않는다, 대신, 않는다, do not use, instead, not for ...) removes its words from the tool's
+    positive vocabulary; each question word matching one of them costs boundary weight 1.0
+    x quality x word weight. A fired boundary sentence naming another tool ("(track_shipping을
+    쓴다)") gives that tool +0.5 once.
+``evidence``   +1.0 per argument filled by enum/pattern/format/example/prefix, +0.25 per integer
+    (seed 001: "질문에 P008이 보이면 check_stock, HR…이 보이면 주문 도구").
+``missing``    -1.0 per required argument that cannot be filled.
+``predicate``  -0.5 for every tool when a Korean sentence's predicate (its last content word,
+    not a question word) matches no declaration at all: the request itself ("리뷰 써도 되나요",
+    "어디에 남기나요") is something no tool describes, even if a topic word (상품) matched.
+
+``score = relevance + evidence + pointer bonus - boundary - missing - predicate``. Tools scoring below
+``threshold`` are not called. If some eligible tool is fully filled, tools with missing
+arguments are passed over; otherwise the best tool's missing id may come from a prerequisite
+tool it names in its description ("먼저 search_products로 상품ID를 찾는다"), else the router asks
+for the missing value (or calls anyway with ``ask_for_missing=False``; the gate then answers
+``missing:<arg>``). After a function response it may chain once more (an id in the first row
+fills another tool the original question fits better) or replies with a summary of the result.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+import math
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from playground.errors import RouterError
+from playground.routing import argfill, korean
+from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
+
+DEFAULT_THRESHOLD = 0.75
+"""Tuned on fixtures/routing_cases.jsonl against tools/shop.py (see tests/routing/test_offline.py)."""
+
+_BOUNDARY_RE = re.compile(
+    r"사용하지\s*않|쓰지\s*않|않는다|않음|하지\s*말|쓰지\s*말|대신|"
+    r"\bdo\s+not\s+use\b|\bdon'?t\s+use\b|\bnever\s+use\b|\binstead\b|\bnot\s+for\b|\bnot\s+be\s+used\b",
+    re.I,
+)
+_FIRST_RE = re.compile(r"먼저|우선|\bfirst\b|\bbefore\b", re.I)
+_SENTENCE_RE = re.compile(r"(?<=[.!?。])\s+|\n+")
+_ID_FIELD_RE = re.compile(r"(?:^|_)id$|[a-z]Id$", re.I)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Scoring weights (see the module docstring for what each one multiplies)."""
+
+    name: float = 3.0
+    description: float = 1.0
+    parameter: float = 0.6
+    example: float = 0.5
+    other: float = 0.5
+    prefix: float = 0.7
+    substring: float = 0.5
+    glossary: float = 0.8
+    predicate: float = 1.5
+    modifier: float = 0.5
+    boundary: float = 1.0
+    pointer: float = 0.5
+    argument: float = 1.0
+    integer: float = 0.25
+    missing: float = 1.0
+    unknown_predicate: float = 0.5
+
+
+@dataclass(frozen=True)
+class Boundary:
+    """A when-not-to-use sentence: its words and the tools it points to."""
+
+    sentence: str
+    terms: tuple[str, ...]
+    points_to: tuple[str, ...]
+
+
+@dataclass
+class ToolIndex:
+    """The precomputed view of one declaration."""
+
+    name: str
+    summary: str
+    terms: dict[str, tuple[str, float]]           # stem -> (where, location weight), best location
+    boundaries: list[Boundary]
+    boundary_terms: dict[str, list[int]]         # stem -> boundary sentence indexes
+    specs: list[argfill.ParamSpec]
+    refers: tuple[str, ...]                      # tools named as a prerequisite ("먼저 X로")
+
+
+@dataclass
+class DeclIndex:
+    """Indexes over one list of declarations (cached on the router, keyed by content)."""
+
+    tools: list[ToolIndex]
+    postings: dict[str, list[tuple[int, str, float]]] = field(default_factory=dict)
+    bpostings: dict[str, list[int]] = field(default_factory=dict)
+    sorted_terms: list[str] = field(default_factory=list)
+    by_bigram: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _names_regex(names: list[str]) -> re.Pattern | None:
+    if not names:
+        return None
+    alts = "|".join(re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n)))
+    return re.compile(rf"(?<![A-Za-z0-9_])({alts})(?![A-Za-z0-9_])")
+
+
+def _words(text: str) -> list[str]:
+    """Content stems of declaration text (stopwords and meta words such as 사용/쓴다 dropped)."""
+    return [t.stem for t in korean.tokenize(text)
+            if korean.is_content(t.stem) and t.stem not in korean.META_WORDS]
+
+
+def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -> ToolIndex:
+    name = str(decl.get("name", ""))
+    parts = argfill.split_docstring(str(decl.get("description") or ""))
+    specs = argfill.param_specs(decl.get("parameters"), parts.args)
+    terms: dict[str, tuple[str, float]] = {}
+
+    def add(stem: str, where: str, weight: float) -> None:
+        if stem not in terms or terms[stem][1] < weight:
+            terms[stem] = (where, weight)
+
+    boundaries: list[Boundary] = []
+    refers: list[str] = []
+    texts = [("description", parts.summary, w.description)]
+    texts += [(f"parameter:{s.name}", s.doc, w.parameter) for s in specs]
+    texts.append(("other", parts.other, w.other))
+    for where, text, weight in texts:
+        for sentence in (s.strip() for s in _SENTENCE_RE.split(text) if s.strip()):
+            named = [m.group(1) for m in names_rx.finditer(sentence)] if names_rx else []
+            named = [n for n in dict.fromkeys(named) if n != name]
+            bare = names_rx.sub(" ", sentence) if names_rx else sentence
+            examples = argfill.extract_examples(bare) if where.startswith("parameter") else []
+            for ex in examples:
+                bare = bare.replace(ex, " ")
+            if _BOUNDARY_RE.search(bare):
+                boundaries.append(Boundary(sentence, tuple(dict.fromkeys(_words(bare))), tuple(named)))
+                continue
+            if named and _FIRST_RE.search(bare):
+                refers.extend(named)
+            for stem in _words(bare):
+                add(stem, where, weight)
+            for ex in examples:
+                for stem in _words(ex):
+                    add(stem, f"example:{where.split(':', 1)[1]}", w.example)
+    for spec in specs:
+        for part in korean.split_identifier(spec.name):
+            if korean.is_content(part):
+                add(korean.stem(part), f"parameter:{spec.name}", w.parameter)
+    for part in korean.split_identifier(name):
+        if korean.is_content(part):
+            add(korean.stem(part), "name", w.name)
+    boundary_terms: dict[str, list[int]] = {}
+    for i, b in enumerate(boundaries):
+        for t in b.terms:
+            boundary_terms.setdefault(t, []).append(i)
+            terms.pop(t, None)
+    first = _SENTENCE_RE.split(parts.summary.strip())[0] if parts.summary.strip() else ""
+    return ToolIndex(name, first, terms, boundaries, boundary_terms, specs, tuple(dict.fromkeys(refers)))
+
+
+def build_index(declarations: list[dict[str, Any]], weights: Weights) -> DeclIndex:
+    """Index every declaration once: vocabularies, boundary sentences, parameter specs."""
+    names_rx = _names_regex([str(d.get("name", "")) for d in declarations])
+    idx = DeclIndex([_index_tool(d, names_rx, weights) for d in declarations])
+    for i, tool in enumerate(idx.tools):
+        for stem, (where, weight) in tool.terms.items():
+            idx.postings.setdefault(stem, []).append((i, where, weight))
+        for stem in tool.boundary_terms:
+            idx.bpostings.setdefault(stem, []).append(i)
+    idx.sorted_terms = sorted(set(idx.postings) | set(idx.bpostings))
+    for term in idx.sorted_terms:
+        for bg in set(korean.bigrams(term)):
+            idx.by_bigram.setdefault(bg, []).append(term)
+    return idx
+
+
+def _candidates(idx: DeclIndex, s: str) -> list[tuple[str, float, str]]:
+    """Vocabulary terms matching stem ``s`` (exact, prefix either way, substring either way)."""
+    found = {s} if (s in idx.postings or s in idx.bpostings) else set()
+    lo = bisect.bisect_left(idx.sorted_terms, s)
+    while lo < len(idx.sorted_terms) and idx.sorted_terms[lo].startswith(s):
+        found.add(idx.sorted_terms[lo])
+        lo += 1
+    for i in range(len(s)):
+        for j in range(i + 1, len(s) + 1):
+            sub = s[i:j]
+            if sub != s and (sub in idx.postings or sub in idx.bpostings):
+                found.add(sub)
+    if len(s) >= 2:
+        found.update(t for t in idx.by_bigram.get(s[:2], ()) if s in t)
+    out = []
+    for term in sorted(found):
+        q, how = korean.match_quality(s, term)
+        if q > 0:
+            out.append((term, q, how))
+    return out
+
+
+class OfflineRouter:
+    """The default router (``name = "offline"``): see the module docstring for the rules.
+
+    ``threshold``: minimum score for a call (default :data:`DEFAULT_THRESHOLD`).
+    ``weights``: a :class:`Weights`. ``max_calls``: calls per episode before it must reply
+    (default 3). ``ask_for_missing``: when the chosen tool lacks a required argument and no
+    prerequisite tool can supply it, reply asking for it (True, default) or call anyway (False).
+    """
+
+    name = "offline"
+    capabilities = RouterCapabilities(network=False, explains=True, parallel_calls=False, dry_run=False)
+
+    def __init__(self, threshold: float = DEFAULT_THRESHOLD, weights: Weights | None = None,
+                 max_calls: int = 3, ask_for_missing: bool = True) -> None:
+        if not isinstance(threshold, (int, float)) or isinstance(threshold, bool) or math.isnan(threshold):
+            raise RouterError(f"threshold must be a number, got {threshold!r}")
+        self.threshold = float(threshold)
+        self.weights = weights or Weights()
+        self.max_calls = int(max_calls)
+        self.ask_for_missing = ask_for_missing
+        self._cache: dict[str, DeclIndex] = {}
+
+    # ---- indexes -------------------------------------------------------------------------
+    def index(self, declarations: list[dict[str, Any]]) -> DeclIndex:
+        """The :class:`DeclIndex` for ``declarations``, built once per distinct content."""
+        key = hashlib.sha256(json.dumps(declarations, sort_keys=True, ensure_ascii=False,
+                                        default=str).encode()).hexdigest()
+        if key not in self._cache:
+            if len(self._cache) >= 8:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[key] = build_index(declarations, self.weights)
+        return self._cache[key]
+
+    # ---- scoring -------------------------------------------------------------------------
+    def score(self, question: str, declarations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Per-tool scoring of ``question``: a list of dicts sorted by (-score, name), each with
+        ``name, score, relevance, evidence_bonus, pointer_bonus, boundary_penalty,
+        missing_penalty, matched, boundary, args, arg_evidence, missing``."""
+        return self._score(question, declarations)[0]
+
+    def _score(self, question: str, declarations: list[dict[str, Any]]) -> tuple[list[dict], list[dict]]:
+        _check_declarations(declarations)
+        idx = self.index(declarations)
+        w = self.weights
+        text = korean.normalize(question)
+        tokens = korean.tokenize(text)
+        fills = [argfill.fill_structured(t.specs, text) for t in idx.tools]
+        consumed = sorted({span for f in fills for a, ev in f.evidence.items()
+                           if ev["rule"] != "integer" for span in [tuple(ev["span"])]})
+        labels = self._labels(idx, tokens, fills)
+        weights, notes, predicates = self._token_weights(text, tokens, consumed + labels)
+        n = len(idx.tools)
+        rows = [{"name": t.name, "relevance": 0.0, "boundary_penalty": 0.0, "pointer_bonus": 0.0,
+                 "matched": [], "name_hits": [], "boundary": []} for t in idx.tools]
+        fired: dict[tuple[int, int], list[str]] = {}
+        reasons: dict[tuple[int, int], str] = {}
+        unknown = []
+        for k, tok in enumerate(tokens):
+            if weights[k] == 0:
+                continue
+            pos, neg, named = self._match_token(idx, tok.stem)
+            for i in named:
+                if i not in neg:
+                    rows[i]["name_hits"].append(tok.surface)
+            if not pos and not neg:
+                if k in predicates and tok.stem not in korean.QUESTION_WORDS:
+                    unknown.append(tok.surface)
+                continue
+            df = len(pos)
+            idf = 1.0 if n <= 1 else math.log(1 + n / max(df, 1)) / math.log(1 + n)
+            for i, (value, quality, info) in pos.items():
+                if i in neg and neg[i][0] >= quality:
+                    continue
+                rows[i]["relevance"] += value * idf * weights[k]
+                rows[i]["matched"].append({"word": tok.surface, **info, "idf": round(idf, 3),
+                                           "word_weight": weights[k], "points": round(value * idf * weights[k], 3)})
+                if not info["where"].startswith("example"):
+                    reasons.setdefault((tok.start, tok.end), f"matched {idx.tools[i].name} {info['where']}")
+            for i, (quality, info) in neg.items():
+                if i in pos and pos[i][1] > quality:
+                    continue
+                penalty = w.boundary * quality * weights[k]
+                rows[i]["boundary_penalty"] += penalty
+                for b in info["sentences"]:
+                    fired.setdefault((i, b), []).append(tok.surface)
+                reasons.setdefault((tok.start, tok.end), f"boundary of {idx.tools[i].name}")
+        by_name = {t.name: i for i, t in enumerate(idx.tools)}
+        for (i, b), words in sorted(fired.items()):
+            sent = idx.tools[i].boundaries[b]
+            rows[i]["boundary"].append({"sentence": sent.sentence, "terms": list(sent.terms),
+                                        "hit": words, "points_to": list(sent.points_to)})
+            for other in sent.points_to:
+                if other in by_name:
+                    rows[by_name[other]]["pointer_bonus"] += w.pointer
+        for i, tool in enumerate(idx.tools):
+            fill = argfill.fill_free_text(tool.specs, text, fills[i], consumed + labels, reasons, tokens)
+            ev_bonus = sum(w.integer if ev["rule"] == "integer" else w.argument
+                           for ev in fill.evidence.values() if ev["rule"] != "free_text")
+            r = rows[i]
+            r.update(args=fill.args, arg_evidence=fill.evidence, missing=fill.missing,
+                     evidence_bonus=ev_bonus, missing_penalty=w.missing * len(fill.missing),
+                     predicate_penalty=w.unknown_predicate * len(unknown), unmatched_predicates=unknown)
+            r["score"] = (r["relevance"] + ev_bonus + r["pointer_bonus"] - r["boundary_penalty"]
+                          - r["missing_penalty"] - r["predicate_penalty"])
+            for key in ("score", "relevance", "evidence_bonus", "pointer_bonus", "boundary_penalty",
+                        "missing_penalty", "predicate_penalty"):
+                r[key] = round(r[key], 4)
+        rows.sort(key=lambda r: (-r["score"], r["name"]))
+        return rows, notes
+
+    def _labels(self, idx: DeclIndex, tokens: list[korean.Token], fills: list[argfill.Fill]) -> list[tuple[int, int]]:
+        """Spans of words naming an argument value right before it ("주문번호 HR...")."""
+        labels = set()
+        for tool, fill in zip(idx.tools, fills):
+            for arg, ev in fill.evidence.items():
+                spec = next(s for s in tool.specs if s.name == arg)
+                vocab = set(_words(spec.doc)) | {korean.stem(p) for p in korean.split_identifier(arg)}
+                before = [t for t in tokens if t.end <= ev["span"][0]][-2:]
+                for tok in before:
+                    stems = (tok.stem,) + korean.translations(tok.stem)
+                    if any(korean.match_quality(s, v)[0] >= 0.7 for s in stems for v in vocab):
+                        labels.add((tok.start, tok.end))
+        return sorted(labels)
+
+    def _token_weights(self, text: str, tokens: list[korean.Token], used: list[tuple[int, int]]):
+        w = self.weights
+        weights, notes = [], []
+        for tok in tokens:
+            if korean.is_stopword(tok.stem) or not all(tok.end <= a or tok.start >= b for a, b in used):
+                weights.append(0.0)
+            else:
+                weights.append(w.modifier if korean.is_modifier(tok) else 1.0)
+        # the last content word of each Korean sentence is its predicate
+        bounds = [m.end() for m in re.finditer(r"[.?!\n]+", text)] + [len(text) + 1]
+        start, predicates = 0, set()
+        for end in bounds:
+            inside = [k for k, t in enumerate(tokens) if start <= t.start < end and weights[k] > 0]
+            if inside and korean.has_hangul(text[start:end]):
+                k = inside[-1]
+                if korean.has_hangul(tokens[k].surface):
+                    weights[k] = max(weights[k], w.predicate)
+                    predicates.add(k)
+            start = end
+        for k, (tok, wt) in enumerate(zip(tokens, weights)):
+            notes.append({"word": tok.surface, "stem": tok.stem, "weight": wt, "predicate": k in predicates})
+        return weights, notes, predicates
+
+    def _match_token(self, idx: DeclIndex, s: str):
+        """Best positive ``{tool: (points, quality, info)}``, boundary ``{tool: (quality, info)}``
+        and the tools whose name matched (directly or through the glossary)."""
+        w = self.weights
+        pos: dict[int, tuple[float, float, dict]] = {}
+        neg: dict[int, tuple[float, dict]] = {}
+        named: set[int] = set()
+        sources = [(s, 1.0, "")] + [(t, w.glossary, t) for t in korean.translations(s)]
+        for src, factor, via in sources:
+            for term, quality, how in _candidates(idx, src):
+                q = quality * factor
+                for i, where, loc_w in idx.postings.get(term, ()):
+                    weight = min(loc_w, w.description) if via and where == "name" else loc_w
+                    points = weight * q
+                    if where == "name":
+                        named.add(i)
+                    if i not in pos or points > pos[i][0]:
+                        pos[i] = (points, q, {"term": term, "where": where, "how": how + (f" via glossary {via!r}" if via else ""),
+                                              "quality": round(q, 3)})
+                for i in idx.bpostings.get(term, ()):
+                    if i not in neg or q > neg[i][0]:
+                        neg[i] = (q, {"term": term, "sentences": idx.tools[i].boundary_terms[term]})
+        return pos, neg, sorted(named)
+
+    # ---- moves ---------------------------------------------------------------------------
+    def next_move(self, conversation: list[Turn], declarations: list[dict[str, Any]]) -> Move:
+        """The next move: a call with an explanation, or a text answer (see the module docstring)."""
+        _check_declarations(declarations)
+        if not isinstance(conversation, list):
+            raise RouterError("conversation must be a list of Turn")
+        u = max((i for i, t in enumerate(conversation) if getattr(t, "role", None) == "user"), default=None)
+        if u is None:
+            raise RouterError("the conversation has no user question")
+        question = conversation[u].text or ""
+        episode = conversation[u + 1:]
+        calls = [c for t in episode if t.role == "model" and t.move for c in t.move.calls]
+        results = [r for t in episode if t.role == "tool" for r in t.results]
+        call_no = 1 + sum(len(t.move.calls) for t in conversation if t.role == "model" and t.move)
+        ko = korean.has_hangul(question)
+        if episode and episode[-1].role == "tool" and results:
+            return self._continue(question, declarations, calls, episode[-1].results, call_no, ko)
+        return self._pick(question, declarations, call_no, ko)
+
+    def _explanation(self, question: str, declarations: list[dict], step: str) -> dict[str, Any]:
+        rows, words = self._score(question, declarations)
+        return {"router": self.name, "step": step, "question": question, "threshold": self.threshold,
+                "weights": asdict(self.weights), "words": words, "tools": rows, "chosen": None, "reason": ""}
+
+    def _pick(self, question: str, declarations: list[dict], call_no: int, ko: bool) -> Move:
+        exp = self._explanation(question, declarations, "pick")
+        rows = exp["tools"]
+        eligible = [r for r in rows if r["score"] >= self.threshold]
+        if not eligible:
+            exp["reason"] = (f"no tool reaches the threshold {self.threshold} "
+                             f"(best: {rows[0]['name']} {rows[0]['score']})" if rows else "no tools declared")
+            return Move(text=_no_tool_text(self.index(declarations), ko), explanation=exp)
+        full = [r for r in eligible if not r["missing"]]
+        if full:
+            best = full[0]
+            passed = [r["name"] for r in eligible if r["missing"] and r["score"] > best["score"]]
+            exp["reason"] = f"{best['name']} has the highest score {best['score']} >= {self.threshold} with all required arguments"
+            if passed:
+                exp["reason"] += f"; passed over {passed} (missing required arguments)"
+            return self._call(exp, best["name"], best["args"], call_no)
+        best = eligible[0]
+        feeder = self._feeder(best, rows, declarations)
+        if feeder is not None:
+            exp["reason"] = (f"{best['name']} fits best ({best['score']}) but lacks {best['missing']}; "
+                             f"its description names {feeder['name']} as the step before, which can be filled: call it first")
+            exp["prerequisite_for"] = best["name"]
+            return self._call(exp, feeder["name"], feeder["args"], call_no)
+        if self.ask_for_missing:
+            exp["reason"] = f"{best['name']} fits best ({best['score']}) but lacks {best['missing']}: ask for it"
+            exp["asks_for"] = {"tool": best["name"], "missing": best["missing"]}
+            return Move(text=_ask_text(self.index(declarations), best, ko), explanation=exp)
+        exp["reason"] = f"{best['name']} fits best ({best['score']}) though {best['missing']} are missing"
+        return self._call(exp, best["name"], best["args"], call_no)
+
+    def _feeder(self, best: dict, rows: list[dict], declarations: list[dict]) -> dict | None:
+        idx = self.index(declarations)
+        tool = next(t for t in idx.tools if t.name == best["name"])
+        by_name = {r["name"]: r for r in rows}
+        for name in tool.refers:
+            r = by_name.get(name)
+            if r and not r["missing"] and r["relevance"] > 0:
+                return r
+        return None
+
+    def _call(self, exp: dict, name: str, args: dict, call_no: int) -> Move:
+        exp["chosen"] = name
+        call = FunctionCall(name=name, args=dict(args), id=f"call_{call_no}")
+        return Move(calls=[call], explanation=exp)
+
+    def _continue(self, question: str, declarations: list[dict], calls: list[FunctionCall],
+                  last: list[ToolResult], call_no: int, ko: bool) -> Move:
+        exp = self._explanation(question, declarations, "continue")
+        rows = exp["tools"]
+        done = {(c.name, _canon(c.args)) for c in calls}
+        result = last[-1]
+        if len(calls) < self.max_calls and result.ok and result.kind == "ok":
+            chain = self._chain(rows, result, done)
+            if chain is not None:
+                r, arg, row_no, fld, value = chain
+                args = {**{k: v for k, v in r["args"].items() if k != arg}, arg: value}
+                exp["reason"] = (f"the question fits {r['name']} (relevance {r['relevance']}, name matched by "
+                                 f"{r['name_hits']}) better than {result.name}; {arg} comes from row {row_no} "
+                                 f"field {fld!r} of {result.call_id}")
+                exp["chained_from"] = {"call_id": result.call_id, "tool": result.name, "row": row_no,
+                                       "field": fld, "value": value, "arg": arg}
+                return self._call(exp, r["name"], args, call_no)
+        elif len(calls) >= self.max_calls:
+            exp["cap"] = self.max_calls
+        exp["reason"] = f"reply with a summary of {result.name}'s result ({result.kind})"
+        return Move(text=summarize(last, ko), explanation=exp)
+
+    def _chain(self, rows: list[dict], result: ToolResult, done: set):
+        found = _rows_of(result.value)
+        if not found:
+            return None
+        first = found[0]
+        ids = [(k, v) for k, v in first.items() if _ID_FIELD_RE.search(k) and isinstance(v, (str, int))]
+        if not ids:
+            return None
+        last = next((_intent(r) for r in rows if r["name"] == result.name), (0.0, 0))
+        for r in rows:  # already sorted by score
+            if r["name"] == result.name:
+                continue
+            for fld, value in ids:
+                missing = [m for m in r["missing"] if m != fld]
+                if fld not in r["missing"] and fld not in r["args"]:
+                    continue
+                if missing:
+                    continue
+                args = {**r["args"], fld: value}
+                if (r["name"], _canon(args)) in done or _intent(r) <= last:
+                    continue
+                rescored = r["score"] + (self.weights.missing if fld in r["missing"] else 0) + self.weights.argument
+                if rescored >= self.threshold:
+                    return r, fld, 0, fld, value
+        return None
+
+
+def _intent(row: dict) -> tuple[float, int]:
+    """How well the question fits a tool, for chaining: relevance, then name hits (seed 002)."""
+    return (round(row["relevance"], 3), len(row["name_hits"]))
+
+
+def _canon(args: Any) -> str:
+    return json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _check_declarations(declarations: Any) -> None:
+    if not isinstance(declarations, list) or not all(
+            isinstance(d, dict) and isinstance(d.get("name"), str) and d.get("name") for d in declarations):
+        raise RouterError("declarations must be a list of {'name', 'description', 'parameters'} dicts")
+
+
+def _rows_of(value: Any) -> list[dict]:
+    """Rows of a result: a list of dicts, the first list-of-dicts inside a dict, or the dict."""
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, dict)]
+    if isinstance(value, dict):
+        for v in value.values():
+            if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+                return v
+        return [value]
+    return []
+
+
+def _no_tool_text(idx: DeclIndex, ko: bool) -> str:
+    lines = [f"- {t.name}: {t.summary}" for t in idx.tools[:10]]
+    more = len(idx.tools) - len(lines)
+    if more > 0:
+        lines.append(f"- … ({more}개 더)" if ko else f"- … ({more} more)")
+    if ko:
+        head = "죄송합니다. 이 질문에 맞는 도구가 없어 답변드리기 어렵습니다."
+        return head + ("\n제가 도와드릴 수 있는 일은 다음과 같습니다:\n" + "\n".join(lines) if lines else "")
+    head = "Sorry, none of my tools fits this question."
+    return head + ("\nHere is what I can help with:\n" + "\n".join(lines) if lines else "")
+
+
+def _ask_text(idx: DeclIndex, best: dict, ko: bool) -> str:
+    tool = next(t for t in idx.tools if t.name == best["name"])
+    docs = {s.name: s.doc for s in tool.specs}
+    wanted = "; ".join(f"{m} ({docs.get(m) or m})" for m in best["missing"])
+    if ko:
+        return f"{best['name']}(으)로 확인해 드릴 수 있습니다. 다음 정보를 알려 주세요: {wanted}"
+    return f"I can check this with {best['name']}. Please tell me: {wanted}"
+
+
+def _facts(d: dict, limit: int = 8) -> str:
+    parts = []
+    for k, v in d.items():
+        if k in {"found", "message", "note"} or isinstance(v, (dict, list)) and not v:
+            continue
+        if isinstance(v, list):
+            v = "/".join(str(x) for x in v[:6])
+        elif isinstance(v, dict):
+            continue
+        parts.append(f"{k}: {v}")
+        if len(parts) >= limit:
+            break
+    return ", ".join(parts)
+
+
+def summarize(results: list[ToolResult], ko: bool) -> str:
+    """A text reply stating the key facts of ``results`` (never inventing any): errors say what
+    failed, empty / ``found: False`` say nothing was found (with the tool's own message or note)."""
+    out = []
+    for r in results:
+        v = r.value
+        if not r.ok:
+            extra = (" 잠시 후 다시 시도해 주세요." if ko else " Please try again later.") if r.kind == "transient" else ""
+            out.append((f"{r.name} 호출이 실패했습니다 ({r.kind}): {r.error}." if ko
+                        else f"{r.name} failed ({r.kind}): {r.error}.") + extra)
+            continue
+        rows = _rows_of(v) if isinstance(v, (list, dict)) else []
+        listy = isinstance(v, list) or (isinstance(v, dict) and any(isinstance(x, list) and (not x or isinstance(x[0], dict)) for x in v.values()))
+        note = v.get("message") or v.get("note") if isinstance(v, dict) else None
+        empty = r.kind == "empty" or (isinstance(v, dict) and v.get("found") is False) or (listy and not rows) or v in (None, [], {})
+        if empty:
+            head = f"{r.name}: 조회 결과 찾을 수 없습니다." if ko else f"{r.name}: nothing was found."
+            out.append(head + (f" {note}" if note else ""))
+            continue
+        if listy:
+            shown = "; ".join(_facts(row, 4) for row in rows[:3])
+            head = f"{r.name} 결과 {len(rows)}건: " if ko else f"{r.name} found {len(rows)}: "
+            out.append(head + shown + (f" ({note})" if note else ""))
+        elif isinstance(v, dict):
+            facts = _facts(v)
+            out.append(f"{r.name} 결과 — " + facts + (f". {note}" if note else "") if ko
+                       else f"{r.name} result — " + facts + (f". {note}" if note else ""))
+        else:
+            out.append(f"{r.name} 결과: {v}" if ko else f"{r.name} result: {v}")
+    return "\n".join(out)
