@@ -1,0 +1,155 @@
+"""``playground ask "QUESTION"``: route a question, run the calls through the gate, print the episode.
+
+Routers: ``offline`` (default; deterministic, explains its choice) or ``gemini`` (needs
+``GEMINI_API_KEY`` or ``GOOGLE_API_KEY``; without one a one-line note on stderr says how to set
+it and the offline router is used). ``--dry-run``: run nothing — for ``gemini`` print the exact
+request Gemini would receive (no key needed), for ``offline`` the first move it would make.
+A router error mid-episode ends the episode with a clear reply (exit 0: the episode printed).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated, Any, Optional
+
+import typer
+
+from playground.cli.common import (
+    FormatOption,
+    OutputFormat,
+    ToolsOption,
+    boundary,
+    emit_json,
+    fail,
+    finish,
+    one_line,
+    open_workbench,
+)
+
+RouterOption = Annotated[
+    str, typer.Option("--router", "-r", help="Who picks the tools: offline (default, no network) or gemini.")
+]
+ModelOption = Annotated[Optional[str], typer.Option("--model", help="Gemini model name (gemini router only).")]
+ModeOption = Annotated[
+    Optional[str],
+    typer.Option("--mode", help="Gemini function-calling mode: AUTO, ANY, NONE or VALIDATED (gemini router only)."),
+]
+
+
+def note(message: str) -> None:
+    """Print ``note: <message>`` as one line on stderr."""
+    typer.echo(f"note: {one_line(message)}", err=True)
+
+
+def _top_scores(explanation: Any, n: int = 3) -> str:
+    rows = (explanation or {}).get("tools") if isinstance(explanation, dict) else None
+    if not isinstance(rows, list):
+        return ""
+    return ", ".join(f"{r.get('name')} {r.get('score')}" for r in rows[:n] if isinstance(r, dict))
+
+
+def _moves_table(moves: list[dict[str, Any]]) -> Any:
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title="moves", box=box.SIMPLE_HEAD, title_justify="left")
+    for col in ("#", "move", "chosen", "top scores", "why"):
+        table.add_column(col, overflow="fold")
+    for i, move in enumerate(moves, start=1):
+        exp = move.get("explanation") if isinstance(move.get("explanation"), dict) else {}
+        calls = move.get("calls") or []
+        what = "; ".join(f"call {c['name']}({one_line(str(c['args']))})" for c in calls) or \
+            f"text: {one_line(move.get('text') or '')[:120]}"
+        table.add_row(str(i), what, str(exp.get("chosen") or "-"), _top_scores(exp), one_line(str(exp.get("reason", ""))))
+    return table
+
+
+def _table_view(data: dict[str, Any]) -> Any:
+    from rich.console import Group
+
+    from playground.cli import render
+
+    shown = dict(data)
+    shown["steps"] = [
+        {k: v for k, v in s.items() if v not in (None, [], "") and k not in ("explanation",)}
+        for s in data.get("steps") or []
+    ]
+    parts: list[Any] = []
+    if data.get("question") is not None:
+        parts.append(f"[bold]question[/bold] {data['question']}")
+    if data.get("moves"):
+        parts.append(_moves_table(data["moves"]))
+    parts.append(render.episode_view(shown))
+    return Group(*parts)
+
+
+def ask(
+    question: Annotated[str, typer.Argument(help="The customer's question, in any language.")],
+    router: RouterOption = "offline",
+    model: ModelOption = None,
+    mode: ModeOption = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what would be sent (gemini: the exact request) and run nothing."),
+    ] = False,
+    max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Router moves allowed in the episode.")] = 8,
+    tools: ToolsOption = None,
+    fmt: FormatOption = OutputFormat.table,
+) -> None:
+    """Ask a question: the router picks tools, the gate runs them, the loop repairs or gives up.
+
+    Prints each router move (table: the chosen tool, top scores and why), each call record and
+    the reply; --format json prints the episode (DESIGN.md, "Episode").
+    """
+    from playground.routing.factory import choose_router
+
+    with boundary():
+        if not question.strip():
+            fail("the question is empty")
+        pg = open_workbench(tools, wire=not dry_run)
+        choice = choose_router(router, model, mode, os.environ, dry_run=dry_run)
+        for text in choice.notes:
+            note(text)
+        pg.router = choice.router
+        if dry_run:
+            _dry_run(pg, question, fmt)
+            finish(pg)
+            return
+        from playground.loop.episode import run_question_episode
+
+        episode = run_question_episode(pg, question, pg.router, max_steps=max_steps)
+        data = episode.to_json()
+        if episode.end == "router_error":
+            note(episode.reply)
+        if fmt is OutputFormat.table:
+            from playground.cli import render
+
+            render.console().print(_table_view(data))
+        else:
+            emit_json(data, fmt)
+    finish(pg)
+
+
+def _dry_run(pg: Any, question: str, fmt: OutputFormat) -> None:
+    from playground.routing.base import Turn
+
+    conversation = [Turn(role="user", text=question)]
+    declarations = pg.registry.declarations()
+    router = pg.router
+    if getattr(router.capabilities, "dry_run", False):
+        data = {"router": router.name, "dry_run": router.dry_run(conversation, declarations)}
+    else:
+        move = router.next_move(conversation, declarations)
+        data = {"router": router.name, "dry_run": None, "first_move": move.to_json(),
+                "note": "no tool was called; this is the move the router would make first"}
+    if fmt is OutputFormat.table:
+        from playground.cli import render
+
+        title = f"{router.name}: {'the exact request' if data['dry_run'] is not None else 'first move (nothing run)'}"
+        render.console().print(render.json_block(data["dry_run"] or data["first_move"], title=title))
+    else:
+        emit_json(data, fmt)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``ask`` to ``app``."""
+    app.command("ask")(ask)

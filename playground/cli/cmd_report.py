@@ -1,0 +1,51 @@
+"""``playground report [--tools PATH] [--out DIR]``: seed 003's tool report, measured for real.
+
+Loads the inventory tools (default ``tools/inventory.py``) into a fresh registry and gate, runs
+the measurements of :mod:`playground.batch.report`, writes ``DIR/tool_report.json`` and
+``DIR/tool_report.md`` (default: the current folder) and prints the figures.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from playground.cli.common import FormatOption, OutputFormat, ToolsOption, boundary, emit_json
+
+
+def report(
+    out: Annotated[
+        Optional[Path], typer.Option("--out", "-o", help="Folder for tool_report.json and tool_report.md. Default: .")
+    ] = None,
+    tools: ToolsOption = None,
+    fmt: FormatOption = OutputFormat.table,
+) -> None:
+    """Measure the inventory tools (seed 003 step 8) and write tool_report.json and tool_report.md."""
+    from playground.batch.report import DEFAULT_TOOLS, measure, write_report
+
+    with boundary():
+        data = measure([str(t) for t in tools] if tools else list(DEFAULT_TOOLS))
+        json_path, md_path = write_report(data, out or Path("."))
+        if fmt is OutputFormat.table:
+            from rich.table import Table
+
+            from playground.cli import render
+
+            table = Table(title="tool report", title_justify="left", show_header=True)
+            table.add_column("figure", style="bold")
+            table.add_column("value", overflow="fold")
+            for key in ("tools", "blocked_before_call", "bad_result_reasons", "memo_second_call_runs",
+                        "repaired", "attempts", "gave_up", "max_attempts", "legacy_stock_reason"):
+                value = data[key]
+                table.add_row(key, ", ".join(map(str, value)) if isinstance(value, list) else str(value))
+            render.console().print(table)
+            typer.echo(f"wrote {json_path} and {md_path}")
+        else:
+            emit_json({**data, "files": [str(json_path), str(md_path)]}, fmt)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``report`` to ``app``."""
+    app.command("report")(report)
