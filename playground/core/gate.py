@@ -89,15 +89,16 @@ class Gate:
     def _call(self, name: Any, args: Any, call_id: str) -> tuple[CallRecord, oc.Outcome]:
         tool = name if isinstance(name, str) else canonical_json(name)
         record = CallRecord(tool=tool, args=args, call_id=call_id)
-        record.canonical_args = canonical_json(args)
         contract = self.registry.get(tool) if isinstance(name, str) else None
         if contract is None:
+            record.canonical_args = canonical_json(args)
             record.verdict = "unknown_tool"
             return record, self._unknown_tool(tool)
         record.timeout_s = contract.timeout_s
         record.body_runs = self.body_runs[contract.name]
         verdict = check_args(contract, args)
         if not verdict.ok:
+            record.canonical_args = canonical_json(args)
             record.verdict = verdict.code
             return record, oc.Outcome(False, None, f"args:{verdict.code}", oc.INVALID_ARGS, verdict.message)
         call_args = verdict.args
