@@ -1,0 +1,269 @@
+"""The headless check runner: a case file of calls with expectations, run through ONE gate.
+
+Case file format (DESIGN.md, "Case files"): JSON Lines, one case a line::
+
+    {"tool": "stock_lookup", "args": {...}, "expect": {"kind": "invalid_args", "verdict": "type:limit"}}
+
+* ``tool`` (required, a non-empty string) and ``args`` (any JSON value; default ``{}``; a
+  non-object is passed as is, so the gate answers verdict ``shape``).
+* ``expect`` (optional object). Every key is optional: ``kind``, ``verdict``, ``body_ran``,
+  ``body_runs``, ``cache``, ``ok``, ``error`` compare for equality with the record's field (JSON
+  ``true`` never equals ``1``); ``value`` is a subset match (see :func:`subset_mismatches`).
+  Any other key makes the case malformed, so a typo cannot pass silently.
+* ``id`` and ``note`` are allowed and ignored; any other top-level key is malformed.
+* Blank lines and lines starting with ``#`` are skipped; line numbers are the file's (1-based).
+
+All calls share one gate, so the cache (and ``body_runs``) carry across lines: the second of
+two identical calls is a ``hit``. A malformed line is not a crash: it becomes a failed case
+whose mismatch reads ``line N: ...`` and the other lines still run.
+
+No typer/rich/textual here (the CLI and the TUI both use this module).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from playground.core.record import CallRecord
+from playground.errors import UsageError
+
+EXPECT_KEYS = ("kind", "verdict", "body_ran", "body_runs", "cache", "ok", "error", "value")
+CASE_KEYS = ("tool", "args", "expect", "id", "note")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One line of a case file. ``problem`` is non-empty when the line is malformed (then the
+    case fails without a call); ``line`` is the 1-based line number in the file."""
+
+    line: int
+    tool: str | None = None
+    args: Any = field(default_factory=dict)
+    expect: dict[str, Any] = field(default_factory=dict)
+    problem: str = ""
+
+
+@dataclass
+class CaseResult:
+    """A case and what happened: the gate's ``record`` (``None`` for a malformed line) and the
+    ``mismatches`` (human-readable, empty when the case passed)."""
+
+    case: Case
+    record: CallRecord | None
+    mismatches: list[str]
+
+    @property
+    def passed(self) -> bool:
+        return not self.mismatches
+
+    def to_json(self) -> dict[str, Any]:
+        """The record's fields (``CallRecord.to_json()``) plus ``line``, ``passed``,
+        ``mismatches``; for a malformed line only ``line``, ``tool``, ``args`` (when readable),
+        ``passed`` and ``mismatches``."""
+        if self.record is not None:
+            data = self.record.to_json()
+        else:
+            data = {"tool": self.case.tool}
+            if self.case.args is not None:
+                data["args"] = self.case.args
+        data.update(line=self.case.line, passed=self.passed, mismatches=list(self.mismatches))
+        return data
+
+
+@dataclass
+class CheckReport:
+    """All results of one case file, in file order."""
+
+    results: list[CaseResult] = field(default_factory=list)
+    source: str = ""
+
+    @property
+    def passed(self) -> int:
+        return sum(1 for r in self.results if r.passed)
+
+    @property
+    def failed(self) -> int:
+        return sum(1 for r in self.results if not r.passed)
+
+    @property
+    def ok(self) -> bool:
+        """True when every case passed (an empty file passes)."""
+        return self.failed == 0
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"file", "cases": [CaseResult.to_json(), ...], "passed": n, "failed": n}``."""
+        return {
+            "file": self.source,
+            "cases": [r.to_json() for r in self.results],
+            "passed": self.passed,
+            "failed": self.failed,
+        }
+
+
+def parse_case(text: str, line: int) -> Case | None:
+    """Parse one line into a :class:`Case`; ``None`` for a blank or ``#`` comment line.
+
+    Never raises: a malformed line gives a Case whose ``problem`` says what is wrong.
+    """
+    stripped = text.strip()
+    if not stripped or stripped.startswith("#"):
+        return None
+    try:
+        data = json.loads(stripped)
+    except json.JSONDecodeError as exc:
+        return Case(line, args=None, problem=f"line {line}: not valid JSON ({exc.msg} at column {exc.colno})")
+    if not isinstance(data, dict):
+        kind = "array" if isinstance(data, list) else type(data).__name__
+        return Case(line, args=None, problem=f"line {line}: a case must be a JSON object, got a JSON {kind}")
+    tool = data.get("tool")
+    args = data.get("args", {})
+    expect = data.get("expect", {})
+    if "tool" not in data:
+        return Case(line, None, args, {}, f'line {line}: missing "tool" (the tool name to call)')
+    if not isinstance(tool, str) or not tool:
+        return Case(line, None, args, {}, f'line {line}: "tool" must be a non-empty string, got {tool!r}')
+    extra = sorted(set(data) - set(CASE_KEYS))
+    if extra:
+        return Case(line, tool, args, {}, f"line {line}: unknown key(s) {', '.join(extra)} "
+                                           f"(a case has {', '.join(CASE_KEYS)})")
+    if not isinstance(expect, dict):
+        return Case(line, tool, args, {}, f'line {line}: "expect" must be an object, got {json.dumps(expect)}')
+    unknown = sorted(set(expect) - set(EXPECT_KEYS))
+    if unknown:
+        return Case(line, tool, args, {}, f"line {line}: unknown expect key(s) {', '.join(unknown)} "
+                                           f"(known: {', '.join(EXPECT_KEYS)})")
+    return Case(line, tool, args, dict(expect))
+
+
+def parse_cases(lines: Iterable[str]) -> list[Case]:
+    """Parse case-file lines (numbered from 1), skipping blank and ``#`` lines."""
+    cases = []
+    for number, text in enumerate(lines, start=1):
+        case = parse_case(text, number)
+        if case is not None:
+            cases.append(case)
+    return cases
+
+
+def read_cases(path: str | Path) -> list[Case]:
+    """Read and parse a case file (UTF-8, a BOM allowed).
+
+    Raises :class:`UsageError` when the file does not exist, is a folder, cannot be read or
+    is not UTF-8 text (the CLI exits 2); malformed lines are not errors (see :func:`parse_case`).
+    """
+    path = Path(path)
+    if not path.exists():
+        raise UsageError(f"{path}: no such case file")
+    if path.is_dir():
+        raise UsageError(f"{path}: is a folder, not a case file (.jsonl)")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    return parse_cases(text.splitlines())
+
+
+def same(expected: Any, actual: Any) -> bool:
+    """JSON equality: ``true`` is never ``1``, ``1`` equals ``1.0``; dicts and lists compared deeply."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return expected.keys() == actual.keys() and all(same(v, actual[k]) for k, v in expected.items())
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(expected) == len(actual) and all(same(e, a) for e, a in zip(expected, actual))
+    if isinstance(expected, (dict, list)) or isinstance(actual, (dict, list)):
+        return False
+    return expected == actual
+
+
+def subset_mismatches(expected: Any, actual: Any, path: str = "value") -> list[str]:
+    """Where ``actual`` fails to contain ``expected``, one message per place (``value.rows[0].count:
+    expected 3, got 12``).
+
+    Rule: an expected object matches an object that has each of its keys with a matching value
+    (extra keys are fine); an expected array matches an array of the same length whose items
+    match pairwise (each item by the same subset rule); anything else must be equal
+    (:func:`same`).
+    """
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return [f"{path}: expected an object, got {_short(actual)}"]
+        out: list[str] = []
+        for key, value in expected.items():
+            if key not in actual:
+                out.append(f"{path}.{key}: missing (expected {_short(value)})")
+            else:
+                out.extend(subset_mismatches(value, actual[key], f"{path}.{key}"))
+        return out
+    if isinstance(expected, list):
+        if not isinstance(actual, list):
+            return [f"{path}: expected an array, got {_short(actual)}"]
+        if len(expected) != len(actual):
+            return [f"{path}: expected {len(expected)} items, got {len(actual)}"]
+        out = []
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            out.extend(subset_mismatches(e, a, f"{path}[{i}]"))
+        return out
+    if not same(expected, actual):
+        return [f"{path}: expected {_short(expected)}, got {_short(actual)}"]
+    return []
+
+
+def compare(expect: dict[str, Any], record: CallRecord) -> list[str]:
+    """The mismatches between ``expect`` and ``record`` (``kind: expected 'ok', got 'bad_result'``),
+    in :data:`EXPECT_KEYS` order; empty when everything expected holds."""
+    out: list[str] = []
+    for key in EXPECT_KEYS:
+        if key not in expect:
+            continue
+        actual = getattr(record, key)
+        if key == "value":
+            out.extend(subset_mismatches(expect[key], actual))
+        elif not same(expect[key], actual):
+            out.append(f"{key}: expected {_short(expect[key])}, got {_short(actual)}")
+    return out
+
+
+def run_case(gate: Any, case: Case) -> CaseResult:
+    """Run one case through ``gate`` (a :class:`~playground.core.gate.Gate`); a malformed case
+    fails without a call."""
+    if case.problem:
+        return CaseResult(case, None, [case.problem])
+    record = gate.call(case.tool, case.args)
+    return CaseResult(case, record, compare(case.expect, record))
+
+
+def run_cases(
+    gate: Any,
+    cases: Iterable[Case],
+    source: str = "",
+    on_result: Callable[[CaseResult], None] | None = None,
+) -> CheckReport:
+    """Run ``cases`` in order through ONE ``gate`` (the cache carries across cases).
+
+    ``on_result`` is called after each case (progress for a TUI). ``KeyboardInterrupt``
+    propagates (the gate never raises anything else).
+    """
+    report = CheckReport(source=source)
+    for case in cases:
+        result = run_case(gate, case)
+        report.results.append(result)
+        if on_result is not None:
+            on_result(result)
+    return report
+
+
+def check_file(gate: Any, path: str | Path, on_result: Callable[[CaseResult], None] | None = None) -> CheckReport:
+    """Read the case file at ``path`` and run it through ``gate``. Raises :class:`UsageError`
+    when the file cannot be read (see :func:`read_cases`)."""
+    return run_cases(gate, read_cases(path), source=str(path), on_result=on_result)
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,235 @@
+"""``playground list``, ``show NAME`` and ``call NAME [k=v | k:=json ...] [--args JSON]``.
+
+Arguments follow HTTPie (DESIGN.md, "Command line"; https://httpie.io/docs/cli/non-string-json-fields):
+``name=value`` is the string ``value``; ``name:=json`` is raw JSON (``limit:=3``, ``ok:=true``,
+``tags:='["a"]'``). ``--args JSON`` gives the whole arguments value at once, object or not.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+from typing import Annotated, Any, Optional, Sequence
+
+import typer
+
+from playground.cli.common import (
+    ExitCode,
+    FormatOption,
+    OutputFormat,
+    ToolsOption,
+    boundary,
+    emit_json,
+    emit_json_lines,
+    error_line,
+    fail,
+    finish,
+    open_workbench,
+    unknown_tool_message,
+)
+from playground.errors import UsageError
+
+
+# ---------------------------------------------------------------------------------------------
+# argument items (no typer/rich: usable by any front end)
+
+
+def parse_item(item: str) -> tuple[str, Any]:
+    """Parse one HTTPie-style item: ``name=value`` → ``(name, "value")``; ``name:=json`` →
+    ``(name, parsed JSON)``. The first ``=`` splits; a ``:`` right before it marks raw JSON.
+
+    Raises :class:`UsageError` naming the item when there is no ``=``, the name is empty, or
+    the text after ``:=`` is not JSON.
+    """
+    name, sep, value = item.partition("=")
+    if not sep:
+        raise UsageError(f"argument {item!r} is not name=value (a string) or name:=json (raw JSON)")
+    raw = name.endswith(":")
+    if raw:
+        name = name[:-1]
+    if not name:
+        raise UsageError(f"argument {item!r} has no name before {':=' if raw else '='}")
+    if not raw:
+        return name, value
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise UsageError(
+            f"argument {item!r}: the text after ':=' is not JSON ({exc.msg} at column {exc.colno}); "
+            f"for a string write {name}={value}"
+        ) from None
+
+
+def build_call_args(items: Sequence[str] | None, args_json: str | None) -> Any:
+    """The arguments value of ``call``: ``--args`` parsed as JSON (any value), with the items
+    merged into it (later items win); ``{}`` when neither is given.
+
+    Raises :class:`UsageError` when ``--args`` is not JSON, or is not an object while items
+    are also given.
+    """
+    base: Any = {}
+    if args_json is not None:
+        try:
+            base = json.loads(args_json)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"--args is not valid JSON: {exc.msg} at column {exc.colno}") from None
+    parsed = [parse_item(item) for item in items or []]
+    if parsed:
+        if not isinstance(base, dict):
+            raise UsageError(
+                f"--args is a JSON {type(base).__name__ if base is not None else 'null'}, not an object, "
+                "so name=value arguments cannot be merged into it"
+            )
+        base = dict(base)
+        for name, value in parsed:
+            base[name] = value
+    return base
+
+
+def contract_summary(contract: Any) -> dict[str, Any]:
+    """One ``list`` row: ``{name, origin, side_effects, cacheable, caches, timeout_s (s),
+    description (first line), required [arg], arguments [arg], source}``."""
+    from playground.cli.render import first_line
+
+    params = contract.parameters or {}
+    return {
+        "name": contract.name,
+        "origin": contract.origin,
+        "side_effects": bool(contract.side_effects),
+        "cacheable": bool(contract.cacheable),
+        "caches": bool(contract.caches),
+        "timeout_s": contract.timeout_s,
+        "description": first_line(contract.description),
+        "required": list(params.get("required") or []),
+        "arguments": list((params.get("properties") or {}).keys()),
+        "source": contract.source,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# commands
+
+
+def list_tools(tools: ToolsOption = None, fmt: FormatOption = OutputFormat.table) -> None:
+    """List the loaded tools: name, origin, side effects, caching, time limit, required args."""
+    with boundary():
+        pg = open_workbench(tools, wire=False)
+        rows = [contract_summary(c) for c in pg.registry.contracts.values()]
+        if fmt is OutputFormat.table:
+            from playground.cli import render
+
+            render.console().print(render.contracts_table(rows))
+        elif fmt is OutputFormat.jsonl:
+            emit_json_lines(rows)
+        else:
+            emit_json(rows, fmt)
+    finish(pg)
+
+
+def show(
+    name: Annotated[str, typer.Argument(help="The tool name (see playground list).")],
+    tools: ToolsOption = None,
+    fmt: FormatOption = OutputFormat.table,
+) -> None:
+    """Show the declaration the model reads, exactly as google-genai builds it.
+
+    json/jsonl print only that declaration; table adds the returns schema and the flags.
+    """
+    with boundary():
+        pg = open_workbench(tools, wire=False)
+        contract = pg.registry.get(name)
+        if contract is None:
+            fail(unknown_tool_message(name, pg.registry.names()))
+        declaration = contract.gemini_declaration()
+        if fmt is OutputFormat.table:
+            from playground.cli import render
+
+            render.console().print(render.contract_view(contract_summary(contract), declaration, contract.returns))
+        else:
+            emit_json(declaration, fmt)
+    finish(pg)
+
+
+def call(
+    name: Annotated[str, typer.Argument(help="The tool name.")],
+    items: Annotated[
+        Optional[list[str]],
+        typer.Argument(help="Arguments: name=value (a string) or name:=json (raw JSON, e.g. limit:=3).",
+                       show_default=False),
+    ] = None,
+    args_json: Annotated[
+        Optional[str],
+        typer.Option("--args", help="The whole arguments value as JSON (object or not); items are merged into it."),
+    ] = None,
+    repair: Annotated[
+        bool, typer.Option("--repair", help="Run the repair loop on a failure and print the episode."),
+    ] = False,
+    tools: ToolsOption = None,
+    fmt: FormatOption = OutputFormat.table,
+) -> None:
+    """Call one tool through the gate and print the record: verdict, body, cache, outcome, wire JSON.
+
+    A failed call is data: the exit code is 0 whenever the record was printed, except for a
+    name that is not registered (the record is printed, then exit 2).
+    """
+    with boundary():
+        args = build_call_args(items, args_json)
+        pg = open_workbench(tools)
+        if repair:
+            _print_episode(_run_repair(pg, name, args), fmt)
+            finish(pg)
+            return
+        record = pg.gate.call(name, args)
+        if fmt is OutputFormat.table:
+            from playground.cli import render
+
+            render.console().print(render.record_view(record))
+        else:
+            emit_json(record.to_json(), fmt)
+        if record.kind == "unknown_tool":
+            error_line(unknown_tool_message(name, pg.registry.names()))
+            finish(pg, ExitCode.USAGE)
+    finish(pg)
+
+
+def _run_repair(pg: Any, name: str, args: Any) -> Any:
+    """``playground.loop.episode.run_manual_episode(pg, name, args)``, imported here; exit 2
+    when the repair loop is not installed."""
+    module_name = "playground.loop.episode"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        fail("repair loop not available (playground/loop/episode.py is missing)")
+    run_manual_episode = getattr(module, "run_manual_episode", None)
+    if not callable(run_manual_episode):
+        fail("repair loop not available (playground.loop.episode has no run_manual_episode)")
+    return run_manual_episode(pg, name, args)
+
+
+def episode_json(episode: Any) -> Any:
+    """An episode as JSON data: its ``to_json()``, a dataclass as a dict, or the value itself."""
+    if hasattr(episode, "to_json"):
+        return episode.to_json()
+    if dataclasses.is_dataclass(episode) and not isinstance(episode, type):
+        return dataclasses.asdict(episode)
+    return episode
+
+
+def _print_episode(episode: Any, fmt: OutputFormat) -> None:
+    data = episode_json(episode)
+    if fmt is OutputFormat.table and isinstance(data, dict):
+        from playground.cli import render
+
+        render.console().print(render.episode_view(data))
+    else:
+        emit_json(data, OutputFormat.json if fmt is OutputFormat.table else fmt)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``list``, ``show`` and ``call`` to ``app``."""
+    app.command("list")(list_tools)
+    app.command("show")(show)
+    app.command("call")(call)

@@ -1,0 +1,61 @@
+"""``playground check CASES.jsonl``: run a case file through one gate and compare expectations.
+
+The runner is :mod:`playground.batch.check` (format documented there). Exit codes: 0 every
+case passed; 1 a case failed — including a malformed line, which is reported as a failed case
+``line N: ...`` while the other lines still run; 2 the file is missing/unreadable or a tool
+module did not load (load problems win over failures).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from playground.cli.common import (
+    ExitCode,
+    FormatOption,
+    OutputFormat,
+    ToolsOption,
+    boundary,
+    emit_json,
+    emit_json_lines,
+    finish,
+    open_workbench,
+)
+
+
+def check(
+    cases: Annotated[Path, typer.Argument(help="A case file (JSON Lines): {\"tool\", \"args\", \"expect\"} a line.",
+                                          show_default=False)],
+    tools: ToolsOption = None,
+    fmt: FormatOption = OutputFormat.table,
+) -> None:
+    """Run every case of a file through one gate (the cache carries across lines); exit 1 if any fails.
+
+    jsonl prints one object a line (the record fields plus line, passed, mismatches); json prints
+    {"file", "cases": [...], "passed", "failed"}; table prints a table and a summary.
+    """
+    from playground.batch.check import read_cases, run_cases
+
+    with boundary():
+        parsed = read_cases(cases)  # a missing file is a UsageError: exit 2 before loading tools
+        pg = open_workbench(tools)
+        if fmt is OutputFormat.jsonl:
+            report = run_cases(pg.gate, parsed, source=str(cases),
+                               on_result=lambda result: emit_json_lines([result.to_json()]))
+        else:
+            report = run_cases(pg.gate, parsed, source=str(cases))
+            if fmt is OutputFormat.json:
+                emit_json(report.to_json(), fmt)
+            else:
+                from playground.cli import render
+
+                render.console().print(render.check_table(report.to_json()))
+    finish(pg, ExitCode.OK if report.ok else ExitCode.FAILED)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``check`` to ``app``."""
+    app.command("check")(check)

@@ -1,0 +1,203 @@
+"""Shared options, exit codes and helpers for every ``playground`` subcommand.
+
+Importing this module is cheap (typer only; no rich, textual, google-genai or core): the
+playground core is imported inside :func:`open_workbench`, at command run time, so that
+``playground --help`` stays fast.
+
+How to write a command module (``playground/cli/cmd_<name>.py``)
+================================================================
+
+1. Add its module name to ``COMMAND_MODULES`` in ``playground/cli/main.py`` (already listed:
+   cmd_call, cmd_check, cmd_ask, cmd_eval, cmd_lint, cmd_probe, cmd_report, cmd_tui). A listed
+   module that does not exist yet is skipped; any other import error in it is a bug and shows.
+2. Define the command functions at module level and a ``register(app: typer.Typer) -> None``
+   that adds them (``app.command("eval")(eval_cases)``). The older style
+   ``from playground.cli.main import app`` + ``@app.command()`` at import also works
+   (main.py defines ``app`` before importing command modules), but ``register`` is preferred.
+3. Inside the command::
+
+       def eval_cases(cases: Annotated[Path, typer.Argument(...)],
+                      tools: ToolsOption = None, fmt: FormatOption = OutputFormat.table) -> None:
+           with boundary():                       # PlaygroundError -> exit 2, ^C -> 130
+               pg = open_workbench(tools)         # prints load problems on stderr
+               ...                                # the work; data to stdout
+               if fmt is OutputFormat.table:
+                   from playground.cli import render   # rich, imported lazily
+                   render.console().print(...)
+               else:
+                   emit_json(data, fmt)
+           finish(pg, ExitCode.FAILED if some_failed else ExitCode.OK)
+
+   ``fail(message)`` prints one ``error: ...`` line on stderr and exits 2 (or the code given).
+   ``finish(pg, code)`` exits with ``code``, raised to 2 when the registry had load problems.
+
+Output format choice: ``table`` is the default whether or not stdout is a terminal (the same
+command prints the same thing in a pipe; scripts ask for ``--format json``/``jsonl``
+explicitly). Rich drops colours by itself when stdout is not a terminal.
+
+Exit codes (DESIGN.md, "Command line"): see :class:`ExitCode`. A tool's failure (an invalid
+argument verdict, a bad result) is data, not an exit code: ``call`` exits 0 when it printed
+the record. When several apply, the largest wins (load problems 2 beat a failed check 1).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+from difflib import get_close_matches
+from enum import Enum, IntEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Iterable, Iterator, NoReturn, Optional
+
+import typer
+
+from playground.errors import PlaygroundError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from playground.workbench import Playground
+
+DEFAULT_TOOLS: tuple[str, ...] = ("tools",)
+
+
+class ExitCode(IntEnum):
+    """Process exit codes of every subcommand (DESIGN.md, "Command line")."""
+
+    OK = 0  # success (a tool's failure shown as data is still success)
+    FAILED = 1  # a check or threshold failed
+    USAGE = 2  # usage error, load error (bad --tools, a tool module that does not import)
+    INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
+
+
+class OutputFormat(str, Enum):
+    """``--format``: ``table`` (Rich, for people), ``json`` (one document, indent 2) or
+    ``jsonl`` (one compact JSON object a line). JSON keeps Hangul as is (``ensure_ascii=False``)."""
+
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
+
+
+ToolsOption = Annotated[
+    Optional[list[Path]],
+    typer.Option(
+        "--tools",
+        "-t",
+        help="A tool module (.py) or a folder of them. Repeat to load several. Default: ./tools",
+        show_default=False,
+    ),
+]
+
+FormatOption = Annotated[
+    OutputFormat,
+    typer.Option(
+        "--format",
+        "-f",
+        help="Output: table (for people), json (one document) or jsonl (one JSON object a line).",
+        case_sensitive=False,
+    ),
+]
+
+
+def one_line(text: str) -> str:
+    """``text`` with its line breaks and runs of spaces collapsed to single spaces."""
+    return " ".join(str(text).split())
+
+
+def error_line(message: str) -> None:
+    """Print ``error: <message>`` as ONE line on stderr."""
+    typer.echo(f"error: {one_line(message)}", err=True)
+
+
+def fail(message: str, code: int = ExitCode.USAGE) -> NoReturn:
+    """Print ``error: <message>`` on stderr and exit with ``code`` (default 2)."""
+    error_line(message)
+    raise typer.Exit(int(code))
+
+
+@contextmanager
+def boundary() -> Iterator[None]:
+    """The command boundary: domain errors become one stderr line and an exit code.
+
+    :class:`~playground.errors.PlaygroundError` (LoadError, UsageError, RouterError) → exit 2;
+    ``KeyboardInterrupt`` → ``error: interrupted``, exit 130. ``typer.Exit`` passes through.
+    A broken pipe (``playground list | head``) ends quietly with exit 0.
+    """
+    try:
+        yield
+    except PlaygroundError as exc:
+        fail(str(exc) or type(exc).__name__, ExitCode.USAGE)
+    except KeyboardInterrupt:
+        fail("interrupted", ExitCode.INTERRUPTED)
+    except BrokenPipeError:  # pragma: no cover - needs a real pipe
+        try:
+            sys.stdout = open("/dev/null", "w")  # noqa: SIM115 - silence the flush at exit
+        except OSError:
+            pass
+        raise typer.Exit(int(ExitCode.OK)) from None
+
+
+def tools_paths(tools: Iterable[Path | str] | None) -> list[Path]:
+    """The ``--tools`` values, or ``[Path("tools")]`` when none were given."""
+    given = [Path(p) for p in (tools or [])]
+    return given or [Path(p) for p in DEFAULT_TOOLS]
+
+
+def open_workbench(tools: Iterable[Path | str] | None, *, wire: bool = True) -> "Playground":
+    """Load the tool modules and build a :class:`~playground.workbench.Playground`.
+
+    Each load problem is printed at once on stderr as ``error: <where>: <message>``; the
+    command goes on with what loaded, and :func:`finish` turns the exit code into 2 at the end.
+    """
+    from playground.workbench import open_playground
+
+    pg = open_playground(tools_paths(tools), wire=wire)
+    for problem in pg.registry.problems:
+        error_line(f"{problem.where}: {problem.message}")
+    return pg
+
+
+def exit_code(pg: "Playground | None", code: int = ExitCode.OK) -> int:
+    """``code``, raised to 2 when ``pg`` had load problems (the larger code wins)."""
+    if pg is not None and pg.registry.problems:
+        return max(int(code), int(ExitCode.USAGE))
+    return int(code)
+
+
+def finish(pg: "Playground | None", code: int = ExitCode.OK) -> None:
+    """End a command: return normally for 0, else raise ``typer.Exit`` with :func:`exit_code`."""
+    final = exit_code(pg, code)
+    if final:
+        raise typer.Exit(final)
+
+
+def close_names(name: str, names: Iterable[str], n: int = 3) -> list[str]:
+    """Registered names that look like ``name`` (difflib ratio ≥ 0.5), best first."""
+    return get_close_matches(name, list(names), n=n, cutoff=0.5)
+
+
+def unknown_tool_message(name: str, names: Iterable[str]) -> str:
+    """``no tool named 'x'; did you mean: a, b`` (or the registered names when none is close)."""
+    names = list(names)
+    close = close_names(name, names)
+    if close:
+        return f"no tool named {name!r}; did you mean: {', '.join(close)}"
+    return f"no tool named {name!r}; registered: {', '.join(names) or '(none loaded)'}"
+
+
+def dump_json(data: Any, *, compact: bool = False) -> str:
+    """JSON text of ``data``, Hangul as is; ``compact``: one line. Non-JSON objects via ``repr``."""
+    if compact:
+        return json.dumps(data, ensure_ascii=False, separators=(", ", ": "), default=repr)
+    return json.dumps(data, ensure_ascii=False, indent=2, default=repr)
+
+
+def emit_json(data: Any, fmt: OutputFormat) -> None:
+    """Print ``data`` on stdout: indented for ``json``, one line for ``jsonl``."""
+    typer.echo(dump_json(data, compact=fmt is OutputFormat.jsonl))
+
+
+def emit_json_lines(items: Iterable[Any]) -> None:
+    """Print each item as one compact JSON line on stdout."""
+    for item in items:
+        typer.echo(dump_json(item, compact=True))

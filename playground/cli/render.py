@@ -1,0 +1,261 @@
+"""Rich renderings for ``--format table``: call records, contracts, check results, episodes.
+
+Imported lazily by the commands (Rich is not needed for ``--format json``). Every function takes
+plain data or core objects and returns a Rich renderable; :func:`console` gives the stdout
+console. Rich measures Hangul as double-width cells, so Korean columns line up.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+
+from playground.cli.common import dump_json
+
+KIND_STYLES = {
+    "ok": "green",
+    "empty": "cyan",
+    "invalid_args": "yellow",
+    "bad_result": "red",
+    "transient": "magenta",
+    "permission": "red",
+    "raised": "red",
+    "unknown_tool": "yellow",
+}
+CACHE_STYLES = {"hit": "green", "stored": "cyan", "miss": "yellow", "skip": "dim"}
+
+
+def console() -> Console:
+    """A console on stdout (resolved at print time, so test runners capture it). Markup is off:
+    tool names, paths and messages are printed as they are, never read as ``[style]`` tags."""
+    return Console(highlight=False, markup=False)
+
+
+def json_block(data: Any, *, title: str | None = None) -> RenderableType:
+    """``data`` as syntax-highlighted JSON (indent 2, Hangul as is), optionally in a titled panel."""
+    syntax = Syntax(dump_json(data), "json", theme="ansi_dark", word_wrap=True, background_color="default")
+    if title is None:
+        return syntax
+    return Panel(syntax, title=title, title_align="left", box=box.ROUNDED)
+
+
+def kind_text(kind: str) -> Text:
+    """An outcome kind in its colour (``ok`` green, ``invalid_args`` yellow, ``bad_result`` red, ...)."""
+    return Text(kind or "-", style=KIND_STYLES.get(kind, "bold"))
+
+
+def verdict_text(verdict: str) -> Text:
+    """A verdict: ``valid`` (green) when empty, else the reason code in yellow."""
+    return Text("valid", style="green") if not verdict else Text(verdict, style="bold yellow")
+
+
+def cache_text(cache: str) -> Text:
+    """A cache state (``hit`` | ``miss`` | ``stored`` | ``skip``) in its colour."""
+    return Text(cache or "-", style=CACHE_STYLES.get(cache, ""))
+
+
+def yes_no(flag: bool) -> Text:
+    """``yes`` / ``no``."""
+    return Text("yes", style="green") if flag else Text("no", style="dim")
+
+
+def record_view(record: Any) -> RenderableType:
+    """A CallRecord (object or its ``to_json()`` dict) as a panel of fields, then the value and
+    the Gemini wire JSON, syntax-highlighted.
+
+    Fields shown: verdict, body ran + body_runs, cache + key, ok / kind / error, retries,
+    duration and time limit, message, canonical args, what the body printed.
+    """
+    data = record if isinstance(record, Mapping) else record.to_json()
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(overflow="fold")
+    grid.add_row("verdict", verdict_text(data.get("verdict", "")))
+    ran = Text("ran", style="green") if data.get("body_ran") else Text("did not run", style="dim")
+    grid.add_row("body", Text.assemble(ran, f"  (body_runs {data.get('body_runs', 0)})"))
+    cache = Text.assemble(cache_text(data.get("cache", "")))
+    if data.get("cache_key"):
+        cache.append(f"  key {data['cache_key']}", style="dim")
+    grid.add_row("cache", cache)
+    outcome = Text.assemble(
+        kind_text(data.get("kind", "")), f"  ok {str(bool(data.get('ok'))).lower()}",
+    )
+    if data.get("error"):
+        outcome.append(f"  error {data['error']}", style="red")
+    grid.add_row("outcome", outcome)
+    for retry in data.get("retries") or []:
+        r = retry if isinstance(retry, Mapping) else vars(retry)
+        grid.add_row("retry", f"attempt {r.get('attempt')} failed: {r.get('reason')}; "
+                              f"waited {r.get('delay_ms')} ms")
+    timing = f"{float(data.get('duration_ms') or 0):.1f} ms"
+    if data.get("timeout_s") is not None:
+        timing += f"  (time limit {data['timeout_s']:g} s)"
+    grid.add_row("duration", timing)
+    if data.get("message"):
+        grid.add_row("message", Text(data["message"]))
+    grid.add_row("args", Text(data.get("canonical_args") or dump_json(data.get("args"), compact=True)))
+    if data.get("output"):
+        grid.add_row("printed", Text(data["output"].rstrip("\n"), style="dim"))
+    ok = bool(data.get("ok"))
+    title = Text.assemble(
+        (f"{data.get('call_id', '')}  ", "dim"), (str(data.get("tool", "")), "bold"), "  ",
+        ("✓ " if ok else "✗ ", "green" if ok else "red"), kind_text(data.get("kind", "")),
+    )
+    parts: list[RenderableType] = [Panel(grid, title=title, title_align="left", box=box.ROUNDED)]
+    if data.get("value") is not None:
+        parts.append(json_block(data["value"], title="value"))
+    wire = (data.get("wire") or {}).get("gemini")
+    if wire is not None:
+        parts.append(json_block(wire, title="wire JSON (gemini: what the model reads)"))
+    return Group(*parts)
+
+
+def first_line(text: str) -> str:
+    """The first non-blank line of ``text`` (a description), stripped."""
+    for line in (text or "").splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def contracts_table(rows: Iterable[Mapping[str, Any]]) -> Table:
+    """The ``list`` table from :func:`playground.cli.cmd_call.contract_summary` rows: the name
+    with the first line of its description below it, origin, effects badge, cache, time limit
+    and required args."""
+    table = Table(box=box.SIMPLE_HEAD, show_lines=True)
+    table.add_column("tool", overflow="fold", ratio=1, min_width=20)
+    table.add_column("origin", style="dim", no_wrap=True)
+    table.add_column("effects", no_wrap=True)
+    table.add_column("cache", no_wrap=True)
+    table.add_column("timeout", justify="right", no_wrap=True)
+    table.add_column("required args", overflow="fold", max_width=24)
+    for row in rows:
+        effects = Text("side effects", style="bold red") if row["side_effects"] else Text("read-only", style="green")
+        tool = Text(row["name"], style="bold")
+        if row["description"]:
+            tool.append("\n" + row["description"], style="dim")
+        table.add_row(
+            tool, row["origin"], effects, yes_no(row["caches"]), f"{row['timeout_s']:g} s",
+            ", ".join(row["required"]) or "-",
+        )
+    return table
+
+
+def contract_view(summary: Mapping[str, Any], declaration: Mapping[str, Any],
+                  returns: Any) -> RenderableType:
+    """``show``: the SDK-built declaration, the returns schema and the flags."""
+    flags = Table.grid(padding=(0, 2))
+    flags.add_column(style="bold")
+    flags.add_column(overflow="fold")
+    flags.add_row("origin", summary["origin"])
+    flags.add_row("source", summary["source"])
+    flags.add_row("side effects", yes_no(summary["side_effects"]))
+    flags.add_row("cacheable", yes_no(summary["cacheable"]))
+    flags.add_row("cached", Text.assemble(yes_no(summary["caches"]),
+                                          (" (never with side effects)", "dim") if summary["side_effects"] else ""))
+    flags.add_row("time limit", f"{summary['timeout_s']:g} s")
+    if isinstance(returns, Mapping):
+        for key in ("max_rows", "rows_key", "max_bytes"):
+            if key in returns:
+                flags.add_row(key, str(returns[key]))
+    parts: list[RenderableType] = [
+        json_block(declaration, title=f"declaration of {summary['name']} (as google-genai builds it)"),
+        json_block(returns, title="returns") if returns is not None
+        else Panel(Text("no returns schema declared: results are not checked", style="dim"),
+                   title="returns", title_align="left"),
+        Panel(flags, title="flags", title_align="left", box=box.ROUNDED),
+    ]
+    return Group(*parts)
+
+
+def check_table(report: Mapping[str, Any]) -> RenderableType:
+    """``check``: one row a case — line; pass/FAIL; the tool with its args (and, for a failed
+    case, the mismatches) below it; the kind over the verdict; the cache over the body (ran or
+    not, and body_runs) — then a summary line. ``report`` is ``CheckReport.to_json()``."""
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1))
+    table.add_column("line", justify="right", style="dim", no_wrap=True)
+    table.add_column("", no_wrap=True, min_width=4)
+    table.add_column("call", overflow="fold", ratio=1, min_width=16)
+    table.add_column("kind / verdict", overflow="fold")
+    table.add_column("cache / body", overflow="fold")
+    for case in report["cases"]:
+        passed = case["passed"]
+        call = Text(str(case.get("tool") if case.get("tool") is not None else "-"), style="bold")
+        args = case.get("canonical_args") or (dump_json(case["args"], compact=True) if "args" in case else "")
+        if args:
+            call.append("\n" + args, style="dim")
+        for mismatch in case["mismatches"]:
+            call.append("\n" + mismatch, style="red")
+        if "kind" in case:  # a record (a malformed line has none)
+            outcome = Text.assemble(kind_text(case["kind"]), "\n", verdict_text(case["verdict"]))
+            body = Text.assemble(cache_text(case["cache"]), "\n",
+                                 f"{'ran' if case['body_ran'] else 'no run'} ({case['body_runs']})")
+        else:
+            outcome, body = Text("-"), Text("-")
+        table.add_row(
+            str(case["line"]),
+            Text("pass", style="green") if passed else Text("FAIL", style="bold red"),
+            call, outcome, body,
+        )
+    total = report["passed"] + report["failed"]
+    style = "green" if report["failed"] == 0 else "bold red"
+    summary = Text(f"{report['passed']} passed, {report['failed']} failed, {total} cases", style=style)
+    return Group(table, summary)
+
+
+STEP_FIELDS = ("verdict", "body_ran", "cache", "kind", "error", "reason")
+
+
+def step_detail(step: Mapping[str, Any]) -> Text:
+    """One step's detail: the call (tool + compact args), the fields that are set among
+    :data:`STEP_FIELDS`, an explanation, and the message on its own line."""
+    text = Text()
+    if step.get("tool"):
+        text.append(str(step["tool"]), style="bold")
+        if step.get("args") is not None:
+            text.append(" " + dump_json(step["args"], compact=True))
+    fields = [f"{k}={dump_json(step[k], compact=True) if not isinstance(step[k], str) else step[k]}"
+              for k in STEP_FIELDS if step.get(k) not in (None, "")]
+    if fields:
+        text.append(("\n" if text else "") + "  ".join(fields), style="cyan")
+    if step.get("explanation"):
+        text.append(("\n" if text else "") + dump_json(step["explanation"], compact=True), style="dim")
+    if step.get("message"):
+        text.append(("\n" if text else "") + str(step["message"]), style="dim")
+    return text
+
+
+def episode_view(episode: Mapping[str, Any]) -> RenderableType:
+    """``call --repair``: steps, the calls in the order they ran, then the reply and summary
+    (DESIGN.md, "Episode")."""
+    steps = Table(title="steps", box=box.SIMPLE_HEAD, title_justify="left")
+    steps.add_column("#", justify="right", style="dim")
+    steps.add_column("node", style="bold")
+    steps.add_column("attempt", justify="right")
+    steps.add_column("detail", overflow="fold", ratio=1)
+    for i, step in enumerate(episode.get("steps") or [], start=1):
+        steps.add_row(str(i), str(step.get("node", "")), str(step.get("attempt", "")), step_detail(step))
+    calls = Table(title="calls", box=box.SIMPLE_HEAD, title_justify="left")
+    calls.add_column("tool", no_wrap=True)
+    for col in ("args", "verdict", "kind", "cache", "error"):
+        calls.add_column(col, overflow="fold")
+    for rec in episode.get("calls") or []:
+        rec = rec if isinstance(rec, Mapping) else rec.to_json()
+        calls.add_row(str(rec.get("tool", "")), rec.get("canonical_args", ""), verdict_text(rec.get("verdict", "")),
+                      kind_text(rec.get("kind", "")), cache_text(rec.get("cache", "")), rec.get("error", ""))
+    summary = Table.grid(padding=(0, 2))
+    summary.add_column(style="bold")
+    summary.add_column(overflow="fold")
+    summary.add_row("ok", yes_no(bool(episode.get("ok"))))
+    summary.add_row("attempts", str(episode.get("attempts", "")))
+    summary.add_row("fixes", ", ".join(map(str, episode.get("fixes") or [])) or "-")
+    summary.add_row("gave up", yes_no(bool(episode.get("gave_up"))))
+    summary.add_row("router", str(episode.get("router", "")))
+    return Group(steps, calls, Panel(Text(str(episode.get("reply", ""))), title="reply", title_align="left"),
+                 summary)
