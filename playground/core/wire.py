@@ -92,7 +92,7 @@ def approx_tokens(payload: Any) -> int:
     """A rough token count of a payload's compact JSON: one per 4 ASCII characters, one per
     non-ASCII character (Hangul syllables are about one token each in common tokenizers)."""
     text = payload if isinstance(payload, str) else _text(payload)
-    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
+    ascii_chars = len(text.encode("ascii", "ignore"))
     return math.ceil(ascii_chars / 4) + (len(text) - ascii_chars)
 
 
