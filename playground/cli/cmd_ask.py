@@ -66,6 +66,7 @@ def _moves_table(moves: list[dict[str, Any]]) -> Any:
 
 def _table_view(data: dict[str, Any]) -> Any:
     from rich.console import Group
+    from rich.text import Text
 
     from playground.cli import render
 
@@ -76,7 +77,7 @@ def _table_view(data: dict[str, Any]) -> Any:
     ]
     parts: list[Any] = []
     if data.get("question") is not None:
-        parts.append(f"[bold]question[/bold] {data['question']}")
+        parts.append(Text.assemble(("question ", "bold"), str(data["question"])))
     if data.get("moves"):
         parts.append(_moves_table(data["moves"]))
     parts.append(render.episode_view(shown))
