@@ -1,0 +1,384 @@
+"""Probe one contract with inputs derived from its parameter schema, through ONE gate.
+
+The point (seed 003: "call_tool ... 인자가 틀리면 본문을 실행하지 않는다"): every invalid input must
+be refused by the gate with a verdict and the body must not run (its ``body_runs`` count does not
+move), and every valid input must be accepted.
+
+Cases generated (:func:`probe_cases`), in this order:
+
+* ``baseline`` -- valid: every required argument, valued from the schema's ``examples`` /
+  ``default`` / first ``enum`` value / the example written in its description or docstring Args
+  line (:func:`playground.core.validation.example_value`), coerced to the declared type
+  (``"3"`` → ``3`` for an integer), else a value of the right type that meets ``minimum``/
+  ``minLength``.
+* ``missing:<arg>`` -- each required argument left out.
+* ``type:<arg>=<json type>`` -- each argument given each wrong JSON type among string, integer,
+  number, boolean, null, array, object (the declared types skipped; an integer is a right
+  ``number``). For an integer argument the boolean value is ``true`` (JSON ``true`` is never an
+  integer, DESIGN.md) and the number is ``1.5``; a string is the baseline written as text.
+* ``float-integral:<arg>`` -- valid: ``3.0`` for an integer (normalised to ``3`` by the gate).
+* ``min:<arg>`` / ``below-min:<arg>`` / ``max:<arg>`` / ``above-max:<arg>`` -- the value just
+  inside and just outside ``minimum``/``maximum`` (±1 for integers, ±0.5 for numbers) and
+  ``exclusiveMinimum``/``exclusiveMaximum``; for strings ``minLength``/``maxLength`` (built from
+  the baseline; the inside cases are left out when the string also has a pattern, enum or
+  format, which a padded string would break).
+* ``not-in-enum:<arg>``, ``pattern-miss:<arg>``, ``bad-date:<arg>`` (``2026-02-30``, for
+  ``format: date``).
+* ``unknown-arg`` -- the baseline plus an argument the contract does not declare.
+* ``args-as-json-string`` -- the baseline serialised as a JSON string (verdict ``shape``).
+
+A case passes when an ``invalid`` input got a non-empty verdict and the body did not run
+(``body_runs`` delta 0), or a ``valid`` input got an empty verdict. With ``run_valid=False``
+(the default for contracts with ``side_effects``) valid inputs are only checked
+(:func:`playground.core.validation.check_args`), not run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from playground.core.contracts import Contract
+from playground.core.gate import Gate
+from playground.core.validation import check_args, example_value, validator_for
+from playground.errors import UsageError
+
+VALID = "valid"
+INVALID = "invalid"
+ALL_TYPES = ("string", "integer", "number", "boolean", "null", "array", "object")
+EXTRA_ARG = "unexpected_arg"
+BAD_DATE = "2026-02-30"
+
+
+@dataclass
+class ProbeCase:
+    """One generated input and what the gate did with it.
+
+    ``name``: the case id (``missing:sku``). ``args``: the arguments sent. ``expected``:
+    ``valid`` | ``invalid``. ``expected_verdict``: the reason code the schema implies (a hint;
+    the gate reports only the first defect, so it may differ). ``verdict`` / ``kind`` /
+    ``body_ran``: from the gate's record. ``body_runs``: how much the contract's body-run count
+    moved for this case. ``ran``: ``False`` when the case was only validated (side effects).
+    ``note``: why a case was judged a problem, or an explanation.
+    """
+
+    name: str
+    args: Any
+    expected: str
+    expected_verdict: str = ""
+    verdict: str = ""
+    kind: str = ""
+    body_ran: bool = False
+    body_runs: int = 0
+    ran: bool = True
+    note: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """Invalid: refused and the body did not run. Valid: accepted."""
+        if self.expected == INVALID:
+            return bool(self.verdict) and not self.body_ran and self.body_runs == 0
+        return self.verdict == ""
+
+    @property
+    def problem(self) -> str:
+        """``""`` when ``ok``; else ``"invalid input ran the body"`` / ``"valid input rejected"`` /
+        ``"invalid input accepted"``."""
+        if self.ok:
+            return ""
+        if self.expected == VALID:
+            return "valid input rejected"
+        if self.body_ran or self.body_runs:
+            return "invalid input ran the body"
+        return "invalid input accepted"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "args": self.args, "expected": self.expected,
+            "expected_verdict": self.expected_verdict, "verdict": self.verdict, "kind": self.kind,
+            "body_ran": self.body_ran, "body_runs": self.body_runs, "ran": self.ran,
+            "ok": self.ok, "problem": self.problem, "note": self.note,
+        }
+
+
+@dataclass
+class ProbeReport:
+    """All cases for one contract; ``ok`` when every case passed."""
+
+    tool: str
+    cases: list[ProbeCase] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.cases)
+
+    @property
+    def problems(self) -> list[ProbeCase]:
+        return [c for c in self.cases if not c.ok]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tool": self.tool, "ok": self.ok, "total": len(self.cases),
+                "problems": len(self.problems), "cases": [c.to_json() for c in self.cases]}
+
+
+# ------------------------------------------------------------------------------ value helpers
+
+
+def _types(schema: dict[str, Any]) -> set[str]:
+    out: set[str] = set()
+    t = schema.get("type")
+    if isinstance(t, str):
+        out.add(t)
+    elif isinstance(t, list):
+        out.update(t)
+    for key in ("anyOf", "oneOf"):
+        for sub in schema.get(key, []) or []:
+            if isinstance(sub, dict):
+                out |= _types(sub)
+    if "enum" in schema and not out:
+        out |= {_json_type(v) for v in schema["enum"]}
+    return out
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _accepts_type(types: set[str], t: str) -> bool:
+    return t in types or (t == "integer" and "number" in types)
+
+
+def _valid_for(schema: dict[str, Any], value: Any) -> bool:
+    try:
+        return validator_for(schema).is_valid(value)
+    except Exception:  # a schema jsonschema cannot compile
+        return False
+
+
+def _coerce(value: Any, types: set[str]) -> Any:
+    if isinstance(value, str) and not _accepts_type(types, "string"):
+        try:
+            if "integer" in types:
+                return int(value)
+            if "number" in types:
+                return float(value)
+        except ValueError:
+            return value
+        if "boolean" in types and value.lower() in ("true", "false"):
+            return value.lower() == "true"
+    return value
+
+
+def _synth(schema: dict[str, Any], types: set[str]) -> Any:
+    if "integer" in types or "number" in types:
+        lo = schema.get("minimum", schema.get("exclusiveMinimum", 0) + 1 if "exclusiveMinimum" in schema else 1)
+        return int(lo) if "integer" in types else float(lo)
+    if "boolean" in types:
+        return True
+    if "array" in types:
+        return []
+    if "object" in types:
+        return {}
+    if schema.get("format") == "date":
+        return "2026-06-21"
+    return "x" * max(int(schema.get("minLength", 1) or 1), 1)
+
+
+def valid_value(name: str, schema: dict[str, Any], tool_description: str = "") -> Any:
+    """A value for parameter ``name`` that its own schema accepts, when one can be found
+    (an example from the contract first; else a synthesized value of the declared type)."""
+    types = _types(schema)
+    example = _coerce(example_value(name, schema, tool_description), types)
+    if _valid_for(schema, example):
+        return example
+    synth = _synth(schema, types)
+    return synth if _valid_for(schema, synth) else example
+
+
+def baseline_args(contract: Contract) -> dict[str, Any]:
+    """Valid arguments: every required parameter with :func:`valid_value`."""
+    props = contract.parameters.get("properties", {}) or {}
+    required = contract.parameters.get("required", []) or []
+    return {n: valid_value(n, props.get(n, {}) or {}, contract.description) for n in required if n in props}
+
+
+def _wrong_value(t: str, base: Any) -> Any:
+    return {
+        "string": json.dumps(base, ensure_ascii=False) if not isinstance(base, str) else "text",
+        "integer": 7,
+        "number": 1.5,
+        "boolean": True,
+        "null": None,
+        "array": [base],
+        "object": {"value": base},
+    }[t]
+
+
+def _pattern_miss(pattern: str, base: Any) -> str | None:
+    candidates = []
+    if isinstance(base, str):
+        candidates += [base.lower(), base.swapcase(), f" {base}", base[1:], base + "!"]
+    candidates += ["zz", "!!!", "0", "not matching"]
+    for c in candidates:
+        try:
+            if c and re.search(pattern, c) is None:
+                return c
+        except re.error:
+            return None
+    return None
+
+
+def _enum_miss(enum: list[Any]) -> Any:
+    if all(isinstance(v, str) for v in enum):
+        miss = "jeju"
+        while miss in enum:
+            miss += "_x"
+        return miss
+    nums = [v for v in enum if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if nums:
+        return max(nums) + 1
+    return "not-in-enum"
+
+
+# ----------------------------------------------------------------------------- case generation
+
+
+def probe_cases(contract: Contract) -> list[ProbeCase]:
+    """The generated cases for ``contract`` (not yet run); see the module docstring."""
+    props = contract.parameters.get("properties", {}) or {}
+    required = [n for n in contract.parameters.get("required", []) or [] if n in props]
+    base = baseline_args(contract)
+    cases = [ProbeCase("baseline", dict(base), VALID, note="every required argument from the contract's examples")]
+
+    def with_(arg: str, value: Any) -> dict[str, Any]:
+        out = dict(base)
+        out[arg] = value
+        return out
+
+    for arg in required:
+        args = {k: v for k, v in base.items() if k != arg}
+        cases.append(ProbeCase(f"missing:{arg}", args, INVALID, f"missing:{arg}"))
+    for arg, schema in props.items():
+        schema = schema if isinstance(schema, dict) else {}
+        types = _types(schema)
+        base_value = base.get(arg, valid_value(arg, schema, contract.description))
+        if types:
+            for t in ALL_TYPES:
+                if _accepts_type(types, t):
+                    continue
+                value = _wrong_value(t, base_value)
+                label = f"type:{arg}={t}"
+                note = ""
+                if t == "boolean" and types & {"integer", "number"}:
+                    label, note = f"type:{arg}=true", "JSON true is never an integer"
+                cases.append(ProbeCase(label, with_(arg, value), INVALID, f"type:{arg}", note=note))
+        if "integer" in types and isinstance(base_value, int) and not isinstance(base_value, bool):
+            cases.append(ProbeCase(f"float-integral:{arg}", with_(arg, float(base_value)), VALID,
+                                   note=f"{float(base_value)} is normalised to {base_value}"))
+        cases.extend(_bound_cases(arg, schema, types, base_value, with_))
+        if schema.get("enum"):
+            cases.append(ProbeCase(f"not-in-enum:{arg}", with_(arg, _enum_miss(schema["enum"])), INVALID,
+                                   f"allowed:{arg}"))
+        if isinstance(schema.get("pattern"), str):
+            miss = _pattern_miss(schema["pattern"], base_value)
+            if miss is not None:
+                cases.append(ProbeCase(f"pattern-miss:{arg}", with_(arg, miss), INVALID, f"pattern:{arg}"))
+        if schema.get("format") == "date":
+            cases.append(ProbeCase(f"bad-date:{arg}", with_(arg, BAD_DATE), INVALID, f"format:{arg}",
+                                   note="February has no 30th"))
+    extra = EXTRA_ARG
+    while extra in props:
+        extra += "_x"
+    cases.append(ProbeCase("unknown-arg", {**base, extra: 1}, INVALID, f"unknown:{extra}"))
+    cases.append(ProbeCase("args-as-json-string", json.dumps(base, ensure_ascii=False), INVALID, "shape",
+                           note="the arguments object sent as a JSON string"))
+    return cases
+
+
+def _bound_cases(arg: str, schema: dict[str, Any], types: set[str], base_value: Any, with_) -> list[ProbeCase]:
+    out: list[ProbeCase] = []
+    numeric = types & {"integer", "number"}
+    if numeric:
+        step = 1 if "integer" in types or "number" not in types else 0.5
+        for key, inside, outside, label_in, label_out in (
+            ("minimum", 0, -step, "min", "below-min"),
+            ("maximum", 0, step, "max", "above-max"),
+            ("exclusiveMinimum", step, 0, "above-exclusive-min", "exclusive-min"),
+            ("exclusiveMaximum", -step, 0, "below-exclusive-max", "exclusive-max"),
+        ):
+            bound = schema.get(key)
+            if isinstance(bound, (int, float)) and not isinstance(bound, bool):
+                out.append(ProbeCase(f"{label_in}:{arg}", with_(arg, bound + inside), VALID,
+                                     note=f"{key} {bound}"))
+                out.append(ProbeCase(f"{label_out}:{arg}", with_(arg, bound + outside), INVALID, f"range:{arg}",
+                                     note=f"{key} {bound}"))
+    if "string" in types:
+        seed = base_value if isinstance(base_value, str) and base_value else "x"
+        shaped = any(k in schema for k in ("pattern", "enum", "format", "const"))
+        lo, hi = schema.get("minLength"), schema.get("maxLength")
+        if isinstance(lo, int) and lo > 0:
+            if not shaped:
+                out.append(ProbeCase(f"min-length:{arg}", with_(arg, (seed * lo)[:lo]), VALID, note=f"minLength {lo}"))
+            out.append(ProbeCase(f"below-min-length:{arg}", with_(arg, (seed * lo)[: lo - 1]), INVALID,
+                                 f"range:{arg}", note=f"minLength {lo}"))
+        if isinstance(hi, int):
+            if not shaped:
+                out.append(ProbeCase(f"max-length:{arg}", with_(arg, (seed * (hi + 1))[:hi]), VALID,
+                                     note=f"maxLength {hi}"))
+            out.append(ProbeCase(f"above-max-length:{arg}", with_(arg, (seed * (hi + 2))[: hi + 1]), INVALID,
+                                 f"range:{arg}", note=f"maxLength {hi}"))
+    return out
+
+
+# ---------------------------------------------------------------------------------- running
+
+
+def _gate_of(target: Any) -> Gate:
+    gate = getattr(target, "gate", target)
+    if not isinstance(gate, Gate):
+        raise TypeError(f"expected a Playground or a Gate, got {type(target).__name__}")
+    return gate
+
+
+def probe_contract(target: Any, name: str, *, run_valid: bool | None = None) -> ProbeReport:
+    """Generate the probe cases for contract ``name`` and run each through ONE gate.
+
+    ``target``: a Playground (its gate is used, so its cache and ``body_runs`` carry) or a Gate.
+    ``run_valid``: run the valid cases' bodies (default: yes unless the contract has
+    ``side_effects``; then they are only validated). Invalid cases always go through the gate.
+    Raises :class:`UsageError` when ``name`` is not registered.
+    """
+    gate = _gate_of(target)
+    contract = gate.registry.get(name) if isinstance(name, str) else None
+    if contract is None:
+        names = ", ".join(gate.registry.names()) or "(none loaded)"
+        raise UsageError(f"no tool named {name!r}; registered: {names}")
+    if run_valid is None:
+        run_valid = not contract.side_effects
+    report = ProbeReport(contract.name)
+    for case in probe_cases(contract):
+        if case.expected == VALID and not run_valid:
+            verdict = check_args(contract, case.args)
+            case.verdict, case.ran = verdict.code, False
+            case.note = (case.note + "; " if case.note else "") + "validated only (the tool has side effects)"
+        else:
+            before = gate.body_runs[contract.name]
+            record = gate.call(contract.name, case.args)
+            case.verdict, case.kind, case.body_ran = record.verdict, record.kind, record.body_ran
+            case.body_runs = gate.body_runs[contract.name] - before
+        report.cases.append(case)
+    return report

@@ -1,0 +1,109 @@
+"""``playground lint``: seed 002's schema advice as findings (rules in :mod:`playground.batch.lint`).
+
+Exit codes: 0 no error (warnings and info alone pass); 1 an error, or a warning with
+``--strict``; 2 a tool module did not load (or an unknown ``--only`` name).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from playground.cli.common import (
+    ExitCode,
+    FormatOption,
+    OutputFormat,
+    ToolsOption,
+    boundary,
+    emit_json,
+    emit_json_lines,
+    fail,
+    finish,
+    open_workbench,
+    unknown_tool_message,
+)
+
+SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+
+def _short(source: str) -> str:
+    """``source`` relative to the working directory when it is below it."""
+    path, sep, line = source.rpartition(":")
+    if not sep or not line.isdigit():
+        return source
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return source
+    return f"{rel if not rel.startswith('..') else path}:{line}"
+
+
+def lint(
+    tools: ToolsOption = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too (info never fails).")] = False,
+    only: Annotated[Optional[str], typer.Option("--only", help="Lint one tool (overlap still judged against all).",
+                                                show_default=False)] = None,
+    fmt: FormatOption = OutputFormat.table,
+) -> None:
+    """Check tool schemas against seed 002: names (verb + object, no versions, one job), boundary
+    sentences, constraints in prose that belong in the schema, optional arguments, declared and
+    minimal returns, empty-result notes, and the 10 / 30 tool-count thresholds."""
+    from playground.batch.lint import RULES, lint_contract, lint_exit_code, lint_registry, summarize
+
+    with boundary():
+        pg = open_workbench(tools, wire=False)
+        registry = pg.registry
+        if only is not None:
+            if only not in registry:
+                fail(unknown_tool_message(only, registry.names()))
+            findings = lint_contract(registry, only)
+        else:
+            findings = lint_registry(registry)
+        counts = summarize(findings)
+        if fmt is OutputFormat.json:
+            emit_json({
+                "tools": registry.names(),
+                "summary": counts,
+                "findings": [f.to_json() for f in findings],
+                "rules": {rule: {"severity": sev, "summary": text, "source": src}
+                          for rule, (sev, text, src) in RULES.items()},
+            }, fmt)
+        elif fmt is OutputFormat.jsonl:
+            emit_json_lines(f.to_json() for f in findings)
+        else:
+            _print_table(findings, counts, len(registry) if only is None else 1)
+    finish(pg, ExitCode.FAILED if lint_exit_code(findings, strict) else ExitCode.OK)
+
+
+def _print_table(findings, counts: dict[str, int], n_tools: int) -> None:
+    from rich import box
+    from rich.console import Console, Group
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console(highlight=False)
+    if findings:
+        table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), show_lines=False)
+        table.add_column("severity", no_wrap=True)
+        table.add_column("rule", no_wrap=True)
+        table.add_column("where", overflow="fold", max_width=34)
+        table.add_column("finding", overflow="fold", ratio=1)
+        for f in findings:
+            where = Text(f.location, style="bold")
+            where.append("\n" + _short(f.source), style="dim")
+            body = Text(f.message)
+            body.append("\n→ " + f.suggestion, style="green")
+            table.add_row(Text(f.severity, style=SEVERITY_STYLES.get(f.severity, "")), f.rule, where, body)
+        console.print(table)
+    summary = (f"{n_tools} tool(s): {counts['error']} error(s), {counts['warning']} warning(s), "
+               f"{counts['info']} info")
+    style = "bold red" if counts["error"] else ("yellow" if counts["warning"] else "green")
+    console.print(Group(Text(summary if findings else f"{summary} — clean", style=style)))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``lint`` to ``app``."""
+    app.command("lint")(lint)

@@ -1,0 +1,90 @@
+"""``playground probe NAME``: invalid and boundary inputs derived from a contract's schema, each
+run through ONE gate (generation rules in :mod:`playground.batch.probe`).
+
+Exit codes: 0 every invalid input was refused before the body ran and every valid one was
+accepted; 1 otherwise; 2 an unknown NAME or a tool module that did not load.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from playground.cli.common import (
+    ExitCode,
+    FormatOption,
+    OutputFormat,
+    ToolsOption,
+    boundary,
+    dump_json,
+    emit_json,
+    emit_json_lines,
+    fail,
+    finish,
+    open_workbench,
+    unknown_tool_message,
+)
+
+
+def probe(
+    name: Annotated[str, typer.Argument(help="The tool to probe.", show_default=False)],
+    tools: ToolsOption = None,
+    fmt: FormatOption = OutputFormat.table,
+) -> None:
+    """Send every derived input (missing, wrong types, true for an integer, bounds, enum and pattern
+    misses, a bad date, an unknown argument, the arguments as a JSON string) through the gate and
+    confirm the body never ran for an invalid one."""
+    from playground.batch.probe import probe_contract
+
+    with boundary():
+        pg = open_workbench(tools, wire=False)
+        if name not in pg.registry:
+            fail(unknown_tool_message(name, pg.registry.names()))
+        report = probe_contract(pg, name)
+        if fmt is OutputFormat.json:
+            emit_json(report.to_json(), fmt)
+        elif fmt is OutputFormat.jsonl:
+            emit_json_lines(c.to_json() for c in report.cases)
+        else:
+            _print_table(report)
+    finish(pg, ExitCode.OK if report.ok else ExitCode.FAILED)
+
+
+def _print_table(report) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console(highlight=False)
+    table = Table(title=f"probe {report.tool}", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1))
+    table.add_column("case / args", overflow="fold", ratio=1, min_width=20)
+    table.add_column("expected", no_wrap=True)
+    table.add_column("verdict / kind", overflow="fold")
+    table.add_column("ran", no_wrap=True)
+    table.add_column("body runs", justify="right", no_wrap=True)
+    table.add_column("", no_wrap=True)
+    for c in report.cases:
+        case = Text(c.name, style="bold")
+        case.append("\n" + dump_json(c.args, compact=True), style="dim")
+        verdict = Text("valid", style="green") if not c.verdict else Text(c.verdict, style="yellow")
+        verdict.append("\n" + (c.kind or ("validated only" if not c.ran else "-")), style="dim")
+        status = Text("ok", style="green") if c.ok else Text("FAIL", style="bold red")
+        ran = "yes" if c.body_ran else "no"
+        runs = Text(str(c.body_runs), style="bold red" if c.expected == "invalid" and c.body_runs else "")
+        table.add_row(case, c.expected, verdict, ran, runs, status)
+    console.print(table)
+    for c in report.problems:
+        console.print(Text(f"FAIL {c.name}: {c.problem} (verdict {c.verdict or 'valid'}, body runs {c.body_runs})",
+                           style="bold red"))
+    invalid = [c for c in report.cases if c.expected == "invalid"]
+    leaked = [c for c in invalid if c.body_runs or c.body_ran]
+    summary = (f"{len(report.cases)} cases: {len(invalid)} invalid (body ran for {len(leaked)}), "
+               f"{len(report.cases) - len(invalid)} valid; {len(report.problems)} problem(s)")
+    console.print(Text(summary, style="green" if report.ok else "bold red"))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``probe`` to ``app``."""
+    app.command("probe")(probe)

@@ -1,0 +1,221 @@
+"""``playground eval / lint / probe`` through typer's CliRunner: exit codes, parsed JSON and
+JUnit output, --compare with the offline router against a changed copy of tools/shop.py."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from playground.cli.main import LOADED_COMMANDS, app
+
+REPO = Path(__file__).resolve().parents[2]
+SHOP = REPO / "tools" / "shop.py"
+INVENTORY = REPO / "tools" / "inventory.py"
+ROUTING_CASES = REPO / "fixtures" / "routing_cases.jsonl"
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLAYGROUND_CACHE_DIR", str(tmp_path / "decl-cache"))
+    monkeypatch.delenv("GEMINI_API_KEY", raising=False)
+    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_commands_are_registered():
+    assert {"cmd_eval", "cmd_lint", "cmd_probe"} <= set(LOADED_COMMANDS)
+
+
+def _without_boundaries(tmp_path: Path) -> Path:
+    """A copy of shop.py with every boundary sentence ("...사용하지 않는다") removed."""
+    lines = [line for line in SHOP.read_text(encoding="utf-8").splitlines() if "사용하지 않는다" not in line]
+    folder = tmp_path / "no_boundaries"
+    folder.mkdir()
+    (folder / "shop.py").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder / "shop.py"
+
+
+# --- eval -----------------------------------------------------------------------------------
+
+
+def test_eval_json_offline_router():
+    result = invoke("eval", ROUTING_CASES, "--tools", SHOP, "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    m = data["metrics"]
+    counts = m["counts"]
+    assert (counts["total"], counts["should_use"], counts["should_not_use"]) == (48, 25, 23)
+    assert m["selection_rate"] == pytest.approx(counts["selected"] / 25)
+    assert m["false_selection_rate"] == pytest.approx(counts["false_selected"] / 23)
+    assert data["router"] == "offline"
+    assert len(data["results"]) == 48
+    assert data["thresholds"] == {"base": []}
+
+
+def test_eval_table_lists_rates_and_matrix():
+    result = invoke("eval", ROUTING_CASES, "--tools", SHOP)
+    assert result.exit_code == 0, result.stderr
+    for text in ("selection rate", "false-selection rate", "wrong-tool rate", "argument accuracy",
+                 "per tool", "confusion", "track_shipping"):
+        assert text in result.stdout
+
+
+def test_eval_thresholds_set_the_exit_code():
+    ok = invoke("eval", ROUTING_CASES, "--tools", SHOP, "--min-selection", "0.5", "--max-false-selection", "0.5",
+                "--format", "json")
+    assert ok.exit_code == 0, ok.stderr
+    high = invoke("eval", ROUTING_CASES, "--tools", SHOP, "--min-selection", "1.0", "--format", "json")
+    rate = json.loads(high.stdout)["metrics"]["selection_rate"]
+    if rate < 1.0:
+        assert high.exit_code == 1
+        assert "below --min-selection 100.0%" in high.stderr
+    strict = invoke("eval", ROUTING_CASES, "--tools", SHOP, "--max-false-selection", "-0.1")
+    assert strict.exit_code == 2  # out of range: a usage error
+
+
+def test_eval_junit_parses(tmp_path: Path):
+    result = invoke("eval", ROUTING_CASES, "--tools", SHOP, "--format", "junit")
+    assert result.exit_code == 0, result.stderr
+    root = ET.fromstring(result.stdout.encode("utf-8"))
+    suite = root.find("testsuite")
+    cases = suite.findall("testcase")
+    assert root.get("tests") == suite.get("tests") == "48" and len(cases) == 48
+    failures = [c for c in cases if c.find("failure") is not None]
+    assert suite.get("failures") == str(len(failures))
+    assert all(f.find("failure").get("message") for f in failures)
+    assert {c.get("classname") for c in cases} >= {"eval.track_shipping", "eval.none"}
+
+
+def test_eval_missing_file_and_malformed_lines(tmp_path: Path):
+    missing = invoke("eval", tmp_path / "nope.jsonl", "--tools", SHOP)
+    assert missing.exit_code == 2
+    assert missing.stderr.strip().startswith("error:") and len(missing.stderr.strip().splitlines()) == 1
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text('{"question": "HR20260621 택배 언제 와요?", "expect_tool": "track_shipping"}\n'
+                     "{broken\n", encoding="utf-8")
+    result = invoke("eval", cases, "--tools", SHOP, "--format", "json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["problems"][0]["line"] == 2 and data["problems"][0]["message"].startswith("not valid JSON")
+    assert len(data["results"]) == 1
+    assert "line 2: not valid JSON" in result.stderr
+
+
+def test_eval_gemini_without_key_is_a_usage_error():
+    result = invoke("eval", ROUTING_CASES, "--tools", SHOP, "--router", "gemini")
+    assert result.exit_code == 2
+    assert "no Gemini API key" in result.stderr
+
+
+def test_eval_compare_without_boundary_sentences(tmp_path: Path):
+    """Seed 002's before/after check with the offline router: the boundary sentences removed.
+    Whatever flips is listed with both choices; every flip agrees with the two runs."""
+    copy = _without_boundaries(tmp_path)
+    result = invoke("eval", ROUTING_CASES, "--tools", SHOP, "--compare", copy, "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert [r["metric"] for r in data["rates"]] == [
+        "selection_rate", "false_selection_rate", "wrong_tool_rate", "argument_accuracy"]
+    base = {r["line"]: r for r in data["base"]["results"]}
+    other = {r["line"]: r for r in data["other"]["results"]}
+    flipped = {line for line in base if base[line]["passed"] != other[line]["passed"]}
+    assert {f["line"] for f in data["flips"]} == flipped
+    for f in data["flips"]:
+        assert f["direction"] == ("pass->fail" if base[f["line"]]["passed"] else "fail->pass")
+        assert f["before"] == (base[f["line"]]["chosen"] or "(none)")
+        assert f["after"] == (other[f["line"]]["chosen"] or "(none)")
+
+
+def test_eval_compare_lists_flipped_cases(tmp_path: Path):
+    """A copy whose get_order_status claims shipping questions too ("적극적으로 사용한다", the
+    seed's example of an edit that looks like an improvement) flips shipping cases to it."""
+    text = "\n".join(line for line in SHOP.read_text(encoding="utf-8").splitlines() if "사용하지 않는다" not in line)
+    text = text.replace(
+        '"""하루마켓 주문번호로 주문 내역과 진행 단계를 조회한다.',
+        '"""하루마켓 주문번호로 주문 내역과 진행 단계, 택배 배송 현황, 송장번호, 도착일을 조회한다. '
+        "주문·배송·택배에 관한 모든 문의에 적극적으로 사용한다.",
+    )
+    folder = tmp_path / "eager"
+    folder.mkdir()
+    (folder / "shop.py").write_text(text + "\n", encoding="utf-8")
+    result = invoke("eval", ROUTING_CASES, "--tools", SHOP, "--compare", folder, "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    to_order = [f for f in data["flips"] if f["direction"] == "pass->fail"]
+    assert to_order, "expected at least one shipping question to flip to get_order_status"
+    assert all(f["expect_tool"] == "track_shipping" and f["after"] == "get_order_status" for f in to_order)
+    rates = {r["metric"]: r for r in data["rates"]}
+    assert rates["selection_rate"]["other"] < rates["selection_rate"]["base"]
+    table = invoke("eval", ROUTING_CASES, "--tools", SHOP, "--compare", folder)
+    assert "flipped cases" in table.stdout and "pass->fail" in table.stdout
+
+
+# --- lint -----------------------------------------------------------------------------------
+
+
+def test_lint_shop_passes_with_warnings_strict_fails():
+    result = invoke("lint", "--tools", SHOP, "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["summary"] == {"error": 0, "warning": 3, "info": 0}
+    assert {f["rule"] for f in data["findings"]} == {"prose-constraint"}
+    assert invoke("lint", "--tools", SHOP, "--strict").exit_code == 1
+
+
+def test_lint_errors_exit_1(tmp_path: Path):
+    module = tmp_path / "bad.py"
+    module.write_text(
+        'def do_refund_and_notify(order_id: str) -> dict:\n'
+        '    """Refund an order and notify the customer."""\n'
+        '    return {}\n\n__tools__ = [do_refund_and_notify]\n', encoding="utf-8")
+    result = invoke("lint", "--tools", module)
+    assert result.exit_code == 1
+    assert "name-two-things" in result.stdout
+    only = invoke("lint", "--tools", module, "--only", "nope")
+    assert only.exit_code == 2 and "no tool named 'nope'" in only.stderr
+
+
+# --- probe ----------------------------------------------------------------------------------
+
+
+def test_probe_stock_lookup_json():
+    result = invoke("probe", "stock_lookup", "--tools", INVENTORY, "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["ok"] is True and data["problems"] == 0 and data["total"] == len(data["cases"]) == 31
+    invalid = [c for c in data["cases"] if c["expected"] == "invalid"]
+    assert len(invalid) == 27
+    assert all(c["body_runs"] == 0 and c["body_ran"] is False for c in invalid)
+
+
+def test_probe_table_shows_body_runs_column():
+    result = invoke("probe", "stock_lookup", "--tools", INVENTORY)
+    assert result.exit_code == 0
+    assert "body runs" in result.stdout and "missing:sku" in result.stdout
+    assert "27 invalid (body ran for 0)" in result.stdout
+
+
+def test_probe_unknown_name_exit_2():
+    result = invoke("probe", "stock_lookpu", "--tools", INVENTORY)
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "error: no tool named 'stock_lookpu'; did you mean: stock_lookup"
+
+
+def test_probe_rejected_valid_input_exit_1(tmp_path: Path):
+    module = tmp_path / "t.py"
+    module.write_text(
+        "def f(code):\n    return {}\n\n"
+        'TOOLS = {"find_code": {"fn": f, "description": "x", "args": {"code": {"type": "str", "required": True,'
+        ' "pattern": "^[A-Z]{3}$", "description": "예: ab1"}}}}\n', encoding="utf-8")
+    result = invoke("probe", "find_code", "--tools", module, "--format", "json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["cases"][0]["problem"] == "valid input rejected"
