@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from playground.tui.commands import GEMINI_MODES, PlaygroundCommands
-from playground.tui.views.ask_view import AskView
+from playground.tui.views.ask_view import AskView, gemini_key_present
 from playground.tui.views.call_view import CallView
 from playground.tui.views.eval_view import EvalView
 from playground.tui.views.steps_view import StepsView
@@ -149,7 +149,13 @@ class PlaygroundApp(App):
         self.set_router("gemini" if self.router_name == "offline" else "offline")
 
     def set_router(self, name: str) -> None:
-        """Use router ``name`` (``offline`` or ``gemini``) for Ask."""
+        """Use router ``name`` (``offline`` or ``gemini``) for Ask. Without a Gemini key the app
+        says how to set one and stays offline."""
+        if name == "gemini" and not gemini_key_present():
+            from playground.routing.factory import NO_KEY_HINT
+
+            self.notify(f"{NO_KEY_HINT}. Staying with the offline router.", title="Gemini", severity="warning", timeout=12)
+            name = "offline"
         self.router_name = name
         self.query_one(AskView).router_changed(name, self.gemini_mode)
         self._update_subtitle()
@@ -165,15 +171,26 @@ class PlaygroundApp(App):
         self._update_subtitle()
         self.notify(f"Gemini mode: {mode}")
 
+    #: The widget focused when a mode tab opens (keyboard first).
+    FOCUS_ON_OPEN = {"call": "#contracts", "ask": "#question", "steps": "#steps-table", "evaluate": "#eval-path"}
+
+    @on(TabbedContent.TabActivated, "#modes")
+    def _mode_opened(self, event: TabbedContent.TabActivated) -> None:
+        target = self.FOCUS_ON_OPEN.get(event.pane.id or "")
+        if target:
+            for widget in self.query(target):
+                self.call_after_refresh(widget.focus)
+                break
+
     # -- messages between views ------------------------------------------------------------------
     @on(CallView.RepairRequested)
     def _repair(self, event: CallView.RepairRequested) -> None:
         self.action_mode("steps")
         self.query_one(StepsView).run_manual(event.tool, event.args)
 
-    @on(StepsView.EpisodeShown)
-    def _episode_shown(self, event) -> None:
-        pass
+    @on(AskView.EpisodeReady)
+    def _episode_ready(self, event: AskView.EpisodeReady) -> None:
+        self.query_one(StepsView).add_episode(event.episode)
 
 
 def run_tui(tools: list[str] | None = None) -> None:

@@ -34,3 +34,16 @@ async def settle(app, pilot) -> None:
     await app.workers.wait_for_complete()
     await pilot.pause()
     await pilot.pause()
+
+
+def capture_notifications(app) -> list[str]:
+    """Record every notification message of ``app`` (toasts expire; a slow run must not lose them)."""
+    seen: list[str] = []
+    original = app.notify
+
+    def notify(message, *args, **kwargs):
+        seen.append(str(message))
+        return original(message, *args, **kwargs)
+
+    app.notify = notify
+    return seen

@@ -1,17 +1,227 @@
-"""Ask mode (stub, replaced below)."""
-from textual.containers import Vertical
-from textual.widgets import Static
+"""Ask mode: a customer question → the router's choice → each call through the gate → the reply.
+
+The episode runs in a thread worker (``playground.loop.episode.run_question_episode`` with a
+router from ``playground.routing.factory.choose_router``). The worker also builds the exact
+first Gemini request with ``GeminiRouter.dry_run`` (no key, nothing sent). When the episode is
+shown, :class:`AskView.EpisodeReady` goes up so the app can open it in the step-through.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from rich.console import Group
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Button, Input, Label, OptionList, Static, TabbedContent, TabPane
+from textual.widgets.option_list import Option
+
+from playground.tui.explain import explanation_lines, explanation_renderable, move_summary, raw_renderable
+from playground.tui.formatting import json_syntax, pretty_json
+from playground.tui.widgets.record_view import RecordView
 
 
 class AskView(Vertical):
-    def compose(self):
-        yield Static("Ask")
+    """Question input, the router's choice and explanation, the calls, the reply."""
 
+    class AskDone(Message):
+        """The worker's result: the ``episode``, router ``notes``, the Gemini ``request`` (dry run)."""
+
+        def __init__(self, episode: Any, notes: list[str], request: Any) -> None:
+            super().__init__()
+            self.episode = episode
+            self.notes = notes
+            self.request = request
+
+    class EpisodeReady(Message):
+        """An episode finished in Ask mode (for the step-through): ``episode``."""
+
+        def __init__(self, episode: Any) -> None:
+            super().__init__()
+            self.episode = episode
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.pg = None
+        self.router_name = "offline"
+        self.gemini_mode = "AUTO"
+        self.running = False
+        self.episode = None
+        self.request: Any = None
+        self.texts: dict[str, str] = {}
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="ask-bar"):
+            yield Input(placeholder="고객 질문을 입력하세요 — e.g. HR20260601 택배 어디쯤인가요?", id="question")
+            yield Button("Ask  ctrl+r", id="ask", variant="primary")
+        yield Static("", id="ask-router", classes="status")
+        with Horizontal(id="ask-body"):
+            with VerticalScroll(id="ask-left"):
+                yield Label("Router's choice", classes="section")
+                yield Static("Ask a question to see which tool the router picks and why.", id="ask-choice")
+                yield Label("Reply", classes="section")
+                yield Static("-", id="ask-reply", markup=False)
+            with TabbedContent(id="ask-tabs"):
+                with TabPane("Calls", id="ask-calls-pane"):
+                    yield OptionList(id="ask-calls")
+                    yield RecordView(prefix="ask-rv", id="ask-record")
+                with TabPane("Moves (raw)", id="ask-moves-pane"):
+                    with VerticalScroll():
+                        yield Static("-", id="ask-moves")
+                with TabPane("Gemini request", id="ask-request-pane"):
+                    with VerticalScroll():
+                        yield Static("The exact first request to Gemini (dry run) appears here.", id="ask-request")
+
+    def on_mount(self) -> None:
+        self._show_router()
+
+    # -- state down ------------------------------------------------------------------------------
     def set_playground(self, pg) -> None:
         self.pg = pg
 
     def router_changed(self, name: str, mode: str) -> None:
-        pass
+        """The app switched router or Gemini mode."""
+        self.router_name, self.gemini_mode = name, mode
+        self._show_router()
 
-    def run_question(self) -> None:
-        pass
+    def _show_router(self) -> None:
+        text = f"router: {self.router_name}"
+        if self.router_name == "gemini":
+            text += f" · mode {self.gemini_mode}"
+        text += "   (switch: F9 or ctrl+p → Router / Gemini mode)"
+        self.query_one("#ask-router", Static).update(text)
+
+    # -- actions --------------------------------------------------------------------------------
+    def run_question(self, question: str | None = None) -> None:
+        """Run the question in the input (or ``question``, which is also put in the input)."""
+        field = self.query_one("#question", Input)
+        if question is not None:
+            field.value = question
+        text = field.value.strip()
+        if self.pg is None:
+            self.notify("The tools are still loading.", severity="warning")
+            return
+        if not text:
+            self.notify("Type a customer question first.", severity="warning")
+            return
+        if self.running:
+            self.notify("An episode is still running.", severity="warning")
+            return
+        self.running = True
+        self.query_one("#ask-reply", Static).update(Text("running…", style="bold yellow"))
+        self.query_one("#ask", Button).disabled = True
+        self._ask_worker(self.pg, text, self.router_name, self.gemini_mode)
+
+    @work(thread=True, exclusive=True, group="ask", exit_on_error=False)
+    def _ask_worker(self, pg, question: str, router_name: str, mode: str) -> None:
+        from playground.loop.episode import run_question_episode
+        from playground.routing.base import Turn
+        from playground.routing.factory import choose_router
+
+        notes: list[str] = []
+        try:
+            choice = choose_router(router_name, mode=mode if router_name == "gemini" else None)
+            notes = list(choice.notes)
+            episode = run_question_episode(pg, question, choice.router)
+        except Exception as exc:  # UsageError from the factory; never let it kill the app
+            self.post_message(self.AskDone(None, [f"{type(exc).__name__}: {exc}"], None))
+            return
+        try:
+            dry = choose_router("gemini", mode=mode, environ={}, dry_run=True).router
+            request = dry.dry_run([Turn(role="user", text=question)], pg.registry.declarations())
+        except Exception as exc:
+            request = {"error": f"{type(exc).__name__}: {exc}"}
+        self.post_message(self.AskDone(episode, notes, request))
+
+    # -- messages up -----------------------------------------------------------------------------
+    @on(AskDone)
+    def _done(self, event: AskDone) -> None:
+        event.stop()
+        self.running = False
+        self.query_one("#ask", Button).disabled = False
+        for note in event.notes:
+            self.notify(note, severity="warning", timeout=10)
+        if event.episode is None:
+            self.query_one("#ask-reply", Static).update(Text("; ".join(event.notes), style="red"))
+            return
+        self.show_episode(event.episode, event.request)
+        self.post_message(self.EpisodeReady(event.episode))
+
+    def show_episode(self, episode: Any, request: Any = None) -> None:
+        """Show ``episode`` (a ``loop.episode.Episode``) and the Gemini ``request``."""
+        self.episode = episode
+        self.request = request
+        moves = episode.moves
+        first = next((m for m in moves if m.get("calls")), moves[0] if moves else None)
+        parts: list[Any] = []
+        lines: list[str] = []
+        if first is not None:
+            head = Text(f"{episode.router} router {move_summary(first)}", style="bold")
+            parts.append(head)
+            lines.append(head.plain)
+            if first.get("explanation"):
+                parts.append(explanation_renderable(first["explanation"]))
+                lines.extend(explanation_lines(first["explanation"]))
+            elif first.get("raw") is not None:
+                parts.append(Text("the model's raw parts:", style="dim"))
+                parts.append(raw_renderable(first["raw"]))
+                lines.append(pretty_json(first["raw"]))
+        else:
+            error_step = next((s for s in episode.steps if s.get("reason") == "router_error"), None)
+            msg = error_step.get("message") if error_step else "the router made no move"
+            parts.append(Text(msg, style="red"))
+            lines.append(msg)
+        for i, move in enumerate(moves[1:], start=2):
+            line = f"move {i}: {move_summary(move)}"
+            parts.append(Text(line, style="dim"))
+            lines.append(line)
+        self.query_one("#ask-choice", Static).update(Group(*parts))
+        self.texts["choice"] = "\n".join(lines)
+        reply = episode.reply or "(no reply)"
+        status = f"[{episode.end}] " + (f"fixes: {'; '.join(episode.fixes)}\n" if episode.fixes else "")
+        self.texts["reply"] = reply
+        self.query_one("#ask-reply", Static).update(Text(status, style="dim") + Text(reply, style="bold"))
+        calls = self.query_one("#ask-calls", OptionList)
+        calls.clear_options()
+        calls.add_options(
+            Option(f"{r.call_id} {r.tool}  {r.kind}  verdict {r.verdict or 'valid'}  cache {r.cache}", id=str(i))
+            for i, r in enumerate(episode.calls)
+        )
+        record_view = self.query_one(RecordView)
+        if episode.calls:
+            calls.highlighted = 0
+            record_view.show_record(episode.calls[0])
+        else:
+            record_view.clear("The router called no tool.")
+        self.texts["moves"] = pretty_json(moves)
+        self.query_one("#ask-moves", Static).update(json_syntax(self.texts["moves"]))
+        if request is not None:
+            self.texts["request"] = pretty_json(request)
+            self.query_one("#ask-request", Static).update(json_syntax(self.texts["request"]))
+
+    @on(OptionList.OptionHighlighted, "#ask-calls")
+    def _call_chosen(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        if self.episode is not None and event.option.id is not None:
+            self.query_one(RecordView).show_record(self.episode.calls[int(event.option.id)])
+
+    @on(Input.Submitted, "#question")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.run_question()
+
+    @on(Button.Pressed, "#ask")
+    def _ask_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.run_question()
+
+
+def gemini_key_present() -> bool:
+    """Whether a Gemini key is set in the environment (GEMINI_API_KEY or GOOGLE_API_KEY)."""
+    from playground.routing.factory import has_gemini_key
+
+    return has_gemini_key(os.environ)

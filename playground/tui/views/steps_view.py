@@ -1,21 +1,278 @@
-"""Steps (stub)."""
-from textual.containers import Vertical
+"""The step-through: an episode as a list of steps (node, attempt, tool, kind), revealed one at
+a time (``n`` next, ``p`` back, ``e`` run to the end), the selected step's state and call, and a
+fork: edit the arguments at any step and replay from there (``loop.episode.fork_episode``).
+
+Every episode is kept (the original plus its forks) in :attr:`StepsView.episodes`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Static
+from textual.widgets import Button, DataTable, Label, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from playground.tui.form_values import args_to_json_text, parse_json_text
+from playground.tui.formatting import KIND_STYLES
+from playground.tui.widgets.record_view import RecordView
+
+COLUMNS = ("#", "node", "attempt", "tool", "kind", "verdict", "cache")
+
+
+def step_state_lines(step: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(label, value)`` rows describing one step dict of ``Episode.steps``."""
+    retries = step.get("retries") or []
+    retry_text = "; ".join(
+        f"attempt {r.get('attempt')}: {r.get('reason')}, waited {r.get('delay_ms')} ms" for r in retries
+    )
+    body = step.get("body_ran")
+    return [
+        ("node", str(step.get("node"))),
+        ("attempt", str(step.get("attempt"))),
+        ("tool", str(step.get("tool") or "-")),
+        ("args", args_to_json_text(step.get("args")) if step.get("args") is not None else "-"),
+        ("verdict", step.get("verdict") or ("valid" if step.get("node") in ("run", "check") else "-")),
+        ("body ran", "-" if body is None else ("yes" if body else "no")),
+        ("cache", step.get("cache") or "-"),
+        ("kind", step.get("kind") or "-"),
+        ("error", step.get("error") or "-"),
+        ("retries", retry_text or "none"),
+        ("delays", ", ".join(f"{d} ms" for d in step.get("delays_ms") or []) or "-"),
+        ("fixes", "; ".join(step.get("fixes") or []) or "none"),
+        ("reason", step.get("reason") or "-"),
+        ("message", step.get("message") or "-"),
+    ]
 
 
 class StepsView(Vertical):
-    class EpisodeShown(Message):
-        pass
+    """Episodes (original + forks), their steps, the selected step, and the fork editor."""
 
-    def compose(self):
-        yield Static("Steps")
+    BINDINGS = [
+        Binding("n", "step_next", "Next step", id="step-next"),
+        Binding("p", "step_back", "Step back", id="step-back"),
+        Binding("e", "to_end", "Run to end", id="step-end"),
+        Binding("ctrl+f", "fork", "Fork here", id="step-fork"),
+    ]
 
+    class EpisodeDone(Message):
+        """A manual episode or a fork finished in the worker: ``episode``, ``label``, ``start``
+        (the step to reveal up to), or ``error``."""
+
+        def __init__(self, episode: Any, label: str, start: int = 0, error: str = "") -> None:
+            super().__init__()
+            self.episode = episode
+            self.label = label
+            self.start = start
+            self.error = error
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.pg = None
+        self.episodes: list[Any] = []
+        self.labels: list[str] = []
+        self.current = -1
+        self.cursor = 0  # the last revealed step of the current episode
+        self.selected = 0  # the step whose state is shown
+        self.state_text = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static("No episode yet: ask a question (F2) or use 'Run with repair' in the Call view.",
+                     id="steps-status", classes="status")
+        with Horizontal(id="steps-body"):
+            with Vertical(id="steps-left"):
+                yield Label("Episodes (original + forks)", classes="section")
+                yield OptionList(id="episodes")
+                yield Label("Steps   n next · p back · e to end", classes="section")
+                yield DataTable(id="steps-table", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="episode-summary", markup=False)
+            with VerticalScroll(id="steps-right"):
+                yield Label("Selected step", classes="section")
+                yield Static("-", id="step-state")
+                yield Label("Arguments for a fork (edit, then ctrl+f)", classes="section")
+                yield TextArea("{}", id="fork-args", soft_wrap=True)
+                yield Button("Replay from here (fork)  ctrl+f", id="fork")
+                yield Label("The step's call", classes="section")
+                yield RecordView(prefix="st-rv", id="step-record")
+
+    def on_mount(self) -> None:
+        self.query_one("#steps-table", DataTable).add_columns(*COLUMNS)
+
+    # -- state down ------------------------------------------------------------------------------
     def set_playground(self, pg) -> None:
         self.pg = pg
 
-    def run_manual(self, tool, args) -> None:
-        pass
+    def add_episode(self, episode: Any, label: str | None = None, start: int = 0) -> None:
+        """Keep ``episode``, list it and show it with steps revealed up to ``start``."""
+        self.episodes.append(episode)
+        if label is None:
+            who = f"ask ({episode.router})" if episode.question is not None else "manual"
+            label = f"{who}: {episode.question or (episode.steps[0].get('tool') if episode.steps else '')}"
+        label = f"#{len(self.episodes)} {label} → {episode.end}"
+        self.labels.append(label)
+        self.query_one("#episodes", OptionList).add_option(Option(label, id=str(len(self.episodes) - 1)))
+        self.show_episode(len(self.episodes) - 1, start)
+
+    def show_episode(self, index: int, start: int = 0) -> None:
+        """Show episode ``index`` with its steps revealed up to ``start``."""
+        self.current = index
+        episode = self.episodes[index]
+        self.cursor = max(0, min(start, len(episode.steps) - 1))
+        options = self.query_one("#episodes", OptionList)
+        if options.highlighted != index:
+            options.highlighted = index
+        summary = [f"question: {episode.question}" if episode.question is not None else "manual call",
+                   f"router: {episode.router} · repairs by {episode.repairs_by} · attempts {episode.attempts}",
+                   f"end: {episode.end} · ok {episode.ok}"]
+        if episode.forked_from:
+            summary.append(f"forked at step {episode.forked_from['step']} (attempt "
+                           f"{episode.forked_from['attempt']}) with {args_to_json_text(episode.forked_from['args'])}")
+        summary.append(f"reply: {episode.reply}")
+        self.query_one("#episode-summary", Static).update("\n".join(summary))
+        self._render_steps()
+
+    @property
+    def episode(self) -> Any:
+        return self.episodes[self.current] if 0 <= self.current < len(self.episodes) else None
+
+    def _render_steps(self) -> None:
+        table = self.query_one("#steps-table", DataTable)
+        table.clear()
+        episode = self.episode
+        if episode is None:
+            return
+        for i, step in enumerate(episode.steps[: self.cursor + 1]):
+            kind = step.get("kind") or ""
+            table.add_row(
+                str(i), step.get("node"), str(step.get("attempt")), step.get("tool") or "",
+                Text(kind, style=KIND_STYLES.get(kind, "")), step.get("verdict") or "", step.get("cache") or "",
+                key=str(i),
+            )
+        table.move_cursor(row=self.cursor)
+        self.select_step(self.cursor)
+
+    def select_step(self, index: int) -> None:
+        """Show step ``index``'s state, its call (wire JSON per provider) and its arguments."""
+        episode = self.episode
+        if episode is None or not 0 <= index < len(episode.steps):
+            return
+        self.selected = index
+        step = episode.steps[index]
+        rows = step_state_lines(step)
+        self.state_text = "\n".join(f"{k}: {v}" for k, v in rows)
+        text = Text()
+        for label, value in rows:
+            text.append(f"{label:>9} ", style="dim")
+            style = KIND_STYLES.get(value, "") if label == "kind" else ("bold" if label == "node" else "")
+            text.append(f"{value}\n", style=style)
+        self.query_one("#step-state", Static).update(text)
+        record_view = self.query_one(RecordView)
+        call = step.get("call")
+        if isinstance(call, int) and 0 <= call < len(episode.calls):
+            record_view.show_record(episode.calls[call])
+        else:
+            record_view.clear("This step made no call.")
+        if step.get("args") is not None:
+            self.query_one("#fork-args", TextArea).load_text(args_to_json_text(step["args"]))
+        total = len(episode.steps)
+        self.query_one("#steps-status", Static).update(
+            f"step {index + 1}/{total} ({step.get('node')}) · revealed {self.cursor + 1}/{total} · "
+            "n next · p back · e to end · ctrl+f fork from the selected step"
+        )
+
+    # -- actions --------------------------------------------------------------------------------
+    def action_step_next(self) -> None:
+        """Reveal and select the next step."""
+        if self.episode is not None and self.cursor < len(self.episode.steps) - 1:
+            self.cursor += 1
+            self._render_steps()
+
+    def action_step_back(self) -> None:
+        """Hide the last revealed step and select the one before."""
+        if self.episode is not None and self.cursor > 0:
+            self.cursor -= 1
+            self._render_steps()
 
     def action_to_end(self) -> None:
-        pass
+        """Reveal every step and select the last."""
+        if self.episode is not None:
+            self.cursor = len(self.episode.steps) - 1
+            self._render_steps()
+
+    def action_fork(self) -> None:
+        """Replay the current episode from the selected step with the edited arguments."""
+        episode = self.episode
+        if episode is None or self.pg is None:
+            self.notify("No episode to fork.", severity="warning")
+            return
+        value, problem = parse_json_text(self.query_one("#fork-args", TextArea).text)
+        if problem:
+            self.notify(f"invalid JSON in the fork arguments: {problem}", title="Not forked", severity="error")
+            return
+        self._fork_worker(self.pg, episode, self.current, self.selected, value)
+
+    def run_manual(self, tool: str, args: Any) -> None:
+        """Run ``tool`` with ``args`` as a manual episode with repairs (in a worker), then show it."""
+        if self.pg is None:
+            self.notify("The tools are still loading.", severity="warning")
+            return
+        self.query_one("#steps-status", Static).update(f"running {tool} with repair…")
+        self._manual_worker(self.pg, tool, args)
+
+    @work(thread=True, exclusive=True, group="episode", exit_on_error=False)
+    def _manual_worker(self, pg, tool: str, args: Any) -> None:
+        from playground.loop.episode import run_manual_episode
+
+        try:
+            episode = run_manual_episode(pg, tool, args)
+        except Exception as exc:
+            self.post_message(self.EpisodeDone(None, "", error=f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(self.EpisodeDone(episode, f"manual: {tool}"))
+
+    @work(thread=True, exclusive=True, group="episode", exit_on_error=False)
+    def _fork_worker(self, pg, episode: Any, index: int, step: int, args: Any) -> None:
+        from playground.loop.episode import fork_episode
+
+        try:
+            fork = fork_episode(pg, episode, step, args)
+        except Exception as exc:  # UsageError: a step that made no call
+            self.post_message(self.EpisodeDone(None, "", error=str(exc)))
+            return
+        attempt = fork.forked_from["attempt"]
+        start = next((i for i, s in enumerate(fork.steps) if s["node"] == "validate" and s["attempt"] == attempt), 0)
+        self.post_message(self.EpisodeDone(fork, f"fork of #{index + 1} at step {step}", start))
+
+    # -- messages --------------------------------------------------------------------------------
+    @on(EpisodeDone)
+    def _episode_done(self, event: EpisodeDone) -> None:
+        event.stop()
+        if event.error:
+            self.notify(event.error, title="Step-through", severity="error")
+            return
+        self.add_episode(event.episode, event.label, event.start)
+
+    @on(DataTable.RowHighlighted, "#steps-table")
+    def _row(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        if event.row_key is not None and event.row_key.value is not None:
+            index = int(event.row_key.value)
+            if index != self.selected:
+                self.select_step(index)
+
+    @on(OptionList.OptionHighlighted, "#episodes")
+    def _episode_chosen(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        index = int(event.option.id or 0)
+        if index != self.current:
+            self.show_episode(index)
+
+    @on(Button.Pressed, "#fork")
+    def _fork_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_fork()

@@ -1,0 +1,111 @@
+"""Rendering a router's explanation of one move (offline: scores, matched terms, boundary
+sentences, argument evidence, threshold; Gemini: the model's raw parts).
+
+The offline explanation is ``Move.explanation`` from ``playground.routing.offline``:
+``{"threshold", "words", "tools": [{"name", "score", "relevance", "boundary_penalty",
+"matched": [{"word", "term", "where", "points"}], "boundary": [{"sentence", "hit",
+"points_to"}], "args", "arg_evidence": {arg: {"rule", "text", "detail"}}, "missing"}], "chosen",
+"reason"}``. Missing keys are tolerated (shown as ``-``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from playground.tui.formatting import json_syntax, pretty_json
+
+
+def move_summary(move: dict[str, Any]) -> str:
+    """One line for a move: ``calls track_shipping({"order_id": "HR…"})`` or ``text: …``."""
+    calls = move.get("calls") or []
+    if calls:
+        return "calls " + ", ".join(f"{c.get('name')}({_compact(c.get('args'))})" for c in calls)
+    text = (move.get("text") or "").strip()
+    return f"answers: {text[:120]}" if text else "answers (empty)"
+
+
+def _compact(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=repr)
+
+
+def explanation_lines(explanation: dict[str, Any] | None, top: int = 5) -> list[str]:
+    """Plain lines of an offline explanation: the reason, the threshold, the top tools with
+    score and matched terms, the chosen tool's boundary sentences and argument evidence."""
+    if not explanation:
+        return ["(no explanation: this router does not explain its choices)"]
+    if explanation.get("picked_by"):
+        return [f"picked by the {explanation['picked_by']}"]
+    lines = []
+    if explanation.get("reason"):
+        lines.append(f"reason: {explanation['reason']}")
+    if "threshold" in explanation:
+        lines.append(f"threshold: {explanation['threshold']}")
+    tools = sorted(explanation.get("tools") or [], key=lambda t: -(t.get("score") or 0))
+    for tool in tools[:top]:
+        terms = ", ".join(f"{m.get('word')}→{m.get('term')}" for m in tool.get("matched") or [])
+        lines.append(f"{tool.get('name')}: score {tool.get('score')} · matched {terms or '-'}")
+    chosen = next((t for t in tools if t.get("name") == explanation.get("chosen")), None)
+    if chosen:
+        for b in chosen.get("boundary") or []:
+            lines.append(f"boundary: {b.get('sentence')} (hit {', '.join(b.get('hit') or [])})")
+        for arg, ev in (chosen.get("arg_evidence") or {}).items():
+            lines.append(f"arg {arg} = {ev.get('text')!s} ({ev.get('rule')}: {ev.get('detail', '')})")
+        if chosen.get("missing"):
+            lines.append(f"missing: {', '.join(chosen['missing'])}")
+    return lines
+
+
+def explanation_renderable(explanation: dict[str, Any] | None, top: int = 6):
+    """A Rich renderable for an explanation (a score table plus the chosen tool's evidence)."""
+    if not explanation or explanation.get("picked_by") or "tools" not in explanation:
+        return Text("\n".join(explanation_lines(explanation)))
+    parts: list[Any] = []
+    head = Text()
+    head.append("chosen ", style="dim")
+    head.append(str(explanation.get("chosen") or "(none)"), style="bold green")
+    head.append(f"   threshold {explanation.get('threshold', '-')}", style="dim")
+    parts.append(head)
+    if explanation.get("reason"):
+        parts.append(Text(str(explanation["reason"]), style="italic"))
+    table = Table(expand=True, show_edge=False, pad_edge=False)
+    table.add_column("tool", no_wrap=True)
+    table.add_column("score", justify="right")
+    table.add_column("rel", justify="right")
+    table.add_column("bound", justify="right")
+    table.add_column("matched terms", ratio=1)
+    tools = sorted(explanation.get("tools") or [], key=lambda t: -(t.get("score") or 0))
+    for tool in tools[:top]:
+        style = "bold green" if tool.get("name") == explanation.get("chosen") else ""
+        terms = ", ".join(f"{m.get('word')}→{m.get('term')} ({m.get('where')})" for m in tool.get("matched") or [])
+        table.add_row(
+            Text(str(tool.get("name")), style=style), str(tool.get("score", "-")),
+            str(tool.get("relevance", "-")), str(tool.get("boundary_penalty", "-")), terms or "-",
+        )
+    parts.append(table)
+    chosen = next((t for t in tools if t.get("name") == explanation.get("chosen")), None)
+    if chosen:
+        for b in chosen.get("boundary") or []:
+            line = Text("boundary: ", style="yellow")
+            line.append(str(b.get("sentence")))
+            if b.get("hit"):
+                line.append(f"  (hit {', '.join(b['hit'])})", style="dim")
+            parts.append(line)
+        for arg, ev in (chosen.get("arg_evidence") or {}).items():
+            line = Text(f"{arg} = ", style="cyan")
+            line.append(f"{ev.get('text')}", style="bold")
+            line.append(f"  {ev.get('rule')}: {ev.get('detail', '')}", style="dim")
+            parts.append(line)
+        if chosen.get("missing"):
+            parts.append(Text(f"missing: {', '.join(chosen['missing'])}", style="red"))
+    return Group(*parts)
+
+
+def raw_renderable(raw: Any):
+    """A model's raw content (Gemini ``Content`` JSON) as highlighted JSON."""
+    return json_syntax(pretty_json(raw))
