@@ -10,6 +10,12 @@ equality is not enough. The rules here are deliberately small, deterministic and
   from :data:`ENDINGS`), keeping at least one syllable (two for a one-syllable suffix such as
   이/가/도, so 나이 stays 나이); for English it lowercases and drops a plural ``s``/``es``/``ies``
   and ``-ing``/``-ed`` (``tracking`` -> ``track``).
+* One-syllable endings (이/가/도/한/해/나 ...) are stripped only from words of at least three
+  syllables (나이, 이해 stay), except the past-tense adnominal 던 after a syllable ending in ㅆ
+  (샀던 -> 샀, 봤던 -> 봤). A filler with the polite 요 (좀요) is a stopword.
+* Word-class hints for the router's word weights: :func:`is_modifier` (adnominal 주문한),
+  :func:`is_background` (connective -는데: 주문했는데), :func:`is_nominal` (bare noun, noun +
+  particle or copula), :data:`SUBJECT_PARTICLES` (이/가/은/는).
 * :func:`match_quality` compares two stems: exact 1.0, one a prefix of the other 0.7
   (주문 ~ 주문번호, 배송 ~ 배송비), one contained in the other 0.5 (the shorter side must have at
   least 2 Hangul syllables or 4 ASCII letters; digits never match partially).
@@ -41,11 +47,11 @@ ENDINGS: tuple[str, ...] = tuple(sorted({
     "된다", "됐나요", "됐는지", "됐어요", "라고", "이라고", "는지", "는데", "던", "이다", "이며",
     "에서", "에게", "에는", "에도", "으로", "로는", "부터", "까지", "이나", "처럼", "보다",
     "이랑", "랑", "은요", "는요", "이요", "요", "은", "는", "이", "가", "을", "를", "의", "에",
-    "도", "와", "과", "로", "만", "한", "할", "된", "서",
+    "도", "와", "과", "로", "만", "한", "할", "된", "서", "해", "나",
 }, key=lambda s: (-len(s), s)))
 
 #: One-syllable endings that need a stem of at least two syllables (나이 stays 나이).
-_SHORT_GUARDED = frozenset({"이", "가", "의", "에", "도", "와", "과", "로", "만", "한", "할", "된", "서", "요", "던"})
+_SHORT_GUARDED = frozenset({"이", "가", "의", "에", "도", "와", "과", "로", "만", "한", "할", "된", "서", "요", "던", "해", "나"})
 #: Adnominal (modifier) endings: 주문한 거 = "the thing I ordered"; the word describes the
 #: thing asked about rather than the request (see :func:`is_modifier`).
 _ADNOMINAL = frozenset({"한", "할", "된", "하는", "했던", "던"})
@@ -59,6 +65,8 @@ STOPWORDS: frozenset[str] = frozenset({
     "부탁", "부탁드려", "부탁드립", "해주", "해", "하", "했", "됐", "되", "돼", "되나", "하나",
     "안녕", "안녕하세", "감사", "감사합", "고맙", "네", "예", "아니", "싶", "싶어", "싶어요",
     "알고", "잘", "안", "못", "주실", "주", "달라", "뭐였는지", "않", "않는", "않는다",
+    # the act of asking, not its topic (재고 문의요, 소재가 궁금해요)
+    "문의", "질문", "궁금", "말고",
     # English
     "a", "an", "the", "is", "are", "was", "were", "be", "been", "am", "do", "does", "did",
     "i", "me", "my", "you", "your", "we", "our", "it", "its", "this", "that", "these", "those",
@@ -98,6 +106,7 @@ GLOSSARY: MappingProxyType = MappingProxyType({
     "amount": ("금액",), "buy": ("구매", "샀"), "bought": ("구매", "샀"), "sell": ("판매",),
     "cancel": ("취소",), "exchange": ("교환",), "restock": ("재입고",), "number": ("번호",),
     "tracking": ("송장번호",), "arrive": ("도착",), "arrived": ("도착",),
+    "info": ("정보",), "information": ("정보",), "detail": ("정보",),
     # Korean synonyms of words the shop declarations use (color/size are product options)
     "색상": ("옵션",), "색깔": ("옵션",), "컬러": ("옵션",), "사이즈": ("옵션",),
     "color": ("옵션",), "colour": ("옵션",), "size": ("옵션",), "품절": ("재고",),
@@ -139,10 +148,34 @@ _ENDING_SET = frozenset(ENDINGS)
 _MAX_ENDING = max(len(e) for e in ENDINGS)
 
 
+#: Endings that join a clause to the next one as its background ("텀블러 주문했는데 배송 조회
+#:좀요": the request is the second clause); see :func:`is_background`.
+_CONNECTIVE = frozenset({"는데", "은데", "인데", "했는데"})
+#: Particles that follow a noun (a word ending in one of these, or in none, is nominal).
+NOUN_PARTICLES: frozenset[str] = frozenset({
+    "이", "가", "은", "는", "을", "를", "의", "에", "도", "와", "과", "로", "으로", "만", "에서",
+    "에게", "에는", "에도", "로는", "부터", "까지", "이나", "나", "처럼", "보다", "이랑", "랑", "은요", "는요",
+})
+#: The copula after a noun (텀블러예요, 어디쯤이에요): the word stays a noun.
+_COPULA = frozenset({"이에요", "예요", "이에여", "입니다", "인가요", "인가", "이다", "인지", "이요"})
+#: Particles marking the subject or topic: in "소재가 뭐예요" the subject is what is asked.
+SUBJECT_PARTICLES: frozenset[str] = frozenset({"이", "가", "은", "는", "은요", "는요"})
+
+
+def _past_tense(syllable: str) -> bool:
+    """True for a Hangul syllable whose final consonant is ㅆ (the past-tense 았/었: 샀, 봤, 했)."""
+    code = ord(syllable) - 0xAC00
+    return 0 <= code < 11172 and code % 28 == 20
+
+
 def _strip_once(word: str) -> tuple[str, str]:
     for n in range(min(_MAX_ENDING, len(word) - 1), 0, -1):  # longest suffix first
         ending = word[-n:]
-        if ending in _ENDING_SET and not (ending in _SHORT_GUARDED and len(word) - n < 2):
+        if ending not in _ENDING_SET:
+            continue
+        short = ending in _SHORT_GUARDED and len(word) - n < 2
+        # 샀던 / 봤던: the past-tense adnominal 던 after one syllable carrying ㅆ
+        if not short or (ending == "던" and _past_tense(word[-n - 1])):
             return word[:-n], ending
     return word, ""
 
@@ -195,8 +228,24 @@ def tokenize(text: str) -> list[Token]:
 
 
 def is_stopword(s: str) -> bool:
-    """True for a stem that carries no meaning for routing (particles, fillers, 'the')."""
+    """True for a stem that carries no meaning for routing (particles, fillers, 'the'), also
+    with the polite 요 attached to a filler (좀요)."""
+    if s.endswith("요") and len(s) > 1 and s[:-1] in STOPWORDS:
+        return True
     return s in STOPWORDS or len(s) == 0 or (len(s) == 1 and s.isascii() and s.isalpha())
+
+
+def is_background(token: Token) -> bool:
+    """True when the Hangul word ends a background clause (주문했는데, 단계인데): the request
+    is in the clause that follows."""
+    return any(token.ending.endswith(e) for e in _CONNECTIVE)
+
+
+def is_nominal(token: Token) -> bool:
+    """True for a Hangul word that is a bare noun, a noun with a particle or with the copula
+    (배송, 상품이, 단계만, 텀블러예요), not a verb form (주문한, 조회해, 남기나요)."""
+    return has_hangul(token.surface) and (token.ending == "" or token.ending in NOUN_PARTICLES
+                                          or token.ending in _COPULA)
 
 
 def is_content(s: str) -> bool:

@@ -8,17 +8,28 @@ alternative). For the latest user question it scores every declaration:
     its best match in the tool's vocabulary: location weight (name 3.0, description 1.0,
     parameter text 0.6, an example value 0.5, other sections 0.5) x match quality (exact 1.0,
     prefix 0.7, substring 0.5) x 0.8 when matched through the glossary (a glossary match
-    onto a name counts like a description word) x the word's weight (1.5 for the last
-    content word of a Korean sentence -- Korean is head-final, the predicate carries the
-    question; 0.5 for a modifier such as 주문한 in 주문한 거) x idf, where
+    onto a name counts like a description word) x the word's weight x idf, where
     ``idf = log(1 + N/df) / log(1 + N)`` and df is the number of tools the word matches
     (a word every tool has tells them apart less). Words that label an argument value
     ("주문번호 HR20260601", "Order HR...") are part of the value, not the intent.
+``word weight``  a reading of Korean word order (head-final): 1.5 for a sentence's predicate
+    (its last content word) and for the subject right before a question-word predicate
+    ("소재가 뭐예요": the material is what is asked); 0.5 for a word that describes rather than
+    asks -- an adnominal (주문한 거), a background clause ending in -는데 (주문했는데, 단계인데),
+    and a bare noun directly before another noun that is not the predicate (주문 배송 조회:
+    the head is 배송); 1.0 otherwise; 0 for stopwords and argument values.
 ``boundary``   a description sentence saying when not to use the tool (사용하지 않는다, 쓰지
-    않는다, 대신, 않는다, do not use, instead, not for ...) removes its words from the tool's
-    positive vocabulary; each question word matching one of them costs boundary weight 1.0
-    x quality x word weight. A fired boundary sentence naming another tool ("(track_shipping을
-    쓴다)") gives that tool +0.5 once.
+    않는다, 대신, 않는다, do not use, instead, not for ...). Only its *distinctive* words count:
+    those the tool's own positive text does not use (same stem, or a glossary word of its name)
+    and that do not start a word labelling its argument (주문 in "order_id: 하루마켓
+    주문번호"). So track_shipping's "주문 단계만 묻는 문의에는 사용하지 않는다" excludes 단계,
+    not every question saying 주문, and its "일반 배송 안내(배송비, 배송 기간)" excludes
+    배송비/기간, not the 배송 of its own first sentence. Distinctive words leave the tool's
+    positive vocabulary; each question word matching one costs boundary weight 1.0 x quality x
+    word weight.
+``pointer``    a fired boundary sentence naming other tools ("(track_shipping을 쓴다)") says where
+    such questions go (seed 002: "대안 도구를 가리키는 문장이 특히 잘 듣는다"): each tool named
+    gains pointer weight 1.0 x the penalty that word cost (listed under ``pointed``).
 ``evidence``   +1.0 per argument filled by enum/pattern/format/example/prefix, +0.25 per integer
     (seed 001: "질문에 P008이 보이면 check_stock, HR…이 보이면 주문 도구").
 ``missing``    -1.0 per required argument that cannot be filled.
@@ -26,13 +37,27 @@ alternative). For the latest user question it scores every declaration:
     not a question word) matches no declaration at all: the request itself ("리뷰 써도 되나요",
     "어디에 남기나요") is something no tool describes, even if a topic word (상품) matched.
 
-``score = relevance + evidence + pointer bonus - boundary - missing - predicate``. Tools scoring below
-``threshold`` are not called. If some eligible tool is fully filled, tools with missing
-arguments are passed over; otherwise the best tool's missing id may come from a prerequisite
-tool it names in its description ("먼저 search_products로 상품ID를 찾는다"), else the router asks
-for the missing value (or calls anyway with ``ask_for_missing=False``; the gate then answers
-``missing:<arg>``). After a function response it may chain once more (an id in the first row
-fills another tool the original question fits better) or replies with a summary of the result.
+``score = relevance + evidence + pointer - boundary - missing - predicate``. Picking:
+
+1. The best tool scoring at least ``threshold`` with all required arguments is called -- unless
+   only an argument's shape supports it (relevance and pointer 0: "P008 가격이 얼마예요?" gives
+   check_stock nothing but the id) and a tool the words fit (below) would score more with its
+   argument; then it is passed over (``passed_over`` in the explanation).
+2. Otherwise a tool the question's words fit but that lacks a required argument: relevance > 0,
+   its predicate matched, and ``score + missing`` (its score with the argument) reaches the
+   threshold. Its missing id may come from a prerequisite tool it names in its description
+   ("먼저 search_products로 상품ID를 찾는다"); else the router asks for the missing value,
+   naming the tool ("텀블러 주문한 거 어디쯤이에요?" -> track_shipping, order_id), or calls
+   anyway with ``ask_for_missing=False`` (the gate then answers ``missing:<arg>``).
+3. Otherwise no tool fits: a text listing what the tools do.
+
+A search-like free-text argument never takes the question's verb predicate ("남기나요").
+After a function response it may chain once more (an id in the first row fills another tool
+the original question fits better) or replies with a summary of the result.
+
+Weights and the threshold were set on fixtures/routing_cases.jsonl against tools/shop.py, and
+the same file is run against a copy without its boundary sentences (tests/routing/
+test_offline.py names the cases that flip). Deterministic; reads declarations only.
 """
 
 from __future__ import annotations
@@ -42,7 +67,7 @@ import hashlib
 import json
 import math
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from playground.errors import RouterError
@@ -77,7 +102,7 @@ class Weights:
     predicate: float = 1.5
     modifier: float = 0.5
     boundary: float = 1.0
-    pointer: float = 0.5
+    pointer: float = 1.0
     argument: float = 1.0
     integer: float = 0.25
     missing: float = 1.0
@@ -86,11 +111,32 @@ class Weights:
 
 @dataclass(frozen=True)
 class Boundary:
-    """A when-not-to-use sentence: its words and the tools it points to."""
+    """A when-not-to-use sentence: its words, the tools it points to, and its distinctive words
+    (those the tool's own positive text does not also use; only they count against the tool)."""
 
     sentence: str
     terms: tuple[str, ...]
     points_to: tuple[str, ...]
+    distinctive: tuple[str, ...] = ()
+
+
+def _covered(term: str, own: set[str], labels: set[str]) -> bool:
+    """True when a boundary word is not distinctive: the tool's own positive text uses the same
+    stem (or the glossary word of a name part), or it starts a word that labels an argument
+    (주문 in "order_id: 하루마켓 주문번호"): a question naming the argument is not the kind of
+    question the boundary excludes. Otherwise the word is distinctive (상품 in get_order_status's
+    "상품 정보나 재고 문의", although its positive text says 상품명: the boundary is the more
+    specific statement)."""
+    if term in own or term in labels:
+        return True
+    return any(korean.match_quality(term, o) == (0.7, "prefix") and o.startswith(term) for o in labels)
+
+
+def _strip_examples(text: str) -> str:
+    """``text`` without its example values (they are values, not labels)."""
+    for ex in argfill.extract_examples(text):
+        text = text.replace(ex, " ")
+    return text
 
 
 @dataclass
@@ -170,9 +216,17 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
     for part in korean.split_identifier(name):
         if korean.is_content(part):
             add(korean.stem(part), "name", w.name)
+    own = set(terms)
+    for part in korean.split_identifier(name):  # the name's glossary words are the tool's own subject too
+        own.update(korean.translations(korean.stem(part)))
+    labels = {korean.stem(p) for s in specs for p in korean.split_identifier(s.name)}
+    for spec in specs:
+        labels.update(_words(_strip_examples(spec.doc)))
     boundary_terms: dict[str, list[int]] = {}
     for i, b in enumerate(boundaries):
-        for t in b.terms:
+        distinctive = tuple(t for t in b.terms if not _covered(t, own, labels))
+        boundaries[i] = replace(b, distinctive=distinctive)
+        for t in distinctive:
             boundary_terms.setdefault(t, []).append(i)
             terms.pop(t, None)
     first = _SENTENCE_RE.split(parts.summary.strip())[0] if parts.summary.strip() else ""
@@ -254,7 +308,9 @@ class OfflineRouter:
     def score(self, question: str, declarations: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Per-tool scoring of ``question``: a list of dicts sorted by (-score, name), each with
         ``name, score, relevance, evidence_bonus, pointer_bonus, boundary_penalty,
-        missing_penalty, matched, boundary, args, arg_evidence, missing``."""
+        missing_penalty, predicate_penalty, matched, boundary, pointed, args, arg_evidence,
+        missing, unmatched_predicates``. A ``boundary`` entry is ``{sentence, terms,
+        distinctive, hit, points, points_to}``; a ``pointed`` entry ``{word, from, points}``."""
         return self._score(question, declarations)[0]
 
     def _score(self, question: str, declarations: list[dict[str, Any]]) -> tuple[list[dict], list[dict]]:
@@ -270,8 +326,10 @@ class OfflineRouter:
         weights, notes, predicates = self._token_weights(text, tokens, consumed + labels)
         n = len(idx.tools)
         rows = [{"name": t.name, "relevance": 0.0, "boundary_penalty": 0.0, "pointer_bonus": 0.0,
-                 "matched": [], "name_hits": [], "boundary": []} for t in idx.tools]
+                 "matched": [], "name_hits": [], "boundary": [], "pointed": []} for t in idx.tools]
         fired: dict[tuple[int, int], list[str]] = {}
+        points: dict[tuple[int, int], float] = {}
+        by_name = {t.name: i for i, t in enumerate(idx.tools)}
         reasons: dict[tuple[int, int], str] = {}
         unknown = []
         for k, tok in enumerate(tokens):
@@ -300,22 +358,33 @@ class OfflineRouter:
                     continue
                 penalty = w.boundary * quality * weights[k]
                 rows[i]["boundary_penalty"] += penalty
+                targets: dict[str, None] = {}
                 for b in info["sentences"]:
                     fired.setdefault((i, b), []).append(tok.surface)
+                    points[(i, b)] = points.get((i, b), 0.0) + penalty
+                    targets.update(dict.fromkeys(idx.tools[i].boundaries[b].points_to))
+                # the sentence says where such questions go: the word counts for that tool
+                for other in targets:
+                    j = by_name.get(other)
+                    if j is not None and j != i:
+                        rows[j]["pointer_bonus"] += w.pointer * penalty
+                        rows[j]["pointed"].append({"word": tok.surface, "from": idx.tools[i].name,
+                                                   "points": round(w.pointer * penalty, 3)})
                 reasons.setdefault((tok.start, tok.end), f"boundary of {idx.tools[i].name}")
-        by_name = {t.name: i for i, t in enumerate(idx.tools)}
         for (i, b), words in sorted(fired.items()):
             sent = idx.tools[i].boundaries[b]
             rows[i]["boundary"].append({"sentence": sent.sentence, "terms": list(sent.terms),
-                                        "hit": words, "points_to": list(sent.points_to)})
-            for other in sent.points_to:
-                if other in by_name:
-                    rows[by_name[other]]["pointer_bonus"] += w.pointer
+                                        "distinctive": list(sent.distinctive), "hit": words,
+                                        "points": round(points[(i, b)], 3), "points_to": list(sent.points_to)})
+        for k in predicates:  # a verb predicate is the request, never part of a search text
+            if not korean.is_nominal(tokens[k]):
+                reasons.setdefault((tokens[k].start, tokens[k].end), "the request's verb, not a value")
         for i, tool in enumerate(idx.tools):
             fill = argfill.fill_free_text(tool.specs, text, fills[i], consumed + labels, reasons, tokens)
-            ev_bonus = sum(w.integer if ev["rule"] == "integer" else w.argument
-                           for ev in fill.evidence.values() if ev["rule"] != "free_text")
+            found = sum(w.integer if ev["rule"] == "integer" else w.argument
+                        for ev in fill.evidence.values() if ev["rule"] != "free_text")
             r = rows[i]
+            ev_bonus = found
             r.update(args=fill.args, arg_evidence=fill.evidence, missing=fill.missing,
                      evidence_bonus=ev_bonus, missing_penalty=w.missing * len(fill.missing),
                      predicate_penalty=w.unknown_predicate * len(unknown), unmatched_predicates=unknown)
@@ -342,13 +411,18 @@ class OfflineRouter:
         return sorted(labels)
 
     def _token_weights(self, text: str, tokens: list[korean.Token], used: list[tuple[int, int]]):
+        """Per-token word weights (a reading of Korean word order; see the module docstring):
+        0 for stopwords and argument values/labels, ``modifier`` for adnominal words (주문한 거),
+        background clauses (주문했는데) and nouns modifying the next noun (주문 배송 조회 -> the
+        head is 배송), ``predicate`` for the last content word of a sentence, and for the subject
+        right before a question-word predicate (소재가 뭐예요)."""
         w = self.weights
         weights, notes = [], []
         for tok in tokens:
             if korean.is_stopword(tok.stem) or not all(tok.end <= a or tok.start >= b for a, b in used):
                 weights.append(0.0)
             else:
-                weights.append(w.modifier if korean.is_modifier(tok) else 1.0)
+                weights.append(w.modifier if korean.is_modifier(tok) or korean.is_background(tok) else 1.0)
         # the last content word of each Korean sentence is its predicate
         bounds = [m.end() for m in re.finditer(r"[.?!\n]+", text)] + [len(text) + 1]
         start, predicates = 0, set()
@@ -359,6 +433,19 @@ class OfflineRouter:
                 if korean.has_hangul(tokens[k].surface):
                     weights[k] = max(weights[k], w.predicate)
                     predicates.add(k)
+                    before = inside[-2] if len(inside) > 1 else None
+                    if (tokens[k].stem in korean.QUESTION_WORDS and before is not None
+                            and tokens[before].ending in korean.SUBJECT_PARTICLES
+                            and _adjacent(text, tokens[before], tokens[k])):
+                        weights[before] = max(weights[before], w.predicate)
+                        predicates.add(before)
+                # a bare noun right before another noun (not the predicate) modifies it
+                for a, b in zip(inside, inside[1:]):
+                    ta, tb = tokens[a], tokens[b]
+                    if (weights[a] == 1.0 and ta.ending == "" and korean.has_hangul(ta.surface)
+                            and korean.is_nominal(tb) and b not in predicates
+                            and tb.stem not in korean.QUESTION_WORDS and _adjacent(text, ta, tb)):
+                        weights[a] = w.modifier
             start = end
         for k, (tok, wt) in enumerate(zip(tokens, weights)):
             notes.append({"word": tok.surface, "stem": tok.stem, "weight": wt, "predicate": k in predicates})
@@ -415,12 +502,22 @@ class OfflineRouter:
     def _pick(self, question: str, declarations: list[dict], call_no: int, ko: bool) -> Move:
         exp = self._explanation(question, declarations, "pick")
         rows = exp["tools"]
-        eligible = [r for r in rows if r["score"] >= self.threshold]
-        if not eligible:
-            exp["reason"] = (f"no tool reaches the threshold {self.threshold} "
-                             f"(best: {rows[0]['name']} {rows[0]['score']})" if rows else "no tools declared")
+        if not rows:
+            exp["reason"] = "no tools declared"
             return Move(text=_no_tool_text(self.index(declarations), ko), explanation=exp)
+        eligible = [r for r in rows if r["score"] >= self.threshold]
         full = [r for r in eligible if not r["missing"]]
+        # a tool the question's words fit, short of a required argument: its score plus the
+        # missing penalty (what it would score with the argument) must reach the threshold
+        # (not when the request itself -- a Korean predicate -- matched no declaration)
+        fitting = [r for r in rows if r["missing"] and r["relevance"] > 0 and not r["unmatched_predicates"]
+                   and r["score"] + r["missing_penalty"] >= self.threshold]
+        id_only = bool(full) and full[0]["relevance"] + full[0]["pointer_bonus"] <= 0
+        if id_only and fitting and fitting[0]["score"] + fitting[0]["missing_penalty"] > full[0]["score"]:
+            # seed 001: an id in the question is a cue among the tools the question is about;
+            # a tool that only an argument's shape supports yields to a tool the words fit
+            exp["passed_over"] = {"tool": full[0]["name"], "why": "only an argument's shape supports it"}
+            full = []
         if full:
             best = full[0]
             passed = [r["name"] for r in eligible if r["missing"] and r["score"] > best["score"]]
@@ -428,7 +525,12 @@ class OfflineRouter:
             if passed:
                 exp["reason"] += f"; passed over {passed} (missing required arguments)"
             return self._call(exp, best["name"], best["args"], call_no)
-        best = eligible[0]
+        if not fitting:
+            best = rows[0]
+            exp["reason"] = (f"no tool reaches the threshold {self.threshold} "
+                             f"(best: {best['name']} {best['score']}), not even counting missing arguments")
+            return Move(text=_no_tool_text(self.index(declarations), ko), explanation=exp)
+        best = fitting[0]
         feeder = self._feeder(best, rows, declarations)
         if feeder is not None:
             exp["reason"] = (f"{best['name']} fits best ({best['score']}) but lacks {best['missing']}; "
@@ -504,6 +606,11 @@ class OfflineRouter:
                 if rescored >= self.threshold:
                     return r, fld, 0, fld, value
         return None
+
+
+def _adjacent(text: str, a: korean.Token, b: korean.Token) -> bool:
+    """True when only spaces separate token ``a`` from the following token ``b``."""
+    return text[a.end:b.start].strip() == ""
 
 
 def _intent(row: dict) -> tuple[float, int]:

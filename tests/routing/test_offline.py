@@ -81,7 +81,12 @@ def test_tumbler_order_question_goes_to_track_shipping(decls):
     track = tool_row(move, "track_shipping")
     assert track["arg_evidence"]["order_id"]["rule"] == "example"
     assert {m["word"] for m in track["matched"]} >= {"어디쯤이에요"}
-    assert track["pointer_bonus"] == 0.5  # get_order_status's boundary names track_shipping
+    # get_order_status's boundary names track_shipping: the word it fired on (the predicate,
+    # weight 1.5) counts for track_shipping as much as it counts against get_order_status
+    order = tool_row(move, "get_order_status")
+    assert order["boundary"][0]["hit"] == ["어디쯤이에요"] and order["boundary"][0]["points_to"] == ["track_shipping"]
+    assert track["pointer_bonus"] == order["boundary_penalty"] == 1.5
+    assert track["pointed"] == [{"word": "어디쯤이에요", "from": "get_order_status", "points": 1.5}]
     json.dumps(exp, ensure_ascii=False)  # JSON-serialisable
 
 
@@ -197,9 +202,10 @@ def test_routing_cases_selection_and_false_selection(decls):
         else:
             should_not += 1
             false += got is not None
-    # measured at the default threshold: 24/25 selected, 0/23 falsely selected
-    assert (should, should_not) == (25, 23)
-    assert picked >= 24 and false == 0
+    # measured at the default threshold: 38/40 selected, 0/23 falsely selected (seed 002: look
+    # at both rates together)
+    assert (should, should_not) == (40, 23)
+    assert picked >= 38 and false == 0
 
 
 def test_deterministic_and_cached_per_instance(decls):
@@ -255,3 +261,149 @@ def test_bad_input_is_a_router_error():
         OfflineRouter().next_move([], [])
     with pytest.raises(RouterError):
         OfflineRouter(threshold="high")
+
+
+# --- boundary sentences (seeds 001/002: "언제 쓰지 않는가", pointing at the alternative tool) ------
+
+BOUNDARY_RE = r"사용하지 않는다|쓰지 않는다|대신"
+
+
+def _cases():
+    return [json.loads(line) for line in (ROOT / "fixtures" / "routing_cases.jsonl").read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+
+
+def _passes(router, decls, case):
+    move = ask(router, decls, case["question"])
+    got = move.calls[0] if move.calls else None
+    if not case["expect_tool"]:
+        return got is None
+    return bool(got and got.name == case["expect_tool"] and all(
+        got.args.get(k) == v for k, v in (case.get("expect_args") or {}).items()))
+
+
+@pytest.fixture(scope="module")
+def no_boundary_decls(tmp_path_factory):
+    """Declarations of a copy of tools/shop.py without its boundary sentences (the issue's copy)."""
+    import re
+
+    text = (ROOT / "tools" / "shop.py").read_text(encoding="utf-8")
+    copy = tmp_path_factory.mktemp("nob") / "shop.py"
+    copy.write_text("\n".join(line for line in text.split("\n") if not re.search(BOUNDARY_RE, line)), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("_shop_without_boundaries", copy)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert all(not re.search(BOUNDARY_RE, fn.__doc__) for fn in module.__tools__)
+    return [declaration(fn) for fn in module.__tools__]
+
+
+# product questions carrying an order id: only get_order_status's "상품 정보나 재고 문의에도
+# 사용하지 않는다(search_products, check_stock을 쓴다)" keeps the HR id from pulling them to it
+FLIP_TO_PASS = [
+    "HR20260604 텀블러 상품 정보 알려주세요",
+    "HR20260608로 샀던 에어프라이어 지금 재고 있어요?",
+    "HR20260605 주문한 전기 주전자 상품 정보 좀 알려 주세요",
+    "HR20260614 베개 옵션 말고 소재 정보가 궁금해요",
+]
+# and one the boundaries break: search_products's "주문·배송 상태 조회에는 사용하지 않는다" fires
+# on the modifier 주문한 in a product question (kept in the case file as a known failure)
+FLIP_TO_FAIL = ["HR20260614 주문한 메모리폼 베개 소재가 뭐예요?"]
+
+
+def test_boundary_sentences_decide_named_cases(decls, no_boundary_decls):
+    with_b, without_b = OfflineRouter(), OfflineRouter()
+    flips, rates = {}, {"with": [0, 0, 0, 0], "without": [0, 0, 0, 0]}
+    for case in _cases():
+        a, b = _passes(with_b, decls, case), _passes(without_b, no_boundary_decls, case)
+        for key, ok in (("with", a), ("without", b)):
+            if case["expect_tool"]:
+                rates[key][0] += ok
+                rates[key][1] += 1
+            else:
+                rates[key][2] += not ok
+                rates[key][3] += 1
+        if a != b:
+            flips[case["question"]] = "fail->pass" if a else "pass->fail"
+    assert {q for q, d in flips.items() if d == "fail->pass"} >= set(FLIP_TO_PASS)
+    assert {q for q, d in flips.items() if d == "pass->fail"} <= set(FLIP_TO_FAIL)
+    assert len(flips) >= 4
+    sel = {k: v[0] / v[1] for k, v in rates.items()}
+    false = {k: v[2] / v[3] for k, v in rates.items()}
+    assert sel["with"] >= 0.9 and false["with"] <= 0.05
+    assert sel["without"] < sel["with"] and false["without"] <= false["with"] + 0.05
+
+
+def test_distinctive_boundary_terms(decls):
+    """A boundary word the tool's own text also uses, or that starts its argument's label, does
+    not count against it: 주문 (order_id: 주문번호) and 배송 (its first sentence) stay
+    track_shipping's own words; 정보/재고/상품 are get_order_status's exclusions."""
+    router = OfflineRouter()
+    idx = router.index(decls)
+    tools = {t.name: t for t in idx.tools}
+    track = tools["track_shipping"]
+    assert "주문" in track.boundaries[0].terms and "주문" not in track.boundaries[0].distinctive
+    assert "배송" in track.boundaries[1].terms and "배송" not in track.boundaries[1].distinctive
+    assert {"결제", "금액", "단계"} <= set(track.boundaries[0].distinctive)
+    assert {"배송비", "기간"} <= set(track.boundaries[1].distinctive)
+    assert "배송" in track.terms and "주문" not in track.boundary_terms
+    order = tools["get_order_status"]
+    assert set(order.boundaries[1].distinctive) == {"상품", "정보", "재고"}
+    assert order.boundaries[1].points_to == ("search_products", "check_stock")
+
+
+@pytest.mark.parametrize("question", ["HR20260604 이 주문 배송 조회해 주세요", "텀블러 주문했는데 배송 조회 좀요 HR20260604"])
+def test_shipping_lookup_goes_to_track_shipping(decls, question):
+    move = ask(OfflineRouter(), decls, question)
+    assert [(c.name, c.args) for c in move.calls] == [("track_shipping", {"order_id": "HR20260604"})]
+    track = tool_row(move, "track_shipping")
+    assert track["boundary"] == [] and track["boundary_penalty"] == 0
+    assert "배송" in {m["word"] for m in track["matched"]}
+
+
+def test_word_order_weights(decls):
+    """Korean head-final reading: 주문 in "주문 배송 조회" modifies 배송; 주문했는데 is a background
+    clause; 소재가 is the subject of the question word 뭐예요; 좀요 is a filler."""
+    router = OfflineRouter()
+    _, words = router._score("HR20260604 이 주문 배송 조회해 주세요", decls)
+    got = {w["word"]: (w["weight"], w["predicate"]) for w in words}
+    assert got["주문"] == (0.5, False) and got["배송"] == (1.0, False) and got["조회해"] == (1.5, True)
+    _, words = router._score("텀블러 주문했는데 배송 조회 좀요 HR20260604", decls)
+    got = {w["word"]: (w["weight"], w["predicate"]) for w in words}
+    assert got["주문했는데"] == (0.5, False) and got["조회"] == (1.5, True) and got["좀요"] == (0.0, False)
+    _, words = router._score("메모리폼 베개 소재가 뭐예요?", decls)
+    got = {w["word"]: (w["weight"], w["predicate"]) for w in words}
+    assert got["소재가"] == (1.5, True) and got["뭐예요"] == (1.5, True) and got["메모리폼"] == (0.5, False)
+
+
+def test_no_id_asks_for_it_naming_the_tool(decls):
+    move = ask(OfflineRouter(), decls, "텀블러 주문한 거 어디쯤이에요?")
+    assert move.calls == []
+    assert move.explanation["asks_for"] == {"tool": "track_shipping", "missing": ["order_id"]}
+    assert "track_shipping" in move.text and "order_id" in move.text and "주문번호" in move.text
+    called = ask(OfflineRouter(ask_for_missing=False), decls, "텀블러 주문한 거 어디쯤이에요?")
+    assert [(c.name, c.args) for c in called.calls] == [("track_shipping", {})]
+
+
+def test_price_of_an_id_is_not_a_stock_check(decls):
+    """check_stock returns no price; only the id's shape supports it, so it yields to
+    search_products, whose description covers price questions, which asks for a keyword."""
+    move = ask(OfflineRouter(), decls, "P008 가격이 얼마예요?")
+    assert move.calls == []
+    assert move.explanation["passed_over"]["tool"] == "check_stock"
+    assert move.explanation["asks_for"] == {"tool": "search_products", "missing": ["keyword"]}
+    stock = ask(OfflineRouter(), decls, "P008 재고 있나요?")
+    assert [(c.name, c.args) for c in stock.calls] == [("check_stock", {"product_id": "P008"})]
+
+
+def test_restock_without_id_searches_first(decls):
+    move = ask(OfflineRouter(), decls, "HR20260616 빨대 텀블러 재입고 되나요?")
+    assert [(c.name, c.args) for c in move.calls] == [("search_products", {"keyword": "빨대 텀블러"})]
+    assert move.explanation["prerequisite_for"] == "check_stock"
+
+
+def test_korean_stems_for_routing():
+    from playground.routing import korean
+
+    assert korean.stem("샀던") == "샀" and korean.stem("봤던") == "봤"  # past tense ㅆ + 던
+    assert korean.stem("조회해") == "조회" and korean.stem("이해") == "이해"  # 해 needs two syllables
+    assert korean.is_stopword("좀요") and korean.is_stopword("문의") and not korean.is_stopword("배송")
