@@ -158,6 +158,7 @@ class PlaygroundApp(App):
             name = "offline"
         self.router_name = name
         self.query_one(AskView).router_changed(name, self.gemini_mode)
+        self.query_one(EvalView).router_changed(name)
         self._update_subtitle()
         self.notify(f"Router: {name}")
 
@@ -176,6 +177,10 @@ class PlaygroundApp(App):
 
     @on(TabbedContent.TabActivated, "#modes")
     def _mode_opened(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id == "evaluate":
+            shown = self.query_one(CallView).shown
+            if shown:
+                self.query_one(EvalView).show_lint_for(shown)
         target = self.FOCUS_ON_OPEN.get(event.pane.id or "")
         if target:
             for widget in self.query(target):
@@ -187,6 +192,11 @@ class PlaygroundApp(App):
     def _repair(self, event: CallView.RepairRequested) -> None:
         self.action_mode("steps")
         self.query_one(StepsView).run_manual(event.tool, event.args)
+
+    @on(EvalView.OpenQuestion)
+    def _open_question(self, event: EvalView.OpenQuestion) -> None:
+        self.action_mode("ask")
+        self.query_one(AskView).run_question(event.question)
 
     @on(AskView.EpisodeReady)
     def _episode_ready(self, event: AskView.EpisodeReady) -> None:

@@ -29,11 +29,13 @@ def tmp_tool(tmp_path: Path):
 
 
 async def settle(app, pilot) -> None:
-    """Let messages flow, wait for every worker, then let their messages flow."""
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.pause()
+    """Let messages flow, wait for every worker, then let their messages flow (twice: a worker's
+    message may start another worker, e.g. Evaluate → Ask)."""
+    for _ in range(2):
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.pause()
 
 
 def capture_notifications(app) -> list[str]:

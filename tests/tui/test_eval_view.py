@@ -1,0 +1,86 @@
+"""The Evaluate view: a case file evaluated in a worker, rates, confusion, failing questions, lint."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import ROOT, SIZE, capture_notifications, settle
+
+from playground.tui.app import PlaygroundApp
+from playground.tui.views.ask_view import AskView
+from playground.tui.views.eval_view import EvalView
+
+CASES = [
+    {"question": "HR20260601 택배 어디쯤인가요?", "expect_tool": "track_shipping", "expect_args": {"order_id": "HR20260601"}},
+    {"question": "HR20260601 주문한 상품 결제 금액이 얼마였죠?", "expect_tool": "get_order_status"},
+    {"question": "안녕하세요 좋은 아침입니다", "expect_tool": None},
+    {"question": "오늘 날씨 어때요?", "expect_tool": "track_shipping"},  # fails on purpose
+]
+
+
+async def run_eval(app, pilot, path: str) -> EvalView:
+    await settle(app, pilot)
+    await pilot.press("f4")
+    await pilot.pause()
+    view = app.query_one(EvalView)
+    view.query_one("#eval-path").value = path
+    await pilot.press("ctrl+r")
+    await settle(app, pilot)
+    return view
+
+
+async def test_evaluate_a_case_file_and_open_a_failure_in_ask(tools_dir, tmp_path):
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text("\n".join(json.dumps(c, ensure_ascii=False) for c in CASES) + "\n", encoding="utf-8")
+    app = PlaygroundApp(tools=[str(tools_dir)])
+    async with app.run_test(size=SIZE) as pilot:
+        view = await run_eval(app, pilot, str(cases))
+        assert view.report is not None and len(view.report.results) == 4
+        assert "selection rate" in view.rates_text and "false-selection rate 0.0%" in view.rates_text
+        assert "track_shipping precision" in view.rates_text
+        failing = view.query_one("#failing")
+        assert failing.row_count == len(view.failing) >= 1
+        assert any(r.case.question == "오늘 날씨 어때요?" for r in view.failing)
+        confusion = view.query_one("#confusion")
+        assert confusion.row_count >= 2
+        # Enter on a failing question opens it in Ask mode and runs it
+        index = next(i for i, r in enumerate(view.failing) if r.case.question == "오늘 날씨 어때요?")
+        failing.focus()
+        await pilot.pause()
+        failing.move_cursor(row=index)
+        await pilot.pause()
+        assert app.focused is failing
+        await pilot.press("enter")
+        for _ in range(50):  # the switch arrives through two messages; a loaded machine is slow
+            if app.mode_name == "ask":
+                break
+            await pilot.pause(0.1)
+        await settle(app, pilot)
+        assert app.mode_name == "ask"
+        ask = app.query_one(AskView)
+        assert ask.query_one("#question").value == "오늘 날씨 어때요?"
+        assert ask.episode is not None and ask.episode.question == "오늘 날씨 어때요?"
+
+
+async def test_default_case_file_and_missing_file_message(tools_dir, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    app = PlaygroundApp(tools=[str(tools_dir)])
+    seen = capture_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await run_eval(app, pilot, "fixtures/routing_cases.jsonl")
+        assert view.report is not None and len(view.report.results) >= 20
+        view.query_one("#eval-path").value = "no/such/cases.jsonl"
+        view.run_evaluation()
+        await settle(app, pilot)
+        assert any("no such case file" in m for m in seen)
+        assert app.is_running
+
+
+async def test_lint_panel_for_a_contract(tools_dir):
+    app = PlaygroundApp(tools=[str(tools_dir)])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        view = app.query_one(EvalView)
+        view.query_one("#lint-contract").value = "legacy_stock"
+        await pilot.pause()
+        assert "name-version" in view.lint_text  # "legacy" in the name (seed 002)
