@@ -177,15 +177,22 @@ class PlaygroundApp(App):
 
     @on(TabbedContent.TabActivated, "#modes")
     def _mode_opened(self, event: TabbedContent.TabActivated) -> None:
-        if event.pane.id == "evaluate":
-            shown = self.query_one(CallView).shown
-            if shown:
-                self.query_one(EvalView).show_lint_for(shown)
-        target = self.FOCUS_ON_OPEN.get(event.pane.id or "")
-        if target:
-            for widget in self.query(target):
-                self.call_after_refresh(widget.focus)
-                break
+        call_views, eval_views = list(self.query(CallView)), list(self.query(EvalView))
+        if not call_views or not eval_views:  # tearing down
+            return
+        if event.pane.id == "evaluate" and call_views[0].shown:
+            eval_views[0].show_lint_for(call_views[0].shown)
+        mode = event.pane.id or ""
+        target = self.FOCUS_ON_OPEN.get(mode)
+        widgets = list(self.query(target)) if target else []
+        if widgets:
+            # Focus after the switch has been drawn, and only if the mode is still shown: a late
+            # focus inside another tab would make TabbedContent switch back to that tab.
+            def focus_if_still_open(widget=widgets[0]) -> None:
+                if self.mode_name == mode:
+                    widget.focus()
+
+            self.call_after_refresh(focus_if_still_open)
 
     # -- messages between views ------------------------------------------------------------------
     @on(CallView.RepairRequested)
