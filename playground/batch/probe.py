@@ -40,6 +40,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from playground.core.canonical import json_type_name
 from playground.core.contracts import Contract
 from playground.core.gate import Gate
 from playground.core.validation import check_args, example_value, validator_for
@@ -138,24 +139,8 @@ def _types(schema: dict[str, Any]) -> set[str]:
             if isinstance(sub, dict):
                 out |= _types(sub)
     if "enum" in schema and not out:
-        out |= {_json_type(v) for v in schema["enum"]}
+        out |= {json_type_name(v) for v in schema["enum"]}
     return out
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def _accepts_type(types: set[str], t: str) -> bool:
