@@ -102,6 +102,10 @@ def eval_cases(
         case_set = load_cases(cases)  # missing file: UsageError → exit 2 before loading tools
         pg = open_workbench(tools, wire=False)
         other_pg = open_workbench(compare_with, wire=False) if compare_with else None
+        for label, target in (("--tools", pg), ("--compare", other_pg)):
+            # Rates over a partly loaded tool set look plausible and are wrong: measure nothing.
+            if target is not None and (target.registry.problems or not target.registry.contracts):
+                fail(f"{label}: the tools did not load cleanly (see above); nothing was evaluated")
         chosen = _make_router(router, model, mode)
         limit = rpm if rpm is not None else (DEFAULT_RPM if chosen.capabilities.network else None)
         runs = [("base", pg)] + ([("compare", other_pg)] if other_pg is not None else [])

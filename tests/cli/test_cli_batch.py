@@ -110,6 +110,13 @@ def test_eval_missing_file_and_malformed_lines(tmp_path: Path):
     assert "line 2: not valid JSON" in result.stderr
 
 
+def test_eval_compare_path_that_does_not_load_measures_nothing(tmp_path: Path):
+    result = invoke("eval", ROUTING_CASES, "--tools", SHOP, "--compare", tmp_path / "missing", "--format", "json")
+    assert result.exit_code == 2
+    assert result.stdout == ""  # no rates against an empty tool set
+    assert "--compare: the tools did not load cleanly" in result.stderr
+
+
 def test_eval_gemini_without_key_is_a_usage_error():
     result = invoke("eval", ROUTING_CASES, "--tools", SHOP, "--router", "gemini")
     assert result.exit_code == 2
