@@ -38,6 +38,7 @@ class PlaygroundApp(App):
         Binding("f2", "mode('ask')", "Ask", id="mode-ask"),
         Binding("f3", "mode('steps')", "Steps", id="mode-steps"),
         Binding("f4", "mode('evaluate')", "Evaluate", id="mode-evaluate"),
+        Binding("ctrl+t", "focus_contracts", "Contracts", id="focus-contracts"),
         Binding("ctrl+l", "reload_tools", "Reload", id="reload-tools"),
         Binding("f9", "switch_router", "Router", id="switch-router"),
     ]
@@ -70,6 +71,7 @@ class PlaygroundApp(App):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._fit(self.size.width, self.size.height)
         self._update_subtitle()
         if self.pg is not None:
             self.post_message(self.Loaded(self.pg))
@@ -101,7 +103,7 @@ class PlaygroundApp(App):
     def _update_subtitle(self) -> None:
         count = len(self.pg.registry) if self.pg is not None else 0
         router = self.router_name + (f" ({self.gemini_mode})" if self.router_name == "gemini" else "")
-        self.sub_title = f"{count} contracts · router {router}"
+        self.sub_title = f"{count} contract{'' if count == 1 else 's'} · router {router}"
 
     # -- actions ---------------------------------------------------------------------------------
     @property
@@ -113,6 +115,31 @@ class PlaygroundApp(App):
         """Show the mode tab ``mode``."""
         if mode in MODES:
             self.query_one("#modes", TabbedContent).active = mode
+
+    def action_focus_contracts(self) -> None:
+        """Open the Call view and focus the contract list (keyboard first: from anywhere)."""
+        if self.mode_name != "call":
+            self.action_mode("call")  # the Call tab focuses the list when it opens
+            return
+        self.query_one("#contracts").focus()
+
+    #: Below this many columns the panes stack (see ``.-narrow`` in app.tcss).
+    NARROW_BELOW = 120
+
+    #: Below this many rows the contract description box is hidden (``.-short``).
+    SHORT_BELOW = 28
+
+    def on_resize(self, event) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        """Set the screen's ``-narrow`` / ``-short`` classes and the compact footer for a
+        ``width`` x ``height`` terminal."""
+        narrow = width < self.NARROW_BELOW
+        self.screen.set_class(narrow, "-narrow")
+        self.screen.set_class(height < self.SHORT_BELOW, "-short")
+        for footer in self.query(Footer):
+            footer.compact = narrow
 
     def action_run(self) -> None:
         """Run the active view's main action."""

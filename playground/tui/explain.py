@@ -16,7 +16,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from playground.tui.formatting import json_syntax, pretty_json
+from playground.tui.formatting import clip, json_syntax, json_text, pretty_json
 
 
 def move_summary(move: dict[str, Any]) -> str:
@@ -25,13 +25,37 @@ def move_summary(move: dict[str, Any]) -> str:
     if calls:
         return "calls " + ", ".join(f"{c.get('name')}({_compact(c.get('args'))})" for c in calls)
     text = (move.get("text") or "").strip()
-    return f"answers: {text[:120]}" if text else "answers (empty)"
+    return f"answers: {clip(' '.join(text.split()), 120)}" if text else "answers (empty)"
 
 
 def _compact(value: Any) -> str:
     import json
 
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=repr)
+
+
+def evidence_detail(detail: Any) -> str:
+    """An argument's evidence ``detail`` for reading: the free-text rule's ``{"kept": [...],
+    "dropped": [{"word", "why"}]}`` as ``kept: 에어프라이어 · dropped: 재고 (why), 있어요 (stopword)``;
+    any other non-string as compact JSON (``true``/``null``, never Python's ``True``/``None``)."""
+    if isinstance(detail, dict) and ("kept" in detail or "dropped" in detail):
+        parts = []
+        kept = detail.get("kept") or []
+        if kept:
+            parts.append("kept: " + ", ".join(str(k) for k in kept))
+        dropped = []
+        for item in detail.get("dropped") or []:
+            if isinstance(item, dict):
+                why = f" ({item['why']})" if item.get("why") else ""
+                dropped.append(f"{item.get('word')}{why}")
+            else:
+                dropped.append(json_text(item))
+        if dropped:
+            parts.append("dropped: " + ", ".join(dropped))
+        return " · ".join(parts) or "-"
+    if detail is None:
+        return ""
+    return json_text(detail)
 
 
 def explanation_lines(explanation: dict[str, Any] | None, top: int = 5) -> list[str]:
@@ -55,7 +79,7 @@ def explanation_lines(explanation: dict[str, Any] | None, top: int = 5) -> list[
         for b in chosen.get("boundary") or []:
             lines.append(f"boundary: {b.get('sentence')} (hit {', '.join(b.get('hit') or [])})")
         for arg, ev in (chosen.get("arg_evidence") or {}).items():
-            lines.append(f"arg {arg} = {ev.get('text')!s} ({ev.get('rule')}: {ev.get('detail', '')})")
+            lines.append(f"arg {arg} = {json_text(ev.get('text'))} ({ev.get('rule')}: {evidence_detail(ev.get('detail'))})")
         if chosen.get("missing"):
             lines.append(f"missing: {', '.join(chosen['missing'])}")
     return lines
@@ -84,8 +108,8 @@ def explanation_renderable(explanation: dict[str, Any] | None, top: int = 6):
         style = "bold green" if tool.get("name") == explanation.get("chosen") else ""
         terms = ", ".join(f"{m.get('word')}→{m.get('term')} ({m.get('where')})" for m in tool.get("matched") or [])
         table.add_row(
-            Text(str(tool.get("name")), style=style), str(tool.get("score", "-")),
-            str(tool.get("relevance", "-")), str(tool.get("boundary_penalty", "-")), terms or "-",
+            Text(str(tool.get("name")), style=style), json_text(tool.get("score", "-")),
+            json_text(tool.get("relevance", "-")), json_text(tool.get("boundary_penalty", "-")), terms or "-",
         )
     parts.append(table)
     chosen = next((t for t in tools if t.get("name") == explanation.get("chosen")), None)
@@ -98,8 +122,8 @@ def explanation_renderable(explanation: dict[str, Any] | None, top: int = 6):
             parts.append(line)
         for arg, ev in (chosen.get("arg_evidence") or {}).items():
             line = Text(f"{arg} = ", style="cyan")
-            line.append(f"{ev.get('text')}", style="bold")
-            line.append(f"  {ev.get('rule')}: {ev.get('detail', '')}", style="dim")
+            line.append(json_text(ev.get("text")), style="bold")
+            line.append(f"  {ev.get('rule')}: {evidence_detail(ev.get('detail'))}", style="dim")
             parts.append(line)
         if chosen.get("missing"):
             parts.append(Text(f"missing: {', '.join(chosen['missing'])}", style="red"))

@@ -10,9 +10,10 @@ import json
 from typing import Any
 
 from rich.syntax import Syntax
+from rich.cells import cell_len
 from rich.text import Text
 
-from playground.core.contracts import Contract
+from playground.core.contracts import DEFAULT_TIMEOUT_S, Contract
 from playground.core.record import CallRecord
 
 PROVIDERS = (("gemini", "Gemini"), ("anthropic", "Anthropic"), ("openai", "OpenAI"))
@@ -29,34 +30,49 @@ def json_syntax(text: str) -> Syntax:
 
 
 def contract_badges(contract: Contract) -> list[tuple[str, str]]:
-    """``(label, style)`` badges for a contract: side effects, no cache, a short time limit,
-    a seed-003 table contract."""
+    """``(label, style)`` badges for a contract: side effects (red: it changes something), no
+    cache (yellow), a time limit other than the default ``DEFAULT_TIMEOUT_S`` (5 s, from
+    ``playground.core.contracts``), and ``table`` for a seed-003 table contract (neutral: it is
+    where the contract was declared, not a warning)."""
     badges: list[tuple[str, str]] = []
     if contract.side_effects:
         badges.append(("side effects", "bold white on red"))
     elif not contract.caches:
         badges.append(("no cache", "black on yellow"))
-    if contract.timeout_s < 5:
+    if contract.timeout_s != DEFAULT_TIMEOUT_S:
         badges.append((f"{contract.timeout_s:g}s", "black on cyan"))
     if contract.origin == "table":
-        badges.append(("table", "black on magenta"))
+        badges.append(("table", "white on grey35"))
     return badges
 
 
-def contract_label(contract: Contract, width: int = 30) -> Text:
-    """The contract list entry: the name, its badges, and the description's first line dimmed,
-    cut to ``width`` terminal cells (Hangul counts two cells; Rich measures cells)."""
+def contract_label(contract: Contract) -> Text:
+    """The contract list entry (one line): the name and its badges."""
     text = Text(contract.name, style="bold")
     for label, style in contract_badges(contract):
         text.append(" ")
         text.append(f" {label} ", style=style)
-    first = first_line(contract.description)
-    if first:
-        line = Text(first, style="dim", no_wrap=True)
-        line.truncate(width, overflow="ellipsis")
-        text.append("\n")
-        text.append_text(line)
     return text
+
+
+def clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` terminal cells with a trailing ``…`` when it is longer
+    (Hangul counts two cells; no space is left before the ellipsis)."""
+    if cell_len(text) <= width:
+        return text
+    out = ""
+    for char in text:
+        if cell_len(out + char) > width - 1:
+            break
+        out += char
+    return out.rstrip() + "…"
+
+
+def json_text(value: Any) -> str:
+    """A value as compact one-line JSON (``true``/``null``, Korean as is); strings as is."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str)
 
 
 def first_line(text: str) -> str:

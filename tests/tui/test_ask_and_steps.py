@@ -88,7 +88,7 @@ async def test_step_keys_move_the_selection_and_fork_keeps_the_original(tools_di
         assert fork.forked_from["args"] == {"order_id": "HR99999999"}
         assert fork.calls[0].args == {"order_id": "HR99999999"}
         assert steps.current == 1 and steps.episode is fork
-        assert "fork of #1 at step 1" in steps.labels[1]
+        assert "fork of #1 at step 2" in steps.labels[1]  # 1-based, as in the table
 
 
 async def test_invalid_fork_json_is_a_message(tools_dir):

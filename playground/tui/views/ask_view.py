@@ -25,6 +25,10 @@ from playground.tui.formatting import json_syntax, pretty_json
 from playground.tui.widgets.record_view import RecordView
 
 
+#: The calls panel before any question (Ask mode has no argument form).
+ASK_EMPTY = "No question yet: type a customer question above and press enter (or ctrl+r)."
+
+
 class AskView(Vertical):
     """Question input, the router's choice and explanation, the calls, the reply."""
 
@@ -68,7 +72,7 @@ class AskView(Vertical):
             with TabbedContent(id="ask-tabs"):
                 with TabPane("Calls", id="ask-calls-pane"):
                     yield OptionList(id="ask-calls")
-                    yield RecordView(prefix="ask-rv", id="ask-record")
+                    yield RecordView(prefix="ask-rv", id="ask-record", empty_text=ASK_EMPTY)
                 with TabPane("Moves (raw)", id="ask-moves-pane"):
                     with VerticalScroll():
                         yield Static("-", id="ask-moves")

@@ -13,7 +13,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, Label, Static
+from textual.widgets import Button, Static
 
 from playground.core.record import CallRecord
 from playground.tui.formatting import contract_badges
@@ -21,12 +21,29 @@ from playground.tui.widgets.args_editor import ArgsEditor
 from playground.tui.widgets.contract_list import ContractList
 from playground.tui.widgets.record_view import RecordView
 
+NO_CALL_YET = "No call yet: fill in the arguments and press ctrl+r."
+
 EMPTY_REGISTRY_HELP = (
     "No contracts loaded.\n\n"
     "Put tool modules in ./tools (list functions in __tools__ = [...], or define a seed-003 "
     "TOOLS table), or start with `playground --tools PATH`. Then reload the tools "
     "(ctrl+l, or 'reload tools' in the command palette, ctrl+p)."
 )
+
+
+def short_source(source: str) -> str:
+    """``source`` (``"path:line"``) relative to the working folder when it lies inside it, so
+    the contract header stays on one line (``tools/shop.py:175``)."""
+    from pathlib import Path
+
+    path, _, line = source.rpartition(":")
+    if not path or not line.isdigit():
+        return source
+    try:
+        path = str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        pass
+    return f"{path}:{line}"
 
 
 class CallView(Horizontal):
@@ -56,20 +73,25 @@ class CallView(Horizontal):
         self.shown: str | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="contracts-col"):
-            yield Label("Contracts", classes="section")
+        with Vertical(id="contracts-col", classes="pane") as col:
+            col.border_title = "Contracts  ctrl+t"
             yield ContractList(id="contracts")
             yield Static("", id="empty-help", classes="help")
             yield Static("", id="problems", classes="problems", markup=False)
-        with Vertical(id="args-col"):
-            yield Static("", id="contract-head")
-            with VerticalScroll(id="contract-doc"):
-                yield Static("", id="contract-desc", markup=False)
-            yield ArgsEditor(id="args-editor")
-            with Horizontal(id="run-bar"):
-                yield Button("Run  ctrl+r", id="run", variant="primary")
-                yield Button("Run with repair", id="run-repair")
-        yield RecordView(id="record")
+        # Wide: arguments | record side by side; narrow (the app's ``-narrow`` class): stacked.
+        with Horizontal(id="work"):
+            with Vertical(id="args-col", classes="pane") as col:
+                col.border_title = "Arguments  enter"
+                yield Static("", id="contract-head")
+                doc = VerticalScroll(id="contract-doc")
+                doc.can_focus = False  # read-only: scrolls with the mouse, never a tab stop
+                with doc:
+                    yield Static("", id="contract-desc", markup=False)
+                yield ArgsEditor(id="args-editor")
+                with Horizontal(id="run-bar"):
+                    yield Button("Run  ctrl+r", id="run", variant="primary")
+                    yield Button("Run with repair", id="run-repair")
+            yield RecordView(id="record", classes="pane", empty_text=NO_CALL_YET)
 
     # -- state down ------------------------------------------------------------------------------
     async def set_playground(self, pg) -> None:
@@ -85,7 +107,7 @@ class CallView(Horizontal):
         problems = self.query_one("#problems", Static)
         problems.update("\n".join(f"⚠ {p}" for p in registry.problems))
         problems.display = bool(registry.problems)
-        self.query_one(RecordView).clear("No call yet: fill in the arguments and press ctrl+r.")
+        self.query_one(RecordView).clear(NO_CALL_YET)
         self.shown = None
         await self.show_contract(contracts.chosen if registry.contracts else None, force=True)
 
@@ -110,8 +132,9 @@ class CallView(Horizontal):
             for label, style in contract_badges(contract):
                 text.append("  ")
                 text.append(f" {label} ", style=style)
-            text.append(f"\n{contract.source}  ·  time limit {contract.timeout_s:g} s  ·  "
-                        f"{'cached' if contract.caches else 'not cached'}", style="dim")
+            # one line, never wrapped: the facts first, the (possibly long) path last, cut with …
+            text.append(f"\nlimit {contract.timeout_s:g} s · {'cached' if contract.caches else 'not cached'}"
+                        f" · {short_source(contract.source)}", style="dim")
             head.update(text)
             desc.update(contract.description or "(no description)")
         await self.query_one(ArgsEditor).show_contract(contract)
@@ -139,7 +162,8 @@ class CallView(Horizontal):
         ok, args, problem = self.query_one(ArgsEditor).current_args()
         if not ok:
             self.notify(problem, title="Not sent", severity="error")
-            self.query_one(RecordView).show_status(f"not sent: {problem}")
+            # blank the previous record: its fields must not read as this attempt's result
+            self.query_one(RecordView).clear(f"not sent: {problem}")
             return
         self.running = True
         contract = self.pg.registry.get(name)
@@ -177,6 +201,17 @@ class CallView(Horizontal):
     async def _chosen(self, event: ContractList.Chosen) -> None:
         event.stop()
         await self.show_contract(event.name)
+
+    @on(ContractList.Entered)
+    async def _entered(self, event: ContractList.Entered) -> None:
+        event.stop()
+        await self.show_contract(event.name)
+        self.focus_first_field()
+
+    def focus_first_field(self) -> None:
+        """Focus the first argument field (the Run button when the contract takes none)."""
+        fields = self.query_one(ArgsEditor).form.fields
+        (fields[0] if fields else self.query_one("#run", Button)).focus()
 
     @on(ArgsEditor.Problem)
     def _problem(self, event: ArgsEditor.Problem) -> None:

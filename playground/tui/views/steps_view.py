@@ -22,7 +22,26 @@ from playground.tui.form_values import args_to_json_text, parse_json_text
 from playground.tui.formatting import KIND_STYLES
 from playground.tui.widgets.record_view import RecordView
 
-COLUMNS = ("#", "node", "attempt", "tool", "kind", "verdict", "cache")
+#: The steps table's columns ("try": the attempt number; see :func:`attempt_label`).
+COLUMNS = ("#", "node", "try", "tool", "kind", "verdict", "cache")
+
+
+def attempt_label(step: dict[str, Any]) -> str:
+    """The attempt a step belongs to, as shown (1-based, as ``loop.episode`` counts them).
+
+    ``loop.episode`` stamps every step with an attempt number, but a ``reply``/``giveup`` step
+    carries the count of calls made so far (``0`` after a text-only move) and a ``pick`` that
+    chose no tool names an attempt that never happens: those show ``-``."""
+    node = step.get("node")
+    if node in ("reply", "giveup") or (node == "pick" and not step.get("tool")):
+        return "-"
+    attempt = step.get("attempt")
+    return "-" if attempt in (None, 0) else str(attempt)
+
+
+def ok_words(ok: Any) -> str:
+    """An episode's ``ok`` flag in words: ``yes`` / ``no``."""
+    return "yes" if ok else "no"
 
 
 def step_state_lines(step: dict[str, Any]) -> list[tuple[str, str]]:
@@ -34,7 +53,7 @@ def step_state_lines(step: dict[str, Any]) -> list[tuple[str, str]]:
     body = step.get("body_ran")
     return [
         ("node", str(step.get("node"))),
-        ("attempt", str(step.get("attempt"))),
+        ("attempt", attempt_label(step)),
         ("tool", str(step.get("tool") or "-")),
         ("args", args_to_json_text(step.get("args")) if step.get("args") is not None else "-"),
         ("verdict", step.get("verdict") or ("valid" if step.get("node") in ("run", "check") else "-")),
@@ -80,6 +99,7 @@ class StepsView(Vertical):
         self.cursor = 0  # the last revealed step of the current episode
         self.selected = 0  # the step whose state is shown
         self.state_text = ""
+        self.fork_enabled = False
 
     def compose(self) -> ComposeResult:
         yield Static("No episode yet: ask a question (F2) or use 'Run with repair' in the Call view.",
@@ -91,14 +111,15 @@ class StepsView(Vertical):
                 yield Label("Steps   n next · p back · e to end", classes="section")
                 yield DataTable(id="steps-table", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="episode-summary", markup=False)
-            with VerticalScroll(id="steps-right"):
+            with VerticalScroll(id="steps-right") as right:
+                right.can_focus = False  # read-only except the fork editor and button
                 yield Label("Selected step", classes="section")
                 yield Static("-", id="step-state")
-                yield Label("Arguments for a fork (edit, then ctrl+f)", classes="section")
+                yield Label("Arguments for a fork (edit, then ctrl+f)", id="fork-label", classes="section")
                 yield TextArea("{}", id="fork-args", soft_wrap=True)
                 yield Button("Replay from here (fork)  ctrl+f", id="fork")
                 yield Label("The step's call", classes="section")
-                yield RecordView(prefix="st-rv", id="step-record")
+                yield RecordView(prefix="st-rv", id="step-record", empty_text="No step selected.")
 
     def on_mount(self) -> None:
         self.query_one("#steps-table", DataTable).add_columns(*COLUMNS)
@@ -128,9 +149,9 @@ class StepsView(Vertical):
             options.highlighted = index
         summary = [f"question: {episode.question}" if episode.question is not None else "manual call",
                    f"router: {episode.router} · repairs by {episode.repairs_by} · attempts {episode.attempts}",
-                   f"end: {episode.end} · ok {episode.ok}"]
+                   f"end: {episode.end} (ok: {ok_words(episode.ok)})"]
         if episode.forked_from:
-            summary.append(f"forked at step {episode.forked_from['step']} (attempt "
+            summary.append(f"forked at step {episode.forked_from['step'] + 1} (attempt "
                            f"{episode.forked_from['attempt']}) with {args_to_json_text(episode.forked_from['args'])}")
         summary.append(f"reply: {episode.reply}")
         self.query_one("#episode-summary", Static).update("\n".join(summary))
@@ -149,7 +170,7 @@ class StepsView(Vertical):
         for i, step in enumerate(episode.steps[: self.cursor + 1]):
             kind = step.get("kind") or ""
             table.add_row(
-                str(i), step.get("node"), str(step.get("attempt")), step.get("tool") or "",
+                str(i + 1), step.get("node"), attempt_label(step), step.get("tool") or "",
                 Text(kind, style=KIND_STYLES.get(kind, "")), step.get("verdict") or "", step.get("cache") or "",
                 key=str(i),
             )
@@ -177,13 +198,30 @@ class StepsView(Vertical):
             record_view.show_record(episode.calls[call])
         else:
             record_view.clear("This step made no call.")
-        if step.get("args") is not None:
-            self.query_one("#fork-args", TextArea).load_text(args_to_json_text(step["args"]))
+        self._show_fork_args(episode, step)
         total = len(episode.steps)
         self.query_one("#steps-status", Static).update(
             f"step {index + 1}/{total} ({step.get('node')}) · revealed {self.cursor + 1}/{total} · "
             "n next · p back · e to end · ctrl+f fork from the selected step"
         )
+
+    def _show_fork_args(self, episode: Any, step: dict[str, Any]) -> None:
+        """Put the selected step's arguments in the fork editor: the step's own ``args``; for a
+        ``reply``/``giveup`` step the last call's (``fork_episode`` re-runs the last attempt
+        there); none (editor cleared and disabled) when the episode made no call."""
+        editor = self.query_one("#fork-args", TextArea)
+        label = self.query_one("#fork-label", Label)
+        args = step.get("args")
+        note = "edit, then ctrl+f"
+        if args is None and step.get("node") in ("reply", "giveup") and episode.calls:
+            args = episode.calls[-1].args
+            note = "the last call's; edit, then ctrl+f to run it again"
+        self.fork_enabled = args is not None
+        editor.load_text(args_to_json_text(args) if args is not None else "")
+        editor.disabled = not self.fork_enabled
+        self.query_one("#fork", Button).disabled = not self.fork_enabled
+        label.update(f"Arguments for a fork ({note})" if self.fork_enabled
+                     else "Arguments for a fork: this step made no call (nothing to fork)")
 
     # -- actions --------------------------------------------------------------------------------
     def action_step_next(self) -> None:
@@ -209,6 +247,9 @@ class StepsView(Vertical):
         episode = self.episode
         if episode is None or self.pg is None:
             self.notify("No episode to fork.", severity="warning")
+            return
+        if not self.fork_enabled:
+            self.notify("The selected step made no call: nothing to fork.", severity="warning")
             return
         value, problem = parse_json_text(self.query_one("#fork-args", TextArea).text)
         if problem:
@@ -246,7 +287,7 @@ class StepsView(Vertical):
             return
         attempt = fork.forked_from["attempt"]
         start = next((i for i, s in enumerate(fork.steps) if s["node"] == "validate" and s["attempt"] == attempt), 0)
-        self.post_message(self.EpisodeDone(fork, f"fork of #{index + 1} at step {step}", start))
+        self.post_message(self.EpisodeDone(fork, f"fork of #{index + 1} at step {step + 1}", start))
 
     # -- messages --------------------------------------------------------------------------------
     @on(EpisodeDone)

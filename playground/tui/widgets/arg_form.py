@@ -23,6 +23,9 @@ from playground.tui.form_values import BOOLEAN, ENUM, FieldSpec, field_specs, fi
 class ArgForm(VerticalScroll):
     """A form generated from a contract's parameter schema; read with :meth:`args`."""
 
+    #: The fields are the tab stops, not the scrolling container.
+    can_focus = False
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.specs: list[FieldSpec] = []
@@ -53,7 +56,8 @@ class ArgForm(VerticalScroll):
         for index, spec in enumerate(self.specs):
             mark = " [b red]*[/]" if spec.required else ""
             default = f" [dim]default {spec.default!r}[/]" if spec.default is not None else ""
-            label = Label(f"[b]{spec.name}[/]{mark} [dim]{spec.type_label}[/]{default}", classes="arg-label")
+            hint = " [dim i]· other values: JSON tab[/]" if spec.kind == ENUM else ""
+            label = Label(f"[b]{spec.name}[/]{mark} [dim]{spec.type_label}[/]{default}{hint}", classes="arg-label")
             widgets.append(label)
             shown, field = self._field_widget(index, spec)
             self._inputs.append(field)
@@ -75,6 +79,11 @@ class ArgForm(VerticalScroll):
             return select, select
         field = Input(placeholder=spec.doc or spec.type_label, id=wid)
         return field, field
+
+    @property
+    def fields(self) -> list[Any]:
+        """The input widgets, one per parameter, in form order."""
+        return list(self._inputs)
 
     def _widget(self, index: int):
         return self._inputs[index]

@@ -32,14 +32,18 @@ ROWS = (
 class RecordView(VerticalScroll):
     """Displays a :class:`CallRecord`; ``fields`` holds the plain strings shown, by field id."""
 
-    def __init__(self, prefix: str = "rv", **kwargs: Any) -> None:
+    #: Read-only: never a tab stop (scroll it with the mouse wheel).
+    can_focus = False
+
+    def __init__(self, prefix: str = "rv", empty_text: str = "No call yet.", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.prefix = prefix
+        self.empty_text = empty_text
         self.fields: dict[str, str] = {}
         self.value_text = ""
 
     def compose(self) -> ComposeResult:
-        yield Static("No call yet: fill in the arguments and press ctrl+r.", id=f"{self.prefix}-status", classes="status")
+        yield Static(self.empty_text, id=f"{self.prefix}-status", classes="status")
         with Grid(classes="record-grid"):
             for field, label in ROWS:
                 yield Label(label, classes="rv-key")
@@ -87,8 +91,9 @@ class RecordView(VerticalScroll):
         self.query_one(f"#{self.prefix}-value", Static).update(json_syntax(self.value_text))
         self.query_one(WireView).show(record.wire)
 
-    def clear(self, text: str = "No call yet.") -> None:
-        """Forget the shown record."""
+    def clear(self, text: str | None = None) -> None:
+        """Forget the shown record; the status line says ``text`` (default: ``empty_text``)."""
+        text = self.empty_text if text is None else text
         self.remove_class("stale")
         for field, _ in ROWS:
             self._set(field, "-")

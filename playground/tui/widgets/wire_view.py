@@ -23,7 +23,9 @@ class WireView(Vertical):
         with TabbedContent(id=f"{self.prefix}-tabs"):
             for key, title in PROVIDERS:
                 with TabPane(title, id=f"{self.prefix}-{key}"):
-                    with VerticalScroll():
+                    scroll = VerticalScroll()
+                    scroll.can_focus = False  # read-only JSON: not a tab stop
+                    with scroll:
                         yield Static("(no call yet)", id=f"{self.prefix}-{key}-json", classes="json")
 
     def show(self, wire: dict[str, Any] | None) -> None:
