@@ -4,7 +4,8 @@ validate args → look up the cache → run the body (counted) → validate the 
 It never raises, whatever the body does, and it is the only place a tool body runs. Transient
 failures are retried inside the gate with exponential backoff and jitter (tenacity), bounded in
 attempts and total time (seed 004: "일시적 오류는 툴 실행 계층에서 지수 백오프로 ... 재시도");
-a timeout is transient but not retried, so a hung body costs one time limit, not several.
+a timeout is transient but not retried, so a hung body costs one time limit, not several; and a
+contract with ``side_effects`` is never retried automatically (its first attempt may have acted).
 """
 
 from __future__ import annotations
@@ -174,7 +175,9 @@ class Gate:
             record.retries.append(Retry(state.attempt_number, last.error if last else "", round(delay * 1000, 1)))
 
         def retryable(out: oc.Outcome) -> bool:
-            return out.kind == oc.TRANSIENT and not out.details.get("timeout")
+            # A body with side effects (a payment, an e-mail) is never re-run behind the model's
+            # back: the first attempt may have acted before it failed.
+            return out.kind == oc.TRANSIENT and not out.details.get("timeout") and not contract.side_effects
 
         retrying = Retrying(
             stop=stop_after_attempt(max(1, policy.max_attempts)) | out_of_time,
@@ -190,6 +193,11 @@ class Gate:
             attempts = len(record.retries) + 1
             detail = result.details.get("detail", result.error)
             result.message = oc.transient_message(contract.name, detail, attempts)
+            if contract.side_effects and not result.details.get("timeout"):
+                result.message += (
+                    " It was not retried automatically because it has side effects: check whether"
+                    " the action already happened before anyone tries it again."
+                )
         return result
 
 
