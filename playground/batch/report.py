@@ -212,8 +212,10 @@ def render_markdown(report: dict[str, Any]) -> str:
         SECTIONS[1],
         "",
         f"Every call passes one gate that validates the arguments against the contract's JSON Schema before "
-        f"the body runs. Calls with one defect each, then the body runs they caused: "
-        f"**blocked_before_call = {report['blocked_before_call']}**.",
+        f"the body runs. {len(d['blocked_calls'])} calls with one defect each were sent; "
+        f"{sum(1 for c in d['blocked_calls'] if not c['body_ran'])} of them were stopped at the gate. "
+        f"The seed's figure counts the body runs they caused, so 0 is the goal: "
+        f"**blocked_before_call = {report['blocked_before_call']}** (body runs after invalid calls).",
         "",
         blocked,
         "",

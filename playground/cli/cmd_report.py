@@ -39,7 +39,8 @@ def report(
             for key in ("tools", "blocked_before_call", "bad_result_reasons", "memo_second_call_runs",
                         "repaired", "attempts", "gave_up", "max_attempts", "legacy_stock_reason"):
                 value = data[key]
-                table.add_row(key, ", ".join(map(str, value)) if isinstance(value, list) else str(value))
+                label = "blocked_before_call (body runs after invalid calls)" if key == "blocked_before_call" else key
+                table.add_row(label, ", ".join(map(str, value)) if isinstance(value, list) else str(value))
             render.console().print(table)
             typer.echo(f"wrote {json_path} and {md_path}")
         else:
