@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from playground.core.canonical import JsonInputError, parse_json
 from playground.core.record import CallRecord
 from playground.errors import UsageError
 
@@ -106,15 +107,20 @@ class CheckReport:
 def parse_case(text: str, line: int) -> Case | None:
     """Parse one line into a :class:`Case`; ``None`` for a blank or ``#`` comment line.
 
-    Never raises: a malformed line gives a Case whose ``problem`` says what is wrong.
+    Never raises: a malformed line gives a Case whose ``problem`` says what is wrong. The line
+    is read by :func:`playground.core.canonical.parse_json` (strict: no NaN/Infinity, no key
+    repeated in one object, at most 100 levels deep, no lone surrogates).
     """
     stripped = text.strip()
     if not stripped or stripped.startswith("#"):
         return None
     try:
-        data = json.loads(stripped)
-    except json.JSONDecodeError as exc:
-        return Case(line, args=None, problem=f"line {line}: not valid JSON ({exc.msg} at column {exc.colno})")
+        data = parse_json(stripped)
+    except JsonInputError as exc:
+        text = str(exc)
+        if text.startswith("not valid JSON: "):
+            text = f"not valid JSON ({text[len('not valid JSON: '):]})"
+        return Case(line, args=None, problem=f"line {line}: {text}")
     if not isinstance(data, dict):
         kind = "array" if isinstance(data, list) else type(data).__name__
         return Case(line, args=None, problem=f"line {line}: a case must be a JSON object, got a JSON {kind}")
@@ -124,13 +130,13 @@ def parse_case(text: str, line: int) -> Case | None:
     if "tool" not in data:
         return Case(line, None, args, {}, f'line {line}: missing "tool" (the tool name to call)')
     if not isinstance(tool, str) or not tool:
-        return Case(line, None, args, {}, f'line {line}: "tool" must be a non-empty string, got {tool!r}')
+        return Case(line, None, args, {}, f'line {line}: "tool" must be a non-empty string, got {_cut(repr(tool))}')
     extra = sorted(set(data) - set(CASE_KEYS))
     if extra:
         return Case(line, tool, args, {}, f"line {line}: unknown key(s) {', '.join(extra)} "
                                            f"(a case has {', '.join(CASE_KEYS)})")
     if not isinstance(expect, dict):
-        return Case(line, tool, args, {}, f'line {line}: "expect" must be an object, got {json.dumps(expect)}')
+        return Case(line, tool, args, {}, f'line {line}: "expect" must be an object, got {_cut(json.dumps(expect, ensure_ascii=False))}')
     unknown = sorted(set(expect) - set(EXPECT_KEYS))
     if unknown:
         return Case(line, tool, args, {}, f"line {line}: unknown expect key(s) {', '.join(unknown)} "
@@ -266,4 +272,9 @@ def check_file(gate: Any, path: str | Path, on_result: Callable[[CaseResult], No
 
 def _short(value: Any, limit: int = 80) -> str:
     text = repr(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _cut(text: str, limit: int = 80) -> str:
+    """``text`` cut to ``limit`` characters (a huge malformed value must not become a huge message)."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

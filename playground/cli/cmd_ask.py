@@ -24,6 +24,7 @@ from playground.cli.common import (
     finish,
     one_line,
     open_workbench,
+    visible,
 )
 
 RouterOption = Annotated[
@@ -60,7 +61,8 @@ def _moves_table(moves: list[dict[str, Any]]) -> Any:
         calls = move.get("calls") or []
         what = "; ".join(f"call {c['name']}({one_line(str(c['args']))})" for c in calls) or \
             f"text: {one_line(move.get('text') or '')[:120]}"
-        table.add_row(str(i), what, str(exp.get("chosen") or "-"), _top_scores(exp), one_line(str(exp.get("reason", ""))))
+        table.add_row(str(i), visible(what), visible(str(exp.get("chosen") or "-")), visible(_top_scores(exp)),
+                      one_line(str(exp.get("reason", ""))))
     return table
 
 
@@ -77,7 +79,7 @@ def _table_view(data: dict[str, Any]) -> Any:
     ]
     parts: list[Any] = []
     if data.get("question") is not None:
-        parts.append(Text.assemble(("question ", "bold"), str(data["question"])))
+        parts.append(Text.assemble(("question ", "bold"), visible(str(data["question"]))))
     if data.get("moves"):
         parts.append(_moves_table(data["moves"]))
     parts.append(render.episode_view(shown))
@@ -106,6 +108,12 @@ def ask(
     with boundary():
         if not question.strip():
             fail("the question is empty")
+        from playground.core.canonical import JsonInputError, check_text
+
+        try:
+            check_text(question, "the question")
+        except JsonInputError as exc:
+            fail(str(exc))
         pg = open_workbench(tools, wire=not dry_run)
         choice = choose_router(router, model, mode, os.environ, dry_run=dry_run)
         for text in choice.notes:

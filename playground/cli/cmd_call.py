@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import json
 from typing import Annotated, Any, Optional, Sequence
 
 import typer
@@ -39,9 +38,17 @@ def parse_item(item: str) -> tuple[str, Any]:
     """Parse one HTTPie-style item: ``name=value`` → ``(name, "value")``; ``name:=json`` →
     ``(name, parsed JSON)``. The first ``=`` splits; a ``:`` right before it marks raw JSON.
 
-    Raises :class:`UsageError` naming the item when there is no ``=``, the name is empty, or
-    the text after ``:=`` is not JSON.
+    Raises :class:`UsageError` naming the item when there is no ``=``, the name is empty, the
+    item is not valid UTF-8, or the text after ``:=`` is not JSON as
+    :func:`playground.core.canonical.parse_json` reads it (no NaN, no repeated key, at most
+    100 levels deep).
     """
+    from playground.core.canonical import JsonInputError, check_text
+
+    try:
+        check_text(item, f"argument {_shown(item)}")
+    except JsonInputError as exc:
+        raise UsageError(str(exc)) from None
     name, sep, value = item.partition("=")
     if not sep:
         raise UsageError(f"argument {item!r} is not name=value (a string) or name:=json (raw JSON)")
@@ -52,13 +59,27 @@ def parse_item(item: str) -> tuple[str, Any]:
         raise UsageError(f"argument {item!r} has no name before {':=' if raw else '='}")
     if not raw:
         return name, value
+    from playground.core.canonical import parse_json
+
     try:
-        return name, json.loads(value)
-    except json.JSONDecodeError as exc:
+        return name, parse_json(value)
+    except JsonInputError as exc:
         raise UsageError(
-            f"argument {item!r}: the text after ':=' is not JSON ({exc.msg} at column {exc.colno}); "
-            f"for a string write {name}={value}"
+            f"argument {_shown(item)}: the text after ':=' is {_reason(exc)}; for a string write {name}=..."
         ) from None
+
+
+def _shown(text: str, limit: int = 60) -> str:
+    """``text`` quoted for a message, cut to ``limit`` characters (a 10 MB argument must not
+    become a 10 MB error line)."""
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def _reason(exc: Exception) -> str:
+    text = str(exc)
+    if text.startswith("not valid JSON: "):
+        return f"not JSON ({text[len('not valid JSON: '):]})"
+    return text if text.startswith("not ") else f"refused: {text}"
 
 
 def build_call_args(items: Sequence[str] | None, args_json: str | None) -> Any:
@@ -68,12 +89,17 @@ def build_call_args(items: Sequence[str] | None, args_json: str | None) -> Any:
     Raises :class:`UsageError` when ``--args`` is not JSON, or is not an object while items
     are also given.
     """
+    from playground.core.canonical import JsonInputError, check_text, parse_json
+
     base: Any = {}
     if args_json is not None:
         try:
-            base = json.loads(args_json)
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"--args is not valid JSON: {exc.msg} at column {exc.colno}") from None
+            base = parse_json(check_text(args_json, "--args"))
+        except JsonInputError as exc:
+            text = str(exc)
+            if not text.startswith("--args"):
+                text = f"--args is {text}" if text.startswith("not ") else f"--args is refused: {text}"
+            raise UsageError(text) from None
     parsed = [parse_item(item) for item in items or []]
     if parsed:
         if not isinstance(base, dict):
@@ -171,13 +197,19 @@ def call(
     """Call one tool through the gate and print the record: verdict, body, cache, outcome, wire JSON.
 
     A failed call is data: the exit code is 0 whenever the record was printed, except for a
-    name that is not registered (the record is printed, then exit 2).
+    name that is not registered (the record is printed, then exit 2; with --repair only when
+    the loop could not re-route it to a registered tool).
     """
     with boundary():
         args = build_call_args(items, args_json)
         pg = open_workbench(tools)
         if repair:
-            _print_episode(_run_repair(pg, name, args), fmt)
+            episode = _run_repair(pg, name, args)
+            _print_episode(episode, fmt)
+            if name not in pg.registry and not getattr(episode, "ok", True):
+                # as without --repair: an unregistered name the loop could not re-route is exit 2
+                error_line(unknown_tool_message(name, pg.registry.names()))
+                finish(pg, ExitCode.USAGE)
             finish(pg)
             return
         record = pg.gate.call(name, args)

@@ -42,7 +42,10 @@ the record. When several apply, the largest wins (load problems 2 beat a failed 
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
+import os
 import sys
 from contextlib import contextmanager
 from difflib import get_close_matches
@@ -99,9 +102,20 @@ FormatOption = Annotated[
 ]
 
 
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F)}
+
+
+def visible(text: str) -> str:
+    """``text`` with terminal control characters (ESC, BEL, backspace, NUL, ...) written as
+    ``\\x1b``-style escapes, so a tool's message or output cannot move the cursor, clear the
+    screen or recolour the terminal; tabs and line breaks are kept."""
+    return str(text).translate(_CONTROL)
+
+
 def one_line(text: str) -> str:
-    """``text`` with its line breaks and runs of spaces collapsed to single spaces."""
-    return " ".join(str(text).split())
+    """``text`` with its line breaks and runs of spaces collapsed to single spaces and control
+    characters made visible (see :func:`visible`)."""
+    return " ".join(visible(text).split())
 
 
 def error_line(message: str) -> None:
@@ -186,10 +200,60 @@ def unknown_tool_message(name: str, names: Iterable[str]) -> str:
 
 
 def dump_json(data: Any, *, compact: bool = False) -> str:
-    """JSON text of ``data``, Hangul as is; ``compact``: one line. Non-JSON objects via ``repr``."""
-    if compact:
-        return json.dumps(data, ensure_ascii=False, separators=(", ", ": "), default=repr)
-    return json.dumps(data, ensure_ascii=False, indent=2, default=repr)
+    """JSON text of ``data``, Hangul as is; ``compact``: one line. Non-JSON objects via ``repr``.
+
+    Always strict JSON (RFC 8259): a NaN or ±Infinity that reached here (the playground
+    refuses them on input and in results, so only a value built by hand) is written as the
+    string ``"NaN"`` / ``"Infinity"`` / ``"-Infinity"`` rather than as the bare token
+    ``json.dumps`` would emit and no strict parser reads.
+    """
+    options: dict[str, Any] = {"separators": (", ", ": ")} if compact else {"indent": 2}
+    try:
+        return json.dumps(data, ensure_ascii=False, default=repr, allow_nan=False, **options)
+    except ValueError:  # a non-finite float somewhere
+        return json.dumps(_finite(data), ensure_ascii=False, default=repr, allow_nan=False, **options)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def guard_stdout() -> None:
+    """Keep the process's stdout for the command's data, whatever a tool body does.
+
+    Called once per process by the root callback before a subcommand runs, only when
+    ``sys.stdout`` is the real file descriptor 1 (never under a test runner's capture):
+    file descriptor 1 is pointed at stderr, so output written below Python's ``sys.stdout``
+    (``os.write(1, ...)``, a child process a tool starts) lands on stderr instead of in the
+    middle of ``--format json``; the data goes to a duplicate of the original descriptor.
+    Both streams write UTF-8 with ``backslashreplace``, so a string that is not valid Unicode
+    prints as ``\\udcff`` (a valid JSON escape) instead of crashing the command.
+    """
+    for stream in (sys.stderr,):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(errors="backslashreplace")
+    out = sys.stdout
+    real = None
+    try:
+        if out is not sys.__stdout__ or out.fileno() != 1:
+            return
+        out.flush()
+        real = os.dup(1)
+        data = open(real, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
+                    buffering=1 if os.isatty(real) else -1, closefd=True)
+        os.dup2(2, 1)
+    except (AttributeError, ValueError, OSError):
+        if real is not None:
+            with contextlib.suppress(OSError):
+                os.close(real)
+        return
+    sys.stdout = data
 
 
 def emit_json(data: Any, fmt: OutputFormat) -> None:

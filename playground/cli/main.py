@@ -18,7 +18,16 @@ from typing import Annotated, Any, Optional, Sequence
 
 import typer
 
-from playground.cli.common import ExitCode, ToolsOption, boundary, error_line, fail, one_line, tools_paths
+from playground.cli.common import (
+    ExitCode,
+    ToolsOption,
+    boundary,
+    error_line,
+    fail,
+    guard_stdout,
+    one_line,
+    tools_paths,
+)
 
 PACKAGE = "playground.cli"
 
@@ -70,6 +79,7 @@ def root(
     if ctx.invoked_subcommand is not None:
         if tools:
             fail(f"--tools goes after the command: playground {ctx.invoked_subcommand} --tools PATH")
+        guard_stdout()  # stdout carries only the command's data (not the TUI: it owns the terminal)
         return
     open_tui(tools)
 

@@ -16,7 +16,11 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from playground.cli.common import dump_json
+from playground.cli.common import dump_json, visible
+
+# A JSON block longer than this many characters is cut in the table view (Rich needs ~3 s per
+# MB to lay it out); the note under it says how much was left out and that --format json has all.
+MAX_BLOCK_CHARS = 200_000
 
 KIND_STYLES = {
     "ok": "green",
@@ -39,10 +43,17 @@ def console() -> Console:
 
 def json_block(data: Any, *, title: str | None = None) -> RenderableType:
     """``data`` as syntax-highlighted JSON (indent 2, Hangul as is), optionally in a titled panel."""
-    syntax = Syntax(dump_json(data), "json", theme="ansi_dark", word_wrap=True, background_color="default")
+    text = dump_json(data)
+    cut = len(text) - MAX_BLOCK_CHARS
+    if cut > 0:
+        text = text[:MAX_BLOCK_CHARS]
+    syntax: RenderableType = Syntax(text, "json", theme="ansi_dark", word_wrap=True, background_color="default")
+    if cut > 0:
+        syntax = Group(syntax, Text(f"… {cut:,} more characters not shown here; --format json prints all of it",
+                                    style="bold yellow"))
     if title is None:
         return syntax
-    return Panel(syntax, title=title, title_align="left", box=box.ROUNDED)
+    return Panel(syntax, title=visible(title), title_align="left", box=box.ROUNDED)
 
 
 def kind_text(kind: str) -> Text:
@@ -81,13 +92,13 @@ def record_view(record: Any) -> RenderableType:
     grid.add_row("body", Text.assemble(ran, f"  (body_runs {data.get('body_runs', 0)})"))
     cache = Text.assemble(cache_text(data.get("cache", "")))
     if data.get("cache_key"):
-        cache.append(f"  key {data['cache_key']}", style="dim")
+        cache.append(f"  key {visible(data['cache_key'])}", style="dim")
     grid.add_row("cache", cache)
     outcome = Text.assemble(
         kind_text(data.get("kind", "")), f"  ok {str(bool(data.get('ok'))).lower()}",
     )
     if data.get("error"):
-        outcome.append(f"  error {data['error']}", style="red")
+        outcome.append(f"  error {visible(data['error'])}", style="red")
     grid.add_row("outcome", outcome)
     for retry in data.get("retries") or []:
         r = retry if isinstance(retry, Mapping) else vars(retry)
@@ -98,13 +109,13 @@ def record_view(record: Any) -> RenderableType:
         timing += f"  (time limit {data['timeout_s']:g} s)"
     grid.add_row("duration", timing)
     if data.get("message"):
-        grid.add_row("message", Text(data["message"]))
+        grid.add_row("message", Text(visible(data["message"])))
     grid.add_row("args", Text(data.get("canonical_args") or dump_json(data.get("args"), compact=True)))
     if data.get("output"):
-        grid.add_row("printed", Text(data["output"].rstrip("\n"), style="dim"))
+        grid.add_row("printed", Text(visible(data["output"].rstrip("\n")), style="dim"))
     ok = bool(data.get("ok"))
     title = Text.assemble(
-        (f"{data.get('call_id', '')}  ", "dim"), (str(data.get("tool", "")), "bold"), "  ",
+        (f"{data.get('call_id', '')}  ", "dim"), (visible(str(data.get("tool", ""))), "bold"), "  ",
         ("✓ " if ok else "✗ ", "green" if ok else "red"), kind_text(data.get("kind", "")),
     )
     parts: list[RenderableType] = [Panel(grid, title=title, title_align="left", box=box.ROUNDED)]
@@ -137,9 +148,9 @@ def contracts_table(rows: Iterable[Mapping[str, Any]]) -> Table:
     table.add_column("required args", overflow="fold", max_width=24)
     for row in rows:
         effects = Text("side effects", style="bold red") if row["side_effects"] else Text("read-only", style="green")
-        tool = Text(row["name"], style="bold")
+        tool = Text(visible(row["name"]), style="bold")
         if row["description"]:
-            tool.append("\n" + row["description"], style="dim")
+            tool.append("\n" + visible(row["description"]), style="dim")
         table.add_row(
             tool, row["origin"], effects, yes_no(row["caches"]), f"{row['timeout_s']:g} s",
             ", ".join(row["required"]) or "-",
@@ -186,12 +197,12 @@ def check_table(report: Mapping[str, Any]) -> RenderableType:
     table.add_column("cache / body", overflow="fold")
     for case in report["cases"]:
         passed = case["passed"]
-        call = Text(str(case.get("tool") if case.get("tool") is not None else "-"), style="bold")
+        call = Text(visible(str(case.get("tool") if case.get("tool") is not None else "-")), style="bold")
         args = case.get("canonical_args") or (dump_json(case["args"], compact=True) if "args" in case else "")
         if args:
             call.append("\n" + args, style="dim")
         for mismatch in case["mismatches"]:
-            call.append("\n" + mismatch, style="red")
+            call.append("\n" + visible(mismatch), style="red")
         if "kind" in case:  # a record (a malformed line has none)
             outcome = Text.assemble(kind_text(case["kind"]), "\n", verdict_text(case["verdict"]))
             body = Text.assemble(cache_text(case["cache"]), "\n",
@@ -217,17 +228,17 @@ def step_detail(step: Mapping[str, Any]) -> Text:
     :data:`STEP_FIELDS`, an explanation, and the message on its own line."""
     text = Text()
     if step.get("tool"):
-        text.append(str(step["tool"]), style="bold")
+        text.append(visible(str(step["tool"])), style="bold")
         if step.get("args") is not None:
             text.append(" " + dump_json(step["args"], compact=True))
-    fields = [f"{k}={dump_json(step[k], compact=True) if not isinstance(step[k], str) else step[k]}"
+    fields = [f"{k}={dump_json(step[k], compact=True) if not isinstance(step[k], str) else visible(step[k])}"
               for k in STEP_FIELDS if step.get(k) not in (None, "")]
     if fields:
         text.append(("\n" if text else "") + "  ".join(fields), style="cyan")
     if step.get("explanation"):
         text.append(("\n" if text else "") + dump_json(step["explanation"], compact=True), style="dim")
     if step.get("message"):
-        text.append(("\n" if text else "") + str(step["message"]), style="dim")
+        text.append(("\n" if text else "") + visible(str(step["message"])), style="dim")
     return text
 
 
@@ -247,7 +258,7 @@ def episode_view(episode: Mapping[str, Any]) -> RenderableType:
         calls.add_column(col, overflow="fold")
     for rec in episode.get("calls") or []:
         rec = rec if isinstance(rec, Mapping) else rec.to_json()
-        calls.add_row(str(rec.get("tool", "")), rec.get("canonical_args", ""), verdict_text(rec.get("verdict", "")),
+        calls.add_row(visible(str(rec.get("tool", ""))), rec.get("canonical_args", ""), verdict_text(rec.get("verdict", "")),
                       kind_text(rec.get("kind", "")), cache_text(rec.get("cache", "")), rec.get("error", ""))
     summary = Table.grid(padding=(0, 2))
     summary.add_column(style="bold")
@@ -257,5 +268,5 @@ def episode_view(episode: Mapping[str, Any]) -> RenderableType:
     summary.add_row("fixes", ", ".join(map(str, episode.get("fixes") or [])) or "-")
     summary.add_row("gave up", yes_no(bool(episode.get("gave_up"))))
     summary.add_row("router", str(episode.get("router", "")))
-    return Group(steps, calls, Panel(Text(str(episode.get("reply", ""))), title="reply", title_align="left"),
+    return Group(steps, calls, Panel(Text(visible(str(episode.get("reply", "")))), title="reply", title_align="left"),
                  summary)

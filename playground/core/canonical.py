@@ -16,6 +16,15 @@ import math
 from decimal import Decimal
 from typing import Any
 
+# Deepest nesting accepted in JSON the playground reads (arguments, case lines) or a tool
+# returns. Real tool arguments and results are a few levels deep; the limit keeps every
+# recursive step after parsing (validation, cache key, record, output) far from Python's
+# recursion limit (~1000 frames), so deep garbage gets a clear message instead of a crash.
+MAX_DEPTH = 100
+# Python refuses to convert integers longer than this to text (``sys.get_int_max_str_digits``,
+# CVE-2020-10735), so such a number can be neither read from nor written as JSON.
+MAX_INT_DIGITS = 4300
+
 
 class NotSerializable(ValueError):
     """A tool result holds a value JSON cannot carry; ``path`` says where (``$.rows[0].price``)."""
@@ -24,6 +33,111 @@ class NotSerializable(ValueError):
         super().__init__(f"{what} at {path}")
         self.path = path
         self.what = what
+
+
+class JsonInputError(ValueError):
+    """JSON text given to the playground (``name:=json``, ``--args``, a case-file line) that it
+    refuses; ``str(exc)`` says why in one line (``not valid JSON: Expecting value at column 3``)."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise JsonInputError(f"{name} is not valid JSON (JSON has no NaN or Infinity; use null or a number)")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        shown = text if len(text) <= 30 else text[:29] + "…"
+        raise JsonInputError(f"the number {shown} is out of range (it would be Infinity, which is not valid JSON)")
+    return value
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise JsonInputError(f"the key {key!r} appears twice in one object (which one is meant?)")
+        out[key] = value
+    return out
+
+
+def _first_surrogate(text: str) -> str | None:
+    """The first lone surrogate in ``text`` (``\\udcff``: undecodable bytes or a bad ``\\ud800``
+    escape), or ``None``; such a string cannot be written as UTF-8."""
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return text[exc.start]
+    return None
+
+
+def check_text(text: str, what: str) -> str:
+    """Return ``text`` when it is valid Unicode, else raise :class:`JsonInputError` naming
+    ``what`` (a command-line argument holding bytes that are not UTF-8 arrives with lone
+    surrogates, which no JSON output or terminal can carry)."""
+    bad = _first_surrogate(text)
+    if bad is not None:
+        raise JsonInputError(
+            f"{what} is not valid UTF-8 text (it holds {bad!r}; re-encode it as UTF-8)"
+        )
+    return text
+
+
+def json_depth_problem(value: Any, limit: int = MAX_DEPTH) -> str:
+    """``""`` when ``value`` (parsed JSON) nests at most ``limit`` levels and its strings (keys
+    included) are valid Unicode; else one line saying what is wrong and where. Iterative: safe
+    on any depth."""
+    stack: list[tuple[Any, int, str]] = [(value, 0, "$")]
+    while stack:
+        item, depth, path = stack.pop()
+        if isinstance(item, str):
+            if _first_surrogate(item) is not None:
+                return f"the string at {path} is not valid Unicode (a lone surrogate such as \\ud800)"
+            continue
+        if isinstance(item, (dict, list)):
+            if depth >= limit:
+                return f"nested deeper than {limit} levels"
+            if isinstance(item, dict):
+                for key, sub in item.items():
+                    if isinstance(key, str) and _first_surrogate(key) is not None:
+                        return f"a key in {path} is not valid Unicode (a lone surrogate such as \\ud800)"
+                    stack.append((sub, depth + 1, f"{path}.{key}"))
+            else:
+                stack.extend((sub, depth + 1, f"{path}[{i}]") for i, sub in enumerate(item))
+    return ""
+
+
+def parse_json(text: str) -> Any:
+    """Parse JSON text strictly, for input the playground reads (``name:=json``, ``--args``,
+    one case-file line).
+
+    Stricter than ``json.loads`` (RFC 8259 leaves these to the reader; each would otherwise
+    reach the output as invalid or ambiguous JSON): ``NaN``/``Infinity`` are refused (also a
+    number such as ``1e400`` that would overflow to Infinity), a key
+    repeated in one object is refused, nesting deeper than :data:`MAX_DEPTH` is refused, a
+    string with a lone surrogate (``"\\ud800"``) is refused, and integers longer than
+    :data:`MAX_INT_DIGITS` digits are refused. Raises :class:`JsonInputError` with a one-line
+    reason (the column for syntax errors); never ``RecursionError``.
+    """
+    try:
+        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float,
+                           object_pairs_hook=_no_duplicate_keys)
+    except JsonInputError:
+        raise
+    except json.JSONDecodeError as exc:
+        raise JsonInputError(f"not valid JSON: {exc.msg} at column {exc.colno}") from None
+    except RecursionError:
+        raise JsonInputError(f"nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as exc:  # an integer with more than 4300 digits (Python refuses to read it)
+        if "integer string conversion" in str(exc):
+            raise JsonInputError(f"a number longer than {MAX_INT_DIGITS} digits (not usable JSON)") from None
+        raise JsonInputError(f"not usable JSON: {' '.join(str(exc).split())[:160]}") from None
+    problem = json_depth_problem(value)
+    if problem:
+        raise JsonInputError(problem)
+    return value
 
 
 def normalise_numbers(value: Any) -> Any:
@@ -63,57 +177,92 @@ def cache_key(tool: str, args: Any) -> str:
     return f"{tool}:{canonical_json(args)}"
 
 
-def to_json_value(value: Any, path: str = "$") -> Any:
+def to_json_value(value: Any, path: str = "$", *, _depth: int = 0, _seen: frozenset[int] = frozenset()) -> Any:
     """Convert a tool's return value into plain JSON data, or raise :class:`NotSerializable`.
 
     Converted (JSON can carry them): tuples → lists; ``datetime``/``date``/``time`` (as values
     or dict keys) → ISO 8601 strings; finite ``Decimal`` → int or float; ``Enum`` → its value;
     dataclass instances → dicts; int/float/bool dict keys → strings (as ``json.dumps`` does);
-    sets of sortable items → sorted lists.
+    sets of sortable items → sorted lists; ``str``/``int`` subclasses → plain ``str``/``int``.
     Rejected (``NotSerializable``): NaN and ±Infinity (not valid JSON), ``bytes`` (binary
-    data is not text: decode or base64 it in the tool), other dict key types, and any other
-    object type.
+    data is not text: decode or base64 it in the tool), other dict key types, two keys that
+    become the same string (``{1: .., "1": ..}``: one would be lost), a value that contains
+    itself, nesting deeper than :data:`MAX_DEPTH`, a string with a lone surrogate (not valid
+    Unicode), an integer longer than :data:`MAX_INT_DIGITS` digits, and any other object type.
     """
-    if value is None or isinstance(value, (bool, str, int)):
+    if value is None or isinstance(value, bool):
         return value
+    if isinstance(value, str):
+        if _first_surrogate(value) is not None:
+            raise NotSerializable(path, "a string that is not valid Unicode (a lone surrogate)")
+        return value if type(value) is str else str.__str__(value)
+    if isinstance(value, int):
+        if value.bit_length() > 14_000:  # about 4,200 digits: only then can str() refuse it
+            _int_text(value, path)
+        return value if type(value) is int else int(value)
     if isinstance(value, float):
         if not math.isfinite(value):
             raise NotSerializable(path, f"{value!r} (NaN/Infinity is not valid JSON)")
-        return value
+        return float(value)
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise NotSerializable(path, f"Decimal {value} (not a finite number)")
         return int(value) if value == value.to_integral_value() else float(value)
     if isinstance(value, enum.Enum):
-        return to_json_value(value.value, path)
+        return to_json_value(value.value, path, _depth=_depth, _seen=_seen)
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
         return value.isoformat()
-    if isinstance(value, dict):
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            out[_json_key(key, path)] = to_json_value(item, f"{path}.{key}")
-        return out
-    if isinstance(value, (list, tuple)):
-        return [to_json_value(item, f"{path}[{i}]") for i, item in enumerate(value)]
-    if isinstance(value, (set, frozenset)):
+    if isinstance(value, (dict, list, tuple, set, frozenset)):
+        if id(value) in _seen:
+            raise NotSerializable(path, "a value that contains itself (a reference cycle)")
+        if _depth >= MAX_DEPTH:
+            shown = path if len(path) <= 60 else f"{path[:30]}…{path[-20:]}"
+            raise NotSerializable(shown, f"a value nested deeper than {MAX_DEPTH} levels")
+        seen = _seen | {id(value)}
+        deeper = _depth + 1
+        if isinstance(value, dict):
+            out: dict[str, Any] = {}
+            for key, item in value.items():
+                text = _json_key(key, path)
+                if text in out:
+                    raise NotSerializable(f"{path}<key>", f"two keys that both become {text!r} in JSON (one would be lost)")
+                out[text] = to_json_value(item, f"{path}.{text}", _depth=deeper, _seen=seen)
+            return out
+        if isinstance(value, (list, tuple)):
+            return [to_json_value(item, f"{path}[{i}]", _depth=deeper, _seen=seen) for i, item in enumerate(value)]
         try:
             items = sorted(value)
         except TypeError:
             raise NotSerializable(path, "a set of unorderable items (return a list)") from None
-        return [to_json_value(item, f"{path}[{i}]") for i, item in enumerate(items)]
+        return [to_json_value(item, f"{path}[{i}]", _depth=deeper, _seen=seen) for i, item in enumerate(items)]
     if isinstance(value, (bytes, bytearray, memoryview)):
         raise NotSerializable(path, "bytes (decode to str or base64-encode in the tool)")
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return to_json_value(dataclasses.asdict(value), path)
+        try:
+            as_dict = dataclasses.asdict(value)
+        except RecursionError:
+            raise NotSerializable(path, "a dataclass that contains itself (a reference cycle)") from None
+        return to_json_value(as_dict, path, _depth=_depth, _seen=_seen)
     raise NotSerializable(path, f"an object of type {type(value).__name__} (JSON has no such type)")
+
+
+def _int_text(value: int, path: str) -> str:
+    try:
+        return str(value)
+    except ValueError:  # longer than sys.get_int_max_str_digits()
+        raise NotSerializable(path, f"an integer longer than {MAX_INT_DIGITS} digits") from None
 
 
 def _json_key(key: Any, path: str) -> str:
     if isinstance(key, str):
-        return key
+        if _first_surrogate(key) is not None:
+            raise NotSerializable(f"{path}<key>", "a dict key that is not valid Unicode (a lone surrogate)")
+        return str.__str__(key)
     if isinstance(key, bool):
         return "true" if key else "false"
-    if isinstance(key, (int, float)):
+    if isinstance(key, int):
+        return _int_text(key, path)
+    if isinstance(key, float):
         return str(key)
     if isinstance(key, (dt.datetime, dt.date, dt.time)):
         return key.isoformat()

@@ -15,6 +15,8 @@ Two ways a tool module declares contracts (see README, "Writing a tool module"):
 from __future__ import annotations
 
 import inspect
+import math
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -22,6 +24,8 @@ from playground.core import declcache
 from playground.errors import LoadError
 
 DEFAULT_TIMEOUT_S = 5.0
+# Longest time limit accepted: what ``threading.Event.wait`` can take (about 292 years on Linux).
+MAX_TIMEOUT_S = threading.TIMEOUT_MAX
 
 # seed 003 type names → JSON Schema types
 _TABLE_TYPES = {
@@ -134,6 +138,11 @@ def contract_from_function(
     hit) or, on a miss or with ``use_cache=False``, from :func:`sdk_declaration_for`.
     Raises :class:`LoadError` on bad metadata or a type hint the SDK cannot describe.
     """
+    if meta is not None and not isinstance(meta, dict):
+        raise LoadError(
+            f"{getattr(fn, '__name__', fn)}: its __contracts__ entry must be a dict "
+            f"(returns, side_effects, cacheable, timeout_s), got {type(meta).__name__}"
+        )
     meta = dict(meta or {})
     if declaration is not None:
         decl = declaration
@@ -164,9 +173,38 @@ def contract_from_function(
 def _check_meta(name: str, meta: dict[str, Any], returns: Any) -> None:
     if returns is not None and not isinstance(returns, dict):
         raise LoadError(f"{name}: 'returns' must be a JSON Schema object, got {type(returns).__name__}")
+    if returns is not None:
+        check_schema(name, "returns", returns)
     timeout = meta.get("timeout_s", DEFAULT_TIMEOUT_S)
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
-        raise LoadError(f"{name}: 'timeout_s' must be a positive number of seconds, got {timeout!r}")
+    if (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not math.isfinite(timeout)
+            or not 0 < timeout <= MAX_TIMEOUT_S):
+        raise LoadError(
+            f"{name}: 'timeout_s' must be a positive number of seconds (finite), got {timeout!r}"
+        )
+
+
+def check_schema(name: str, what: str, schema: dict[str, Any]) -> None:
+    """Raise :class:`LoadError` when ``schema`` is not a valid JSON Schema (Draft 2020-12
+    metaschema, regex patterns compiled), so a broken contract is a load problem naming the
+    tool instead of a misleading verdict at call time. The playground's ``max_rows``,
+    ``rows_key`` and ``max_bytes`` limits are checked for their types."""
+    from jsonschema import Draft202012Validator, FormatChecker
+    from jsonschema.exceptions import SchemaError
+
+    body = {k: v for k, v in schema.items() if k not in ("max_rows", "rows_key", "max_bytes")}
+    try:
+        Draft202012Validator.check_schema(body, format_checker=FormatChecker())
+    except SchemaError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path) or "(top)"
+        raise LoadError(f"{name}: '{what}' is not a valid JSON Schema at {where}: {' '.join(exc.message.split())}") from None
+    except Exception as exc:  # e.g. a pattern the regex engine refuses
+        raise LoadError(f"{name}: '{what}' is not a valid JSON Schema: {type(exc).__name__}: {exc}") from None
+    for key in ("max_rows", "max_bytes"):
+        limit = schema.get(key)
+        if key in schema and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+            raise LoadError(f"{name}: '{what}.{key}' must be a whole number >= 0, got {limit!r}")
+    if "rows_key" in schema and not isinstance(schema["rows_key"], str):
+        raise LoadError(f"{name}: '{what}.rows_key' must be a string, got {schema['rows_key']!r}")
 
 
 def schema_from_table_args(name: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -258,10 +296,12 @@ def contract_from_table(name: str, entry: Any) -> Contract:
     meta = {k: entry[k] for k in ("side_effects", "cacheable", "timeout_s") if k in entry}
     returns = returns_from_table(name, entry.get("returns"))
     _check_meta(name, meta, returns)
+    parameters = schema_from_table_args(name, entry.get("args", {}))
+    check_schema(name, "args", parameters)
     return Contract(
         name=name,
         description=description,
-        parameters=schema_from_table_args(name, entry.get("args", {})),
+        parameters=parameters,
         fn=fn,
         returns=returns,
         side_effects=bool(meta.get("side_effects", False)),

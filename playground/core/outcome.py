@@ -121,8 +121,16 @@ def classify_exception(exc: BaseException) -> tuple[str, str]:
       says it is a server error → transient;
     * ``TimeoutError``, ``ConnectionError`` → transient; ``PermissionError`` → permission;
     * anything else → raised.
-    ``reason`` is the exception type name, or ``http_<status>``.
+    ``reason`` is the exception type name, or ``http_<status>``. An exception whose attributes
+    or message raise when read is ``raised`` (never an error here).
     """
+    try:
+        return _classify(exc)
+    except Exception:  # a hostile exception object: a property or __str__ that raises
+        return RAISED, type(exc).__name__
+
+
+def _classify(exc: BaseException) -> tuple[str, str]:
     name = type(exc).__name__
     declared = getattr(exc, "kind", None)
     if declared in (TRANSIENT, PERMISSION):
@@ -143,8 +151,16 @@ def classify_exception(exc: BaseException) -> tuple[str, str]:
 
 
 def exception_text(exc: BaseException, limit: int = 300) -> str:
-    """``"Type: message"`` on one line, cut to ``limit`` characters; never a traceback."""
-    text = str(exc).replace("\n", " ").strip()
+    """``"Type: message"`` on one line, cut to ``limit`` characters; never a traceback.
+
+    An exception whose ``__str__`` itself raises (or returns a non-string) is shown as
+    ``Type: <unprintable message>``, so a broken exception class still names its own type.
+    """
+    try:
+        text = str(exc)
+    except BaseException:  # a user-defined __str__ may raise anything
+        text = "<unprintable message>"
+    text = " ".join(text.split())
     if len(text) > limit:
         text = text[: limit - 3] + "..."
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -182,7 +182,8 @@ def contracts_of_module(module: ModuleType, file: Path) -> list[Contract | LoadP
             found.append(LoadProblem(str(file), f"TOOLS must be a dict, got {type(table).__name__}"))
         else:
             for name, entry in table.items():
-                found.append(_guard(lambda: contract_from_table(str(name), entry), str(file)))
+                found.append(_guard(lambda name=name, entry=entry: contract_from_table(str(name), entry), str(file),
+                                    f"TOOLS[{name!r}]"))
     if listed is not None:
         if not isinstance(listed, (list, tuple)):
             found.append(LoadProblem(str(file), "__tools__ must be a list of functions"))
@@ -192,7 +193,8 @@ def contracts_of_module(module: ModuleType, file: Path) -> list[Contract | LoadP
                     found.append(LoadProblem(str(file), f"__tools__ holds a non-callable: {fn!r}"))
                     continue
                 entry = meta.get(getattr(fn, "__name__", ""), {})
-                found.append(_guard(lambda fn=fn, entry=entry: contract_from_function(fn, entry), str(file)))
+                found.append(_guard(lambda fn=fn, entry=entry: contract_from_function(fn, entry), str(file),
+                                    str(getattr(fn, "__name__", fn))))
             listed_names = {getattr(fn, "__name__", None) for fn in listed}
             for stray in [n for n in meta if n not in listed_names]:
                 found.append(
@@ -214,10 +216,17 @@ def contracts_of_module(module: ModuleType, file: Path) -> list[Contract | LoadP
     return found
 
 
-def _guard(build, where: str) -> Contract | LoadProblem:
+def _guard(build, where: str, label: str = "") -> Contract | LoadProblem:
+    """Build one contract; a failure becomes a :class:`LoadProblem` at ``where`` (the module
+    file, or the ``path:line`` the message starts with). ``label`` names the tool in messages
+    that would not otherwise say which entry failed."""
     try:
         return build()
     except LoadError as exc:
-        return LoadProblem(where, str(exc))
+        message = str(exc)
     except Exception as exc:  # a malformed entry must not stop the other contracts
-        return LoadProblem(where, f"{type(exc).__name__}: {exc}")
+        message = f"{label + ': ' if label else ''}{type(exc).__name__}: {exc}"
+    head, sep, rest = message.partition(": ")
+    if sep and head.startswith(where):  # the message already names a more precise place
+        return LoadProblem(head, rest)
+    return LoadProblem(where, message)

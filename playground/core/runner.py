@@ -60,10 +60,15 @@ def _install(name: str, stream: _ThreadRoutedStream) -> Any:
 
 
 def _restore(name: str, ours: _ThreadRoutedStream, saved: Any) -> None:
-    """Put ``saved`` back unless someone replaced ``ours`` meanwhile (an overlapping run in
-    another thread): then ``ours`` stays in their chain, marked finished, and is skipped."""
+    """Put ``saved`` back unless an overlapping run in another thread installed its own routing
+    stream meanwhile: then ``ours`` stays in their chain, marked finished, and is skipped.
+
+    A body that replaced ``sys.stdout``/``sys.stderr`` with a stream of its own (or ``None``)
+    does not keep it: the playground's output must not vanish into a tool's ``StringIO``.
+    """
     ours.finished = True
-    if getattr(sys, name) is ours:
+    current = getattr(sys, name)
+    if current is ours or not isinstance(current, _ThreadRoutedStream):
         setattr(sys, name, _unwrap(saved))
 
 

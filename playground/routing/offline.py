@@ -161,6 +161,7 @@ class DeclIndex:
     bpostings: dict[str, list[int]] = field(default_factory=dict)
     sorted_terms: list[str] = field(default_factory=list)
     by_bigram: dict[str, list[str]] = field(default_factory=dict)
+    longest: int = 0  # length of the longest vocabulary term (bounds the substring search)
 
 
 def _names_regex(names: list[str]) -> re.Pattern | None:
@@ -243,6 +244,7 @@ def build_index(declarations: list[dict[str, Any]], weights: Weights) -> DeclInd
         for stem in tool.boundary_terms:
             idx.bpostings.setdefault(stem, []).append(i)
     idx.sorted_terms = sorted(set(idx.postings) | set(idx.bpostings))
+    idx.longest = max(map(len, idx.sorted_terms), default=0)
     for term in idx.sorted_terms:
         for bg in set(korean.bigrams(term)):
             idx.by_bigram.setdefault(bg, []).append(term)
@@ -256,8 +258,8 @@ def _candidates(idx: DeclIndex, s: str) -> list[tuple[str, float, str]]:
     while lo < len(idx.sorted_terms) and idx.sorted_terms[lo].startswith(s):
         found.add(idx.sorted_terms[lo])
         lo += 1
-    for i in range(len(s)):
-        for j in range(i + 1, len(s) + 1):
+    for i in range(len(s)):  # substrings longer than the longest term cannot match: O(len(s) * longest)
+        for j in range(i + 1, min(len(s), i + idx.longest) + 1):
             sub = s[i:j]
             if sub != s and (sub in idx.postings or sub in idx.bpostings):
                 found.add(sub)
