@@ -14,7 +14,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.widgets import Footer, Header, Input, TabbedContent, TabPane, TextArea
 
 from playground.tui.commands import GEMINI_MODES, PlaygroundCommands
 from playground.tui.views.ask_view import AskView, gemini_key_present
@@ -98,6 +98,8 @@ class PlaygroundApp(App):
             self.notify(str(problem), title="Load problem", severity="error", timeout=10)
         if not registry.contracts:
             self.notify("No contracts loaded; see the Call view for how to add tools.", severity="warning")
+        elif self.mode_name == "call" and not isinstance(self.focused, (Input, TextArea)):
+            self.query_one("#contracts").focus()  # keyboard first: start in the contract list
         self._update_subtitle()
 
     def _update_subtitle(self) -> None:

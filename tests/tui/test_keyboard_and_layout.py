@@ -71,6 +71,7 @@ async def test_ctrl_t_returns_to_the_contract_list_from_any_mode(tools_dir):
         await settle(app, pilot)
         binding = next(b for b in app.BINDINGS if getattr(b, "id", None) == "focus-contracts")
         assert binding.key == "ctrl+t" and binding.show and binding.description == "Contracts"
+        assert isinstance(app.focused, ContractList)  # the app starts in the contract list
         await pilot.press("f2")
         await pilot.pause()
         assert app.mode_name == "ask"

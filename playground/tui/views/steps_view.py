@@ -202,7 +202,7 @@ class StepsView(Vertical):
         total = len(episode.steps)
         self.query_one("#steps-status", Static).update(
             f"step {index + 1}/{total} ({step.get('node')}) · revealed {self.cursor + 1}/{total} · "
-            "n next · p back · e to end · ctrl+f fork from the selected step"
+            "ctrl+f forks from this step"
         )
 
     def _show_fork_args(self, episode: Any, step: dict[str, Any]) -> None:
