@@ -122,8 +122,34 @@ TOOLS_SOURCE = '''
         time.sleep(60)
         return {}
 
-    __tools__ = [echo, junk, raises, fd_write, replaces_stdout, very_slow]
-    __contracts__ = {"junk": {"cacheable": False}, "very_slow": {"timeout_s": 120}}
+    def late_printer(n: int = 1) -> dict:
+        """Hangs past its limit, then prints.
+
+        Args:
+            n: unused
+        """
+        time.sleep(0.6)
+        for i in range(40):
+            print("LATE PRINT", i)
+            time.sleep(0.02)
+        return {}
+
+    def spawns() -> dict:
+        """Starts a thread that prints, and waits for it."""
+        import threading
+
+        def chatter():
+            for i in range(5):
+                print("THREAD PRINT", i)
+
+        t = threading.Thread(target=chatter)
+        t.start()
+        t.join()
+        return {"ok": True}
+
+    __tools__ = [echo, junk, raises, fd_write, replaces_stdout, very_slow, late_printer, spawns]
+    __contracts__ = {"junk": {"cacheable": False}, "very_slow": {"timeout_s": 120},
+                     "late_printer": {"timeout_s": 0.5, "cacheable": False}}
 '''
 
 
@@ -407,6 +433,22 @@ def test_writes_below_sys_stdout_go_to_stderr_not_into_the_json(tools):
 def test_a_body_replacing_sys_stdout_does_not_swallow_the_output(tools):
     proc = run_cli("call", "replaces_stdout", "--tools", tools, "--format", "json")
     assert proc.returncode == 0 and strict(proc.stdout.decode("utf-8"))["value"] == {"replaced": True}
+
+
+def test_a_timed_out_body_printing_later_does_not_corrupt_the_json(tools, tmp_path):
+    path = tmp_path / "late.jsonl"
+    path.write_text("".join(json.dumps({"tool": "late_printer", "args": {"n": n},
+                                        "expect": {"error": "transient:timeout"}}) + "\n" for n in range(3)))
+    proc = run_cli("check", path, "--tools", tools, "--format", "json")
+    report = strict(proc.stdout.decode("utf-8"))
+    assert proc.returncode == 0 and report["passed"] == 3
+    assert b"LATE PRINT" not in proc.stdout + proc.stderr  # an abandoned body's output is dropped
+
+
+def test_a_thread_started_by_a_body_prints_to_stderr_not_into_the_json(tools):
+    proc = run_cli("call", "spawns", "--tools", tools, "--format", "json")
+    assert proc.returncode == 0 and strict(proc.stdout.decode("utf-8"))["value"] == {"ok": True}
+    assert proc.stderr.decode().splitlines() == [f"THREAD PRINT {i}" for i in range(5)]
 
 
 def test_undecodable_argument_bytes_are_a_usage_error(tools):

@@ -385,6 +385,30 @@ def test_a_body_that_hangs_is_a_timeout_after_its_limit_only(gate, tool):
     assert 0.25 < elapsed < 2.0
 
 
+def test_what_a_timed_out_body_prints_later_is_dropped(tmp_path, capsys):
+    path = write(tmp_path, "late", '''
+        import time
+        def late() -> dict:
+            """Prints after its limit."""
+            time.sleep(0.4)
+            print("LATE PRINT")
+            return {}
+        __tools__ = [late]
+        __contracts__ = {"late": {"timeout_s": 0.2}}
+    ''')
+    gate = Gate(load_registry([path]))
+    out = sys.stdout
+    assert gate.call("late", {}).error == "transient:timeout"
+    time.sleep(0.5)
+    print("after")
+    captured = capsys.readouterr().out
+    assert "LATE PRINT" not in captured and captured == "after\n"  # other threads still print
+    assert gate.call("late", {}).error == "transient:timeout"  # a second abandoned run stacks cleanly
+    time.sleep(0.5)
+    assert "LATE PRINT" not in capsys.readouterr().out
+    assert out is not None and sys.stdout.isatty() is out.isatty()
+
+
 def test_async_bodies_and_returned_coroutines_are_awaited(gate):
     assert gate.call("async_ok", {"x": "하나"}).value == {"x": "하나"}
     record = gate.call("junk", {"what": "coro"})

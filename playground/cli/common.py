@@ -43,10 +43,12 @@ the record. When several apply, the largest wins (load problems 2 beat a failed 
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import math
 import os
 import sys
+import threading
 from contextlib import contextmanager
 from difflib import get_close_matches
 from enum import Enum, IntEnum
@@ -233,7 +235,9 @@ def guard_stdout() -> None:
     (``os.write(1, ...)``, a child process a tool starts) lands on stderr instead of in the
     middle of ``--format json``; the data goes to a duplicate of the original descriptor.
     Both streams write UTF-8 with ``backslashreplace``, so a string that is not valid Unicode
-    prints as ``\\udcff`` (a valid JSON escape) instead of crashing the command.
+    prints as ``\\udcff`` (a valid JSON escape) instead of crashing the command. Text that
+    threads other than the main one write to ``sys.stdout`` goes to stderr (see
+    :class:`_MainThreadOnly`).
     """
     for stream in (sys.stderr,):
         with contextlib.suppress(AttributeError, ValueError, OSError):
@@ -253,7 +257,49 @@ def guard_stdout() -> None:
             with contextlib.suppress(OSError):
                 os.close(real)
         return
-    sys.stdout = data
+    sys.stdout = _MainThreadOnly(data)
+
+
+class _MainThreadOnly(io.TextIOBase):
+    """The command's stdout: text written by the main thread goes to ``data``; text written by
+    any other thread (a thread a tool body started, which the gate's per-call capture does not
+    see) goes to ``sys.stderr``, so it cannot split a JSON document in two. Terminal queries
+    (``isatty``, ``fileno``, ``encoding``) answer for ``data``, so Rich still sees a terminal."""
+
+    def __init__(self, data: Any) -> None:
+        self._data = data
+
+    def write(self, text: str) -> int:  # type: ignore[override]
+        if threading.current_thread() is threading.main_thread():
+            return self._data.write(text)
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        self._data.flush()
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return self._data.isatty()
+
+    def fileno(self) -> int:
+        return self._data.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self._data.encoding
+
+    @property
+    def errors(self) -> str | None:  # type: ignore[override]
+        return self._data.errors
+
+    def close(self) -> None:
+        self._data.close()
+        super().close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._data, name)
 
 
 def emit_json(data: Any, fmt: OutputFormat) -> None:

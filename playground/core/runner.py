@@ -18,17 +18,28 @@ from typing import Any, Callable
 
 
 class _ThreadRoutedStream(io.TextIOBase):
-    """A stream that sends writes from one thread to a buffer and all others to ``fallback``."""
+    """A stream that sends writes from one thread to a buffer and all others to ``fallback``.
+
+    States: running (the body's writes are captured), ``finished`` (the body returned; the
+    stream only passes writes on and is skipped when unwinding) and ``abandoned`` (the body
+    timed out and its thread lives on: the stream stays installed and drops what that thread
+    writes from now on, so a late ``print`` cannot land in ``--format json`` output or on the
+    TUI's screen).
+    """
 
     def __init__(self, fallback: Any, thread: threading.Thread, buffer: io.StringIO) -> None:
         self._fallback = fallback
         self._thread = thread
         self._buffer = buffer
         self.finished = False
+        self.abandoned = False
 
     def write(self, text: str) -> int:  # type: ignore[override]
-        if threading.current_thread() is self._thread and not self.finished:
-            return self._buffer.write(text)
+        if threading.current_thread() is self._thread:
+            if self.abandoned:
+                return len(text)
+            if not self.finished:
+                return self._buffer.write(text)
         return self._fallback.write(text)
 
     def flush(self) -> None:
@@ -37,6 +48,12 @@ class _ThreadRoutedStream(io.TextIOBase):
 
     def writable(self) -> bool:
         return True
+
+    def isatty(self) -> bool:
+        return bool(getattr(self._fallback, "isatty", lambda: False)())
+
+    def fileno(self) -> int:
+        return self._fallback.fileno()
 
     @property
     def encoding(self) -> str:  # type: ignore[override]
@@ -47,8 +64,9 @@ class _ThreadRoutedStream(io.TextIOBase):
 
 
 def _unwrap(stream: Any) -> Any:
-    """Skip routing streams of runs that have finished (left behind by overlapping runs)."""
-    while isinstance(stream, _ThreadRoutedStream) and stream.finished:
+    """Skip routing streams of runs that have finished (left behind by overlapping runs);
+    abandoned ones stay (they still filter their thread's writes)."""
+    while isinstance(stream, _ThreadRoutedStream) and stream.finished and not stream.abandoned:
         stream = stream._fallback
     return stream
 
@@ -59,17 +77,20 @@ def _install(name: str, stream: _ThreadRoutedStream) -> Any:
     return saved
 
 
-def _restore(name: str, ours: _ThreadRoutedStream, saved: Any) -> None:
+def _restore(name: str, ours: _ThreadRoutedStream, saved: Any, abandoned: bool = False) -> None:
     """Put ``saved`` back unless an overlapping run in another thread installed its own routing
     stream meanwhile: then ``ours`` stays in their chain, marked finished, and is skipped.
 
-    A body that replaced ``sys.stdout``/``sys.stderr`` with a stream of its own (or ``None``)
-    does not keep it: the playground's output must not vanish into a tool's ``StringIO``.
+    ``abandoned`` (the body timed out): ``ours`` stays installed and drops the abandoned
+    thread's writes. A body that replaced ``sys.stdout``/``sys.stderr`` with a stream of its own
+    (or ``None``) does not keep it: the playground's output must not vanish into a tool's
+    ``StringIO``.
     """
     ours.finished = True
+    ours.abandoned = abandoned
     current = getattr(sys, name)
     if current is ours or not isinstance(current, _ThreadRoutedStream):
-        setattr(sys, name, _unwrap(saved))
+        setattr(sys, name, ours if abandoned else _unwrap(saved))
 
 
 @dataclass
@@ -93,7 +114,7 @@ def run_body(fn: Callable[..., Any], args: dict[str, Any], timeout_s: float) -> 
 
     Returns a :class:`BodyRun`; never raises (``SystemExit`` and ``KeyboardInterrupt`` raised by
     the body are captured too). An ``async def`` body is awaited in that thread. What the body
-    prints after a timeout is no longer captured (its thread is abandoned).
+    prints after a timeout is dropped (its thread is abandoned; see :class:`_ThreadRoutedStream`).
     """
     run = BodyRun()
     buffer = io.StringIO()
@@ -117,12 +138,13 @@ def run_body(fn: Callable[..., Any], args: dict[str, Any], timeout_s: float) -> 
     out = _ThreadRoutedStream(sys.stdout, thread, buffer)
     err = _ThreadRoutedStream(sys.stderr, thread, buffer)
     saved_out, saved_err = _install("stdout", out), _install("stderr", err)
+    finished = False
     try:
         thread.start()
         finished = done.wait(timeout_s)
     finally:
-        _restore("stdout", out, saved_out)
-        _restore("stderr", err, saved_err)
+        _restore("stdout", out, saved_out, abandoned=not finished)
+        _restore("stderr", err, saved_err, abandoned=not finished)
     run.duration_ms = (time.perf_counter() - started) * 1000
     run.timed_out = not finished
     output = buffer.getvalue()
