@@ -43,6 +43,7 @@ from playground.errors import UsageError
 from playground.loop import reply as replies
 from playground.loop.failures import FAILURE_LIMIT, FailureTracker, failure_message
 from playground.loop.repair import Fix, can_repair, repair
+from playground.routing import korean
 from playground.routing.base import FunctionCall, Move, ToolResult, Turn
 
 #: Tries of one call (the first plus repairs) before the loop stops repairing (seed 003).
@@ -66,6 +67,7 @@ class _Checkpoint:
     calls: int
     fixes: int
     moves: int
+    changes: int
     conversation: list[Turn]
     pending: list[FunctionCall]
     index: int
@@ -91,6 +93,9 @@ class Episode:
     ``nothing_found`` | ``failed`` (the router answered after a failed call) | ``gave_up`` |
     ``router_error`` | ``max_steps``. ``repairs_by``: ``loop`` or
     ``router``. ``forked_from``: ``{"step", "attempt", "args"}`` for a fork, else ``None``.
+    ``changes``: what the repairs changed in the request (``Fix.changes`` dicts); when an
+    episode ends ``answered`` or ``nothing_found`` after such a change the reply says so
+    (:func:`playground.loop.reply.repair_note`, in the question's language).
     """
 
     question: str | None
@@ -101,6 +106,7 @@ class Episode:
     ok: bool = False
     attempts: int = 0
     fixes: list[str] = field(default_factory=list)
+    changes: list[dict[str, Any]] = field(default_factory=list)
     gave_up: bool = False
     moves: list[dict[str, Any]] = field(default_factory=list)
     end: str = ""
@@ -117,7 +123,7 @@ class Episode:
         """``{"question", "router", "calls": [record.to_json()], "steps": [{"node", "attempt",
         "tool", "args", "verdict", "body_ran", "cache", "kind", "error", "retries", "delays_ms",
         "fixes", "call", "move", "explanation", "message", "reason"}], "reply", "ok", "attempts",
-        "fixes", "gave_up", "moves", "end", "repairs_by", "forked_from", "max_attempts",
+        "fixes", "changes", "gave_up", "moves", "end", "repairs_by", "forked_from", "max_attempts",
         "failure_limit"}``. ``call`` / ``move`` in a step index ``calls`` / ``moves``; keys that
         do not apply to a node are ``None``."""
         return {
@@ -129,6 +135,7 @@ class Episode:
             "ok": self.ok,
             "attempts": self.attempts,
             "fixes": list(self.fixes),
+            "changes": copy.deepcopy(self.changes),
             "gave_up": self.gave_up,
             "moves": copy.deepcopy(self.moves),
             "end": self.end,
@@ -184,7 +191,7 @@ class _Machine:
     def checkpoint(self) -> None:
         self.ep.checkpoints[self.ep.attempts + 1] = _Checkpoint(
             steps=len(self.ep.steps), calls=len(self.ep.calls), fixes=len(self.ep.fixes),
-            moves=len(self.ep.moves), conversation=list(self.ep.conversation), pending=list(self.pending),
+            moves=len(self.ep.moves), changes=len(self.ep.changes), conversation=list(self.ep.conversation), pending=list(self.pending),
             index=self.index, results=list(self.results), tracker=copy.deepcopy(self.tracker),
             tries=self.tries, tool=self.tool, args=copy.deepcopy(self.args), call_id=self.call_id,
         )
@@ -194,6 +201,20 @@ class _Machine:
         self.tracker, self.tries = copy.deepcopy(cp.tracker), cp.tries
         self.tool, self.args, self.call_id = cp.tool, copy.deepcopy(cp.args), cp.call_id
         self.ep.conversation = list(cp.conversation)
+
+    def with_note(self, text: str, end: str) -> str:
+        """``text`` plus what the repairs changed in the request, when the reply answers
+        (``answered``) or says nothing was found (``nothing_found``)."""
+        if end not in ("answered", "nothing_found") or not self.ep.changes:
+            return text
+        ko = korean.has_hangul(self.ep.question or "")
+        note = replies.repair_note(self.ep.changes, ko, answered=end == "answered")
+        if not note:
+            return text
+        body = text.rstrip()
+        if body.endswith(".") and not ko:
+            return body[:-1] + note + "."
+        return body + note
 
     def run(self) -> Episode:
         while self.node:
@@ -314,6 +335,7 @@ class _Machine:
         fix = self.fix
         assert fix is not None
         self.ep.fixes.extend(fix.fixes)
+        self.ep.changes.extend(copy.deepcopy(fix.changes))
         self.step(
             "repair", tool=fix.tool, args=fix.args, reason=fix.rule, message="; ".join(fix.fixes),
             call=len(self.ep.calls) - 1,
@@ -344,12 +366,14 @@ class _Machine:
             else:
                 end, ep.ok, reason = "failed", False, last.error
                 text = text.strip() or replies.gave_up(last, last.message, ep.attempts)
+        text = self.with_note(text, end)
         ep.reply, ep.end = text, end
         self.step("reply", tool=None, message=text, reason=reason or None)
         return ""
 
     def _giveup(self) -> str:
         end, reason, text = self.final or ("gave_up", "", "Gave up.")
+        text = self.with_note(text, end)
         self.ep.reply, self.ep.end, self.ep.ok, self.ep.gave_up = text, end, False, True
         self.step("giveup", message=text, reason=reason, error=self.record.error if self.record else None,
                   tool=self.record.tool if self.record else None)
@@ -449,6 +473,7 @@ def fork_episode(pg: Any, episode: Episode, step_index: int, new_args: Any, *, r
         calls=list(episode.calls[: cp.calls]),
         steps=copy.deepcopy(episode.steps[: cp.steps]),
         fixes=list(episode.fixes[: cp.fixes]),
+        changes=copy.deepcopy(episode.changes[: cp.changes]),
         moves=copy.deepcopy(episode.moves[: cp.moves]),
         reply="", ok=False, gave_up=False, end="", attempts=attempt - 1,
         forked_from={"step": step_index, "attempt": attempt, "args": copy.deepcopy(new_args)},

@@ -56,6 +56,10 @@ class Fix:
     args: Any
     fixes: list[str] = field(default_factory=list)
     rule: str = ""
+    changes: list[dict[str, Any]] = field(default_factory=list)
+    """What the fix changed in the user's request, for the reply (:func:`playground.loop.reply.
+    repair_note`): ``{"kind": "substituted" | "clamped" | "fewer_rows" | "tool_name", "arg",
+    "old", "new", ...}``."""
 
 
 def reason_key(error: str) -> str:
@@ -101,7 +105,8 @@ def _fix_allowed(registry: Registry, contract: Contract | None, tool: str, args:
     if args.get(arg) == new:
         return None
     fixed = {**args, arg: new}
-    return Fix(tool, fixed, [f"{arg}: {_show(args.get(arg))} → {_show(new)} ({why})"], "args:allowed")
+    return Fix(tool, fixed, [f"{arg}: {_show(args.get(arg))} → {_show(new)} ({why})"], "args:allowed",
+               [{"kind": "substituted", "arg": arg, "old": args.get(arg), "new": new}])
 
 
 def _fix_range(registry: Registry, contract: Contract | None, tool: str, args: Any, error: str) -> Fix | None:
@@ -128,7 +133,8 @@ def _fix_range(registry: Registry, contract: Contract | None, tool: str, args: A
     else:
         return None
     fixed = {**args, arg: new}
-    return Fix(tool, fixed, [f"{arg}: {_show(value)} → {_show(new)} (clamped to the {bound})"], "args:range")
+    return Fix(tool, fixed, [f"{arg}: {_show(value)} → {_show(new)} (clamped to the {bound})"], "args:range",
+               [{"kind": "clamped", "arg": arg, "old": value, "new": new, "bound": bound.split()[0]}])
 
 
 def limit_parameter(contract: Contract) -> tuple[str, dict[str, Any]] | None:
@@ -153,7 +159,8 @@ def _fix_too_big(registry: Registry, contract: Contract | None, tool: str, args:
             target = max(target, lo if isinstance(lo, int) else 1)
             if target < current:
                 return Fix(tool, {**args, name: target},
-                           [f"{name}: {current} → {target} (result too big; smaller limit)"], "result:too_big")
+                           [f"{name}: {current} → {target} (result too big; smaller limit)"], "result:too_big",
+                           [{"kind": "fewer_rows", "arg": name, "old": current, "new": target}])
         return None
     params = set((contract.parameters.get("properties") or {}))
     for other in registry.contracts.values():
@@ -175,7 +182,8 @@ def _fix_too_big(registry: Registry, contract: Contract | None, tool: str, args:
         fixed = {**args, name: maximum}
         line = (f"tool: {tool!r} → {other.name!r} with {name}={maximum} "
                 f"({tool} has no {name}; {other.name}'s {name} maximum)")
-        return Fix(other.name, fixed, [line], "result:too_big")
+        return Fix(other.name, fixed, [line], "result:too_big",
+                   [{"kind": "fewer_rows", "arg": name, "old": None, "new": maximum, "tool": other.name, "from_tool": tool}])
     return None
 
 
@@ -183,7 +191,8 @@ def _fix_unknown_tool(registry: Registry, contract: Contract | None, tool: str, 
     close = difflib.get_close_matches(str(tool), registry.names(), n=1, cutoff=0.6)
     if not close:
         return None
-    return Fix(close[0], args, [f"tool: {tool!r} → {close[0]!r} (closest registered name)"], "args:unknown_tool")
+    return Fix(close[0], args, [f"tool: {tool!r} → {close[0]!r} (closest registered name)"], "args:unknown_tool",
+               [{"kind": "tool_name", "arg": None, "old": tool, "new": close[0]}])
 
 
 RepairRule = Callable[[Registry, "Contract | None", str, Any, str], "Fix | None"]

@@ -19,9 +19,20 @@ span of the question it used and the detail):
    "e.g. KB-101"): letters literal, each digit run ``\\d{n-1,n+1}``, punctuation literal.
 5. ``prefix``  -- "'HR'로 시작한다" / "starts with 'HR'": the prefix followed by letters/digits
    with at least one digit (so "Price" never fills a 'P' id).
-6. ``integer`` -- for integer parameters: a number followed by a counter (3개, 5건, 10 items)
+6. ``word``    -- for a plain string parameter (not structured, not free text) whose examples
+   are plain words ("도시 이름(영문 소문자). 예: seoul"): a question word equal to one of
+   the examples (case-insensitive; a Hangul example may carry a particle: 서울에). Counts as
+   full evidence and its span is consumed like rules 1-5.
+7. ``lowercase`` -- for the same kind of parameter when its description says the value is
+   lower case (영문 소문자, 소문자, lowercase, lower case): the question's only lowercase latin
+   word that is not a stopword or question word ("busan 날씨 알려줘" -> ``busan``). Two or more
+   such words fill nothing (any English word would qualify; we cannot tell which is meant).
+   Weak evidence, like an integer: it counts ``Weights.integer`` and its span is not consumed,
+   so the same word still counts for the other tools ("tumbler 재고" with a weather tool
+   loaded keeps ``tumbler`` for search_products).
+8. ``integer`` -- for integer parameters: a number followed by a counter (3개, 5건, 10 items)
    or standing alone, within ``minimum``/``maximum``.
-7. ``free_text`` -- for a search-like string parameter (name such as keyword/query, or a
+9. ``free_text`` -- for a search-like string parameter (name such as keyword/query, or a
    description saying 검색어/키워드/keyword/query/search): the question's content words minus
    stopwords, question words, words that matched a tool's vocabulary and spans other rules
    used ("에어프라이어 재고 있어요?" -> "에어프라이어").
@@ -58,6 +69,13 @@ _DATE_RE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
 _EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 _COUNTED_RE = re.compile(r"(?<![\w.])(\d+)\s*(?:개|건|가지|명|개만|건만|items?|results?|rows?)(?![A-Za-z])", re.I)
 _BARE_INT_RE = re.compile(r"(?<![\w.])(\d+)(?![\w.])")
+_LOWERCASE_DOC_RE = re.compile(r"영문\s*소문자|소문자|lower[- ]?case", re.I)
+_LOWER_WORD_RE = re.compile(r"[a-z]{2,}")
+_PLAIN_WORD_RE = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
+
+#: Evidence rules whose value is weak (a number, the only lowercase word): they add
+#: ``Weights.integer`` and their spans stay usable by other rules and other tools.
+WEAK_RULES = frozenset({"integer", "lowercase"})
 _ALNUM = "A-Za-z0-9"
 
 
@@ -313,12 +331,51 @@ def _integer(spec: ParamSpec, text: str, used: list[tuple[int, int]]) -> tuple[A
     return None
 
 
-def fill_structured(specs: list[ParamSpec], question: str) -> Fill:
-    """Rules 1-6 for every parameter of one tool (free text is left to :func:`fill_free_text`)."""
+def _plain_string(spec: ParamSpec) -> bool:
+    """A string parameter no shape rule and no free-text rule covers (``city``, ``name``)."""
+    return ("string" in spec.types or not spec.types) and not spec.structured and not spec.free_text
+
+
+def _word(spec: ParamSpec, text: str, used: list[tuple[int, int]],
+          tokens: list[korean.Token]) -> tuple[Any, dict] | None:
+    """Rules 6 (a question word equal to an example) and 7 (the only lowercase latin word)."""
+    words = [e for e in spec.examples if _PLAIN_WORD_RE.fullmatch(e)]
+    for tok in tokens:
+        if not _free((tok.start, tok.end), used):
+            continue
+        for example in words:
+            if korean.has_hangul(example):
+                hit = tok.surface == example or (tok.stem == example and tok.surface.startswith(example))
+                if hit:
+                    span = [tok.start, tok.start + len(example)]
+                    return example, {"rule": "word", "span": span, "text": example,
+                                     "detail": f"equals the example {example!r}"}
+            elif tok.surface.lower() == example.lower():
+                return tok.surface, {"rule": "word", "span": [tok.start, tok.end], "text": tok.surface,
+                                     "detail": f"equals the example {example!r}"}
+    said = _LOWERCASE_DOC_RE.search(spec.doc)
+    if said:
+        lower = [t for t in tokens if _LOWER_WORD_RE.fullmatch(t.surface) and not korean.is_stopword(t.stem)
+                 and t.stem not in korean.QUESTION_WORDS and t.surface not in korean.QUESTION_WORDS
+                 and _free((t.start, t.end), used)]
+        if len(lower) == 1:
+            tok = lower[0]
+            return tok.surface, {"rule": "lowercase", "span": [tok.start, tok.end], "text": tok.surface,
+                                 "detail": f"the question's only lowercase latin word; the description says {said.group()!r}"}
+    return None
+
+
+def fill_structured(specs: list[ParamSpec], question: str, tokens: list[korean.Token] | None = None) -> Fill:
+    """Rules 1-8 for every parameter of one tool (free text is left to :func:`fill_free_text`).
+    ``tokens``: the question's tokens when already computed (:func:`korean.tokenize`)."""
     text = korean.normalize(question)
     fill = Fill()
     for spec in specs:
         found = _structural(spec, text, fill.consumed)
+        if found is None and _plain_string(spec) and (spec.examples or _LOWERCASE_DOC_RE.search(spec.doc)):
+            if tokens is None:
+                tokens = korean.tokenize(text)
+            found = _word(spec, text, fill.consumed, tokens)
         if found is None and ("integer" in spec.types or "number" in spec.types) and not spec.enum:
             found = _integer(spec, text, fill.consumed)
         if found is not None:

@@ -65,6 +65,8 @@ STOPWORDS: frozenset[str] = frozenset({
     "부탁", "부탁드려", "부탁드립", "해주", "해", "하", "했", "됐", "되", "돼", "되나", "하나",
     "안녕", "안녕하세", "감사", "감사합", "고맙", "네", "예", "아니", "싶", "싶어", "싶어요",
     "알고", "잘", "안", "못", "주실", "주", "달라", "뭐였는지", "않", "않는", "않는다",
+    # asking verbs in the casual form (날씨 알려줘, 목록 보여줘): the request, not its topic
+    "줘", "알려줘", "알려줄래", "알려줄", "보여줘", "보여주", "보여주세", "말해줘", "말해주", "해줘",
     # the act of asking, not its topic (재고 문의요, 소재가 궁금해요)
     "문의", "질문", "궁금", "말고",
     # English
@@ -288,3 +290,60 @@ def translations(s: str) -> tuple[str, ...]:
 def bigrams(s: str) -> tuple[str, ...]:
     """Character bigrams of ``s`` (the whole string when shorter than 2)."""
     return tuple(s[i : i + 2] for i in range(len(s) - 1)) or (s,)
+
+
+#: Small talk (Korean and English), by kind. A question is small talk when every word is one
+#: of these or a stopword (:func:`small_talk`); the router then answers in kind instead of
+#: apologising. Words are compared by surface (lowercased) and by stem.
+SMALL_TALK: MappingProxyType = MappingProxyType({
+    "thanks": frozenset({"감사", "감사합", "감사합니다", "감사해요", "감사드려요", "감사드립니다", "고맙", "고마워",
+                         "고마워요", "고맙습니다", "땡큐", "thank", "thanks", "thx", "appreciate", "appreciated"}),
+    "bye": frozenset({"안녕히", "계세요", "가세요", "수고하세", "수고하세요", "수고", "bye", "goodbye", "later",
+                      "see", "ya", "care", "take"}),
+    "greeting": frozenset({"안녕", "안녕하세", "안녕하세요", "안녕하십니까", "반가워", "반가워요", "반갑", "반갑습니다",
+                           "하이", "헬로", "여보세요", "hello", "hi", "hey", "hiya", "greetings", "good",
+                           "morning", "afternoon", "evening", "yo"}),
+})
+
+
+def small_talk(text: str) -> str | None:
+    """``"thanks"``, ``"bye"`` or ``"greeting"`` when ``text`` is only small talk ("안녕하세요",
+    "Thank you, that's all!", "안녕히 계세요"), else ``None``. Every word must be a small-talk
+    word or a stopword, and at least one a small-talk word; the first kind found in the order
+    thanks, bye, greeting wins ("thanks, bye" is thanks)."""
+    kinds: set[str] = set()
+    tokens = tokenize(text)
+    for tok in tokens:
+        forms = {tok.surface.lower(), tok.stem}
+        hit = [kind for kind, words in SMALL_TALK.items() if forms & words]
+        if hit:
+            kinds.update(hit)
+        elif not any(is_stopword(f) for f in forms):
+            return None
+    for kind in ("thanks", "bye", "greeting"):
+        if kind in kinds:
+            return kind
+    return None
+
+
+#: Latin letters and digits whose Korean reading ends in a consonant (엘, 엠, 엔, 알; 영, 일,
+#: 삼, 육, 칠, 팔): 상품ID를, SKU를, HTML을, 3을.
+_CONSONANT_FINAL = frozenset("lmnrLMNR013678")
+
+
+def particle(word: str, after_consonant: str, after_vowel: str) -> str:
+    """The particle form for ``word``: ``after_consonant`` (을, 은, 으로) after a final
+    consonant, ``after_vowel`` (를, 는, 로) after a vowel. A Hangul syllable decides by its
+    final consonant; a Latin letter or digit by its Korean reading (ID -> 아이디를, 5 -> 오는);
+    anything else gets both ("을(를)")."""
+    last = (word or "").rstrip()[-1:]
+    if last and has_hangul(last):
+        return after_consonant if (ord(last) - 0xAC00) % 28 else after_vowel
+    if last and last.isascii() and last.isalnum():
+        return after_consonant if last in _CONSONANT_FINAL else after_vowel
+    return f"{after_consonant}({after_vowel})"
+
+
+def object_particle(word: str) -> str:
+    """을 or 를 for ``word`` (see :func:`particle`)."""
+    return particle(word, "을", "를")

@@ -30,8 +30,9 @@ alternative). For the latest user question it scores every declaration:
 ``pointer``    a fired boundary sentence naming other tools ("(track_shipping을 쓴다)") says where
     such questions go (seed 002: "대안 도구를 가리키는 문장이 특히 잘 듣는다"): each tool named
     gains pointer weight 1.0 x the penalty that word cost (listed under ``pointed``).
-``evidence``   +1.0 per argument filled by enum/pattern/format/example/prefix, +0.25 per integer
-    (seed 001: "질문에 P008이 보이면 check_stock, HR…이 보이면 주문 도구").
+``evidence``   +1.0 per argument filled by enum/pattern/format/example/prefix/word, +0.25 per
+    integer or lowercase-word guess (seed 001: "질문에 P008이 보이면 check_stock, HR…이 보이면
+    주문 도구"; the rules are in :mod:`playground.routing.argfill`).
 ``missing``    -1.0 per required argument that cannot be filled.
 ``predicate``  -0.5 for every tool when a Korean sentence's predicate (its last content word,
     not a question word) matches no declaration at all: the request itself ("리뷰 써도 되나요",
@@ -85,6 +86,13 @@ _BOUNDARY_RE = re.compile(
 _FIRST_RE = re.compile(r"먼저|우선|\bfirst\b|\bbefore\b", re.I)
 _SENTENCE_RE = re.compile(r"(?<=[.!?。])\s+|\n+")
 _ID_FIELD_RE = re.compile(r"(?:^|_)id$|[a-z]Id$", re.I)
+#: A declaration saying it is not for real use (tools/flaky.py: "Do not use it for real
+#: lookups") is a demo: it is still scored and callable, but never advertised to a customer.
+_DEMO_RE = re.compile(
+    r"\b(?:do\s+not|don'?t|never)\s+use\s+(?:it|this(?:\s+tool)?)\s+for\s+real\b|\bnot\s+for\s+real\s+use\b|"
+    r"실제\s*(?:조회|검색|문의|사용|업무)\S*\s*(?:사용하지|쓰지)\s*않|데모용|시연용|테스트용",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -150,6 +158,7 @@ class ToolIndex:
     boundary_terms: dict[str, list[int]]         # stem -> boundary sentence indexes
     specs: list[argfill.ParamSpec]
     refers: tuple[str, ...]                      # tools named as a prerequisite ("먼저 X로")
+    demo: bool = False                           # says it is not for real use (see _DEMO_RE)
 
 
 @dataclass
@@ -231,7 +240,8 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
             boundary_terms.setdefault(t, []).append(i)
             terms.pop(t, None)
     first = _SENTENCE_RE.split(parts.summary.strip())[0] if parts.summary.strip() else ""
-    return ToolIndex(name, first, terms, boundaries, boundary_terms, specs, tuple(dict.fromkeys(refers)))
+    demo = bool(_DEMO_RE.search(str(decl.get("description") or "")))
+    return ToolIndex(name, first, terms, boundaries, boundary_terms, specs, tuple(dict.fromkeys(refers)), demo)
 
 
 def build_index(declarations: list[dict[str, Any]], weights: Weights) -> DeclIndex:
@@ -321,9 +331,9 @@ class OfflineRouter:
         w = self.weights
         text = korean.normalize(question)
         tokens = korean.tokenize(text)
-        fills = [argfill.fill_structured(t.specs, text) for t in idx.tools]
+        fills = [argfill.fill_structured(t.specs, text, tokens) for t in idx.tools]
         consumed = sorted({span for f in fills for a, ev in f.evidence.items()
-                           if ev["rule"] != "integer" for span in [tuple(ev["span"])]})
+                           if ev["rule"] not in argfill.WEAK_RULES for span in [tuple(ev["span"])]})
         labels = self._labels(idx, tokens, fills)
         weights, notes, predicates = self._token_weights(text, tokens, consumed + labels)
         n = len(idx.tools)
@@ -383,7 +393,7 @@ class OfflineRouter:
                 reasons.setdefault((tokens[k].start, tokens[k].end), "the request's verb, not a value")
         for i, tool in enumerate(idx.tools):
             fill = argfill.fill_free_text(tool.specs, text, fills[i], consumed + labels, reasons, tokens)
-            found = sum(w.integer if ev["rule"] == "integer" else w.argument
+            found = sum(w.integer if ev["rule"] in argfill.WEAK_RULES else w.argument
                         for ev in fill.evidence.values() if ev["rule"] != "free_text")
             r = rows[i]
             ev_bonus = found
@@ -506,7 +516,7 @@ class OfflineRouter:
         rows = exp["tools"]
         if not rows:
             exp["reason"] = "no tools declared"
-            return Move(text=_no_tool_text(self.index(declarations), ko), explanation=exp)
+            return Move(text=_no_tool_text(self.index(declarations), ko, exp), explanation=exp)
         eligible = [r for r in rows if r["score"] >= self.threshold]
         full = [r for r in eligible if not r["missing"]]
         # a tool the question's words fit, short of a required argument: its score plus the
@@ -531,7 +541,7 @@ class OfflineRouter:
             best = rows[0]
             exp["reason"] = (f"no tool reaches the threshold {self.threshold} "
                              f"(best: {best['name']} {best['score']}), not even counting missing arguments")
-            return Move(text=_no_tool_text(self.index(declarations), ko), explanation=exp)
+            return Move(text=_no_tool_text(self.index(declarations), ko, exp), explanation=exp)
         best = fitting[0]
         feeder = self._feeder(best, rows, declarations)
         if feeder is not None:
@@ -642,37 +652,183 @@ def _rows_of(value: Any) -> list[dict]:
     return []
 
 
-def _no_tool_text(idx: DeclIndex, ko: bool) -> str:
-    lines = [f"- {t.name}: {t.summary}" for t in idx.tools[:10]]
-    more = len(idx.tools) - len(lines)
-    if more > 0:
-        lines.append(f"- … ({more}개 더)" if ko else f"- … ({more} more)")
+_ADVERBIAL = ("으로", "로", "에서", "에게", "까지", "부터")
+_LABEL_CUT_RE = re.compile(r"[.(（,;:]|\s예시?\s*[:：)]|\be\.g\.|\bfor example\b", re.I)
+_MAX_ADVERTISED = 6
+
+
+def _sentence(summary: str) -> str:
+    return re.sub(r"`+", "", summary or "").strip().rstrip(".。 ").strip()
+
+
+def capability(summary: str) -> str:
+    """A short phrase for what a tool does, from its first description sentence.
+
+    Korean "…X를 Y한다": the object phrase (after the last adverbial word ending in 로/으로/
+    에서/에게/까지/부터) plus the verb noun: "하루마켓 주문번호로 주문 내역과 진행 단계를
+    조회한다" -> "주문 내역과 진행 단계 조회". Other sentences are kept as they are (English:
+    first letter lower-cased unless it starts an acronym)."""
+    text = _sentence(summary)
+    words = text.split()
+    if korean.has_hangul(text) and words and words[-1].endswith("한다") and len(words[-1]) > 2:
+        verb = words[-1][:-2]
+        j = next((i for i in range(len(words) - 2, -1, -1)
+                  if len(words[i]) > 1 and words[i][-1] in "을를"), None)
+        if j is None:
+            return " ".join(words[:-1] + [verb]).strip()
+        start = 0
+        for i in range(j):
+            if words[i].endswith(_ADVERBIAL):
+                start = i + 1
+        return " ".join(words[start:j] + [words[j][:-1], verb])
+    if len(text) > 1 and text[0].isupper() and not text[1].isupper():
+        text = text[0].lower() + text[1:]
+    return text
+
+
+def _offer(summary: str, ko: bool) -> str:
+    """The reply's first sentence when asking for a value: the tool's first description
+    sentence as an offer ("…를 조회한다" -> "…를 조회해 드릴게요."), or a neutral one."""
+    text = _sentence(summary)
     if ko:
-        head = "죄송합니다. 이 질문에 맞는 도구가 없어 답변드리기 어렵습니다."
-        return head + ("\n제가 도와드릴 수 있는 일은 다음과 같습니다:\n" + "\n".join(lines) if lines else "")
-    head = "Sorry, none of my tools fits this question."
-    return head + ("\nHere is what I can help with:\n" + "\n".join(lines) if lines else "")
+        words = text.split()
+        if words and words[-1].endswith("한다") and len(words[-1]) > 2:
+            return " ".join(words[:-1] + [words[-1][:-2] + "해"]) + " 드릴게요."
+        return "확인해 드릴게요."
+    return "I can look into that."
+
+
+def advertised(idx: DeclIndex, ko: bool) -> tuple[list[ToolIndex], list[dict[str, str]]]:
+    """The tools a customer is told about, and ``[{"tool", "why"}]`` for the others: a demo
+    (:data:`_DEMO_RE`: its description says it is not for real use) is never advertised, and
+    when some tools are described in the question's language (Hangul or not) only those are
+    (a Korean customer gets a Korean list)."""
+    shown, hidden = [], []
+    for t in idx.tools:
+        if t.demo:
+            hidden.append({"tool": t.name, "why": "its description says it is not for real use"})
+        elif t.summary.strip():
+            shown.append(t)
+        else:
+            hidden.append({"tool": t.name, "why": "no description"})
+    same = [t for t in shown if korean.has_hangul(t.summary) == ko]
+    if same and len(same) < len(shown):
+        hidden += [{"tool": t.name, "why": "described in another language than the question"}
+                   for t in shown if t not in same]
+        shown = same
+    return shown, hidden
+
+
+def _capabilities_text(tools: list[ToolIndex], ko: bool) -> str:
+    phrases = list(dict.fromkeys(capability(t.summary) for t in tools))
+    phrases = [p for p in phrases if p]
+    if not phrases:
+        return ""
+    more = len(phrases) > _MAX_ADVERTISED
+    phrases = phrases[:_MAX_ADVERTISED]
+    if ko:
+        body = ", ".join(phrases) + (" 등" if more else "")
+        return f"{body}{korean.object_particle(body)} 도와드릴 수 있어요."
+    return "I can help with: " + "; ".join(phrases) + ("; and more." if more else ".")
+
+
+_SMALL_TALK_REPLIES = {
+    ("thanks", True): "천만에요! 더 도와드릴 일이 있으면 말씀해 주세요.",
+    ("thanks", False): "You're welcome! Let me know if there is anything else I can help with.",
+    ("bye", True): "이용해 주셔서 감사합니다. 좋은 하루 보내세요!",
+    ("bye", False): "Thank you, goodbye!",
+}
+
+
+def _no_tool_text(idx: DeclIndex, ko: bool, exp: dict[str, Any] | None = None) -> str:
+    """The customer-facing answer when no tool fits: a greeting for a greeting, thanks for
+    thanks, else an apology; both with what the (advertised) tools can do, in words from
+    their first description sentences. No tool names: those, the scores and what was not
+    advertised go into ``exp`` (keys ``small_talk``, ``advertised``, ``not_advertised``)."""
+    question = (exp or {}).get("question") or ""
+    kind = korean.small_talk(question)
+    tools, hidden = advertised(idx, ko)
+    if exp is not None:
+        exp.update(small_talk=kind, advertised=[t.name for t in tools], not_advertised=hidden)
+    caps = _capabilities_text(tools, ko)
+    if (kind, ko) in _SMALL_TALK_REPLIES:
+        return _SMALL_TALK_REPLIES[(kind, ko)]
+    if kind == "greeting":
+        if ko:
+            return "안녕하세요! " + (caps + " " if caps else "") + "무엇을 도와드릴까요?"
+        return "Hello! " + (caps + " " if caps else "") + "What can I do for you?"
+    if ko:
+        head = "죄송합니다. 그 문의는 제가 도와드리기 어려워요."
+        return head + (" " + caps if caps else "")
+    head = "Sorry, I can't help with that."
+    return head + (" " + caps if caps else "")
+
+
+def _label(spec: argfill.ParamSpec) -> str:
+    """What to call a parameter to a customer: the head of its description ("도시 이름(영문
+    소문자). 예: seoul" -> "도시 이름"), else its name with spaces ("order id")."""
+    head = _LABEL_CUT_RE.split(spec.doc or "", maxsplit=1)[0].strip()
+    if not head or len(head) > 40:
+        head = " ".join(korean.split_identifier(spec.name)) or spec.name
+    return head
+
+
+def _hint(spec: argfill.ParamSpec, ko: bool) -> str:
+    if spec.enum:
+        values = ", ".join(say(v, ko) for v in spec.enum[:6])
+        return f" ({values} 중 하나)" if ko else f" (one of: {values})"
+    if spec.examples:
+        return f" (예: {spec.examples[0]})" if ko else f" (e.g. {spec.examples[0]})"
+    return ""
 
 
 def _ask_text(idx: DeclIndex, best: dict, ko: bool) -> str:
+    """Ask the customer for the missing values in their words: an offer from the tool's first
+    description sentence, then each value's label and an example (no tool or argument
+    names; those are in the explanation's ``asks_for``)."""
     tool = next(t for t in idx.tools if t.name == best["name"])
-    docs = {s.name: s.doc for s in tool.specs}
-    wanted = "; ".join(f"{m} ({docs.get(m) or m})" for m in best["missing"])
+    specs = {s.name: s for s in tool.specs}
+    wanted = [specs[m] if m in specs else argfill.ParamSpec(m, (), True) for m in best["missing"]]
     if ko:
-        return f"{best['name']}(으)로 확인해 드릴 수 있습니다. 다음 정보를 알려 주세요: {wanted}"
-    return f"I can check this with {best['name']}. Please tell me: {wanted}"
+        asks = ", ".join(_label(s) + _hint(s, ko) for s in wanted)
+        last = _label(wanted[-1])
+        particle = korean.object_particle(last)
+        if _hint(wanted[-1], ko):
+            # the particle goes after the label, before the hint: "도시 이름을 (예: seoul)" reads
+            # badly, so put the hints at the end
+            asks = ", ".join(_label(s) for s in wanted)
+            hints = " ".join(h for h in (_hint(s, ko).strip() for s in wanted) if h)
+            return f"{_offer(tool.summary, ko)} {asks}{particle} 알려 주세요 {hints}."
+        return f"{_offer(tool.summary, ko)} {asks}{particle} 알려 주세요."
+    asks = ", ".join(f"the {_label(s)}{_hint(s, ko)}" for s in wanted)
+    return f"{_offer(tool.summary, ko)} Please tell me {asks}."
 
 
-def _facts(d: dict, limit: int = 8) -> str:
+def say(value: Any, ko: bool, limit: int = 120) -> str:
+    """``value`` as a reader sees it in a reply, never a Python repr: ``True``/``False`` ->
+    예/아니오 (Korean) or yes/no, ``None`` -> 없음/none, strings as they are, numbers, lists
+    and dicts as compact JSON (``ensure_ascii=False``, Korean kept), cut to ``limit``
+    characters with "…". Used by the router's and the loop's reply text."""
+    if isinstance(value, bool):
+        return ("예" if value else "아니오") if ko else ("yes" if value else "no")
+    if value is None:
+        return "없음" if ko else "none"
+    if isinstance(value, str):
+        text = value
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=str)
+        except (TypeError, ValueError):
+            text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _facts(d: dict, ko: bool, limit: int = 8) -> str:
     parts = []
     for k, v in d.items():
         if k in {"found", "message", "note"} or isinstance(v, (dict, list)) and not v:
             continue
-        if isinstance(v, list):
-            v = "/".join(str(x) for x in v[:6])
-        elif isinstance(v, dict):
-            continue
-        parts.append(f"{k}: {v}")
+        parts.append(f"{k}: {say(v, ko, 80)}")
         if len(parts) >= limit:
             break
     return ", ".join(parts)
@@ -692,19 +848,20 @@ def summarize(results: list[ToolResult], ko: bool) -> str:
         rows = _rows_of(v) if isinstance(v, (list, dict)) else []
         listy = isinstance(v, list) or (isinstance(v, dict) and any(isinstance(x, list) and (not x or isinstance(x[0], dict)) for x in v.values()))
         note = v.get("message") or v.get("note") if isinstance(v, dict) else None
+        note = say(note, ko, 200) if note else None
         empty = r.kind == "empty" or (isinstance(v, dict) and v.get("found") is False) or (listy and not rows) or v in (None, [], {})
         if empty:
             head = f"{r.name}: 조회 결과 찾을 수 없습니다." if ko else f"{r.name}: nothing was found."
             out.append(head + (f" {note}" if note else ""))
             continue
         if listy:
-            shown = "; ".join(_facts(row, 4) for row in rows[:3])
+            shown = "; ".join(_facts(row, ko, 4) for row in rows[:3])
             head = f"{r.name} 결과 {len(rows)}건: " if ko else f"{r.name} found {len(rows)}: "
             out.append(head + shown + (f" ({note})" if note else ""))
         elif isinstance(v, dict):
-            facts = _facts(v)
+            facts = _facts(v, ko)
             out.append(f"{r.name} 결과 — " + facts + (f". {note}" if note else "") if ko
                        else f"{r.name} result — " + facts + (f". {note}" if note else ""))
         else:
-            out.append(f"{r.name} 결과: {v}" if ko else f"{r.name} result: {v}")
+            out.append(f"{r.name} 결과: {say(v, ko)}" if ko else f"{r.name} result: {say(v, ko)}")
     return "\n".join(out)

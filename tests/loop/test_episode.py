@@ -65,7 +65,9 @@ def test_region_not_allowed_is_repaired_to_the_module_fallback(pg):
     assert second["verdict"] == "" and second["args"]["region"] == "seoul" and second["call"] == 1
     assert [c["verdict"] for c in data["calls"]] == ["allowed:region", ""]
     assert data["calls"][0]["body_ran"] is False and data["calls"][1]["body_ran"] is True
-    assert data["reply"] == "stock_lookup returned 2 row(s); first: store=강남점, count=12."
+    assert data["reply"] == ("stock_lookup returned 2 row(s); first: store=강남점, count=12 "
+                             "(jeju is not an allowed region; showed seoul instead).")
+    assert data["changes"] == [{"kind": "substituted", "arg": "region", "old": "jeju", "new": "seoul"}]
     assert data["steps"][3]["fixes"] == data["fixes"] and data["steps"][1]["fixes"] == []
     assert all(s["node"] in NODES for s in data["steps"])
     json.dumps(data, ensure_ascii=False)  # JSON-ready
@@ -186,7 +188,9 @@ def test_offline_style_router_gets_loop_repairs_then_answers(pg):
     router = ScriptedRouter([call_move("stock_lookup", {"sku": "KB-101", "region": "jeju", "limit": 2}),
                              Move(text="강남점에 12개 있습니다.")])
     ep = run_question_episode(pg, "제주 KB-101 재고?", router)
-    assert ep.ok and ep.end == "answered" and ep.attempts == 2 and ep.reply == "강남점에 12개 있습니다."
+    assert ep.ok and ep.end == "answered" and ep.attempts == 2
+    # the router's answer is about seoul, not the jeju asked for: the reply says so
+    assert ep.reply == "강남점에 12개 있습니다. (jeju는 허용되지 않는 region 값이라 seoul 기준으로 대신 안내해 드립니다)"
     assert ep.fixes == ["region: 'jeju' → 'seoul' (FALLBACK_REGION)"]
     result = router.seen[1][-1].results[0]
     assert result.call_id == "c1" and result.kind == "ok" and result.response["result"]["region"] == "seoul"
