@@ -38,7 +38,7 @@ class PlaygroundApp(App):
         Binding("f2", "mode('ask')", "Ask", id="mode-ask"),
         Binding("f3", "mode('steps')", "Steps", id="mode-steps"),
         Binding("f4", "mode('evaluate')", "Evaluate", id="mode-evaluate"),
-        Binding("ctrl+t", "focus_contracts", "Contracts", id="focus-contracts"),
+        Binding("ctrl+t", "focus_contracts", "Contracts", id="focus-contracts", priority=True),
         Binding("ctrl+l", "reload_tools", "Reload", id="reload-tools"),
         Binding("f9", "switch_router", "Router", id="switch-router"),
     ]

@@ -73,7 +73,7 @@ async def test_ctrl_t_returns_to_the_contract_list_from_any_mode(tools_dir):
         assert binding.key == "ctrl+t" and binding.show and binding.description == "Contracts"
         assert isinstance(app.focused, ContractList)  # the app starts in the contract list
         await pilot.press("f2")
-        await pilot.pause()
+        await settle(app, pilot)  # the Ask tab focuses its question field after a refresh
         assert app.mode_name == "ask"
         await pilot.press("ctrl+t")
         await settle(app, pilot)
