@@ -9,6 +9,8 @@ A router error mid-episode ends the episode with a clear reply (exit 0: the epis
 
 from __future__ import annotations
 
+import json
+
 import os
 from typing import Annotated, Any, Optional
 
@@ -46,7 +48,16 @@ def _top_scores(explanation: Any, n: int = 3) -> str:
     rows = (explanation or {}).get("tools") if isinstance(explanation, dict) else None
     if not isinstance(rows, list):
         return ""
-    return ", ".join(f"{r.get('name')} {r.get('score')}" for r in rows[:n] if isinstance(r, dict))
+    scored = [r for r in rows if isinstance(r, dict) and isinstance(r.get("score"), (int, float)) and r["score"] > 0]
+    return ", ".join(f"{r.get('name')} {r['score']:.2f}" for r in scored[:n]) or "no tool scored above 0"
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _args_text(args: Any) -> str:
+    return json.dumps(args, ensure_ascii=False, default=repr)
 
 
 def _moves_table(moves: list[dict[str, Any]]) -> Any:
@@ -59,8 +70,8 @@ def _moves_table(moves: list[dict[str, Any]]) -> Any:
     for i, move in enumerate(moves, start=1):
         exp = move.get("explanation") if isinstance(move.get("explanation"), dict) else {}
         calls = move.get("calls") or []
-        what = "; ".join(f"call {c['name']}({one_line(str(c['args']))})" for c in calls) or \
-            f"text: {one_line(move.get('text') or '')[:120]}"
+        what = "; ".join(f"call {c['name']}({_args_text(c['args'])})" for c in calls) or \
+            f"text: {_clip(one_line(move.get('text') or ''), 120)}"
         table.add_row(str(i), visible(what), visible(str(exp.get("chosen") or "-")), visible(_top_scores(exp)),
                       one_line(str(exp.get("reason", ""))))
     return table
