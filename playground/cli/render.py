@@ -7,6 +7,8 @@ console. Rich measures Hangul as double-width cells, so Korean columns line up.
 
 from __future__ import annotations
 
+import os
+
 from typing import Any, Iterable, Mapping
 
 from rich import box
@@ -35,10 +37,20 @@ KIND_STYLES = {
 CACHE_STYLES = {"hit": "green", "stored": "cyan", "miss": "yellow", "skip": "dim"}
 
 
+#: Width in columns for tables when stdout is not a terminal (a pipe or a file) and COLUMNS is
+#: unset: Rich's 80 would fold every cell of a wide table into a tall column.
+PIPE_WIDTH = 120
+
+
 def console() -> Console:
     """A console on stdout (resolved at print time, so test runners capture it). Markup is off:
-    tool names, paths and messages are printed as they are, never read as ``[style]`` tags."""
-    return Console(highlight=False, markup=False)
+    tool names, paths and messages are printed as they are, never read as ``[style]`` tags.
+    When stdout is not a terminal and ``COLUMNS`` is unset, tables are laid out at
+    :data:`PIPE_WIDTH` columns instead of 80."""
+    out = Console(highlight=False, markup=False)
+    if not out.is_terminal and not os.environ.get("COLUMNS"):
+        out = Console(highlight=False, markup=False, width=PIPE_WIDTH)
+    return out
 
 
 def json_block(data: Any, *, title: str | None = None) -> RenderableType:
