@@ -27,9 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from playground.core.canonical import JsonInputError, parse_json
+from playground.batch.caselines import case_lines, parse_object, read_text, split_lines
 from playground.core.record import CallRecord
-from playground.errors import UsageError
 
 EXPECT_KEYS = ("kind", "verdict", "body_ran", "body_runs", "cache", "ok", "error", "value")
 CASE_KEYS = ("tool", "args", "expect", "id", "note")
@@ -114,16 +113,9 @@ def parse_case(text: str, line: int) -> Case | None:
     stripped = text.strip()
     if not stripped or stripped.startswith("#"):
         return None
-    try:
-        data = parse_json(stripped)
-    except JsonInputError as exc:
-        text = str(exc)
-        if text.startswith("not valid JSON: "):
-            text = f"not valid JSON ({text[len('not valid JSON: '):]})"
-        return Case(line, args=None, problem=f"line {line}: {text}")
-    if not isinstance(data, dict):
-        kind = "array" if isinstance(data, list) else type(data).__name__
-        return Case(line, args=None, problem=f"line {line}: a case must be a JSON object, got a JSON {kind}")
+    data, why = parse_object(stripped)
+    if data is None:
+        return Case(line, args=None, problem=f"line {line}: {why}")
     tool = data.get("tool")
     args = data.get("args", {})
     expect = data.get("expect", {})
@@ -146,32 +138,17 @@ def parse_case(text: str, line: int) -> Case | None:
 
 def parse_cases(lines: Iterable[str]) -> list[Case]:
     """Parse case-file lines (numbered from 1), skipping blank and ``#`` lines."""
-    cases = []
-    for number, text in enumerate(lines, start=1):
-        case = parse_case(text, number)
-        if case is not None:
-            cases.append(case)
-    return cases
+    return [parse_case(text, number) for number, text in case_lines(lines)]
 
 
 def read_cases(path: str | Path) -> list[Case]:
-    """Read and parse a case file (UTF-8, a BOM allowed).
+    """Read and parse a case file (UTF-8, a BOM allowed; see :mod:`playground.batch.caselines`).
 
-    Raises :class:`UsageError` when the file does not exist, is a folder, cannot be read or
-    is not UTF-8 text (the CLI exits 2); malformed lines are not errors (see :func:`parse_case`).
+    Raises :class:`UsageError` when the file does not exist, is a folder or not a regular
+    file, cannot be read or is not UTF-8 text (the CLI exits 2); malformed lines are not
+    errors (see :func:`parse_case`).
     """
-    path = Path(path)
-    if not path.exists():
-        raise UsageError(f"{path}: no such case file")
-    if path.is_dir():
-        raise UsageError(f"{path}: is a folder, not a case file (.jsonl)")
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    return parse_cases(text.splitlines())
+    return parse_cases(split_lines(read_text(path)))
 
 
 def same(expected: Any, actual: Any) -> bool:

@@ -12,8 +12,11 @@ Case file (DESIGN.md, "Case files"): JSON Lines, one case a line::
 ``expect_tool: null`` = no tool should be called (a should-not-use case). ``expect_args`` is a
 subset the first call's arguments must contain (only with a tool). Optional keys ``id`` and
 ``note`` are kept; any other key starting with ``expect`` is a typo and the line is rejected.
-Blank lines and lines starting with ``#`` are skipped. A malformed line becomes a
-:class:`CaseProblem` (line number + message), never an exception.
+The file is read exactly as ``playground check`` reads its case files
+(:mod:`playground.batch.caselines`): UTF-8 with or without a BOM, CRLF fine, blank lines and
+lines starting with ``#`` skipped, each line parsed strictly (no NaN, no repeated key, at most
+100 levels deep, no lone surrogate). A malformed line becomes a :class:`CaseProblem` (line
+number + message, JSON type names: ``got a JSON array``), never an exception.
 
 How one case is judged (only the router's first move, for a conversation holding one user
 :class:`~playground.routing.base.Turn`; a move with several calls is judged by its first call):
@@ -64,8 +67,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from playground.batch.caselines import case_lines, parse_object, read_text, split_lines
+from playground.core.canonical import json_type_name
 from playground.core.registry import Registry
-from playground.errors import RouterError, UsageError
+from playground.errors import RouterError
 from playground.routing.base import Move, Router, Turn
 
 NONE_LABEL = "(none)"
@@ -144,28 +149,33 @@ class CaseSet:
 
 
 def parse_case_line(text: str, line: int) -> EvalCase | CaseProblem:
-    """Parse one JSON line into an :class:`EvalCase`, or a :class:`CaseProblem` saying why not."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return CaseProblem(line, f"not valid JSON ({exc.msg} at column {exc.colno})")
-    if not isinstance(data, dict):
-        return CaseProblem(line, f"a case must be a JSON object, got {type(data).__name__}")
-    typos = [k for k in data if k not in CASE_KEYS and str(k).lower().startswith("expect")]
+    """Parse one JSON line into an :class:`EvalCase`, or a :class:`CaseProblem` saying why not.
+
+    The line is read as ``check`` reads its lines (:func:`playground.batch.caselines.parse_object`:
+    strict JSON, no repeated key, at most 100 levels, no lone surrogate such as ``"\\ud800"``);
+    type names in messages are JSON's (``got a JSON array``). Never raises.
+    """
+    data, why = parse_object(text)
+    if data is None:
+        return CaseProblem(line, why)
+    typos = [k for k in data if k not in CASE_KEYS and k.lower().startswith("expect")]
     if typos:
-        return CaseProblem(line, f"unknown key {typos[0]!r}; the keys are {', '.join(CASE_KEYS)}")
+        return CaseProblem(line, f"unknown key {_cut(typos[0])!r}; the keys are {', '.join(CASE_KEYS)}")
     question = data.get("question")
     if not isinstance(question, str) or not question.strip():
-        return CaseProblem(line, "'question' must be a non-empty string")
+        got = "an empty string" if isinstance(question, str) else (
+            "nothing" if "question" not in data else f"a JSON {json_type_name(question)}")
+        return CaseProblem(line, f"'question' must be a non-empty string, got {got}")
     if "expect_tool" not in data:
         return CaseProblem(line, "'expect_tool' is missing; write null for a question that needs no tool")
     tool = data["expect_tool"]
     if tool is not None and (not isinstance(tool, str) or not tool.strip()):
-        return CaseProblem(line, f"'expect_tool' must be a tool name or null, got {tool!r}")
+        got = "an empty string" if isinstance(tool, str) else f"a JSON {json_type_name(tool)}"
+        return CaseProblem(line, f"'expect_tool' must be a tool name (a string) or null, got {got}")
     expect_args = data.get("expect_args")
     if expect_args is not None:
         if not isinstance(expect_args, dict):
-            return CaseProblem(line, f"'expect_args' must be an object, got {type(expect_args).__name__}")
+            return CaseProblem(line, f"'expect_args' must be a JSON object, got a JSON {json_type_name(expect_args)}")
         if tool is None:
             return CaseProblem(line, "'expect_args' needs an 'expect_tool' (it is null here)")
     case_id = data.get("id")
@@ -175,34 +185,40 @@ def parse_case_line(text: str, line: int) -> EvalCase | CaseProblem:
         question=question,
         expect_tool=tool.strip() if isinstance(tool, str) else None,
         expect_args=expect_args,
-        id=str(case_id) if case_id is not None else None,
-        note=str(note) if note is not None else None,
+        id=_label_text(case_id),
+        note=_label_text(note),
     )
 
 
+def _label_text(value: Any) -> str | None:
+    """``id``/``note`` as text: a string as is, any other JSON value as compact JSON."""
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _cut(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def parse_cases(text: str, source: str = "<cases>") -> CaseSet:
-    """Parse JSON Lines text into a :class:`CaseSet`; never raises for malformed lines."""
+    """Parse JSON Lines text into a :class:`CaseSet`; never raises for malformed lines.
+
+    Lines as :mod:`playground.batch.caselines` splits them (``\\n`` only, CRLF and a leading
+    BOM fine, blank and ``#`` lines skipped; numbers are the file's)."""
     out = CaseSet(source=source)
-    for number, raw in enumerate(text.splitlines(), start=1):
-        stripped = raw.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
+    for number, stripped in case_lines(split_lines(text)):
         parsed = parse_case_line(stripped, number)
         (out.problems if isinstance(parsed, CaseProblem) else out.cases).append(parsed)
     return out
 
 
 def load_cases(path: str | Path) -> CaseSet:
-    """Read an eval case file. Raises :class:`UsageError` when it is missing or unreadable
-    (the CLI exits 2); malformed lines are kept in ``CaseSet.problems``."""
-    p = Path(path)
-    if not p.is_file():
-        raise UsageError(f"{p}: no such case file" if not p.exists() else f"{p}: not a file")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{p}: cannot read the case file: {exc}") from None
-    return parse_cases(text, str(p))
+    """Read an eval case file (UTF-8, a BOM allowed) with the reader ``check`` uses
+    (:func:`playground.batch.caselines.read_text`). Raises :class:`UsageError` when it is
+    missing, a folder, not a regular file, unreadable or not UTF-8 (the CLI exits 2);
+    malformed lines are kept in ``CaseSet.problems``."""
+    return parse_cases(read_text(path), str(path))
 
 
 # ------------------------------------------------------------------------------------ judging

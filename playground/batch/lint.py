@@ -6,6 +6,13 @@ Every rule names its source. Severities: ``error`` (exit 1), ``warning`` (exit 1
 =========================  ========  ==========================================================
 rule                       severity  what it flags (seed 002 unless said otherwise)
 =========================  ========  ==========================================================
+``name-invalid``           error     a name Gemini's API refuses (google-genai 3.6.1,
+                                     ``google/genai/types.py``, ``FunctionDeclaration.name``:
+                                     "Must start with a letter or an underscore. Must be a-z,
+                                     A-Z, 0-9, or contain underscores, dots, colons and dashes,
+                                     with a maximum length of 128."): Hangul or other non-ASCII
+                                     letters, spaces, a leading digit, over 128 characters.
+                                     See :func:`gemini_name_problems`.
 ``name-verb-object``       warning   a name that is one word (``search``) or has no verb from
                                      :data:`VERBS` first or last ("이름은 동사 + 대상의 꼴").
                                      ``stock_lookup`` (object + verb-noun) is accepted: both
@@ -75,6 +82,8 @@ SEVERITY_ORDER = {ERROR: 0, WARNING: 1, INFO: 2}
 
 #: rule id → (default severity, one-line summary, source)
 RULES: dict[str, tuple[str, str, str]] = {
+    "name-invalid": (ERROR, "a tool name Gemini's API refuses",
+                     "google-genai 3.6.1 types.py, FunctionDeclaration.name"),
     "name-verb-object": (WARNING, "name is not verb + object", "seed 002, 이름이 가장 강한 신호다"),
     "name-vague": (WARNING, "vague verb or object in the name", "seed 002, get_data / handler"),
     "name-version": (WARNING, "version in the name", "seed 002, query_v2"),
@@ -258,6 +267,64 @@ def _f(rule: str, contract: Contract | None, location: str, source: str, message
 
 
 # --------------------------------------------------------------------------------- name rules
+
+#: FunctionDeclaration.name's limit (google-genai 3.6.1 ``types.py`` docstring: "with a maximum
+#: length of 128"; older Gemini docs said 64).
+GEMINI_NAME_MAX = 128
+_GEMINI_NAME_CHARS = re.compile(r"[A-Za-z0-9_.:\-]")
+
+
+def gemini_name_problems(name: str) -> list[str]:
+    """Why Gemini's API would refuse ``name`` as a function name (``[]`` when it is fine).
+
+    The rule, from the installed google-genai's ``FunctionDeclaration.name`` docstring
+    (``google/genai/types.py``, 3.6.1): "Must start with a letter or an underscore. Must be
+    a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum length of
+    128." Letters are ASCII only (``str.isalpha`` would accept Hangul). Returns one phrase per
+    broken part, e.g. ``["holds characters outside a-z, A-Z, 0-9, _ . : - ('주', '문', ' ')"]``.
+    """
+    out: list[str] = []
+    if not name:
+        return ["is empty"]
+    first = name[0]
+    if not (first == "_" or ("a" <= first <= "z") or ("A" <= first <= "Z")):
+        out.append(f"starts with {first!r}, not a letter a-z/A-Z or an underscore")
+    bad = list(dict.fromkeys(c for c in name if not _GEMINI_NAME_CHARS.fullmatch(c)))
+    if bad:
+        shown = ", ".join(repr(c) for c in bad[:5]) + (", …" if len(bad) > 5 else "")
+        out.append(f"holds characters outside a-z, A-Z, 0-9, _ . : - ({shown})")
+    if len(name) > GEMINI_NAME_MAX:
+        out.append(f"is {len(name)} characters long (at most {GEMINI_NAME_MAX})")
+    return out
+
+
+def suggest_gemini_name(name: str) -> str:
+    """A name Gemini accepts, derived from ``name`` (spaces and other refused characters become
+    ``_``, a leading digit gets ``_`` in front, cut to 128), or ``""`` when nothing usable is
+    left (an all-Hangul name: it needs an English name)."""
+    text = re.sub(r"_+", "_", "".join(c if _GEMINI_NAME_CHARS.fullmatch(c) else "_" for c in name)).strip("_")
+    if not re.search(r"[A-Za-z]", text):
+        return ""
+    if not re.match(r"[A-Za-z_]", text):
+        text = "_" + text
+    return text[:GEMINI_NAME_MAX].rstrip("_.:-")
+
+
+def _invalid_name_findings(contract: Contract) -> list[Finding]:
+    name = contract.name
+    why = gemini_name_problems(name)
+    if not why:
+        return []
+    shown = name if len(name) <= 60 else name[:59] + "…"
+    fixed = suggest_gemini_name(name)
+    hint = (f"rename it to ASCII snake_case, e.g. {fixed}" if fixed
+            else "rename it to an English verb_object name in ASCII (e.g. 주문_조회 → search_orders); "
+                 "keep the Korean in the description")
+    return [_f("name-invalid", contract, name, contract.source,
+               f"{shown!r} {'; '.join(why)}: Gemini's API rejects the whole request (google-genai "
+               "FunctionDeclaration.name: start with a letter or underscore; a-z, A-Z, 0-9, _ . : -; "
+               f"at most {GEMINI_NAME_MAX} characters).",
+               hint + ".")]
 
 
 def _name_findings(contract: Contract) -> list[Finding]:
@@ -616,7 +683,7 @@ def lint_contract(registry: Registry, name: str, sources: _Sources | None = None
     """
     contract = registry.contracts[name]
     sources = sources or _Sources()
-    found = (_name_findings(contract) + _description_findings(contract, registry)
+    found = (_invalid_name_findings(contract) + _name_findings(contract) + _description_findings(contract, registry)
              + _param_findings(contract, sources) + _returns_findings(contract))
     return sort_findings(found)
 

@@ -74,11 +74,13 @@ def lint(
         elif fmt is OutputFormat.jsonl:
             emit_json_lines(f.to_json() for f in findings)
         else:
-            _print_table(findings, counts, len(registry) if only is None else 1)
+            _print_table(findings, counts, len(registry) if only is None else 1, loaded_cleanly=not registry.problems)
     finish(pg, ExitCode.FAILED if lint_exit_code(findings, strict) else ExitCode.OK)
 
 
-def _print_table(findings, counts: dict[str, int], n_tools: int) -> None:
+def _print_table(findings, counts: dict[str, int], n_tools: int, loaded_cleanly: bool = True) -> None:
+    """The findings table and a summary line; "clean" only when there were no findings AND
+    every tool module loaded (a tool set that failed to load is not clean)."""
     from rich import box
     from rich.console import Console, Group
     from rich.table import Table
@@ -100,8 +102,12 @@ def _print_table(findings, counts: dict[str, int], n_tools: int) -> None:
         console.print(table)
     summary = (f"{n_tools} tool(s): {counts['error']} error(s), {counts['warning']} warning(s), "
                f"{counts['info']} info")
-    style = "bold red" if counts["error"] else ("yellow" if counts["warning"] else "green")
-    console.print(Group(Text(summary if findings else f"{summary} — clean", style=style)))
+    if not loaded_cleanly:
+        summary += " — the tools did not load cleanly (see the errors above)"
+    elif not findings:
+        summary += " — clean"
+    style = "bold red" if counts["error"] or not loaded_cleanly else ("yellow" if counts["warning"] else "green")
+    console.print(Group(Text(summary, style=style)))
 
 
 def register(app: typer.Typer) -> None:

@@ -23,6 +23,12 @@ from playground.core.contracts import Contract, contract_from_function, contract
 from playground.errors import LoadError
 
 
+#: the problem of a ``--tools`` folder without any ``*.py`` tool module
+NO_MODULES = "no tool modules found (expected .py files declaring __tools__ or TOOLS)"
+#: the problem of a ``--tools`` path whose modules declare no tool at all
+NO_CONTRACTS = "no tools declared (expected .py files declaring __tools__ or TOOLS)"
+
+
 @dataclass(frozen=True)
 class LoadProblem:
     """One thing that could not be loaded: ``where`` (a path or ``path:line``) and ``message``."""
@@ -81,16 +87,19 @@ class Registry:
 def tool_files(path: Path) -> list[Path]:
     """The tool module files a ``--tools`` path stands for: the file itself, or the ``*.py``
     files of a folder (not recursive; names starting with ``_`` or ``test_`` skipped), sorted.
-    Raises :class:`LoadError` when the path does not exist or is not a Python file.
+    Raises :class:`LoadError` when the path does not exist (``no such file or folder``) or
+    is neither a ``.py`` file nor a folder (``not a Python file or folder``: ``/dev/null``, a
+    FIFO, ``notes.txt``). A folder holding no tool module is not an error here (see
+    :func:`load_registry`).
     """
     if path.is_dir():
         return sorted(
             p for p in path.glob("*.py") if not p.name.startswith(("_", "test_")) and p.is_file()
         )
-    if path.is_file():
-        if path.suffix != ".py":
-            raise LoadError(f"{path}: not a Python file (expected a .py file or a folder of them)")
+    if path.is_file() and path.suffix == ".py":
         return [path]
+    if path.exists():
+        raise LoadError(f"{path}: not a Python file or folder (expected a .py file or a folder of them)")
     raise LoadError(f"{path}: no such file or folder")
 
 
@@ -98,7 +107,11 @@ def load_registry(paths: Iterable[str | Path]) -> Registry:
     """Load every tool module under ``paths`` into a new :class:`Registry`.
 
     Args: ``paths``: files or folders (``--tools``, repeatable). Returns the registry; problems
-    are in ``registry.problems`` (never raised), including a path that does not exist.
+    are in ``registry.problems`` (never raised), including a path that does not exist, and a
+    path that contributes nothing: a folder with no tool module files gives
+    :data:`NO_MODULES`, and a path whose modules loaded without a problem yet declared no
+    contract gives :data:`NO_CONTRACTS` (a ``--tools`` typo must not look like an empty,
+    healthy tool set). A path whose modules already had a problem gets no second line.
     """
     registry = Registry()
     for raw in paths:
@@ -109,8 +122,14 @@ def load_registry(paths: Iterable[str | Path]) -> Registry:
         except LoadError as exc:
             registry.problems.append(LoadProblem(str(path), str(exc).split(": ", 1)[-1]))
             continue
+        if not files:
+            registry.problems.append(LoadProblem(str(path), NO_MODULES))
+            continue
+        contracts_before, problems_before = len(registry.contracts), len(registry.problems)
         for file in files:
             load_module_into(registry, file)
+        if len(registry.contracts) == contracts_before and len(registry.problems) == problems_before:
+            registry.problems.append(LoadProblem(str(path), NO_CONTRACTS))
     return registry
 
 

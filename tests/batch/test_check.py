@@ -78,7 +78,7 @@ def test_args_default_to_an_empty_object_and_id_note_are_allowed():
     "text, problem",
     [
         ("{oops", "line 7: not valid JSON (Expecting property name enclosed in double quotes at column 2)"),
-        ('"a string"', "line 7: a case must be a JSON object, got a JSON str"),
+        ('"a string"', "line 7: a case must be a JSON object, got a JSON string"),
         ('{"args": {}}', 'line 7: missing "tool" (the tool name to call)'),
         ('{"tool": ""}', 'line 7: "tool" must be a non-empty string, got \'\''),
         ('{"tool": 3}', 'line 7: "tool" must be a non-empty string, got 3'),

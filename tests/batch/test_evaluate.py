@@ -282,3 +282,53 @@ def test_junit_keeps_hangul():
     assert text.startswith('<?xml version="1.0" encoding="UTF-8"?>')
     assert "택배 언제 와요?" in text
     assert ET.fromstring(text.encode()).find("testsuite/testcase/failure") is not None
+
+
+# --- case lines read as check reads them (playground.batch.caselines) ----------------------------
+
+
+def test_hostile_lines_fail_only_their_line():
+    deep = '{"question": "q", "expect_tool": null, "note": ' + "[" * 5000 + "]" * 5000 + "}"
+    text = "\n".join([
+        '{"question": "ok", "expect_tool": "a"}',
+        deep,
+        '{"question": "a", "question": "b", "expect_tool": null}',
+        '{"question": "\\ud800", "expect_tool": null}',
+        '[1, 2]',
+        '{"question": "q", "expect_tool": ["a"]}',
+        '{"question": "q", "expect_tool": "a", "expect_args": [1]}',
+        '{"question": 3, "expect_tool": null}',
+        '{"question": "last", "expect_tool": null}',
+    ])
+    cases = parse_cases(text)
+    assert [(c.line, c.question) for c in cases.cases] == [(1, "ok"), (9, "last")]
+    assert {p.line: p.message for p in cases.problems} == {
+        2: "nested deeper than 100 levels",
+        3: "the key 'question' appears twice in one object (which one is meant?)",
+        4: "the string at $.question is not valid Unicode (a lone surrogate such as \\ud800)",
+        5: "a case must be a JSON object, got a JSON array",
+        6: "'expect_tool' must be a tool name (a string) or null, got a JSON array",
+        7: "'expect_args' must be a JSON object, got a JSON array",
+        8: "'question' must be a non-empty string, got a JSON integer",
+    }
+
+
+def test_bom_crlf_and_unicode_line_separators(tmp_path: Path):
+    path = tmp_path / "bom.jsonl"
+    body = ('{"question": "택배\u2028언제 와요?", "expect_tool": "a"}\r\n'
+            "# comment\r\n"
+            '{"question": "안녕", "expect_tool": null}\r\n')
+    path.write_bytes("\ufeff".encode() + body.encode("utf-8"))
+    cases = load_cases(path)
+    assert cases.problems == []
+    assert [(c.line, c.question, c.expect_tool) for c in cases.cases] == [
+        (1, "택배\u2028언제 와요?", "a"), (3, "안녕", None)]
+    # the same reader as check: same errors for a folder and for bytes that are not UTF-8
+    with pytest.raises(UsageError, match="is a folder"):
+        load_cases(tmp_path)
+    latin = tmp_path / "latin.jsonl"
+    latin.write_bytes(b'{"question": "caf\xe9", "expect_tool": null}\n')
+    with pytest.raises(UsageError, match=r"not UTF-8 text \(invalid continuation byte at byte 17\)"):
+        load_cases(latin)
+    with pytest.raises(UsageError, match="not a regular file"):
+        load_cases("/dev/null")

@@ -277,3 +277,56 @@ def test_overlap_and_boundary_measures():
     assert has_boundary("주문 조회에는 사용하지 않는다")
     assert has_boundary("Use it for stock. For orders call get_order_status.", ["get_order_status"])
     assert not has_boundary("재고를 조회한다.", ["legacy_stock"])
+
+
+# --- names Gemini's API refuses (google-genai 3.6.1 types.py, FunctionDeclaration.name) ----------
+
+
+def _named(name: str) -> Registry:
+    registry = Registry()
+    registry.add(Contract(name, "Look up an order. Not for shipping questions.",
+                          {"type": "object", "properties": {}}, lambda: {}, returns={"type": "object"}))
+    return registry
+
+
+@pytest.mark.parametrize(
+    ("name", "why", "suggestion"),
+    [
+        ("주문_조회", "starts with '주', not a letter a-z/A-Z or an underscore; holds characters outside "
+                   "a-z, A-Z, 0-9, _ . : - ('주', '문', '조', '회')",
+         "rename it to an English verb_object name in ASCII (e.g. 주문_조회 → search_orders); keep the "
+         "Korean in the description."),
+        ("track shipping", "holds characters outside a-z, A-Z, 0-9, _ . : - (' ')",
+         "rename it to ASCII snake_case, e.g. track_shipping."),
+        ("2fa_check_code", "starts with '2', not a letter a-z/A-Z or an underscore",
+         "rename it to ASCII snake_case, e.g. _2fa_check_code."),
+        ("get_" + "order" * 26, "is 134 characters long (at most 128)",
+         "rename it to ASCII snake_case, e.g. " + ("get_" + "order" * 26)[:128] + "."),
+    ],
+)
+def test_a_name_gemini_refuses_is_an_error_with_a_suggestion(name, why, suggestion):
+    [finding] = by(lint_registry(_named(name)), "name-invalid")
+    assert finding.severity == ERROR and finding.location == name and finding.tool == name
+    assert why in finding.message and "Gemini's API rejects the whole request" in finding.message
+    assert finding.suggestion == suggestion
+    assert lint_exit_code(lint_registry(_named(name))) == 1
+
+
+@pytest.mark.parametrize("name", ["get_order", "_private_lookup", "ns:orders.get-status", "a" * 128, "A1"])
+def test_names_gemini_accepts(name):
+    from playground.batch.lint import gemini_name_problems
+
+    assert gemini_name_problems(name) == []
+    assert by(lint_registry(_named(name)), "name-invalid") == []
+
+
+def test_the_rule_matches_the_installed_sdk_docstring():
+    from google.genai import types
+
+    from playground.batch.lint import GEMINI_NAME_MAX, RULES
+
+    doc = types.FunctionDeclaration.model_fields["name"].description
+    assert "Must start with a letter or an underscore" in doc
+    assert "underscores, dots, colons and dashes" in doc
+    assert f"maximum length of {GEMINI_NAME_MAX}" in doc
+    assert RULES["name-invalid"][0] == ERROR

@@ -228,3 +228,72 @@ def test_probe_rejected_valid_input_exit_1(tmp_path: Path):
     result = invoke("probe", "find_code", "--tools", module, "--format", "json")
     assert result.exit_code == 1
     assert json.loads(result.stdout)["cases"][0]["problem"] == "valid input rejected"
+
+
+def test_eval_a_5000_deep_line_fails_only_that_line(tmp_path: Path):
+    cases = tmp_path / "deep.jsonl"
+    deep = '{"question": "q", "expect_tool": null, "note": ' + "[" * 5000 + "]" * 5000 + "}"
+    cases.write_bytes("\ufeff".encode() + (
+        '{"question": "HR20260621 택배 언제 와요?", "expect_tool": "track_shipping"}\n'
+        + deep + "\n"
+        + '{"question": "x", "question": "y", "expect_tool": null}\n').encode("utf-8"))
+    result = invoke("eval", cases, "--tools", SHOP, "--format", "json")
+    assert result.exit_code == 1, result.output
+    assert "internal error" not in result.stderr and "RecursionError" not in result.stderr
+    data = json.loads(result.stdout)
+    assert [r["line"] for r in data["results"]] == [1]  # line 1 read despite the BOM
+    assert data["problems"] == [
+        {"line": 2, "message": "nested deeper than 100 levels"},
+        {"line": 3, "message": "the key 'question' appears twice in one object (which one is meant?)"},
+    ]
+    assert result.stderr.splitlines() == [
+        f"error: {cases}: line 2: nested deeper than 100 levels",
+        f"error: {cases}: line 3: the key 'question' appears twice in one object (which one is meant?)",
+    ]
+
+
+def test_list_with_an_empty_tools_folder_says_so(tmp_path: Path):
+    empty = tmp_path / "EMPTYDIR"
+    empty.mkdir()
+    result = invoke("list", "--tools", empty)
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: {empty}: no tool modules found "
+                             "(expected .py files declaring __tools__ or TOOLS)\n")
+    helper = tmp_path / "helpers"
+    helper.mkdir()
+    (helper / "consts.py").write_text("RATE = 3\n", encoding="utf-8")
+    quiet = invoke("list", "--tools", helper, "--format", "json")
+    assert quiet.exit_code == 2 and json.loads(quiet.stdout) == []
+    assert quiet.stderr == f"error: {helper}: no tools declared (expected .py files declaring __tools__ or TOOLS)\n"
+
+
+def test_tools_dev_null_is_not_a_python_file_or_folder():
+    result = invoke("list", "--tools", "/dev/null")
+    assert result.exit_code == 2
+    assert result.stderr == ("error: /dev/null: not a Python file or folder "
+                             "(expected a .py file or a folder of them)\n")
+
+
+def test_lint_flags_a_korean_tool_name(tmp_path: Path):
+    module = tmp_path / "ko_tools.py"
+    module.write_text(
+        'def 주문_조회(order_id: str) -> dict:\n'
+        '    """주문 상태를 조회한다. 배송 질문에는 사용하지 않는다.\n\n    Args:\n'
+        '        order_id: 주문 번호.\n    """\n    return {}\n\n__tools__ = [주문_조회]\n', encoding="utf-8")
+    result = invoke("lint", "--tools", module, "--format", "json")
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.stdout)
+    findings = data["findings"] if isinstance(data, dict) else data
+    [bad] = [f for f in findings if f["rule"] == "name-invalid"]
+    assert bad["severity"] == "error" and bad["tool"] == "주문_조회"
+    assert "Gemini's API rejects the whole request" in bad["message"]
+    assert bad["suggestion"].startswith("rename it to an English verb_object name in ASCII")
+
+
+def test_lint_of_an_empty_folder_is_not_clean(tmp_path: Path):
+    result = invoke("lint", "--tools", tmp_path)
+    assert result.exit_code == 2
+    assert "clean" not in result.stdout.replace("did not load cleanly", "")
+    assert "0 tool(s): 0 error(s), 0 warning(s), 0 info — the tools did not load cleanly" in result.stdout
+    assert result.stderr == (f"error: {tmp_path}: no tool modules found "
+                             "(expected .py files declaring __tools__ or TOOLS)\n")

@@ -12,7 +12,7 @@ import pytest
 
 from playground.core import declcache
 from playground.core.contracts import contract_from_function
-from playground.core.registry import LoadProblem, load_registry
+from playground.core.registry import NO_CONTRACTS, NO_MODULES, LoadProblem, load_registry
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -186,7 +186,27 @@ def test_a_module_without_declarations(write_module):
     path = write_module("plain", "def helper(x):\n    return x\n")
     assert "declares no tools" in load_registry([path]).problems[0].message
     quiet = write_module("consts", "RATE = 3\n")
-    assert load_registry([quiet]).problems == []
+    # a helper module is quiet next to real tools, but alone it gives an empty tool set: say so
+    alone = load_registry([quiet])
+    assert messages(alone) == [f"{quiet}: {NO_CONTRACTS}"] and alone.contracts == {}
+    (quiet.parent / "plain.py").unlink()
+    write_module("shop", GOOD)
+    folder = load_registry([quiet.parent])
+    assert folder.problems == [] and folder.names()
+
+
+def test_an_empty_folder_and_dev_null(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "README.md").write_text("no tools", encoding="utf-8")
+    (empty / "_private.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+    registry = load_registry([empty])
+    assert messages(registry) == [
+        f"{empty}: no tool modules found (expected .py files declaring __tools__ or TOOLS)"]
+    assert NO_MODULES in registry.problems[0].message
+    dev_null = load_registry(["/dev/null"])
+    assert messages(dev_null) == [
+        "/dev/null: not a Python file or folder (expected a .py file or a folder of them)"]
 
 
 def test_shipped_tools_load_without_problems():

@@ -1,0 +1,81 @@
+"""Reading JSON Lines case files, shared by ``check`` (:mod:`playground.batch.check`) and
+``eval`` (:mod:`playground.batch.evaluate`), so both accept and refuse the same text.
+
+The rules (DESIGN.md, "Case files"):
+
+* The file is UTF-8; a leading byte-order mark is allowed (``utf-8-sig``: editors on Windows
+  write one) and CRLF line ends are fine.
+* Lines are split on ``\\n`` only (a raw U+2028 or form feed inside a JSON string does not
+  start a new line, unlike :meth:`str.splitlines`); line numbers are the file's, from 1.
+* Blank lines and lines starting with ``#`` are skipped.
+* Each case line is read by :func:`playground.core.canonical.parse_json` (strict: no
+  NaN/Infinity, no key repeated in one object, at most ``MAX_DEPTH`` levels, no lone
+  surrogates such as ``"\\ud800"``) and must be a JSON object. A bad line is a per-line
+  problem (a message), never an exception: the other lines still run.
+
+No typer/rich/textual here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from playground.core.canonical import JsonInputError, json_type_name, parse_json
+from playground.errors import UsageError
+
+
+def read_text(path: str | Path) -> str:
+    """The text of the case file at ``path`` (UTF-8, a BOM dropped).
+
+    Raises :class:`UsageError` (the CLI exits 2) when the path does not exist (``no such case
+    file``), is a folder, is not a regular file (``/dev/null``, a FIFO), cannot be read, or is
+    not UTF-8 text (the message gives the byte offset).
+    """
+    path = Path(path)
+    if not path.exists():
+        raise UsageError(f"{path}: no such case file")
+    if path.is_dir():
+        raise UsageError(f"{path}: is a folder, not a case file (.jsonl)")
+    if not path.is_file():
+        raise UsageError(f"{path}: not a regular file (a case file is a .jsonl text file)")
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def split_lines(text: str) -> list[str]:
+    """``text`` cut at ``\\n`` (a trailing ``\\r`` of each line dropped); a leading BOM
+    (U+FEFF) is dropped too, for text that did not come through :func:`read_text`."""
+    text = text.removeprefix("\ufeff")
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
+def case_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """``(line number from 1, stripped text)`` for each line that holds a case (blank and
+    ``#`` comment lines skipped)."""
+    for number, raw in enumerate(lines, start=1):
+        stripped = raw.strip()
+        if stripped and not stripped.startswith("#"):
+            yield number, stripped
+
+
+def parse_object(text: str) -> tuple[dict[str, Any] | None, str]:
+    """Parse one case line: ``(object, "")``, or ``(None, why)`` with a one-line reason:
+    ``not valid JSON (Expecting value at column 3)``, ``the key 'question' appears twice in one
+    object (which one is meant?)``, ``nested deeper than 100 levels``, ``the string at
+    $.question is not valid Unicode (...)``, ``a case must be a JSON object, got a JSON array``.
+    Never raises."""
+    try:
+        data = parse_json(text)
+    except JsonInputError as exc:
+        why = str(exc)
+        if why.startswith("not valid JSON: "):
+            why = f"not valid JSON ({why[len('not valid JSON: '):]})"
+        return None, why
+    if not isinstance(data, dict):
+        return None, f"a case must be a JSON object, got a JSON {json_type_name(data)}"
+    return data, ""
