@@ -1,0 +1,399 @@
+"""Scoring for the offline router: the per-declaration index and the per-question score.
+
+Owns :class:`Weights`, the declaration index (:class:`ToolIndex`, :class:`DeclIndex`,
+:func:`build_index`: vocabularies with location weights, when-not-to-use boundary sentences
+and their distinctive words, prerequisite tools, demo tools) and the scoring of one question
+against it (:func:`score_question`: word weights from Korean word order, term matching with
+idf, boundary penalties, pointer bonuses, argument evidence, missing and predicate penalties).
+The rules and every weight are documented in :mod:`playground.routing.offline`'s docstring;
+the decision made from the scores (call, ask, reply) stays there.
+
+Rule sources: seed 001 (``001_3a95fa703827e0ed.txt``: the model reads only the name, the
+description and the argument descriptions; an id in the question is a cue for a tool) and
+seed 002 (``002_5dea94806f69c756.txt``: the name is the strongest signal; descriptions state
+when not to use a tool and point at the alternative). Weights tuned on
+fixtures/routing_cases.jsonl against tools/shop.py. Deterministic; no network.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from playground.routing import argfill, korean
+
+_BOUNDARY_RE = re.compile(
+    r"사용하지\s*않|쓰지\s*않|않는다|않음|하지\s*말|쓰지\s*말|대신|"
+    r"\bdo\s+not\s+use\b|\bdon'?t\s+use\b|\bnever\s+use\b|\binstead\b|\bnot\s+for\b|\bnot\s+be\s+used\b",
+    re.I,
+)
+_FIRST_RE = re.compile(r"먼저|우선|\bfirst\b|\bbefore\b", re.I)
+_SENTENCE_RE = re.compile(r"(?<=[.!?。])\s+|\n+")
+#: A declaration saying it is not for real use (tools/flaky.py: "Do not use it for real
+#: lookups") is a demo: it is still scored and callable, but never advertised to a customer.
+_DEMO_RE = re.compile(
+    r"\b(?:do\s+not|don'?t|never)\s+use\s+(?:it|this(?:\s+tool)?)\s+for\s+real\b|\bnot\s+for\s+real\s+use\b|"
+    r"실제\s*(?:조회|검색|문의|사용|업무)\S*\s*(?:사용하지|쓰지)\s*않|데모용|시연용|테스트용",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Scoring weights (see the module docstring for what each one multiplies)."""
+
+    name: float = 3.0
+    description: float = 1.0
+    parameter: float = 0.6
+    example: float = 0.5
+    other: float = 0.5
+    prefix: float = 0.7
+    substring: float = 0.5
+    glossary: float = 0.8
+    predicate: float = 1.5
+    modifier: float = 0.5
+    boundary: float = 1.0
+    pointer: float = 1.0
+    argument: float = 1.0
+    integer: float = 0.25
+    missing: float = 1.0
+    unknown_predicate: float = 0.5
+
+
+@dataclass(frozen=True)
+class Boundary:
+    """A when-not-to-use sentence: its words, the tools it points to, and its distinctive words
+    (those the tool's own positive text does not also use; only they count against the tool)."""
+
+    sentence: str
+    terms: tuple[str, ...]
+    points_to: tuple[str, ...]
+    distinctive: tuple[str, ...] = ()
+
+
+def _covered(term: str, own: set[str], labels: set[str]) -> bool:
+    """True when a boundary word is not distinctive: the tool's own positive text uses the same
+    stem (or the glossary word of a name part), or it starts a word that labels an argument
+    (주문 in "order_id: 하루마켓 주문번호"): a question naming the argument is not the kind of
+    question the boundary excludes. Otherwise the word is distinctive (상품 in get_order_status's
+    "상품 정보나 재고 문의", although its positive text says 상품명: the boundary is the more
+    specific statement)."""
+    if term in own or term in labels:
+        return True
+    return any(korean.match_quality(term, o) == (0.7, "prefix") and o.startswith(term) for o in labels)
+
+
+def _strip_examples(text: str) -> str:
+    """``text`` without its example values (they are values, not labels)."""
+    for ex in argfill.extract_examples(text):
+        text = text.replace(ex, " ")
+    return text
+
+
+@dataclass
+class ToolIndex:
+    """The precomputed view of one declaration."""
+
+    name: str
+    summary: str
+    terms: dict[str, tuple[str, float]]           # stem -> (where, location weight), best location
+    boundaries: list[Boundary]
+    boundary_terms: dict[str, list[int]]         # stem -> boundary sentence indexes
+    specs: list[argfill.ParamSpec]
+    refers: tuple[str, ...]                      # tools named as a prerequisite ("먼저 X로")
+    demo: bool = False                           # says it is not for real use (see _DEMO_RE)
+
+
+@dataclass
+class DeclIndex:
+    """Indexes over one list of declarations (cached on the router, keyed by content)."""
+
+    tools: list[ToolIndex]
+    postings: dict[str, list[tuple[int, str, float]]] = field(default_factory=dict)
+    bpostings: dict[str, list[int]] = field(default_factory=dict)
+    sorted_terms: list[str] = field(default_factory=list)
+    by_bigram: dict[str, list[str]] = field(default_factory=dict)
+    longest: int = 0  # length of the longest vocabulary term (bounds the substring search)
+
+
+def _names_regex(names: list[str]) -> re.Pattern | None:
+    if not names:
+        return None
+    alts = "|".join(re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n)))
+    return re.compile(rf"(?<![A-Za-z0-9_])({alts})(?![A-Za-z0-9_])")
+
+
+def _words(text: str) -> list[str]:
+    """Content stems of declaration text (stopwords and meta words such as 사용/쓴다 dropped)."""
+    return [t.stem for t in korean.tokenize(text)
+            if korean.is_content(t.stem) and t.stem not in korean.META_WORDS]
+
+
+def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -> ToolIndex:
+    name = str(decl.get("name", ""))
+    parts = argfill.split_docstring(str(decl.get("description") or ""))
+    specs = argfill.param_specs(decl.get("parameters"), parts.args)
+    terms: dict[str, tuple[str, float]] = {}
+
+    def add(stem: str, where: str, weight: float) -> None:
+        if stem not in terms or terms[stem][1] < weight:
+            terms[stem] = (where, weight)
+
+    boundaries: list[Boundary] = []
+    refers: list[str] = []
+    texts = [("description", parts.summary, w.description)]
+    texts += [(f"parameter:{s.name}", s.doc, w.parameter) for s in specs]
+    texts.append(("other", parts.other, w.other))
+    for where, text, weight in texts:
+        for sentence in (s.strip() for s in _SENTENCE_RE.split(text) if s.strip()):
+            named = [m.group(1) for m in names_rx.finditer(sentence)] if names_rx else []
+            named = [n for n in dict.fromkeys(named) if n != name]
+            bare = names_rx.sub(" ", sentence) if names_rx else sentence
+            examples = argfill.extract_examples(bare) if where.startswith("parameter") else []
+            for ex in examples:
+                bare = bare.replace(ex, " ")
+            if _BOUNDARY_RE.search(bare):
+                boundaries.append(Boundary(sentence, tuple(dict.fromkeys(_words(bare))), tuple(named)))
+                continue
+            if named and _FIRST_RE.search(bare):
+                refers.extend(named)
+            for stem in _words(bare):
+                add(stem, where, weight)
+            for ex in examples:
+                for stem in _words(ex):
+                    add(stem, f"example:{where.split(':', 1)[1]}", w.example)
+    for spec in specs:
+        for part in korean.split_identifier(spec.name):
+            if korean.is_content(part):
+                add(korean.stem(part), f"parameter:{spec.name}", w.parameter)
+    for part in korean.split_identifier(name):
+        if korean.is_content(part):
+            add(korean.stem(part), "name", w.name)
+    own = set(terms)
+    for part in korean.split_identifier(name):  # the name's glossary words are the tool's own subject too
+        own.update(korean.translations(korean.stem(part)))
+    labels = {korean.stem(p) for s in specs for p in korean.split_identifier(s.name)}
+    for spec in specs:
+        labels.update(_words(_strip_examples(spec.doc)))
+    boundary_terms: dict[str, list[int]] = {}
+    for i, b in enumerate(boundaries):
+        distinctive = tuple(t for t in b.terms if not _covered(t, own, labels))
+        boundaries[i] = replace(b, distinctive=distinctive)
+        for t in distinctive:
+            boundary_terms.setdefault(t, []).append(i)
+            terms.pop(t, None)
+    first = _SENTENCE_RE.split(parts.summary.strip())[0] if parts.summary.strip() else ""
+    demo = bool(_DEMO_RE.search(str(decl.get("description") or "")))
+    return ToolIndex(name, first, terms, boundaries, boundary_terms, specs, tuple(dict.fromkeys(refers)), demo)
+
+
+def build_index(declarations: list[dict[str, Any]], weights: Weights) -> DeclIndex:
+    """Index every declaration once: vocabularies, boundary sentences, parameter specs."""
+    names_rx = _names_regex([str(d.get("name", "")) for d in declarations])
+    idx = DeclIndex([_index_tool(d, names_rx, weights) for d in declarations])
+    for i, tool in enumerate(idx.tools):
+        for stem, (where, weight) in tool.terms.items():
+            idx.postings.setdefault(stem, []).append((i, where, weight))
+        for stem in tool.boundary_terms:
+            idx.bpostings.setdefault(stem, []).append(i)
+    idx.sorted_terms = sorted(set(idx.postings) | set(idx.bpostings))
+    idx.longest = max(map(len, idx.sorted_terms), default=0)
+    for term in idx.sorted_terms:
+        for bg in set(korean.bigrams(term)):
+            idx.by_bigram.setdefault(bg, []).append(term)
+    return idx
+
+
+def _candidates(idx: DeclIndex, s: str) -> list[tuple[str, float, str]]:
+    """Vocabulary terms matching stem ``s`` (exact, prefix either way, substring either way)."""
+    found = {s} if (s in idx.postings or s in idx.bpostings) else set()
+    lo = bisect.bisect_left(idx.sorted_terms, s)
+    while lo < len(idx.sorted_terms) and idx.sorted_terms[lo].startswith(s):
+        found.add(idx.sorted_terms[lo])
+        lo += 1
+    for i in range(len(s)):  # substrings longer than the longest term cannot match: O(len(s) * longest)
+        for j in range(i + 1, min(len(s), i + idx.longest) + 1):
+            sub = s[i:j]
+            if sub != s and (sub in idx.postings or sub in idx.bpostings):
+                found.add(sub)
+    if len(s) >= 2:
+        found.update(t for t in idx.by_bigram.get(s[:2], ()) if s in t)
+    out = []
+    for term in sorted(found):
+        q, how = korean.match_quality(s, term)
+        if q > 0:
+            out.append((term, q, how))
+    return out
+
+
+def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict], list[dict]]:
+    """Score ``question`` against every tool of ``idx`` with weights ``w`` (the rules are in
+    :mod:`playground.routing.offline`'s docstring). Returns ``(rows, words)``: ``rows`` as
+    :meth:`OfflineRouter.score <playground.routing.offline.OfflineRouter.score>` describes them
+    (sorted by (-score, name)); ``words`` one ``{word, stem, weight, predicate}`` per token."""
+    text = korean.normalize(question)
+    tokens = korean.tokenize(text)
+    fills = [argfill.fill_structured(t.specs, text, tokens) for t in idx.tools]
+    consumed = sorted({span for f in fills for a, ev in f.evidence.items()
+                       if ev["rule"] not in argfill.WEAK_RULES for span in [tuple(ev["span"])]})
+    labels = argument_labels(idx, tokens, fills)
+    weights, notes, predicates = token_weights(text, tokens, consumed + labels, w)
+    n = len(idx.tools)
+    rows = [{"name": t.name, "relevance": 0.0, "boundary_penalty": 0.0, "pointer_bonus": 0.0,
+             "matched": [], "name_hits": [], "boundary": [], "pointed": []} for t in idx.tools]
+    fired: dict[tuple[int, int], list[str]] = {}
+    points: dict[tuple[int, int], float] = {}
+    by_name = {t.name: i for i, t in enumerate(idx.tools)}
+    reasons: dict[tuple[int, int], str] = {}
+    unknown = []
+    for k, tok in enumerate(tokens):
+        if weights[k] == 0:
+            continue
+        pos, neg, named = match_token(idx, tok.stem, w)
+        for i in named:
+            if i not in neg:
+                rows[i]["name_hits"].append(tok.surface)
+        if not pos and not neg:
+            if k in predicates and tok.stem not in korean.QUESTION_WORDS:
+                unknown.append(tok.surface)
+            continue
+        df = len(pos)
+        idf = 1.0 if n <= 1 else math.log(1 + n / max(df, 1)) / math.log(1 + n)
+        for i, (value, quality, info) in pos.items():
+            if i in neg and neg[i][0] >= quality:
+                continue
+            rows[i]["relevance"] += value * idf * weights[k]
+            rows[i]["matched"].append({"word": tok.surface, **info, "idf": round(idf, 3),
+                                       "word_weight": weights[k], "points": round(value * idf * weights[k], 3)})
+            if not info["where"].startswith("example"):
+                reasons.setdefault((tok.start, tok.end), f"matched {idx.tools[i].name} {info['where']}")
+        for i, (quality, info) in neg.items():
+            if i in pos and pos[i][1] > quality:
+                continue
+            penalty = w.boundary * quality * weights[k]
+            rows[i]["boundary_penalty"] += penalty
+            targets: dict[str, None] = {}
+            for b in info["sentences"]:
+                fired.setdefault((i, b), []).append(tok.surface)
+                points[(i, b)] = points.get((i, b), 0.0) + penalty
+                targets.update(dict.fromkeys(idx.tools[i].boundaries[b].points_to))
+            # the sentence says where such questions go: the word counts for that tool
+            for other in targets:
+                j = by_name.get(other)
+                if j is not None and j != i:
+                    rows[j]["pointer_bonus"] += w.pointer * penalty
+                    rows[j]["pointed"].append({"word": tok.surface, "from": idx.tools[i].name,
+                                               "points": round(w.pointer * penalty, 3)})
+            reasons.setdefault((tok.start, tok.end), f"boundary of {idx.tools[i].name}")
+    for (i, b), words in sorted(fired.items()):
+        sent = idx.tools[i].boundaries[b]
+        rows[i]["boundary"].append({"sentence": sent.sentence, "terms": list(sent.terms),
+                                    "distinctive": list(sent.distinctive), "hit": words,
+                                    "points": round(points[(i, b)], 3), "points_to": list(sent.points_to)})
+    for k in predicates:  # a verb predicate is the request, never part of a search text
+        if not korean.is_nominal(tokens[k]):
+            reasons.setdefault((tokens[k].start, tokens[k].end), "the request's verb, not a value")
+    for i, tool in enumerate(idx.tools):
+        fill = argfill.fill_free_text(tool.specs, text, fills[i], consumed + labels, reasons, tokens)
+        found = sum(w.integer if ev["rule"] in argfill.WEAK_RULES else w.argument
+                    for ev in fill.evidence.values() if ev["rule"] != "free_text")
+        r = rows[i]
+        ev_bonus = found
+        r.update(args=fill.args, arg_evidence=fill.evidence, missing=fill.missing,
+                 evidence_bonus=ev_bonus, missing_penalty=w.missing * len(fill.missing),
+                 predicate_penalty=w.unknown_predicate * len(unknown), unmatched_predicates=unknown)
+        r["score"] = (r["relevance"] + ev_bonus + r["pointer_bonus"] - r["boundary_penalty"]
+                      - r["missing_penalty"] - r["predicate_penalty"])
+        for key in ("score", "relevance", "evidence_bonus", "pointer_bonus", "boundary_penalty",
+                    "missing_penalty", "predicate_penalty"):
+            r[key] = round(r[key], 4)
+    rows.sort(key=lambda r: (-r["score"], r["name"]))
+    return rows, notes
+
+
+def argument_labels(idx: DeclIndex, tokens: list[korean.Token], fills: list[argfill.Fill]) -> list[tuple[int, int]]:
+    """Spans of words naming an argument value right before it ("주문번호 HR...")."""
+    labels = set()
+    for tool, fill in zip(idx.tools, fills):
+        for arg, ev in fill.evidence.items():
+            spec = next(s for s in tool.specs if s.name == arg)
+            vocab = set(_words(spec.doc)) | {korean.stem(p) for p in korean.split_identifier(arg)}
+            before = [t for t in tokens if t.end <= ev["span"][0]][-2:]
+            for tok in before:
+                stems = (tok.stem,) + korean.translations(tok.stem)
+                if any(korean.match_quality(s, v)[0] >= 0.7 for s in stems for v in vocab):
+                    labels.add((tok.start, tok.end))
+    return sorted(labels)
+
+
+def token_weights(text: str, tokens: list[korean.Token], used: list[tuple[int, int]], w: Weights):
+    """Per-token word weights (a reading of Korean word order; see the module docstring):
+    0 for stopwords and argument values/labels, ``modifier`` for adnominal words (주문한 거),
+    background clauses (주문했는데) and nouns modifying the next noun (주문 배송 조회 -> the
+    head is 배송), ``predicate`` for the last content word of a sentence, and for the subject
+    right before a question-word predicate (소재가 뭐예요)."""
+    weights, notes = [], []
+    for tok in tokens:
+        if korean.is_stopword(tok.stem) or not all(tok.end <= a or tok.start >= b for a, b in used):
+            weights.append(0.0)
+        else:
+            weights.append(w.modifier if korean.is_modifier(tok) or korean.is_background(tok) else 1.0)
+    # the last content word of each Korean sentence is its predicate
+    bounds = [m.end() for m in re.finditer(r"[.?!\n]+", text)] + [len(text) + 1]
+    start, predicates = 0, set()
+    for end in bounds:
+        inside = [k for k, t in enumerate(tokens) if start <= t.start < end and weights[k] > 0]
+        if inside and korean.has_hangul(text[start:end]):
+            k = inside[-1]
+            if korean.has_hangul(tokens[k].surface):
+                weights[k] = max(weights[k], w.predicate)
+                predicates.add(k)
+                before = inside[-2] if len(inside) > 1 else None
+                if (tokens[k].stem in korean.QUESTION_WORDS and before is not None
+                        and tokens[before].ending in korean.SUBJECT_PARTICLES
+                        and _adjacent(text, tokens[before], tokens[k])):
+                    weights[before] = max(weights[before], w.predicate)
+                    predicates.add(before)
+            # a bare noun right before another noun (not the predicate) modifies it
+            for a, b in zip(inside, inside[1:]):
+                ta, tb = tokens[a], tokens[b]
+                if (weights[a] == 1.0 and ta.ending == "" and korean.has_hangul(ta.surface)
+                        and korean.is_nominal(tb) and b not in predicates
+                        and tb.stem not in korean.QUESTION_WORDS and _adjacent(text, ta, tb)):
+                    weights[a] = w.modifier
+        start = end
+    for k, (tok, wt) in enumerate(zip(tokens, weights)):
+        notes.append({"word": tok.surface, "stem": tok.stem, "weight": wt, "predicate": k in predicates})
+    return weights, notes, predicates
+
+
+def match_token(idx: DeclIndex, s: str, w: Weights):
+    """Best positive ``{tool: (points, quality, info)}``, boundary ``{tool: (quality, info)}``
+    and the tools whose name matched (directly or through the glossary)."""
+    pos: dict[int, tuple[float, float, dict]] = {}
+    neg: dict[int, tuple[float, dict]] = {}
+    named: set[int] = set()
+    sources = [(s, 1.0, "")] + [(t, w.glossary, t) for t in korean.translations(s)]
+    for src, factor, via in sources:
+        for term, quality, how in _candidates(idx, src):
+            q = quality * factor
+            for i, where, loc_w in idx.postings.get(term, ()):
+                weight = min(loc_w, w.description) if via and where == "name" else loc_w
+                points = weight * q
+                if where == "name":
+                    named.add(i)
+                if i not in pos or points > pos[i][0]:
+                    pos[i] = (points, q, {"term": term, "where": where, "how": how + (f" via glossary {via!r}" if via else ""),
+                                          "quality": round(q, 3)})
+            for i in idx.bpostings.get(term, ()):
+                if i not in neg or q > neg[i][0]:
+                    neg[i] = (q, {"term": term, "sentences": idx.tools[i].boundary_terms[term]})
+    return pos, neg, sorted(named)
+
+
+def _adjacent(text: str, a: korean.Token, b: korean.Token) -> bool:
+    """True when only spaces separate token ``a`` from the following token ``b``."""
+    return text[a.end:b.start].strip() == ""
