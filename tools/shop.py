@@ -83,6 +83,15 @@ def _blank(value: str | None) -> bool:
     return value is None or value.strip() == ""
 
 
+def _order_not_found(order_id: str) -> dict:
+    """An unknown order id is an everyday fact, not an error (seed 000): found False + message."""
+    return {
+        "found": False,
+        "message": f"주문번호 {order_id} 를 찾을 수 없습니다. "
+        "주문번호는 'HR'로 시작하는 10자리입니다(예: HR20260601). 고객에게 번호를 다시 확인해 주세요.",
+    }
+
+
 def get_order_status(order_id: str) -> dict:
     """하루마켓 주문번호로 주문 내역과 진행 단계를 조회한다.
     무엇을 샀는지(상품명·옵션·수량·결제 금액), 언제 주문했는지, 주문이 지금 어느 단계인지
@@ -96,11 +105,7 @@ def get_order_status(order_id: str) -> dict:
     wanted = str(order_id).strip()
     row = _find("orders.csv", "order_id", wanted.upper())
     if row is None:
-        return {
-            "found": False,
-            "message": f"주문번호 {wanted} 를 찾을 수 없습니다. "
-            "주문번호는 'HR'로 시작하는 10자리입니다(예: HR20260601). 고객에게 번호를 다시 확인해 주세요.",
-        }
+        return _order_not_found(wanted)
     return {
         "found": True,
         "order_id": row["order_id"],
@@ -126,11 +131,7 @@ def track_shipping(order_id: str) -> dict:
     wanted = str(order_id).strip()
     row = _find("orders.csv", "order_id", wanted.upper())
     if row is None:
-        return {
-            "found": False,
-            "message": f"주문번호 {wanted} 를 찾을 수 없습니다. "
-            "주문번호는 'HR'로 시작하는 10자리입니다(예: HR20260601). 고객에게 번호를 다시 확인해 주세요.",
-        }
+        return _order_not_found(wanted)
     status = row["order_status"]
     if status == "취소":
         return {
