@@ -21,6 +21,10 @@ from typing import Any
 from playground.core.outcome import Outcome
 
 
+#: The providers whose views every record carries, in display order.
+PROVIDERS = ("gemini", "anthropic", "openai")
+
+
 def gemini_response_payload(outcome: Outcome) -> dict[str, Any]:
     """The ``function_response.response`` dict: ``{"result": v}`` or ``{"error": message}``.
 

@@ -38,7 +38,7 @@ from typing import Any
 
 from playground.core import outcome as oc
 from playground.core.record import CallRecord
-from playground.core.wire import gemini_response_payload
+from playground.core.wire import PROVIDERS, gemini_response_payload, group_for_provider, provider_views
 from playground.errors import UsageError
 from playground.loop import reply as replies
 from playground.loop.failures import FAILURE_LIMIT, FailureTracker, failure_message
@@ -93,6 +93,8 @@ class Episode:
     ``nothing_found`` | ``failed`` (the router answered after a failed call) | ``gave_up`` |
     ``router_error`` | ``max_steps``. ``repairs_by``: ``loop`` or
     ``router``. ``forked_from``: ``{"step", "attempt", "args"}`` for a fork, else ``None``.
+    ``tool_turns``: for each router move that called tools, the answers grouped per provider
+    (:func:`tool_turn_wire`); parallel calls travel together.
     ``changes``: what the repairs changed in the request (``Fix.changes`` dicts); when an
     episode ends ``answered`` or ``nothing_found`` after such a change the reply says so
     (:func:`playground.loop.reply.repair_note`, in the question's language).
@@ -114,6 +116,7 @@ class Episode:
     forked_from: dict[str, Any] | None = None
     max_attempts: int = MAX_ATTEMPTS
     failure_limit: int = FAILURE_LIMIT
+    tool_turns: list[dict[str, Any]] = field(default_factory=list)
     conversation: list[Turn] = field(default_factory=list, repr=False)
     checkpoints: dict[int, _Checkpoint] = field(default_factory=dict, repr=False)
     router_obj: Any = field(default=None, repr=False)
@@ -143,7 +146,26 @@ class Episode:
             "forked_from": self.forked_from,
             "max_attempts": self.max_attempts,
             "failure_limit": self.failure_limit,
+            "tool_turns": copy.deepcopy(self.tool_turns),
         }
+
+
+def tool_turn_wire(move: int, results: list[ToolResult]) -> dict[str, Any]:
+    """What answers one router move on the wire, grouped as each provider requires (all the
+    calls of one turn together): ``{"move", "call_ids", "wire": {"gemini": one Content with a
+    function_response part per call, "anthropic": one user message with every tool_result
+    block, "openai": one tool message per call}}`` (see :func:`core.wire.group_for_provider`)."""
+    views = []
+    for res in results:
+        error = res.response.get("error") if isinstance(res.response, dict) else None
+        value = res.response.get("result", res.value) if isinstance(res.response, dict) else res.value
+        outcome = oc.Outcome(res.ok, value, res.error, res.kind or oc.RAISED, error or "")
+        views.append(provider_views(res.name, res.call_id, outcome))
+    return {
+        "move": move,
+        "call_ids": [res.call_id for res in results],
+        "wire": {provider: group_for_provider(provider, views) for provider in PROVIDERS},
+    }
 
 
 def _tool_result(call: FunctionCall, record: CallRecord, message: str) -> ToolResult:
@@ -329,6 +351,7 @@ class _Machine:
         if self.index < len(self.pending):
             return self.begin_call(self.pending[self.index])
         self.ep.conversation.append(Turn(role="tool", results=list(self.results)))
+        self.ep.tool_turns.append(tool_turn_wire(len(self.ep.moves), list(self.results)))
         return "pick"
 
     def _repair(self) -> str:
