@@ -156,11 +156,12 @@ def _emit(fmt: EvalFormat, reports: list[Any], comparison: Any, misses: dict[str
 
 def _print_tables(reports: list[Any], comparison: Any) -> None:
     from rich import box
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(highlight=False)
+    from playground.cli.render import console as make_console
+
+    console = make_console()  # markup off; 120 columns when piped
     base = reports[0]
     m = base.metrics
     console.print(Text(f"eval {Path(base.source).name or 'cases'} · router {base.router} · "

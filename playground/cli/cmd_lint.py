@@ -82,11 +82,13 @@ def _print_table(findings, counts: dict[str, int], n_tools: int, loaded_cleanly:
     """The findings table and a summary line; "clean" only when there were no findings AND
     every tool module loaded (a tool set that failed to load is not clean)."""
     from rich import box
-    from rich.console import Console, Group
+    from rich.console import Group
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(highlight=False)
+    from playground.cli.render import console as make_console
+
+    console = make_console()  # markup off; 120 columns when piped
     if findings:
         table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), show_lines=False)
         table.add_column("severity", no_wrap=True)

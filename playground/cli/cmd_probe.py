@@ -53,11 +53,12 @@ def probe(
 
 def _print_table(report) -> None:
     from rich import box
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(highlight=False)
+    from playground.cli.render import console as make_console
+
+    console = make_console()  # markup off; 120 columns when piped
     table = Table(title=f"probe {report.tool}", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1))
     table.add_column("case / args", overflow="fold", ratio=1, min_width=20)
     table.add_column("expected", no_wrap=True)
