@@ -112,6 +112,18 @@ def empty_search(keyword: str) -> dict:
     }
 
 
+def padded_search(keyword: str, limit: int = 10) -> dict:
+    """Search a catalogue whose body ignores `limit` and always returns 8 rows, more than the 5
+    its contract allows. Every smaller limit the repair loop tries fails the same way, so three
+    identical failures in a row stop the episode. Do not use it for real searches.
+
+    Args:
+        keyword: search words. e.g. "keyboard"
+        limit: how many rows to return at most. Leave it out to get the default (10).
+    """
+    return {"keyword": keyword, "rows": [{"item_id": f"A-{100 + i}", "name": f"{keyword} {i}"} for i in range(8)]}
+
+
 def broken_lookup(item_id: str) -> dict:
     """Look up an item's price with a buggy body that reads a field the record does not have.
     Always raises KeyError. Use it to see an unexpected exception. Do not use it for real lookups.
@@ -156,7 +168,7 @@ def http_lookup(item_id: str, status: int = 503, server_error: bool = False) -> 
     raise HttpStatusError(status, message)
 
 
-__tools__ = [slow_lookup, flaky_lookup, forbidden_lookup, empty_search, broken_lookup, http_lookup]
+__tools__ = [slow_lookup, flaky_lookup, forbidden_lookup, empty_search, padded_search, broken_lookup, http_lookup]
 
 _ITEM = {
     "type": "object",
@@ -165,6 +177,16 @@ _ITEM = {
 }
 
 __contracts__ = {
+    "padded_search": {
+        "returns": {
+            "type": "object",
+            "properties": {"keyword": {"type": "string"}, "rows": {"type": "array", "items": {"type": "object"}}},
+            "required": ["keyword", "rows"],
+            "max_rows": 5,
+            "rows_key": "rows",
+        },
+        "cacheable": False,
+    },
     "slow_lookup": {"returns": _ITEM, "timeout_s": 1.0, "cacheable": False, "side_effects": False},
     "flaky_lookup": {"returns": _ITEM, "timeout_s": 2.0, "cacheable": False, "side_effects": False},
     "forbidden_lookup": {"returns": _ITEM, "timeout_s": 2.0, "cacheable": False, "side_effects": False},

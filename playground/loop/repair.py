@@ -151,7 +151,7 @@ def _fix_too_big(registry: Registry, contract: Contract | None, tool: str, args:
     own = limit_parameter(contract)
     if own is not None:  # a smaller limit on the same tool
         name, schema = own
-        current = args.get(name)
+        current = args.get(name, schema.get("default"))  # left out: the default was used
         if isinstance(current, int) and not isinstance(current, bool):
             max_rows = (contract.returns or {}).get("max_rows")
             target = max_rows if isinstance(max_rows, int) and max_rows < current else current // 2

@@ -119,3 +119,18 @@ def test_failure_message_accumulates(registry):
     assert text.startswith("stock_lookup failed 3 times in a row with the same error (args:allowed:region). "
                            "Stop retrying the same way. Instead: 1. use one of the allowed values for 'region'")
     assert "2. ask the user for a valid 'region'" in text and text.endswith("Last error: limit must be an integer.")
+
+
+def test_too_big_with_the_limit_left_out_shrinks_from_its_default_and_stops_after_three():
+    """tools/flaky.py padded_search ignores its limit: every smaller limit fails the same way, so
+    the third identical failure stops the episode with the accumulated message (seed 004)."""
+    from playground.loop.episode import run_manual_episode
+    from playground.workbench import open_playground
+
+    flaky = Path(__file__).resolve().parents[2] / "tools" / "flaky.py"
+    pg = open_playground([flaky], wire=False)
+    ep = run_manual_episode(pg, "padded_search", {"keyword": "키보드"})
+    assert ep.attempts == 3 and ep.gave_up and not ep.ok
+    assert ep.fixes == ["limit: 10 → 5 (result too big; smaller limit)", "limit: 5 → 2 (result too big; smaller limit)"]
+    assert "failed 3 times in a row with the same error (result:too_big)" in ep.reply
+    assert [r.error for r in ep.calls] == ["result:too_big"] * 3

@@ -369,7 +369,8 @@ def test_http_lookup_403_server_error_and_success(flaky):
     assert info.value.status_code == 403
     assert flaky.http_lookup("A-100", status=200) == {"item_id": "A-100", "found": True, "http_status": 200}
     assert [f.__name__ for f in flaky.__tools__] == [
-        "slow_lookup", "flaky_lookup", "forbidden_lookup", "empty_search", "broken_lookup", "http_lookup"]
+        "slow_lookup", "flaky_lookup", "forbidden_lookup", "empty_search", "padded_search", "broken_lookup",
+        "http_lookup"]
     assert set(flaky.__contracts__) == {f.__name__ for f in flaky.__tools__}
 
 
