@@ -26,9 +26,9 @@ class ResultCache:
     misses: int = 0
 
     @staticmethod
-    def key(tool: str, args: Any) -> str:
+    def key(tool: str, args: Any, canonical: str | None = None) -> str:
         """The key for ``tool`` called with ``args`` (see :func:`canonical.cache_key`)."""
-        return cache_key(tool, args)
+        return cache_key(tool, args, canonical)
 
     def lookup(self, key: str) -> tuple[bool, Any]:
         """``(True, value)`` on a hit, ``(False, None)`` on a miss; counts both."""

@@ -172,9 +172,12 @@ def canonical_json(value: Any) -> str:
     )
 
 
-def cache_key(tool: str, args: Any) -> str:
-    """The cache key of a call: ``"<tool>:<canonical args>"`` (seed 003, step 5)."""
-    return f"{tool}:{canonical_json(args)}"
+def cache_key(tool: str, args: Any, canonical: str | None = None) -> str:
+    """The cache key of a call: ``"<tool>:<canonical args>"`` (seed 003, step 5).
+
+    ``canonical``: ``canonical_json(args)`` when the caller already has it (the gate does).
+    """
+    return f"{tool}:{canonical_json(args) if canonical is None else canonical}"
 
 
 def to_json_value(value: Any, path: str = "$", *, _depth: int = 0, _seen: frozenset[int] = frozenset()) -> Any:

@@ -105,7 +105,7 @@ class Gate:
         call_args = verdict.args
         record.canonical_args = canonical_json(call_args)
         if contract.caches:
-            record.cache_key = self.cache.key(contract.name, call_args)
+            record.cache_key = self.cache.key(contract.name, call_args, record.canonical_args)
             hit, cached = self.cache.lookup(record.cache_key)
             if hit:
                 record.cache = "hit"
