@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from playground.batch.caselines import case_lines, parse_object, read_text, split_lines
+from playground.core.canonical import shorten
 from playground.core.record import CallRecord
 
 EXPECT_KEYS = ("kind", "verdict", "body_ran", "body_runs", "cache", "ok", "error", "value")
@@ -249,9 +250,9 @@ def check_file(gate: Any, path: str | Path, on_result: Callable[[CaseResult], No
 
 def _short(value: Any, limit: int = 80) -> str:
     text = repr(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(text, limit)
 
 
 def _cut(text: str, limit: int = 80) -> str:
     """``text`` cut to ``limit`` characters (a huge malformed value must not become a huge message)."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(text, limit)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.batch.caselines import case_lines, parse_object, read_text, split_lines
-from playground.core.canonical import json_type_name
+from playground.core.canonical import json_type_name, shorten
 from playground.routing.base import Move
 
 NONE_LABEL = "(none)"
@@ -143,7 +143,7 @@ def _label_text(value: Any) -> str | None:
 
 
 def _cut(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(text, limit)
 
 
 def parse_cases(text: str, source: str = "<cases>") -> CaseSet:

@@ -28,6 +28,7 @@ from playground.cli.common import (
     open_workbench,
     visible,
 )
+from playground.core.canonical import shorten
 
 RouterOption = Annotated[
     str, typer.Option("--router", "-r", help="Who picks the tools: offline (default, no network) or gemini.")
@@ -52,10 +53,6 @@ def _top_scores(explanation: Any, n: int = 3) -> str:
     return ", ".join(f"{r.get('name')} {r['score']:.2f}" for r in scored[:n]) or "no tool scored above 0"
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
 def _args_text(args: Any) -> str:
     return json.dumps(args, ensure_ascii=False, default=repr)
 
@@ -71,7 +68,7 @@ def _moves_table(moves: list[dict[str, Any]]) -> Any:
         exp = move.get("explanation") if isinstance(move.get("explanation"), dict) else {}
         calls = move.get("calls") or []
         what = "; ".join(f"call {c['name']}({_args_text(c['args'])})" for c in calls) or \
-            f"text: {_clip(one_line(move.get('text') or ''), 120)}"
+            f"text: {shorten(one_line(move.get('text') or ''), 120)}"
         table.add_row(str(i), visible(what), visible(str(exp.get("chosen") or "-")), visible(_top_scores(exp)),
                       one_line(str(exp.get("reason", ""))))
     return table

@@ -172,6 +172,12 @@ def canonical_json(value: Any) -> str:
     )
 
 
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, the last one ``…`` when it was cut (so a
+    huge value never becomes a huge message)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def cache_key(tool: str, args: Any, canonical: str | None = None) -> str:
     """The cache key of a call: ``"<tool>:<canonical args>"`` (seed 003, step 5).
 

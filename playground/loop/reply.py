@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from playground.core.canonical import canonical_json
+from playground.core.canonical import canonical_json, shorten
 from playground.core.record import CallRecord
 from playground.routing.korean import particle
 from playground.routing.offline import say
@@ -28,8 +28,7 @@ def _rows(record: CallRecord, rows_key: str = "rows") -> list[Any] | None:
 
 
 def _short(value: Any, limit: int = 200) -> str:
-    text = canonical_json(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(canonical_json(value), limit)
 
 
 def _row_text(row: Any) -> str:
