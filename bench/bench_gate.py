@@ -46,7 +46,9 @@ __contracts__ = {"stock_lookup": {"returns": {
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--number", type=int, default=2000, help="calls per round (default 2000)")
-    parser.add_argument("--repeat", type=int, default=5, help="rounds; the best is kept (default 5)")
+    parser.add_argument(
+        "--repeat", type=int, default=5, help="rounds; the best is kept (default 5)"
+    )
     opts = parser.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-gate-"))
@@ -70,7 +72,9 @@ def main() -> None:
 
     def miss_caller(gate: Gate):
         counter = iter(range(10**9))
-        return lambda: gate.call("stock_lookup", {"sku": "KB-101", "region": f"r{next(counter)}", "limit": 2})
+        return lambda: gate.call(
+            "stock_lookup", {"sku": "KB-101", "region": f"r{next(counter)}", "limit": 2}
+        )
 
     cases = [
         ("bare function call", lambda: fn(**args)),

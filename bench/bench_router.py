@@ -33,15 +33,38 @@ QUESTIONS = [
     "쿠폰 발급 내역 조회해 주세요 CP-1234",
 ]
 
-VERBS = [("get", "조회한다"), ("search", "검색한다"), ("check", "확인한다"), ("list", "목록을 보여 준다"),
-         ("cancel", "취소한다"), ("update", "변경한다"), ("track", "추적한다"), ("issue", "발급한다")]
-OBJECTS = [("order", "주문", "HR"), ("coupon", "쿠폰", "CP"), ("member", "회원", "MB"), ("review", "리뷰", "RV"),
-           ("refund", "환불", "RF"), ("point", "적립금", "PT"), ("invoice", "세금계산서", "IV"),
-           ("address", "배송지", "AD"), ("store", "매장", "ST"), ("notice", "공지", "NT"),
-           ("event", "이벤트", "EV"), ("ticket", "문의", "TK"), ("gift", "선물", "GF"),
-           ("subscription", "구독", "SB"), ("wishlist", "찜 목록", "WL"), ("cart", "장바구니", "CT"),
-           ("payment", "결제", "PY"), ("delivery_slot", "배송 시간대", "DS"), ("warranty", "보증", "WR"),
-           ("rental", "렌탈", "RT")]
+VERBS = [
+    ("get", "조회한다"),
+    ("search", "검색한다"),
+    ("check", "확인한다"),
+    ("list", "목록을 보여 준다"),
+    ("cancel", "취소한다"),
+    ("update", "변경한다"),
+    ("track", "추적한다"),
+    ("issue", "발급한다"),
+]
+OBJECTS = [
+    ("order", "주문", "HR"),
+    ("coupon", "쿠폰", "CP"),
+    ("member", "회원", "MB"),
+    ("review", "리뷰", "RV"),
+    ("refund", "환불", "RF"),
+    ("point", "적립금", "PT"),
+    ("invoice", "세금계산서", "IV"),
+    ("address", "배송지", "AD"),
+    ("store", "매장", "ST"),
+    ("notice", "공지", "NT"),
+    ("event", "이벤트", "EV"),
+    ("ticket", "문의", "TK"),
+    ("gift", "선물", "GF"),
+    ("subscription", "구독", "SB"),
+    ("wishlist", "찜 목록", "WL"),
+    ("cart", "장바구니", "CT"),
+    ("payment", "결제", "PY"),
+    ("delivery_slot", "배송 시간대", "DS"),
+    ("warranty", "보증", "WR"),
+    ("rental", "렌탈", "RT"),
+]
 
 
 def synthetic(n: int) -> list[dict]:
@@ -61,13 +84,17 @@ def synthetic(n: int) -> list[dict]:
         if k % 4 == 0:
             props["limit"] = {"type": "integer", "minimum": 1, "maximum": 20}
             args += "\n    limit: 최대 건수, 1..20"
-        out.append({
-            "name": name,
-            "description": (f"{oko} 번호로 {oko}을(를) {vko}.\n{oko} 관련 문의에 사용한다.\n"
-                            f"{other[1][1]} {other[0][1]} 문의에는 사용하지 않는다"
-                            f"({other[0][0]}_{other[1][0]}을 쓴다).\n\nArgs:\n{args}"),
-            "parameters": {"type": "object", "properties": props, "required": [f"{obj}_id"]},
-        })
+        out.append(
+            {
+                "name": name,
+                "description": (
+                    f"{oko} 번호로 {oko}을(를) {vko}.\n{oko} 관련 문의에 사용한다.\n"
+                    f"{other[1][1]} {other[0][1]} 문의에는 사용하지 않는다"
+                    f"({other[0][0]}_{other[1][0]}을 쓴다).\n\nArgs:\n{args}"
+                ),
+                "parameters": {"type": "object", "properties": props, "required": [f"{obj}_id"]},
+            }
+        )
     return out
 
 
@@ -80,8 +107,15 @@ def shop_declarations() -> list[dict]:
     decls = []
     for fn in module.__tools__:
         d = types.FunctionDeclaration.from_callable_with_api_option(
-            callable=fn, api_option="GEMINI_API", use_json_schema=True).model_dump(mode="json", exclude_none=True)
-        decls.append({"name": d["name"], "description": d["description"], "parameters": d["parameters_json_schema"]})
+            callable=fn, api_option="GEMINI_API", use_json_schema=True
+        ).model_dump(mode="json", exclude_none=True)
+        decls.append(
+            {
+                "name": d["name"],
+                "description": d["description"],
+                "parameters": d["parameters_json_schema"],
+            }
+        )
     return decls
 
 
@@ -102,7 +136,9 @@ def measure(decls: list[dict], repeat: int) -> tuple[float, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=20, help="rounds over the question set (default 20)")
+    parser.add_argument(
+        "--repeat", type=int, default=20, help="rounds over the question set (default 20)"
+    )
     ns = parser.parse_args()
     sets = [("4 (shop)", shop_declarations()), ("30", synthetic(30)), ("300", synthetic(300))]
     base = None

@@ -24,7 +24,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
-def timed(cmd: list[str], env: dict[str, str], runs: int, fresh_cache: bool = False) -> tuple[float, float, int]:
+def timed(
+    cmd: list[str], env: dict[str, str], runs: int, fresh_cache: bool = False
+) -> tuple[float, float, int]:
     """(best ms, median ms, last return code) of ``runs`` runs of ``cmd``."""
     times, code = [], 0
     for _ in range(runs):
@@ -32,25 +34,46 @@ def timed(cmd: list[str], env: dict[str, str], runs: int, fresh_cache: bool = Fa
         if fresh_cache:
             run_env["PLAYGROUND_CACHE_DIR"] = tempfile.mkdtemp(prefix="bench-cold-")
         started = time.perf_counter()
-        done = subprocess.run(cmd, env=run_env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        done = subprocess.run(
+            cmd, env=run_env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
         times.append((time.perf_counter() - started) * 1000)
         code = done.returncode
         if code not in (0, 1):
-            print(f"  ! {' '.join(cmd[2:])} exited {code}: {done.stderr.decode(errors='replace')[-300:]}", file=sys.stderr)
+            print(
+                f"  ! {' '.join(cmd[2:])} exited {code}: {done.stderr.decode(errors='replace')[-300:]}",
+                file=sys.stderr,
+            )
             break
     return min(times), statistics.median(times), code
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-n", "--runs", type=int, default=7, help="runs per case; the best is reported (default 7)")
+    parser.add_argument(
+        "-n", "--runs", type=int, default=7, help="runs per case; the best is reported (default 7)"
+    )
     opts = parser.parse_args()
 
     py = sys.executable
     warm_dir = tempfile.mkdtemp(prefix="bench-warm-")
-    env = {**os.environ, "PYTHONPATH": str(REPO), "PLAYGROUND_CACHE_DIR": warm_dir, "NO_COLOR": "1",
-           "COLUMNS": "100"}
-    call = [py, "-m", "playground", "call", "get_order_status", "order_id=HR00000000", "--tools", "tools"]
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "PLAYGROUND_CACHE_DIR": warm_dir,
+        "NO_COLOR": "1",
+        "COLUMNS": "100",
+    }
+    call = [
+        py,
+        "-m",
+        "playground",
+        "call",
+        "get_order_status",
+        "order_id=HR00000000",
+        "--tools",
+        "tools",
+    ]
     # warm the declaration cache once
     subprocess.run(call, env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 

@@ -4,9 +4,10 @@ instead of module-level state. The CLI and the TUI both build one with :func:`op
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from playground.core.gate import Gate
 from playground.core.registry import Registry, load_registry

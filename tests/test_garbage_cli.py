@@ -38,8 +38,10 @@ def _declaration_cache(tmp_path_factory: pytest.TempPathFactory):
 
 def strict(text: str):
     """Parse JSON the way a strict consumer does (NaN/Infinity refused)."""
+
     def refuse(name):
         raise ValueError(f"non-JSON constant {name}")
+
     return json.loads(text, parse_constant=refuse)
 
 
@@ -163,55 +165,86 @@ def tools(tmp_path_factory) -> Path:
 # --- call: arguments ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("item, fragment", [
-    ("order_id:={bad", "the text after ':=' is not JSON (Expecting property name"),
-    ("order_id:=NaN", "NaN is not valid JSON"),
-    ("limit:=Infinity", "Infinity is not valid JSON"),
-    ("limit:=1e400", "the number 1e400 is out of range"),
-    ('x:={"a": 1, "a": 2}', "the key 'a' appears twice"),
-    ("x:=" + "[" * 5000 + "]" * 5000, "nested deeper than 100 levels"),
-    ("x:=" + "9" * 5000, "a number longer than 4300 digits"),
-    ('x:="\\ud800"', "not valid Unicode"),
-    ("x=\udcff", "is not valid UTF-8 text"),
-    ("novalue", "is not name=value"),
-    ("=v", "has no name"),
-], ids=["syntax", "nan", "infinity", "overflow", "duplicate-key", "deep", "bigint", "surrogate-escape",
-        "undecodable-bytes", "no-equals", "no-name"])
+@pytest.mark.parametrize(
+    "item, fragment",
+    [
+        ("order_id:={bad", "the text after ':=' is not JSON (Expecting property name"),
+        ("order_id:=NaN", "NaN is not valid JSON"),
+        ("limit:=Infinity", "Infinity is not valid JSON"),
+        ("limit:=1e400", "the number 1e400 is out of range"),
+        ('x:={"a": 1, "a": 2}', "the key 'a' appears twice"),
+        ("x:=" + "[" * 5000 + "]" * 5000, "nested deeper than 100 levels"),
+        ("x:=" + "9" * 5000, "a number longer than 4300 digits"),
+        ('x:="\\ud800"', "not valid Unicode"),
+        ("x=\udcff", "is not valid UTF-8 text"),
+        ("novalue", "is not name=value"),
+        ("=v", "has no name"),
+    ],
+    ids=[
+        "syntax",
+        "nan",
+        "infinity",
+        "overflow",
+        "duplicate-key",
+        "deep",
+        "bigint",
+        "surrogate-escape",
+        "undecodable-bytes",
+        "no-equals",
+        "no-name",
+    ],
+)
 def test_call_bad_items_are_one_line_usage_errors(item, fragment):
     result = invoke("call", "get_order_status", item, "--tools", SHOP, "--format", "json")
     assert_usage_error(result, fragment)
     assert len(error_lines(result)[0]) < 400  # a 10 kB argument is not echoed whole
 
 
-@pytest.mark.parametrize("args, fragment", [
-    ("{bad", "--args is not valid JSON: Expecting property name"),
-    ("NaN", "--args is refused: NaN is not valid JSON"),
-    ("[" * 3000 + "]" * 3000, "--args is refused: nested deeper than 100 levels"),
-    ('{"x": "\udcff"}', "--args is not valid UTF-8 text"),
-], ids=["syntax", "nan", "deep", "undecodable-bytes"])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        ("{bad", "--args is not valid JSON: Expecting property name"),
+        ("NaN", "--args is refused: NaN is not valid JSON"),
+        ("[" * 3000 + "]" * 3000, "--args is refused: nested deeper than 100 levels"),
+        ('{"x": "\udcff"}', "--args is not valid UTF-8 text"),
+    ],
+    ids=["syntax", "nan", "deep", "undecodable-bytes"],
+)
 def test_call_bad_args_option_is_one_line_usage_error(args, fragment):
-    assert_usage_error(invoke("call", "get_order_status", "--args", args, "--tools", SHOP), fragment)
+    assert_usage_error(
+        invoke("call", "get_order_status", "--args", args, "--tools", SHOP), fragment
+    )
 
 
 def test_args_that_are_not_an_object_are_a_verdict_not_an_error():
-    result = invoke("call", "get_order_status", "--args", '["HR1"]', "--tools", SHOP, "--format", "json")
+    result = invoke(
+        "call", "get_order_status", "--args", '["HR1"]', "--tools", SHOP, "--format", "json"
+    )
     assert result.exit_code == 0 and result.stderr == ""
     record = strict(result.stdout)
     assert (record["verdict"], record["body_ran"], record["args"]) == ("shape", False, ["HR1"])
 
 
-@pytest.mark.parametrize("args", [
-    ("call", "get_order_status", "--bogus"),
-    ("list", "--format", "xml"),
-    ("nosuchcmd",),
-    ("ask", "hi", "--max-steps", "0"),
-    ("ask", "hi", "--router", "bogus"),
-    ("show", "nosuch"),
-    ("check", "/nonexistent/cases.jsonl"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("call", "get_order_status", "--bogus"),
+        ("list", "--format", "xml"),
+        ("nosuchcmd",),
+        ("ask", "hi", "--max-steps", "0"),
+        ("ask", "hi", "--router", "bogus"),
+        ("show", "nosuch"),
+        ("check", "/nonexistent/cases.jsonl"),
+    ],
+)
 def test_unknown_commands_options_and_names_exit_2_with_one_line(args):
-    proc = subprocess.run([sys.executable, "-m", "playground", *args,
-                           "--tools", str(SHOP)], capture_output=True, text=True, cwd=REPO, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "playground", *args, "--tools", str(SHOP)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
     assert proc.returncode == 2, proc.stderr
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: "), lines
@@ -230,19 +263,31 @@ def test_unknown_tool_with_repair_is_exit_2_unless_the_loop_rerouted_it(tools):
     result = invoke("call", "nosuch", "--repair", "--tools", tools, "--format", "json")
     assert result.exit_code == 2 and strict(result.stdout)["ok"] is False
     assert len(error_lines(result)) == 1
-    fixed = invoke("call", "get_order_statu", "order_id=HR1", "--repair", "--tools", SHOP, "--format", "json")
+    fixed = invoke(
+        "call", "get_order_statu", "order_id=HR1", "--repair", "--tools", SHOP, "--format", "json"
+    )
     assert fixed.exit_code == 0 and fixed.stderr == ""
     episode = strict(fixed.stdout)
-    assert episode["ok"] is True and [c["tool"] for c in episode["calls"]] == ["get_order_statu", "get_order_status"]
+    assert episode["ok"] is True and [c["tool"] for c in episode["calls"]] == [
+        "get_order_statu",
+        "get_order_status",
+    ]
 
 
 # --- call: bodies, every format -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("what, kind", [
-    ("nan", "bad_result"), ("recursive", "bad_result"), ("surrogate", "bad_result"),
-    ("bigint", "bad_result"), ("intkey", "bad_result"), ("plain", "ok"),
-])
+@pytest.mark.parametrize(
+    "what, kind",
+    [
+        ("nan", "bad_result"),
+        ("recursive", "bad_result"),
+        ("surrogate", "bad_result"),
+        ("bigint", "bad_result"),
+        ("intkey", "bad_result"),
+        ("plain", "ok"),
+    ],
+)
 @pytest.mark.parametrize("fmt", ["json", "jsonl", "table"])
 def test_junk_results_in_every_format(tools, what, kind, fmt):
     result = invoke("call", "junk", f"what={what}", "--tools", tools, "--format", fmt)
@@ -259,7 +304,10 @@ def test_junk_results_in_every_format(tools, what, kind, fmt):
 def test_body_prints_stay_out_of_json_stdout(tools):
     result = invoke("call", "echo", "text=안녕", "--tools", tools, "--format", "json")
     record = strict(result.stdout)
-    assert record["output"] == "body print 안녕\n" and "body print" not in result.stdout.split('"output"')[0]
+    assert (
+        record["output"] == "body print 안녕\n"
+        and "body print" not in result.stdout.split('"output"')[0]
+    )
 
 
 def test_control_characters_from_a_body_are_made_visible_in_the_table(tools):
@@ -273,7 +321,10 @@ def test_control_characters_from_a_body_are_made_visible_in_the_table(tools):
 
 def test_a_huge_value_is_cut_in_the_table_but_whole_in_json(tools):
     table = invoke("call", "junk", "what=big", "--tools", tools)
-    assert table.exit_code == 0 and "more characters not shown here; --format json prints all of it" in table.stdout
+    assert (
+        table.exit_code == 0
+        and "more characters not shown here; --format json prints all of it" in table.stdout
+    )
     full = invoke("call", "junk", "what=big", "--tools", tools, "--format", "json")
     assert len(strict(full.stdout)["value"]["s"]) == 300_000
 
@@ -281,16 +332,24 @@ def test_a_huge_value_is_cut_in_the_table_but_whole_in_json(tools):
 # --- load problems --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("source, fragment", [
-    ("import nonexistent_module_xyz\n", "import failed: ModuleNotFoundError"),
-    ("import sys\nsys.exit(3)\n", "import failed: SystemExit: 3"),
-    ("def f(:\n", "import failed: SyntaxError"),
-    ("__tools__ = 'abc'\n", "__tools__ must be a list of functions"),
-    ("def f(x: str) -> dict:\n    return {}\n__tools__ = [f]\n__contracts__ = {'f': {'timeout_s': float('nan')}}\n",
-     "'timeout_s' must be a positive number of seconds (finite), got nan"),
-], ids=["import-error", "sys-exit", "syntax-error", "tools-not-a-list", "nan-timeout"])
+@pytest.mark.parametrize(
+    "source, fragment",
+    [
+        ("import nonexistent_module_xyz\n", "import failed: ModuleNotFoundError"),
+        ("import sys\nsys.exit(3)\n", "import failed: SystemExit: 3"),
+        ("def f(:\n", "import failed: SyntaxError"),
+        ("__tools__ = 'abc'\n", "__tools__ must be a list of functions"),
+        (
+            "def f(x: str) -> dict:\n    return {}\n__tools__ = [f]\n__contracts__ = {'f': {'timeout_s': float('nan')}}\n",
+            "'timeout_s' must be a positive number of seconds (finite), got nan",
+        ),
+    ],
+    ids=["import-error", "sys-exit", "syntax-error", "tools-not-a-list", "nan-timeout"],
+)
 @pytest.mark.parametrize("fmt", ["json", "jsonl", "table"])
-def test_a_broken_module_is_one_error_line_exit_2_and_the_data_still_prints(tmp_path, source, fragment, fmt):
+def test_a_broken_module_is_one_error_line_exit_2_and_the_data_still_prints(
+    tmp_path, source, fragment, fmt
+):
     (tmp_path / "broken.py").write_text(source, encoding="utf-8")
     result = invoke("list", "--tools", tmp_path / "broken.py", "--tools", SHOP, "--format", fmt)
     assert result.exit_code == 2
@@ -310,14 +369,24 @@ def test_a_broken_module_is_one_error_line_exit_2_and_the_data_still_prints(tmp_
 GARBAGE_LINES = [
     ('{"tool": "get_order_status", "args": {"order_id": NaN}}', "line 1: NaN is not valid JSON"),
     ('{"tool": "get_order_status", "tool": "nosuch"}', "line 2: the key 'tool' appears twice"),
-    ('{"tool": "get_order_status", "args": ' + "[" * 5000 + "]" * 5000 + "}",
-     "line 3: nested deeper than 100 levels"),
-    ('{"tool": "get_order_status", "args": {"order_id": ' + "9" * 5000 + "}}",
-     "line 4: a number longer than 4300 digits"),
-    ('{"tool": "get_order_status", "args": {"order_id": "\\ud800"}}', "line 5: the string at $.args.order_id is not valid Unicode"),
+    (
+        '{"tool": "get_order_status", "args": ' + "[" * 5000 + "]" * 5000 + "}",
+        "line 3: nested deeper than 100 levels",
+    ),
+    (
+        '{"tool": "get_order_status", "args": {"order_id": ' + "9" * 5000 + "}}",
+        "line 4: a number longer than 4300 digits",
+    ),
+    (
+        '{"tool": "get_order_status", "args": {"order_id": "\\ud800"}}',
+        "line 5: the string at $.args.order_id is not valid Unicode",
+    ),
     ("[1, 2]", "line 6: a case must be a JSON object"),
     ("{oops", "line 7: not valid JSON (Expecting property name"),
-    ('{"tool": "get_order_status", "expect": ' + json.dumps(list(range(5000))) + "}", 'line 8: "expect" must be an object'),
+    (
+        '{"tool": "get_order_status", "expect": ' + json.dumps(list(range(5000))) + "}",
+        'line 8: "expect" must be an object',
+    ),
 ]
 
 
@@ -325,7 +394,9 @@ GARBAGE_LINES = [
 def test_garbage_case_lines_are_failed_cases_and_the_good_lines_still_run(tmp_path, fmt):
     good = '{"tool": "get_order_status", "args": {"order_id": "주문번호"}, "expect": {"kind": "ok"}, "note": "한국어"}'
     path = tmp_path / "cases.jsonl"
-    path.write_text("\n".join([text for text, _ in GARBAGE_LINES] + [good]) + "\n", encoding="utf-8")
+    path.write_text(
+        "\n".join([text for text, _ in GARBAGE_LINES] + [good]) + "\n", encoding="utf-8"
+    )
     result = invoke("check", path, "--tools", SHOP, "--format", fmt)
     assert result.exit_code == 1 and result.stderr == "", result.stderr
     if fmt == "table":
@@ -337,21 +408,46 @@ def test_garbage_case_lines_are_failed_cases_and_the_good_lines_still_run(tmp_pa
         cases = [strict(line) for line in result.stdout.splitlines()]
     assert len(cases) == 9
     for case, (_, fragment) in zip(cases, GARBAGE_LINES):
-        assert case["passed"] is False and case["mismatches"][0].startswith(fragment), case["mismatches"]
+        assert case["passed"] is False and case["mismatches"][0].startswith(fragment), case[
+            "mismatches"
+        ]
         assert len(case["mismatches"][0]) < 300
     assert cases[-1]["passed"] is True and cases[-1]["args"] == {"order_id": "주문번호"}
 
 
-@pytest.mark.parametrize("name, data, code, fragment", [
-    ("binary.jsonl", bytes(range(256)) * 4, 2, "not UTF-8 text"),
-    ("latin1.jsonl", '{"tool": "get_order_status", "args": {"order_id": "café"}}\n'.encode("latin-1"), 2, "not UTF-8 text"),
-    ("cp949.jsonl", '{"tool": "get_order_status", "args": {"order_id": "주문"}}\n'.encode("cp949"), 2, "not UTF-8 text"),
-    ("empty.jsonl", b"", 0, None),
-    ("comments.jsonl", b"# only a comment\n\n   \n", 0, None),
-    ("bom.jsonl", '\ufeff{"tool": "get_order_status", "args": {"order_id": "HR1"}, "expect": {"kind": "ok"}}\n'.encode(), 0, None),
-    ("crlf.jsonl", b'{"tool": "get_order_status", "args": {"order_id": "HR1"}, "expect": {"cache": "stored"}}\r\n'
-                   b'{"tool": "get_order_status", "args": {"order_id": "HR1"}, "expect": {"cache": "hit"}}\r\n', 0, None),
-])
+@pytest.mark.parametrize(
+    "name, data, code, fragment",
+    [
+        ("binary.jsonl", bytes(range(256)) * 4, 2, "not UTF-8 text"),
+        (
+            "latin1.jsonl",
+            '{"tool": "get_order_status", "args": {"order_id": "café"}}\n'.encode("latin-1"),
+            2,
+            "not UTF-8 text",
+        ),
+        (
+            "cp949.jsonl",
+            '{"tool": "get_order_status", "args": {"order_id": "주문"}}\n'.encode("cp949"),
+            2,
+            "not UTF-8 text",
+        ),
+        ("empty.jsonl", b"", 0, None),
+        ("comments.jsonl", b"# only a comment\n\n   \n", 0, None),
+        (
+            "bom.jsonl",
+            '\ufeff{"tool": "get_order_status", "args": {"order_id": "HR1"}, "expect": {"kind": "ok"}}\n'.encode(),
+            0,
+            None,
+        ),
+        (
+            "crlf.jsonl",
+            b'{"tool": "get_order_status", "args": {"order_id": "HR1"}, "expect": {"cache": "stored"}}\r\n'
+            b'{"tool": "get_order_status", "args": {"order_id": "HR1"}, "expect": {"cache": "hit"}}\r\n',
+            0,
+            None,
+        ),
+    ],
+)
 def test_case_file_encodings(tmp_path, name, data, code, fragment):
     path = tmp_path / name
     path.write_bytes(data)
@@ -365,12 +461,16 @@ def test_case_file_encodings(tmp_path, name, data, code, fragment):
 
 
 def test_a_folder_instead_of_a_case_file(tmp_path):
-    assert_usage_error(invoke("check", tmp_path, "--tools", SHOP, "--format", "json"), "is a folder")
+    assert_usage_error(
+        invoke("check", tmp_path, "--tools", SHOP, "--format", "json"), "is a folder"
+    )
 
 
 def test_a_huge_case_line_runs(tmp_path):
     path = tmp_path / "huge.jsonl"
-    path.write_text(json.dumps({"tool": "get_order_status", "args": {"order_id": "x" * 2_000_000}}) + "\n")
+    path.write_text(
+        json.dumps({"tool": "get_order_status", "args": {"order_id": "x" * 2_000_000}}) + "\n"
+    )
     result = invoke("check", path, "--tools", SHOP, "--format", "jsonl")
     assert result.exit_code == 0
     [case] = [strict(line) for line in result.stdout.splitlines()]
@@ -380,11 +480,14 @@ def test_a_huge_case_line_runs(tmp_path):
 # --- ask --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("question, fragment", [
-    ("", "the question is empty"),
-    ("   ", "the question is empty"),
-    ("\udcff 주문", "the question is not valid UTF-8 text"),
-])
+@pytest.mark.parametrize(
+    "question, fragment",
+    [
+        ("", "the question is empty"),
+        ("   ", "the question is empty"),
+        ("\udcff 주문", "the question is not valid UTF-8 text"),
+    ],
+)
 def test_ask_bad_questions(question, fragment):
     assert_usage_error(invoke("ask", question, "--tools", SHOP, "--format", "json"), fragment)
 
@@ -410,17 +513,26 @@ def test_ask_routed_to_a_raising_tool_is_an_episode(tools, fmt):
 def test_report_into_a_file_path_and_on_wrong_tools(tmp_path, tools):
     blocker = tmp_path / "a_file"
     blocker.write_text("x")
-    assert_usage_error(invoke("report", "--out", blocker, "--format", "json"), "cannot write the report into")
-    assert_usage_error(invoke("report", "--tools", tools, "--format", "json"),
-                       "the report needs seed 003's inventory tools")
+    assert_usage_error(
+        invoke("report", "--out", blocker, "--format", "json"), "cannot write the report into"
+    )
+    assert_usage_error(
+        invoke("report", "--tools", tools, "--format", "json"),
+        "the report needs seed 003's inventory tools",
+    )
 
 
 # --- the real process: file descriptor 1, stray bytes, ^C -------------------------------------
 
 
 def run_cli(*args, timeout=120):
-    return subprocess.run(["playground", *map(str, args)], capture_output=True, cwd=REPO, timeout=timeout,
-                          env={**os.environ, "PLAYGROUND_CACHE_DIR": os.environ["PLAYGROUND_CACHE_DIR"]})
+    return subprocess.run(
+        ["playground", *map(str, args)],
+        capture_output=True,
+        cwd=REPO,
+        timeout=timeout,
+        env={**os.environ, "PLAYGROUND_CACHE_DIR": os.environ["PLAYGROUND_CACHE_DIR"]},
+    )
 
 
 def test_writes_below_sys_stdout_go_to_stderr_not_into_the_json(tools):
@@ -432,13 +544,22 @@ def test_writes_below_sys_stdout_go_to_stderr_not_into_the_json(tools):
 
 def test_a_body_replacing_sys_stdout_does_not_swallow_the_output(tools):
     proc = run_cli("call", "replaces_stdout", "--tools", tools, "--format", "json")
-    assert proc.returncode == 0 and strict(proc.stdout.decode("utf-8"))["value"] == {"replaced": True}
+    assert proc.returncode == 0 and strict(proc.stdout.decode("utf-8"))["value"] == {
+        "replaced": True
+    }
 
 
 def test_a_timed_out_body_printing_later_does_not_corrupt_the_json(tools, tmp_path):
     path = tmp_path / "late.jsonl"
-    path.write_text("".join(json.dumps({"tool": "late_printer", "args": {"n": n},
-                                        "expect": {"error": "transient:timeout"}}) + "\n" for n in range(3)))
+    path.write_text(
+        "".join(
+            json.dumps(
+                {"tool": "late_printer", "args": {"n": n}, "expect": {"error": "transient:timeout"}}
+            )
+            + "\n"
+            for n in range(3)
+        )
+    )
     proc = run_cli("check", path, "--tools", tools, "--format", "json")
     report = strict(proc.stdout.decode("utf-8"))
     assert proc.returncode == 0 and report["passed"] == 3
@@ -452,8 +573,12 @@ def test_a_thread_started_by_a_body_prints_to_stderr_not_into_the_json(tools):
 
 
 def test_undecodable_argument_bytes_are_a_usage_error(tools):
-    proc = subprocess.run([b"playground", b"call", b"echo", b"text=\xff\xfe", b"--tools", str(tools).encode()],
-                          capture_output=True, cwd=REPO, timeout=120)
+    proc = subprocess.run(
+        [b"playground", b"call", b"echo", b"text=\xff\xfe", b"--tools", str(tools).encode()],
+        capture_output=True,
+        cwd=REPO,
+        timeout=120,
+    )
     assert proc.returncode == 2 and proc.stdout == b""
     lines = proc.stderr.decode("utf-8").splitlines()
     assert len(lines) == 1 and "is not valid UTF-8 text" in lines[0]
@@ -461,8 +586,21 @@ def test_undecodable_argument_bytes_are_a_usage_error(tools):
 
 def test_ctrl_c_during_a_hung_body_exits_130_with_one_line(tools, tmp_path):
     marker = tmp_path / "started"
-    proc = subprocess.Popen(["playground", "call", "very_slow", f"marker={marker}", "--tools", str(tools),
-                             "--format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
+    proc = subprocess.Popen(
+        [
+            "playground",
+            "call",
+            "very_slow",
+            f"marker={marker}",
+            "--tools",
+            str(tools),
+            "--format",
+            "json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+    )
     try:
         deadline = time.monotonic() + 60
         while not marker.exists() and time.monotonic() < deadline and proc.poll() is None:

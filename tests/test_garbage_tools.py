@@ -59,7 +59,10 @@ BROKEN_MODULES = {
     "import_fail": ("import nonexistent_module_xyz\n", "import failed: ModuleNotFoundError"),
     "exits": ("import sys\nsys.exit(3)\n", "import failed: SystemExit: 3"),
     "syntax": ("def f(:\n", "import failed: SyntaxError"),
-    "base_exc": ("class Weird(BaseException): pass\nraise Weird('at import')\n", "import failed: Weird: at import"),
+    "base_exc": (
+        "class Weird(BaseException): pass\nraise Weird('at import')\n",
+        "import failed: Weird: at import",
+    ),
     "value_err": ("raise ValueError('값 오류')\n", "import failed: ValueError: 값 오류"),
 }
 
@@ -68,12 +71,16 @@ BROKEN_MODULES = {
 def test_a_module_that_does_not_import_is_one_problem_and_the_others_still_load(tmp_path, name):
     source, fragment = BROKEN_MODULES[name]
     bad = write(tmp_path, name, source)
-    good = write(tmp_path, "zz_good", '''
+    good = write(
+        tmp_path,
+        "zz_good",
+        '''
         def echo(text: str) -> dict:
             """Echo."""
             return {"text": text}
         __tools__ = [echo]
-    ''')
+    ''',
+    )
     registry = load_registry([bad, good])
     assert registry.names() == ["echo"]
     assert len(registry.problems) == 1
@@ -85,7 +92,10 @@ def test_a_module_that_does_not_import_is_one_problem_and_the_others_still_load(
 
 
 def test_printing_at_import_is_swallowed(tmp_path, capfd):
-    path = write(tmp_path, "loud_import", '''
+    path = write(
+        tmp_path,
+        "loud_import",
+        '''
         import sys
         print("HELLO AT IMPORT")
         sys.stderr.write("stderr at import\\n")
@@ -93,7 +103,8 @@ def test_printing_at_import_is_swallowed(tmp_path, capfd):
             """Echo."""
             return {"text": text}
         __tools__ = [echo]
-    ''')
+    ''',
+    )
     registry = load_registry([path])
     out, err = capfd.readouterr()
     assert registry.names() == ["echo"] and registry.problems == []
@@ -101,8 +112,16 @@ def test_printing_at_import_is_swallowed(tmp_path, capfd):
 
 
 def test_duplicate_names_across_modules_keep_the_first_and_name_both_places(tmp_path):
-    a = write(tmp_path, "dup_a", 'def same(x: str) -> str:\n    """A."""\n    return x\n__tools__ = [same]\n')
-    b = write(tmp_path, "dup_b", 'def same(x: str) -> str:\n    """B."""\n    return x\n__tools__ = [same]\n')
+    a = write(
+        tmp_path,
+        "dup_a",
+        'def same(x: str) -> str:\n    """A."""\n    return x\n__tools__ = [same]\n',
+    )
+    b = write(
+        tmp_path,
+        "dup_b",
+        'def same(x: str) -> str:\n    """B."""\n    return x\n__tools__ = [same]\n',
+    )
     registry = load_registry([a, b])
     assert registry.names() == ["same"] and registry.get("same").description == "A."
     [problem] = registry.problems
@@ -342,31 +361,41 @@ def gate(tmp_path_factory) -> Gate:
     folder = tmp_path_factory.mktemp("garbage-tools")
     registry = load_registry([write(folder, "bodies", BODIES)])
     assert registry.problems == []
-    return Gate(registry, retry=RetryPolicy(max_attempts=2, initial_s=0, max_s=0, jitter_s=0),
-                sleep=lambda s: None)
+    return Gate(
+        registry,
+        retry=RetryPolicy(max_attempts=2, initial_s=0, max_s=0, jitter_s=0),
+        sleep=lambda s: None,
+    )
 
 
-@pytest.mark.parametrize("what, kind, error, fragment", [
-    ("value", "raised", "raised:ValueError", "ValueError: bad value second line"),
-    ("boom", "raised", "raised:Boom", "Boom: boom"),
-    ("nostr", "raised", "raised:NoStr", "NoStr: <unprintable message>"),
-    ("hostile", "raised", "raised:HostileKind", "HostileKind: hostile"),
-    ("sysexit", "raised", "raised:SystemExit", "SystemExit: 4"),
-    ("kbint", "raised", "raised:KeyboardInterrupt", "KeyboardInterrupt"),
-    ("base", "raised", "raised:Bad", "Bad: base"),
-    ("genexit", "raised", "raised:GeneratorExit", "GeneratorExit"),
-    ("stopiter", "raised", "raised:StopIteration", "StopIteration"),
-    ("memory", "raised", "raised:MemoryError", "MemoryError"),
-    ("recurse", "raised", "raised:RecursionError", "RecursionError: maximum recursion depth"),
-    ("timeout", "transient", "transient:TimeoutError", "TimeoutError: t/o"),
-    ("perm", "permission", "permission:PermissionError", "PermissionError: nope"),
-    ("korean", "raised", "raised:ValueError", "ValueError: 재고를 찾을 수 없습니다"),
-])
+@pytest.mark.parametrize(
+    "what, kind, error, fragment",
+    [
+        ("value", "raised", "raised:ValueError", "ValueError: bad value second line"),
+        ("boom", "raised", "raised:Boom", "Boom: boom"),
+        ("nostr", "raised", "raised:NoStr", "NoStr: <unprintable message>"),
+        ("hostile", "raised", "raised:HostileKind", "HostileKind: hostile"),
+        ("sysexit", "raised", "raised:SystemExit", "SystemExit: 4"),
+        ("kbint", "raised", "raised:KeyboardInterrupt", "KeyboardInterrupt"),
+        ("base", "raised", "raised:Bad", "Bad: base"),
+        ("genexit", "raised", "raised:GeneratorExit", "GeneratorExit"),
+        ("stopiter", "raised", "raised:StopIteration", "StopIteration"),
+        ("memory", "raised", "raised:MemoryError", "MemoryError"),
+        ("recurse", "raised", "raised:RecursionError", "RecursionError: maximum recursion depth"),
+        ("timeout", "transient", "transient:TimeoutError", "TimeoutError: t/o"),
+        ("perm", "permission", "permission:PermissionError", "PermissionError: nope"),
+        ("korean", "raised", "raised:ValueError", "ValueError: 재고를 찾을 수 없습니다"),
+    ],
+)
 def test_a_body_that_raises_anything_is_an_outcome(gate, what, kind, error, fragment):
     record = gate.call("raises", {"what": what})
     assert (record.ok, record.kind, record.error) == (False, kind, error)
     assert record.body_ran is True and record.body_runs >= 1
-    assert fragment in record.message and "\n" not in record.message and "Traceback" not in record.message
+    assert (
+        fragment in record.message
+        and "\n" not in record.message
+        and "Traceback" not in record.message
+    )
     strict_dumps(record.to_json())
 
 
@@ -386,7 +415,10 @@ def test_a_body_that_hangs_is_a_timeout_after_its_limit_only(gate, tool):
 
 
 def test_what_a_timed_out_body_prints_later_is_dropped(tmp_path, capsys):
-    path = write(tmp_path, "late", '''
+    path = write(
+        tmp_path,
+        "late",
+        '''
         import time
         def late() -> dict:
             """Prints after its limit."""
@@ -395,7 +427,8 @@ def test_what_a_timed_out_body_prints_later_is_dropped(tmp_path, capsys):
             return {}
         __tools__ = [late]
         __contracts__ = {"late": {"timeout_s": 0.2}}
-    ''')
+    ''',
+    )
     gate = Gate(load_registry([path]))
     out = sys.stdout
     assert gate.call("late", {}).error == "transient:timeout"
@@ -403,7 +436,9 @@ def test_what_a_timed_out_body_prints_later_is_dropped(tmp_path, capsys):
     print("after")
     captured = capsys.readouterr().out
     assert "LATE PRINT" not in captured and captured == "after\n"  # other threads still print
-    assert gate.call("late", {}).error == "transient:timeout"  # a second abandoned run stacks cleanly
+    assert (
+        gate.call("late", {}).error == "transient:timeout"
+    )  # a second abandoned run stacks cleanly
     time.sleep(0.5)
     assert "LATE PRINT" not in capsys.readouterr().out
     assert out is not None and sys.stdout.isatty() is out.isatty()
@@ -415,26 +450,33 @@ def test_async_bodies_and_returned_coroutines_are_awaited(gate):
     assert record.kind == "ok" and record.value == {"from": "coro"}
 
 
-@pytest.mark.parametrize("what, fragment", [
-    ("nan", "NaN/Infinity is not valid JSON) at $.x"),
-    ("inf", "NaN/Infinity is not valid JSON) at $[0]"),
-    ("mixedset", "a set of unorderable items (return a list) at $.s"),
-    ("bytes", "bytes (decode to str or base64-encode in the tool) at $.b"),
-    ("obj", "an object of type Obj"),
-    ("gen", "an object of type generator"),
-    ("func", "an object of type function"),
-    ("recursive", "a value that contains itself (a reference cycle) at $.self"),
-    ("recursive_list", "a value that contains itself (a reference cycle) at $[0]"),
-    ("deep", f"a value nested deeper than {MAX_DEPTH} levels"),
-    ("tuplekey", "a dict key of type tuple"),
-    ("intkey", "two keys that both become '1' in JSON (one would be lost)"),
-    ("surrogate", "a string that is not valid Unicode (a lone surrogate) at $.s"),
-    ("surrogate_key", "a dict key that is not valid Unicode"),
-    ("bigint", "an integer longer than 4300 digits at $.n"),
-])
+@pytest.mark.parametrize(
+    "what, fragment",
+    [
+        ("nan", "NaN/Infinity is not valid JSON) at $.x"),
+        ("inf", "NaN/Infinity is not valid JSON) at $[0]"),
+        ("mixedset", "a set of unorderable items (return a list) at $.s"),
+        ("bytes", "bytes (decode to str or base64-encode in the tool) at $.b"),
+        ("obj", "an object of type Obj"),
+        ("gen", "an object of type generator"),
+        ("func", "an object of type function"),
+        ("recursive", "a value that contains itself (a reference cycle) at $.self"),
+        ("recursive_list", "a value that contains itself (a reference cycle) at $[0]"),
+        ("deep", f"a value nested deeper than {MAX_DEPTH} levels"),
+        ("tuplekey", "a dict key of type tuple"),
+        ("intkey", "two keys that both become '1' in JSON (one would be lost)"),
+        ("surrogate", "a string that is not valid Unicode (a lone surrogate) at $.s"),
+        ("surrogate_key", "a dict key that is not valid Unicode"),
+        ("bigint", "an integer longer than 4300 digits at $.n"),
+    ],
+)
 def test_junk_results_are_bad_results_not_crashes(gate, what, fragment):
     record = gate.call("junk", {"what": what})
-    assert (record.ok, record.kind, record.error) == (False, "bad_result", "result:not_serializable")
+    assert (record.ok, record.kind, record.error) == (
+        False,
+        "bad_result",
+        "result:not_serializable",
+    )
     assert record.value is None and record.body_ran is True
     assert fragment in record.message
     assert len(record.message) < 400
@@ -443,12 +485,15 @@ def test_junk_results_are_bad_results_not_crashes(gate, what, fragment):
     assert data["wire"]["anthropic"]["is_error"] is True
 
 
-@pytest.mark.parametrize("what, value", [
-    ("set", {"s": [1, 2, 3]}),
-    ("str_subclass", {"s": "x"}),
-    ("korean", {"이름": "텀블러", "수량": 3}),
-    ("shared", {"a": [1, 2], "b": [1, 2]}),
-])
+@pytest.mark.parametrize(
+    "what, value",
+    [
+        ("set", {"s": [1, 2, 3]}),
+        ("str_subclass", {"s": "x"}),
+        ("korean", {"이름": "텀블러", "수량": 3}),
+        ("shared", {"a": [1, 2], "b": [1, 2]}),
+    ],
+)
 def test_values_json_can_carry_are_converted(gate, what, value):
     record = gate.call("junk", {"what": what})
     assert record.kind == "ok" and record.value == value
@@ -479,17 +524,20 @@ def test_star_args_and_no_docstring(gate):
     assert gate.call("nodoc", {"x": "1"}).value == {"x": "1"}
 
 
-@pytest.mark.parametrize("name, args, verdict", [
-    (None, {}, "unknown_tool"),
-    (["junk"], {}, "unknown_tool"),
-    ("재고조회", {"상품": "텀블러"}, "unknown_tool"),
-    ("junk", "not an object", "shape"),
-    ("junk", ["what", "nan"], "shape"),
-    ("junk", None, "shape"),
-    ("junk", {"what": 5}, "type:what"),
-    ("junk", {"what": "nan", "extra": 1}, "unknown:extra"),
-    ("junk", {}, "missing:what"),
-])
+@pytest.mark.parametrize(
+    "name, args, verdict",
+    [
+        (None, {}, "unknown_tool"),
+        (["junk"], {}, "unknown_tool"),
+        ("재고조회", {"상품": "텀블러"}, "unknown_tool"),
+        ("junk", "not an object", "shape"),
+        ("junk", ["what", "nan"], "shape"),
+        ("junk", None, "shape"),
+        ("junk", {"what": 5}, "type:what"),
+        ("junk", {"what": "nan", "extra": 1}, "unknown:extra"),
+        ("junk", {}, "missing:what"),
+    ],
+)
 def test_wrong_names_and_wrong_argument_shapes_never_run_the_body(gate, name, args, verdict):
     before = gate.body_runs["junk"]
     record = gate.call(name, args)
@@ -519,32 +567,53 @@ def test_exception_text_and_classification_survive_hostile_exceptions():
 # --- the strict JSON reader -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text, fragment", [
-    ("NaN", "NaN is not valid JSON"),
-    ('{"x": -Infinity}', "-Infinity is not valid JSON"),
-    ('{"x": -1e400}', "the number -1e400 is out of range"),
-    ('{"a": 1, "a": 2}', "the key 'a' appears twice in one object"),
-    ("[" * 5000 + "]" * 5000, f"nested deeper than {MAX_DEPTH} levels"),
-    ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), f"nested deeper than {MAX_DEPTH} levels"),
-    ('"\\ud800"', "not valid Unicode"),
-    ('{"\\udcff": 1}', "a key in $ is not valid Unicode"),
-    ("9" * 5000, "a number longer than 4300 digits"),
-    ("{bad", "not valid JSON: Expecting property name enclosed in double quotes at column 2"),
-    ("", "not valid JSON: Expecting value at column 1"),
-], ids=["nan", "infinity", "overflow", "duplicate-key", "very-deep", "one-too-deep", "surrogate", "surrogate-key",
-        "bigint", "syntax", "empty"])
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("NaN", "NaN is not valid JSON"),
+        ('{"x": -Infinity}', "-Infinity is not valid JSON"),
+        ('{"x": -1e400}', "the number -1e400 is out of range"),
+        ('{"a": 1, "a": 2}', "the key 'a' appears twice in one object"),
+        ("[" * 5000 + "]" * 5000, f"nested deeper than {MAX_DEPTH} levels"),
+        ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), f"nested deeper than {MAX_DEPTH} levels"),
+        ('"\\ud800"', "not valid Unicode"),
+        ('{"\\udcff": 1}', "a key in $ is not valid Unicode"),
+        ("9" * 5000, "a number longer than 4300 digits"),
+        ("{bad", "not valid JSON: Expecting property name enclosed in double quotes at column 2"),
+        ("", "not valid JSON: Expecting value at column 1"),
+    ],
+    ids=[
+        "nan",
+        "infinity",
+        "overflow",
+        "duplicate-key",
+        "very-deep",
+        "one-too-deep",
+        "surrogate",
+        "surrogate-key",
+        "bigint",
+        "syntax",
+        "empty",
+    ],
+)
 def test_parse_json_refuses_what_would_break_the_output(text, fragment):
     with pytest.raises(JsonInputError) as info:
         parse_json(text)
-    assert fragment in str(info.value) and "\n" not in str(info.value) and len(str(info.value)) < 200
+    assert (
+        fragment in str(info.value) and "\n" not in str(info.value) and len(str(info.value)) < 200
+    )
 
 
-@pytest.mark.parametrize("text, value", [
-    ("[" * MAX_DEPTH + "]" * MAX_DEPTH, None),
-    ('{"주문": ["가", {"x": 1.5}]}', {"주문": ["가", {"x": 1.5}]}),
-    ('"\\ud83d\\ude00"', "😀"),
-    ("9" * 4300, int("9" * 4300)),
-], ids=["at-depth-limit", "korean", "surrogate-pair", "4300-digits"])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("[" * MAX_DEPTH + "]" * MAX_DEPTH, None),
+        ('{"주문": ["가", {"x": 1.5}]}', {"주문": ["가", {"x": 1.5}]}),
+        ('"\\ud83d\\ude00"', "😀"),
+        ("9" * 4300, int("9" * 4300)),
+    ],
+    ids=["at-depth-limit", "korean", "surrogate-pair", "4300-digits"],
+)
 def test_parse_json_accepts_ordinary_json(text, value):
     parsed = parse_json(text)
     if value is not None:

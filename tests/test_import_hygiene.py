@@ -51,7 +51,11 @@ def run_probe(packages: tuple[str, ...]) -> dict:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     out = subprocess.run(
         [sys.executable, "-c", SCRIPT, json.dumps(FORBIDDEN), json.dumps(packages)],
-        capture_output=True, text=True, env=env, cwd=REPO, timeout=180,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=180,
     )
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -67,8 +71,12 @@ def test_headless_layers_do_not_import_ui_libraries():
 def test_core_modules_all_import():
     report = run_probe(("playground.core",))
     assert report["failed"] == {}
-    assert {"playground.core.gate", "playground.core.registry", "playground.core.declcache",
-            "playground.core.wire"} <= set(report["imported"])
+    assert {
+        "playground.core.gate",
+        "playground.core.registry",
+        "playground.core.declcache",
+        "playground.core.wire",
+    } <= set(report["imported"])
 
 
 @pytest.mark.parametrize("module", ["playground.routing.base", "playground.routing.offline"])

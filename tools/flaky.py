@@ -121,7 +121,10 @@ def padded_search(keyword: str, limit: int = 10) -> dict:
         keyword: search words. e.g. "keyboard"
         limit: how many rows to return at most. Leave it out to get the default (10).
     """
-    return {"keyword": keyword, "rows": [{"item_id": f"A-{100 + i}", "name": f"{keyword} {i}"} for i in range(8)]}
+    return {
+        "keyword": keyword,
+        "rows": [{"item_id": f"A-{100 + i}", "name": f"{keyword} {i}"} for i in range(8)],
+    }
 
 
 def broken_lookup(item_id: str) -> dict:
@@ -164,11 +167,21 @@ def http_lookup(item_id: str, status: int = 503, server_error: bool = False) -> 
             "this is a server error, not a permission problem. Retry later."
         )
     else:
-        message = _HTTP_MESSAGES.get(status, f"{status} HTTP error from the upstream service.").format(item_id=item_id)
+        message = _HTTP_MESSAGES.get(
+            status, f"{status} HTTP error from the upstream service."
+        ).format(item_id=item_id)
     raise HttpStatusError(status, message)
 
 
-__tools__ = [slow_lookup, flaky_lookup, forbidden_lookup, empty_search, padded_search, broken_lookup, http_lookup]
+__tools__ = [
+    slow_lookup,
+    flaky_lookup,
+    forbidden_lookup,
+    empty_search,
+    padded_search,
+    broken_lookup,
+    http_lookup,
+]
 
 _ITEM = {
     "type": "object",
@@ -180,7 +193,10 @@ __contracts__ = {
     "padded_search": {
         "returns": {
             "type": "object",
-            "properties": {"keyword": {"type": "string"}, "rows": {"type": "array", "items": {"type": "object"}}},
+            "properties": {
+                "keyword": {"type": "string"},
+                "rows": {"type": "array", "items": {"type": "object"}},
+            },
             "required": ["keyword", "rows"],
             "max_rows": 5,
             "rows_key": "rows",
@@ -189,7 +205,12 @@ __contracts__ = {
     },
     "slow_lookup": {"returns": _ITEM, "timeout_s": 1.0, "cacheable": False, "side_effects": False},
     "flaky_lookup": {"returns": _ITEM, "timeout_s": 2.0, "cacheable": False, "side_effects": False},
-    "forbidden_lookup": {"returns": _ITEM, "timeout_s": 2.0, "cacheable": False, "side_effects": False},
+    "forbidden_lookup": {
+        "returns": _ITEM,
+        "timeout_s": 2.0,
+        "cacheable": False,
+        "side_effects": False,
+    },
     "empty_search": {
         "returns": {
             "type": "object",
@@ -206,6 +227,11 @@ __contracts__ = {
         "cacheable": True,
         "side_effects": False,
     },
-    "broken_lookup": {"returns": _ITEM, "timeout_s": 2.0, "cacheable": False, "side_effects": False},
+    "broken_lookup": {
+        "returns": _ITEM,
+        "timeout_s": 2.0,
+        "cacheable": False,
+        "side_effects": False,
+    },
     "http_lookup": {"returns": _ITEM, "timeout_s": 2.0, "cacheable": False, "side_effects": False},
 }

@@ -42,14 +42,18 @@ def fixtures_dir() -> Path:
 
 
 @functools.lru_cache(maxsize=8)
-def _read_stock_cached(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, str, str, int], ...]:
+def _read_stock_cached(
+    path: str, mtime_ns: int, size: int
+) -> tuple[tuple[str, str, str, int], ...]:
     out = []
     with open(path, encoding="utf-8", newline="") as fh:
         for line, row in enumerate(csv.DictReader(fh), start=2):
             try:
                 count = int(row["count"])
             except (KeyError, TypeError, ValueError):
-                raise ValueError(f"{path}:{line}: count must be an integer, got {row.get('count')!r}") from None
+                raise ValueError(
+                    f"{path}:{line}: count must be an integer, got {row.get('count')!r}"
+                ) from None
             out.append((row["sku"].strip(), row["region"].strip(), row["store"].strip(), count))
     return tuple(out)
 
@@ -97,7 +101,11 @@ def stock_lookup(sku: str, region: str, limit: int) -> dict:
     Returns ``{"sku", "region", "rows": [{"store": str, "count": int (units)}, ...]}`` with at
     most ``limit`` rows; ``rows`` is empty when the SKU has no stock record in that region.
     """
-    return {"sku": str(sku).strip().upper(), "region": region, "rows": _rows_for(sku, region)[: max(int(limit), 0)]}
+    return {
+        "sku": str(sku).strip().upper(),
+        "region": region,
+        "rows": _rows_for(sku, region)[: max(int(limit), 0)],
+    }
 
 
 def legacy_stock(sku: str, region: str) -> dict:
@@ -132,8 +140,18 @@ TOOLS = {
             "legacy_stock 대신 이 도구를 쓴다(legacy_stock은 개수 제한이 없다)."
         ),
         "args": {
-            "sku": {"type": "str", "required": True, "pattern": SKU_PATTERN, "description": _SKU_DESCRIPTION},
-            "region": {"type": "str", "required": True, "allowed": REGIONS, "description": _REGION_DESCRIPTION},
+            "sku": {
+                "type": "str",
+                "required": True,
+                "pattern": SKU_PATTERN,
+                "description": _SKU_DESCRIPTION,
+            },
+            "region": {
+                "type": "str",
+                "required": True,
+                "allowed": REGIONS,
+                "description": _REGION_DESCRIPTION,
+            },
             "limit": {
                 "type": "int",
                 "required": True,
@@ -154,8 +172,18 @@ TOOLS = {
             "결과가 계약의 최대 행 수를 넘을 수 있다. 새 호출에는 사용하지 않는다 — stock_lookup을 쓴다."
         ),
         "args": {
-            "sku": {"type": "str", "required": True, "pattern": SKU_PATTERN, "description": _SKU_DESCRIPTION},
-            "region": {"type": "str", "required": True, "allowed": REGIONS, "description": _REGION_DESCRIPTION},
+            "sku": {
+                "type": "str",
+                "required": True,
+                "pattern": SKU_PATTERN,
+                "description": _SKU_DESCRIPTION,
+            },
+            "region": {
+                "type": "str",
+                "required": True,
+                "allowed": REGIONS,
+                "description": _REGION_DESCRIPTION,
+            },
         },
         "returns": _RETURNS,
         "side_effects": False,

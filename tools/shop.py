@@ -198,7 +198,12 @@ def search_products(keyword: str) -> dict:
         if all(w in haystack for w in words):
             matches.append(row)
     rows = [_product_row(r) for r in matches[:MAX_SEARCH_ROWS]]
-    result: dict = {"keyword": text, "count": len(rows), "total_matches": len(matches), "rows": rows}
+    result: dict = {
+        "keyword": text,
+        "count": len(rows),
+        "total_matches": len(matches),
+        "rows": rows,
+    }
     if not matches:
         result["note"] = (
             f"조건에 맞는 상품이 없습니다. 다른 검색어로 다시 찾아보세요 "
@@ -259,7 +264,16 @@ _ORDER_FOUND = {
         "ordered_at": {"type": "string", "description": "주문 일시, YYYY-MM-DD HH:MM"},
         "status": {"enum": ORDER_STATUSES},
     },
-    "required": ["found", "order_id", "product_name", "option", "quantity", "amount", "ordered_at", "status"],
+    "required": [
+        "found",
+        "order_id",
+        "product_name",
+        "option",
+        "quantity",
+        "amount",
+        "ordered_at",
+        "status",
+    ],
     "additionalProperties": False,
 }
 
@@ -274,7 +288,10 @@ _SHIPPING_FOUND = {
         "courier": {"type": "string"},
         "tracking_no": {"type": "string", "minLength": 1},
         "shipped_at": {"type": ["string", "null"], "description": "출고일, YYYY-MM-DD"},
-        "delivered_at": {"type": ["string", "null"], "description": "배송완료일, YYYY-MM-DD; 배송 전이면 null"},
+        "delivered_at": {
+            "type": ["string", "null"],
+            "description": "배송완료일, YYYY-MM-DD; 배송 전이면 null",
+        },
     },
     "required": ["found", "order_id", "shipped", "status"],
     "additionalProperties": False,
@@ -344,7 +361,11 @@ __contracts__ = {
             "properties": {
                 "keyword": {"type": "string"},
                 "count": {"type": "integer", "minimum": 0, "description": "rows에 담긴 건수"},
-                "total_matches": {"type": "integer", "minimum": 0, "description": "잘리기 전 전체 일치 건수"},
+                "total_matches": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "잘리기 전 전체 일치 건수",
+                },
                 "rows": {"type": "array", "items": _PRODUCT_ROW},
                 "note": {"type": "string"},
             },

@@ -18,8 +18,9 @@ No typer/rich/textual here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from playground.core.canonical import JsonInputError, json_type_name, parse_json
 from playground.errors import UsageError
@@ -74,7 +75,7 @@ def parse_object(text: str) -> tuple[dict[str, Any] | None, str]:
     except JsonInputError as exc:
         why = str(exc)
         if why.startswith("not valid JSON: "):
-            why = f"not valid JSON ({why[len('not valid JSON: '):]})"
+            why = f"not valid JSON ({why[len('not valid JSON: ') :]})"
         return None, why
     if not isinstance(data, dict):
         return None, f"a case must be a JSON object, got a JSON {json_type_name(data)}"

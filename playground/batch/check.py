@@ -23,9 +23,10 @@ No typer/rich/textual here (the CLI and the TUI both use this module).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from playground.batch.caselines import case_lines, parse_object, read_text, split_lines
 from playground.core.canonical import shorten
@@ -123,17 +124,40 @@ def parse_case(text: str, line: int) -> Case | None:
     if "tool" not in data:
         return Case(line, None, args, {}, f'line {line}: missing "tool" (the tool name to call)')
     if not isinstance(tool, str) or not tool:
-        return Case(line, None, args, {}, f'line {line}: "tool" must be a non-empty string, got {_cut(repr(tool))}')
+        return Case(
+            line,
+            None,
+            args,
+            {},
+            f'line {line}: "tool" must be a non-empty string, got {_cut(repr(tool))}',
+        )
     extra = sorted(set(data) - set(CASE_KEYS))
     if extra:
-        return Case(line, tool, args, {}, f"line {line}: unknown key(s) {', '.join(extra)} "
-                                           f"(a case has {', '.join(CASE_KEYS)})")
+        return Case(
+            line,
+            tool,
+            args,
+            {},
+            f"line {line}: unknown key(s) {', '.join(extra)} (a case has {', '.join(CASE_KEYS)})",
+        )
     if not isinstance(expect, dict):
-        return Case(line, tool, args, {}, f'line {line}: "expect" must be an object, got {_cut(json.dumps(expect, ensure_ascii=False))}')
+        return Case(
+            line,
+            tool,
+            args,
+            {},
+            f'line {line}: "expect" must be an object, got {_cut(json.dumps(expect, ensure_ascii=False))}',
+        )
     unknown = sorted(set(expect) - set(EXPECT_KEYS))
     if unknown:
-        return Case(line, tool, args, {}, f"line {line}: unknown expect key(s) {', '.join(unknown)} "
-                                           f"(known: {', '.join(EXPECT_KEYS)})")
+        return Case(
+            line,
+            tool,
+            args,
+            {},
+            f"line {line}: unknown expect key(s) {', '.join(unknown)} "
+            f"(known: {', '.join(EXPECT_KEYS)})",
+        )
     return Case(line, tool, args, dict(expect))
 
 
@@ -157,7 +181,9 @@ def same(expected: Any, actual: Any) -> bool:
     if isinstance(expected, bool) or isinstance(actual, bool):
         return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
     if isinstance(expected, dict) and isinstance(actual, dict):
-        return expected.keys() == actual.keys() and all(same(v, actual[k]) for k, v in expected.items())
+        return expected.keys() == actual.keys() and all(
+            same(v, actual[k]) for k, v in expected.items()
+        )
     if isinstance(expected, list) and isinstance(actual, list):
         return len(expected) == len(actual) and all(same(e, a) for e, a in zip(expected, actual))
     if isinstance(expected, (dict, list)) or isinstance(actual, (dict, list)):
@@ -242,14 +268,20 @@ def run_cases(
     return report
 
 
-def check_file(gate: Any, path: str | Path, on_result: Callable[[CaseResult], None] | None = None) -> CheckReport:
+def check_file(
+    gate: Any, path: str | Path, on_result: Callable[[CaseResult], None] | None = None
+) -> CheckReport:
     """Read the case file at ``path`` and run it through ``gate``. Raises :class:`UsageError`
     when the file cannot be read (see :func:`read_cases`)."""
     return run_cases(gate, read_cases(path), source=str(path), on_result=on_result)
 
 
 def _short(value: Any, limit: int = 80) -> str:
-    text = repr(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+    text = (
+        repr(value)
+        if isinstance(value, str)
+        else json.dumps(value, ensure_ascii=False, default=repr)
+    )
     return shorten(text, limit)
 
 

@@ -18,6 +18,7 @@ from playground.batch.evalcases import EvalCase
 if TYPE_CHECKING:  # EvalReport's module re-exports this one; import it only for annotations
     from playground.batch.evaluate import EvalReport
 
+
 @dataclass(frozen=True)
 class Flip:
     """A case whose outcome differs between two runs: ``direction`` is ``"pass->fail"`` or
@@ -31,8 +32,14 @@ class Flip:
     after_reason: str
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.case.to_json(), "direction": self.direction, "before": self.before,
-                "after": self.after, "before_reason": self.before_reason, "after_reason": self.after_reason}
+        return {
+            **self.case.to_json(),
+            "direction": self.direction,
+            "before": self.before,
+            "after": self.after,
+            "before_reason": self.before_reason,
+            "after_reason": self.after_reason,
+        }
 
 
 @dataclass
@@ -47,8 +54,12 @@ class Comparison:
         """``[{"metric", "base", "other", "delta"}]`` for the four rates (delta ``None`` if undefined)."""
         a, b = self.base.metrics.rates(), self.other.metrics.rates()
         return [
-            {"metric": k, "base": a[k], "other": b[k],
-             "delta": (b[k] - a[k]) if a[k] is not None and b[k] is not None else None}
+            {
+                "metric": k,
+                "base": a[k],
+                "other": b[k],
+                "delta": (b[k] - a[k]) if a[k] is not None and b[k] is not None else None,
+            }
             for k in a
         ]
 
@@ -69,6 +80,14 @@ def compare(base: EvalReport, other: EvalReport) -> Comparison:
         b = by_line.get(a.case.line)
         if b is None or a.passed == b.passed:
             continue
-        flips.append(Flip(a.case, "pass->fail" if a.passed else "fail->pass", a.choice, b.choice,
-                          a.reason(), b.reason()))
+        flips.append(
+            Flip(
+                a.case,
+                "pass->fail" if a.passed else "fail->pass",
+                a.choice,
+                b.choice,
+                a.reason(),
+                b.reason(),
+            )
+        )
     return Comparison(base, other, flips)

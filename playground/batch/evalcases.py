@@ -105,14 +105,21 @@ def parse_case_line(text: str, line: int) -> EvalCase | CaseProblem:
         return CaseProblem(line, why)
     typos = [k for k in data if k not in CASE_KEYS and k.lower().startswith("expect")]
     if typos:
-        return CaseProblem(line, f"unknown key {_cut(typos[0])!r}; the keys are {', '.join(CASE_KEYS)}")
+        return CaseProblem(
+            line, f"unknown key {_cut(typos[0])!r}; the keys are {', '.join(CASE_KEYS)}"
+        )
     question = data.get("question")
     if not isinstance(question, str) or not question.strip():
-        got = "an empty string" if isinstance(question, str) else (
-            "nothing" if "question" not in data else f"a JSON {json_type_name(question)}")
+        got = (
+            "an empty string"
+            if isinstance(question, str)
+            else ("nothing" if "question" not in data else f"a JSON {json_type_name(question)}")
+        )
         return CaseProblem(line, f"'question' must be a non-empty string, got {got}")
     if "expect_tool" not in data:
-        return CaseProblem(line, "'expect_tool' is missing; write null for a question that needs no tool")
+        return CaseProblem(
+            line, "'expect_tool' is missing; write null for a question that needs no tool"
+        )
     tool = data["expect_tool"]
     if tool is not None and (not isinstance(tool, str) or not tool.strip()):
         got = "an empty string" if isinstance(tool, str) else f"a JSON {json_type_name(tool)}"
@@ -120,7 +127,10 @@ def parse_case_line(text: str, line: int) -> EvalCase | CaseProblem:
     expect_args = data.get("expect_args")
     if expect_args is not None:
         if not isinstance(expect_args, dict):
-            return CaseProblem(line, f"'expect_args' must be a JSON object, got a JSON {json_type_name(expect_args)}")
+            return CaseProblem(
+                line,
+                f"'expect_args' must be a JSON object, got a JSON {json_type_name(expect_args)}",
+            )
         if tool is None:
             return CaseProblem(line, "'expect_args' needs an 'expect_tool' (it is null here)")
     case_id = data.get("id")
@@ -193,7 +203,9 @@ def args_match(expected: dict[str, Any], got: Any) -> tuple[bool, list[str]]:
         if key not in got:
             diffs.append(f"{key}: expected {want}, missing")
         elif not _same(value, got[key]):
-            diffs.append(f"{key}: expected {want}, got {json.dumps(got[key], ensure_ascii=False, default=repr)}")
+            diffs.append(
+                f"{key}: expected {want}, got {json.dumps(got[key], ensure_ascii=False, default=repr)}"
+            )
     return not diffs, diffs
 
 
@@ -272,7 +284,9 @@ def judge(case: EvalCase, move: Move) -> CaseResult:
     """Judge the router's first ``move`` for ``case`` (see :mod:`playground.batch.evaluate`)."""
     calls = [c.name for c in move.calls]
     first = move.calls[0] if move.calls else None
-    result = CaseResult(case=case, category="", calls=calls, text=move.text, explanation=move.explanation)
+    result = CaseResult(
+        case=case, category="", calls=calls, text=move.text, explanation=move.explanation
+    )
     if first is not None:
         result.chosen, result.chosen_args = first.name, first.args
     if case.should_use:

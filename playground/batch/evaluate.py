@@ -68,8 +68,9 @@ names stay importable from here.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from playground.batch.compare import Comparison, Flip, compare  # noqa: F401
 from playground.batch.evalcases import (  # noqa: F401
@@ -203,8 +204,11 @@ def evaluate(
     total = len(case_set.cases)
     for done, case in enumerate(case_set.cases, start=1):
         if stop_after and streak[1] >= stop_after:
-            result = CaseResult(case=case, category=SKIPPED,
-                                error=f"stopped after {streak[1]} identical router errors: {streak[0]}")
+            result = CaseResult(
+                case=case,
+                category=SKIPPED,
+                error=f"stopped after {streak[1]} identical router errors: {streak[0]}",
+            )
         else:
             result = _run_case(case, router, declarations, limiter)
             if result.category != ERROR:
@@ -218,7 +222,8 @@ def evaluate(
             progress(done, total, result)
     warnings = [
         f"line {c.line}: expect_tool {c.expect_tool!r} is not a loaded tool (the case can only fail)"
-        for c in case_set.cases if c.expect_tool is not None and c.expect_tool not in registry
+        for c in case_set.cases
+        if c.expect_tool is not None and c.expect_tool not in registry
     ]
     return EvalReport(
         router=str(getattr(router, "name", type(router).__name__)),
@@ -233,22 +238,35 @@ def evaluate(
     )
 
 
-def _run_case(case: EvalCase, router: Router, declarations: list[dict[str, Any]], limiter: RateLimiter) -> CaseResult:
+def _run_case(
+    case: EvalCase, router: Router, declarations: list[dict[str, Any]], limiter: RateLimiter
+) -> CaseResult:
     limiter.wait()
     t0 = time.perf_counter()
     try:
         move = router.next_move([Turn(role="user", text=case.question)], declarations)
     except RouterError as exc:
-        return CaseResult(case=case, category=ERROR, error=str(exc) or type(exc).__name__,
-                          duration_ms=(time.perf_counter() - t0) * 1000)
+        return CaseResult(
+            case=case,
+            category=ERROR,
+            error=str(exc) or type(exc).__name__,
+            duration_ms=(time.perf_counter() - t0) * 1000,
+        )
     except KeyboardInterrupt:
         raise
     except Exception as exc:  # a router bug must not end the whole run
-        return CaseResult(case=case, category=ERROR, error=f"{type(exc).__name__}: {exc}",
-                          duration_ms=(time.perf_counter() - t0) * 1000)
+        return CaseResult(
+            case=case,
+            category=ERROR,
+            error=f"{type(exc).__name__}: {exc}",
+            duration_ms=(time.perf_counter() - t0) * 1000,
+        )
     if not isinstance(move, Move):
-        return CaseResult(case=case, category=ERROR,
-                          error=f"the router returned {type(move).__name__}, not a Move")
+        return CaseResult(
+            case=case,
+            category=ERROR,
+            error=f"the router returned {type(move).__name__}, not a Move",
+        )
     result = judge(case, move)
     result.duration_ms = (time.perf_counter() - t0) * 1000
     return result
@@ -281,9 +299,13 @@ def threshold_failures(
         if rate is None:
             out.append("false-selection rate is undefined: the file has no should-not-use case")
         elif rate > max_false_selection:
-            out.append(f"false-selection rate {rate:.1%} is above --max-false-selection {max_false_selection:.1%}")
+            out.append(
+                f"false-selection rate {rate:.1%} is above --max-false-selection {max_false_selection:.1%}"
+            )
     if m.errors or m.skipped:
-        out.append(f"{m.errors} case(s) errored and {m.skipped} were skipped; the rates do not cover every case")
+        out.append(
+            f"{m.errors} case(s) errored and {m.skipped} were skipped; the rates do not cover every case"
+        )
     if report.problems:
         out.append(f"{len(report.problems)} malformed line(s) in the case file")
     return out

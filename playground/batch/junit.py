@@ -47,7 +47,11 @@ def _case_name(label: str, question: str) -> str:
 def suite_element(report: EvalReport, name: str | None = None) -> ET.Element:
     """The ``<testsuite>`` element for one :class:`EvalReport`."""
     source = Path(report.source).name if report.source else "cases"
-    suite = ET.Element("testsuite", name=name or f"eval: {source} ({report.router}){' ' + report.label if report.label else ''}")
+    suite = ET.Element(
+        "testsuite",
+        name=name
+        or f"eval: {source} ({report.router}){' ' + report.label if report.label else ''}",
+    )
     props = ET.SubElement(suite, "properties")
     for key, value in report.metrics.rates().items():
         ET.SubElement(props, "property", name=key, value=_fmt_rate(value))
@@ -59,20 +63,31 @@ def suite_element(report: EvalReport, name: str | None = None) -> ET.Element:
         seconds = r.duration_ms / 1000
         total_s += seconds
         case = ET.SubElement(
-            suite, "testcase",
+            suite,
+            "testcase",
             classname=f"eval.{r.case.expect_tool or 'none'}",
             name=_case_name(r.case.label, r.case.question),
             time=f"{seconds:.3f}",
         )
         if r.passed:
             continue
-        detail = "\n".join([
-            f"question: {r.case.question}",
-            f"expected: {r.case.expect_tool or '(none)'}"
-            + (f" {json.dumps(r.case.expect_args, ensure_ascii=False)}" if r.case.expect_args else ""),
-            f"chosen: {r.choice}"
-            + (f" {json.dumps(r.chosen_args, ensure_ascii=False, default=repr)}" if r.chosen else ""),
-        ])
+        detail = "\n".join(
+            [
+                f"question: {r.case.question}",
+                f"expected: {r.case.expect_tool or '(none)'}"
+                + (
+                    f" {json.dumps(r.case.expect_args, ensure_ascii=False)}"
+                    if r.case.expect_args
+                    else ""
+                ),
+                f"chosen: {r.choice}"
+                + (
+                    f" {json.dumps(r.chosen_args, ensure_ascii=False, default=repr)}"
+                    if r.chosen
+                    else ""
+                ),
+            ]
+        )
         if r.category == ERROR:
             errors += 1
             el = ET.SubElement(case, "error", message=r.reason(), type="router_error")
@@ -85,9 +100,16 @@ def suite_element(report: EvalReport, name: str | None = None) -> ET.Element:
         el.text = detail
     for problem in report.problems:
         errors += 1
-        case = ET.SubElement(suite, "testcase", classname="eval.case_file",
-                             name=f"line {problem.line} (malformed)", time="0.000")
-        ET.SubElement(case, "error", message=problem.message, type="malformed_case").text = str(problem)
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            classname="eval.case_file",
+            name=f"line {problem.line} (malformed)",
+            time="0.000",
+        )
+        ET.SubElement(case, "error", message=problem.message, type="malformed_case").text = str(
+            problem
+        )
     tests = len(report.results) + len(report.problems)
     suite.set("tests", str(tests))
     suite.set("failures", str(failures))

@@ -71,9 +71,13 @@ word lists and helpers in :mod:`playground.batch.lint_base`; their names stay im
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from playground.batch.lint_base import (  # noqa: F401
+    _NAME_WORD_RE,
+    _PARTICLES,
+    _VERSION_RE,
+    _WORD_RE,
     BOUNDARY_MARKERS,
     ERROR,
     INFO,
@@ -89,30 +93,17 @@ from playground.batch.lint_base import (  # noqa: F401
     VERBS,
     VERSION_WORDS,
     WARNING,
-    _NAME_WORD_RE,
-    _PARTICLES,
-    _VERSION_RE,
-    _WORD_RE,
     Finding,
+    _branches,
+    _f,
+    _Sources,
+    _strip_particle,
     content_words,
     has_keyword,
     name_words,
     schema_types,
-    _Sources,
-    _branches,
-    _f,
-    _strip_particle,
 )
 from playground.batch.lint_rules import (  # noqa: F401
-    GEMINI_NAME_MAX,
-    KO_NAME,
-    KO_NON_PERSON,
-    KO_PERSON,
-    KO_PERSONAL,
-    NON_PERSON_OWNERS,
-    PERSONAL_ATTRS,
-    PERSON_PREFIXES,
-    PERSON_WORDS,
     _DATE_RX,
     _DEFAULT_RX,
     _DEFAULT_VALUE_RX,
@@ -123,12 +114,15 @@ from playground.batch.lint_rules import (  # noqa: F401
     _PATTERN_RX,
     _PREFIX_RX,
     _RANGE_RX,
-    gemini_name_problems,
-    has_boundary,
-    overlaps,
-    personal_key,
-    returned_keys,
-    suggest_gemini_name,
+    GEMINI_NAME_MAX,
+    KO_NAME,
+    KO_NON_PERSON,
+    KO_PERSON,
+    KO_PERSONAL,
+    NON_PERSON_OWNERS,
+    PERSON_PREFIXES,
+    PERSON_WORDS,
+    PERSONAL_ATTRS,
     _clause,
     _description_findings,
     _enum_values,
@@ -140,9 +134,14 @@ from playground.batch.lint_rules import (  # noqa: F401
     _prose_findings,
     _returns_findings,
     _vocabulary,
+    gemini_name_problems,
+    has_boundary,
+    overlaps,
+    personal_key,
+    returned_keys,
+    suggest_gemini_name,
 )
 from playground.core.registry import Registry
-
 
 # ---------------------------------------------------------------------------------- entry points
 
@@ -151,15 +150,31 @@ def _count_findings(registry: Registry) -> list[Finding]:
     n = len(registry)
     src = ", ".join(str(p) for p in registry.paths)
     if n > TOO_MANY_TOOLS:
-        return [Finding("tool-count", ERROR, "", "registry", src,
-                        f"{n} tools in one list (more than {TOO_MANY_TOOLS}): the model has too many similar "
-                        "choices at once.",
-                        "expose a subset per stage (staged exposure) or a top-level tool that picks a domain; "
-                        "decide the list once at the start of a conversation to keep the prompt cache.")]
+        return [
+            Finding(
+                "tool-count",
+                ERROR,
+                "",
+                "registry",
+                src,
+                f"{n} tools in one list (more than {TOO_MANY_TOOLS}): the model has too many similar "
+                "choices at once.",
+                "expose a subset per stage (staged exposure) or a top-level tool that picks a domain; "
+                "decide the list once at the start of a conversation to keep the prompt cache.",
+            )
+        ]
     if n > MANY_TOOLS:
-        return [Finding("tool-count", WARNING, "", "registry", src,
-                        f"{n} tools in one list (more than {MANY_TOOLS}): confusion between similar tools starts.",
-                        "group names by prefix (order_*, ship_*), merge overlapping tools, add boundary sentences.")]
+        return [
+            Finding(
+                "tool-count",
+                WARNING,
+                "",
+                "registry",
+                src,
+                f"{n} tools in one list (more than {MANY_TOOLS}): confusion between similar tools starts.",
+                "group names by prefix (order_*, ship_*), merge overlapping tools, add boundary sentences.",
+            )
+        ]
     return []
 
 
@@ -170,8 +185,13 @@ def lint_contract(registry: Registry, name: str, sources: _Sources | None = None
     """
     contract = registry.contracts[name]
     sources = sources or _Sources()
-    found = (_invalid_name_findings(contract) + _name_findings(contract) + _description_findings(contract, registry)
-             + _param_findings(contract, sources) + _returns_findings(contract))
+    found = (
+        _invalid_name_findings(contract)
+        + _name_findings(contract)
+        + _description_findings(contract, registry)
+        + _param_findings(contract, sources)
+        + _returns_findings(contract)
+    )
     return sort_findings(found)
 
 
@@ -187,7 +207,9 @@ def lint_registry(registry: Registry) -> list[Finding]:
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
     """Errors first, then warnings, then info; within a severity by tool, location and rule."""
-    return sorted(findings, key=lambda f: (SEVERITY_ORDER.get(f.severity, 9), f.tool, f.location, f.rule))
+    return sorted(
+        findings, key=lambda f: (SEVERITY_ORDER.get(f.severity, 9), f.tool, f.location, f.rule)
+    )
 
 
 def summarize(findings: Iterable[Finding]) -> dict[str, int]:

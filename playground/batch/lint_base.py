@@ -18,12 +18,12 @@ boundaries, constraints in the schema, the 10 / 30 tool thresholds), seed 000
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from playground.core.contracts import Contract
-
 
 ERROR = "error"
 WARNING = "warning"
@@ -32,44 +32,209 @@ SEVERITY_ORDER = {ERROR: 0, WARNING: 1, INFO: 2}
 
 #: rule id → (default severity, one-line summary, source)
 RULES: dict[str, tuple[str, str, str]] = {
-    "name-invalid": (ERROR, "a tool name Gemini's API refuses",
-                     "google-genai 3.6.1 types.py, FunctionDeclaration.name"),
+    "name-invalid": (
+        ERROR,
+        "a tool name Gemini's API refuses",
+        "google-genai 3.6.1 types.py, FunctionDeclaration.name",
+    ),
     "name-verb-object": (WARNING, "name is not verb + object", "seed 002, 이름이 가장 강한 신호다"),
     "name-vague": (WARNING, "vague verb or object in the name", "seed 002, get_data / handler"),
     "name-version": (WARNING, "version in the name", "seed 002, query_v2"),
     "name-two-things": (ERROR, "the tool does two things", "seed 002, do_refund_and_notify"),
     "description-missing": (ERROR, "no description", "seed 002 / seed 001"),
-    "description-no-boundary": (WARNING, "no 'when not to use' sentence next to an overlapping tool",
-                                "seed 002, 설명문에는 '언제 쓰지 않는가'를 쓴다"),
-    "prose-constraint": (WARNING, "a constraint written in prose that belongs in the schema",
-                         "seed 002, 타입으로 말할 수 있는 것은 설명문에 쓰지 않는다"),
-    "optional-undocumented": (WARNING, "optional parameter without a word on when to omit it",
-                              "seed 002, 선택 인자는 비워도 된다는 사실을 명시"),
-    "returns-undeclared": (WARNING, "no declared return schema", "seed 002, 반환값도 스키마 설계의 일부다"),
-    "returns-personal-data": (WARNING, "a returned key looks like personal data", "seed 000, 필요한 것만 돌려준다"),
-    "empty-no-note": (WARNING, "an empty result cannot carry a note", "seed 002, 빈 결과에 말을 붙인다"),
-    "tool-count": (WARNING, "too many tools in one list (10 / 30)", "seed 002, 도구가 몇 개까지 괜찮은가"),
+    "description-no-boundary": (
+        WARNING,
+        "no 'when not to use' sentence next to an overlapping tool",
+        "seed 002, 설명문에는 '언제 쓰지 않는가'를 쓴다",
+    ),
+    "prose-constraint": (
+        WARNING,
+        "a constraint written in prose that belongs in the schema",
+        "seed 002, 타입으로 말할 수 있는 것은 설명문에 쓰지 않는다",
+    ),
+    "optional-undocumented": (
+        WARNING,
+        "optional parameter without a word on when to omit it",
+        "seed 002, 선택 인자는 비워도 된다는 사실을 명시",
+    ),
+    "returns-undeclared": (
+        WARNING,
+        "no declared return schema",
+        "seed 002, 반환값도 스키마 설계의 일부다",
+    ),
+    "returns-personal-data": (
+        WARNING,
+        "a returned key looks like personal data",
+        "seed 000, 필요한 것만 돌려준다",
+    ),
+    "empty-no-note": (
+        WARNING,
+        "an empty result cannot carry a note",
+        "seed 002, 빈 결과에 말을 붙인다",
+    ),
+    "tool-count": (
+        WARNING,
+        "too many tools in one list (10 / 30)",
+        "seed 002, 도구가 몇 개까지 괜찮은가",
+    ),
 }
 
 MANY_TOOLS = 10
 TOO_MANY_TOOLS = 30
 OVERLAP_MIN_SHARED = 3
 
-VERBS = frozenset("""
-get list search find lookup look check track create add insert update edit modify patch delete remove
-cancel send issue fetch query set compute calculate count validate verify book reserve refund notify read
-write open close start stop run convert translate summarize summarise generate estimate apply approve reject
-submit upload download export import schedule sync resolve request register subscribe unsubscribe reset
-change move copy assign compare recommend rank filter sort parse format describe show explain report load
-save post publish archive restore retrieve transfer pay charge quote ship reorder
-enable disable grant revoke invite confirm mark rename merge split tag label analyze analyse scan detect
-classify extract render draw plot predict forecast answer reply ask lock unlock
-""".split())
+VERBS = frozenset(
+    [
+        "get",
+        "list",
+        "search",
+        "find",
+        "lookup",
+        "look",
+        "check",
+        "track",
+        "create",
+        "add",
+        "insert",
+        "update",
+        "edit",
+        "modify",
+        "patch",
+        "delete",
+        "remove",
+        "cancel",
+        "send",
+        "issue",
+        "fetch",
+        "query",
+        "set",
+        "compute",
+        "calculate",
+        "count",
+        "validate",
+        "verify",
+        "book",
+        "reserve",
+        "refund",
+        "notify",
+        "read",
+        "write",
+        "open",
+        "close",
+        "start",
+        "stop",
+        "run",
+        "convert",
+        "translate",
+        "summarize",
+        "summarise",
+        "generate",
+        "estimate",
+        "apply",
+        "approve",
+        "reject",
+        "submit",
+        "upload",
+        "download",
+        "export",
+        "import",
+        "schedule",
+        "sync",
+        "resolve",
+        "request",
+        "register",
+        "subscribe",
+        "unsubscribe",
+        "reset",
+        "change",
+        "move",
+        "copy",
+        "assign",
+        "compare",
+        "recommend",
+        "rank",
+        "filter",
+        "sort",
+        "parse",
+        "format",
+        "describe",
+        "show",
+        "explain",
+        "report",
+        "load",
+        "save",
+        "post",
+        "publish",
+        "archive",
+        "restore",
+        "retrieve",
+        "transfer",
+        "pay",
+        "charge",
+        "quote",
+        "ship",
+        "reorder",
+        "enable",
+        "disable",
+        "grant",
+        "revoke",
+        "invite",
+        "confirm",
+        "mark",
+        "rename",
+        "merge",
+        "split",
+        "tag",
+        "label",
+        "analyze",
+        "analyse",
+        "scan",
+        "detect",
+        "classify",
+        "extract",
+        "render",
+        "draw",
+        "plot",
+        "predict",
+        "forecast",
+        "answer",
+        "reply",
+        "ask",
+        "lock",
+        "unlock",
+    ]
+)
 
-VAGUE_WORDS = frozenset("""
-data info information stuff thing things handle handler handlers process processor do manager manage
-misc util utils helper helpers generic execute perform item items object obj
-""".split())
+VAGUE_WORDS = frozenset(
+    [
+        "data",
+        "info",
+        "information",
+        "stuff",
+        "thing",
+        "things",
+        "handle",
+        "handler",
+        "handlers",
+        "process",
+        "processor",
+        "do",
+        "manager",
+        "manage",
+        "misc",
+        "util",
+        "utils",
+        "helper",
+        "helpers",
+        "generic",
+        "execute",
+        "perform",
+        "item",
+        "items",
+        "object",
+        "obj",
+    ]
+)
 
 #: verbs that are vague (name-vague) but still verbs for name-verb-object (process_order)
 VAGUE_VERBS = frozenset({"handle", "process", "do", "manage", "execute", "perform"})
@@ -77,26 +242,189 @@ VAGUE_VERBS = frozenset({"handle", "process", "do", "manage", "execute", "perfor
 VERSION_WORDS = frozenset({"new", "old", "legacy", "latest", "deprecated", "tmp", "temp"})
 
 BOUNDARY_MARKERS = (
-    "사용하지 않는다", "사용하지 않습니다", "사용하지 말", "쓰지 않는다", "쓰지 않습니다", "쓰지 말",
-    "대신", "쓸 것", "do not use", "don't use", "not for", "instead", "never use", "should not be used",
+    "사용하지 않는다",
+    "사용하지 않습니다",
+    "사용하지 말",
+    "쓰지 않는다",
+    "쓰지 않습니다",
+    "쓰지 말",
+    "대신",
+    "쓸 것",
+    "do not use",
+    "don't use",
+    "not for",
+    "instead",
+    "never use",
+    "should not be used",
 )
 OMIT_MARKERS = (
-    "생략", "비워", "비우", "없으면", "omit", "leave out", "leave it out", "leave empty", "if not given",
-    "if omitted", "if not provided", "optional", "not required",
+    "생략",
+    "비워",
+    "비우",
+    "없으면",
+    "omit",
+    "leave out",
+    "leave it out",
+    "leave empty",
+    "if not given",
+    "if omitted",
+    "if not provided",
+    "optional",
+    "not required",
 )
 
-STOP_WORDS = frozenset("""
-the a an and or of to in on for with by from as is are be it this that these those its at if not no
-use used using when what which who whom how any all only one e g eg i.e example args returns return
-you your can may must should will do does than then there their they them so such per each via into
-사용 사용한다 사용하지 사용하 않는다 문의 도구 경우 있다 없다 한다 하는 것 수 등 및 또는 예 먼저 뒤 이 그 저
-때 지금 현재 이미 모든 함께 다시 경우에 에는 입니다 합니다 있는지 있는 한 할 된 되는 조회 조회한다
-""".split())
+STOP_WORDS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "with",
+        "by",
+        "from",
+        "as",
+        "is",
+        "are",
+        "be",
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "its",
+        "at",
+        "if",
+        "not",
+        "no",
+        "use",
+        "used",
+        "using",
+        "when",
+        "what",
+        "which",
+        "who",
+        "whom",
+        "how",
+        "any",
+        "all",
+        "only",
+        "one",
+        "e",
+        "g",
+        "eg",
+        "i.e",
+        "example",
+        "args",
+        "returns",
+        "return",
+        "you",
+        "your",
+        "can",
+        "may",
+        "must",
+        "should",
+        "will",
+        "do",
+        "does",
+        "than",
+        "then",
+        "there",
+        "their",
+        "they",
+        "them",
+        "so",
+        "such",
+        "per",
+        "each",
+        "via",
+        "into",
+        "사용",
+        "사용한다",
+        "사용하지",
+        "사용하",
+        "않는다",
+        "문의",
+        "도구",
+        "경우",
+        "있다",
+        "없다",
+        "한다",
+        "하는",
+        "것",
+        "수",
+        "등",
+        "및",
+        "또는",
+        "예",
+        "먼저",
+        "뒤",
+        "이",
+        "그",
+        "저",
+        "때",
+        "지금",
+        "현재",
+        "이미",
+        "모든",
+        "함께",
+        "다시",
+        "경우에",
+        "에는",
+        "입니다",
+        "합니다",
+        "있는지",
+        "있는",
+        "한",
+        "할",
+        "된",
+        "되는",
+        "조회",
+        "조회한다",
+    ]
+)
 
-_PARTICLES = tuple(sorted(
-    "을 를 이 가 은 는 의 에 로 와 과 도 만 으로 에서 에게 까지 부터 이나 이고 이며 이다 한다 하고 에는 으로는 로는 인지".split(),
-    key=len, reverse=True,
-))
+_PARTICLES = tuple(
+    sorted(
+        [
+            "을",
+            "를",
+            "이",
+            "가",
+            "은",
+            "는",
+            "의",
+            "에",
+            "로",
+            "와",
+            "과",
+            "도",
+            "만",
+            "으로",
+            "에서",
+            "에게",
+            "까지",
+            "부터",
+            "이나",
+            "이고",
+            "이며",
+            "이다",
+            "한다",
+            "하고",
+            "에는",
+            "으로는",
+            "로는",
+            "인지",
+        ],
+        key=len,
+        reverse=True,
+    )
+)
 
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*|[가-힣]+")
 _NAME_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
@@ -123,8 +451,15 @@ class Finding:
     suggestion: str
 
     def to_json(self) -> dict[str, str]:
-        return {"rule": self.rule, "severity": self.severity, "tool": self.tool, "location": self.location,
-                "source": self.source, "message": self.message, "suggestion": self.suggestion}
+        return {
+            "rule": self.rule,
+            "severity": self.severity,
+            "tool": self.tool,
+            "location": self.location,
+            "source": self.source,
+            "message": self.message,
+            "suggestion": self.suggestion,
+        }
 
 
 # ------------------------------------------------------------------------------------ helpers
@@ -210,7 +545,21 @@ class _Sources:
         return contract.source
 
 
-def _f(rule: str, contract: Contract | None, location: str, source: str, message: str, suggestion: str,
-       severity: str | None = None) -> Finding:
-    return Finding(rule, severity or RULES[rule][0], contract.name if contract else "", location, source,
-                   message, suggestion)
+def _f(
+    rule: str,
+    contract: Contract | None,
+    location: str,
+    source: str,
+    message: str,
+    suggestion: str,
+    severity: str | None = None,
+) -> Finding:
+    return Finding(
+        rule,
+        severity or RULES[rule][0],
+        contract.name if contract else "",
+        location,
+        source,
+        message,
+        suggestion,
+    )

@@ -20,9 +20,11 @@ google-genai 3.6.1 ``FunctionDeclaration.name`` (the Gemini name rule, max 128).
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from playground.batch.lint_base import (
+    _VERSION_RE,
     BOUNDARY_MARKERS,
     OMIT_MARKERS,
     OVERLAP_MIN_SHARED,
@@ -31,19 +33,17 @@ from playground.batch.lint_base import (
     VAGUE_WORDS,
     VERBS,
     VERSION_WORDS,
-    _VERSION_RE,
     Finding,
+    _f,
+    _Sources,
     content_words,
     has_keyword,
     name_words,
     schema_types,
-    _Sources,
-    _f,
 )
 from playground.core.contracts import Contract
 from playground.core.registry import Registry
 from playground.core.validation import arg_doc
-
 
 # --------------------------------------------------------------------------------- name rules
 
@@ -81,7 +81,9 @@ def suggest_gemini_name(name: str) -> str:
     """A name Gemini accepts, derived from ``name`` (spaces and other refused characters become
     ``_``, a leading digit gets ``_`` in front, cut to 128), or ``""`` when nothing usable is
     left (an all-Hangul name: it needs an English name)."""
-    text = re.sub(r"_+", "_", "".join(c if _GEMINI_NAME_CHARS.fullmatch(c) else "_" for c in name)).strip("_")
+    text = re.sub(
+        r"_+", "_", "".join(c if _GEMINI_NAME_CHARS.fullmatch(c) else "_" for c in name)
+    ).strip("_")
     if not re.search(r"[A-Za-z]", text):
         return ""
     if not re.match(r"[A-Za-z_]", text):
@@ -96,14 +98,24 @@ def _invalid_name_findings(contract: Contract) -> list[Finding]:
         return []
     shown = name if len(name) <= 60 else name[:59] + "…"
     fixed = suggest_gemini_name(name)
-    hint = (f"rename it to ASCII snake_case, e.g. {fixed}" if fixed
-            else "rename it to an English verb_object name in ASCII (e.g. 주문_조회 → search_orders); "
-                 "keep the Korean in the description")
-    return [_f("name-invalid", contract, name, contract.source,
-               f"{shown!r} {'; '.join(why)}: Gemini's API rejects the whole request (google-genai "
-               "FunctionDeclaration.name: start with a letter or underscore; a-z, A-Z, 0-9, _ . : -; "
-               f"at most {GEMINI_NAME_MAX} characters).",
-               hint + ".")]
+    hint = (
+        f"rename it to ASCII snake_case, e.g. {fixed}"
+        if fixed
+        else "rename it to an English verb_object name in ASCII (e.g. 주문_조회 → search_orders); "
+        "keep the Korean in the description"
+    )
+    return [
+        _f(
+            "name-invalid",
+            contract,
+            name,
+            contract.source,
+            f"{shown!r} {'; '.join(why)}: Gemini's API rejects the whole request (google-genai "
+            "FunctionDeclaration.name: start with a letter or underscore; a-z, A-Z, 0-9, _ . : -; "
+            f"at most {GEMINI_NAME_MAX} characters).",
+            hint + ".",
+        )
+    ]
 
 
 def _name_findings(contract: Contract) -> list[Finding]:
@@ -113,31 +125,66 @@ def _name_findings(contract: Contract) -> list[Finding]:
     src = contract.source
     if "and" in words[1:-1] or re.search(r"_and_|[a-z]And[A-Z]", name):
         i = words.index("and") if "and" in words else len(words) // 2
-        left, right = "_".join(words[:i]), "_".join(words[i + 1:])
-        out.append(_f("name-two-things", contract, name, src,
-                      f"{name!r} says it does two things ({left!r} and {right!r}): the model calls it when "
-                      "only one is wanted, or hesitates to call it at all.",
-                      f"split it into two tools, e.g. {left} + {right}; keep side effects in separate tools."))
+        left, right = "_".join(words[:i]), "_".join(words[i + 1 :])
+        out.append(
+            _f(
+                "name-two-things",
+                contract,
+                name,
+                src,
+                f"{name!r} says it does two things ({left!r} and {right!r}): the model calls it when "
+                "only one is wanted, or hesitates to call it at all.",
+                f"split it into two tools, e.g. {left} + {right}; keep side effects in separate tools.",
+            )
+        )
     if _VERSION_RE.search(name) or VERSION_WORDS & set(words):
-        out.append(_f("name-version", contract, name, src,
-                      f"{name!r} carries a version or age marker; a version means nothing to the model.",
-                      "name it for what it does (query_v2 → query_inventory) and retire or hide the old one."))
+        out.append(
+            _f(
+                "name-version",
+                contract,
+                name,
+                src,
+                f"{name!r} carries a version or age marker; a version means nothing to the model.",
+                "name it for what it does (query_v2 → query_inventory) and retire or hide the old one.",
+            )
+        )
     vague = [w for w in words if w in VAGUE_WORDS]
     if vague or name.lower().startswith("do_"):
         shown = ", ".join(dict.fromkeys(vague or ["do"]))
-        out.append(_f("name-vague", contract, name, src,
-                      f"{name!r} uses vague word(s) ({shown}): neither the action nor the object is clear.",
-                      "use a concrete verb and object, e.g. get_data → get_customer_profile, handler → "
-                      "cancel_subscription."))
+        out.append(
+            _f(
+                "name-vague",
+                contract,
+                name,
+                src,
+                f"{name!r} uses vague word(s) ({shown}): neither the action nor the object is clear.",
+                "use a concrete verb and object, e.g. get_data → get_customer_profile, handler → "
+                "cancel_subscription.",
+            )
+        )
     plain = [w for w in words if not w.isdigit() and not re.fullmatch(r"v\d*", w)]
     if len(plain) <= 1:
-        out.append(_f("name-verb-object", contract, name, src,
-                      f"{name!r} is a single word: it does not say what it acts on.",
-                      f"name it verb + concrete object, e.g. search → search_orders."))
+        out.append(
+            _f(
+                "name-verb-object",
+                contract,
+                name,
+                src,
+                f"{name!r} is a single word: it does not say what it acts on.",
+                "name it verb + concrete object, e.g. search → search_orders.",
+            )
+        )
     elif not ({plain[0], plain[-1]} & (VERBS | VAGUE_VERBS)):
-        out.append(_f("name-verb-object", contract, name, src,
-                      f"{name!r} has no verb (first or last word): the model cannot tell what it does.",
-                      "name it verb + concrete object, e.g. handler → cancel_subscription."))
+        out.append(
+            _f(
+                "name-verb-object",
+                contract,
+                name,
+                src,
+                f"{name!r} has no verb (first or last word): the model cannot tell what it does.",
+                "name it verb + concrete object, e.g. handler → cancel_subscription.",
+            )
+        )
     return out
 
 
@@ -149,12 +196,21 @@ def has_boundary(description: str, other_names: Iterable[str] = ()) -> bool:
     low = (description or "").lower()
     if any(m in low for m in BOUNDARY_MARKERS):
         return True
-    return any(re.search(rf"(?<![A-Za-z0-9_]){re.escape(n.lower())}(?![A-Za-z0-9_])", low) for n in other_names)
+    return any(
+        re.search(rf"(?<![A-Za-z0-9_]){re.escape(n.lower())}(?![A-Za-z0-9_])", low)
+        for n in other_names
+    )
 
 
 def _vocabulary(contract: Contract, tool_names: list[str]) -> tuple[set[str], set[str]]:
-    name_part = {w for w in name_words(contract.name) if w not in VERBS and w not in STOP_WORDS and len(w) > 1}
-    desc_part = content_words(contract.name.replace("_", " ") + " " + contract.description, exclude=tool_names)
+    name_part = {
+        w
+        for w in name_words(contract.name)
+        if w not in VERBS and w not in STOP_WORDS and len(w) > 1
+    }
+    desc_part = content_words(
+        contract.name.replace("_", " ") + " " + contract.description, exclude=tool_names
+    )
     return name_part, desc_part | name_part
 
 
@@ -174,9 +230,16 @@ def _description_findings(contract: Contract, registry: Registry) -> list[Findin
     src = contract.source
     loc = f"{contract.name}.description"
     if not desc.strip():
-        return [_f("description-missing", contract, loc, src,
-                   f"{contract.name} has no description: the model sees only its name and argument names.",
-                   "say what it does, when to use it and when not (pointing at the alternative tool).")]
+        return [
+            _f(
+                "description-missing",
+                contract,
+                loc,
+                src,
+                f"{contract.name} has no description: the model sees only its name and argument names.",
+                "say what it does, when to use it and when not (pointing at the alternative tool).",
+            )
+        ]
     names = registry.names()
     others = [c for c in registry.contracts.values() if c.name != contract.name]
     if has_boundary(desc, [c.name for c in others]):
@@ -186,10 +249,17 @@ def _description_findings(contract: Contract, registry: Registry) -> list[Findin
     if not hits:
         return []
     near = ", ".join(f"{n} ({', '.join(w[:4])})" for n, w in hits[:3])
-    return [_f("description-no-boundary", contract, loc, src,
-               f"{contract.name}'s description never says when NOT to use it, yet it overlaps {near}.",
-               f"add a boundary sentence naming the alternative, e.g. \"... 문의에는 사용하지 않는다({hits[0][0]}를 쓴다)\" "
-               f"/ \"Do not use it for ...; use {hits[0][0]} instead.\"")]
+    return [
+        _f(
+            "description-no-boundary",
+            contract,
+            loc,
+            src,
+            f"{contract.name}'s description never says when NOT to use it, yet it overlaps {near}.",
+            f'add a boundary sentence naming the alternative, e.g. "... 문의에는 사용하지 않는다({hits[0][0]}를 쓴다)" '
+            f'/ "Do not use it for ...; use {hits[0][0]} instead."',
+        )
+    ]
 
 
 # ---------------------------------------------------------------------------- parameter rules
@@ -197,16 +267,25 @@ def _description_findings(contract: Contract, registry: Registry) -> list[Findin
 _ENUM_RX = re.compile(r"\bone of\b|중\s*하나|중의\s*하나|\beither\b.+\bor\b", re.I)
 _RANGE_RX = re.compile(
     r"\bbetween\b|사이|\d+\s*(?:\.\.|~|–)\s*\d+|\bat (?:most|least)\b|\bno (?:more|fewer|less) than\b|"
-    r"\bup to \d|최대\s*\d|최소\s*\d|\d+\s*(?:개|자|건|회|일)?\s*(?:이상|이하|미만|초과)", re.I)
+    r"\bup to \d|최대\s*\d|최소\s*\d|\d+\s*(?:개|자|건|회|일)?\s*(?:이상|이하|미만|초과)",
+    re.I,
+)
 _DATE_RX = re.compile(r"yyyy-mm-dd|yyyy/mm/dd|yyyymmdd", re.I)
 _PATTERN_RX = re.compile(
-    r"\bstarts? with\b|\bbegins? with\b|\bprefix(?:ed)?\b|(?:로|으로)\s*시작|\d+\s*자리|\b\d+\s*digits?\b", re.I)
+    r"\bstarts? with\b|\bbegins? with\b|\bprefix(?:ed)?\b|(?:로|으로)\s*시작|\d+\s*자리|\b\d+\s*digits?\b",
+    re.I,
+)
 _DEFAULT_RX = re.compile(r"기본값|\bdefault(?:s)? (?:is|to)\b|\bby default\b|\bdefaults to\b", re.I)
 
-_PREFIX_RX = re.compile(r"['\"‘’“”`]?([A-Za-z0-9][A-Za-z0-9\-]*)['\"‘’“”`]?\s*(?:로|으로)\s*시작|"
-                        r"(?:starts?|begins?) with\s+['\"`]?([A-Za-z0-9][A-Za-z0-9\-]*)", re.I)
+_PREFIX_RX = re.compile(
+    r"['\"‘’“”`]?([A-Za-z0-9][A-Za-z0-9\-]*)['\"‘’“”`]?\s*(?:로|으로)\s*시작|"
+    r"(?:starts?|begins?) with\s+['\"`]?([A-Za-z0-9][A-Za-z0-9\-]*)",
+    re.I,
+)
 _NUM_RANGE_RX = re.compile(r"(-?\d+(?:\.\d+)?)\s*(?:\.\.|~|–|에서|to|and|부터)\s*(-?\d+(?:\.\d+)?)")
-_DEFAULT_VALUE_RX = re.compile(r"(?:기본값(?:은|는|:)?|default(?:s)? (?:is|to)|by default)\s*:?\s*['\"`]?([\w\-.]+)", re.I)
+_DEFAULT_VALUE_RX = re.compile(
+    r"(?:기본값(?:은|는|:)?|default(?:s)? (?:is|to)|by default)\s*:?\s*['\"`]?([\w\-.]+)", re.I
+)
 _ENUM_LIST_RX = re.compile(r"([\w\-]+(?:\s*[,/]\s*[\w\-]+)+)\s*중\s*(?:의\s*)?하나")
 
 
@@ -214,7 +293,9 @@ def _enum_values(prose: str) -> list[str]:
     m = _ENUM_LIST_RX.search(prose)
     if m:
         return [v.strip() for v in re.split(r"[,/]", m.group(1)) if v.strip()]
-    quoted = re.findall(r"['\"“‘]([^'\"”’]+)['\"”’]", prose.split("one of", 1)[-1] if "one of" in prose else prose)
+    quoted = re.findall(
+        r"['\"“‘]([^'\"”’]+)['\"”’]", prose.split("one of", 1)[-1] if "one of" in prose else prose
+    )
     return quoted
 
 
@@ -234,21 +315,32 @@ def _number(text: str) -> int | float:
 def _how(contract: Contract, table_key: str, function_hint: str) -> str:
     if contract.origin == "table":
         return f" In the TOOLS table: {table_key}."
-    return (f" A plain function's schema comes from its signature (google-genai builds it): "
-            f"{function_hint}.")
+    return (
+        f" A plain function's schema comes from its signature (google-genai builds it): "
+        f"{function_hint}."
+    )
 
 
-def _prose_findings(contract: Contract, param: str, schema: dict[str, Any], prose: str, src: str) -> list[Finding]:
+def _prose_findings(
+    contract: Contract, param: str, schema: dict[str, Any], prose: str, src: str
+) -> list[Finding]:
     out: list[Finding] = []
     loc = f"{contract.name}.{param}"
     types = schema_types(schema)
 
     def add(what: str, keyword: str, example: str, table_key: str, fn_hint: str) -> None:
-        out.append(_f("prose-constraint", contract, loc, src,
-                      f"{param}: the prose says {_clause(prose, what)!r}, but the schema has no {keyword}; the "
-                      "model may ignore prose, and the gate cannot enforce it.",
-                      f"declare it in the schema: {example}; keep only what a type cannot say (where the "
-                      "value comes from, when not to use it)." + _how(contract, table_key, fn_hint)))
+        out.append(
+            _f(
+                "prose-constraint",
+                contract,
+                loc,
+                src,
+                f"{param}: the prose says {_clause(prose, what)!r}, but the schema has no {keyword}; the "
+                "model may ignore prose, and the gate cannot enforce it.",
+                f"declare it in the schema: {example}; keep only what a type cannot say (where the "
+                "value comes from, when not to use it)." + _how(contract, table_key, fn_hint),
+            )
+        )
 
     m = _ENUM_RX.search(prose)
     if m and not has_keyword(schema, "enum", "const"):
@@ -262,23 +354,45 @@ def _prose_findings(contract: Contract, param: str, schema: dict[str, Any], pros
         elif "array" in types:
             keys, names = ("minItems", "maxItems"), ("minItems", "maxItems")
         else:
-            keys, names = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"), ("minimum", "maximum")
+            keys, names = (
+                ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"),
+                ("minimum", "maximum"),
+            )
         if not has_keyword(schema, *keys):
             nums = _NUM_RANGE_RX.search(prose)
-            example = (f'"{names[0]}": {_number(nums.group(1))}, "{names[1]}": {_number(nums.group(2))}'
-                       if nums else f'"{names[0]}" / "{names[1]}"')
-            add(m.group(0), f"{names[0]}/{names[1]}", example, '"min" / "max"',
-                "Annotated[int, Field(ge=..., le=...)] (pydantic.Field)")
+            example = (
+                f'"{names[0]}": {_number(nums.group(1))}, "{names[1]}": {_number(nums.group(2))}'
+                if nums
+                else f'"{names[0]}" / "{names[1]}"'
+            )
+            add(
+                m.group(0),
+                f"{names[0]}/{names[1]}",
+                example,
+                '"min" / "max"',
+                "Annotated[int, Field(ge=..., le=...)] (pydantic.Field)",
+            )
     m = _DATE_RX.search(prose)
     if m and not has_keyword(schema, "format", "pattern"):
-        add(m.group(0), "format", '"format": "date"', '"format": "date"', "datetime.date as the type hint")
+        add(
+            m.group(0),
+            "format",
+            '"format": "date"',
+            '"format": "date"',
+            "datetime.date as the type hint",
+        )
     m = _PATTERN_RX.search(prose)
     if m and not has_keyword(schema, "pattern", "enum", "const", "format"):
         pm = _PREFIX_RX.search(prose)
         prefix = (pm.group(1) or pm.group(2)) if pm else None
         regex = f"^{re.escape(prefix)}" if prefix else "^...$"
-        add(m.group(0), "pattern", f'"pattern": "{regex}"', f'"pattern": "{regex}"',
-            f'Annotated[str, Field(pattern="{regex}")] (pydantic.Field)')
+        add(
+            m.group(0),
+            "pattern",
+            f'"pattern": "{regex}"',
+            f'"pattern": "{regex}"',
+            f'Annotated[str, Field(pattern="{regex}")] (pydantic.Field)',
+        )
     m = _DEFAULT_RX.search(prose)
     if m and not has_keyword(schema, "default"):
         dm = _DEFAULT_VALUE_RX.search(prose)
@@ -296,34 +410,115 @@ def _param_findings(contract: Contract, sources: _Sources) -> list[Finding]:
             continue
         doc_line = arg_doc(contract.description, param) if contract.origin == "function" else ""
         prose = " ".join(p for p in (schema.get("description", "") or "", doc_line) if p)
-        src = sources.find(contract, rf"^\s*{re.escape(param)}\s*(?:\([^)]*\))?:") if doc_line else contract.source
+        src = (
+            sources.find(contract, rf"^\s*{re.escape(param)}\s*(?:\([^)]*\))?:")
+            if doc_line
+            else contract.source
+        )
         out.extend(_prose_findings(contract, param, schema, prose, src))
         if param not in required and not any(m in prose.lower() for m in OMIT_MARKERS):
-            out.append(_f("optional-undocumented", contract, f"{contract.name}.{param}", src,
-                          f"{param} is optional, but nothing says when to leave it out; models fill optional "
-                          "arguments with guesses (today's date, an arbitrary value).",
-                          f"say when to omit it, e.g. \"사용자가 말하지 않았으면 생략한다\" / "
-                          f"\"Omit it unless the user gives one.\""))
+            out.append(
+                _f(
+                    "optional-undocumented",
+                    contract,
+                    f"{contract.name}.{param}",
+                    src,
+                    f"{param} is optional, but nothing says when to leave it out; models fill optional "
+                    "arguments with guesses (today's date, an arbitrary value).",
+                    'say when to omit it, e.g. "사용자가 말하지 않았으면 생략한다" / '
+                    '"Omit it unless the user gives one."',
+                )
+            )
     return out
 
 
 # ------------------------------------------------------------------------------ returns rules
 
-PERSON_PREFIXES = frozenset({"recipient", "receiver", "orderer", "addressee", "sender", "consignee"})
-PERSON_WORDS = frozenset({
-    "full", "first", "last", "given", "family", "middle", "real", "legal", "customer", "user", "buyer",
-    "member", "recipient", "receiver", "sender", "orderer", "contact", "owner", "person", "holder",
-    "guest", "patient", "employee", "student", "client", "applicant", "account", "consignee", "addressee",
-})
-PERSONAL_ATTRS = frozenset({
-    "address", "addr", "phone", "mobile", "tel", "telephone", "email", "mail", "birthday", "birthdate",
-    "dob", "ssn", "nickname", "username",
-})
-NON_PERSON_OWNERS = frozenset({
-    "store", "shop", "warehouse", "company", "office", "branch", "server", "ip", "mac", "memory", "web",
-    "url", "site", "api", "host", "courier", "seller", "vendor", "merchant", "carrier", "network", "pickup",
-    "return", "returns", "support", "service", "hq",
-})
+PERSON_PREFIXES = frozenset(
+    {"recipient", "receiver", "orderer", "addressee", "sender", "consignee"}
+)
+PERSON_WORDS = frozenset(
+    {
+        "full",
+        "first",
+        "last",
+        "given",
+        "family",
+        "middle",
+        "real",
+        "legal",
+        "customer",
+        "user",
+        "buyer",
+        "member",
+        "recipient",
+        "receiver",
+        "sender",
+        "orderer",
+        "contact",
+        "owner",
+        "person",
+        "holder",
+        "guest",
+        "patient",
+        "employee",
+        "student",
+        "client",
+        "applicant",
+        "account",
+        "consignee",
+        "addressee",
+    }
+)
+PERSONAL_ATTRS = frozenset(
+    {
+        "address",
+        "addr",
+        "phone",
+        "mobile",
+        "tel",
+        "telephone",
+        "email",
+        "mail",
+        "birthday",
+        "birthdate",
+        "dob",
+        "ssn",
+        "nickname",
+        "username",
+    }
+)
+NON_PERSON_OWNERS = frozenset(
+    {
+        "store",
+        "shop",
+        "warehouse",
+        "company",
+        "office",
+        "branch",
+        "server",
+        "ip",
+        "mac",
+        "memory",
+        "web",
+        "url",
+        "site",
+        "api",
+        "host",
+        "courier",
+        "seller",
+        "vendor",
+        "merchant",
+        "carrier",
+        "network",
+        "pickup",
+        "return",
+        "returns",
+        "support",
+        "service",
+        "hq",
+    }
+)
 KO_PERSONAL = ("주소", "전화", "연락처", "휴대폰", "핸드폰", "이메일", "생년월일", "주민")
 KO_NON_PERSON = ("매장", "회사", "지점", "창고", "사업장", "택배사", "고객센터", "판매자")
 KO_NAME = ("이름", "성명", "성함")
@@ -404,33 +599,65 @@ def _returns_findings(contract: Contract) -> list[Finding]:
     src = contract.source
     loc = f"{contract.name}.returns"
     if returns is None:
-        return [_f("returns-undeclared", contract, loc, src,
-                   f"{contract.name} declares no result shape: nothing checks what it returns or that it "
-                   "returns only what the purpose needs.",
-                   "declare 'returns' (JSON Schema, plus max_rows for lists) in __contracts__ or the TOOLS table.")]
+        return [
+            _f(
+                "returns-undeclared",
+                contract,
+                loc,
+                src,
+                f"{contract.name} declares no result shape: nothing checks what it returns or that it "
+                "returns only what the purpose needs.",
+                "declare 'returns' (JSON Schema, plus max_rows for lists) in __contracts__ or the TOOLS table.",
+            )
+        ]
     out: list[Finding] = []
     seen: set[str] = set()
     for key, path in returned_keys(returns):
         if path in seen or not personal_key(key):
             continue
         seen.add(path)
-        out.append(_f("returns-personal-data", contract, f"{loc}.{path}", src,
-                      f"{contract.name} returns {path!r}, which looks like personal data; every result stays "
-                      "in the conversation and is re-sent on every turn.",
-                      "return only what the purpose needs (seed 000: no recipient name or address); if it is "
-                      "the name of a thing, say so in the key (product_name, store_address)."))
+        out.append(
+            _f(
+                "returns-personal-data",
+                contract,
+                f"{loc}.{path}",
+                src,
+                f"{contract.name} returns {path!r}, which looks like personal data; every result stays "
+                "in the conversation and is re-sent on every turn.",
+                "return only what the purpose needs (seed 000: no recipient name or address); if it is "
+                "the name of a thing, say so in the key (product_name, store_address).",
+            )
+        )
     rows_key = returns.get("rows_key", "rows")
     props = returns.get("properties") or {}
     if returns.get("type") == "array":
-        out.append(_f("empty-no-note", contract, loc, src,
-                      f"{contract.name} returns a bare list: [] cannot say whether nothing matched or the lookup failed.",
-                      '{"rows": [...], "note": "..."} with a note when rows is empty, e.g. "조건에 맞는 주문이 '
-                      '없다. 기간을 넓히거나 키워드를 바꿔 볼 것".'))
-    elif isinstance(props.get(rows_key), dict) and "array" in schema_types(props[rows_key]) and "note" not in props:
-        out.append(_f("empty-no-note", contract, f"{loc}.{rows_key}", src,
-                      f"{contract.name} returns {rows_key!r} rows but declares no 'note': an empty result "
-                      "cannot say what to try next (the playground's gate adds a generic note; a real "
-                      "deployment does not).",
-                      f'add "note" (string) to the returns schema and set it when {rows_key} is empty, '
-                      'e.g. "nothing matched: widen the period or change the keyword".'))
+        out.append(
+            _f(
+                "empty-no-note",
+                contract,
+                loc,
+                src,
+                f"{contract.name} returns a bare list: [] cannot say whether nothing matched or the lookup failed.",
+                '{"rows": [...], "note": "..."} with a note when rows is empty, e.g. "조건에 맞는 주문이 '
+                '없다. 기간을 넓히거나 키워드를 바꿔 볼 것".',
+            )
+        )
+    elif (
+        isinstance(props.get(rows_key), dict)
+        and "array" in schema_types(props[rows_key])
+        and "note" not in props
+    ):
+        out.append(
+            _f(
+                "empty-no-note",
+                contract,
+                f"{loc}.{rows_key}",
+                src,
+                f"{contract.name} returns {rows_key!r} rows but declares no 'note': an empty result "
+                "cannot say what to try next (the playground's gate adds a generic note; a real "
+                "deployment does not).",
+                f'add "note" (string) to the returns schema and set it when {rows_key} is empty, '
+                'e.g. "nothing matched: widen the period or change the keyword".',
+            )
+        )
     return out

@@ -14,8 +14,9 @@ together.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from playground.batch.evalcases import (
     ERROR,
@@ -27,6 +28,7 @@ from playground.batch.evalcases import (
     WRONG_TOOL,
     CaseResult,
 )
+
 
 def _rate(num: int, den: int) -> float | None:
     return num / den if den else None
@@ -50,8 +52,14 @@ class ToolScore:
         return _rate(self.tp, self.tp + self.fn)
 
     def to_json(self) -> dict[str, Any]:
-        return {"tool": self.tool, "tp": self.tp, "fp": self.fp, "fn": self.fn,
-                "precision": self.precision, "recall": self.recall}
+        return {
+            "tool": self.tool,
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "precision": self.precision,
+            "recall": self.recall,
+        }
 
 
 @dataclass
@@ -108,12 +116,19 @@ class Metrics:
         return {
             **self.rates(),
             "counts": {
-                "total": self.total, "judged": self.judged, "passed": self.passed,
-                "errors": self.errors, "skipped": self.skipped,
-                "should_use": self.should_use, "should_not_use": self.should_not_use,
-                "selected": self.selected, "wrong_tool": self.wrong_tool, "missed": self.missed,
+                "total": self.total,
+                "judged": self.judged,
+                "passed": self.passed,
+                "errors": self.errors,
+                "skipped": self.skipped,
+                "should_use": self.should_use,
+                "should_not_use": self.should_not_use,
+                "selected": self.selected,
+                "wrong_tool": self.wrong_tool,
+                "missed": self.missed,
                 "false_selected": self.false_selected,
-                "args_checked": self.args_checked, "args_matched": self.args_matched,
+                "args_checked": self.args_checked,
+                "args_matched": self.args_matched,
             },
             "per_tool": [s.to_json() for s in self.per_tool.values()],
             "confusion": {"labels": list(self.labels), "matrix": self.confusion},

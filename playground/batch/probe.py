@@ -97,10 +97,18 @@ class ProbeCase:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "name": self.name, "args": self.args, "expected": self.expected,
-            "expected_verdict": self.expected_verdict, "verdict": self.verdict, "kind": self.kind,
-            "body_ran": self.body_ran, "body_runs": self.body_runs, "ran": self.ran,
-            "ok": self.ok, "problem": self.problem, "note": self.note,
+            "name": self.name,
+            "args": self.args,
+            "expected": self.expected,
+            "expected_verdict": self.expected_verdict,
+            "verdict": self.verdict,
+            "kind": self.kind,
+            "body_ran": self.body_ran,
+            "body_runs": self.body_runs,
+            "ran": self.ran,
+            "ok": self.ok,
+            "problem": self.problem,
+            "note": self.note,
         }
 
 
@@ -120,8 +128,13 @@ class ProbeReport:
         return [c for c in self.cases if not c.ok]
 
     def to_json(self) -> dict[str, Any]:
-        return {"tool": self.tool, "ok": self.ok, "total": len(self.cases),
-                "problems": len(self.problems), "cases": [c.to_json() for c in self.cases]}
+        return {
+            "tool": self.tool,
+            "ok": self.ok,
+            "total": len(self.cases),
+            "problems": len(self.problems),
+            "cases": [c.to_json() for c in self.cases],
+        }
 
 
 # ------------------------------------------------------------------------------ value helpers
@@ -170,7 +183,9 @@ def _coerce(value: Any, types: set[str]) -> Any:
 
 def _synth(schema: dict[str, Any], types: set[str]) -> Any:
     if "integer" in types or "number" in types:
-        lo = schema.get("minimum", schema.get("exclusiveMinimum", 0) + 1 if "exclusiveMinimum" in schema else 1)
+        lo = schema.get(
+            "minimum", schema.get("exclusiveMinimum", 0) + 1 if "exclusiveMinimum" in schema else 1
+        )
         return int(lo) if "integer" in types else float(lo)
     if "boolean" in types:
         return True
@@ -198,7 +213,11 @@ def baseline_args(contract: Contract) -> dict[str, Any]:
     """Valid arguments: every required parameter with :func:`valid_value`."""
     props = contract.parameters.get("properties", {}) or {}
     required = contract.parameters.get("required", []) or []
-    return {n: valid_value(n, props.get(n, {}) or {}, contract.description) for n in required if n in props}
+    return {
+        n: valid_value(n, props.get(n, {}) or {}, contract.description)
+        for n in required
+        if n in props
+    }
 
 
 def _wrong_value(t: str, base: Any) -> Any:
@@ -247,7 +266,14 @@ def probe_cases(contract: Contract) -> list[ProbeCase]:
     props = contract.parameters.get("properties", {}) or {}
     required = [n for n in contract.parameters.get("required", []) or [] if n in props]
     base = baseline_args(contract)
-    cases = [ProbeCase("baseline", dict(base), VALID, note="every required argument from the contract's examples")]
+    cases = [
+        ProbeCase(
+            "baseline",
+            dict(base),
+            VALID,
+            note="every required argument from the contract's examples",
+        )
+    ]
 
     def with_(arg: str, value: Any) -> dict[str, Any]:
         out = dict(base)
@@ -272,29 +298,59 @@ def probe_cases(contract: Contract) -> list[ProbeCase]:
                     label, note = f"type:{arg}=true", "JSON true is never an integer"
                 cases.append(ProbeCase(label, with_(arg, value), INVALID, f"type:{arg}", note=note))
         if "integer" in types and isinstance(base_value, int) and not isinstance(base_value, bool):
-            cases.append(ProbeCase(f"float-integral:{arg}", with_(arg, float(base_value)), VALID,
-                                   note=f"{float(base_value)} is normalised to {base_value}"))
+            cases.append(
+                ProbeCase(
+                    f"float-integral:{arg}",
+                    with_(arg, float(base_value)),
+                    VALID,
+                    note=f"{float(base_value)} is normalised to {base_value}",
+                )
+            )
         cases.extend(_bound_cases(arg, schema, types, base_value, with_))
         if schema.get("enum"):
-            cases.append(ProbeCase(f"not-in-enum:{arg}", with_(arg, _enum_miss(schema["enum"])), INVALID,
-                                   f"allowed:{arg}"))
+            cases.append(
+                ProbeCase(
+                    f"not-in-enum:{arg}",
+                    with_(arg, _enum_miss(schema["enum"])),
+                    INVALID,
+                    f"allowed:{arg}",
+                )
+            )
         if isinstance(schema.get("pattern"), str):
             miss = _pattern_miss(schema["pattern"], base_value)
             if miss is not None:
-                cases.append(ProbeCase(f"pattern-miss:{arg}", with_(arg, miss), INVALID, f"pattern:{arg}"))
+                cases.append(
+                    ProbeCase(f"pattern-miss:{arg}", with_(arg, miss), INVALID, f"pattern:{arg}")
+                )
         if schema.get("format") == "date":
-            cases.append(ProbeCase(f"bad-date:{arg}", with_(arg, BAD_DATE), INVALID, f"format:{arg}",
-                                   note="February has no 30th"))
+            cases.append(
+                ProbeCase(
+                    f"bad-date:{arg}",
+                    with_(arg, BAD_DATE),
+                    INVALID,
+                    f"format:{arg}",
+                    note="February has no 30th",
+                )
+            )
     extra = EXTRA_ARG
     while extra in props:
         extra += "_x"
     cases.append(ProbeCase("unknown-arg", {**base, extra: 1}, INVALID, f"unknown:{extra}"))
-    cases.append(ProbeCase("args-as-json-string", json.dumps(base, ensure_ascii=False), INVALID, "shape",
-                           note="the arguments object sent as a JSON string"))
+    cases.append(
+        ProbeCase(
+            "args-as-json-string",
+            json.dumps(base, ensure_ascii=False),
+            INVALID,
+            "shape",
+            note="the arguments object sent as a JSON string",
+        )
+    )
     return cases
 
 
-def _bound_cases(arg: str, schema: dict[str, Any], types: set[str], base_value: Any, with_) -> list[ProbeCase]:
+def _bound_cases(
+    arg: str, schema: dict[str, Any], types: set[str], base_value: Any, with_
+) -> list[ProbeCase]:
     out: list[ProbeCase] = []
     numeric = types & {"integer", "number"}
     if numeric:
@@ -307,25 +363,65 @@ def _bound_cases(arg: str, schema: dict[str, Any], types: set[str], base_value: 
         ):
             bound = schema.get(key)
             if isinstance(bound, (int, float)) and not isinstance(bound, bool):
-                out.append(ProbeCase(f"{label_in}:{arg}", with_(arg, bound + inside), VALID,
-                                     note=f"{key} {bound}"))
-                out.append(ProbeCase(f"{label_out}:{arg}", with_(arg, bound + outside), INVALID, f"range:{arg}",
-                                     note=f"{key} {bound}"))
+                out.append(
+                    ProbeCase(
+                        f"{label_in}:{arg}",
+                        with_(arg, bound + inside),
+                        VALID,
+                        note=f"{key} {bound}",
+                    )
+                )
+                out.append(
+                    ProbeCase(
+                        f"{label_out}:{arg}",
+                        with_(arg, bound + outside),
+                        INVALID,
+                        f"range:{arg}",
+                        note=f"{key} {bound}",
+                    )
+                )
     if "string" in types:
         seed = base_value if isinstance(base_value, str) and base_value else "x"
         shaped = any(k in schema for k in ("pattern", "enum", "format", "const"))
         lo, hi = schema.get("minLength"), schema.get("maxLength")
         if isinstance(lo, int) and lo > 0:
             if not shaped:
-                out.append(ProbeCase(f"min-length:{arg}", with_(arg, (seed * lo)[:lo]), VALID, note=f"minLength {lo}"))
-            out.append(ProbeCase(f"below-min-length:{arg}", with_(arg, (seed * lo)[: lo - 1]), INVALID,
-                                 f"range:{arg}", note=f"minLength {lo}"))
+                out.append(
+                    ProbeCase(
+                        f"min-length:{arg}",
+                        with_(arg, (seed * lo)[:lo]),
+                        VALID,
+                        note=f"minLength {lo}",
+                    )
+                )
+            out.append(
+                ProbeCase(
+                    f"below-min-length:{arg}",
+                    with_(arg, (seed * lo)[: lo - 1]),
+                    INVALID,
+                    f"range:{arg}",
+                    note=f"minLength {lo}",
+                )
+            )
         if isinstance(hi, int):
             if not shaped:
-                out.append(ProbeCase(f"max-length:{arg}", with_(arg, (seed * (hi + 1))[:hi]), VALID,
-                                     note=f"maxLength {hi}"))
-            out.append(ProbeCase(f"above-max-length:{arg}", with_(arg, (seed * (hi + 2))[: hi + 1]), INVALID,
-                                 f"range:{arg}", note=f"maxLength {hi}"))
+                out.append(
+                    ProbeCase(
+                        f"max-length:{arg}",
+                        with_(arg, (seed * (hi + 1))[:hi]),
+                        VALID,
+                        note=f"maxLength {hi}",
+                    )
+                )
+            out.append(
+                ProbeCase(
+                    f"above-max-length:{arg}",
+                    with_(arg, (seed * (hi + 2))[: hi + 1]),
+                    INVALID,
+                    f"range:{arg}",
+                    note=f"maxLength {hi}",
+                )
+            )
     return out
 
 
@@ -359,7 +455,9 @@ def probe_contract(target: Any, name: str, *, run_valid: bool | None = None) -> 
         if case.expected == VALID and not run_valid:
             verdict = check_args(contract, case.args)
             case.verdict, case.ran = verdict.code, False
-            case.note = (case.note + "; " if case.note else "") + "validated only (the tool has side effects)"
+            case.note = (
+                case.note + "; " if case.note else ""
+            ) + "validated only (the tool has side effects)"
         else:
             before = gate.body_runs[contract.name]
             record = gate.call(contract.name, case.args)

@@ -33,9 +33,10 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from playground.core.canonical import canonical_json
 from playground.core.contracts import Contract
@@ -105,7 +106,9 @@ def _blocked_before_call(registry: Registry, p: Probes) -> tuple[int, list[dict[
     seen = []
     for tool, args in bad_calls:
         record = pg.gate.call(tool, args)
-        seen.append({"tool": tool, "args": args, "verdict": record.verdict, "body_ran": record.body_ran})
+        seen.append(
+            {"tool": tool, "args": args, "verdict": record.verdict, "body_ran": record.body_ran}
+        )
     return sum(pg.gate.body_runs.values()) - before, seen
 
 
@@ -125,7 +128,9 @@ def _crafted_results(contract: Contract, p: Probes) -> dict[str, Any]:
     }
 
 
-def measure(tools: Iterable[str | Path] | None = None, probes: Probes | None = None) -> dict[str, Any]:
+def measure(
+    tools: Iterable[str | Path] | None = None, probes: Probes | None = None
+) -> dict[str, Any]:
     """Load ``tools`` (default ``tools/inventory.py``) into a fresh registry and measure the figures.
 
     Returns the JSON-ready report dict (see the module docstring for the keys). Raises
@@ -148,7 +153,9 @@ def measure(tools: Iterable[str | Path] | None = None, probes: Probes | None = N
     crafted = _crafted_results(stock, p)
     crafted_reasons = {name: check_result(stock, value).reason for name, value in crafted.items()}
     legacy = _fresh(registry).gate.call("legacy_stock", {"sku": p.big[0], "region": p.big[1]})
-    legacy_reason = legacy.error.split(":", 1)[1] if legacy.error.startswith("result:") else legacy.error
+    legacy_reason = (
+        legacy.error.split(":", 1)[1] if legacy.error.startswith("result:") else legacy.error
+    )
 
     memo = _fresh(registry)
     args = {"sku": p.sku, "region": p.region, "limit": p.limit}
@@ -157,10 +164,14 @@ def measure(tools: Iterable[str | Path] | None = None, probes: Probes | None = N
     second = memo.gate.call("stock_lookup", dict(reversed(list(args.items()))))
     memo_runs = memo.gate.body_runs["stock_lookup"] - runs_before
 
-    fixed = run_manual_episode(_fresh(registry), "stock_lookup",
-                               {"sku": p.sku, "region": p.bad_region, "limit": p.limit})
-    empty = run_manual_episode(_fresh(registry), "stock_lookup",
-                               {"sku": p.empty[0], "region": p.empty[1], "limit": p.limit})
+    fixed = run_manual_episode(
+        _fresh(registry), "stock_lookup", {"sku": p.sku, "region": p.bad_region, "limit": p.limit}
+    )
+    empty = run_manual_episode(
+        _fresh(registry),
+        "stock_lookup",
+        {"sku": p.empty[0], "region": p.empty[1], "limit": p.limit},
+    )
     module = _module_of(stock)
     return {
         "tools": registry.names(),
@@ -179,7 +190,9 @@ def measure(tools: Iterable[str | Path] | None = None, probes: Probes | None = N
             "max_rows": (stock.returns or {}).get("max_rows"),
             "blocked_calls": blocked_calls,
             "crafted_results": crafted_reasons,
-            "legacy_stock_rows": len((legacy.value or {}).get("rows") or []) if isinstance(legacy.value, dict) else None,
+            "legacy_stock_rows": len((legacy.value or {}).get("rows") or [])
+            if isinstance(legacy.value, dict)
+            else None,
             "memo": {"first_cache": first.cache, "second_cache": second.cache},
             "repair_fixes": fixed.fixes,
             "repair_reply": fixed.reply,
@@ -198,7 +211,9 @@ def render_markdown(report: dict[str, Any]) -> str:
         f"- `{c['tool']}` {canonical_json(c['args'])} → `{c['verdict'] or 'valid'}`, body ran: {c['body_ran']}"
         for c in d["blocked_calls"]
     )
-    crafted = "\n".join(f"- {name}: `{reason or 'valid'}`" for name, reason in d["crafted_results"].items())
+    crafted = "\n".join(
+        f"- {name}: `{reason or 'valid'}`" for name, reason in d["crafted_results"].items()
+    )
     fixes = "; ".join(d["repair_fixes"]) or "none"
     lines = [
         "# Tool report",
@@ -253,7 +268,9 @@ def write_report(report: dict[str, Any], out_dir: str | Path = ".") -> tuple[Pat
     try:
         out.mkdir(parents=True, exist_ok=True)
         json_path, md_path = out / JSON_NAME, out / MD_NAME
-        json_path.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        json_path.write_text(
+            json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        )
         md_path.write_text(render_markdown(report), encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot write the report into {out}: {exc.strerror or exc}") from None

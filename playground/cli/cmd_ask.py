@@ -10,9 +10,8 @@ A router error mid-episode ends the episode with a clear reply (exit 0: the epis
 from __future__ import annotations
 
 import json
-
 import os
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -31,12 +30,20 @@ from playground.cli.common import (
 from playground.core.canonical import shorten
 
 RouterOption = Annotated[
-    str, typer.Option("--router", "-r", help="Who picks the tools: offline (default, no network) or gemini.")
+    str,
+    typer.Option(
+        "--router", "-r", help="Who picks the tools: offline (default, no network) or gemini."
+    ),
 ]
-ModelOption = Annotated[Optional[str], typer.Option("--model", help="Gemini model name (gemini router only).")]
+ModelOption = Annotated[
+    str | None, typer.Option("--model", help="Gemini model name (gemini router only).")
+]
 ModeOption = Annotated[
-    Optional[str],
-    typer.Option("--mode", help="Gemini function-calling mode: AUTO, ANY, NONE or VALIDATED (gemini router only)."),
+    str | None,
+    typer.Option(
+        "--mode",
+        help="Gemini function-calling mode: AUTO, ANY, NONE or VALIDATED (gemini router only).",
+    ),
 ]
 
 
@@ -49,8 +56,15 @@ def _top_scores(explanation: Any, n: int = 3) -> str:
     rows = (explanation or {}).get("tools") if isinstance(explanation, dict) else None
     if not isinstance(rows, list):
         return ""
-    scored = [r for r in rows if isinstance(r, dict) and isinstance(r.get("score"), (int, float)) and r["score"] > 0]
-    return ", ".join(f"{r.get('name')} {r['score']:.2f}" for r in scored[:n]) or "no tool scored above 0"
+    scored = [
+        r
+        for r in rows
+        if isinstance(r, dict) and isinstance(r.get("score"), (int, float)) and r["score"] > 0
+    ]
+    return (
+        ", ".join(f"{r.get('name')} {r['score']:.2f}" for r in scored[:n])
+        or "no tool scored above 0"
+    )
 
 
 def _args_text(args: Any) -> str:
@@ -67,10 +81,17 @@ def _moves_table(moves: list[dict[str, Any]]) -> Any:
     for i, move in enumerate(moves, start=1):
         exp = move.get("explanation") if isinstance(move.get("explanation"), dict) else {}
         calls = move.get("calls") or []
-        what = "; ".join(f"call {c['name']}({_args_text(c['args'])})" for c in calls) or \
-            f"text: {shorten(one_line(move.get('text') or ''), 120)}"
-        table.add_row(str(i), visible(what), visible(str(exp.get("chosen") or "-")), visible(_top_scores(exp)),
-                      one_line(str(exp.get("reason", ""))))
+        what = (
+            "; ".join(f"call {c['name']}({_args_text(c['args'])})" for c in calls)
+            or f"text: {shorten(one_line(move.get('text') or ''), 120)}"
+        )
+        table.add_row(
+            str(i),
+            visible(what),
+            visible(str(exp.get("chosen") or "-")),
+            visible(_top_scores(exp)),
+            one_line(str(exp.get("reason", ""))),
+        )
     return table
 
 
@@ -100,9 +121,14 @@ def ask(
     model: ModelOption = None,
     mode: ModeOption = None,
     dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Show what would be sent (gemini: the exact request) and run nothing."),
+        bool,
+        typer.Option(
+            "--dry-run", help="Show what would be sent (gemini: the exact request) and run nothing."
+        ),
     ] = False,
-    max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Router moves allowed in the episode.")] = 8,
+    max_steps: Annotated[
+        int, typer.Option("--max-steps", min=1, help="Router moves allowed in the episode.")
+    ] = 8,
     tools: ToolsOption = None,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
@@ -156,13 +182,19 @@ def _dry_run(pg: Any, question: str, fmt: OutputFormat) -> None:
         data = {"router": router.name, "dry_run": router.dry_run(conversation, declarations)}
     else:
         move = router.next_move(conversation, declarations)
-        data = {"router": router.name, "dry_run": None, "first_move": move.to_json(),
-                "note": "no tool was called; this is the move the router would make first"}
+        data = {
+            "router": router.name,
+            "dry_run": None,
+            "first_move": move.to_json(),
+            "note": "no tool was called; this is the move the router would make first",
+        }
     if fmt is OutputFormat.table:
         from playground.cli import render
 
         title = f"{router.name}: {'the exact request' if data['dry_run'] is not None else 'first move (nothing run)'}"
-        render.console().print(render.json_block(data["dry_run"] or data["first_move"], title=title))
+        render.console().print(
+            render.json_block(data["dry_run"] or data["first_move"], title=title)
+        )
     else:
         emit_json(data, fmt)
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from typing import Annotated, Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Annotated, Any
 
 import typer
 
@@ -28,7 +29,6 @@ from playground.cli.common import (
     unknown_tool_message,
 )
 from playground.errors import UsageError
-
 
 # ---------------------------------------------------------------------------------------------
 # argument items (no typer/rich: usable by any front end)
@@ -78,7 +78,7 @@ def _shown(text: str, limit: int = 60) -> str:
 def _reason(exc: Exception) -> str:
     text = str(exc)
     if text.startswith("not valid JSON: "):
-        return f"not JSON ({text[len('not valid JSON: '):]})"
+        return f"not JSON ({text[len('not valid JSON: ') :]})"
     return text if text.startswith("not ") else f"refused: {text}"
 
 
@@ -98,7 +98,9 @@ def build_call_args(items: Sequence[str] | None, args_json: str | None) -> Any:
         except JsonInputError as exc:
             text = str(exc)
             if not text.startswith("--args"):
-                text = f"--args is {text}" if text.startswith("not ") else f"--args is refused: {text}"
+                text = (
+                    f"--args is {text}" if text.startswith("not ") else f"--args is refused: {text}"
+                )
             raise UsageError(text) from None
     parsed = [parse_item(item) for item in items or []]
     if parsed:
@@ -171,7 +173,9 @@ def show(
         if fmt is OutputFormat.table:
             from playground.cli import render
 
-            render.console().print(render.contract_view(contract_summary(contract), declaration, contract.returns))
+            render.console().print(
+                render.contract_view(contract_summary(contract), declaration, contract.returns)
+            )
         else:
             emit_json(declaration, fmt)
     finish(pg)
@@ -180,16 +184,22 @@ def show(
 def call(
     name: Annotated[str, typer.Argument(help="The tool name.")],
     items: Annotated[
-        Optional[list[str]],
-        typer.Argument(help="Arguments: name=value (a string) or name:=json (raw JSON, e.g. limit:=3).",
-                       show_default=False),
+        list[str] | None,
+        typer.Argument(
+            help="Arguments: name=value (a string) or name:=json (raw JSON, e.g. limit:=3).",
+            show_default=False,
+        ),
     ] = None,
     args_json: Annotated[
-        Optional[str],
-        typer.Option("--args", help="The whole arguments value as JSON (object or not); items are merged into it."),
+        str | None,
+        typer.Option(
+            "--args",
+            help="The whole arguments value as JSON (object or not); items are merged into it.",
+        ),
     ] = None,
     repair: Annotated[
-        bool, typer.Option("--repair", help="Run the repair loop on a failure and print the episode."),
+        bool,
+        typer.Option("--repair", help="Run the repair loop on a failure and print the episode."),
     ] = False,
     tools: ToolsOption = None,
     fmt: FormatOption = OutputFormat.table,

@@ -27,8 +27,12 @@ from playground.cli.common import (
 
 
 def check(
-    cases: Annotated[Path, typer.Argument(help="A case file (JSON Lines): {\"tool\", \"args\", \"expect\"} a line.",
-                                          show_default=False)],
+    cases: Annotated[
+        Path,
+        typer.Argument(
+            help='A case file (JSON Lines): {"tool", "args", "expect"} a line.', show_default=False
+        ),
+    ],
     tools: ToolsOption = None,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
@@ -43,8 +47,12 @@ def check(
         parsed = read_cases(cases)  # a missing file is a UsageError: exit 2 before loading tools
         pg = open_workbench(tools)
         if fmt is OutputFormat.jsonl:
-            report = run_cases(pg.gate, parsed, source=str(cases),
-                               on_result=lambda result: emit_json_lines([result.to_json()]))
+            report = run_cases(
+                pg.gate,
+                parsed,
+                source=str(cases),
+                on_result=lambda result: emit_json_lines([result.to_json()]),
+            )
         else:
             report = run_cases(pg.gate, parsed, source=str(cases))
             if fmt is OutputFormat.json:

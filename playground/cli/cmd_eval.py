@@ -16,9 +16,10 @@ as ``playground check`` does); 2 the case file is missing, a tool module did not
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Callable, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -66,37 +67,93 @@ def _progress(label: str, total: int) -> tuple[Any, Callable[..., None] | None]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        console=Console(stderr=True), transient=True)
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
     task = progress.add_task(label, total=total)
     return progress, lambda done, _total, _result: progress.update(task, completed=done)
 
 
 def eval_cases(
-    cases: Annotated[Path, typer.Argument(help='Eval case file (JSON Lines): {"question", "expect_tool" | null, '
-                                               '"expect_args"} a line.', show_default=False)],
+    cases: Annotated[
+        Path,
+        typer.Argument(
+            help='Eval case file (JSON Lines): {"question", "expect_tool" | null, '
+            '"expect_args"} a line.',
+            show_default=False,
+        ),
+    ],
     tools: ToolsOption = None,
-    router: Annotated[str, typer.Option("--router", "-r", help="offline (default, no key) or gemini.")] = "offline",
-    model: Annotated[Optional[str], typer.Option("--model", help="Gemini model name (gemini router only).")] = None,
-    mode: Annotated[Optional[str], typer.Option("--mode", help="Gemini function-calling mode: AUTO, ANY, NONE, "
-                                                               "VALIDATED (gemini router only).")] = None,
-    compare_with: Annotated[Optional[list[Path]], typer.Option(
-        "--compare", help="A second version of the tools (file or folder; repeatable): run the same cases "
-                          "against it and list the cases that flipped.", show_default=False)] = None,
-    min_selection: Annotated[Optional[float], typer.Option(
-        "--min-selection", min=0.0, max=1.0, help="Exit 1 if the selection rate is below this (0..1).")] = None,
-    max_false_selection: Annotated[Optional[float], typer.Option(
-        "--max-false-selection", min=0.0, max=1.0,
-        help="Exit 1 if the false-selection rate is above this (0..1).")] = None,
-    fmt: Annotated[EvalFormat, typer.Option("--format", "-f", case_sensitive=False,
-                                            help="table, json, jsonl or junit (JUnit XML).")] = EvalFormat.table,
-    rpm: Annotated[Optional[float], typer.Option(
-        "--rpm", min=0.0, help="Requests per minute for a network router (default 10 for gemini; 0 = no limit). "
-                               "The offline router is never limited unless this is given.")] = None,
+    router: Annotated[
+        str, typer.Option("--router", "-r", help="offline (default, no key) or gemini.")
+    ] = "offline",
+    model: Annotated[
+        str | None, typer.Option("--model", help="Gemini model name (gemini router only).")
+    ] = None,
+    mode: Annotated[
+        str | None,
+        typer.Option(
+            "--mode",
+            help="Gemini function-calling mode: AUTO, ANY, NONE, VALIDATED (gemini router only).",
+        ),
+    ] = None,
+    compare_with: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--compare",
+            help="A second version of the tools (file or folder; repeatable): run the same cases "
+            "against it and list the cases that flipped.",
+            show_default=False,
+        ),
+    ] = None,
+    min_selection: Annotated[
+        float | None,
+        typer.Option(
+            "--min-selection",
+            min=0.0,
+            max=1.0,
+            help="Exit 1 if the selection rate is below this (0..1).",
+        ),
+    ] = None,
+    max_false_selection: Annotated[
+        float | None,
+        typer.Option(
+            "--max-false-selection",
+            min=0.0,
+            max=1.0,
+            help="Exit 1 if the false-selection rate is above this (0..1).",
+        ),
+    ] = None,
+    fmt: Annotated[
+        EvalFormat,
+        typer.Option(
+            "--format", "-f", case_sensitive=False, help="table, json, jsonl or junit (JUnit XML)."
+        ),
+    ] = EvalFormat.table,
+    rpm: Annotated[
+        float | None,
+        typer.Option(
+            "--rpm",
+            min=0.0,
+            help="Requests per minute for a network router (default 10 for gemini; 0 = no limit). "
+            "The offline router is never limited unless this is given.",
+        ),
+    ] = None,
 ) -> None:
     """Judge a router's FIRST move on every question: selection rate, false-selection rate,
     wrong-tool rate, argument accuracy, per-tool precision/recall and a confusion matrix."""
-    from playground.batch.evaluate import DEFAULT_RPM, compare, evaluate, load_cases, threshold_failures
+    from playground.batch.evaluate import (
+        DEFAULT_RPM,
+        compare,
+        evaluate,
+        load_cases,
+        threshold_failures,
+    )
 
     with boundary():
         case_set = load_cases(cases)  # missing file: UsageError → exit 2 before loading tools
@@ -114,13 +171,21 @@ def eval_cases(
             bar, callback = _progress(f"eval {label}", len(case_set.cases))
             if bar is not None:
                 with bar:
-                    reports.append(evaluate(target, case_set, chosen, progress=callback, rpm=limit, label=label))
+                    reports.append(
+                        evaluate(
+                            target, case_set, chosen, progress=callback, rpm=limit, label=label
+                        )
+                    )
             else:
-                reports.append(evaluate(target, case_set, chosen, progress=callback, rpm=limit, label=label))
+                reports.append(
+                    evaluate(target, case_set, chosen, progress=callback, rpm=limit, label=label)
+                )
         comparison = compare(reports[0], reports[1]) if len(reports) == 2 else None
         for problem in case_set.problems:
             error_line(f"{cases}: {problem}")
-        misses = {r.label: threshold_failures(r, min_selection, max_false_selection) for r in reports}
+        misses = {
+            r.label: threshold_failures(r, min_selection, max_false_selection) for r in reports
+        }
         _emit(fmt, reports, comparison, misses)
     code = ExitCode.FAILED if any(misses.values()) or case_set.problems else ExitCode.OK
     for label, why in misses.items():
@@ -131,7 +196,9 @@ def eval_cases(
     finish(pg, code)
 
 
-def _emit(fmt: EvalFormat, reports: list[Any], comparison: Any, misses: dict[str, list[str]]) -> None:
+def _emit(
+    fmt: EvalFormat, reports: list[Any], comparison: Any, misses: dict[str, list[str]]
+) -> None:
     if fmt is EvalFormat.junit:
         from playground.batch.junit import to_junit
 
@@ -145,8 +212,12 @@ def _emit(fmt: EvalFormat, reports: list[Any], comparison: Any, misses: dict[str
             for result in report.results:
                 typer.echo(dump_json({"run": report.label, **result.to_json()}, compact=True))
             for problem in report.problems:
-                typer.echo(dump_json({"run": report.label, "problem": problem.to_json()}, compact=True))
-            typer.echo(dump_json({"run": report.label, "summary": report.metrics.to_json()}, compact=True))
+                typer.echo(
+                    dump_json({"run": report.label, "problem": problem.to_json()}, compact=True)
+                )
+            typer.echo(
+                dump_json({"run": report.label, "summary": report.metrics.to_json()}, compact=True)
+            )
         if comparison:
             for flip in comparison.flips:
                 typer.echo(dump_json({"flip": flip.to_json()}, compact=True))
@@ -164,26 +235,41 @@ def _print_tables(reports: list[Any], comparison: Any) -> None:
     console = make_console()  # markup off; 120 columns when piped
     base = reports[0]
     m = base.metrics
-    console.print(Text(f"eval {Path(base.source).name or 'cases'} · router {base.router} · "
-                       f"{len(base.tools)} tools · {m.total} cases ({m.should_use} should-use, "
-                       f"{m.should_not_use} should-not-use)", style="bold"))
+    console.print(
+        Text(
+            f"eval {Path(base.source).name or 'cases'} · router {base.router} · "
+            f"{len(base.tools)} tools · {m.total} cases ({m.should_use} should-use, "
+            f"{m.should_not_use} should-not-use)",
+            style="bold",
+        )
+    )
 
     rates = Table(title="rates", box=box.SIMPLE_HEAD, title_justify="left")
     rates.add_column("metric")
-    names = {"selection_rate": "selection rate", "false_selection_rate": "false-selection rate",
-             "wrong_tool_rate": "wrong-tool rate", "argument_accuracy": "argument accuracy"}
-    fractions = {"selection_rate": (m.selected, m.should_use),
-                 "false_selection_rate": (m.false_selected, m.should_not_use),
-                 "wrong_tool_rate": (m.wrong_tool, m.should_use),
-                 "argument_accuracy": (m.args_matched, m.args_checked)}
+    names = {
+        "selection_rate": "selection rate",
+        "false_selection_rate": "false-selection rate",
+        "wrong_tool_rate": "wrong-tool rate",
+        "argument_accuracy": "argument accuracy",
+    }
+    fractions = {
+        "selection_rate": (m.selected, m.should_use),
+        "false_selection_rate": (m.false_selected, m.should_not_use),
+        "wrong_tool_rate": (m.wrong_tool, m.should_use),
+        "argument_accuracy": (m.args_matched, m.args_checked),
+    }
     if comparison:
         rates.add_column("base", justify="right")
         rates.add_column("compare", justify="right")
         rates.add_column("Δ", justify="right")
         for row in comparison.rates_side_by_side():
             delta = row["delta"]
-            rates.add_row(names[row["metric"]], _pct(row["base"]), _pct(row["other"]),
-                          "-" if delta is None else f"{delta:+.1%}")
+            rates.add_row(
+                names[row["metric"]],
+                _pct(row["base"]),
+                _pct(row["other"]),
+                "-" if delta is None else f"{delta:+.1%}",
+            )
     else:
         rates.add_column("rate", justify="right")
         rates.add_column("count", justify="right")
@@ -196,20 +282,33 @@ def _print_tables(reports: list[Any], comparison: Any) -> None:
         suffix = f" ({report.label})" if comparison else ""
         scores = [sc for sc in report.metrics.per_tool.values() if sc.tp or sc.fp or sc.fn]
         idle = len(report.metrics.per_tool) - len(scores)
-        per_tool = Table(title=f"per tool{suffix}", box=box.SIMPLE_HEAD, title_justify="left",
-                         caption=f"{idle} loaded tool(s) neither expected nor chosen" if idle else None)
+        per_tool = Table(
+            title=f"per tool{suffix}",
+            box=box.SIMPLE_HEAD,
+            title_justify="left",
+            caption=f"{idle} loaded tool(s) neither expected nor chosen" if idle else None,
+        )
         for col in ("tool", "precision", "recall", "tp", "fp", "fn"):
             per_tool.add_column(col, justify="left" if col == "tool" else "right")
         for score in scores:
-            per_tool.add_row(score.tool, _pct(score.precision), _pct(score.recall),
-                             str(score.tp), str(score.fp), str(score.fn))
+            per_tool.add_row(
+                score.tool,
+                _pct(score.precision),
+                _pct(score.recall),
+                str(score.tp),
+                str(score.fp),
+                str(score.fn),
+            )
         console.print(per_tool)
 
         matrix = report.metrics.confusion
         used = {r for r, row in matrix.items() if row} | {c for row in matrix.values() for c in row}
         labels = [label for label in report.metrics.labels if label in used]
-        confusion = Table(title=f"confusion: expected (rows) × chosen first (columns, numbered as the rows){suffix}",
-                          box=box.SIMPLE_HEAD, title_justify="left")
+        confusion = Table(
+            title=f"confusion: expected (rows) × chosen first (columns, numbered as the rows){suffix}",
+            box=box.SIMPLE_HEAD,
+            title_justify="left",
+        )
         confusion.add_column("expected")
         for i, _label in enumerate(labels, start=1):
             confusion.add_column(f"[{i}]", justify="right")
@@ -225,22 +324,35 @@ def _print_tables(reports: list[Any], comparison: Any) -> None:
 
         failures = report.failures
         if failures:
-            table = Table(title=f"failing questions{suffix}: {len(failures)}", box=box.SIMPLE_HEAD,
-                          title_justify="left")
+            table = Table(
+                title=f"failing questions{suffix}: {len(failures)}",
+                box=box.SIMPLE_HEAD,
+                title_justify="left",
+            )
             table.add_column("line", justify="right", style="dim")
             table.add_column("question", ratio=2, overflow="fold")
             table.add_column("expected")
             table.add_column("chosen")
             table.add_column("why", ratio=2, overflow="fold")
             for r in failures:
-                table.add_row(str(r.case.line), r.case.question, r.case.expect_tool or "(none)", r.choice, r.reason())
+                table.add_row(
+                    str(r.case.line),
+                    r.case.question,
+                    r.case.expect_tool or "(none)",
+                    r.choice,
+                    r.reason(),
+                )
             console.print(table)
         for warning in report.warnings:
             console.print(Text(f"warning: {warning}", style="yellow"))
 
     if comparison:
         if comparison.flips:
-            flips = Table(title=f"flipped cases: {len(comparison.flips)}", box=box.SIMPLE_HEAD, title_justify="left")
+            flips = Table(
+                title=f"flipped cases: {len(comparison.flips)}",
+                box=box.SIMPLE_HEAD,
+                title_justify="left",
+            )
             flips.add_column("line", justify="right", style="dim")
             flips.add_column("question", ratio=2, overflow="fold")
             flips.add_column("expected")
@@ -249,8 +361,14 @@ def _print_tables(reports: list[Any], comparison: Any) -> None:
             flips.add_column("flip")
             for f in comparison.flips:
                 style = "red" if f.direction == "pass->fail" else "green"
-                flips.add_row(str(f.case.line), f.case.question, f.case.expect_tool or "(none)", f.before, f.after,
-                              Text(f.direction, style=style))
+                flips.add_row(
+                    str(f.case.line),
+                    f.case.question,
+                    f.case.expect_tool or "(none)",
+                    f.before,
+                    f.after,
+                    Text(f.direction, style=style),
+                )
             console.print(flips)
         else:
             console.print(Text("no case flipped between the two versions", style="dim"))

@@ -7,8 +7,7 @@ Exit codes: 0 no error (warnings and info alone pass); 1 an error, or a warning 
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -43,9 +42,15 @@ def _short(source: str) -> str:
 
 def lint(
     tools: ToolsOption = None,
-    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too (info never fails).")] = False,
-    only: Annotated[Optional[str], typer.Option("--only", help="Lint one tool (overlap still judged against all).",
-                                                show_default=False)] = None,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Exit 1 on warnings too (info never fails).")
+    ] = False,
+    only: Annotated[
+        str | None,
+        typer.Option(
+            "--only", help="Lint one tool (overlap still judged against all).", show_default=False
+        ),
+    ] = None,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Check tool schemas against seed 002: names (verb + object, no versions, one job), boundary
@@ -64,21 +69,33 @@ def lint(
             findings = lint_registry(registry)
         counts = summarize(findings)
         if fmt is OutputFormat.json:
-            emit_json({
-                "tools": registry.names(),
-                "summary": counts,
-                "findings": [f.to_json() for f in findings],
-                "rules": {rule: {"severity": sev, "summary": text, "source": src}
-                          for rule, (sev, text, src) in RULES.items()},
-            }, fmt)
+            emit_json(
+                {
+                    "tools": registry.names(),
+                    "summary": counts,
+                    "findings": [f.to_json() for f in findings],
+                    "rules": {
+                        rule: {"severity": sev, "summary": text, "source": src}
+                        for rule, (sev, text, src) in RULES.items()
+                    },
+                },
+                fmt,
+            )
         elif fmt is OutputFormat.jsonl:
             emit_json_lines(f.to_json() for f in findings)
         else:
-            _print_table(findings, counts, len(registry) if only is None else 1, loaded_cleanly=not registry.problems)
+            _print_table(
+                findings,
+                counts,
+                len(registry) if only is None else 1,
+                loaded_cleanly=not registry.problems,
+            )
     finish(pg, ExitCode.FAILED if lint_exit_code(findings, strict) else ExitCode.OK)
 
 
-def _print_table(findings, counts: dict[str, int], n_tools: int, loaded_cleanly: bool = True) -> None:
+def _print_table(
+    findings, counts: dict[str, int], n_tools: int, loaded_cleanly: bool = True
+) -> None:
     """The findings table and a summary line; "clean" only when there were no findings AND
     every tool module loaded (a tool set that failed to load is not clean)."""
     from rich import box
@@ -100,15 +117,23 @@ def _print_table(findings, counts: dict[str, int], n_tools: int, loaded_cleanly:
             where.append("\n" + _short(f.source), style="dim")
             body = Text(f.message)
             body.append("\n→ " + f.suggestion, style="green")
-            table.add_row(Text(f.severity, style=SEVERITY_STYLES.get(f.severity, "")), f.rule, where, body)
+            table.add_row(
+                Text(f.severity, style=SEVERITY_STYLES.get(f.severity, "")), f.rule, where, body
+            )
         console.print(table)
-    summary = (f"{n_tools} tool(s): {counts['error']} error(s), {counts['warning']} warning(s), "
-               f"{counts['info']} info")
+    summary = (
+        f"{n_tools} tool(s): {counts['error']} error(s), {counts['warning']} warning(s), "
+        f"{counts['info']} info"
+    )
     if not loaded_cleanly:
         summary += " — the tools did not load cleanly (see the errors above)"
     elif not findings:
         summary += " — clean"
-    style = "bold red" if counts["error"] or not loaded_cleanly else ("yellow" if counts["warning"] else "green")
+    style = (
+        "bold red"
+        if counts["error"] or not loaded_cleanly
+        else ("yellow" if counts["warning"] else "green")
+    )
     console.print(Group(Text(summary, style=style)))
 
 

@@ -59,7 +59,9 @@ def _print_table(report) -> None:
     from playground.cli.render import console as make_console
 
     console = make_console()  # markup off; 120 columns when piped
-    table = Table(title=f"probe {report.tool}", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1))
+    table = Table(
+        title=f"probe {report.tool}", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1)
+    )
     table.add_column("case / args", overflow="fold", ratio=1, min_width=20)
     table.add_column("expected", no_wrap=True)
     table.add_column("verdict / kind", overflow="fold")
@@ -73,16 +75,24 @@ def _print_table(report) -> None:
         verdict.append("\n" + (c.kind or ("validated only" if not c.ran else "-")), style="dim")
         status = Text("ok", style="green") if c.ok else Text("FAIL", style="bold red")
         ran = "yes" if c.body_ran else "no"
-        runs = Text(str(c.body_runs), style="bold red" if c.expected == "invalid" and c.body_runs else "")
+        runs = Text(
+            str(c.body_runs), style="bold red" if c.expected == "invalid" and c.body_runs else ""
+        )
         table.add_row(case, c.expected, verdict, ran, runs, status)
     console.print(table)
     for c in report.problems:
-        console.print(Text(f"FAIL {c.name}: {c.problem} (verdict {c.verdict or 'valid'}, body runs {c.body_runs})",
-                           style="bold red"))
+        console.print(
+            Text(
+                f"FAIL {c.name}: {c.problem} (verdict {c.verdict or 'valid'}, body runs {c.body_runs})",
+                style="bold red",
+            )
+        )
     invalid = [c for c in report.cases if c.expected == "invalid"]
     leaked = [c for c in invalid if c.body_runs or c.body_ran]
-    summary = (f"{len(report.cases)} cases: {len(invalid)} invalid (body ran for {len(leaked)}), "
-               f"{len(report.cases) - len(invalid)} valid; {len(report.problems)} problem(s)")
+    summary = (
+        f"{len(report.cases)} cases: {len(invalid)} invalid (body ran for {len(leaked)}), "
+        f"{len(report.cases) - len(invalid)} valid; {len(report.problems)} problem(s)"
+    )
     console.print(Text(summary, style="green" if report.ok else "bold red"))
 
 

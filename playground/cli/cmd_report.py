@@ -8,7 +8,7 @@ the measurements of :mod:`playground.batch.report`, writes ``DIR/tool_report.jso
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -17,7 +17,10 @@ from playground.cli.common import FormatOption, OutputFormat, ToolsOption, bound
 
 def report(
     out: Annotated[
-        Optional[Path], typer.Option("--out", "-o", help="Folder for tool_report.json and tool_report.md. Default: .")
+        Path | None,
+        typer.Option(
+            "--out", "-o", help="Folder for tool_report.json and tool_report.md. Default: ."
+        ),
     ] = None,
     tools: ToolsOption = None,
     fmt: FormatOption = OutputFormat.table,
@@ -36,11 +39,26 @@ def report(
             table = Table(title="tool report", title_justify="left", show_header=True)
             table.add_column("figure", style="bold")
             table.add_column("value", overflow="fold")
-            for key in ("tools", "blocked_before_call", "bad_result_reasons", "memo_second_call_runs",
-                        "repaired", "attempts", "gave_up", "max_attempts", "legacy_stock_reason"):
+            for key in (
+                "tools",
+                "blocked_before_call",
+                "bad_result_reasons",
+                "memo_second_call_runs",
+                "repaired",
+                "attempts",
+                "gave_up",
+                "max_attempts",
+                "legacy_stock_reason",
+            ):
                 value = data[key]
-                label = "blocked_before_call (body runs after invalid calls)" if key == "blocked_before_call" else key
-                table.add_row(label, ", ".join(map(str, value)) if isinstance(value, list) else str(value))
+                label = (
+                    "blocked_before_call (body runs after invalid calls)"
+                    if key == "blocked_before_call"
+                    else key
+                )
+                table.add_row(
+                    label, ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+                )
             render.console().print(table)
             typer.echo(f"wrote {json_path} and {md_path}")
         else:

@@ -49,11 +49,12 @@ import math
 import os
 import sys
 import threading
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from difflib import get_close_matches
 from enum import Enum, IntEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Iterable, Iterator, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -84,7 +85,7 @@ class OutputFormat(str, Enum):
 
 
 ToolsOption = Annotated[
-    Optional[list[Path]],
+    list[Path] | None,
     typer.Option(
         "--tools",
         "-t",
@@ -159,7 +160,7 @@ def tools_paths(tools: Iterable[Path | str] | None) -> list[Path]:
     return given or [Path(p) for p in DEFAULT_TOOLS]
 
 
-def open_workbench(tools: Iterable[Path | str] | None, *, wire: bool = True) -> "Playground":
+def open_workbench(tools: Iterable[Path | str] | None, *, wire: bool = True) -> Playground:
     """Load the tool modules and build a :class:`~playground.workbench.Playground`.
 
     Each load problem is printed at once on stderr as ``error: <where>: <message>``; the
@@ -173,14 +174,14 @@ def open_workbench(tools: Iterable[Path | str] | None, *, wire: bool = True) -> 
     return pg
 
 
-def exit_code(pg: "Playground | None", code: int = ExitCode.OK) -> int:
+def exit_code(pg: Playground | None, code: int = ExitCode.OK) -> int:
     """``code``, raised to 2 when ``pg`` had load problems (the larger code wins)."""
     if pg is not None and pg.registry.problems:
         return max(int(code), int(ExitCode.USAGE))
     return int(code)
 
 
-def finish(pg: "Playground | None", code: int = ExitCode.OK) -> None:
+def finish(pg: Playground | None, code: int = ExitCode.OK) -> None:
     """End a command: return normally for 0, else raise ``typer.Exit`` with :func:`exit_code`."""
     final = exit_code(pg, code)
     if final:
@@ -213,7 +214,9 @@ def dump_json(data: Any, *, compact: bool = False) -> str:
     try:
         return json.dumps(data, ensure_ascii=False, default=repr, allow_nan=False, **options)
     except ValueError:  # a non-finite float somewhere
-        return json.dumps(_finite(data), ensure_ascii=False, default=repr, allow_nan=False, **options)
+        return json.dumps(
+            _finite(data), ensure_ascii=False, default=repr, allow_nan=False, **options
+        )
 
 
 def _finite(value: Any) -> Any:
@@ -249,8 +252,14 @@ def guard_stdout() -> None:
             return
         out.flush()
         real = os.dup(1)
-        data = open(real, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
-                    buffering=1 if os.isatty(real) else -1, closefd=True)
+        data = open(  # noqa: SIM115 - lives as long as the process
+            real,
+            "w",
+            encoding="utf-8",
+            errors="backslashreplace",
+            buffering=1 if os.isatty(real) else -1,
+            closefd=True,
+        )
         os.dup2(2, 1)
     except (AttributeError, ValueError, OSError):
         if real is not None:

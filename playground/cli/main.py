@@ -14,7 +14,8 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Annotated, Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Annotated, Any
 
 import typer
 
@@ -71,14 +72,18 @@ def root(
     ctx: typer.Context,
     tools: ToolsOption = None,
     version: Annotated[
-        Optional[bool],
-        typer.Option("--version", help="Print the version and exit.", callback=_version, is_eager=True),
+        bool | None,
+        typer.Option(
+            "--version", help="Print the version and exit.", callback=_version, is_eager=True
+        ),
     ] = None,
 ) -> None:
     """Tool Playground. Run without a command to open the TUI."""
     if ctx.invoked_subcommand is not None:
         if tools:
-            fail(f"--tools goes after the command: playground {ctx.invoked_subcommand} --tools PATH")
+            fail(
+                f"--tools goes after the command: playground {ctx.invoked_subcommand} --tools PATH"
+            )
         guard_stdout()  # stdout carries only the command's data (not the TUI: it owns the terminal)
         return
     open_tui(tools)
@@ -93,7 +98,9 @@ def open_tui(tools: Sequence[Any] | None) -> None:
         from playground.tui.app import run_tui
     except ModuleNotFoundError as exc:
         if exc.name in ("playground.tui.app", "playground.tui"):
-            fail("the TUI is not available (playground/tui/app.py is missing); see playground --help")
+            fail(
+                "the TUI is not available (playground/tui/app.py is missing); see playground --help"
+            )
         fail(f"the TUI cannot start: {exc}")
     except ImportError as exc:
         fail(f"the TUI cannot start: {exc}")
@@ -142,8 +149,11 @@ def run(argv: Sequence[str] | None = None) -> None:
 
     command = typer.main.get_command(app)
     try:
-        rv = command.main(args=list(argv) if argv is not None else None, prog_name="playground",
-                          standalone_mode=False)
+        rv = command.main(
+            args=list(argv) if argv is not None else None,
+            prog_name="playground",
+            standalone_mode=False,
+        )
     except ClickException as exc:
         hint = f" (see '{exc.ctx.command_path} --help')" if getattr(exc, "ctx", None) else ""
         error_line(f"{one_line(exc.format_message())}{hint}")
@@ -154,6 +164,8 @@ def run(argv: Sequence[str] | None = None) -> None:
     except Exception as exc:  # a bug: one line unless debugging
         if os.environ.get("PLAYGROUND_DEBUG"):
             raise
-        error_line(f"internal error: {type(exc).__name__}: {exc} (set PLAYGROUND_DEBUG=1 for the traceback)")
+        error_line(
+            f"internal error: {type(exc).__name__}: {exc} (set PLAYGROUND_DEBUG=1 for the traceback)"
+        )
         sys.exit(int(ExitCode.USAGE))
     sys.exit(rv if isinstance(rv, int) and not isinstance(rv, bool) else 0)

@@ -8,8 +8,8 @@ console. Rich measures Hangul as double-width cells, so Korean columns line up.
 from __future__ import annotations
 
 import os
-
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from rich import box
 from rich.console import Console, Group, RenderableType
@@ -59,10 +59,17 @@ def json_block(data: Any, *, title: str | None = None) -> RenderableType:
     cut = len(text) - MAX_BLOCK_CHARS
     if cut > 0:
         text = text[:MAX_BLOCK_CHARS]
-    syntax: RenderableType = Syntax(text, "json", theme="ansi_dark", word_wrap=True, background_color="default")
+    syntax: RenderableType = Syntax(
+        text, "json", theme="ansi_dark", word_wrap=True, background_color="default"
+    )
     if cut > 0:
-        syntax = Group(syntax, Text(f"… {cut:,} more characters not shown here; --format json prints all of it",
-                                    style="bold yellow"))
+        syntax = Group(
+            syntax,
+            Text(
+                f"… {cut:,} more characters not shown here; --format json prints all of it",
+                style="bold yellow",
+            ),
+        )
     if title is None:
         return syntax
     return Panel(syntax, title=visible(title), title_align="left", box=box.ROUNDED)
@@ -107,28 +114,36 @@ def record_view(record: Any) -> RenderableType:
         cache.append(f"  key {visible(data['cache_key'])}", style="dim")
     grid.add_row("cache", cache)
     outcome = Text.assemble(
-        kind_text(data.get("kind", "")), f"  ok {str(bool(data.get('ok'))).lower()}",
+        kind_text(data.get("kind", "")),
+        f"  ok {str(bool(data.get('ok'))).lower()}",
     )
     if data.get("error"):
         outcome.append(f"  error {visible(data['error'])}", style="red")
     grid.add_row("outcome", outcome)
     for retry in data.get("retries") or []:
         r = retry if isinstance(retry, Mapping) else vars(retry)
-        grid.add_row("retry", f"attempt {r.get('attempt')} failed: {r.get('reason')}; "
-                              f"waited {r.get('delay_ms')} ms")
+        grid.add_row(
+            "retry",
+            f"attempt {r.get('attempt')} failed: {r.get('reason')}; waited {r.get('delay_ms')} ms",
+        )
     timing = f"{float(data.get('duration_ms') or 0):.1f} ms"
     if data.get("timeout_s") is not None:
         timing += f"  (time limit {data['timeout_s']:g} s)"
     grid.add_row("duration", timing)
     if data.get("message"):
         grid.add_row("message", Text(visible(data["message"])))
-    grid.add_row("args", Text(data.get("canonical_args") or dump_json(data.get("args"), compact=True)))
+    grid.add_row(
+        "args", Text(data.get("canonical_args") or dump_json(data.get("args"), compact=True))
+    )
     if data.get("output"):
         grid.add_row("printed", Text(visible(data["output"].rstrip("\n")), style="dim"))
     ok = bool(data.get("ok"))
     title = Text.assemble(
-        (f"{data.get('call_id', '')}  ", "dim"), (visible(str(data.get("tool", ""))), "bold"), "  ",
-        ("✓ " if ok else "✗ ", "green" if ok else "red"), kind_text(data.get("kind", "")),
+        (f"{data.get('call_id', '')}  ", "dim"),
+        (visible(str(data.get("tool", ""))), "bold"),
+        "  ",
+        ("✓ " if ok else "✗ ", "green" if ok else "red"),
+        kind_text(data.get("kind", "")),
     )
     parts: list[RenderableType] = [Panel(grid, title=title, title_align="left", box=box.ROUNDED)]
     if data.get("value") is not None:
@@ -159,19 +174,28 @@ def contracts_table(rows: Iterable[Mapping[str, Any]]) -> Table:
     table.add_column("timeout", justify="right", no_wrap=True)
     table.add_column("required args", overflow="fold", max_width=24)
     for row in rows:
-        effects = Text("side effects", style="bold red") if row["side_effects"] else Text("read-only", style="green")
+        effects = (
+            Text("side effects", style="bold red")
+            if row["side_effects"]
+            else Text("read-only", style="green")
+        )
         tool = Text(visible(row["name"]), style="bold")
         if row["description"]:
             tool.append("\n" + visible(row["description"]), style="dim")
         table.add_row(
-            tool, row["origin"], effects, yes_no(row["caches"]), f"{row['timeout_s']:g} s",
+            tool,
+            row["origin"],
+            effects,
+            yes_no(row["caches"]),
+            f"{row['timeout_s']:g} s",
             ", ".join(row["required"]) or "-",
         )
     return table
 
 
-def contract_view(summary: Mapping[str, Any], declaration: Mapping[str, Any],
-                  returns: Any) -> RenderableType:
+def contract_view(
+    summary: Mapping[str, Any], declaration: Mapping[str, Any], returns: Any
+) -> RenderableType:
     """``show``: the SDK-built declaration, the returns schema and the flags."""
     flags = Table.grid(padding=(0, 2))
     flags.add_column(style="bold")
@@ -180,18 +204,29 @@ def contract_view(summary: Mapping[str, Any], declaration: Mapping[str, Any],
     flags.add_row("source", summary["source"])
     flags.add_row("side effects", yes_no(summary["side_effects"]))
     flags.add_row("cacheable", yes_no(summary["cacheable"]))
-    flags.add_row("cached", Text.assemble(yes_no(summary["caches"]),
-                                          (" (never with side effects)", "dim") if summary["side_effects"] else ""))
+    flags.add_row(
+        "cached",
+        Text.assemble(
+            yes_no(summary["caches"]),
+            (" (never with side effects)", "dim") if summary["side_effects"] else "",
+        ),
+    )
     flags.add_row("time limit", f"{summary['timeout_s']:g} s")
     if isinstance(returns, Mapping):
         for key in ("max_rows", "rows_key", "max_bytes"):
             if key in returns:
                 flags.add_row(key, str(returns[key]))
     parts: list[RenderableType] = [
-        json_block(declaration, title=f"declaration of {summary['name']} (as google-genai builds it)"),
-        json_block(returns, title="returns") if returns is not None
-        else Panel(Text("no returns schema declared: results are not checked", style="dim"),
-                   title="returns", title_align="left"),
+        json_block(
+            declaration, title=f"declaration of {summary['name']} (as google-genai builds it)"
+        ),
+        json_block(returns, title="returns")
+        if returns is not None
+        else Panel(
+            Text("no returns schema declared: results are not checked", style="dim"),
+            title="returns",
+            title_align="left",
+        ),
         Panel(flags, title="flags", title_align="left", box=box.ROUNDED),
     ]
     return Group(*parts)
@@ -209,26 +244,37 @@ def check_table(report: Mapping[str, Any]) -> RenderableType:
     table.add_column("cache / body", overflow="fold")
     for case in report["cases"]:
         passed = case["passed"]
-        call = Text(visible(str(case.get("tool") if case.get("tool") is not None else "-")), style="bold")
-        args = case.get("canonical_args") or (dump_json(case["args"], compact=True) if "args" in case else "")
+        call = Text(
+            visible(str(case.get("tool") if case.get("tool") is not None else "-")), style="bold"
+        )
+        args = case.get("canonical_args") or (
+            dump_json(case["args"], compact=True) if "args" in case else ""
+        )
         if args:
             call.append("\n" + args, style="dim")
         for mismatch in case["mismatches"]:
             call.append("\n" + visible(mismatch), style="red")
         if "kind" in case:  # a record (a malformed line has none)
             outcome = Text.assemble(kind_text(case["kind"]), "\n", verdict_text(case["verdict"]))
-            body = Text.assemble(cache_text(case["cache"]), "\n",
-                                 f"{'ran' if case['body_ran'] else 'no run'} ({case['body_runs']})")
+            body = Text.assemble(
+                cache_text(case["cache"]),
+                "\n",
+                f"{'ran' if case['body_ran'] else 'no run'} ({case['body_runs']})",
+            )
         else:
             outcome, body = Text("-"), Text("-")
         table.add_row(
             str(case["line"]),
             Text("pass", style="green") if passed else Text("FAIL", style="bold red"),
-            call, outcome, body,
+            call,
+            outcome,
+            body,
         )
     total = report["passed"] + report["failed"]
     style = "green" if report["failed"] == 0 else "bold red"
-    summary = Text(f"{report['passed']} passed, {report['failed']} failed, {total} cases", style=style)
+    summary = Text(
+        f"{report['passed']} passed, {report['failed']} failed, {total} cases", style=style
+    )
     return Group(table, summary)
 
 
@@ -243,12 +289,17 @@ def step_detail(step: Mapping[str, Any]) -> Text:
         text.append(visible(str(step["tool"])), style="bold")
         if step.get("args") is not None:
             text.append(" " + dump_json(step["args"], compact=True))
-    fields = [f"{k}={dump_json(step[k], compact=True) if not isinstance(step[k], str) else visible(step[k])}"
-              for k in STEP_FIELDS if step.get(k) not in (None, "")]
+    fields = [
+        f"{k}={dump_json(step[k], compact=True) if not isinstance(step[k], str) else visible(step[k])}"
+        for k in STEP_FIELDS
+        if step.get(k) not in (None, "")
+    ]
     if fields:
         text.append(("\n" if text else "") + "  ".join(fields), style="cyan")
     if step.get("explanation"):
-        text.append(("\n" if text else "") + dump_json(step["explanation"], compact=True), style="dim")
+        text.append(
+            ("\n" if text else "") + dump_json(step["explanation"], compact=True), style="dim"
+        )
     if step.get("message"):
         text.append(("\n" if text else "") + visible(str(step["message"])), style="dim")
     return text
@@ -263,15 +314,23 @@ def episode_view(episode: Mapping[str, Any]) -> RenderableType:
     steps.add_column("attempt", justify="right")
     steps.add_column("detail", overflow="fold", ratio=1)
     for i, step in enumerate(episode.get("steps") or [], start=1):
-        steps.add_row(str(i), str(step.get("node", "")), str(step.get("attempt", "")), step_detail(step))
+        steps.add_row(
+            str(i), str(step.get("node", "")), str(step.get("attempt", "")), step_detail(step)
+        )
     calls = Table(title="calls", box=box.SIMPLE_HEAD, title_justify="left")
     calls.add_column("tool", no_wrap=True)
     for col in ("args", "verdict", "kind", "cache", "error"):
         calls.add_column(col, overflow="fold")
     for rec in episode.get("calls") or []:
         rec = rec if isinstance(rec, Mapping) else rec.to_json()
-        calls.add_row(visible(str(rec.get("tool", ""))), rec.get("canonical_args", ""), verdict_text(rec.get("verdict", "")),
-                      kind_text(rec.get("kind", "")), cache_text(rec.get("cache", "")), rec.get("error", ""))
+        calls.add_row(
+            visible(str(rec.get("tool", ""))),
+            rec.get("canonical_args", ""),
+            verdict_text(rec.get("verdict", "")),
+            kind_text(rec.get("kind", "")),
+            cache_text(rec.get("cache", "")),
+            rec.get("error", ""),
+        )
     summary = Table.grid(padding=(0, 2))
     summary.add_column(style="bold")
     summary.add_column(overflow="fold")
@@ -280,5 +339,9 @@ def episode_view(episode: Mapping[str, Any]) -> RenderableType:
     summary.add_row("fixes", ", ".join(map(str, episode.get("fixes") or [])) or "-")
     summary.add_row("gave up", yes_no(bool(episode.get("gave_up"))))
     summary.add_row("router", str(episode.get("router", "")))
-    return Group(steps, calls, Panel(Text(visible(str(episode.get("reply", "")))), title="reply", title_align="left"),
-                 summary)
+    return Group(
+        steps,
+        calls,
+        Panel(Text(visible(str(episode.get("reply", "")))), title="reply", title_align="left"),
+        summary,
+    )

@@ -41,14 +41,18 @@ class JsonInputError(ValueError):
 
 
 def _reject_constant(name: str) -> Any:
-    raise JsonInputError(f"{name} is not valid JSON (JSON has no NaN or Infinity; use null or a number)")
+    raise JsonInputError(
+        f"{name} is not valid JSON (JSON has no NaN or Infinity; use null or a number)"
+    )
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
         shown = text if len(text) <= 30 else text[:29] + "…"
-        raise JsonInputError(f"the number {shown} is out of range (it would be Infinity, which is not valid JSON)")
+        raise JsonInputError(
+            f"the number {shown} is out of range (it would be Infinity, which is not valid JSON)"
+        )
     return value
 
 
@@ -56,7 +60,9 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise JsonInputError(f"the key {key!r} appears twice in one object (which one is meant?)")
+            raise JsonInputError(
+                f"the key {key!r} appears twice in one object (which one is meant?)"
+            )
         out[key] = value
     return out
 
@@ -94,7 +100,9 @@ def json_depth_problem(value: Any, limit: int = MAX_DEPTH) -> str:
         item, depth, path = stack.pop()
         if isinstance(item, str):
             if _first_surrogate(item) is not None:
-                return f"the string at {path} is not valid Unicode (a lone surrogate such as \\ud800)"
+                return (
+                    f"the string at {path} is not valid Unicode (a lone surrogate such as \\ud800)"
+                )
             continue
         if isinstance(item, (dict, list)):
             if depth >= limit:
@@ -122,8 +130,12 @@ def parse_json(text: str) -> Any:
     reason (the column for syntax errors); never ``RecursionError``.
     """
     try:
-        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float,
-                           object_pairs_hook=_no_duplicate_keys)
+        value = json.loads(
+            text,
+            parse_constant=_reject_constant,
+            parse_float=_finite_float,
+            object_pairs_hook=_no_duplicate_keys,
+        )
     except JsonInputError:
         raise
     except json.JSONDecodeError as exc:
@@ -132,7 +144,9 @@ def parse_json(text: str) -> Any:
         raise JsonInputError(f"nested deeper than {MAX_DEPTH} levels") from None
     except ValueError as exc:  # an integer with more than 4300 digits (Python refuses to read it)
         if "integer string conversion" in str(exc):
-            raise JsonInputError(f"a number longer than {MAX_INT_DIGITS} digits (not usable JSON)") from None
+            raise JsonInputError(
+                f"a number longer than {MAX_INT_DIGITS} digits (not usable JSON)"
+            ) from None
         raise JsonInputError(f"not usable JSON: {' '.join(str(exc).split())[:160]}") from None
     problem = json_depth_problem(value)
     if problem:
@@ -186,7 +200,9 @@ def cache_key(tool: str, args: Any, canonical: str | None = None) -> str:
     return f"{tool}:{canonical_json(args) if canonical is None else canonical}"
 
 
-def to_json_value(value: Any, path: str = "$", *, _depth: int = 0, _seen: frozenset[int] = frozenset()) -> Any:
+def to_json_value(
+    value: Any, path: str = "$", *, _depth: int = 0, _seen: frozenset[int] = frozenset()
+) -> Any:
     """Convert a tool's return value into plain JSON data, or raise :class:`NotSerializable`.
 
     Converted (JSON can carry them): tuples → lists; ``datetime``/``date``/``time`` (as values
@@ -234,23 +250,34 @@ def to_json_value(value: Any, path: str = "$", *, _depth: int = 0, _seen: frozen
             for key, item in value.items():
                 text = _json_key(key, path)
                 if text in out:
-                    raise NotSerializable(f"{path}<key>", f"two keys that both become {text!r} in JSON (one would be lost)")
+                    raise NotSerializable(
+                        f"{path}<key>",
+                        f"two keys that both become {text!r} in JSON (one would be lost)",
+                    )
                 out[text] = to_json_value(item, f"{path}.{text}", _depth=deeper, _seen=seen)
             return out
         if isinstance(value, (list, tuple)):
-            return [to_json_value(item, f"{path}[{i}]", _depth=deeper, _seen=seen) for i, item in enumerate(value)]
+            return [
+                to_json_value(item, f"{path}[{i}]", _depth=deeper, _seen=seen)
+                for i, item in enumerate(value)
+            ]
         try:
             items = sorted(value)
         except TypeError:
             raise NotSerializable(path, "a set of unorderable items (return a list)") from None
-        return [to_json_value(item, f"{path}[{i}]", _depth=deeper, _seen=seen) for i, item in enumerate(items)]
+        return [
+            to_json_value(item, f"{path}[{i}]", _depth=deeper, _seen=seen)
+            for i, item in enumerate(items)
+        ]
     if isinstance(value, (bytes, bytearray, memoryview)):
         raise NotSerializable(path, "bytes (decode to str or base64-encode in the tool)")
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         try:
             as_dict = dataclasses.asdict(value)
         except RecursionError:
-            raise NotSerializable(path, "a dataclass that contains itself (a reference cycle)") from None
+            raise NotSerializable(
+                path, "a dataclass that contains itself (a reference cycle)"
+            ) from None
         return to_json_value(as_dict, path, _depth=_depth, _seen=_seen)
     raise NotSerializable(path, f"an object of type {type(value).__name__} (JSON has no such type)")
 
@@ -265,7 +292,9 @@ def _int_text(value: int, path: str) -> str:
 def _json_key(key: Any, path: str) -> str:
     if isinstance(key, str):
         if _first_surrogate(key) is not None:
-            raise NotSerializable(f"{path}<key>", "a dict key that is not valid Unicode (a lone surrogate)")
+            raise NotSerializable(
+                f"{path}<key>", "a dict key that is not valid Unicode (a lone surrogate)"
+            )
         return str.__str__(key)
     if isinstance(key, bool):
         return "true" if key else "false"

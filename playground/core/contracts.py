@@ -17,8 +17,9 @@ from __future__ import annotations
 import inspect
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from playground.core import declcache
 from playground.errors import LoadError
@@ -172,12 +173,18 @@ def contract_from_function(
 
 def _check_meta(name: str, meta: dict[str, Any], returns: Any) -> None:
     if returns is not None and not isinstance(returns, dict):
-        raise LoadError(f"{name}: 'returns' must be a JSON Schema object, got {type(returns).__name__}")
+        raise LoadError(
+            f"{name}: 'returns' must be a JSON Schema object, got {type(returns).__name__}"
+        )
     if returns is not None:
         check_schema(name, "returns", returns)
     timeout = meta.get("timeout_s", DEFAULT_TIMEOUT_S)
-    if (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not math.isfinite(timeout)
-            or not 0 < timeout <= MAX_TIMEOUT_S):
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or not math.isfinite(timeout)
+        or not 0 < timeout <= MAX_TIMEOUT_S
+    ):
         raise LoadError(
             f"{name}: 'timeout_s' must be a positive number of seconds (finite), got {timeout!r}"
         )
@@ -196,9 +203,13 @@ def check_schema(name: str, what: str, schema: dict[str, Any]) -> None:
         Draft202012Validator.check_schema(body, format_checker=FormatChecker())
     except SchemaError as exc:
         where = "/".join(str(p) for p in exc.absolute_path) or "(top)"
-        raise LoadError(f"{name}: '{what}' is not a valid JSON Schema at {where}: {' '.join(exc.message.split())}") from None
+        raise LoadError(
+            f"{name}: '{what}' is not a valid JSON Schema at {where}: {' '.join(exc.message.split())}"
+        ) from None
     except Exception as exc:  # e.g. a pattern the regex engine refuses
-        raise LoadError(f"{name}: '{what}' is not a valid JSON Schema: {type(exc).__name__}: {exc}") from None
+        raise LoadError(
+            f"{name}: '{what}' is not a valid JSON Schema: {type(exc).__name__}: {exc}"
+        ) from None
     for key in ("max_rows", "max_bytes"):
         limit = schema.get(key)
         if key in schema and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
@@ -216,7 +227,9 @@ def schema_from_table_args(name: str, args: dict[str, Any]) -> dict[str, Any]:
     for an unknown type name or a spec that is not a dict.
     """
     if not isinstance(args, dict):
-        raise LoadError(f"{name}: 'args' must be a dict of argument specs, got {type(args).__name__}")
+        raise LoadError(
+            f"{name}: 'args' must be a dict of argument specs, got {type(args).__name__}"
+        )
     props: dict[str, Any] = {}
     required: list[str] = []
     for arg, spec in args.items():
@@ -224,7 +237,9 @@ def schema_from_table_args(name: str, args: dict[str, Any]) -> dict[str, Any]:
             raise LoadError(f"{name}.{arg}: an argument spec must be a dict, got {spec!r}")
         type_name = spec.get("type", "str")
         if type_name not in _TABLE_TYPES:
-            raise LoadError(f"{name}.{arg}: unknown type {type_name!r} (one of {sorted(_TABLE_TYPES)})")
+            raise LoadError(
+                f"{name}.{arg}: unknown type {type_name!r} (one of {sorted(_TABLE_TYPES)})"
+            )
         jtype = _TABLE_TYPES[type_name]
         prop: dict[str, Any] = {"type": jtype}
         for key in ("description", "pattern", "format", "default"):
@@ -279,7 +294,11 @@ def returns_from_table(name: str, returns: dict[str, Any] | None) -> dict[str, A
             item_props.setdefault(field_name, {})["maximum"] = maximum
         schema["properties"]["rows"] = {
             "type": "array",
-            "items": {"type": "object", "properties": item_props, "required": list(rows.get("item") or {})},
+            "items": {
+                "type": "object",
+                "properties": item_props,
+                "required": list(rows.get("item") or {}),
+            },
         }
         if "max_len" in rows:
             schema["max_rows"] = rows["max_len"]

@@ -25,8 +25,9 @@ import inspect
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 CACHE_ENV = "PLAYGROUND_CACHE_DIR"
 SUBDIR = "declarations"
@@ -72,7 +73,13 @@ def declaration_key(fn: Callable[..., Any]) -> str | None:
     if data is None:
         return None
     h = hashlib.sha256()
-    for part in (data, name.encode(), genai_version().encode(), sys.version.encode(), str(FORMAT).encode()):
+    for part in (
+        data,
+        name.encode(),
+        genai_version().encode(),
+        sys.version.encode(),
+        str(FORMAT).encode(),
+    ):
         h.update(len(part).to_bytes(8, "big"))
         h.update(part)
     return h.hexdigest()

@@ -12,11 +12,18 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from difflib import get_close_matches
-from typing import Any, Callable
+from typing import Any
 
-from tenacity import RetryCallState, Retrying, retry_if_result, stop_after_attempt, wait_exponential_jitter
+from tenacity import (
+    RetryCallState,
+    Retrying,
+    retry_if_result,
+    stop_after_attempt,
+    wait_exponential_jitter,
+)
 
 from playground.core import outcome as oc
 from playground.core.cache import ResultCache
@@ -78,8 +85,13 @@ class Gate:
             if isinstance(exc, KeyboardInterrupt):
                 raise
             record = CallRecord(tool=str(name), args=args, call_id=call_id)
-            outcome = oc.Outcome(False, None, f"raised:{type(exc).__name__}", oc.RAISED,
-                                 oc.raised_message(str(name), oc.exception_text(exc)))
+            outcome = oc.Outcome(
+                False,
+                None,
+                f"raised:{type(exc).__name__}",
+                oc.RAISED,
+                oc.raised_message(str(name), oc.exception_text(exc)),
+            )
         record.ok, record.kind, record.error = outcome.ok, outcome.kind, outcome.error
         record.value, record.message = outcome.value, outcome.message
         if self.wire:
@@ -101,7 +113,9 @@ class Gate:
         if not verdict.ok:
             record.canonical_args = canonical_json(args)
             record.verdict = verdict.code
-            return record, oc.Outcome(False, None, f"args:{verdict.code}", oc.INVALID_ARGS, verdict.message)
+            return record, oc.Outcome(
+                False, None, f"args:{verdict.code}", oc.INVALID_ARGS, verdict.message
+            )
         call_args = verdict.args
         record.canonical_args = canonical_json(call_args)
         if contract.caches:
@@ -143,7 +157,14 @@ class Gate:
         if run.timed_out:
             detail = f"no answer within its time limit of {contract.timeout_s:g} s"
             msg = oc.transient_message(name, detail, 1)
-            return oc.Outcome(False, None, "transient:timeout", oc.TRANSIENT, msg, {"timeout": True, "detail": detail})
+            return oc.Outcome(
+                False,
+                None,
+                "transient:timeout",
+                oc.TRANSIENT,
+                msg,
+                {"timeout": True, "detail": detail},
+            )
         if run.exception is not None:
             exc = run.exception
             kind, reason = oc.classify_exception(exc)
@@ -152,17 +173,29 @@ class Gate:
                 msg = oc.transient_message(name, text, 1)
                 return oc.Outcome(False, None, f"transient:{reason}", kind, msg, {"detail": text})
             if kind == oc.PERMISSION:
-                return oc.Outcome(False, None, f"permission:{reason}", kind, oc.permission_message(name, text))
-            return oc.Outcome(False, None, f"raised:{type(exc).__name__}", oc.RAISED, oc.raised_message(name, text))
+                return oc.Outcome(
+                    False, None, f"permission:{reason}", kind, oc.permission_message(name, text)
+                )
+            return oc.Outcome(
+                False,
+                None,
+                f"raised:{type(exc).__name__}",
+                oc.RAISED,
+                oc.raised_message(name, text),
+            )
         check = check_result(contract, run.value)
         if check.reason == "empty":
-            return oc.Outcome(True, check.value, "", oc.EMPTY, oc.empty_note(name), {"result_reason": "empty"})
+            return oc.Outcome(
+                True, check.value, "", oc.EMPTY, oc.empty_note(name), {"result_reason": "empty"}
+            )
         if check.reason:
             message = check.message + _bad_result_hint(check.reason)
             return oc.Outcome(False, check.value, f"result:{check.reason}", oc.BAD_RESULT, message)
         return oc.Outcome(True, check.value, "", oc.OK, "")
 
-    def _run_with_retries(self, contract: Contract, args: dict[str, Any], record: CallRecord) -> oc.Outcome:
+    def _run_with_retries(
+        self, contract: Contract, args: dict[str, Any], record: CallRecord
+    ) -> oc.Outcome:
         policy = self.retry
         start = self.clock()
 
@@ -172,16 +205,24 @@ class Gate:
         def note_retry(state: RetryCallState) -> None:
             last = state.outcome.result() if state.outcome else None
             delay = state.next_action.sleep if state.next_action else 0.0
-            record.retries.append(Retry(state.attempt_number, last.error if last else "", round(delay * 1000, 1)))
+            record.retries.append(
+                Retry(state.attempt_number, last.error if last else "", round(delay * 1000, 1))
+            )
 
         def retryable(out: oc.Outcome) -> bool:
             # A body with side effects (a payment, an e-mail) is never re-run behind the model's
             # back: the first attempt may have acted before it failed.
-            return out.kind == oc.TRANSIENT and not out.details.get("timeout") and not contract.side_effects
+            return (
+                out.kind == oc.TRANSIENT
+                and not out.details.get("timeout")
+                and not contract.side_effects
+            )
 
         retrying = Retrying(
             stop=stop_after_attempt(max(1, policy.max_attempts)) | out_of_time,
-            wait=wait_exponential_jitter(initial=policy.initial_s, max=policy.max_s, jitter=policy.jitter_s),
+            wait=wait_exponential_jitter(
+                initial=policy.initial_s, max=policy.max_s, jitter=policy.jitter_s
+            ),
             retry=retry_if_result(retryable),
             sleep=self.sleep,
             before_sleep=note_retry,

@@ -95,7 +95,9 @@ class Outcome:
         return POLICIES[self.kind].is_error
 
 
-_SERVER_ERROR_WORDS = re.compile(r"server error|internal error|internal server|서버 오류|서버 에러", re.I)
+_SERVER_ERROR_WORDS = re.compile(
+    r"server error|internal error|internal server|서버 오류|서버 에러", re.I
+)
 
 
 def status_of(exc: BaseException) -> int | None:

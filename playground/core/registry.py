@@ -14,14 +14,14 @@ import importlib.util
 import inspect
 import io
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterable
+from typing import Any
 
 from playground.core.contracts import Contract, contract_from_function, contract_from_table
 from playground.errors import LoadError
-
 
 #: the problem of a ``--tools`` folder without any ``*.py`` tool module
 NO_MODULES = "no tool modules found (expected .py files declaring __tools__ or TOOLS)"
@@ -99,7 +99,9 @@ def tool_files(path: Path) -> list[Path]:
     if path.is_file() and path.suffix == ".py":
         return [path]
     if path.exists():
-        raise LoadError(f"{path}: not a Python file or folder (expected a .py file or a folder of them)")
+        raise LoadError(
+            f"{path}: not a Python file or folder (expected a .py file or a folder of them)"
+        )
     raise LoadError(f"{path}: no such file or folder")
 
 
@@ -128,7 +130,10 @@ def load_registry(paths: Iterable[str | Path]) -> Registry:
         contracts_before, problems_before = len(registry.contracts), len(registry.problems)
         for file in files:
             load_module_into(registry, file)
-        if len(registry.contracts) == contracts_before and len(registry.problems) == problems_before:
+        if (
+            len(registry.contracts) == contracts_before
+            and len(registry.problems) == problems_before
+        ):
             registry.problems.append(LoadProblem(str(path), NO_CONTRACTS))
     return registry
 
@@ -194,15 +199,24 @@ def contracts_of_module(module: ModuleType, file: Path) -> list[Contract | LoadP
     listed = getattr(module, "__tools__", None)
     meta = getattr(module, "__contracts__", None) or {}
     if not isinstance(meta, dict):
-        found.append(LoadProblem(str(file), "__contracts__ must be a dict of {tool name: metadata}"))
+        found.append(
+            LoadProblem(str(file), "__contracts__ must be a dict of {tool name: metadata}")
+        )
         meta = {}
     if table is not None:
         if not isinstance(table, dict):
-            found.append(LoadProblem(str(file), f"TOOLS must be a dict, got {type(table).__name__}"))
+            found.append(
+                LoadProblem(str(file), f"TOOLS must be a dict, got {type(table).__name__}")
+            )
         else:
             for name, entry in table.items():
-                found.append(_guard(lambda name=name, entry=entry: contract_from_table(str(name), entry), str(file),
-                                    f"TOOLS[{name!r}]"))
+                found.append(
+                    _guard(
+                        lambda name=name, entry=entry: contract_from_table(str(name), entry),
+                        str(file),
+                        f"TOOLS[{name!r}]",
+                    )
+                )
     if listed is not None:
         if not isinstance(listed, (list, tuple)):
             found.append(LoadProblem(str(file), "__tools__ must be a list of functions"))
@@ -212,17 +226,28 @@ def contracts_of_module(module: ModuleType, file: Path) -> list[Contract | LoadP
                     found.append(LoadProblem(str(file), f"__tools__ holds a non-callable: {fn!r}"))
                     continue
                 entry = meta.get(getattr(fn, "__name__", ""), {})
-                found.append(_guard(lambda fn=fn, entry=entry: contract_from_function(fn, entry), str(file),
-                                    str(getattr(fn, "__name__", fn))))
+                found.append(
+                    _guard(
+                        lambda fn=fn, entry=entry: contract_from_function(fn, entry),
+                        str(file),
+                        str(getattr(fn, "__name__", fn)),
+                    )
+                )
             listed_names = {getattr(fn, "__name__", None) for fn in listed}
             for stray in [n for n in meta if n not in listed_names]:
                 found.append(
-                    LoadProblem(str(file), f"__contracts__ has an entry for {stray!r}, which is not in __tools__")
+                    LoadProblem(
+                        str(file),
+                        f"__contracts__ has an entry for {stray!r}, which is not in __tools__",
+                    )
                 )
     if table is None and listed is None:
         public = [
-            n for n, obj in vars(module).items()
-            if inspect.isfunction(obj) and obj.__module__ == module.__name__ and not n.startswith("_")
+            n
+            for n, obj in vars(module).items()
+            if inspect.isfunction(obj)
+            and obj.__module__ == module.__name__
+            and not n.startswith("_")
         ]
         if public:
             found.append(

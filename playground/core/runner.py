@@ -13,8 +13,9 @@ import io
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 
 class _ThreadRoutedStream(io.TextIOBase):

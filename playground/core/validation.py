@@ -27,9 +27,18 @@ from playground.core.contracts import Contract
 # When several defects are present, the first in this order is reported (deterministic).
 _ORDER = ("shape", "unknown", "missing", "type", "allowed", "range", "pattern", "format")
 _RANGE_KEYWORDS = {
-    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-    "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties",
-    "multipleOf", "uniqueItems",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+    "multipleOf",
+    "uniqueItems",
 }
 # Non-standard keys the playground adds to a ``returns`` schema; jsonschema ignores them.
 RESULT_LIMIT_KEYS = ("max_rows", "rows_key", "max_bytes")
@@ -78,7 +87,10 @@ def _is_integer_schema(schema: dict[str, Any]) -> bool:
     if t == "integer" or (isinstance(t, list) and "integer" in t and "number" not in t):
         return True
     return any(
-        _is_integer_schema(s) for key in ("anyOf", "oneOf") for s in schema.get(key, []) if isinstance(s, dict)
+        _is_integer_schema(s)
+        for key in ("anyOf", "oneOf")
+        for s in schema.get(key, [])
+        if isinstance(s, dict)
     )
 
 
@@ -180,7 +192,9 @@ def _as_type(text: str, json_type: Any) -> Any:
 def _example_call(parameters: dict[str, Any], tool_description: str = "") -> str:
     props = parameters.get("properties", {}) or {}
     required = parameters.get("required", []) or list(props)[:1]
-    example = {n: example_value(n, props.get(n, {}), tool_description) for n in required if n in props}
+    example = {
+        n: example_value(n, props.get(n, {}), tool_description) for n in required if n in props
+    }
     return canonical_json(example)
 
 
@@ -239,7 +253,10 @@ def check_args(contract: Contract, args: Any) -> Verdict:
     for name in args:
         if name not in props:
             codes.append(
-                (f"unknown:{name}", f"{name!r} is not an argument of {contract.name}. Allowed: {allowed}.")
+                (
+                    f"unknown:{name}",
+                    f"{name!r} is not an argument of {contract.name}. Allowed: {allowed}.",
+                )
             )
     try:
         validator = validator_for(params)
@@ -273,13 +290,23 @@ def _args_message(contract: Contract, code: str, detail: str, args: dict[str, An
         parts.append(f"Got {got}.")
     parts.append(detail.rstrip(".") + ".")
     parts.append(fix + (f", e.g. {arg}={example}." if example and head != "unknown" else "."))
-    parts.append(f"Example call: {contract.name}({_example_call(contract.parameters, contract.description)}).")
+    parts.append(
+        f"Example call: {contract.name}({_example_call(contract.parameters, contract.description)})."
+    )
     return " ".join(parts)
 
 
 def _bounds(schema: dict[str, Any]) -> str:
-    pairs = [("minimum", ">="), ("maximum", "<="), ("minLength", "length >="), ("maxLength", "length <="),
-             ("exclusiveMinimum", ">"), ("exclusiveMaximum", "<"), ("minItems", "items >="), ("maxItems", "items <=")]
+    pairs = [
+        ("minimum", ">="),
+        ("maximum", "<="),
+        ("minLength", "length >="),
+        ("maxLength", "length <="),
+        ("exclusiveMinimum", ">"),
+        ("exclusiveMaximum", "<"),
+        ("minItems", "items >="),
+        ("maxItems", "items <="),
+    ]
     found = [f"{sym} {schema[k]}" for k, sym in pairs if k in schema]
     return " and ".join(found) or "the declared bounds"
 
@@ -302,10 +329,16 @@ def check_result(contract: Contract, value: Any) -> ResultCheck:
             None,
         )
     except RecursionError:
-        return ResultCheck("not_serializable", f"{contract.name} returned a self-referencing value.", None)
+        return ResultCheck(
+            "not_serializable", f"{contract.name} returned a self-referencing value.", None
+        )
     returns = contract.returns
     if not returns:
-        rows = data if isinstance(data, list) else (data.get("rows") if isinstance(data, dict) else None)
+        rows = (
+            data
+            if isinstance(data, list)
+            else (data.get("rows") if isinstance(data, dict) else None)
+        )
         if isinstance(rows, list) and not rows:
             return ResultCheck("empty", "Nothing matched.", data)
         return ResultCheck("", "", data)
@@ -315,31 +348,55 @@ def check_result(contract: Contract, value: Any) -> ResultCheck:
     except Exception as exc:
         return ResultCheck("shape", f"The contract's returns schema is invalid: {exc}", data)
     too_big_errors = [e for e in errors if e.validator == "maxItems"]
-    range_errors = [e for e in errors if e.validator in _RANGE_KEYWORDS and e.validator != "maxItems"]
+    range_errors = [
+        e for e in errors if e.validator in _RANGE_KEYWORDS and e.validator != "maxItems"
+    ]
     shape_errors = [e for e in errors if e not in range_errors and e not in too_big_errors]
     if shape_errors:
         e = shape_errors[0]
-        where = "$" + "".join(f"[{p!r}]" if isinstance(p, str) else f"[{p}]" for p in e.absolute_path)
-        return ResultCheck("shape", f"{contract.name} returned a value of the wrong shape at {where}: {e.message}.", data)
+        where = "$" + "".join(
+            f"[{p!r}]" if isinstance(p, str) else f"[{p}]" for p in e.absolute_path
+        )
+        return ResultCheck(
+            "shape",
+            f"{contract.name} returned a value of the wrong shape at {where}: {e.message}.",
+            data,
+        )
     rows_key = returns.get("rows_key", "rows")
-    rows = data if isinstance(data, list) else (data.get(rows_key) if isinstance(data, dict) else None)
+    rows = (
+        data if isinstance(data, list) else (data.get(rows_key) if isinstance(data, dict) else None)
+    )
     if isinstance(rows, list) and not rows:
         return ResultCheck("empty", "Nothing matched.", data)
     max_rows = returns.get("max_rows")
     if isinstance(rows, list) and isinstance(max_rows, int) and len(rows) > max_rows:
         return ResultCheck(
-            "too_big", f"{contract.name} returned {len(rows)} rows; its contract allows at most {max_rows}.", data
+            "too_big",
+            f"{contract.name} returned {len(rows)} rows; its contract allows at most {max_rows}.",
+            data,
         )
     if too_big_errors:
-        return ResultCheck("too_big", f"{contract.name} returned too many items: {too_big_errors[0].message}.", data)
+        return ResultCheck(
+            "too_big",
+            f"{contract.name} returned too many items: {too_big_errors[0].message}.",
+            data,
+        )
     max_bytes = returns.get("max_bytes")
     size = len(canonical_json(data).encode())
     if isinstance(max_bytes, int) and size > max_bytes:
         return ResultCheck(
-            "too_big", f"{contract.name} returned {size} bytes of JSON; its contract allows at most {max_bytes}.", data
+            "too_big",
+            f"{contract.name} returned {size} bytes of JSON; its contract allows at most {max_bytes}.",
+            data,
         )
     if range_errors:
         e = range_errors[0]
-        where = "$" + "".join(f"[{p!r}]" if isinstance(p, str) else f"[{p}]" for p in e.absolute_path)
-        return ResultCheck("range", f"{contract.name} returned an out-of-range value at {where}: {e.message}.", data)
+        where = "$" + "".join(
+            f"[{p!r}]" if isinstance(p, str) else f"[{p}]" for p in e.absolute_path
+        )
+        return ResultCheck(
+            "range",
+            f"{contract.name} returned an out-of-range value at {where}: {e.message}.",
+            data,
+        )
     return ResultCheck("", "", data)

@@ -20,7 +20,6 @@ from typing import Any
 
 from playground.core.outcome import Outcome
 
-
 #: The providers whose views every record carries, in display order.
 PROVIDERS = ("gemini", "anthropic", "openai")
 

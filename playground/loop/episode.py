@@ -38,7 +38,12 @@ from typing import Any
 
 from playground.core import outcome as oc
 from playground.core.record import CallRecord
-from playground.core.wire import PROVIDERS, gemini_response_payload, group_for_provider, provider_views
+from playground.core.wire import (
+    PROVIDERS,
+    gemini_response_payload,
+    group_for_provider,
+    provider_views,
+)
 from playground.errors import UsageError
 from playground.loop import reply as replies
 from playground.loop.failures import FAILURE_LIMIT, FailureTracker, failure_message
@@ -54,8 +59,20 @@ DEFAULT_MAX_STEPS = 8
 NODES = ("pick", "validate", "run", "check", "repair", "reply", "giveup")
 
 _STEP_KEYS = (
-    "tool", "args", "verdict", "body_ran", "cache", "kind", "error", "retries", "delays_ms",
-    "call", "move", "explanation", "message", "reason",
+    "tool",
+    "args",
+    "verdict",
+    "body_ran",
+    "cache",
+    "kind",
+    "error",
+    "retries",
+    "delays_ms",
+    "call",
+    "move",
+    "explanation",
+    "message",
+    "reason",
 )
 
 
@@ -158,7 +175,9 @@ def tool_turn_wire(move: int, results: list[ToolResult]) -> dict[str, Any]:
     views = []
     for res in results:
         error = res.response.get("error") if isinstance(res.response, dict) else None
-        value = res.response.get("result", res.value) if isinstance(res.response, dict) else res.value
+        value = (
+            res.response.get("result", res.value) if isinstance(res.response, dict) else res.value
+        )
         outcome = oc.Outcome(res.ok, value, res.error, res.kind or oc.RAISED, error or "")
         views.append(provider_views(res.name, res.call_id, outcome))
     return {
@@ -171,10 +190,17 @@ def tool_turn_wire(move: int, results: list[ToolResult]) -> dict[str, Any]:
 def _tool_result(call: FunctionCall, record: CallRecord, message: str) -> ToolResult:
     """The answer sent back to the router for ``call``: the payload of ``record``'s outcome,
     with the accumulated ``message`` as the error text on failures."""
-    outcome = oc.Outcome(record.ok, record.value, record.error, record.kind or oc.RAISED, message or record.message)
+    outcome = oc.Outcome(
+        record.ok, record.value, record.error, record.kind or oc.RAISED, message or record.message
+    )
     return ToolResult(
-        call_id=call.id, name=call.name, ok=record.ok, kind=record.kind, value=record.value,
-        error=record.error, response=gemini_response_payload(outcome),
+        call_id=call.id,
+        name=call.name,
+        ok=record.ok,
+        kind=record.kind,
+        value=record.value,
+        error=record.error,
+        response=gemini_response_payload(outcome),
     )
 
 
@@ -202,7 +228,10 @@ class _Machine:
 
     # -- bookkeeping ---------------------------------------------------------------------------
     def step(self, node: str, attempt: int | None = None, **fields: Any) -> None:
-        data: dict[str, Any] = {"node": node, "attempt": self.ep.attempts if attempt is None else attempt}
+        data: dict[str, Any] = {
+            "node": node,
+            "attempt": self.ep.attempts if attempt is None else attempt,
+        }
         for key in _STEP_KEYS:
             data[key] = fields.get(key)
         data["retries"] = fields.get("retries") or []
@@ -212,10 +241,20 @@ class _Machine:
 
     def checkpoint(self) -> None:
         self.ep.checkpoints[self.ep.attempts + 1] = _Checkpoint(
-            steps=len(self.ep.steps), calls=len(self.ep.calls), fixes=len(self.ep.fixes),
-            moves=len(self.ep.moves), changes=len(self.ep.changes), conversation=list(self.ep.conversation), pending=list(self.pending),
-            index=self.index, results=list(self.results), tracker=copy.deepcopy(self.tracker),
-            tries=self.tries, tool=self.tool, args=copy.deepcopy(self.args), call_id=self.call_id,
+            steps=len(self.ep.steps),
+            calls=len(self.ep.calls),
+            fixes=len(self.ep.fixes),
+            moves=len(self.ep.moves),
+            changes=len(self.ep.changes),
+            conversation=list(self.ep.conversation),
+            pending=list(self.pending),
+            index=self.index,
+            results=list(self.results),
+            tracker=copy.deepcopy(self.tracker),
+            tries=self.tries,
+            tool=self.tool,
+            args=copy.deepcopy(self.args),
+            call_id=self.call_id,
         )
 
     def restore(self, cp: _Checkpoint) -> None:
@@ -252,8 +291,11 @@ class _Machine:
         router = self.ep.router_obj
         moves_made = len(self.ep.moves)
         if moves_made >= self.ep.max_steps:
-            self.final = ("max_steps", "max_steps",
-                          f"Stopped after {moves_made} router moves without a final answer.")
+            self.final = (
+                "max_steps",
+                "max_steps",
+                f"Stopped after {moves_made} router moves without a final answer.",
+            )
             return "giveup"
         try:
             move = router.next_move(self.ep.conversation, self.pg.registry.declarations())
@@ -269,8 +311,13 @@ class _Machine:
         move_index = len(self.ep.moves) - 1
         first = move.calls[0] if move.calls else None
         self.step(
-            "pick", self.ep.attempts + 1, tool=first.name if first else None, args=first.args if first else None,
-            move=move_index, explanation=move.explanation, message=move.text,
+            "pick",
+            self.ep.attempts + 1,
+            tool=first.name if first else None,
+            args=first.args if first else None,
+            move=move_index,
+            explanation=move.explanation,
+            message=move.text,
         )
         if not move.calls:
             return "reply"
@@ -287,8 +334,13 @@ class _Machine:
         call_index = len(self.ep.calls) - 1
         refused = bool(record.verdict)
         self.step(
-            "validate", tool=record.tool, args=record.args, verdict=record.verdict, call=call_index,
-            kind=record.kind if refused else None, error=record.error if refused else None,
+            "validate",
+            tool=record.tool,
+            args=record.args,
+            verdict=record.verdict,
+            call=call_index,
+            kind=record.kind if refused else None,
+            error=record.error if refused else None,
             message=record.message if refused else None,
         )
         return "check" if refused else "run"
@@ -298,8 +350,15 @@ class _Machine:
         assert r is not None
         retries = [asdict(x) for x in r.retries]
         self.step(
-            "run", tool=r.tool, args=r.args, verdict=r.verdict, body_ran=r.body_ran, cache=r.cache,
-            retries=retries, delays_ms=[x["delay_ms"] for x in retries], call=len(self.ep.calls) - 1,
+            "run",
+            tool=r.tool,
+            args=r.args,
+            verdict=r.verdict,
+            body_ran=r.body_ran,
+            cache=r.cache,
+            retries=retries,
+            delays_ms=[x["delay_ms"] for x in retries],
+            call=len(self.ep.calls) - 1,
         )
         return "check"
 
@@ -313,8 +372,17 @@ class _Machine:
             self.message = r.message
         reason = r.error or ("result:empty" if r.kind == oc.EMPTY else "")
         self.step(
-            "check", tool=r.tool, args=r.args, verdict=r.verdict, body_ran=r.body_ran, cache=r.cache,
-            kind=r.kind, error=r.error, call=len(self.ep.calls) - 1, message=self.message, reason=reason,
+            "check",
+            tool=r.tool,
+            args=r.args,
+            verdict=r.verdict,
+            body_ran=r.body_ran,
+            cache=r.cache,
+            kind=r.kind,
+            error=r.error,
+            call=len(self.ep.calls) - 1,
+            message=self.message,
+            reason=reason,
         )
         if self.tracker.reached:
             self.final = ("gave_up", r.error, replies.gave_up(r, self.message, self.ep.attempts))
@@ -343,7 +411,11 @@ class _Machine:
             if r.kind == oc.EMPTY:
                 self.final = ("nothing_found", "result:empty", replies.nothing_found(r))
                 return "giveup"
-            self.final = ("gave_up", r.error, replies.gave_up(r, f"{self.message} ({why}.)", self.ep.attempts))
+            self.final = (
+                "gave_up",
+                r.error,
+                replies.gave_up(r, f"{self.message} ({why}.)", self.ep.attempts),
+            )
             return "giveup"
         # question episode: answer the router's call and go on
         self.results.append(_tool_result(self.pending[self.index], r, self.message))
@@ -360,7 +432,11 @@ class _Machine:
         self.ep.fixes.extend(fix.fixes)
         self.ep.changes.extend(copy.deepcopy(fix.changes))
         self.step(
-            "repair", tool=fix.tool, args=fix.args, reason=fix.rule, message="; ".join(fix.fixes),
+            "repair",
+            tool=fix.tool,
+            args=fix.args,
+            reason=fix.rule,
+            message="; ".join(fix.fixes),
             call=len(self.ep.calls) - 1,
         )
         self.tool, self.args = fix.tool, fix.args
@@ -398,8 +474,13 @@ class _Machine:
         end, reason, text = self.final or ("gave_up", "", "Gave up.")
         text = self.with_note(text, end)
         self.ep.reply, self.ep.end, self.ep.ok, self.ep.gave_up = text, end, False, True
-        self.step("giveup", message=text, reason=reason, error=self.record.error if self.record else None,
-                  tool=self.record.tool if self.record else None)
+        self.step(
+            "giveup",
+            message=text,
+            reason=reason,
+            error=self.record.error if self.record else None,
+            tool=self.record.tool if self.record else None,
+        )
         return ""
 
 
@@ -411,7 +492,11 @@ def _repairs_by_loop(router: Any, loop_repairs: bool | None) -> bool:
 
 
 def run_question_episode(
-    pg: Any, question: str, router: Any = None, *, max_steps: int = DEFAULT_MAX_STEPS,
+    pg: Any,
+    question: str,
+    router: Any = None,
+    *,
+    max_steps: int = DEFAULT_MAX_STEPS,
     loop_repairs: bool | None = None,
 ) -> Episode:
     """Handle ``question`` end to end: the router picks, the gate answers, the loop repairs or stops.
@@ -430,9 +515,14 @@ def run_question_episode(
     if not isinstance(max_steps, int) or max_steps < 1:
         raise UsageError(f"max_steps must be a positive integer, got {max_steps!r}")
     by_loop = _repairs_by_loop(router, loop_repairs)
-    ep = Episode(question=question, router=str(getattr(router, "name", type(router).__name__)),
-                 repairs_by="loop" if by_loop else "router", router_obj=router, max_steps=max_steps,
-                 conversation=[Turn(role="user", text=question)])
+    ep = Episode(
+        question=question,
+        router=str(getattr(router, "name", type(router).__name__)),
+        repairs_by="loop" if by_loop else "router",
+        router_obj=router,
+        max_steps=max_steps,
+        conversation=[Turn(role="user", text=question)],
+    )
     return _Machine(pg, ep, loop_repairs=by_loop, manual=False).run()
 
 
@@ -461,7 +551,10 @@ def _edit_last_move(ep: Episode, call_id: str, name: str, args: Any) -> None:
         if turn.role != "model" or turn.move is None:
             continue
         move = turn.move
-        calls = [FunctionCall(name, copy.deepcopy(args), c.id) if c.id == call_id else c for c in move.calls]
+        calls = [
+            FunctionCall(name, copy.deepcopy(args), c.id) if c.id == call_id else c
+            for c in move.calls
+        ]
         raw = copy.deepcopy(move.raw)
         for part in (raw.get("parts") or []) if isinstance(raw, dict) else []:
             fc = part.get("function_call") if isinstance(part, dict) else None
@@ -471,7 +564,9 @@ def _edit_last_move(ep: Episode, call_id: str, name: str, args: Any) -> None:
         return
 
 
-def fork_episode(pg: Any, episode: Episode, step_index: int, new_args: Any, *, router: Any = None) -> Episode:
+def fork_episode(
+    pg: Any, episode: Episode, step_index: int, new_args: Any, *, router: Any = None
+) -> Episode:
     """Run ``episode`` again from the attempt of ``steps[step_index]`` with ``new_args``.
 
     Everything before that attempt is copied (steps, calls, fixes, moves, the conversation and
@@ -498,7 +593,11 @@ def fork_episode(pg: Any, episode: Episode, step_index: int, new_args: Any, *, r
         fixes=list(episode.fixes[: cp.fixes]),
         changes=copy.deepcopy(episode.changes[: cp.changes]),
         moves=copy.deepcopy(episode.moves[: cp.moves]),
-        reply="", ok=False, gave_up=False, end="", attempts=attempt - 1,
+        reply="",
+        ok=False,
+        gave_up=False,
+        end="",
+        attempts=attempt - 1,
         forked_from={"step": step_index, "attempt": attempt, "args": copy.deepcopy(new_args)},
         checkpoints={k: v for k, v in episode.checkpoints.items() if k < attempt},
         router_obj=router or episode.router_obj or getattr(pg, "router", None),
@@ -510,7 +609,9 @@ def fork_episode(pg: Any, episode: Episode, step_index: int, new_args: Any, *, r
     machine.args = copy.deepcopy(new_args)
     if not manual and machine.index < len(machine.pending):
         old = machine.pending[machine.index]
-        machine.pending[machine.index] = FunctionCall(name=machine.tool, args=machine.args, id=old.id)
+        machine.pending[machine.index] = FunctionCall(
+            name=machine.tool, args=machine.args, id=old.id
+        )
         _edit_last_move(ep, old.id, machine.tool, machine.args)
     machine.node = "validate"
     return machine.run()

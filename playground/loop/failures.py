@@ -70,7 +70,9 @@ def _alternatives(registry: Registry | None, record: CallRecord) -> list[str]:
     if head == "args" and arg and contract is not None:
         schema = (contract.parameters.get("properties") or {}).get(arg, {})
         if schema.get("enum"):
-            ideas.append(f"use one of the allowed values for {arg!r}: {', '.join(map(str, schema['enum']))}")
+            ideas.append(
+                f"use one of the allowed values for {arg!r}: {', '.join(map(str, schema['enum']))}"
+            )
         ideas.append(f"ask the user for a valid {arg!r} instead of guessing it")
     elif head == "args" and code == "unknown_tool" and registry is not None:
         ideas.append(f"call one of the registered tools: {', '.join(registry.names())}")
@@ -88,7 +90,9 @@ def _alternatives(registry: Registry | None, record: CallRecord) -> list[str]:
     return ideas
 
 
-def failure_message(record: CallRecord, count: int, limit: int = FAILURE_LIMIT, registry: Registry | None = None) -> str:
+def failure_message(
+    record: CallRecord, count: int, limit: int = FAILURE_LIMIT, registry: Registry | None = None
+) -> str:
     """The message the model reads for a failed call, with the count accumulated (seed 004).
 
     ``count`` 1: the record's own message. ``count`` 2..limit-1: that message plus how many
@@ -100,9 +104,15 @@ def failure_message(record: CallRecord, count: int, limit: int = FAILURE_LIMIT, 
     if count <= 1:
         return base
     if count < limit:
-        return (f"{base} (This is failure {count} in a row with the same error {record.error}; "
-                f"the episode stops after {limit}.)")
+        return (
+            f"{base} (This is failure {count} in a row with the same error {record.error}; "
+            f"the episode stops after {limit}.)"
+        )
     ideas = _alternatives(registry, record)
-    numbered = " ".join(f"{i}. {idea}" + (" or" if i < len(ideas) else ".") for i, idea in enumerate(ideas, 1))
-    return (f"{record.tool} failed {count} times in a row with the same error ({record.error}). "
-            f"Stop retrying the same way. Instead: {numbered} Last error: {base}")
+    numbered = " ".join(
+        f"{i}. {idea}" + (" or" if i < len(ideas) else ".") for i, idea in enumerate(ideas, 1)
+    )
+    return (
+        f"{record.tool} failed {count} times in a row with the same error ({record.error}). "
+        f"Stop retrying the same way. Instead: {numbered} Last error: {base}"
+    )

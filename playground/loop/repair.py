@@ -36,8 +36,9 @@ from __future__ import annotations
 import difflib
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from playground.core.canonical import canonical_json
 from playground.core.contracts import Contract
@@ -89,7 +90,9 @@ def _module_fallback(contract: Contract, arg: str) -> tuple[Any, bool]:
     return None, False
 
 
-def _fix_allowed(registry: Registry, contract: Contract | None, tool: str, args: Any, error: str) -> Fix | None:
+def _fix_allowed(
+    registry: Registry, contract: Contract | None, tool: str, args: Any, error: str
+) -> Fix | None:
     arg = _arg_of(error)
     if contract is None or not isinstance(args, dict) or not arg:
         return None
@@ -105,11 +108,18 @@ def _fix_allowed(registry: Registry, contract: Contract | None, tool: str, args:
     if args.get(arg) == new:
         return None
     fixed = {**args, arg: new}
-    return Fix(tool, fixed, [f"{arg}: {_show(args.get(arg))} → {_show(new)} ({why})"], "args:allowed",
-               [{"kind": "substituted", "arg": arg, "old": args.get(arg), "new": new}])
+    return Fix(
+        tool,
+        fixed,
+        [f"{arg}: {_show(args.get(arg))} → {_show(new)} ({why})"],
+        "args:allowed",
+        [{"kind": "substituted", "arg": arg, "old": args.get(arg), "new": new}],
+    )
 
 
-def _fix_range(registry: Registry, contract: Contract | None, tool: str, args: Any, error: str) -> Fix | None:
+def _fix_range(
+    registry: Registry, contract: Contract | None, tool: str, args: Any, error: str
+) -> Fix | None:
     arg = _arg_of(error)
     if contract is None or not isinstance(args, dict) or arg not in args:
         return None
@@ -133,8 +143,13 @@ def _fix_range(registry: Registry, contract: Contract | None, tool: str, args: A
     else:
         return None
     fixed = {**args, arg: new}
-    return Fix(tool, fixed, [f"{arg}: {_show(value)} → {_show(new)} (clamped to the {bound})"], "args:range",
-               [{"kind": "clamped", "arg": arg, "old": value, "new": new, "bound": bound.split()[0]}])
+    return Fix(
+        tool,
+        fixed,
+        [f"{arg}: {_show(value)} → {_show(new)} (clamped to the {bound})"],
+        "args:range",
+        [{"kind": "clamped", "arg": arg, "old": value, "new": new, "bound": bound.split()[0]}],
+    )
 
 
 def limit_parameter(contract: Contract) -> tuple[str, dict[str, Any]] | None:
@@ -145,7 +160,9 @@ def limit_parameter(contract: Contract) -> tuple[str, dict[str, Any]] | None:
     return None
 
 
-def _fix_too_big(registry: Registry, contract: Contract | None, tool: str, args: Any, error: str) -> Fix | None:
+def _fix_too_big(
+    registry: Registry, contract: Contract | None, tool: str, args: Any, error: str
+) -> Fix | None:
     if contract is None or not isinstance(args, dict):
         return None
     own = limit_parameter(contract)
@@ -158,11 +175,15 @@ def _fix_too_big(registry: Registry, contract: Contract | None, tool: str, args:
             lo = schema.get("minimum", 1)
             target = max(target, lo if isinstance(lo, int) else 1)
             if target < current:
-                return Fix(tool, {**args, name: target},
-                           [f"{name}: {current} → {target} (result too big; smaller limit)"], "result:too_big",
-                           [{"kind": "fewer_rows", "arg": name, "old": current, "new": target}])
+                return Fix(
+                    tool,
+                    {**args, name: target},
+                    [f"{name}: {current} → {target} (result too big; smaller limit)"],
+                    "result:too_big",
+                    [{"kind": "fewer_rows", "arg": name, "old": current, "new": target}],
+                )
         return None
-    params = set((contract.parameters.get("properties") or {}))
+    params = set(contract.parameters.get("properties") or {})
     for other in registry.contracts.values():
         if other.name == contract.name:
             continue
@@ -180,19 +201,42 @@ def _fix_too_big(registry: Registry, contract: Contract | None, tool: str, args:
         if not required <= set(args) | {name}:
             continue  # the other tool needs an argument we cannot supply
         fixed = {**args, name: maximum}
-        line = (f"tool: {tool!r} → {other.name!r} with {name}={maximum} "
-                f"({tool} has no {name}; {other.name}'s {name} maximum)")
-        return Fix(other.name, fixed, [line], "result:too_big",
-                   [{"kind": "fewer_rows", "arg": name, "old": None, "new": maximum, "tool": other.name, "from_tool": tool}])
+        line = (
+            f"tool: {tool!r} → {other.name!r} with {name}={maximum} "
+            f"({tool} has no {name}; {other.name}'s {name} maximum)"
+        )
+        return Fix(
+            other.name,
+            fixed,
+            [line],
+            "result:too_big",
+            [
+                {
+                    "kind": "fewer_rows",
+                    "arg": name,
+                    "old": None,
+                    "new": maximum,
+                    "tool": other.name,
+                    "from_tool": tool,
+                }
+            ],
+        )
     return None
 
 
-def _fix_unknown_tool(registry: Registry, contract: Contract | None, tool: str, args: Any, error: str) -> Fix | None:
+def _fix_unknown_tool(
+    registry: Registry, contract: Contract | None, tool: str, args: Any, error: str
+) -> Fix | None:
     close = difflib.get_close_matches(str(tool), registry.names(), n=1, cutoff=0.6)
     if not close:
         return None
-    return Fix(close[0], args, [f"tool: {tool!r} → {close[0]!r} (closest registered name)"], "args:unknown_tool",
-               [{"kind": "tool_name", "arg": None, "old": tool, "new": close[0]}])
+    return Fix(
+        close[0],
+        args,
+        [f"tool: {tool!r} → {close[0]!r} (closest registered name)"],
+        "args:unknown_tool",
+        [{"kind": "tool_name", "arg": None, "old": tool, "new": close[0]}],
+    )
 
 
 RepairRule = Callable[[Registry, "Contract | None", str, Any, str], "Fix | None"]
@@ -222,6 +266,8 @@ def repair(registry: Registry, tool: str, args: Any, error: str) -> Fix | None:
     if rule is None:
         return None
     try:
-        return rule(registry, registry.get(tool) if isinstance(tool, str) else None, tool, args, error)
+        return rule(
+            registry, registry.get(tool) if isinstance(tool, str) else None, tool, args, error
+        )
     except Exception:  # a strange schema must not break the loop
         return None

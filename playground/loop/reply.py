@@ -68,12 +68,16 @@ def _change_text(change: dict[str, Any], ko: bool, answered: bool) -> str | None
         if ko:
             done = "안내해 드립니다" if answered else "찾아봤습니다"
             return f"{old}{particle(old, '은', '는')} 허용되지 않는 {arg} 값이라 {new} 기준으로 대신 {done}"
-        return f"{old} is not an allowed {arg}; {'showed' if answered else 'looked up'} {new} instead"
+        return (
+            f"{old} is not an allowed {arg}; {'showed' if answered else 'looked up'} {new} instead"
+        )
     if kind == "clamped":
         high = change.get("bound") == "maximum"
         if ko:
-            return (f"{arg} {old}{particle(old, '은', '는')} {'최댓값을 넘어' if high else '최솟값보다 작아'} "
-                    f"{new}{particle(new, '으로', '로')} 바꿔 조회했습니다")
+            return (
+                f"{arg} {old}{particle(old, '은', '는')} {'최댓값을 넘어' if high else '최솟값보다 작아'} "
+                f"{new}{particle(new, '으로', '로')} 바꿔 조회했습니다"
+            )
         return f"{arg} {old} is {'above the maximum' if high else 'below the minimum'}; used {new} instead"
     if kind == "fewer_rows":
         if ko:

@@ -55,19 +55,36 @@ _SECTION_RE = re.compile(
     r"인자|매개변수|반환|반환값|예외|예시)\s*:\s*$"
 )
 _ARG_LINE_RE = re.compile(r"^\s*\*{0,2}([A-Za-z_][A-Za-z0-9_]*)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
-_EXAMPLE_RE = re.compile(r"(?:예시|예)\s*[:：)]\s*|(?:e\.g\.|eg\.|for example|example)\s*[:,]?\s*", re.I)
+_EXAMPLE_RE = re.compile(
+    r"(?:예시|예)\s*[:：)]\s*|(?:e\.g\.|eg\.|for example|example)\s*[:,]?\s*", re.I
+)
 _PREFIX_RES = (
     re.compile(r"['\"‘’“”`]([A-Za-z0-9-]+)['\"‘’“”`]\s*(?:로|으로)\s*시작"),
     re.compile(r"\b([A-Z][A-Z0-9-]*)\s*(?:로|으로)\s*시작"),
     re.compile(r"(?:starts?|begins?)\s+with\s+['\"`]?([A-Za-z0-9-]+)['\"`]?", re.I),
     re.compile(r"prefix(?:ed)?\s+(?:with\s+|of\s+)?['\"`]([A-Za-z0-9-]+)['\"`]", re.I),
 )
-_FREE_TEXT_NAMES = frozenset({"keyword", "keywords", "query", "q", "search", "search_term", "term",
-                              "terms", "text", "search_text", "검색어"})
+_FREE_TEXT_NAMES = frozenset(
+    {
+        "keyword",
+        "keywords",
+        "query",
+        "q",
+        "search",
+        "search_term",
+        "term",
+        "terms",
+        "text",
+        "search_text",
+        "검색어",
+    }
+)
 _FREE_TEXT_DOC_RE = re.compile(r"검색어|키워드|keyword|query|search term|search text|검색", re.I)
 _DATE_RE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
 _EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
-_COUNTED_RE = re.compile(r"(?<![\w.])(\d+)\s*(?:개|건|가지|명|개만|건만|items?|results?|rows?)(?![A-Za-z])", re.I)
+_COUNTED_RE = re.compile(
+    r"(?<![\w.])(\d+)\s*(?:개|건|가지|명|개만|건만|items?|results?|rows?)(?![A-Za-z])", re.I
+)
 _BARE_INT_RE = re.compile(r"(?<![\w.])(\d+)(?![\w.])")
 _LOWERCASE_DOC_RE = re.compile(r"영문\s*소문자|소문자|lower[- ]?case", re.I)
 _LOWER_WORD_RE = re.compile(r"[a-z]{2,}")
@@ -101,7 +118,11 @@ def split_docstring(description: str) -> DocParts:
         m = _SECTION_RE.match(line)
         if m:
             name = m.group(2).lower()
-            section = "args" if name in {"args", "arguments", "parameters", "params", "인자", "매개변수"} else "other"
+            section = (
+                "args"
+                if name in {"args", "arguments", "parameters", "params", "인자", "매개변수"}
+                else "other"
+            )
             header_indent = len(m.group(1))
             current = None
             continue
@@ -130,7 +151,7 @@ def extract_examples(text: str) -> list[str]:
     """
     out: list[str] = []
     for m in _EXAMPLE_RE.finditer(text or ""):
-        rest = text[m.end():]
+        rest = text[m.end() :]
         rest = re.split(r"(?<=[^\d])\.\s|[.。]\s*$|\n|;", rest, maxsplit=1)[0]
         for part in re.split(r",|/|\bor\b|또는", rest):
             value = part.strip().strip("'\"‘’“”`()[] .")
@@ -200,7 +221,13 @@ class ParamSpec:
     @property
     def structured(self) -> bool:
         """True when a value can be recognised by shape (enum/pattern/format/example/prefix)."""
-        return bool(self.enum or self.pattern or self.format in {"date", "email"} or self.shapes or self.prefix)
+        return bool(
+            self.enum
+            or self.pattern
+            or self.format in {"date", "email"}
+            or self.shapes
+            or self.prefix
+        )
 
 
 def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> list[ParamSpec]:
@@ -211,20 +238,37 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
     specs = []
     for name, schema in props.items():
         schema = schema if isinstance(schema, dict) else {}
-        doc = " ".join(x for x in (arg_docs.get(name, ""), str(schema.get("description") or "")) if x)
-        examples = tuple(extract_examples(doc)) + tuple(str(e) for e in schema.get("examples", []) or [])
-        shapes = tuple((e, rx) for e, rx in ((e, shape_regex(e)) for e in dict.fromkeys(examples)) if rx)
+        doc = " ".join(
+            x for x in (arg_docs.get(name, ""), str(schema.get("description") or "")) if x
+        )
+        examples = tuple(extract_examples(doc)) + tuple(
+            str(e) for e in schema.get("examples", []) or []
+        )
+        shapes = tuple(
+            (e, rx) for e, rx in ((e, shape_regex(e)) for e in dict.fromkeys(examples)) if rx
+        )
         types = _types(schema)
         enum = tuple(schema.get("enum") or ())
         prefix = find_prefix(doc)
         spec = ParamSpec(
-            name=name, types=types, required=name in required, doc=doc, enum=enum,
-            pattern=schema.get("pattern"), format=schema.get("format"),
-            minimum=schema.get("minimum"), maximum=schema.get("maximum"),
-            examples=examples, shapes=shapes, prefix=prefix,
+            name=name,
+            types=types,
+            required=name in required,
+            doc=doc,
+            enum=enum,
+            pattern=schema.get("pattern"),
+            format=schema.get("format"),
+            minimum=schema.get("minimum"),
+            maximum=schema.get("maximum"),
+            examples=examples,
+            shapes=shapes,
+            prefix=prefix,
         )
-        free = ("string" in types or not types) and not spec.structured and (
-            name.lower() in _FREE_TEXT_NAMES or bool(_FREE_TEXT_DOC_RE.search(doc)))
+        free = (
+            ("string" in types or not types)
+            and not spec.structured
+            and (name.lower() in _FREE_TEXT_NAMES or bool(_FREE_TEXT_DOC_RE.search(doc)))
+        )
         specs.append(replace(spec, free_text=free))
     return specs
 
@@ -286,11 +330,21 @@ def _structural(spec: ParamSpec, text: str, used: list[tuple[int, int]]) -> tupl
                 hits.append((m.start(), m.end(), value))
         if hits:
             s, e, value = min(hits, key=lambda h: (h[0], -h[1]))
-            return value, {"rule": "enum", "span": [s, e], "text": text[s:e], "detail": list(spec.enum)}
+            return value, {
+                "rule": "enum",
+                "span": [s, e],
+                "text": text[s:e],
+                "detail": list(spec.enum),
+            }
     if spec.pattern:
         m = _search(_unanchor(spec.pattern), text, used)
         if m:
-            return m.group(), {"rule": "pattern", "span": list(m.span()), "text": m.group(), "detail": spec.pattern}
+            return m.group(), {
+                "rule": "pattern",
+                "span": list(m.span()),
+                "text": m.group(),
+                "detail": spec.pattern,
+            }
     if spec.format == "date":
         for m in _DATE_RE.finditer(text):
             try:
@@ -298,24 +352,43 @@ def _structural(spec: ParamSpec, text: str, used: list[tuple[int, int]]) -> tupl
             except ValueError:
                 continue
             if _free(m.span(1), used):
-                return m.group(1), {"rule": "format", "span": list(m.span(1)), "text": m.group(1), "detail": "date YYYY-MM-DD"}
+                return m.group(1), {
+                    "rule": "format",
+                    "span": list(m.span(1)),
+                    "text": m.group(1),
+                    "detail": "date YYYY-MM-DD",
+                }
     if spec.format == "email":
         m = _EMAIL_RE.search(text)
         if m and _free(m.span(), used):
-            return m.group(), {"rule": "format", "span": list(m.span()), "text": m.group(), "detail": "email"}
+            return m.group(), {
+                "rule": "format",
+                "span": list(m.span()),
+                "text": m.group(),
+                "detail": "email",
+            }
     for example, shape in spec.shapes:
         m = _search(shape, text, used, re.I)
         if m:
             value, upped = _upper_like(m.group(), example)
-            return value, {"rule": "example", "span": list(m.span()), "text": m.group(),
-                           "detail": f"shape {shape} from example {example!r}" + (", upper-cased" if upped else "")}
+            return value, {
+                "rule": "example",
+                "span": list(m.span()),
+                "text": m.group(),
+                "detail": f"shape {shape} from example {example!r}"
+                + (", upper-cased" if upped else ""),
+            }
     if spec.prefix:
         rx = re.escape(spec.prefix) + rf"(?=[{_ALNUM}-]*\d)[{_ALNUM}-]+"
         m = _search(rx, text, used, re.I)
         if m:
             value, upped = _upper_like(m.group(), spec.prefix)
-            return value, {"rule": "prefix", "span": list(m.span()), "text": m.group(),
-                           "detail": f"starts with {spec.prefix!r}" + (", upper-cased" if upped else "")}
+            return value, {
+                "rule": "prefix",
+                "span": list(m.span()),
+                "text": m.group(),
+                "detail": f"starts with {spec.prefix!r}" + (", upper-cased" if upped else ""),
+            }
     return None
 
 
@@ -325,9 +398,16 @@ def _integer(spec: ParamSpec, text: str, used: list[tuple[int, int]]) -> tuple[A
             if not _free(m.span(1), used):
                 continue
             n = int(m.group(1))
-            if (spec.minimum is not None and n < spec.minimum) or (spec.maximum is not None and n > spec.maximum):
+            if (spec.minimum is not None and n < spec.minimum) or (
+                spec.maximum is not None and n > spec.maximum
+            ):
                 continue
-            return n, {"rule": "integer", "span": list(m.span(1)), "text": m.group(), "detail": "number in the question"}
+            return n, {
+                "rule": "integer",
+                "span": list(m.span(1)),
+                "text": m.group(),
+                "detail": "number in the question",
+            }
     return None
 
 
@@ -336,8 +416,9 @@ def _plain_string(spec: ParamSpec) -> bool:
     return ("string" in spec.types or not spec.types) and not spec.structured and not spec.free_text
 
 
-def _word(spec: ParamSpec, text: str, used: list[tuple[int, int]],
-          tokens: list[korean.Token]) -> tuple[Any, dict] | None:
+def _word(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]], tokens: list[korean.Token]
+) -> tuple[Any, dict] | None:
     """Rules 6 (a question word equal to an example) and 7 (the only lowercase latin word)."""
     words = [e for e in spec.examples if _PLAIN_WORD_RE.fullmatch(e)]
     for tok in tokens:
@@ -345,34 +426,60 @@ def _word(spec: ParamSpec, text: str, used: list[tuple[int, int]],
             continue
         for example in words:
             if korean.has_hangul(example):
-                hit = tok.surface == example or (tok.stem == example and tok.surface.startswith(example))
+                hit = tok.surface == example or (
+                    tok.stem == example and tok.surface.startswith(example)
+                )
                 if hit:
                     span = [tok.start, tok.start + len(example)]
-                    return example, {"rule": "word", "span": span, "text": example,
-                                     "detail": f"equals the example {example!r}"}
+                    return example, {
+                        "rule": "word",
+                        "span": span,
+                        "text": example,
+                        "detail": f"equals the example {example!r}",
+                    }
             elif tok.surface.lower() == example.lower():
-                return tok.surface, {"rule": "word", "span": [tok.start, tok.end], "text": tok.surface,
-                                     "detail": f"equals the example {example!r}"}
+                return tok.surface, {
+                    "rule": "word",
+                    "span": [tok.start, tok.end],
+                    "text": tok.surface,
+                    "detail": f"equals the example {example!r}",
+                }
     said = _LOWERCASE_DOC_RE.search(spec.doc)
     if said:
-        lower = [t for t in tokens if _LOWER_WORD_RE.fullmatch(t.surface) and not korean.is_stopword(t.stem)
-                 and t.stem not in korean.QUESTION_WORDS and t.surface not in korean.QUESTION_WORDS
-                 and _free((t.start, t.end), used)]
+        lower = [
+            t
+            for t in tokens
+            if _LOWER_WORD_RE.fullmatch(t.surface)
+            and not korean.is_stopword(t.stem)
+            and t.stem not in korean.QUESTION_WORDS
+            and t.surface not in korean.QUESTION_WORDS
+            and _free((t.start, t.end), used)
+        ]
         if len(lower) == 1:
             tok = lower[0]
-            return tok.surface, {"rule": "lowercase", "span": [tok.start, tok.end], "text": tok.surface,
-                                 "detail": f"the question's only lowercase latin word; the description says {said.group()!r}"}
+            return tok.surface, {
+                "rule": "lowercase",
+                "span": [tok.start, tok.end],
+                "text": tok.surface,
+                "detail": f"the question's only lowercase latin word; the description says {said.group()!r}",
+            }
     return None
 
 
-def fill_structured(specs: list[ParamSpec], question: str, tokens: list[korean.Token] | None = None) -> Fill:
+def fill_structured(
+    specs: list[ParamSpec], question: str, tokens: list[korean.Token] | None = None
+) -> Fill:
     """Rules 1-8 for every parameter of one tool (free text is left to :func:`fill_free_text`).
     ``tokens``: the question's tokens when already computed (:func:`korean.tokenize`)."""
     text = korean.normalize(question)
     fill = Fill()
     for spec in specs:
         found = _structural(spec, text, fill.consumed)
-        if found is None and _plain_string(spec) and (spec.examples or _LOWERCASE_DOC_RE.search(spec.doc)):
+        if (
+            found is None
+            and _plain_string(spec)
+            and (spec.examples or _LOWERCASE_DOC_RE.search(spec.doc))
+        ):
             if tokens is None:
                 tokens = korean.tokenize(text)
             found = _word(spec, text, fill.consumed, tokens)
@@ -386,9 +493,14 @@ def fill_structured(specs: list[ParamSpec], question: str, tokens: list[korean.T
     return fill
 
 
-def fill_free_text(specs: list[ParamSpec], question: str, fill: Fill,
-                   reserved: list[tuple[int, int]], reasons: dict[tuple[int, int], str],
-                   tokens: list[korean.Token] | None = None) -> Fill:
+def fill_free_text(
+    specs: list[ParamSpec],
+    question: str,
+    fill: Fill,
+    reserved: list[tuple[int, int]],
+    reasons: dict[tuple[int, int], str],
+    tokens: list[korean.Token] | None = None,
+) -> Fill:
     """Rule 7, then the list of missing required args. ``reserved``: spans not usable (other
     tools' structured values); ``reasons``: ``{span: why}`` for words that matched a tool's
     vocabulary (so they state intent, not the value); ``tokens``: the question's tokens when
@@ -418,7 +530,9 @@ def fill_free_text(specs: list[ParamSpec], question: str, fill: Fill,
             value = " ".join(t.stem if korean.has_hangul(t.surface) else t.surface for t in kept)
             fill.args[spec.name] = value
             fill.evidence[spec.name] = {
-                "rule": "free_text", "span": [kept[0].start, kept[-1].end], "text": value,
+                "rule": "free_text",
+                "span": [kept[0].start, kept[-1].end],
+                "text": value,
                 "detail": {"kept": [t.surface for t in kept], "dropped": dropped},
             }
     fill.missing = [s.name for s in specs if s.required and s.name not in fill.args]

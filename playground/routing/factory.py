@@ -45,8 +45,12 @@ def has_gemini_key(environ: Mapping[str, str]) -> bool:
 
 
 def make_router(
-    name: str = "offline", model: str | None = None, mode: str | None = None,
-    environ: Mapping[str, str] = os.environ, *, dry_run: bool = False,
+    name: str = "offline",
+    model: str | None = None,
+    mode: str | None = None,
+    environ: Mapping[str, str] = os.environ,
+    *,
+    dry_run: bool = False,
 ) -> Any:
     """The router of :func:`choose_router` (a ``Router``); its notes are dropped — use
     :func:`choose_router` to show them. Raises :class:`UsageError` as that does."""
@@ -54,8 +58,12 @@ def make_router(
 
 
 def choose_router(
-    name: str = "offline", model: str | None = None, mode: str | None = None,
-    environ: Mapping[str, str] = os.environ, *, dry_run: bool = False,
+    name: str = "offline",
+    model: str | None = None,
+    mode: str | None = None,
+    environ: Mapping[str, str] = os.environ,
+    *,
+    dry_run: bool = False,
 ) -> RouterChoice:
     """Build the router called ``name`` (``offline`` | ``gemini``, case-insensitive).
 
@@ -73,8 +81,14 @@ def choose_router(
         if key_ok or dry_run:
             from playground.routing.gemini import DEFAULT_MODEL, GeminiRouter
 
-            key = next(((environ.get(n) or "").strip() for n in ("GOOGLE_API_KEY", "GEMINI_API_KEY")
-                        if (environ.get(n) or "").strip()), None)
+            key = next(
+                (
+                    (environ.get(n) or "").strip()
+                    for n in ("GOOGLE_API_KEY", "GEMINI_API_KEY")
+                    if (environ.get(n) or "").strip()
+                ),
+                None,
+            )
             router = GeminiRouter(model=model or DEFAULT_MODEL, mode=(mode or "AUTO"), api_key=key)
             if not key_ok:
                 router.api_key = None  # never pick up a key from another environment in a dry run

@@ -165,7 +165,9 @@ def build_contents(conversation: list[Turn]) -> list[types.Content]:
                 )
             except (ValueError, TypeError) as exc:  # pydantic.ValidationError is a ValueError
                 first = str(exc).splitlines()[0]
-                raise RouterError(f"conversation turn {index}: model raw is not a Gemini Content: {first}") from None
+                raise RouterError(
+                    f"conversation turn {index}: model raw is not a Gemini Content: {first}"
+                ) from None
             contents.append(content)
             last_calls = [c.id for c in turn.move.calls]
         elif turn.role == "tool":
@@ -222,12 +224,16 @@ class GeminiRouter:
     ) -> None:
         mode_upper = str(mode).upper()
         if mode_upper not in MODES:
-            raise UsageError(f"unknown Gemini function-calling mode {mode!r}; use one of {', '.join(MODES)}")
+            raise UsageError(
+                f"unknown Gemini function-calling mode {mode!r}; use one of {', '.join(MODES)}"
+            )
         if allowed_function_names and mode_upper not in ("ANY", "VALIDATED"):
             raise UsageError("allowed_function_names needs mode ANY or VALIDATED")
         self.model = model
         self.mode = mode_upper
-        self.allowed_function_names = list(allowed_function_names) if allowed_function_names else None
+        self.allowed_function_names = (
+            list(allowed_function_names) if allowed_function_names else None
+        )
         self.api_key = (api_key or "").strip() or gemini_key_from_env(os.environ)
         self.http_client = http_client
         self.vertex = vertex
@@ -265,11 +271,15 @@ class GeminiRouter:
             raise RouterError("the conversation is empty: ask a question first")
         config = self.config(declarations)
         try:
-            return client.models.generate_content(model=self.model, contents=contents, config=config)
+            return client.models.generate_content(
+                model=self.model, contents=contents, config=config
+            )
         except genai_errors.APIError as exc:
             raise RouterError(_api_error_message(exc)) from None
         except httpx2.TimeoutException:
-            raise RouterError(f"Gemini did not answer within {self.timeout_s:g} s (timeout)") from None
+            raise RouterError(
+                f"Gemini did not answer within {self.timeout_s:g} s (timeout)"
+            ) from None
         except httpx2.HTTPError as exc:
             raise RouterError(f"cannot reach Gemini: {type(exc).__name__}: {exc}") from None
         except (ValueError, TypeError) as exc:
@@ -291,7 +301,9 @@ class GeminiRouter:
         response = self._generate(client, conversation, declarations)
         return self._move_from_response(response, conversation)
 
-    def dry_run(self, conversation: list[Turn], declarations: list[dict[str, Any]]) -> dict[str, Any]:
+    def dry_run(
+        self, conversation: list[Turn], declarations: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         """The exact request :meth:`next_move` would send now, without sending it or any key.
 
         The SDK builds the request with the placeholder key ``DRY-RUN`` over a
@@ -342,7 +354,13 @@ class GeminiRouter:
                 continue
             if not call.id:
                 call.id = f"call_{seen + len(calls) + 1}"  # written back into raw below
-            calls.append(FunctionCall(name=call.name or "", args=call.args if call.args is not None else {}, id=call.id))
+            calls.append(
+                FunctionCall(
+                    name=call.name or "",
+                    args=call.args if call.args is not None else {},
+                    id=call.id,
+                )
+            )
 
         raw = content.model_dump(mode="json", exclude_none=True)
         if calls:

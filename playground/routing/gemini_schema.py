@@ -38,10 +38,30 @@ from typing import Any
 #: ``$ref`` / ``$defs`` are listed by the SDK too but are inlined here before sending.
 GEMINI_KEYWORDS: frozenset[str] = frozenset(
     {
-        "type", "format", "title", "description", "default", "items", "minItems", "maxItems",
-        "enum", "properties", "required", "minProperties", "maxProperties", "minimum",
-        "maximum", "minLength", "maxLength", "pattern", "additionalProperties", "anyOf",
-        "uniqueItems", "oneOf", "propertyOrdering", "prefixItems",
+        "type",
+        "format",
+        "title",
+        "description",
+        "default",
+        "items",
+        "minItems",
+        "maxItems",
+        "enum",
+        "properties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "additionalProperties",
+        "anyOf",
+        "uniqueItems",
+        "oneOf",
+        "propertyOrdering",
+        "prefixItems",
     }
 )
 
@@ -53,8 +73,14 @@ _TYPE_KEYWORDS: dict[str, frozenset[str]] = {
     "integer": frozenset({"format", "minimum", "maximum", "enum"}),
     "array": frozenset({"items", "minItems", "maxItems", "uniqueItems", "prefixItems"}),
     "object": frozenset(
-        {"properties", "required", "minProperties", "maxProperties", "additionalProperties",
-         "propertyOrdering"}
+        {
+            "properties",
+            "required",
+            "minProperties",
+            "maxProperties",
+            "additionalProperties",
+            "propertyOrdering",
+        }
     ),
     "boolean": frozenset(),
     "null": frozenset(),
@@ -83,7 +109,9 @@ def convert_parameters(
     if parameters is None:
         return None, notes
     if not isinstance(parameters, dict):
-        notes.append(f"(root): parameters is not a JSON object ({type(parameters).__name__}); dropped")
+        notes.append(
+            f"(root): parameters is not a JSON object ({type(parameters).__name__}); dropped"
+        )
         return None, notes
     converter = _Converter(root=parameters, vertex=vertex, notes=notes)
     schema = converter.convert(parameters, "(root)", ())
@@ -165,7 +193,9 @@ class _Converter:
             if ref in refs:
                 target = self.resolve(ref, where) or {}
                 cut = {k: target[k] for k in ("type", "description") if k in target}
-                self.note(where, f"recursive $ref {ref} cut to {json.dumps(cut, ensure_ascii=False)}")
+                self.note(
+                    where, f"recursive $ref {ref} cut to {json.dumps(cut, ensure_ascii=False)}"
+                )
                 node = {**cut, **node}
             else:
                 target = self.resolve(ref, where)
@@ -192,12 +222,20 @@ class _Converter:
             else:
                 self.note(where, "const dropped (enum kept)")
 
-        for key, bound, step in (("exclusiveMinimum", "minimum", 1), ("exclusiveMaximum", "maximum", -1)):
+        for key, bound, step in (
+            ("exclusiveMinimum", "minimum", 1),
+            ("exclusiveMaximum", "maximum", -1),
+        ):
             if key not in node:
                 continue
             value = node.pop(key)
             is_int = node.get("type") == "integer"
-            if is_int and isinstance(value, (int, float)) and not isinstance(value, bool) and bound not in node:
+            if (
+                is_int
+                and isinstance(value, (int, float))
+                and not isinstance(value, bool)
+                and bound not in node
+            ):
                 # the smallest / largest integer strictly inside the bound
                 node[bound] = math.floor(value) + 1 if step > 0 else math.ceil(value) - 1
                 self.note(where, f"{key} {_json_text(value)} -> {bound} {node[bound]}")
@@ -209,7 +247,10 @@ class _Converter:
             text = f"(default: {_json_text(default)})"
             description = node.get("description")
             node["description"] = f"{description} {text}" if description else text
-            self.note(where, f"default {_json_text(default)} dropped (Gemini API); noted in the description")
+            self.note(
+                where,
+                f"default {_json_text(default)} dropped (Gemini API); noted in the description",
+            )
 
         for key in sorted(k for k in node if k not in GEMINI_KEYWORDS):
             node.pop(key)
@@ -248,7 +289,9 @@ class _Converter:
             ]
         extra = node.get("additionalProperties")
         if isinstance(extra, dict):
-            node["additionalProperties"] = self.convert(extra, f"{prefix}additionalProperties", refs)
+            node["additionalProperties"] = self.convert(
+                extra, f"{prefix}additionalProperties", refs
+            )
         for key in ("anyOf", "oneOf"):
             if isinstance(node.get(key), list):
                 node[key] = [
@@ -286,7 +329,9 @@ class _Converter:
         outer["anyOf"] = branches
         for branch in branches:
             self.stringify_enum(branch, where)
-        self.note(where, f"type {json.dumps(types)} -> anyOf {json.dumps(branches, ensure_ascii=False)}")
+        self.note(
+            where, f"type {json.dumps(types)} -> anyOf {json.dumps(branches, ensure_ascii=False)}"
+        )
         return outer
 
     def stringify_enum(self, node: dict[str, Any], where: str) -> None:
@@ -308,5 +353,5 @@ class _Converter:
             where,
             f"enum {json.dumps(values, ensure_ascii=False)} -> strings "
             f"{json.dumps(node['enum'], ensure_ascii=False)}"
-            + (f" (type {json.dumps(old_type)} -> \"string\")" if old_type != "string" else ""),
+            + (f' (type {json.dumps(old_type)} -> "string")' if old_type != "string" else ""),
         )

@@ -66,7 +66,6 @@ customer-facing text (no-fit answers, asking for a value, :func:`say`, result su
 :mod:`playground.routing.replies`. Their names stay importable from here.
 """
 
-
 from __future__ import annotations
 
 import hashlib
@@ -79,6 +78,7 @@ from typing import Any
 from playground.errors import RouterError
 from playground.routing import argfill, korean
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
+
 # Scoring and customer text live in their own modules; their names (private ones included)
 # stay importable from here.
 from playground.routing.replies import (  # noqa: F401
@@ -138,11 +138,22 @@ class OfflineRouter:
     """
 
     name = "offline"
-    capabilities = RouterCapabilities(network=False, explains=True, parallel_calls=False, dry_run=False)
+    capabilities = RouterCapabilities(
+        network=False, explains=True, parallel_calls=False, dry_run=False
+    )
 
-    def __init__(self, threshold: float = DEFAULT_THRESHOLD, weights: Weights | None = None,
-                 max_calls: int = 3, ask_for_missing: bool = True) -> None:
-        if not isinstance(threshold, (int, float)) or isinstance(threshold, bool) or math.isnan(threshold):
+    def __init__(
+        self,
+        threshold: float = DEFAULT_THRESHOLD,
+        weights: Weights | None = None,
+        max_calls: int = 3,
+        ask_for_missing: bool = True,
+    ) -> None:
+        if (
+            not isinstance(threshold, (int, float))
+            or isinstance(threshold, bool)
+            or math.isnan(threshold)
+        ):
             raise RouterError(f"threshold must be a number, got {threshold!r}")
         self.threshold = float(threshold)
         self.weights = weights or Weights()
@@ -153,8 +164,9 @@ class OfflineRouter:
     # ---- indexes -------------------------------------------------------------------------
     def index(self, declarations: list[dict[str, Any]]) -> DeclIndex:
         """The :class:`DeclIndex` for ``declarations``, built once per distinct content."""
-        key = hashlib.sha256(json.dumps(declarations, sort_keys=True, ensure_ascii=False,
-                                        default=str).encode()).hexdigest()
+        key = hashlib.sha256(
+            json.dumps(declarations, sort_keys=True, ensure_ascii=False, default=str).encode()
+        ).hexdigest()
         if key not in self._cache:
             if len(self._cache) >= 8:
                 self._cache.pop(next(iter(self._cache)))
@@ -170,13 +182,17 @@ class OfflineRouter:
         distinctive, hit, points, points_to}``; a ``pointed`` entry ``{word, from, points}``."""
         return self._score(question, declarations)[0]
 
-    def _score(self, question: str, declarations: list[dict[str, Any]]) -> tuple[list[dict], list[dict]]:
+    def _score(
+        self, question: str, declarations: list[dict[str, Any]]
+    ) -> tuple[list[dict], list[dict]]:
         """``(rows, words)`` for ``question`` (see :func:`playground.routing.scoring.score_question`)."""
         _check_declarations(declarations)
         return score_question(self.index(declarations), question, self.weights)
 
     # kept for callers of the former methods; the rules are functions in playground.routing.scoring
-    def _labels(self, idx: DeclIndex, tokens: list[korean.Token], fills: list[argfill.Fill]) -> list[tuple[int, int]]:
+    def _labels(
+        self, idx: DeclIndex, tokens: list[korean.Token], fills: list[argfill.Fill]
+    ) -> list[tuple[int, int]]:
         return argument_labels(idx, tokens, fills)
 
     def _token_weights(self, text: str, tokens: list[korean.Token], used: list[tuple[int, int]]):
@@ -191,11 +207,14 @@ class OfflineRouter:
         _check_declarations(declarations)
         if not isinstance(conversation, list):
             raise RouterError("conversation must be a list of Turn")
-        u = max((i for i, t in enumerate(conversation) if getattr(t, "role", None) == "user"), default=None)
+        u = max(
+            (i for i, t in enumerate(conversation) if getattr(t, "role", None) == "user"),
+            default=None,
+        )
         if u is None:
             raise RouterError("the conversation has no user question")
         question = conversation[u].text or ""
-        episode = conversation[u + 1:]
+        episode = conversation[u + 1 :]
         calls = [c for t in episode if t.role == "model" and t.move for c in t.move.calls]
         results = [r for t in episode if t.role == "tool" for r in t.results]
         call_no = 1 + sum(len(t.move.calls) for t in conversation if t.role == "model" and t.move)
@@ -206,8 +225,17 @@ class OfflineRouter:
 
     def _explanation(self, question: str, declarations: list[dict], step: str) -> dict[str, Any]:
         rows, words = self._score(question, declarations)
-        return {"router": self.name, "step": step, "question": question, "threshold": self.threshold,
-                "weights": asdict(self.weights), "words": words, "tools": rows, "chosen": None, "reason": ""}
+        return {
+            "router": self.name,
+            "step": step,
+            "question": question,
+            "threshold": self.threshold,
+            "weights": asdict(self.weights),
+            "words": words,
+            "tools": rows,
+            "chosen": None,
+            "reason": "",
+        }
 
     def _pick(self, question: str, declarations: list[dict], call_no: int, ko: bool) -> Move:
         exp = self._explanation(question, declarations, "pick")
@@ -220,38 +248,61 @@ class OfflineRouter:
         # a tool the question's words fit, short of a required argument: its score plus the
         # missing penalty (what it would score with the argument) must reach the threshold
         # (not when the request itself -- a Korean predicate -- matched no declaration)
-        fitting = [r for r in rows if r["missing"] and r["relevance"] > 0 and not r["unmatched_predicates"]
-                   and r["score"] + r["missing_penalty"] >= self.threshold]
+        fitting = [
+            r
+            for r in rows
+            if r["missing"]
+            and r["relevance"] > 0
+            and not r["unmatched_predicates"]
+            and r["score"] + r["missing_penalty"] >= self.threshold
+        ]
         id_only = bool(full) and full[0]["relevance"] + full[0]["pointer_bonus"] <= 0
-        if id_only and fitting and fitting[0]["score"] + fitting[0]["missing_penalty"] > full[0]["score"]:
+        if (
+            id_only
+            and fitting
+            and fitting[0]["score"] + fitting[0]["missing_penalty"] > full[0]["score"]
+        ):
             # seed 001: an id in the question is a cue among the tools the question is about;
             # a tool that only an argument's shape supports yields to a tool the words fit
-            exp["passed_over"] = {"tool": full[0]["name"], "why": "only an argument's shape supports it"}
+            exp["passed_over"] = {
+                "tool": full[0]["name"],
+                "why": "only an argument's shape supports it",
+            }
             full = []
         if full:
             best = full[0]
             passed = [r["name"] for r in eligible if r["missing"] and r["score"] > best["score"]]
-            exp["reason"] = f"{best['name']} has the highest score {best['score']} >= {self.threshold} with all required arguments"
+            exp["reason"] = (
+                f"{best['name']} has the highest score {best['score']} >= {self.threshold} with all required arguments"
+            )
             if passed:
                 exp["reason"] += f"; passed over {passed} (missing required arguments)"
             return self._call(exp, best["name"], best["args"], call_no)
         if not fitting:
             best = rows[0]
-            exp["reason"] = (f"no tool reaches the threshold {self.threshold} "
-                             f"(best: {best['name']} {best['score']}), not even counting missing arguments")
+            exp["reason"] = (
+                f"no tool reaches the threshold {self.threshold} "
+                f"(best: {best['name']} {best['score']}), not even counting missing arguments"
+            )
             return Move(text=_no_tool_text(self.index(declarations), ko, exp), explanation=exp)
         best = fitting[0]
         feeder = self._feeder(best, rows, declarations)
         if feeder is not None:
-            exp["reason"] = (f"{best['name']} fits best ({best['score']}) but lacks {best['missing']}; "
-                             f"its description names {feeder['name']} as the step before, which can be filled: call it first")
+            exp["reason"] = (
+                f"{best['name']} fits best ({best['score']}) but lacks {best['missing']}; "
+                f"its description names {feeder['name']} as the step before, which can be filled: call it first"
+            )
             exp["prerequisite_for"] = best["name"]
             return self._call(exp, feeder["name"], feeder["args"], call_no)
         if self.ask_for_missing:
-            exp["reason"] = f"{best['name']} fits best ({best['score']}) but lacks {best['missing']}: ask for it"
+            exp["reason"] = (
+                f"{best['name']} fits best ({best['score']}) but lacks {best['missing']}: ask for it"
+            )
             exp["asks_for"] = {"tool": best["name"], "missing": best["missing"]}
             return Move(text=_ask_text(self.index(declarations), best, ko), explanation=exp)
-        exp["reason"] = f"{best['name']} fits best ({best['score']}) though {best['missing']} are missing"
+        exp["reason"] = (
+            f"{best['name']} fits best ({best['score']}) though {best['missing']} are missing"
+        )
         return self._call(exp, best["name"], best["args"], call_no)
 
     def _feeder(self, best: dict, rows: list[dict], declarations: list[dict]) -> dict | None:
@@ -269,8 +320,15 @@ class OfflineRouter:
         call = FunctionCall(name=name, args=dict(args), id=f"call_{call_no}")
         return Move(calls=[call], explanation=exp)
 
-    def _continue(self, question: str, declarations: list[dict], calls: list[FunctionCall],
-                  last: list[ToolResult], call_no: int, ko: bool) -> Move:
+    def _continue(
+        self,
+        question: str,
+        declarations: list[dict],
+        calls: list[FunctionCall],
+        last: list[ToolResult],
+        call_no: int,
+        ko: bool,
+    ) -> Move:
         exp = self._explanation(question, declarations, "continue")
         rows = exp["tools"]
         done = {(c.name, _canon(c.args)) for c in calls}
@@ -280,11 +338,19 @@ class OfflineRouter:
             if chain is not None:
                 r, arg, row_no, fld, value = chain
                 args = {**{k: v for k, v in r["args"].items() if k != arg}, arg: value}
-                exp["reason"] = (f"the question fits {r['name']} (relevance {r['relevance']}, name matched by "
-                                 f"{r['name_hits']}) better than {result.name}; {arg} comes from row {row_no} "
-                                 f"field {fld!r} of {result.call_id}")
-                exp["chained_from"] = {"call_id": result.call_id, "tool": result.name, "row": row_no,
-                                       "field": fld, "value": value, "arg": arg}
+                exp["reason"] = (
+                    f"the question fits {r['name']} (relevance {r['relevance']}, name matched by "
+                    f"{r['name_hits']}) better than {result.name}; {arg} comes from row {row_no} "
+                    f"field {fld!r} of {result.call_id}"
+                )
+                exp["chained_from"] = {
+                    "call_id": result.call_id,
+                    "tool": result.name,
+                    "row": row_no,
+                    "field": fld,
+                    "value": value,
+                    "arg": arg,
+                }
                 return self._call(exp, r["name"], args, call_no)
         elif len(calls) >= self.max_calls:
             exp["cap"] = self.max_calls
@@ -296,7 +362,9 @@ class OfflineRouter:
         if not found:
             return None
         first = found[0]
-        ids = [(k, v) for k, v in first.items() if _ID_FIELD_RE.search(k) and isinstance(v, (str, int))]
+        ids = [
+            (k, v) for k, v in first.items() if _ID_FIELD_RE.search(k) and isinstance(v, (str, int))
+        ]
         if not ids:
             return None
         last = next((_intent(r) for r in rows if r["name"] == result.name), (0.0, 0))
@@ -312,7 +380,11 @@ class OfflineRouter:
                 args = {**r["args"], fld: value}
                 if (r["name"], _canon(args)) in done or _intent(r) <= last:
                     continue
-                rescored = r["score"] + (self.weights.missing if fld in r["missing"] else 0) + self.weights.argument
+                rescored = (
+                    r["score"]
+                    + (self.weights.missing if fld in r["missing"] else 0)
+                    + self.weights.argument
+                )
                 if rescored >= self.threshold:
                     return r, fld, 0, fld, value
         return None
@@ -329,5 +401,9 @@ def _canon(args: Any) -> str:
 
 def _check_declarations(declarations: Any) -> None:
     if not isinstance(declarations, list) or not all(
-            isinstance(d, dict) and isinstance(d.get("name"), str) and d.get("name") for d in declarations):
-        raise RouterError("declarations must be a list of {'name', 'description', 'parameters'} dicts")
+        isinstance(d, dict) and isinstance(d.get("name"), str) and d.get("name")
+        for d in declarations
+    ):
+        raise RouterError(
+            "declarations must be a list of {'name', 'description', 'parameters'} dicts"
+        )

@@ -24,6 +24,7 @@ from playground.routing import argfill, korean
 from playground.routing.base import ToolResult
 from playground.routing.scoring import DeclIndex, ToolIndex
 
+
 def _rows_of(value: Any) -> list[dict]:
     """Rows of a result: a list of dicts, the first list-of-dicts inside a dict, or the dict."""
     if isinstance(value, list):
@@ -56,8 +57,14 @@ def capability(summary: str) -> str:
     words = text.split()
     if korean.has_hangul(text) and words and words[-1].endswith("한다") and len(words[-1]) > 2:
         verb = words[-1][:-2]
-        j = next((i for i in range(len(words) - 2, -1, -1)
-                  if len(words[i]) > 1 and words[i][-1] in "을를"), None)
+        j = next(
+            (
+                i
+                for i in range(len(words) - 2, -1, -1)
+                if len(words[i]) > 1 and words[i][-1] in "을를"
+            ),
+            None,
+        )
         if j is None:
             return " ".join(words[:-1] + [verb]).strip()
         start = 0
@@ -97,8 +104,11 @@ def advertised(idx: DeclIndex, ko: bool) -> tuple[list[ToolIndex], list[dict[str
             hidden.append({"tool": t.name, "why": "no description"})
     same = [t for t in shown if korean.has_hangul(t.summary) == ko]
     if same and len(same) < len(shown):
-        hidden += [{"tool": t.name, "why": "described in another language than the question"}
-                   for t in shown if t not in same]
+        hidden += [
+            {"tool": t.name, "why": "described in another language than the question"}
+            for t in shown
+            if t not in same
+        ]
         shown = same
     return shown, hidden
 
@@ -201,7 +211,9 @@ def say(value: Any, ko: bool, limit: int = 120) -> str:
         text = value
     else:
         try:
-            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=str)
+            text = json.dumps(
+                value, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=str
+            )
         except (TypeError, ValueError):
             text = str(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -210,7 +222,7 @@ def say(value: Any, ko: bool, limit: int = 120) -> str:
 def _facts(d: dict, ko: bool, limit: int = 8) -> str:
     parts = []
     for k, v in d.items():
-        if k in {"found", "message", "note"} or isinstance(v, (dict, list)) and not v:
+        if k in {"found", "message", "note"} or (isinstance(v, (dict, list)) and not v):
             continue
         parts.append(f"{k}: {say(v, ko, 80)}")
         if len(parts) >= limit:
@@ -225,17 +237,37 @@ def summarize(results: list[ToolResult], ko: bool) -> str:
     for r in results:
         v = r.value
         if not r.ok:
-            extra = (" 잠시 후 다시 시도해 주세요." if ko else " Please try again later.") if r.kind == "transient" else ""
-            out.append((f"{r.name} 호출이 실패했습니다 ({r.kind}): {r.error}." if ko
-                        else f"{r.name} failed ({r.kind}): {r.error}.") + extra)
+            extra = (
+                (" 잠시 후 다시 시도해 주세요." if ko else " Please try again later.")
+                if r.kind == "transient"
+                else ""
+            )
+            out.append(
+                (
+                    f"{r.name} 호출이 실패했습니다 ({r.kind}): {r.error}."
+                    if ko
+                    else f"{r.name} failed ({r.kind}): {r.error}."
+                )
+                + extra
+            )
             continue
         rows = _rows_of(v) if isinstance(v, (list, dict)) else []
-        listy = isinstance(v, list) or (isinstance(v, dict) and any(isinstance(x, list) and (not x or isinstance(x[0], dict)) for x in v.values()))
+        listy = isinstance(v, list) or (
+            isinstance(v, dict)
+            and any(isinstance(x, list) and (not x or isinstance(x[0], dict)) for x in v.values())
+        )
         note = v.get("message") or v.get("note") if isinstance(v, dict) else None
         note = say(note, ko, 200) if note else None
-        empty = r.kind == "empty" or (isinstance(v, dict) and v.get("found") is False) or (listy and not rows) or v in (None, [], {})
+        empty = (
+            r.kind == "empty"
+            or (isinstance(v, dict) and v.get("found") is False)
+            or (listy and not rows)
+            or v in (None, [], {})
+        )
         if empty:
-            head = f"{r.name}: 조회 결과 찾을 수 없습니다." if ko else f"{r.name}: nothing was found."
+            head = (
+                f"{r.name}: 조회 결과 찾을 수 없습니다." if ko else f"{r.name}: nothing was found."
+            )
             out.append(head + (f" {note}" if note else ""))
             continue
         if listy:
@@ -244,8 +276,11 @@ def summarize(results: list[ToolResult], ko: bool) -> str:
             out.append(head + shown + (f" ({note})" if note else ""))
         elif isinstance(v, dict):
             facts = _facts(v, ko)
-            out.append(f"{r.name} 결과 — " + facts + (f". {note}" if note else "") if ko
-                       else f"{r.name} result — " + facts + (f". {note}" if note else ""))
+            out.append(
+                f"{r.name} 결과 — " + facts + (f". {note}" if note else "")
+                if ko
+                else f"{r.name} result — " + facts + (f". {note}" if note else "")
+            )
         else:
             out.append(f"{r.name} 결과: {say(v, ko)}" if ko else f"{r.name} result: {say(v, ko)}")
     return "\n".join(out)

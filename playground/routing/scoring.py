@@ -18,6 +18,7 @@ fixtures/routing_cases.jsonl against tools/shop.py. Deterministic; no network.
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import re
 from dataclasses import dataclass, field, replace
@@ -83,7 +84,9 @@ def _covered(term: str, own: set[str], labels: set[str]) -> bool:
     specific statement)."""
     if term in own or term in labels:
         return True
-    return any(korean.match_quality(term, o) == (0.7, "prefix") and o.startswith(term) for o in labels)
+    return any(
+        korean.match_quality(term, o) == (0.7, "prefix") and o.startswith(term) for o in labels
+    )
 
 
 def _strip_examples(text: str) -> str:
@@ -99,12 +102,12 @@ class ToolIndex:
 
     name: str
     summary: str
-    terms: dict[str, tuple[str, float]]           # stem -> (where, location weight), best location
+    terms: dict[str, tuple[str, float]]  # stem -> (where, location weight), best location
     boundaries: list[Boundary]
-    boundary_terms: dict[str, list[int]]         # stem -> boundary sentence indexes
+    boundary_terms: dict[str, list[int]]  # stem -> boundary sentence indexes
     specs: list[argfill.ParamSpec]
-    refers: tuple[str, ...]                      # tools named as a prerequisite ("먼저 X로")
-    demo: bool = False                           # says it is not for real use (see _DEMO_RE)
+    refers: tuple[str, ...]  # tools named as a prerequisite ("먼저 X로")
+    demo: bool = False  # says it is not for real use (see _DEMO_RE)
 
 
 @dataclass
@@ -128,8 +131,11 @@ def _names_regex(names: list[str]) -> re.Pattern | None:
 
 def _words(text: str) -> list[str]:
     """Content stems of declaration text (stopwords and meta words such as 사용/쓴다 dropped)."""
-    return [t.stem for t in korean.tokenize(text)
-            if korean.is_content(t.stem) and t.stem not in korean.META_WORDS]
+    return [
+        t.stem
+        for t in korean.tokenize(text)
+        if korean.is_content(t.stem) and t.stem not in korean.META_WORDS
+    ]
 
 
 def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -> ToolIndex:
@@ -156,7 +162,9 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
             for ex in examples:
                 bare = bare.replace(ex, " ")
             if _BOUNDARY_RE.search(bare):
-                boundaries.append(Boundary(sentence, tuple(dict.fromkeys(_words(bare))), tuple(named)))
+                boundaries.append(
+                    Boundary(sentence, tuple(dict.fromkeys(_words(bare))), tuple(named))
+                )
                 continue
             if named and _FIRST_RE.search(bare):
                 refers.extend(named)
@@ -173,7 +181,9 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
         if korean.is_content(part):
             add(korean.stem(part), "name", w.name)
     own = set(terms)
-    for part in korean.split_identifier(name):  # the name's glossary words are the tool's own subject too
+    for part in korean.split_identifier(
+        name
+    ):  # the name's glossary words are the tool's own subject too
         own.update(korean.translations(korean.stem(part)))
     labels = {korean.stem(p) for s in specs for p in korean.split_identifier(s.name)}
     for spec in specs:
@@ -187,7 +197,9 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
             terms.pop(t, None)
     first = _SENTENCE_RE.split(parts.summary.strip())[0] if parts.summary.strip() else ""
     demo = bool(_DEMO_RE.search(str(decl.get("description") or "")))
-    return ToolIndex(name, first, terms, boundaries, boundary_terms, specs, tuple(dict.fromkeys(refers)), demo)
+    return ToolIndex(
+        name, first, terms, boundaries, boundary_terms, specs, tuple(dict.fromkeys(refers)), demo
+    )
 
 
 def build_index(declarations: list[dict[str, Any]], weights: Weights) -> DeclIndex:
@@ -214,7 +226,9 @@ def _candidates(idx: DeclIndex, s: str) -> list[tuple[str, float, str]]:
     while lo < len(idx.sorted_terms) and idx.sorted_terms[lo].startswith(s):
         found.add(idx.sorted_terms[lo])
         lo += 1
-    for i in range(len(s)):  # substrings longer than the longest term cannot match: O(len(s) * longest)
+    for i in range(
+        len(s)
+    ):  # substrings longer than the longest term cannot match: O(len(s) * longest)
         for j in range(i + 1, min(len(s), i + idx.longest) + 1):
             sub = s[i:j]
             if sub != s and (sub in idx.postings or sub in idx.bpostings):
@@ -237,13 +251,31 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
     text = korean.normalize(question)
     tokens = korean.tokenize(text)
     fills = [argfill.fill_structured(t.specs, text, tokens) for t in idx.tools]
-    consumed = sorted({span for f in fills for a, ev in f.evidence.items()
-                       if ev["rule"] not in argfill.WEAK_RULES for span in [tuple(ev["span"])]})
+    consumed = sorted(
+        {
+            span
+            for f in fills
+            for a, ev in f.evidence.items()
+            if ev["rule"] not in argfill.WEAK_RULES
+            for span in [tuple(ev["span"])]
+        }
+    )
     labels = argument_labels(idx, tokens, fills)
     weights, notes, predicates = token_weights(text, tokens, consumed + labels, w)
     n = len(idx.tools)
-    rows = [{"name": t.name, "relevance": 0.0, "boundary_penalty": 0.0, "pointer_bonus": 0.0,
-             "matched": [], "name_hits": [], "boundary": [], "pointed": []} for t in idx.tools]
+    rows = [
+        {
+            "name": t.name,
+            "relevance": 0.0,
+            "boundary_penalty": 0.0,
+            "pointer_bonus": 0.0,
+            "matched": [],
+            "name_hits": [],
+            "boundary": [],
+            "pointed": [],
+        }
+        for t in idx.tools
+    ]
     fired: dict[tuple[int, int], list[str]] = {}
     points: dict[tuple[int, int], float] = {}
     by_name = {t.name: i for i, t in enumerate(idx.tools)}
@@ -266,10 +298,19 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
             if i in neg and neg[i][0] >= quality:
                 continue
             rows[i]["relevance"] += value * idf * weights[k]
-            rows[i]["matched"].append({"word": tok.surface, **info, "idf": round(idf, 3),
-                                       "word_weight": weights[k], "points": round(value * idf * weights[k], 3)})
+            rows[i]["matched"].append(
+                {
+                    "word": tok.surface,
+                    **info,
+                    "idf": round(idf, 3),
+                    "word_weight": weights[k],
+                    "points": round(value * idf * weights[k], 3),
+                }
+            )
             if not info["where"].startswith("example"):
-                reasons.setdefault((tok.start, tok.end), f"matched {idx.tools[i].name} {info['where']}")
+                reasons.setdefault(
+                    (tok.start, tok.end), f"matched {idx.tools[i].name} {info['where']}"
+                )
         for i, (quality, info) in neg.items():
             if i in pos and pos[i][1] > quality:
                 continue
@@ -285,36 +326,74 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
                 j = by_name.get(other)
                 if j is not None and j != i:
                     rows[j]["pointer_bonus"] += w.pointer * penalty
-                    rows[j]["pointed"].append({"word": tok.surface, "from": idx.tools[i].name,
-                                               "points": round(w.pointer * penalty, 3)})
+                    rows[j]["pointed"].append(
+                        {
+                            "word": tok.surface,
+                            "from": idx.tools[i].name,
+                            "points": round(w.pointer * penalty, 3),
+                        }
+                    )
             reasons.setdefault((tok.start, tok.end), f"boundary of {idx.tools[i].name}")
     for (i, b), words in sorted(fired.items()):
         sent = idx.tools[i].boundaries[b]
-        rows[i]["boundary"].append({"sentence": sent.sentence, "terms": list(sent.terms),
-                                    "distinctive": list(sent.distinctive), "hit": words,
-                                    "points": round(points[(i, b)], 3), "points_to": list(sent.points_to)})
+        rows[i]["boundary"].append(
+            {
+                "sentence": sent.sentence,
+                "terms": list(sent.terms),
+                "distinctive": list(sent.distinctive),
+                "hit": words,
+                "points": round(points[(i, b)], 3),
+                "points_to": list(sent.points_to),
+            }
+        )
     for k in predicates:  # a verb predicate is the request, never part of a search text
         if not korean.is_nominal(tokens[k]):
             reasons.setdefault((tokens[k].start, tokens[k].end), "the request's verb, not a value")
     for i, tool in enumerate(idx.tools):
-        fill = argfill.fill_free_text(tool.specs, text, fills[i], consumed + labels, reasons, tokens)
-        found = sum(w.integer if ev["rule"] in argfill.WEAK_RULES else w.argument
-                    for ev in fill.evidence.values() if ev["rule"] != "free_text")
+        fill = argfill.fill_free_text(
+            tool.specs, text, fills[i], consumed + labels, reasons, tokens
+        )
+        found = sum(
+            w.integer if ev["rule"] in argfill.WEAK_RULES else w.argument
+            for ev in fill.evidence.values()
+            if ev["rule"] != "free_text"
+        )
         r = rows[i]
         ev_bonus = found
-        r.update(args=fill.args, arg_evidence=fill.evidence, missing=fill.missing,
-                 evidence_bonus=ev_bonus, missing_penalty=w.missing * len(fill.missing),
-                 predicate_penalty=w.unknown_predicate * len(unknown), unmatched_predicates=unknown)
-        r["score"] = (r["relevance"] + ev_bonus + r["pointer_bonus"] - r["boundary_penalty"]
-                      - r["missing_penalty"] - r["predicate_penalty"])
-        for key in ("score", "relevance", "evidence_bonus", "pointer_bonus", "boundary_penalty",
-                    "missing_penalty", "predicate_penalty"):
+        r.update(
+            args=fill.args,
+            arg_evidence=fill.evidence,
+            missing=fill.missing,
+            evidence_bonus=ev_bonus,
+            missing_penalty=w.missing * len(fill.missing),
+            predicate_penalty=w.unknown_predicate * len(unknown),
+            unmatched_predicates=unknown,
+        )
+        r["score"] = (
+            r["relevance"]
+            + ev_bonus
+            + r["pointer_bonus"]
+            - r["boundary_penalty"]
+            - r["missing_penalty"]
+            - r["predicate_penalty"]
+        )
+        for key in (
+            "score",
+            "relevance",
+            "evidence_bonus",
+            "pointer_bonus",
+            "boundary_penalty",
+            "missing_penalty",
+            "predicate_penalty",
+        ):
             r[key] = round(r[key], 4)
     rows.sort(key=lambda r: (-r["score"], r["name"]))
     return rows, notes
 
 
-def argument_labels(idx: DeclIndex, tokens: list[korean.Token], fills: list[argfill.Fill]) -> list[tuple[int, int]]:
+def argument_labels(
+    idx: DeclIndex, tokens: list[korean.Token], fills: list[argfill.Fill]
+) -> list[tuple[int, int]]:
     """Spans of words naming an argument value right before it ("주문번호 HR...")."""
     labels = set()
     for tool, fill in zip(idx.tools, fills):
@@ -340,7 +419,9 @@ def token_weights(text: str, tokens: list[korean.Token], used: list[tuple[int, i
         if korean.is_stopword(tok.stem) or not all(tok.end <= a or tok.start >= b for a, b in used):
             weights.append(0.0)
         else:
-            weights.append(w.modifier if korean.is_modifier(tok) or korean.is_background(tok) else 1.0)
+            weights.append(
+                w.modifier if korean.is_modifier(tok) or korean.is_background(tok) else 1.0
+            )
     # the last content word of each Korean sentence is its predicate
     bounds = [m.end() for m in re.finditer(r"[.?!\n]+", text)] + [len(text) + 1]
     start, predicates = 0, set()
@@ -352,21 +433,32 @@ def token_weights(text: str, tokens: list[korean.Token], used: list[tuple[int, i
                 weights[k] = max(weights[k], w.predicate)
                 predicates.add(k)
                 before = inside[-2] if len(inside) > 1 else None
-                if (tokens[k].stem in korean.QUESTION_WORDS and before is not None
-                        and tokens[before].ending in korean.SUBJECT_PARTICLES
-                        and _adjacent(text, tokens[before], tokens[k])):
+                if (
+                    tokens[k].stem in korean.QUESTION_WORDS
+                    and before is not None
+                    and tokens[before].ending in korean.SUBJECT_PARTICLES
+                    and _adjacent(text, tokens[before], tokens[k])
+                ):
                     weights[before] = max(weights[before], w.predicate)
                     predicates.add(before)
             # a bare noun right before another noun (not the predicate) modifies it
-            for a, b in zip(inside, inside[1:]):
+            for a, b in itertools.pairwise(inside):
                 ta, tb = tokens[a], tokens[b]
-                if (weights[a] == 1.0 and ta.ending == "" and korean.has_hangul(ta.surface)
-                        and korean.is_nominal(tb) and b not in predicates
-                        and tb.stem not in korean.QUESTION_WORDS and _adjacent(text, ta, tb)):
+                if (
+                    weights[a] == 1.0
+                    and ta.ending == ""
+                    and korean.has_hangul(ta.surface)
+                    and korean.is_nominal(tb)
+                    and b not in predicates
+                    and tb.stem not in korean.QUESTION_WORDS
+                    and _adjacent(text, ta, tb)
+                ):
                     weights[a] = w.modifier
         start = end
     for k, (tok, wt) in enumerate(zip(tokens, weights)):
-        notes.append({"word": tok.surface, "stem": tok.stem, "weight": wt, "predicate": k in predicates})
+        notes.append(
+            {"word": tok.surface, "stem": tok.stem, "weight": wt, "predicate": k in predicates}
+        )
     return weights, notes, predicates
 
 
@@ -386,8 +478,16 @@ def match_token(idx: DeclIndex, s: str, w: Weights):
                 if where == "name":
                     named.add(i)
                 if i not in pos or points > pos[i][0]:
-                    pos[i] = (points, q, {"term": term, "where": where, "how": how + (f" via glossary {via!r}" if via else ""),
-                                          "quality": round(q, 3)})
+                    pos[i] = (
+                        points,
+                        q,
+                        {
+                            "term": term,
+                            "where": where,
+                            "how": how + (f" via glossary {via!r}" if via else ""),
+                            "quality": round(q, 3),
+                        },
+                    )
             for i in idx.bpostings.get(term, ()):
                 if i not in neg or q > neg[i][0]:
                     neg[i] = (q, {"term": term, "sentences": idx.tools[i].boundary_terms[term]})
@@ -396,4 +496,4 @@ def match_token(idx: DeclIndex, s: str, w: Weights):
 
 def _adjacent(text: str, a: korean.Token, b: korean.Token) -> bool:
     """True when only spaces separate token ``a`` from the following token ``b``."""
-    return text[a.end:b.start].strip() == ""
+    return text[a.end : b.start].strip() == ""

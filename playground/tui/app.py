@@ -50,7 +50,9 @@ class PlaygroundApp(App):
             super().__init__()
             self.pg = pg
 
-    def __init__(self, tools: list[str] | None = None, playground: Any = None, **kwargs: Any) -> None:
+    def __init__(
+        self, tools: list[str] | None = None, playground: Any = None, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.tools = list(tools) if tools else None
         self.pg = playground
@@ -97,14 +99,18 @@ class PlaygroundApp(App):
         for problem in registry.problems:
             self.notify(str(problem), title="Load problem", severity="error", timeout=10)
         if not registry.contracts:
-            self.notify("No contracts loaded; see the Call view for how to add tools.", severity="warning")
+            self.notify(
+                "No contracts loaded; see the Call view for how to add tools.", severity="warning"
+            )
         elif self.mode_name == "call" and not isinstance(self.focused, (Input, TextArea)):
             self.query_one("#contracts").focus()  # keyboard first: start in the contract list
         self._update_subtitle()
 
     def _update_subtitle(self) -> None:
         count = len(self.pg.registry) if self.pg is not None else 0
-        router = self.router_name + (f" ({self.gemini_mode})" if self.router_name == "gemini" else "")
+        router = self.router_name + (
+            f" ({self.gemini_mode})" if self.router_name == "gemini" else ""
+        )
         self.sub_title = f"{count} contract{'' if count == 1 else 's'} · router {router}"
 
     # -- actions ---------------------------------------------------------------------------------
@@ -183,7 +189,12 @@ class PlaygroundApp(App):
         if name == "gemini" and not gemini_key_present():
             from playground.routing.factory import NO_KEY_HINT
 
-            self.notify(f"{NO_KEY_HINT}. Staying with the offline router.", title="Gemini", severity="warning", timeout=12)
+            self.notify(
+                f"{NO_KEY_HINT}. Staying with the offline router.",
+                title="Gemini",
+                severity="warning",
+                timeout=12,
+            )
             name = "offline"
         self.router_name = name
         self.query_one(AskView).router_changed(name, self.gemini_mode)
@@ -202,7 +213,12 @@ class PlaygroundApp(App):
         self.notify(f"Gemini mode: {mode}")
 
     #: The widget focused when a mode tab opens (keyboard first).
-    FOCUS_ON_OPEN = {"call": "#contracts", "ask": "#question", "steps": "#steps-table", "evaluate": "#eval-path"}
+    FOCUS_ON_OPEN = {
+        "call": "#contracts",
+        "ask": "#question",
+        "steps": "#steps-table",
+        "evaluate": "#eval-path",
+    }
 
     @on(TabbedContent.TabActivated, "#modes")
     def _mode_opened(self, event: TabbedContent.TabActivated) -> None:

@@ -79,7 +79,9 @@ def explanation_lines(explanation: dict[str, Any] | None, top: int = 5) -> list[
         for b in chosen.get("boundary") or []:
             lines.append(f"boundary: {b.get('sentence')} (hit {', '.join(b.get('hit') or [])})")
         for arg, ev in (chosen.get("arg_evidence") or {}).items():
-            lines.append(f"arg {arg} = {json_text(ev.get('text'))} ({ev.get('rule')}: {evidence_detail(ev.get('detail'))})")
+            lines.append(
+                f"arg {arg} = {json_text(ev.get('text'))} ({ev.get('rule')}: {evidence_detail(ev.get('detail'))})"
+            )
         if chosen.get("missing"):
             lines.append(f"missing: {', '.join(chosen['missing'])}")
     return lines
@@ -106,10 +108,15 @@ def explanation_renderable(explanation: dict[str, Any] | None, top: int = 6):
     tools = sorted(explanation.get("tools") or [], key=lambda t: -(t.get("score") or 0))
     for tool in tools[:top]:
         style = "bold green" if tool.get("name") == explanation.get("chosen") else ""
-        terms = ", ".join(f"{m.get('word')}→{m.get('term')} ({m.get('where')})" for m in tool.get("matched") or [])
+        terms = ", ".join(
+            f"{m.get('word')}→{m.get('term')} ({m.get('where')})" for m in tool.get("matched") or []
+        )
         table.add_row(
-            Text(str(tool.get("name")), style=style), json_text(tool.get("score", "-")),
-            json_text(tool.get("relevance", "-")), json_text(tool.get("boundary_penalty", "-")), terms or "-",
+            Text(str(tool.get("name")), style=style),
+            json_text(tool.get("score", "-")),
+            json_text(tool.get("relevance", "-")),
+            json_text(tool.get("boundary_penalty", "-")),
+            terms or "-",
         )
     parts.append(table)
     chosen = next((t for t in tools if t.get("name") == explanation.get("chosen")), None)

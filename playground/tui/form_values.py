@@ -14,7 +14,14 @@ from dataclasses import dataclass
 from typing import Any
 
 #: Field kinds the form knows: one widget per kind.
-STRING, INTEGER, NUMBER, BOOLEAN, ENUM, JSON = "string", "integer", "number", "boolean", "enum", "json"
+STRING, INTEGER, NUMBER, BOOLEAN, ENUM, JSON = (
+    "string",
+    "integer",
+    "number",
+    "boolean",
+    "enum",
+    "json",
+)
 
 
 @dataclass(frozen=True)
@@ -129,7 +136,9 @@ def parse_field(spec: FieldSpec, raw: Any) -> tuple[bool, Any]:
         return True, text
 
 
-def form_to_args(specs: list[FieldSpec], values: dict[str, Any], touched: set[str] | None = None) -> dict[str, Any]:
+def form_to_args(
+    specs: list[FieldSpec], values: dict[str, Any], touched: set[str] | None = None
+) -> dict[str, Any]:
     """The argument object for the form's widget ``values`` (by argument name).
 
     A boolean is included when it is required, differs from its default (``False`` when none),

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rich.syntax import Syntax
 from rich.cells import cell_len
+from rich.syntax import Syntax
 from rich.text import Text
 
 from playground.core.contracts import DEFAULT_TIMEOUT_S, Contract

@@ -77,15 +77,23 @@ def test_args_default_to_an_empty_object_and_id_note_are_allowed():
 @pytest.mark.parametrize(
     "text, problem",
     [
-        ("{oops", "line 7: not valid JSON (Expecting property name enclosed in double quotes at column 2)"),
+        (
+            "{oops",
+            "line 7: not valid JSON (Expecting property name enclosed in double quotes at column 2)",
+        ),
         ('"a string"', "line 7: a case must be a JSON object, got a JSON string"),
         ('{"args": {}}', 'line 7: missing "tool" (the tool name to call)'),
-        ('{"tool": ""}', 'line 7: "tool" must be a non-empty string, got \'\''),
+        ('{"tool": ""}', "line 7: \"tool\" must be a non-empty string, got ''"),
         ('{"tool": 3}', 'line 7: "tool" must be a non-empty string, got 3'),
         ('{"tool": "t", "expect": ["ok"]}', 'line 7: "expect" must be an object, got ["ok"]'),
-        ('{"tool": "t", "expect": {"kinds": "ok"}}',
-         "line 7: unknown expect key(s) kinds (known: kind, verdict, body_ran, body_runs, cache, ok, error, value)"),
-        ('{"tool": "t", "expected": {}}', "line 7: unknown key(s) expected (a case has tool, args, expect, id, note)"),
+        (
+            '{"tool": "t", "expect": {"kinds": "ok"}}',
+            "line 7: unknown expect key(s) kinds (known: kind, verdict, body_ran, body_runs, cache, ok, error, value)",
+        ),
+        (
+            '{"tool": "t", "expected": {}}',
+            "line 7: unknown key(s) expected (a case has tool, args, expect, id, note)",
+        ),
     ],
 )
 def test_malformed_lines_become_cases_with_a_problem(text, problem):
@@ -125,16 +133,30 @@ def test_subset_match_of_values():
         "value.missing: missing (expected 1)",
     ]
     assert subset_mismatches({"words": ["가"]}, actual) == ["value.words: expected 1 items, got 2"]
-    assert subset_mismatches({"words": [{"a": 1}, "나"]}, actual) == ["value.words[0]: expected an object, got '가'"]
+    assert subset_mismatches({"words": [{"a": 1}, "나"]}, actual) == [
+        "value.words[0]: expected an object, got '가'"
+    ]
     assert subset_mismatches({"count": True}, {"count": 1}) == ["value.count: expected true, got 1"]
     assert subset_mismatches([1], None) == ["value: expected an array, got null"]
 
 
 def test_compare_reports_each_expected_field_in_a_fixed_order():
-    record = CallRecord(tool="t", args={}, verdict="type:limit", body_ran=False, body_runs=0, cache="skip",
-                        ok=False, kind="invalid_args", error="args:type:limit")
+    record = CallRecord(
+        tool="t",
+        args={},
+        verdict="type:limit",
+        body_ran=False,
+        body_runs=0,
+        cache="skip",
+        ok=False,
+        kind="invalid_args",
+        error="args:type:limit",
+    )
     assert compare({}, record) == []
-    assert compare({"verdict": "type:limit", "ok": False, "body_ran": False, "body_runs": 0}, record) == []
+    assert (
+        compare({"verdict": "type:limit", "ok": False, "body_ran": False, "body_runs": 0}, record)
+        == []
+    )
     assert compare({"ok": 0, "kind": "ok", "cache": "hit", "value": {"a": 1}}, record) == [
         "kind: expected 'ok', got 'invalid_args'",
         "cache: expected 'hit', got 'skip'",
@@ -148,17 +170,41 @@ def test_compare_reports_each_expected_field_in_a_fixed_order():
 
 def test_one_gate_for_the_file_so_the_cache_carries_across_lines(gate, tmp_path):
     path = tmp_path / "cases.jsonl"
-    path.write_text("\n".join([
-        case_line(args={"text": "가 나 다", "limit": 2}, expect={"kind": "ok", "cache": "stored", "body_runs": 1,
-                                                              "value": {"count": 2, "words": ["가", "나"]}}),
-        case_line(args={"limit": 2, "text": "가 나 다"}, expect={"cache": "hit", "body_ran": False, "body_runs": 1}),
-        case_line(args={"limit": 2.0, "text": "가 나 다"}, expect={"cache": "hit", "body_runs": 1}),
-        case_line(args={"text": "가", "limit": True}, expect={"verdict": "type:limit", "body_ran": False}),
-        case_line(args='{"text": "가", "limit": 1}', expect={"verdict": "shape"}),
-        case_line(tool="count_word", expect={"kind": "unknown_tool"}),
-        "not json",
-        case_line(args={"text": "라 마", "limit": 5}, expect={"body_runs": 2, "value": {"count": 2}}),
-    ]) + "\n", encoding="utf-8")
+    path.write_text(
+        "\n".join(
+            [
+                case_line(
+                    args={"text": "가 나 다", "limit": 2},
+                    expect={
+                        "kind": "ok",
+                        "cache": "stored",
+                        "body_runs": 1,
+                        "value": {"count": 2, "words": ["가", "나"]},
+                    },
+                ),
+                case_line(
+                    args={"limit": 2, "text": "가 나 다"},
+                    expect={"cache": "hit", "body_ran": False, "body_runs": 1},
+                ),
+                case_line(
+                    args={"limit": 2.0, "text": "가 나 다"}, expect={"cache": "hit", "body_runs": 1}
+                ),
+                case_line(
+                    args={"text": "가", "limit": True},
+                    expect={"verdict": "type:limit", "body_ran": False},
+                ),
+                case_line(args='{"text": "가", "limit": 1}', expect={"verdict": "shape"}),
+                case_line(tool="count_word", expect={"kind": "unknown_tool"}),
+                "not json",
+                case_line(
+                    args={"text": "라 마", "limit": 5},
+                    expect={"body_runs": 2, "value": {"count": 2}},
+                ),
+            ]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     seen = []
     report = check_file(gate, path, on_result=lambda r: seen.append(r.case.line))
     assert seen == [1, 2, 3, 4, 5, 6, 7, 8]
@@ -176,10 +222,19 @@ def test_report_json_shape(gate):
     assert set(data) == {"file", "cases", "passed", "failed"}
     assert (data["file"], data["passed"], data["failed"]) == ("x.jsonl", 1, 1)
     ok, bad = data["cases"]
-    assert ok["line"] == 1 and ok["passed"] is True and ok["mismatches"] == [] and ok["tool"] == "count_words"
+    assert (
+        ok["line"] == 1
+        and ok["passed"] is True
+        and ok["mismatches"] == []
+        and ok["tool"] == "count_words"
+    )
     assert ok["value"] == {"count": 2, "words": ["가", "나"]} and ok["cache"] == "stored"
-    assert bad == {"tool": None, "line": 2, "passed": False,
-                   "mismatches": ["line 2: a case must be a JSON object, got a JSON array"]}
+    assert bad == {
+        "tool": None,
+        "line": 2,
+        "passed": False,
+        "mismatches": ["line 2: a case must be a JSON object, got a JSON array"],
+    }
     json.dumps(data, ensure_ascii=False)  # all JSON
 
 
@@ -196,6 +251,8 @@ def test_the_runner_imports_no_ui_libraries():
         "import playground.batch.check\n"
         "print(','.join(m for m in ('typer', 'rich', 'textual') if m in sys.modules))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == ""

@@ -33,9 +33,13 @@ from playground.routing.base import FunctionCall, Move, RouterCapabilities
 
 
 def _contract(name: str, description: str = "") -> Contract:
-    return Contract(name=name, description=description or f"{name} tool",
-                    parameters={"type": "object", "properties": {"id": {"type": "string"}}},
-                    fn=lambda **kw: kw, source="fake.py:1")
+    return Contract(
+        name=name,
+        description=description or f"{name} tool",
+        parameters={"type": "object", "properties": {"id": {"type": "string"}}},
+        fn=lambda **kw: kw,
+        source="fake.py:1",
+    )
 
 
 def make_registry(*names: str) -> Registry:
@@ -100,8 +104,28 @@ def report():
 
 def test_categories_per_case(report):
     cats = [r.category for r in report.results]
-    assert cats == [SELECTED, SELECTED, WRONG_TOOL, MISSED, SELECTED, ABSTAINED, FALSE_SELECTION, ABSTAINED, ERROR]
-    assert [r.passed for r in report.results] == [True, False, False, False, True, True, False, True, False]
+    assert cats == [
+        SELECTED,
+        SELECTED,
+        WRONG_TOOL,
+        MISSED,
+        SELECTED,
+        ABSTAINED,
+        FALSE_SELECTION,
+        ABSTAINED,
+        ERROR,
+    ]
+    assert [r.passed for r in report.results] == [
+        True,
+        False,
+        False,
+        False,
+        True,
+        True,
+        False,
+        True,
+        False,
+    ]
     assert report.results[1].arg_diffs == ['id: expected "X2", got "X9"']
     assert report.results[8].error == "HTTP 500 from the provider"
     assert report.results[2].reason() == "expected beta, alpha was called first"
@@ -147,18 +171,20 @@ def test_to_json_is_plain_data(report):
 
 
 def test_malformed_lines_are_reported_per_line():
-    text = "\n".join([
-        '{"question": "ok", "expect_tool": null}',
-        "not json",
-        '["a list"]',
-        '{"question": "", "expect_tool": null}',
-        '{"question": "no expect"}',
-        '{"question": "typo", "expected_tool": "a"}',
-        '{"question": "args without tool", "expect_tool": null, "expect_args": {"a": 1}}',
-        "# a comment",
-        "",
-        '{"question": "bad args", "expect_tool": "a", "expect_args": [1]}',
-    ])
+    text = "\n".join(
+        [
+            '{"question": "ok", "expect_tool": null}',
+            "not json",
+            '["a list"]',
+            '{"question": "", "expect_tool": null}',
+            '{"question": "no expect"}',
+            '{"question": "typo", "expected_tool": "a"}',
+            '{"question": "args without tool", "expect_tool": null, "expect_args": {"a": 1}}',
+            "# a comment",
+            "",
+            '{"question": "bad args", "expect_tool": "a", "expect_args": [1]}',
+        ]
+    )
     cases = parse_cases(text)
     assert [c.question for c in cases.cases] == ["ok"]
     lines = {p.line: p.message for p in cases.problems}
@@ -216,8 +242,12 @@ def test_a_router_bug_is_recorded_not_raised():
 def test_progress_callback_gets_every_case(report):
     calls = []
     cases = parse_cases(CASES)
-    evaluate(make_registry("alpha", "beta"), cases, ScriptedRouter(SCRIPT),
-             progress=lambda done, total, result: calls.append((done, total, result.case.question)))
+    evaluate(
+        make_registry("alpha", "beta"),
+        cases,
+        ScriptedRouter(SCRIPT),
+        progress=lambda done, total, result: calls.append((done, total, result.case.question)),
+    )
     assert [c[0] for c in calls] == list(range(1, 10))
     assert calls[-1] == (9, 9, "q9")
 
@@ -226,7 +256,9 @@ def test_compare_lists_flips_both_ways(report):
     changed = dict(SCRIPT)
     changed["q1"] = ("beta", {"id": "X1"})  # pass -> fail
     changed["q3"] = ("beta", {})  # fail -> pass
-    other = evaluate(make_registry("alpha", "beta", "gamma"), parse_cases(CASES), ScriptedRouter(changed))
+    other = evaluate(
+        make_registry("alpha", "beta", "gamma"), parse_cases(CASES), ScriptedRouter(changed)
+    )
     comparison = compare(report, other)
     flips = [(f.case.question, f.direction, f.before, f.after) for f in comparison.flips]
     assert flips == [("q1", "pass->fail", "alpha", "beta"), ("q3", "fail->pass", "alpha", "beta")]
@@ -244,9 +276,12 @@ def test_thresholds(report):
     ok_cases = CaseSet(cases=[c for c in parse_cases(CASES).cases if c.question != "q9"])
     clean = evaluate(make_registry("alpha", "beta"), ok_cases, ScriptedRouter(SCRIPT))
     assert threshold_failures(clean, min_selection=0.6, max_false_selection=0.34) == []
-    assert threshold_failures(clean, min_selection=0.61) == ["selection rate 60.0% is below --min-selection 61.0%"]
+    assert threshold_failures(clean, min_selection=0.61) == [
+        "selection rate 60.0% is below --min-selection 61.0%"
+    ]
     assert threshold_failures(clean, max_false_selection=0.3) == [
-        "false-selection rate 33.3% is above --max-false-selection 30.0%"]
+        "false-selection rate 33.3% is above --max-false-selection 30.0%"
+    ]
 
 
 def test_junit_shape_parses_back(report):
@@ -258,7 +293,12 @@ def test_junit_shape_parses_back(report):
     assert len(suites) == 1
     suite = suites[0]
     assert suite.get("name") == "eval: tiny.jsonl (scripted)"
-    assert (suite.get("tests"), suite.get("failures"), suite.get("errors"), suite.get("skipped")) == ("10", "4", "2", "0")
+    assert (
+        suite.get("tests"),
+        suite.get("failures"),
+        suite.get("errors"),
+        suite.get("skipped"),
+    ) == ("10", "4", "2", "0")
     cases = suite.findall("testcase")
     assert len(cases) == 10
     assert all(c.get("classname") and c.get("name") for c in cases)
@@ -289,17 +329,19 @@ def test_junit_keeps_hangul():
 
 def test_hostile_lines_fail_only_their_line():
     deep = '{"question": "q", "expect_tool": null, "note": ' + "[" * 5000 + "]" * 5000 + "}"
-    text = "\n".join([
-        '{"question": "ok", "expect_tool": "a"}',
-        deep,
-        '{"question": "a", "question": "b", "expect_tool": null}',
-        '{"question": "\\ud800", "expect_tool": null}',
-        '[1, 2]',
-        '{"question": "q", "expect_tool": ["a"]}',
-        '{"question": "q", "expect_tool": "a", "expect_args": [1]}',
-        '{"question": 3, "expect_tool": null}',
-        '{"question": "last", "expect_tool": null}',
-    ])
+    text = "\n".join(
+        [
+            '{"question": "ok", "expect_tool": "a"}',
+            deep,
+            '{"question": "a", "question": "b", "expect_tool": null}',
+            '{"question": "\\ud800", "expect_tool": null}',
+            "[1, 2]",
+            '{"question": "q", "expect_tool": ["a"]}',
+            '{"question": "q", "expect_tool": "a", "expect_args": [1]}',
+            '{"question": 3, "expect_tool": null}',
+            '{"question": "last", "expect_tool": null}',
+        ]
+    )
     cases = parse_cases(text)
     assert [(c.line, c.question) for c in cases.cases] == [(1, "ok"), (9, "last")]
     assert {p.line: p.message for p in cases.problems} == {
@@ -315,20 +357,26 @@ def test_hostile_lines_fail_only_their_line():
 
 def test_bom_crlf_and_unicode_line_separators(tmp_path: Path):
     path = tmp_path / "bom.jsonl"
-    body = ('{"question": "택배\u2028언제 와요?", "expect_tool": "a"}\r\n'
-            "# comment\r\n"
-            '{"question": "안녕", "expect_tool": null}\r\n')
+    body = (
+        '{"question": "택배\u2028언제 와요?", "expect_tool": "a"}\r\n'
+        "# comment\r\n"
+        '{"question": "안녕", "expect_tool": null}\r\n'
+    )
     path.write_bytes("\ufeff".encode() + body.encode("utf-8"))
     cases = load_cases(path)
     assert cases.problems == []
     assert [(c.line, c.question, c.expect_tool) for c in cases.cases] == [
-        (1, "택배\u2028언제 와요?", "a"), (3, "안녕", None)]
+        (1, "택배\u2028언제 와요?", "a"),
+        (3, "안녕", None),
+    ]
     # the same reader as check: same errors for a folder and for bytes that are not UTF-8
     with pytest.raises(UsageError, match="is a folder"):
         load_cases(tmp_path)
     latin = tmp_path / "latin.jsonl"
     latin.write_bytes(b'{"question": "caf\xe9", "expect_tool": null}\n')
-    with pytest.raises(UsageError, match=r"not UTF-8 text \(invalid continuation byte at byte 17\)"):
+    with pytest.raises(
+        UsageError, match=r"not UTF-8 text \(invalid continuation byte at byte 17\)"
+    ):
         load_cases(latin)
     with pytest.raises(UsageError, match="not a regular file"):
         load_cases("/dev/null")

@@ -111,7 +111,9 @@ def test_two_things_is_an_error_and_sets_the_exit_code(bad_findings):
 def test_prose_constraints_name_the_schema_keyword(bad_findings):
     prose = {f.location: f for f in by(bad_findings, "prose-constraint")}
     assert set(prose) == {
-        "do_refund_and_notify.order_id", "do_refund_and_notify.amount", "do_refund_and_notify.reason",
+        "do_refund_and_notify.order_id",
+        "do_refund_and_notify.amount",
+        "do_refund_and_notify.reason",
         "do_refund_and_notify.since",
     }  # limit: "기본값은 20" is also in the schema (the signature's default), so it is not flagged
     assert '"pattern": "^ORD\\-"' in prose["do_refund_and_notify.order_id"].suggestion
@@ -126,10 +128,23 @@ def test_prose_constraints_name_the_schema_keyword(bad_findings):
 
 def test_default_in_prose_only_is_flagged():
     registry = Registry()
-    registry.add(Contract("list_orders", "List recent orders. Not for shipping.",
-                          {"type": "object", "properties": {"limit": {"type": "integer",
-                           "description": "How many. 기본값은 20. Omit it unless the user says."}}},
-                          lambda limit=20: {}, returns={"type": "object"}))
+    registry.add(
+        Contract(
+            "list_orders",
+            "List recent orders. Not for shipping.",
+            {
+                "type": "object",
+                "properties": {
+                    "limit": {
+                        "type": "integer",
+                        "description": "How many. 기본값은 20. Omit it unless the user says.",
+                    }
+                },
+            },
+            lambda limit=20: {},
+            returns={"type": "object"},
+        )
+    )
     [finding] = lint_registry(registry)
     assert (finding.rule, finding.location) == ("prose-constraint", "list_orders.limit")
     assert "no default" in finding.message and '"default": 20' in finding.suggestion
@@ -222,9 +237,15 @@ def test_inventory_legacy_tool_is_flagged_for_its_name():
 def _registry(n: int) -> Registry:
     registry = Registry()
     for i in range(n):
-        registry.add(Contract(name=f"get_item_{chr(97 + i % 26)}{i}", description="Get one item. Not for orders.",
-                              parameters={"type": "object", "properties": {}}, fn=lambda: {},
-                              returns={"type": "object"}))
+        registry.add(
+            Contract(
+                name=f"get_item_{chr(97 + i % 26)}{i}",
+                description="Get one item. Not for orders.",
+                parameters={"type": "object", "properties": {}},
+                fn=lambda: {},
+                returns={"type": "object"},
+            )
+        )
     return registry
 
 
@@ -234,41 +255,74 @@ def test_tool_count_thresholds(n, severity):
     assert [f.severity for f in counts] == ([severity] if severity else [])
 
 
-@pytest.mark.parametrize("name, rules", [
-    ("search", {"name-verb-object"}),
-    ("handler", {"name-verb-object", "name-vague"}),
-    ("query_v2", {"name-version", "name-verb-object"}),  # query alone: no object
-    ("queryV2", {"name-version", "name-verb-object"}),
-    ("query_inventory", set()),
-    ("get_data", {"name-vague"}),
-    ("process_order", {"name-vague"}),
-    ("order_manager", {"name-vague", "name-verb-object"}),
-    ("search_orders", set()),
-    ("get_customer_profile", set()),
-    ("stock_lookup", set()),
-    ("cancel_subscription", set()),
-])
+@pytest.mark.parametrize(
+    "name, rules",
+    [
+        ("search", {"name-verb-object"}),
+        ("handler", {"name-verb-object", "name-vague"}),
+        ("query_v2", {"name-version", "name-verb-object"}),  # query alone: no object
+        ("queryV2", {"name-version", "name-verb-object"}),
+        ("query_inventory", set()),
+        ("get_data", {"name-vague"}),
+        ("process_order", {"name-vague"}),
+        ("order_manager", {"name-vague", "name-verb-object"}),
+        ("search_orders", set()),
+        ("get_customer_profile", set()),
+        ("stock_lookup", set()),
+        ("cancel_subscription", set()),
+    ],
+)
 def test_name_rules(name, rules):
     registry = Registry()
-    registry.add(Contract(name=name, description="Does one thing. Not for anything else.",
-                          parameters={"type": "object", "properties": {}}, fn=lambda: {}, returns={"type": "object"}))
+    registry.add(
+        Contract(
+            name=name,
+            description="Does one thing. Not for anything else.",
+            parameters={"type": "object", "properties": {}},
+            fn=lambda: {},
+            returns={"type": "object"},
+        )
+    )
     assert {f.rule for f in lint_registry(registry)} == rules
 
 
-@pytest.mark.parametrize("key, personal", [
-    ("product_name", False), ("store_name", False), ("courier_name", False), ("name", True),
-    ("full_name", True), ("customer_name", True), ("recipient_name", True), ("recipient_id", True),
-    ("address", True), ("shipping_address", True), ("store_address", False), ("email", True),
-    ("phone", True), ("courier_phone", False), ("ip_address", False), ("tracking_no", False),
-    ("주소", True), ("수령인", True), ("매장주소", False), ("상품이름", False), ("이름", True),
-])
+@pytest.mark.parametrize(
+    "key, personal",
+    [
+        ("product_name", False),
+        ("store_name", False),
+        ("courier_name", False),
+        ("name", True),
+        ("full_name", True),
+        ("customer_name", True),
+        ("recipient_name", True),
+        ("recipient_id", True),
+        ("address", True),
+        ("shipping_address", True),
+        ("store_address", False),
+        ("email", True),
+        ("phone", True),
+        ("courier_phone", False),
+        ("ip_address", False),
+        ("tracking_no", False),
+        ("주소", True),
+        ("수령인", True),
+        ("매장주소", False),
+        ("상품이름", False),
+        ("이름", True),
+    ],
+)
 def test_personal_key(key, personal):
     assert personal_key(key) is personal
 
 
 def test_overlap_and_boundary_measures():
-    a = Contract("stock_lookup", "SKU와 지역으로 매장별 재고를 조회한다.", {"type": "object"}, lambda: 0)
-    b = Contract("legacy_stock", "SKU와 지역으로 매장별 재고를 전부 돌려준다.", {"type": "object"}, lambda: 0)
+    a = Contract(
+        "stock_lookup", "SKU와 지역으로 매장별 재고를 조회한다.", {"type": "object"}, lambda: 0
+    )
+    b = Contract(
+        "legacy_stock", "SKU와 지역으로 매장별 재고를 전부 돌려준다.", {"type": "object"}, lambda: 0
+    )
     c = Contract("send_notice", "Sends a notice e-mail.", {"type": "object"}, lambda: 0)
     names = ["stock_lookup", "legacy_stock", "send_notice"]
     assert overlaps(a, b, names)[0] == "stock"  # a shared name word is enough
@@ -284,24 +338,43 @@ def test_overlap_and_boundary_measures():
 
 def _named(name: str) -> Registry:
     registry = Registry()
-    registry.add(Contract(name, "Look up an order. Not for shipping questions.",
-                          {"type": "object", "properties": {}}, lambda: {}, returns={"type": "object"}))
+    registry.add(
+        Contract(
+            name,
+            "Look up an order. Not for shipping questions.",
+            {"type": "object", "properties": {}},
+            lambda: {},
+            returns={"type": "object"},
+        )
+    )
     return registry
 
 
 @pytest.mark.parametrize(
     ("name", "why", "suggestion"),
     [
-        ("주문_조회", "starts with '주', not a letter a-z/A-Z or an underscore; holds characters outside "
-                   "a-z, A-Z, 0-9, _ . : - ('주', '문', '조', '회')",
-         "rename it to an English verb_object name in ASCII (e.g. 주문_조회 → search_orders); keep the "
-         "Korean in the description."),
-        ("track shipping", "holds characters outside a-z, A-Z, 0-9, _ . : - (' ')",
-         "rename it to ASCII snake_case, e.g. track_shipping."),
-        ("2fa_check_code", "starts with '2', not a letter a-z/A-Z or an underscore",
-         "rename it to ASCII snake_case, e.g. _2fa_check_code."),
-        ("get_" + "order" * 26, "is 134 characters long (at most 128)",
-         "rename it to ASCII snake_case, e.g. " + ("get_" + "order" * 26)[:128] + "."),
+        (
+            "주문_조회",
+            "starts with '주', not a letter a-z/A-Z or an underscore; holds characters outside "
+            "a-z, A-Z, 0-9, _ . : - ('주', '문', '조', '회')",
+            "rename it to an English verb_object name in ASCII (e.g. 주문_조회 → search_orders); keep the "
+            "Korean in the description.",
+        ),
+        (
+            "track shipping",
+            "holds characters outside a-z, A-Z, 0-9, _ . : - (' ')",
+            "rename it to ASCII snake_case, e.g. track_shipping.",
+        ),
+        (
+            "2fa_check_code",
+            "starts with '2', not a letter a-z/A-Z or an underscore",
+            "rename it to ASCII snake_case, e.g. _2fa_check_code.",
+        ),
+        (
+            "get_" + "order" * 26,
+            "is 134 characters long (at most 128)",
+            "rename it to ASCII snake_case, e.g. " + ("get_" + "order" * 26)[:128] + ".",
+        ),
     ],
 )
 def test_a_name_gemini_refuses_is_an_error_with_a_suggestion(name, why, suggestion):
@@ -312,7 +385,9 @@ def test_a_name_gemini_refuses_is_an_error_with_a_suggestion(name, why, suggesti
     assert lint_exit_code(lint_registry(_named(name))) == 1
 
 
-@pytest.mark.parametrize("name", ["get_order", "_private_lookup", "ns:orders.get-status", "a" * 128, "A1"])
+@pytest.mark.parametrize(
+    "name", ["get_order", "_private_lookup", "ns:orders.get-status", "a" * 128, "A1"]
+)
 def test_names_gemini_accepts(name):
     from playground.batch.lint import gemini_name_problems
 

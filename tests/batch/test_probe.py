@@ -30,20 +30,40 @@ def test_stock_lookup_every_case(inventory):
     names = [c.name for c in report.cases]
     assert names[0] == "baseline"
     assert report.cases[0].args == {"sku": "KB-101", "region": "seoul", "limit": 3}
-    for expected in ("missing:sku", "missing:region", "missing:limit", "type:sku=integer", "type:sku=null",
-                     "type:limit=true", "type:limit=string", "type:limit=number", "float-integral:limit",
-                     "min:limit", "below-min:limit", "max:limit", "above-max:limit", "not-in-enum:region",
-                     "pattern-miss:sku", "unknown-arg", "args-as-json-string"):
+    for expected in (
+        "missing:sku",
+        "missing:region",
+        "missing:limit",
+        "type:sku=integer",
+        "type:sku=null",
+        "type:limit=true",
+        "type:limit=string",
+        "type:limit=number",
+        "float-integral:limit",
+        "min:limit",
+        "below-min:limit",
+        "max:limit",
+        "above-max:limit",
+        "not-in-enum:region",
+        "pattern-miss:sku",
+        "unknown-arg",
+        "args-as-json-string",
+    ):
         assert expected in names
     # 3 missing + 6 wrong types x 3 args + float + 4 bounds + enum + pattern + unknown + json string
     assert len(report.cases) == 1 + 3 + 18 + 1 + 4 + 1 + 1 + 1 + 1
     assert report.ok and report.problems == []
     invalid = [c for c in report.cases if c.expected == INVALID]
-    assert invalid and all(c.body_runs == 0 and not c.body_ran and c.kind == "invalid_args" for c in invalid)
+    assert invalid and all(
+        c.body_runs == 0 and not c.body_ran and c.kind == "invalid_args" for c in invalid
+    )
     assert all(c.verdict == c.expected_verdict for c in invalid)
     by_name = {c.name: c for c in report.cases}
     assert by_name["type:limit=true"].args["limit"] is True
-    assert by_name["below-min:limit"].args["limit"] == 0 and by_name["below-min:limit"].verdict == "range:limit"
+    assert (
+        by_name["below-min:limit"].args["limit"] == 0
+        and by_name["below-min:limit"].verdict == "range:limit"
+    )
     assert by_name["above-max:limit"].args["limit"] == 6
     assert by_name["max:limit"].verdict == "" and by_name["max:limit"].args["limit"] == 5
     assert by_name["pattern-miss:sku"].args["sku"] == "kb-101"
@@ -51,7 +71,10 @@ def test_stock_lookup_every_case(inventory):
     assert by_name["args-as-json-string"].verdict == "shape"
     assert by_name["baseline"].body_runs == 1 and by_name["baseline"].kind == "ok"
     # the float 3.0 is normalised to 3: same cache key as the baseline, so a hit, no new run
-    assert by_name["float-integral:limit"].verdict == "" and by_name["float-integral:limit"].body_runs == 0
+    assert (
+        by_name["float-integral:limit"].verdict == ""
+        and by_name["float-integral:limit"].body_runs == 0
+    )
     assert inventory.gate.body_runs["stock_lookup"] == 3  # baseline, min, max
 
 
@@ -61,7 +84,7 @@ def write(tmp_path: Path, source: str) -> Path:
     return path
 
 
-TABLE = '''
+TABLE = """
 def book_room(code, day, guests=1, ratio=0.5):
     return {"ok": True}
 
@@ -85,7 +108,7 @@ TOOLS = {
         "args": {"code": {"type": "str", "required": True, "pattern": "^[A-Z]{3}$", "description": "예: ab1"}},
     },
 }
-'''
+"""
 
 
 def test_lengths_dates_and_numbers(tmp_path: Path):
@@ -93,7 +116,10 @@ def test_lengths_dates_and_numbers(tmp_path: Path):
     report = probe_contract(pg, "book_room")
     by_name = {c.name: c for c in report.cases}
     assert report.cases[0].args == {"code": "ABCD", "day": "2026-07-01"}
-    assert by_name["min-length:code"].args["code"] == "ABC" and by_name["min-length:code"].expected == VALID
+    assert (
+        by_name["min-length:code"].args["code"] == "ABC"
+        and by_name["min-length:code"].expected == VALID
+    )
     assert by_name["below-min-length:code"].args["code"] == "AB"
     assert by_name["max-length:code"].args["code"] == "ABCDA"
     assert by_name["above-max-length:code"].args["code"] == "ABCDAB"
@@ -115,7 +141,9 @@ def test_a_rejected_valid_input_is_a_problem(tmp_path: Path):
 
 
 def test_side_effect_tools_validate_valid_cases_without_running(tmp_path: Path):
-    source = TABLE.replace('"description": "Book a room.",', '"description": "Book a room.", "side_effects": True,')
+    source = TABLE.replace(
+        '"description": "Book a room.",', '"description": "Book a room.", "side_effects": True,'
+    )
     pg = open_playground([write(tmp_path, source)], wire=False)
     report = probe_contract(pg, "book_room")
     assert report.ok
@@ -132,4 +160,6 @@ def test_cases_are_plain_data(inventory):
     contract = inventory.registry.get("stock_lookup")
     assert baseline_args(contract) == {"sku": "KB-101", "region": "seoul", "limit": 3}
     data = [c.to_json() for c in probe_cases(contract)]
-    assert {"name", "args", "expected", "verdict", "kind", "body_ran", "body_runs", "ok"} <= set(data[0])
+    assert {"name", "args", "expected", "verdict", "kind", "body_ran", "body_runs", "ok"} <= set(
+        data[0]
+    )

@@ -32,7 +32,9 @@ def copy(tmp_path, monkeypatch):
 def _rewrite(path: Path, keep, extra=()):
     with path.open(encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh))
-    kept = [r for r in rows if keep(r)] + [dict(zip(("sku", "region", "store", "count"), e)) for e in extra]
+    kept = [r for r in rows if keep(r)] + [
+        dict(zip(("sku", "region", "store", "count"), e)) for e in extra
+    ]
     with path.open("w", encoding="utf-8", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=["sku", "region", "store", "count"])
         w.writeheader()
@@ -49,7 +51,14 @@ def test_figures_of_the_shipped_data(copy):
     assert r["max_attempts"] == 3 and r["legacy_stock_reason"] == "too_big"
     assert r["details"]["legacy_stock_rows"] == 7
     assert [c["verdict"] for c in r["details"]["blocked_calls"]] == [
-        "missing:limit", "type:limit", "allowed:region", "range:limit", "unknown:color", "pattern:sku", "unknown_tool"]
+        "missing:limit",
+        "type:limit",
+        "allowed:region",
+        "range:limit",
+        "unknown:color",
+        "pattern:sku",
+        "unknown_tool",
+    ]
 
 
 def test_changed_data_changes_the_figures(copy):
@@ -71,8 +80,12 @@ def test_changed_data_changes_the_figures(copy):
 
 def test_region_fallback_follows_the_module(copy):
     module = copy / "tools" / "inventory.py"
-    module.write_text(module.read_text(encoding="utf-8").replace(
-        "FALLBACK_REGION = REGIONS[0]", "FALLBACK_REGION = REGIONS[1]"), encoding="utf-8")
+    module.write_text(
+        module.read_text(encoding="utf-8").replace(
+            "FALLBACK_REGION = REGIONS[0]", "FALLBACK_REGION = REGIONS[1]"
+        ),
+        encoding="utf-8",
+    )
     r = measure([module])
     assert r["details"]["repair_fixes"] == ["region: 'jeju' → 'busan' (FALLBACK_REGION)"]
 
@@ -84,13 +97,15 @@ def test_written_files_have_the_four_sections_in_order(copy):
     md = md_path.read_text(encoding="utf-8")
     positions = [md.index(h) for h in SECTIONS]
     assert positions == sorted(positions)
-    last = md[positions[3]:]
+    last = md[positions[3] :]
     assert "MAX_ATTEMPTS = 3" in last and "blocked_before_call = 0" in md
     assert md == render_markdown(r)
 
 
 def test_report_needs_the_inventory_tools(tmp_path):
-    (tmp_path / "other.py").write_text("def f(x: int) -> int:\n    return x\n__tools__ = [f]\n", encoding="utf-8")
+    (tmp_path / "other.py").write_text(
+        "def f(x: int) -> int:\n    return x\n__tools__ = [f]\n", encoding="utf-8"
+    )
     with pytest.raises(UsageError, match="stock_lookup, legacy_stock not found"):
         measure([tmp_path / "other.py"])
 
@@ -99,11 +114,28 @@ def test_report_command_writes_both_files(copy):
     from playground.cli.main import app
 
     out = copy / "report"
-    result = CliRunner().invoke(app, ["report", "--tools", str(copy / "tools" / "inventory.py"),
-                                      "--out", str(out), "--format", "json"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "report",
+            "--tools",
+            str(copy / "tools" / "inventory.py"),
+            "--out",
+            str(out),
+            "--format",
+            "json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["blocked_before_call"] == 0 and data["files"] == [str(out / "tool_report.json"), str(out / "tool_report.md")]
+    assert data["blocked_before_call"] == 0 and data["files"] == [
+        str(out / "tool_report.json"),
+        str(out / "tool_report.md"),
+    ]
     assert (out / "tool_report.md").read_text(encoding="utf-8").count("## ") == 4
     bad = CliRunner().invoke(app, ["report", "--tools", str(copy / "missing.py")])
-    assert bad.exit_code == 2 and bad.stderr.startswith("error: ") and len(bad.stderr.strip().splitlines()) == 1
+    assert (
+        bad.exit_code == 2
+        and bad.stderr.startswith("error: ")
+        and len(bad.stderr.strip().splitlines()) == 1
+    )

@@ -29,8 +29,18 @@ def run(*args):
 
 
 def test_call_repair_json_shows_the_fallback_repair():
-    result = run("call", "stock_lookup", "sku=KB-101", "region=jeju", "limit:=2", "--repair",
-                 "--format", "json", "--tools", INVENTORY)
+    result = run(
+        "call",
+        "stock_lookup",
+        "sku=KB-101",
+        "region=jeju",
+        "limit:=2",
+        "--repair",
+        "--format",
+        "json",
+        "--tools",
+        INVENTORY,
+    )
     assert result.exit_code == 0, result.output
     ep = json.loads(result.stdout)
     assert ep["attempts"] == 2 and ep["ok"] is True and ep["gave_up"] is False
@@ -43,18 +53,32 @@ def test_call_repair_json_shows_the_fallback_repair():
 
 
 def test_call_repair_on_slow_lookup_is_transient():
-    result = run("call", "slow_lookup", "item_id=A-100", "--repair", "--format", "json",
-                 "--tools", str(REPO / "tools" / "flaky.py"))
+    result = run(
+        "call",
+        "slow_lookup",
+        "item_id=A-100",
+        "--repair",
+        "--format",
+        "json",
+        "--tools",
+        str(REPO / "tools" / "flaky.py"),
+    )
     ep = json.loads(result.stdout)
     assert ep["calls"][0]["kind"] == "transient" and ep["gave_up"] is True and ep["fixes"] == []
 
 
 def test_ask_offline_json_prints_the_episode():
-    result = run("ask", "MN-303 대전 매장 재고 2곳 알려줘", "--format", "json", "--tools", INVENTORY)
+    result = run(
+        "ask", "MN-303 대전 매장 재고 2곳 알려줘", "--format", "json", "--tools", INVENTORY
+    )
     assert result.exit_code == 0, result.output
     ep = json.loads(result.stdout)
     assert ep["question"] == "MN-303 대전 매장 재고 2곳 알려줘" and ep["router"] == "offline"
-    assert ep["moves"] and ep["steps"][0]["node"] == "pick" and ep["steps"][-1]["node"] in ("reply", "giveup")
+    assert (
+        ep["moves"]
+        and ep["steps"][0]["node"] == "pick"
+        and ep["steps"][-1]["node"] in ("reply", "giveup")
+    )
     assert ep["attempts"] == len(ep["calls"])
     assert ep["moves"][0]["explanation"]["tools"]  # the offline explanation travels with the move
 
@@ -66,7 +90,16 @@ def test_ask_table_shows_moves_and_reply():
 
 
 def test_gemini_without_a_key_falls_back_with_one_line():
-    result = run("ask", "KB-101 부산 재고 3곳", "--router", "gemini", "--format", "json", "--tools", INVENTORY)
+    result = run(
+        "ask",
+        "KB-101 부산 재고 3곳",
+        "--router",
+        "gemini",
+        "--format",
+        "json",
+        "--tools",
+        INVENTORY,
+    )
     assert result.exit_code == 0, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "GEMINI_API_KEY" in lines[0] and "offline router instead" in lines[0]
@@ -74,18 +107,33 @@ def test_gemini_without_a_key_falls_back_with_one_line():
 
 
 def test_gemini_dry_run_shows_the_exact_request_without_a_key():
-    result = run("ask", "KB-101 부산 재고", "--router", "gemini", "--mode", "ANY", "--dry-run",
-                 "--format", "json", "--tools", INVENTORY)
+    result = run(
+        "ask",
+        "KB-101 부산 재고",
+        "--router",
+        "gemini",
+        "--mode",
+        "ANY",
+        "--dry-run",
+        "--format",
+        "json",
+        "--tools",
+        INVENTORY,
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     body = data["dry_run"]["body"]
-    assert data["router"] == "gemini" and body["contents"][0]["parts"][0]["text"] == "KB-101 부산 재고"
+    assert (
+        data["router"] == "gemini" and body["contents"][0]["parts"][0]["text"] == "KB-101 부산 재고"
+    )
     assert body["toolConfig"]["functionCallingConfig"]["mode"] == "ANY"
     assert data["dry_run"]["headers"]["x-goog-api-key"] == "<redacted>"
 
 
 def test_offline_dry_run_shows_the_first_move_and_runs_nothing():
-    result = run("ask", "KB-101 부산 재고 3곳", "--dry-run", "--format", "json", "--tools", INVENTORY)
+    result = run(
+        "ask", "KB-101 부산 재고 3곳", "--dry-run", "--format", "json", "--tools", INVENTORY
+    )
     data = json.loads(result.stdout)
     assert data["dry_run"] is None and "first_move" in data
 
@@ -93,7 +141,9 @@ def test_offline_dry_run_shows_the_first_move_and_runs_nothing():
 def test_unknown_router_and_mode_are_usage_errors():
     bad = run("ask", "q", "--router", "claude", "--tools", INVENTORY)
     assert bad.exit_code == 2 and "unknown router 'claude'" in bad.stderr
-    bad = run("ask", "q", "--router", "gemini", "--mode", "SOMETIMES", "--dry-run", "--tools", INVENTORY)
+    bad = run(
+        "ask", "q", "--router", "gemini", "--mode", "SOMETIMES", "--dry-run", "--tools", INVENTORY
+    )
     assert bad.exit_code == 2 and "SOMETIMES" in bad.stderr and "Traceback" not in bad.output
 
 
@@ -107,25 +157,42 @@ class Failing:
     def next_move(self, conversation, declarations):
         self.n += 1
         if self.n == 1:
-            return Move(calls=[FunctionCall("stock_lookup", {"sku": "KB-101", "region": "busan", "limit": 1}, "c1")])
+            return Move(
+                calls=[
+                    FunctionCall(
+                        "stock_lookup", {"sku": "KB-101", "region": "busan", "limit": 1}, "c1"
+                    )
+                ]
+            )
         raise RouterError("Gemini API error 429 RESOURCE_EXHAUSTED: quota")
 
 
 def test_router_error_mid_episode_prints_the_episode_not_a_traceback(monkeypatch):
-    monkeypatch.setattr(factory, "choose_router",
-                        lambda *a, **k: factory.RouterChoice(Failing(), "gemini", []))
+    monkeypatch.setattr(
+        factory, "choose_router", lambda *a, **k: factory.RouterChoice(Failing(), "gemini", [])
+    )
     result = run("ask", "KB-101 부산", "--format", "json", "--tools", INVENTORY)
     assert result.exit_code == 0 and "Traceback" not in result.output
     ep = json.loads(result.stdout)
     assert ep["end"] == "router_error" and ep["attempts"] == 1
-    assert ep["reply"] == "The router could not answer: Gemini API error 429 RESOURCE_EXHAUSTED: quota"
+    assert (
+        ep["reply"] == "The router could not answer: Gemini API error 429 RESOURCE_EXHAUSTED: quota"
+    )
     assert "429" in result.stderr
 
 
 def test_make_router_factory():
     assert factory.make_router("offline").name == "offline"
     choice = factory.choose_router("gemini", environ={})
-    assert choice.router.name == "offline" and choice.fell_back and "GEMINI_API_KEY" in choice.notes[0]
-    keyed = factory.choose_router("gemini", model="gemini-2.5-pro", mode="any", environ={"GEMINI_API_KEY": "k"})
-    assert keyed.router.name == "gemini" and keyed.router.model == "gemini-2.5-pro" and keyed.router.mode == "ANY"
+    assert (
+        choice.router.name == "offline" and choice.fell_back and "GEMINI_API_KEY" in choice.notes[0]
+    )
+    keyed = factory.choose_router(
+        "gemini", model="gemini-2.5-pro", mode="any", environ={"GEMINI_API_KEY": "k"}
+    )
+    assert (
+        keyed.router.name == "gemini"
+        and keyed.router.model == "gemini-2.5-pro"
+        and keyed.router.mode == "ANY"
+    )
     assert keyed.notes == [] and keyed.router.api_key == "k"

@@ -37,7 +37,11 @@ def test_commands_are_registered():
 
 def _without_boundaries(tmp_path: Path) -> Path:
     """A copy of shop.py with every boundary sentence ("...사용하지 않는다") removed."""
-    lines = [line for line in SHOP.read_text(encoding="utf-8").splitlines() if "사용하지 않는다" not in line]
+    lines = [
+        line
+        for line in SHOP.read_text(encoding="utf-8").splitlines()
+        if "사용하지 않는다" not in line
+    ]
     folder = tmp_path / "no_boundaries"
     folder.mkdir()
     (folder / "shop.py").write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -64,16 +68,35 @@ def test_eval_json_offline_router():
 def test_eval_table_lists_rates_and_matrix():
     result = invoke("eval", ROUTING_CASES, "--tools", SHOP)
     assert result.exit_code == 0, result.stderr
-    for text in ("selection rate", "false-selection rate", "wrong-tool rate", "argument accuracy",
-                 "per tool", "confusion", "track_shipping"):
+    for text in (
+        "selection rate",
+        "false-selection rate",
+        "wrong-tool rate",
+        "argument accuracy",
+        "per tool",
+        "confusion",
+        "track_shipping",
+    ):
         assert text in result.stdout
 
 
 def test_eval_thresholds_set_the_exit_code():
-    ok = invoke("eval", ROUTING_CASES, "--tools", SHOP, "--min-selection", "0.5", "--max-false-selection", "0.5",
-                "--format", "json")
+    ok = invoke(
+        "eval",
+        ROUTING_CASES,
+        "--tools",
+        SHOP,
+        "--min-selection",
+        "0.5",
+        "--max-false-selection",
+        "0.5",
+        "--format",
+        "json",
+    )
     assert ok.exit_code == 0, ok.stderr
-    high = invoke("eval", ROUTING_CASES, "--tools", SHOP, "--min-selection", "1.0", "--format", "json")
+    high = invoke(
+        "eval", ROUTING_CASES, "--tools", SHOP, "--min-selection", "1.0", "--format", "json"
+    )
     rate = json.loads(high.stdout)["metrics"]["selection_rate"]
     if rate < 1.0:
         assert high.exit_code == 1
@@ -98,20 +121,36 @@ def test_eval_junit_parses(tmp_path: Path):
 def test_eval_missing_file_and_malformed_lines(tmp_path: Path):
     missing = invoke("eval", tmp_path / "nope.jsonl", "--tools", SHOP)
     assert missing.exit_code == 2
-    assert missing.stderr.strip().startswith("error:") and len(missing.stderr.strip().splitlines()) == 1
+    assert (
+        missing.stderr.strip().startswith("error:")
+        and len(missing.stderr.strip().splitlines()) == 1
+    )
     cases = tmp_path / "cases.jsonl"
-    cases.write_text('{"question": "HR20260621 택배 언제 와요?", "expect_tool": "track_shipping"}\n'
-                     "{broken\n", encoding="utf-8")
+    cases.write_text(
+        '{"question": "HR20260621 택배 언제 와요?", "expect_tool": "track_shipping"}\n{broken\n',
+        encoding="utf-8",
+    )
     result = invoke("eval", cases, "--tools", SHOP, "--format", "json")
     assert result.exit_code == 1
     data = json.loads(result.stdout)
-    assert data["problems"][0]["line"] == 2 and data["problems"][0]["message"].startswith("not valid JSON")
+    assert data["problems"][0]["line"] == 2 and data["problems"][0]["message"].startswith(
+        "not valid JSON"
+    )
     assert len(data["results"]) == 1
     assert "line 2: not valid JSON" in result.stderr
 
 
 def test_eval_compare_path_that_does_not_load_measures_nothing(tmp_path: Path):
-    result = invoke("eval", ROUTING_CASES, "--tools", SHOP, "--compare", tmp_path / "missing", "--format", "json")
+    result = invoke(
+        "eval",
+        ROUTING_CASES,
+        "--tools",
+        SHOP,
+        "--compare",
+        tmp_path / "missing",
+        "--format",
+        "json",
+    )
     assert result.exit_code == 2
     assert result.stdout == ""  # no rates against an empty tool set
     assert "--compare: the tools did not load cleanly" in result.stderr
@@ -131,7 +170,11 @@ def test_eval_compare_without_boundary_sentences(tmp_path: Path):
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     assert [r["metric"] for r in data["rates"]] == [
-        "selection_rate", "false_selection_rate", "wrong_tool_rate", "argument_accuracy"]
+        "selection_rate",
+        "false_selection_rate",
+        "wrong_tool_rate",
+        "argument_accuracy",
+    ]
     base = {r["line"]: r for r in data["base"]["results"]}
     other = {r["line"]: r for r in data["other"]["results"]}
     flipped = {line for line in base if base[line]["passed"] != other[line]["passed"]}
@@ -145,7 +188,11 @@ def test_eval_compare_without_boundary_sentences(tmp_path: Path):
 def test_eval_compare_lists_flipped_cases(tmp_path: Path):
     """A copy whose get_order_status claims shipping questions too ("적극적으로 사용한다", the
     seed's example of an edit that looks like an improvement) flips shipping cases to it."""
-    text = "\n".join(line for line in SHOP.read_text(encoding="utf-8").splitlines() if "사용하지 않는다" not in line)
+    text = "\n".join(
+        line
+        for line in SHOP.read_text(encoding="utf-8").splitlines()
+        if "사용하지 않는다" not in line
+    )
     text = text.replace(
         '"""하루마켓 주문번호로 주문 내역과 진행 단계를 조회한다.',
         '"""하루마켓 주문번호로 주문 내역과 진행 단계, 택배 배송 현황, 송장번호, 도착일을 조회한다. '
@@ -160,7 +207,10 @@ def test_eval_compare_lists_flipped_cases(tmp_path: Path):
     to_order = [f for f in data["flips"] if f["direction"] == "pass->fail"]
     assert to_order, "expected at least one shipping question to flip to get_order_status"
     # every case the eager copy breaks now goes to the eager tool; shipping questions are among them
-    assert all(f["after"] == "get_order_status" and f["expect_tool"] != "get_order_status" for f in to_order)
+    assert all(
+        f["after"] == "get_order_status" and f["expect_tool"] != "get_order_status"
+        for f in to_order
+    )
     assert any(f["expect_tool"] == "track_shipping" for f in to_order)
     rates = {r["metric"]: r for r in data["rates"]}
     assert rates["selection_rate"]["other"] < rates["selection_rate"]["base"]
@@ -183,9 +233,11 @@ def test_lint_shop_passes_with_warnings_strict_fails():
 def test_lint_errors_exit_1(tmp_path: Path):
     module = tmp_path / "bad.py"
     module.write_text(
-        'def do_refund_and_notify(order_id: str) -> dict:\n'
+        "def do_refund_and_notify(order_id: str) -> dict:\n"
         '    """Refund an order and notify the customer."""\n'
-        '    return {}\n\n__tools__ = [do_refund_and_notify]\n', encoding="utf-8")
+        "    return {}\n\n__tools__ = [do_refund_and_notify]\n",
+        encoding="utf-8",
+    )
     result = invoke("lint", "--tools", module)
     assert result.exit_code == 1
     assert "name-two-things" in result.stdout
@@ -200,7 +252,9 @@ def test_probe_stock_lookup_json():
     result = invoke("probe", "stock_lookup", "--tools", INVENTORY, "--format", "json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert data["ok"] is True and data["problems"] == 0 and data["total"] == len(data["cases"]) == 31
+    assert (
+        data["ok"] is True and data["problems"] == 0 and data["total"] == len(data["cases"]) == 31
+    )
     invalid = [c for c in data["cases"] if c["expected"] == "invalid"]
     assert len(invalid) == 27
     assert all(c["body_runs"] == 0 and c["body_ran"] is False for c in invalid)
@@ -216,7 +270,9 @@ def test_probe_table_shows_body_runs_column():
 def test_probe_unknown_name_exit_2():
     result = invoke("probe", "stock_lookpu", "--tools", INVENTORY)
     assert result.exit_code == 2
-    assert result.stderr.strip() == "error: no tool named 'stock_lookpu'; did you mean: stock_lookup"
+    assert (
+        result.stderr.strip() == "error: no tool named 'stock_lookpu'; did you mean: stock_lookup"
+    )
 
 
 def test_probe_rejected_valid_input_exit_1(tmp_path: Path):
@@ -224,7 +280,9 @@ def test_probe_rejected_valid_input_exit_1(tmp_path: Path):
     module.write_text(
         "def f(code):\n    return {}\n\n"
         'TOOLS = {"find_code": {"fn": f, "description": "x", "args": {"code": {"type": "str", "required": True,'
-        ' "pattern": "^[A-Z]{3}$", "description": "예: ab1"}}}}\n', encoding="utf-8")
+        ' "pattern": "^[A-Z]{3}$", "description": "예: ab1"}}}}\n',
+        encoding="utf-8",
+    )
     result = invoke("probe", "find_code", "--tools", module, "--format", "json")
     assert result.exit_code == 1
     assert json.loads(result.stdout)["cases"][0]["problem"] == "valid input rejected"
@@ -233,10 +291,15 @@ def test_probe_rejected_valid_input_exit_1(tmp_path: Path):
 def test_eval_a_5000_deep_line_fails_only_that_line(tmp_path: Path):
     cases = tmp_path / "deep.jsonl"
     deep = '{"question": "q", "expect_tool": null, "note": ' + "[" * 5000 + "]" * 5000 + "}"
-    cases.write_bytes("\ufeff".encode() + (
-        '{"question": "HR20260621 택배 언제 와요?", "expect_tool": "track_shipping"}\n'
-        + deep + "\n"
-        + '{"question": "x", "question": "y", "expect_tool": null}\n').encode("utf-8"))
+    cases.write_bytes(
+        "\ufeff".encode()
+        + (
+            '{"question": "HR20260621 택배 언제 와요?", "expect_tool": "track_shipping"}\n'
+            + deep
+            + "\n"
+            + '{"question": "x", "question": "y", "expect_tool": null}\n'
+        ).encode("utf-8")
+    )
     result = invoke("eval", cases, "--tools", SHOP, "--format", "json")
     assert result.exit_code == 1, result.output
     assert "internal error" not in result.stderr and "RecursionError" not in result.stderr
@@ -244,7 +307,10 @@ def test_eval_a_5000_deep_line_fails_only_that_line(tmp_path: Path):
     assert [r["line"] for r in data["results"]] == [1]  # line 1 read despite the BOM
     assert data["problems"] == [
         {"line": 2, "message": "nested deeper than 100 levels"},
-        {"line": 3, "message": "the key 'question' appears twice in one object (which one is meant?)"},
+        {
+            "line": 3,
+            "message": "the key 'question' appears twice in one object (which one is meant?)",
+        },
     ]
     assert result.stderr.splitlines() == [
         f"error: {cases}: line 2: nested deeper than 100 levels",
@@ -257,29 +323,36 @@ def test_list_with_an_empty_tools_folder_says_so(tmp_path: Path):
     empty.mkdir()
     result = invoke("list", "--tools", empty)
     assert result.exit_code == 2
-    assert result.stderr == (f"error: {empty}: no tool modules found "
-                             "(expected .py files declaring __tools__ or TOOLS)\n")
+    assert result.stderr == (
+        f"error: {empty}: no tool modules found (expected .py files declaring __tools__ or TOOLS)\n"
+    )
     helper = tmp_path / "helpers"
     helper.mkdir()
     (helper / "consts.py").write_text("RATE = 3\n", encoding="utf-8")
     quiet = invoke("list", "--tools", helper, "--format", "json")
     assert quiet.exit_code == 2 and json.loads(quiet.stdout) == []
-    assert quiet.stderr == f"error: {helper}: no tools declared (expected .py files declaring __tools__ or TOOLS)\n"
+    assert (
+        quiet.stderr
+        == f"error: {helper}: no tools declared (expected .py files declaring __tools__ or TOOLS)\n"
+    )
 
 
 def test_tools_dev_null_is_not_a_python_file_or_folder():
     result = invoke("list", "--tools", "/dev/null")
     assert result.exit_code == 2
-    assert result.stderr == ("error: /dev/null: not a Python file or folder "
-                             "(expected a .py file or a folder of them)\n")
+    assert result.stderr == (
+        "error: /dev/null: not a Python file or folder (expected a .py file or a folder of them)\n"
+    )
 
 
 def test_lint_flags_a_korean_tool_name(tmp_path: Path):
     module = tmp_path / "ko_tools.py"
     module.write_text(
-        'def 주문_조회(order_id: str) -> dict:\n'
+        "def 주문_조회(order_id: str) -> dict:\n"
         '    """주문 상태를 조회한다. 배송 질문에는 사용하지 않는다.\n\n    Args:\n'
-        '        order_id: 주문 번호.\n    """\n    return {}\n\n__tools__ = [주문_조회]\n', encoding="utf-8")
+        '        order_id: 주문 번호.\n    """\n    return {}\n\n__tools__ = [주문_조회]\n',
+        encoding="utf-8",
+    )
     result = invoke("lint", "--tools", module, "--format", "json")
     assert result.exit_code == 1, result.output
     data = json.loads(result.stdout)
@@ -294,6 +367,11 @@ def test_lint_of_an_empty_folder_is_not_clean(tmp_path: Path):
     result = invoke("lint", "--tools", tmp_path)
     assert result.exit_code == 2
     assert "clean" not in result.stdout.replace("did not load cleanly", "")
-    assert "0 tool(s): 0 error(s), 0 warning(s), 0 info — the tools did not load cleanly" in result.stdout
-    assert result.stderr == (f"error: {tmp_path}: no tool modules found "
-                             "(expected .py files declaring __tools__ or TOOLS)\n")
+    assert (
+        "0 tool(s): 0 error(s), 0 warning(s), 0 info — the tools did not load cleanly"
+        in result.stdout
+    )
+    assert result.stderr == (
+        f"error: {tmp_path}: no tool modules found "
+        "(expected .py files declaring __tools__ or TOOLS)\n"
+    )

@@ -50,17 +50,23 @@ def test_unknown_order_is_a_fact_not_an_error():
 
 
 def test_true_is_not_an_integer_limit_and_the_body_does_not_run():
-    code, rec, err = call_json("stock_lookup", "sku=KB-101", "region=seoul", "limit:=true", tools=INVENTORY)
+    code, rec, err = call_json(
+        "stock_lookup", "sku=KB-101", "region=seoul", "limit:=true", tools=INVENTORY
+    )
     assert code == 0, err  # a verdict is data
     assert rec["verdict"] == "type:limit"
-    assert rec["kind"] == "invalid_args" and rec["error"] == "args:type:limit" and rec["ok"] is False
+    assert (
+        rec["kind"] == "invalid_args" and rec["error"] == "args:type:limit" and rec["ok"] is False
+    )
     assert rec["body_ran"] is False and rec["body_runs"] == 0 and rec["cache"] == "skip"
     assert rec["args"] == {"sku": "KB-101", "region": "seoul", "limit": True}
     assert rec["wire"]["anthropic"]["is_error"] is True
 
 
 def test_args_json_string_holding_an_object_gets_verdict_shape():
-    code, rec, err = call_json("get_order_status", "--args", '"{\\"order_id\\": \\"HR1\\"}"', tools=SHOP)
+    code, rec, err = call_json(
+        "get_order_status", "--args", '"{\\"order_id\\": \\"HR1\\"}"', tools=SHOP
+    )
     assert code == 0, err
     assert rec["args"] == '{"order_id": "HR1"}'  # passed as the string it is
     assert rec["verdict"] == "shape" and rec["body_ran"] is False
@@ -69,7 +75,11 @@ def test_args_json_string_holding_an_object_gets_verdict_shape():
 
 def test_items_are_merged_into_the_args_object_and_win():
     code, rec, err = call_json(
-        "stock_lookup", "--args", '{"sku": "KB-101", "region": "busan", "limit": 5}', "region=seoul", "limit:=2",
+        "stock_lookup",
+        "--args",
+        '{"sku": "KB-101", "region": "busan", "limit": 5}',
+        "region=seoul",
+        "limit:=2",
         tools=INVENTORY,
     )
     assert code == 0, err
@@ -87,7 +97,9 @@ def test_legacy_stock_breaks_its_row_limit():
 
 
 def test_jsonl_is_one_line_and_keeps_hangul():
-    result = invoke("call", "search_products", "keyword=텀블러", "--tools", SHOP, "--format", "jsonl")
+    result = invoke(
+        "call", "search_products", "keyword=텀블러", "--tools", SHOP, "--format", "jsonl"
+    )
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == 1
@@ -98,7 +110,9 @@ def test_jsonl_is_one_line_and_keeps_hangul():
 
 
 def test_table_shows_verdict_body_cache_and_wire():
-    result = invoke("call", "stock_lookup", "sku=KB-101", "region=seoul", "limit:=true", "--tools", INVENTORY)
+    result = invoke(
+        "call", "stock_lookup", "sku=KB-101", "region=seoul", "limit:=true", "--tools", INVENTORY
+    )
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     assert "type:limit" in out
@@ -150,8 +164,17 @@ def test_items_need_an_object_in_args():
 
 def test_missing_tools_path_is_reported_and_the_rest_still_loads(tmp_path):
     missing = tmp_path / "nowhere"
-    result = invoke("call", "get_order_status", "order_id=HR99999999", "--tools", missing, "--tools", SHOP,
-                    "--format", "json")
+    result = invoke(
+        "call",
+        "get_order_status",
+        "order_id=HR99999999",
+        "--tools",
+        missing,
+        "--tools",
+        SHOP,
+        "--format",
+        "json",
+    )
     assert result.exit_code == 2
     assert result.stderr.strip() == f"error: {missing}: no such file or folder"
     assert json.loads(result.stdout)["value"]["found"] is False  # the call still ran
@@ -169,7 +192,9 @@ def test_tool_module_with_a_syntax_error_others_still_load(tmp_path):
     assert [row["name"] for row in json.loads(listed.stdout)] == ["echo_text"]
     errors = listed.stderr.splitlines()
     assert len(errors) == 1
-    assert errors[0].startswith("error: ") and "broken.py" in errors[0] and "SyntaxError" in errors[0]
+    assert (
+        errors[0].startswith("error: ") and "broken.py" in errors[0] and "SyntaxError" in errors[0]
+    )
 
     called = invoke("call", "echo_text", "text=안녕", "--tools", tmp_path, "--format", "json")
     assert called.exit_code == 2  # load problems make the exit code 2 ...
@@ -211,8 +236,18 @@ def test_domain_errors_exit_2_with_one_line(monkeypatch):
 
 
 def test_repair_prints_an_episode():
-    result = invoke("call", "stock_lookup", "sku=KB-101", "region=jeju", "limit:=3", "--repair",
-                    "--tools", INVENTORY, "--format", "json")
+    result = invoke(
+        "call",
+        "stock_lookup",
+        "sku=KB-101",
+        "region=jeju",
+        "limit:=3",
+        "--repair",
+        "--tools",
+        INVENTORY,
+        "--format",
+        "json",
+    )
     assert result.exit_code == 0, result.stderr
     episode = json.loads(result.stdout)
     assert {"calls", "steps", "reply", "ok", "attempts", "fixes", "gave_up"} <= set(episode)
@@ -234,13 +269,22 @@ def test_list_json_rows():
     result = invoke("list", "--tools", INVENTORY, "--tools", SHOP, "--format", "json")
     assert result.exit_code == 0, result.stderr
     rows = {row["name"]: row for row in json.loads(result.stdout)}
-    assert list(rows) == ["stock_lookup", "legacy_stock", "get_order_status", "track_shipping",
-                          "search_products", "check_stock"]
+    assert list(rows) == [
+        "stock_lookup",
+        "legacy_stock",
+        "get_order_status",
+        "track_shipping",
+        "search_products",
+        "check_stock",
+    ]
     stock = rows["stock_lookup"]
     assert stock["origin"] == "table" and stock["required"] == ["sku", "region", "limit"]
     assert stock["timeout_s"] == 2.0 and stock["side_effects"] is False and stock["caches"] is True
     assert rows["get_order_status"]["origin"] == "function"
-    assert rows["get_order_status"]["description"] == "하루마켓 주문번호로 주문 내역과 진행 단계를 조회한다."
+    assert (
+        rows["get_order_status"]["description"]
+        == "하루마켓 주문번호로 주문 내역과 진행 단계를 조회한다."
+    )
 
 
 def test_list_jsonl_and_table():
@@ -248,7 +292,11 @@ def test_list_jsonl_and_table():
     assert [json.loads(line)["name"] for line in lines] == ["stock_lookup", "legacy_stock"]
     table = invoke("list", "--tools", INVENTORY)
     assert table.exit_code == 0
-    assert "stock_lookup" in table.stdout and "read-only" in table.stdout and "legacy_stock" in table.stdout
+    assert (
+        "stock_lookup" in table.stdout
+        and "read-only" in table.stdout
+        and "legacy_stock" in table.stdout
+    )
 
 
 def test_show_json_is_the_declaration_google_genai_builds():
@@ -274,7 +322,9 @@ def test_show_table_adds_returns_and_flags():
     result = invoke("show", "stock_lookup", "--tools", INVENTORY)
     assert result.exit_code == 0, result.stderr
     assert "declaration of stock_lookup" in result.stdout
-    assert "returns" in result.stdout and "max_rows" in result.stdout and "time limit" in result.stdout
+    assert (
+        "returns" in result.stdout and "max_rows" in result.stdout and "time limit" in result.stdout
+    )
 
 
 def test_show_unknown_name_lists_close_names():
@@ -296,8 +346,8 @@ def test_show_unknown_name_lists_close_names():
         ("n:=42", ("n", 42)),
         ("n:=1.5", ("n", 1.5)),
         ("flag:=true", ("flag", True)),
-        ("s:=\"42\"", ("s", "42")),
-        ("tags:=[\"a\", 1]", ("tags", ["a", 1])),
+        ('s:="42"', ("s", "42")),
+        ('tags:=["a", 1]', ("tags", ["a", 1])),
         ("empty=", ("empty", "")),
         ("지역=서울", ("지역", "서울")),
     ],
@@ -306,8 +356,15 @@ def test_parse_item(item, expected):
     assert parse_item(item) == expected
 
 
-@pytest.mark.parametrize("item, fragment", [("novalue", "is not name=value"), ("=v", "has no name"),
-                                            (":=1", "has no name"), ("n:=", "not JSON")])
+@pytest.mark.parametrize(
+    "item, fragment",
+    [
+        ("novalue", "is not name=value"),
+        ("=v", "has no name"),
+        (":=1", "has no name"),
+        ("n:=", "not JSON"),
+    ],
+)
 def test_parse_item_errors(item, fragment):
     with pytest.raises(UsageError, match=fragment):
         parse_item(item)
@@ -358,8 +415,13 @@ def test_missing_command_modules_are_skipped_others_propagate():
 
 
 def run_module(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "playground", *args], cwd=REPO, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "playground", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_python_dash_m_usage_errors_are_one_plain_line():
@@ -371,8 +433,17 @@ def test_python_dash_m_usage_errors_are_one_plain_line():
 
 
 def test_python_dash_m_runs_a_command():
-    done = run_module("call", "stock_lookup", "sku=KB-101", "region=seoul", "limit:=1",
-                      "--tools", str(INVENTORY), "--format", "json")
+    done = run_module(
+        "call",
+        "stock_lookup",
+        "sku=KB-101",
+        "region=seoul",
+        "limit:=1",
+        "--tools",
+        str(INVENTORY),
+        "--format",
+        "json",
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["value"]["rows"] == [{"store": "강남점", "count": 12}]
 
@@ -384,7 +455,9 @@ def test_help_does_not_import_heavy_modules():
         "heavy = [m for m in ('textual', 'google.genai', 'playground.core.gate', 'jsonschema') if m in sys.modules]\n"
         "print(','.join(heavy))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == ""
     helped = run_module("--help")

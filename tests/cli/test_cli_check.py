@@ -20,7 +20,9 @@ runner = CliRunner()
 
 def write_cases(tmp_path: Path, *lines: str | dict) -> Path:
     path = tmp_path / "cases.jsonl"
-    text = "\n".join(line if isinstance(line, str) else json.dumps(line, ensure_ascii=False) for line in lines)
+    text = "\n".join(
+        line if isinstance(line, str) else json.dumps(line, ensure_ascii=False) for line in lines
+    )
     path.write_text(text + "\n", encoding="utf-8")
     return path
 
@@ -36,16 +38,24 @@ def jsonl(result) -> list[dict]:
 def test_same_args_in_another_key_order_hit_the_cache(tmp_path):
     path = write_cases(
         tmp_path,
-        {"tool": "stock_lookup", "args": {"sku": "KB-101", "region": "seoul", "limit": 3},
-         "expect": {"kind": "ok", "cache": "stored", "body_ran": True}},
-        {"tool": "stock_lookup", "args": {"limit": 3, "region": "seoul", "sku": "KB-101"},
-         "expect": {"kind": "ok", "cache": "hit", "body_ran": False}},
+        {
+            "tool": "stock_lookup",
+            "args": {"sku": "KB-101", "region": "seoul", "limit": 3},
+            "expect": {"kind": "ok", "cache": "stored", "body_ran": True},
+        },
+        {
+            "tool": "stock_lookup",
+            "args": {"limit": 3, "region": "seoul", "sku": "KB-101"},
+            "expect": {"kind": "ok", "cache": "hit", "body_ran": False},
+        },
     )
     result = check(path)
     assert result.exit_code == 0, result.stderr
     first, second = jsonl(result)
     assert (first["line"], second["line"]) == (1, 2)
-    assert first["passed"] and second["passed"] and first["mismatches"] == second["mismatches"] == []
+    assert (
+        first["passed"] and second["passed"] and first["mismatches"] == second["mismatches"] == []
+    )
     assert first["cache"] == "stored" and second["cache"] == "hit"
     assert first["body_runs"] == second["body_runs"] == 1
     assert second["body_ran"] is False
@@ -56,15 +66,29 @@ def test_same_args_in_another_key_order_hit_the_cache(tmp_path):
 def test_a_failed_expectation_exits_1_and_says_what_differs(tmp_path):
     path = write_cases(
         tmp_path,
-        {"tool": "legacy_stock", "args": {"sku": "KB-101", "region": "seoul"},
-         "expect": {"kind": "bad_result", "error": "result:too_big", "body_ran": True}},
-        {"tool": "stock_lookup", "args": {"sku": "KB-101", "region": "seoul", "limit": 2},
-         "expect": {"kind": "ok", "cache": "hit", "value": {"rows": [{"store": "강남점"}, {"count": 99}]}}},
+        {
+            "tool": "legacy_stock",
+            "args": {"sku": "KB-101", "region": "seoul"},
+            "expect": {"kind": "bad_result", "error": "result:too_big", "body_ran": True},
+        },
+        {
+            "tool": "stock_lookup",
+            "args": {"sku": "KB-101", "region": "seoul", "limit": 2},
+            "expect": {
+                "kind": "ok",
+                "cache": "hit",
+                "value": {"rows": [{"store": "강남점"}, {"count": 99}]},
+            },
+        },
     )
     result = check(path)
     assert result.exit_code == 1
     legacy, lookup = jsonl(result)
-    assert legacy["passed"] is True and legacy["kind"] == "bad_result" and legacy["error"] == "result:too_big"
+    assert (
+        legacy["passed"] is True
+        and legacy["kind"] == "bad_result"
+        and legacy["error"] == "result:too_big"
+    )
     assert lookup["passed"] is False
     assert lookup["mismatches"] == [
         "cache: expected 'hit', got 'stored'",
@@ -82,8 +106,11 @@ def test_malformed_lines_fail_with_their_line_number_and_the_rest_still_runs(tmp
         '{"args": {}}',
         '{"tool": "stock_lookup", "expect": "ok"}',
         '{"tool": "stock_lookup", "args": {"sku": "KB-101", "region": "seoul"}, "expect": {"verdct": ""}}',
-        {"tool": "stock_lookup", "args": {"sku": "KB-101", "region": "seoul"},
-         "expect": {"verdict": "missing:limit", "body_ran": False}},
+        {
+            "tool": "stock_lookup",
+            "args": {"sku": "KB-101", "region": "seoul"},
+            "expect": {"verdict": "missing:limit", "body_ran": False},
+        },
     )
     result = check(path, fmt="json")
     assert result.exit_code == 1
@@ -107,11 +134,28 @@ def test_a_missing_case_file_exits_2(tmp_path):
 
 
 def test_load_problems_make_the_exit_code_2_even_when_cases_pass(tmp_path):
-    path = write_cases(tmp_path, {"tool": "stock_lookup", "args": {"sku": "KB-101", "region": "busan", "limit": 1},
-                                  "expect": {"ok": True}})
+    path = write_cases(
+        tmp_path,
+        {
+            "tool": "stock_lookup",
+            "args": {"sku": "KB-101", "region": "busan", "limit": 1},
+            "expect": {"ok": True},
+        },
+    )
     missing = tmp_path / "gone"
-    result = runner.invoke(app, ["check", str(path), "--tools", str(INVENTORY), "--tools", str(missing),
-                                 "--format", "jsonl"])
+    result = runner.invoke(
+        app,
+        [
+            "check",
+            str(path),
+            "--tools",
+            str(INVENTORY),
+            "--tools",
+            str(missing),
+            "--format",
+            "jsonl",
+        ],
+    )
     assert result.exit_code == 2
     assert jsonl(result)[0]["passed"] is True
     assert result.stderr == f"error: {missing}: no such file or folder\n"
@@ -121,7 +165,11 @@ def test_table_has_a_row_per_case_and_a_summary(tmp_path):
     path = write_cases(
         tmp_path,
         {"tool": "get_order_status", "args": {"order_id": "HR20260604"}, "expect": {"kind": "ok"}},
-        {"tool": "get_order_status", "args": {"order_id": 20260604}, "expect": {"verdict": "type:order_id"}},
+        {
+            "tool": "get_order_status",
+            "args": {"order_id": 20260604},
+            "expect": {"verdict": "type:order_id"},
+        },
         {"tool": "get_order_status", "args": {}, "expect": {"verdict": "shape"}},
     )
     result = check(path, tools=SHOP, fmt="table")
@@ -134,7 +182,9 @@ def test_table_has_a_row_per_case_and_a_summary(tmp_path):
 
 def test_shipped_case_files_pass_with_the_shipped_tools():
     for name in ("inventory_checks.jsonl", "shop_checks.jsonl"):
-        result = runner.invoke(app, ["check", str(FIXTURES / name), "--tools", str(TOOLS), "--format", "json"])
+        result = runner.invoke(
+            app, ["check", str(FIXTURES / name), "--tools", str(TOOLS), "--format", "json"]
+        )
         report = json.loads(result.stdout)
         failures = [(c["line"], c["mismatches"]) for c in report["cases"] if not c["passed"]]
         assert failures == [] and result.exit_code == 0, (name, failures, result.stderr)

@@ -4,8 +4,8 @@ them with a fake sleep (never real sleeps), and an isolated declaration cache fo
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -59,14 +59,16 @@ def make_gate(write_module, fake_sleep) -> Callable[..., Gate]:
         path = write_module(name, source)
         registry: Registry = load_registry([path])
         assert registry.problems == []
-        kwargs.setdefault("retry", RetryPolicy(max_attempts=3, initial_s=0.2, max_s=2.0, jitter_s=0.0))
+        kwargs.setdefault(
+            "retry", RetryPolicy(max_attempts=3, initial_s=0.2, max_s=2.0, jitter_s=0.0)
+        )
         return Gate(registry, sleep=fake_sleep, wire=wire, **kwargs)
 
     return make
 
 
 # A seed-003 style contract table used by several test files.
-INVENTORY_TABLE = '''
+INVENTORY_TABLE = """
 ROWS = {
     ("KB-101", "seoul"): [{"store": f"store{i}", "count": i} for i in range(7)],
     ("MN-303", "daejeon"): [],
@@ -98,7 +100,7 @@ TOOLS = {
     },
     "legacy_stock": {"fn": legacy_stock, "args": _ARGS, "returns": _RETURNS},
 }
-'''
+"""
 
 
 @pytest.fixture

@@ -41,7 +41,9 @@ def test_key_is_order_insensitive(gate):
     first = gate.call("lookup", {"sku": "KB-101", "region": "seoul", "limit": 2})
     second = gate.call("lookup", {"limit": 2, "region": "seoul", "sku": "KB-101"})
     assert (first.cache, second.cache) == ("stored", "hit")
-    assert first.cache_key == second.cache_key == 'lookup:{"limit":2,"region":"seoul","sku":"KB-101"}'
+    assert (
+        first.cache_key == second.cache_key == 'lookup:{"limit":2,"region":"seoul","sku":"KB-101"}'
+    )
     assert gate.body_runs["lookup"] == 1 == second.body_runs
     assert second.body_ran is False
     assert second.value == first.value

@@ -33,7 +33,10 @@ def test_hangul_is_kept_as_is():
 
 
 def test_numbers_are_normalised_but_booleans_stay():
-    assert canonical_json({"n": 1.0, "f": 1.5, "t": True, "l": [2.0, False]}) == '{"f":1.5,"l":[2,false],"n":1,"t":true}'
+    assert (
+        canonical_json({"n": 1.0, "f": 1.5, "t": True, "l": [2.0, False]})
+        == '{"f":1.5,"l":[2,false],"n":1,"t":true}'
+    )
     assert normalise_numbers([1.0, True, math.inf]) == [1, True, math.inf]
     assert type(normalise_numbers(3.0)) is int
 
@@ -43,7 +46,11 @@ def test_canonical_json_never_raises():
 
 
 def test_cache_key_is_order_insensitive():
-    assert cache_key("t", {"a": 1, "b": "나"}) == cache_key("t", {"b": "나", "a": 1.0}) == 't:{"a":1,"b":"나"}'
+    assert (
+        cache_key("t", {"a": 1, "b": "나"})
+        == cache_key("t", {"b": "나", "a": 1.0})
+        == 't:{"a":1,"b":"나"}'
+    )
     assert cache_key("t", {"a": 1}) != cache_key("u", {"a": 1})
 
 
@@ -106,5 +113,13 @@ def test_to_json_value_rejections_say_where_and_what(value, path, what):
 
 def test_json_type_names():
     assert [json_type_name(v) for v in (None, True, 1, 1.5, "s", {}, [], (), b"")] == [
-        "null", "boolean", "integer", "number", "string", "object", "array", "array", "bytes",
+        "null",
+        "boolean",
+        "integer",
+        "number",
+        "string",
+        "object",
+        "array",
+        "array",
+        "bytes",
     ]

@@ -120,8 +120,21 @@ def test_ok_record(gate):
     assert record.call_id == "call_1"
     assert record.message == ""
     data = record.to_json()
-    for key in ("tool", "args", "canonical_args", "verdict", "body_ran", "body_runs", "cache", "ok", "kind",
-                "error", "value", "duration_ms", "wire"):
+    for key in (
+        "tool",
+        "args",
+        "canonical_args",
+        "verdict",
+        "body_ran",
+        "body_runs",
+        "cache",
+        "ok",
+        "kind",
+        "error",
+        "value",
+        "duration_ms",
+        "wire",
+    ):
         assert key in data
     assert data["tool"] == "add"
 
@@ -147,7 +160,12 @@ def test_invalid_args_do_not_run_the_body(gate):
     gate.call("add", {"a": 1})
     before = gate.body_runs["add"]
     record = gate.call("add", {"a": True})
-    assert (record.ok, record.kind, record.error, record.verdict) == (False, "invalid_args", "args:type:a", "type:a")
+    assert (record.ok, record.kind, record.error, record.verdict) == (
+        False,
+        "invalid_args",
+        "args:type:a",
+        "type:a",
+    )
     assert record.body_ran is False
     assert gate.body_runs["add"] == before == record.body_runs == 1
     assert record.cache == "skip"
@@ -177,7 +195,10 @@ def test_transient_is_retried_with_backoff(gate, fake_sleep, mode, error):
     assert (record.ok, record.kind, record.error) == (False, "transient", error)
     assert gate.body_runs["fail"] == 3 == record.body_runs
     assert fake_sleep.delays == [0.2, 0.4]
-    assert [(r.attempt, r.reason, r.delay_ms) for r in record.retries] == [(1, error, 200.0), (2, error, 400.0)]
+    assert [(r.attempt, r.reason, r.delay_ms) for r in record.retries] == [
+        (1, error, 200.0),
+        (2, error, 400.0),
+    ]
     assert "after 3 attempt(s)" in record.message and "Do not retry now" in record.message
     assert record.cache == "miss"
 
@@ -191,8 +212,11 @@ def test_transient_then_success(gate, fake_sleep):
 
 def test_retries_stop_when_the_total_time_is_spent(make_gate, fake_sleep):
     ticks = iter([0.0, 0.0, 100.0, 100.0, 100.0])
-    gate = make_gate(BODIES, clock=lambda: next(ticks, 100.0),
-                     retry=RetryPolicy(max_attempts=5, initial_s=0.2, jitter_s=0.0, total_s=8.0))
+    gate = make_gate(
+        BODIES,
+        clock=lambda: next(ticks, 100.0),
+        retry=RetryPolicy(max_attempts=5, initial_s=0.2, jitter_s=0.0, total_s=8.0),
+    )
     record = gate.call("fail", {"mode": "503"})
     assert record.kind == "transient"
     assert gate.body_runs["fail"] < 5
@@ -209,7 +233,11 @@ def test_timeout_is_transient_and_not_retried(gate, fake_sleep):
 
 @pytest.mark.parametrize(
     ("mode", "error"),
-    [("permission", "permission:PermissionError"), ("401", "permission:http_401"), ("403", "permission:http_403")],
+    [
+        ("permission", "permission:PermissionError"),
+        ("401", "permission:http_401"),
+        ("403", "permission:http_403"),
+    ],
 )
 def test_permission_is_not_retried(gate, fake_sleep, mode, error):
     record = gate.call("fail", {"mode": mode})
@@ -249,8 +277,12 @@ def test_async_body_is_awaited(gate):
 
 def test_unknown_tool_lists_the_registered_names(gate):
     record = gate.call("ad", {"a": 1})
-    assert (record.ok, record.kind, record.error, record.verdict) == (False, "unknown_tool", "args:unknown_tool",
-                                                                      "unknown_tool")
+    assert (record.ok, record.kind, record.error, record.verdict) == (
+        False,
+        "unknown_tool",
+        "args:unknown_tool",
+        "unknown_tool",
+    )
     assert "Did you mean 'add'?" in record.message
     assert "add, nothing, too_many, fail, flaky, slow, chatty, later" in record.message
     assert record.body_ran is False and record.cache == "skip"
@@ -274,7 +306,9 @@ def test_call_ids_are_given_or_numbered(gate):
 def test_wire_views_are_attached_when_asked(make_gate):
     gate = make_gate(BODIES, wire=True)
     record = gate.call("add", {"a": 1}, call_id="c1")
-    assert record.wire["gemini"] == {"function_response": {"id": "c1", "name": "add", "response": {"result": {"sum": 1}}}}
+    assert record.wire["gemini"] == {
+        "function_response": {"id": "c1", "name": "add", "response": {"result": {"sum": 1}}}
+    }
     assert record.wire["anthropic"]["tool_use_id"] == "c1"
     assert record.wire["openai"]["role"] == "tool"
     assert set(record.wire["tokens"]) == {"gemini", "anthropic", "openai"}
@@ -290,13 +324,17 @@ def test_seed_003_table_through_the_gate(inventory_gate):
     assert (empty.kind, empty.ok) == ("empty", True)
     bad = inventory_gate.call("legacy_stock", {"sku": "HD-404", "region": "busan"})
     assert bad.error == "result:range"
-    assert inventory_gate.call("stock_lookup", {"sku": "KB-101", "region": "jeju", "limit": 1}).verdict == "allowed:region"
+    assert (
+        inventory_gate.call("stock_lookup", {"sku": "KB-101", "region": "jeju", "limit": 1}).verdict
+        == "allowed:region"
+    )
 
 
 def test_the_gate_survives_a_contract_whose_body_is_not_callable_with_the_args(tmp_path):
     path = tmp_path / "odd.py"
     path.write_text(
-        "def f(x):\n    return x\nTOOLS = {'f': {'fn': f, 'args': {'y': {'type': 'str'}}}}\n", encoding="utf-8"
+        "def f(x):\n    return x\nTOOLS = {'f': {'fn': f, 'args': {'y': {'type': 'str'}}}}\n",
+        encoding="utf-8",
     )
     gate = Gate(load_registry([path]), wire=False, sleep=lambda s: None)
     record = gate.call("f", {"y": "a"})

@@ -29,14 +29,14 @@ __tools__ = [get_order_status]
 __contracts__ = {"get_order_status": {"returns": {"type": "object"}, "timeout_s": 2}}
 '''
 
-TABLE = '''
+TABLE = """
 def stock_lookup(sku, limit):
     return {"rows": []}
 
 TOOLS = {"stock_lookup": {"fn": stock_lookup, "description": "재고 조회",
                           "args": {"sku": {"type": "str", "required": True},
                                    "limit": {"type": "int", "min": 1, "max": 5}}}}
-'''
+"""
 
 
 def messages(registry) -> list[str]:
@@ -50,17 +50,37 @@ def test_plain_functions_and_tables_load(write_module):
     assert registry.problems == []
     assert registry.names() == ["stock_lookup", "get_order_status"]  # files sorted: inventory, shop
     order = registry.get("get_order_status")
-    assert order.origin == "function" and order.timeout_s == 2.0 and order.returns == {"type": "object"}
-    assert order.parameters == {"type": "object", "properties": {"order_id": {"type": "string"}},
-                                "required": ["order_id"]}
-    assert order.description.startswith("하루마켓 주문번호로") and "예: HR20260601" in order.description
+    assert (
+        order.origin == "function"
+        and order.timeout_s == 2.0
+        and order.returns == {"type": "object"}
+    )
+    assert order.parameters == {
+        "type": "object",
+        "properties": {"order_id": {"type": "string"}},
+        "required": ["order_id"],
+    }
+    assert (
+        order.description.startswith("하루마켓 주문번호로")
+        and "예: HR20260601" in order.description
+    )
     assert order.source.endswith("shop.py:2")
     stock = registry.get("stock_lookup")
     assert stock.origin == "table"
-    assert stock.parameters["properties"]["limit"] == {"type": "integer", "minimum": 1, "maximum": 5}
-    assert stock.parameters["required"] == ["sku"] and stock.parameters["additionalProperties"] is False
-    assert registry.declarations()[0] == {"name": "stock_lookup", "description": "재고 조회",
-                                          "parameters": stock.parameters}
+    assert stock.parameters["properties"]["limit"] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 5,
+    }
+    assert (
+        stock.parameters["required"] == ["sku"]
+        and stock.parameters["additionalProperties"] is False
+    )
+    assert registry.declarations()[0] == {
+        "name": "stock_lookup",
+        "description": "재고 조회",
+        "parameters": stock.parameters,
+    }
     assert "stock_lookup" in registry and len(registry) == 2 and registry.get("nope") is None
 
 
@@ -68,7 +88,10 @@ def test_plain_functions_and_tables_load(write_module):
     ("source", "said"),
     [
         ("def f(:\n    pass\n", "SyntaxError"),
-        ("import no_such_module_xyz\n", "ModuleNotFoundError: No module named 'no_such_module_xyz'"),
+        (
+            "import no_such_module_xyz\n",
+            "ModuleNotFoundError: No module named 'no_such_module_xyz'",
+        ),
         ("raise RuntimeError('db down')\n", "RuntimeError: db down"),
         ("import sys\nsys.exit(4)\n", "SystemExit: 4"),
     ],
@@ -132,7 +155,10 @@ def test_a_folder_skips_private_and_test_modules(write_module):
     [
         ("TOOLS = {'t': {'args': {}}}", "TOOLS['t'] must be a dict with a callable 'fn'"),
         ("TOOLS = {'t': 3}", "TOOLS['t'] must be a dict with a callable 'fn'"),
-        ("TOOLS = {'t': {'fn': len, 'args': {'a': {'type': 'decimal'}}}}", "t.a: unknown type 'decimal'"),
+        (
+            "TOOLS = {'t': {'fn': len, 'args': {'a': {'type': 'decimal'}}}}",
+            "t.a: unknown type 'decimal'",
+        ),
         ("TOOLS = {'t': {'fn': len, 'args': ['a']}}", "t: 'args' must be a dict"),
         ("TOOLS = {'t': {'fn': len, 'timeout_s': -1}}", "'timeout_s' must be a positive number"),
         ("TOOLS = []", "TOOLS must be a dict, got list"),
@@ -155,7 +181,9 @@ def test_a_bad_entry_does_not_stop_the_good_ones(write_module):
 
 
 def test_tools_holding_a_non_callable(write_module):
-    path = write_module("odd", GOOD.replace("__tools__ = [get_order_status]", "__tools__ = [get_order_status, 'x']"))
+    path = write_module(
+        "odd", GOOD.replace("__tools__ = [get_order_status]", "__tools__ = [get_order_status, 'x']")
+    )
     registry = load_registry([path])
     assert registry.names() == ["get_order_status"]
     assert messages(registry) == [f"{path}: __tools__ holds a non-callable: 'x'"]
@@ -202,11 +230,13 @@ def test_an_empty_folder_and_dev_null(tmp_path):
     (empty / "_private.py").write_text("def f():\n    return 1\n", encoding="utf-8")
     registry = load_registry([empty])
     assert messages(registry) == [
-        f"{empty}: no tool modules found (expected .py files declaring __tools__ or TOOLS)"]
+        f"{empty}: no tool modules found (expected .py files declaring __tools__ or TOOLS)"
+    ]
     assert NO_MODULES in registry.problems[0].message
     dev_null = load_registry(["/dev/null"])
     assert messages(dev_null) == [
-        "/dev/null: not a Python file or folder (expected a .py file or a folder of them)"]
+        "/dev/null: not a Python file or folder (expected a .py file or a folder of them)"
+    ]
 
 
 def test_shipped_tools_load_without_problems():
@@ -264,11 +294,16 @@ def test_a_corrupt_cache_file_is_bypassed_and_rewritten(write_module, isolated_c
         registry = load_registry([path])
         assert registry.problems == []
         assert registry.get("get_order_status").parameters["required"] == ["order_id"]
-        assert json.loads(file.read_text(encoding="utf-8"))["declaration"]["name"] == "get_order_status"
+        assert (
+            json.loads(file.read_text(encoding="utf-8"))["declaration"]["name"]
+            == "get_order_status"
+        )
     assert declcache.load(declcache.declaration_key(fn))["name"] == "get_order_status"
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs POSIX permissions, not root")
+@pytest.mark.skipif(
+    os.name != "posix" or os.geteuid() == 0, reason="needs POSIX permissions, not root"
+)
 def test_an_unwritable_cache_is_bypassed(write_module, monkeypatch, tmp_path):
     locked = tmp_path / "locked"
     locked.mkdir()
@@ -302,8 +337,14 @@ def test_a_cache_hit_does_not_import_google_genai(write_module, isolated_cache):
     env = {**os.environ, "PLAYGROUND_CACHE_DIR": str(isolated_cache), "PYTHONPATH": str(REPO)}
 
     def run() -> dict:
-        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=REPO,
-                             timeout=120)
+        out = subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=REPO,
+            timeout=120,
+        )
         assert out.returncode == 0, out.stderr
         return json.loads(out.stdout)
 

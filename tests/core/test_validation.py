@@ -10,12 +10,22 @@ from decimal import Decimal
 import pytest
 
 from playground.core.contracts import Contract, contract_from_table
-from playground.core.validation import arg_doc, check_args, check_result, example_value, normalise_args
+from playground.core.validation import (
+    arg_doc,
+    check_args,
+    check_result,
+    example_value,
+    normalise_args,
+)
 
 PARAMS = {
     "type": "object",
     "properties": {
-        "sku": {"type": "string", "pattern": "^[A-Z]{2}-[0-9]{3}$", "description": "SKU. 예: KB-101"},
+        "sku": {
+            "type": "string",
+            "pattern": "^[A-Z]{2}-[0-9]{3}$",
+            "description": "SKU. 예: KB-101",
+        },
         "region": {"type": "string", "enum": ["seoul", "busan", "daejeon"]},
         "limit": {"type": "integer", "minimum": 1, "maximum": 5, "description": "매장 수. 예: 3"},
         "memo": {"type": "string", "minLength": 2, "maxLength": 4},
@@ -30,7 +40,13 @@ GOOD = {"sku": "KB-101", "limit": 3}
 
 
 def make_contract(parameters=PARAMS, returns=None, name="stock_lookup") -> Contract:
-    return Contract(name=name, description="재고 조회.", parameters=parameters, fn=lambda **kw: kw, returns=returns)
+    return Contract(
+        name=name,
+        description="재고 조회.",
+        parameters=parameters,
+        fn=lambda **kw: kw,
+        returns=returns,
+    )
 
 
 @pytest.fixture
@@ -120,7 +136,12 @@ def test_shape_of_a_json_string_holding_an_object(contract):
 
 @pytest.mark.parametrize(
     ("args", "said"),
-    [([1, 2], "an array of 2 item(s)"), (None, "null arrived"), (3, "an integer (3)"), ("hi", "a string ('hi')")],
+    [
+        ([1, 2], "an array of 2 item(s)"),
+        (None, "null arrived"),
+        (3, "an integer (3)"),
+        ("hi", "a string ('hi')"),
+    ],
 )
 def test_shape_names_what_arrived(contract, args, said):
     verdict = check_args(contract, args)
@@ -190,7 +211,10 @@ ROWS_RETURNS = {
             "type": "array",
             "items": {
                 "type": "object",
-                "properties": {"store": {"type": "string"}, "count": {"type": "integer", "minimum": 0}},
+                "properties": {
+                    "store": {"type": "string"},
+                    "count": {"type": "integer", "minimum": 0},
+                },
                 "required": ["store", "count"],
             },
         },
@@ -255,7 +279,10 @@ def test_result_too_big_legacy_stock_style():
         {
             "fn": lambda sku: None,
             "args": {"sku": {"type": "str", "required": True}},
-            "returns": {"keys": {"sku": "str", "rows": "list"}, "rows": {"max_len": 5, "item": {"store": "str", "count": "int"}}},
+            "returns": {
+                "keys": {"sku": "str", "rows": "list"},
+                "rows": {"max_len": 5, "item": {"store": "str", "count": "int"}},
+            },
         },
     )
     assert legacy.returns["max_rows"] == 5
@@ -278,7 +305,9 @@ def test_result_range(rows_contract):
 
 
 def test_result_datetime_keys_and_values_are_converted():
-    check = check_result(make_contract(), {dt.date(2026, 6, 1): dt.datetime(2026, 6, 1, 9, 30), "t": dt.time(8, 0)})
+    check = check_result(
+        make_contract(), {dt.date(2026, 6, 1): dt.datetime(2026, 6, 1, 9, 30), "t": dt.time(8, 0)}
+    )
     assert check.reason == ""
     assert check.value == {"2026-06-01": "2026-06-01T09:30:00", "t": "08:00:00"}
 

@@ -18,9 +18,17 @@ from playground.core.wire import (
 )
 
 OK = Outcome(True, {"found": True, "status": "배송중", "courier": None}, "", "ok")
-EMPTY_OBJ = Outcome(True, {"keyword": "우산", "rows": []}, "", "empty", "Nothing matched in search_products.")
+EMPTY_OBJ = Outcome(
+    True, {"keyword": "우산", "rows": []}, "", "empty", "Nothing matched in search_products."
+)
 EMPTY_LIST = Outcome(True, [], "", "empty", "Nothing matched in search.")
-FAIL = Outcome(False, None, "args:pattern:order_id", "invalid_args", "주문번호는 'HR'로 시작합니다. 예: HR20260601")
+FAIL = Outcome(
+    False,
+    None,
+    "args:pattern:order_id",
+    "invalid_args",
+    "주문번호는 'HR'로 시작합니다. 예: HR20260601",
+)
 TRANSIENT = Outcome(False, None, "transient:http_503", "transient", "temporarily unavailable")
 
 
@@ -52,7 +60,10 @@ def test_empty_carries_a_note_and_is_not_an_error():
     assert gemini_response_payload(EMPTY_OBJ) == {
         "result": {"keyword": "우산", "rows": [], "note": "Nothing matched in search_products."}
     }
-    assert gemini_response_payload(EMPTY_LIST) == {"result": [], "note": "Nothing matched in search."}
+    assert gemini_response_payload(EMPTY_LIST) == {
+        "result": [],
+        "note": "Nothing matched in search.",
+    }
     block = anthropic_block("toolu_1", EMPTY_LIST)
     assert "is_error" not in block
     assert json.loads(block["content"]) == {"result": [], "note": "Nothing matched in search."}
@@ -63,7 +74,9 @@ def test_empty_carries_a_note_and_is_not_an_error():
 def test_gemini_part_equals_what_google_genai_builds(outcome, call_id):
     types = pytest.importorskip("google.genai.types")
     sdk = types.Part(
-        function_response=types.FunctionResponse(id=call_id, name="tool", response=gemini_response_payload(outcome))
+        function_response=types.FunctionResponse(
+            id=call_id, name="tool", response=gemini_response_payload(outcome)
+        )
     ).model_dump(mode="json", exclude_none=True)
     assert gemini_part("tool", call_id, outcome) == sdk
 
@@ -95,13 +108,18 @@ def test_openai_tool_message():
         "content": '{"found":true,"status":"배송중","courier":null}',
     }
     failed = openai_message("call_9", FAIL)
-    assert json.loads(failed["content"]) == {"error": "args:pattern:order_id", "message": FAIL.message}
+    assert json.loads(failed["content"]) == {
+        "error": "args:pattern:order_id",
+        "message": FAIL.message,
+    }
 
 
 def test_provider_views_and_tokens():
     views = provider_views("t", "c1", OK)
     assert set(views) == {"gemini", "anthropic", "openai", "tokens"}
-    assert views["tokens"] == {k: approx_tokens(views[k]) for k in ("gemini", "anthropic", "openai")}
+    assert views["tokens"] == {
+        k: approx_tokens(views[k]) for k in ("gemini", "anthropic", "openai")
+    }
     assert approx_tokens("abcd") == 1 and approx_tokens("abcde") == 2
     assert approx_tokens("배송중") == 3
 

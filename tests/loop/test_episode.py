@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 
 from playground.errors import RouterError, UsageError
-from playground.loop.episode import MAX_ATTEMPTS, NODES, fork_episode, run_manual_episode, run_question_episode
+from playground.loop.episode import (
+    MAX_ATTEMPTS,
+    NODES,
+    fork_episode,
+    run_manual_episode,
+    run_question_episode,
+)
 from playground.routing.base import FunctionCall, Move, RouterCapabilities
 from playground.workbench import open_playground
 
@@ -44,7 +50,9 @@ class ScriptedRouter:
 
 
 def call_move(name, args, call_id="c1"):
-    return Move(calls=[FunctionCall(name=name, args=dict(args), id=call_id)], explanation={"chosen": name})
+    return Move(
+        calls=[FunctionCall(name=name, args=dict(args), id=call_id)], explanation={"chosen": name}
+    )
 
 
 def nodes(ep):
@@ -53,41 +61,82 @@ def nodes(ep):
 
 # ---- manual episodes ---------------------------------------------------------------------------
 
+
 def test_region_not_allowed_is_repaired_to_the_module_fallback(pg):
     ep = run_manual_episode(pg, "stock_lookup", {"sku": "KB-101", "region": "jeju", "limit": 2})
     data = ep.to_json()
     assert data["ok"] is True and data["gave_up"] is False and data["attempts"] == 2
     assert data["fixes"] == ["region: 'jeju' → 'seoul' (FALLBACK_REGION)"]
-    assert nodes(ep) == [("pick", 1), ("validate", 1), ("check", 1), ("repair", 1),
-                         ("validate", 2), ("run", 2), ("check", 2), ("reply", 2)]
+    assert nodes(ep) == [
+        ("pick", 1),
+        ("validate", 1),
+        ("check", 1),
+        ("repair", 1),
+        ("validate", 2),
+        ("run", 2),
+        ("check", 2),
+        ("reply", 2),
+    ]
     first, second = data["steps"][1], data["steps"][4]
-    assert first["verdict"] == "allowed:region" and first["kind"] == "invalid_args" and first["call"] == 0
+    assert (
+        first["verdict"] == "allowed:region"
+        and first["kind"] == "invalid_args"
+        and first["call"] == 0
+    )
     assert second["verdict"] == "" and second["args"]["region"] == "seoul" and second["call"] == 1
     assert [c["verdict"] for c in data["calls"]] == ["allowed:region", ""]
     assert data["calls"][0]["body_ran"] is False and data["calls"][1]["body_ran"] is True
-    assert data["reply"] == ("stock_lookup returned 2 row(s); first: store=강남점, count=12 "
-                             "(jeju is not an allowed region; showed seoul instead).")
-    assert data["changes"] == [{"kind": "substituted", "arg": "region", "old": "jeju", "new": "seoul"}]
+    assert data["reply"] == (
+        "stock_lookup returned 2 row(s); first: store=강남점, count=12 "
+        "(jeju is not an allowed region; showed seoul instead)."
+    )
+    assert data["changes"] == [
+        {"kind": "substituted", "arg": "region", "old": "jeju", "new": "seoul"}
+    ]
     assert data["steps"][3]["fixes"] == data["fixes"] and data["steps"][1]["fixes"] == []
     assert all(s["node"] in NODES for s in data["steps"])
     json.dumps(data, ensure_ascii=False)  # JSON-ready
 
 
 def test_every_step_has_the_same_keys(pg):
-    data = run_manual_episode(pg, "stock_lookup", {"sku": "KB-101", "region": "jeju", "limit": 2}).to_json()
+    data = run_manual_episode(
+        pg, "stock_lookup", {"sku": "KB-101", "region": "jeju", "limit": 2}
+    ).to_json()
     keys = {tuple(sorted(s)) for s in data["steps"]}
     assert len(keys) == 1
-    assert {"node", "attempt", "tool", "args", "verdict", "body_ran", "cache", "kind", "error", "retries",
-            "delays_ms", "fixes", "call", "move", "explanation", "message"} <= set(keys.pop())
+    assert {
+        "node",
+        "attempt",
+        "tool",
+        "args",
+        "verdict",
+        "body_ran",
+        "cache",
+        "kind",
+        "error",
+        "retries",
+        "delays_ms",
+        "fixes",
+        "call",
+        "move",
+        "explanation",
+        "message",
+    } <= set(keys.pop())
 
 
 def test_legacy_too_big_switches_to_stock_lookup_with_its_maximum_limit(pg):
     ep = run_manual_episode(pg, "legacy_stock", {"sku": "KB-101", "region": "seoul"})
     assert ep.ok and ep.attempts == 2
     assert [c.error for c in ep.calls] == ["result:too_big", ""]
-    assert ep.calls[1].tool == "stock_lookup" and ep.calls[1].args == {"sku": "KB-101", "region": "seoul", "limit": 5}
-    assert ep.fixes == ["tool: 'legacy_stock' → 'stock_lookup' with limit=5 "
-                        "(legacy_stock has no limit; stock_lookup's limit maximum)"]
+    assert ep.calls[1].tool == "stock_lookup" and ep.calls[1].args == {
+        "sku": "KB-101",
+        "region": "seoul",
+        "limit": 5,
+    }
+    assert ep.fixes == [
+        "tool: 'legacy_stock' → 'stock_lookup' with limit=5 "
+        "(legacy_stock has no limit; stock_lookup's limit maximum)"
+    ]
 
 
 def test_limit_out_of_range_is_clamped(pg):
@@ -123,7 +172,8 @@ def test_unrepairable_argument_gives_up_with_the_reason(pg):
 @pytest.fixture
 def stubborn(tmp_path):
     """A tool that ignores its limit, so every repair still gives result:too_big."""
-    (tmp_path / "stubborn.py").write_text(textwrap.dedent('''
+    (tmp_path / "stubborn.py").write_text(
+        textwrap.dedent('''
         def many_rows(limit: int) -> dict:
             """Rows, ignoring the limit.
 
@@ -134,7 +184,9 @@ def stubborn(tmp_path):
 
         __tools__ = [many_rows]
         __contracts__ = {"many_rows": {"returns": {"type": "object", "max_rows": 2}, "cacheable": False}}
-    '''), encoding="utf-8")
+    '''),
+        encoding="utf-8",
+    )
     return open_playground([tmp_path / "stubborn.py"], wire=False)
 
 
@@ -143,11 +195,16 @@ def test_three_identical_failures_stop_the_episode_with_the_accumulated_message(
     data = ep.to_json()
     assert data["gave_up"] is True and data["ok"] is False and data["attempts"] == 3
     assert [c["error"] for c in data["calls"]] == ["result:too_big"] * 3
-    assert data["fixes"] == ["limit: 8 → 2 (result too big; smaller limit)", "limit: 2 → 1 (result too big; smaller limit)"]
+    assert data["fixes"] == [
+        "limit: 8 → 2 (result too big; smaller limit)",
+        "limit: 2 → 1 (result too big; smaller limit)",
+    ]
     checks = [s["message"] for s in data["steps"] if s["node"] == "check"]
     assert "failure 2 in a row" in checks[1]
-    assert checks[2].startswith("many_rows failed 3 times in a row with the same error (result:too_big). "
-                                "Stop retrying the same way. Instead: 1.")
+    assert checks[2].startswith(
+        "many_rows failed 3 times in a row with the same error (result:too_big). "
+        "Stop retrying the same way. Instead: 1."
+    )
     assert data["steps"][-1]["node"] == "giveup" and "3 times in a row" in data["reply"]
     assert MAX_ATTEMPTS == 3
 
@@ -155,13 +212,14 @@ def test_three_identical_failures_stop_the_episode_with_the_accumulated_message(
 def test_slow_lookup_is_transient_and_not_repaired():
     pg = open_playground([FLAKY], wire=False)
     ep = run_manual_episode(pg, "slow_lookup", {"item_id": "A-100"})
-    check = [s for s in ep.to_json()["steps"] if s["node"] == "check"][0]
+    check = next(s for s in ep.to_json()["steps"] if s["node"] == "check")
     assert check["kind"] == "transient" and check["error"] == "transient:timeout"
     assert ep.calls[0].kind == "transient" and ep.attempts == 1 and ep.gave_up and ep.fixes == []
     assert "transient is never repaired" in ep.reply
 
 
 # ---- question episodes -------------------------------------------------------------------------
+
 
 def test_router_sending_the_same_bad_call_is_stopped_after_three(pg):
     bad = {"sku": "KB-101", "region": "seoul", "limit": "3"}  # type:limit, no repair rule
@@ -185,23 +243,38 @@ def test_network_router_repairs_by_reading_the_error_and_the_limit_holds(pg):
 
 
 def test_offline_style_router_gets_loop_repairs_then_answers(pg):
-    router = ScriptedRouter([call_move("stock_lookup", {"sku": "KB-101", "region": "jeju", "limit": 2}),
-                             Move(text="강남점에 12개 있습니다.")])
+    router = ScriptedRouter(
+        [
+            call_move("stock_lookup", {"sku": "KB-101", "region": "jeju", "limit": 2}),
+            Move(text="강남점에 12개 있습니다."),
+        ]
+    )
     ep = run_question_episode(pg, "제주 KB-101 재고?", router)
     assert ep.ok and ep.end == "answered" and ep.attempts == 2
     # the router's answer is about seoul, not the jeju asked for: the reply says so
-    assert ep.reply == "강남점에 12개 있습니다. (jeju는 허용되지 않는 region 값이라 seoul 기준으로 대신 안내해 드립니다)"
+    assert (
+        ep.reply
+        == "강남점에 12개 있습니다. (jeju는 허용되지 않는 region 값이라 seoul 기준으로 대신 안내해 드립니다)"
+    )
     assert ep.fixes == ["region: 'jeju' → 'seoul' (FALLBACK_REGION)"]
     result = router.seen[1][-1].results[0]
-    assert result.call_id == "c1" and result.kind == "ok" and result.response["result"]["region"] == "seoul"
+    assert (
+        result.call_id == "c1"
+        and result.kind == "ok"
+        and result.response["result"]["region"] == "seoul"
+    )
     picks = [s for s in ep.to_json()["steps"] if s["node"] == "pick"]
     assert picks[0]["move"] == 0 and picks[0]["explanation"] == {"chosen": "stock_lookup"}
     assert ep.to_json()["moves"][1]["text"] == "강남점에 12개 있습니다."
 
 
 def test_empty_result_in_a_question_episode_is_not_ok_and_not_repaired(pg):
-    router = ScriptedRouter([call_move("stock_lookup", {"sku": "MN-303", "region": "daejeon", "limit": 2}),
-                             Move(text="")])
+    router = ScriptedRouter(
+        [
+            call_move("stock_lookup", {"sku": "MN-303", "region": "daejeon", "limit": 2}),
+            Move(text=""),
+        ]
+    )
     ep = run_question_episode(pg, "MN-303 대전?", router)
     assert not ep.ok and ep.end == "nothing_found" and ep.fixes == [] and ep.attempts == 1
     assert ep.reply.startswith("Nothing was found")
@@ -209,8 +282,12 @@ def test_empty_result_in_a_question_episode_is_not_ok_and_not_repaired(pg):
 
 
 def test_router_error_mid_episode_ends_with_a_clear_reply(pg):
-    router = ScriptedRouter([call_move("stock_lookup", {"sku": "KB-101", "region": "busan", "limit": 1}),
-                             RouterError("Gemini API error 503 UNAVAILABLE: overloaded")])
+    router = ScriptedRouter(
+        [
+            call_move("stock_lookup", {"sku": "KB-101", "region": "busan", "limit": 1}),
+            RouterError("Gemini API error 503 UNAVAILABLE: overloaded"),
+        ]
+    )
     ep = run_question_episode(pg, "KB-101 부산?", router)
     assert ep.end == "router_error" and ep.gave_up and not ep.ok and ep.attempts == 1
     assert ep.reply == "The router could not answer: Gemini API error 503 UNAVAILABLE: overloaded"
@@ -218,7 +295,9 @@ def test_router_error_mid_episode_ends_with_a_clear_reply(pg):
 
 
 def test_a_router_that_never_answers_stops_at_max_steps(pg):
-    router = ScriptedRouter([lambda: call_move("stock_lookup", {"sku": "KB-101", "region": "busan", "limit": 1})])
+    router = ScriptedRouter(
+        [lambda: call_move("stock_lookup", {"sku": "KB-101", "region": "busan", "limit": 1})]
+    )
     ep = run_question_episode(pg, "?", router, max_steps=4)
     assert ep.end == "max_steps" and len(ep.moves) == 4 and ep.attempts == 4 and ep.gave_up
     assert [c.cache for c in ep.calls] == ["stored", "hit", "hit", "hit"]
@@ -228,21 +307,36 @@ def test_a_router_that_never_answers_stops_at_max_steps(pg):
 
 # ---- forks -------------------------------------------------------------------------------------
 
+
 def test_fork_a_manual_episode_keeps_the_original(pg):
     ep = run_manual_episode(pg, "stock_lookup", {"sku": "KB-101", "region": "jeju", "limit": 2})
     before = ep.to_json()
     forked = fork_episode(pg, ep, 0, {"sku": "MS-202", "region": "busan", "limit": 1})
     assert ep.to_json() == before
-    assert forked.forked_from == {"step": 0, "attempt": 1, "args": {"sku": "MS-202", "region": "busan", "limit": 1}}
+    assert forked.forked_from == {
+        "step": 0,
+        "attempt": 1,
+        "args": {"sku": "MS-202", "region": "busan", "limit": 1},
+    }
     assert forked.ok and forked.attempts == 1 and forked.fixes == []
     assert forked.reply == "stock_lookup returned 1 row(s); first: store=서면점, count=9."
     # fork at the repair step: redo attempt 2 with other arguments, history kept
     again = fork_episode(pg, ep, 3, {"sku": "MN-303", "region": "daejeon", "limit": 1})
-    assert again.attempts == 2 and again.calls[0].verdict == "allowed:region" and again.end == "nothing_found"
+    assert (
+        again.attempts == 2
+        and again.calls[0].verdict == "allowed:region"
+        and again.end == "nothing_found"
+    )
     with pytest.raises(UsageError):
         fork_episode(pg, ep, 99, {})
-    last = fork_episode(pg, ep, len(ep.steps) - 1, {"sku": "KB-101", "region": "daejeon", "limit": 1})
-    assert last.forked_from["attempt"] == 2 and last.attempts == 2 and last.calls[1].args["region"] == "daejeon"
+    last = fork_episode(
+        pg, ep, len(ep.steps) - 1, {"sku": "KB-101", "region": "daejeon", "limit": 1}
+    )
+    assert (
+        last.forked_from["attempt"] == 2
+        and last.attempts == 2
+        and last.calls[1].args["region"] == "daejeon"
+    )
 
 
 def test_fork_refuses_a_step_without_a_call(pg):
@@ -253,12 +347,19 @@ def test_fork_refuses_a_step_without_a_call(pg):
 
 
 def test_fork_a_question_episode_shows_the_router_the_edited_call(pg):
-    router = ScriptedRouter([call_move("stock_lookup", {"sku": "KB-101", "region": "seoul", "limit": "3"}),
-                             Move(text="done")], network=True)
+    router = ScriptedRouter(
+        [
+            call_move("stock_lookup", {"sku": "KB-101", "region": "seoul", "limit": "3"}),
+            Move(text="done"),
+        ],
+        network=True,
+    )
     ep = run_question_episode(pg, "재고?", router)
     assert ep.to_json()["calls"][0]["verdict"] == "type:limit"
     router2 = ScriptedRouter([Move(text="fixed")], network=True)
-    forked = fork_episode(pg, ep, 1, {"sku": "KB-101", "region": "seoul", "limit": 3}, router=router2)
+    forked = fork_episode(
+        pg, ep, 1, {"sku": "KB-101", "region": "seoul", "limit": 3}, router=router2
+    )
     assert forked.ok and forked.reply == "fixed" and forked.attempts == 1
     shown = router2.seen[0]
     assert shown[1].move.calls[0].args == {"sku": "KB-101", "region": "seoul", "limit": 3}
@@ -267,8 +368,12 @@ def test_fork_a_question_episode_shows_the_router_the_edited_call(pg):
 
 
 def test_loop_and_batch_do_not_import_ui_libraries():
-    code = ("import sys, playground.loop.episode, playground.loop.repair, playground.loop.failures, "
-            "playground.loop.reply, playground.batch.report, playground.routing.factory; "
-            "print([m for m in ('textual', 'typer', 'rich') if m in sys.modules])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
+    code = (
+        "import sys, playground.loop.episode, playground.loop.repair, playground.loop.failures, "
+        "playground.loop.reply, playground.batch.report, playground.routing.factory; "
+        "print([m for m in ('textual', 'typer', 'rich') if m in sys.modules])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True
+    )
     assert out.stdout.strip() == "[]"

@@ -28,7 +28,10 @@ class OneCall:
     def __init__(self, args):
         self.args, self.offline = args, OfflineRouter()
         from playground.routing.base import RouterCapabilities
-        self.capabilities = RouterCapabilities(network=False, explains=False, parallel_calls=False, dry_run=False)
+
+        self.capabilities = RouterCapabilities(
+            network=False, explains=False, parallel_calls=False, dry_run=False
+        )
 
     def next_move(self, conversation, declarations):
         if len(conversation) == 1:
@@ -48,33 +51,56 @@ def test_manual_repairs_are_said_in_the_reply(pg):
     assert "jeju" in ep.reply and "seoul" in ep.reply and "not an allowed region" in ep.reply
     legacy = run_manual_episode(pg, "legacy_stock", {"sku": "KB-101", "region": "seoul"})
     assert legacy.reply.endswith("(the full result was too big; showed at most 5 rows).")
-    clamped = run_manual_episode(pg, "stock_lookup", {"sku": "KB-101", "region": "busan", "limit": 40})
+    clamped = run_manual_episode(
+        pg, "stock_lookup", {"sku": "KB-101", "region": "busan", "limit": 40}
+    )
     assert "(limit 40 is above the maximum; used 5 instead)" in clamped.reply
     typo = run_manual_episode(pg, "stock_lokup", {"sku": "KB-101", "region": "busan", "limit": 1})
-    assert typo.changes[0]["kind"] == "tool_name" and typo.reply.endswith("count=6.")  # same question: no note
+    assert typo.changes[0]["kind"] == "tool_name" and typo.reply.endswith(
+        "count=6."
+    )  # same question: no note
 
 
 def test_question_episode_says_the_substitution_in_korean(pg):
-    ep = run_question_episode(pg, "제주 매장 KB-101 재고 알려줘", OneCall({"sku": "KB-101", "region": "jeju", "limit": 2}))
+    ep = run_question_episode(
+        pg, "제주 매장 KB-101 재고 알려줘", OneCall({"sku": "KB-101", "region": "jeju", "limit": 2})
+    )
     assert ep.end == "answered" and ep.fixes
     assert "jeju는 허용되지 않는 region 값이라 seoul 기준으로 대신 안내해 드립니다" in ep.reply
     assert ep.to_json()["changes"][0]["old"] == "jeju"
 
 
 def test_nothing_found_after_a_substitution_says_where_it_looked():
-    note = repair_note([{"kind": "substituted", "arg": "region", "old": "jeju", "new": "seoul"}], False, answered=False)
+    note = repair_note(
+        [{"kind": "substituted", "arg": "region", "old": "jeju", "new": "seoul"}],
+        False,
+        answered=False,
+    )
     assert note == " (jeju is not an allowed region; looked up seoul instead)"
     assert repair_note([], True) == ""
 
 
 def test_router_summary_uses_words_not_reprs():
     router = OfflineRouter()
-    decls = [{"name": "track", "description": "주문 배송을 조회한다.", "parameters": {"type": "object", "properties": {}}}]
+    decls = [
+        {
+            "name": "track",
+            "description": "주문 배송을 조회한다.",
+            "parameters": {"type": "object", "properties": {}},
+        }
+    ]
     from playground.routing.base import ToolResult, Turn
+
     call = FunctionCall("track", {}, "call_1")
     value = {"shipped": True, "delivered_at": None, "returned": False, "steps": ["a", "b"]}
-    conv = [Turn(role="user", text="배송 조회"), Turn(role="model", move=Move(calls=[call])),
-            Turn(role="tool", results=[ToolResult("call_1", "track", True, "ok", value, "", {"result": value})])]
+    conv = [
+        Turn(role="user", text="배송 조회"),
+        Turn(role="model", move=Move(calls=[call])),
+        Turn(
+            role="tool",
+            results=[ToolResult("call_1", "track", True, "ok", value, "", {"result": value})],
+        ),
+    ]
     text = router.next_move(conv, decls).text
     assert "shipped: 예" in text and "delivered_at: 없음" in text and "returned: 아니오" in text
     assert 'steps: ["a","b"]' in text

@@ -45,7 +45,11 @@ def weather(tmp_path):
 
 def test_greeting_gets_a_greeting_without_tool_names(all_decls):
     move = ask(OfflineRouter(), all_decls, "안녕하세요")
-    assert move.calls == [] and move.text.startswith("안녕하세요!") and move.text.endswith("무엇을 도와드릴까요?")
+    assert (
+        move.calls == []
+        and move.text.startswith("안녕하세요!")
+        and move.text.endswith("무엇을 도와드릴까요?")
+    )
     assert "주문 내역과 진행 단계 조회" in move.text and "현재 재고 수량 확인" in move.text
     for name in [d["name"] for d in all_decls]:
         assert name not in move.text
@@ -68,10 +72,18 @@ def test_thanks_bye_and_unrelated_questions(all_decls):
 
 
 def test_capability_phrases_and_particles():
-    assert capability("하루마켓 주문번호로 주문 내역과 진행 단계를 조회한다.") == "주문 내역과 진행 단계 조회"
+    assert (
+        capability("하루마켓 주문번호로 주문 내역과 진행 단계를 조회한다.")
+        == "주문 내역과 진행 단계 조회"
+    )
     assert capability("상품ID로 현재 재고 수량을 확인한다.") == "현재 재고 수량 확인"
     assert capability("Look up an order by its id.") == "look up an order by its id"
-    assert [korean.object_particle(w) for w in ("확인", "주소", "상품ID", "seoul")] == ["을", "를", "를", "을"]
+    assert [korean.object_particle(w) for w in ("확인", "주소", "상품ID", "seoul")] == [
+        "을",
+        "를",
+        "를",
+        "을",
+    ]
 
 
 def test_newcomer_weather_tool_is_called_with_the_city(weather):
@@ -91,13 +103,17 @@ def test_newcomer_weather_tool_is_called_with_the_city(weather):
 
 def test_newcomer_weather_tool_asks_for_the_city_in_customer_words(weather):
     move = ask(OfflineRouter(), weather.registry.declarations(), "서울 내일 날씨 어때요?")
-    assert move.calls == [] and move.explanation["asks_for"] == {"tool": "get_weather", "missing": ["city"]}
+    assert move.calls == [] and move.explanation["asks_for"] == {
+        "tool": "get_weather",
+        "missing": ["city"],
+    }
     assert move.text == "도시의 날씨 예보를 조회해 드릴게요. 도시 이름을 알려 주세요 (예: seoul)."
     assert "get_weather" not in move.text and "city" not in move.text
 
 
 def test_weather_episode_reply_has_no_reprs(weather):
     from playground.loop.episode import run_question_episode
+
     weather.router = OfflineRouter()
     ep = run_question_episode(weather, "seoul 날씨 알려줘")
     assert ep.end == "answered" and ep.calls[0].args == {"city": "seoul"}

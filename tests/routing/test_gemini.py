@@ -41,8 +41,13 @@ DECLARATIONS = [
         "description": "상품 ID로 재고를 확인한다.",
         "parameters": {
             "type": "object",
-            "properties": {"product_id": {"type": "string", "pattern": "^P[0-9]{3}$",
-                                          "description": "'P'로 시작한다. 예: P008"}},
+            "properties": {
+                "product_id": {
+                    "type": "string",
+                    "pattern": "^P[0-9]{3}$",
+                    "description": "'P'로 시작한다. 예: P008",
+                }
+            },
             "required": ["product_id"],
         },
     },
@@ -61,8 +66,14 @@ def call_part(name, args, call_id=None, signature=None):
 
 def response(*parts, finish="STOP"):
     return {
-        "candidates": [{"content": {"role": "model", "parts": list(parts)}, "finishReason": finish, "index": 0}],
-        "usageMetadata": {"promptTokenCount": 120, "candidatesTokenCount": 12, "totalTokenCount": 132},
+        "candidates": [
+            {"content": {"role": "model", "parts": list(parts)}, "finishReason": finish, "index": 0}
+        ],
+        "usageMetadata": {
+            "promptTokenCount": 120,
+            "candidatesTokenCount": 12,
+            "totalTokenCount": 132,
+        },
         "modelVersion": "gemini-2.5-flash",
     }
 
@@ -95,7 +106,9 @@ def declarations_in(body):
     (tool,) = body["tools"]
     decls = tool["functionDeclarations"]
     # The SDK sends the field under its Python name; the API accepts either spelling.
-    return {d["name"]: d.get("parameters_json_schema", d.get("parametersJsonSchema")) for d in decls}
+    return {
+        d["name"]: d.get("parameters_json_schema", d.get("parametersJsonSchema")) for d in decls
+    }
 
 
 def question(text="P008 재고 있어요?"):
@@ -104,18 +117,27 @@ def question(text="P008 재고 있어요?"):
 
 # -- protocol ----------------------------------------------------------------------------------
 
+
 def test_router_satisfies_the_protocol_and_flags():
     router = GeminiRouter(api_key="k")
     assert isinstance(router, Router)
     assert router.name == "gemini"
     caps = router.capabilities
-    assert (caps.network, caps.explains, caps.parallel_calls, caps.dry_run) == (True, False, True, True)
+    assert (caps.network, caps.explains, caps.parallel_calls, caps.dry_run) == (
+        True,
+        False,
+        True,
+        True,
+    )
     assert caps.modes == ("AUTO", "ANY", "NONE", "VALIDATED")
     assert router.model == "gemini-2.5-flash"
 
 
 def test_bad_mode_and_names_without_any_are_usage_errors():
-    with pytest.raises(UsageError, match="unknown Gemini function-calling mode 'sometimes'; use one of AUTO, ANY, NONE, VALIDATED"):
+    with pytest.raises(
+        UsageError,
+        match="unknown Gemini function-calling mode 'sometimes'; use one of AUTO, ANY, NONE, VALIDATED",
+    ):
         GeminiRouter(mode="sometimes")
     with pytest.raises(UsageError, match="ANY or VALIDATED"):
         GeminiRouter(mode="AUTO", allowed_function_names=["check_stock"])
@@ -124,15 +146,22 @@ def test_bad_mode_and_names_without_any_are_usage_errors():
 
 # -- request bodies --------------------------------------------------------------------------
 
+
 def test_one_call_request_and_move():
-    router, fake = router_with((200, response(call_part("check_stock", {"product_id": "P008"}, "fc-1"))))
+    router, fake = router_with(
+        (200, response(call_part("check_stock", {"product_id": "P008"}, "fc-1")))
+    )
     move = router.next_move(question(), DECLARATIONS)
 
-    assert [(c.name, c.args, c.id) for c in move.calls] == [("check_stock", {"product_id": "P008"}, "fc-1")]
+    assert [(c.name, c.args, c.id) for c in move.calls] == [
+        ("check_stock", {"product_id": "P008"}, "fc-1")
+    ]
     assert move.text is None
     assert move.raw == {
         "role": "model",
-        "parts": [{"function_call": {"id": "fc-1", "name": "check_stock", "args": {"product_id": "P008"}}}],
+        "parts": [
+            {"function_call": {"id": "fc-1", "name": "check_stock", "args": {"product_id": "P008"}}}
+        ],
     }
 
     (request,) = fake.requests
@@ -158,7 +187,8 @@ def test_one_call_request_and_move():
 def test_mode_and_allowed_names_are_sent():
     router, fake = router_with(
         (200, response(call_part("check_stock", {"product_id": "P001"}, "a"))),
-        mode="ANY", allowed_function_names=["check_stock"],
+        mode="ANY",
+        allowed_function_names=["check_stock"],
     )
     router.next_move(question(), DECLARATIONS)
     assert fake.bodies[0]["toolConfig"] == {
@@ -193,10 +223,24 @@ def test_two_parallel_calls_then_one_content_with_two_function_responses():
         Turn(
             role="tool",
             results=[
-                ToolResult("fc-b", "check_stock", True, "ok", {"in_stock": False},
-                           "", {"result": {"in_stock": False, "message": "품절"}}),
-                ToolResult("fc-a", "check_stock", True, "ok", {"in_stock": True, "qty": 3},
-                           "", {"result": {"in_stock": True, "qty": 3}}),
+                ToolResult(
+                    "fc-b",
+                    "check_stock",
+                    True,
+                    "ok",
+                    {"in_stock": False},
+                    "",
+                    {"result": {"in_stock": False, "message": "품절"}},
+                ),
+                ToolResult(
+                    "fc-a",
+                    "check_stock",
+                    True,
+                    "ok",
+                    {"in_stock": True, "qty": 3},
+                    "",
+                    {"result": {"in_stock": True, "qty": 3}},
+                ),
             ],
         )
     )
@@ -213,8 +257,20 @@ def test_two_parallel_calls_then_one_content_with_two_function_responses():
     assert contents[2] == {
         "role": "user",
         "parts": [
-            {"functionResponse": {"id": "fc-a", "name": "check_stock", "response": {"result": {"in_stock": True, "qty": 3}}}},
-            {"functionResponse": {"id": "fc-b", "name": "check_stock", "response": {"result": {"in_stock": False, "message": "품절"}}}},
+            {
+                "functionResponse": {
+                    "id": "fc-a",
+                    "name": "check_stock",
+                    "response": {"result": {"in_stock": True, "qty": 3}},
+                }
+            },
+            {
+                "functionResponse": {
+                    "id": "fc-b",
+                    "name": "check_stock",
+                    "response": {"result": {"in_stock": False, "message": "품절"}},
+                }
+            },
         ],
     }
 
@@ -222,24 +278,52 @@ def test_two_parallel_calls_then_one_content_with_two_function_responses():
 def test_error_response_is_sent_as_the_function_response():
     router, fake = router_with((200, response({"text": "상품 ID 형식이 틀렸어요."})))
     conversation = question()
-    move = Move(calls=[], raw=response(call_part("check_stock", {"product_id": "8"}, "x1"))["candidates"][0]["content"])
+    move = Move(
+        calls=[],
+        raw=response(call_part("check_stock", {"product_id": "8"}, "x1"))["candidates"][0][
+            "content"
+        ],
+    )
     move.calls.append(FunctionCall("check_stock", {"product_id": "8"}, "x1"))
     conversation += [
         Turn(role="model", move=move),
-        Turn(role="tool", results=[ToolResult("x1", "check_stock", False, "invalid_args", None, "args:pattern:product_id",
-                                              {"error": "product_id는 'P'로 시작해야 합니다. 예: P008"})]),
+        Turn(
+            role="tool",
+            results=[
+                ToolResult(
+                    "x1",
+                    "check_stock",
+                    False,
+                    "invalid_args",
+                    None,
+                    "args:pattern:product_id",
+                    {"error": "product_id는 'P'로 시작해야 합니다. 예: P008"},
+                )
+            ],
+        ),
     ]
     router.next_move(conversation, DECLARATIONS)
     assert fake.bodies[0]["contents"][2]["parts"] == [
-        {"functionResponse": {"id": "x1", "name": "check_stock",
-                              "response": {"error": "product_id는 'P'로 시작해야 합니다. 예: P008"}}}
+        {
+            "functionResponse": {
+                "id": "x1",
+                "name": "check_stock",
+                "response": {"error": "product_id는 'P'로 시작해야 합니다. 예: P008"},
+            }
+        }
     ]
 
 
 def test_calls_without_ids_get_call_n_written_back_into_raw():
     router, fake = router_with(
         (200, response(call_part("search_products", {"keyword": "운동화"}))),
-        (200, response(call_part("check_stock", {"product_id": "P008"}), call_part("check_stock", {"product_id": "P009"}))),
+        (
+            200,
+            response(
+                call_part("check_stock", {"product_id": "P008"}),
+                call_part("check_stock", {"product_id": "P009"}),
+            ),
+        ),
     )
     conversation = question("운동화 재고")
     move = router.next_move(conversation, DECLARATIONS)
@@ -247,8 +331,20 @@ def test_calls_without_ids_get_call_n_written_back_into_raw():
     assert move.raw["parts"][0]["function_call"]["id"] == "call_1"
     conversation += [
         Turn(role="model", move=move),
-        Turn(role="tool", results=[ToolResult("call_1", "search_products", True, "ok", [], "",
-                                              {"result": {"products": [{"product_id": "P008"}]}})]),
+        Turn(
+            role="tool",
+            results=[
+                ToolResult(
+                    "call_1",
+                    "search_products",
+                    True,
+                    "ok",
+                    [],
+                    "",
+                    {"result": {"products": [{"product_id": "P008"}]}},
+                )
+            ],
+        ),
     ]
     second = router.next_move(conversation, DECLARATIONS)
     assert [c.id for c in second.calls] == ["call_2", "call_3"]
@@ -258,7 +354,14 @@ def test_calls_without_ids_get_call_n_written_back_into_raw():
 
 
 def test_text_answer_joins_text_parts_and_skips_thoughts():
-    router, _ = router_with((200, response({"text": "생각 중", "thought": True}, {"text": "어떤 상품"}, {"text": "인가요?"})))
+    router, _ = router_with(
+        (
+            200,
+            response(
+                {"text": "생각 중", "thought": True}, {"text": "어떤 상품"}, {"text": "인가요?"}
+            ),
+        )
+    )
     move = router.next_move(question("재고"), DECLARATIONS)
     assert move.calls == []
     assert move.text == "어떤 상품인가요?"
@@ -267,30 +370,62 @@ def test_text_answer_joins_text_parts_and_skips_thoughts():
 
 # -- errors ------------------------------------------------------------------------------------
 
+
 def test_429_is_a_router_error_with_status_and_message():
-    error = {"error": {"code": 429, "message": "Resource has been exhausted (e.g. check quota).",
-                       "status": "RESOURCE_EXHAUSTED"}}
+    error = {
+        "error": {
+            "code": 429,
+            "message": "Resource has been exhausted (e.g. check quota).",
+            "status": "RESOURCE_EXHAUSTED",
+        }
+    }
     router, fake = router_with((429, error))
     with pytest.raises(RouterError) as info:
         router.next_move(question(), DECLARATIONS)
     message = str(info.value)
-    assert message == ("Gemini API error 429 RESOURCE_EXHAUSTED: Resource has been exhausted "
-                       "(e.g. check quota). (rate limit or quota: wait and try again)")
+    assert message == (
+        "Gemini API error 429 RESOURCE_EXHAUSTED: Resource has been exhausted "
+        "(e.g. check quota). (rate limit or quota: wait and try again)"
+    )
     assert "\n" not in message
     assert info.value.__cause__ is None and info.value.__suppress_context__
     assert len(fake.requests) == 1  # no hidden retries
 
 
 def test_500_is_a_router_error():
-    router, _ = router_with((500, {"error": {"code": 500, "message": "An internal error has occurred.", "status": "INTERNAL"}}))
-    with pytest.raises(RouterError, match=r"^Gemini API error 500 INTERNAL: An internal error has occurred\. \(server error"):
+    router, _ = router_with(
+        (
+            500,
+            {
+                "error": {
+                    "code": 500,
+                    "message": "An internal error has occurred.",
+                    "status": "INTERNAL",
+                }
+            },
+        )
+    )
+    with pytest.raises(
+        RouterError,
+        match=r"^Gemini API error 500 INTERNAL: An internal error has occurred\. \(server error",
+    ):
         router.next_move(question(), DECLARATIONS)
 
 
 def test_invalid_key_400_mentions_the_key():
-    router, _ = router_with((400, {"error": {"code": 400, "message": "API key not valid. Please pass a valid API key.",
-                                             "status": "INVALID_ARGUMENT"}}))
-    with pytest.raises(RouterError, match="API key not valid.*check GEMINI_API_KEY"):
+    router, _ = router_with(
+        (
+            400,
+            {
+                "error": {
+                    "code": 400,
+                    "message": "API key not valid. Please pass a valid API key.",
+                    "status": "INVALID_ARGUMENT",
+                }
+            },
+        )
+    )
+    with pytest.raises(RouterError, match=r"API key not valid.*check GEMINI_API_KEY"):
         router.next_move(question(), DECLARATIONS)
 
 
@@ -298,15 +433,22 @@ def test_network_error_is_a_router_error():
     def refuse(request):
         raise httpx2.ConnectError("connection refused", request=request)
 
-    router = GeminiRouter(api_key="k", http_client=httpx2.Client(transport=httpx2.MockTransport(refuse)))
-    with pytest.raises(RouterError, match=r"^cannot reach Gemini: ConnectError: connection refused$"):
+    router = GeminiRouter(
+        api_key="k", http_client=httpx2.Client(transport=httpx2.MockTransport(refuse))
+    )
+    with pytest.raises(
+        RouterError, match=r"^cannot reach Gemini: ConnectError: connection refused$"
+    ):
         router.next_move(question(), DECLARATIONS)
 
 
 def test_blocked_prompt_and_empty_candidates():
     blocked = {"promptFeedback": {"blockReason": "SAFETY"}}
-    router, _ = router_with((200, blocked), (200, {"candidates": []}),
-                            (200, {"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL"}]}))
+    router, _ = router_with(
+        (200, blocked),
+        (200, {"candidates": []}),
+        (200, {"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL"}]}),
+    )
     with pytest.raises(RouterError, match=r"^Gemini blocked the prompt \(SAFETY\)$"):
         router.next_move(question(), DECLARATIONS)
     with pytest.raises(RouterError, match="no candidates"):
@@ -317,13 +459,16 @@ def test_blocked_prompt_and_empty_candidates():
 
 def test_bad_raw_in_conversation_is_a_router_error():
     router, fake = router_with()
-    conversation = question() + [Turn(role="model", move=Move(raw={"parts": [{"no_such_field": 1}]}))]
+    conversation = question() + [
+        Turn(role="model", move=Move(raw={"parts": [{"no_such_field": 1}]}))
+    ]
     with pytest.raises(RouterError, match="turn 1: model raw is not a Gemini Content"):
         router.next_move(conversation, DECLARATIONS)
     assert fake.requests == []
 
 
 # -- keys and dry run ------------------------------------------------------------------------
+
 
 def test_key_from_env_follows_the_sdk_precedence():
     assert gemini_key_from_env({}) is None
@@ -375,12 +520,17 @@ def test_dry_run_without_a_key_equals_the_real_request(monkeypatch):
 def test_dry_run_with_a_key_never_sends_and_shows_the_echoed_signature():
     fake = FakeGemini()
     router = GeminiRouter(api_key="secret-key", http_client=fake.client())
-    raw = response(call_part("check_stock", {"product_id": "P008"}, "fc-1", signature=SIGNATURE))["candidates"][0]["content"]
+    raw = response(call_part("check_stock", {"product_id": "P008"}, "fc-1", signature=SIGNATURE))[
+        "candidates"
+    ][0]["content"]
     move = Move(raw=raw)
     move.calls.append(FunctionCall("check_stock", {"product_id": "P008"}, "fc-1"))
     conversation = question() + [
         Turn(role="model", move=move),
-        Turn(role="tool", results=[ToolResult("fc-1", "check_stock", True, "ok", 3, "", {"result": {"qty": 3}})]),
+        Turn(
+            role="tool",
+            results=[ToolResult("fc-1", "check_stock", True, "ok", 3, "", {"result": {"qty": 3}})],
+        ),
     ]
     dry = router.dry_run(conversation, DECLARATIONS)
     assert fake.requests == []
@@ -391,12 +541,23 @@ def test_dry_run_with_a_key_never_sends_and_shows_the_echoed_signature():
 
 def test_build_contents_from_a_move_without_raw():
     conversation = question() + [
-        Turn(role="model", move=Move(calls=[FunctionCall("check_stock", {"product_id": "P008"}, "off-1")])),
+        Turn(
+            role="model",
+            move=Move(calls=[FunctionCall("check_stock", {"product_id": "P008"}, "off-1")]),
+        ),
     ]
     contents = build_contents(conversation)
     assert contents[1].model_dump(mode="json", exclude_none=True) == {
         "role": "model",
-        "parts": [{"function_call": {"id": "off-1", "name": "check_stock", "args": {"product_id": "P008"}}}],
+        "parts": [
+            {
+                "function_call": {
+                    "id": "off-1",
+                    "name": "check_stock",
+                    "args": {"product_id": "P008"},
+                }
+            }
+        ],
     }
 
 

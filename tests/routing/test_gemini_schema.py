@@ -6,7 +6,11 @@ import copy
 
 from google.genai import types
 
-from playground.routing.gemini_schema import GEMINI_KEYWORDS, convert_declaration, convert_parameters
+from playground.routing.gemini_schema import (
+    GEMINI_KEYWORDS,
+    convert_declaration,
+    convert_parameters,
+)
 
 
 def obj(**props):
@@ -17,7 +21,11 @@ def test_plain_schema_is_unchanged_and_has_no_notes():
     schema = {
         "type": "object",
         "properties": {
-            "product_id": {"type": "string", "pattern": "^P[0-9]{3}$", "description": "'P'로 시작한다. 예: P008"},
+            "product_id": {
+                "type": "string",
+                "pattern": "^P[0-9]{3}$",
+                "description": "'P'로 시작한다. 예: P008",
+            },
             "limit": {"type": "integer", "minimum": 1, "maximum": 5},
         },
         "required": ["product_id"],
@@ -32,7 +40,10 @@ def test_input_is_not_mutated():
     schema = {
         "type": "object",
         "$defs": {"Region": {"type": "string", "enum": ["서울", "부산"]}},
-        "properties": {"region": {"$ref": "#/$defs/Region"}, "n": {"type": ["integer", "null"], "default": 3}},
+        "properties": {
+            "region": {"$ref": "#/$defs/Region"},
+            "n": {"type": ["integer", "null"], "default": 3},
+        },
     }
     before = copy.deepcopy(schema)
     convert_parameters(schema)
@@ -49,7 +60,9 @@ def test_ref_is_inlined_and_defs_removed():
     out, notes = convert_parameters(schema)
     assert out == {
         "type": "object",
-        "properties": {"region": {"type": "string", "enum": ["서울", "부산"], "description": "배송 지역"}},
+        "properties": {
+            "region": {"type": "string", "enum": ["서울", "부산"], "description": "배송 지역"}
+        },
         "required": ["region"],
     }
     assert "properties.region: $ref #/$defs/Region inlined" in notes
@@ -59,8 +72,10 @@ def test_ref_is_inlined_and_defs_removed():
 def test_nested_and_draft7_definitions_refs():
     schema = {
         "type": "object",
-        "definitions": {"Item": {"type": "object", "properties": {"sku": {"$ref": "#/definitions/Sku"}}},
-                        "Sku": {"type": "string"}},
+        "definitions": {
+            "Item": {"type": "object", "properties": {"sku": {"$ref": "#/definitions/Sku"}}},
+            "Sku": {"type": "string"},
+        },
         "properties": {"items": {"type": "array", "items": {"$ref": "#/definitions/Item"}}},
     }
     out, notes = convert_parameters(schema)
@@ -79,23 +94,42 @@ def test_recursive_ref_is_cut_to_its_type():
         "properties": {"head": {"$ref": "#/$defs/Node"}},
     }
     out, notes = convert_parameters(schema)
-    assert out["properties"]["head"] == {"type": "object", "properties": {"next": {"type": "object"}}}
-    assert 'properties.head.properties.next: recursive $ref #/$defs/Node cut to {"type": "object"}' in notes
+    assert out["properties"]["head"] == {
+        "type": "object",
+        "properties": {"next": {"type": "object"}},
+    }
+    assert (
+        'properties.head.properties.next: recursive $ref #/$defs/Node cut to {"type": "object"}'
+        in notes
+    )
 
 
 def test_missing_and_external_refs_are_dropped_with_a_note():
     out, notes = convert_parameters(
-        obj(a={"$ref": "#/$defs/Nope"}, b={"$ref": "https://example.com/s.json"}, c={"type": "string"})
+        obj(
+            a={"$ref": "#/$defs/Nope"},
+            b={"$ref": "https://example.com/s.json"},
+            c={"type": "string"},
+        )
     )
     assert out["properties"]["a"] == {}
     assert out["properties"]["b"] == {}
     assert "properties.a: $ref #/$defs/Nope not found; dropped" in notes
-    assert "properties.b: $ref 'https://example.com/s.json' is not a local reference; dropped" in notes
+    assert (
+        "properties.b: $ref 'https://example.com/s.json' is not a local reference; dropped" in notes
+    )
 
 
 def test_type_list_with_null_becomes_any_of_with_type_specific_keywords_inside():
     out, notes = convert_parameters(
-        obj(limit={"type": ["integer", "null"], "minimum": 1, "maximum": 50, "description": "최대 행 수"})
+        obj(
+            limit={
+                "type": ["integer", "null"],
+                "minimum": 1,
+                "maximum": 50,
+                "description": "최대 행 수",
+            }
+        )
     )
     assert out["properties"]["limit"] == {
         "description": "최대 행 수",
@@ -114,14 +148,21 @@ def test_type_list_of_one_becomes_a_single_type():
 
 
 def test_non_string_enum_becomes_strings():
-    out, notes = convert_parameters(obj(level={"type": "integer", "enum": [1, 2, 3]}, flag={"enum": [True, "x"]}))
+    out, notes = convert_parameters(
+        obj(level={"type": "integer", "enum": [1, 2, 3]}, flag={"enum": [True, "x"]})
+    )
     assert out["properties"]["level"] == {"type": "string", "enum": ["1", "2", "3"]}
     assert out["properties"]["flag"] == {"type": "string", "enum": ["true", "x"]}
-    assert 'properties.level: enum [1, 2, 3] -> strings ["1", "2", "3"] (type "integer" -> "string")' in notes
+    assert (
+        'properties.level: enum [1, 2, 3] -> strings ["1", "2", "3"] (type "integer" -> "string")'
+        in notes
+    )
 
 
 def test_string_enum_is_kept_and_gets_a_type_when_missing():
-    out, notes = convert_parameters(obj(status={"enum": ["pending", "shipped"]}, region={"type": "string", "enum": ["서울"]}))
+    out, notes = convert_parameters(
+        obj(status={"enum": ["pending", "shipped"]}, region={"type": "string", "enum": ["서울"]})
+    )
     assert out["properties"]["status"] == {"enum": ["pending", "shipped"], "type": "string"}
     assert out["properties"]["region"] == {"type": "string", "enum": ["서울"]}
     assert notes == ['properties.status: type "string" added for a string enum']
@@ -134,7 +175,15 @@ def test_const_becomes_a_one_value_enum():
 
 
 def test_default_dropped_for_gemini_api_and_kept_for_vertex():
-    schema = obj(limit={"type": "integer", "minimum": 1, "maximum": 50, "default": 20, "description": "행 수"})
+    schema = obj(
+        limit={
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 50,
+            "default": 20,
+            "description": "행 수",
+        }
+    )
     gemini, notes = convert_parameters(schema, vertex=False)
     assert "default" not in gemini["properties"]["limit"]
     assert gemini["properties"]["limit"]["description"] == "행 수 (default: 20)"
@@ -169,29 +218,45 @@ def test_unsupported_keywords_are_dropped_with_a_note():
 
 
 def test_integer_exclusive_bounds_become_inclusive():
-    out, notes = convert_parameters(obj(n={"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": -2.5}))
+    out, notes = convert_parameters(
+        obj(n={"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": -2.5})
+    )
     assert out["properties"]["n"] == {"type": "integer", "minimum": 1, "maximum": -3}
     assert "properties.n: exclusiveMinimum 0 -> minimum 1" in notes
 
 
 def test_single_all_of_is_merged():
     out, notes = convert_parameters(
-        {"type": "object", "$defs": {"R": {"type": "string"}},
-         "properties": {"r": {"allOf": [{"$ref": "#/$defs/R"}], "description": "지역"}}}
+        {
+            "type": "object",
+            "$defs": {"R": {"type": "string"}},
+            "properties": {"r": {"allOf": [{"$ref": "#/$defs/R"}], "description": "지역"}},
+        }
     )
     assert out["properties"]["r"] == {"type": "string", "description": "지역"}
     assert "properties.r: allOf of one schema merged" in notes
 
 
 def test_no_parameters_gives_none():
-    assert convert_parameters({"type": "object", "properties": {}}) == (None, ["(root): no parameters; parameters left unset"])
+    assert convert_parameters({"type": "object", "properties": {}}) == (
+        None,
+        ["(root): no parameters; parameters left unset"],
+    )
     assert convert_parameters(None) == (None, [])
 
 
 def test_convert_declaration_keeps_name_and_korean_description():
-    decl = {"name": "check_stock", "description": "재고를 확인한다", "parameters": obj(product_id={"type": "string"})}
+    decl = {
+        "name": "check_stock",
+        "description": "재고를 확인한다",
+        "parameters": obj(product_id={"type": "string"}),
+    }
     out, notes = convert_declaration(decl)
-    assert out == {"name": "check_stock", "description": "재고를 확인한다", "parameters": obj(product_id={"type": "string"})}
+    assert out == {
+        "name": "check_stock",
+        "description": "재고를 확인한다",
+        "parameters": obj(product_id={"type": "string"}),
+    }
     assert notes == []
 
 
@@ -199,4 +264,4 @@ def test_kept_keywords_match_the_sdk_json_schema_class():
     """GEMINI_KEYWORDS = google.genai.types.JSONSchema fields (by alias) minus $ref/$defs, plus
     propertyOrdering and prefixItems."""
     sdk = {f.alias or name for name, f in types.JSONSchema.model_fields.items()}
-    assert GEMINI_KEYWORDS == (sdk - {"$ref", "$defs"}) | {"propertyOrdering", "prefixItems"}
+    assert (sdk - {"$ref", "$defs"}) | {"propertyOrdering", "prefixItems"} == GEMINI_KEYWORDS

@@ -84,11 +84,29 @@ def test_orders_csv_covers_every_status_with_consistent_rows():
     orders, products = _orders(), _products()
     assert len(orders) >= 40
     assert list(_csv("orders.csv")[0]) == [
-        "order_id", "ordered_at", "product_id", "product_name", "option", "quantity", "amount",
-        "order_status", "courier", "tracking_no", "shipped_at", "delivered_at",
-        "recipient_name", "recipient_address", "recipient_phone",
+        "order_id",
+        "ordered_at",
+        "product_id",
+        "product_name",
+        "option",
+        "quantity",
+        "amount",
+        "order_status",
+        "courier",
+        "tracking_no",
+        "shipped_at",
+        "delivered_at",
+        "recipient_name",
+        "recipient_address",
+        "recipient_phone",
     ]
-    assert {r["order_status"] for r in orders.values()} == {"결제완료", "배송준비", "배송중", "배송완료", "취소"}
+    assert {r["order_status"] for r in orders.values()} == {
+        "결제완료",
+        "배송준비",
+        "배송중",
+        "배송완료",
+        "취소",
+    }
     for oid, r in orders.items():
         assert re.fullmatch(r"HR\d{8}", oid)
         p = products[r["product_id"]]
@@ -99,7 +117,9 @@ def test_orders_csv_covers_every_status_with_consistent_rows():
         shipped = r["order_status"] in ("배송중", "배송완료")
         assert bool(r["tracking_no"]) == shipped, oid
         assert bool(r["delivered_at"]) == (r["order_status"] == "배송완료"), oid
-    assert any(r["order_status"] == "배송중" and "텀블러" in r["product_name"] for r in orders.values())
+    assert any(
+        r["order_status"] == "배송중" and "텀블러" in r["product_name"] for r in orders.values()
+    )
 
 
 def test_products_csv_has_the_demo_products():
@@ -119,8 +139,14 @@ def test_products_csv_has_the_demo_products():
 def test_get_order_status_returns_what_was_bought(shop):
     result = shop.get_order_status("HR20260604")
     assert result == {
-        "found": True, "order_id": "HR20260604", "product_name": "스테인리스 진공 텀블러 500ml",
-        "option": "블랙", "quantity": 1, "amount": 18900, "ordered_at": "2026-06-02 22:33", "status": "배송중",
+        "found": True,
+        "order_id": "HR20260604",
+        "product_name": "스테인리스 진공 텀블러 500ml",
+        "option": "블랙",
+        "quantity": 1,
+        "amount": 18900,
+        "ordered_at": "2026-06-02 22:33",
+        "status": "배송중",
     }
     assert shop.get_order_status(" hr20260604 ")["order_id"] == "HR20260604"
 
@@ -136,14 +162,26 @@ def test_unknown_order_is_a_fact_not_an_error(shop):
 def test_track_shipping_in_transit_and_delivered(shop):
     moving = shop.track_shipping("HR20260604")
     assert moving == {
-        "found": True, "order_id": "HR20260604", "shipped": True, "status": "배송중",
-        "courier": "롯데택배", "tracking_no": "60834578967", "shipped_at": "2026-06-03", "delivered_at": None,
+        "found": True,
+        "order_id": "HR20260604",
+        "shipped": True,
+        "status": "배송중",
+        "courier": "롯데택배",
+        "tracking_no": "60834578967",
+        "shipped_at": "2026-06-03",
+        "delivered_at": None,
     }
     done = shop.track_shipping("HR20260601")
-    assert done["shipped"] is True and done["delivered_at"] == "2026-06-03" and done["status"] == "배송완료"
+    assert (
+        done["shipped"] is True
+        and done["delivered_at"] == "2026-06-03"
+        and done["status"] == "배송완료"
+    )
 
 
-@pytest.mark.parametrize("order_id, status", [("HR20260629", "배송준비"), ("HR20260638", "결제완료")])
+@pytest.mark.parametrize(
+    "order_id, status", [("HR20260629", "배송준비"), ("HR20260638", "결제완료")]
+)
 def test_track_shipping_before_dispatch_says_not_shipped(shop, order_id, status):
     result = shop.track_shipping(order_id)
     assert result["found"] is True and result["shipped"] is False and result["status"] == status
@@ -196,8 +234,12 @@ def test_search_products_returns_at_most_five_rows_with_ids(shop):
     assert "7건 중" in result["note"]
     row = shop.search_products("텀블러")["rows"][0]
     assert row == {
-        "product_id": "P001", "product_name": "스테인리스 진공 텀블러 500ml", "category": "주방", "price": 18900,
-        "options": ["화이트", "블랙", "네이비", "민트"], "material": "스테인리스 304",
+        "product_id": "P001",
+        "product_name": "스테인리스 진공 텀블러 500ml",
+        "category": "주방",
+        "price": 18900,
+        "options": ["화이트", "블랙", "네이비", "민트"],
+        "material": "스테인리스 304",
         "description": "이중 진공 단열로 보온 6시간·보냉 12시간을 유지한다. 뚜껑을 분리해 세척할 수 있다.",
     }
     assert "stock" not in row
@@ -232,19 +274,30 @@ def test_search_products_empty_result_carries_a_note(shop, keyword):
 
 def test_check_stock_computes_in_stock(shop):
     assert shop.check_stock("P007") == {
-        "found": True, "product_id": "P007", "product_name": "바스켓형 에어프라이어 5.5L", "stock": 8, "in_stock": True,
+        "found": True,
+        "product_id": "P007",
+        "product_name": "바스켓형 에어프라이어 5.5L",
+        "stock": 8,
+        "in_stock": True,
     }
     assert shop.check_stock("p008")["in_stock"] is False
     for pid, row in _products().items():
         result = shop.check_stock(pid)
-        assert result["stock"] == int(row["stock"]) and result["in_stock"] is (int(row["stock"]) > 0)
+        assert result["stock"] == int(row["stock"]) and result["in_stock"] is (
+            int(row["stock"]) > 0
+        )
         _valid(shop, "check_stock", result)
     missing = shop.check_stock("P999")
     assert missing["found"] is False and "search_products" in missing["message"]
 
 
 def test_shop_contracts_and_docstrings(shop):
-    assert [f.__name__ for f in shop.__tools__] == ["get_order_status", "track_shipping", "search_products", "check_stock"]
+    assert [f.__name__ for f in shop.__tools__] == [
+        "get_order_status",
+        "track_shipping",
+        "search_products",
+        "check_stock",
+    ]
     search = shop.__contracts__["search_products"]["returns"]
     assert search["max_rows"] == 5 and search["rows_key"] == "rows"
     for name in ("get_order_status", "track_shipping", "check_stock"):
@@ -254,8 +307,13 @@ def test_shop_contracts_and_docstrings(shop):
         assert "Args:" in doc and "사용하지 않는다" in doc and "예:" in doc, name
     assert "'P'로 시작한다. 예: P008" in docs["check_stock"]
     assert "'HR'로 시작한다. 예: HR20260601" in docs["track_shipping"]
-    assert "track_shipping" in docs["get_order_status"] and "get_order_status" in docs["track_shipping"]
-    assert docs["search_products"].startswith("상품명·카테고리·설명에서 키워드로 하루마켓 판매 상품을 검색한다.")
+    assert (
+        "track_shipping" in docs["get_order_status"]
+        and "get_order_status" in docs["track_shipping"]
+    )
+    assert docs["search_products"].startswith(
+        "상품명·카테고리·설명에서 키워드로 하루마켓 판매 상품을 검색한다."
+    )
     assert "예: '텀블러', '이불커버', '운동화'" in docs["search_products"]
 
 
@@ -277,13 +335,15 @@ def test_shop_reads_fixtures_from_the_override_folder(shop, tmp_path, monkeypatc
 
 def test_inventory_data_has_the_seed_003_cases(inventory):
     assert inventory.REGIONS == ["seoul", "busan", "daejeon"]
-    assert inventory.FALLBACK_REGION == inventory.REGIONS[0] and inventory.MAX_ROWS == 5
+    assert inventory.REGIONS[0] == inventory.FALLBACK_REGION and inventory.MAX_ROWS == 5
     stock = inventory.STOCK
     assert len(stock[("KB-101", "seoul")]) > inventory.MAX_ROWS
     assert ("MN-303", "daejeon") not in stock and ("MN-303", "seoul") in stock
     assert all(region in inventory.REGIONS for _, region in stock)
     assert stock[("KB-101", "busan")] == [
-        {"store": "서면점", "count": 6}, {"store": "해운대점", "count": 3}, {"store": "동래점", "count": 8},
+        {"store": "서면점", "count": 6},
+        {"store": "해운대점", "count": 3},
+        {"store": "동래점", "count": 8},
     ]
     assert min(r["count"] for r in stock[("HD-404", "busan")]) < 0  # the result:range demo
     stock[("KB-101", "busan")].clear()  # STOCK is a fresh copy: mutating it changes nothing
@@ -292,9 +352,19 @@ def test_inventory_data_has_the_seed_003_cases(inventory):
 
 def test_stock_lookup_honours_limit_and_legacy_stock_does_not(inventory):
     result = inventory.stock_lookup("KB-101", "seoul", 3)
-    assert result == {"sku": "KB-101", "region": "seoul", "rows": [
-        {"store": "강남점", "count": 12}, {"store": "홍대점", "count": 4}, {"store": "잠실점", "count": 7}]}
-    assert len(inventory.stock_lookup("KB-101", "seoul", inventory.MAX_ROWS)["rows"]) == inventory.MAX_ROWS
+    assert result == {
+        "sku": "KB-101",
+        "region": "seoul",
+        "rows": [
+            {"store": "강남점", "count": 12},
+            {"store": "홍대점", "count": 4},
+            {"store": "잠실점", "count": 7},
+        ],
+    }
+    assert (
+        len(inventory.stock_lookup("KB-101", "seoul", inventory.MAX_ROWS)["rows"])
+        == inventory.MAX_ROWS
+    )
     legacy = inventory.legacy_stock("KB-101", "seoul")
     assert len(legacy["rows"]) == 7 > inventory.MAX_ROWS
     assert inventory.stock_lookup("MN-303", "daejeon", 3)["rows"] == []
@@ -304,25 +374,41 @@ def test_inventory_contract_table(inventory):
     table = inventory.TOOLS
     assert set(table) == {"stock_lookup", "legacy_stock"}
     lookup = table["stock_lookup"]
-    assert lookup["fn"] is inventory.stock_lookup and table["legacy_stock"]["fn"] is inventory.legacy_stock
+    assert (
+        lookup["fn"] is inventory.stock_lookup
+        and table["legacy_stock"]["fn"] is inventory.legacy_stock
+    )
     assert set(lookup["args"]) == {"sku", "region", "limit"}
     assert lookup["args"]["region"]["allowed"] == inventory.REGIONS
     limit = lookup["args"]["limit"]
-    assert (limit["type"], limit["required"], limit["min"], limit["max"]) == ("int", True, 1, inventory.MAX_ROWS)
+    assert (limit["type"], limit["required"], limit["min"], limit["max"]) == (
+        "int",
+        True,
+        1,
+        inventory.MAX_ROWS,
+    )
     assert set(table["legacy_stock"]["args"]) == {"sku", "region"}
     for entry in table.values():
         assert entry["returns"]["keys"] == {"sku": "str", "region": "str", "rows": "list"}
-        assert entry["returns"]["rows"] == {"max_len": 5, "item": {"store": "str", "count": "int"}, "min": {"count": 0}}
+        assert entry["returns"]["rows"] == {
+            "max_len": 5,
+            "item": {"store": "str", "count": "int"},
+            "min": {"count": 0},
+        }
         assert "사용하지 않는다" in entry["description"]
         assert re.fullmatch(entry["args"]["sku"]["pattern"], "KB-101")
 
 
 def test_inventory_reads_the_override_folder(inventory, tmp_path, monkeypatch):
-    (tmp_path / "stock.csv").write_text("sku,region,store,count\nZZ-001,busan,테스트점,4\n", encoding="utf-8")
+    (tmp_path / "stock.csv").write_text(
+        "sku,region,store,count\nZZ-001,busan,테스트점,4\n", encoding="utf-8"
+    )
     monkeypatch.setenv("PLAYGROUND_FIXTURES", str(tmp_path))
     assert inventory.STOCK == {("ZZ-001", "busan"): [{"store": "테스트점", "count": 4}]}
     assert inventory.stock_lookup("KB-101", "seoul", 3)["rows"] == []
-    (tmp_path / "stock.csv").write_text("sku,region,store,count\nZZ-001,busan,테스트점,many\n", encoding="utf-8")
+    (tmp_path / "stock.csv").write_text(
+        "sku,region,store,count\nZZ-001,busan,테스트점,many\n", encoding="utf-8"
+    )
     with pytest.raises(ValueError, match="count must be an integer"):
         inventory.stock_lookup("ZZ-001", "busan", 1)
 
@@ -367,10 +453,20 @@ def test_http_lookup_403_server_error_and_success(flaky):
     with pytest.raises(flaky.HttpStatusError, match="server error") as info:
         flaky.http_lookup("A-100", status=403, server_error=True)
     assert info.value.status_code == 403
-    assert flaky.http_lookup("A-100", status=200) == {"item_id": "A-100", "found": True, "http_status": 200}
+    assert flaky.http_lookup("A-100", status=200) == {
+        "item_id": "A-100",
+        "found": True,
+        "http_status": 200,
+    }
     assert [f.__name__ for f in flaky.__tools__] == [
-        "slow_lookup", "flaky_lookup", "forbidden_lookup", "empty_search", "padded_search", "broken_lookup",
-        "http_lookup"]
+        "slow_lookup",
+        "flaky_lookup",
+        "forbidden_lookup",
+        "empty_search",
+        "padded_search",
+        "broken_lookup",
+        "http_lookup",
+    ]
     assert set(flaky.__contracts__) == {f.__name__ for f in flaky.__tools__}
 
 
@@ -384,7 +480,9 @@ def test_tool_modules_import_without_playground_and_read_lazily():
         "assert not bad, bad\n"
     )
     env = {"PLAYGROUND_FIXTURES": "/nonexistent/folder", "PATH": "/usr/bin:/bin"}
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd="/")
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd="/"
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -410,7 +508,9 @@ def test_routing_cases(shop):
             assert shop.search_products(args["keyword"])["count"] >= 1
     for tool in SHOP_TOOLS:
         assert sum(c["expect_tool"] == tool for c in positives) >= 4, tool
-    demo = [c for c in positives if c["expect_tool"] == "track_shipping" and "텀블러" in c["question"]]
+    demo = [
+        c for c in positives if c["expect_tool"] == "track_shipping" and "텀블러" in c["question"]
+    ]
     assert demo
     order = orders[demo[0]["expect_args"]["order_id"]]
     assert order["order_status"] == "배송중" and "텀블러" in order["product_name"]
@@ -418,8 +518,19 @@ def test_routing_cases(shop):
     assert any(re.search(r"[가-힣]", c["question"]) for c in negatives)
 
 
-CHECK_KINDS = {"ok", "empty", "invalid_args", "bad_result", "transient", "permission", "raised", "unknown_tool"}
-VERDICT = re.compile(r"^$|^shape$|^unknown_tool$|^(missing|unknown|type|allowed|range|pattern|format):\w+$")
+CHECK_KINDS = {
+    "ok",
+    "empty",
+    "invalid_args",
+    "bad_result",
+    "transient",
+    "permission",
+    "raised",
+    "unknown_tool",
+}
+VERDICT = re.compile(
+    r"^$|^shape$|^unknown_tool$|^(missing|unknown|type|allowed|range|pattern|format):\w+$"
+)
 
 
 @pytest.mark.parametrize("name", ["shop_checks.jsonl", "inventory_checks.jsonl"])
@@ -433,7 +544,9 @@ def test_check_case_files_are_well_formed(shop, inventory, name):
         assert expect.get("kind", "ok") in CHECK_KINDS
         assert VERDICT.match(expect.get("verdict", "")), expect
         assert expect.get("cache", "skip") in {"miss", "hit", "stored", "skip"}
-        assert isinstance(expect.get("body_ran", True), bool) and isinstance(expect.get("ok", True), bool)
+        assert isinstance(expect.get("body_ran", True), bool) and isinstance(
+            expect.get("ok", True), bool
+        )
         if case["tool"] not in known:
             assert expect["kind"] == "unknown_tool" and expect["verdict"] == "unknown_tool"
         if expect.get("kind") == "invalid_args":
@@ -448,9 +561,21 @@ def test_check_case_files_are_well_formed(shop, inventory, name):
 def test_inventory_checks_cover_the_seed_003_reasons():
     cases = _jsonl("inventory_checks.jsonl")
     verdicts = {c["expect"].get("verdict") for c in cases}
-    assert {"missing:limit", "type:limit", "allowed:region", "range:limit", "unknown:foo", "shape", "unknown_tool"} <= verdicts
-    assert any(c["tool"] == "legacy_stock" and c["expect"].get("kind") == "bad_result" for c in cases)
+    assert {
+        "missing:limit",
+        "type:limit",
+        "allowed:region",
+        "range:limit",
+        "unknown:foo",
+        "shape",
+        "unknown_tool",
+    } <= verdicts
+    assert any(
+        c["tool"] == "legacy_stock" and c["expect"].get("kind") == "bad_result" for c in cases
+    )
     assert any(c["expect"].get("kind") == "empty" for c in cases)
     first, again = cases[0], cases[1]
-    assert first["args"] == again["args"] and list(first["args"]) != list(again["args"])  # same args, other order
+    assert first["args"] == again["args"] and list(first["args"]) != list(
+        again["args"]
+    )  # same args, other order
     assert (first["expect"]["cache"], again["expect"]["cache"]) == ("stored", "hit")

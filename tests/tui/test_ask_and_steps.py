@@ -31,7 +31,9 @@ async def test_ask_offline_shows_choice_calls_reply_and_gemini_request(tools_dir
     async with app.run_test(size=SIZE) as pilot:
         view = await ask(app, pilot, "HR20260601 택배 어디쯤인가요?")
         assert view.episode is not None and view.episode.router == "offline"
-        assert view.texts["choice"].startswith('offline router calls track_shipping({"order_id": "HR20260601"})')
+        assert view.texts["choice"].startswith(
+            'offline router calls track_shipping({"order_id": "HR20260601"})'
+        )
         assert "threshold" in view.texts["choice"]
         assert "arg order_id = HR20260601" in view.texts["choice"]
         assert "CJ대한통운" in view.texts["reply"]

@@ -64,7 +64,9 @@ async def test_cache_stored_then_hit_and_korean_value(tools_dir):
         assert json.loads(rv.value_text)["region"] == "seoul"
         await pilot.press("f5")
         await settle(app, pilot)
-        assert rv.fields["cache"] == "hit" and rv.fields["body"] == "no" and rv.fields["runs"] == "1"
+        assert (
+            rv.fields["cache"] == "hit" and rv.fields["body"] == "no" and rv.fields["runs"] == "1"
+        )
         tabs = rv.wire.query_one("TabbedContent")
         assert "tok" in str(tabs.get_tab("rv-wire-gemini").label)
 

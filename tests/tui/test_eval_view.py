@@ -11,7 +11,11 @@ from playground.tui.views.ask_view import AskView
 from playground.tui.views.eval_view import EvalView
 
 CASES = [
-    {"question": "HR20260601 택배 어디쯤인가요?", "expect_tool": "track_shipping", "expect_args": {"order_id": "HR20260601"}},
+    {
+        "question": "HR20260601 택배 어디쯤인가요?",
+        "expect_tool": "track_shipping",
+        "expect_args": {"order_id": "HR20260601"},
+    },
     {"question": "HR20260601 주문한 상품 결제 금액이 얼마였죠?", "expect_tool": "get_order_status"},
     {"question": "안녕하세요 좋은 아침입니다", "expect_tool": None},
     {"question": "오늘 날씨 어때요?", "expect_tool": "track_shipping"},  # fails on purpose
@@ -31,12 +35,16 @@ async def run_eval(app, pilot, path: str) -> EvalView:
 
 async def test_evaluate_a_case_file_and_open_a_failure_in_ask(tools_dir, tmp_path):
     cases = tmp_path / "cases.jsonl"
-    cases.write_text("\n".join(json.dumps(c, ensure_ascii=False) for c in CASES) + "\n", encoding="utf-8")
+    cases.write_text(
+        "\n".join(json.dumps(c, ensure_ascii=False) for c in CASES) + "\n", encoding="utf-8"
+    )
     app = PlaygroundApp(tools=[str(tools_dir)])
     async with app.run_test(size=SIZE) as pilot:
         view = await run_eval(app, pilot, str(cases))
         assert view.report is not None and len(view.report.results) == 4
-        assert "selection rate" in view.rates_text and "false-selection rate 0.0%" in view.rates_text
+        assert (
+            "selection rate" in view.rates_text and "false-selection rate 0.0%" in view.rates_text
+        )
         assert "track_shipping precision" in view.rates_text
         failing = view.query_one("#failing")
         assert failing.row_count == len(view.failing) >= 1
@@ -44,7 +52,9 @@ async def test_evaluate_a_case_file_and_open_a_failure_in_ask(tools_dir, tmp_pat
         confusion = view.query_one("#confusion")
         assert confusion.row_count >= 2
         # Enter on a failing question opens it in Ask mode and runs it
-        index = next(i for i, r in enumerate(view.failing) if r.case.question == "오늘 날씨 어때요?")
+        index = next(
+            i for i, r in enumerate(view.failing) if r.case.question == "오늘 날씨 어때요?"
+        )
         failing.focus()
         await pilot.pause()
         failing.move_cursor(row=index)

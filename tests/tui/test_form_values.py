@@ -42,10 +42,21 @@ def test_specs_kinds_required_and_docs():
 
 
 def test_typed_values_and_bad_text_sent_as_typed():
-    values = {"sku": "KB-101", "region": "seoul", "limit": "3", "ratio": "0.5", "verbose": False,
-              "tags": '["a", "나"]', "order_id": ""}
+    values = {
+        "sku": "KB-101",
+        "region": "seoul",
+        "limit": "3",
+        "ratio": "0.5",
+        "verbose": False,
+        "tags": '["a", "나"]',
+        "order_id": "",
+    }
     assert form_to_args(specs(), values) == {
-        "sku": "KB-101", "region": "seoul", "limit": 3, "ratio": 0.5, "tags": ["a", "나"]
+        "sku": "KB-101",
+        "region": "seoul",
+        "limit": 3,
+        "ratio": 0.5,
+        "tags": ["a", "나"],
     }
     values.update(limit="abc", tags="[oops", region=None)
     args = form_to_args(specs(), values)

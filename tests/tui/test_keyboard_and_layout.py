@@ -140,7 +140,14 @@ async def test_narrow_terminals_stack_the_panes_without_overlap(tools_dir, size)
         assert record.width >= 30 and args.width >= 30 and tree.width >= 20
         assert field.width >= 20 and field.height >= 1
         assert record.height >= 5
-        for a, b in [(tree, args), (tree, record), (args, record), (field, run), (field, repair), (run, repair)]:
+        for a, b in [
+            (tree, args),
+            (tree, record),
+            (args, record),
+            (field, run),
+            (field, repair),
+            (run, repair),
+        ]:
             assert not a.overlaps(b), (a, b)
         assert app.query_one(RecordView).fields["verdict"] == "valid"
 
@@ -165,7 +172,11 @@ async def test_contracts_are_grouped_by_module_in_load_order(tools_dir):
         assert all(node.is_expanded for node in tree.root.children)
         shop = tree.root.children[2]
         assert [leaf.data for leaf in shop.children] == [
-            "get_order_status", "track_shipping", "search_products", "check_stock"]
+            "get_order_status",
+            "track_shipping",
+            "search_products",
+            "check_stock",
+        ]
         assert "4 contracts" in str(shop.label)
         assert tree.names == list(app.pg.registry.contracts)
         assert tree.chosen == tree.names[0] == app.query_one(CallView).shown
@@ -177,7 +188,9 @@ def test_module_of_and_grouping(tools_dir):
     assert module_of("/x/tools/shop.py:175") == "shop.py"
     assert module_of("") == "(unknown module)"
     groups = group_by_module(open_playground([str(tools_dir / "shop.py")]).registry)
-    assert groups == {"shop.py": ["get_order_status", "track_shipping", "search_products", "check_stock"]}
+    assert groups == {
+        "shop.py": ["get_order_status", "track_shipping", "search_products", "check_stock"]
+    }
 
 
 async def test_badges_time_limit_only_when_not_default_and_table_not_red(tools_dir, tmp_tool):
@@ -306,12 +319,25 @@ async def test_explanation_values_are_readable_json_not_python_repr(tools_dir):
         await ask(app, pilot, "에어프라이어 재고 있어요?")
         # the explanation (the later moves' text is the loop's reply, not the TUI's rendering)
         choice = app.query_one(AskView).texts["choice"].split("\nmove ")[0]
-        assert "kept: 에어프라이어 · dropped: 재고 (matched stock_lookup description), 있어요 (stopword)" in choice
+        assert (
+            "kept: 에어프라이어 · dropped: 재고 (matched stock_lookup description), 있어요 (stopword)"
+            in choice
+        )
         assert "{'" not in choice and "None" not in choice and "True" not in choice
     assert evidence_detail({"a": True, "b": None}) == '{"a": true, "b": null}'
     assert evidence_detail("plain") == "plain"
-    lines = explanation_lines({"tools": [{"name": "t", "score": 1.0, "arg_evidence": {
-        "on": {"text": True, "rule": "boolean", "detail": None}}}], "chosen": "t"})
+    lines = explanation_lines(
+        {
+            "tools": [
+                {
+                    "name": "t",
+                    "score": 1.0,
+                    "arg_evidence": {"on": {"text": True, "rule": "boolean", "detail": None}},
+                }
+            ],
+            "chosen": "t",
+        }
+    )
     assert "arg on = true (boolean: )" in lines
 
 

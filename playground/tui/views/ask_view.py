@@ -20,10 +20,14 @@ from textual.message import Message
 from textual.widgets import Button, Input, Label, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
-from playground.tui.explain import explanation_lines, explanation_renderable, move_summary, raw_renderable
+from playground.tui.explain import (
+    explanation_lines,
+    explanation_renderable,
+    move_summary,
+    raw_renderable,
+)
 from playground.tui.formatting import json_syntax, pretty_json
 from playground.tui.widgets.record_view import RecordView
-
 
 #: The calls panel before any question (Ask mode has no argument form).
 ASK_EMPTY = "No question yet: type a customer question above and press enter (or ctrl+r)."
@@ -60,25 +64,31 @@ class AskView(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="ask-bar"):
-            yield Input(placeholder="고객 질문을 입력하세요 — e.g. HR20260601 택배 어디쯤인가요?", id="question")
+            yield Input(
+                placeholder="고객 질문을 입력하세요 — e.g. HR20260601 택배 어디쯤인가요?",
+                id="question",
+            )
             yield Button("Ask  ctrl+r", id="ask", variant="primary")
         yield Static("", id="ask-router", classes="status")
         with Horizontal(id="ask-body"):
             with VerticalScroll(id="ask-left"):
                 yield Label("Router's choice", classes="section")
-                yield Static("Ask a question to see which tool the router picks and why.", id="ask-choice")
+                yield Static(
+                    "Ask a question to see which tool the router picks and why.", id="ask-choice"
+                )
                 yield Label("Reply", classes="section")
                 yield Static("-", id="ask-reply", markup=False)
             with TabbedContent(id="ask-tabs"):
                 with TabPane("Calls", id="ask-calls-pane"):
                     yield OptionList(id="ask-calls")
                     yield RecordView(prefix="ask-rv", id="ask-record", empty_text=ASK_EMPTY)
-                with TabPane("Moves (raw)", id="ask-moves-pane"):
-                    with VerticalScroll():
-                        yield Static("-", id="ask-moves")
-                with TabPane("Gemini request", id="ask-request-pane"):
-                    with VerticalScroll():
-                        yield Static("The exact first request to Gemini (dry run) appears here.", id="ask-request")
+                with TabPane("Moves (raw)", id="ask-moves-pane"), VerticalScroll():
+                    yield Static("-", id="ask-moves")
+                with TabPane("Gemini request", id="ask-request-pane"), VerticalScroll():
+                    yield Static(
+                        "The exact first request to Gemini (dry run) appears here.",
+                        id="ask-request",
+                    )
 
     def on_mount(self) -> None:
         self._show_router()
@@ -186,13 +196,20 @@ class AskView(Vertical):
         self.query_one("#ask-choice", Static).update(Group(*parts))
         self.texts["choice"] = "\n".join(lines)
         reply = episode.reply or "(no reply)"
-        status = f"[{episode.end}] " + (f"fixes: {'; '.join(episode.fixes)}\n" if episode.fixes else "")
+        status = f"[{episode.end}] " + (
+            f"fixes: {'; '.join(episode.fixes)}\n" if episode.fixes else ""
+        )
         self.texts["reply"] = reply
-        self.query_one("#ask-reply", Static).update(Text(status, style="dim") + Text(reply, style="bold"))
+        self.query_one("#ask-reply", Static).update(
+            Text(status, style="dim") + Text(reply, style="bold")
+        )
         calls = self.query_one("#ask-calls", OptionList)
         calls.clear_options()
         calls.add_options(
-            Option(f"{r.call_id} {r.tool}  {r.kind}  verdict {r.verdict or 'valid'}  cache {r.cache}", id=str(i))
+            Option(
+                f"{r.call_id} {r.tool}  {r.kind}  verdict {r.verdict or 'valid'}  cache {r.cache}",
+                id=str(i),
+            )
             for i, r in enumerate(episode.calls)
         )
         record_view = self.query_one(RecordView)

@@ -113,7 +113,9 @@ class CallView(Horizontal):
 
     @property
     def contract_name(self) -> str | None:
-        return self.query_one(ContractList).chosen if self.pg and self.pg.registry.contracts else None
+        return (
+            self.query_one(ContractList).chosen if self.pg and self.pg.registry.contracts else None
+        )
 
     async def show_contract(self, name: str | None, force: bool = False) -> None:
         """Show the contract ``name`` (header, docstring, a fresh form); a no-op when it is
@@ -133,8 +135,11 @@ class CallView(Horizontal):
                 text.append("  ")
                 text.append(f" {label} ", style=style)
             # one line, never wrapped: the facts first, the (possibly long) path last, cut with …
-            text.append(f"\nlimit {contract.timeout_s:g} s · {'cached' if contract.caches else 'not cached'}"
-                        f" · {short_source(contract.source)}", style="dim")
+            text.append(
+                f"\nlimit {contract.timeout_s:g} s · {'cached' if contract.caches else 'not cached'}"
+                f" · {short_source(contract.source)}",
+                style="dim",
+            )
             head.update(text)
             desc.update(contract.description or "(no description)")
         await self.query_one(ArgsEditor).show_contract(contract)

@@ -37,7 +37,9 @@ def rate_lines(metrics: dict[str, Any]) -> list[str]:
     lines = [f"{label} {pct(metrics.get(key))}" for key, label, _ in RATE_LABELS]
     for tool in metrics.get("per_tool") or []:
         if tool.get("tp") or tool.get("fp") or tool.get("fn"):
-            lines.append(f"{tool['tool']} precision {pct(tool.get('precision'))} recall {pct(tool.get('recall'))}")
+            lines.append(
+                f"{tool['tool']} precision {pct(tool.get('precision'))} recall {pct(tool.get('recall'))}"
+            )
     return lines
 
 
@@ -45,8 +47,12 @@ def _bar(rate: float | None, bad_is_high: bool) -> Any:
     if rate is None:
         return Text("n/a", style="dim")
     good = rate <= 0.1 if bad_is_high else rate >= 0.9
-    style = "green" if good else ("yellow" if (rate <= 0.3 if bad_is_high else rate >= 0.7) else "red")
-    return RichBar(total=100, completed=rate * 100, width=28, complete_style=style, finished_style=style)
+    style = (
+        "green" if good else ("yellow" if (rate <= 0.3 if bad_is_high else rate >= 0.7) else "red")
+    )
+    return RichBar(
+        total=100, completed=rate * 100, width=28, complete_style=style, finished_style=style
+    )
 
 
 def rates_renderable(metrics: dict[str, Any]) -> Table:
@@ -61,7 +67,9 @@ def rates_renderable(metrics: dict[str, Any]) -> Table:
     for tool in metrics.get("per_tool") or []:
         if not (tool.get("tp") or tool.get("fp") or tool.get("fn")):
             continue
-        table.add_row(Text(tool["tool"], style="bold"), "", f"tp {tool['tp']} fp {tool['fp']} fn {tool['fn']}")
+        table.add_row(
+            Text(tool["tool"], style="bold"), "", f"tp {tool['tp']} fp {tool['fp']} fn {tool['fn']}"
+        )
         table.add_row("  precision", _bar(tool.get("precision"), False), pct(tool.get("precision")))
         table.add_row("  recall", _bar(tool.get("recall"), False), pct(tool.get("recall")))
     return table
@@ -124,7 +132,9 @@ class EvalView(Vertical):
                 yield DataTable(id="failing", zebra_stripes=True, cursor_type="row")
 
     def on_mount(self) -> None:
-        self.query_one("#failing", DataTable).add_columns("line", "category", "expected", "chosen", "question", "reason")
+        self.query_one("#failing", DataTable).add_columns(
+            "line", "category", "expected", "chosen", "question", "reason"
+        )
 
     # -- state down ------------------------------------------------------------------------------
     def set_playground(self, pg) -> None:
@@ -154,7 +164,9 @@ class EvalView(Vertical):
         try:
             findings = lint_contract(self.pg.registry, name)
         except Exception as exc:  # a lint bug must not take the app down
-            self.query_one("#lint-findings", Static).update(Text(f"lint failed: {type(exc).__name__}: {exc}", style="red"))
+            self.query_one("#lint-findings", Static).update(
+                Text(f"lint failed: {type(exc).__name__}: {exc}", style="red")
+            )
             return
         text = Text()
         lines = []
@@ -184,7 +196,9 @@ class EvalView(Vertical):
         path = self.query_one("#eval-path", Input).value.strip() or DEFAULT_CASES
         self.running = True
         self.query_one("#eval-run", Button).disabled = True
-        self.query_one("#eval-status", Static).update(f"evaluating {path} with the {self.router_name} router…")
+        self.query_one("#eval-status", Static).update(
+            f"evaluating {path} with the {self.router_name} router…"
+        )
         self.query_one("#eval-progress", ProgressBar).update(total=None, progress=0)
         self._eval_worker(self.pg, path, self.router_name)
 
@@ -197,8 +211,13 @@ class EvalView(Vertical):
             cases = load_cases(path)
             choice = choose_router(router_name)
             rpm = 10 if getattr(choice.router.capabilities, "network", False) else None
-            report = evaluate(pg, cases, choice.router, rpm=rpm,
-                              progress=lambda done, total, _r: self.post_message(self.Progress(done, total)))
+            report = evaluate(
+                pg,
+                cases,
+                choice.router,
+                rpm=rpm,
+                progress=lambda done, total, _r: self.post_message(self.Progress(done, total)),
+            )
         except Exception as exc:  # UsageError for a missing file; anything else must not crash
             self.post_message(self.EvalDone(error=str(exc) or type(exc).__name__))
             return
@@ -216,7 +235,9 @@ class EvalView(Vertical):
         self.running = False
         self.query_one("#eval-run", Button).disabled = False
         if event.error:
-            self.query_one("#eval-status", Static).update(Text(f"not evaluated: {event.error}", style="red"))
+            self.query_one("#eval-status", Static).update(
+                Text(f"not evaluated: {event.error}", style="red")
+            )
             self.notify(event.error, title="Evaluate", severity="error")
             return
         self.show_report(event.report)
@@ -229,10 +250,14 @@ class EvalView(Vertical):
         counts = metrics.get("counts", {})
         self.rates_text = "\n".join(rate_lines(metrics))
         self.query_one("#eval-rates", Static).update(rates_renderable(metrics))
-        status = (f"{report.source}: {counts.get('passed', 0)}/{counts.get('total', 0)} passed · router "
-                  f"{report.router} · {report.duration_ms / 1000:.1f} s")
+        status = (
+            f"{report.source}: {counts.get('passed', 0)}/{counts.get('total', 0)} passed · router "
+            f"{report.router} · {report.duration_ms / 1000:.1f} s"
+        )
         if report.problems:
-            status += f" · {len(report.problems)} bad line(s): " + "; ".join(str(p) for p in report.problems[:3])
+            status += f" · {len(report.problems)} bad line(s): " + "; ".join(
+                str(p) for p in report.problems[:3]
+            )
         for warning in report.warnings[:5]:
             self.notify(warning, severity="warning")
         self.query_one("#eval-status", Static).update(status)
@@ -242,15 +267,24 @@ class EvalView(Vertical):
         table.clear()
         for i, result in enumerate(self.failing):
             table.add_row(
-                str(result.case.line), result.category, result.case.expect_tool or "(none)", result.choice,
-                result.case.question, result.reason(), key=str(i),
+                str(result.case.line),
+                result.category,
+                result.case.expect_tool or "(none)",
+                result.choice,
+                result.case.question,
+                result.reason(),
+                key=str(i),
             )
 
     def _show_confusion(self, confusion: dict[str, Any]) -> None:
         labels = list(confusion.get("labels") or [])
         matrix = confusion.get("matrix") or confusion.get("rows") or {}
         rows = self._matrix_rows(labels, matrix)
-        used = [l for l in labels if any(rows.get(l, {}).values()) or any(r.get(l) for r in rows.values())]
+        used = [
+            label
+            for label in labels
+            if any(rows.get(label, {}).values()) or any(r.get(label) for r in rows.values())
+        ]
         table = self.query_one("#confusion", DataTable)
         table.clear(columns=True)
         table.add_column("expected \\ chosen")
@@ -270,7 +304,9 @@ class EvalView(Vertical):
         if isinstance(matrix, dict):
             return {k: dict(v) for k, v in matrix.items() if isinstance(v, dict)}
         if isinstance(matrix, list):
-            return {labels[i]: {labels[j]: n for j, n in enumerate(row)} for i, row in enumerate(matrix)}
+            return {
+                labels[i]: {labels[j]: n for j, n in enumerate(row)} for i, row in enumerate(matrix)
+            }
         return {}
 
     @on(DataTable.RowSelected, "#failing")

@@ -48,7 +48,8 @@ def step_state_lines(step: dict[str, Any]) -> list[tuple[str, str]]:
     """``(label, value)`` rows describing one step dict of ``Episode.steps``."""
     retries = step.get("retries") or []
     retry_text = "; ".join(
-        f"attempt {r.get('attempt')}: {r.get('reason')}, waited {r.get('delay_ms')} ms" for r in retries
+        f"attempt {r.get('attempt')}: {r.get('reason')}, waited {r.get('delay_ms')} ms"
+        for r in retries
     )
     body = step.get("body_ran")
     return [
@@ -56,7 +57,10 @@ def step_state_lines(step: dict[str, Any]) -> list[tuple[str, str]]:
         ("attempt", attempt_label(step)),
         ("tool", str(step.get("tool") or "-")),
         ("args", args_to_json_text(step.get("args")) if step.get("args") is not None else "-"),
-        ("verdict", step.get("verdict") or ("valid" if step.get("node") in ("run", "check") else "-")),
+        (
+            "verdict",
+            step.get("verdict") or ("valid" if step.get("node") in ("run", "check") else "-"),
+        ),
         ("body ran", "-" if body is None else ("yes" if body else "no")),
         ("cache", step.get("cache") or "-"),
         ("kind", step.get("kind") or "-"),
@@ -102,8 +106,11 @@ class StepsView(Vertical):
         self.fork_enabled = False
 
     def compose(self) -> ComposeResult:
-        yield Static("No episode yet: ask a question (F2) or use 'Run with repair' in the Call view.",
-                     id="steps-status", classes="status")
+        yield Static(
+            "No episode yet: ask a question (F2) or use 'Run with repair' in the Call view.",
+            id="steps-status",
+            classes="status",
+        )
         with Horizontal(id="steps-body"):
             with Vertical(id="steps-left"):
                 yield Label("Episodes (original + forks)", classes="section")
@@ -115,7 +122,9 @@ class StepsView(Vertical):
                 right.can_focus = False  # read-only except the fork editor and button
                 yield Label("Selected step", classes="section")
                 yield Static("-", id="step-state")
-                yield Label("Arguments for a fork (edit, then ctrl+f)", id="fork-label", classes="section")
+                yield Label(
+                    "Arguments for a fork (edit, then ctrl+f)", id="fork-label", classes="section"
+                )
                 yield TextArea("{}", id="fork-args", soft_wrap=True)
                 yield Button("Replay from here (fork)  ctrl+f", id="fork")
                 yield Label("The step's call", classes="section")
@@ -136,7 +145,9 @@ class StepsView(Vertical):
             label = f"{who}: {episode.question or (episode.steps[0].get('tool') if episode.steps else '')}"
         label = f"#{len(self.episodes)} {label} → {episode.end}"
         self.labels.append(label)
-        self.query_one("#episodes", OptionList).add_option(Option(label, id=str(len(self.episodes) - 1)))
+        self.query_one("#episodes", OptionList).add_option(
+            Option(label, id=str(len(self.episodes) - 1))
+        )
         self.show_episode(len(self.episodes) - 1, start)
 
     def show_episode(self, index: int, start: int = 0) -> None:
@@ -147,12 +158,16 @@ class StepsView(Vertical):
         options = self.query_one("#episodes", OptionList)
         if options.highlighted != index:
             options.highlighted = index
-        summary = [f"question: {episode.question}" if episode.question is not None else "manual call",
-                   f"router: {episode.router} · repairs by {episode.repairs_by} · attempts {episode.attempts}",
-                   f"end: {episode.end} (ok: {ok_words(episode.ok)})"]
+        summary = [
+            f"question: {episode.question}" if episode.question is not None else "manual call",
+            f"router: {episode.router} · repairs by {episode.repairs_by} · attempts {episode.attempts}",
+            f"end: {episode.end} (ok: {ok_words(episode.ok)})",
+        ]
         if episode.forked_from:
-            summary.append(f"forked at step {episode.forked_from['step'] + 1} (attempt "
-                           f"{episode.forked_from['attempt']}) with {args_to_json_text(episode.forked_from['args'])}")
+            summary.append(
+                f"forked at step {episode.forked_from['step'] + 1} (attempt "
+                f"{episode.forked_from['attempt']}) with {args_to_json_text(episode.forked_from['args'])}"
+            )
         summary.append(f"reply: {episode.reply}")
         self.query_one("#episode-summary", Static).update("\n".join(summary))
         self._render_steps()
@@ -170,8 +185,13 @@ class StepsView(Vertical):
         for i, step in enumerate(episode.steps[: self.cursor + 1]):
             kind = step.get("kind") or ""
             table.add_row(
-                str(i + 1), step.get("node"), attempt_label(step), step.get("tool") or "",
-                Text(kind, style=KIND_STYLES.get(kind, "")), step.get("verdict") or "", step.get("cache") or "",
+                str(i + 1),
+                step.get("node"),
+                attempt_label(step),
+                step.get("tool") or "",
+                Text(kind, style=KIND_STYLES.get(kind, "")),
+                step.get("verdict") or "",
+                step.get("cache") or "",
                 key=str(i),
             )
         table.move_cursor(row=self.cursor)
@@ -189,7 +209,11 @@ class StepsView(Vertical):
         text = Text()
         for label, value in rows:
             text.append(f"{label:>9} ", style="dim")
-            style = KIND_STYLES.get(value, "") if label == "kind" else ("bold" if label == "node" else "")
+            style = (
+                KIND_STYLES.get(value, "")
+                if label == "kind"
+                else ("bold" if label == "node" else "")
+            )
             text.append(f"{value}\n", style=style)
         self.query_one("#step-state", Static).update(text)
         record_view = self.query_one(RecordView)
@@ -220,8 +244,11 @@ class StepsView(Vertical):
         editor.load_text(args_to_json_text(args) if args is not None else "")
         editor.disabled = not self.fork_enabled
         self.query_one("#fork", Button).disabled = not self.fork_enabled
-        label.update(f"Arguments for a fork ({note})" if self.fork_enabled
-                     else "Arguments for a fork: this step made no call (nothing to fork)")
+        label.update(
+            f"Arguments for a fork ({note})"
+            if self.fork_enabled
+            else "Arguments for a fork: this step made no call (nothing to fork)"
+        )
 
     # -- actions --------------------------------------------------------------------------------
     def action_step_next(self) -> None:
@@ -253,7 +280,11 @@ class StepsView(Vertical):
             return
         value, problem = parse_json_text(self.query_one("#fork-args", TextArea).text)
         if problem:
-            self.notify(f"invalid JSON in the fork arguments: {problem}", title="Not forked", severity="error")
+            self.notify(
+                f"invalid JSON in the fork arguments: {problem}",
+                title="Not forked",
+                severity="error",
+            )
             return
         self._fork_worker(self.pg, episode, self.current, self.selected, value)
 
@@ -286,7 +317,14 @@ class StepsView(Vertical):
             self.post_message(self.EpisodeDone(None, "", error=str(exc)))
             return
         attempt = fork.forked_from["attempt"]
-        start = next((i for i, s in enumerate(fork.steps) if s["node"] == "validate" and s["attempt"] == attempt), 0)
+        start = next(
+            (
+                i
+                for i, s in enumerate(fork.steps)
+                if s["node"] == "validate" and s["attempt"] == attempt
+            ),
+            0,
+        )
         self.post_message(self.EpisodeDone(fork, f"fork of #{index + 1} at step {step + 1}", start))
 
     # -- messages --------------------------------------------------------------------------------

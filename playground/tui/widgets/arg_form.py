@@ -17,7 +17,14 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Input, Label, Select, Static, Switch
 
 from playground.core.contracts import Contract
-from playground.tui.form_values import BOOLEAN, ENUM, FieldSpec, field_specs, field_text, form_to_args
+from playground.tui.form_values import (
+    BOOLEAN,
+    ENUM,
+    FieldSpec,
+    field_specs,
+    field_text,
+    form_to_args,
+)
 
 
 class ArgForm(VerticalScroll):
@@ -57,7 +64,10 @@ class ArgForm(VerticalScroll):
             mark = " [b red]*[/]" if spec.required else ""
             default = f" [dim]default {spec.default!r}[/]" if spec.default is not None else ""
             hint = " [dim i]· other values: JSON tab[/]" if spec.kind == ENUM else ""
-            label = Label(f"[b]{spec.name}[/]{mark} [dim]{spec.type_label}[/]{default}{hint}", classes="arg-label")
+            label = Label(
+                f"[b]{spec.name}[/]{mark} [dim]{spec.type_label}[/]{default}{hint}",
+                classes="arg-label",
+            )
             widgets.append(label)
             shown, field = self._field_widget(index, spec)
             self._inputs.append(field)

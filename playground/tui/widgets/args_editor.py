@@ -96,10 +96,18 @@ class ArgsEditor(Vertical):
             return
         value, problem = parse_json_text(self.editor.text)
         if problem:
-            self.post_message(self.Problem(f"the JSON tab holds invalid JSON ({problem}); the form was not changed"))
+            self.post_message(
+                self.Problem(
+                    f"the JSON tab holds invalid JSON ({problem}); the form was not changed"
+                )
+            )
         elif not isinstance(value, dict):
-            self.post_message(self.Problem("the JSON tab holds a non-object; the form shows objects only"))
+            self.post_message(
+                self.Problem("the JSON tab holds a non-object; the form shows objects only")
+            )
         else:
             extra = self.form.set_args(value)
             if extra:
-                self.post_message(self.Problem(f"not in the form (kept only in JSON): {', '.join(extra)}"))
+                self.post_message(
+                    self.Problem(f"not in the form (kept only in JSON): {', '.join(extra)}")
+                )

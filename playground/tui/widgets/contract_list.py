@@ -75,7 +75,9 @@ class ContractList(Tree):
             count = f"{len(names)} contract" + ("" if len(names) == 1 else "s")
             node = self.root.add(f"[b]{module}[/]  [dim]{count}[/]", expand=True)
             for name in names:
-                self._leaves[name] = node.add_leaf(contract_label(registry.contracts[name]), data=name)
+                self._leaves[name] = node.add_leaf(
+                    contract_label(registry.contracts[name]), data=name
+                )
         self.root.expand()
         if self._leaves:
             self.select_name(next(iter(self._leaves)))

@@ -86,7 +86,9 @@ class RecordView(VerticalScroll):
             self._set(field, values[field], style)
         self.fields["tool"] = record.tool
         verdict = "valid" if not record.verdict else record.verdict
-        self.show_status(f"{record.call_id} {record.tool}: {record.kind} · verdict {verdict} · cache {record.cache}")
+        self.show_status(
+            f"{record.call_id} {record.tool}: {record.kind} · verdict {verdict} · cache {record.cache}"
+        )
         self.value_text = pretty_json(record.value)
         self.query_one(f"#{self.prefix}-value", Static).update(json_syntax(self.value_text))
         self.query_one(WireView).show(record.wire)

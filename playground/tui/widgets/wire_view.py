@@ -26,7 +26,9 @@ class WireView(Vertical):
                     scroll = VerticalScroll()
                     scroll.can_focus = False  # read-only JSON: not a tab stop
                     with scroll:
-                        yield Static("(no call yet)", id=f"{self.prefix}-{key}-json", classes="json")
+                        yield Static(
+                            "(no call yet)", id=f"{self.prefix}-{key}-json", classes="json"
+                        )
 
     def show(self, wire: dict[str, Any] | None) -> None:
         """Show ``wire`` (``{"gemini", "anthropic", "openai", "tokens"}``); ``None`` clears."""
