@@ -52,7 +52,8 @@ arguments with an equal value; strings are compared after ``strip()`` and case f
 order id written ``hr20260604`` is the same id); numbers compare by value (``3 == 3.0``) but a
 boolean never equals a number; lists and objects compare element-wise with the same rules.
 
-Rate limit and early stop: with ``rpm`` set (the CLI sets it for network routers, default 10)
+Rate limit and early stop: with ``rpm`` set (the CLI and the TUI use the router's
+``capabilities.default_rpm``: 10 for Gemini)
 requests start at least ``60 / rpm`` seconds apart, waiting with the injectable ``sleep`` /
 ``clock`` (tests never sleep). When ``stop_after`` consecutive cases fail with the same router
 error (e.g. no API key) the remaining cases are marked ``skipped`` instead of being sent (seed
@@ -61,8 +62,7 @@ error (e.g. no API key) the remaining cases are marked ``skipped`` instead of be
 This module owns running a router over the cases (:func:`evaluate`, :class:`EvalReport`,
 :class:`RateLimiter`) and the pass/fail thresholds (:func:`threshold_failures`). Reading and
 judging cases is in :mod:`playground.batch.evalcases`, the metrics in
-:mod:`playground.batch.metrics`, comparing two runs in :mod:`playground.batch.compare`; their
-names stay importable from here.
+:mod:`playground.batch.metrics`, comparing two runs in :mod:`playground.batch.compare`.
 """
 
 from __future__ import annotations
@@ -72,36 +72,20 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from playground.batch.compare import Comparison, Flip, compare  # noqa: F401
-from playground.batch.evalcases import (  # noqa: F401
-    ABSTAINED,
-    CASE_KEYS,
+from playground.batch.evalcases import (
     ERROR,
-    FALSE_SELECTION,
-    MISSED,
-    NONE_LABEL,
-    SELECTED,
     SKIPPED,
-    WRONG_TOOL,
     CaseProblem,
     CaseResult,
     CaseSet,
     EvalCase,
-    _cut,
-    _label_text,
-    _same,
-    args_match,
     judge,
-    load_cases,
-    parse_case_line,
-    parse_cases,
 )
-from playground.batch.metrics import Metrics, ToolScore, _rate, compute_metrics  # noqa: F401
+from playground.batch.metrics import Metrics, compute_metrics
 from playground.core.registry import Registry
 from playground.errors import RouterError
 from playground.routing.base import Move, Router, Turn
 
-DEFAULT_RPM = 10
 DEFAULT_STOP_AFTER = 3
 
 

@@ -428,7 +428,7 @@ _PARTICLES = tuple(
 
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*|[가-힣]+")
 _NAME_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-_VERSION_RE = re.compile(r"(?:_|(?<=[a-z]))[vV]\d+$|_\d+$|(?:^|_)v\d+(?:_|$)")
+VERSION_RE = re.compile(r"(?:_|(?<=[a-z]))[vV]\d+$|_\d+$|(?:^|_)v\d+(?:_|$)")
 
 
 @dataclass(frozen=True)
@@ -516,7 +516,7 @@ def schema_types(schema: dict[str, Any]) -> set[str]:
     return out
 
 
-class _Sources:
+class DocstringSources:
     """Reads tool files once per lint run to point findings at docstring lines."""
 
     def __init__(self) -> None:
@@ -545,7 +545,7 @@ class _Sources:
         return contract.source
 
 
-def _f(
+def make_finding(
     rule: str,
     contract: Contract | None,
     location: str,
@@ -554,6 +554,9 @@ def _f(
     suggestion: str,
     severity: str | None = None,
 ) -> Finding:
+    """A :class:`Finding` of ``rule`` for ``contract`` (``None``: the registry as a whole) at
+    ``location`` (``"description"``, ``"parameters.<arg>"``, ...) and ``source`` (``path:line``);
+    ``severity`` defaults to the rule's own in :data:`RULES`."""
     return Finding(
         rule,
         severity or RULES[rule][0],

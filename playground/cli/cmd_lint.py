@@ -56,7 +56,8 @@ def lint(
     """Check tool schemas against seed 002: names (verb + object, no versions, one job), boundary
     sentences, constraints in prose that belong in the schema, optional arguments, declared and
     minimal returns, empty-result notes, and the 10 / 30 tool-count thresholds."""
-    from playground.batch.lint import RULES, lint_contract, lint_exit_code, lint_registry, summarize
+    from playground.batch.lint import lint_contract, lint_exit_code, lint_registry, summarize
+    from playground.batch.lint_base import RULES
 
     with boundary():
         pg = open_workbench(tools, wire=False)
