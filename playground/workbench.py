@@ -5,12 +5,15 @@ instead of module-level state. The CLI and the TUI both build one with :func:`op
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from playground.core.gate import Gate
 from playground.core.registry import Registry, load_registry
+
+if TYPE_CHECKING:
+    from playground.routing.base import Router
 
 DEFAULT_TOOLS = ("tools",)
 
@@ -20,18 +23,14 @@ class Playground:
     """Everything one session works with.
 
     ``registry``: the loaded contracts (and load problems). ``gate``: the single door, with the
-    cache and body-run counts. ``router``: a routing.Router, or ``None`` until one is needed
-    (built lazily so that ``call`` never imports google-genai for routing).
+    cache and body-run counts. ``router``: a :class:`~playground.routing.base.Router`, or
+    ``None`` until one is needed (built by the command that routes, so ``call`` never imports a
+    router).
     """
 
     registry: Registry
     gate: Gate
-    router: Any = None
-    settings: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def contracts(self):
-        return self.registry.contracts
+    router: Router | None = None
 
 
 def open_playground(tools: Iterable[str | Path] | None = None, *, wire: bool = True) -> Playground:

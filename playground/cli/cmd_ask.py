@@ -1,17 +1,19 @@
 """``playground ask "QUESTION"``: route a question, run the calls through the gate, print the episode.
 
-Routers: ``offline`` (default; deterministic, explains its choice) or ``gemini`` (needs
-``GEMINI_API_KEY`` or ``GOOGLE_API_KEY``; without one a one-line note on stderr says how to set
-it and the offline router is used). ``--dry-run``: run nothing — for ``gemini`` print the exact
-request Gemini would receive (no key needed), for ``offline`` the first move it would make.
-A router error mid-episode ends the episode with a clear reply (exit 0: the episode printed).
+Routers: any registered in :mod:`playground.routing.registry` (``offline``, the default, is
+deterministic and explains its choice; ``gemini`` needs ``GEMINI_API_KEY`` or
+``GOOGLE_API_KEY``). A router whose key is missing is replaced by the default one with a one-line
+note on stderr saying how to set it. ``--dry-run``: run nothing — for a router with a dry run
+(Gemini) print the exact request it would send (no key needed), for others the first move it
+would make. A router error mid-episode ends the episode with a clear reply (exit 0: the episode
+printed).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -27,24 +29,12 @@ from playground.cli.common import (
     open_workbench,
     visible,
 )
+from playground.cli.router_options import ModelOption, ModeOption, RouterOption
 from playground.core.canonical import shorten
+from playground.routing import registry
 
-RouterOption = Annotated[
-    str,
-    typer.Option(
-        "--router", "-r", help="Who picks the tools: offline (default, no network) or gemini."
-    ),
-]
-ModelOption = Annotated[
-    str | None, typer.Option("--model", help="Gemini model name (gemini router only).")
-]
-ModeOption = Annotated[
-    str | None,
-    typer.Option(
-        "--mode",
-        help="Gemini function-calling mode: AUTO, ANY, NONE or VALIDATED (gemini router only).",
-    ),
-]
+if TYPE_CHECKING:
+    from playground.workbench import Playground
 
 
 def note(message: str) -> None:
@@ -117,7 +107,7 @@ def _table_view(data: dict[str, Any]) -> Any:
 
 def ask(
     question: Annotated[str, typer.Argument(help="The customer's question, in any language.")],
-    router: RouterOption = "offline",
+    router: RouterOption = registry.DEFAULT_ROUTER,
     model: ModelOption = None,
     mode: ModeOption = None,
     dry_run: Annotated[
@@ -172,13 +162,15 @@ def ask(
     finish(pg)
 
 
-def _dry_run(pg: Any, question: str, fmt: OutputFormat) -> None:
+def _dry_run(pg: Playground, question: str, fmt: OutputFormat) -> None:
     from playground.routing.base import Turn
 
     conversation = [Turn(role="user", text=question)]
     declarations = pg.registry.declarations()
     router = pg.router
-    if getattr(router.capabilities, "dry_run", False):
+    assert router is not None  # set by ask() before the dry run
+    data: dict[str, Any]
+    if router.capabilities.dry_run:
         data = {"router": router.name, "dry_run": router.dry_run(conversation, declarations)}
     else:
         move = router.next_move(conversation, declarations)

@@ -10,7 +10,7 @@ Exit codes: 0 done (failed cases are data); 1 a ``--min-selection`` / ``--max-fa
 threshold is not met (by the ``--tools`` run, and by the ``--compare`` run when given), or the
 case file has malformed lines (each reported as ``line N: ...``; the other lines still run —
 as ``playground check`` does); 2 the case file is missing, a tool module did not load, or
-``--router gemini`` has no API key (eval never measures a different router silently).
+the router needs an API key and has none (eval never measures a different router silently).
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ from playground.cli.common import (
     finish,
     open_workbench,
 )
+from playground.cli.router_options import ModelOption, ModeOption, RouterOption
+from playground.routing import registry
 
 
 class EvalFormat(str, Enum):
@@ -89,19 +91,9 @@ def eval_cases(
         ),
     ],
     tools: ToolsOption = None,
-    router: Annotated[
-        str, typer.Option("--router", "-r", help="offline (default, no key) or gemini.")
-    ] = "offline",
-    model: Annotated[
-        str | None, typer.Option("--model", help="Gemini model name (gemini router only).")
-    ] = None,
-    mode: Annotated[
-        str | None,
-        typer.Option(
-            "--mode",
-            help="Gemini function-calling mode: AUTO, ANY, NONE, VALIDATED (gemini router only).",
-        ),
-    ] = None,
+    router: RouterOption = registry.DEFAULT_ROUTER,
+    model: ModelOption = None,
+    mode: ModeOption = None,
     compare_with: Annotated[
         list[Path] | None,
         typer.Option(
@@ -140,20 +132,16 @@ def eval_cases(
         typer.Option(
             "--rpm",
             min=0.0,
-            help="Requests per minute for a network router (default 10 for gemini; 0 = no limit). "
-            "The offline router is never limited unless this is given.",
+            help="Requests per minute (0 = no limit). Default: the router's own (gemini 10; the "
+            "offline router is never limited unless this is given).",
         ),
     ] = None,
 ) -> None:
     """Judge a router's FIRST move on every question: selection rate, false-selection rate,
     wrong-tool rate, argument accuracy, per-tool precision/recall and a confusion matrix."""
-    from playground.batch.evaluate import (
-        DEFAULT_RPM,
-        compare,
-        evaluate,
-        load_cases,
-        threshold_failures,
-    )
+    from playground.batch.compare import compare
+    from playground.batch.evalcases import load_cases
+    from playground.batch.evaluate import evaluate, threshold_failures
 
     with boundary():
         case_set = load_cases(cases)  # missing file: UsageError → exit 2 before loading tools
@@ -164,7 +152,7 @@ def eval_cases(
             if target is not None and (target.registry.problems or not target.registry.contracts):
                 fail(f"{label}: the tools did not load cleanly (see above); nothing was evaluated")
         chosen = _make_router(router, model, mode)
-        limit = rpm if rpm is not None else (DEFAULT_RPM if chosen.capabilities.network else None)
+        limit = rpm if rpm is not None else chosen.capabilities.default_rpm
         runs = [("base", pg)] + ([("compare", other_pg)] if other_pg is not None else [])
         reports = []
         for label, target in runs:

@@ -21,10 +21,11 @@ Transitions::
     repair   → validate
     reply, giveup: the end.
 
-Who repairs: a manual episode (the developer picked) and a question episode with a router
-without ``network`` (the offline router stands in for the model by rules, as in seed 003) use the
-REPAIRS table. With a network router (Gemini) the model repairs by reading the error, as seed
-004 describes; the same FAILURE_LIMIT holds across its turns. ``loop_repairs`` overrides this.
+Who repairs: a manual episode (the developer picked) and a question episode with a router whose
+capabilities say ``repairs="loop"`` (the offline router stands in for the model by rules, as in
+seed 003) use the REPAIRS table. With ``repairs="model"`` (Gemini) the model repairs by reading
+the error, as seed 004 describes; the same FAILURE_LIMIT holds across its turns.
+``loop_repairs`` overrides this.
 
 Public entry points: :func:`run_question_episode`, :func:`run_manual_episode`,
 :func:`fork_episode`. None of them raises for a tool's or the router's failure.
@@ -38,18 +39,14 @@ from typing import Any
 
 from playground.core import outcome as oc
 from playground.core.record import CallRecord
-from playground.core.wire import (
-    PROVIDERS,
-    gemini_response_payload,
-    group_for_provider,
-    provider_views,
-)
+from playground.core.wire import PROVIDERS, group_for_provider, provider_views
 from playground.errors import UsageError
 from playground.loop import reply as replies
 from playground.loop.failures import FAILURE_LIMIT, FailureTracker, failure_message
 from playground.loop.repair import Fix, can_repair, repair
 from playground.routing import korean
-from playground.routing.base import FunctionCall, Move, ToolResult, Turn
+from playground.routing.base import FunctionCall, Move, Router, ToolResult, Turn
+from playground.routing.registry import repairs_by_loop
 
 #: Tries of one call (the first plus repairs) before the loop stops repairing (seed 003).
 MAX_ATTEMPTS = 3
@@ -172,14 +169,7 @@ def tool_turn_wire(move: int, results: list[ToolResult]) -> dict[str, Any]:
     calls of one turn together): ``{"move", "call_ids", "wire": {"gemini": one Content with a
     function_response part per call, "anthropic": one user message with every tool_result
     block, "openai": one tool message per call}}`` (see :func:`core.wire.group_for_provider`)."""
-    views = []
-    for res in results:
-        error = res.response.get("error") if isinstance(res.response, dict) else None
-        value = (
-            res.response.get("result", res.value) if isinstance(res.response, dict) else res.value
-        )
-        outcome = oc.Outcome(res.ok, value, res.error, res.kind or oc.RAISED, error or "")
-        views.append(provider_views(res.name, res.call_id, outcome))
+    views = [provider_views(res.name, res.call_id, res.outcome) for res in results]
     return {
         "move": move,
         "call_ids": [res.call_id for res in results],
@@ -188,11 +178,8 @@ def tool_turn_wire(move: int, results: list[ToolResult]) -> dict[str, Any]:
 
 
 def _tool_result(call: FunctionCall, record: CallRecord, message: str) -> ToolResult:
-    """The answer sent back to the router for ``call``: the payload of ``record``'s outcome,
-    with the accumulated ``message`` as the error text on failures."""
-    outcome = oc.Outcome(
-        record.ok, record.value, record.error, record.kind or oc.RAISED, message or record.message
-    )
+    """The answer sent back to the router for ``call``: ``record``'s outcome, with the
+    accumulated ``message`` as the model-facing text on failures."""
     return ToolResult(
         call_id=call.id,
         name=call.name,
@@ -200,7 +187,7 @@ def _tool_result(call: FunctionCall, record: CallRecord, message: str) -> ToolRe
         kind=record.kind,
         value=record.value,
         error=record.error,
-        response=gemini_response_payload(outcome),
+        message=message or record.message,
     )
 
 
@@ -484,11 +471,8 @@ class _Machine:
         return ""
 
 
-def _repairs_by_loop(router: Any, loop_repairs: bool | None) -> bool:
-    if loop_repairs is not None:
-        return loop_repairs
-    caps = getattr(router, "capabilities", None)
-    return not bool(getattr(caps, "network", False))
+def _repairs_by_loop(router: Router, loop_repairs: bool | None) -> bool:
+    return loop_repairs if loop_repairs is not None else repairs_by_loop(router)
 
 
 def run_question_episode(
@@ -504,8 +488,8 @@ def run_question_episode(
     ``pg``: a :class:`~playground.workbench.Playground`. ``router``: a
     :class:`~playground.routing.base.Router` (default ``pg.router``). After every set of tool
     results the router is asked again; a text move ends the episode in ``reply``. ``max_steps``:
-    router moves allowed (≥ 1). ``loop_repairs``: apply the REPAIRS table (default: only for
-    routers without ``network``). A ``RouterError`` (or any router exception) ends the episode in
+    router moves allowed (≥ 1). ``loop_repairs``: apply the REPAIRS table (default: the router's
+    ``capabilities.repairs == "loop"``). A ``RouterError`` (or any router exception) ends the episode in
     ``giveup`` with ``end = "router_error"``; nothing is raised except :class:`UsageError` for a
     missing router or a ``max_steps`` below 1.
     """
@@ -544,8 +528,9 @@ def run_manual_episode(pg: Any, tool: str, args: Any) -> Episode:
 
 
 def _edit_last_move(ep: Episode, call_id: str, name: str, args: Any) -> None:
-    """Make the model turn being forked show the edited call (its ``calls`` and, for Gemini,
-    the ``function_call`` part with that id in ``raw``), so the router reads what really ran."""
+    """Make the model turn being forked show the edited call in its ``calls``, so the router
+    reads what really ran (a router that echoes its provider's raw turn back — Gemini — writes
+    the calls into that raw content itself when it builds its request)."""
     for i in range(len(ep.conversation) - 1, -1, -1):
         turn = ep.conversation[i]
         if turn.role != "model" or turn.move is None:
@@ -555,12 +540,7 @@ def _edit_last_move(ep: Episode, call_id: str, name: str, args: Any) -> None:
             FunctionCall(name, copy.deepcopy(args), c.id) if c.id == call_id else c
             for c in move.calls
         ]
-        raw = copy.deepcopy(move.raw)
-        for part in (raw.get("parts") or []) if isinstance(raw, dict) else []:
-            fc = part.get("function_call") if isinstance(part, dict) else None
-            if isinstance(fc, dict) and fc.get("id") == call_id:
-                fc["name"], fc["args"] = name, copy.deepcopy(args)
-        ep.conversation[i] = Turn(role="model", move=replace(move, calls=calls, raw=raw))
+        ep.conversation[i] = Turn(role="model", move=replace(move, calls=calls))
         return
 
 

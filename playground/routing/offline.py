@@ -78,6 +78,7 @@ from typing import Any
 from playground.errors import RouterError
 from playground.routing import argfill, korean
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
+from playground.routing.registry import RouterSettings, RouterSpec
 
 # Scoring and customer text live in their own modules; their names (private ones included)
 # stay importable from here.
@@ -139,7 +140,7 @@ class OfflineRouter:
 
     name = "offline"
     capabilities = RouterCapabilities(
-        network=False, explains=True, parallel_calls=False, dry_run=False
+        explains=True, parallel_calls=False, dry_run=False, repairs="loop"
     )
 
     def __init__(
@@ -407,3 +408,18 @@ def _check_declarations(declarations: Any) -> None:
         raise RouterError(
             "declarations must be a list of {'name', 'description', 'parameters'} dicts"
         )
+
+
+def build(settings: RouterSettings) -> OfflineRouter:
+    """The registry's factory: an :class:`OfflineRouter` with the default threshold (the
+    settings carry no model, mode or key for it)."""
+    return OfflineRouter()
+
+
+#: The backend's declaration (registered in :data:`playground.routing.registry.BUILTIN`).
+SPEC = RouterSpec(
+    name=OfflineRouter.name,
+    summary="Deterministic, explainable routing from the declarations; no key, no network",
+    build=build,
+    capabilities=OfflineRouter.capabilities,
+)

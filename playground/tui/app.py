@@ -8,6 +8,7 @@ gate calls, episodes, evaluations) runs in thread workers.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from textual import on, work
@@ -16,8 +17,11 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Footer, Header, Input, TabbedContent, TabPane, TextArea
 
-from playground.tui.commands import GEMINI_MODES, PlaygroundCommands
-from playground.tui.views.ask_view import AskView, gemini_key_present
+from playground.routing import registry
+from playground.routing.factory import has_key
+from playground.tui.commands import PlaygroundCommands
+from playground.tui.router_pick import RouterPick
+from playground.tui.views.ask_view import AskView
 from playground.tui.views.call_view import CallView
 from playground.tui.views.eval_view import EvalView
 from playground.tui.views.steps_view import StepsView
@@ -56,8 +60,11 @@ class PlaygroundApp(App):
         super().__init__(**kwargs)
         self.tools = list(tools) if tools else None
         self.pg = playground
-        self.router_name = "offline"
-        self.gemini_mode = "AUTO"
+        self.router_name = registry.DEFAULT_ROUTER
+        #: Per router name: the function-calling mode and the model chosen in the palette
+        #: (absent: the router's default — its first mode; ``--model``'s default).
+        self.router_modes: dict[str, str] = {}
+        self.router_models: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -106,12 +113,19 @@ class PlaygroundApp(App):
             self.query_one("#contracts").focus()  # keyboard first: start in the contract list
         self._update_subtitle()
 
+    @property
+    def router_pick(self) -> RouterPick:
+        """The router chosen for Ask and Evaluate, with its mode and model (see
+        :class:`~playground.tui.views.ask_view.RouterPick`)."""
+        spec = registry.get(self.router_name)
+        mode = self.router_modes.get(spec.name) or (
+            spec.capabilities.modes[0] if spec.capabilities.modes else None
+        )
+        return RouterPick(spec.name, mode, self.router_models.get(spec.name))
+
     def _update_subtitle(self) -> None:
         count = len(self.pg.registry) if self.pg is not None else 0
-        router = self.router_name + (
-            f" ({self.gemini_mode})" if self.router_name == "gemini" else ""
-        )
-        self.sub_title = f"{count} contract{'' if count == 1 else 's'} · router {router}"
+        self.sub_title = f"{count} contract{'' if count == 1 else 's'} · router {self.router_pick}"
 
     # -- actions ---------------------------------------------------------------------------------
     @property
@@ -180,37 +194,74 @@ class PlaygroundApp(App):
         self._load_worker(self.tools)
 
     def action_switch_router(self) -> None:
-        """Toggle the Ask router between offline and gemini."""
-        self.set_router("gemini" if self.router_name == "offline" else "offline")
+        """Switch Ask and Evaluate to the next registered router (in registry order, wrapping),
+        skipping routers whose key is missing (the app says how to set it)."""
+        names = registry.names()
+        start = names.index(self.router_name) if self.router_name in names else -1
+        for step in range(1, len(names)):
+            name = names[(start + step) % len(names)]
+            if self._usable(name):
+                self.set_router(name)
+                return
+
+    def _usable(self, name: str) -> bool:
+        """Whether router ``name`` can run here; notifies the backend's key hint when not."""
+        if has_key(name):
+            return True
+        spec = registry.get(name)
+        self.notify(
+            f"{spec.no_key_hint}. Staying with the {self.router_name} router.",
+            title=spec.name,
+            severity="warning",
+            timeout=12,
+        )
+        return False
 
     def set_router(self, name: str) -> None:
-        """Use router ``name`` (``offline`` or ``gemini``) for Ask. Without a Gemini key the app
-        says how to set one and stays offline."""
-        if name == "gemini" and not gemini_key_present():
-            from playground.routing.factory import NO_KEY_HINT
-
-            self.notify(
-                f"{NO_KEY_HINT}. Staying with the offline router.",
-                title="Gemini",
-                severity="warning",
-                timeout=12,
-            )
-            name = "offline"
-        self.router_name = name
-        self.query_one(AskView).router_changed(name, self.gemini_mode)
-        self.query_one(EvalView).router_changed(name)
-        self._update_subtitle()
-        self.notify(f"Router: {name}")
-
-    def set_gemini_mode(self, mode: str) -> None:
-        """Use Gemini function-calling ``mode`` (AUTO, ANY, NONE, VALIDATED)."""
-        if mode not in GEMINI_MODES:
-            self.notify(f"unknown Gemini mode {mode!r}", severity="error")
+        """Use router ``name`` (a registered name) for Ask and Evaluate. A router whose key is
+        missing is not chosen: the app says how to set the key and keeps the current router."""
+        try:
+            spec = registry.get(name)
+        except Exception as exc:  # UsageError: an unknown name from the palette
+            self.notify(str(exc), severity="error")
             return
-        self.gemini_mode = mode
-        self.query_one(AskView).router_changed(self.router_name, mode)
+        if not self._usable(spec.name):
+            return
+        self.router_name = spec.name
+        self._router_changed()
+        self.notify(f"Router: {self.router_pick}")
+
+    def _router_changed(self) -> None:
+        self.query_one(AskView).router_changed(self.router_pick)
+        self.query_one(EvalView).router_changed(self.router_pick)
         self._update_subtitle()
-        self.notify(f"Gemini mode: {mode}")
+
+    def set_router_mode(self, mode: str) -> None:
+        """Use function-calling ``mode`` for the current router (one of its
+        ``capabilities.modes``; Gemini: AUTO, ANY, NONE, VALIDATED)."""
+        spec = registry.get(self.router_name)
+        if mode not in spec.capabilities.modes:
+            self.notify(f"the {spec.name} router has no mode {mode!r}", severity="error")
+            return
+        self.router_modes[spec.name] = mode
+        self._router_changed()
+        self.notify(f"{spec.name} mode: {mode}")
+
+    def set_router_model(self, model: str) -> None:
+        """Use ``model`` for the current router (one with models: Gemini). Blank: back to the
+        default (``PLAYGROUND_GEMINI_MODEL`` or the built-in default)."""
+        spec = registry.get(self.router_name)
+        if spec.default_model is None:
+            self.notify(f"the {spec.name} router has no models", severity="error")
+            return
+        model = model.strip()
+        if model:
+            self.router_models[spec.name] = model
+        else:
+            self.router_models.pop(spec.name, None)
+        self._router_changed()
+        shown = model or f"{spec.model_for(None, os.environ)} (default)"
+        self.notify(f"{spec.name} model: {shown}")
 
     #: The widget focused when a mode tab opens (keyboard first).
     FOCUS_ON_OPEN = {

@@ -36,10 +36,10 @@ class ScriptedRouter:
 
     name = "scripted"
 
-    def __init__(self, moves, network=False):
+    def __init__(self, moves, repairs="loop"):
         self.moves = list(moves)
         self.seen = []
-        self.capabilities = RouterCapabilities(network=network)
+        self.capabilities = RouterCapabilities(repairs=repairs)
 
     def next_move(self, conversation, declarations):
         self.seen.append(list(conversation))
@@ -229,14 +229,14 @@ def test_router_sending_the_same_bad_call_is_stopped_after_three(pg):
     assert [c.verdict for c in ep.calls] == ["type:limit"] * 3
     # the model was told the count on the second failure
     second_result = router.seen[2][-1].results[0]
-    assert "failure 2 in a row" in second_result.response["error"]
+    assert "failure 2 in a row" in second_result.message
     assert "stock_lookup failed 3 times in a row with the same error (args:type:limit)" in ep.reply
     assert "ask the user for a valid 'limit'" in ep.reply
 
 
 def test_network_router_repairs_by_reading_the_error_and_the_limit_holds(pg):
     bad = {"sku": "KB-101", "region": "jeju", "limit": 2}
-    router = ScriptedRouter([lambda: call_move("stock_lookup", bad)], network=True)
+    router = ScriptedRouter([lambda: call_move("stock_lookup", bad)], repairs="model")
     ep = run_question_episode(pg, "제주 재고?", router)
     assert ep.repairs_by == "router" and ep.fixes == [] and ep.gave_up and ep.attempts == 3
     assert "use one of the allowed values for 'region': seoul, busan, daejeon" in ep.reply
@@ -258,11 +258,7 @@ def test_offline_style_router_gets_loop_repairs_then_answers(pg):
     )
     assert ep.fixes == ["region: 'jeju' → 'seoul' (FALLBACK_REGION)"]
     result = router.seen[1][-1].results[0]
-    assert (
-        result.call_id == "c1"
-        and result.kind == "ok"
-        and result.response["result"]["region"] == "seoul"
-    )
+    assert result.call_id == "c1" and result.kind == "ok" and result.value["region"] == "seoul"
     picks = [s for s in ep.to_json()["steps"] if s["node"] == "pick"]
     assert picks[0]["move"] == 0 and picks[0]["explanation"] == {"chosen": "stock_lookup"}
     assert ep.to_json()["moves"][1]["text"] == "강남점에 12개 있습니다."
@@ -278,7 +274,7 @@ def test_empty_result_in_a_question_episode_is_not_ok_and_not_repaired(pg):
     ep = run_question_episode(pg, "MN-303 대전?", router)
     assert not ep.ok and ep.end == "nothing_found" and ep.fixes == [] and ep.attempts == 1
     assert ep.reply.startswith("Nothing was found")
-    assert router.seen[1][-1].results[0].response["result"]["rows"] == []
+    assert router.seen[1][-1].results[0].value["rows"] == []
 
 
 def test_router_error_mid_episode_ends_with_a_clear_reply(pg):
@@ -352,11 +348,11 @@ def test_fork_a_question_episode_shows_the_router_the_edited_call(pg):
             call_move("stock_lookup", {"sku": "KB-101", "region": "seoul", "limit": "3"}),
             Move(text="done"),
         ],
-        network=True,
+        repairs="model",
     )
     ep = run_question_episode(pg, "재고?", router)
     assert ep.to_json()["calls"][0]["verdict"] == "type:limit"
-    router2 = ScriptedRouter([Move(text="fixed")], network=True)
+    router2 = ScriptedRouter([Move(text="fixed")], repairs="model")
     forked = fork_episode(
         pg, ep, 1, {"sku": "KB-101", "region": "seoul", "limit": 3}, router=router2
     )

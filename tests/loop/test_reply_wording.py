@@ -29,9 +29,7 @@ class OneCall:
         self.args, self.offline = args, OfflineRouter()
         from playground.routing.base import RouterCapabilities
 
-        self.capabilities = RouterCapabilities(
-            network=False, explains=False, parallel_calls=False, dry_run=False
-        )
+        self.capabilities = RouterCapabilities(explains=False, parallel_calls=False, dry_run=False)
 
     def next_move(self, conversation, declarations):
         if len(conversation) == 1:
@@ -98,7 +96,7 @@ def test_router_summary_uses_words_not_reprs():
         Turn(role="model", move=Move(calls=[call])),
         Turn(
             role="tool",
-            results=[ToolResult("call_1", "track", True, "ok", value, "", {"result": value})],
+            results=[ToolResult("call_1", "track", True, "ok", value, "")],
         ),
     ]
     text = router.next_move(conv, decls).text

@@ -61,17 +61,14 @@ def tool_row(move, name):
 
 
 def result_turn(call: FunctionCall, value, ok=True, kind="ok", error=""):
-    payload = {"result": value} if ok else {"error": error}
-    return Turn(
-        role="tool", results=[ToolResult(call.id, call.name, ok, kind, value, error, payload)]
-    )
+    return Turn(role="tool", results=[ToolResult(call.id, call.name, ok, kind, value, error)])
 
 
 def test_protocol_and_capabilities():
     r = OfflineRouter()
     assert isinstance(r, Router)
     assert r.name == "offline"
-    assert r.capabilities.explains and not r.capabilities.network
+    assert r.capabilities.explains and r.capabilities.repairs == "loop"
     assert not r.capabilities.parallel_calls and not r.capabilities.dry_run
     assert r.threshold == DEFAULT_THRESHOLD == 0.75
 
