@@ -569,3 +569,44 @@ def test_capture_redacts_keys_in_url_and_headers():
         "x-goog-api-key": "<redacted>",
         "content-type": "application/json",
     }
+
+
+@pytest.mark.parametrize(
+    ("code", "status", "message"),
+    [
+        (404, "NOT_FOUND", "models/gemini-2.5-flash is not found for API version v1beta."),
+        (400, "INVALID_ARGUMENT", "The model gemini-2.5-flash has been shut down."),
+    ],
+)
+def test_a_model_not_found_or_shut_down_names_the_model_and_how_to_choose(code, status, message):
+    router, fake = router_with(
+        (code, {"error": {"code": code, "message": message, "status": status}}),
+        model="gemini-2.5-flash",
+    )
+    with pytest.raises(RouterError) as info:
+        router.next_move(question(), DECLARATIONS)
+    assert str(info.value) == (
+        f"Gemini API error {code} {status}: {message} (model 'gemini-2.5-flash' is not "
+        "available: choose another with --model NAME, PLAYGROUND_GEMINI_MODEL=NAME, or 'model "
+        "NAME' in the TUI command palette (ctrl+p); models: "
+        "https://ai.google.dev/gemini-api/docs/models)"
+    )
+    assert fake.requests[0].url.path.endswith("/models/gemini-2.5-flash:generateContent")
+
+
+def test_a_forked_call_is_written_back_into_the_raw_turn_with_its_signature():
+    fake = FakeGemini()
+    router = GeminiRouter(api_key="k", http_client=fake.client())
+    raw = response(call_part("check_stock", {"product_id": "8"}, "fc-1", signature=SIGNATURE))[
+        "candidates"
+    ][0]["content"]
+    edited = Move(raw=raw, calls=[FunctionCall("check_stock", {"product_id": "P008"}, "fc-1")])
+    dry = router.dry_run(question() + [Turn(role="model", move=edited)], DECLARATIONS)
+    part = dry["body"]["contents"][1]["parts"][0]
+    assert part["functionCall"] == {
+        "id": "fc-1",
+        "name": "check_stock",
+        "args": {"product_id": "P008"},
+    }
+    assert part["thoughtSignature"] == SIGNATURE
+    assert raw["parts"][0]["functionCall"]["args"] == {"product_id": "8"}  # the move is unchanged
