@@ -7,10 +7,8 @@ Arguments follow HTTPie (DESIGN.md, "Command line"; https://httpie.io/docs/cli/n
 
 from __future__ import annotations
 
-import dataclasses
-import importlib
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -29,6 +27,9 @@ from playground.cli.common import (
     unknown_tool_message,
 )
 from playground.errors import UsageError
+
+if TYPE_CHECKING:
+    from playground.loop.episode import Episode
 
 # ---------------------------------------------------------------------------------------------
 # argument items (no typer/rich: usable by any front end)
@@ -214,9 +215,11 @@ def call(
         args = build_call_args(items, args_json)
         pg = open_workbench(tools)
         if repair:
-            episode = _run_repair(pg, name, args)
+            from playground.loop.episode import run_manual_episode
+
+            episode = run_manual_episode(pg, name, args)
             _print_episode(episode, fmt)
-            if name not in pg.registry and not getattr(episode, "ok", True):
+            if name not in pg.registry and not episode.ok:
                 # as without --repair: an unregistered name the loop could not re-route is exit 2
                 error_line(unknown_tool_message(name, pg.registry.names()))
                 finish(pg, ExitCode.USAGE)
@@ -235,34 +238,9 @@ def call(
     finish(pg)
 
 
-def _run_repair(pg: Any, name: str, args: Any) -> Any:
-    """``playground.loop.episode.run_manual_episode(pg, name, args)``, imported here; exit 2
-    when the repair loop is not installed."""
-    module_name = "playground.loop.episode"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name:
-            raise
-        fail("repair loop not available (playground/loop/episode.py is missing)")
-    run_manual_episode = getattr(module, "run_manual_episode", None)
-    if not callable(run_manual_episode):
-        fail("repair loop not available (playground.loop.episode has no run_manual_episode)")
-    return run_manual_episode(pg, name, args)
-
-
-def episode_json(episode: Any) -> Any:
-    """An episode as JSON data: its ``to_json()``, a dataclass as a dict, or the value itself."""
-    if hasattr(episode, "to_json"):
-        return episode.to_json()
-    if dataclasses.is_dataclass(episode) and not isinstance(episode, type):
-        return dataclasses.asdict(episode)
-    return episode
-
-
-def _print_episode(episode: Any, fmt: OutputFormat) -> None:
-    data = episode_json(episode)
-    if fmt is OutputFormat.table and isinstance(data, dict):
+def _print_episode(episode: Episode, fmt: OutputFormat) -> None:
+    data = episode.to_json()
+    if fmt is OutputFormat.table:
         from playground.cli import render
 
         render.console().print(render.episode_view(data))

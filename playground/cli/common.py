@@ -7,13 +7,10 @@ playground core is imported inside :func:`open_workbench`, at command run time, 
 How to write a command module (``playground/cli/cmd_<name>.py``)
 ================================================================
 
-1. Add its module name to ``COMMAND_MODULES`` in ``playground/cli/main.py`` (already listed:
-   cmd_call, cmd_check, cmd_ask, cmd_eval, cmd_lint, cmd_probe, cmd_report, cmd_tui). A listed
-   module that does not exist yet is skipped; any other import error in it is a bug and shows.
+1. Add the module to the tuple of command modules in ``playground/cli/main.py`` (the order of
+   ``--help``).
 2. Define the command functions at module level and a ``register(app: typer.Typer) -> None``
-   that adds them (``app.command("eval")(eval_cases)``). The older style
-   ``from playground.cli.main import app`` + ``@app.command()`` at import also works
-   (main.py defines ``app`` before importing command modules), but ``register`` is preferred.
+   that adds them (``app.command("eval")(eval_cases)``).
 3. Inside the command::
 
        def eval_cases(cases: Annotated[Path, typer.Argument(...)],

@@ -1,8 +1,5 @@
 """The ``playground`` command: a Typer app, its root callback (no subcommand → the TUI), and
-the list of command modules that register subcommands on it.
-
-``app`` is defined before the command modules are imported, so a module may either expose
-``register(app)`` (preferred) or do ``from playground.cli.main import app`` at import. See
+the command modules that register subcommands on it (each has ``register(app)``). See
 ``playground/cli/common.py`` for the helpers a command uses.
 
 Only typer (and the light ``common`` module) are imported here: textual, google-genai and the
@@ -11,7 +8,6 @@ core load inside the command that needs them, so ``playground --help`` starts fa
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -19,6 +15,15 @@ from typing import Annotated, Any
 
 import typer
 
+from playground.cli import (
+    cmd_ask,
+    cmd_call,
+    cmd_check,
+    cmd_eval,
+    cmd_lint,
+    cmd_probe,
+    cmd_report,
+)
 from playground.cli.common import (
     ExitCode,
     ToolsOption,
@@ -28,21 +33,6 @@ from playground.cli.common import (
     guard_stdout,
     one_line,
     tools_paths,
-)
-
-PACKAGE = "playground.cli"
-
-# Command modules, in the order their commands appear in --help. A module that does not exist
-# (yet) is skipped; any other import error inside it propagates (it is a bug to see).
-COMMAND_MODULES: tuple[str, ...] = (
-    "cmd_call",  # list, show, call
-    "cmd_ask",
-    "cmd_check",  # check
-    "cmd_eval",
-    "cmd_lint",
-    "cmd_probe",
-    "cmd_report",
-    "cmd_tui",
 )
 
 app = typer.Typer(
@@ -90,49 +80,19 @@ def root(
 
 
 def open_tui(tools: Sequence[Any] | None) -> None:
-    """Start the Textual app (``playground.tui.app.run_tui(tools=[str, ...])``), imported here.
+    """Start the Textual app (``playground.tui.app.run_tui(tools=[str, ...])``), imported here
+    so that the subcommands never load textual."""
+    from playground.tui.app import run_tui
 
-    Exits 2 with one line when the TUI module (or textual) is missing.
-    """
-    try:
-        from playground.tui.app import run_tui
-    except ModuleNotFoundError as exc:
-        if exc.name in ("playground.tui.app", "playground.tui"):
-            fail(
-                "the TUI is not available (playground/tui/app.py is missing); see playground --help"
-            )
-        fail(f"the TUI cannot start: {exc}")
-    except ImportError as exc:
-        fail(f"the TUI cannot start: {exc}")
     with boundary():
         result = run_tui(tools=[str(p) for p in tools_paths(tools)])
     if isinstance(result, int) and not isinstance(result, bool) and result:
         raise typer.Exit(result)
 
 
-def load_command_modules(target: typer.Typer, names: Sequence[str] = COMMAND_MODULES) -> list[str]:
-    """Import ``playground.cli.<name>`` for each name and call its ``register(target)`` if any.
-
-    Returns the names that loaded. Skips a module only when the module itself is missing
-    (``ModuleNotFoundError`` for exactly that name); other errors propagate.
-    """
-    loaded: list[str] = []
-    for name in names:
-        full = f"{PACKAGE}.{name}"
-        try:
-            module = importlib.import_module(full)
-        except ModuleNotFoundError as exc:
-            if exc.name == full:
-                continue
-            raise
-        register = getattr(module, "register", None)
-        if callable(register):
-            register(target)
-        loaded.append(name)
-    return loaded
-
-
-LOADED_COMMANDS: tuple[str, ...] = tuple(load_command_modules(app))
+# The command modules, in the order their commands appear in --help.
+for _module in (cmd_call, cmd_ask, cmd_check, cmd_eval, cmd_lint, cmd_probe, cmd_report):
+    _module.register(app)
 
 
 def run(argv: Sequence[str] | None = None) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from playground.cli.main import LOADED_COMMANDS, app
+from playground.cli.main import app
 
 REPO = Path(__file__).resolve().parents[2]
 SHOP = REPO / "tools" / "shop.py"
@@ -31,8 +31,9 @@ def invoke(*args):
     return runner.invoke(app, [str(a) for a in args])
 
 
-def test_commands_are_registered():
-    assert {"cmd_eval", "cmd_lint", "cmd_probe"} <= set(LOADED_COMMANDS)
+def test_commands_are_registered_in_help_order():
+    names = [c.name for c in app.registered_commands]
+    assert names == ["list", "show", "call", "ask", "check", "eval", "lint", "probe", "report"]
 
 
 def _without_boundaries(tmp_path: Path) -> Path:
