@@ -19,21 +19,12 @@ from rich.table import Table
 from rich.text import Text
 
 from playground.cli.common import dump_json, visible
+from playground.tui.formatting import KIND_STYLES
 
 # A JSON block longer than this many characters is cut in the table view (Rich needs ~3 s per
 # MB to lay it out); the note under it says how much was left out and that --format json has all.
 MAX_BLOCK_CHARS = 200_000
 
-KIND_STYLES = {
-    "ok": "green",
-    "empty": "cyan",
-    "invalid_args": "yellow",
-    "bad_result": "red",
-    "transient": "magenta",
-    "permission": "red",
-    "raised": "red",
-    "unknown_tool": "yellow",
-}
 CACHE_STYLES = {"hit": "green", "stored": "cyan", "miss": "yellow", "skip": "dim"}
 
 
@@ -76,7 +67,8 @@ def json_block(data: Any, *, title: str | None = None) -> RenderableType:
 
 
 def kind_text(kind: str) -> Text:
-    """An outcome kind in its colour (``ok`` green, ``invalid_args`` yellow, ``bad_result`` red, ...)."""
+    """An outcome kind in its colour (:data:`playground.tui.formatting.KIND_STYLES`: ``ok``
+    green, ``invalid_args`` yellow, ``bad_result`` red, ...)."""
     return Text(kind or "-", style=KIND_STYLES.get(kind, "bold"))
 
 

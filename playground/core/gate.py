@@ -210,10 +210,10 @@ class Gate:
             )
 
         def retryable(out: oc.Outcome) -> bool:
-            # A body with side effects (a payment, an e-mail) is never re-run behind the model's
+            # The kinds the outcome table marks gate_retries (transient). A body with side effects (a payment, an e-mail) is never re-run behind the model's
             # back: the first attempt may have acted before it failed.
             return (
-                out.kind == oc.TRANSIENT
+                oc.POLICIES[out.kind].gate_retries
                 and not out.details.get("timeout")
                 and not contract.side_effects
             )

@@ -14,18 +14,34 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-OK = "ok"
-EMPTY = "empty"
-INVALID_ARGS = "invalid_args"
-BAD_RESULT = "bad_result"
-TRANSIENT = "transient"
-PERMISSION = "permission"
-RAISED = "raised"
-UNKNOWN_TOOL = "unknown_tool"
 
-KINDS = (OK, EMPTY, INVALID_ARGS, BAD_RESULT, TRANSIENT, PERMISSION, RAISED, UNKNOWN_TOOL)
+class OutcomeKind(StrEnum):
+    """The outcome kinds of DESIGN.md's table. A ``StrEnum``: each member is its string value,
+    so records, episodes and case files keep ``"ok"``, ``"invalid_args"``, ... in JSON and
+    compare equal to those strings."""
+
+    OK = "ok"
+    EMPTY = "empty"
+    INVALID_ARGS = "invalid_args"
+    BAD_RESULT = "bad_result"
+    TRANSIENT = "transient"
+    PERMISSION = "permission"
+    RAISED = "raised"
+    UNKNOWN_TOOL = "unknown_tool"
+
+
+# Short names for the members, as the gate and the loop write them (``oc.OK``).
+OK = OutcomeKind.OK
+EMPTY = OutcomeKind.EMPTY
+INVALID_ARGS = OutcomeKind.INVALID_ARGS
+BAD_RESULT = OutcomeKind.BAD_RESULT
+TRANSIENT = OutcomeKind.TRANSIENT
+PERMISSION = OutcomeKind.PERMISSION
+RAISED = OutcomeKind.RAISED
+UNKNOWN_TOOL = OutcomeKind.UNKNOWN_TOOL
 
 
 @dataclass(frozen=True)
@@ -33,8 +49,9 @@ class KindPolicy:
     """One row of DESIGN.md's outcome table.
 
     ``is_error``: the model sees an error flag. ``gate_retries``: the gate retries it with
-    backoff. ``repairable``: the loop may try a repair (subject to a repair rule existing).
-    ``failure``: counts towards the consecutive-failure limit.
+    backoff (:meth:`playground.core.gate.Gate` reads it; a timeout and a body with side effects
+    are still never retried). ``repairable``: the loop may try a repair (subject to a repair rule
+    existing). ``failure``: counts towards the consecutive-failure limit.
     """
 
     is_error: bool
@@ -43,7 +60,7 @@ class KindPolicy:
     failure: bool
 
 
-POLICIES: dict[str, KindPolicy] = {
+POLICIES: dict[OutcomeKind, KindPolicy] = {
     OK: KindPolicy(is_error=False, gate_retries=False, repairable=False, failure=False),
     EMPTY: KindPolicy(is_error=False, gate_retries=False, repairable=False, failure=False),
     INVALID_ARGS: KindPolicy(is_error=True, gate_retries=False, repairable=True, failure=True),
@@ -86,7 +103,7 @@ class Outcome:
     ok: bool
     value: Any
     error: str
-    kind: str
+    kind: OutcomeKind
     message: str = ""
     details: dict[str, Any] = field(default_factory=dict)
 
@@ -114,7 +131,7 @@ def status_of(exc: BaseException) -> int | None:
     return None
 
 
-def classify_exception(exc: BaseException) -> tuple[str, str]:
+def classify_exception(exc: BaseException) -> tuple[OutcomeKind, str]:
     """Map an exception from a tool body to ``(kind, reason)``; rules from seed 004.
 
     * a ``kind`` attribute of ``"transient"`` / ``"permission"`` wins (duck-typed, so tool modules
@@ -132,11 +149,11 @@ def classify_exception(exc: BaseException) -> tuple[str, str]:
         return RAISED, type(exc).__name__
 
 
-def _classify(exc: BaseException) -> tuple[str, str]:
+def _classify(exc: BaseException) -> tuple[OutcomeKind, str]:
     name = type(exc).__name__
     declared = getattr(exc, "kind", None)
     if declared in (TRANSIENT, PERMISSION):
-        return declared, name
+        return OutcomeKind(declared), name
     status = status_of(exc)
     if status is not None:
         if status == 429 or status >= 500:

@@ -14,6 +14,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 
 from playground.core.contracts import DEFAULT_TIMEOUT_S, Contract
+from playground.core.outcome import OutcomeKind
 from playground.core.record import CallRecord
 
 PROVIDERS = (("gemini", "Gemini"), ("anthropic", "Anthropic"), ("openai", "OpenAI"))
@@ -112,26 +113,16 @@ def record_fields(record: CallRecord) -> dict[str, str]:
     }
 
 
-KIND_STYLES = {
-    "ok": "bold green",
-    "empty": "bold yellow",
-    "invalid_args": "bold red",
-    "bad_result": "bold red",
-    "transient": "bold magenta",
-    "permission": "bold red",
-    "raised": "bold red",
-    "unknown_tool": "bold red",
+#: The one style table for outcome kinds (the TUI's record and step views and the CLI's tables):
+#: green ok, cyan empty (not an error), yellow for what the caller can fix (arguments, an unknown
+#: name), magenta transient, red for the rest.
+KIND_STYLES: dict[OutcomeKind, str] = {
+    OutcomeKind.OK: "bold green",
+    OutcomeKind.EMPTY: "bold cyan",
+    OutcomeKind.INVALID_ARGS: "bold yellow",
+    OutcomeKind.UNKNOWN_TOOL: "bold yellow",
+    OutcomeKind.TRANSIENT: "bold magenta",
+    OutcomeKind.BAD_RESULT: "bold red",
+    OutcomeKind.PERMISSION: "bold red",
+    OutcomeKind.RAISED: "bold red",
 }
-
-
-def wire_views(record: CallRecord | None) -> dict[str, str]:
-    """Pretty JSON text of each provider's wire view (``gemini``/``anthropic``/``openai``)."""
-    wire = (record.wire if record else {}) or {}
-    return {key: pretty_json(wire[key]) for key, _ in PROVIDERS if key in wire}
-
-
-def wire_tokens(record: CallRecord | None) -> dict[str, int]:
-    """Approximate tokens of each provider's view (``wire["tokens"]``)."""
-    wire = (record.wire if record else {}) or {}
-    tokens = wire.get("tokens") or {}
-    return {k: int(v) for k, v in tokens.items() if isinstance(v, (int, float))}
