@@ -170,7 +170,9 @@ def show(
         contract = pg.registry.get(name)
         if contract is None:
             fail(unknown_tool_message(name, pg.registry.names()))
-        declaration = contract.gemini_declaration()
+        from playground.core.wire import gemini_declaration
+
+        declaration = gemini_declaration(contract)
         if fmt is OutputFormat.table:
             from playground.cli import render
 

@@ -4,8 +4,8 @@ Two ways a tool module declares contracts (see README, "Writing a tool module"):
 
 * plain functions listed in ``__tools__``, with optional metadata in ``__contracts__``
   (``returns``, ``side_effects``, ``cacheable``, ``timeout_s``). The declaration is built by
-  google-genai exactly as ``tools=[fn]`` sends it: ``FunctionDeclaration.from_callable`` with
-  ``use_json_schema=True`` (``google/genai/_transformers.py: t_tool``), so the model sees the name,
+  google-genai exactly as ``tools=[fn]`` sends it (:func:`playground.core.wire.gemini_function_declaration`,
+  through the on-disk cache of :mod:`playground.core.declcache`), so the model sees the name,
   the whole docstring and the parameter schema; that ``parameters_json_schema`` is also what the
   validator enforces (seed 001: "the SDK builds the declaration from the Python function").
 * a contract table ``TOOLS = {name: {"fn", "args", "returns"}}`` in the format of seed 003,
@@ -54,6 +54,8 @@ class Contract:
     ``max_rows`` (rows), ``rows_key`` (default ``"rows"``) and ``max_bytes`` (bytes of canonical
     JSON), or ``None`` when undeclared. ``timeout_s``: the body's time limit in seconds.
     ``source``: ``"path:line"`` where it was defined. ``origin``: ``"function"`` or ``"table"``.
+    ``sdk_declaration``: the Gemini declaration JSON as google-genai built it (plain functions,
+    from loading; table contracts on first :func:`playground.core.wire.gemini_declaration`).
     """
 
     name: str
@@ -77,23 +79,6 @@ class Contract:
         """The provider-neutral declaration: ``{"name", "description", "parameters"}``."""
         return {"name": self.name, "description": self.description, "parameters": self.parameters}
 
-    def gemini_declaration(self) -> dict[str, Any]:
-        """The Gemini ``FunctionDeclaration`` as google-genai builds it, as JSON.
-
-        For plain functions this is the SDK's own ``from_callable`` output (kept from loading);
-        for table contracts, ``types.FunctionDeclaration(name, description,
-        parameters_json_schema)``. Imports ``google.genai`` on first use.
-        """
-        if self.sdk_declaration is not None:
-            return self.sdk_declaration
-        from google.genai import types
-
-        decl = types.FunctionDeclaration(
-            name=self.name, description=self.description, parameters_json_schema=self.parameters
-        )
-        self.sdk_declaration = decl.model_dump(mode="json", exclude_none=True)
-        return self.sdk_declaration
-
 
 def source_of(fn: Callable[..., Any]) -> str:
     """``"path:line"`` of a callable, or its repr when inspect cannot tell."""
@@ -106,23 +91,22 @@ def source_of(fn: Callable[..., Any]) -> str:
 
 
 def sdk_declaration_for(fn: Callable[..., Any]) -> dict[str, Any]:
-    """Build the declaration google-genai sends for ``tools=[fn]``, as JSON.
+    """Build the declaration google-genai sends for ``tools=[fn]``, as JSON
+    (:func:`playground.core.wire.gemini_function_declaration`, which imports google.genai).
 
     Returns ``{"name", "description", "parameters_json_schema", ...}``. Raises
-    :class:`LoadError` when the SDK cannot describe the function (an unsupported type hint).
+    :class:`LoadError` naming the function's ``path:line`` when the SDK cannot describe it (an
+    unsupported type hint).
     """
-    from google.genai import types
+    from playground.core.wire import gemini_function_declaration
 
     try:
-        decl = types.FunctionDeclaration.from_callable_with_api_option(
-            callable=fn, api_option="GEMINI_API", use_json_schema=True
-        )
-    except Exception as exc:  # the SDK raises ValueError/TypeError/pydantic errors
+        return gemini_function_declaration(fn)
+    except ValueError as exc:
         raise LoadError(
             f"{source_of(fn)}: google-genai cannot build a declaration for "
-            f"{getattr(fn, '__name__', fn)!r}: {type(exc).__name__}: {exc}"
+            f"{getattr(fn, '__name__', fn)!r}: {exc}"
         ) from None
-    return decl.model_dump(mode="json", exclude_none=True)
 
 
 def contract_from_function(

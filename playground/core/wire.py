@@ -9,6 +9,10 @@
 * OpenAI: a ``{"role": "tool", "tool_call_id", "content"}`` message; the content is the JSON
   result, or states the error (OpenAI Chat Completions function calling guide).
 
+Declarations in Gemini's shape are built here too, by google-genai itself (imported inside
+:func:`gemini_function_declaration` and :func:`gemini_declaration` only — the declaration cache
+of :mod:`playground.core.declcache` keeps a warm ``playground call`` from ever importing it).
+
 Hangul is kept as is (``ensure_ascii=False``). ``approx_tokens`` gives a rough token count.
 """
 
@@ -16,9 +20,13 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from playground.core.outcome import Outcome
+from playground.core.outcome import EMPTY, Outcome
+
+if TYPE_CHECKING:
+    from playground.core.contracts import Contract
 
 #: The providers whose views every record carries, in display order.
 PROVIDERS = ("gemini", "anthropic", "openai")
@@ -34,7 +42,7 @@ def gemini_response_payload(outcome: Outcome) -> dict[str, Any]:
     if outcome.is_error:
         return {"error": outcome.message or outcome.error}
     value = outcome.value
-    if outcome.kind == "empty" and outcome.message:
+    if outcome.kind == EMPTY and outcome.message:
         if isinstance(value, dict):
             if "note" not in value:
                 value = {**value, "note": outcome.message}
@@ -124,3 +132,43 @@ def group_for_provider(provider: str, views: list[dict[str, Any]]) -> Any:
     if provider == "openai":
         return [v["openai"] for v in views]
     raise ValueError(f"unknown provider {provider!r} (gemini, anthropic, openai)")
+
+
+def gemini_function_declaration(fn: Callable[..., Any]) -> dict[str, Any]:
+    """The declaration google-genai sends for ``tools=[fn]``, as JSON: the SDK's own
+    ``FunctionDeclaration.from_callable_with_api_option(callable=fn, api_option="GEMINI_API",
+    use_json_schema=True)`` (``google/genai/_transformers.py: t_tool``) dumped with
+    ``model_dump(mode="json", exclude_none=True)``: ``{"name", "description",
+    "parameters_json_schema", ...}``. Imports google.genai. Raises ``ValueError`` (``"Type:
+    message"`` of the SDK's error) when the SDK cannot describe ``fn``.
+    """
+    from google.genai import types
+
+    try:
+        decl = types.FunctionDeclaration.from_callable_with_api_option(
+            callable=fn, api_option="GEMINI_API", use_json_schema=True
+        )
+    except Exception as exc:  # the SDK raises ValueError/TypeError/pydantic errors
+        raise ValueError(f"{type(exc).__name__}: {exc}") from None
+    return decl.model_dump(mode="json", exclude_none=True)
+
+
+def gemini_declaration(contract: Contract) -> dict[str, Any]:
+    """``contract``'s Gemini ``FunctionDeclaration`` as google-genai builds it, as JSON.
+
+    For plain functions this is the SDK's own ``from_callable`` output kept from loading
+    (``contract.sdk_declaration``); for table contracts ``types.FunctionDeclaration(name,
+    description, parameters_json_schema)``, built on first use (imports google.genai) and kept
+    in ``contract.sdk_declaration``.
+    """
+    if contract.sdk_declaration is not None:
+        return contract.sdk_declaration
+    from google.genai import types
+
+    decl = types.FunctionDeclaration(
+        name=contract.name,
+        description=contract.description,
+        parameters_json_schema=contract.parameters,
+    )
+    contract.sdk_declaration = decl.model_dump(mode="json", exclude_none=True)
+    return contract.sdk_declaration
