@@ -533,15 +533,15 @@ class DocstringSources:
     def find(self, contract: Contract, pattern: str) -> str:
         """``file:line`` of the first line at or after the contract's source line matching
         ``pattern`` (a regex), within 80 lines; else the contract's source."""
-        path, _, line = contract.source.rpartition(":")
-        if not path or not line.isdigit():
+        where = contract.location
+        if where.line is None:
             return contract.source
-        start = int(line) - 1
-        lines = self.lines(path)
+        start = where.line - 1
+        lines = self.lines(where.path)
         rx = re.compile(pattern)
         for i in range(start, min(len(lines), start + 80)):
             if rx.search(lines[i]):
-                return f"{path}:{i + 1}"
+                return f"{where.path}:{i + 1}"
         return contract.source
 
 

@@ -6,7 +6,6 @@ Exit codes: 0 no error (warnings and info alone pass); 1 an error, or a warning 
 
 from __future__ import annotations
 
-import os
 from typing import Annotated
 
 import typer
@@ -26,18 +25,6 @@ from playground.cli.common import (
 )
 
 SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
-
-
-def _short(source: str) -> str:
-    """``source`` relative to the working directory when it is below it."""
-    path, sep, line = source.rpartition(":")
-    if not sep or not line.isdigit():
-        return source
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return source
-    return f"{rel if not rel.startswith('..') else path}:{line}"
 
 
 def lint(
@@ -105,6 +92,7 @@ def _print_table(
     from rich.text import Text
 
     from playground.cli.render import console as make_console
+    from playground.core.contracts import SourceLocation
 
     console = make_console()  # markup off; 120 columns when piped
     if findings:
@@ -115,7 +103,7 @@ def _print_table(
         table.add_column("finding", overflow="fold", ratio=1)
         for f in findings:
             where = Text(f.location, style="bold")
-            where.append("\n" + _short(f.source), style="dim")
+            where.append("\n" + str(SourceLocation.parse(f.source).relative()), style="dim")
             body = Text(f.message)
             body.append("\n→ " + f.suggestion, style="green")
             table.add_row(

@@ -19,6 +19,7 @@ import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from playground.core import declcache
@@ -45,6 +46,44 @@ _TABLE_TYPES = {
 }
 
 
+@dataclass(frozen=True)
+class SourceLocation:
+    """Where a contract (or a finding) was defined: ``path`` and 1-based ``line`` (``None``
+    when unknown), parsed once from the ``"path:line"`` text of ``Contract.source``."""
+
+    path: str
+    line: int | None = None
+
+    @classmethod
+    def parse(cls, source: str) -> SourceLocation:
+        """``"path:line"`` → ``SourceLocation(path, line)``; text without a numeric ``:line``
+        (a repr, ``""``) → ``SourceLocation(source, None)``."""
+        path, sep, line = source.rpartition(":")
+        if sep and path and line.isdigit():
+            return cls(path, int(line))
+        return cls(source, None)
+
+    def __str__(self) -> str:
+        """``"path:line"`` (``"path"`` without a line)."""
+        return self.path if self.line is None else f"{self.path}:{self.line}"
+
+    @property
+    def file_name(self) -> str:
+        """The last part of :attr:`path` (``"shop.py"``), or the path when it has none."""
+        return Path(self.path).name or self.path
+
+    def relative(self) -> SourceLocation:
+        """The same location with :attr:`path` relative to the working folder when it lies
+        inside it (``tools/shop.py:175``); unchanged otherwise or without a line."""
+        if self.line is None:
+            return self
+        try:
+            path = Path(self.path).resolve().relative_to(Path.cwd().resolve())
+        except (ValueError, OSError):
+            return self
+        return SourceLocation(str(path), self.line)
+
+
 @dataclass
 class Contract:
     """One registered tool.
@@ -69,6 +108,11 @@ class Contract:
     source: str = ""
     origin: str = "function"
     sdk_declaration: dict[str, Any] | None = field(default=None, repr=False)
+
+    @property
+    def location(self) -> SourceLocation:
+        """:attr:`source` parsed (``path``, ``line``)."""
+        return SourceLocation.parse(self.source)
 
     @property
     def caches(self) -> bool:

@@ -31,21 +31,6 @@ EMPTY_REGISTRY_HELP = (
 )
 
 
-def short_source(source: str) -> str:
-    """``source`` (``"path:line"``) relative to the working folder when it lies inside it, so
-    the contract header stays on one line (``tools/shop.py:175``)."""
-    from pathlib import Path
-
-    path, _, line = source.rpartition(":")
-    if not path or not line.isdigit():
-        return source
-    try:
-        path = str(Path(path).resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        pass
-    return f"{path}:{line}"
-
-
 class CallView(Horizontal):
     """Contracts | arguments | the last call's record."""
 
@@ -137,7 +122,7 @@ class CallView(Horizontal):
             # one line, never wrapped: the facts first, the (possibly long) path last, cut with …
             text.append(
                 f"\nlimit {contract.timeout_s:g} s · {'cached' if contract.caches else 'not cached'}"
-                f" · {short_source(contract.source)}",
+                f" · {contract.location.relative()}",
                 style="dim",
             )
             head.update(text)

@@ -10,7 +10,6 @@ on a contract posts :class:`ContractList.Entered` (the Call view then focuses th
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from textual import on
@@ -19,6 +18,7 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from playground.core.contracts import SourceLocation
 from playground.core.registry import Registry
 from playground.tui.formatting import contract_label
 
@@ -28,8 +28,7 @@ def module_of(source: str) -> str:
     ``"shop.py"``); ``"(unknown module)"`` when ``source`` is empty."""
     if not source:
         return "(unknown module)"
-    path = source.rsplit(":", 1)[0] if source.rsplit(":", 1)[-1].isdigit() else source
-    return Path(path).name or path
+    return SourceLocation.parse(source).file_name
 
 
 def group_by_module(registry: Registry) -> dict[str, list[str]]:
