@@ -72,6 +72,33 @@ POLICIES: dict[OutcomeKind, KindPolicy] = {
 }
 
 
+@dataclass(frozen=True)
+class Reason:
+    """An outcome's ``error`` parsed once (DESIGN.md, "Reason codes"): ``head`` (``args``,
+    ``result``, ``raised``, ``transient``, ``permission``), ``code`` and ``arg``.
+
+    ``args:allowed:region`` → ``Reason("args", "allowed", "region")``; ``result:too_big`` →
+    ``Reason("result", "too_big")``; ``args:unknown_tool`` → ``Reason("args", "unknown_tool")``;
+    ``""`` → ``Reason("")``.
+    """
+
+    head: str
+    code: str = ""
+    arg: str = ""
+
+    @classmethod
+    def parse(cls, error: str | None) -> Reason:
+        """Split ``error`` at its first two colons (the argument may itself hold colons)."""
+        head, _, rest = (error or "").partition(":")
+        code, _, arg = rest.partition(":")
+        return cls(head, code, arg)
+
+    @property
+    def key(self) -> str:
+        """``head:code`` (``args:allowed``), or ``head`` alone when there is no code."""
+        return f"{self.head}:{self.code}" if self.code else self.head
+
+
 class ToolError(Exception):
     """Base of the small exception classes a tool may raise to name its kind."""
 
