@@ -123,7 +123,7 @@ async def test_run_with_repair_opens_the_step_through(tools_dir):
         steps = app.query_one(StepsView)
         episode = steps.episode
         assert episode.router == "manual"
-        assert [s["node"] for s in episode.steps][:4] == ["pick", "validate", "check", "repair"]
+        assert [s.node for s in episode.steps][:4] == ["pick", "validate", "check", "repair"]
         assert episode.calls[0].verdict == "allowed:region" and episode.calls[-1].kind == "ok"
         await pilot.press("e")
         assert "FALLBACK_REGION" in steps.state_text

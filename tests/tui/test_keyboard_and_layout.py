@@ -8,6 +8,7 @@ import json
 import pytest
 from conftest import SIZE, settle
 
+from playground.loop.step import Node, Step
 from playground.tui.app import PlaygroundApp
 from playground.tui.explain import evidence_detail, explanation_lines
 from playground.tui.formatting import clip, contract_badges
@@ -229,11 +230,11 @@ def test_clip_leaves_no_space_before_the_ellipsis():
 
 
 def test_attempt_labels():
-    assert attempt_label({"node": "pick", "attempt": 1, "tool": "track_shipping"}) == "1"
-    assert attempt_label({"node": "pick", "attempt": 1, "tool": None}) == "-"
-    assert attempt_label({"node": "validate", "attempt": 2, "tool": "x"}) == "2"
-    assert attempt_label({"node": "reply", "attempt": 0}) == "-"
-    assert attempt_label({"node": "giveup", "attempt": 3}) == "-"
+    assert attempt_label(Step(Node.PICK, 1, tool="track_shipping")) == "1"
+    assert attempt_label(Step(Node.PICK, 1, tool=None)) == "-"
+    assert attempt_label(Step(Node.VALIDATE, 2, tool="x")) == "2"
+    assert attempt_label(Step(Node.REPLY, 0)) == "-"
+    assert attempt_label(Step(Node.GIVEUP, 3)) == "-"
 
 
 async def ask(app, pilot, question: str) -> None:
@@ -281,7 +282,7 @@ async def test_steps_view_numbers_from_one_and_forks_only_the_selected_episodes_
         last_call_args = episode.calls[-1].args
         assert json.loads(editor.text) == last_call_args and not editor.disabled
         steps.select_step(1)
-        assert json.loads(editor.text) == episode.steps[1]["args"]
+        assert json.loads(editor.text) == episode.steps[1].args
         # every column fits the table's width at 160 columns
         widths = sum(col.get_render_width(table) for col in table.columns.values())
         assert widths <= table.scrollable_content_region.width

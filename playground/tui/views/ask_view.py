@@ -179,8 +179,8 @@ class AskView(Vertical):
                 parts.append(raw_renderable(first["raw"]))
                 lines.append(pretty_json(first["raw"]))
         else:
-            error_step = next((s for s in episode.steps if s.get("reason") == "router_error"), None)
-            msg = error_step.get("message") if error_step else "the router made no move"
+            error_step = next((s for s in episode.steps if s.reason == "router_error"), None)
+            msg = (error_step.message or "") if error_step else "the router made no move"
             parts.append(Text(msg, style="red"))
             lines.append(msg)
         for i, move in enumerate(moves[1:], start=2):

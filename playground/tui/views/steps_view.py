@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
+from playground.loop.step import Node, Step
 from playground.tui.form_values import args_to_json_text, parse_json_text
 from playground.tui.formatting import KIND_STYLES
 from playground.tui.widgets.record_view import RecordView
@@ -26,16 +27,16 @@ from playground.tui.widgets.record_view import RecordView
 COLUMNS = ("#", "node", "try", "tool", "kind", "verdict", "cache")
 
 
-def attempt_label(step: dict[str, Any]) -> str:
+def attempt_label(step: Step) -> str:
     """The attempt a step belongs to, as shown (1-based, as ``loop.episode`` counts them).
 
     ``loop.episode`` stamps every step with an attempt number, but a ``reply``/``giveup`` step
     carries the count of calls made so far (``0`` after a text-only move) and a ``pick`` that
     chose no tool names an attempt that never happens: those show ``-``."""
-    node = step.get("node")
-    if node in ("reply", "giveup") or (node == "pick" and not step.get("tool")):
+    node = step.node
+    if node in ("reply", "giveup") or (node == "pick" and not step.tool):
         return "-"
-    attempt = step.get("attempt")
+    attempt = step.attempt
     return "-" if attempt in (None, 0) else str(attempt)
 
 
@@ -44,32 +45,32 @@ def ok_words(ok: Any) -> str:
     return "yes" if ok else "no"
 
 
-def step_state_lines(step: dict[str, Any]) -> list[tuple[str, str]]:
-    """``(label, value)`` rows describing one step dict of ``Episode.steps``."""
-    retries = step.get("retries") or []
+def step_state_lines(step: Step) -> list[tuple[str, str]]:
+    """``(label, value)`` rows describing one step of ``Episode.steps``."""
+    retries = step.retries
     retry_text = "; ".join(
         f"attempt {r.get('attempt')}: {r.get('reason')}, waited {r.get('delay_ms')} ms"
         for r in retries
     )
-    body = step.get("body_ran")
+    body = step.body_ran
     return [
-        ("node", str(step.get("node"))),
+        ("node", str(step.node)),
         ("attempt", attempt_label(step)),
-        ("tool", str(step.get("tool") or "-")),
-        ("args", args_to_json_text(step.get("args")) if step.get("args") is not None else "-"),
+        ("tool", str(step.tool or "-")),
+        ("args", args_to_json_text(step.args) if step.args is not None else "-"),
         (
             "verdict",
-            step.get("verdict") or ("valid" if step.get("node") in ("run", "check") else "-"),
+            step.verdict or ("valid" if step.node in ("run", "check") else "-"),
         ),
         ("body ran", "-" if body is None else ("yes" if body else "no")),
-        ("cache", step.get("cache") or "-"),
-        ("kind", step.get("kind") or "-"),
-        ("error", step.get("error") or "-"),
+        ("cache", step.cache or "-"),
+        ("kind", step.kind or "-"),
+        ("error", step.error or "-"),
         ("retries", retry_text or "none"),
-        ("delays", ", ".join(f"{d} ms" for d in step.get("delays_ms") or []) or "-"),
-        ("fixes", "; ".join(step.get("fixes") or []) or "none"),
-        ("reason", step.get("reason") or "-"),
-        ("message", step.get("message") or "-"),
+        ("delays", ", ".join(f"{d} ms" for d in step.delays_ms) or "-"),
+        ("fixes", "; ".join(step.fixes) or "none"),
+        ("reason", step.reason or "-"),
+        ("message", step.message or "-"),
     ]
 
 
@@ -142,7 +143,7 @@ class StepsView(Vertical):
         self.episodes.append(episode)
         if label is None:
             who = f"ask ({episode.router})" if episode.question is not None else "manual"
-            label = f"{who}: {episode.question or (episode.steps[0].get('tool') if episode.steps else '')}"
+            label = f"{who}: {episode.question or (episode.steps[0].tool if episode.steps else '')}"
         label = f"#{len(self.episodes)} {label} → {episode.end}"
         self.labels.append(label)
         self.query_one("#episodes", OptionList).add_option(
@@ -183,15 +184,15 @@ class StepsView(Vertical):
         if episode is None:
             return
         for i, step in enumerate(episode.steps[: self.cursor + 1]):
-            kind = step.get("kind") or ""
+            kind = step.kind or ""
             table.add_row(
                 str(i + 1),
-                step.get("node"),
+                step.node,
                 attempt_label(step),
-                step.get("tool") or "",
+                step.tool or "",
                 Text(kind, style=KIND_STYLES.get(kind, "")),
-                step.get("verdict") or "",
-                step.get("cache") or "",
+                step.verdict or "",
+                step.cache or "",
                 key=str(i),
             )
         table.move_cursor(row=self.cursor)
@@ -217,7 +218,7 @@ class StepsView(Vertical):
             text.append(f"{value}\n", style=style)
         self.query_one("#step-state", Static).update(text)
         record_view = self.query_one(RecordView)
-        call = step.get("call")
+        call = step.call
         if isinstance(call, int) and 0 <= call < len(episode.calls):
             record_view.show_record(episode.calls[call])
         else:
@@ -225,19 +226,19 @@ class StepsView(Vertical):
         self._show_fork_args(episode, step)
         total = len(episode.steps)
         self.query_one("#steps-status", Static).update(
-            f"step {index + 1}/{total} ({step.get('node')}) · revealed {self.cursor + 1}/{total} · "
+            f"step {index + 1}/{total} ({step.node}) · revealed {self.cursor + 1}/{total} · "
             "ctrl+f forks from this step"
         )
 
-    def _show_fork_args(self, episode: Any, step: dict[str, Any]) -> None:
+    def _show_fork_args(self, episode: Any, step: Step) -> None:
         """Put the selected step's arguments in the fork editor: the step's own ``args``; for a
         ``reply``/``giveup`` step the last call's (``fork_episode`` re-runs the last attempt
         there); none (editor cleared and disabled) when the episode made no call."""
         editor = self.query_one("#fork-args", TextArea)
         label = self.query_one("#fork-label", Label)
-        args = step.get("args")
+        args = step.args
         note = "edit, then ctrl+f"
-        if args is None and step.get("node") in ("reply", "giveup") and episode.calls:
+        if args is None and step.node in ("reply", "giveup") and episode.calls:
             args = episode.calls[-1].args
             note = "the last call's; edit, then ctrl+f to run it again"
         self.fork_enabled = args is not None
@@ -321,7 +322,7 @@ class StepsView(Vertical):
             (
                 i
                 for i, s in enumerate(fork.steps)
-                if s["node"] == "validate" and s["attempt"] == attempt
+                if s.node == Node.VALIDATE and s.attempt == attempt
             ),
             0,
         )
