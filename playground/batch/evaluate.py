@@ -70,7 +70,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playground.batch.evalcases import (
     ERROR,
@@ -85,6 +85,9 @@ from playground.batch.metrics import Metrics, compute_metrics
 from playground.core.registry import Registry
 from playground.errors import RouterError
 from playground.routing.base import Move, Router, Turn
+
+if TYPE_CHECKING:
+    from playground.workbench import Playground
 
 DEFAULT_STOP_AFTER = 3
 
@@ -149,15 +152,15 @@ class RateLimiter:
         self._last = self.clock()
 
 
-def _registry_of(target: Any) -> Registry:
-    registry = getattr(target, "registry", target)
+def _registry_of(target: Playground | Registry) -> Registry:
+    registry = target if isinstance(target, Registry) else getattr(target, "registry", None)
     if not isinstance(registry, Registry):
         raise TypeError(f"expected a Playground or a Registry, got {type(target).__name__}")
     return registry
 
 
 def evaluate(
-    target: Any,
+    target: Playground | Registry,
     cases: CaseSet | Iterable[EvalCase],
     router: Router,
     *,

@@ -349,6 +349,7 @@ def _prose_findings(
         add(m.group(0), "enum", example, '"allowed": [...]', "Literal[...] as the type hint")
     m = _RANGE_RX.search(prose)
     if m:
+        keys: tuple[str, ...]
         if "string" in types and not types & {"integer", "number"}:
             keys, names = ("minLength", "maxLength"), ("minLength", "maxLength")
         elif "array" in types:
@@ -560,8 +561,8 @@ def personal_key(key: str) -> bool:
         return not owners & NON_PERSON_OWNERS
     if "name" in words:
         i = words.index("name")
-        owners = words[:i]
-        return not owners or owners[-1] in PERSON_WORDS
+        before = words[:i]
+        return not before or before[-1] in PERSON_WORDS
     return False
 
 

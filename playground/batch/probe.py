@@ -38,13 +38,16 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playground.core.canonical import json_type_name
 from playground.core.contracts import Contract
 from playground.core.gate import Gate
 from playground.core.validation import check_args, example_value, validator_for
 from playground.errors import UsageError
+
+if TYPE_CHECKING:
+    from playground.workbench import Playground
 
 VALID = "valid"
 INVALID = "invalid"
@@ -162,7 +165,7 @@ def _accepts_type(types: set[str], t: str) -> bool:
 
 def _valid_for(schema: dict[str, Any], value: Any) -> bool:
     try:
-        return validator_for(schema).is_valid(value)
+        return bool(validator_for(schema).is_valid(value))
     except Exception:  # a schema jsonschema cannot compile
         return False
 
@@ -428,14 +431,16 @@ def _bound_cases(
 # ---------------------------------------------------------------------------------- running
 
 
-def _gate_of(target: Any) -> Gate:
-    gate = getattr(target, "gate", target)
+def _gate_of(target: Playground | Gate) -> Gate:
+    gate = target if isinstance(target, Gate) else getattr(target, "gate", None)
     if not isinstance(gate, Gate):
         raise TypeError(f"expected a Playground or a Gate, got {type(target).__name__}")
     return gate
 
 
-def probe_contract(target: Any, name: str, *, run_valid: bool | None = None) -> ProbeReport:
+def probe_contract(
+    target: Playground | Gate, name: str, *, run_valid: bool | None = None
+) -> ProbeReport:
     """Generate the probe cases for contract ``name`` and run each through ONE gate.
 
     ``target``: a Playground (its gate is used, so its cache and ``body_runs`` carry) or a Gate.

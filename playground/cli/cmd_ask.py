@@ -69,7 +69,8 @@ def _moves_table(moves: list[dict[str, Any]]) -> Any:
     for col in ("#", "move", "chosen", "top scores", "why"):
         table.add_column(col, overflow="fold")
     for i, move in enumerate(moves, start=1):
-        exp = move.get("explanation") if isinstance(move.get("explanation"), dict) else {}
+        explanation = move.get("explanation")
+        exp: dict[str, Any] = explanation if isinstance(explanation, dict) else {}
         calls = move.get("calls") or []
         what = (
             "; ".join(f"call {c['name']}({_args_text(c['args'])})" for c in calls)
@@ -163,14 +164,14 @@ def ask(
 
 
 def _dry_run(pg: Playground, question: str, fmt: OutputFormat) -> None:
-    from playground.routing.base import Turn
+    from playground.routing.base import DryRunRouter, Turn
 
     conversation = [Turn(role="user", text=question)]
     declarations = pg.registry.declarations()
     router = pg.router
     assert router is not None  # set by ask() before the dry run
     data: dict[str, Any]
-    if router.capabilities.dry_run:
+    if isinstance(router, DryRunRouter) and router.capabilities.dry_run:
         data = {"router": router.name, "dry_run": router.dry_run(conversation, declarations)}
     else:
         move = router.next_move(conversation, declarations)

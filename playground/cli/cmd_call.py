@@ -247,7 +247,7 @@ def _print_episode(episode: Episode, fmt: OutputFormat) -> None:
 
         render.console().print(render.episode_view(data))
     else:
-        emit_json(data, OutputFormat.json if fmt is OutputFormat.table else fmt)
+        emit_json(data, fmt)
 
 
 def register(app: typer.Typer) -> None:

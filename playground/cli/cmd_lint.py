@@ -6,7 +6,7 @@ Exit codes: 0 no error (warnings and info alone pass); 1 an error, or a warning 
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -25,6 +25,9 @@ from playground.cli.common import (
 )
 
 SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+if TYPE_CHECKING:
+    from playground.batch.lint_base import Finding
 
 
 def lint(
@@ -82,7 +85,7 @@ def lint(
 
 
 def _print_table(
-    findings, counts: dict[str, int], n_tools: int, loaded_cleanly: bool = True
+    findings: list[Finding], counts: dict[str, int], n_tools: int, loaded_cleanly: bool = True
 ) -> None:
     """The findings table and a summary line; "clean" only when there were no findings AND
     every tool module loaded (a tool set that failed to load is not clean)."""

@@ -85,9 +85,7 @@ def open_tui(tools: Sequence[Any] | None) -> None:
     from playground.tui.app import run_tui
 
     with boundary():
-        result = run_tui(tools=[str(p) for p in tools_paths(tools)])
-    if isinstance(result, int) and not isinstance(result, bool) and result:
-        raise typer.Exit(result)
+        run_tui(tools=[str(p) for p in tools_paths(tools)])
 
 
 # The command modules, in the order their commands appear in --help.

@@ -60,7 +60,7 @@ class KindPolicy:
     failure: bool
 
 
-POLICIES: dict[OutcomeKind, KindPolicy] = {
+POLICIES: dict[str, KindPolicy] = {
     OK: KindPolicy(is_error=False, gate_retries=False, repairable=False, failure=False),
     EMPTY: KindPolicy(is_error=False, gate_retries=False, repairable=False, failure=False),
     INVALID_ARGS: KindPolicy(is_error=True, gate_retries=False, repairable=True, failure=True),

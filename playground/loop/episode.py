@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playground.core import outcome as oc
 from playground.core.record import CallRecord
@@ -48,6 +48,9 @@ from playground.loop.step import Node, Step
 from playground.routing import korean
 from playground.routing.base import FunctionCall, Move, Router, ToolResult, Turn
 from playground.routing.registry import repairs_by_loop
+
+if TYPE_CHECKING:
+    from playground.workbench import Playground
 
 #: Tries of one call (the first plus repairs) before the loop stops repairing (seed 003).
 MAX_ATTEMPTS = 3
@@ -176,7 +179,7 @@ def _tool_result(call: FunctionCall, record: CallRecord, message: str) -> ToolRe
 class _Machine:
     """Runs one episode node by node; state lives here, results go into ``self.ep``."""
 
-    def __init__(self, pg: Any, ep: Episode, *, loop_repairs: bool, manual: bool) -> None:
+    def __init__(self, pg: Playground, ep: Episode, *, loop_repairs: bool, manual: bool) -> None:
         self.pg = pg
         self.ep = ep
         self.loop_repairs = loop_repairs
@@ -260,6 +263,7 @@ class _Machine:
     # -- nodes ---------------------------------------------------------------------------------
     def _pick(self) -> Node | None:
         router = self.ep.router_obj
+        assert router is not None  # a question episode always has one (run_question_episode)
         moves_made = len(self.ep.moves)
         if moves_made >= self.ep.max_steps:
             self.final = (
@@ -460,7 +464,7 @@ def _repairs_by_loop(router: Router, loop_repairs: bool | None) -> bool:
 
 
 def run_question_episode(
-    pg: Any,
+    pg: Playground,
     question: str,
     router: Any = None,
     *,
@@ -494,7 +498,7 @@ def run_question_episode(
     return _Machine(pg, ep, loop_repairs=by_loop, manual=False).run()
 
 
-def run_manual_episode(pg: Any, tool: str, args: Any) -> Episode:
+def run_manual_episode(pg: Playground, tool: str, args: Any) -> Episode:
     """Run one hand-picked call as an episode with repairs (``call NAME ... --repair``).
 
     The developer is the ``pick`` node (step explanation ``"picked by the developer"``); the
@@ -529,7 +533,12 @@ def _edit_last_move(ep: Episode, call_id: str, name: str, args: Any) -> None:
 
 
 def fork_episode(
-    pg: Any, episode: Episode, step_index: int, new_args: Any, *, router: Any = None
+    pg: Playground,
+    episode: Episode,
+    step_index: int,
+    new_args: Any,
+    *,
+    router: Router | None = None,
 ) -> Episode:
     """Run ``episode`` again from the attempt of ``steps[step_index]`` with ``new_args``.
 

@@ -22,8 +22,9 @@ def _rows(record: CallRecord, rows_key: str = "rows") -> list[Any] | None:
     value = record.value
     if isinstance(value, list):
         return value
-    if isinstance(value, dict) and isinstance(value.get(rows_key), list):
-        return value[rows_key]
+    rows = value.get(rows_key) if isinstance(value, dict) else None
+    if isinstance(rows, list):
+        return rows
     return None
 
 

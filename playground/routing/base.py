@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from playground.core.outcome import Outcome
+from playground.core.outcome import Outcome, OutcomeKind
 
 Role = Literal["user", "model", "tool"]
 
@@ -82,7 +82,8 @@ class ToolResult:
     @property
     def outcome(self) -> Outcome:
         """The result as an :class:`~playground.core.outcome.Outcome` (for :mod:`core.wire`)."""
-        return Outcome(self.ok, self.value, self.error, self.kind or "raised", self.message)
+        kind = OutcomeKind(self.kind) if self.kind else OutcomeKind.RAISED
+        return Outcome(self.ok, self.value, self.error, kind, self.message)
 
 
 @dataclass
@@ -131,4 +132,17 @@ class Router(Protocol):
         ``parameters`` a JSON Schema object. Raises :class:`playground.errors.RouterError` when
         the router cannot answer (no key, provider HTTP error); never any other exception.
         """
+        ...
+
+
+@runtime_checkable
+class DryRunRouter(Router, Protocol):
+    """A router whose ``capabilities.dry_run`` is true: it can show its next request unsent."""
+
+    def dry_run(
+        self, conversation: list[Turn], declarations: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """The exact request :meth:`next_move` would send now, without sending it or any key:
+        ``{"method", "url", "headers", "body"}``. Raises :class:`playground.errors.RouterError`
+        when the conversation cannot be converted."""
         ...

@@ -9,13 +9,14 @@ gate calls, episodes, evaluations) runs in thread workers.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import Footer, Header, Input, TabbedContent, TabPane, TextArea
+from textual.widget import Widget
+from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane, TextArea
 
 from playground.routing import registry
 from playground.routing.factory import has_key
@@ -26,10 +27,13 @@ from playground.tui.views.call_view import CallView
 from playground.tui.views.eval_view import EvalView
 from playground.tui.views.steps_view import StepsView
 
+if TYPE_CHECKING:
+    from playground.workbench import Playground
+
 MODES = ("call", "ask", "steps", "evaluate")
 
 
-class PlaygroundApp(App):
+class PlaygroundApp(App[None]):
     """The workbench. ``tools``: tool module paths (default ``./tools``); ``playground``: an
     already opened Playground (tests), used instead of loading ``tools``."""
 
@@ -50,12 +54,12 @@ class PlaygroundApp(App):
     class Loaded(Message):
         """A Playground finished loading (posted from the load worker)."""
 
-        def __init__(self, pg: Any) -> None:
+        def __init__(self, pg: Playground) -> None:
             super().__init__()
             self.pg = pg
 
     def __init__(
-        self, tools: list[str] | None = None, playground: Any = None, **kwargs: Any
+        self, tools: list[str] | None = None, playground: Playground | None = None, **kwargs: Any
     ) -> None:
         super().__init__(**kwargs)
         self.tools = list(tools) if tools else None
@@ -85,7 +89,7 @@ class PlaygroundApp(App):
         if self.pg is not None:
             self.post_message(self.Loaded(self.pg))
         else:
-            self.query_one(CallView).query_one("#contract-head").update("loading tools…")
+            self.query_one(CallView).query_one("#contract-head", Static).update("loading tools…")
             self._load_worker(self.tools)
 
     # -- loading ---------------------------------------------------------------------------------
@@ -151,7 +155,7 @@ class PlaygroundApp(App):
     #: Below this many rows the contract description box is hidden (``.-short``).
     SHORT_BELOW = 28
 
-    def on_resize(self, event) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width, event.size.height)
 
     def _fit(self, width: int, height: int) -> None:
@@ -284,7 +288,7 @@ class PlaygroundApp(App):
         if widgets:
             # Focus after the switch has been drawn, and only if the mode is still shown: a late
             # focus inside another tab would make TabbedContent switch back to that tab.
-            def focus_if_still_open(widget=widgets[0]) -> None:
+            def focus_if_still_open(widget: Widget = widgets[0]) -> None:
                 if self.mode_name == mode:
                     widget.focus()
 

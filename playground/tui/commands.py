@@ -11,16 +11,20 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from functools import partial
+from typing import TYPE_CHECKING, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from playground.routing import registry
 
+if TYPE_CHECKING:
+    from playground.tui.app import PlaygroundApp
+
 #: What starts a typed model name in the palette: ``model gemini-3.6-pro``.
 MODEL_PREFIX = "model "
 
 
-def palette_commands(app) -> list[tuple[str, Callable[[], object], str]]:
+def palette_commands(app: PlaygroundApp) -> list[tuple[str, Callable[[], object], str]]:
     """``(name, callback, help)`` for every palette command of ``app`` (a PlaygroundApp)."""
     commands: list[tuple[str, Callable[[], object], str]] = [
         (
@@ -95,7 +99,9 @@ def palette_commands(app) -> list[tuple[str, Callable[[], object], str]]:
     return commands
 
 
-def typed_model_command(app, query: str) -> tuple[str, Callable[[], object], str] | None:
+def typed_model_command(
+    app: PlaygroundApp, query: str
+) -> tuple[str, Callable[[], object], str] | None:
     """The ``Model: NAME`` command for a query ``model NAME`` when the current router has
     models, else ``None``."""
     if not query.lower().startswith(MODEL_PREFIX) or not query[len(MODEL_PREFIX) :].strip():
@@ -115,16 +121,16 @@ class PlaygroundCommands(Provider):
     """Offers :func:`palette_commands`; fuzzy-matched on the command name."""
 
     async def discover(self) -> Hits:
-        for name, callback, help_text in palette_commands(self.app):
+        for name, callback, help_text in palette_commands(cast("PlaygroundApp", self.app)):
             yield DiscoveryHit(name, callback, help=help_text)
 
     async def search(self, query: str) -> Hits:
-        typed = typed_model_command(self.app, query)
+        typed = typed_model_command(cast("PlaygroundApp", self.app), query)
         if typed is not None:
             name, callback, help_text = typed
             yield Hit(1.0, name, callback, text=name, help=help_text)
         matcher = self.matcher(query)
-        for name, callback, help_text in palette_commands(self.app):
+        for name, callback, help_text in palette_commands(cast("PlaygroundApp", self.app)):
             score = matcher.match(name)
             if score > 0:
                 yield Hit(score, matcher.highlight(name), callback, text=name, help=help_text)

@@ -116,7 +116,7 @@ def record_fields(record: CallRecord) -> dict[str, str]:
 #: The one style table for outcome kinds (the TUI's record and step views and the CLI's tables):
 #: green ok, cyan empty (not an error), yellow for what the caller can fix (arguments, an unknown
 #: name), magenta transient, red for the rest.
-KIND_STYLES: dict[OutcomeKind, str] = {
+KIND_STYLES: dict[str, str] = {
     OutcomeKind.OK: "bold green",
     OutcomeKind.EMPTY: "bold cyan",
     OutcomeKind.INVALID_ARGS: "bold yellow",

@@ -241,7 +241,7 @@ def dry_run_request(pg: Playground, question: str, pick: RouterPick) -> dict[str
     so the request a model would get is always there to read. ``None`` when no router has a dry
     run; ``{"error": ...}`` when building it failed."""
     from playground.routing import registry
-    from playground.routing.base import Turn
+    from playground.routing.base import DryRunRouter, Turn
     from playground.routing.factory import choose_router
 
     picked = registry.get(pick.name)
@@ -254,6 +254,8 @@ def dry_run_request(pg: Playground, question: str, pick: RouterPick) -> dict[str
         name, model, mode = spec.name, None, None
     try:
         router = choose_router(name, model, mode, environ={}, dry_run=True).router
+        if not isinstance(router, DryRunRouter):  # pragma: no cover - a backend's own bug
+            return {"error": f"the {name} router declares a dry run but has none"}
         return router.dry_run([Turn(role="user", text=question)], pg.registry.declarations())
     except Exception as exc:  # a conversion the provider refuses: show it, never crash
         return {"error": f"{type(exc).__name__}: {exc}"}

@@ -6,7 +6,7 @@ the UI; the worker posts :class:`CallView.CallDone` with the record.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -20,6 +20,10 @@ from playground.tui.formatting import contract_badges
 from playground.tui.widgets.args_editor import ArgsEditor
 from playground.tui.widgets.contract_list import ContractList
 from playground.tui.widgets.record_view import RecordView
+
+if TYPE_CHECKING:
+    from playground.core.gate import Gate
+    from playground.workbench import Playground
 
 NO_CALL_YET = "No call yet: fill in the arguments and press ctrl+r."
 
@@ -51,7 +55,7 @@ class CallView(Horizontal):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.pg = None
+        self.pg: Playground | None = None
         self.running = False
         self.last_record: CallRecord | None = None
         self.records: list[CallRecord] = []
@@ -79,7 +83,7 @@ class CallView(Horizontal):
             yield RecordView(id="record", classes="pane", empty_text=NO_CALL_YET)
 
     # -- state down ------------------------------------------------------------------------------
-    async def set_playground(self, pg) -> None:
+    async def set_playground(self, pg: Playground) -> None:
         """Show ``pg``'s registry: the contracts, the load problems, or the empty-registry help."""
         self.pg = pg
         registry = pg.registry
@@ -162,7 +166,7 @@ class CallView(Horizontal):
         self._call_worker(self.pg.gate, name, args)
 
     @work(thread=True, exclusive=True, group="call", exit_on_error=False)
-    def _call_worker(self, gate, name: str, args: Any) -> None:
+    def _call_worker(self, gate: Gate, name: str, args: Any) -> None:
         self.post_message(self.CallDone(gate.call(name, args)))
 
     def request_repair(self) -> None:

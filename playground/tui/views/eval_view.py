@@ -212,6 +212,9 @@ class EvalView(Vertical):
         self.query_one("#eval-progress", ProgressBar).update(total=None, progress=0)
         self._eval_worker(self.pg, path, self.router)
 
+    def _post_progress(self, done: int, total: int, _result: Any) -> None:
+        self.post_message(self.Progress(done, total))
+
     @work(thread=True, exclusive=True, group="evaluate", exit_on_error=False)
     def _eval_worker(self, pg: Playground, path: str, pick: RouterPick) -> None:
         from playground.batch.evalcases import load_cases
@@ -227,7 +230,7 @@ class EvalView(Vertical):
                 cases,
                 choice.router,
                 rpm=rpm,
-                progress=lambda done, total, _r: self.post_message(self.Progress(done, total)),
+                progress=self._post_progress,
             )
         except Exception as exc:  # UsageError for a missing file; anything else must not crash
             self.post_message(self.EvalDone(error=str(exc) or type(exc).__name__))

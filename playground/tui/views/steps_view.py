@@ -7,7 +7,7 @@ Every episode is kept (the original plus its forks) in :attr:`StepsView.episodes
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -22,6 +22,10 @@ from playground.loop.step import Node, Step
 from playground.tui.form_values import args_to_json_text, parse_json_text
 from playground.tui.formatting import KIND_STYLES
 from playground.tui.widgets.record_view import RecordView
+
+if TYPE_CHECKING:
+    from playground.loop.episode import Episode
+    from playground.workbench import Playground
 
 #: The steps table's columns ("try": the attempt number; see :func:`attempt_label`).
 COLUMNS = ("#", "node", "try", "tool", "kind", "verdict", "cache")
@@ -97,7 +101,7 @@ class StepsView(Vertical):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.pg = None
+        self.pg: Playground | None = None
         self.episodes: list[Any] = []
         self.labels: list[str] = []
         self.current = -1
@@ -135,7 +139,7 @@ class StepsView(Vertical):
         self.query_one("#steps-table", DataTable).add_columns(*COLUMNS)
 
     # -- state down ------------------------------------------------------------------------------
-    def set_playground(self, pg) -> None:
+    def set_playground(self, pg: Playground) -> None:
         self.pg = pg
 
     def add_episode(self, episode: Any, label: str | None = None, start: int = 0) -> None:
@@ -298,7 +302,7 @@ class StepsView(Vertical):
         self._manual_worker(self.pg, tool, args)
 
     @work(thread=True, exclusive=True, group="episode", exit_on_error=False)
-    def _manual_worker(self, pg, tool: str, args: Any) -> None:
+    def _manual_worker(self, pg: Playground, tool: str, args: Any) -> None:
         from playground.loop.episode import run_manual_episode
 
         try:
@@ -309,7 +313,9 @@ class StepsView(Vertical):
         self.post_message(self.EpisodeDone(episode, f"manual: {tool}"))
 
     @work(thread=True, exclusive=True, group="episode", exit_on_error=False)
-    def _fork_worker(self, pg, episode: Any, index: int, step: int, args: Any) -> None:
+    def _fork_worker(
+        self, pg: Playground, episode: Episode, index: int, step: int, args: Any
+    ) -> None:
         from playground.loop.episode import fork_episode
 
         try:
@@ -317,7 +323,7 @@ class StepsView(Vertical):
         except Exception as exc:  # UsageError: a step that made no call
             self.post_message(self.EpisodeDone(None, "", error=str(exc)))
             return
-        attempt = fork.forked_from["attempt"]
+        attempt = (fork.forked_from or {}).get("attempt")
         start = next(
             (
                 i
