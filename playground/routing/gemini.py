@@ -94,23 +94,21 @@ def gemini_key_from_env(environ: Mapping[str, str]) -> str | None:
 
 def function_declarations(
     declarations: list[dict[str, Any]], *, vertex: bool = False
-) -> tuple[list[types.FunctionDeclaration], dict[str, list[str]]]:
-    """``(FunctionDeclaration list, notes by tool name)`` for the router's declaration dicts.
+) -> list[types.FunctionDeclaration]:
+    """One ``FunctionDeclaration`` per declaration dict of the router.
 
     ``declarations``: ``[{"name", "description", "parameters"}]``. Parameters go in
-    ``parameters_json_schema`` after :func:`~playground.routing.gemini_schema.convert_declaration`;
-    the notes list every conversion. Raises :class:`RouterError` for a declaration without a name.
+    ``parameters_json_schema`` after :func:`~playground.routing.gemini_schema.convert_declaration`.
+    Raises :class:`RouterError` for a declaration without a name.
     """
     from google.genai import types
 
     out: list[types.FunctionDeclaration] = []
-    notes: dict[str, list[str]] = {}
     for declaration in declarations:
-        converted, changes = convert_declaration(declaration, vertex=vertex)
+        converted, _changes = convert_declaration(declaration, vertex=vertex)
         name = converted["name"]
         if not isinstance(name, str) or not name:
             raise RouterError(f"a declaration has no name: {declaration!r:.80}")
-        notes[name] = changes
         out.append(
             types.FunctionDeclaration(
                 name=name,
@@ -118,7 +116,7 @@ def function_declarations(
                 parameters_json_schema=converted["parameters"],
             )
         )
-    return out, notes
+    return out
 
 
 def _content_from_raw(raw: Any) -> types.Content:
@@ -328,7 +326,7 @@ class GeminiRouter:
         """The ``GenerateContentConfig``: tools, automatic calling off, the mode's tool_config."""
         from google.genai import types
 
-        decls, _ = function_declarations(declarations, vertex=self.vertex)
+        decls = function_declarations(declarations, vertex=self.vertex)
         calling = types.FunctionCallingConfig(
             mode=types.FunctionCallingConfigMode(self.mode),
             allowed_function_names=self.allowed_function_names,
