@@ -47,6 +47,10 @@ async def test_f9_skips_a_router_without_key_and_reaches_the_registered_one(tool
         assert view.episode is not None and view.episode.router == "echo"
         assert [c.tool for c in view.episode.calls] == ["track_shipping"]
         assert view.texts["reply"].startswith("echo: {")
+        status = str(view.query_one("#ask-router").render())
+        assert (
+            "router: echo · no explanations, one call a move, repairs: the model, no key" in status
+        )
         # the request tab still shows what a model router (Gemini) would be sent
         assert "generateContent" in view.texts["request"]
         await pilot.press("f9")  # echo → offline (wraps; gemini still has no key)

@@ -20,6 +20,7 @@ from textual.widgets import Button, Input, Label, OptionList, Static, TabbedCont
 from textual.widgets.option_list import Option
 
 from playground.routing import registry
+from playground.routing.registry import RouterSpec
 from playground.tui.explain import (
     explanation_lines,
     explanation_renderable,
@@ -106,7 +107,11 @@ class AskView(Vertical):
         self._show_router()
 
     def _show_router(self) -> None:
-        text = f"router: {self.router}   (switch: F9 or ctrl+p → Router / mode / model)"
+        traits = capability_words(registry.get(self.router.name))
+        text = (
+            f"router: {self.router} · {', '.join(traits)}   "
+            "(switch: F9 or ctrl+p → Router / mode / model)"
+        )
         self.query_one("#ask-router", Static).update(text)
 
     # -- actions --------------------------------------------------------------------------------
@@ -233,6 +238,18 @@ class AskView(Vertical):
     def _ask_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.run_question()
+
+
+def capability_words(spec: RouterSpec) -> list[str]:
+    """What a router's declaration says it does, in words for the Ask status line:
+    ``["explains its choice", "one call a move", "repairs: loop table", "no key"]``."""
+    caps = spec.capabilities
+    return [
+        "explains its choice" if caps.explains else "no explanations",
+        "parallel calls" if caps.parallel_calls else "one call a move",
+        f"repairs: {'loop table' if caps.repairs == 'loop' else 'the model'}",
+        f"key: {' or '.join(spec.key_env_vars)}" if spec.needs_key else "no key",
+    ]
 
 
 def dry_run_request(pg: Playground, question: str, pick: RouterPick) -> dict[str, Any] | None:
