@@ -26,6 +26,7 @@ from playground.cli.common import (
     open_workbench,
     unknown_tool_message,
 )
+from playground.core.outcome import OutcomeKind
 from playground.errors import UsageError
 
 if TYPE_CHECKING:
@@ -234,7 +235,7 @@ def call(
             render.console().print(render.record_view(record))
         else:
             emit_json(record.to_json(), fmt)
-        if record.kind == "unknown_tool":
+        if record.kind == OutcomeKind.UNKNOWN_TOOL:
             error_line(unknown_tool_message(name, pg.registry.names()))
             finish(pg, ExitCode.USAGE)
     finish(pg)

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -36,6 +36,9 @@ from playground.cli.common import (
 from playground.cli.router_options import ModelOption, ModeOption, RouterOption
 from playground.routing import registry
 
+if TYPE_CHECKING:
+    from playground.routing.base import Router
+
 
 class EvalFormat(str, Enum):
     """``--format`` for eval: table, json (one document), jsonl (one case a line, then a
@@ -51,7 +54,7 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value:.1%}"
 
 
-def _make_router(name: str, model: str | None, mode: str | None) -> Any:
+def _make_router(name: str, model: str | None, mode: str | None) -> Router:
     from playground.routing.factory import choose_router
 
     choice = choose_router(name, model, mode)
