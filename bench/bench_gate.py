@@ -29,8 +29,10 @@ Run: ``python bench/bench_gate.py [--number N] [--rounds R]``.
 from __future__ import annotations
 
 import argparse
+import atexit
 import gc
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -96,6 +98,7 @@ def _measure(fn: Callable[[], None], number: int) -> tuple[float, float]:
 
 def _cases() -> dict[str, Callable[[], None]]:
     tmp = Path(tempfile.mkdtemp(prefix="bench-gate-"))
+    atexit.register(shutil.rmtree, tmp, True)
     os.environ.setdefault("PLAYGROUND_CACHE_DIR", str(tmp / "cache"))
     (tmp / "inv.py").write_text(textwrap.dedent(TOOL), encoding="utf-8")
 

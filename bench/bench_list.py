@@ -15,9 +15,11 @@ Run: ``python bench/bench_list.py [--rounds R] [--small 30] [--large 300]``.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -132,6 +134,7 @@ def main() -> None:
     opts = parser.parse_args()
 
     base = Path(tempfile.mkdtemp(prefix="bench-list-"))
+    atexit.register(shutil.rmtree, base, True)
     env = {**os.environ, "PLAYGROUND_CACHE_DIR": str(base / "cache"), "PYTHONPATH": str(ROOT)}
     sides = {opts.small: _folder(base, opts.small), opts.large: _folder(base, opts.large)}
     for n, folder in sides.items():  # warm-up: fills the declaration and schema caches
