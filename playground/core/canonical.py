@@ -221,7 +221,12 @@ def _plain_copy(value: Any, depth: int) -> Any:
         for key, item in value.items():
             if type(key) is not str or (not key.isascii() and _first_surrogate(key) is not None):
                 raise _NotPlain
-            out[key] = _plain_copy(item, depth + 1)
+            # ASCII strings and small ints are the usual leaves: kept without a call
+            leaf = type(item)
+            if (leaf is str and item.isascii()) or (leaf is int and -(2**62) < item < 2**62):
+                out[key] = item
+            else:
+                out[key] = _plain_copy(item, depth + 1)
         return out
     if kind is list:
         if depth >= MAX_DEPTH:

@@ -145,9 +145,15 @@ def _normalise(value: Any, schema: Any) -> Any:
     return value
 
 
+# Argument types :func:`normalise_args` never changes (no float to turn into an int, no nesting).
+_UNCHANGED = frozenset({str, int, bool, type(None)})
+
+
 def normalise_args(args: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
     """Return a copy of ``args`` with ``1.0`` → ``1`` wherever the schema says integer (at any
     depth of ``properties`` / ``items``), as DESIGN.md asks; ``True`` stays a boolean."""
+    if all(type(v) in _UNCHANGED for v in args.values()):  # nothing to normalise: a plain copy
+        return dict(args)
     props = parameters.get("properties", {}) or {}
     return {name: _normalise(value, props.get(name)) for name, value in args.items()}
 
@@ -386,7 +392,7 @@ def check_result(contract: Contract, value: Any) -> ResultCheck:
         errors = list(validator_for(returns).iter_errors(data))
     except Exception as exc:
         return ResultCheck("shape", f"The contract's returns schema is invalid: {exc}", data)
-    too_big_errors = [e for e in errors if e.validator == "maxItems"]
+    too_big_errors = [e for e in errors if e.validator == "maxItems"] if errors else []
     range_errors = [
         e for e in errors if e.validator in _RANGE_KEYWORDS and e.validator != "maxItems"
     ]
