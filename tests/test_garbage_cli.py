@@ -518,7 +518,7 @@ def test_report_into_a_file_path_and_on_wrong_tools(tmp_path, tools):
     )
     assert_usage_error(
         invoke("report", "--tools", tools, "--format", "json"),
-        "the report needs seed 003's inventory tools",
+        "declares max_rows or max_bytes; none found in",
     )
 
 

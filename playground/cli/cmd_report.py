@@ -1,6 +1,6 @@
 """``playground report [--tools PATH] [--out DIR]``: seed 003's tool report, measured for real.
 
-Loads the inventory tools (default ``tools/inventory.py``) into a fresh registry and gate, runs
+Loads the tool modules (default ``tools/inventory.py``) into a fresh registry and gate, runs
 the measurements of :mod:`playground.batch.report`, writes ``DIR/tool_report.json`` and
 ``DIR/tool_report.md`` (default: the current folder) and prints the figures.
 """
@@ -25,7 +25,9 @@ def report(
     tools: ToolsOption = None,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
-    """Measure the inventory tools (seed 003 step 8) and write tool_report.json and tool_report.md."""
+    """Measure the tools (seed 003 step 8) and write tool_report.json and tool_report.md.
+
+    Probes every tool whose 'returns' declares max_rows or max_bytes."""
     from playground.batch.report import DEFAULT_TOOLS, measure, write_report
 
     with boundary():
@@ -48,7 +50,7 @@ def report(
                 "attempts",
                 "gave_up",
                 "max_attempts",
-                "legacy_stock_reason",
+                "real_result_reasons",
             ):
                 value = data[key]
                 label = (
@@ -56,9 +58,13 @@ def report(
                     if key == "blocked_before_call"
                     else key
                 )
-                table.add_row(
-                    label, ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-                )
+                if isinstance(value, dict):
+                    shown = ", ".join(f"{k}: {v or 'valid'}" for k, v in value.items())
+                elif isinstance(value, list):
+                    shown = ", ".join(map(str, value))
+                else:
+                    shown = str(value)
+                table.add_row(label, shown)
             render.console().print(table)
             typer.echo(f"wrote {json_path} and {md_path}")
         else:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playground.core import declcache
+from playground.core import declcache, schemacache
 from playground.errors import LoadError
 
 DEFAULT_TIMEOUT_S = 5.0
@@ -222,11 +222,23 @@ def check_schema(name: str, what: str, schema: dict[str, Any]) -> None:
     """Raise :class:`LoadError` when ``schema`` is not a valid JSON Schema (Draft 2020-12
     metaschema, regex patterns compiled), so a broken contract is a load problem naming the
     tool instead of a misleading verdict at call time. The playground's ``max_rows``,
-    ``rows_key`` and ``max_bytes`` limits are checked for their types."""
+    ``rows_key`` and ``max_bytes`` limits are checked for their types.
+
+    A schema found valid is remembered by content across commands
+    (:mod:`playground.core.schemacache`) and not checked against the metaschema again."""
+    body = {k: v for k, v in schema.items() if k not in ("max_rows", "rows_key", "max_bytes")}
+    key = schemacache.schema_key(body)
+    if key is None or not schemacache.known_valid(key):
+        _check_against_metaschema(name, what, body)
+        if key is not None:
+            schemacache.remember_valid(key)
+    _check_limits(name, what, schema)
+
+
+def _check_against_metaschema(name: str, what: str, body: dict[str, Any]) -> None:
     from jsonschema import Draft202012Validator, FormatChecker
     from jsonschema.exceptions import SchemaError
 
-    body = {k: v for k, v in schema.items() if k not in ("max_rows", "rows_key", "max_bytes")}
     try:
         Draft202012Validator.check_schema(body, format_checker=FormatChecker())
     except SchemaError as exc:
@@ -238,6 +250,9 @@ def check_schema(name: str, what: str, schema: dict[str, Any]) -> None:
         raise LoadError(
             f"{name}: '{what}' is not a valid JSON Schema: {type(exc).__name__}: {exc}"
         ) from None
+
+
+def _check_limits(name: str, what: str, schema: dict[str, Any]) -> None:
     for key in ("max_rows", "max_bytes"):
         limit = schema.get(key)
         if key in schema and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):

@@ -12,10 +12,11 @@ Results (seed 003 ``validate_result``): ``not_serializable``, ``shape``, ``empty
 
 from __future__ import annotations
 
+import contextlib
 import json
+import operator
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker
@@ -42,6 +43,8 @@ _RANGE_KEYWORDS = {
 }
 # Non-standard keys the playground adds to a ``returns`` schema; jsonschema ignores them.
 RESULT_LIMIT_KEYS = ("max_rows", "rows_key", "max_bytes")
+# One format checker for every validator (it holds no per-schema state).
+_FORMAT_CHECKER = FormatChecker()
 
 
 @dataclass(frozen=True)
@@ -72,14 +75,49 @@ class ResultCheck:
     value: Any
 
 
-@lru_cache(maxsize=512)
-def _validator_for(schema_json: str) -> Draft202012Validator:
-    return Draft202012Validator(json.loads(schema_json), format_checker=FormatChecker())
+@dataclass(frozen=True)
+class _Compiled:
+    """One cached validator: the schema object it was built on (kept alive, so its ``id`` cannot
+    be reused while cached) and that schema's top-level keys and values at build time."""
+
+    schema: dict[str, Any]
+    keys: tuple[str, ...]
+    values: tuple[Any, ...]
+    validator: Draft202012Validator
+
+    def fits(self, schema: dict[str, Any]) -> bool:
+        """Whether this entry still describes ``schema``: the same object, the same top-level
+        keys in the same order, each holding the very object it held at build time."""
+        return (
+            self.schema is schema
+            and tuple(schema) == self.keys
+            and all(map(operator.is_, schema.values(), self.values))
+        )
+
+
+_MAX_VALIDATORS = 512
+_validators: dict[int, _Compiled] = {}
 
 
 def validator_for(schema: dict[str, Any]) -> Draft202012Validator:
-    """A cached Draft 2020-12 validator with the format checker for ``schema``."""
-    return _validator_for(json.dumps(schema, sort_keys=True))
+    """A Draft 2020-12 validator with the format checker for ``schema``, cached by identity.
+
+    The validator is built on ``schema`` itself (not a copy) and cached under ``id(schema)``,
+    keeping a reference so the id cannot be reused. jsonschema reads nested subschemas live at
+    every validation, and takes only the top-level keywords at build time, so an entry is reused
+    only while every top-level value is the very object it was built with: a schema edited in
+    place (at any depth) never keeps a stale validator. At most 512 schemas are kept (the oldest
+    is dropped first). Raises what jsonschema raises for a schema it cannot compile.
+    """
+    entry = _validators.get(id(schema))
+    if entry is not None and entry.fits(schema):
+        return entry.validator
+    validator = Draft202012Validator(schema, format_checker=_FORMAT_CHECKER)
+    if len(_validators) >= _MAX_VALIDATORS:
+        with contextlib.suppress(RuntimeError, StopIteration, KeyError):  # another thread's edit
+            del _validators[next(iter(_validators))]
+    _validators[id(schema)] = _Compiled(schema, tuple(schema), tuple(schema.values()), validator)
+    return validator
 
 
 def _is_integer_schema(schema: dict[str, Any]) -> bool:
@@ -107,9 +145,15 @@ def _normalise(value: Any, schema: Any) -> Any:
     return value
 
 
+# Argument types :func:`normalise_args` never changes (no float to turn into an int, no nesting).
+_UNCHANGED = frozenset({str, int, bool, type(None)})
+
+
 def normalise_args(args: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
     """Return a copy of ``args`` with ``1.0`` → ``1`` wherever the schema says integer (at any
     depth of ``properties`` / ``items``), as DESIGN.md asks; ``True`` stays a boolean."""
+    if all(type(v) in _UNCHANGED for v in args.values()):  # nothing to normalise: a plain copy
+        return dict(args)
     props = parameters.get("properties", {}) or {}
     return {name: _normalise(value, props.get(name)) for name, value in args.items()}
 
@@ -239,7 +283,6 @@ def check_args(contract: Contract, args: Any) -> Verdict:
     """
     params = contract.parameters
     props = params.get("properties", {}) or {}
-    allowed = ", ".join(props) or "(none)"
     if not isinstance(args, dict):
         return Verdict(
             "shape",
@@ -252,6 +295,7 @@ def check_args(contract: Contract, args: Any) -> Verdict:
     codes: list[tuple[str, str]] = []
     for name in args:
         if name not in props:
+            allowed = ", ".join(props) or "(none)"
             codes.append(
                 (
                     f"unknown:{name}",
@@ -342,12 +386,13 @@ def check_result(contract: Contract, value: Any) -> ResultCheck:
         if isinstance(rows, list) and not rows:
             return ResultCheck("empty", "Nothing matched.", data)
         return ResultCheck("", "", data)
-    schema = {k: v for k, v in returns.items() if k not in RESULT_LIMIT_KEYS}
     try:
-        errors = list(validator_for(schema).iter_errors(data))
+        # The limit keys (RESULT_LIMIT_KEYS) are no JSON Schema keywords: jsonschema skips them,
+        # so ``returns`` itself is the schema (and its cached validator is found by identity).
+        errors = list(validator_for(returns).iter_errors(data))
     except Exception as exc:
         return ResultCheck("shape", f"The contract's returns schema is invalid: {exc}", data)
-    too_big_errors = [e for e in errors if e.validator == "maxItems"]
+    too_big_errors = [e for e in errors if e.validator == "maxItems"] if errors else []
     range_errors = [
         e for e in errors if e.validator in _RANGE_KEYWORDS and e.validator != "maxItems"
     ]
@@ -382,8 +427,8 @@ def check_result(contract: Contract, value: Any) -> ResultCheck:
             data,
         )
     max_bytes = returns.get("max_bytes")
-    size = len(canonical_json(data).encode())
-    if isinstance(max_bytes, int) and size > max_bytes:
+    # The size is measured only when a byte limit is declared.
+    if isinstance(max_bytes, int) and (size := len(canonical_json(data).encode())) > max_bytes:
         return ResultCheck(
             "too_big",
             f"{contract.name} returned {size} bytes of JSON; its contract allows at most {max_bytes}.",
