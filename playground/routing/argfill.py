@@ -92,7 +92,9 @@ _PLAIN_WORD_RE = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
 
 #: Evidence rules whose value is weak (a number, the only lowercase word): they add
 #: ``Weights.integer`` and their spans stay usable by other rules and other tools.
-WEAK_RULES = frozenset({"integer", "lowercase"})
+WEAK_RULES = frozenset(
+    {"integer", "lowercase", "assign", "number", "string", "cue", "list", "boolean", "position", "date"}
+)
 _ALNUM = "A-Za-z0-9"
 
 
@@ -217,6 +219,7 @@ class ParamSpec:
     shapes: tuple[tuple[str, str], ...] = ()  # (example, regex derived from it)
     prefix: str | None = None
     free_text: bool = False
+    item_types: tuple[str, ...] = ()  # an array's item types
 
     @property
     def structured(self) -> bool:
@@ -263,6 +266,7 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
             examples=examples,
             shapes=shapes,
             prefix=prefix,
+            item_types=_types(schema["items"]) if isinstance(schema.get("items"), dict) else (),
         )
         free = (
             ("string" in types or not types)
@@ -537,3 +541,254 @@ def fill_free_text(
             }
     fill.missing = [s.name for s in specs if s.required and s.name not in fill.args]
     return fill
+
+
+# ---- values from the question, by schema (issue 12) -----------------------------------------
+#: Rules of :func:`fill_loose`; their evidence is weak for scoring (relevance is judged from the
+#: words first; a value that merely fits a type says little about which tool is meant).
+LOOSE_RULES = WEAK_RULES - {"integer", "lowercase"}
+_GENERIC_DOC_WORDS = frozenset(
+    "the a an of to in for and or is be it this that value values number numbers given "
+    "specific specified which used use default optional required if not by with as on at "
+    "from e g eg example such like its their"
+    .split()
+)
+_CUE_STOP_RE = re.compile(
+    r"[.,;?!]|\s(?:and|with|using|for|from|to|in|on|at|by|of|that|which|who|where|when|"
+    r"then|within|into|over|under|after|before|between|if)\s",
+    re.I,
+)
+_LEAD_RE = re.compile(r"^(?:\s|the\b|a\b|an\b|of\b|is\b|are\b|as\b|called\b|named\b|:|=)+", re.I)
+_NEGATION_RE = re.compile(r"\b(?:not|no|without|don'?t|doesn'?t|never|exclude|excluding)\b|않|없이|말고", re.I)
+_DATE_DOC_RE = re.compile(r"\bdate\b|날짜|일자", re.I)
+
+
+def _label_words(spec: ParamSpec) -> tuple[set[str], set[str]]:
+    """``(name words, description words)`` of a parameter, as stems."""
+    name = {korean.stem(p) for p in korean.split_identifier(spec.name) if len(p) > 1}
+    doc = {
+        korean.stem(t.surface)
+        for t in korean.tokenize(_strip_example_text(spec.doc))
+        if t.surface.lower() not in _GENERIC_DOC_WORDS and not korean.is_stopword(t.stem)
+    }
+    return name, doc - name
+
+
+def _strip_example_text(text: str) -> str:
+    for ex in extract_examples(text):
+        text = text.replace(ex, " ")
+    return text
+
+
+def _near(tokens: list[korean.Token], start: int, end: int, words: set[str], before: int = 4) -> float:
+    """How strongly ``words`` label the span ``[start, end)``: 1/(distance) per matching token
+    among the ``before`` tokens before it and the two after it."""
+    prev = [t for t in tokens if t.end <= start][-before:]
+    nxt = [t for t in tokens if t.start >= end][:2]
+    score = 0.0
+    for dist, tok in enumerate(reversed(prev), 1):
+        if any(korean.match_quality(tok.stem, w)[0] >= 0.7 for w in words):
+            score += 1.0 / dist
+    for dist, tok in enumerate(nxt, 1):
+        if any(korean.match_quality(tok.stem, w)[0] >= 0.7 for w in words):
+            score += 0.5 / dist
+    return score
+
+
+def _fits(spec: ParamSpec, v: "values_mod.Value") -> Any:
+    """``v`` as a value of ``spec``'s type, or ``None`` when it does not fit."""
+    types = spec.types or ("string",)
+    if v.kind == "number":
+        if "integer" in types and isinstance(v.value, int):
+            return v.value
+        if "number" in types:
+            return v.value
+        if "integer" in types and isinstance(v.value, float) and v.value.is_integer():
+            return int(v.value)
+        return None
+    if "string" in types:
+        return str(v.value)
+    return None
+
+
+def fill_loose(
+    specs: list[ParamSpec],
+    question: str,
+    fill: Fill,
+    tokens: list[korean.Token] | None = None,
+) -> Fill:
+    """Values written in the question given to the parameters whose words stand next to them.
+
+    Runs after the structured rules (1-8) for the parameters they left empty. Candidates come
+    from :mod:`playground.routing.values` (numbers, quoted text, names, codes, URLs, e-mails,
+    paths, ``name=value``). Each pairing scores: ``name=value`` naming the parameter 10; a unit
+    word after a number that the parameter's text uses 3; parameter-name words before the value
+    ``2/distance``, description words ``1/distance`` (:func:`_near`). Pairs are taken best first,
+    each value once. Then arrays take the remaining values of their item type (``18 and 12``
+    -> ``[18, 12]``); strings with no candidate take the span after their own name word
+    (``the function 3x^2 + 2x - 1`` -> ``3x^2 + 2x - 1``, rule ``cue``); dates are parsed with
+    :func:`dateutil.parser.parse`; booleans are true when the parameter's name word is in the
+    question (false after a negation); finally required parameters still empty take the
+    remaining fitting values in schema order (rule ``position``). Optional parameters are only
+    filled by labelled evidence. Returns ``fill`` (updated in place)."""
+    from playground.routing import values as values_mod
+
+    text = korean.normalize(question)
+    toks = tokens if tokens is not None else korean.tokenize(text)
+    open_specs = [
+        s for s in specs if s.name not in fill.args and not s.free_text and not s.structured
+    ]
+    if not open_specs:
+        return fill
+    used = list(fill.consumed)
+    strings = values_mod.quoted(text) + [
+        v for v in values_mod.names(text) if not any(v.start < q.end and q.start < v.end for q in values_mod.quoted(text))
+    ]
+    nums = [
+        v for v in values_mod.numbers(text)
+        if not any(v.start < s.end and s.start < v.end and s.kind != "name" for s in strings)
+    ]
+    cands = [v for v in nums + strings if _free((v.start, v.end), used)]
+    assigned = values_mod.assignments(text)
+    labels = {s.name: _label_words(s) for s in open_specs}
+    taken: set[int] = set()
+
+    def give(spec: ParamSpec, value: Any, rule: str, start: int, end: int, detail: str) -> None:
+        fill.args[spec.name] = value
+        fill.evidence[spec.name] = {
+            "rule": rule,
+            "span": [start, end],
+            "text": text[start:end],
+            "detail": detail,
+        }
+
+    pairs = []
+    for si, spec in enumerate(open_specs):
+        if "array" in spec.types or "boolean" in spec.types or "object" in spec.types:
+            continue
+        name_w, doc_w = labels[spec.name]
+        hit = assigned.get(spec.name.lower())
+        for ci, v in enumerate(cands):
+            value = _fits(spec, v)
+            if value is None:
+                continue
+            score = 0.0
+            why = []
+            if hit is not None and hit.start == v.start:
+                score += 10
+                why.append(f"written as {spec.name}=")
+            if v.kind == "number" and v.unit:
+                unit = korean.stem(v.unit.split("/")[0])
+                if any(korean.match_quality(unit, w)[0] >= 0.7 for w in name_w | doc_w):
+                    score += 3
+                    why.append(f"unit {v.unit!r} is in its description")
+            near = 2 * _near(toks, v.start, v.end, name_w) + _near(toks, v.start, v.end, doc_w)
+            if near:
+                score += near
+                why.append("next to its words")
+            if v.kind in ("url", "email", "path") and re.search(
+                {"url": r"url|link|address|주소", "email": r"e-?mail|메일", "path": r"path|file|dir|folder|파일|경로"}[v.kind],
+                spec.name + " " + spec.doc,
+                re.I,
+            ):
+                score += 3
+                why.append(f"a {v.kind} where the parameter wants one")
+            if score > 0:
+                pairs.append((-score, si, ci, value, "; ".join(why)))
+    for neg, si, ci, value, why in sorted(pairs, key=lambda p: (p[0], p[1], p[2])):
+        spec, v = open_specs[si], cands[ci]
+        if spec.name in fill.args or ci in taken:
+            continue
+        taken.add(ci)
+        rule = "assign" if "written as" in why else ("number" if v.kind == "number" else "string")
+        give(spec, value, rule, v.start, v.end, f"{v.kind} {v.text!r}: {why} (score {-neg:.2f})")
+    for spec in open_specs:
+        if spec.name in fill.args:
+            continue
+        if "array" in spec.types:
+            free = [
+                (ci, v) for ci, v in enumerate(cands)
+                if ci not in taken and _fits(_item_spec(spec), v) is not None
+            ]
+            if len(free) >= 2 or (free and spec.required):
+                for ci, _ in free:
+                    taken.add(ci)
+                items = [_fits(_item_spec(spec), v) for _, v in free]
+                give(spec, items, "list", free[0][1].start, free[-1][1].end, f"{len(items)} values of the item type")
+                continue
+        if "boolean" in spec.types:
+            name_w, _ = labels[spec.name]
+            for tok in toks:
+                if tok.stem in name_w or any(korean.match_quality(tok.stem, w)[0] >= 0.7 for w in name_w if len(w) > 3):
+                    window = text[max(0, tok.start - 25) : tok.start]
+                    value = not _NEGATION_RE.search(window)
+                    give(spec, value, "boolean", tok.start, tok.end, f"its word {tok.surface!r}" + ("" if value else " after a negation"))
+                    break
+            continue
+        if "string" in spec.types or not spec.types:
+            if spec.format in ("date", "date-time") or _DATE_DOC_RE.search(spec.name):
+                found = _date(spec, text)
+                if found is not None:
+                    give(spec, *found)
+                    continue
+            cue = _cue_span(spec, text, toks, labels[spec.name][0])
+            if cue is not None and _free(cue[:2], [(c.start, c.end) for i, c in enumerate(cands) if i in taken]):
+                give(spec, text[cue[0] : cue[1]], "cue", cue[0], cue[1], f"after its word {cue[2]!r}")
+                continue
+    for spec in open_specs:  # required values still empty: the remaining ones in order
+        if spec.name in fill.args or not spec.required or "boolean" in spec.types:
+            continue
+        for ci, v in enumerate(cands):
+            if ci in taken:
+                continue
+            value = _fits(spec, v)
+            if value is None or (v.kind == "number" and v.unit in ("번째",)):
+                continue
+            taken.add(ci)
+            give(spec, value, "position", v.start, v.end, f"the next unused {v.kind} in the question")
+            break
+    return fill
+
+
+def _item_spec(spec: ParamSpec) -> ParamSpec:
+    return replace(spec, types=spec.item_types or ("string",))
+
+
+def _cue_span(
+    spec: ParamSpec, text: str, tokens: list[korean.Token], words: set[str]
+) -> tuple[int, int, str] | None:
+    """The span after the parameter's own name word in the question, up to punctuation or a
+    preposition: ``the function 3x^2 + 2x - 1.`` -> ``3x^2 + 2x - 1``."""
+    for tok in tokens:
+        if tok.stem not in words or korean.has_hangul(tok.surface):
+            continue
+        rest = text[tok.end :]
+        lead = _LEAD_RE.match(rest)
+        skip = lead.end() if lead else 0
+        body = rest[skip:]
+        stop = _CUE_STOP_RE.search(" " + body)
+        value = (body[: stop.start() - 1] if stop else body).strip()
+        if value and len(value.split()) <= 6 and not korean.is_stopword(value.lower()):
+            start = tok.end + skip
+            return start, start + len(value), tok.surface
+    return None
+
+
+def _date(spec: ParamSpec, text: str) -> tuple[Any, str, int, int, str] | None:
+    """A date written in ``text``, parsed with ``dateutil`` (fuzzy), as ISO ``YYYY-MM-DD``."""
+    from dateutil import parser as dparser
+
+    for m in re.finditer(
+        r"\b(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|"
+        r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|"
+        r"\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*(?:,?\s+\d{4})?)\b",
+        text,
+        re.I,
+    ):
+        try:
+            when = dparser.parse(m.group(), default=_dt.datetime(_dt.date.today().year, 1, 1))
+        except (ValueError, OverflowError):
+            continue
+        value = when.date().isoformat() if spec.format != "date-time" else when.isoformat()
+        return value, "date", m.start(), m.end(), f"{m.group()!r} parsed by dateutil"
+    return None

@@ -350,6 +350,7 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
         if not korean.is_nominal(tokens[k]):
             reasons.setdefault((tokens[k].start, tokens[k].end), "the request's verb, not a value")
     for i, tool in enumerate(idx.tools):
+        argfill.fill_loose(tool.specs, text, fills[i], tokens)
         fill = argfill.fill_free_text(
             tool.specs, text, fills[i], consumed + labels, reasons, tokens
         )
