@@ -397,7 +397,7 @@ def _structural(spec: ParamSpec, text: str, used: list[tuple[int, int]]) -> tupl
 
 
 def _integer(spec: ParamSpec, text: str, used: list[tuple[int, int]]) -> tuple[Any, dict] | None:
-    for rx in (_COUNTED_RE, _BARE_INT_RE):
+    for rx in (_COUNTED_RE,):  # bare numbers are given by label in fill_loose
         for m in rx.finditer(text):
             if not _free(m.span(1), used):
                 continue
@@ -648,6 +648,10 @@ def fill_loose(
         v for v in values_mod.numbers(text)
         if not any(v.start < s.end and s.start < v.end and s.kind != "name" for s in strings)
     ]
+    digits = [v for v in nums if v.text[:1].isdigit() or v.text[:1] in "-+−."]
+    wanted = sum(1 for s in open_specs if s.required and {"integer", "number"} & set(s.types))
+    if len(digits) >= wanted:  # "two numbers, say 36 and 48": the digits are the values
+        nums = digits
     cands = [v for v in nums + strings if _free((v.start, v.end), used)]
     assigned = values_mod.assignments(text)
     labels = {s.name: _label_words(s) for s in open_specs}
@@ -767,7 +771,7 @@ def _cue_span(
         skip = lead.end() if lead else 0
         body = rest[skip:]
         stop = _CUE_STOP_RE.search(" " + body)
-        value = (body[: stop.start() - 1] if stop else body).strip()
+        value = (body[: max(0, stop.start() - 1)] if stop else body).strip()
         if value and len(value.split()) <= 6 and not korean.is_stopword(value.lower()):
             start = tok.end + skip
             return start, start + len(value), tok.surface
