@@ -115,7 +115,7 @@ def _norm(value: Any) -> Any:
 
 def _value_ok(value: Any, allowed: list[Any]) -> bool:
     for ok in allowed:
-        if ok == "" or ok is None and value is None:
+        if ok == "" or (ok is None and value is None):
             continue
         if isinstance(ok, dict) and isinstance(value, dict):
             if _args_ok(value, {k: v for k, v in ok.items()}):
@@ -140,10 +140,7 @@ def _args_ok(args: Any, answer: dict[str, list[Any]]) -> bool:
     for key, value in args.items():
         if key not in answer or not _value_ok(value, answer[key]):
             return False
-    for key, allowed in answer.items():
-        if key not in args and "" not in allowed:
-            return False
-    return True
+    return all(not (key not in args and "" not in allowed) for key, allowed in answer.items())
 
 
 def call_ok(name: str, args: Any, truth: dict[str, dict[str, list[Any]]], names: dict) -> bool:
@@ -232,9 +229,10 @@ def run_category(router: OfflineRouter, pairs: list[tuple[dict, dict]], show: in
 def write_out(out: Path, category: str, pairs: list[tuple[dict, dict]]) -> None:
     """The declarations and eval case files of one category (see the module docstring)."""
     out.mkdir(parents=True, exist_ok=True)
-    with (out / f"{category}.declarations.jsonl").open("w", encoding="utf-8") as d, (
-        out / f"{category}.cases.jsonl"
-    ).open("w", encoding="utf-8") as c:
+    with (
+        (out / f"{category}.declarations.jsonl").open("w", encoding="utf-8") as d,
+        (out / f"{category}.cases.jsonl").open("w", encoding="utf-8") as c,
+    ):
         for entry, answer in pairs:
             decls, names = declarations(entry["function"])
             d.write(
@@ -260,7 +258,11 @@ def write_out(out: Path, category: str, pairs: list[tuple[dict, dict]]) -> None:
             )
 
 
-GOALS = {"e2e": ">= 0.60 (simple_python, live_simple)", "false_sel": "<= 0.05", "n_calls": ">= 0.6 (parallel)"}
+GOALS = {
+    "e2e": ">= 0.60 (simple_python, live_simple)",
+    "false_sel": "<= 0.05",
+    "n_calls": ">= 0.6 (parallel)",
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -272,7 +274,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the rates as JSON")
     ns = parser.parse_args(argv)
     if not (ns.data / "possible_answer").is_dir():
-        print(f"error: no BFCL data in {ns.data} (expected possible_answer/ beside the files)", file=sys.stderr)
+        print(
+            f"error: no BFCL data in {ns.data} (expected possible_answer/ beside the files)",
+            file=sys.stderr,
+        )
         return 2
     router = OfflineRouter()
     results = {}

@@ -48,7 +48,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from playground.routing import korean
+from playground.routing import korean, values
+from playground.routing.values import Value
 
 _SECTION_RE = re.compile(
     r"^(\s*)(Args|Arguments|Parameters|Params|Returns|Return|Raises|Yields|Examples?|Notes?|"
@@ -93,7 +94,18 @@ _PLAIN_WORD_RE = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
 #: Evidence rules whose value is weak (a number, the only lowercase word): they add
 #: ``Weights.integer`` and their spans stay usable by other rules and other tools.
 WEAK_RULES = frozenset(
-    {"integer", "lowercase", "assign", "number", "string", "cue", "list", "boolean", "position", "date"}
+    {
+        "integer",
+        "lowercase",
+        "assign",
+        "number",
+        "string",
+        "cue",
+        "list",
+        "boolean",
+        "position",
+        "date",
+    }
 )
 _ALNUM = "A-Za-z0-9"
 
@@ -548,10 +560,51 @@ def fill_free_text(
 #: words first; a value that merely fits a type says little about which tool is meant).
 LOOSE_RULES = WEAK_RULES - {"integer", "lowercase"}
 _GENERIC_DOC_WORDS = frozenset(
-    "the a an of to in for and or is be it this that value values number numbers given "
-    "specific specified which used use default optional required if not by with as on at "
-    "from e g eg example such like its their"
-    .split()
+    [
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "in",
+        "for",
+        "and",
+        "or",
+        "is",
+        "be",
+        "it",
+        "this",
+        "that",
+        "value",
+        "values",
+        "number",
+        "numbers",
+        "given",
+        "specific",
+        "specified",
+        "which",
+        "used",
+        "use",
+        "default",
+        "optional",
+        "required",
+        "if",
+        "not",
+        "by",
+        "with",
+        "as",
+        "on",
+        "at",
+        "from",
+        "e",
+        "g",
+        "eg",
+        "example",
+        "such",
+        "like",
+        "its",
+        "their",
+    ]
 )
 _CUE_STOP_RE = re.compile(
     r"[.,;?!]|\s(?:and|with|using|for|from|to|in|on|at|by|of|that|which|who|where|when|"
@@ -559,7 +612,9 @@ _CUE_STOP_RE = re.compile(
     re.I,
 )
 _LEAD_RE = re.compile(r"^(?:\s|the\b|a\b|an\b|of\b|is\b|are\b|as\b|called\b|named\b|:|=)+", re.I)
-_NEGATION_RE = re.compile(r"\b(?:not|no|without|don'?t|doesn'?t|never|exclude|excluding)\b|않|없이|말고", re.I)
+_NEGATION_RE = re.compile(
+    r"\b(?:not|no|without|don'?t|doesn'?t|never|exclude|excluding)\b|않|없이|말고", re.I
+)
 _DATE_DOC_RE = re.compile(r"\bdate\b|날짜|일자", re.I)
 
 
@@ -580,7 +635,9 @@ def _strip_example_text(text: str) -> str:
     return text
 
 
-def _near(tokens: list[korean.Token], start: int, end: int, words: set[str], before: int = 4) -> float:
+def _near(
+    tokens: list[korean.Token], start: int, end: int, words: set[str], before: int = 4
+) -> float:
     """How strongly ``words`` label the span ``[start, end)``: 1/(distance) per matching token
     among the ``before`` tokens before it and the two after it."""
     prev = [t for t in tokens if t.end <= start][-before:]
@@ -595,7 +652,7 @@ def _near(tokens: list[korean.Token], start: int, end: int, words: set[str], bef
     return score
 
 
-def _fits(spec: ParamSpec, v: "values_mod.Value") -> Any:
+def _fits(spec: ParamSpec, v: Value) -> Any:
     """``v`` as a value of ``spec``'s type, or ``None`` when it does not fit."""
     types = spec.types or ("string",)
     if v.kind == "number":
@@ -631,8 +688,6 @@ def fill_loose(
     question (false after a negation); finally required parameters still empty take the
     remaining fitting values in schema order (rule ``position``). Optional parameters are only
     filled by labelled evidence. Returns ``fill`` (updated in place)."""
-    from playground.routing import values as values_mod
-
     text = korean.normalize(question)
     toks = tokens if tokens is not None else korean.tokenize(text)
     open_specs = [
@@ -641,11 +696,14 @@ def fill_loose(
     if not open_specs:
         return fill
     used = list(fill.consumed)
-    strings = values_mod.quoted(text) + [
-        v for v in values_mod.names(text) if not any(v.start < q.end and q.start < v.end for q in values_mod.quoted(text))
+    strings = values.quoted(text) + [
+        v
+        for v in values.names(text)
+        if not any(v.start < q.end and q.start < v.end for q in values.quoted(text))
     ]
     nums = [
-        v for v in values_mod.numbers(text)
+        v
+        for v in values.numbers(text)
         if not any(v.start < s.end and s.start < v.end and s.kind != "name" for s in strings)
     ]
     digits = [v for v in nums if v.text[:1].isdigit() or v.text[:1] in "-+−."]
@@ -653,7 +711,7 @@ def fill_loose(
     if len(digits) >= wanted:  # "two numbers, say 36 and 48": the digits are the values
         nums = digits
     cands = [v for v in nums + strings if _free((v.start, v.end), used)]
-    assigned = values_mod.assignments(text)
+    assigned = values.assignments(text)
     labels = {s.name: _label_words(s) for s in open_specs}
     taken: set[int] = set()
 
@@ -691,7 +749,11 @@ def fill_loose(
                 score += near
                 why.append("next to its words")
             if v.kind in ("url", "email", "path") and re.search(
-                {"url": r"url|link|address|주소", "email": r"e-?mail|메일", "path": r"path|file|dir|folder|파일|경로"}[v.kind],
+                {
+                    "url": r"url|link|address|주소",
+                    "email": r"e-?mail|메일",
+                    "path": r"path|file|dir|folder|파일|경로",
+                }[v.kind],
                 spec.name + " " + spec.doc,
                 re.I,
             ):
@@ -711,22 +773,39 @@ def fill_loose(
             continue
         if "array" in spec.types:
             free = [
-                (ci, v) for ci, v in enumerate(cands)
+                (ci, v)
+                for ci, v in enumerate(cands)
                 if ci not in taken and _fits(_item_spec(spec), v) is not None
             ]
             if len(free) >= 2 or (free and spec.required):
                 for ci, _ in free:
                     taken.add(ci)
                 items = [_fits(_item_spec(spec), v) for _, v in free]
-                give(spec, items, "list", free[0][1].start, free[-1][1].end, f"{len(items)} values of the item type")
+                give(
+                    spec,
+                    items,
+                    "list",
+                    free[0][1].start,
+                    free[-1][1].end,
+                    f"{len(items)} values of the item type",
+                )
                 continue
         if "boolean" in spec.types:
             name_w, _ = labels[spec.name]
             for tok in toks:
-                if tok.stem in name_w or any(korean.match_quality(tok.stem, w)[0] >= 0.7 for w in name_w if len(w) > 3):
+                if tok.stem in name_w or any(
+                    korean.match_quality(tok.stem, w)[0] >= 0.7 for w in name_w if len(w) > 3
+                ):
                     window = text[max(0, tok.start - 25) : tok.start]
                     value = not _NEGATION_RE.search(window)
-                    give(spec, value, "boolean", tok.start, tok.end, f"its word {tok.surface!r}" + ("" if value else " after a negation"))
+                    give(
+                        spec,
+                        value,
+                        "boolean",
+                        tok.start,
+                        tok.end,
+                        f"its word {tok.surface!r}" + ("" if value else " after a negation"),
+                    )
                     break
             continue
         if "string" in spec.types or not spec.types:
@@ -736,8 +815,12 @@ def fill_loose(
                     give(spec, *found)
                     continue
             cue = _cue_span(spec, text, toks, labels[spec.name][0])
-            if cue is not None and _free(cue[:2], [(c.start, c.end) for i, c in enumerate(cands) if i in taken]):
-                give(spec, text[cue[0] : cue[1]], "cue", cue[0], cue[1], f"after its word {cue[2]!r}")
+            if cue is not None and _free(
+                cue[:2], [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
+            ):
+                give(
+                    spec, text[cue[0] : cue[1]], "cue", cue[0], cue[1], f"after its word {cue[2]!r}"
+                )
                 continue
     for spec in open_specs:  # required values still empty: the remaining ones in order
         if spec.name in fill.args or not spec.required or "boolean" in spec.types:
@@ -749,7 +832,9 @@ def fill_loose(
             if value is None or (v.kind == "number" and v.unit in ("번째",)):
                 continue
             taken.add(ci)
-            give(spec, value, "position", v.start, v.end, f"the next unused {v.kind} in the question")
+            give(
+                spec, value, "position", v.start, v.end, f"the next unused {v.kind} in the question"
+            )
             break
     return fill
 

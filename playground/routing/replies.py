@@ -25,7 +25,7 @@ from playground.routing.base import ToolResult
 from playground.routing.scoring import DeclIndex, ToolIndex
 
 
-def _rows_of(value: Any) -> list[dict]:
+def rows_of(value: Any) -> list[dict]:
     """Rows of a result: a list of dicts, the first list-of-dicts inside a dict, or the dict."""
     if isinstance(value, list):
         return [v for v in value if isinstance(v, dict)]
@@ -134,7 +134,7 @@ _SMALL_TALK_REPLIES = {
 }
 
 
-def _no_tool_text(idx: DeclIndex, ko: bool, exp: dict[str, Any] | None = None) -> str:
+def no_tool_text(idx: DeclIndex, ko: bool, exp: dict[str, Any] | None = None) -> str:
     """The customer-facing answer when no tool fits: a greeting for a greeting, thanks for
     thanks, else an apology; both with what the (advertised) tools can do, in words from
     their first description sentences. No tool names: those, the scores and what was not
@@ -176,7 +176,7 @@ def _hint(spec: argfill.ParamSpec, ko: bool) -> str:
     return ""
 
 
-def _ask_text(idx: DeclIndex, best: dict, ko: bool) -> str:
+def ask_text(idx: DeclIndex, best: dict, ko: bool) -> str:
     """Ask the customer for the missing values in their words: an offer from the tool's first
     description sentence, then each value's label and an example (no tool or argument
     names; those are in the explanation's ``asks_for``)."""
@@ -251,7 +251,7 @@ def summarize(results: list[ToolResult], ko: bool) -> str:
                 + extra
             )
             continue
-        rows = _rows_of(v) if isinstance(v, (list, dict)) else []
+        rows = rows_of(v) if isinstance(v, (list, dict)) else []
         listy = isinstance(v, list) or (
             isinstance(v, dict)
             and any(isinstance(x, list) and (not x or isinstance(x[0], dict)) for x in v.values())

@@ -114,30 +114,151 @@ _KO_NUM_RE = re.compile(
     r"(?<![가-힣])(?P<num>열|하나|한|첫|둘|두|셋|세|넷|네|다섯|여섯|일곱|여덟|아홉|스무|스물)"
     r"\s?(?P<unit>번째|개|명|번|권|장|병|잔|대|건|가지|일|주|달|시간|분|살)"
 )
-_QUOTED_RE = re.compile(r"'([^'\n]{1,200})'|\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|‘([^’\n]{1,200})’|`([^`\n]{1,200})`")
+_QUOTED_RE = re.compile(
+    r"'([^'\n]{1,200})'|\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|‘([^’\n]{1,200})’|`([^`\n]{1,200})`"
+)
 _ASSIGN_RE = re.compile(
     r"\b([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|:)\s*(\"[^\"]*\"|'[^']*'|[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[A-Za-z][\w.-]*)"
 )
 _URL_RE = re.compile(r"\bhttps?://[^\s'\"<>]+[^\s'\"<>.,;:!?)]")
 _EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
-_PATH_RE = re.compile(r"(?<![\w/])(?:~|\.{1,2})?/(?:[\w.-]+/)*[\w.-]+|\b[\w-]+\.(?:txt|csv|json|py|pdf|png|jpe?g|xlsx?|docx?|md|log|ya?ml|html?|mp3|mp4|wav|zip)\b")
-_CODE_RE = re.compile(r"(?<![\w-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+(?![\w-])|(?<![\w-])[A-Z]{1,4}\d{2,}(?![\w-])")
+_PATH_RE = re.compile(
+    r"(?<![\w/])(?:~|\.{1,2})?/(?:[\w.-]+/)*[\w.-]+|\b[\w-]+\.(?:txt|csv|json|py|pdf|png|jpe?g|xlsx?|docx?|md|log|ya?ml|html?|mp3|mp4|wav|zip)\b"
+)
+_CODE_RE = re.compile(
+    r"(?<![\w-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+(?![\w-])|(?<![\w-])[A-Z]{1,4}\d{2,}(?![\w-])"
+)
 _NAME_WORD = r"(?:[A-Z][\w'’&.-]*|\d+(?:st|nd|rd|th)?)"
 _NAME_RE = re.compile(
     rf"(?<![\w'’])[A-Z][\w'’&.-]*(?:(?:\s+(?:of|de|la|du|von|van|the)\s+|\s+|,\s(?=[A-Z]{{2}}\b)){_NAME_WORD})*"
 )
 #: Capitalised words that start sentences or are function words, never a name by themselves.
 _NOT_NAMES = frozenset(
-    (
-        "I What Which Who Whom Whose When Where Why How Can Could Would Will Should Shall May "
-        "Might Must Do Does Did Is Are Was Were Be Please Find Get Give Tell Show Calculate "
-        "Compute Determine Estimate Predict Retrieve Fetch Search Look Check List Create Make "
-        "Book Order Let Help Provide Return Generate Convert Identify Send Set Update Add "
-        "Delete Remove Play Plan Suggest Recommend Locate Display Also And Or The A An In On "
-        "At For From To With By Of If Then Hey Hi Hello Thanks Thank My Our Your It This That "
-        "These Those There Here Okay OK Yes No Now Today Tomorrow Yesterday What's I'm I'd "
-        "Use Using Run Open Start Stop Need Want Analyze Evaluate Solve Translate Draw"
-    ).split()
+    [
+        "I",
+        "What",
+        "Which",
+        "Who",
+        "Whom",
+        "Whose",
+        "When",
+        "Where",
+        "Why",
+        "How",
+        "Can",
+        "Could",
+        "Would",
+        "Will",
+        "Should",
+        "Shall",
+        "May",
+        "Might",
+        "Must",
+        "Do",
+        "Does",
+        "Did",
+        "Is",
+        "Are",
+        "Was",
+        "Were",
+        "Be",
+        "Please",
+        "Find",
+        "Get",
+        "Give",
+        "Tell",
+        "Show",
+        "Calculate",
+        "Compute",
+        "Determine",
+        "Estimate",
+        "Predict",
+        "Retrieve",
+        "Fetch",
+        "Search",
+        "Look",
+        "Check",
+        "List",
+        "Create",
+        "Make",
+        "Book",
+        "Order",
+        "Let",
+        "Help",
+        "Provide",
+        "Return",
+        "Generate",
+        "Convert",
+        "Identify",
+        "Send",
+        "Set",
+        "Update",
+        "Add",
+        "Delete",
+        "Remove",
+        "Play",
+        "Plan",
+        "Suggest",
+        "Recommend",
+        "Locate",
+        "Display",
+        "Also",
+        "And",
+        "Or",
+        "The",
+        "A",
+        "An",
+        "In",
+        "On",
+        "At",
+        "For",
+        "From",
+        "To",
+        "With",
+        "By",
+        "Of",
+        "If",
+        "Then",
+        "Hey",
+        "Hi",
+        "Hello",
+        "Thanks",
+        "Thank",
+        "My",
+        "Our",
+        "Your",
+        "It",
+        "This",
+        "That",
+        "These",
+        "Those",
+        "There",
+        "Here",
+        "Okay",
+        "OK",
+        "Yes",
+        "No",
+        "Now",
+        "Today",
+        "Tomorrow",
+        "Yesterday",
+        "What's",
+        "I'm",
+        "I'd",
+        "Use",
+        "Using",
+        "Run",
+        "Open",
+        "Start",
+        "Stop",
+        "Need",
+        "Want",
+        "Analyze",
+        "Evaluate",
+        "Solve",
+        "Translate",
+        "Draw",
+    ]
 )
 
 
@@ -171,7 +292,9 @@ def numbers(text: str) -> list[Value]:
         value: int | float = float(raw) if "." in raw else int(raw)
         sign = m.group("sign")
         # a sign right after a letter, a digit or ")" is an operator or a range (3x-1, 1-5)
-        signed = bool(sign) and (m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] == ")"))
+        signed = bool(sign) and (
+            m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] == ")")
+        )
         if signed and sign in "-−":
             value = -value
         unit = (m.group("unit") or "").lower()
@@ -189,7 +312,16 @@ def numbers(text: str) -> list[Value]:
             continue
         if words.strip().lower() in ("one",) and not m.group("unit"):
             continue  # "one" alone is mostly a pronoun ("the one with ...")
-        out.append(Value("number", n, m.start(), m.start() + len(words.rstrip()), words.strip(), (m.group("unit") or "").lower()))
+        out.append(
+            Value(
+                "number",
+                n,
+                m.start(),
+                m.start() + len(words.rstrip()),
+                words.strip(),
+                (m.group("unit") or "").lower(),
+            )
+        )
     for m in _KO_NUM_RE.finditer(text):
         out.append(
             Value("number", _KO_NUM[m.group("num")], m.start(), m.end(), m.group(), m.group("unit"))
@@ -215,7 +347,16 @@ def assignments(text: str) -> dict[str, Value]:
         if re.fullmatch(r"[-+]?\d[\d,]*(?:\.\d+)?", raw):
             plain = raw.replace(",", "")
             parsed = float(plain) if "." in plain else int(plain)
-        out.setdefault(m.group(1).lower(), Value("number" if not isinstance(parsed, str) else "name", parsed, m.start(2), m.end(2), raw))
+        out.setdefault(
+            m.group(1).lower(),
+            Value(
+                "number" if not isinstance(parsed, str) else "name",
+                parsed,
+                m.start(2),
+                m.end(2),
+                raw,
+            ),
+        )
     return out
 
 
@@ -230,7 +371,12 @@ def names(text: str) -> list[Value]:
         taken.append((start, end))
         out.append(Value(kind, text[start:end], start, end, text[start:end]))
 
-    for kind, rx in (("url", _URL_RE), ("email", _EMAIL_RE), ("path", _PATH_RE), ("code", _CODE_RE)):
+    for kind, rx in (
+        ("url", _URL_RE),
+        ("email", _EMAIL_RE),
+        ("path", _PATH_RE),
+        ("code", _CODE_RE),
+    ):
         for m in rx.finditer(text):
             add(kind, m.start(), m.end())
     for m in _NAME_RE.finditer(text):

@@ -9,7 +9,8 @@ import pytest
 from playground.loop.episode import run_manual_episode, run_question_episode
 from playground.loop.reply import repair_note
 from playground.routing.base import FunctionCall, Move
-from playground.routing.offline import OfflineRouter, say
+from playground.routing.offline import OfflineRouter
+from playground.routing.replies import say
 from playground.workbench import open_playground
 
 ROOT = Path(__file__).resolve().parents[2]
