@@ -44,6 +44,7 @@ Rules 4 and 5 upper-case the value when the example/prefix is upper case (``hr20
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -618,6 +619,7 @@ _NEGATION_RE = re.compile(
 _DATE_DOC_RE = re.compile(r"\bdate\b|날짜|일자", re.I)
 
 
+@functools.lru_cache(maxsize=4096)
 def _label_words(spec: ParamSpec) -> tuple[set[str], set[str]]:
     """``(name words, description words)`` of a parameter, as stems."""
     name = {korean.stem(p) for p in korean.split_identifier(spec.name) if len(p) > 1}
@@ -668,11 +670,37 @@ def _fits(spec: ParamSpec, v: Value) -> Any:
     return None
 
 
+@dataclass(frozen=True)
+class QuestionValues:
+    """The values written in one question (computed once per question, shared by the tools)."""
+
+    strings: tuple[Value, ...]
+    numbers: tuple[Value, ...]
+    assigned: dict[str, Value]
+
+    @classmethod
+    def of(cls, text: str) -> QuestionValues:
+        """Extract them from the normalised question ``text`` (see :mod:`values`)."""
+        quoted = values.quoted(text)
+        strings = quoted + [
+            v
+            for v in values.names(text)
+            if not any(v.start < q.end and q.start < v.end for q in quoted)
+        ]
+        nums = [
+            v
+            for v in values.numbers(text)
+            if not any(v.start < s.end and s.start < v.end and s.kind != "name" for s in strings)
+        ]
+        return cls(tuple(strings), tuple(nums), values.assignments(text))
+
+
 def fill_loose(
     specs: list[ParamSpec],
     question: str,
     fill: Fill,
     tokens: list[korean.Token] | None = None,
+    found: QuestionValues | None = None,
 ) -> Fill:
     """Values written in the question given to the parameters whose words stand next to them.
 
@@ -696,22 +724,14 @@ def fill_loose(
     if not open_specs:
         return fill
     used = list(fill.consumed)
-    strings = values.quoted(text) + [
-        v
-        for v in values.names(text)
-        if not any(v.start < q.end and q.start < v.end for q in values.quoted(text))
-    ]
-    nums = [
-        v
-        for v in values.numbers(text)
-        if not any(v.start < s.end and s.start < v.end and s.kind != "name" for s in strings)
-    ]
+    found = found or QuestionValues.of(text)
+    strings, nums = list(found.strings), list(found.numbers)
     digits = [v for v in nums if v.text[:1].isdigit() or v.text[:1] in "-+−."]
     wanted = sum(1 for s in open_specs if s.required and {"integer", "number"} & set(s.types))
     if len(digits) >= wanted:  # "two numbers, say 36 and 48": the digits are the values
         nums = digits
     cands = [v for v in nums + strings if _free((v.start, v.end), used)]
-    assigned = values.assignments(text)
+    assigned = found.assigned
     labels = {s.name: _label_words(s) for s in open_specs}
     taken: set[int] = set()
 

@@ -108,6 +108,9 @@ class ToolIndex:
     specs: list[argfill.ParamSpec]
     refers: tuple[str, ...]  # tools named as a prerequisite ("먼저 X로")
     demo: bool = False  # says it is not for real use (see _DEMO_RE)
+    keys: frozenset[str] = frozenset()  # leading letters of its id shapes/prefixes (HR, P, KB)
+    always: bool = False  # a pattern or format argument: always a candidate
+    enums: tuple[str, ...] = ()  # its enum values, lower case
 
 
 @dataclass
@@ -120,6 +123,8 @@ class DeclIndex:
     sorted_terms: list[str] = field(default_factory=list)
     by_bigram: dict[str, list[str]] = field(default_factory=dict)
     longest: int = 0  # length of the longest vocabulary term (bounds the substring search)
+    by_key: dict[str, list[int]] = field(default_factory=dict)  # id letters -> tools
+    always: list[int] = field(default_factory=list)  # tools scored on every question
 
 
 def _names_regex(names: list[str]) -> re.Pattern | None:
@@ -197,8 +202,30 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
             terms.pop(t, None)
     first = _SENTENCE_RE.split(parts.summary.strip())[0] if parts.summary.strip() else ""
     demo = bool(_DEMO_RE.search(str(decl.get("description") or "")))
+    keys: set[str] = set()
+    always = False
+    for spec in specs:
+        for model in [e for e, _ in spec.shapes] + ([spec.prefix] if spec.prefix else []):
+            lead = re.match(r"[A-Za-z]+", model)
+            if lead:
+                keys.add(lead.group().upper())
+            else:
+                always = True
+        if spec.pattern or spec.format in {"date", "email"}:
+            always = True
+    enums = tuple(str(v).lower() for s in specs for v in s.enum)
     return ToolIndex(
-        name, first, terms, boundaries, boundary_terms, specs, tuple(dict.fromkeys(refers)), demo
+        name,
+        first,
+        terms,
+        boundaries,
+        boundary_terms,
+        specs,
+        tuple(dict.fromkeys(refers)),
+        demo,
+        frozenset(keys),
+        always,
+        enums,
     )
 
 
@@ -211,6 +238,10 @@ def build_index(declarations: list[dict[str, Any]], weights: Weights) -> DeclInd
             idx.postings.setdefault(stem, []).append((i, where, weight))
         for stem in tool.boundary_terms:
             idx.bpostings.setdefault(stem, []).append(i)
+        for key in tool.keys:
+            idx.by_key.setdefault(key, []).append(i)
+        if tool.always:
+            idx.always.append(i)
     idx.sorted_terms = sorted(set(idx.postings) | set(idx.bpostings))
     idx.longest = max(map(len, idx.sorted_terms), default=0)
     for term in idx.sorted_terms:
@@ -250,7 +281,15 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
     (sorted by (-score, name)); ``words`` one ``{word, stem, weight, predicate}`` per token."""
     text = korean.normalize(question)
     tokens = korean.tokenize(text)
-    fills = [argfill.fill_structured(t.specs, text, tokens) for t in idx.tools]
+    matches: dict[str, tuple[dict, dict, list[int]]] = {}
+    for tok in tokens:
+        if tok.stem not in matches:
+            matches[tok.stem] = match_token(idx, tok.stem, w)
+    live = candidates(idx, text, matches)
+    fills = [
+        argfill.fill_structured(t.specs, text, tokens) if i in live else argfill.Fill()
+        for i, t in enumerate(idx.tools)
+    ]
     consumed = sorted(
         {
             span
@@ -284,7 +323,7 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
     for k, tok in enumerate(tokens):
         if weights[k] == 0:
             continue
-        pos, neg, named = match_token(idx, tok.stem, w)
+        pos, neg, named = matches[tok.stem]
         for i in named:
             if i not in neg:
                 rows[i]["name_hits"].append(tok.surface)
@@ -349,11 +388,16 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
     for k in predicates:  # a verb predicate is the request, never part of a search text
         if not korean.is_nominal(tokens[k]):
             reasons.setdefault((tokens[k].start, tokens[k].end), "the request's verb, not a value")
+    found_values = argfill.QuestionValues.of(text)
     for i, tool in enumerate(idx.tools):
-        argfill.fill_loose(tool.specs, text, fills[i], tokens)
-        fill = argfill.fill_free_text(
-            tool.specs, text, fills[i], consumed + labels, reasons, tokens
-        )
+        if i in live:
+            argfill.fill_loose(tool.specs, text, fills[i], tokens, found_values)
+            fill = argfill.fill_free_text(
+                tool.specs, text, fills[i], consumed + labels, reasons, tokens
+            )
+        else:  # no word, id or enum of the question points at it: nothing to fill
+            fill = fills[i]
+            fill.missing = [s.name for s in tool.specs if s.required]
         found = sum(
             w.integer if ev["rule"] in argfill.WEAK_RULES else w.argument
             for ev in fill.evidence.values()
@@ -390,6 +434,39 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
             r[key] = round(r[key], 4)
     rows.sort(key=lambda r: (-r["score"], r["name"]))
     return rows, notes
+
+
+_ID_LEAD_RE = re.compile(r"(?<![A-Za-z])([A-Za-z]+)[-_]?(?=\d)")
+
+
+def candidates(
+    idx: DeclIndex, text: str, matches: dict[str, tuple[dict, dict, list[int]]]
+) -> set[int]:
+    """The tools worth filling arguments for (issue 8: pre-filtered through the inverted
+    index, so the cost of a question grows with the tools it mentions, not with all tools):
+    those a question word matches (vocabulary or boundary words, and the tools a matched
+    boundary sentence points to), those whose id letters start a code in the question
+    (``HR20260604`` -> the tools with an ``HR`` example or prefix), those with a pattern or
+    format argument, and those with an enum value written in the question."""
+    live: set[int] = set(idx.always)
+    by_name = {t.name: i for i, t in enumerate(idx.tools)}
+    for pos, neg, _named in matches.values():
+        live.update(pos)
+        for i, (_q, info) in neg.items():
+            live.add(i)
+            for b in info["sentences"]:
+                live.update(
+                    by_name[n] for n in idx.tools[i].boundaries[b].points_to if n in by_name
+                )
+    for m in _ID_LEAD_RE.finditer(text):
+        lead = m.group(1).upper()
+        for k in range(1, len(lead) + 1):
+            live.update(idx.by_key.get(lead[:k], ()))
+    low = text.lower()
+    live.update(
+        i for i, t in enumerate(idx.tools) if t.enums and any(e and e in low for e in t.enums)
+    )
+    return live
 
 
 def argument_labels(
