@@ -49,6 +49,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from anyascii import anyascii
+
 from playground.routing import korean, values
 from playground.routing.values import Value
 
@@ -345,13 +347,16 @@ def _structural(spec: ParamSpec, text: str, used: list[tuple[int, int]]) -> tupl
             m = re.search(rx, text, re.I)
             if m and _free(m.span(), used):
                 hits.append((m.start(), m.end(), value))
+        how = list(spec.enum)
+        if not hits:  # a Hangul word whose romanisation is a listed value (서울 -> seoul)
+            hits, how = _romanised_enum(spec, text, used)
         if hits:
             s, e, value = min(hits, key=lambda h: (h[0], -h[1]))
             return value, {
                 "rule": "enum",
                 "span": [s, e],
                 "text": text[s:e],
-                "detail": list(spec.enum),
+                "detail": how,
             }
     if spec.pattern:
         m = _search(_unanchor(spec.pattern), text, used)
@@ -407,6 +412,27 @@ def _structural(spec: ParamSpec, text: str, used: list[tuple[int, int]]) -> tupl
                 "detail": f"starts with {spec.prefix!r}" + (", upper-cased" if upped else ""),
             }
     return None
+
+
+def _romanised_enum(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[list[tuple[int, int, Any]], Any]:
+    """Enum values equal to the romanisation (``anyascii``, Revised Romanization of Korean)
+    of a Hangul word of ``text`` or its stem: ``서울`` -> ``seoul``, ``부산에`` -> ``busan``.
+    Returns ``(hits, detail)`` as the enum rule uses them."""
+    by_latin = {str(v).lower(): v for v in spec.enum if isinstance(v, str) and v.isascii()}
+    if not by_latin:
+        return [], None
+    for m in re.finditer(r"[가-힣]+", text):
+        for word in dict.fromkeys((m.group(), korean.stem(m.group()))):
+            latin = anyascii(word).lower()
+            span = (m.start(), m.start() + len(word))
+            if latin in by_latin and _free(span, used):
+                value = by_latin[latin]
+                return [
+                    (span[0], span[1], value)
+                ], f"{word!r} romanised is {latin!r}, a listed value"
+    return [], None
 
 
 def _integer(spec: ParamSpec, text: str, used: list[tuple[int, int]]) -> tuple[Any, dict] | None:

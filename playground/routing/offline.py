@@ -78,7 +78,7 @@ from playground.errors import RouterError
 from playground.routing import korean
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
 from playground.routing.replies import ask_text, no_tool_text, rows_of, summarize
-from playground.routing.scoring import DeclIndex, Weights, build_index, score_question
+from playground.routing.scoring import DeclIndex, ScoreRow, Weights, build_index, score_question
 
 DEFAULT_THRESHOLD = 0.75
 """Tuned on fixtures/routing_cases.jsonl against tools/shop.py (see tests/routing/test_offline.py)."""
@@ -137,17 +137,14 @@ class OfflineRouter:
         return hit[1]
 
     # ---- scoring -------------------------------------------------------------------------
-    def score(self, question: str, declarations: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Per-tool scoring of ``question``: a list of dicts sorted by (-score, name), each with
-        ``name, score, relevance, evidence_bonus, pointer_bonus, boundary_penalty,
-        missing_penalty, predicate_penalty, matched, boundary, pointed, args, arg_evidence,
-        missing, unmatched_predicates``. A ``boundary`` entry is ``{sentence, terms,
-        distinctive, hit, points, points_to}``; a ``pointed`` entry ``{word, from, points}``."""
+    def score(self, question: str, declarations: list[dict[str, Any]]) -> list[ScoreRow]:
+        """Per-tool scoring of ``question``: :class:`~playground.routing.scoring.ScoreRow` per
+        declaration, sorted by (-score, name); the explanation holds their ``to_json()``."""
         return self._score(question, declarations)[0]
 
     def _score(
         self, question: str, declarations: list[dict[str, Any]]
-    ) -> tuple[list[dict], list[dict]]:
+    ) -> tuple[list[ScoreRow], list[dict]]:
         """``(rows, words)`` for ``question`` (see :func:`playground.routing.scoring.score_question`)."""
         _check_declarations(declarations)
         return score_question(self.index(declarations), question, self.weights)
@@ -174,7 +171,9 @@ class OfflineRouter:
             return self._continue(question, declarations, calls, episode[-1].results, call_no, ko)
         return self._pick(question, declarations, call_no, ko)
 
-    def _explanation(self, question: str, declarations: list[dict], step: str) -> dict[str, Any]:
+    def _explanation(
+        self, question: str, declarations: list[dict], step: str
+    ) -> tuple[dict[str, Any], list[ScoreRow]]:
         rows, words = self._score(question, declarations)
         return {
             "router": self.name,
@@ -183,86 +182,102 @@ class OfflineRouter:
             "threshold": self.threshold,
             "weights": asdict(self.weights),
             "words": words,
-            "tools": rows,
+            "tools": [r.to_json() for r in rows],
             "chosen": None,
             "reason": "",
-        }
+        }, rows
 
     def _pick(self, question: str, declarations: list[dict], call_no: int, ko: bool) -> Move:
-        exp = self._explanation(question, declarations, "pick")
-        rows = exp["tools"]
+        exp, rows = self._explanation(question, declarations, "pick")
         if not rows:
             exp["reason"] = "no tools declared"
             return Move(text=no_tool_text(self.index(declarations), ko, exp), explanation=exp)
-        eligible = [r for r in rows if r["score"] >= self.threshold]
-        full = [r for r in eligible if not r["missing"]]
+        eligible = [r for r in rows if r.score >= self.threshold]
+        full = [r for r in eligible if not r.missing]
         # a tool the question's words fit, short of a required argument: its score plus the
         # missing penalty (what it would score with the argument) must reach the threshold
         # (not when the request itself -- a Korean predicate -- matched no declaration)
         fitting = [
             r
             for r in rows
-            if r["missing"]
-            and r["relevance"] > 0
-            and not r["unmatched_predicates"]
-            and r["score"] + r["missing_penalty"] >= self.threshold
+            if r.missing
+            and r.relevance > 0
+            and not r.unmatched_predicates
+            and r.score + r.missing_penalty >= self.threshold
         ]
-        id_only = bool(full) and full[0]["relevance"] + full[0]["pointer_bonus"] <= 0
-        if (
-            id_only
-            and fitting
-            and fitting[0]["score"] + fitting[0]["missing_penalty"] > full[0]["score"]
-        ):
+        id_only = bool(full) and full[0].relevance + full[0].pointer_bonus <= 0
+        if id_only and fitting and fitting[0].score + fitting[0].missing_penalty > full[0].score:
             # seed 001: an id in the question is a cue among the tools the question is about;
             # a tool that only an argument's shape supports yields to a tool the words fit
             exp["passed_over"] = {
-                "tool": full[0]["name"],
+                "tool": full[0].name,
                 "why": "only an argument's shape supports it",
             }
             full = []
+        if full and full[0].deprecated:
+            # issue 12: a deprecated tool yields to a current one the question fits as well
+            successor = next(
+                (
+                    r
+                    for r in rows
+                    if not r.deprecated
+                    and r.relevance >= full[0].relevance
+                    and not r.unmatched_predicates
+                    and r.score + r.missing_penalty + r.deprecated_penalty >= self.threshold
+                ),
+                None,
+            )
+            if successor is not None:
+                exp["passed_over"] = {
+                    "tool": full[0].name,
+                    "why": f"its description says it is deprecated ({', '.join(full[0].deprecated)}); "
+                    f"{successor.name} fits the question as well",
+                }
+                full = [r for r in full if not r.deprecated]
+                fitting = [successor] + [r for r in fitting if r is not successor]
         if full:
             best = full[0]
-            passed = [r["name"] for r in eligible if r["missing"] and r["score"] > best["score"]]
+            passed = [r.name for r in eligible if r.missing and r.score > best.score]
             exp["reason"] = (
-                f"{best['name']} has the highest score {best['score']} >= {self.threshold} with all required arguments"
+                f"{best.name} has the highest score {best.score} >= {self.threshold} with all required arguments"
             )
             if passed:
                 exp["reason"] += f"; passed over {passed} (missing required arguments)"
-            return self._call(exp, best["name"], best["args"], call_no)
+            return self._call(exp, best.name, best.args, call_no)
         if not fitting:
             best = rows[0]
             exp["reason"] = (
                 f"no tool reaches the threshold {self.threshold} "
-                f"(best: {best['name']} {best['score']}), not even counting missing arguments"
+                f"(best: {best.name} {best.score}), not even counting missing arguments"
             )
             return Move(text=no_tool_text(self.index(declarations), ko, exp), explanation=exp)
         best = fitting[0]
         feeder = self._feeder(best, rows, declarations)
         if feeder is not None:
             exp["reason"] = (
-                f"{best['name']} fits best ({best['score']}) but lacks {best['missing']}; "
-                f"its description names {feeder['name']} as the step before, which can be filled: call it first"
+                f"{best.name} fits best ({best.score}) but lacks {best.missing}; "
+                f"its description names {feeder.name} as the step before, which can be filled: call it first"
             )
-            exp["prerequisite_for"] = best["name"]
-            return self._call(exp, feeder["name"], feeder["args"], call_no)
+            exp["prerequisite_for"] = best.name
+            return self._call(exp, feeder.name, feeder.args, call_no)
         if self.ask_for_missing:
             exp["reason"] = (
-                f"{best['name']} fits best ({best['score']}) but lacks {best['missing']}: ask for it"
+                f"{best.name} fits best ({best.score}) but lacks {best.missing}: ask for it"
             )
-            exp["asks_for"] = {"tool": best["name"], "missing": best["missing"]}
+            exp["asks_for"] = {"tool": best.name, "missing": best.missing}
             return Move(text=ask_text(self.index(declarations), best, ko), explanation=exp)
-        exp["reason"] = (
-            f"{best['name']} fits best ({best['score']}) though {best['missing']} are missing"
-        )
-        return self._call(exp, best["name"], best["args"], call_no)
+        exp["reason"] = f"{best.name} fits best ({best.score}) though {best.missing} are missing"
+        return self._call(exp, best.name, best.args, call_no)
 
-    def _feeder(self, best: dict, rows: list[dict], declarations: list[dict]) -> dict | None:
+    def _feeder(
+        self, best: ScoreRow, rows: list[ScoreRow], declarations: list[dict]
+    ) -> ScoreRow | None:
         idx = self.index(declarations)
-        tool = next(t for t in idx.tools if t.name == best["name"])
-        by_name = {r["name"]: r for r in rows}
+        tool = next(t for t in idx.tools if t.name == best.name)
+        by_name = {r.name: r for r in rows}
         for name in tool.refers:
             r = by_name.get(name)
-            if r and not r["missing"] and r["relevance"] > 0:
+            if r and not r.missing and r.relevance > 0:
                 return r
         return None
 
@@ -280,18 +295,17 @@ class OfflineRouter:
         call_no: int,
         ko: bool,
     ) -> Move:
-        exp = self._explanation(question, declarations, "continue")
-        rows = exp["tools"]
+        exp, rows = self._explanation(question, declarations, "continue")
         done = {(c.name, _canon(c.args)) for c in calls}
         result = last[-1]
         if len(calls) < self.max_calls and result.ok and result.kind == "ok":
             chain = self._chain(rows, result, done)
             if chain is not None:
                 r, arg, row_no, fld, value = chain
-                args = {**{k: v for k, v in r["args"].items() if k != arg}, arg: value}
+                args = {**{k: v for k, v in r.args.items() if k != arg}, arg: value}
                 exp["reason"] = (
-                    f"the question fits {r['name']} (relevance {r['relevance']}, name matched by "
-                    f"{r['name_hits']}) better than {result.name}; {arg} comes from row {row_no} "
+                    f"the question fits {r.name} (relevance {r.relevance}, name matched by "
+                    f"{r.name_hits}) better than {result.name}; {arg} comes from row {row_no} "
                     f"field {fld!r} of {result.call_id}"
                 )
                 exp["chained_from"] = {
@@ -302,13 +316,13 @@ class OfflineRouter:
                     "value": value,
                     "arg": arg,
                 }
-                return self._call(exp, r["name"], args, call_no)
+                return self._call(exp, r.name, args, call_no)
         elif len(calls) >= self.max_calls:
             exp["cap"] = self.max_calls
         exp["reason"] = f"reply with a summary of {result.name}'s result ({result.kind})"
         return Move(text=summarize(last, ko), explanation=exp)
 
-    def _chain(self, rows: list[dict], result: ToolResult, done: set):
+    def _chain(self, rows: list[ScoreRow], result: ToolResult, done: set):
         found = rows_of(result.value)
         if not found:
             return None
@@ -318,22 +332,22 @@ class OfflineRouter:
         ]
         if not ids:
             return None
-        last = next((_intent(r) for r in rows if r["name"] == result.name), (0.0, 0))
+        last = next((_intent(r) for r in rows if r.name == result.name), (0.0, 0))
         for r in rows:  # already sorted by score
-            if r["name"] == result.name:
+            if r.name == result.name:
                 continue
             for fld, value in ids:
-                missing = [m for m in r["missing"] if m != fld]
-                if fld not in r["missing"] and fld not in r["args"]:
+                missing = [m for m in r.missing if m != fld]
+                if fld not in r.missing and fld not in r.args:
                     continue
                 if missing:
                     continue
-                args = {**r["args"], fld: value}
-                if (r["name"], _canon(args)) in done or _intent(r) <= last:
+                args = {**r.args, fld: value}
+                if (r.name, _canon(args)) in done or _intent(r) <= last:
                     continue
                 rescored = (
-                    r["score"]
-                    + (self.weights.missing if fld in r["missing"] else 0)
+                    r.score
+                    + (self.weights.missing if fld in r.missing else 0)
                     + self.weights.argument
                 )
                 if rescored >= self.threshold:
@@ -341,9 +355,9 @@ class OfflineRouter:
         return None
 
 
-def _intent(row: dict) -> tuple[float, int]:
+def _intent(row: ScoreRow) -> tuple[float, int]:
     """How well the question fits a tool, for chaining: relevance, then name hits (seed 002)."""
-    return (round(row["relevance"], 3), len(row["name_hits"]))
+    return (round(row.relevance, 3), len(row.name_hits))
 
 
 def _canon(args: Any) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 
 from playground.routing import argfill, korean
 from playground.routing.base import ToolResult
-from playground.routing.scoring import DeclIndex, ToolIndex
+from playground.routing.scoring import DeclIndex, ScoreRow, ToolIndex
 
 
 def rows_of(value: Any) -> list[dict]:
@@ -176,13 +176,13 @@ def _hint(spec: argfill.ParamSpec, ko: bool) -> str:
     return ""
 
 
-def ask_text(idx: DeclIndex, best: dict, ko: bool) -> str:
+def ask_text(idx: DeclIndex, best: ScoreRow, ko: bool) -> str:
     """Ask the customer for the missing values in their words: an offer from the tool's first
     description sentence, then each value's label and an example (no tool or argument
     names; those are in the explanation's ``asks_for``)."""
-    tool = next(t for t in idx.tools if t.name == best["name"])
+    tool = next(t for t in idx.tools if t.name == best.name)
     specs = {s.name: s for s in tool.specs}
-    wanted = [specs[m] if m in specs else argfill.ParamSpec(m, (), True) for m in best["missing"]]
+    wanted = [specs[m] if m in specs else argfill.ParamSpec(m, (), True) for m in best.missing]
     if ko:
         asks = ", ".join(_label(s) + _hint(s, ko) for s in wanted)
         last = _label(wanted[-1])

@@ -42,6 +42,14 @@ _DEMO_RE = re.compile(
 )
 
 
+#: Words saying a tool is on its way out (issue 12: deprecated tools yield to their successor).
+_DEPRECATED_RE = re.compile(
+    r"\bdeprecated\b|\blegacy\b|\bobsolete\b|\bsuperseded\b|\bno\s+longer\s+(?:used|supported|maintained)\b|"
+    r"예전|구버전|레거시|더\s*이상\s*(?:사용하지|쓰지|지원하지)\s*않",
+    re.I,
+)
+
+
 @dataclass(frozen=True)
 class Weights:
     """Scoring weights (see the module docstring for what each one multiplies)."""
@@ -62,6 +70,7 @@ class Weights:
     integer: float = 0.25
     missing: float = 1.0
     unknown_predicate: float = 0.5
+    deprecated: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -96,6 +105,90 @@ def _strip_examples(text: str) -> str:
     return text
 
 
+@dataclass(slots=True)
+class ScoreRow:
+    """One tool's score for one question (the terms are documented in
+    :mod:`playground.routing.offline`): ``score = relevance + evidence_bonus + pointer_bonus -
+    boundary_penalty - missing_penalty - predicate_penalty - deprecated_penalty``.
+
+    ``matched``: ``{word, term, where, how, quality, idf, word_weight, points}`` per question
+    word that matched; ``name_hits``: question words matching the tool's name; ``boundary``:
+    ``{sentence, terms, distinctive, hit, points, points_to}`` per fired when-not-to-use
+    sentence; ``pointed``: ``{word, from, points}`` per pointer bonus; ``args`` / ``arg_evidence``
+    / ``missing``: the argument fill (:class:`playground.routing.argfill.Fill`);
+    ``unmatched_predicates``: Korean predicates no declaration matches; ``deprecated``: the
+    words of its description that say it is deprecated."""
+
+    name: str
+    relevance: float = 0.0
+    boundary_penalty: float = 0.0
+    pointer_bonus: float = 0.0
+    evidence_bonus: float = 0.0
+    missing_penalty: float = 0.0
+    predicate_penalty: float = 0.0
+    deprecated_penalty: float = 0.0
+    score: float = 0.0
+    matched: list[dict[str, Any]] = field(default_factory=list)
+    name_hits: list[str] = field(default_factory=list)
+    boundary: list[dict[str, Any]] = field(default_factory=list)
+    pointed: list[dict[str, Any]] = field(default_factory=list)
+    args: dict[str, Any] = field(default_factory=dict)
+    arg_evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)
+    unmatched_predicates: list[str] = field(default_factory=list)
+    deprecated: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as the explanation's JSON (numbers rounded to 4 places)."""
+        return {
+            "name": self.name,
+            "relevance": round(self.relevance, 4),
+            "boundary_penalty": round(self.boundary_penalty, 4),
+            "pointer_bonus": round(self.pointer_bonus, 4),
+            "matched": self.matched,
+            "name_hits": self.name_hits,
+            "boundary": self.boundary,
+            "pointed": self.pointed,
+            "args": self.args,
+            "arg_evidence": self.arg_evidence,
+            "missing": self.missing,
+            "evidence_bonus": round(self.evidence_bonus, 4),
+            "missing_penalty": round(self.missing_penalty, 4),
+            "predicate_penalty": round(self.predicate_penalty, 4),
+            "unmatched_predicates": self.unmatched_predicates,
+            "deprecated_penalty": round(self.deprecated_penalty, 4),
+            "deprecated": self.deprecated,
+            "score": round(self.score, 4),
+            "because": self.because(),
+        }
+
+    def because(self) -> list[str]:
+        """Every non-zero part of the score in words, largest first within each kind (issue 12:
+        the explanation always shows what made a tool score, never ``-`` for a non-zero
+        score): matched words, argument evidence, pointer bonuses, and the penalties."""
+        out = [
+            f"{m['word']}→{m['term']} ({m['where']}) +{m['points']}"
+            for m in sorted(self.matched, key=lambda m: -m["points"])
+        ]
+        out += [f"{arg}={ev['text']} ({ev['rule']})" for arg, ev in self.arg_evidence.items()]
+        if self.evidence_bonus:
+            out.append(f"argument evidence +{round(self.evidence_bonus, 4)}")
+        out += [f"{p['word']} pointed from {p['from']} +{p['points']}" for p in self.pointed]
+        out += [f'boundary "{b["sentence"]}" -{b["points"]}' for b in self.boundary]
+        if self.missing:
+            out.append(f"missing {', '.join(self.missing)} -{round(self.missing_penalty, 4)}")
+        if self.predicate_penalty:
+            out.append(
+                f"request {', '.join(self.unmatched_predicates)} matches no tool "
+                f"-{round(self.predicate_penalty, 4)}"
+            )
+        if self.deprecated_penalty:
+            out.append(
+                f"deprecated ({', '.join(self.deprecated)}) -{round(self.deprecated_penalty, 4)}"
+            )
+        return out
+
+
 @dataclass
 class ToolIndex:
     """The precomputed view of one declaration."""
@@ -111,6 +204,7 @@ class ToolIndex:
     keys: frozenset[str] = frozenset()  # leading letters of its id shapes/prefixes (HR, P, KB)
     always: bool = False  # a pattern or format argument: always a candidate
     enums: tuple[str, ...] = ()  # its enum values, lower case
+    deprecated: tuple[str, ...] = ()  # words of its description saying it is deprecated
 
 
 @dataclass
@@ -214,6 +308,9 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
         if spec.pattern or spec.format in {"date", "email"}:
             always = True
     enums = tuple(str(v).lower() for s in specs for v in s.enum)
+    deprecated = tuple(
+        dict.fromkeys(m.group() for m in _DEPRECATED_RE.finditer(parts.summary + " " + parts.other))
+    )
     return ToolIndex(
         name,
         first,
@@ -226,6 +323,7 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
         frozenset(keys),
         always,
         enums,
+        deprecated,
     )
 
 
@@ -274,7 +372,7 @@ def _candidates(idx: DeclIndex, s: str) -> list[tuple[str, float, str]]:
     return out
 
 
-def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict], list[dict]]:
+def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[ScoreRow], list[dict]]:
     """Score ``question`` against every tool of ``idx`` with weights ``w`` (the rules are in
     :mod:`playground.routing.offline`'s docstring). Returns ``(rows, words)``: ``rows`` as
     :meth:`OfflineRouter.score <playground.routing.offline.OfflineRouter.score>` describes them
@@ -302,19 +400,7 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
     labels = argument_labels(idx, tokens, fills)
     weights, notes, predicates = token_weights(text, tokens, consumed + labels, w)
     n = len(idx.tools)
-    rows = [
-        {
-            "name": t.name,
-            "relevance": 0.0,
-            "boundary_penalty": 0.0,
-            "pointer_bonus": 0.0,
-            "matched": [],
-            "name_hits": [],
-            "boundary": [],
-            "pointed": [],
-        }
-        for t in idx.tools
-    ]
+    rows = [ScoreRow(t.name) for t in idx.tools]
     fired: dict[tuple[int, int], list[str]] = {}
     points: dict[tuple[int, int], float] = {}
     by_name = {t.name: i for i, t in enumerate(idx.tools)}
@@ -326,7 +412,7 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
         pos, neg, named = matches[tok.stem]
         for i in named:
             if i not in neg:
-                rows[i]["name_hits"].append(tok.surface)
+                rows[i].name_hits.append(tok.surface)
         if not pos and not neg:
             if k in predicates and tok.stem not in korean.QUESTION_WORDS:
                 unknown.append(tok.surface)
@@ -336,8 +422,8 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
         for i, (value, quality, info) in pos.items():
             if i in neg and neg[i][0] >= quality:
                 continue
-            rows[i]["relevance"] += value * idf * weights[k]
-            rows[i]["matched"].append(
+            rows[i].relevance += value * idf * weights[k]
+            rows[i].matched.append(
                 {
                     "word": tok.surface,
                     **info,
@@ -354,7 +440,7 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
             if i in pos and pos[i][1] > quality:
                 continue
             penalty = w.boundary * quality * weights[k]
-            rows[i]["boundary_penalty"] += penalty
+            rows[i].boundary_penalty += penalty
             targets: dict[str, None] = {}
             for b in info["sentences"]:
                 fired.setdefault((i, b), []).append(tok.surface)
@@ -364,8 +450,8 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
             for other in targets:
                 j = by_name.get(other)
                 if j is not None and j != i:
-                    rows[j]["pointer_bonus"] += w.pointer * penalty
-                    rows[j]["pointed"].append(
+                    rows[j].pointer_bonus += w.pointer * penalty
+                    rows[j].pointed.append(
                         {
                             "word": tok.surface,
                             "from": idx.tools[i].name,
@@ -375,7 +461,7 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
             reasons.setdefault((tok.start, tok.end), f"boundary of {idx.tools[i].name}")
     for (i, b), words in sorted(fired.items()):
         sent = idx.tools[i].boundaries[b]
-        rows[i]["boundary"].append(
+        rows[i].boundary.append(
             {
                 "sentence": sent.sentence,
                 "terms": list(sent.terms),
@@ -404,35 +490,25 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
             if ev["rule"] != "free_text"
         )
         r = rows[i]
-        ev_bonus = found
-        r.update(
-            args=fill.args,
-            arg_evidence=fill.evidence,
-            missing=fill.missing,
-            evidence_bonus=ev_bonus,
-            missing_penalty=w.missing * len(fill.missing),
-            predicate_penalty=w.unknown_predicate * len(unknown),
-            unmatched_predicates=unknown,
+        r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
+        r.evidence_bonus = found
+        r.missing_penalty = w.missing * len(fill.missing)
+        r.predicate_penalty = w.unknown_predicate * len(unknown)
+        r.unmatched_predicates = list(unknown)
+        if tool.deprecated:
+            r.deprecated = list(tool.deprecated)
+            r.deprecated_penalty = w.deprecated
+        r.score = round(
+            r.relevance
+            + r.evidence_bonus
+            + r.pointer_bonus
+            - r.boundary_penalty
+            - r.missing_penalty
+            - r.predicate_penalty
+            - r.deprecated_penalty,
+            4,
         )
-        r["score"] = (
-            r["relevance"]
-            + ev_bonus
-            + r["pointer_bonus"]
-            - r["boundary_penalty"]
-            - r["missing_penalty"]
-            - r["predicate_penalty"]
-        )
-        for key in (
-            "score",
-            "relevance",
-            "evidence_bonus",
-            "pointer_bonus",
-            "boundary_penalty",
-            "missing_penalty",
-            "predicate_penalty",
-        ):
-            r[key] = round(r[key], 4)
-    rows.sort(key=lambda r: (-r["score"], r["name"]))
+    rows.sort(key=lambda r: (-r.score, r.name))
     return rows, notes
 
 
