@@ -60,7 +60,10 @@ _SECTION_RE = re.compile(
 )
 _ARG_LINE_RE = re.compile(r"^\s*\*{0,2}([A-Za-z_][A-Za-z0-9_]*)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
 _EXAMPLE_RE = re.compile(
-    r"(?:예시|예)\s*[:：)]\s*|(?:e\.g\.|eg\.|for example|example)\s*[:,]?\s*", re.I
+    r"(?:예시|예)\s*[:：)]\s*|예를\s*들어\s*,?\s*|예시\s+|"
+    r"(?:e\.g\.|eg\.|for example|for instance|example|such as)\s*[:,]?\s*|"
+    r"\blike\s+(?=[\"'“‘`])",
+    re.I,
 )
 _PREFIX_RES = (
     re.compile(r"['\"‘’“”`]([A-Za-z0-9-]+)['\"‘’“”`]\s*(?:로|으로)\s*시작"),

@@ -38,7 +38,12 @@ def rows_of(value: Any) -> list[dict]:
 
 
 _ADVERBIAL = ("으로", "로", "에서", "에게", "까지", "부터")
-_LABEL_CUT_RE = re.compile(r"[.(（,;:]|\s예시?\s*[:：)]|\be\.g\.|\bfor example\b", re.I)
+_LABEL_CUT_RE = re.compile(
+    r"[.(（,;:]|\s예시?\s*[:：)]|\s예를\s*들어|\be\.g\.|\bfor example\b|\bsuch as\b|\blike\s+[\"'“‘`]",
+    re.I,
+)
+_ARTICLE_RE = re.compile(r"^(?:the|a|an)\s+", re.I)
+_NOT_A_NOUN_RE = re.compile(r"^(?:how|what|which|whether|if|when|where|who|why)\b", re.I)
 _MAX_ADVERTISED = 6
 
 
@@ -194,8 +199,21 @@ def ask_text(idx: DeclIndex, best: ScoreRow, ko: bool) -> str:
             hints = " ".join(h for h in (_hint(s, ko).strip() for s in wanted) if h)
             return f"{_offer(tool.summary, ko)} {asks}{particle} 알려 주세요 {hints}."
         return f"{_offer(tool.summary, ko)} {asks}{particle} 알려 주세요."
-    asks = ", ".join(f"the {_label(s)}{_hint(s, ko)}" for s in wanted)
+    said = [f"the {_english_label(s)}{_hint(s, ko)}" for s in wanted]
+    asks = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
     return f"{_offer(tool.summary, ko)} Please tell me {asks}."
+
+
+def _english_label(spec: argfill.ParamSpec) -> str:
+    """A noun phrase for an English question: the description's head without its article
+    ("The loan identifier, like \"L-1001\"" -> "loan identifier"), or the parameter's name
+    words when the head is not a noun phrase ("How many days ..." -> "days") or is long."""
+    head = _ARTICLE_RE.sub("", _label(spec)).strip()
+    if not head or _NOT_A_NOUN_RE.match(head) or len(head.split()) > 6:
+        head = " ".join(korean.split_identifier(spec.name)) or spec.name
+    if head[:1].isupper() and not head[1:2].isupper():
+        head = head[:1].lower() + head[1:]
+    return head
 
 
 def say(value: Any, ko: bool, limit: int = 120) -> str:
