@@ -116,6 +116,7 @@ class OfflineRouter:
         self.weights = weights or Weights()
         self.max_calls = int(max_calls)
         self.ask_for_missing = ask_for_missing
+        self._last_index: DeclIndex | None = None
         self._cache: dict[tuple[tuple[int, Any], ...], tuple[list[dict[str, Any]], DeclIndex]] = {}
 
     # ---- indexes -------------------------------------------------------------------------
@@ -134,6 +135,7 @@ class OfflineRouter:
             if len(self._cache) >= 8:
                 self._cache.pop(next(iter(self._cache)))
             hit = self._cache[key] = (list(declarations), build_index(declarations, self.weights))
+        self._last_index = hit[1]
         return hit[1]
 
     # ---- scoring -------------------------------------------------------------------------
@@ -303,10 +305,15 @@ class OfflineRouter:
             if chain is not None:
                 r, arg, row_no, fld, value = chain
                 args = {**{k: v for k, v in r.args.items() if k != arg}, arg: value}
+                fits = (
+                    f"the question fits {r.name} (relevance {round(r.relevance, 4)}, name matched "
+                    f"by {r.name_hits}) better than {result.name}"
+                    if _intent(r) > next((_intent(x) for x in rows if x.name == result.name), (0.0, 0))
+                    else f"the question fits {r.name} too (relevance {round(r.relevance, 4)}) and "
+                    f"the declarations say {result.name} comes first for it"
+                )
                 exp["reason"] = (
-                    f"the question fits {r.name} (relevance {r.relevance}, name matched by "
-                    f"{r.name_hits}) better than {result.name}; {arg} comes from row {row_no} "
-                    f"field {fld!r} of {result.call_id}"
+                    f"{fits}; {arg} comes from row {row_no} field {fld!r} of {result.call_id}"
                 )
                 exp["chained_from"] = {
                     "call_id": result.call_id,
@@ -322,6 +329,31 @@ class OfflineRouter:
         exp["reason"] = f"reply with a summary of {result.name}'s result ({result.kind})"
         return Move(text=summarize(last, ko), explanation=exp)
 
+    def _follows(self, tool: str, before: str) -> bool:
+        """True when the declarations say ``before`` comes first for ``tool``: ``tool``'s
+        description names ``before`` as the step before ("먼저 search_products로 상품ID를
+        찾는다"), or ``before``'s names ``tool`` as the step after ("찾은 뒤 check_stock을
+        부른다"). Read from the index of the last declarations scored."""
+        idx = self._last_index
+        if idx is None:
+            return False
+        by = {t.name: t for t in idx.tools}
+        return before in getattr(by.get(tool), "refers", ()) or tool in getattr(
+            by.get(before), "refers", ()
+        )
+
+    def _asked_of(self, row: ScoreRow, prior: ScoreRow | None) -> bool:
+        """True when the question asks for what ``row`` does, beyond the earlier tool: a
+        full-weight word counts more for ``row`` than for ``prior``, or it is one of the words
+        ``prior``'s description hands over to ``row`` ("재고 문의는 먼저 이 도구로 상품ID를 찾은
+        뒤 check_stock을 부른다": 재고 is check_stock's; "상품 정보" is not)."""
+        if _own_word(row, prior):
+            return True
+        idx = self._last_index
+        tool = next((t for t in idx.tools if prior and t.name == prior.name), None) if idx else None
+        given = set(tool.handoff.get(row.name, ())) if tool else set()
+        return any(m["word_weight"] >= 1.0 and m["term"] in given for m in row.matched)
+
     def _chain(self, rows: list[ScoreRow], result: ToolResult, done: set):
         found = rows_of(result.value)
         if not found:
@@ -333,6 +365,7 @@ class OfflineRouter:
         if not ids:
             return None
         last = next((_intent(r) for r in rows if r.name == result.name), (0.0, 0))
+        prior = next((r for r in rows if r.name == result.name), None)
         for r in rows:  # already sorted by score
             if r.name == result.name:
                 continue
@@ -343,7 +376,11 @@ class OfflineRouter:
                 if missing:
                     continue
                 args = {**r.args, fld: value}
-                if (r.name, _canon(args)) in done or _intent(r) <= last:
+                if (r.name, _canon(args)) in done:
+                    continue
+                if _intent(r) <= last and not (
+                    self._follows(r.name, result.name) and self._asked_of(r, prior)
+                ):
                     continue
                 rescored = (
                     r.score
@@ -353,6 +390,16 @@ class OfflineRouter:
                 if rescored >= self.threshold:
                     return r, fld, 0, fld, value
         return None
+
+
+def _own_word(row: ScoreRow, prior: ScoreRow | None) -> bool:
+    """True when a full-weight question word (not a modifier) counts at least as much for
+    ``row`` as for ``prior``: the question asks for what ``row`` does, not only for what the
+    earlier tool did ("텀블러 재고" -> 재고 is check_stock's; "상품 정보" is not)."""
+    before = {m["word"]: m["points"] for m in (prior.matched if prior else [])}
+    return any(
+        m["word_weight"] >= 1.0 and m["points"] > before.get(m["word"], 0.0) for m in row.matched
+    )
 
 
 def _intent(row: ScoreRow) -> tuple[float, int]:

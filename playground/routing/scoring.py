@@ -205,6 +205,9 @@ class ToolIndex:
     always: bool = False  # a pattern or format argument: always a candidate
     enums: tuple[str, ...] = ()  # its enum values, lower case
     deprecated: tuple[str, ...] = ()  # words of its description saying it is deprecated
+    #: per tool named in a "first X, then Y" sentence: that sentence's words no other sentence
+    #: of this tool uses ("재고 문의는 먼저 이 도구로 ... check_stock" -> check_stock: 재고, ...)
+    handoff: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass
@@ -249,6 +252,8 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
 
     boundaries: list[Boundary] = []
     refers: list[str] = []
+    handoff: dict[str, set[str]] = {}  # tool named as the next/previous step -> its sentence's words
+    plain: set[str] = set()  # words of the other sentences
     texts = [("description", parts.summary, w.description)]
     texts += [(f"parameter:{s.name}", s.doc, w.parameter) for s in specs]
     texts.append(("other", parts.other, w.other))
@@ -267,6 +272,10 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
                 continue
             if named and _FIRST_RE.search(bare):
                 refers.extend(named)
+                for n in named:
+                    handoff.setdefault(n, set()).update(_words(bare))
+            else:
+                plain.update(_words(bare))
             for stem in _words(bare):
                 add(stem, where, weight)
             for ex in examples:
@@ -324,6 +333,7 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
         always,
         enums,
         deprecated,
+        {n: tuple(sorted(ws - plain)) for n, ws in handoff.items()},
     )
 
 
