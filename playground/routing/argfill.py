@@ -417,6 +417,20 @@ def _structural(spec: ParamSpec, text: str, used: list[tuple[int, int]]) -> tupl
     return None
 
 
+def _as_number(text: str, types: tuple[str, ...]) -> Any:
+    """``text`` as an int (or a float when the schema allows numbers), else unchanged."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    if "number" in types:
+        try:
+            return float(text)
+        except ValueError:
+            pass
+    return text
+
+
 def _romanised_enum(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[list[tuple[int, int, Any]], Any]:
@@ -533,6 +547,8 @@ def fill_structured(
             found = _integer(spec, text, fill.consumed)
         if found is not None:
             value, ev = found
+            if isinstance(value, str) and {"integer", "number"} & set(spec.types):
+                value = _as_number(value, spec.types)  # an example shaped "3" is a number
             fill.args[spec.name] = value
             fill.evidence[spec.name] = ev
             fill.consumed.append(tuple(ev["span"]))
@@ -748,7 +764,11 @@ def fill_loose(
     text = korean.normalize(question)
     toks = tokens if tokens is not None else korean.tokenize(text)
     open_specs = [
-        s for s in specs if s.name not in fill.args and not s.free_text and not s.structured
+        s
+        for s in specs
+        if s.name not in fill.args
+        and not s.free_text
+        and (not s.structured or not (s.enum or s.pattern or s.shapes or s.prefix))
     ]
     if not open_specs:
         return fill

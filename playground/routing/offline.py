@@ -308,7 +308,8 @@ class OfflineRouter:
                 fits = (
                     f"the question fits {r.name} (relevance {round(r.relevance, 4)}, name matched "
                     f"by {r.name_hits}) better than {result.name}"
-                    if _intent(r) > next((_intent(x) for x in rows if x.name == result.name), (0.0, 0))
+                    if _intent(r)
+                    > next((_intent(x) for x in rows if x.name == result.name), (0.0, 0))
                     else f"the question fits {r.name} too (relevance {round(r.relevance, 4)}) and "
                     f"the declarations say {result.name} comes first for it"
                 )

@@ -252,7 +252,9 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
 
     boundaries: list[Boundary] = []
     refers: list[str] = []
-    handoff: dict[str, set[str]] = {}  # tool named as the next/previous step -> its sentence's words
+    handoff: dict[
+        str, set[str]
+    ] = {}  # tool named as the next/previous step -> its sentence's words
     plain: set[str] = set()  # words of the other sentences
     texts = [("description", parts.summary, w.description)]
     texts += [(f"parameter:{s.name}", s.doc, w.parameter) for s in specs]
