@@ -250,12 +250,14 @@ def _print_tables(reports: list[Any], comparison: Any) -> None:
         "selection_rate": "selection rate",
         "false_selection_rate": "false-selection rate",
         "wrong_tool_rate": "wrong-tool rate",
+        "asked_rate": "asked rate (right tool, asked for a value)",
         "argument_accuracy": "argument accuracy",
     }
     fractions = {
         "selection_rate": (m.selected, m.should_use),
         "false_selection_rate": (m.false_selected, m.should_not_use),
         "wrong_tool_rate": (m.wrong_tool, m.should_use),
+        "asked_rate": (m.asked, m.should_use),
         "argument_accuracy": (m.args_matched, m.args_checked),
     }
     if comparison:
