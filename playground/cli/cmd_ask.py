@@ -25,6 +25,7 @@ from playground.cli.common import (
     finish,
     one_line,
     open_workbench,
+    tools_paths,
     visible,
 )
 from playground.core.canonical import shorten
@@ -138,6 +139,7 @@ def ask(
     the reply; --format json prints the episode (DESIGN.md, "Episode").
     """
     from playground.routing.factory import choose_router
+    from playground.routing.synonyms import apply_synonyms
 
     with boundary():
         if not question.strip():
@@ -152,6 +154,7 @@ def ask(
         choice = choose_router(router, model, mode, os.environ, dry_run=dry_run)
         for text in choice.notes:
             note(text)
+        apply_synonyms(choice.router, tools_paths(tools))  # synonyms.json beside the tools
         pg.router = choice.router
         if dry_run:
             _dry_run(pg, question, fmt)

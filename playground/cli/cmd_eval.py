@@ -32,6 +32,7 @@ from playground.cli.common import (
     fail,
     finish,
     open_workbench,
+    tools_paths,
 )
 
 
@@ -164,6 +165,9 @@ def eval_cases(
             if target is not None and (target.registry.problems or not target.registry.contracts):
                 fail(f"{label}: the tools did not load cleanly (see above); nothing was evaluated")
         chosen = _make_router(router, model, mode)
+        from playground.routing.synonyms import apply_synonyms
+
+        apply_synonyms(chosen, tools_paths(tools))  # synonyms.json beside the tools
         limit = rpm if rpm is not None else (DEFAULT_RPM if chosen.capabilities.network else None)
         runs = [("base", pg)] + ([("compare", other_pg)] if other_pg is not None else [])
         reports = []

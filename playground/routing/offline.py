@@ -71,6 +71,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
@@ -92,6 +93,8 @@ class OfflineRouter:
     ``weights``: a :class:`Weights`. ``max_calls``: calls per episode before it must reply
     (default 3). ``ask_for_missing``: when the chosen tool lacks a required argument and no
     prerequisite tool can supply it, reply asking for it (True, default) or call anyway (False).
+    ``synonyms``: ``{stem: (stems, ...)}`` from a user's synonyms file
+    (:func:`playground.routing.synonyms.find_synonyms`); none by default.
     """
 
     name = "offline"
@@ -105,6 +108,7 @@ class OfflineRouter:
         weights: Weights | None = None,
         max_calls: int = 3,
         ask_for_missing: bool = True,
+        synonyms: Mapping[str, tuple[str, ...]] | None = None,
     ) -> None:
         if (
             not isinstance(threshold, (int, float))
@@ -116,6 +120,7 @@ class OfflineRouter:
         self.weights = weights or Weights()
         self.max_calls = int(max_calls)
         self.ask_for_missing = ask_for_missing
+        self.synonyms = dict(synonyms or {})
         self._last_index: DeclIndex | None = None
         self._cache: dict[tuple[tuple[int, Any], ...], tuple[list[dict[str, Any]], DeclIndex]] = {}
 
@@ -134,7 +139,10 @@ class OfflineRouter:
         if hit is None:
             if len(self._cache) >= 8:
                 self._cache.pop(next(iter(self._cache)))
-            hit = self._cache[key] = (list(declarations), build_index(declarations, self.weights))
+            hit = self._cache[key] = (
+                list(declarations),
+                build_index(declarations, self.weights, self.synonyms),
+            )
         self._last_index = hit[1]
         return hit[1]
 

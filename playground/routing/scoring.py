@@ -21,6 +21,7 @@ import bisect
 import itertools
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -221,6 +222,7 @@ class DeclIndex:
     by_bigram: dict[str, list[str]] = field(default_factory=dict)
     longest: int = 0  # length of the longest vocabulary term (bounds the substring search)
     by_key: dict[str, list[int]] = field(default_factory=dict)  # id letters -> tools
+    synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)  # the user's file
     always: list[int] = field(default_factory=list)  # tools scored on every question
 
 
@@ -240,7 +242,13 @@ def _words(text: str) -> list[str]:
     ]
 
 
-def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -> ToolIndex:
+def _index_tool(
+    decl: dict[str, Any],
+    names_rx: re.Pattern | None,
+    w: Weights,
+    synonyms: Mapping[str, tuple[str, ...]] | None = None,
+) -> ToolIndex:
+    synonyms = synonyms or {}
     name = str(decl.get("name", ""))
     parts = argfill.split_docstring(str(decl.get("description") or ""))
     specs = argfill.param_specs(decl.get("parameters"), parts.args)
@@ -294,7 +302,7 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
     for part in korean.split_identifier(
         name
     ):  # the name's glossary words are the tool's own subject too
-        own.update(korean.translations(korean.stem(part)))
+        own.update(korean.translations(korean.stem(part), synonyms))
     labels = {korean.stem(p) for s in specs for p in korean.split_identifier(s.name)}
     for spec in specs:
         labels.update(_words(_strip_examples(spec.doc)))
@@ -339,10 +347,16 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
     )
 
 
-def build_index(declarations: list[dict[str, Any]], weights: Weights) -> DeclIndex:
-    """Index every declaration once: vocabularies, boundary sentences, parameter specs."""
+def build_index(
+    declarations: list[dict[str, Any]],
+    weights: Weights,
+    synonyms: Mapping[str, tuple[str, ...]] | None = None,
+) -> DeclIndex:
+    """Index every declaration once: vocabularies, boundary sentences, parameter specs.
+    ``synonyms``: stem -> stems, from a user's synonyms file (:mod:`playground.routing.synonyms`)."""
     names_rx = _names_regex([str(d.get("name", "")) for d in declarations])
-    idx = DeclIndex([_index_tool(d, names_rx, weights) for d in declarations])
+    idx = DeclIndex([_index_tool(d, names_rx, weights, synonyms) for d in declarations])
+    idx.synonyms = dict(synonyms or {})
     for i, tool in enumerate(idx.tools):
         for stem, (where, weight) in tool.terms.items():
             idx.postings.setdefault(stem, []).append((i, where, weight))
@@ -568,7 +582,7 @@ def argument_labels(
             vocab = set(_words(spec.doc)) | {korean.stem(p) for p in korean.split_identifier(arg)}
             before = [t for t in tokens if t.end <= ev["span"][0]][-2:]
             for tok in before:
-                stems = (tok.stem,) + korean.translations(tok.stem)
+                stems = (tok.stem,) + korean.translations(tok.stem, idx.synonyms)
                 if any(korean.match_quality(s, v)[0] >= 0.7 for s in stems for v in vocab):
                     labels.add((tok.start, tok.end))
     return sorted(labels)
@@ -634,7 +648,7 @@ def match_token(idx: DeclIndex, s: str, w: Weights):
     pos: dict[int, tuple[float, float, dict]] = {}
     neg: dict[int, tuple[float, dict]] = {}
     named: set[int] = set()
-    sources = [(s, 1.0, "")] + [(t, w.glossary, t) for t in korean.translations(s)]
+    sources = [(s, 1.0, "")] + [(t, w.glossary, t) for t in korean.translations(s, idx.synonyms)]
     for src, factor, via in sources:
         for term, quality, how in _candidates(idx, src):
             q = quality * factor
@@ -650,7 +664,7 @@ def match_token(idx: DeclIndex, s: str, w: Weights):
                         {
                             "term": term,
                             "where": where,
-                            "how": how + (f" via glossary {via!r}" if via else ""),
+                            "how": how + (f" via synonym {via!r}" if via else ""),
                             "quality": round(q, 3),
                         },
                     )

@@ -237,3 +237,51 @@ def test_index_is_built_once_per_declaration_list():
     router.next_move([Turn(role="user", text="hello")], decls)
     assert router.index(decls) is first
     assert router.index([dict(decls[0])]) is not first  # a new registry version: new dicts
+
+
+LOANS_KO = '''
+def renew_loan(loan_id: str) -> dict:
+    """도서 대출을 연장한다.
+
+    Args:
+        loan_id: 대출 번호. 예: L-1001
+    """
+    return {"loan_id": loan_id}
+
+
+def pay_fine(receipt: str) -> dict:
+    """연체료를 납부한다.
+
+    Args:
+        receipt: 영수증 번호. 예: R-77
+    """
+    return {"receipt": receipt}
+
+
+__tools__ = [renew_loan, pay_fine]
+'''
+
+
+def test_synonyms_file_beside_the_tools(tmp_path):
+    (tmp_path / "loans.py").write_text(LOANS_KO, encoding="utf-8")
+    question = "extend my borrowing please"
+    without = ask_json(question, str(tmp_path))
+    assert calls(without) == [] and without["moves"][0]["explanation"]["chosen"] is None
+    (tmp_path / "synonyms.json").write_text(
+        json.dumps({"extend": ["연장"], "borrowing": ["대출"]}, ensure_ascii=False),
+        encoding="utf-8",
+    )
+    with_file = ask_json(question, str(tmp_path))
+    exp = with_file["moves"][0]["explanation"]
+    assert exp["asks_for"] == {"tool": "renew_loan", "missing": ["loan_id"]}
+    row = next(r for r in exp["tools"] if r["name"] == "renew_loan")
+    assert any("via synonym" in m["how"] for m in row["matched"])
+
+
+def test_a_broken_synonyms_file_is_one_line(tmp_path):
+    (tmp_path / "loans.py").write_text(LOANS_KO, encoding="utf-8")
+    (tmp_path / "synonyms.json").write_text('{"extend": 3}', encoding="utf-8")
+    result = CliRunner().invoke(app, ["ask", "extend", "--tools", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "synonyms.json: 'extend' must map to a word or a list of words" in result.stderr
+    assert "Traceback" not in result.output
