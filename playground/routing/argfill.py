@@ -950,3 +950,122 @@ def _date(spec: ParamSpec, text: str) -> tuple[Any, str, int, int, str] | None:
         value = when.date().isoformat() if spec.format != "date-time" else when.isoformat()
         return value, "date", m.start(), m.end(), f"{m.group()!r} parsed by dateutil"
     return None
+
+
+#: What may stand between two values of one list: a comma, and/or/&, Korean 와/과/랑/하고,
+#: optionally after the first value's repeated unit word ("20 minutes and 15 minutes").
+_SERIES_GAP_RE = re.compile(
+    r"^\s*(?:[A-Za-z%°/^0-9]+\s*)?(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&|then|vs\.?)\s+|"
+    r"(?:와|과|랑|이랑|하고)\s+|\s*,\s*)(?:(?:the|a|an|also|for|in|of|at|to|with|from)\s+)*$",
+    re.I,
+)
+
+
+_NOT_UNITS = frozenset(
+    [
+        "and",
+        "or",
+        "with",
+        "in",
+        "for",
+        "to",
+        "of",
+        "at",
+        "on",
+        "respectively",
+        "then",
+        "is",
+        "are",
+        "was",
+        "each",
+        "also",
+        "from",
+        "by",
+        "as",
+        "the",
+        "a",
+        "an",
+        "per",
+        "than",
+        "into",
+    ]
+)
+
+
+def series(
+    question: str, args: dict[str, Any], evidence: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The calls a question asks for when it lists several values of an argument (BFCL
+    ``parallel``: "weather in Seoul and Busan" -> two calls). Only values no other argument
+    took count. Per filled argument: a number with a unit word lists the other numbers with
+    the same unit ("20 minutes and 15 minutes"); numbers without units cycle over the
+    arguments they fill ("3 and 4, 5 and 12" for ``a``, ``b`` -> two calls); a string lists
+    the values of its kind that follow it joined by commas, and/or or 와/과/랑
+    (:data:`_SERIES_GAP_RE`). With ``k > 1`` values somewhere the answer is ``k`` argument
+    dicts -- arguments listing ``k`` values vary together, in the order written; the others
+    repeat. Returns ``[args]`` when nothing is listed. Array arguments never split."""
+    text = korean.normalize(question)
+    found = QuestionValues.of(text)
+    pool = sorted(found.numbers + found.strings, key=lambda v: v.start)
+    spans = {name: tuple(ev["span"]) for name, ev in evidence.items()}
+    at = {v.start: v for v in pool}
+    lists: dict[str, list[Any]] = {}
+    unitless: list[str] = []
+    for name, (start, _end) in spans.items():
+        value = args.get(name)
+        first = at.get(start)
+        if first is None or isinstance(value, (list, dict, bool)) or name not in args:
+            continue
+        others = {sp for n, sp in spans.items() if n != name}
+        free = [v for v in pool if (v.start, v.end) not in others or v is first]
+        if first.kind == "number":
+            unit = first.unit.split("/")[0]
+            if unit and unit not in _NOT_UNITS:
+                same = [
+                    v.value for v in free if v.kind == "number" and v.unit.split("/")[0] == unit
+                ]
+                if len(same) > 1 and all(
+                    not isinstance(x, float) or isinstance(value, float) or not x.is_integer()
+                    for x in same
+                ):
+                    lists[name] = same
+            else:
+                unitless.append(name)
+            continue
+        chain, last = [value], first
+        for v in free:
+            if v.start < last.end:
+                continue
+            if v.kind != first.kind and not {v.kind, first.kind} <= {"name", "quoted"}:
+                break
+            if not _SERIES_GAP_RE.match(text[last.end : v.start]):
+                break
+            chain.append(str(v.value))
+            last = v
+        if len(chain) > 1:
+            lists[name] = chain
+    if unitless:
+        taken = {sp for n, sp in spans.items() if n not in unitless}
+        nums = [
+            v.value
+            for v in found.numbers
+            if (v.start, v.end) not in taken
+            and (not v.unit or v.unit in _NOT_UNITS)
+            and v.start >= min(spans[n][0] for n in unitless)
+        ]
+        p = len(unitless)
+        if len(nums) > p and len(nums) % p == 0:
+            order = sorted(unitless, key=lambda n: spans[n][0])
+            for j, name in enumerate(order):
+                lists[name] = nums[j::p]
+    if not lists:
+        return [args]
+    k = max(len(c) for c in lists.values())
+    out = []
+    for i in range(k):
+        row = dict(args)
+        for name, chain in lists.items():
+            if len(chain) == k:
+                row[name] = chain[i]
+        out.append(row)
+    return out

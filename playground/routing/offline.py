@@ -76,7 +76,7 @@ from dataclasses import asdict
 from typing import Any
 
 from playground.errors import RouterError
-from playground.routing import korean
+from playground.routing import argfill, korean
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
 from playground.routing.replies import ask_text, no_tool_text, rows_of, summarize
 from playground.routing.scoring import DeclIndex, ScoreRow, Weights, build_index, score_question
@@ -99,7 +99,7 @@ class OfflineRouter:
 
     name = "offline"
     capabilities = RouterCapabilities(
-        network=False, explains=True, parallel_calls=False, dry_run=False
+        network=False, explains=True, parallel_calls=True, dry_run=False
     )
 
     def __init__(
@@ -253,6 +253,19 @@ class OfflineRouter:
             )
             if passed:
                 exp["reason"] += f"; passed over {passed} (missing required arguments)"
+            series = argfill.series(question, best.args, best.arg_evidence)
+            if len(series) > 1:
+                exp["parallel"] = {
+                    "calls": len(series),
+                    "why": "the question lists several values for "
+                    + ", ".join(sorted({k for a in series for k in a if a[k] != best.args[k]})),
+                }
+                exp["chosen"] = best.name
+                calls = [
+                    FunctionCall(name=best.name, args=a, id=f"call_{call_no + k}")
+                    for k, a in enumerate(series)
+                ]
+                return Move(calls=calls, explanation=exp)
             return self._call(exp, best.name, best.args, call_no)
         if not fitting:
             best = rows[0]

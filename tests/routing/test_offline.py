@@ -72,7 +72,7 @@ def test_protocol_and_capabilities():
     assert isinstance(r, Router)
     assert r.name == "offline"
     assert r.capabilities.explains and not r.capabilities.network
-    assert not r.capabilities.parallel_calls and not r.capabilities.dry_run
+    assert r.capabilities.parallel_calls and not r.capabilities.dry_run  # issue 12: several calls
     assert r.threshold == DEFAULT_THRESHOLD == 0.75
 
 

@@ -285,3 +285,41 @@ def test_a_broken_synonyms_file_is_one_line(tmp_path):
     assert result.exit_code == 2
     assert "synonyms.json: 'extend' must map to a word or a list of words" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_several_calls_in_one_move_when_the_question_lists_values():
+    decl = {
+        "name": "get_weather",
+        "description": "Current weather for a city.",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string", "description": "The city name."}},
+            "required": ["city"],
+        },
+    }
+    move = OfflineRouter().next_move(
+        [Turn(role="user", text="What is the weather in Seoul and Busan?")], [decl]
+    )
+    assert [(c.name, c.args, c.id) for c in move.calls] == [
+        ("get_weather", {"city": "Seoul"}, "call_1"),
+        ("get_weather", {"city": "Busan"}, "call_2"),
+    ]
+    assert move.explanation["parallel"]["calls"] == 2
+    play = {
+        "name": "play",
+        "description": "Play songs from an artist for some minutes.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "artist": {"type": "string", "description": "The artist."},
+                "duration": {"type": "integer", "description": "Play time in minutes."},
+            },
+            "required": ["artist", "duration"],
+        },
+    }
+    q = "Play songs from Taylor Swift and Maroon 5 for 20 minutes and 15 minutes respectively"
+    move = OfflineRouter().next_move([Turn(role="user", text=q)], [play])
+    assert [c.args for c in move.calls] == [
+        {"artist": "Taylor Swift", "duration": 20},
+        {"artist": "Maroon 5", "duration": 15},
+    ]
