@@ -431,6 +431,12 @@ def _as_number(text: str, types: tuple[str, ...]) -> Any:
     return text
 
 
+@functools.lru_cache(maxsize=4096)
+def _latin(word: str) -> str:
+    """``word`` romanised by ``anyascii``, lower case (서울 -> seoul)."""
+    return anyascii(word).lower()
+
+
 def _romanised_enum(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[list[tuple[int, int, Any]], Any]:
@@ -442,7 +448,7 @@ def _romanised_enum(
         return [], None
     for m in re.finditer(r"[가-힣]+", text):
         for word in dict.fromkeys((m.group(), korean.stem(m.group()))):
-            latin = anyascii(word).lower()
+            latin = _latin(word)
             span = (m.start(), m.start() + len(word))
             if latin in by_latin and _free(span, used):
                 value = by_latin[latin]

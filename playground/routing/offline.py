@@ -122,6 +122,7 @@ class OfflineRouter:
         self.ask_for_missing = ask_for_missing
         self.synonyms = dict(synonyms or {})
         self._last_index: DeclIndex | None = None
+        self._last_list: tuple[list[dict[str, Any]], int, list[dict[str, Any]]] | None = None
         self._cache: dict[tuple[tuple[int, Any], ...], tuple[list[dict[str, Any]], DeclIndex]] = {}
 
     # ---- indexes -------------------------------------------------------------------------
@@ -134,6 +135,15 @@ class OfflineRouter:
         declaration cost 17% of a question at 300 tools). The cached entry holds the
         declarations themselves, so their ids cannot be reused while cached. Declarations are
         treated as immutable; at most 8 versions are kept (oldest dropped first)."""
+        last = self._last_list
+        if (
+            last is not None
+            and last[0] is declarations
+            and len(declarations) == last[1]
+            and self._last_index is not None
+            and all(a is b for a, b in zip(declarations, last[2]))
+        ):
+            return self._last_index  # the same list again (every step of one question)
         key = tuple((id(d), d.get("name")) for d in declarations)
         hit = self._cache.get(key)
         if hit is None:
@@ -144,6 +154,7 @@ class OfflineRouter:
                 build_index(declarations, self.weights, self.synonyms),
             )
         self._last_index = hit[1]
+        self._last_list = (declarations, len(declarations), hit[0])
         return hit[1]
 
     # ---- scoring -------------------------------------------------------------------------

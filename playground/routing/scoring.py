@@ -141,6 +141,8 @@ class ScoreRow:
 
     def to_json(self) -> dict[str, Any]:
         """The row as the explanation's JSON (numbers rounded to 4 places)."""
+        if not (self.matched or self.arg_evidence or self.pointed or self.boundary):
+            return self._idle_json()
         return {
             "name": self.name,
             "relevance": round(self.relevance, 4),
@@ -161,6 +163,41 @@ class ScoreRow:
             "deprecated": self.deprecated,
             "score": round(self.score, 4),
             "because": self.because(),
+        }
+
+    def _idle_json(self) -> dict[str, Any]:
+        """:meth:`to_json` of a row nothing in the question touched (most rows with many
+        tools): its numbers are whole multiples of the weights, so nothing needs rounding."""
+        because = []
+        if self.missing:
+            because.append(f"missing {', '.join(self.missing)} -{self.missing_penalty}")
+        if self.predicate_penalty:
+            because.append(
+                f"request {', '.join(self.unmatched_predicates)} matches no tool "
+                f"-{self.predicate_penalty}"
+            )
+        if self.deprecated_penalty:
+            because.append(f"deprecated ({', '.join(self.deprecated)}) -{self.deprecated_penalty}")
+        return {
+            "name": self.name,
+            "relevance": self.relevance,
+            "boundary_penalty": self.boundary_penalty,
+            "pointer_bonus": self.pointer_bonus,
+            "matched": self.matched,
+            "name_hits": self.name_hits,
+            "boundary": self.boundary,
+            "pointed": self.pointed,
+            "args": self.args,
+            "arg_evidence": self.arg_evidence,
+            "missing": self.missing,
+            "evidence_bonus": self.evidence_bonus,
+            "missing_penalty": self.missing_penalty,
+            "predicate_penalty": self.predicate_penalty,
+            "unmatched_predicates": self.unmatched_predicates,
+            "deprecated_penalty": self.deprecated_penalty,
+            "deprecated": self.deprecated,
+            "score": self.score,
+            "because": because,
         }
 
     def because(self) -> list[str]:
@@ -538,6 +575,10 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[Scor
     return rows, notes
 
 
+#: Summed match points (before idf and word weights) a tool needs from the question's words to
+#: have its arguments filled (:func:`candidates`); a third of a description word.
+MIN_LIVE_POINTS = 0.35
+
 _ID_LEAD_RE = re.compile(r"(?<![A-Za-z])([A-Za-z]+)[-_]?(?=\d)")
 
 
@@ -546,20 +587,24 @@ def candidates(
 ) -> set[int]:
     """The tools worth filling arguments for (issue 8: pre-filtered through the inverted
     index, so the cost of a question grows with the tools it mentions, not with all tools):
-    those a question word matches (vocabulary or boundary words, and the tools a matched
+    those the question words match for at least :data:`MIN_LIVE_POINTS` (and the tools a matched
     boundary sentence points to), those whose id letters start a code in the question
     (``HR20260604`` -> the tools with an ``HR`` example or prefix), those with a pattern or
     format argument, and those with an enum value written in the question."""
     live: set[int] = set(idx.always)
     by_name = {t.name: i for i, t in enumerate(idx.tools)}
+    points: dict[int, float] = {}
     for pos, neg, _named in matches.values():
-        live.update(pos)
-        for i, (_q, info) in neg.items():
-            live.add(i)
+        for i, (value, _q, _info) in pos.items():
+            points[i] = points.get(i, 0.0) + value
+        for _i, (_q, info) in neg.items():
             for b in info["sentences"]:
                 live.update(
-                    by_name[n] for n in idx.tools[i].boundaries[b].points_to if n in by_name
+                    by_name[n] for n in idx.tools[_i].boundaries[b].points_to if n in by_name
                 )
+    # words that only graze a tool (a substring of a parameter's text: 0.6 x 0.5 = 0.3 points)
+    # cannot lift it to the threshold; such a tool is scored but its arguments are not filled
+    live.update(i for i, p in points.items() if p >= MIN_LIVE_POINTS)
     for m in _ID_LEAD_RE.finditer(text):
         lead = m.group(1).upper()
         for k in range(1, len(lead) + 1):
