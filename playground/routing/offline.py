@@ -7,7 +7,7 @@ alternative). For the latest user question it scores every declaration:
 ``relevance``  for each content word of the question (see :mod:`playground.routing.korean`),
     its best match in the tool's vocabulary: location weight (name 3.0, description 1.0,
     parameter text 0.6, an example value 0.5, other sections 0.5) x match quality (exact 1.0,
-    prefix 0.7, substring 0.5) x 0.8 when matched through the glossary (a glossary match
+    prefix 0.7, substring 0.5) x 0.8 when matched through a user synonym (synonyms.json beside the tools; a synonym match
     onto a name counts like a description word) x the word's weight x idf, where
     ``idf = log(1 + N/df) / log(1 + N)`` and df is the number of tools the word matches
     (a word every tool has tells them apart less). Words that label an argument value
@@ -20,7 +20,7 @@ alternative). For the latest user question it scores every declaration:
     the head is 배송); 1.0 otherwise; 0 for stopwords and argument values.
 ``boundary``   a description sentence saying when not to use the tool (사용하지 않는다, 쓰지
     않는다, 대신, 않는다, do not use, instead, not for ...). Only its *distinctive* words count:
-    those the tool's own positive text does not use (same stem, or a glossary word of its name)
+    those the tool's own positive text does not use (same stem, or a synonym of its name)
     and that do not start a word labelling its argument (주문 in "order_id: 하루마켓
     주문번호"). So track_shipping's "주문 단계만 묻는 문의에는 사용하지 않는다" excludes 단계,
     not every question saying 주문, and its "일반 배송 안내(배송비, 배송 기간)" excludes
