@@ -836,13 +836,13 @@ def fill_loose(
                 why.append(f"a {v.kind} where the parameter wants one")
             if score > 0:
                 pairs.append((-score, si, ci, value, "; ".join(why)))
-    for neg, si, ci, value, why in sorted(pairs, key=lambda p: (p[0], p[1], p[2])):
+    for neg, si, ci, value, said in sorted(pairs, key=lambda p: (p[0], p[1], p[2])):
         spec, v = open_specs[si], cands[ci]
         if spec.name in fill.args or ci in taken:
             continue
         taken.add(ci)
-        rule = "assign" if "written as" in why else ("number" if v.kind == "number" else "string")
-        give(spec, value, rule, v.start, v.end, f"{v.kind} {v.text!r}: {why} (score {-neg:.2f})")
+        rule = "assign" if "written as" in said else ("number" if v.kind == "number" else "string")
+        give(spec, value, rule, v.start, v.end, f"{v.kind} {v.text!r}: {said} (score {-neg:.2f})")
     for spec in open_specs:
         if spec.name in fill.args:
             continue
@@ -885,9 +885,10 @@ def fill_loose(
             continue
         if "string" in spec.types or not spec.types:
             if spec.format in ("date", "date-time") or _DATE_DOC_RE.search(spec.name):
-                found = _date(spec, text)
-                if found is not None:
-                    give(spec, *found)
+                dated = _date(spec, text)
+                if dated is not None:
+                    value, rule, start, end, detail = dated
+                    give(spec, value, rule, start, end, detail)
                     continue
             cue = _cue_span(spec, text, toks, labels[spec.name][0])
             if cue is not None and _free(
@@ -940,7 +941,7 @@ def _cue_span(
 
 def _date(spec: ParamSpec, text: str) -> tuple[Any, str, int, int, str] | None:
     """A date written in ``text``, parsed with ``dateutil`` (fuzzy), as ISO ``YYYY-MM-DD``."""
-    from dateutil import parser as dparser
+    from dateutil import parser as dparser  # type: ignore[import-untyped]
 
     for m in re.finditer(
         r"\b(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|"
