@@ -119,12 +119,17 @@ def advertised(idx: DeclIndex, ko: bool) -> tuple[list[ToolIndex], list[dict[str
 
 
 def _capabilities_text(tools: list[ToolIndex], ko: bool) -> str:
-    phrases = list(dict.fromkeys(capability(t.summary) for t in tools))
-    phrases = [p for p in phrases if p]
+    phrases: list[str] = []
+    more = False
+    for t in tools:  # distinct phrases, stopping once one more than shown is known
+        p = capability(t.summary)
+        if p and p not in phrases:
+            if len(phrases) == _MAX_ADVERTISED:
+                more = True
+                break
+            phrases.append(p)
     if not phrases:
         return ""
-    more = len(phrases) > _MAX_ADVERTISED
-    phrases = phrases[:_MAX_ADVERTISED]
     if ko:
         body = ", ".join(phrases) + (" 등" if more else "")
         return f"{body}{korean.object_particle(body)} 도와드릴 수 있어요."

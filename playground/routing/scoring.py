@@ -545,8 +545,24 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[Scor
                 tool.specs, text, fills[i], consumed + labels, reasons, tokens
             )
         else:  # no word, id or enum of the question points at it: nothing to fill
-            fill = fills[i]
-            fill.missing = [s.name for s in tool.specs if s.required]
+            r = rows[i]
+            r.missing = [s.name for s in tool.specs if s.required]
+            r.missing_penalty = w.missing * len(r.missing)
+            r.predicate_penalty = w.unknown_predicate * len(unknown)
+            r.unmatched_predicates = list(unknown)
+            if tool.deprecated:
+                r.deprecated = list(tool.deprecated)
+                r.deprecated_penalty = w.deprecated
+            r.score = round(
+                r.relevance
+                + r.pointer_bonus
+                - r.boundary_penalty
+                - r.missing_penalty
+                - r.predicate_penalty
+                - r.deprecated_penalty,
+                4,
+            )
+            continue
         found = sum(
             w.integer if ev["rule"] in argfill.WEAK_RULES else w.argument
             for ev in fill.evidence.values()
