@@ -667,6 +667,11 @@ _LEAD_RE = re.compile(r"^(?:\s|the\b|a\b|an\b|of\b|is\b|are\b|as\b|called\b|name
 _NEGATION_RE = re.compile(
     r"\b(?:not|no|without|don'?t|doesn'?t|never|exclude|excluding)\b|않|없이|말고", re.I
 )
+_PLACE_DOC_RE = re.compile(
+    r"location|city|country|place|region|state|area|town|address|where|venue|위치|지역|도시|장소|나라",
+    re.I,
+)
+_PLACE_CUE_RE = re.compile(r"\b(?:in|at|near|around|from|to)\s+(?:the\s+)?$|에서\s*$", re.I)
 _DATE_DOC_RE = re.compile(r"\bdate\b|날짜|일자", re.I)
 
 
@@ -823,6 +828,13 @@ def fill_loose(
             if near:
                 score += near
                 why.append("next to its words")
+            if (
+                v.kind == "name"
+                and _PLACE_DOC_RE.search(spec.name + " " + spec.doc)
+                and _PLACE_CUE_RE.search(text[max(0, v.start - 12) : v.start])
+            ):
+                score += 2
+                why.append("a name after in/at/near where the parameter wants a place")
             if v.kind in ("url", "email", "path") and re.search(
                 {
                     "url": r"url|link|address|주소",
