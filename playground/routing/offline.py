@@ -214,7 +214,10 @@ class OfflineRouter:
             exp["reason"] = "no tools declared"
             return Move(text=no_tool_text(self.index(declarations), ko, exp), explanation=exp)
         eligible = [r for r in rows if r.score >= self.threshold]
-        full = [r for r in eligible if not r.missing]
+        # relevance first (issue 12): values that merely fit a parameter's type (loose rules)
+        # never make a tool fit; without a structured value the words must reach
+        # RELEVANCE_SHARE x threshold (1.5 set on BFCL dev: should-not pairs vs selection)
+        full = [r for r in eligible if not r.missing and _relevant(r, self.threshold)]
         # a tool the question's words fit, short of a required argument: its score plus the
         # missing penalty (what it would score with the argument) must reach the threshold
         # (not when the request itself -- a Korean predicate -- matched no declaration)
@@ -423,6 +426,20 @@ class OfflineRouter:
                 if rescored >= self.threshold:
                     return r, fld, 0, fld, value
         return None
+
+
+#: The words' share of the threshold a tool needs when no structured value (enum, pattern,
+#: format, example shape, prefix) supports it: values that only fit a type do not make it fit.
+RELEVANCE_SHARE = 1.5
+
+
+def _relevant(row: ScoreRow, threshold: float) -> bool:
+    """True when ``row`` fits the question apart from loose argument values: a structured
+    value supports it, or its words (relevance + pointer) reach ``RELEVANCE_SHARE`` of the
+    threshold."""
+    if any(ev["rule"] not in argfill.WEAK_RULES for ev in row.arg_evidence.values()):
+        return True
+    return row.relevance + row.pointer_bonus >= RELEVANCE_SHARE * threshold
 
 
 def _own_word(row: ScoreRow, prior: ScoreRow | None) -> bool:

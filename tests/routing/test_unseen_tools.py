@@ -323,3 +323,22 @@ def test_several_calls_in_one_move_when_the_question_lists_values():
         {"artist": "Taylor Swift", "duration": 20},
         {"artist": "Maroon 5", "duration": 15},
     ]
+
+
+def test_a_value_that_only_fits_a_type_does_not_make_a_tool_fit():
+    decl = {
+        "name": "get_user",
+        "description": "Retrieve details for a user by their unique identifier.",
+        "parameters": {
+            "type": "object",
+            "properties": {"user_id": {"type": "integer", "description": "The user id."}},
+            "required": ["user_id"],
+        },
+    }
+    router = OfflineRouter()
+    off_topic = router.next_move([Turn(role="user", text="Play 5 songs by Adele")], [decl])
+    assert off_topic.calls == []
+    on_topic = router.next_move(
+        [Turn(role="user", text="Retrieve the details for user id 7890")], [decl]
+    )
+    assert [(c.name, c.args) for c in on_topic.calls] == [("get_user", {"user_id": 7890})]
