@@ -25,7 +25,9 @@ How one case is judged (only the router's first move, for a conversation holding
 category           when                                             passed
 =================  ===============================================  ==========
 ``selected``       should-use, the expected tool was called first   args match
-``missed``         should-use, no tool was called                   no
+``asked``          should-use, no call; the router asked for a      no
+                   value of the expected tool (``asks_for``)
+``missed``         should-use, no tool was called (no such ask)     no
 ``wrong_tool``     should-use, another tool was called first        no
 ``abstained``      should-not-use, no tool was called               yes
 ``false_selection`` should-not-use, some tool was called            no
@@ -39,6 +41,8 @@ Metrics (:class:`Metrics`; every rate is ``None`` when its denominator is 0; ``e
 * selection rate = should-use cases where the expected tool was called first / should-use cases
 * false-selection rate = should-not-use cases where any tool was called / should-not-use cases
 * wrong-tool rate = should-use cases where another tool was called first / should-use cases
+* asked rate = should-use cases with no call where the router asked for a value of the expected
+  tool (a clarify move, issue 12) / should-use cases; selected + wrong tool + asked + missed = 1
 * argument accuracy = cases with ``expect_args`` whose first call was the expected tool AND whose
   arguments match / cases with ``expect_args`` whose first call was the expected tool. It is
   conditional on the right tool, so it measures argument filling separately from selection.

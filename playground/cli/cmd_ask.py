@@ -27,6 +27,7 @@ from playground.cli.common import (
     finish,
     one_line,
     open_workbench,
+    tools_paths,
     visible,
 )
 from playground.cli.router_options import ModelOption, ModeOption, RouterOption
@@ -129,6 +130,7 @@ def ask(
     the reply; --format json prints the episode (DESIGN.md, "Episode").
     """
     from playground.routing.factory import choose_router
+    from playground.routing.synonyms import apply_synonyms
 
     with boundary():
         if not question.strip():
@@ -143,6 +145,7 @@ def ask(
         choice = choose_router(router, model, mode, os.environ, dry_run=dry_run)
         for text in choice.notes:
             note(text)
+        apply_synonyms(choice.router, tools_paths(tools))  # synonyms.json beside the tools
         pg.router = choice.router
         if dry_run:
             _dry_run(pg, question, fmt)

@@ -32,6 +32,7 @@ from playground.cli.common import (
     fail,
     finish,
     open_workbench,
+    tools_paths,
 )
 from playground.cli.router_options import ModelOption, ModeOption, RouterOption
 from playground.routing import registry
@@ -155,6 +156,9 @@ def eval_cases(
             if target is not None and (target.registry.problems or not target.registry.contracts):
                 fail(f"{label}: the tools did not load cleanly (see above); nothing was evaluated")
         chosen = _make_router(router, model, mode)
+        from playground.routing.synonyms import apply_synonyms
+
+        apply_synonyms(chosen, tools_paths(tools))  # synonyms.json beside the tools
         limit = rpm if rpm is not None else chosen.capabilities.default_rpm
         runs = [("base", pg)] + ([("compare", other_pg)] if other_pg is not None else [])
         reports = []
@@ -241,12 +245,14 @@ def _print_tables(reports: list[Any], comparison: Any) -> None:
         "selection_rate": "selection rate",
         "false_selection_rate": "false-selection rate",
         "wrong_tool_rate": "wrong-tool rate",
+        "asked_rate": "asked rate (right tool, asked for a value)",
         "argument_accuracy": "argument accuracy",
     }
     fractions = {
         "selection_rate": (m.selected, m.should_use),
         "false_selection_rate": (m.false_selected, m.should_not_use),
         "wrong_tool_rate": (m.wrong_tool, m.should_use),
+        "asked_rate": (m.asked, m.should_use),
         "argument_accuracy": (m.args_matched, m.args_checked),
     }
     if comparison:

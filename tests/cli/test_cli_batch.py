@@ -174,6 +174,7 @@ def test_eval_compare_without_boundary_sentences(tmp_path: Path):
         "selection_rate",
         "false_selection_rate",
         "wrong_tool_rate",
+        "asked_rate",
         "argument_accuracy",
     ]
     base = {r["line"]: r for r in data["base"]["results"]}

@@ -28,6 +28,7 @@ RATE_LABELS = (
     ("selection_rate", "selection rate", False),
     ("false_selection_rate", "false-selection rate", True),
     ("wrong_tool_rate", "wrong-tool rate", True),
+    ("asked_rate", "asked rate", True),
     ("argument_accuracy", "argument accuracy", False),
 )
 SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "dim"}
