@@ -33,11 +33,28 @@ class Playground:
     def contracts(self):
         return self.registry.contracts
 
+    @property
+    def in_process(self) -> bool:
+        """Whether bodies run in this process (``--in-process``) rather than in a worker."""
+        return bool(self.settings.get("in_process", True))
 
-def open_playground(tools: Iterable[str | Path] | None = None, *, wire: bool = True) -> Playground:
+    def close(self) -> None:
+        """End the tool sources' worker processes and connections; safe to call twice."""
+        self.registry.close()
+
+
+def open_playground(
+    tools: Iterable[str | Path] | None = None, *, wire: bool = True, in_process: bool = True
+) -> Playground:
     """Load the tool modules under ``tools`` (default ``./tools``) and build a Playground.
 
-    Load problems are kept in ``playground.registry.problems``; nothing is raised for them.
+    ``in_process``: run bodies in this process (the library default, and ``--in-process``
+    for debuggers) or, when false, in a worker process (the CLI's and the TUI's default; see
+    :mod:`playground.core.worker`). Load problems are kept in ``playground.registry.problems``;
+    nothing is raised for them. Call :meth:`Playground.close` when done (a worker also ends
+    when the interpreter exits).
     """
-    registry = load_registry(list(tools) if tools else list(DEFAULT_TOOLS))
-    return Playground(registry=registry, gate=Gate(registry, wire=wire))
+    registry = load_registry(list(tools) if tools else list(DEFAULT_TOOLS), in_process=in_process)
+    return Playground(
+        registry=registry, gate=Gate(registry, wire=wire), settings={"in_process": in_process}
+    )

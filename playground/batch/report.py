@@ -32,7 +32,6 @@ The probes default to the shipped data (``KB-101``/``seoul`` has more rows than 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -86,10 +85,6 @@ def _fresh(registry: Registry) -> _Pg:
     return _Pg(registry, Gate(registry, wire=False))
 
 
-def _module_of(contract: Contract) -> Any:
-    return sys.modules.get(getattr(contract.fn, "__module__", "") or "")
-
-
 def _blocked_before_call(registry: Registry, p: Probes) -> tuple[int, list[dict[str, Any]]]:
     pg = _fresh(registry)
     good = {"sku": p.sku, "region": p.region, "limit": p.limit}
@@ -129,7 +124,10 @@ def _crafted_results(contract: Contract, p: Probes) -> dict[str, Any]:
 
 
 def measure(
-    tools: Iterable[str | Path] | None = None, probes: Probes | None = None
+    tools: Iterable[str | Path] | None = None,
+    probes: Probes | None = None,
+    *,
+    in_process: bool = True,
 ) -> dict[str, Any]:
     """Load ``tools`` (default ``tools/inventory.py``) into a fresh registry and measure the figures.
 
@@ -138,7 +136,14 @@ def measure(
     """
     p = probes or Probes()
     paths = [str(t) for t in (tools or DEFAULT_TOOLS)]
-    registry = load_registry(paths)
+    registry = load_registry(paths, in_process=in_process)
+    try:
+        return _measure(registry, paths, p)
+    finally:
+        registry.close()
+
+
+def _measure(registry: Registry, paths: list[str], p: Probes) -> dict[str, Any]:
     if registry.problems:
         raise UsageError("; ".join(str(x) for x in registry.problems))
     missing = [n for n in REQUIRED if n not in registry]
@@ -172,7 +177,6 @@ def measure(
         "stock_lookup",
         {"sku": p.empty[0], "region": p.empty[1], "limit": p.limit},
     )
-    module = _module_of(stock)
     return {
         "tools": registry.names(),
         "blocked_before_call": blocked,
@@ -186,7 +190,7 @@ def measure(
         "legacy_stock_reason": legacy_reason,
         "details": {
             "contract_source": stock.source,
-            "module_file": getattr(module, "__file__", None),
+            "module_file": stock.module_file or None,
             "max_rows": (stock.returns or {}).get("max_rows"),
             "blocked_calls": blocked_calls,
             "crafted_results": crafted_reasons,

@@ -25,6 +25,7 @@ import typer
 
 from playground.cli.common import (
     ExitCode,
+    InProcessOption,
     ToolsOption,
     boundary,
     dump_json,
@@ -89,6 +90,7 @@ def eval_cases(
         ),
     ],
     tools: ToolsOption = None,
+    in_process: InProcessOption = False,
     router: Annotated[
         str, typer.Option("--router", "-r", help="offline (default, no key) or gemini.")
     ] = "offline",
@@ -157,8 +159,12 @@ def eval_cases(
 
     with boundary():
         case_set = load_cases(cases)  # missing file: UsageError → exit 2 before loading tools
-        pg = open_workbench(tools, wire=False)
-        other_pg = open_workbench(compare_with, wire=False) if compare_with else None
+        pg = open_workbench(tools, wire=False, in_process=in_process)
+        other_pg = (
+            open_workbench(compare_with, wire=False, in_process=in_process)
+            if compare_with
+            else None
+        )
         for label, target in (("--tools", pg), ("--compare", other_pg)):
             # Rates over a partly loaded tool set look plausible and are wrong: measure nothing.
             if target is not None and (target.registry.problems or not target.registry.contracts):

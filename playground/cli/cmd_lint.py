@@ -14,6 +14,7 @@ import typer
 from playground.cli.common import (
     ExitCode,
     FormatOption,
+    InProcessOption,
     OutputFormat,
     ToolsOption,
     boundary,
@@ -42,6 +43,7 @@ def _short(source: str) -> str:
 
 def lint(
     tools: ToolsOption = None,
+    in_process: InProcessOption = False,
     strict: Annotated[
         bool, typer.Option("--strict", help="Exit 1 on warnings too (info never fails).")
     ] = False,
@@ -59,7 +61,7 @@ def lint(
     from playground.batch.lint import RULES, lint_contract, lint_exit_code, lint_registry, summarize
 
     with boundary():
-        pg = open_workbench(tools, wire=False)
+        pg = open_workbench(tools, wire=False, in_process=in_process)
         registry = pg.registry
         if only is not None:
             if only not in registry:

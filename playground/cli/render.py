@@ -135,8 +135,8 @@ def record_view(record: Any) -> RenderableType:
     grid.add_row(
         "args", Text(data.get("canonical_args") or dump_json(data.get("args"), compact=True))
     )
-    if data.get("output"):
-        grid.add_row("printed", Text(visible(data["output"].rstrip("\n")), style="dim"))
+    if data.get("printed"):
+        grid.add_row("printed", Text(visible(data["printed"].rstrip("\n")), style="dim"))
     ok = bool(data.get("ok"))
     title = Text.assemble(
         (f"{data.get('call_id', '')}  ", "dim"),

@@ -14,13 +14,14 @@ import importlib.util
 import inspect
 import io
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from playground.core.contracts import Contract, contract_from_function, contract_from_table
+from playground.core.toolsource import ToolSource
 from playground.errors import LoadError
 
 #: the problem of a ``--tools`` folder without any ``*.py`` tool module
@@ -47,6 +48,29 @@ class Registry:
     contracts: dict[str, Contract] = field(default_factory=dict)
     problems: list[LoadProblem] = field(default_factory=list)
     paths: list[Path] = field(default_factory=list)
+    sources: list[ToolSource] = field(default_factory=list)
+
+    def add_source(self, source: ToolSource) -> None:
+        """Load ``source`` and register its contracts (each calls back into ``source``) and
+        its load problems. A source that raises while loading (a bug, not a faulty tool)
+        becomes one problem naming the source."""
+        self.sources.append(source)
+        try:
+            result = source.load()
+        except Exception as exc:  # pragma: no cover - sources report problems as data
+            self.problems.append(
+                LoadProblem(source.label, f"could not load: {type(exc).__name__}: {exc}")
+            )
+            return
+        for contract in result.contracts:
+            contract.tool_source = source
+            self.add(contract)
+        self.problems.extend(result.problems)
+
+    def close(self) -> None:
+        """Close every source (ends worker processes and connections); safe to call twice."""
+        for source in self.sources:
+            source.close()
 
     def __contains__(self, name: object) -> bool:
         return name in self.contracts
@@ -105,17 +129,48 @@ def tool_files(path: Path) -> list[Path]:
     raise LoadError(f"{path}: no such file or folder")
 
 
-def load_registry(paths: Iterable[str | Path]) -> Registry:
+def load_registry(paths: Iterable[str | Path], *, in_process: bool = True) -> Registry:
     """Load every tool module under ``paths`` into a new :class:`Registry`.
 
-    Args: ``paths``: files or folders (``--tools``, repeatable). Returns the registry; problems
-    are in ``registry.problems`` (never raised), including a path that does not exist, and a
-    path that contributes nothing: a folder with no tool module files gives
-    :data:`NO_MODULES`, and a path whose modules loaded without a problem yet declared no
-    contract gives :data:`NO_CONTRACTS` (a ``--tools`` typo must not look like an empty,
-    healthy tool set). A path whose modules already had a problem gets no second line.
+    ``in_process``: import the modules here and run bodies on a thread of this process
+    (:class:`~playground.core.runner.InProcessSource`; for debuggers and library use), else in a
+    worker process (:class:`~playground.core.worker.WorkerSource`, the CLI's and TUI's
+    default). Problems are in ``registry.problems`` (see :func:`collect_contracts`).
+    """
+    paths = [Path(p) for p in paths]
+    source: ToolSource
+    if in_process:
+        from playground.core.runner import InProcessSource
+
+        source = InProcessSource(paths)
+    else:
+        from playground.core.worker import WorkerSource
+
+        source = WorkerSource(paths)
+    registry = Registry(paths=list(paths))
+    registry.add_source(source)
+    return registry
+
+
+def collect_contracts(
+    paths: Iterable[str | Path],
+    *,
+    on_import: Callable[[Path], None] | None = None,
+    skip: Iterable[str] = (),
+) -> Registry:
+    """Import every tool module under ``paths`` in THIS process and collect its contracts.
+
+    Returns a registry without sources; problems are in ``registry.problems`` (never raised),
+    including a path that does not exist, and a path that contributes nothing: a folder with no
+    tool module files gives :data:`NO_MODULES`, and a path whose modules loaded without a
+    problem yet declared no contract gives :data:`NO_CONTRACTS` (a ``--tools`` typo must not
+    look like an empty, healthy tool set). A path whose modules already had a problem gets no
+    second line. ``on_import(file)`` is called before each module is imported (the worker
+    reports progress with it, so a module that hangs or ends the process can be named);
+    ``skip``: files (as ``str(path)``) not to import again, already reported as problems.
     """
     registry = Registry()
+    skipped = set(skip)
     for raw in paths:
         path = Path(raw)
         registry.paths.append(path)
@@ -129,6 +184,11 @@ def load_registry(paths: Iterable[str | Path]) -> Registry:
             continue
         contracts_before, problems_before = len(registry.contracts), len(registry.problems)
         for file in files:
+            if str(file) in skipped:
+                problems_before -= 1  # its problem was reported by the caller
+                continue
+            if on_import is not None:
+                on_import(file)
             load_module_into(registry, file)
         if (
             len(registry.contracts) == contracts_before
@@ -181,11 +241,35 @@ def load_module_into(registry: Registry, file: Path) -> None:
         where, _, message = str(exc).partition(": ")
         registry.problems.append(LoadProblem(where, message))
         return
+    constants = module_constants(module)
     for contract_or_problem in contracts_of_module(module, file):
         if isinstance(contract_or_problem, LoadProblem):
             registry.problems.append(contract_or_problem)
         else:
+            contract_or_problem.module_file = str(file)
+            contract_or_problem.module_constants = constants
             registry.add(contract_or_problem)
+
+
+def module_constants(module: ModuleType) -> dict[str, Any]:
+    """The module's UPPER_CASE names whose values are JSON scalars or short lists of them
+    (``FALLBACK_REGION = "seoul"``, ``MAX_ROWS = 5``): data the playground reads from a tool
+    module (the repair loop's ``FALLBACK_<ARG>``), sent at load time because with the worker
+    the module lives in another process."""
+    scalar = (str, int, float, bool, type(None))
+    found: dict[str, Any] = {}
+    for name, value in vars(module).items():
+        if not name.isupper() or name.startswith("_"):
+            continue
+        if isinstance(value, scalar) and not (isinstance(value, str) and len(value) > 1000):
+            found[name] = value
+        elif (
+            isinstance(value, (list, tuple))
+            and len(value) <= 100
+            and all(isinstance(v, scalar) for v in value)
+        ):
+            found[name] = list(value)
+    return found
 
 
 def contracts_of_module(module: ModuleType, file: Path) -> list[Contract | LoadProblem]:

@@ -108,7 +108,7 @@ def record_fields(record: CallRecord) -> dict[str, str]:
         "retries": retries or "none",
         "duration": f"{record.duration_ms:.1f} ms"
         + (f" (limit {record.timeout_s:g} s)" if record.timeout_s else ""),
-        "output": record.output.strip() or "-",
+        "printed": record.printed.strip() or "-",
     }
 
 

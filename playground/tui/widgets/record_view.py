@@ -25,7 +25,7 @@ ROWS = (
     ("error", "Error"),
     ("retries", "Retries"),
     ("duration", "Duration"),
-    ("output", "Printed"),
+    ("printed", "Printed"),
 )
 
 
