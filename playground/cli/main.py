@@ -21,6 +21,7 @@ import typer
 
 from playground.cli.common import (
     ExitCode,
+    InProcessOption,
     ToolsOption,
     boundary,
     error_line,
@@ -28,6 +29,7 @@ from playground.cli.common import (
     guard_stdout,
     one_line,
     tools_paths,
+    wants_in_process,
 )
 
 PACKAGE = "playground.cli"
@@ -71,6 +73,7 @@ def _version(value: bool) -> None:
 def root(
     ctx: typer.Context,
     tools: ToolsOption = None,
+    in_process: InProcessOption = False,
     version: Annotated[
         bool | None,
         typer.Option(
@@ -84,12 +87,14 @@ def root(
             fail(
                 f"--tools goes after the command: playground {ctx.invoked_subcommand} --tools PATH"
             )
+        if in_process:  # ``playground --in-process call ...``: the same as after the command
+            os.environ["PLAYGROUND_IN_PROCESS"] = "1"
         guard_stdout()  # stdout carries only the command's data (not the TUI: it owns the terminal)
         return
-    open_tui(tools)
+    open_tui(tools, in_process=wants_in_process(in_process))
 
 
-def open_tui(tools: Sequence[Any] | None) -> None:
+def open_tui(tools: Sequence[Any] | None, in_process: bool = False) -> None:
     """Start the Textual app (``playground.tui.app.run_tui(tools=[str, ...])``), imported here.
 
     Exits 2 with one line when the TUI module (or textual) is missing.
@@ -105,7 +110,7 @@ def open_tui(tools: Sequence[Any] | None) -> None:
     except ImportError as exc:
         fail(f"the TUI cannot start: {exc}")
     with boundary():
-        result = run_tui(tools=[str(p) for p in tools_paths(tools)])
+        result = run_tui(tools=[str(p) for p in tools_paths(tools)], in_process=in_process)
     if isinstance(result, int) and not isinstance(result, bool) and result:
         raise typer.Exit(result)
 

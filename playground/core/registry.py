@@ -155,7 +155,7 @@ def load_registry(paths: Iterable[str | Path], *, in_process: bool = True) -> Re
 def collect_contracts(
     paths: Iterable[str | Path],
     *,
-    on_import: Callable[[Path], None] | None = None,
+    on_import: Callable[[Path, bool], None] | None = None,
     skip: Iterable[str] = (),
 ) -> Registry:
     """Import every tool module under ``paths`` in THIS process and collect its contracts.
@@ -165,8 +165,9 @@ def collect_contracts(
     tool module files gives :data:`NO_MODULES`, and a path whose modules loaded without a
     problem yet declared no contract gives :data:`NO_CONTRACTS` (a ``--tools`` typo must not
     look like an empty, healthy tool set). A path whose modules already had a problem gets no
-    second line. ``on_import(file)`` is called before each module is imported (the worker
-    reports progress with it, so a module that hangs or ends the process can be named);
+    second line. ``on_import(file, done)`` is called before (``done`` false) and after each
+    module's import (the worker reports progress with it, so a module that hangs or ends the
+    process while importing can be named, and the import time limit covers only the import);
     ``skip``: files (as ``str(path)``) not to import again, already reported as problems.
     """
     registry = Registry()
@@ -187,9 +188,7 @@ def collect_contracts(
             if str(file) in skipped:
                 problems_before -= 1  # its problem was reported by the caller
                 continue
-            if on_import is not None:
-                on_import(file)
-            load_module_into(registry, file)
+            load_module_into(registry, file, on_import)
         if (
             len(registry.contracts) == contracts_before
             and len(registry.problems) == problems_before
@@ -233,10 +232,17 @@ def import_tool_module(file: Path) -> ModuleType:
     return module
 
 
-def load_module_into(registry: Registry, file: Path) -> None:
-    """Import one tool module and register its contracts; problems go to ``registry.problems``."""
+def load_module_into(
+    registry: Registry, file: Path, on_import: Callable[[Path, bool], None] | None = None
+) -> None:
+    """Import one tool module and register its contracts; problems go to ``registry.problems``.
+    ``on_import(file, done)``: called before and after the import (see :func:`collect_contracts`)."""
     try:
+        if on_import is not None:
+            on_import(file, False)
         module = import_tool_module(file)
+        if on_import is not None:
+            on_import(file, True)
     except LoadError as exc:
         where, _, message = str(exc).partition(": ")
         registry.problems.append(LoadProblem(where, message))

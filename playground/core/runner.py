@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import inspect
 import io
+import os
 import queue
 import sys
 import threading
@@ -175,6 +176,11 @@ class InProcessSource:
             if threading.current_thread() is thread:
                 job.debugging = True
                 self._routes.pop(thread, None)
+            if saved_hook is sys.__breakpointhook__ and not os.environ.get("PYTHONBREAKPOINT"):
+                import pdb
+
+                # stop in the body's frame, not in this hook
+                return pdb.Pdb().set_trace(sys._getframe(1))
             return saved_hook(*a, **kw)
 
         sys.breakpointhook = debugger_hook

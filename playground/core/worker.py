@@ -219,7 +219,7 @@ class WorkerSource:
             if file is None:
                 return LoadResult([], [LoadProblem(self.label, problem)])
             self._skip.append(file)
-            self._skip_problems.append((file, problem))
+            self._skip_problems.append((str(Path(file).resolve()), problem))
             proc = self._start()
         os.ftruncate(self._capture, 0)
         problems = [LoadProblem(w, m) for w, m in self._skip_problems]
@@ -246,6 +246,9 @@ class WorkerSource:
                 msg = proc.replies.recv()
                 if msg.get("op") == "importing":
                     current, deadline = msg["file"], limit
+                    continue
+                if msg.get("op") == "imported":  # building its contracts: no import limit
+                    current, deadline = None, 60.0
                     continue
                 return dict(msg)
         except (EOFError, OSError):

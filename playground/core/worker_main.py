@@ -149,13 +149,16 @@ def _runner_loop(requests: Connection, replies: Connection, functions: dict[str,
 
 
 class Loader:
-    """The loader process: holds the imported functions and one runner at a time."""
+    """The loader process: holds the imported functions, the active runner and one spare
+    runner forked ahead of need (so replacing a killed runner costs no fork on the way)."""
 
     def __init__(self, requests: Connection, replies: Connection) -> None:
         self.requests = requests
         self.replies = replies
         self.functions: dict[str, Any] = {}
         self.runner: tuple[int, Connection, Connection] | None = None
+        self.spare: tuple[int, Connection, Connection] | None = None
+        self.killed: list[int] = []
 
     def serve(self) -> None:
         while True:
@@ -168,18 +171,22 @@ class Loader:
                 self.load(msg)
             elif op == "call":
                 self.replies.send_bytes(self.call(msg))
-                if self.runner is None:
-                    self.fork_runner()  # ready before the next call
+                if self.spare is None:
+                    self.spare = self.fork_runner()
+                self.reap()
             elif op == "exit":
                 break
-        self.kill_runner()
+        for runner in (self.runner, self.spare):
+            if runner is not None:
+                self.kill(runner)
         os._exit(0)
 
     def load(self, msg: dict[str, Any]) -> None:
+        from playground.core import canonical, outcome  # noqa: F401 - warm for the runners
         from playground.core.registry import collect_contracts
 
-        def progress(file: Path) -> None:
-            self.replies.send({"op": "importing", "file": str(file)})
+        def progress(file: Path, done: bool) -> None:
+            self.replies.send({"op": "imported" if done else "importing", "file": str(file)})
 
         found = collect_contracts(msg["paths"], on_import=progress, skip=msg.get("skip", ()))
         self.functions = {n: c.fn for n, c in found.contracts.items()}
@@ -190,10 +197,12 @@ class Loader:
                 "problems": [(p.where, p.message) for p in found.problems],
             }
         )
-        self.kill_runner()
-        self.fork_runner()
+        for runner in (self.runner, self.spare):
+            if runner is not None:
+                self.kill(runner)
+        self.runner, self.spare = self.fork_runner(), None
 
-    def fork_runner(self) -> None:
+    def fork_runner(self) -> tuple[int, Connection, Connection]:
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
         _flush()
@@ -202,10 +211,13 @@ class Loader:
             try:
                 os.close(req_w)
                 os.close(rep_r)
-                self.requests.close()
-                self.replies.close()
+                for conn in (self.requests, self.replies):
+                    conn.close()
+                for other in (self.runner, self.spare):
+                    if other is not None:
+                        other[1].close()
+                        other[2].close()
                 _die_with_parent()
-                signal.signal(signal.SIGTERM, signal.SIG_DFL)
                 _runner_loop(
                     Connection(req_r, writable=False),
                     Connection(rep_w, readable=False),
@@ -215,33 +227,36 @@ class Loader:
                 os._exit(0)
         os.close(req_r)
         os.close(rep_w)
-        self.runner = (pid, Connection(req_w, readable=False), Connection(rep_r, writable=False))
+        return pid, Connection(req_w, readable=False), Connection(rep_r, writable=False)
 
-    def kill_runner(self) -> str:
-        """Kill the runner (if any) and reap it; returns how it ended (``exit code 0`` …)."""
-        if self.runner is None:
-            return ""
-        pid, req, rep = self.runner
-        self.runner = None
+    def kill(self, runner: tuple[int, Connection, Connection]) -> None:
+        """SIGKILL a runner; it is reaped later (:meth:`reap`)."""
+        pid, req, rep = runner
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        how = ""
-        with contextlib.suppress(ChildProcessError):
-            how = describe_status(os.waitpid(pid, 0)[1])
         req.close()
         rep.close()
-        return how
+        self.killed.append(pid)
+
+    def reap(self) -> None:
+        for pid in list(self.killed):
+            with contextlib.suppress(ChildProcessError):
+                if os.waitpid(pid, os.WNOHANG)[0] == 0:
+                    continue
+            self.killed.remove(pid)
 
     def call(self, msg: dict[str, Any]) -> bytes:
         if self.runner is None:
-            self.fork_runner()
-        assert self.runner is not None
+            self.runner, self.spare = self.spare or self.fork_runner(), None
         pid, req, rep = self.runner
         timeout_s, grace_s = msg["timeout_s"], msg["grace_s"]
         started = time.perf_counter()
         try:
             req.send({"name": msg["name"], "args": msg["args"], "cap": msg["cap"]})
-            if rep.poll(timeout_s + grace_s):
+            if self.spare is None:  # fork the next runner while this body runs
+                self.spare = self.fork_runner()
+            left = timeout_s + grace_s - (time.perf_counter() - started)
+            if rep.poll(max(0.0, left)):
                 return rep.recv_bytes()
         except (EOFError, OSError):
             # the runner died: reap it for its status
@@ -258,7 +273,8 @@ class Loader:
             }
             return pickle.dumps(reply)
         elapsed = time.perf_counter() - started
-        self.kill_runner()
+        self.kill(self.runner)
+        self.runner = None
         reply = {
             "timed_out": True,
             "stopped": f"stopped after {elapsed:.{1 if elapsed >= 0.1 else 3}f} s",

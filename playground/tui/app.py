@@ -51,11 +51,25 @@ class PlaygroundApp(App):
             self.pg = pg
 
     def __init__(
-        self, tools: list[str] | None = None, playground: Any = None, **kwargs: Any
+        self,
+        tools: list[str] | None = None,
+        playground: Any = None,
+        in_process: bool | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.tools = list(tools) if tools else None
         self.pg = playground
+        if in_process is None:
+            import os
+
+            in_process = os.environ.get("PLAYGROUND_IN_PROCESS", "").strip().lower() in (
+                "1",
+                "true",
+                "yes",
+            )
+        #: run bodies in this process (palette "Tool source: in-process") instead of a worker
+        self.in_process = in_process
         self.router_name = "offline"
         self.gemini_mode = "AUTO"
 
@@ -86,11 +100,25 @@ class PlaygroundApp(App):
     def _load_worker(self, tools: list[str] | None) -> None:
         from playground.workbench import open_playground
 
-        self.post_message(self.Loaded(open_playground(tools)))
+        self.post_message(self.Loaded(open_playground(tools, in_process=self.in_process)))
+
+    def on_unmount(self) -> None:
+        if self.pg is not None:
+            self.pg.close()  # ends the worker process
+
+    def action_toggle_in_process(self) -> None:
+        """Switch where bodies run (worker process ⇄ this process) and reload the tools."""
+        self.in_process = not self.in_process
+        where = "in this process (for a debugger)" if self.in_process else "in a worker process"
+        self.notify(f"Tool bodies now run {where}; reloading tools…")
+        self._load_worker(self.tools)
 
     @on(Loaded)
     async def _loaded(self, event: Loaded) -> None:
+        old = self.pg
         self.pg = event.pg
+        if old is not None and old is not event.pg:
+            old.close()
         registry = self.pg.registry
         await self.query_one(CallView).set_playground(self.pg)
         self.query_one(AskView).set_playground(self.pg)
@@ -111,7 +139,10 @@ class PlaygroundApp(App):
         router = self.router_name + (
             f" ({self.gemini_mode})" if self.router_name == "gemini" else ""
         )
-        self.sub_title = f"{count} contract{'' if count == 1 else 's'} · router {router}"
+        source = "in-process" if self.in_process else "worker"
+        self.sub_title = (
+            f"{count} contract{'' if count == 1 else 's'} · router {router} · bodies: {source}"
+        )
 
     # -- actions ---------------------------------------------------------------------------------
     @property
@@ -255,6 +286,8 @@ class PlaygroundApp(App):
         self.query_one(StepsView).add_episode(event.episode)
 
 
-def run_tui(tools: list[str] | None = None) -> None:
-    """Open the TUI on ``tools`` (files or folders of tool modules; default ``./tools``)."""
-    PlaygroundApp(tools=tools).run()
+def run_tui(tools: list[str] | None = None, in_process: bool | None = None) -> None:
+    """Open the TUI on ``tools`` (files or folders of tool modules; default ``./tools``);
+    ``in_process``: run bodies in this process (default: a worker process, or
+    ``PLAYGROUND_IN_PROCESS=1``)."""
+    PlaygroundApp(tools=tools, in_process=in_process).run()

@@ -37,6 +37,14 @@ def palette_commands(app) -> list[tuple[str, Callable[[], object], str]]:
             "Import the tool modules again (a fresh gate, cache and counts) (ctrl+l)",
         ),
         (
+            "Tool source: worker process" if app.in_process else "Tool source: in-process",
+            app.action_toggle_in_process,
+            "Run tool bodies in an isolated worker process (safe; the default)"
+            if app.in_process
+            else "Run tool bodies in this process (for a debugger; a crashing body can take "
+            "the playground down); reloads the tools",
+        ),
+        (
             "Switch router",
             app.action_switch_router,
             f"Toggle the Ask router between offline and gemini (now {app.router_name})",

@@ -1,0 +1,4 @@
+"""A tool module with a syntax error."""
+
+def broken(:
+    pass
