@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -131,12 +132,16 @@ def test_check_with_1100_time_outs_reports_each_as_transient(tmp_path):
     assert kinds.count("transient") == 1100 and kinds[-1] == "ok"
 
 
-def test_import_time_faults_are_load_problems_naming_the_module():
+def test_import_time_faults_are_load_problems_naming_the_module(tmp_path):
+    folder = tmp_path / "import_faults"
+    shutil.copytree(IMPORT_FAULTS, folder)
+    # written here, not kept in the repository, so that linters can parse every file there
+    (folder / "import_syntax.py").write_text('"""A syntax error."""\n\ndef broken(:\n    pass\n')
     proc, elapsed = run_cli(
         "call",
         "survivor_ping",
         "--tools",
-        IMPORT_FAULTS,
+        folder,
         "--format",
         "json",
         env={"PLAYGROUND_IMPORT_TIMEOUT_S": "1"},

@@ -1,4 +1,0 @@
-"""A tool module with a syntax error."""
-
-def broken(:
-    pass
