@@ -11,6 +11,7 @@ from typing import Any
 
 from playground.core.gate import Gate
 from playground.core.registry import Registry, load_registry
+from playground.core.toolsource import ToolSource
 
 DEFAULT_TOOLS = ("tools",)
 
@@ -44,17 +45,24 @@ class Playground:
 
 
 def open_playground(
-    tools: Iterable[str | Path] | None = None, *, wire: bool = True, in_process: bool = True
+    tools: Iterable[str | Path] | None = None,
+    *,
+    wire: bool = True,
+    in_process: bool = True,
+    source: ToolSource | None = None,
 ) -> Playground:
     """Load the tool modules under ``tools`` (default ``./tools``) and build a Playground.
 
     ``in_process``: run bodies in this process (the library default, and ``--in-process``
     for debuggers) or, when false, in a worker process (the CLI's and the TUI's default; see
     :mod:`playground.core.worker`). Load problems are kept in ``playground.registry.problems``;
-    nothing is raised for them. Call :meth:`Playground.close` when done (a worker also ends
+    nothing is raised for them. ``source``: an already started tool source for ``tools``
+    (see :func:`~playground.core.registry.load_registry`). Call :meth:`Playground.close` when done (a worker also ends
     when the interpreter exits).
     """
-    registry = load_registry(list(tools) if tools else list(DEFAULT_TOOLS), in_process=in_process)
+    registry = load_registry(
+        list(tools) if tools else list(DEFAULT_TOOLS), in_process=in_process, source=source
+    )
     return Playground(
         registry=registry, gate=Gate(registry, wire=wire), settings={"in_process": in_process}
     )

@@ -189,9 +189,16 @@ def open_workbench(
     ``error: <where>: <message>``; the command goes on with what loaded, and :func:`finish`
     turns the exit code into 2 at the end (and ends the worker).
     """
+    paths = tools_paths(tools)
+    in_process = wants_in_process(in_process)
+    source = None
+    if not in_process:  # the worker boots and imports the tools while the gate imports here
+        from playground.core.worker import WorkerSource
+
+        source = WorkerSource(paths)
     from playground.workbench import open_playground
 
-    pg = open_playground(tools_paths(tools), wire=wire, in_process=wants_in_process(in_process))
+    pg = open_playground(paths, wire=wire, in_process=in_process, source=source)
     for problem in pg.registry.problems:
         error_line(f"{problem.where}: {problem.message}")
     return pg

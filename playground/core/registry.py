@@ -129,17 +129,22 @@ def tool_files(path: Path) -> list[Path]:
     raise LoadError(f"{path}: no such file or folder")
 
 
-def load_registry(paths: Iterable[str | Path], *, in_process: bool = True) -> Registry:
+def load_registry(
+    paths: Iterable[str | Path], *, in_process: bool = True, source: ToolSource | None = None
+) -> Registry:
     """Load every tool module under ``paths`` into a new :class:`Registry`.
 
     ``in_process``: import the modules here and run bodies on a thread of this process
     (:class:`~playground.core.runner.InProcessSource`; for debuggers and library use), else in a
     worker process (:class:`~playground.core.worker.WorkerSource`, the CLI's and TUI's
-    default). Problems are in ``registry.problems`` (see :func:`collect_contracts`).
+    default). ``source``: an already started source for these paths (the CLI starts the
+    worker before importing the gate, so the two overlap); ``in_process`` is then ignored.
+    Problems are in ``registry.problems`` (see :func:`collect_contracts`).
     """
     paths = [Path(p) for p in paths]
-    source: ToolSource
-    if in_process:
+    if source is not None:
+        pass
+    elif in_process:
         from playground.core.runner import InProcessSource
 
         source = InProcessSource(paths)

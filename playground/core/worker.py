@@ -154,6 +154,7 @@ class WorkerSource:
             _env_float("PLAYGROUND_RESULT_CAP_MB", RESULT_CAP_BYTES / 1048576) * 1048576
         )
         self._lock = threading.Lock()
+        self._load_sent: _Process | None = None
         self._skip: list[str] = []
         self._skip_problems: list[tuple[str, str]] = []
         fd, path = tempfile.mkstemp(prefix="playground-printed-")
@@ -162,7 +163,9 @@ class WorkerSource:
         os.unlink(path)
         self._holder: list[_Process | None] = [None]
         self._finalizer = weakref.finalize(self, _shutdown, self._holder, self._capture)
-        self._start()
+        # start importing at once: the worker loads while the caller goes on (the CLI imports
+        # the gate meanwhile); :meth:`load` collects the answer
+        self._load_sent = self._send_load(self._start())
 
     # -- process management -------------------------------------------------------------
 
@@ -191,7 +194,7 @@ class WorkerSource:
         module docstring). Never raises."""
         with self._lock:
             proc = self._holder[0]
-            if proc is None or proc.popen.poll() is not None:
+            if proc is None:
                 proc = self._start()
             return self._load(proc)
 
@@ -210,7 +213,8 @@ class WorkerSource:
         from playground.core.registry import LoadProblem
 
         while True:
-            os.ftruncate(self._capture, 0)
+            if self._load_sent is not proc:
+                os.ftruncate(self._capture, 0)
             outcome = self._load_once(proc)
             if isinstance(outcome, dict):
                 break
@@ -227,12 +231,22 @@ class WorkerSource:
         contracts = [contract_from_data(d) for d in outcome["contracts"]]
         return LoadResult(contracts, problems)
 
+    def _send_load(self, proc: _Process) -> _Process | None:
+        try:
+            os.ftruncate(self._capture, 0)
+            proc.requests.send({"op": "load", "paths": self.paths, "skip": list(self._skip)})
+        except OSError:
+            return None  # the worker died at once: _load_once reports it
+        return proc
+
     def _load_once(self, proc: _Process) -> dict[str, Any] | tuple[str | None, str]:
         """The ``loaded`` message, or ``(file being imported or None, problem)``."""
         current: str | None = None
         limit = self.import_timeout_s
         try:
-            proc.requests.send({"op": "load", "paths": self.paths, "skip": list(self._skip)})
+            if self._load_sent is not proc:
+                proc.requests.send({"op": "load", "paths": self.paths, "skip": list(self._skip)})
+            self._load_sent = None
             # the interpreter's own start-up gets a generous allowance of its own
             deadline = limit + 30.0
             while True:
