@@ -22,7 +22,7 @@ from playground.cli.common import dump_json, visible
 
 # A JSON block longer than this many characters is cut in the table view (Rich needs ~3 s per
 # MB to lay it out); the note under it says how much was left out and that --format json has all.
-MAX_BLOCK_CHARS = 200_000
+MAX_BLOCK_CHARS = 64_000
 
 KIND_STYLES = {
     "ok": "green",
@@ -57,7 +57,9 @@ def json_block(data: Any, *, title: str | None = None) -> RenderableType:
     """``data`` as syntax-highlighted JSON (indent 2, Hangul as is), optionally in a titled panel."""
     text = dump_json(data)
     cut = len(text) - MAX_BLOCK_CHARS
+    size = 0
     if cut > 0:
+        size = len(text.encode("utf-8", "replace"))
         text = text[:MAX_BLOCK_CHARS]
     syntax: RenderableType = Syntax(
         text, "json", theme="ansi_dark", word_wrap=True, background_color="default"
@@ -66,7 +68,8 @@ def json_block(data: Any, *, title: str | None = None) -> RenderableType:
         syntax = Group(
             syntax,
             Text(
-                f"… {cut:,} more characters not shown here; --format json prints all of it",
+                f"… {cut:,} more characters not shown here; --format json prints all of it "
+                f"({size:,} bytes in all; redirect it to a file to keep it)",
                 style="bold yellow",
             ),
         )

@@ -141,18 +141,18 @@ def load_registry(
     worker before importing the gate, so the two overlap); ``in_process`` is then ignored.
     Problems are in ``registry.problems`` (see :func:`collect_contracts`).
     """
-    paths = [Path(p) for p in paths]
+    path_list = [Path(p) for p in paths]
     if source is not None:
         pass
     elif in_process:
         from playground.core.runner import InProcessSource
 
-        source = InProcessSource(paths)
+        source = InProcessSource(path_list)
     else:
         from playground.core.worker import WorkerSource
 
-        source = WorkerSource(paths)
-    registry = Registry(paths=list(paths))
+        source = WorkerSource(path_list)
+    registry = Registry(paths=path_list)
     registry.add_source(source)
     return registry
 
@@ -355,7 +355,7 @@ def contracts_of_module(module: ModuleType, file: Path) -> list[Contract | LoadP
     return found
 
 
-def _guard(build, where: str, label: str = "") -> Contract | LoadProblem:
+def _guard(build: Callable[..., Contract], where: str, label: str = "") -> Contract | LoadProblem:
     """Build one contract; a failure becomes a :class:`LoadProblem` at ``where`` (the module
     file, or the ``path:line`` the message starts with). ``label`` names the tool in messages
     that would not otherwise say which entry failed."""

@@ -33,8 +33,6 @@ from playground.core.toolsource import BodyRun, LoadResult, bounded_output, rais
 if TYPE_CHECKING:
     from playground.core.contracts import Contract
 
-_PASS = object()  # a thread whose writes pass through to the stream underneath
-
 
 class _RoutedStream(io.TextIOBase):
     """``sys.stdout`` / ``sys.stderr`` while an in-process source is in use: a write from a
@@ -45,13 +43,14 @@ class _RoutedStream(io.TextIOBase):
         self.fallback = fallback
         self._routes = routes
 
-    def write(self, text: str) -> int:  # type: ignore[override]
-        route = self._routes.get(threading.current_thread(), _PASS)
-        if route is _PASS:
+    def write(self, text: str) -> int:
+        thread = threading.current_thread()
+        if thread not in self._routes:
             return int(self.fallback.write(text))
+        route = self._routes.get(thread)
         if route is None:
             return len(text)
-        return route.write(text)  # type: ignore[union-attr]
+        return route.write(text)
 
     def flush(self) -> None:
         if threading.current_thread() not in self._routes:

@@ -106,6 +106,20 @@ class PlaygroundApp(App):
         if self.pg is not None:
             self.pg.close()  # ends the worker process
 
+    def action_save_value(self) -> None:
+        """Write the Call view's last value (all of it, not the preview) to a file."""
+        from playground.tui.widgets.record_view import RecordView
+
+        try:
+            path = self.query_one(CallView).query_one(RecordView).save_value()
+        except OSError as exc:
+            self.notify(f"Could not save the value: {exc}", severity="error")
+            return
+        if path is None:
+            self.notify("No value to save yet: run a call first.", severity="warning")
+        else:
+            self.notify(f"Value saved to {path}")
+
     def action_toggle_in_process(self) -> None:
         """Switch where bodies run (worker process ⇄ this process) and reload the tools."""
         self.in_process = not self.in_process

@@ -45,6 +45,12 @@ def palette_commands(app) -> list[tuple[str, Callable[[], object], str]]:
             "the playground down); reloads the tools",
         ),
         (
+            "Save value to a file",
+            app.action_save_value,
+            "Write the last call's whole value (the view shows a bounded preview) to "
+            "./playground-<call id>-<tool>.json",
+        ),
+        (
             "Switch router",
             app.action_switch_router,
             f"Toggle the Ask router between offline and gemini (now {app.router_name})",

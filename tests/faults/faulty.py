@@ -86,6 +86,11 @@ def huge_result() -> str:
     return "y" * 50_000_000
 
 
+def big_result() -> str:
+    """Returns a 1 MB string: under the result cap, too big to draw whole."""
+    return "z" * 1_000_000
+
+
 def wanderer() -> dict:
     """Changes the working directory and the environment."""
     os.chdir("/")
@@ -123,6 +128,7 @@ __tools__ = [
     non_daemon_thread,
     noisy,
     huge_result,
+    big_result,
     wanderer,
     deep_recursion,
     generator,

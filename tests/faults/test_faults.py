@@ -176,7 +176,9 @@ def test_in_process_keeps_todays_behaviour_and_breakpoint_stops_in_pdb():
     assert json.loads(worker.stdout)["value"] == {"marker": "after"}  # no debugger: a no-op
 
 
-async def test_tui_shows_a_record_for_the_regex_and_os_exit_and_stays_responsive():
+async def test_tui_shows_a_record_for_the_regex_and_os_exit_and_stays_responsive(
+    tmp_path, monkeypatch
+):
     from playground.tui.app import PlaygroundApp
     from playground.tui.views.call_view import CallView
     from playground.tui.widgets.record_view import RecordView
@@ -205,6 +207,17 @@ async def test_tui_shows_a_record_for_the_regex_and_os_exit_and_stays_responsive
             assert rv.fields["kind"] == kind, tool
             assert words in app.query_one(CallView).records[-1].message
         assert app.pg.gate.body_runs["hard_exit"] == 1
+        # a 1 MB value: a bounded preview on screen, the whole value saved on request
+        assert await app.query_one(CallView).select_contract("big_result")
+        await pilot.pause()
+        started = time.monotonic()
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert time.monotonic() - started < 5 + 3
+        monkeypatch.chdir(tmp_path)
+        app.action_save_value()
+        saved = list(tmp_path.glob("playground-*-big_result.json"))
+        assert len(saved) == 1 and json.loads(saved[0].read_text()) == "z" * 1_000_000
         await pilot.press("f2")  # still answers keys
         await settle(app, pilot)
         assert app.mode_name == "ask"
