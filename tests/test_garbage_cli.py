@@ -568,10 +568,16 @@ def test_a_timed_out_body_printing_later_does_not_corrupt_the_json(tools, tmp_pa
             for n in range(3)
         )
     )
-    proc = run_cli("check", path, "--tools", tools, "--format", "json")
+    proc = run_cli("check", path, "--tools", tools, "--format", "json", "--in-process")
     report = strict(proc.stdout.decode("utf-8"))
     assert proc.returncode == 0 and report["passed"] == 3
     assert b"LATE PRINT" not in proc.stdout + proc.stderr  # an abandoned body's output is dropped
+    # the worker kills the body: what it printed before that is data in its record, nowhere else
+    proc = run_cli("check", path, "--tools", tools, "--format", "json")
+    report = strict(proc.stdout.decode("utf-8"))
+    assert proc.returncode == 0 and report["passed"] == 3 and b"LATE PRINT" not in proc.stderr
+    in_records = sum(case["printed"].count("LATE PRINT") for case in report["cases"])
+    assert proc.stdout.count(b"LATE PRINT") == in_records
 
 
 def test_a_thread_started_by_a_body_prints_into_the_record_with_the_worker(tools):

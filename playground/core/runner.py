@@ -166,8 +166,8 @@ class InProcessSource:
         thread = self._thread
         buffer = io.StringIO()
         self._routes[thread] = buffer
-        self._install()
         saved_out, saved_err, saved_hook = sys.stdout, sys.stderr, sys.breakpointhook
+        ours = self._install()
         job = _Job(fn, args)
 
         def debugger_hook(*a: Any, **kw: Any) -> Any:
@@ -190,14 +190,15 @@ class InProcessSource:
             finished = job.done.wait(0.5)
         duration_ms = (time.perf_counter() - started) * 1000
         sys.breakpointhook = saved_hook
-        # a body that replaced sys.stdout/sys.stderr does not keep it
-        sys.stdout, sys.stderr = saved_out, saved_err
         if finished:
             self._routes.pop(thread, None)
-            self.close()  # nothing left to route: the streams underneath come back
+            # the streams of before the call come back (a body that replaced sys.stdout or
+            # sys.stderr does not keep its own)
+            sys.stdout, sys.stderr = saved_out, saved_err
         else:
             self._routes[thread] = None  # abandoned: drop what it prints from now on
             self._thread = self._jobs = None
+            sys.stdout, sys.stderr = ours  # stay installed to drop it
         run = BodyRun(
             timed_out=not finished,
             output=bounded_output(buffer.getvalue()),
@@ -211,10 +212,11 @@ class InProcessSource:
             run.value = job.value
         return run
 
-    def _install(self) -> None:
+    def _install(self) -> tuple[_RoutedStream, _RoutedStream]:
         if self._out is None or sys.stdout is not self._out:
             self._out = _RoutedStream(sys.stdout, self._routes)
             sys.stdout = self._out
         if self._err is None or sys.stderr is not self._err:
             self._err = _RoutedStream(sys.stderr, self._routes)
             sys.stderr = self._err
+        return self._out, self._err
