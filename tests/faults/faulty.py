@@ -87,8 +87,8 @@ def huge_result() -> str:
 
 
 def big_result() -> str:
-    """Returns a 1 MB string: under the result cap, too big to draw whole."""
-    return "z" * 1_000_000
+    """Returns a 200 kB string: under the result cap, too big to draw whole."""
+    return "z" * 200_000
 
 
 def wanderer() -> dict:

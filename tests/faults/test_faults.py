@@ -207,7 +207,7 @@ async def test_tui_shows_a_record_for_the_regex_and_os_exit_and_stays_responsive
             assert rv.fields["kind"] == kind, tool
             assert words in app.query_one(CallView).records[-1].message
         assert app.pg.gate.body_runs["hard_exit"] == 1
-        # a 1 MB value: a bounded preview on screen, the whole value saved on request
+        # a 200 kB value: a bounded preview on screen, the whole value saved on request
         assert await app.query_one(CallView).select_contract("big_result")
         await pilot.pause()
         started = time.monotonic()
@@ -217,7 +217,33 @@ async def test_tui_shows_a_record_for_the_regex_and_os_exit_and_stays_responsive
         monkeypatch.chdir(tmp_path)
         app.action_save_value()
         saved = list(tmp_path.glob("playground-*-big_result.json"))
-        assert len(saved) == 1 and json.loads(saved[0].read_text()) == "z" * 1_000_000
+        assert len(saved) == 1 and json.loads(saved[0].read_text()) == "z" * 200_000
         await pilot.press("f2")  # still answers keys
         await settle(app, pilot)
         assert app.mode_name == "ask"
+        app.action_toggle_in_process()  # the palette's "Tool source: in-process"
+        await settle(app, pilot)
+        assert app.pg.in_process and app.pg.gate.call("healthy", {}).source == "in-process"
+        assert "bodies: in-process" in app.sub_title
+
+
+def test_in_process_source_reuses_its_body_thread_and_replaces_an_abandoned_one():
+    from playground.core.runner import InProcessSource
+
+    def whoami() -> str:
+        import threading
+
+        return threading.current_thread().name + str(threading.get_ident())
+
+    def hang() -> None:
+        time.sleep(0.5)
+
+    source = InProcessSource()
+    contract = type("C", (), {"fn": staticmethod(whoami), "name": "whoami"})()
+    hung = type("C", (), {"fn": staticmethod(hang), "name": "hang"})()
+    first = source.call(contract, {}, 5).value
+    assert source.call(contract, {}, 5).value == first  # the same thread serves the next call
+    stopped = source.call(hung, {}, 0.01)
+    assert stopped.timed_out and stopped.stopped.startswith("abandoned after")
+    assert source.call(contract, {}, 5).value != first  # a fresh thread after the abandoned one
+    source.close()
