@@ -242,6 +242,7 @@ class WorkerSource:
     def _load_once(self, proc: _Process) -> dict[str, Any] | tuple[str | None, str]:
         """The ``loaded`` message, or ``(file being imported or None, problem)``."""
         current: str | None = None
+        stage = "at start-up"
         limit = self.import_timeout_s
         try:
             if self._load_sent is not proc:
@@ -252,7 +253,10 @@ class WorkerSource:
             while True:
                 if not proc.replies.poll(deadline):
                     if current is None:
-                        return None, f"the worker process did not start within {deadline:g} s"
+                        return (
+                            None,
+                            f"the worker process did not answer {stage} within {deadline:g} s",
+                        )
                     return current, (
                         f"import did not finish within {limit:g} s (an endless loop or a "
                         "sleep at import time?); the module was not loaded"
@@ -263,6 +267,7 @@ class WorkerSource:
                     continue
                 if msg.get("op") == "imported":  # building its contracts: no import limit
                     current, deadline = None, 60.0
+                    stage = f"while building the contracts of {msg['file']}"
                     continue
                 return dict(msg)
         except (EOFError, OSError):
@@ -275,7 +280,7 @@ class WorkerSource:
             printed = self._printed()[-300:].strip()
             tail = f": {' '.join(printed.split())}" if printed else ""
             if current is None:
-                return None, f"the worker process ended at start-up ({how}){tail}"
+                return None, f"the worker process ended {stage} ({how}){tail}"
             return current, f"import ended the worker process ({how}); the module was not loaded"
 
     # -- calls ------------------------------------------------------------------------------
