@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from playground.core.gate import Gate
 from playground.core.registry import Registry, load_registry
+from playground.core.toolsource import ToolSource
 
 if TYPE_CHECKING:
     from playground.routing.base import Router
@@ -31,12 +32,31 @@ class Playground:
     registry: Registry
     gate: Gate
     router: Router | None = None
+    #: whether bodies run in this process (``--in-process``) rather than in a worker
+    in_process: bool = True
+
+    def close(self) -> None:
+        """End the tool sources' worker processes and connections; safe to call twice."""
+        self.registry.close()
 
 
-def open_playground(tools: Iterable[str | Path] | None = None, *, wire: bool = True) -> Playground:
+def open_playground(
+    tools: Iterable[str | Path] | None = None,
+    *,
+    wire: bool = True,
+    in_process: bool = True,
+    source: ToolSource | None = None,
+) -> Playground:
     """Load the tool modules under ``tools`` (default ``./tools``) and build a Playground.
 
-    Load problems are kept in ``playground.registry.problems``; nothing is raised for them.
+    ``in_process``: run bodies in this process (the library default, and ``--in-process``
+    for debuggers) or, when false, in a worker process (the CLI's and the TUI's default; see
+    :mod:`playground.core.worker`). Load problems are kept in ``playground.registry.problems``;
+    nothing is raised for them. ``source``: an already started tool source for ``tools``
+    (see :func:`~playground.core.registry.load_registry`). Call :meth:`Playground.close` when done (a worker also ends
+    when the interpreter exits).
     """
-    registry = load_registry(list(tools) if tools else list(DEFAULT_TOOLS))
-    return Playground(registry=registry, gate=Gate(registry, wire=wire))
+    registry = load_registry(
+        list(tools) if tools else list(DEFAULT_TOOLS), in_process=in_process, source=source
+    )
+    return Playground(registry=registry, gate=Gate(registry, wire=wire), in_process=in_process)

@@ -48,7 +48,6 @@ from __future__ import annotations
 import itertools
 import json
 import re
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,10 +89,6 @@ class _Pg:
 
 def _fresh(registry: Registry) -> _Pg:
     return _Pg(registry, Gate(registry, wire=False))
-
-
-def _module_of(contract: Contract) -> Any:
-    return sys.modules.get(getattr(contract.fn, "__module__", "") or "")
 
 
 def _props(contract: Contract) -> dict[str, Any]:
@@ -242,7 +237,7 @@ def _crafted_results(contract: Contract, real: Any) -> dict[str, Any]:
 
 def _declared_empty_probe(registry: Registry) -> dict[str, Any] | None:
     for contract in registry.contracts.values():
-        probes = getattr(_module_of(contract), PROBES_ATTR, None)
+        probes = contract.module_constants.get(PROBES_ATTR)
         empty = probes.get("empty") if isinstance(probes, dict) else None
         if (
             isinstance(empty, dict)
@@ -275,7 +270,9 @@ def _search_empty_probe(
     return None
 
 
-def measure(tools: Iterable[str | Path] | None = None) -> dict[str, Any]:
+def measure(
+    tools: Iterable[str | Path] | None = None, *, in_process: bool = True
+) -> dict[str, Any]:
     """Load ``tools`` (default ``tools/inventory.py``) into a fresh registry and measure the figures.
 
     Returns the JSON-ready report dict (see the module docstring for the keys). Raises
@@ -283,7 +280,14 @@ def measure(tools: Iterable[str | Path] | None = None) -> dict[str, Any]:
     limit (``max_rows`` / ``max_bytes``).
     """
     paths = [str(t) for t in (tools or DEFAULT_TOOLS)]
-    registry = load_registry(paths)
+    registry = load_registry(paths, in_process=in_process)
+    try:
+        return _measure(registry, paths)
+    finally:
+        registry.close()
+
+
+def _measure(registry: Registry, paths: list[str]) -> dict[str, Any]:
     if registry.problems:
         raise UsageError("; ".join(str(x) for x in registry.problems))
     probed = probed_contracts(registry)
@@ -342,7 +346,6 @@ def measure(tools: Iterable[str | Path] | None = None) -> dict[str, Any]:
         else None
     )
     first_probed = probed[0]
-    module = _module_of(first_probed)
     return {
         "tools": registry.names(),
         "probed": [c.name for c in probed],
@@ -357,7 +360,7 @@ def measure(tools: Iterable[str | Path] | None = None) -> dict[str, Any]:
         "failure_limit": FAILURE_LIMIT,
         "details": {
             "contract_sources": {c.name: c.source for c in probed},
-            "module_file": getattr(module, "__file__", None),
+            "module_file": first_probed.module_file or None,
             "limits": {c.name: {k: (c.returns or {}).get(k) for k in LIMIT_KEYS} for c in probed},
             "blocked_calls": blocked_calls,
             "crafted_results": crafted_reasons,

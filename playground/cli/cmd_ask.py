@@ -19,6 +19,7 @@ import typer
 
 from playground.cli.common import (
     FormatOption,
+    InProcessOption,
     OutputFormat,
     ToolsOption,
     boundary,
@@ -122,6 +123,7 @@ def ask(
         int, typer.Option("--max-steps", min=1, help="Router moves allowed in the episode.")
     ] = 8,
     tools: ToolsOption = None,
+    in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Ask a question: the router picks tools, the gate runs them, the loop repairs or gives up.
@@ -141,7 +143,7 @@ def ask(
             check_text(question, "the question")
         except JsonInputError as exc:
             fail(str(exc))
-        pg = open_workbench(tools, wire=not dry_run)
+        pg = open_workbench(tools, wire=not dry_run, in_process=in_process)
         choice = choose_router(router, model, mode, os.environ, dry_run=dry_run)
         for text in choice.notes:
             note(text)

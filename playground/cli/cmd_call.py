@@ -15,6 +15,7 @@ import typer
 from playground.cli.common import (
     ExitCode,
     FormatOption,
+    InProcessOption,
     OutputFormat,
     ToolsOption,
     boundary,
@@ -141,10 +142,14 @@ def contract_summary(contract: Any) -> dict[str, Any]:
 # commands
 
 
-def list_tools(tools: ToolsOption = None, fmt: FormatOption = OutputFormat.table) -> None:
+def list_tools(
+    tools: ToolsOption = None,
+    fmt: FormatOption = OutputFormat.table,
+    in_process: InProcessOption = False,
+) -> None:
     """List the loaded tools: name, origin, side effects, caching, time limit, required args."""
     with boundary():
-        pg = open_workbench(tools, wire=False)
+        pg = open_workbench(tools, wire=False, in_process=in_process)
         rows = [contract_summary(c) for c in pg.registry.contracts.values()]
         if fmt is OutputFormat.table:
             from playground.cli import render
@@ -161,13 +166,14 @@ def show(
     name: Annotated[str, typer.Argument(help="The tool name (see playground list).")],
     tools: ToolsOption = None,
     fmt: FormatOption = OutputFormat.table,
+    in_process: InProcessOption = False,
 ) -> None:
     """Show the declaration the model reads, exactly as google-genai builds it.
 
     json/jsonl print only that declaration; table adds the returns schema and the flags.
     """
     with boundary():
-        pg = open_workbench(tools, wire=False)
+        pg = open_workbench(tools, wire=False, in_process=in_process)
         contract = pg.registry.get(name)
         if contract is None:
             fail(unknown_tool_message(name, pg.registry.names()))
@@ -207,6 +213,7 @@ def call(
     ] = False,
     tools: ToolsOption = None,
     fmt: FormatOption = OutputFormat.table,
+    in_process: InProcessOption = False,
 ) -> None:
     """Call one tool through the gate and print the record: verdict, body, cache, outcome, wire JSON.
 
@@ -216,7 +223,7 @@ def call(
     """
     with boundary():
         args = build_call_args(items, args_json)
-        pg = open_workbench(tools)
+        pg = open_workbench(tools, in_process=in_process)
         if repair:
             from playground.loop.episode import run_manual_episode
 

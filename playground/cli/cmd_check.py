@@ -16,6 +16,7 @@ import typer
 from playground.cli.common import (
     ExitCode,
     FormatOption,
+    InProcessOption,
     OutputFormat,
     ToolsOption,
     boundary,
@@ -34,6 +35,7 @@ def check(
         ),
     ],
     tools: ToolsOption = None,
+    in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Run every case of a file through one gate (the cache carries across lines); exit 1 if any fails.
@@ -45,7 +47,7 @@ def check(
 
     with boundary():
         parsed = read_cases(cases)  # a missing file is a UsageError: exit 2 before loading tools
-        pg = open_workbench(tools)
+        pg = open_workbench(tools, in_process=in_process)
         if fmt is OutputFormat.jsonl:
             report = run_cases(
                 pg.gate,

@@ -25,6 +25,7 @@ import typer
 
 from playground.cli.common import (
     ExitCode,
+    InProcessOption,
     ToolsOption,
     boundary,
     dump_json,
@@ -95,6 +96,7 @@ def eval_cases(
         ),
     ],
     tools: ToolsOption = None,
+    in_process: InProcessOption = False,
     router: RouterOption = registry.DEFAULT_ROUTER,
     model: ModelOption = None,
     mode: ModeOption = None,
@@ -149,8 +151,12 @@ def eval_cases(
 
     with boundary():
         case_set = load_cases(cases)  # missing file: UsageError → exit 2 before loading tools
-        pg = open_workbench(tools, wire=False)
-        other_pg = open_workbench(compare_with, wire=False) if compare_with else None
+        pg = open_workbench(tools, wire=False, in_process=in_process)
+        other_pg = (
+            open_workbench(compare_with, wire=False, in_process=in_process)
+            if compare_with
+            else None
+        )
         for label, target in (("--tools", pg), ("--compare", other_pg)):
             # Rates over a partly loaded tool set look plausible and are wrong: measure nothing.
             if target is not None and (target.registry.problems or not target.registry.contracts):

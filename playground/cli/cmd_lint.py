@@ -13,6 +13,7 @@ import typer
 from playground.cli.common import (
     ExitCode,
     FormatOption,
+    InProcessOption,
     OutputFormat,
     ToolsOption,
     boundary,
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
 def lint(
     tools: ToolsOption = None,
+    in_process: InProcessOption = False,
     strict: Annotated[
         bool, typer.Option("--strict", help="Exit 1 on warnings too (info never fails).")
     ] = False,
@@ -50,7 +52,7 @@ def lint(
     from playground.batch.lint_base import RULES
 
     with boundary():
-        pg = open_workbench(tools, wire=False)
+        pg = open_workbench(tools, wire=False, in_process=in_process)
         registry = pg.registry
         if only is not None:
             if only not in registry:

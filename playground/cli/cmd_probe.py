@@ -14,6 +14,7 @@ import typer
 from playground.cli.common import (
     ExitCode,
     FormatOption,
+    InProcessOption,
     OutputFormat,
     ToolsOption,
     boundary,
@@ -30,6 +31,7 @@ from playground.cli.common import (
 def probe(
     name: Annotated[str, typer.Argument(help="The tool to probe.", show_default=False)],
     tools: ToolsOption = None,
+    in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Send every derived input (missing, wrong types, true for an integer, bounds, enum and pattern
@@ -38,7 +40,7 @@ def probe(
     from playground.batch.probe import probe_contract
 
     with boundary():
-        pg = open_workbench(tools, wire=False)
+        pg = open_workbench(tools, wire=False, in_process=in_process)
         if name not in pg.registry:
             fail(unknown_tool_message(name, pg.registry.names()))
         report = probe_contract(pg, name)

@@ -12,7 +12,15 @@ from typing import Annotated
 
 import typer
 
-from playground.cli.common import FormatOption, OutputFormat, ToolsOption, boundary, emit_json
+from playground.cli.common import (
+    FormatOption,
+    InProcessOption,
+    OutputFormat,
+    ToolsOption,
+    boundary,
+    emit_json,
+    wants_in_process,
+)
 
 
 def report(
@@ -24,6 +32,7 @@ def report(
     ] = None,
     tools: ToolsOption = None,
     fmt: FormatOption = OutputFormat.table,
+    in_process: InProcessOption = False,
 ) -> None:
     """Measure the tools (seed 003 step 8) and write tool_report.json and tool_report.md.
 
@@ -31,7 +40,10 @@ def report(
     from playground.batch.report import DEFAULT_TOOLS, measure, write_report
 
     with boundary():
-        data = measure([str(t) for t in tools] if tools else list(DEFAULT_TOOLS))
+        data = measure(
+            [str(t) for t in tools] if tools else list(DEFAULT_TOOLS),
+            in_process=wants_in_process(in_process),
+        )
         json_path, md_path = write_report(data, out or Path("."))
         if fmt is OutputFormat.table:
             from rich.table import Table

@@ -91,6 +91,16 @@ ToolsOption = Annotated[
     ),
 ]
 
+InProcessOption = Annotated[
+    bool,
+    typer.Option(
+        "--in-process",
+        help="Run tool bodies in this process instead of an isolated worker process (for a "
+        "debugger: breakpoint() in a body stops in pdb). A crashing or hung body can then take "
+        "the playground down. Also set by PLAYGROUND_IN_PROCESS=1.",
+    ),
+]
+
 FormatOption = Annotated[
     OutputFormat,
     typer.Option(
@@ -157,15 +167,35 @@ def tools_paths(tools: Iterable[Path | str] | None) -> list[Path]:
     return given or [Path(p) for p in DEFAULT_TOOLS]
 
 
-def open_workbench(tools: Iterable[Path | str] | None, *, wire: bool = True) -> Playground:
+def wants_in_process(flag: bool = False) -> bool:
+    """``--in-process`` given, or ``PLAYGROUND_IN_PROCESS`` set to ``1``/``true``/``yes``."""
+    return flag or os.environ.get("PLAYGROUND_IN_PROCESS", "").strip().lower() in (
+        "1",
+        "true",
+        "yes",
+    )
+
+
+def open_workbench(
+    tools: Iterable[Path | str] | None, *, wire: bool = True, in_process: bool = False
+) -> Playground:
     """Load the tool modules and build a :class:`~playground.workbench.Playground`.
 
-    Each load problem is printed at once on stderr as ``error: <where>: <message>``; the
-    command goes on with what loaded, and :func:`finish` turns the exit code into 2 at the end.
+    Bodies run in a worker process unless ``in_process`` (``--in-process``) or
+    ``PLAYGROUND_IN_PROCESS=1``. Each load problem is printed at once on stderr as
+    ``error: <where>: <message>``; the command goes on with what loaded, and :func:`finish`
+    turns the exit code into 2 at the end (and ends the worker).
     """
+    paths = tools_paths(tools)
+    in_process = wants_in_process(in_process)
+    source = None
+    if not in_process:  # the worker boots and imports the tools while the gate imports here
+        from playground.core.worker import WorkerSource
+
+        source = WorkerSource(paths)
     from playground.workbench import open_playground
 
-    pg = open_playground(tools_paths(tools), wire=wire)
+    pg = open_playground(paths, wire=wire, in_process=in_process, source=source)
     for problem in pg.registry.problems:
         error_line(f"{problem.where}: {problem.message}")
     return pg
@@ -179,8 +209,11 @@ def exit_code(pg: Playground | None, code: int = ExitCode.OK) -> int:
 
 
 def finish(pg: Playground | None, code: int = ExitCode.OK) -> None:
-    """End a command: return normally for 0, else raise ``typer.Exit`` with :func:`exit_code`."""
+    """End a command: close ``pg``'s tool sources (ends the worker process), then return
+    normally for 0, else raise ``typer.Exit`` with :func:`exit_code`."""
     final = exit_code(pg, code)
+    if pg is not None:
+        pg.close()
     if final:
         raise typer.Exit(final)
 

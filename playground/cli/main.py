@@ -26,6 +26,7 @@ from playground.cli import (
 )
 from playground.cli.common import (
     ExitCode,
+    InProcessOption,
     ToolsOption,
     boundary,
     error_line,
@@ -33,6 +34,7 @@ from playground.cli.common import (
     guard_stdout,
     one_line,
     tools_paths,
+    wants_in_process,
 )
 
 app = typer.Typer(
@@ -61,6 +63,7 @@ def _version(value: bool) -> None:
 def root(
     ctx: typer.Context,
     tools: ToolsOption = None,
+    in_process: InProcessOption = False,
     version: Annotated[
         bool | None,
         typer.Option(
@@ -74,18 +77,23 @@ def root(
             fail(
                 f"--tools goes after the command: playground {ctx.invoked_subcommand} --tools PATH"
             )
+        if in_process:  # ``playground --in-process call ...``: the same as after the command
+            os.environ["PLAYGROUND_IN_PROCESS"] = "1"
         guard_stdout()  # stdout carries only the command's data (not the TUI: it owns the terminal)
         return
-    open_tui(tools)
+    open_tui(tools, in_process=wants_in_process(in_process))
 
 
-def open_tui(tools: Sequence[Any] | None) -> None:
-    """Start the Textual app (``playground.tui.app.run_tui(tools=[str, ...])``), imported here
-    so that the subcommands never load textual."""
+def open_tui(tools: Sequence[Any] | None, in_process: bool = False) -> None:
+    """Start the Textual app (``playground.tui.app.run_tui(tools=[str, ...], in_process=...)``),
+    imported here so that the subcommands never load textual. ``in_process``: run tool bodies in
+    this process instead of a worker process. A non-zero int the app returns is the exit code."""
     from playground.tui.app import run_tui
 
     with boundary():
-        run_tui(tools=[str(p) for p in tools_paths(tools)])
+        result = run_tui(tools=[str(p) for p in tools_paths(tools)], in_process=in_process)
+    if isinstance(result, int) and not isinstance(result, bool) and result:
+        raise typer.Exit(result)
 
 
 # The command modules, in the order their commands appear in --help.

@@ -23,7 +23,7 @@ from playground.tui.formatting import KIND_STYLES
 
 # A JSON block longer than this many characters is cut in the table view (Rich needs ~3 s per
 # MB to lay it out); the note under it says how much was left out and that --format json has all.
-MAX_BLOCK_CHARS = 200_000
+MAX_BLOCK_CHARS = 64_000
 
 CACHE_STYLES = {"hit": "green", "stored": "cyan", "miss": "yellow", "skip": "dim"}
 
@@ -48,7 +48,9 @@ def json_block(data: Any, *, title: str | None = None) -> RenderableType:
     """``data`` as syntax-highlighted JSON (indent 2, Hangul as is), optionally in a titled panel."""
     text = dump_json(data)
     cut = len(text) - MAX_BLOCK_CHARS
+    size = 0
     if cut > 0:
+        size = len(text.encode("utf-8", "replace"))
         text = text[:MAX_BLOCK_CHARS]
     syntax: RenderableType = Syntax(
         text, "json", theme="ansi_dark", word_wrap=True, background_color="default"
@@ -57,7 +59,8 @@ def json_block(data: Any, *, title: str | None = None) -> RenderableType:
         syntax = Group(
             syntax,
             Text(
-                f"… {cut:,} more characters not shown here; --format json prints all of it",
+                f"… {cut:,} more characters not shown here; --format json prints all of it "
+                f"({size:,} bytes in all; redirect it to a file to keep it)",
                 style="bold yellow",
             ),
         )
@@ -127,8 +130,8 @@ def record_view(record: Any) -> RenderableType:
     grid.add_row(
         "args", Text(data.get("canonical_args") or dump_json(data.get("args"), compact=True))
     )
-    if data.get("output"):
-        grid.add_row("printed", Text(visible(data["output"].rstrip("\n")), style="dim"))
+    if data.get("printed"):
+        grid.add_row("printed", Text(visible(data["printed"].rstrip("\n")), style="dim"))
     ok = bool(data.get("ok"))
     title = Text.assemble(
         (f"{data.get('call_id', '')}  ", "dim"),

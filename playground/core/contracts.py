@@ -95,12 +95,17 @@ class Contract:
     ``source``: ``"path:line"`` where it was defined. ``origin``: ``"function"`` or ``"table"``.
     ``sdk_declaration``: the Gemini declaration JSON as google-genai built it (plain functions,
     from loading; table contracts on first :func:`playground.core.wire.gemini_declaration`).
+    ``fn``: the callable when the body lives in this process, else ``None`` (a worker process
+    or an MCP server runs it). ``tool_source``: the :class:`~playground.core.toolsource.ToolSource`
+    whose ``call`` runs the body (``None``: run ``fn`` in this process). ``module_file``: the tool
+    module's path; ``module_constants``: its UPPER_CASE JSON-scalar names (``FALLBACK_<ARG>``),
+    read at load time (:func:`playground.core.registry.module_constants`).
     """
 
     name: str
     description: str
     parameters: dict[str, Any]
-    fn: Callable[..., Any]
+    fn: Callable[..., Any] | None
     returns: dict[str, Any] | None = None
     side_effects: bool = False
     cacheable: bool = True
@@ -108,6 +113,27 @@ class Contract:
     source: str = ""
     origin: str = "function"
     sdk_declaration: dict[str, Any] | None = field(default=None, repr=False)
+    tool_source: Any = field(default=None, repr=False, compare=False)
+    module_file: str = ""
+    module_constants: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def to_data(self) -> dict[str, Any]:
+        """Everything but ``fn`` and ``tool_source``, as JSON-compatible data (what a worker
+        process sends for each contract it loaded); :func:`contract_from_data` reads it back."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "parameters": self.parameters,
+            "returns": self.returns,
+            "side_effects": self.side_effects,
+            "cacheable": self.cacheable,
+            "timeout_s": self.timeout_s,
+            "source": self.source,
+            "origin": self.origin,
+            "sdk_declaration": self.sdk_declaration,
+            "module_file": self.module_file,
+            "module_constants": self.module_constants,
+        }
 
     @property
     def location(self) -> SourceLocation:
@@ -122,6 +148,11 @@ class Contract:
     def declaration(self) -> dict[str, Any]:
         """The provider-neutral declaration: ``{"name", "description", "parameters"}``."""
         return {"name": self.name, "description": self.description, "parameters": self.parameters}
+
+
+def contract_from_data(data: dict[str, Any]) -> Contract:
+    """A contract without a callable from :meth:`Contract.to_data`'s output."""
+    return Contract(fn=None, **data)
 
 
 def source_of(fn: Callable[..., Any]) -> str:

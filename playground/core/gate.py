@@ -10,6 +10,7 @@ contract with ``side_effects`` is never retried automatically (its first attempt
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -31,7 +32,8 @@ from playground.core.canonical import canonical_json
 from playground.core.contracts import Contract
 from playground.core.record import CallRecord, Retry
 from playground.core.registry import Registry
-from playground.core.runner import BodyRun, run_body
+from playground.core.runner import InProcessSource
+from playground.core.toolsource import BodyRun, ToolSource
 from playground.core.validation import check_args, check_result
 from playground.core.wire import provider_views
 
@@ -65,6 +67,7 @@ class Gate:
     wire: bool = True
     body_runs: Counter = field(default_factory=Counter)
     _call_seq: int = 0
+    _local: ToolSource | None = None
 
     def next_call_id(self) -> str:
         """A fresh local call id (``call_1``, ``call_2``, …) for calls typed by hand."""
@@ -147,15 +150,25 @@ class Gate:
     def _run_once(self, contract: Contract, args: dict[str, Any], record: CallRecord) -> oc.Outcome:
         self.body_runs[contract.name] += 1
         record.body_ran = True
-        run = run_body(contract.fn, args, contract.timeout_s)
+        source = contract.tool_source
+        if source is None:  # a contract built by hand: its fn runs in this process
+            if self._local is None:
+                self._local = InProcessSource()
+            source = self._local
+        record.source = source.label
+        run = source.call(contract, args, contract.timeout_s)
         if run.output:
-            record.output += run.output
+            record.printed += run.output
+        if run.error is not None and run.error.frames:
+            record.traceback = [dataclasses.asdict(f) for f in run.error.frames]
         return self._outcome_of(contract, run)
 
     def _outcome_of(self, contract: Contract, run: BodyRun) -> oc.Outcome:
         name = contract.name
         if run.timed_out:
             detail = f"no answer within its time limit of {contract.timeout_s:g} s"
+            if run.stopped:
+                detail += f"; the body was {run.stopped}"
             msg = oc.transient_message(name, detail, 1)
             return oc.Outcome(
                 False,
@@ -165,10 +178,9 @@ class Gate:
                 msg,
                 {"timeout": True, "detail": detail},
             )
-        if run.exception is not None:
-            exc = run.exception
-            kind, reason = oc.classify_exception(exc)
-            text = oc.exception_text(exc)
+        if run.error is not None:
+            err = run.error
+            kind, reason, text = err.kind, err.reason, err.text
             if kind == oc.TRANSIENT:
                 msg = oc.transient_message(name, text, 1)
                 return oc.Outcome(False, None, f"transient:{reason}", kind, msg, {"detail": text})
@@ -179,10 +191,13 @@ class Gate:
             return oc.Outcome(
                 False,
                 None,
-                f"raised:{type(exc).__name__}",
+                f"raised:{err.type_name}",
                 oc.RAISED,
                 oc.raised_message(name, text),
             )
+        if run.refused:
+            message = run.refused_message + _bad_result_hint(run.refused)
+            return oc.Outcome(False, None, f"result:{run.refused}", oc.BAD_RESULT, message)
         check = check_result(contract, run.value)
         if check.reason == "empty":
             return oc.Outcome(

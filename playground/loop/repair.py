@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,11 +75,12 @@ def _show(value: Any) -> str:
 
 
 def _module_fallback(contract: Contract, arg: str) -> tuple[Any, bool]:
-    """``(FALLBACK_<ARG> of the contract's module, True)`` if the module defines it, else ``(None, False)``."""
-    module = sys.modules.get(getattr(contract.fn, "__module__", "") or "")
+    """``(FALLBACK_<ARG> of the contract's module, True)`` if the module defines it, else
+    ``(None, False)``; read from the constants sent at load time (``contract.module_constants``),
+    so it works whether the module lives in this process or in a worker."""
     attr = f"FALLBACK_{arg.upper()}"
-    if module is not None and hasattr(module, attr):
-        return getattr(module, attr), True
+    if attr in contract.module_constants:
+        return contract.module_constants[attr], True
     return None, False
 
 

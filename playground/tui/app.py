@@ -59,11 +59,25 @@ class PlaygroundApp(App[None]):
             self.pg = pg
 
     def __init__(
-        self, tools: list[str] | None = None, playground: Playground | None = None, **kwargs: Any
+        self,
+        tools: list[str] | None = None,
+        playground: Playground | None = None,
+        in_process: bool | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.tools = list(tools) if tools else None
         self.pg = playground
+        if in_process is None:
+            import os
+
+            in_process = os.environ.get("PLAYGROUND_IN_PROCESS", "").strip().lower() in (
+                "1",
+                "true",
+                "yes",
+            )
+        #: run bodies in this process (palette "Tool source: in-process") instead of a worker
+        self.in_process = in_process
         self.router_name = registry.DEFAULT_ROUTER
         #: Per router name: the function-calling mode and the model chosen in the palette
         #: (absent: the router's default — its first mode; ``--model``'s default).
@@ -97,11 +111,39 @@ class PlaygroundApp(App[None]):
     def _load_worker(self, tools: list[str] | None) -> None:
         from playground.workbench import open_playground
 
-        self.post_message(self.Loaded(open_playground(tools)))
+        self.post_message(self.Loaded(open_playground(tools, in_process=self.in_process)))
+
+    def on_unmount(self) -> None:
+        if self.pg is not None:
+            self.pg.close()  # ends the worker process
+
+    def action_save_value(self) -> None:
+        """Write the Call view's last value (all of it, not the preview) to a file."""
+        from playground.tui.widgets.record_view import RecordView
+
+        try:
+            path = self.query_one(CallView).query_one(RecordView).save_value()
+        except OSError as exc:
+            self.notify(f"Could not save the value: {exc}", severity="error")
+            return
+        if path is None:
+            self.notify("No value to save yet: run a call first.", severity="warning")
+        else:
+            self.notify(f"Value saved to {path}")
+
+    def action_toggle_in_process(self) -> None:
+        """Switch where bodies run (worker process ⇄ this process) and reload the tools."""
+        self.in_process = not self.in_process
+        where = "in this process (for a debugger)" if self.in_process else "in a worker process"
+        self.notify(f"Tool bodies now run {where}; reloading tools…")
+        self._load_worker(self.tools)
 
     @on(Loaded)
     async def _loaded(self, event: Loaded) -> None:
+        old = self.pg
         self.pg = event.pg
+        if old is not None and old is not event.pg:
+            old.close()
         registry = self.pg.registry
         await self.query_one(CallView).set_playground(self.pg)
         self.query_one(AskView).set_playground(self.pg)
@@ -129,7 +171,11 @@ class PlaygroundApp(App[None]):
 
     def _update_subtitle(self) -> None:
         count = len(self.pg.registry) if self.pg is not None else 0
-        self.sub_title = f"{count} contract{'' if count == 1 else 's'} · router {self.router_pick}"
+        source = "in-process" if self.in_process else "worker"
+        self.sub_title = (
+            f"{count} contract{'' if count == 1 else 's'} · router {self.router_pick}"
+            f" · bodies: {source}"
+        )
 
     # -- actions ---------------------------------------------------------------------------------
     @property
@@ -310,6 +356,8 @@ class PlaygroundApp(App[None]):
         self.query_one(StepsView).add_episode(event.episode)
 
 
-def run_tui(tools: list[str] | None = None) -> None:
-    """Open the TUI on ``tools`` (files or folders of tool modules; default ``./tools``)."""
-    PlaygroundApp(tools=tools).run()
+def run_tui(tools: list[str] | None = None, in_process: bool | None = None) -> None:
+    """Open the TUI on ``tools`` (files or folders of tool modules; default ``./tools``);
+    ``in_process``: run bodies in this process (default: a worker process, or
+    ``PLAYGROUND_IN_PROCESS=1``)."""
+    PlaygroundApp(tools=tools, in_process=in_process).run()

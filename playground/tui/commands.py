@@ -48,6 +48,20 @@ def palette_commands(app: PlaygroundApp) -> list[tuple[str, Callable[[], object]
             "Import the tool modules again (a fresh gate, cache and counts) (ctrl+l)",
         ),
         (
+            "Tool source: worker process" if app.in_process else "Tool source: in-process",
+            app.action_toggle_in_process,
+            "Run tool bodies in an isolated worker process (safe; the default)"
+            if app.in_process
+            else "Run tool bodies in this process (for a debugger; a crashing body can take "
+            "the playground down); reloads the tools",
+        ),
+        (
+            "Save value to a file",
+            app.action_save_value,
+            "Write the last call's whole value (the view shows a bounded preview) to "
+            "./playground-<call id>-<tool>.json",
+        ),
+        (
             "Switch router",
             app.action_switch_router,
             f"Switch Ask and Evaluate to the next router: {', '.join(registry.names())} "

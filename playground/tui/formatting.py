@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from rich.cells import cell_len
+from rich.console import Group
 from rich.syntax import Syntax
 from rich.text import Text
 
@@ -23,6 +24,25 @@ PROVIDERS = (("gemini", "Gemini"), ("anthropic", "Anthropic"), ("openai", "OpenA
 def pretty_json(value: Any) -> str:
     """Indented JSON (2 spaces), Korean as is; anything JSON cannot carry shown by ``repr``."""
     return json.dumps(value, ensure_ascii=False, indent=2, default=repr)
+
+
+#: at most this many characters of a value or a wire JSON are drawn (highlighting 50 MB of
+#: JSON froze the TUI for minutes); the full text stays available to save to a file
+PREVIEW_CHARS = 20_000
+
+
+def bounded_syntax(text: str, limit: int = PREVIEW_CHARS) -> Syntax | Group:
+    """:func:`json_syntax` of ``text``, or of its first ``limit`` characters plus a line giving
+    the full size (in characters and UTF-8 bytes) and how to save all of it."""
+    if len(text) <= limit:
+        return json_syntax(text)
+    size = len(text.encode("utf-8", "replace"))
+    note = Text(
+        f"… preview: the first {limit:,} of {len(text):,} characters ({size:,} bytes); "
+        "ctrl+p → 'Save value to a file' writes all of it",
+        style="bold yellow",
+    )
+    return Group(json_syntax(text[:limit]), note)
 
 
 def json_syntax(text: str) -> Syntax:
@@ -109,7 +129,7 @@ def record_fields(record: CallRecord) -> dict[str, str]:
         "retries": retries or "none",
         "duration": f"{record.duration_ms:.1f} ms"
         + (f" (limit {record.timeout_s:g} s)" if record.timeout_s else ""),
-        "output": record.output.strip() or "-",
+        "printed": record.printed.strip() or "-",
     }
 
 

@@ -377,7 +377,7 @@ def test_build_call_args():
 def test_no_arguments_opens_the_tui(monkeypatch):
     seen: list = []
     fake = types.ModuleType("playground.tui.app")
-    fake.run_tui = lambda tools=None: seen.append(tools)
+    fake.run_tui = lambda tools=None, in_process=None: seen.append(tools)
     monkeypatch.setitem(sys.modules, "playground.tui.app", fake)
     result = invoke()
     assert result.exit_code == 0, result.stderr
