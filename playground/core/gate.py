@@ -167,11 +167,15 @@ class Gate:
             )
         if run.exception is not None:
             exc = run.exception
-            kind, reason = oc.classify_exception(exc)
+            found = oc.classify_failure(exc)
+            kind, reason = found.kind, found.reason
             text = oc.exception_text(exc)
             if kind == oc.TRANSIENT:
                 msg = oc.transient_message(name, text, 1)
-                return oc.Outcome(False, None, f"transient:{reason}", kind, msg, {"detail": text})
+                details: dict[str, Any] = {"detail": text}
+                if found.retry_after_s is not None:
+                    details["retry_after_s"] = found.retry_after_s
+                return oc.Outcome(False, None, f"transient:{reason}", kind, msg, details)
             if kind == oc.PERMISSION:
                 return oc.Outcome(
                     False, None, f"permission:{reason}", kind, oc.permission_message(name, text)
@@ -218,11 +222,22 @@ class Gate:
                 and not contract.side_effects
             )
 
+        backoff = wait_exponential_jitter(
+            initial=policy.initial_s, max=policy.max_s, jitter=policy.jitter_s
+        )
+
+        def wait(state: RetryCallState) -> float:
+            # A Retry-After header (outcome.retry_after_of) replaces the backoff, bounded by
+            # the time left of ``total_s``.
+            last = state.outcome.result() if state.outcome else None
+            asked = last.details.get("retry_after_s") if last else None
+            if asked is None:
+                return float(backoff(state))
+            return max(0.0, min(float(asked), policy.total_s - (self.clock() - start)))
+
         retrying = Retrying(
             stop=stop_after_attempt(max(1, policy.max_attempts)) | out_of_time,
-            wait=wait_exponential_jitter(
-                initial=policy.initial_s, max=policy.max_s, jitter=policy.jitter_s
-            ),
+            wait=wait,
             retry=retry_if_result(retryable),
             sleep=self.sleep,
             before_sleep=note_retry,
