@@ -42,6 +42,7 @@ from typing import Any
 
 from playground.core.canonical import json_type_name
 from playground.core.contracts import Contract
+from playground.core.ecma import ecma_search
 from playground.core.gate import Gate
 from playground.core.validation import check_args, example_value, validator_for
 from playground.errors import UsageError
@@ -235,11 +236,11 @@ def _wrong_value(t: str, base: Any) -> Any:
 def _pattern_miss(pattern: str, base: Any) -> str | None:
     candidates = []
     if isinstance(base, str):
-        candidates += [base.lower(), base.swapcase(), f" {base}", base[1:], base + "!"]
+        candidates += [base.lower(), base.swapcase(), f" {base}", base[1:], base + "!", base + "\n"]
     candidates += ["zz", "!!!", "0", "not matching"]
     for c in candidates:
         try:
-            if c and re.search(pattern, c) is None:
+            if c and not ecma_search(pattern, c):
                 return c
         except re.error:
             return None

@@ -23,6 +23,7 @@ from jsonschema.exceptions import ValidationError
 
 from playground.core.canonical import NotSerializable, canonical_json, json_type_name, to_json_value
 from playground.core.contracts import Contract
+from playground.core.ecma import EcmaValidator
 
 # When several defects are present, the first in this order is reported (deterministic).
 _ORDER = ("shape", "unknown", "missing", "type", "allowed", "range", "pattern", "format")
@@ -74,11 +75,12 @@ class ResultCheck:
 
 @lru_cache(maxsize=512)
 def _validator_for(schema_json: str) -> Draft202012Validator:
-    return Draft202012Validator(json.loads(schema_json), format_checker=FormatChecker())
+    return EcmaValidator(json.loads(schema_json), format_checker=FormatChecker())
 
 
 def validator_for(schema: dict[str, Any]) -> Draft202012Validator:
-    """A cached Draft 2020-12 validator with the format checker for ``schema``."""
+    """A cached Draft 2020-12 validator with the format checker for ``schema``; its ``pattern``
+    is ECMA-262 (:mod:`playground.core.ecma`)."""
     return _validator_for(json.dumps(schema, sort_keys=True))
 
 
