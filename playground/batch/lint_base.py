@@ -37,6 +37,36 @@ RULES: dict[str, tuple[str, str, str]] = {
         "a tool name Gemini's API refuses",
         "google-genai 3.6.1 types.py, FunctionDeclaration.name",
     ),
+    "anthropic-name": (
+        ERROR,
+        "a tool name Anthropic's API refuses (^[a-zA-Z0-9_-]{1,64}$)",
+        "Anthropic Messages API, tool use: tools[].name",
+    ),
+    "openai-name": (
+        ERROR,
+        "a tool name OpenAI's API refuses (^[a-zA-Z0-9_-]{1,64}$)",
+        "OpenAI Chat Completions API, tools[].function.name",
+    ),
+    "anthropic-param-name": (
+        ERROR,
+        "a parameter name Anthropic's API refuses (^[a-zA-Z0-9_.-]{1,64}$)",
+        "Anthropic Messages API, input_schema.properties keys",
+    ),
+    "anthropic-schema": (
+        ERROR,
+        "an input_schema Anthropic's API refuses (not an object, or a combinator at the root)",
+        "Anthropic Messages API, tool use: input_schema",
+    ),
+    "openai-schema": (
+        ERROR,
+        "a parameters schema OpenAI's API refuses (not an object, or a combinator at the root)",
+        "OpenAI function calling guide: parameters",
+    ),
+    "gemini-lossy": (
+        WARNING,
+        "the schema sent to Gemini differs from the local one in a way answers cannot be mapped back",
+        "google-genai 3.6.1 types.JSONSchema; routing/gemini_schema.py",
+    ),
     "name-verb-object": (WARNING, "name is not verb + object", "seed 002, 이름이 가장 강한 신호다"),
     "name-vague": (WARNING, "vague verb or object in the name", "seed 002, get_data / handler"),
     "name-version": (WARNING, "version in the name", "seed 002, query_v2"),

@@ -194,9 +194,13 @@ def contracts_table(rows: Iterable[Mapping[str, Any]]) -> Table:
 
 
 def contract_view(
-    summary: Mapping[str, Any], declaration: Mapping[str, Any], returns: Any
+    summary: Mapping[str, Any],
+    declaration: Mapping[str, Any],
+    returns: Any,
+    title: str = "as google-genai builds it",
 ) -> RenderableType:
-    """``show``: the SDK-built declaration, the returns schema and the flags."""
+    """``show``: a provider's declaration (``title`` says whose), the returns schema and the
+    flags."""
     flags = Table.grid(padding=(0, 2))
     flags.add_column(style="bold")
     flags.add_column(overflow="fold")
@@ -217,9 +221,7 @@ def contract_view(
             if key in returns:
                 flags.add_row(key, str(returns[key]))
     parts: list[RenderableType] = [
-        json_block(
-            declaration, title=f"declaration of {summary['name']} (as google-genai builds it)"
-        ),
+        json_block(declaration, title=f"declaration of {summary['name']} ({title})"),
         json_block(returns, title="returns")
         if returns is not None
         else Panel(

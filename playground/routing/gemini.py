@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import httpx2
@@ -35,7 +36,7 @@ from google.genai import types
 from playground.errors import RouterError, UsageError
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
 from playground.routing.capture import PLACEHOLDER_KEY, capturing_client
-from playground.routing.gemini_schema import convert_declaration
+from playground.routing.gemini_schema import convert_declaration, map_back
 
 #: The default model: a current Flash model (fast, cheap, supports parallel function calling).
 DEFAULT_MODEL = "gemini-2.5-flash"
@@ -299,7 +300,13 @@ class GeminiRouter:
             raise RouterError(NO_KEY_MESSAGE)
         client = self._client(self.api_key, self.http_client)
         response = self._generate(client, conversation, declarations)
-        return self._move_from_response(response, conversation)
+        move = self._move_from_response(response, conversation)
+        if not move.calls:
+            return move
+        # Arguments written against the Gemini copy of a schema, in the local schema's form.
+        local = {d.get("name"): d.get("parameters") for d in declarations}
+        calls = [replace(c, args=map_back(c.args, local.get(c.name))) for c in move.calls]
+        return replace(move, calls=calls)
 
     def dry_run(
         self, conversation: list[Turn], declarations: list[dict[str, Any]]
