@@ -103,7 +103,7 @@ from playground.batch.lint_base import (  # noqa: F401
     name_words,
     schema_types,
 )
-from playground.batch.lint_providers import provider_findings
+from playground.batch.lint_providers import budget_findings, provider_findings
 from playground.batch.lint_rules import (  # noqa: F401
     _DATE_RX,
     _DEFAULT_RX,
@@ -193,6 +193,7 @@ def lint_contract(registry: Registry, name: str, sources: _Sources | None = None
         + _param_findings(contract, sources)
         + _returns_findings(contract)
         + provider_findings(contract)
+        + budget_findings(contract)
     )
     return sort_findings(found)
 

@@ -97,6 +97,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         "a returned key looks like personal data",
         "seed 000, 필요한 것만 돌려준다",
     ),
+    "returns-unbounded": (
+        WARNING,
+        "a list result with no max_rows / max_bytes can exceed the 25,000-token budget",
+        "Claude Code MCP output limit (25,000 tokens); core/budget.py",
+    ),
     "empty-no-note": (
         WARNING,
         "an empty result cannot carry a note",

@@ -11,6 +11,8 @@ Each finding names the provider and the document its rule comes from:
   is refused, and one bad key makes the API reject the whole request.
 * ``anthropic-schema`` / ``openai-schema`` (error): the parameters schema must be an object
   schema without a combinator at its root.
+* ``returns-unbounded`` (warning, :func:`budget_findings`): rows without ``max_rows`` /
+  ``max_bytes`` can exceed the 25,000-token budget (Claude Code's MCP output cap).
 * ``gemini-lossy`` (warning): a change the Gemini copy of the schema makes
   (:func:`playground.routing.gemini_schema.lossy_changes`) that an answer in the sent form
   cannot be mapped back from.
@@ -23,6 +25,7 @@ from __future__ import annotations
 import re
 
 from playground.batch.lint_base import Finding, _f
+from playground.core.budget import DEFAULT_TOKEN_BUDGET
 from playground.core.contracts import Contract
 from playground.core.wire import declaration_problems
 from playground.routing.gemini_schema import lossy_changes
@@ -83,3 +86,31 @@ def provider_findings(contract: Contract) -> list[Finding]:
             )
         )
     return out
+
+
+def budget_findings(contract: Contract) -> list[Finding]:
+    """``returns-unbounded``: a result declared as rows (a list, or an object with ``rows_key``
+    rows) with neither ``max_rows`` nor ``max_bytes`` can grow past the token budget
+    (:data:`playground.core.budget.DEFAULT_TOKEN_BUDGET`) unnoticed by the gate's hard limits."""
+    returns = contract.returns
+    if not isinstance(returns, dict) or "max_rows" in returns or "max_bytes" in returns:
+        return []
+    rows_key = returns.get("rows_key", "rows")
+    props = returns.get("properties") or {}
+    is_rows = returns.get("type") == "array" or (
+        isinstance(props.get(rows_key), dict) and props[rows_key].get("type") == "array"
+    )
+    if not is_rows:
+        return []
+    return [
+        _f(
+            "returns-unbounded",
+            contract,
+            f"{contract.name}.returns",
+            contract.source,
+            f"{contract.name} returns rows with no max_rows or max_bytes: a big result reaches the "
+            f"model whole (the gate only warns past {DEFAULT_TOKEN_BUDGET:,} approximate tokens; "
+            "Claude Code caps MCP tool output at 25,000 tokens).",
+            'declare "max_rows" (and a limit argument) or "max_bytes" in its returns.',
+        )
+    ]

@@ -76,6 +76,7 @@ class ProbeCase:
     body_runs: int = 0
     ran: bool = True
     note: str = ""
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -110,6 +111,7 @@ class ProbeCase:
             "ok": self.ok,
             "problem": self.problem,
             "note": self.note,
+            "warnings": self.warnings,
         }
 
 
@@ -134,6 +136,7 @@ class ProbeReport:
             "ok": self.ok,
             "total": len(self.cases),
             "problems": len(self.problems),
+            "warnings": sorted({w for c in self.cases for w in c.warnings}),
             "cases": [c.to_json() for c in self.cases],
         }
 
@@ -463,6 +466,7 @@ def probe_contract(target: Any, name: str, *, run_valid: bool | None = None) -> 
             before = gate.body_runs[contract.name]
             record = gate.call(contract.name, case.args)
             case.verdict, case.kind, case.body_ran = record.verdict, record.kind, record.body_ran
+            case.warnings = list(record.warnings)
             case.body_runs = gate.body_runs[contract.name] - before
         report.cases.append(case)
     return report

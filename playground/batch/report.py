@@ -184,6 +184,7 @@ def measure(
         "max_attempts": MAX_ATTEMPTS,
         "failure_limit": FAILURE_LIMIT,
         "legacy_stock_reason": legacy_reason,
+        "size_warnings": sorted({w for r in (legacy, first, second) for w in r.warnings}),
         "details": {
             "contract_source": stock.source,
             "module_file": getattr(module, "__file__", None),
@@ -257,6 +258,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         f"- An empty result ({canonical_json(report['probes']['empty'])}): not repaired, gave_up = "
         f"**{report['gave_up']}** ({d['empty_end']}). Reply: {d['empty_reply']}",
         "",
+        *[f"- Warning: {w}" for w in report.get("size_warnings", [])],
     ]
     return "\n".join(lines)
 

@@ -137,6 +137,8 @@ def record_view(record: Any) -> RenderableType:
     )
     if data.get("output"):
         grid.add_row("printed", Text(visible(data["output"].rstrip("\n")), style="dim"))
+    for warning in data.get("warnings") or []:
+        grid.add_row("warning", Text(visible(warning), style="yellow"))
     ok = bool(data.get("ok"))
     title = Text.assemble(
         (f"{data.get('call_id', '')}  ", "dim"),

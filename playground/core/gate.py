@@ -26,6 +26,7 @@ from tenacity import (
 )
 
 from playground.core import outcome as oc
+from playground.core.budget import size_warning, token_budget_from_env
 from playground.core.cache import ResultCache
 from playground.core.canonical import canonical_json
 from playground.core.contracts import Contract
@@ -33,7 +34,7 @@ from playground.core.record import CallRecord, Retry
 from playground.core.registry import Registry
 from playground.core.runner import BodyRun, run_body
 from playground.core.validation import check_args, check_result
-from playground.core.wire import provider_views
+from playground.core.wire import approx_tokens, gemini_response_payload, provider_views
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,8 @@ class Gate:
 
     ``sleep`` and ``clock`` are injectable (tests use a fake clock, never real sleeps).
     ``wire``: build provider views for every record (imports google-genai on first use).
+    ``token_budget``: approximate tokens of wire JSON over which an ok result gets a warning on
+    its record (:mod:`playground.core.budget`; default 25,000 or ``PLAYGROUND_TOKEN_BUDGET``).
     """
 
     registry: Registry
@@ -64,6 +67,7 @@ class Gate:
     clock: Callable[[], float] = time.monotonic
     wire: bool = True
     body_runs: Counter = field(default_factory=Counter)
+    token_budget: int = field(default_factory=token_budget_from_env)
     _call_seq: int = 0
 
     def next_call_id(self) -> str:
@@ -96,6 +100,15 @@ class Gate:
         record.value, record.message = outcome.value, outcome.message
         if self.wire:
             record.wire = provider_views(record.tool, call_id, outcome)
+        if outcome.ok:
+            tokens = (
+                max(record.wire["tokens"].values())
+                if record.wire
+                else approx_tokens(gemini_response_payload(outcome))
+            )
+            warning = size_warning(record.tool, tokens, self.token_budget)
+            if warning:
+                record.warnings.append(warning)
         record.duration_ms = (time.perf_counter() - started) * 1000
         return record
 

@@ -26,7 +26,9 @@ class CallRecord:
     ``cache``: ``hit`` | ``miss`` | ``stored`` | ``skip``. ``duration_ms``: wall time of the whole
     call in ms. ``wire``: provider views (``gemini``, ``anthropic``, ``openai``, ``tokens``).
     Extra fields: ``call_id``, ``message`` (what the model reads on failure, or the empty note),
-    ``cache_key``, ``retries``, ``timeout_s``, ``output`` (what the body printed).
+    ``cache_key``, ``retries``, ``timeout_s``, ``output`` (what the body printed), ``warnings``
+    (notes that do not fail the call, e.g. a result over the token budget:
+    :mod:`playground.core.budget`).
     """
 
     tool: str
@@ -48,6 +50,7 @@ class CallRecord:
     retries: list[Retry] = field(default_factory=list)
     timeout_s: float | None = None
     output: str = ""
+    warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict (the field order of DESIGN.md first)."""

@@ -149,7 +149,9 @@ def test_docstring_examples_are_taken_whole(gate):
 def test_no_placeholder_when_nothing_passes():
     schema = {"type": "string", "pattern": "^[A-Z]{2}-[0-9]{3}$"}
     assert valid_example("sku", schema) is NO_EXAMPLE
-    assert valid_example("sku", schema, "Look up.\n\nArgs:\n    sku: the code, 예: KB-101") == "KB-101"
+    assert (
+        valid_example("sku", schema, "Look up.\n\nArgs:\n    sku: the code, 예: KB-101") == "KB-101"
+    )
 
 
 def test_written_examples():
