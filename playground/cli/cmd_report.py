@@ -22,6 +22,12 @@ def report(
             "--out", "-o", help="Folder for tool_report.json and tool_report.md. Default: ."
         ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Overwrite existing report files (never through a link out of --out)."
+        ),
+    ] = False,
     tools: ToolsOption = None,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
@@ -30,7 +36,7 @@ def report(
 
     with boundary():
         data = measure([str(t) for t in tools] if tools else list(DEFAULT_TOOLS))
-        json_path, md_path = write_report(data, out or Path("."))
+        json_path, md_path = write_report(data, out or Path("."), force=force)
         if fmt is OutputFormat.table:
             from rich.table import Table
 
