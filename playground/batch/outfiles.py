@@ -33,9 +33,9 @@ def write_files(
         out.mkdir(parents=True, exist_ok=True)
         root = out.resolve(strict=True)
     except OSError as exc:
-        raise UsageError(f"cannot write into {out}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot write the report into {out}: {exc.strerror or exc}") from None
     if not root.is_dir():
-        raise UsageError(f"cannot write into {out}: not a folder")
+        raise UsageError(f"cannot write the report into {out}: not a folder")
     targets: list[Path] = []
     for name in files:
         if Path(name).name != name or name in ("", ".", ".."):
