@@ -85,7 +85,8 @@ from playground.batch.evalcases import (
     EvalCase,
     judge,
 )
-from playground.batch.metrics import Metrics, compute_metrics
+from playground.batch.evalstream import MetricsTally
+from playground.batch.metrics import Metrics
 from playground.core.registry import Registry
 from playground.errors import RouterError
 from playground.routing.base import Move, Router, Turn
@@ -113,6 +114,8 @@ class EvalReport:
     label: str = ""
     warnings: list[str] = field(default_factory=list)
     duration_ms: float = 0.0
+    first_error: str = ""
+    interrupted: bool = False
 
     @property
     def failures(self) -> list[CaseResult]:
@@ -130,6 +133,7 @@ class EvalReport:
             "problems": [p.to_json() for p in self.problems],
             "warnings": list(self.warnings),
             "duration_ms": round(self.duration_ms, 3),
+            "interrupted": self.interrupted,
         }
 
 
@@ -165,7 +169,7 @@ def _registry_of(target: Playground | Registry) -> Registry:
 
 def evaluate(
     target: Playground | Registry,
-    cases: CaseSet | Iterable[EvalCase],
+    cases: CaseSet | Iterable[EvalCase | CaseProblem],
     router: Router,
     *,
     progress: Callable[[int, int, CaseResult], None] | None = None,
@@ -174,58 +178,110 @@ def evaluate(
     clock: Callable[[], float] = time.monotonic,
     stop_after: int | None = DEFAULT_STOP_AFTER,
     label: str = "",
+    on_result: Callable[[CaseResult], None] | None = None,
+    on_problem: Callable[[CaseProblem], None] | None = None,
+    keep_results: bool = True,
 ) -> EvalReport:
     """Run ``router`` on every case, sequentially, and judge each first move.
 
     ``target``: a Playground or a Registry (its ``declarations()`` are shown to the router).
-    ``cases``: a :class:`CaseSet` (its problems are carried into the report) or cases.
-    ``progress(done, total, result)``: called after each case. ``rpm``: requests per minute
-    (``None``: no limit). ``stop_after``: after this many consecutive identical router errors
-    the rest are ``skipped`` (``None``: never). Never raises for a router failure: the error
-    text is the case's ``error``. Returns an :class:`EvalReport`.
+    ``cases``: a :class:`CaseSet` (its problems are carried into the report) or an iterable of
+    cases and :class:`CaseProblem` lines, read lazily
+    (:func:`playground.batch.evalstream.iter_case_file`). ``progress(done, total, result)``:
+    called after each case (``total`` 0 when unknown). ``rpm``: requests per minute (``None``:
+    no limit). ``stop_after``: after this many consecutive identical router errors the rest are
+    ``skipped`` (``None``: never). ``on_result(result)`` / ``on_problem(problem)``: called as
+    each case is judged / each malformed line is met (streaming output). ``keep_results``:
+    keep every result in the report (``False``: ``results`` stays empty so that memory stays
+    flat; the metrics are running counts either way). Never raises for a router failure: the
+    error text is the case's ``error``. A ``KeyboardInterrupt`` (ctrl+c) ends the run early:
+    the report holds every case judged so far and ``interrupted`` is true (the CLI exits 130).
+    Returns an :class:`EvalReport`.
     """
     registry = _registry_of(target)
-    case_set = cases if isinstance(cases, CaseSet) else CaseSet(cases=list(cases))
+    items: Iterable[EvalCase | CaseProblem]
+    if isinstance(cases, CaseSet):
+        source, total = cases.source, len(cases.cases)
+        items = [*cases.problems, *cases.cases]
+    else:
+        source, items, total = getattr(cases, "source", ""), cases, 0
     declarations = registry.declarations()
     names = registry.names()
     limiter = RateLimiter(rpm, sleep=sleep, clock=clock)
     started = time.perf_counter()
+    tally = MetricsTally(names)
     results: list[CaseResult] = []
+    problems: list[CaseProblem] = []
+    warnings: list[str] = []
     streak: tuple[str, int] = ("", 0)
-    total = len(case_set.cases)
-    for done, case in enumerate(case_set.cases, start=1):
-        if stop_after and streak[1] >= stop_after:
-            result = CaseResult(
-                case=case,
-                category=SKIPPED,
-                error=f"stopped after {streak[1]} identical router errors: {streak[0]}",
-            )
-        else:
-            result = _run_case(case, router, declarations, limiter)
-            if result.category != ERROR:
-                streak = ("", 0)
-            elif result.error == streak[0]:
-                streak = (result.error, streak[1] + 1)
+    done = 0
+    interrupted = False
+    first_error = ""
+    try:
+        for case in items:
+            if isinstance(case, CaseProblem):
+                problems.append(case)
+                if on_problem is not None:
+                    on_problem(case)
+                continue
+            done += 1
+            if case.expect_tool is not None and case.expect_tool not in registry:
+                warnings.append(
+                    f"line {case.line}: expect_tool {case.expect_tool!r} is not a loaded tool "
+                    "(the case can only fail)"
+                )
+            if stop_after and streak[1] >= stop_after:
+                result = CaseResult(
+                    case=case,
+                    category=SKIPPED,
+                    error=f"stopped after {streak[1]} identical router errors: {streak[0]}",
+                )
             else:
-                streak = (result.error, 1)
-        results.append(result)
-        if progress is not None:
-            progress(done, total, result)
-    warnings = [
-        f"line {c.line}: expect_tool {c.expect_tool!r} is not a loaded tool (the case can only fail)"
-        for c in case_set.cases
-        if c.expect_tool is not None and c.expect_tool not in registry
-    ]
+                result = _run_case(case, router, declarations, limiter)
+                if result.category != ERROR:
+                    streak = ("", 0)
+                elif result.error == streak[0]:
+                    streak = (result.error, streak[1] + 1)
+                else:
+                    streak = (result.error, 1)
+            tally.add(result)
+            if result.error and not first_error:
+                first_error = result.error
+            if keep_results:
+                results.append(result)
+            if on_result is not None:
+                on_result(result)
+            if progress is not None:
+                progress(done, total, result)
+    except KeyboardInterrupt:
+        interrupted = True  # keep what was judged; the caller exits 130
     return EvalReport(
         router=str(getattr(router, "name", type(router).__name__)),
         tools=names,
         results=results,
-        problems=list(case_set.problems),
-        metrics=compute_metrics(results, names),
-        source=case_set.source,
+        problems=problems,
+        metrics=tally.metrics,
+        source=source,
         label=label,
         warnings=warnings,
         duration_ms=(time.perf_counter() - started) * 1000,
+        first_error=first_error,
+        interrupted=interrupted,
+    )
+
+
+def no_case_judged(report: EvalReport) -> str:
+    """Why no case of ``report`` could be judged, in one line (``""`` when some were): the file
+    had no case, or every case errored or was skipped (e.g. Gemini without network), with the
+    first error."""
+    m = report.metrics
+    if m.judged:
+        return ""
+    if not m.total:
+        return f"{report.source or 'the case file'}: no case to judge"
+    first = report.first_error
+    return f"no case could be judged: {m.errors} router error(s), {m.skipped} skipped" + (
+        f"; first error: {first}" if first else ""
     )
 
 

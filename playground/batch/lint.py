@@ -83,6 +83,7 @@ from playground.batch.lint_base import (
     DocstringSources,
     Finding,
 )
+from playground.batch.lint_providers import budget_findings, provider_findings
 from playground.batch.lint_rules import (
     description_findings,
     invalid_name_findings,
@@ -142,6 +143,8 @@ def lint_contract(
         + description_findings(contract, registry)
         + param_findings(contract, sources)
         + returns_findings(contract)
+        + provider_findings(contract)
+        + budget_findings(contract)
     )
     return sort_findings(found)
 

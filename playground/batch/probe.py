@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from playground.core.canonical import json_type_name
 from playground.core.contracts import Contract
+from playground.core.ecma import ecma_search
 from playground.core.gate import Gate
 from playground.core.validation import check_args, example_value, validator_for
 from playground.errors import UsageError
@@ -78,6 +79,7 @@ class ProbeCase:
     body_runs: int = 0
     ran: bool = True
     note: str = ""
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -112,6 +114,7 @@ class ProbeCase:
             "ok": self.ok,
             "problem": self.problem,
             "note": self.note,
+            "warnings": self.warnings,
         }
 
 
@@ -136,6 +139,7 @@ class ProbeReport:
             "ok": self.ok,
             "total": len(self.cases),
             "problems": len(self.problems),
+            "warnings": sorted({w for c in self.cases for w in c.warnings}),
             "cases": [c.to_json() for c in self.cases],
         }
 
@@ -238,11 +242,11 @@ def _wrong_value(t: str, base: Any) -> Any:
 def _pattern_miss(pattern: str, base: Any) -> str | None:
     candidates = []
     if isinstance(base, str):
-        candidates += [base.lower(), base.swapcase(), f" {base}", base[1:], base + "!"]
+        candidates += [base.lower(), base.swapcase(), f" {base}", base[1:], base + "!", base + "\n"]
     candidates += ["zz", "!!!", "0", "not matching"]
     for c in candidates:
         try:
-            if c and re.search(pattern, c) is None:
+            if c and not ecma_search(pattern, c):
                 return c
         except re.error:
             return None
@@ -467,6 +471,7 @@ def probe_contract(
             before = gate.body_runs[contract.name]
             record = gate.call(contract.name, case.args)
             case.verdict, case.kind, case.body_ran = record.verdict, record.kind, record.body_ran
+            case.warnings = list(record.warnings)
             case.body_runs = gate.body_runs[contract.name] - before
         report.cases.append(case)
     return report

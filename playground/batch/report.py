@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from playground.batch.outfiles import write_files
 from playground.core.canonical import canonical_json
 from playground.core.contracts import Contract
 from playground.core.gate import Gate
@@ -300,9 +301,11 @@ def _measure(registry: Registry, paths: list[str]) -> dict[str, Any]:
     blocked, blocked_calls = _blocked_before_call(registry, probed, goods)
 
     real: dict[str, Any] = {}
+    size_warnings: set[str] = set()
     crafted_reasons: dict[str, dict[str, str]] = {}
     for contract in probed:
         record = _fresh(registry).gate.call(contract.name, dict(goods[contract.name]))
+        size_warnings.update(record.warnings)
         reason = (
             record.error.split(":", 1)[1] if record.error.startswith("result:") else record.error
         )
@@ -358,6 +361,7 @@ def _measure(registry: Registry, paths: list[str]) -> dict[str, Any]:
         "gave_up": (not empty.ok) if empty else None,
         "max_attempts": MAX_ATTEMPTS,
         "failure_limit": FAILURE_LIMIT,
+        "size_warnings": sorted(size_warnings),
         "details": {
             "contract_sources": {c.name: c.source for c in probed},
             "module_file": first_probed.module_file or None,
@@ -467,21 +471,24 @@ def render_markdown(report: dict[str, Any]) -> str:
         repair,
         empty,
         "",
+        *[f"- Warning: {w}" for w in report.get("size_warnings", [])],
     ]
     return "\n".join(lines)
 
 
-def write_report(report: dict[str, Any], out_dir: str | Path = ".") -> tuple[Path, Path]:
+def write_report(
+    report: dict[str, Any], out_dir: str | Path = ".", *, force: bool = False
+) -> tuple[Path, Path]:
     """Write ``tool_report.json`` (indent 2, Hangul as is) and ``tool_report.md`` into ``out_dir``
-    (created if missing). Returns both paths. Raises :class:`UsageError` when it cannot write."""
-    out = Path(out_dir)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        json_path, md_path = out / JSON_NAME, out / MD_NAME
-        json_path.write_text(
-            json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
-        )
-        md_path.write_text(render_markdown(report), encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write the report into {out}: {exc.strerror or exc}") from None
+    (created if missing). Returns both paths. Raises :class:`UsageError` when it cannot write,
+    when a file exists and ``force`` is false, or when a name is a link out of ``out_dir``
+    (:func:`playground.batch.outfiles.write_files`)."""
+    json_path, md_path = write_files(
+        out_dir,
+        {
+            JSON_NAME: json.dumps(report, ensure_ascii=False, indent=2) + "\n",
+            MD_NAME: render_markdown(report),
+        },
+        force=force,
+    )
     return json_path, md_path

@@ -8,6 +8,7 @@ Arguments follow HTTPie (DESIGN.md, "Command line"; https://httpie.io/docs/cli/n
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -28,6 +29,7 @@ from playground.cli.common import (
     unknown_tool_message,
 )
 from playground.core.outcome import OutcomeKind
+from playground.core.wire import anthropic_tool, openai_tool
 from playground.errors import UsageError
 
 if TYPE_CHECKING:
@@ -162,13 +164,37 @@ def list_tools(
     finish(pg)
 
 
+class Provider(str, Enum):
+    """The providers whose declaration ``show`` can print."""
+
+    gemini = "gemini"
+    anthropic = "anthropic"
+    openai = "openai"
+
+
+_DECLARATION_TITLES = {
+    Provider.gemini: "as google-genai builds it",
+    Provider.anthropic: "the Anthropic tool: name, description, input_schema",
+    Provider.openai: "the OpenAI function tool: type, function{name, description, parameters}",
+}
+
+
 def show(
     name: Annotated[str, typer.Argument(help="The tool name (see playground list).")],
+    provider: Annotated[
+        Provider,
+        typer.Option(
+            "--provider",
+            help="Whose declaration to print: gemini (as google-genai builds it), anthropic "
+            "(name, description, input_schema) or openai (a function tool).",
+        ),
+    ] = Provider.gemini,
     tools: ToolsOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
-    """Show the declaration the model reads, exactly as google-genai builds it.
+    """Show the declaration the model reads: Gemini's exactly as google-genai builds it, or
+    Anthropic's / OpenAI's tool definition (--provider).
 
     json/jsonl print only that declaration; table adds the returns schema and the flags.
     """
@@ -177,14 +203,24 @@ def show(
         contract = pg.registry.get(name)
         if contract is None:
             fail(unknown_tool_message(name, pg.registry.names()))
-        from playground.core.wire import gemini_declaration
+        if provider is Provider.anthropic:
+            declaration = anthropic_tool(contract.declaration())
+        elif provider is Provider.openai:
+            declaration = openai_tool(contract.declaration())
+        else:
+            from playground.core.wire import gemini_declaration
 
-        declaration = gemini_declaration(contract)
+            declaration = gemini_declaration(contract)
         if fmt is OutputFormat.table:
             from playground.cli import render
 
             render.console().print(
-                render.contract_view(contract_summary(contract), declaration, contract.returns)
+                render.contract_view(
+                    contract_summary(contract),
+                    declaration,
+                    contract.returns,
+                    title=_DECLARATION_TITLES[provider],
+                )
             )
         else:
             emit_json(declaration, fmt)

@@ -15,6 +15,7 @@ the router needs an API key and has none (eval never measures a different router
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable
 from enum import Enum
@@ -146,11 +147,13 @@ def eval_cases(
     """Judge a router's FIRST move on every question: selection rate, false-selection rate,
     wrong-tool rate, argument accuracy, per-tool precision/recall and a confusion matrix."""
     from playground.batch.compare import compare
-    from playground.batch.evalcases import load_cases
-    from playground.batch.evaluate import evaluate, threshold_failures
+    from playground.batch.evalstream import check_case_path, iter_case_file
+    from playground.batch.evaluate import evaluate, no_case_judged, threshold_failures
 
+    # jsonl streams: each result is written as it is judged and nothing per case is kept
+    stream = fmt is EvalFormat.jsonl and not compare_with
     with boundary():
-        case_set = load_cases(cases)  # missing file: UsageError → exit 2 before loading tools
+        check_case_path(cases)  # missing file: UsageError → exit 2 before loading tools
         pg = open_workbench(tools, wire=False, in_process=in_process)
         other_pg = (
             open_workbench(compare_with, wire=False, in_process=in_process)
@@ -169,26 +172,42 @@ def eval_cases(
         runs = [("base", pg)] + ([("compare", other_pg)] if other_pg is not None else [])
         reports = []
         for label, target in runs:
-            bar, callback = _progress(f"eval {label}", len(case_set.cases))
+            bar, callback = _progress(f"eval {label}", _count_cases(cases))
+            run = functools.partial(
+                evaluate,
+                target,
+                _Cases(cases, iter_case_file),
+                chosen,
+                progress=callback,
+                rpm=limit,
+                label=label,
+                keep_results=not stream,
+                on_result=_echo_result(label) if stream else None,
+                on_problem=_echo_problem(label) if stream else None,
+            )
             if bar is not None:
                 with bar:
-                    reports.append(
-                        evaluate(
-                            target, case_set, chosen, progress=callback, rpm=limit, label=label
-                        )
-                    )
+                    reports.append(run())
             else:
-                reports.append(
-                    evaluate(target, case_set, chosen, progress=callback, rpm=limit, label=label)
-                )
+                reports.append(run())
+            if reports[-1].interrupted:
+                break
         comparison = compare(reports[0], reports[1]) if len(reports) == 2 else None
-        for problem in case_set.problems:
+        problems = reports[0].problems
+        for problem in problems:
             error_line(f"{cases}: {problem}")
         misses = {
             r.label: threshold_failures(r, min_selection, max_false_selection) for r in reports
         }
-        _emit(fmt, reports, comparison, misses)
-    code = ExitCode.FAILED if any(misses.values()) or case_set.problems else ExitCode.OK
+        _emit(fmt, reports, comparison, misses, streamed=stream)
+    if any(r.interrupted for r in reports):
+        error_line("interrupted: the cases judged so far are above")
+        raise typer.Exit(int(ExitCode.INTERRUPTED))
+    unjudged = [why for why in map(no_case_judged, reports) if why]
+    if unjudged:
+        error_line(unjudged[0])
+        raise typer.Exit(int(ExitCode.USAGE))
+    code = ExitCode.FAILED if any(misses.values()) or problems else ExitCode.OK
     for label, why in misses.items():
         for line in why:
             error_line(f"{label}: {line}" if comparison else line)
@@ -197,8 +216,50 @@ def eval_cases(
     finish(pg, code)
 
 
+class _Cases:
+    """The case file, re-read lazily by each run (``source`` for the report)."""
+
+    def __init__(self, path: Path, reader: Callable[[Path], Any]) -> None:
+        self.source = str(path)
+        self._path, self._reader = path, reader
+
+    def __iter__(self) -> Any:
+        return iter(self._reader(self._path))
+
+
+def _count_cases(path: Path) -> int:
+    """Lines that hold a case, counted only for a progress bar on a terminal (else 0)."""
+    if not sys.stderr.isatty():
+        return 0
+    try:
+        with path.open(encoding="utf-8-sig", errors="replace") as handle:
+            return sum(1 for line in handle if line.strip() and not line.lstrip().startswith("#"))
+    except OSError:
+        return 0
+
+
+def _echo_result(label: str) -> Callable[[Any], None]:
+    def echo(result: Any) -> None:
+        typer.echo(dump_json({"run": label, **result.to_json()}, compact=True))
+        sys.stdout.flush()
+
+    return echo
+
+
+def _echo_problem(label: str) -> Callable[[Any], None]:
+    def echo(problem: Any) -> None:
+        typer.echo(dump_json({"run": label, "problem": problem.to_json()}, compact=True))
+
+    return echo
+
+
 def _emit(
-    fmt: EvalFormat, reports: list[Any], comparison: Any, misses: dict[str, list[str]]
+    fmt: EvalFormat,
+    reports: list[Any],
+    comparison: Any,
+    misses: dict[str, list[str]],
+    *,
+    streamed: bool = False,
 ) -> None:
     if fmt is EvalFormat.junit:
         from playground.batch.junit import to_junit
@@ -210,12 +271,13 @@ def _emit(
         typer.echo(dump_json(data))
     elif fmt is EvalFormat.jsonl:
         for report in reports:
-            for result in report.results:
-                typer.echo(dump_json({"run": report.label, **result.to_json()}, compact=True))
-            for problem in report.problems:
-                typer.echo(
-                    dump_json({"run": report.label, "problem": problem.to_json()}, compact=True)
-                )
+            if not streamed:  # a streamed run already wrote its results and problems
+                for result in report.results:
+                    typer.echo(dump_json({"run": report.label, **result.to_json()}, compact=True))
+                for problem in report.problems:
+                    typer.echo(
+                        dump_json({"run": report.label, "problem": problem.to_json()}, compact=True)
+                    )
             typer.echo(
                 dump_json({"run": report.label, "summary": report.metrics.to_json()}, compact=True)
             )

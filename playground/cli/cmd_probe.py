@@ -89,6 +89,8 @@ def _print_table(report) -> None:
                 style="bold red",
             )
         )
+    for warning in sorted({w for c in report.cases for w in c.warnings}):
+        console.print(Text(f"warning: {warning}", style="yellow"))
     invalid = [c for c in report.cases if c.expected == "invalid"]
     leaked = [c for c in invalid if c.body_runs or c.body_ran]
     summary = (

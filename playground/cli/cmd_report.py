@@ -30,6 +30,12 @@ def report(
             "--out", "-o", help="Folder for tool_report.json and tool_report.md. Default: ."
         ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Overwrite existing report files (never through a link out of --out)."
+        ),
+    ] = False,
     tools: ToolsOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
@@ -44,7 +50,7 @@ def report(
             [str(t) for t in tools] if tools else list(DEFAULT_TOOLS),
             in_process=wants_in_process(in_process),
         )
-        json_path, md_path = write_report(data, out or Path("."))
+        json_path, md_path = write_report(data, out or Path("."), force=force)
         if fmt is OutputFormat.table:
             from rich.table import Table
 

@@ -132,6 +132,8 @@ def record_view(record: Any) -> RenderableType:
     )
     if data.get("printed"):
         grid.add_row("printed", Text(visible(data["printed"].rstrip("\n")), style="dim"))
+    for warning in data.get("warnings") or []:
+        grid.add_row("warning", Text(visible(warning), style="yellow"))
     ok = bool(data.get("ok"))
     title = Text.assemble(
         (f"{data.get('call_id', '')}  ", "dim"),
@@ -189,9 +191,13 @@ def contracts_table(rows: Iterable[Mapping[str, Any]]) -> Table:
 
 
 def contract_view(
-    summary: Mapping[str, Any], declaration: Mapping[str, Any], returns: Any
+    summary: Mapping[str, Any],
+    declaration: Mapping[str, Any],
+    returns: Any,
+    title: str = "as google-genai builds it",
 ) -> RenderableType:
-    """``show``: the SDK-built declaration, the returns schema and the flags."""
+    """``show``: a provider's declaration (``title`` says whose), the returns schema and the
+    flags."""
     flags = Table.grid(padding=(0, 2))
     flags.add_column(style="bold")
     flags.add_column(overflow="fold")
@@ -212,9 +218,7 @@ def contract_view(
             if key in returns:
                 flags.add_row(key, str(returns[key]))
     parts: list[RenderableType] = [
-        json_block(
-            declaration, title=f"declaration of {summary['name']} (as google-genai builds it)"
-        ),
+        json_block(declaration, title=f"declaration of {summary['name']} ({title})"),
         json_block(returns, title="returns")
         if returns is not None
         else Panel(

@@ -27,6 +27,7 @@ from tenacity import (
 )
 
 from playground.core import outcome as oc
+from playground.core.budget import size_warning, token_budget_from_env
 from playground.core.cache import ResultCache
 from playground.core.canonical import canonical_json
 from playground.core.contracts import Contract
@@ -35,7 +36,7 @@ from playground.core.registry import Registry
 from playground.core.runner import InProcessSource
 from playground.core.toolsource import BodyRun, ToolSource
 from playground.core.validation import check_args, check_result
-from playground.core.wire import provider_views
+from playground.core.wire import approx_tokens, gemini_response_payload, provider_views
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,8 @@ class Gate:
 
     ``sleep`` and ``clock`` are injectable (tests use a fake clock, never real sleeps).
     ``wire``: build provider views for every record (imports google-genai on first use).
+    ``token_budget``: approximate tokens of wire JSON over which an ok result gets a warning on
+    its record (:mod:`playground.core.budget`; default 25,000 or ``PLAYGROUND_TOKEN_BUDGET``).
     """
 
     registry: Registry
@@ -66,6 +69,7 @@ class Gate:
     clock: Callable[[], float] = time.monotonic
     wire: bool = True
     body_runs: Counter = field(default_factory=Counter)
+    token_budget: int = field(default_factory=token_budget_from_env)
     _call_seq: int = 0
     _local: ToolSource | None = None
 
@@ -99,6 +103,15 @@ class Gate:
         record.value, record.message = outcome.value, outcome.message
         if self.wire:
             record.wire = provider_views(record.tool, call_id, outcome)
+        if outcome.ok:
+            tokens = (
+                max(record.wire["tokens"].values())
+                if record.wire
+                else approx_tokens(gemini_response_payload(outcome))
+            )
+            warning = size_warning(record.tool, tokens, self.token_budget)
+            if warning:
+                record.warnings.append(warning)
         record.duration_ms = (time.perf_counter() - started) * 1000
         return record
 
@@ -183,7 +196,10 @@ class Gate:
             kind, reason, text = err.kind, err.reason, err.text
             if kind == oc.TRANSIENT:
                 msg = oc.transient_message(name, text, 1)
-                return oc.Outcome(False, None, f"transient:{reason}", kind, msg, {"detail": text})
+                details: dict[str, Any] = {"detail": text}
+                if err.retry_after_s is not None:
+                    details["retry_after_s"] = err.retry_after_s
+                return oc.Outcome(False, None, f"transient:{reason}", kind, msg, details)
             if kind == oc.PERMISSION:
                 return oc.Outcome(
                     False, None, f"permission:{reason}", kind, oc.permission_message(name, text)
@@ -233,11 +249,22 @@ class Gate:
                 and not contract.side_effects
             )
 
+        backoff = wait_exponential_jitter(
+            initial=policy.initial_s, max=policy.max_s, jitter=policy.jitter_s
+        )
+
+        def wait(state: RetryCallState) -> float:
+            # A Retry-After header (outcome.retry_after_of) replaces the backoff, bounded by
+            # the time left of ``total_s``.
+            last = state.outcome.result() if state.outcome else None
+            asked = last.details.get("retry_after_s") if last else None
+            if asked is None:
+                return float(backoff(state))
+            return max(0.0, min(float(asked), policy.total_s - (self.clock() - start)))
+
         retrying = Retrying(
             stop=stop_after_attempt(max(1, policy.max_attempts)) | out_of_time,
-            wait=wait_exponential_jitter(
-                initial=policy.initial_s, max=policy.max_s, jitter=policy.jitter_s
-            ),
+            wait=wait,
             retry=retry_if_result(retryable),
             sleep=self.sleep,
             before_sleep=note_retry,

@@ -29,7 +29,9 @@ class CallRecord:
     ``cache_key``, ``retries``, ``timeout_s``, ``printed`` (what the body printed: stdout, stderr,
     fd 1/2, child processes; bounded, with the full size noted), ``traceback`` (a ``raised``
     body's own frames ``{file, line, function, code}``, innermost last; never in wire JSON),
-    ``source`` (the tool source that ran the body: ``worker``, ``in-process``, ``mcp:...``).
+    ``source`` (the tool source that ran the body: ``worker``, ``in-process``, ``mcp:...``). ``warnings``
+    (notes that do not fail the call, e.g. a result over the token budget:
+    :mod:`playground.core.budget`).
     """
 
     tool: str
@@ -53,6 +55,7 @@ class CallRecord:
     printed: str = ""
     traceback: list[dict[str, Any]] = field(default_factory=list)
     source: str = ""
+    warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict (the field order of DESIGN.md first)."""

@@ -108,20 +108,18 @@ def tool_frames(exc: BaseException, limit: int = 30) -> tuple[Frame, ...]:
 
 def raised_error(exc: BaseException) -> RaisedError:
     """``exc`` described as data: its type, one-line text, outcome kind and reason
-    (``outcome.classify_exception``, seed 004), a ``Retry-After`` it carried, and its frames."""
+    (``outcome.classify_failure``, seed 004), the delay a ``Retry-After`` header it carried asks
+    for (seconds), and its frames."""
     from playground.core import outcome as oc
 
-    kind, reason = oc.classify_exception(exc)
-    retry_after = getattr(exc, "retry_after", None)
-    if isinstance(retry_after, bool) or not isinstance(retry_after, (int, float)):
-        retry_after = None
+    found = oc.classify_failure(exc)
     return RaisedError(
         type_name=type(exc).__name__,
         text=oc.exception_text(exc),
-        kind=kind,
-        reason=reason,
+        kind=found.kind,
+        reason=found.reason,
         frames=tool_frames(exc),
-        retry_after_s=float(retry_after) if retry_after is not None else None,
+        retry_after_s=found.retry_after_s,
     )
 
 

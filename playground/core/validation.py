@@ -24,6 +24,9 @@ from jsonschema.exceptions import ValidationError
 
 from playground.core.canonical import NotSerializable, canonical_json, json_type_name, to_json_value
 from playground.core.contracts import Contract
+from playground.core.docstrings import arg_text, parse_docstring
+from playground.core.ecma import EcmaValidator
+from playground.core.examples import NO_EXAMPLE, build_example, cli_hint, valid_example
 
 # When several defects are present, the first in this order is reported (deterministic).
 _ORDER = ("shape", "unknown", "missing", "type", "allowed", "range", "pattern", "format")
@@ -100,7 +103,8 @@ _validators: dict[int, _Compiled] = {}
 
 
 def validator_for(schema: dict[str, Any]) -> Draft202012Validator:
-    """A Draft 2020-12 validator with the format checker for ``schema``, cached by identity.
+    """A Draft 2020-12 validator with the format checker for ``schema``, cached by identity;
+    its ``pattern`` keyword is ECMA-262 (:mod:`playground.core.ecma`).
 
     The validator is built on ``schema`` itself (not a copy) and cached under ``id(schema)``,
     keeping a reference so the id cannot be reused. jsonschema reads nested subschemas live at
@@ -112,7 +116,7 @@ def validator_for(schema: dict[str, Any]) -> Draft202012Validator:
     entry = _validators.get(id(schema))
     if entry is not None and entry.fits(schema):
         return entry.validator
-    validator = Draft202012Validator(schema, format_checker=_FORMAT_CHECKER)
+    validator = EcmaValidator(schema, format_checker=_FORMAT_CHECKER)
     if len(_validators) >= _MAX_VALIDATORS:
         with contextlib.suppress(RuntimeError, StopIteration, KeyError):  # another thread's edit
             del _validators[next(iter(_validators))]
@@ -179,67 +183,51 @@ def describe_arrival(value: Any) -> str:
 
 
 def arg_doc(description: str, arg: str) -> str:
-    """The text a docstring's ``Args:`` section gives for ``arg`` (seed 001: the whole docstring,
-    Args included, is the tool description), or ``""``."""
+    """The text a docstring gives for ``arg`` (seed 001: the whole docstring, Args included, is
+    the tool description), or ``""``: read in any common style (Google, NumPy, reST/Sphinx,
+    Epydoc) by :func:`playground.core.docstrings.arg_text`; a docstring without any section
+    falls back to an ``arg: text`` line."""
+    found = arg_text(description, arg)
+    if found or parse_docstring(description or "").args:
+        return found
     m = re.search(rf"^\s*{re.escape(arg)}\s*(?:\([^)]*\))?:\s*(.+)$", description or "", re.M)
     return m.group(1).strip() if m else ""
 
 
 def example_value(name: str, schema: dict[str, Any], tool_description: str = "") -> Any:
-    """An example for a parameter: its ``examples``/``default``/first ``enum`` value, an example
-    written in its description or its docstring Args line ("예: P008", "e.g. KB-101"), or a
-    value of the right type."""
-    if schema.get("examples"):
-        return schema["examples"][0]
-    if "default" in schema:
-        return schema["default"]
-    if schema.get("enum"):
-        return schema["enum"][0]
-    t = schema.get("type")
-    desc = (schema.get("description", "") or "") + " " + arg_doc(tool_description, name)
-    m = re.search(r"(?:예:|예시:|e\.g\.|example:|for example)\s*['\"]?([^'\",\s)]+)", desc, re.I)
-    if m:
-        written = _as_type(m.group(1), t)
-        if written is not None:
-            return written
-    if t == "integer":
-        lo = schema.get("minimum", 1)
-        return lo if isinstance(lo, int) else 1
-    if t == "number":
-        return schema.get("minimum", 1.0)
-    if t == "boolean":
-        return True
-    if t == "array":
-        return []
-    if t == "object":
-        return {}
-    if schema.get("format") == "date":
-        return "2026-06-21"
-    return f"<{name}>"
+    """An example for a parameter that passes its schema (:func:`playground.core.examples.
+    valid_example`: ``examples``, a non-null ``default``, ``enum``, an example written in its
+    description or docstring line taken whole, or a value built from the schema); when none
+    passes, the value built from the schema as is, or ``None``."""
+    found = valid_example(name, schema, tool_description)
+    if found is NO_EXAMPLE:
+        found = build_example(schema)
+    return None if found is NO_EXAMPLE else found
 
 
-def _as_type(text: str, json_type: Any) -> Any:
-    """``text`` (an example written in prose) as a value of ``json_type``, or ``None``."""
-    if json_type in (None, "string") or isinstance(json_type, list):
-        return text
+def _example_args(parameters: dict[str, Any], tool_description: str = "") -> Any:
+    """An arguments object with every required parameter's example that passes the whole
+    ``parameters`` schema, or :data:`NO_EXAMPLE`."""
+    props = parameters.get("properties", {}) or {}
+    required = parameters.get("required", []) or list(props)[:1]
+    example: dict[str, Any] = {}
+    for n in required:
+        if n not in props:
+            continue
+        value = valid_example(n, props[n], tool_description, root=parameters)
+        if value is NO_EXAMPLE:
+            return NO_EXAMPLE
+        example[n] = value
     try:
-        if json_type == "integer":
-            return int(text)
-        if json_type == "number":
-            number = float(text)
-            return int(number) if number.is_integer() else number
-    except ValueError:
-        return None
-    return None
+        ok = validator_for(parameters).is_valid(example)
+    except Exception:
+        return NO_EXAMPLE
+    return example if ok else NO_EXAMPLE
 
 
 def _example_call(parameters: dict[str, Any], tool_description: str = "") -> str:
-    props = parameters.get("properties", {}) or {}
-    required = parameters.get("required", []) or list(props)[:1]
-    example = {
-        n: example_value(n, props.get(n, {}), tool_description) for n in required if n in props
-    }
-    return canonical_json(example)
+    example = _example_args(parameters, tool_description)
+    return canonical_json(example) if example is not NO_EXAMPLE else "{...}"
 
 
 def _arg_of(error: ValidationError) -> str:
@@ -317,13 +305,18 @@ def check_args(contract: Contract, args: Any) -> Verdict:
 def _args_message(contract: Contract, code: str, detail: str, args: dict[str, Any]) -> str:
     head, _, arg = code.partition(":")
     schema = (contract.parameters.get("properties", {}) or {}).get(arg, {})
-    example = canonical_json(example_value(arg, schema, contract.description)) if schema else None
+    refused = args.get(arg, NO_EXAMPLE)
+    example = (
+        valid_example(arg, schema, contract.description, root=contract.parameters, avoid=refused)
+        if schema and head != "unknown"
+        else NO_EXAMPLE
+    )
     got = canonical_json(args.get(arg)) if arg in args else None
     allowed_names = ", ".join(contract.parameters.get("properties", {}) or {}) or "(none)"
     fix = {
         "missing": f"Add {arg!r}",
         "unknown": f"Remove {arg!r}; the allowed arguments are {allowed_names}",
-        "type": f"Give {arg!r} as {schema.get('type', 'the declared type')}",
+        "type": f"Give {arg!r} as {_type_words(schema)}",
         "allowed": f"Use one of {canonical_json(schema.get('enum', []))} for {arg!r}",
         "range": f"Keep {arg!r} within {_bounds(schema)}",
         "pattern": f"Make {arg!r} match the pattern {schema.get('pattern')!r}",
@@ -333,11 +326,25 @@ def _args_message(contract: Contract, code: str, detail: str, args: dict[str, An
     if got is not None and head != "unknown":
         parts.append(f"Got {got}.")
     parts.append(detail.rstrip(".") + ".")
-    parts.append(fix + (f", e.g. {arg}={example}." if example and head != "unknown" else "."))
-    parts.append(
-        f"Example call: {contract.name}({_example_call(contract.parameters, contract.description)})."
-    )
+    parts.append(fix + (f", e.g. {cli_hint(arg, example)}." if example is not NO_EXAMPLE else "."))
+    call = _example_args(contract.parameters, contract.description)
+    if call is not NO_EXAMPLE:
+        parts.append(f"Example call: {contract.name}({canonical_json(call)}).")
     return " ".join(parts)
+
+
+def _type_words(schema: dict[str, Any]) -> str:
+    """``"string"``, ``"integer or null"``, ``"array of string"``: the declared type in words."""
+    types: list[str] = []
+    for branch in [schema, *(schema.get("anyOf") or []), *(schema.get("oneOf") or [])]:
+        t = branch.get("type") if isinstance(branch, dict) else None
+        for one in t if isinstance(t, list) else [t] if t else []:
+            items = branch.get("items") if isinstance(branch, dict) else None
+            if one == "array" and isinstance(items, dict) and isinstance(items.get("type"), str):
+                one = f"array of {items['type']}"
+            if one not in types:
+                types.append(one)
+    return " or ".join(types) or "the declared type"
 
 
 def _bounds(schema: dict[str, Any]) -> str:

@@ -384,8 +384,9 @@ class _Machine:
                 self.final = ("answered", "", replies.answer_from(r))
                 return Node.REPLY
             if r.kind == oc.EMPTY:
+                # labelled as in a question episode: a reply that nothing was found, not a giveup
                 self.final = ("nothing_found", "result:empty", replies.nothing_found(r))
-                return Node.GIVEUP
+                return Node.REPLY
             self.final = (
                 "gave_up",
                 r.error,
@@ -424,7 +425,7 @@ class _Machine:
         ep = self.ep
         if self.manual:
             end, reason, text = self.final or ("answered", "", "")
-            ep.ok = True
+            ep.ok = end == "answered"
         else:
             move = ep.conversation[-1].move if ep.conversation else None
             text = (move.text if move else None) or ""

@@ -34,12 +34,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from playground.core.wire import gemini_response_payload
 from playground.errors import RouterError, UsageError
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
-from playground.routing.gemini_schema import convert_declaration
+from playground.routing.gemini_schema import convert_declaration, map_back
 from playground.routing.registry import RouterSettings, RouterSpec
 
 if TYPE_CHECKING:
@@ -376,7 +377,13 @@ class GeminiRouter:
             raise RouterError(NO_KEY_MESSAGE)
         client = self._client(self.api_key, self.http_client)
         response = self._generate(client, conversation, declarations)
-        return self._move_from_response(response, conversation)
+        move = self._move_from_response(response, conversation)
+        if not move.calls:
+            return move
+        # Arguments written against the Gemini copy of a schema, in the local schema's form.
+        local = {d.get("name"): d.get("parameters") for d in declarations}
+        calls = [replace(c, args=map_back(c.args, local.get(c.name))) for c in move.calls]
+        return replace(move, calls=calls)
 
     def dry_run(
         self, conversation: list[Turn], declarations: list[dict[str, Any]]

@@ -154,8 +154,10 @@ def test_unknown_tool_goes_to_the_closest_name(pg):
 def test_empty_result_says_nothing_found_and_is_not_repaired(pg):
     ep = run_manual_episode(pg, "stock_lookup", {"sku": "MN-303", "region": "daejeon", "limit": 3})
     data = ep.to_json()
-    assert data["ok"] is False and data["gave_up"] is True and data["end"] == "nothing_found"
+    # labelled as ask labels it (issue 11 item 14): a reply that nothing was found, not a giveup
+    assert data["ok"] is False and data["gave_up"] is False and data["end"] == "nothing_found"
     assert data["attempts"] == 1 and data["fixes"] == []
+    assert [s["node"] for s in data["steps"]][-1] == "reply"
     assert "repair" not in [s["node"] for s in data["steps"]]
     assert data["reply"].startswith("Nothing was found: stock_lookup matched nothing")
     assert "강남점" not in data["reply"] and "row" not in data["reply"]
