@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -17,6 +18,8 @@ import typer
 from playground.cli.common import (
     ExitCode,
     FormatOption,
+    HistoryOption,
+    NoHistoryOption,
     OutputFormat,
     ToolsOption,
     boundary,
@@ -25,7 +28,9 @@ from playground.cli.common import (
     error_line,
     fail,
     finish,
+    open_history_store,
     open_workbench,
+    record_history,
     unknown_tool_message,
 )
 from playground.errors import UsageError
@@ -201,6 +206,16 @@ def call(
         bool,
         typer.Option("--repair", help="Run the repair loop on a failure and print the episode."),
     ] = False,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            "--save",
+            help="Write the record (with --repair: the episode) as a golden file to replay later.",
+            show_default=False,
+        ),
+    ] = None,
+    history: HistoryOption = None,
+    no_history: NoHistoryOption = False,
     tools: ToolsOption = None,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
@@ -212,9 +227,11 @@ def call(
     """
     with boundary():
         args = build_call_args(items, args_json)
+        store = open_history_store(history, no_history)
         pg = open_workbench(tools)
         if repair:
             episode = _run_repair(pg, name, args)
+            _keep(store, pg, "episode", episode_json(episode), tools, save)
             _print_episode(episode, fmt)
             if name not in pg.registry and not getattr(episode, "ok", True):
                 # as without --repair: an unregistered name the loop could not re-route is exit 2
@@ -223,6 +240,7 @@ def call(
             finish(pg)
             return
         record = pg.gate.call(name, args)
+        _keep(store, pg, "call", record.to_json(), tools, save)
         if fmt is OutputFormat.table:
             from playground.cli import render
 
@@ -233,6 +251,15 @@ def call(
             error_line(unknown_tool_message(name, pg.registry.names()))
             finish(pg, ExitCode.USAGE)
     finish(pg)
+
+
+def _keep(store: Any, pg: Any, kind: str, data: Any, tools: Any, save: Path | None) -> None:
+    """Record the run in the history and, with ``--save``, write it as a golden file."""
+    record_history(store, pg, kind, data, tools)
+    if save is not None:
+        from playground.batch.replay import save_golden
+
+        save_golden(save, pg.registry, kind, data)
 
 
 def _run_repair(pg: Any, name: str, args: Any) -> Any:

@@ -21,6 +21,8 @@ import typer
 
 from playground.cli.common import (
     ExitCode,
+    HistoryOption,
+    NoHistoryOption,
     ToolsOption,
     boundary,
     error_line,
@@ -42,6 +44,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cmd_lint",
     "cmd_probe",
     "cmd_report",
+    "cmd_history",  # history list, show, rerun, save, clear
+    "cmd_replay",
     "cmd_tui",
 )
 
@@ -71,6 +75,8 @@ def _version(value: bool) -> None:
 def root(
     ctx: typer.Context,
     tools: ToolsOption = None,
+    history: HistoryOption = None,
+    no_history: NoHistoryOption = False,
     version: Annotated[
         bool | None,
         typer.Option(
@@ -84,12 +90,17 @@ def root(
             fail(
                 f"--tools goes after the command: playground {ctx.invoked_subcommand} --tools PATH"
             )
+        if history is not None or no_history:
+            fail(
+                "--history/--no-history go after the command: "
+                f"playground {ctx.invoked_subcommand} --history PATH"
+            )
         guard_stdout()  # stdout carries only the command's data (not the TUI: it owns the terminal)
         return
-    open_tui(tools)
+    open_tui(tools, history=history, no_history=no_history)
 
 
-def open_tui(tools: Sequence[Any] | None) -> None:
+def open_tui(tools: Sequence[Any] | None, *, history: Any = None, no_history: bool = False) -> None:
     """Start the Textual app (``playground.tui.app.run_tui(tools=[str, ...])``), imported here.
 
     Exits 2 with one line when the TUI module (or textual) is missing.
@@ -105,7 +116,12 @@ def open_tui(tools: Sequence[Any] | None) -> None:
     except ImportError as exc:
         fail(f"the TUI cannot start: {exc}")
     with boundary():
-        result = run_tui(tools=[str(p) for p in tools_paths(tools)])
+        extra: dict[str, Any] = {}
+        if history is not None:
+            extra["history"] = str(history)
+        if no_history:
+            extra["no_history"] = True
+        result = run_tui(tools=[str(p) for p in tools_paths(tools)], **extra)
     if isinstance(result, int) and not isinstance(result, bool) and result:
         raise typer.Exit(result)
 
