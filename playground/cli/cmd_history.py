@@ -150,7 +150,7 @@ def list_entries(
         query = Query(
             tool=tool, kind=kind, question=question, since=_when(since, "--since"), limit=limit
         )
-        entries = store.list(query, with_data=True)
+        entries = store.entries(query, with_data=True)
         if fmt is OutputFormat.table:
             from playground.cli import render
 

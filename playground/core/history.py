@@ -27,6 +27,7 @@ import json
 import os
 import re
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -283,6 +284,8 @@ class HistoryStore:
         self.enabled = True
         self._notice = notice
         self._conn: sqlite3.Connection | None = None
+        # One connection shared by the TUI's worker threads: one statement at a time.
+        self._lock = threading.RLock()
 
     # -- opening --------------------------------------------------------------------------------
     def _say(self, text: str) -> None:
@@ -432,7 +435,7 @@ class HistoryStore:
             self._conn = None
 
     # -- writing --------------------------------------------------------------------------------
-    def add(self, entry: Entry) -> int | None:
+    def _add_unlocked(self, entry: Entry) -> int | None:
         """Store ``entry`` (``created`` defaults to now); returns its id, or ``None`` when history
         is off or the write failed (then history turns off with a notice)."""
         conn = self.connection()
@@ -469,7 +472,7 @@ class HistoryStore:
         entry.id, entry.created = int(cursor.lastrowid or 0), created
         return entry.id
 
-    def clear(self, before: float | None = None) -> int:
+    def _clear_unlocked(self, before: float | None = None) -> int:
         """Delete every entry (or those created before Unix time ``before``); returns how many.
         Frees the space (``VACUUM``) when everything was deleted."""
         conn = self.connection()
@@ -488,7 +491,7 @@ class HistoryStore:
         return int(count)
 
     # -- reading --------------------------------------------------------------------------------
-    def list(self, query: Query | None = None, *, with_data: bool = False) -> list[Entry]:
+    def _list_unlocked(self, query: Query | None = None, *, with_data: bool = False) -> list[Entry]:
         """Entries matching ``query``, newest first (``data`` only when ``with_data``)."""
         conn = self.connection()
         if conn is None:
@@ -528,7 +531,7 @@ class HistoryStore:
             return []
         return [_entry_of(row, with_data) for row in rows]
 
-    def get(self, entry_id: int) -> Entry | None:
+    def _get_unlocked(self, entry_id: int) -> Entry | None:
         """The entry with ``entry_id`` (with its data), or ``None``."""
         conn = self.connection()
         if conn is None:
@@ -542,7 +545,7 @@ class HistoryStore:
             return None
         return _entry_of(row, True) if row else None
 
-    def count(self) -> int:
+    def _count_unlocked(self) -> int:
         """How many entries are stored (0 when history is off)."""
         conn = self.connection()
         if conn is None:
@@ -551,6 +554,34 @@ class HistoryStore:
             return int(conn.execute("SELECT count(*) FROM entries").fetchone()[0])
         except sqlite3.Error:
             return 0
+
+    # -- public, thread-safe ----------------------------------------------------------------------
+    def add(self, entry: Entry) -> int | None:
+        """Store ``entry`` (``created`` defaults to now); returns its id, or ``None`` when history
+        is off or the write failed (then history turns off with a notice)."""
+        with self._lock:
+            return self._add_unlocked(entry)
+
+    def clear(self, before: float | None = None) -> int:
+        """Delete every entry (or those created before Unix time ``before``); returns how many.
+        Frees the space (``VACUUM``) when everything was deleted."""
+        with self._lock:
+            return self._clear_unlocked(before)
+
+    def entries(self, query: Query | None = None, *, with_data: bool = False) -> list[Entry]:
+        """Entries matching ``query``, newest first (``data`` only when ``with_data``)."""
+        with self._lock:
+            return self._list_unlocked(query, with_data=with_data)
+
+    def get(self, entry_id: int) -> Entry | None:
+        """The entry with ``entry_id`` (with its data), or ``None``."""
+        with self._lock:
+            return self._get_unlocked(entry_id)
+
+    def count(self) -> int:
+        """How many entries are stored (0 when history is off)."""
+        with self._lock:
+            return self._count_unlocked()
 
 
 class _Foreign(Exception):
