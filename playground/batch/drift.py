@@ -59,12 +59,24 @@ def _same(a: Any, b: Any) -> bool:
 def compare_calls(
     saved: Mapping[str, Any], now: Mapping[str, Any], prefix: str = ""
 ) -> list[Drift]:
-    """The drifts between two call records (``CallRecord.to_json()`` dicts)."""
-    return [
-        Drift(f"{prefix}{key}", saved.get(key), now.get(key))
-        for key in CALL_FIELDS
-        if not _same(saved.get(key), now.get(key))
-    ]
+    """The drifts between two call records (``CallRecord.to_json()`` dicts). Where ``value``
+    or ``args`` are objects or arrays on both sides, each changed leaf is its own drift
+    (``value.status: '배송중' → '배송완료'``)."""
+    out: list[Drift] = []
+    for key in CALL_FIELDS:
+        a, b = saved.get(key), now.get(key)
+        if _same(a, b):
+            continue
+        if key in ("value", "args") and isinstance(a, (dict, list)) and isinstance(b, (dict, list)):
+            old, new = flatten(a, f"{prefix}{key}"), flatten(b, f"{prefix}{key}")
+            out.extend(
+                Drift(path, old.get(path), new.get(path))
+                for path in dict.fromkeys([*old, *new])
+                if (path in old) != (path in new) or not _same(old.get(path), new.get(path))
+            )
+        else:
+            out.append(Drift(f"{prefix}{key}", a, b))
+    return out
 
 
 def _choices(episode: Mapping[str, Any]) -> list[list[tuple[Any, Any]]]:
