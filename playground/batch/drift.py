@@ -167,16 +167,28 @@ def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
     return out
 
 
+#: Leaves that differ on every run (timings, call ids): left out of the side-by-side view.
+VOLATILE = frozenset({"duration_ms", "call_id", "delays_ms"})
+
+
 def side_by_side(
     left: Mapping[str, Any], right: Mapping[str, Any], *, skip: tuple[str, ...] = ("wire",)
 ) -> list[tuple[str, Any, Any, bool]]:
     """Rows ``(path, left value, right value, changed)`` over the union of both sides' leaves
-    (:func:`flatten`), in the left side's order then the right's; top-level keys in ``skip``
-    (default the bulky ``wire``) are left out."""
-    a = flatten({k: v for k, v in left.items() if k not in skip})
-    b = flatten({k: v for k, v in right.items() if k not in skip})
+    (:func:`flatten`), in the left side's order then the right's. Top-level keys in ``skip``
+    (default the bulky ``wire``) and leaves named in :data:`VOLATILE` are left out."""
+    a = _steady(flatten({k: v for k, v in left.items() if k not in skip}))
+    b = _steady(flatten({k: v for k, v in right.items() if k not in skip}))
     rows = []
     for path in dict.fromkeys([*a, *b]):
         x, y = a.get(path), b.get(path)
         rows.append((path, x, y, (path in a) != (path in b) or not _same(x, y)))
     return rows
+
+
+def _steady(leaves: dict[str, Any]) -> dict[str, Any]:
+    return {
+        path: value
+        for path, value in leaves.items()
+        if path.rsplit(".", 1)[-1].split("[", 1)[0] not in VOLATILE
+    }

@@ -17,6 +17,7 @@ changed hash is named as the likely cause. :func:`rerun` does the same for a his
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import tempfile
@@ -109,6 +110,18 @@ def read_golden(path: str | Path) -> dict[str, Any]:
     elif not isinstance(doc.get("question"), str):
         raise UsageError(f'{p}: "question" must be a string')
     return doc
+
+
+def fresh_session(pg: Any) -> Any:
+    """A copy of the Playground ``pg`` whose gate has an empty cache and zero body-run counts
+    (same registry, tool source and settings): a rerun or replay runs the body as the first
+    call of a session did, instead of answering from this session's cache."""
+    from collections import Counter
+
+    from playground.core.cache import ResultCache
+
+    gate = dataclasses.replace(pg.gate, cache=ResultCache(), body_runs=Counter())
+    return dataclasses.replace(pg, gate=gate)
 
 
 def run_again(pg: Any, kind: str, doc: Mapping[str, Any], router: Any = None) -> dict[str, Any]:
@@ -209,7 +222,7 @@ def replay_file(
                 raise UsageError("no router to replay a question")
             router, notes = make_router(str(doc.get("router") or "offline"))
             result.notes.extend(notes)
-        now = run_again(pg, kind, doc, router)
+        now = run_again(fresh_session(pg), kind, doc, router)
         result.now = now
         result.drifts = compare(kind, doc["data"], now)
         if result.drifts:
@@ -254,8 +267,9 @@ class Rerun:
 def rerun(
     pg: Any, kind: str, data: Mapping[str, Any], saved_hashes: Mapping[str, str], router: Any = None
 ) -> Rerun:
-    """Run a stored record or episode again (same arguments or question) and compare."""
-    new = run_again(pg, kind, what_ran(kind, data), router)
+    """Run a stored record or episode again (same arguments or question) on a fresh cache
+    (:func:`fresh_session`) and compare."""
+    new = run_again(fresh_session(pg), kind, what_ran(kind, data), router)
     hashes = touched_hashes(pg.registry, kind, new)
     drifts = compare(kind, data, new)
     causes = (

@@ -71,7 +71,6 @@ def replay(
         pg = open_workbench(tools)
         results = []
         for path in files:
-            pg.gate.cache.clear()  # each file starts on a fresh cache, as when it was saved
             result = replay_file(pg, path, make_router, update=update)
             results.append(result)
             for text in result.notes:
