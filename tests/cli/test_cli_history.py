@@ -347,7 +347,7 @@ def test_twenty_concurrent_call_processes_lose_nothing(tmp_path):
     ]
     outs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0] * 20, [e for _, e in outs if e]
-    rows = sqlite3.connect(db).execute("SELECT data FROM entries").fetchall()
+    rows = sqlite3.connect(db).execute("SELECT data FROM bodies").fetchall()
     assert len(rows) == 20
     assert sorted(json.loads(r[0])["args"]["order_id"] for r in rows) == [
         f"HR2026{i:04d}" for i in range(20)
