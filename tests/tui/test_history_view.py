@@ -164,6 +164,7 @@ async def test_opening_a_call_shows_its_record_in_the_call_view(tools_dir, tmp_p
     app = PlaygroundApp(tools=[str(tools_dir)], history=str(db))
     async with app.run_test(size=SIZE) as pilot:
         view = app.query_one(HistoryView)
+        await settle(app, pilot)  # the tools are loaded (loading clears the record view)
         await pilot.press("f6")
         await until(app, pilot, lambda: len(view.entries) == 1)
         view.query_one("#history-table").focus()
