@@ -97,7 +97,7 @@ def _summary(entry: Any) -> str:
     if entry.type == "call":
         return f"{entry.tool}({dump_json(data.get('args'), compact=True)})" if data else entry.tool
     if entry.question is not None:
-        return entry.question
+        return str(entry.question)
     return f"manual: {entry.tool}"
 
 

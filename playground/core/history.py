@@ -308,6 +308,13 @@ class HistoryStore:
             )
         self.close()
 
+    def _reader(self) -> sqlite3.Connection | None:
+        """The connection for a read: ``None`` (nothing to read) when the file does not exist
+        yet, so listing an empty history creates no file."""
+        if self._conn is None and self.enabled and not self.path.exists():
+            return None
+        return self.connection()
+
     def connection(self) -> sqlite3.Connection | None:
         """The open connection (opening, creating and migrating the file on first use), or
         ``None`` when history is off."""
@@ -493,7 +500,7 @@ class HistoryStore:
     def _clear_unlocked(self, before: float | None = None) -> int:
         """Delete every entry (or those created before Unix time ``before``); returns how many.
         Frees the space (``VACUUM``) when everything was deleted."""
-        conn = self.connection()
+        conn = self._reader()
         if conn is None:
             return 0
         try:
@@ -526,7 +533,7 @@ class HistoryStore:
     # -- reading --------------------------------------------------------------------------------
     def _list_unlocked(self, query: Query | None = None, *, with_data: bool = False) -> list[Entry]:
         """Entries matching ``query``, newest first (``data`` only when ``with_data``)."""
-        conn = self.connection()
+        conn = self._reader()
         if conn is None:
             return []
         q = query or Query()
@@ -571,7 +578,7 @@ class HistoryStore:
 
     def _get_unlocked(self, entry_id: int) -> Entry | None:
         """The entry with ``entry_id`` (with its data), or ``None``."""
-        conn = self.connection()
+        conn = self._reader()
         if conn is None:
             return None
         try:
@@ -587,7 +594,7 @@ class HistoryStore:
 
     def _count_unlocked(self) -> int:
         """How many entries are stored (0 when history is off)."""
-        conn = self.connection()
+        conn = self._reader()
         if conn is None:
             return 0
         try:

@@ -225,3 +225,10 @@ def test_declaration_hash_is_sha256_of_the_canonical_declaration(tmp_path):
     assert digest == hashlib.sha256(text.encode()).hexdigest()
     contract.description += " 바뀜"
     assert contract.declaration_hash() != digest
+
+
+def test_reading_an_empty_history_creates_no_file(tmp_path):
+    store = HistoryStore(tmp_path / ".playground" / "history.db")
+    assert store.entries() == [] and store.get(1) is None and store.count() == 0
+    assert store.clear() == 0 and store.enabled
+    assert not (tmp_path / ".playground").exists()

@@ -71,7 +71,7 @@ def record_from_json(data: dict[str, Any]) -> Any:
     known = {f.name for f in dataclasses.fields(CallRecord)}
     values = {k: v for k, v in data.items() if k in known}
     values["retries"] = [
-        Retry(**{k: r.get(k) for k in ("attempt", "reason", "delay_ms")})
+        Retry(int(r.get("attempt") or 0), str(r.get("reason") or ""), float(r.get("delay_ms") or 0))
         for r in data.get("retries") or []
         if isinstance(r, dict)
     ]
@@ -365,6 +365,6 @@ class HistoryView(Vertical):
             self.post_message(self.OpenEntry(entry))
 
 
-def _cell(value: Any, limit: int = 200) -> str:
+def _cell(value: Any, limit: int = 70) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
     return text if len(text) <= limit else text[: limit - 1] + "…"
