@@ -207,3 +207,37 @@ def test_filter_words_and_rebuilt_episode():
         }
     )
     assert episode.calls[0].retries[0].delay_ms == 5 and episode.end == "answered"
+
+
+async def test_questions_and_manual_episodes_are_recorded_and_saved_as_golden(
+    tools_dir, tmp_path, monkeypatch
+):
+    from playground.batch.replay import read_golden
+    from playground.tui.views.ask_view import AskView
+
+    monkeypatch.delenv("GEMINI_API_KEY", raising=False)
+    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+    monkeypatch.chdir(tmp_path)
+    db = tmp_path / "h.db"
+    app = PlaygroundApp(tools=[str(tools_dir)], history=str(db))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        view = app.query_one(HistoryView)
+        app.query_one(AskView).run_question("HR20260601 택배 어디쯤인가요?")
+        await until(app, pilot, lambda: len(view.entries) == 1)
+        app.query_one(StepsView).run_manual("get_order_status", {"order_id": "HR20260604"})
+        await until(app, pilot, lambda: len(view.entries) == 2)
+        manual, asked = view.entries
+        assert asked.type == "episode" and asked.router == "offline"
+        assert asked.question == "HR20260601 택배 어디쯤인가요?" and asked.tools == [
+            "track_shipping"
+        ]
+        assert "get_order_status" in asked.hashes and "track_shipping" in asked.hashes
+        assert manual.router == "manual" and manual.hashes.keys() == {"get_order_status"}
+        await pilot.press("f6")
+        await until(app, pilot, lambda: app.focused is view.query_one("#history-table"))
+        await pilot.press("down", "g")  # the question, as a golden file
+        golden = tmp_path / f"golden_{asked.id}.json"
+        await until(app, pilot, golden.exists)
+        doc = read_golden(golden)
+        assert doc["question"] == asked.question and doc["data"]["end"] == asked.outcome
