@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from playground.cli.common import (
     FormatOption,
+    HistoryOption,
     InProcessOption,
+    NoHistoryOption,
     OutputFormat,
     ToolsOption,
     boundary,
@@ -27,7 +30,9 @@ from playground.cli.common import (
     fail,
     finish,
     one_line,
+    open_history_store,
     open_workbench,
+    record_history,
     tools_paths,
     visible,
 )
@@ -122,6 +127,16 @@ def ask(
     max_steps: Annotated[
         int, typer.Option("--max-steps", min=1, help="Router moves allowed in the episode.")
     ] = 8,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            "--save",
+            help="Write the episode as a golden file (replay it with playground replay FILE).",
+            show_default=False,
+        ),
+    ] = None,
+    history: HistoryOption = None,
+    no_history: NoHistoryOption = False,
     tools: ToolsOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
@@ -157,6 +172,11 @@ def ask(
 
         episode = run_question_episode(pg, question, pg.router, max_steps=max_steps)
         data = episode.to_json()
+        record_history(open_history_store(history, no_history), pg, "episode", data, tools)
+        if save is not None:
+            from playground.batch.replay import save_golden
+
+            save_golden(save, pg.registry, "episode", data)
         if episode.end == "router_error":
             note(episode.reply)
         if fmt is OutputFormat.table:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -16,7 +17,9 @@ import typer
 from playground.cli.common import (
     ExitCode,
     FormatOption,
+    HistoryOption,
     InProcessOption,
+    NoHistoryOption,
     OutputFormat,
     ToolsOption,
     boundary,
@@ -25,7 +28,9 @@ from playground.cli.common import (
     error_line,
     fail,
     finish,
+    open_history_store,
     open_workbench,
+    record_history,
     unknown_tool_message,
 )
 from playground.core.outcome import OutcomeKind
@@ -34,6 +39,7 @@ from playground.errors import UsageError
 
 if TYPE_CHECKING:
     from playground.loop.episode import Episode
+    from playground.workbench import Playground
 
 # ---------------------------------------------------------------------------------------------
 # argument items (no typer/rich: usable by any front end)
@@ -247,6 +253,16 @@ def call(
         bool,
         typer.Option("--repair", help="Run the repair loop on a failure and print the episode."),
     ] = False,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            "--save",
+            help="Write the record (with --repair: the episode) as a golden file to replay later.",
+            show_default=False,
+        ),
+    ] = None,
+    history: HistoryOption = None,
+    no_history: NoHistoryOption = False,
     tools: ToolsOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
@@ -259,11 +275,13 @@ def call(
     """
     with boundary():
         args = build_call_args(items, args_json)
+        store = open_history_store(history, no_history)
         pg = open_workbench(tools, in_process=in_process)
         if repair:
             from playground.loop.episode import run_manual_episode
 
             episode = run_manual_episode(pg, name, args)
+            _keep(store, pg, "episode", episode.to_json(), tools, save)
             _print_episode(episode, fmt)
             if name not in pg.registry and not episode.ok:
                 # as without --repair: an unregistered name the loop could not re-route is exit 2
@@ -272,6 +290,7 @@ def call(
             finish(pg)
             return
         record = pg.gate.call(name, args)
+        _keep(store, pg, "call", record.to_json(), tools, save)
         if fmt is OutputFormat.table:
             from playground.cli import render
 
@@ -282,6 +301,15 @@ def call(
             error_line(unknown_tool_message(name, pg.registry.names()))
             finish(pg, ExitCode.USAGE)
     finish(pg)
+
+
+def _keep(store: Any, pg: Playground, kind: str, data: Any, tools: Any, save: Path | None) -> None:
+    """Record the run in the history and, with ``--save``, write it as a golden file."""
+    record_history(store, pg, kind, data, tools)
+    if save is not None:
+        from playground.batch.replay import save_golden
+
+        save_golden(save, pg.registry, kind, data)
 
 
 def _print_episode(episode: Episode, fmt: OutputFormat) -> None:

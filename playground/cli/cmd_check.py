@@ -23,6 +23,7 @@ from playground.cli.common import (
     emit_json,
     emit_json_lines,
     finish,
+    note_line,
     open_workbench,
 )
 
@@ -63,6 +64,9 @@ def check(
                 from playground.cli import render
 
                 render.console().print(render.check_table(report.to_json()))
+    for result in report.results:
+        for text in result.notes:  # a declaration changed since the line was written
+            note_line(f"{cases}: line {result.case.line}: {text}")
     finish(pg, ExitCode.OK if report.ok else ExitCode.FAILED)
 
 

@@ -112,6 +112,48 @@ FormatOption = Annotated[
 ]
 
 
+HistoryOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--history",
+        help="The history file (default .playground/history.db, or $PLAYGROUND_HISTORY).",
+        show_default=False,
+    ),
+]
+
+NoHistoryOption = Annotated[
+    bool,
+    typer.Option("--no-history", help="Do not record this run in the history."),
+]
+
+
+def note_line(message: str) -> None:
+    """Print ``note: <message>`` as ONE line on stderr."""
+    typer.echo(f"note: {one_line(message)}", err=True)
+
+
+def open_history_store(path: Path | None, disabled: bool = False) -> Any:
+    """The :class:`~playground.core.history.HistoryStore` chosen by ``--history`` /
+    ``--no-history`` / ``PLAYGROUND_HISTORY`` (``None`` when off); its notices (a file moved
+    aside, history off because the folder is read-only) print as ``note:`` lines on stderr."""
+    from playground.core.history import open_history
+
+    return open_history(path, disabled=disabled, notice=note_line)
+
+
+def record_history(
+    store: Any, pg: Playground, kind: str, data: Any, tools: Iterable[Path | str] | None
+) -> int | None:
+    """Record one call record or episode of a hand test (never fails the command)."""
+    if store is None:
+        return None
+    from playground.core.history import record_run, source_text
+
+    return record_run(
+        store, pg.registry, kind, data, source=source_text(tools_paths(tools)), origin="cli"
+    )
+
+
 _CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F)}
 
 

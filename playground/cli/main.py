@@ -20,13 +20,17 @@ from playground.cli import (
     cmd_call,
     cmd_check,
     cmd_eval,
+    cmd_history,
     cmd_lint,
     cmd_probe,
+    cmd_replay,
     cmd_report,
 )
 from playground.cli.common import (
     ExitCode,
+    HistoryOption,
     InProcessOption,
+    NoHistoryOption,
     ToolsOption,
     boundary,
     error_line,
@@ -64,6 +68,8 @@ def root(
     ctx: typer.Context,
     tools: ToolsOption = None,
     in_process: InProcessOption = False,
+    history: HistoryOption = None,
+    no_history: NoHistoryOption = False,
     version: Annotated[
         bool | None,
         typer.Option(
@@ -77,27 +83,54 @@ def root(
             fail(
                 f"--tools goes after the command: playground {ctx.invoked_subcommand} --tools PATH"
             )
+        if history is not None or no_history:
+            fail(
+                "--history/--no-history go after the command: "
+                f"playground {ctx.invoked_subcommand} --history PATH"
+            )
         if in_process:  # ``playground --in-process call ...``: the same as after the command
             os.environ["PLAYGROUND_IN_PROCESS"] = "1"
         guard_stdout()  # stdout carries only the command's data (not the TUI: it owns the terminal)
         return
-    open_tui(tools, in_process=wants_in_process(in_process))
+    open_tui(tools, in_process=wants_in_process(in_process), history=history, no_history=no_history)
 
 
-def open_tui(tools: Sequence[Any] | None, in_process: bool = False) -> None:
-    """Start the Textual app (``playground.tui.app.run_tui(tools=[str, ...], in_process=...)``),
-    imported here so that the subcommands never load textual. ``in_process``: run tool bodies in
-    this process instead of a worker process. A non-zero int the app returns is the exit code."""
+def open_tui(
+    tools: Sequence[Any] | None,
+    in_process: bool = False,
+    *,
+    history: Any = None,
+    no_history: bool = False,
+) -> None:
+    """Start the Textual app (``playground.tui.app.run_tui``), imported here so that the
+    subcommands never load textual. ``in_process``: run tool bodies in this process instead of a
+    worker process; ``history`` / ``no_history``: the history file, or none. A non-zero int the
+    app returns is the exit code."""
     from playground.tui.app import run_tui
 
     with boundary():
-        result = run_tui(tools=[str(p) for p in tools_paths(tools)], in_process=in_process)
+        extra: dict[str, Any] = {}
+        if history is not None:
+            extra["history"] = str(history)
+        if no_history:
+            extra["no_history"] = True
+        result = run_tui(tools=[str(p) for p in tools_paths(tools)], in_process=in_process, **extra)
     if isinstance(result, int) and not isinstance(result, bool) and result:
         raise typer.Exit(result)
 
 
 # The command modules, in the order their commands appear in --help.
-for _module in (cmd_call, cmd_ask, cmd_check, cmd_eval, cmd_lint, cmd_probe, cmd_report):
+for _module in (
+    cmd_call,
+    cmd_ask,
+    cmd_check,
+    cmd_eval,
+    cmd_lint,
+    cmd_probe,
+    cmd_report,
+    cmd_history,
+    cmd_replay,
+):
     _module.register(app)
 
 

@@ -14,6 +14,7 @@ Two ways a tool module declares contracts (see README, "Writing a tool module"):
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import math
 import threading
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.core import declcache, schemacache
+from playground.core.canonical import canonical_json
 from playground.errors import LoadError
 
 DEFAULT_TIMEOUT_S = 5.0
@@ -149,10 +151,21 @@ class Contract:
         """The provider-neutral declaration: ``{"name", "description", "parameters"}``."""
         return {"name": self.name, "description": self.description, "parameters": self.parameters}
 
+    def declaration_hash(self) -> str:
+        """sha256 (64 hex characters) of the canonical JSON of :meth:`declaration` — what every
+        provider's model is shown (name, description, parameter schema). History entries, golden
+        episodes and check lines keep it so a later run can say that the declaration changed."""
+        return declaration_hash(self.declaration())
+
 
 def contract_from_data(data: dict[str, Any]) -> Contract:
     """A contract without a callable from :meth:`Contract.to_data`'s output."""
     return Contract(fn=None, **data)
+
+
+def declaration_hash(declaration: dict[str, Any]) -> str:
+    """sha256 hex digest of ``canonical_json(declaration)`` (keys sorted, Hangul as UTF-8)."""
+    return hashlib.sha256(canonical_json(declaration).encode("utf-8")).hexdigest()
 
 
 def source_of(fn: Callable[..., Any]) -> str:

@@ -1,6 +1,6 @@
 """The Tool Playground TUI: ``PlaygroundApp`` and ``run_tui``.
 
-Modes are tabs: Call (F1), Ask (F2), Steps (F3), Evaluate (F4). The app owns the
+Modes are tabs: Call (F1), Ask (F2), Steps (F3), Evaluate (F4), History (F6). The app owns the
 :class:`~playground.workbench.Playground` (registry + gate + cache) and the router settings and
 hands them down to the views; views post messages up. Blocking work (loading tool modules,
 gate calls, episodes, evaluations) runs in thread workers.
@@ -9,6 +9,7 @@ gate calls, episodes, evaluations) runs in thread workers.
 from __future__ import annotations
 
 import os
+import threading
 from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
@@ -25,12 +26,13 @@ from playground.tui.router_pick import RouterPick
 from playground.tui.views.ask_view import AskView
 from playground.tui.views.call_view import CallView
 from playground.tui.views.eval_view import EvalView
+from playground.tui.views.history_view import HistoryView, episode_from_json, record_from_json
 from playground.tui.views.steps_view import StepsView
 
 if TYPE_CHECKING:
     from playground.workbench import Playground
 
-MODES = ("call", "ask", "steps", "evaluate")
+MODES = ("call", "ask", "steps", "evaluate", "history")
 
 
 class PlaygroundApp(App[None]):
@@ -46,6 +48,7 @@ class PlaygroundApp(App[None]):
         Binding("f2", "mode('ask')", "Ask", id="mode-ask"),
         Binding("f3", "mode('steps')", "Steps", id="mode-steps"),
         Binding("f4", "mode('evaluate')", "Evaluate", id="mode-evaluate"),
+        Binding("f6", "mode('history')", "History", id="mode-history"),
         Binding("ctrl+t", "focus_contracts", "Contracts", id="focus-contracts", priority=True),
         Binding("ctrl+l", "reload_tools", "Reload", id="reload-tools"),
         Binding("f9", "switch_router", "Router", id="switch-router"),
@@ -58,16 +61,37 @@ class PlaygroundApp(App[None]):
             super().__init__()
             self.pg = pg
 
+    class HistoryWritten(Message):
+        """A run was recorded in the history (posted from the history worker)."""
+
+        def __init__(self, entry_id: int | None) -> None:
+            super().__init__()
+            self.entry_id = entry_id
+
+    class RerunDone(Message):
+        """A history entry ran again: ``old`` and ``new`` entries, or an ``error``."""
+
+        def __init__(self, old: Any, new: Any = None, error: str = "") -> None:
+            super().__init__()
+            self.old, self.new, self.error = old, new, error
+
     def __init__(
         self,
         tools: list[str] | None = None,
         playground: Playground | None = None,
         in_process: bool | None = None,
+        *,
+        history: str | None = None,
+        no_history: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.tools = list(tools) if tools else None
         self.pg = playground
+        self._main_thread = threading.get_ident()
+        from playground.core.history import open_history
+
+        self.history = open_history(history, disabled=no_history, notice=self._history_notice)
         if in_process is None:
             import os
 
@@ -95,11 +119,14 @@ class PlaygroundApp(App[None]):
                 yield StepsView(id="steps-view")
             with TabPane("Evaluate F4", id="evaluate"):
                 yield EvalView(id="eval-view")
+            with TabPane("History F6", id="history"):
+                yield HistoryView(id="history-view")
         yield Footer()
 
     def on_mount(self) -> None:
         self._fit(self.size.width, self.size.height)
         self._update_subtitle()
+        self.query_one(HistoryView).set_store(self.history)
         if self.pg is not None:
             self.post_message(self.Loaded(self.pg))
         else:
@@ -319,6 +346,7 @@ class PlaygroundApp(App[None]):
         "ask": "#question",
         "steps": "#steps-table",
         "evaluate": "#eval-path",
+        "history": "#history-table",
     }
 
     @on(TabbedContent.TabActivated, "#modes")
@@ -354,10 +382,127 @@ class PlaygroundApp(App[None]):
     @on(AskView.EpisodeReady)
     def _episode_ready(self, event: AskView.EpisodeReady) -> None:
         self.query_one(StepsView).add_episode(event.episode)
+        self.record_history("episode", event.episode.to_json())
+
+    # -- history ---------------------------------------------------------------------------------
+    def _history_notice(self, text: str) -> None:
+        if threading.get_ident() == self._main_thread:
+            self.notify(text, title="History", severity="warning", timeout=10)
+        else:
+            self.call_from_thread(
+                self.notify, text, title="History", severity="warning", timeout=10
+            )
+
+    def _source(self) -> str:
+        from playground.core.history import source_text
+
+        return source_text(self.tools or ["tools"])
+
+    def record_history(self, kind: str, data: Any) -> None:
+        """Record a call record or episode JSON of a hand test (in a worker; never fails)."""
+        if self.history is not None and self.pg is not None:
+            self._history_worker(self.pg.registry, kind, data)
+
+    @work(thread=True, group="history-write", exit_on_error=False)
+    def _history_worker(self, registry: Any, kind: str, data: Any) -> None:
+        from playground.core.history import record_run
+
+        entry_id = record_run(
+            self.history, registry, kind, data, source=self._source(), origin="tui"
+        )
+        self.post_message(self.HistoryWritten(entry_id))
+
+    @on(CallView.CallDone)
+    def _call_done(self, event: CallView.CallDone) -> None:
+        self.record_history("call", event.record.to_json())
+
+    @on(StepsView.EpisodeDone)
+    def _steps_done(self, event: StepsView.EpisodeDone) -> None:
+        if event.episode is not None:
+            self.record_history("episode", event.episode.to_json())
+
+    @on(HistoryWritten)
+    def _history_written(self, event: HistoryWritten) -> None:
+        if event.entry_id is not None:
+            self.query_one(HistoryView).refresh_entries()
+
+    @on(HistoryView.OpenEntry)
+    async def _open_entry(self, event: HistoryView.OpenEntry) -> None:
+        entry = event.entry
+        if entry.type == "call":
+            self.action_mode("call")
+            call_view = self.query_one(CallView)
+            if self.pg is not None and entry.tool in self.pg.registry:
+                await call_view.select_contract(entry.tool)
+            call_view.query_one("#record").show_record(record_from_json(entry.data))
+        else:
+            label = f"history #{entry.id}: {entry.question or entry.tool}"
+            self.query_one(StepsView).add_episode(episode_from_json(entry.data), label)
+            self.action_mode("steps")
+
+    @on(HistoryView.Rerun)
+    def _rerun(self, event: HistoryView.Rerun) -> None:
+        if self.pg is None:
+            self.notify("The tools are still loading.", severity="warning")
+            return
+        self.notify(f"Rerunning #{event.entry.id}…")
+        self._rerun_worker(self.pg, event.entry)
+
+    @work(thread=True, group="history-rerun", exit_on_error=False)
+    def _rerun_worker(self, pg: Any, entry: Any) -> None:
+        import os
+
+        from playground.batch.replay import rerun
+        from playground.core.history import call_entry, episode_entry, record_run
+
+        try:
+            router = None
+            if entry.type == "episode" and entry.question is not None:
+                from playground.routing import registry as router_registry
+                from playground.routing.factory import choose_router
+
+                name = (
+                    entry.router
+                    if entry.router in router_registry.names()
+                    else router_registry.DEFAULT_ROUTER
+                )
+                router = choose_router(name, None, None, os.environ).router
+            result = rerun(pg, entry.type, entry.data, entry.hashes, router)
+        except Exception as exc:  # a rerun must never take the app down
+            self.post_message(self.RerunDone(entry, error=f"{type(exc).__name__}: {exc}"))
+            return
+        new_id = record_run(
+            self.history,
+            pg.registry,
+            entry.type,
+            result.new,
+            source=self._source(),
+            origin="rerun",
+            rerun_of=entry.id,
+        )
+        build = call_entry if entry.type == "call" else episode_entry
+        new = build(result.new, result.hashes, origin="rerun", rerun_of=entry.id)
+        new.id = new_id or 0
+        self.post_message(self.RerunDone(entry, new))
+
+    @on(RerunDone)
+    def _rerun_done(self, event: RerunDone) -> None:
+        if event.error:
+            self.notify(event.error, title="Rerun", severity="error")
+            return
+        view = self.query_one(HistoryView)
+        view.show_diff(event.old, event.new)
+        view.refresh_entries(select=event.new.id or None)
 
 
-def run_tui(tools: list[str] | None = None, in_process: bool | None = None) -> None:
-    """Open the TUI on ``tools`` (files or folders of tool modules; default ``./tools``);
+def run_tui(
+    tools: list[str] | None = None,
+    in_process: bool | None = None,
+    history: str | None = None,
+    no_history: bool = False,
+) -> None:
+    """Open the TUI on ``tools`` (files or folders of tool modules; default ``./tools``).
     ``in_process``: run bodies in this process (default: a worker process, or
-    ``PLAYGROUND_IN_PROCESS=1``)."""
-    PlaygroundApp(tools=tools, in_process=in_process).run()
+    ``PLAYGROUND_IN_PROCESS=1``); ``history``: the history file (default:
+    ``PLAYGROUND_HISTORY``, else ``.playground/history.db``); ``no_history``: record nothing."""
+    PlaygroundApp(tools=tools, in_process=in_process, history=history, no_history=no_history).run()

@@ -33,7 +33,19 @@ def invoke(*args):
 
 def test_commands_are_registered_in_help_order():
     names = [c.name for c in app.registered_commands]
-    assert names == ["list", "show", "call", "ask", "check", "eval", "lint", "probe", "report"]
+    assert names == [
+        "list",
+        "show",
+        "call",
+        "ask",
+        "check",
+        "eval",
+        "lint",
+        "probe",
+        "report",
+        "replay",
+    ]
+    assert [g.name for g in app.registered_groups] == ["history"]
 
 
 def _without_boundaries(tmp_path: Path) -> Path:

@@ -184,7 +184,7 @@ class CallView(Horizontal):
     # -- messages up -----------------------------------------------------------------------------
     @on(CallDone)
     def _done(self, event: CallDone) -> None:
-        event.stop()
+        # not stopped: the app records the call in the history
         self.running = False
         self.query_one("#run", Button).disabled = False
         self.last_record = event.record

@@ -337,7 +337,7 @@ class StepsView(Vertical):
     # -- messages --------------------------------------------------------------------------------
     @on(EpisodeDone)
     def _episode_done(self, event: EpisodeDone) -> None:
-        event.stop()
+        # not stopped: the app records the episode in the history
         if event.error:
             self.notify(event.error, title="Step-through", severity="error")
             return
