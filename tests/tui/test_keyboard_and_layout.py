@@ -179,7 +179,8 @@ async def test_contracts_are_grouped_by_module_in_load_order(tools_dir):
         ]
         assert "4 contracts" in str(shop.label)
         assert tree.names == list(app.pg.registry.contracts)
-        assert tree.chosen == tree.names[0] == app.query_one(CallView).shown
+        # opens on the first module that is not a demo of faults (flaky.py says __demo__ = True)
+        assert tree.chosen == "stock_lookup" == app.query_one(CallView).shown
 
 
 def test_module_of_and_grouping(tools_dir):
@@ -374,6 +375,10 @@ async def test_ask_empty_state_and_enum_hint(tools_dir):
         await app.query_one(CallView).select_contract("stock_lookup")
         await pilot.pause()
         labels = [str(label.render()) for label in app.query_one(ArgForm).query(".arg-label")]
-        region = next(text for text in labels if text.startswith("region"))
-        assert "other values: JSON tab" in region
-        assert not any("JSON tab" in text for text in labels if text.startswith("sku"))
+        assert any(text.startswith("region") for text in labels)
+        from playground.tui.widgets.arg_form import OTHER
+
+        select = app.query_one(ArgForm).fields[1]
+        select.value = OTHER  # a legal option: "other value…" (raises when it is not one)
+        await pilot.pause()
+        assert app.query_one("#arg-1-other").display
