@@ -41,14 +41,18 @@ class PlaygroundApp(App):
         Binding("ctrl+t", "focus_contracts", "Contracts", id="focus-contracts", priority=True),
         Binding("ctrl+l", "reload_tools", "Reload", id="reload-tools"),
         Binding("f9", "switch_router", "Router", id="switch-router"),
+        Binding("ctrl+s", "export", "Copy/Save", id="export"),
+        Binding("question_mark,f10", "help", "Keys", id="help"),
     ]
 
     class Loaded(Message):
-        """A Playground finished loading (posted from the load worker)."""
+        """A Playground finished loading (posted from the load worker); ``keep``: a reload, the
+        views keep what they show (selection, typed arguments, records)."""
 
-        def __init__(self, pg: Any) -> None:
+        def __init__(self, pg: Any, keep: bool = False) -> None:
             super().__init__()
             self.pg = pg
+            self.keep = keep
 
     def __init__(
         self, tools: list[str] | None = None, playground: Any = None, **kwargs: Any
@@ -83,16 +87,16 @@ class PlaygroundApp(App):
 
     # -- loading ---------------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def _load_worker(self, tools: list[str] | None) -> None:
+    def _load_worker(self, tools: list[str] | None, keep: bool = False) -> None:
         from playground.workbench import open_playground
 
-        self.post_message(self.Loaded(open_playground(tools)))
+        self.post_message(self.Loaded(open_playground(tools), keep))
 
     @on(Loaded)
     async def _loaded(self, event: Loaded) -> None:
         self.pg = event.pg
         registry = self.pg.registry
-        await self.query_one(CallView).set_playground(self.pg)
+        await self.query_one(CallView).set_playground(self.pg, keep=event.keep)
         self.query_one(AskView).set_playground(self.pg)
         self.query_one(StepsView).set_playground(self.pg)
         self.query_one(EvalView).set_playground(self.pg)
@@ -102,7 +106,11 @@ class PlaygroundApp(App):
             self.notify(
                 "No contracts loaded; see the Call view for how to add tools.", severity="warning"
             )
-        elif self.mode_name == "call" and not isinstance(self.focused, (Input, TextArea)):
+        elif (
+            not event.keep
+            and self.mode_name == "call"
+            and not isinstance(self.focused, (Input, TextArea))
+        ):
             self.query_one("#contracts").focus()  # keyboard first: start in the contract list
         self._update_subtitle()
 
@@ -150,7 +158,18 @@ class PlaygroundApp(App):
             footer.compact = narrow
 
     def action_run(self) -> None:
-        """Run the active view's main action."""
+        """Run the active view's main action, after every key already sent to the focused widget.
+
+        ``ctrl+r`` is a priority binding: the app handles it as soon as it arrives, while the
+        keys typed just before it may still wait in the focused field's message queue. Reading
+        the fields now would send what was there before those keys (seen as ``missing:order_id``
+        with the id on screen). So the read is queued behind them, in the focused widget's own
+        queue: what is sent is what the fields show once the keys before ctrl+r are in."""
+        focused = self.focused
+        if focused is None or not focused.call_later(self._run_active_view):
+            self._run_active_view()
+
+    def _run_active_view(self) -> None:
         mode = self.mode_name
         if mode == "call":
             self.query_one(CallView).run_call()
@@ -175,9 +194,37 @@ class PlaygroundApp(App):
         self.notify(f"Cache cleared ({count} entries).")
 
     def action_reload_tools(self) -> None:
-        """Import the tool modules again: a new registry, gate and cache."""
+        """Import the tool modules again: a new registry, gate and cache. The Call view keeps
+        the selected contract, the typed arguments and the records."""
         self.notify("Reloading tools…")
-        self._load_worker(self.tools)
+        self._load_worker(self.tools, keep=True)
+
+    def current_view(self) -> Any:
+        """The open mode's view widget (CallView, AskView, StepsView or EvalView)."""
+        view_type = {"call": CallView, "ask": AskView, "steps": StepsView}.get(
+            self.mode_name, EvalView
+        )
+        return self.query_one(view_type)
+
+    def action_help(self) -> None:
+        """Open the help screen: the keys of the current view."""
+        from playground.tui.help_screen import HelpScreen, key_rows
+
+        if isinstance(self.screen, HelpScreen):
+            return
+        view = self.current_view()
+        self.push_screen(HelpScreen(self.mode_name.capitalize(), key_rows(self, view)))
+
+    def action_export(self) -> None:
+        """Open the copy / save dialog for what the current view shows."""
+        from playground.tui.export_screen import ExportScreen
+
+        exportables = getattr(self.current_view(), "exportables", None)
+        items = exportables() if exportables is not None else {}
+        if not items:
+            self.notify("Nothing to copy or save in this view yet.", severity="warning")
+            return
+        self.push_screen(ExportScreen(items))
 
     def action_switch_router(self) -> None:
         """Toggle the Ask router between offline and gemini."""

@@ -72,6 +72,18 @@ def palette_commands(app) -> list[tuple[str, Callable[[], object], str]]:
             "Run a routing case file; rates, confusion, lint (F4)",
         ),
     ]
+    commands += [
+        (
+            "Help: keys",
+            app.action_help,
+            "Every key of the current view, in one screen (?)",
+        ),
+        (
+            "Copy / save…",
+            app.action_export,
+            "Copy or save the wire JSON, the record, the declaration or the episode (ctrl+s)",
+        ),
+    ]
     for mode in GEMINI_MODES:
         commands.append(
             (
