@@ -33,16 +33,25 @@ class PlaygroundApp(App):
     TITLE = "Tool Playground"
     COMMANDS = App.COMMANDS | {PlaygroundCommands}
     BINDINGS = [
+        Binding("question_mark,f10", "help", "Keys", id="help"),  # first: never cut off
         Binding("ctrl+r,f5", "run", "Run", id="run", priority=True),
-        Binding("f1", "mode('call')", "Call", id="mode-call"),
-        Binding("f2", "mode('ask')", "Ask", id="mode-ask"),
-        Binding("f3", "mode('steps')", "Steps", id="mode-steps"),
-        Binding("f4", "mode('evaluate')", "Evaluate", id="mode-evaluate"),
-        Binding("ctrl+t", "focus_contracts", "Contracts", id="focus-contracts", priority=True),
+        # The mode keys are shown in the tab labels ("Call F1"…) and ctrl+t in the contract
+        # pane's title, not in the footer: at 80-100 columns the footer must fit the view's keys.
+        Binding("f1", "mode('call')", "Call", id="mode-call", show=False),
+        Binding("f2", "mode('ask')", "Ask", id="mode-ask", show=False),
+        Binding("f3", "mode('steps')", "Steps", id="mode-steps", show=False),
+        Binding("f4", "mode('evaluate')", "Evaluate", id="mode-evaluate", show=False),
+        Binding(
+            "ctrl+t",
+            "focus_contracts",
+            "Contracts",
+            id="focus-contracts",
+            priority=True,
+            show=False,
+        ),
         Binding("ctrl+l", "reload_tools", "Reload", id="reload-tools"),
         Binding("f9", "switch_router", "Router", id="switch-router"),
         Binding("ctrl+s", "export", "Copy/Save", id="export"),
-        Binding("question_mark,f10", "help", "Keys", id="help"),
     ]
 
     class Loaded(Message):
@@ -156,6 +165,9 @@ class PlaygroundApp(App):
         self.screen.set_class(height < self.SHORT_BELOW, "-short")
         for footer in self.query(Footer):
             footer.compact = narrow
+            # the docked "^p palette" item overlaps the keys when they overflow (it read
+            # "^l Relo▏^p paletter" at 100 columns); the palette stays on ctrl+p and in the help
+            footer.show_command_palette = not narrow
 
     def action_run(self) -> None:
         """Run the active view's main action, after every key already sent to the focused widget.
@@ -210,7 +222,7 @@ class PlaygroundApp(App):
         """Open the help screen: the keys of the current view."""
         from playground.tui.help_screen import HelpScreen, key_rows
 
-        if isinstance(self.screen, HelpScreen):
+        if self.screen is not self.screen_stack[0]:  # a dialog is open: it has its own keys
             return
         view = self.current_view()
         self.push_screen(HelpScreen(self.mode_name.capitalize(), key_rows(self, view)))
@@ -219,6 +231,8 @@ class PlaygroundApp(App):
         """Open the copy / save dialog for what the current view shows."""
         from playground.tui.export_screen import ExportScreen
 
+        if self.screen is not self.screen_stack[0]:  # a dialog is open
+            return
         exportables = getattr(self.current_view(), "exportables", None)
         items = exportables() if exportables is not None else {}
         if not items:

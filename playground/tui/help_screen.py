@@ -27,7 +27,7 @@ TEXT_KEYS = (
 )
 
 
-def key_rows(app: App, view: DOMNode | None) -> list[tuple[str, str, str]]:
+def key_rows(app: App[Any], view: DOMNode | None) -> list[tuple[str, str, str]]:
     """``(where, keys, what)`` for every described binding active on ``app``'s screen, plus
     the bindings of ``view`` (the open mode's view) that the focus does not reach. ``where``:
     ``"this view"`` (``view`` or a widget inside it), ``"everywhere"`` (the app or screen), or

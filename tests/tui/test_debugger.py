@@ -154,7 +154,7 @@ async def test_sub_tab_keys_and_the_help_screen(tools_dir):
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         text = app.screen.text
-        assert "f6 — Form/JSON (this view)" in text and "f7 — Wire tab (this view)" in text
+        assert "f6 — Form/JSON (this view)" in text and "f7 — Wire (this view)" in text
         assert "ctrl+r" in text or "^r" in text
         await pilot.press("escape")
         await pilot.pause()

@@ -40,7 +40,7 @@ class AskView(Vertical):
 
     BINDINGS = [
         Binding("f6", "ask_tab", "Calls/Moves/Request", id="ask-tab", priority=True),
-        Binding("f7", "wire_tab", "Wire tab", id="ask-wire-tab", priority=True),
+        Binding("f7", "wire_tab", "Wire", id="ask-wire-tab", priority=True),
     ]
 
     class AskDone(Message):

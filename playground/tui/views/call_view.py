@@ -58,7 +58,7 @@ class CallView(Horizontal):
 
     BINDINGS = [
         Binding("f6", "args_tab", "Form/JSON", id="args-tab", priority=True),
-        Binding("f7", "wire_tab", "Wire tab", id="call-wire-tab", priority=True),
+        Binding("f7", "wire_tab", "Wire", id="call-wire-tab", priority=True),
     ]
 
     #: A call is in the worker: the Run button is disabled while it runs.
@@ -226,7 +226,7 @@ class CallView(Horizontal):
         self._call_worker(self.pg.gate, name, args)
 
     @work(thread=True, exclusive=True, group="call", exit_on_error=False)
-    def _call_worker(self, gate, name: str, args: Any) -> None:
+    def _call_worker(self, gate: Any, name: str, args: Any) -> None:
         self.post_message(self.CallDone(gate.call(name, args)))
 
     def request_repair(self) -> None:

@@ -81,11 +81,11 @@ class StepsView(Vertical):
     """Episodes (original + forks), their steps, the selected step, and the fork editor."""
 
     BINDINGS = [
-        Binding("n", "step_next", "Next step", id="step-next"),
-        Binding("p", "step_back", "Step back", id="step-back"),
-        Binding("e", "to_end", "Run to end", id="step-end"),
-        Binding("ctrl+f", "fork", "Fork here", id="step-fork"),
-        Binding("f7", "wire_tab", "Wire tab", id="steps-wire-tab", priority=True),
+        Binding("n", "step_next", "Next", id="step-next"),
+        Binding("p", "step_back", "Back", id="step-back"),
+        Binding("e", "to_end", "End", id="step-end"),
+        Binding("ctrl+f", "fork", "Fork", id="step-fork"),
+        Binding("f7", "wire_tab", "Wire", id="steps-wire-tab", priority=True),
     ]
 
     class EpisodeDone(Message):
@@ -139,7 +139,7 @@ class StepsView(Vertical):
         self.query_one("#steps-table", DataTable).add_columns(*COLUMNS)
 
     # -- state down ------------------------------------------------------------------------------
-    def set_playground(self, pg) -> None:
+    def set_playground(self, pg: Any) -> None:
         self.pg = pg
 
     def add_episode(self, episode: Any, label: str | None = None, start: int = 0) -> None:
@@ -341,7 +341,7 @@ class StepsView(Vertical):
         self._manual_worker(self.pg, tool, args)
 
     @work(thread=True, exclusive=True, group="episode", exit_on_error=False)
-    def _manual_worker(self, pg, tool: str, args: Any) -> None:
+    def _manual_worker(self, pg: Any, tool: str, args: Any) -> None:
         from playground.loop.episode import run_manual_episode
 
         try:
@@ -352,7 +352,7 @@ class StepsView(Vertical):
         self.post_message(self.EpisodeDone(episode, f"manual: {tool}"))
 
     @work(thread=True, exclusive=True, group="episode", exit_on_error=False)
-    def _fork_worker(self, pg, episode: Any, index: int, step: int, args: Any) -> None:
+    def _fork_worker(self, pg: Any, episode: Any, index: int, step: int, args: Any) -> None:
         from playground.loop.episode import fork_episode
 
         try:
@@ -360,7 +360,7 @@ class StepsView(Vertical):
         except Exception as exc:  # UsageError: a step that made no call
             self.post_message(self.EpisodeDone(None, "", error=str(exc)))
             return
-        attempt = fork.forked_from["attempt"]
+        attempt = (fork.forked_from or {}).get("attempt")
         start = next(
             (
                 i

@@ -87,7 +87,7 @@ def group_by_module(registry: Registry) -> dict[str, list[str]]:
     return groups
 
 
-class ContractList(Tree):
+class ContractList(Tree[str]):
     """Modules → contracts. ``chosen``: the highlighted contract's name."""
 
     BINDINGS = [Binding("enter", "select_cursor", "Edit arguments", show=False)]
@@ -111,7 +111,7 @@ class ContractList(Tree):
         self.show_root = False
         self.guide_depth = 2
         self.auto_expand = False
-        self._leaves: dict[str, TreeNode] = {}
+        self._leaves: dict[str, TreeNode[str]] = {}
 
     def show_registry(self, registry: Registry, prefer: str | None = None) -> None:
         """Replace the tree with ``registry``'s contracts grouped by module, all expanded, and
@@ -154,14 +154,14 @@ class ContractList(Tree):
         return getattr(self, "_chosen", None)
 
     @on(Tree.NodeHighlighted)
-    def _highlighted(self, event: Tree.NodeHighlighted) -> None:
+    def _highlighted(self, event: Tree.NodeHighlighted[str]) -> None:
         event.stop()
         if isinstance(event.node.data, str):
             self._chosen = event.node.data
             self.post_message(self.Chosen(event.node.data))
 
     @on(Tree.NodeSelected)
-    def _selected(self, event: Tree.NodeSelected) -> None:
+    def _selected(self, event: Tree.NodeSelected[str]) -> None:
         event.stop()
         if isinstance(event.node.data, str):
             self.post_message(self.Entered(event.node.data))

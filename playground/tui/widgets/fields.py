@@ -7,6 +7,8 @@ subclasses rebind it (``home`` still goes to the line start).
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.binding import Binding
 from textual.widgets import Input, TextArea
 
@@ -23,6 +25,6 @@ class JsonEditor(TextArea):
 
     BINDINGS = [Binding("ctrl+a", "select_all", "Select all", show=False)]
 
-    def __init__(self, text: str = "", **kwargs) -> None:
+    def __init__(self, text: str = "", **kwargs: Any) -> None:
         kwargs.setdefault("soft_wrap", False)
         super().__init__(text, **kwargs)
