@@ -137,14 +137,23 @@ class PlaygroundApp(App):
         return self.query_one("#modes", TabbedContent).active
 
     def action_mode(self, mode: str) -> None:
-        """Show the mode tab ``mode``."""
-        if mode in MODES:
-            self.query_one("#modes", TabbedContent).active = mode
+        """Show the mode tab ``mode`` and focus its first widget (``FOCUS_ON_OPEN``) at once.
+
+        At once, not after a refresh: a ``TabPane.Focused`` message still queued from the
+        previous tab's focus would otherwise switch the tabs back (``ctrl+t`` from Ask used to
+        land back in Ask under load); the focus posted now is handled after it."""
+        if mode not in MODES:
+            return
+        self.query_one("#modes", TabbedContent).active = mode
+        target = self.FOCUS_ON_OPEN.get(mode)
+        widgets = list(self.query(target)) if target else []
+        if widgets and widgets[0].display:
+            self.set_focus(widgets[0])
 
     def action_focus_contracts(self) -> None:
         """Open the Call view and focus the contract list (keyboard first: from anywhere)."""
         if self.mode_name != "call":
-            self.action_mode("call")  # the Call tab focuses the list when it opens
+            self.action_mode("call")  # focuses the list
             return
         self.query_one("#contracts").focus()
 

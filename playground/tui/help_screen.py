@@ -18,20 +18,19 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-#: Keys that work in every view but belong to Textual's own widgets (shown for completeness).
+#: Keys of widgets that may not hold the focus now (listed so that they can be found).
 TEXT_KEYS = (
     ("ctrl+a", "select all (form fields and JSON editors)"),
-    ("tab / shift+tab", "next / previous field"),
-    ("ctrl+p", "command palette: every action by name"),
-    ("ctrl+q", "quit"),
+    ("ctrl+n", "send the focused argument as null (Call form)"),
+    ("escape", "close a dialog (this help, copy / save, the palette)"),
 )
 
 
 def key_rows(app: App[Any], view: DOMNode | None) -> list[tuple[str, str, str]]:
     """``(where, keys, what)`` for every described binding active on ``app``'s screen, plus
     the bindings of ``view`` (the open mode's view) that the focus does not reach. ``where``:
-    ``"this view"`` (``view`` or a widget inside it), ``"everywhere"`` (the app or screen), or
-    ``"focused: <Widget>"``. Keys bound to one action are joined (``ctrl+r, f5``)."""
+    ``"this view"`` (``view`` itself), ``"in <Widget>"`` (the focused widget or a container of
+    it), or ``"everywhere"`` (the app or screen). Keys bound to one action are joined (``ctrl+r, f5``)."""
     seen: dict[tuple[int, str], list[str]] = {}
     where_of: dict[tuple[int, str], tuple[str, str]] = {}
 
@@ -45,10 +44,10 @@ def key_rows(app: App[Any], view: DOMNode | None) -> list[tuple[str, str, str]]:
             keys.append(shown)
         if node is app or node is app.screen:
             where = "everywhere"
-        elif view is not None and (node is view or view in node.ancestors):
+        elif node is view:
             where = "this view"
         else:
-            where = f"focused: {type(node).__name__}"
+            where = f"in {type(node).__name__}"
         where_of[slot] = (where, binding.description)
 
     for active in app.screen.active_bindings.values():
@@ -90,7 +89,7 @@ class HelpScreen(ModalScreen[None]):
         for where, keys, what in self.rows:
             table.add_row(keys, what, where)
         for keys, what in TEXT_KEYS:
-            table.add_row(keys, what, "everywhere")
+            table.add_row(keys, what, "")
         with VerticalScroll(id="help-body") as body:
             body.border_title = f"Keys · {self.title_text}   (escape closes)"
             yield Static(table, id="help-table")
@@ -99,5 +98,5 @@ class HelpScreen(ModalScreen[None]):
     def text(self) -> str:
         """The listed keys as plain lines ``keys — does (where)`` (for tests and copying)."""
         lines = [f"{keys} — {what} ({where})" for where, keys, what in self.rows]
-        lines += [f"{keys} — {what} (everywhere)" for keys, what in TEXT_KEYS]
+        lines += [f"{keys} — {what}" for keys, what in TEXT_KEYS]
         return "\n".join(lines)

@@ -66,7 +66,7 @@ def field_validators(spec: FieldSpec) -> list[Validator]:
 class ArgForm(VerticalScroll):
     """A form generated from a contract's parameter schema; read with :meth:`args`."""
 
-    BINDINGS = [Binding("ctrl+n", "toggle_null", "Send null", id="arg-null")]
+    BINDINGS = [Binding("ctrl+n", "toggle_null", "Null", id="arg-null")]
 
     #: The fields are the tab stops, not the scrolling container.
     can_focus = False
