@@ -51,7 +51,7 @@ class PlaygroundApp(App):
         ),
         Binding("ctrl+l", "reload_tools", "Reload", id="reload-tools"),
         Binding("f9", "switch_router", "Router", id="switch-router"),
-        Binding("ctrl+s", "export", "Copy/Save", id="export"),
+        Binding("ctrl+s", "export", "Export", id="export"),
     ]
 
     class Loaded(Message):
