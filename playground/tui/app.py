@@ -43,23 +43,36 @@ class PlaygroundApp(App[None]):
     TITLE = "Tool Playground"
     COMMANDS = App.COMMANDS | {PlaygroundCommands}
     BINDINGS = [
-        Binding("ctrl+r,f5", "run", "Run", id="run", priority=True),
-        Binding("f1", "mode('call')", "Call", id="mode-call"),
-        Binding("f2", "mode('ask')", "Ask", id="mode-ask"),
-        Binding("f3", "mode('steps')", "Steps", id="mode-steps"),
-        Binding("f4", "mode('evaluate')", "Evaluate", id="mode-evaluate"),
-        Binding("f6", "mode('history')", "History", id="mode-history"),
-        Binding("ctrl+t", "focus_contracts", "Contracts", id="focus-contracts", priority=True),
+        Binding("question_mark,f10", "help", "Keys", id="help"),  # first: never cut off
+        Binding("ctrl+r", "run", "Run", id="run", priority=True),
+        # The mode keys are shown in the tab labels ("Call F1"…) and ctrl+t in the contract
+        # pane's title, not in the footer: at 80-100 columns the footer must fit the view's keys.
+        Binding("f1", "mode('call')", "Call", id="mode-call", show=False),
+        Binding("f2", "mode('ask')", "Ask", id="mode-ask", show=False),
+        Binding("f3", "mode('steps')", "Steps", id="mode-steps", show=False),
+        Binding("f4", "mode('evaluate')", "Evaluate", id="mode-evaluate", show=False),
+        Binding("f5", "mode('history')", "History", id="mode-history", show=False),
+        Binding(
+            "ctrl+t",
+            "focus_contracts",
+            "Contracts",
+            id="focus-contracts",
+            priority=True,
+            show=False,
+        ),
         Binding("ctrl+l", "reload_tools", "Reload", id="reload-tools"),
         Binding("f9", "switch_router", "Router", id="switch-router"),
+        Binding("ctrl+s", "export", "Export", id="export"),
     ]
 
     class Loaded(Message):
-        """A Playground finished loading (posted from the load worker)."""
+        """A Playground finished loading (posted from the load worker); ``keep``: a reload, the
+        views keep what they show (selection, typed arguments, records)."""
 
-        def __init__(self, pg: Playground) -> None:
+        def __init__(self, pg: Playground, keep: bool = False) -> None:
             super().__init__()
             self.pg = pg
+            self.keep = keep
 
     class HistoryWritten(Message):
         """A run was recorded in the history (posted from the history worker)."""
@@ -119,7 +132,7 @@ class PlaygroundApp(App[None]):
                 yield StepsView(id="steps-view")
             with TabPane("Evaluate F4", id="evaluate"):
                 yield EvalView(id="eval-view")
-            with TabPane("History F6", id="history"):
+            with TabPane("History F5", id="history"):
                 yield HistoryView(id="history-view")
         yield Footer()
 
@@ -135,10 +148,10 @@ class PlaygroundApp(App[None]):
 
     # -- loading ---------------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def _load_worker(self, tools: list[str] | None) -> None:
+    def _load_worker(self, tools: list[str] | None, keep: bool = False) -> None:
         from playground.workbench import open_playground
 
-        self.post_message(self.Loaded(open_playground(tools, in_process=self.in_process)))
+        self.post_message(self.Loaded(open_playground(tools, in_process=self.in_process), keep))
 
     def on_unmount(self) -> None:
         if self.pg is not None:
@@ -172,7 +185,7 @@ class PlaygroundApp(App[None]):
         if old is not None and old is not event.pg:
             old.close()
         registry = self.pg.registry
-        await self.query_one(CallView).set_playground(self.pg)
+        await self.query_one(CallView).set_playground(self.pg, keep=event.keep)
         self.query_one(AskView).set_playground(self.pg)
         self.query_one(StepsView).set_playground(self.pg)
         self.query_one(EvalView).set_playground(self.pg)
@@ -182,7 +195,11 @@ class PlaygroundApp(App[None]):
             self.notify(
                 "No contracts loaded; see the Call view for how to add tools.", severity="warning"
             )
-        elif self.mode_name == "call" and not isinstance(self.focused, (Input, TextArea)):
+        elif (
+            not event.keep
+            and self.mode_name == "call"
+            and not isinstance(self.focused, (Input, TextArea))
+        ):
             self.query_one("#contracts").focus()  # keyboard first: start in the contract list
         self._update_subtitle()
 
@@ -211,14 +228,23 @@ class PlaygroundApp(App[None]):
         return self.query_one("#modes", TabbedContent).active
 
     def action_mode(self, mode: str) -> None:
-        """Show the mode tab ``mode``."""
-        if mode in MODES:
-            self.query_one("#modes", TabbedContent).active = mode
+        """Show the mode tab ``mode`` and focus its first widget (``FOCUS_ON_OPEN``) at once.
+
+        At once, not after a refresh: a ``TabPane.Focused`` message still queued from the
+        previous tab's focus would otherwise switch the tabs back (``ctrl+t`` from Ask used to
+        land back in Ask under load); the focus posted now is handled after it."""
+        if mode not in MODES:
+            return
+        self.query_one("#modes", TabbedContent).active = mode
+        target = self.FOCUS_ON_OPEN.get(mode)
+        widgets = list(self.query(target)) if target else []
+        if widgets and widgets[0].display:
+            self.set_focus(widgets[0])
 
     def action_focus_contracts(self) -> None:
         """Open the Call view and focus the contract list (keyboard first: from anywhere)."""
         if self.mode_name != "call":
-            self.action_mode("call")  # the Call tab focuses the list when it opens
+            self.action_mode("call")  # focuses the list
             return
         self.query_one("#contracts").focus()
 
@@ -239,9 +265,23 @@ class PlaygroundApp(App[None]):
         self.screen.set_class(height < self.SHORT_BELOW, "-short")
         for footer in self.query(Footer):
             footer.compact = narrow
+            # the docked "^p palette" item overlaps the keys when they overflow (it read
+            # "^l Relo▏^p paletter" at 100 columns); the palette stays on ctrl+p and in the help
+            footer.show_command_palette = not narrow
 
     def action_run(self) -> None:
-        """Run the active view's main action."""
+        """Run the active view's main action, after every key already sent to the focused widget.
+
+        ``ctrl+r`` is a priority binding: the app handles it as soon as it arrives, while the
+        keys typed just before it may still wait in the focused field's message queue. Reading
+        the fields now would send what was there before those keys (seen as ``missing:order_id``
+        with the id on screen). So the read is queued behind them, in the focused widget's own
+        queue: what is sent is what the fields show once the keys before ctrl+r are in."""
+        focused = self.focused
+        if focused is None or not focused.call_later(self._run_active_view):
+            self._run_active_view()
+
+    def _run_active_view(self) -> None:
         mode = self.mode_name
         if mode == "call":
             self.query_one(CallView).run_call()
@@ -266,9 +306,39 @@ class PlaygroundApp(App[None]):
         self.notify(f"Cache cleared ({count} entries).")
 
     def action_reload_tools(self) -> None:
-        """Import the tool modules again: a new registry, gate and cache."""
+        """Import the tool modules again: a new registry, gate and cache. The Call view keeps
+        the selected contract, the typed arguments and the records."""
         self.notify("Reloading tools…")
-        self._load_worker(self.tools)
+        self._load_worker(self.tools, keep=True)
+
+    def current_view(self) -> Any:
+        """The open mode's view widget (CallView, AskView, StepsView or EvalView)."""
+        view_type = {"call": CallView, "ask": AskView, "steps": StepsView}.get(
+            self.mode_name, EvalView
+        )
+        return self.query_one(view_type)
+
+    def action_help(self) -> None:
+        """Open the help screen: the keys of the current view."""
+        from playground.tui.help_screen import HelpScreen, key_rows
+
+        if self.screen is not self.screen_stack[0]:  # a dialog is open: it has its own keys
+            return
+        view = self.current_view()
+        self.push_screen(HelpScreen(self.mode_name.capitalize(), key_rows(self, view)))
+
+    def action_export(self) -> None:
+        """Open the copy / save dialog for what the current view shows."""
+        from playground.tui.export_screen import ExportScreen
+
+        if self.screen is not self.screen_stack[0]:  # a dialog is open
+            return
+        exportables = getattr(self.current_view(), "exportables", None)
+        items = exportables() if exportables is not None else {}
+        if not items:
+            self.notify("Nothing to copy or save in this view yet.", severity="warning")
+            return
+        self.push_screen(ExportScreen(items))
 
     def action_switch_router(self) -> None:
         """Switch Ask and Evaluate to the next registered router (in registry order, wrapping),

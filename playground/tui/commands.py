@@ -88,6 +88,18 @@ def palette_commands(app: PlaygroundApp) -> list[tuple[str, Callable[[], object]
             "Run a routing case file; rates, confusion, lint (F4)",
         ),
     ]
+    commands += [
+        (
+            "Help: keys",
+            app.action_help,
+            "Every key of the current view, in one screen (?)",
+        ),
+        (
+            "Copy / save…",
+            app.action_export,
+            "Copy or save the wire JSON, the record, the declaration or the episode (ctrl+s)",
+        ),
+    ]
     for spec in registry.specs():
         commands.append((f"Router: {spec.name}", partial(app.set_router, spec.name), spec.summary))
     current = registry.get(app.router_name)

@@ -46,8 +46,9 @@ def bounded_syntax(text: str, limit: int = PREVIEW_CHARS) -> Syntax | Group:
 
 
 def json_syntax(text: str) -> Syntax:
-    """A Rich ``Syntax`` for JSON text (highlighted with Pygments, wrapped to the panel)."""
-    return Syntax(text, "json", theme="ansi_dark", word_wrap=True, background_color="default")
+    """A Rich ``Syntax`` for JSON text (highlighted with Pygments; not wrapped: long lines scroll
+    sideways, so a long string never looks as if it held line breaks)."""
+    return Syntax(text, "json", theme="ansi_dark", word_wrap=False, background_color="default")
 
 
 def contract_badges(contract: Contract) -> list[tuple[str, str]]:

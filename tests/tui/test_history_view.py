@@ -1,4 +1,4 @@
-"""The History view (F6) driven with the pilot: runs are recorded, listed, filtered, opened,
+"""The History view (F5) driven with the pilot: runs are recorded, listed, filtered, opened,
 rerun with a key, diffed side by side and saved as cases. Waits on state, never on sleeps."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ async def test_a_call_is_recorded_listed_and_rerun_with_a_key(tools_dir, tmp_pat
         await pilot.press("ctrl+r")
         view = app.query_one(HistoryView)
         await until(app, pilot, lambda: len(view.entries) == 1)
-        await pilot.press("f6")
+        await pilot.press("f5")
         await until(app, pilot, lambda: app.focused is view.query_one("#history-table"))
         [row] = table_rows(view)
         assert row[2:5] == ["call", "ok", "-"]
@@ -94,7 +94,7 @@ async def test_diff_highlights_changed_fields_and_save_as_case(tools_dir, tmp_pa
     async with app.run_test(size=SIZE) as pilot:
         view = app.query_one(HistoryView)
         await settle(app, pilot)
-        await pilot.press("f6")
+        await pilot.press("f5")
         await until(app, pilot, lambda: len(view.entries) == 3)
         # the tab focuses its list once shown; type into the filter box after that
         await until(app, pilot, lambda: app.focused is view.query_one("#history-table"))
@@ -165,7 +165,7 @@ async def test_opening_a_call_shows_its_record_in_the_call_view(tools_dir, tmp_p
     async with app.run_test(size=SIZE) as pilot:
         view = app.query_one(HistoryView)
         await settle(app, pilot)  # the tools are loaded (loading clears the record view)
-        await pilot.press("f6")
+        await pilot.press("f5")
         await until(app, pilot, lambda: len(view.entries) == 1)
         view.query_one("#history-table").focus()
         await pilot.press("enter")
@@ -179,7 +179,7 @@ async def test_no_history_says_so(tools_dir):
     app = PlaygroundApp(tools=[str(tools_dir)], no_history=True)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("f6")
+        await pilot.press("f5")
         await pilot.pause()
         assert "History is off" in str(app.query_one("#history-status").render())
 
@@ -234,7 +234,7 @@ async def test_questions_and_manual_episodes_are_recorded_and_saved_as_golden(
         ]
         assert "get_order_status" in asked.hashes and "track_shipping" in asked.hashes
         assert manual.router == "manual" and manual.hashes.keys() == {"get_order_status"}
-        await pilot.press("f6")
+        await pilot.press("f5")
         await until(app, pilot, lambda: app.focused is view.query_one("#history-table"))
         await pilot.press("down", "g")  # the question, as a golden file
         golden = tmp_path / f"golden_{asked.id}.json"

@@ -71,17 +71,19 @@ async def test_ctrl_t_returns_to_the_contract_list_from_any_mode(tools_dir):
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         binding = next(b for b in app.BINDINGS if getattr(b, "id", None) == "focus-contracts")
-        assert binding.key == "ctrl+t" and binding.show and binding.description == "Contracts"
+        assert binding.key == "ctrl+t" and binding.description == "Contracts"
+        assert "ctrl+t" in app.query_one("#contracts-col").border_title  # shown in the title
         assert isinstance(app.focused, ContractList)  # the app starts in the contract list
         await pilot.press("f2")
         await settle(app, pilot)  # the Ask tab focuses its question field after a refresh
         assert app.mode_name == "ask"
         await pilot.press("ctrl+t")
         await settle(app, pilot)
-        for _ in range(20):  # a loaded machine may deliver the tab switch a few frames late
+        for _ in range(100):  # the focus follows the tab switch after a refresh: wait on it
             if app.mode_name == "call" and isinstance(app.focused, ContractList):
                 break
-            await pilot.pause(0.05)
+            await pilot.pause()
+            await pilot.wait_for_scheduled_animations()
         assert app.mode_name == "call"
         assert isinstance(app.focused, ContractList)
 
@@ -180,7 +182,8 @@ async def test_contracts_are_grouped_by_module_in_load_order(tools_dir):
         ]
         assert "4 contracts" in str(shop.label)
         assert tree.names == list(app.pg.registry.contracts)
-        assert tree.chosen == tree.names[0] == app.query_one(CallView).shown
+        # opens on the first module that is not a demo of faults (flaky.py says __demo__ = True)
+        assert tree.chosen == "stock_lookup" == app.query_one(CallView).shown
 
 
 def test_module_of_and_grouping(tools_dir):
@@ -375,6 +378,10 @@ async def test_ask_empty_state_and_enum_hint(tools_dir):
         await app.query_one(CallView).select_contract("stock_lookup")
         await pilot.pause()
         labels = [str(label.render()) for label in app.query_one(ArgForm).query(".arg-label")]
-        region = next(text for text in labels if text.startswith("region"))
-        assert "other values: JSON tab" in region
-        assert not any("JSON tab" in text for text in labels if text.startswith("sku"))
+        assert any(text.startswith("region") for text in labels)
+        from playground.tui.widgets.arg_form import OTHER
+
+        select = app.query_one(ArgForm).fields[1]
+        select.value = OTHER  # a legal option: "other value…" (raises when it is not one)
+        await pilot.pause()
+        assert app.query_one("#arg-1-other").display

@@ -14,6 +14,7 @@ from rich.console import Group
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Input, Label, OptionList, Static, TabbedContent, TabPane
@@ -29,6 +30,7 @@ from playground.tui.explain import (
 )
 from playground.tui.formatting import json_syntax, pretty_json
 from playground.tui.router_pick import RouterPick
+from playground.tui.tabkeys import cycle_tabs
 from playground.tui.widgets.record_view import RecordView
 
 if TYPE_CHECKING:
@@ -40,6 +42,11 @@ ASK_EMPTY = "No question yet: type a customer question above and press enter (or
 
 class AskView(Vertical):
     """Question input, the router's choice and explanation, the calls, the reply."""
+
+    BINDINGS = [
+        Binding("f6", "ask_tab", "Calls/Moves/Request", id="ask-tab", priority=True),
+        Binding("f7", "wire_tab", "Wire", id="ask-wire-tab", priority=True),
+    ]
 
     class AskDone(Message):
         """The worker's result: the ``episode``, router ``notes``, the first ``request`` (dry run)."""
@@ -149,6 +156,37 @@ class AskView(Vertical):
             self.post_message(self.AskDone(None, [f"{type(exc).__name__}: {exc}"], None))
             return
         self.post_message(self.AskDone(episode, notes, dry_run_request(pg, question, pick)))
+
+    def action_ask_tab(self) -> None:
+        """``f6``: the next of the Calls, Moves (raw) and Gemini request tabs."""
+        cycle_tabs(self.query_one("#ask-tabs", TabbedContent), focus=True)
+
+    def action_wire_tab(self) -> None:
+        """``f7``: the next provider's wire JSON of the shown call."""
+        cycle_tabs(self.query_one(RecordView).wire.query_one(TabbedContent))
+
+    def exportables(self) -> dict[str, tuple[str, str]]:
+        """What can be copied or saved: the shown call's wire JSON tab and record, the episode
+        and the Gemini request: ``{label: (text, file name)}``."""
+        episode = self.episode
+        if episode is None:
+            return {}
+        out: dict[str, tuple[str, str]] = {}
+        index = self.query_one("#ask-calls", OptionList).highlighted
+        if index is not None and index < len(episode.calls):
+            record = episode.calls[index]
+            wire = self.query_one(RecordView).wire
+            provider = (wire.query_one(TabbedContent).active or "").rsplit("-", 1)[-1]
+            if provider in wire.texts:
+                out[f"wire JSON ({provider})"] = (
+                    wire.texts[provider],
+                    f"{record.tool}.{provider}.json",
+                )
+            out["record"] = (pretty_json(record.to_json()), f"{record.tool}.record.json")
+        out["episode"] = (pretty_json(episode.to_json()), "episode.json")
+        if "request" in self.texts:
+            out["Gemini request"] = (self.texts["request"], "gemini-request.json")
+        return out
 
     # -- messages up -----------------------------------------------------------------------------
     @on(AskDone)

@@ -1,4 +1,4 @@
-"""The History view (F6): what the hand tests did, from :mod:`playground.core.history`.
+"""The History view (F5): what the hand tests did, from :mod:`playground.core.history`.
 
 The list (newest first) with a filter box; the selected entry's fields below it. Keys on the
 list: ``enter`` opens the entry in the Call view (a call) or the Steps view (an episode); ``r``

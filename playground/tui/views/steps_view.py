@@ -2,7 +2,9 @@
 a time (``n`` next, ``p`` back, ``e`` run to the end), the selected step's state and call, and a
 fork: edit the arguments at any step and replay from there (``loop.episode.fork_episode``).
 
-Every episode is kept (the original plus its forks) in :attr:`StepsView.episodes`.
+Every episode is kept (the original plus its forks) in :attr:`StepsView.episodes`. An episode
+opens at step 1; how it ended (its end, ``ok`` and reply) is shown only once the last step is
+revealed, so stepping through is not spoiled by the ending.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, DataTable, Label, OptionList, Static, TextArea
+from textual.widgets import Button, DataTable, Label, OptionList, Static, TabbedContent, TextArea
 from textual.widgets.option_list import Option
 
 from playground.loop.step import Node, Step
 from playground.tui.form_values import args_to_json_text, parse_json_text
-from playground.tui.formatting import KIND_STYLES
+from playground.tui.formatting import KIND_STYLES, pretty_json
+from playground.tui.tabkeys import cycle_tabs
+from playground.tui.widgets.fields import JsonEditor
 from playground.tui.widgets.record_view import RecordView
 
 if TYPE_CHECKING:
@@ -82,10 +86,11 @@ class StepsView(Vertical):
     """Episodes (original + forks), their steps, the selected step, and the fork editor."""
 
     BINDINGS = [
-        Binding("n", "step_next", "Next step", id="step-next"),
-        Binding("p", "step_back", "Step back", id="step-back"),
-        Binding("e", "to_end", "Run to end", id="step-end"),
-        Binding("ctrl+f", "fork", "Fork here", id="step-fork"),
+        Binding("n", "step_next", "Next", id="step-next"),
+        Binding("p", "step_back", "Back", id="step-back"),
+        Binding("e", "to_end", "End", id="step-end"),
+        Binding("ctrl+f", "fork", "Fork", id="step-fork"),
+        Binding("f7", "wire_tab", "Wire", id="steps-wire-tab", priority=True),
     ]
 
     class EpisodeDone(Message):
@@ -130,7 +135,7 @@ class StepsView(Vertical):
                 yield Label(
                     "Arguments for a fork (edit, then ctrl+f)", id="fork-label", classes="section"
                 )
-                yield TextArea("{}", id="fork-args", soft_wrap=True)
+                yield JsonEditor("{}", id="fork-args")
                 yield Button("Replay from here (fork)  ctrl+f", id="fork")
                 yield Label("The step's call", classes="section")
                 yield RecordView(prefix="st-rv", id="step-record", empty_text="No step selected.")
@@ -148,7 +153,7 @@ class StepsView(Vertical):
         if label is None:
             who = f"ask ({episode.router})" if episode.question is not None else "manual"
             label = f"{who}: {episode.question or (episode.steps[0].tool if episode.steps else '')}"
-        label = f"#{len(self.episodes)} {label} → {episode.end}"
+        label = f"#{len(self.episodes)} {label}"
         self.labels.append(label)
         self.query_one("#episodes", OptionList).add_option(
             Option(label, id=str(len(self.episodes) - 1))
@@ -163,19 +168,31 @@ class StepsView(Vertical):
         options = self.query_one("#episodes", OptionList)
         if options.highlighted != index:
             options.highlighted = index
+        self._render_steps()
+
+    def _show_summary(self) -> None:
+        """The episode summary; its ending (end, ok, attempts, reply) only once the last step
+        is revealed."""
+        episode = self.episode
+        if episode is None:
+            return
+        at_end = self.cursor >= len(episode.steps) - 1
         summary = [
             f"question: {episode.question}" if episode.question is not None else "manual call",
-            f"router: {episode.router} · repairs by {episode.repairs_by} · attempts {episode.attempts}",
-            f"end: {episode.end} (ok: {ok_words(episode.ok)})",
+            f"router: {episode.router} · repairs by {episode.repairs_by}"
+            + (f" · attempts {episode.attempts}" if at_end else ""),
         ]
         if episode.forked_from:
             summary.append(
                 f"forked at step {episode.forked_from['step'] + 1} (attempt "
                 f"{episode.forked_from['attempt']}) with {args_to_json_text(episode.forked_from['args'])}"
             )
-        summary.append(f"reply: {episode.reply}")
+        if at_end:
+            summary.append(f"end: {episode.end} (ok: {ok_words(episode.ok)})")
+            summary.append(f"reply: {episode.reply}")
+        else:
+            summary.append(f"{len(episode.steps)} steps: n next, e to the end to see how it ends")
         self.query_one("#episode-summary", Static).update("\n".join(summary))
-        self._render_steps()
 
     @property
     def episode(self) -> Any:
@@ -201,6 +218,7 @@ class StepsView(Vertical):
             )
         table.move_cursor(row=self.cursor)
         self.select_step(self.cursor)
+        self._show_summary()
 
     def select_step(self, index: int) -> None:
         """Show step ``index``'s state, its call (wire JSON per provider) and its arguments."""
@@ -254,6 +272,32 @@ class StepsView(Vertical):
             if self.fork_enabled
             else "Arguments for a fork: this step made no call (nothing to fork)"
         )
+
+    def exportables(self) -> dict[str, tuple[str, str]]:
+        """What can be copied or saved: the selected step's wire JSON tab and record, and the
+        whole episode (``--format json`` shape): ``{label: (text, file name)}``."""
+        episode = self.episode
+        if episode is None:
+            return {}
+        out: dict[str, tuple[str, str]] = {}
+        step = episode.steps[self.selected] if self.selected < len(episode.steps) else None
+        call = step.call if step is not None else None
+        if isinstance(call, int) and 0 <= call < len(episode.calls):
+            record = episode.calls[call]
+            wire = self.query_one(RecordView).wire
+            provider = (wire.query_one(TabbedContent).active or "").rsplit("-", 1)[-1]
+            if provider in wire.texts:
+                out[f"wire JSON ({provider})"] = (
+                    wire.texts[provider],
+                    f"{record.tool}.{provider}.json",
+                )
+            out["record"] = (pretty_json(record.to_json()), f"{record.tool}.record.json")
+        out["episode"] = (pretty_json(episode.to_json()), f"episode-{self.current + 1}.json")
+        return out
+
+    def action_wire_tab(self) -> None:
+        """``f7``: show the next provider's wire JSON of the step's call."""
+        cycle_tabs(self.query_one(RecordView).wire.query_one(TabbedContent))
 
     # -- actions --------------------------------------------------------------------------------
     def action_step_next(self) -> None:
