@@ -104,7 +104,6 @@ def _cases() -> dict[str, Callable[[], None]]:
 
     from jsonschema import Draft202012Validator, FormatChecker
 
-    from playground.core import gate as gate_module
     from playground.core.gate import Gate
     from playground.core.registry import load_registry
     from playground.core.runner import BodyRun
@@ -142,13 +141,17 @@ def _cases() -> dict[str, Callable[[], None]]:
     hit_gate = Gate(registry, wire=False)
     record = hit_gate.call("stock_lookup", dict(ARGS))
     assert record.ok and record.cache == "stored", record
-    real_run_body = gate_module.run_body
+    real_source = contract.tool_source
 
-    def stub_run_body(fn: Callable[..., Any], args: dict[str, Any], timeout_s: float) -> BodyRun:
-        try:
+    class StubSource:
+        """Runs the body directly in this thread: what a miss costs without the source."""
+
+        label = "stub"
+
+        def call(self, contract: Any, args: dict[str, Any], timeout_s: float) -> BodyRun:
             return BodyRun(value=fn(**args))
-        except Exception as exc:
-            return BodyRun(exception=exc)
+
+    stub_source = StubSource()
 
     def miss() -> None:
         miss_gate.cache.entries.clear()
@@ -156,11 +159,11 @@ def _cases() -> dict[str, Callable[[], None]]:
 
     def miss_stub() -> None:
         stub_gate.cache.entries.clear()
-        gate_module.run_body = stub_run_body  # type: ignore[assignment]
+        contract.tool_source = stub_source
         try:
             stub_gate.call("stock_lookup", ARGS)
         finally:
-            gate_module.run_body = real_run_body
+            contract.tool_source = real_source
 
     for g in (miss_gate, stub_gate):
         g.cache.entries.clear()
