@@ -174,7 +174,9 @@ def parse_case(text: str, line: int) -> Case | None:
 
 def parse_cases(lines: Iterable[str]) -> list[Case]:
     """Parse case-file lines (numbered from 1), skipping blank and ``#`` lines."""
-    return [parse_case(text, number) for number, text in case_lines(lines)]
+    return [
+        case for number, text in case_lines(lines) if (case := parse_case(text, number)) is not None
+    ]
 
 
 def read_cases(path: str | Path) -> list[Case]:
@@ -199,7 +201,7 @@ def same(expected: Any, actual: Any) -> bool:
         return len(expected) == len(actual) and all(same(e, a) for e, a in zip(expected, actual))
     if isinstance(expected, (dict, list)) or isinstance(actual, (dict, list)):
         return False
-    return expected == actual
+    return bool(expected == actual)
 
 
 def subset_mismatches(expected: Any, actual: Any, path: str = "value") -> list[str]:

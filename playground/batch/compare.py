@@ -58,7 +58,7 @@ class Comparison:
                 "metric": k,
                 "base": a[k],
                 "other": b[k],
-                "delta": (b[k] - a[k]) if a[k] is not None and b[k] is not None else None,
+                "delta": _delta(a[k], b[k]),
             }
             for k in a
         ]
@@ -91,3 +91,8 @@ def compare(base: EvalReport, other: EvalReport) -> Comparison:
             )
         )
     return Comparison(base, other, flips)
+
+
+def _delta(base: float | None, other: float | None) -> float | None:
+    """``other - base``, or ``None`` when either rate is undefined."""
+    return other - base if base is not None and other is not None else None

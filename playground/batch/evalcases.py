@@ -165,7 +165,10 @@ def parse_cases(text: str, source: str = "<cases>") -> CaseSet:
     out = CaseSet(source=source)
     for number, stripped in case_lines(split_lines(text)):
         parsed = parse_case_line(stripped, number)
-        (out.problems if isinstance(parsed, CaseProblem) else out.cases).append(parsed)
+        if isinstance(parsed, CaseProblem):
+            out.problems.append(parsed)
+        else:
+            out.cases.append(parsed)
     return out
 
 
@@ -188,7 +191,7 @@ def _same(expected: Any, got: Any) -> bool:
         return len(expected) == len(got) and all(_same(a, b) for a, b in zip(expected, got))
     if isinstance(expected, dict) and isinstance(got, dict):
         return set(expected) == set(got) and all(_same(v, got[k]) for k, v in expected.items())
-    return expected == got
+    return bool(expected == got)
 
 
 def args_match(expected: dict[str, Any], got: Any) -> tuple[bool, list[str]]:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -356,7 +357,11 @@ def probe_cases(contract: Contract) -> list[ProbeCase]:
 
 
 def _bound_cases(
-    arg: str, schema: dict[str, Any], types: set[str], base_value: Any, with_
+    arg: str,
+    schema: dict[str, Any],
+    types: set[str],
+    base_value: Any,
+    with_: Callable[[str, Any], dict[str, Any]],
 ) -> list[ProbeCase]:
     out: list[ProbeCase] = []
     numeric = types & {"integer", "number"}

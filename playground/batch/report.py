@@ -49,7 +49,6 @@ import itertools
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +61,7 @@ from playground.core.validation import check_result, example_value
 from playground.errors import UsageError
 from playground.loop.episode import MAX_ATTEMPTS, run_manual_episode
 from playground.loop.failures import FAILURE_LIMIT
+from playground.workbench import Playground
 
 DEFAULT_TOOLS = ("tools/inventory.py",)
 JSON_NAME = "tool_report.json"
@@ -79,17 +79,9 @@ SECTIONS = (
 )
 
 
-@dataclass
-class _Pg:
-    """The minimum a loop episode needs: a registry and a gate (a fresh one per measurement)."""
-
-    registry: Registry
-    gate: Gate
-    router: Any = None
-
-
-def _fresh(registry: Registry) -> _Pg:
-    return _Pg(registry, Gate(registry, wire=False))
+def _fresh(registry: Registry) -> Playground:
+    """A playground over ``registry`` with a fresh gate (no cache, no counts) per measurement."""
+    return Playground(registry, Gate(registry, wire=False))
 
 
 def _props(contract: Contract) -> dict[str, Any]:

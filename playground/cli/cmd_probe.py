@@ -7,7 +7,7 @@ accepted; 1 otherwise; 2 an unknown NAME or a tool module that did not load.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -26,6 +26,9 @@ from playground.cli.common import (
     open_workbench,
     unknown_tool_message,
 )
+
+if TYPE_CHECKING:
+    from playground.batch.probe import ProbeReport
 
 
 def probe(
@@ -53,7 +56,7 @@ def probe(
     finish(pg, ExitCode.OK if report.ok else ExitCode.FAILED)
 
 
-def _print_table(report) -> None:
+def _print_table(report: ProbeReport) -> None:
     from rich import box
     from rich.table import Table
     from rich.text import Text

@@ -51,7 +51,7 @@ from contextlib import contextmanager
 from difflib import get_close_matches
 from enum import Enum, IntEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TextIO
 
 import typer
 
@@ -316,11 +316,12 @@ def guard_stdout() -> None:
     """
     for stream in (sys.stderr,):
         with contextlib.suppress(AttributeError, ValueError, OSError):
-            stream.reconfigure(errors="backslashreplace")
+            if isinstance(stream, io.TextIOWrapper):
+                stream.reconfigure(errors="backslashreplace")
     out = sys.stdout
     real = None
     try:
-        if out is not sys.__stdout__ or out.fileno() != 1:
+        if sys.__stdout__ is None or out is not sys.__stdout__ or out.fileno() != 1:
             return
         out.flush()
         real = os.dup(1)
@@ -347,10 +348,10 @@ class _MainThreadOnly(io.TextIOBase):
     see) goes to ``sys.stderr``, so it cannot split a JSON document in two. Terminal queries
     (``isatty``, ``fileno``, ``encoding``) answer for ``data``, so Rich still sees a terminal."""
 
-    def __init__(self, data: Any) -> None:
+    def __init__(self, data: TextIO) -> None:
         self._data = data
 
-    def write(self, text: str) -> int:  # type: ignore[override]
+    def write(self, text: str) -> int:
         if threading.current_thread() is threading.main_thread():
             return self._data.write(text)
         return sys.stderr.write(text)

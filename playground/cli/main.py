@@ -114,9 +114,7 @@ def open_tui(
             extra["history"] = str(history)
         if no_history:
             extra["no_history"] = True
-        result = run_tui(tools=[str(p) for p in tools_paths(tools)], in_process=in_process, **extra)
-    if isinstance(result, int) and not isinstance(result, bool) and result:
-        raise typer.Exit(result)
+        run_tui(tools=[str(p) for p in tools_paths(tools)], in_process=in_process, **extra)
 
 
 # The command modules, in the order their commands appear in --help.
@@ -141,10 +139,7 @@ def run(argv: Sequence[str] | None = None) -> None:
     (``error: No such option: --x (see 'playground call --help')``) with exit 2, ^C exits 130,
     and an unexpected exception prints one line (set ``PLAYGROUND_DEBUG=1`` for the traceback).
     """
-    try:  # recent typer vendors click as typer._click; older versions use click itself
-        from typer._click.exceptions import ClickException
-    except ImportError:  # pragma: no cover
-        from click.exceptions import ClickException
+    from typer._click.exceptions import ClickException  # typer vendors click (typer>=0.29)
 
     command = typer.main.get_command(app)
     try:
@@ -154,7 +149,8 @@ def run(argv: Sequence[str] | None = None) -> None:
             standalone_mode=False,
         )
     except ClickException as exc:
-        hint = f" (see '{exc.ctx.command_path} --help')" if getattr(exc, "ctx", None) else ""
+        ctx = getattr(exc, "ctx", None)  # only UsageError and its subclasses carry one
+        hint = f" (see '{ctx.command_path} --help')" if ctx else ""
         error_line(f"{one_line(exc.format_message())}{hint}")
         sys.exit(exc.exit_code if exc.exit_code else int(ExitCode.USAGE))
     except (KeyboardInterrupt, typer.Abort):

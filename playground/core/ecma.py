@@ -22,6 +22,7 @@ from typing import Any
 import regress
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
 from jsonschema.validators import extend
 
 
@@ -59,4 +60,6 @@ def _pattern(
 
 
 #: Draft 2020-12 with an ECMA-262 ``pattern`` (the format checker is passed per instance).
-EcmaValidator = extend(Draft202012Validator, {"pattern": _pattern})
+EcmaValidator: type[Validator] = extend(  # type: ignore[no-untyped-call]  # types-jsonschema leaves extend() unannotated
+    Draft202012Validator, {"pattern": _pattern}
+)

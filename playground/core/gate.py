@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from difflib import get_close_matches
-from typing import Any
+from typing import Any, cast
 
 from tenacity import (
     RetryCallState,
@@ -68,7 +68,7 @@ class Gate:
     sleep: Callable[[float], None] = time.sleep
     clock: Callable[[], float] = time.monotonic
     wire: bool = True
-    body_runs: Counter = field(default_factory=Counter)
+    body_runs: Counter[str] = field(default_factory=Counter)
     token_budget: int = field(default_factory=token_budget_from_env)
     _call_seq: int = 0
     _local: ToolSource | None = None
@@ -199,10 +199,14 @@ class Gate:
                 details: dict[str, Any] = {"detail": text}
                 if err.retry_after_s is not None:
                     details["retry_after_s"] = err.retry_after_s
-                return oc.Outcome(False, None, f"transient:{reason}", kind, msg, details)
+                return oc.Outcome(False, None, f"transient:{reason}", oc.TRANSIENT, msg, details)
             if kind == oc.PERMISSION:
                 return oc.Outcome(
-                    False, None, f"permission:{reason}", kind, oc.permission_message(name, text)
+                    False,
+                    None,
+                    f"permission:{reason}",
+                    oc.PERMISSION,
+                    oc.permission_message(name, text),
                 )
             return oc.Outcome(
                 False,
@@ -262,13 +266,20 @@ class Gate:
                 return float(backoff(state))
             return max(0.0, min(float(asked), policy.total_s - (self.clock() - start)))
 
+        def last_outcome(state: RetryCallState) -> oc.Outcome:
+            # tenacity calls this only after an attempt, so ``state.outcome`` is set
+            assert state.outcome is not None
+            return cast(oc.Outcome, state.outcome.result())
+
         retrying = Retrying(
-            stop=stop_after_attempt(max(1, policy.max_attempts)) | out_of_time,
+            # tenacity annotates stop_base.__or__ for stop_base only; the stop_any it builds
+            # calls any callable (its own StopBaseT), and out_of_time reads the gate's clock.
+            stop=stop_after_attempt(max(1, policy.max_attempts)) | out_of_time,  # type: ignore[operator]
             wait=wait,
             retry=retry_if_result(retryable),
             sleep=self.sleep,
             before_sleep=note_retry,
-            retry_error_callback=lambda state: state.outcome.result(),
+            retry_error_callback=last_outcome,
             reraise=False,
         )
         result: oc.Outcome = retrying(self._run_once, contract, args, record)

@@ -43,7 +43,7 @@ def _checker_identity() -> bytes:
     """What, besides the schema, decides a metaschema check (read once per process)."""
     import importlib.metadata
 
-    from jsonschema import FormatChecker  # type: ignore[import-untyped]
+    from jsonschema import FormatChecker
 
     versions = []
     for package in ("jsonschema", "jsonschema-specifications"):

@@ -19,8 +19,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema import FormatChecker
 from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
 
 from playground.core.canonical import NotSerializable, canonical_json, json_type_name, to_json_value
 from playground.core.contracts import Contract
@@ -86,7 +87,7 @@ class _Compiled:
     schema: dict[str, Any]
     keys: tuple[str, ...]
     values: tuple[Any, ...]
-    validator: Draft202012Validator
+    validator: Validator
 
     def fits(self, schema: dict[str, Any]) -> bool:
         """Whether this entry still describes ``schema``: the same object, the same top-level
@@ -102,7 +103,7 @@ _MAX_VALIDATORS = 512
 _validators: dict[int, _Compiled] = {}
 
 
-def validator_for(schema: dict[str, Any]) -> Draft202012Validator:
+def validator_for(schema: dict[str, Any]) -> Validator:
     """A Draft 2020-12 validator with the format checker for ``schema``, cached by identity;
     its ``pattern`` keyword is ECMA-262 (:mod:`playground.core.ecma`).
 

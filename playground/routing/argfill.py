@@ -254,7 +254,8 @@ class ParamSpec:
 def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> list[ParamSpec]:
     """One :class:`ParamSpec` per schema property, in schema order."""
     parameters = parameters if isinstance(parameters, dict) else {}
-    props = parameters.get("properties") if isinstance(parameters.get("properties"), dict) else {}
+    raw_props = parameters.get("properties")
+    props: dict[str, Any] = raw_props if isinstance(raw_props, dict) else {}
     required = set(parameters.get("required") or [])
     specs = []
     for name, schema in props.items():
@@ -314,7 +315,9 @@ def _bounded(rx: str) -> str:
     return rf"(?<![{_ALNUM}])(?:{rx})(?![{_ALNUM}])"
 
 
-def _search(rx: str, text: str, used: list[tuple[int, int]], flags: int = 0) -> re.Match | None:
+def _search(
+    rx: str, text: str, used: list[tuple[int, int]], flags: int = 0
+) -> re.Match[str] | None:
     try:
         compiled = re.compile(_bounded(rx), flags)
     except re.error:
@@ -341,7 +344,9 @@ def _upper_like(value: str, model: str) -> tuple[str, bool]:
     return value, False
 
 
-def _structural(spec: ParamSpec, text: str, used: list[tuple[int, int]]) -> tuple[Any, dict] | None:
+def _structural(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
     if spec.enum:
         hits = []
         for value in spec.enum:
@@ -458,7 +463,9 @@ def _romanised_enum(
     return [], None
 
 
-def _integer(spec: ParamSpec, text: str, used: list[tuple[int, int]]) -> tuple[Any, dict] | None:
+def _integer(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
     for rx in (_COUNTED_RE,):  # bare numbers are given by label in fill_loose
         for m in rx.finditer(text):
             if not _free(m.span(1), used):
@@ -484,7 +491,7 @@ def _plain_string(spec: ParamSpec) -> bool:
 
 def _word(
     spec: ParamSpec, text: str, used: list[tuple[int, int]], tokens: list[korean.Token]
-) -> tuple[Any, dict] | None:
+) -> tuple[Any, dict[str, Any]] | None:
     """Rules 6 (a question word equal to an example) and 7 (the only lowercase latin word)."""
     words = [e for e in spec.examples if _PLAIN_WORD_RE.fullmatch(e)]
     for tok in tokens:
@@ -573,11 +580,11 @@ def fill_free_text(
     tools' structured values); ``reasons``: ``{span: why}`` for words that matched a tool's
     vocabulary (so they state intent, not the value); ``tokens``: the question's tokens when
     already computed."""
-    if tokens is None and any(s.free_text for s in specs):
-        tokens = korean.tokenize(question)
     for spec in specs:
         if spec.name in fill.args or not spec.free_text:
             continue
+        if tokens is None:
+            tokens = korean.tokenize(question)
         kept, dropped = [], []
         for tok in tokens:
             span = (tok.start, tok.end)

@@ -198,11 +198,11 @@ class _Converter:
                 )
                 node = {**cut, **node}
             else:
-                target = self.resolve(ref, where)
-                if target is not None:
+                resolved = self.resolve(ref, where)
+                if resolved is not None:
                     self.note(where, f"$ref {ref} inlined")
                     # The referring schema's own keywords (e.g. a description) win.
-                    return self.convert({**target, **node}, where, refs + (ref,))
+                    return self.convert({**resolved, **node}, where, refs + (ref,))
 
         for key in ("$defs", "definitions"):
             node.pop(key, None)

@@ -624,7 +624,7 @@ def bigrams(s: str) -> tuple[str, ...]:
 #: Small talk (Korean and English), by kind. A question is small talk when every word is one
 #: of these or a stopword (:func:`small_talk`); the router then answers in kind instead of
 #: apologising. Words are compared by surface (lowercased) and by stem.
-SMALL_TALK: MappingProxyType = MappingProxyType(
+SMALL_TALK: MappingProxyType[str, frozenset[str]] = MappingProxyType(
     {
         "thanks": frozenset(
             {

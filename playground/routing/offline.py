@@ -166,7 +166,7 @@ class OfflineRouter:
 
     def _score(
         self, question: str, declarations: list[dict[str, Any]]
-    ) -> tuple[list[ScoreRow], list[dict]]:
+    ) -> tuple[list[ScoreRow], list[dict[str, Any]]]:
         """``(rows, words)`` for ``question`` (see :func:`playground.routing.scoring.score_question`)."""
         _check_declarations(declarations)
         return score_question(self.index(declarations), question, self.weights)
@@ -194,7 +194,7 @@ class OfflineRouter:
         return self._pick(question, declarations, call_no, ko)
 
     def _explanation(
-        self, question: str, declarations: list[dict], step: str
+        self, question: str, declarations: list[dict[str, Any]], step: str
     ) -> tuple[dict[str, Any], list[ScoreRow]]:
         rows, words = self._score(question, declarations)
         return {
@@ -209,7 +209,9 @@ class OfflineRouter:
             "reason": "",
         }, rows
 
-    def _pick(self, question: str, declarations: list[dict], call_no: int, ko: bool) -> Move:
+    def _pick(
+        self, question: str, declarations: list[dict[str, Any]], call_no: int, ko: bool
+    ) -> Move:
         exp, rows = self._explanation(question, declarations, "pick")
         if not rows:
             exp["reason"] = "no tools declared"
@@ -308,7 +310,7 @@ class OfflineRouter:
         return self._call(exp, best.name, best.args, call_no)
 
     def _feeder(
-        self, best: ScoreRow, rows: list[ScoreRow], declarations: list[dict]
+        self, best: ScoreRow, rows: list[ScoreRow], declarations: list[dict[str, Any]]
     ) -> ScoreRow | None:
         idx = self.index(declarations)
         tool = next(t for t in idx.tools if t.name == best.name)
@@ -319,7 +321,7 @@ class OfflineRouter:
                 return r
         return None
 
-    def _call(self, exp: dict, name: str, args: dict, call_no: int) -> Move:
+    def _call(self, exp: dict[str, Any], name: str, args: dict[str, Any], call_no: int) -> Move:
         exp["chosen"] = name
         call = FunctionCall(name=name, args=dict(args), id=f"call_{call_no}")
         return Move(calls=[call], explanation=exp)
@@ -327,7 +329,7 @@ class OfflineRouter:
     def _continue(
         self,
         question: str,
-        declarations: list[dict],
+        declarations: list[dict[str, Any]],
         calls: list[FunctionCall],
         last: list[ToolResult],
         call_no: int,
@@ -391,7 +393,9 @@ class OfflineRouter:
         given = set(tool.handoff.get(row.name, ())) if tool else set()
         return any(m["word_weight"] >= 1.0 and m["term"] in given for m in row.matched)
 
-    def _chain(self, rows: list[ScoreRow], result: ToolResult, done: set):
+    def _chain(
+        self, rows: list[ScoreRow], result: ToolResult, done: set[tuple[str, str]]
+    ) -> tuple[ScoreRow, str, int, str, Any] | None:
         found = rows_of(result.value)
         if not found:
             return None

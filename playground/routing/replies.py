@@ -25,7 +25,7 @@ from playground.routing.base import ToolResult
 from playground.routing.scoring import DeclIndex, ScoreRow, ToolIndex
 
 
-def rows_of(value: Any) -> list[dict]:
+def rows_of(value: Any) -> list[dict[str, Any]]:
     """Rows of a result: a list of dicts, the first list-of-dicts inside a dict, or the dict."""
     if isinstance(value, list):
         return [v for v in value if isinstance(v, dict)]
@@ -136,7 +136,7 @@ def _capabilities_text(tools: list[ToolIndex], ko: bool) -> str:
     return "I can help with: " + "; ".join(phrases) + ("; and more." if more else ".")
 
 
-_SMALL_TALK_REPLIES = {
+_SMALL_TALK_REPLIES: dict[tuple[str | None, bool], str] = {
     ("thanks", True): "천만에요! 더 도와드릴 일이 있으면 말씀해 주세요.",
     ("thanks", False): "You're welcome! Let me know if there is anything else I can help with.",
     ("bye", True): "이용해 주셔서 감사합니다. 좋은 하루 보내세요!",
@@ -242,7 +242,7 @@ def say(value: Any, ko: bool, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _facts(d: dict, ko: bool, limit: int = 8) -> str:
+def _facts(d: dict[str, Any], ko: bool, limit: int = 8) -> str:
     parts = []
     for k, v in d.items():
         if k in {"found", "message", "note"} or (isinstance(v, (dict, list)) and not v):

@@ -51,6 +51,16 @@ _DEPRECATED_RE = re.compile(
 )
 
 
+#: What :func:`match_token` finds for one word: the best positive hit per tool index
+#: ``{tool: (points, quality, info)}``, the boundary hits ``{tool: (quality, info)}`` and the
+#: tools whose name matched.
+TokenMatch = tuple[
+    dict[int, tuple[float, float, dict[str, Any]]],
+    dict[int, tuple[float, dict[str, Any]]],
+    list[int],
+]
+
+
 @dataclass(frozen=True)
 class Weights:
     """Scoring weights (see the module docstring for what each one multiplies)."""
@@ -263,7 +273,7 @@ class DeclIndex:
     always: list[int] = field(default_factory=list)  # tools scored on every question
 
 
-def _names_regex(names: list[str]) -> re.Pattern | None:
+def _names_regex(names: list[str]) -> re.Pattern[str] | None:
     if not names:
         return None
     alts = "|".join(re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n)))
@@ -281,7 +291,7 @@ def _words(text: str) -> list[str]:
 
 def _index_tool(
     decl: dict[str, Any],
-    names_rx: re.Pattern | None,
+    names_rx: re.Pattern[str] | None,
     w: Weights,
     synonyms: Mapping[str, tuple[str, ...]] | None = None,
 ) -> ToolIndex:
@@ -435,14 +445,16 @@ def _candidates(idx: DeclIndex, s: str) -> list[tuple[str, float, str]]:
     return out
 
 
-def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[ScoreRow], list[dict]]:
+def score_question(
+    idx: DeclIndex, question: str, w: Weights
+) -> tuple[list[ScoreRow], list[dict[str, Any]]]:
     """Score ``question`` against every tool of ``idx`` with weights ``w`` (the rules are in
     :mod:`playground.routing.offline`'s docstring). Returns ``(rows, words)``: ``rows`` as
     :meth:`OfflineRouter.score <playground.routing.offline.OfflineRouter.score>` describes them
     (sorted by (-score, name)); ``words`` one ``{word, stem, weight, predicate}`` per token."""
     text = korean.normalize(question)
     tokens = korean.tokenize(text)
-    matches: dict[str, tuple[dict, dict, list[int]]] = {}
+    matches: dict[str, TokenMatch] = {}
     for tok in tokens:
         if tok.stem not in matches:
             matches[tok.stem] = match_token(idx, tok.stem, w)
@@ -598,9 +610,7 @@ MIN_LIVE_POINTS = 0.35
 _ID_LEAD_RE = re.compile(r"(?<![A-Za-z])([A-Za-z]+)[-_]?(?=\d)")
 
 
-def candidates(
-    idx: DeclIndex, text: str, matches: dict[str, tuple[dict, dict, list[int]]]
-) -> set[int]:
+def candidates(idx: DeclIndex, text: str, matches: dict[str, TokenMatch]) -> set[int]:
     """The tools worth filling arguments for (issue 8: pre-filtered through the inverted
     index, so the cost of a question grows with the tools it mentions, not with all tools):
     those the question words match for at least :data:`MIN_LIVE_POINTS` (and the tools a matched
@@ -649,7 +659,9 @@ def argument_labels(
     return sorted(labels)
 
 
-def token_weights(text: str, tokens: list[korean.Token], used: list[tuple[int, int]], w: Weights):
+def token_weights(
+    text: str, tokens: list[korean.Token], used: list[tuple[int, int]], w: Weights
+) -> tuple[list[float], list[dict[str, Any]], set[int]]:
     """Per-token word weights (a reading of Korean word order; see the module docstring):
     0 for stopwords and argument values/labels, ``modifier`` for adnominal words (주문한 거),
     background clauses (주문했는데) and nouns modifying the next noun (주문 배송 조회 -> the
@@ -703,11 +715,11 @@ def token_weights(text: str, tokens: list[korean.Token], used: list[tuple[int, i
     return weights, notes, predicates
 
 
-def match_token(idx: DeclIndex, s: str, w: Weights):
+def match_token(idx: DeclIndex, s: str, w: Weights) -> TokenMatch:
     """Best positive ``{tool: (points, quality, info)}``, boundary ``{tool: (quality, info)}``
     and the tools whose name matched (directly or through the glossary)."""
-    pos: dict[int, tuple[float, float, dict]] = {}
-    neg: dict[int, tuple[float, dict]] = {}
+    pos: dict[int, tuple[float, float, dict[str, Any]]] = {}
+    neg: dict[int, tuple[float, dict[str, Any]]] = {}
     named: set[int] = set()
     sources = [(s, 1.0, "")] + [(t, w.glossary, t) for t in korean.translations(s, idx.synonyms)]
     for src, factor, via in sources:

@@ -500,11 +500,13 @@ class PlaygroundApp(App[None]):
     async def _open_entry(self, event: HistoryView.OpenEntry) -> None:
         entry = event.entry
         if entry.type == "call":
+            from playground.tui.widgets.record_view import RecordView
+
             self.action_mode("call")
             call_view = self.query_one(CallView)
             if self.pg is not None and entry.tool in self.pg.registry:
                 await call_view.select_contract(entry.tool)
-            call_view.query_one("#record").show_record(record_from_json(entry.data))
+            call_view.query_one("#record", RecordView).show_record(record_from_json(entry.data))
         else:
             label = f"history #{entry.id}: {entry.question or entry.tool}"
             self.query_one(StepsView).add_episode(episode_from_json(entry.data), label)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Group
+from rich.console import Group, RenderableType
+from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
@@ -89,7 +90,7 @@ def explanation_lines(explanation: dict[str, Any] | None, top: int = 5) -> list[
     return lines
 
 
-def explanation_renderable(explanation: dict[str, Any] | None, top: int = 6):
+def explanation_renderable(explanation: dict[str, Any] | None, top: int = 6) -> RenderableType:
     """A Rich renderable for an explanation (a score table plus the chosen tool's evidence)."""
     if not explanation or explanation.get("picked_by") or "tools" not in explanation:
         return Text("\n".join(explanation_lines(explanation)))
@@ -139,6 +140,6 @@ def explanation_renderable(explanation: dict[str, Any] | None, top: int = 6):
     return Group(*parts)
 
 
-def raw_renderable(raw: Any):
+def raw_renderable(raw: Any) -> Syntax:
     """A model's raw content (Gemini ``Content`` JSON) as highlighted JSON."""
     return json_syntax(pretty_json(raw))

@@ -256,7 +256,9 @@ class CallView(Horizontal):
         contract = self.pg.registry.get(self.shown) if (self.pg and self.shown) else None
         if contract is not None:
             try:  # as google-genai builds it (what `playground show` prints)
-                declaration = contract.gemini_declaration()
+                from playground.core.wire import gemini_declaration
+
+                declaration = gemini_declaration(contract)
             except Exception:  # the SDK could not build it: the provider-neutral one
                 declaration = contract.declaration()
             out["declaration"] = (
