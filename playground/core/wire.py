@@ -124,3 +124,28 @@ def group_for_provider(provider: str, views: list[dict[str, Any]]) -> Any:
     if provider == "openai":
         return [v["openai"] for v in views]
     raise ValueError(f"unknown provider {provider!r} (gemini, anthropic, openai)")
+
+
+def gemini_declaration_from_mcp(tool: dict[str, Any], name: str | None = None) -> dict[str, Any]:
+    """The Gemini ``FunctionDeclaration`` google-genai sends for an MCP tool, as JSON.
+
+    ``tool``: the MCP tool as listed (JSON by alias: ``name``, ``description``,
+    ``inputSchema``). Built by google-genai's own MCP conversion
+    (``google/genai/_mcp_utils.py: mcp_to_gemini_tool``, what ``tools=[mcp_tool]`` and
+    ``tools=[session]`` use: the ``inputSchema`` filtered to the fields Gemini supports and
+    converted to a ``types.Schema``). ``name``: the name to show when the playground registered
+    the tool under another one (a clash prefix). Imports ``google.genai`` (about 1 s).
+    """
+    import mcp.types
+    from google.genai import _mcp_utils
+
+    shaped = mcp.types.Tool(
+        name=tool["name"],
+        description=tool.get("description"),
+        input_schema=tool.get("inputSchema") or {"type": "object", "properties": {}},
+    )
+    declarations = _mcp_utils.mcp_to_gemini_tool(shaped).function_declarations or []
+    dumped: dict[str, Any] = declarations[0].model_dump(mode="json", exclude_none=True)
+    if name is not None:
+        dumped["name"] = name
+    return dumped
