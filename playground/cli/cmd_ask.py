@@ -17,12 +17,18 @@ import typer
 
 from playground.cli.common import (
     FormatOption,
+    McpConfigOption,
+    McpHeaderOption,
+    McpOption,
+    McpServerOption,
+    McpUrlOption,
     OutputFormat,
     ToolsOption,
     boundary,
     emit_json,
     fail,
     finish,
+    mcp_specs,
     one_line,
     open_workbench,
     visible,
@@ -130,6 +136,11 @@ def ask(
         int, typer.Option("--max-steps", min=1, help="Router moves allowed in the episode.")
     ] = 8,
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Ask a question: the router picks tools, the gate runs them, the loop repairs or gives up.
@@ -148,7 +159,9 @@ def ask(
             check_text(question, "the question")
         except JsonInputError as exc:
             fail(str(exc))
-        pg = open_workbench(tools, wire=not dry_run)
+        pg = open_workbench(
+            tools, wire=not dry_run, mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+        )
         choice = choose_router(router, model, mode, os.environ, dry_run=dry_run)
         for text in choice.notes:
             note(text)

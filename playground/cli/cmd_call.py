@@ -17,6 +17,11 @@ import typer
 from playground.cli.common import (
     ExitCode,
     FormatOption,
+    McpConfigOption,
+    McpHeaderOption,
+    McpOption,
+    McpServerOption,
+    McpUrlOption,
     OutputFormat,
     ToolsOption,
     boundary,
@@ -25,6 +30,7 @@ from playground.cli.common import (
     error_line,
     fail,
     finish,
+    mcp_specs,
     open_workbench,
     unknown_tool_message,
 )
@@ -139,10 +145,20 @@ def contract_summary(contract: Any) -> dict[str, Any]:
 # commands
 
 
-def list_tools(tools: ToolsOption = None, fmt: FormatOption = OutputFormat.table) -> None:
+def list_tools(
+    tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
+    fmt: FormatOption = OutputFormat.table,
+) -> None:
     """List the loaded tools: name, origin, side effects, caching, time limit, required args."""
     with boundary():
-        pg = open_workbench(tools, wire=False)
+        pg = open_workbench(
+            tools, wire=False, mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+        )
         rows = [contract_summary(c) for c in pg.registry.contracts.values()]
         if fmt is OutputFormat.table:
             from playground.cli import render
@@ -158,6 +174,11 @@ def list_tools(tools: ToolsOption = None, fmt: FormatOption = OutputFormat.table
 def show(
     name: Annotated[str, typer.Argument(help="The tool name (see playground list).")],
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Show the declaration the model reads, exactly as google-genai builds it.
@@ -165,7 +186,9 @@ def show(
     json/jsonl print only that declaration; table adds the returns schema and the flags.
     """
     with boundary():
-        pg = open_workbench(tools, wire=False)
+        pg = open_workbench(
+            tools, wire=False, mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+        )
         contract = pg.registry.get(name)
         if contract is None:
             fail(unknown_tool_message(name, pg.registry.names()))
@@ -202,6 +225,11 @@ def call(
         typer.Option("--repair", help="Run the repair loop on a failure and print the episode."),
     ] = False,
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Call one tool through the gate and print the record: verdict, body, cache, outcome, wire JSON.
@@ -212,7 +240,7 @@ def call(
     """
     with boundary():
         args = build_call_args(items, args_json)
-        pg = open_workbench(tools)
+        pg = open_workbench(tools, mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server))
         if repair:
             episode = _run_repair(pg, name, args)
             _print_episode(episode, fmt)

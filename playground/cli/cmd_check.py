@@ -16,12 +16,18 @@ import typer
 from playground.cli.common import (
     ExitCode,
     FormatOption,
+    McpConfigOption,
+    McpHeaderOption,
+    McpOption,
+    McpServerOption,
+    McpUrlOption,
     OutputFormat,
     ToolsOption,
     boundary,
     emit_json,
     emit_json_lines,
     finish,
+    mcp_specs,
     open_workbench,
 )
 
@@ -34,6 +40,11 @@ def check(
         ),
     ],
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Run every case of a file through one gate (the cache carries across lines); exit 1 if any fails.
@@ -45,7 +56,7 @@ def check(
 
     with boundary():
         parsed = read_cases(cases)  # a missing file is a UsageError: exit 2 before loading tools
-        pg = open_workbench(tools)
+        pg = open_workbench(tools, mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server))
         if fmt is OutputFormat.jsonl:
             report = run_cases(
                 pg.gate,

@@ -25,12 +25,18 @@ import typer
 
 from playground.cli.common import (
     ExitCode,
+    McpConfigOption,
+    McpHeaderOption,
+    McpOption,
+    McpServerOption,
+    McpUrlOption,
     ToolsOption,
     boundary,
     dump_json,
     error_line,
     fail,
     finish,
+    mcp_specs,
     open_workbench,
 )
 
@@ -89,6 +95,11 @@ def eval_cases(
         ),
     ],
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     router: Annotated[
         str, typer.Option("--router", "-r", help="offline (default, no key) or gemini.")
     ] = "offline",
@@ -157,7 +168,9 @@ def eval_cases(
 
     with boundary():
         case_set = load_cases(cases)  # missing file: UsageError → exit 2 before loading tools
-        pg = open_workbench(tools, wire=False)
+        pg = open_workbench(
+            tools, wire=False, mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+        )
         other_pg = open_workbench(compare_with, wire=False) if compare_with else None
         for label, target in (("--tools", pg), ("--compare", other_pg)):
             # Rates over a partly loaded tool set look plausible and are wrong: measure nothing.

@@ -14,6 +14,11 @@ import typer
 from playground.cli.common import (
     ExitCode,
     FormatOption,
+    McpConfigOption,
+    McpHeaderOption,
+    McpOption,
+    McpServerOption,
+    McpUrlOption,
     OutputFormat,
     ToolsOption,
     boundary,
@@ -21,6 +26,7 @@ from playground.cli.common import (
     emit_json_lines,
     fail,
     finish,
+    mcp_specs,
     open_workbench,
     unknown_tool_message,
 )
@@ -42,6 +48,11 @@ def _short(source: str) -> str:
 
 def lint(
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     strict: Annotated[
         bool, typer.Option("--strict", help="Exit 1 on warnings too (info never fails).")
     ] = False,
@@ -59,7 +70,9 @@ def lint(
     from playground.batch.lint import RULES, lint_contract, lint_exit_code, lint_registry, summarize
 
     with boundary():
-        pg = open_workbench(tools, wire=False)
+        pg = open_workbench(
+            tools, wire=False, mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+        )
         registry = pg.registry
         if only is not None:
             if only not in registry:

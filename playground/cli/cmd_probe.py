@@ -14,6 +14,11 @@ import typer
 from playground.cli.common import (
     ExitCode,
     FormatOption,
+    McpConfigOption,
+    McpHeaderOption,
+    McpOption,
+    McpServerOption,
+    McpUrlOption,
     OutputFormat,
     ToolsOption,
     boundary,
@@ -22,6 +27,7 @@ from playground.cli.common import (
     emit_json_lines,
     fail,
     finish,
+    mcp_specs,
     open_workbench,
     unknown_tool_message,
 )
@@ -30,6 +36,11 @@ from playground.cli.common import (
 def probe(
     name: Annotated[str, typer.Argument(help="The tool to probe.", show_default=False)],
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Send every derived input (missing, wrong types, true for an integer, bounds, enum and pattern
@@ -38,7 +49,9 @@ def probe(
     from playground.batch.probe import probe_contract
 
     with boundary():
-        pg = open_workbench(tools, wire=False)
+        pg = open_workbench(
+            tools, wire=False, mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+        )
         if name not in pg.registry:
             fail(unknown_tool_message(name, pg.registry.names()))
         report = probe_contract(pg, name)

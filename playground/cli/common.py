@@ -49,7 +49,7 @@ import math
 import os
 import sys
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from difflib import get_close_matches
 from enum import Enum, IntEnum
@@ -90,6 +90,47 @@ ToolsOption = Annotated[
         "--tools",
         "-t",
         help="A tool module (.py) or a folder of them. Repeat to load several. Default: ./tools",
+        show_default=False,
+    ),
+]
+
+McpOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--mcp",
+        help='An MCP server to start over stdio: "COMMAND ARG..." (repeatable; combines with '
+        "--tools). Without --tools, ./tools is then not loaded.",
+        show_default=False,
+    ),
+]
+McpUrlOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--mcp-url", help="An MCP server over Streamable HTTP (repeatable).", show_default=False
+    ),
+]
+McpHeaderOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--mcp-header",
+        help='An HTTP header for the --mcp-url servers: "Name: value" (repeatable; never printed).',
+        show_default=False,
+    ),
+]
+McpConfigOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--mcp-config",
+        help="A JSON file in the mcpServers shape of Claude Desktop, Cursor or VS Code "
+        '({"mcpServers": {name: {command, args, env} | {url, headers}}}).',
+        show_default=False,
+    ),
+]
+McpServerOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--mcp-server",
+        help="Use only this entry of the --mcp-config file(s) (repeatable).",
         show_default=False,
     ),
 ]
@@ -160,15 +201,57 @@ def tools_paths(tools: Iterable[Path | str] | None) -> list[Path]:
     return given or [Path(p) for p in DEFAULT_TOOLS]
 
 
-def open_workbench(tools: Iterable[Path | str] | None, *, wire: bool = True) -> Playground:
-    """Load the tool modules and build a :class:`~playground.workbench.Playground`.
+def mcp_specs(
+    mcp: Iterable[str] | None = None,
+    mcp_url: Iterable[str] | None = None,
+    mcp_header: Iterable[str] | None = None,
+    mcp_config: Iterable[Path | str] | None = None,
+    mcp_server: Iterable[str] | None = None,
+) -> list[Any]:
+    """The MCP servers the ``--mcp*`` options name (``core.mcp_config.server_specs``); a
+    malformed option or config file raises :class:`~playground.errors.UsageError` (exit 2)."""
+    if not (mcp or mcp_url or mcp_header or mcp_config or mcp_server):
+        return []
+    from playground.core.mcp_config import server_specs
 
-    Each load problem is printed at once on stderr as ``error: <where>: <message>``; the
-    command goes on with what loaded, and :func:`finish` turns the exit code into 2 at the end.
+    return server_specs(
+        commands=mcp or (),
+        urls=mcp_url or (),
+        headers=mcp_header or (),
+        configs=mcp_config or (),
+        only=mcp_server or (),
+    )
+
+
+def open_workbench(
+    tools: Iterable[Path | str] | None, *, wire: bool = True, mcp: Sequence[Any] = ()
+) -> Playground:
+    """Load the tool modules and the MCP servers and build a
+    :class:`~playground.workbench.Playground`.
+
+    ``mcp``: :class:`~playground.core.mcp_config.McpServerSpec` values (:func:`mcp_specs`);
+    with servers and no ``--tools``, ./tools is not loaded. Each load problem is printed at
+    once on stderr as ``error: <where>: <message>``, each renamed clash as ``note: ...``; the
+    command goes on with what loaded, and :func:`finish` turns the exit code into 2 at the end
+    (and stops the servers).
     """
-    from playground.workbench import open_playground
+    from playground.workbench import Playground, open_playground
 
-    pg = open_playground(tools_paths(tools), wire=wire)
+    if tools or not mcp:
+        pg = open_playground(tools_paths(tools), wire=wire)
+    else:  # only MCP servers: no ./tools
+        from playground.core.gate import Gate
+        from playground.core.registry import Registry
+
+        registry = Registry()
+        pg = Playground(registry=registry, gate=Gate(registry, wire=wire))
+    if mcp:
+        from playground.core.mcp_source import add_mcp_servers
+
+        sources, choices = add_mcp_servers(pg.registry, mcp)
+        pg.settings["mcp_sources"] = sources
+        for choice in choices:
+            typer.echo(f"note: {one_line(choice)}", err=True)
     for problem in pg.registry.problems:
         error_line(f"{problem.where}: {problem.message}")
     return pg
@@ -184,6 +267,9 @@ def exit_code(pg: Playground | None, code: int = ExitCode.OK) -> int:
 def finish(pg: Playground | None, code: int = ExitCode.OK) -> None:
     """End a command: return normally for 0, else raise ``typer.Exit`` with :func:`exit_code`."""
     final = exit_code(pg, code)
+    if pg is not None:
+        for source in pg.settings.pop("mcp_sources", []):
+            source.close()
     if final:
         raise typer.Exit(final)
 

@@ -31,6 +31,7 @@ import concurrent.futures
 import contextlib
 import logging
 import os
+import sys
 import tempfile
 import threading
 import time
@@ -42,7 +43,7 @@ from playground.core import outcome as oc
 from playground.core.contracts import DEFAULT_TIMEOUT_S, Contract, check_schema
 from playground.core.mcp_config import McpServerSpec, redact
 from playground.core.mcp_results import error_of_result, error_of_rpc, result_value
-from playground.core.registry import LoadProblem
+from playground.core.registry import LoadProblem, Registry
 from playground.core.toolsource import BodyRun, LoadResult, RaisedError
 from playground.errors import LoadError
 
@@ -138,6 +139,38 @@ def _not_local(server: str, tool: str) -> Callable[..., Any]:
         raise RuntimeError(f"{tool} runs on MCP server {server!r}: call it through its McpSource")
 
     body.__name__ = tool
+    return body
+
+
+class McpBodyError(Exception):
+    """A failed MCP call raised by :func:`bridge_body` for a gate that runs ``contract.fn``.
+
+    ``kind``: the outcome kind the source classified (``transient`` / ``permission`` are read
+    by ``outcome.classify_exception``); ``error``: the :class:`RaisedError` itself.
+    """
+
+    def __init__(self, error: RaisedError) -> None:
+        super().__init__(error.text.split(": ", 1)[-1])
+        self.kind = error.kind
+        self.error = error
+
+
+def bridge_body(source: McpSource, contract: McpContract) -> Callable[..., Any]:
+    """A plain callable for ``contract.fn`` that runs the call through ``source``: returns the
+    value, raises :class:`McpBodyError` for an error and ``TimeoutError`` past the time limit,
+    and prints the server's stderr for the call (a gate running ``fn`` captures it)."""
+
+    def body(**args: Any) -> Any:
+        run = source.call(contract, args, contract.timeout_s)
+        if run.output:
+            print(run.output, end="", file=sys.stderr)
+        if run.timed_out:
+            raise TimeoutError(f"no answer from {source.label} within {contract.timeout_s:g} s")
+        if run.error is not None:
+            raise McpBodyError(run.error)
+        return run.value
+
+    body.__name__ = contract.tool_name
     return body
 
 
@@ -687,3 +720,26 @@ def load_sources(sources: Iterable[McpSource], taken: Iterable[str] = ()) -> Sou
             out.contracts.append(contract)
         taken_names.update(c.name for c in result.contracts)
     return out
+
+
+def add_mcp_servers(
+    registry: Registry, specs: Iterable[McpServerSpec], **options: float
+) -> tuple[list[McpSource], list[str]]:
+    """Connect to every server in ``specs`` (concurrently) and register their contracts.
+
+    ``options``: :class:`McpSource` keyword arguments (``connect_timeout_s`` …). Each contract's
+    ``fn`` runs its call through its source (:func:`bridge_body`). Problems go to
+    ``registry.problems``; names clashing with the registry's are prefixed (see
+    :func:`load_sources`). Returns the sources (close them when done) and the clash choices.
+    """
+    sources = [McpSource(spec, **options) for spec in specs]
+    if not sources:
+        return [], []
+    loaded = load_sources(sources, taken=registry.names())
+    by_server = {source.spec.name: source for source in sources}
+    for contract in loaded.contracts:
+        assert isinstance(contract, McpContract)
+        contract.fn = bridge_body(by_server[contract.server], contract)
+        registry.add(contract)
+    registry.problems.extend(loaded.problems)
+    return sources, loaded.choices
