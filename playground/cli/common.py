@@ -235,6 +235,11 @@ def open_workbench(
     command goes on with what loaded, and :func:`finish` turns the exit code into 2 at the end
     (and stops the servers).
     """
+    pending = None
+    if mcp:  # the servers boot while the rest of the playground is imported and loaded
+        from playground.core.mcp_source import start_mcp_servers
+
+        pending = start_mcp_servers(mcp)
     from playground.workbench import Playground, open_playground
 
     if tools or not mcp:
@@ -245,10 +250,10 @@ def open_workbench(
 
         registry = Registry()
         pg = Playground(registry=registry, gate=Gate(registry, wire=wire))
-    if mcp:
+    if pending is not None:
         from playground.core.mcp_source import add_mcp_servers
 
-        sources, choices = add_mcp_servers(pg.registry, mcp)
+        sources, choices = add_mcp_servers(pg.registry, pending)
         pg.settings["mcp_sources"] = sources
         for choice in choices:
             typer.echo(f"note: {one_line(choice)}", err=True)

@@ -690,17 +690,45 @@ def prefixed_name(server: str, tool: str) -> str:
     return f"{server}__{tool}"
 
 
-def load_sources(sources: Iterable[McpSource], taken: Iterable[str] = ()) -> SourcesLoad:
-    """Load several sources concurrently (one thread each) and merge their contracts.
+class PendingServers:
+    """MCP servers starting in the background, one thread each (:func:`start_mcp_servers`).
+
+    ``sources``: one :class:`McpSource` per spec. :meth:`results` waits for every load.
+    Starting them before the rest of a command loads lets each server boot while the
+    playground imports its own modules.
+    """
+
+    def __init__(self, specs: Iterable[McpServerSpec], **options: float) -> None:
+        self.sources = [McpSource(spec, **options) for spec in specs]
+        self._pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=max(1, len(self.sources)), thread_name_prefix="mcp-load"
+        )
+        self._futures = [self._pool.submit(source.load) for source in self.sources]
+
+    def results(self) -> list[LoadResult]:
+        """Each source's :class:`LoadResult`, in order (waits; never raises for a server)."""
+        try:
+            return [future.result() for future in self._futures]
+        finally:
+            self._pool.shutdown(wait=False)
+
+
+def start_mcp_servers(specs: Iterable[McpServerSpec], **options: float) -> PendingServers:
+    """Start connecting to every server in ``specs`` now, concurrently; see
+    :class:`PendingServers`. ``options``: :class:`McpSource` keyword arguments."""
+    return PendingServers(specs, **options)
+
+
+def merge_sources(
+    sources: list[McpSource], results: list[LoadResult], taken: Iterable[str] = ()
+) -> SourcesLoad:
+    """Merge the load results of ``sources``, renaming clashes.
 
     ``taken``: names already registered (e.g. from ``--tools`` modules). A tool whose name is
     taken, or listed by two servers, is registered as ``server__tool`` on every server that
     has it, and a line in ``choices`` says so. A source that fails adds its problems; the
     others keep working.
     """
-    sources = list(sources)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, len(sources))) as pool:
-        results = list(pool.map(lambda s: s.load(), sources))
     out = SourcesLoad()
     taken_names = set(taken)
     counts: dict[str, int] = {}
@@ -722,20 +750,32 @@ def load_sources(sources: Iterable[McpSource], taken: Iterable[str] = ()) -> Sou
     return out
 
 
-def add_mcp_servers(
-    registry: Registry, specs: Iterable[McpServerSpec], **options: float
-) -> tuple[list[McpSource], list[str]]:
-    """Connect to every server in ``specs`` (concurrently) and register their contracts.
+def load_sources(sources: Iterable[McpSource], taken: Iterable[str] = ()) -> SourcesLoad:
+    """Load several sources concurrently (one thread each) and merge their contracts
+    (:func:`merge_sources`)."""
+    sources = list(sources)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, len(sources))) as pool:
+        results = list(pool.map(lambda s: s.load(), sources))
+    return merge_sources(sources, results, taken)
 
-    ``options``: :class:`McpSource` keyword arguments (``connect_timeout_s`` …). Each contract's
-    ``fn`` runs its call through its source (:func:`bridge_body`). Problems go to
-    ``registry.problems``; names clashing with the registry's are prefixed (see
-    :func:`load_sources`). Returns the sources (close them when done) and the clash choices.
+
+def add_mcp_servers(
+    registry: Registry, servers: PendingServers | Iterable[McpServerSpec], **options: float
+) -> tuple[list[McpSource], list[str]]:
+    """Register the contracts of MCP servers (started now, or already by
+    :func:`start_mcp_servers`), loading concurrently.
+
+    ``options``: :class:`McpSource` keyword arguments (``connect_timeout_s`` …) when
+    ``servers`` are specs. Each contract's ``fn`` runs its call through its source
+    (:func:`bridge_body`). Problems go to ``registry.problems``; names clashing with the
+    registry's are prefixed (:func:`merge_sources`). Returns the sources (close them when done)
+    and the clash choices.
     """
-    sources = [McpSource(spec, **options) for spec in specs]
+    pending = servers if isinstance(servers, PendingServers) else PendingServers(servers, **options)
+    sources = pending.sources
     if not sources:
         return [], []
-    loaded = load_sources(sources, taken=registry.names())
+    loaded = merge_sources(sources, pending.results(), taken=registry.names())
     by_server = {source.spec.name: source for source in sources}
     for contract in loaded.contracts:
         assert isinstance(contract, McpContract)
