@@ -21,11 +21,17 @@ import typer
 
 from playground.cli.common import (
     ExitCode,
+    McpConfigOption,
+    McpHeaderOption,
+    McpOption,
+    McpServerOption,
+    McpUrlOption,
     ToolsOption,
     boundary,
     error_line,
     fail,
     guard_stdout,
+    mcp_specs,
     one_line,
     tools_paths,
 )
@@ -71,6 +77,11 @@ def _version(value: bool) -> None:
 def root(
     ctx: typer.Context,
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     version: Annotated[
         bool | None,
         typer.Option(
@@ -80,16 +91,19 @@ def root(
 ) -> None:
     """Tool Playground. Run without a command to open the TUI."""
     if ctx.invoked_subcommand is not None:
-        if tools:
+        if tools or mcp or mcp_url or mcp_header or mcp_config or mcp_server:
             fail(
-                f"--tools goes after the command: playground {ctx.invoked_subcommand} --tools PATH"
+                f"--tools and the --mcp options go after the command: playground "
+                f"{ctx.invoked_subcommand} --tools PATH"
             )
         guard_stdout()  # stdout carries only the command's data (not the TUI: it owns the terminal)
         return
-    open_tui(tools)
+    with boundary():
+        specs = mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+    open_tui(tools, specs)
 
 
-def open_tui(tools: Sequence[Any] | None) -> None:
+def open_tui(tools: Sequence[Any] | None, mcp: Sequence[Any] = ()) -> None:
     """Start the Textual app (``playground.tui.app.run_tui(tools=[str, ...])``), imported here.
 
     Exits 2 with one line when the TUI module (or textual) is missing.
@@ -105,7 +119,11 @@ def open_tui(tools: Sequence[Any] | None) -> None:
     except ImportError as exc:
         fail(f"the TUI cannot start: {exc}")
     with boundary():
-        result = run_tui(tools=[str(p) for p in tools_paths(tools)])
+        if mcp:  # MCP servers: ./tools only when --tools is given too
+            paths = [str(p) for p in tools] if tools else None
+            result = run_tui(tools=paths, mcp=list(mcp))
+        else:
+            result = run_tui(tools=[str(p) for p in tools_paths(tools)])
     if isinstance(result, int) and not isinstance(result, bool) and result:
         raise typer.Exit(result)
 

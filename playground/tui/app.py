@@ -20,14 +20,16 @@ from playground.tui.commands import GEMINI_MODES, PlaygroundCommands
 from playground.tui.views.ask_view import AskView, gemini_key_present
 from playground.tui.views.call_view import CallView
 from playground.tui.views.eval_view import EvalView
+from playground.tui.views.mcp_log_view import McpLogView
 from playground.tui.views.steps_view import StepsView
 
 MODES = ("call", "ask", "steps", "evaluate")
 
 
 class PlaygroundApp(App):
-    """The workbench. ``tools``: tool module paths (default ``./tools``); ``playground``: an
-    already opened Playground (tests), used instead of loading ``tools``."""
+    """The workbench. ``tools``: tool module paths (default ``./tools``; not loaded when only
+    MCP servers are given); ``mcp``: MCP server specs (``core.mcp_config.McpServerSpec``);
+    ``playground``: an already opened Playground (tests), used instead of loading ``tools``."""
 
     CSS_PATH = "app.tcss"
     TITLE = "Tool Playground"
@@ -51,10 +53,15 @@ class PlaygroundApp(App):
             self.pg = pg
 
     def __init__(
-        self, tools: list[str] | None = None, playground: Any = None, **kwargs: Any
+        self,
+        tools: list[str] | None = None,
+        playground: Any = None,
+        mcp: list[Any] | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.tools = list(tools) if tools else None
+        self.mcp = list(mcp or [])
         self.pg = playground
         self.router_name = "offline"
         self.gemini_mode = "AUTO"
@@ -70,6 +77,8 @@ class PlaygroundApp(App):
                 yield StepsView(id="steps-view")
             with TabPane("Evaluate F4", id="evaluate"):
                 yield EvalView(id="eval-view")
+            with TabPane("MCP log", id="mcp-log-tab"):
+                yield McpLogView(id="mcp-log-view")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -84,9 +93,65 @@ class PlaygroundApp(App):
     # -- loading ---------------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
     def _load_worker(self, tools: list[str] | None) -> None:
-        from playground.workbench import open_playground
+        from playground.workbench import Playground, open_playground
 
-        self.post_message(self.Loaded(open_playground(tools)))
+        if self.pg is not None:  # a reload (ctrl+l): reconnect the MCP servers too
+            for source in self.pg.settings.pop("mcp_sources", []):
+                source.close()
+        if not self.mcp:
+            self.post_message(self.Loaded(open_playground(tools)))
+            return
+        from playground.core.mcp_source import add_mcp_servers, start_mcp_servers
+
+        pending = start_mcp_servers(self.mcp)
+        if tools:
+            pg = open_playground(tools)
+        else:
+            from playground.core.gate import Gate
+            from playground.core.registry import Registry
+
+            registry = Registry()
+            pg = Playground(registry=registry, gate=Gate(registry))
+        sources, choices = add_mcp_servers(pg.registry, pending)
+        pg.settings["mcp_sources"] = sources
+        for source in sources:
+            source.on_progress = self._progress_from_server
+            source.on_tools_changed = lambda source=source: self.call_from_thread(
+                self._tools_changed, source
+            )
+        for choice in choices:
+            self.call_from_thread(self.notify, choice, title="Name clash")
+        self.post_message(self.Loaded(pg))
+
+    def _progress_from_server(
+        self, tool: str, done: float, total: float | None, message: str | None
+    ) -> None:
+        """A ``notifications/progress`` from a server (on its loop thread): a toast."""
+        shown = f"{done:g}/{total:g}" if total else f"{done:g}"
+        self.call_from_thread(
+            self.notify, f"{tool}: {shown} {message or ''}".rstrip(), title="Progress", timeout=3
+        )
+
+    def _tools_changed(self, source: Any) -> None:
+        """``notifications/tools/list_changed``: list that server's tools again."""
+        self.notify(f"{source.label}: tool list changed; refreshing", title="MCP")
+        self._refresh_worker(source)
+
+    @work(thread=True, group="mcp-refresh", exit_on_error=False)
+    def _refresh_worker(self, source: Any) -> None:
+        from playground.core.mcp_source import bridge_body
+
+        if self.pg is None:
+            return
+        registry = self.pg.registry
+        result = source.refresh()
+        for name in [n for n, c in registry.contracts.items() if c.source == source.label]:
+            del registry.contracts[name]
+        for contract in result.contracts:
+            contract.fn = bridge_body(source, contract)
+            registry.add(contract)
+        registry.problems.extend(result.problems)
+        self.post_message(self.Loaded(self.pg))
 
     @on(Loaded)
     async def _loaded(self, event: Loaded) -> None:
@@ -96,6 +161,7 @@ class PlaygroundApp(App):
         self.query_one(AskView).set_playground(self.pg)
         self.query_one(StepsView).set_playground(self.pg)
         self.query_one(EvalView).set_playground(self.pg)
+        self.query_one(McpLogView).set_sources(self.pg.settings.get("mcp_sources", []))
         for problem in registry.problems:
             self.notify(str(problem), title="Load problem", severity="error", timeout=10)
         if not registry.contracts:
@@ -174,8 +240,14 @@ class PlaygroundApp(App):
         self.pg.gate.cache.clear()
         self.notify(f"Cache cleared ({count} entries).")
 
+    def on_unmount(self) -> None:
+        if self.pg is not None:
+            for source in self.pg.settings.pop("mcp_sources", []):
+                source.close()
+
     def action_reload_tools(self) -> None:
-        """Import the tool modules again: a new registry, gate and cache."""
+        """Import the tool modules again and reconnect the MCP servers: a new registry, gate
+        and cache."""
         self.notify("Reloading tools…")
         self._load_worker(self.tools)
 
@@ -255,6 +327,7 @@ class PlaygroundApp(App):
         self.query_one(StepsView).add_episode(event.episode)
 
 
-def run_tui(tools: list[str] | None = None) -> None:
-    """Open the TUI on ``tools`` (files or folders of tool modules; default ``./tools``)."""
-    PlaygroundApp(tools=tools).run()
+def run_tui(tools: list[str] | None = None, mcp: list[Any] | None = None) -> None:
+    """Open the TUI on ``tools`` (files or folders of tool modules; default ``./tools``) and
+    the MCP servers ``mcp`` (``core.mcp_config.McpServerSpec``)."""
+    PlaygroundApp(tools=tools, mcp=mcp).run()
