@@ -176,6 +176,14 @@ class Gate:
                 return oc.Outcome(
                     False, None, f"permission:{reason}", kind, oc.permission_message(name, text)
                 )
+            if getattr(exc, "kind", None) == oc.INVALID_ARGS:  # the tool's own server refused
+                return oc.Outcome(
+                    False,
+                    None,
+                    "args:server",
+                    oc.INVALID_ARGS,
+                    oc.server_refused_message(name, text),
+                )
             return oc.Outcome(
                 False,
                 None,
