@@ -74,8 +74,7 @@ def test_empty_result_is_empty_not_an_error(served: tuple[Registry, McpSource]) 
 def test_read_only_tool_is_cached_and_destructive_one_is_not(
     served: tuple[Registry, McpSource],
 ) -> None:
-    registry, source = served
-    g = gate(registry)
+    g = gate(served[0])
     first, second = g.call("pid", {}), g.call("pid", {})
     assert (first.cache, second.cache, second.body_runs) == ("stored", "hit", 1)
     wipe1, wipe2 = g.call("wipe", {}), g.call("wipe", {})
