@@ -91,10 +91,14 @@ def root(
 ) -> None:
     """Tool Playground. Run without a command to open the TUI."""
     if ctx.invoked_subcommand is not None:
-        if tools or mcp or mcp_url or mcp_header or mcp_config or mcp_server:
+        if tools:
             fail(
-                f"--tools and the --mcp options go after the command: playground "
-                f"{ctx.invoked_subcommand} --tools PATH"
+                f"--tools goes after the command: playground {ctx.invoked_subcommand} --tools PATH"
+            )
+        if mcp or mcp_url or mcp_header or mcp_config or mcp_server:
+            fail(
+                f"the --mcp options go after the command: playground "
+                f'{ctx.invoked_subcommand} --mcp "COMMAND ARG..."'
             )
         guard_stdout()  # stdout carries only the command's data (not the TUI: it owns the terminal)
         return

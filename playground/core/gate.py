@@ -176,7 +176,7 @@ class Gate:
                 return oc.Outcome(
                     False, None, f"permission:{reason}", kind, oc.permission_message(name, text)
                 )
-            if getattr(exc, "kind", None) == oc.INVALID_ARGS:  # the tool's own server refused
+            if oc.declared_kind(exc) == oc.INVALID_ARGS:  # the tool's own server refused
                 return oc.Outcome(
                     False,
                     None,

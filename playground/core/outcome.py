@@ -185,6 +185,15 @@ def permission_message(tool: str, detail: str) -> str:
     )
 
 
+def declared_kind(exc: BaseException) -> str | None:
+    """The ``kind`` attribute an exception declares, or ``None`` (also when reading it raises)."""
+    try:
+        kind = getattr(exc, "kind", None)
+    except Exception:  # a hostile property
+        return None
+    return kind if isinstance(kind, str) else None
+
+
 def server_refused_message(tool: str, detail: str) -> str:
     """Model-facing text when the tool's server refused the arguments (an MCP server's JSON-RPC
     invalid-params error): its message, and to fix the arguments (seed 004: input errors)."""
