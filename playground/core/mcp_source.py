@@ -174,6 +174,13 @@ def bridge_body(source: McpSource, contract: McpContract) -> Callable[..., Any]:
     return body
 
 
+def attach(contract: McpContract, source: McpSource) -> None:
+    """Make ``contract`` run through ``source``: ``contract.tool_source`` (read by a gate that
+    calls ToolSources) and ``contract.fn`` (:func:`bridge_body`, for a gate that runs ``fn``)."""
+    contract.tool_source = source  # type: ignore[attr-defined]
+    contract.fn = bridge_body(source, contract)
+
+
 def _leaf(exc: BaseException) -> BaseException:
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
@@ -779,7 +786,7 @@ def add_mcp_servers(
     by_server = {source.spec.name: source for source in sources}
     for contract in loaded.contracts:
         assert isinstance(contract, McpContract)
-        contract.fn = bridge_body(by_server[contract.server], contract)
+        attach(contract, by_server[contract.server])
         registry.add(contract)
     registry.problems.extend(loaded.problems)
     return sources, loaded.choices

@@ -139,7 +139,7 @@ class PlaygroundApp(App):
 
     @work(thread=True, group="mcp-refresh", exit_on_error=False)
     def _refresh_worker(self, source: Any) -> None:
-        from playground.core.mcp_source import bridge_body
+        from playground.core.mcp_source import attach
 
         if self.pg is None:
             return
@@ -148,7 +148,7 @@ class PlaygroundApp(App):
         for name in [n for n, c in registry.contracts.items() if c.source == source.label]:
             del registry.contracts[name]
         for contract in result.contracts:
-            contract.fn = bridge_body(source, contract)
+            attach(contract, source)
             registry.add(contract)
         registry.problems.extend(result.problems)
         self.post_message(self.Loaded(self.pg))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from playground.core.mcp_config import server_specs
@@ -63,3 +65,20 @@ async def test_call_and_ask_views_over_mcp(monkeypatch: pytest.MonkeyPatch) -> N
         assert "== mcp:mcp_shop_server (stdio) ==" in text
         assert "wrote non-protocol text to stdout" in text
     assert app.pg.settings.get("mcp_sources") is None  # closed on exit
+
+
+async def test_tools_list_changed_refreshes_the_contract_list() -> None:
+    app = PlaygroundApp(mcp=server_specs(commands=[stdio_line(FAULTY_SERVER, "serve")]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert "extra" not in app.pg.registry.names()
+        loop = asyncio.get_running_loop()
+        record = await loop.run_in_executor(None, app.pg.gate.call, "add_tool", {})
+        assert record.value == "added"
+        for _ in range(100):  # the notification arrives on the server's loop thread
+            await settle(app, pilot)
+            if "extra" in app.pg.registry.names():
+                break
+            await pilot.pause(0.05)
+        assert "extra" in app.pg.registry.names()
+        assert "extra" in app.query_one(CallView).query_one("#contracts").names
