@@ -2,7 +2,7 @@
 (non-protocol stdout lines, server log messages, progress, tool list changes, restarts).
 
 Secrets are already redacted by the source (``McpSource.stderr_text`` / ``notices``). The panel
-re-reads the sources twice a second while it is shown; it never blocks on a server.
+re-reads the sources twice a second while there are any; it never blocks on a server.
 """
 
 from __future__ import annotations
@@ -39,18 +39,19 @@ class McpLogView(Vertical):
         super().__init__(**kwargs)
         self.sources: list[Any] = []
         self._shown = ""
+        self._timer: Any = None
 
     def compose(self) -> ComposeResult:
         yield Static(NO_SERVERS, id="mcp-log-help")
         yield Log(id="mcp-log", highlight=False)
 
-    def on_mount(self) -> None:
-        self.set_interval(0.5, self.refresh_log)
-
     def set_sources(self, sources: list[Any]) -> None:
-        """Show the logs of ``sources`` (McpSource objects)."""
+        """Show the logs of ``sources`` (McpSource objects); re-read twice a second while
+        there are any (no timer runs without MCP servers)."""
         self.sources = list(sources)
         self.query_one("#mcp-log-help", Static).display = not self.sources
+        if self.sources and self._timer is None:
+            self._timer = self.set_interval(0.5, self.refresh_log)
         self.refresh_log()
 
     def refresh_log(self) -> None:
