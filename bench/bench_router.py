@@ -4,9 +4,10 @@ Run: ``python bench/bench_router.py [--repeat N]``. Synthetic declarations are g
 shop's style (Korean description with what / when / when-not sentences, an ``Args:`` section
 with a prefix and an example id, sometimes an enum or an integer limit); the 4-contract set is
 the real ``tools/shop.py``. Timing uses :func:`time.perf_counter` over ``--repeat`` rounds of
-every question; "cold" includes building the per-declaration index (done once per distinct
-declaration list and kept on the router instance), "warm" reuses it. Prints ms per question and
-the growth ratio against 4 contracts.
+every question, the three sets alternating (order reversed every other round); "cold" includes
+building the per-declaration index (done once per registry version and kept on the router
+instance); the wall and CPU medians reuse it. Prints ms per question and the ratios with their
+goals (issue 8: 300 contracts <= 5x the time of 30; issue 12: <= 3 ms per question at 30).
 """
 
 from __future__ import annotations
@@ -119,19 +120,31 @@ def shop_declarations() -> list[dict]:
     return decls
 
 
-def measure(decls: list[dict], repeat: int) -> tuple[float, float]:
-    """(cold ms for the first question incl. indexing, median warm ms per question)."""
-    router = OfflineRouter()
-    t0 = time.perf_counter()
-    router.next_move([Turn(role="user", text=QUESTIONS[0])], decls)
-    cold = (time.perf_counter() - t0) * 1000
-    per_round = []
-    for _ in range(repeat):
+def measure(sets: list[tuple[str, list[dict]]], repeat: int) -> dict[str, dict[str, float]]:
+    """Per set: cold ms (first question incl. indexing) and the median wall and CPU ms per
+    question over ``repeat`` rounds; the sets alternate within each round."""
+    routers = {}
+    out: dict[str, dict[str, float]] = {}
+    for label, decls in sets:
+        routers[label] = OfflineRouter()
         t0 = time.perf_counter()
-        for q in QUESTIONS:
-            router.next_move([Turn(role="user", text=q)], decls)
-        per_round.append((time.perf_counter() - t0) * 1000 / len(QUESTIONS))
-    return cold, statistics.median(per_round)
+        routers[label].next_move([Turn(role="user", text=QUESTIONS[0])], decls)
+        out[label] = {"cold": (time.perf_counter() - t0) * 1000}
+    wall: dict[str, list[float]] = {label: [] for label, _ in sets}
+    cpu: dict[str, list[float]] = {label: [] for label, _ in sets}
+    for r in range(repeat):
+        order = sets if r % 2 == 0 else list(reversed(sets))
+        for label, decls in order:
+            router = routers[label]
+            w0, c0 = time.perf_counter(), time.process_time()
+            for q in QUESTIONS:
+                router.next_move([Turn(role="user", text=q)], decls)
+            wall[label].append((time.perf_counter() - w0) * 1000 / len(QUESTIONS))
+            cpu[label].append((time.process_time() - c0) * 1000 / len(QUESTIONS))
+    for label in out:
+        out[label]["wall"] = statistics.median(wall[label])
+        out[label]["cpu"] = statistics.median(cpu[label])
+    return out
 
 
 def main() -> int:
@@ -141,13 +154,22 @@ def main() -> int:
     )
     ns = parser.parse_args()
     sets = [("4 (shop)", shop_declarations()), ("30", synthetic(30)), ("300", synthetic(300))]
-    base = None
-    print(f"{'contracts':>10} | {'cold ms':>8} | {'warm ms/question':>16} | {'growth vs 4':>11}")
-    print("-" * 56)
-    for label, decls in sets:
-        cold, warm = measure(decls, ns.repeat)
-        base = base or warm
-        print(f"{label:>10} | {cold:8.2f} | {warm:16.3f} | {warm / base:10.1f}x")
+    res = measure(sets, ns.repeat)
+    print(
+        f"{'contracts':>10} | {'cold ms':>8} | {'wall ms/question':>16} | {'cpu ms/question':>15}"
+    )
+    print("-" * 60)
+    for label, r in res.items():
+        print(f"{label:>10} | {r['cold']:8.2f} | {r['wall']:16.3f} | {r['cpu']:15.3f}")
+    for kind in ("cpu", "wall"):
+        ratio = res["300"][kind] / res["30"][kind]
+        print(
+            f"300 vs 30 contracts ({kind} median): {ratio:.2f}x   goal <= 5x   {'met' if ratio <= 5 else 'NOT met'}"
+        )
+    at30 = res["30"]["cpu"]
+    print(
+        f"ms per question at 30 contracts (cpu median): {at30:.3f}   goal <= 3 ms   {'met' if at30 <= 3 else 'NOT met'}"
+    )
     return 0
 
 

@@ -305,8 +305,8 @@ def test_body_prints_stay_out_of_json_stdout(tools):
     result = invoke("call", "echo", "text=안녕", "--tools", tools, "--format", "json")
     record = strict(result.stdout)
     assert (
-        record["output"] == "body print 안녕\n"
-        and "body print" not in result.stdout.split('"output"')[0]
+        record["printed"] == "body print 안녕\n"
+        and "body print" not in result.stdout.split('"printed"')[0]
     )
 
 
@@ -518,7 +518,7 @@ def test_report_into_a_file_path_and_on_wrong_tools(tmp_path, tools):
     )
     assert_usage_error(
         invoke("report", "--tools", tools, "--format", "json"),
-        "the report needs seed 003's inventory tools",
+        "declares max_rows or max_bytes; none found in",
     )
 
 
@@ -535,8 +535,16 @@ def run_cli(*args, timeout=120):
     )
 
 
-def test_writes_below_sys_stdout_go_to_stderr_not_into_the_json(tools):
+def test_writes_below_sys_stdout_are_captured_by_the_worker_not_printed(tools):
     proc = run_cli("call", "fd_write", "--tools", tools, "--format", "json")
+    assert proc.returncode == 0
+    record = strict(proc.stdout.decode("utf-8"))
+    assert record["value"] == {"ok": True} and record["printed"] == "RAW FD WRITE\n"
+    assert proc.stderr == b""
+
+
+def test_in_process_writes_below_sys_stdout_go_to_stderr_not_into_the_json(tools):
+    proc = run_cli("call", "fd_write", "--tools", tools, "--format", "json", "--in-process")
     assert proc.returncode == 0
     assert strict(proc.stdout.decode("utf-8"))["value"] == {"ok": True}
     assert b"RAW FD WRITE" in proc.stderr
@@ -560,14 +568,27 @@ def test_a_timed_out_body_printing_later_does_not_corrupt_the_json(tools, tmp_pa
             for n in range(3)
         )
     )
-    proc = run_cli("check", path, "--tools", tools, "--format", "json")
+    proc = run_cli("check", path, "--tools", tools, "--format", "json", "--in-process")
     report = strict(proc.stdout.decode("utf-8"))
     assert proc.returncode == 0 and report["passed"] == 3
     assert b"LATE PRINT" not in proc.stdout + proc.stderr  # an abandoned body's output is dropped
+    # the worker kills the body: what it printed before that is data in its record, nowhere else
+    proc = run_cli("check", path, "--tools", tools, "--format", "json")
+    report = strict(proc.stdout.decode("utf-8"))
+    assert proc.returncode == 0 and report["passed"] == 3 and b"LATE PRINT" not in proc.stderr
+    in_records = sum(case["printed"].count("LATE PRINT") for case in report["cases"])
+    assert proc.stdout.count(b"LATE PRINT") == in_records
 
 
-def test_a_thread_started_by_a_body_prints_to_stderr_not_into_the_json(tools):
+def test_a_thread_started_by_a_body_prints_into_the_record_with_the_worker(tools):
     proc = run_cli("call", "spawns", "--tools", tools, "--format", "json")
+    record = strict(proc.stdout.decode("utf-8"))
+    assert proc.returncode == 0 and record["value"] == {"ok": True} and proc.stderr == b""
+    assert record["printed"].splitlines() == [f"THREAD PRINT {i}" for i in range(5)]
+
+
+def test_in_process_a_thread_started_by_a_body_prints_to_stderr_not_into_the_json(tools):
+    proc = run_cli("call", "spawns", "--tools", tools, "--format", "json", "--in-process")
     assert proc.returncode == 0 and strict(proc.stdout.decode("utf-8"))["value"] == {"ok": True}
     assert proc.stderr.decode().splitlines() == [f"THREAD PRINT {i}" for i in range(5)]
 

@@ -27,6 +27,8 @@ import threading
 import time
 from collections import Counter
 
+__demo__ = True  # a demo of faults: the TUI does not open on these tools (see the README)
+
 SLOW_SECONDS = 3.0  # slow_lookup's sleep; its contract allows 1.0 s
 
 

@@ -129,6 +129,12 @@ _RETURNS = {
     "rows": {"max_len": MAX_ROWS, "item": {"store": "str", "count": "int"}, "min": {"count": 0}},
 }
 
+# Inputs for `playground report` (seed 003 step 8) that only this data knows: a call whose
+# result is empty with the shipped stock.csv (the report's `gave_up` figure).
+REPORT_PROBES = {
+    "empty": {"tool": "stock_lookup", "args": {"sku": "MN-303", "region": "daejeon", "limit": 2}}
+}
+
 # The contract table of seed 003: one place for name, arguments, result shape and callable.
 TOOLS = {
     "stock_lookup": {

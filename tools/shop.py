@@ -96,8 +96,10 @@ def get_order_status(order_id: str) -> dict:
     """하루마켓 주문번호로 주문 내역과 진행 단계를 조회한다.
     무엇을 샀는지(상품명·옵션·수량·결제 금액), 언제 주문했는지, 주문이 지금 어느 단계인지
     (결제완료·배송준비·배송중·배송완료·취소) 묻는 문의에 사용한다.
-    택배가 어디쯤인지, 택배사·송장번호·출고일·도착일을 묻는 문의에는 사용하지 않는다(track_shipping을 쓴다).
-    상품 정보나 재고 문의에도 사용하지 않는다(search_products, check_stock을 쓴다).
+    택배가 어디쯤인지(where is my parcel), 택배사(courier)·송장번호·출고일·도착일을 묻는 문의에는
+    사용하지 않는다(track_shipping을 쓴다).
+    상품 정보(소재·가격) 문의에는 사용하지 않는다(search_products를 쓴다).
+    재고 문의에도 사용하지 않는다(check_stock을 쓴다).
 
     Args:
         order_id: 하루마켓 주문번호. 'HR'로 시작한다. 예: HR20260601
@@ -120,7 +122,8 @@ def get_order_status(order_id: str) -> dict:
 
 def track_shipping(order_id: str) -> dict:
     """하루마켓 주문번호로 택배 배송 현황을 조회한다.
-    택배가 어디쯤인지, 언제 출고·도착했는지, 택배사와 송장번호를 묻는 문의에 사용한다.
+    택배(parcel)가 어디쯤인지, 언제 출고·도착했는지, 택배사(courier)와 송장번호를 묻는 문의에
+    사용한다 (Where is my parcel? Which courier has it?).
     아직 출고 전이면 shipped가 false이고 송장이 없다는 안내가 함께 온다.
     무엇을 주문했는지, 결제 금액, 주문 단계만 묻는 문의에는 사용하지 않는다(get_order_status를 쓴다).
     주문번호 없이 묻는 일반 배송 안내(배송비, 배송 기간)에도 사용하지 않는다.
@@ -175,7 +178,8 @@ def _product_row(row: dict[str, str]) -> dict:
 
 def search_products(keyword: str) -> dict:
     """상품명·카테고리·설명에서 키워드로 하루마켓 판매 상품을 검색한다.
-    상품의 가격, 옵션, 특징, 소재 등 '상품 자체'에 대한 문의에 사용한다.
+    상품의 가격(price), 옵션(색상·사이즈·용량 몇 리터), 특징, 소재 등 '상품 자체'와 하루마켓이
+    파는(sell) 상품에 대한 문의에 사용한다.
     상품ID를 모르는 재고 문의는 먼저 이 도구로 상품ID를 찾은 뒤 check_stock을 부른다.
     주문·배송 상태 조회에는 사용하지 않는다. 결과는 최대 5건이다.
 

@@ -11,6 +11,9 @@ Case file format (DESIGN.md, "Case files"): JSON Lines, one case a line::
   ``true`` never equals ``1``); ``value`` is a subset match (see :func:`subset_mismatches`).
   Any other key makes the case malformed, so a typo cannot pass silently.
 * ``id`` and ``note`` are allowed and ignored; any other top-level key is malformed.
+* ``declaration_hash`` (optional; written by ``history save``): the sha256 of the contract's
+  declaration when the line was written (``Contract.declaration_hash()``). When today's differs,
+  the result carries the note "<tool>'s declaration changed since this line was written".
 * Blank lines and lines starting with ``#`` are skipped; line numbers are the file's (1-based).
 
 All calls share one gate, so the cache (and ``body_runs``) carry across lines: the second of
@@ -33,7 +36,7 @@ from playground.core.canonical import shorten
 from playground.core.record import CallRecord
 
 EXPECT_KEYS = ("kind", "verdict", "body_ran", "body_runs", "cache", "ok", "error", "value")
-CASE_KEYS = ("tool", "args", "expect", "id", "note")
+CASE_KEYS = ("tool", "args", "expect", "id", "note", "declaration_hash")
 
 
 @dataclass(frozen=True)
@@ -46,16 +49,19 @@ class Case:
     args: Any = field(default_factory=dict)
     expect: dict[str, Any] = field(default_factory=dict)
     problem: str = ""
+    declaration_hash: str | None = None
 
 
 @dataclass
 class CaseResult:
     """A case and what happened: the gate's ``record`` (``None`` for a malformed line) and the
-    ``mismatches`` (human-readable, empty when the case passed)."""
+    ``mismatches`` (human-readable, empty when the case passed) and ``notes`` (a changed
+    declaration)."""
 
     case: Case
     record: CallRecord | None
     mismatches: list[str]
+    notes: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -72,6 +78,8 @@ class CaseResult:
             if self.case.args is not None:
                 data["args"] = self.case.args
         data.update(line=self.case.line, passed=self.passed, mismatches=list(self.mismatches))
+        if self.notes:
+            data["notes"] = list(self.notes)
         return data
 
 
@@ -158,7 +166,10 @@ def parse_case(text: str, line: int) -> Case | None:
             f"line {line}: unknown expect key(s) {', '.join(unknown)} "
             f"(known: {', '.join(EXPECT_KEYS)})",
         )
-    return Case(line, tool, args, dict(expect))
+    declared = data.get("declaration_hash")
+    if declared is not None and not isinstance(declared, str):
+        return Case(line, tool, args, {}, f'line {line}: "declaration_hash" must be a string')
+    return Case(line, tool, args, dict(expect), declaration_hash=declared)
 
 
 def parse_cases(lines: Iterable[str]) -> list[Case]:
@@ -245,7 +256,12 @@ def run_case(gate: Any, case: Case) -> CaseResult:
     if case.problem:
         return CaseResult(case, None, [case.problem])
     record = gate.call(case.tool, case.args)
-    return CaseResult(case, record, compare(case.expect, record))
+    notes: list[str] = []
+    if case.declaration_hash:
+        contract = gate.registry.get(case.tool)
+        if contract is not None and contract.declaration_hash() != case.declaration_hash:
+            notes.append(f"{case.tool}'s declaration changed since this line was written")
+    return CaseResult(case, record, compare(case.expect, record), notes)
 
 
 def run_cases(

@@ -2,7 +2,7 @@
 
 Owns the case-file line format (``question``, ``expect_tool``, ``expect_args``, ``id``,
 ``note``; a key starting with ``expect`` that is not one of them is a typo), the outcome
-categories (``selected``, ``missed``, ``wrong_tool``, ``abstained``, ``false_selection``,
+categories (``selected``, ``asked``, ``missed``, ``wrong_tool``, ``abstained``, ``false_selection``,
 ``error``, ``skipped``), argument matching (:func:`args_match`) and :func:`judge`, which turns
 a case and the router's first :class:`~playground.routing.base.Move` into a :class:`CaseResult`.
 The full rules (case file, judging table, argument match) are in :mod:`playground.batch.evaluate`'s
@@ -27,6 +27,7 @@ NONE_LABEL = "(none)"
 CASE_KEYS = ("question", "expect_tool", "expect_args", "id", "note")
 
 SELECTED = "selected"
+ASKED = "asked"
 MISSED = "missed"
 WRONG_TOOL = "wrong_tool"
 ABSTAINED = "abstained"
@@ -253,6 +254,9 @@ class CaseResult:
             return f"{self.chosen} chosen, but arguments differ: " + "; ".join(self.arg_diffs)
         if self.category == MISSED:
             return f"expected {expected}, no tool was called"
+        if self.category == ASKED:
+            missing = ", ".join((self.explanation or {}).get("asks_for", {}).get("missing", []))
+            return f"expected {expected} to be called; the router asked for {missing}"
         if self.category == WRONG_TOOL:
             return f"expected {expected}, {self.chosen} was called first"
         if self.category == FALSE_SELECTION:
@@ -291,7 +295,9 @@ def judge(case: EvalCase, move: Move) -> CaseResult:
         result.chosen, result.chosen_args = first.name, first.args
     if case.should_use:
         if first is None:
-            result.category = MISSED
+            asks = (move.explanation or {}).get("asks_for") or {}
+            # a clarify move: the right tool, short of a value the router asks the user for
+            result.category = ASKED if asks.get("tool") == case.expect_tool else MISSED
         elif first.name == case.expect_tool:
             result.category = SELECTED
             if case.expect_args is not None:

@@ -25,7 +25,9 @@ How one case is judged (only the router's first move, for a conversation holding
 category           when                                             passed
 =================  ===============================================  ==========
 ``selected``       should-use, the expected tool was called first   args match
-``missed``         should-use, no tool was called                   no
+``asked``          should-use, no call; the router asked for a      no
+                   value of the expected tool (``asks_for``)
+``missed``         should-use, no tool was called (no such ask)     no
 ``wrong_tool``     should-use, another tool was called first        no
 ``abstained``      should-not-use, no tool was called               yes
 ``false_selection`` should-not-use, some tool was called            no
@@ -39,6 +41,8 @@ Metrics (:class:`Metrics`; every rate is ``None`` when its denominator is 0; ``e
 * selection rate = should-use cases where the expected tool was called first / should-use cases
 * false-selection rate = should-not-use cases where any tool was called / should-not-use cases
 * wrong-tool rate = should-use cases where another tool was called first / should-use cases
+* asked rate = should-use cases with no call where the router asked for a value of the expected
+  tool (a clarify move, issue 12) / should-use cases; selected + wrong tool + asked + missed = 1
 * argument accuracy = cases with ``expect_args`` whose first call was the expected tool AND whose
   arguments match / cases with ``expect_args`` whose first call was the expected tool. It is
   conditional on the right tool, so it measures argument filling separately from selection.
@@ -52,7 +56,8 @@ arguments with an equal value; strings are compared after ``strip()`` and case f
 order id written ``hr20260604`` is the same id); numbers compare by value (``3 == 3.0``) but a
 boolean never equals a number; lists and objects compare element-wise with the same rules.
 
-Rate limit and early stop: with ``rpm`` set (the CLI sets it for network routers, default 10)
+Rate limit and early stop: with ``rpm`` set (the CLI and the TUI use the router's
+``capabilities.default_rpm``: 10 for Gemini)
 requests start at least ``60 / rpm`` seconds apart, waiting with the injectable ``sleep`` /
 ``clock`` (tests never sleep). When ``stop_after`` consecutive cases fail with the same router
 error (e.g. no API key) the remaining cases are marked ``skipped`` instead of being sent (seed
@@ -61,8 +66,7 @@ error (e.g. no API key) the remaining cases are marked ``skipped`` instead of be
 This module owns running a router over the cases (:func:`evaluate`, :class:`EvalReport`,
 :class:`RateLimiter`) and the pass/fail thresholds (:func:`threshold_failures`). Reading and
 judging cases is in :mod:`playground.batch.evalcases`, the metrics in
-:mod:`playground.batch.metrics`, comparing two runs in :mod:`playground.batch.compare`; their
-names stay importable from here.
+:mod:`playground.batch.metrics`, comparing two runs in :mod:`playground.batch.compare`.
 """
 
 from __future__ import annotations
@@ -70,38 +74,26 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from playground.batch.compare import Comparison, Flip, compare  # noqa: F401
-from playground.batch.evalcases import (  # noqa: F401
-    ABSTAINED,
-    CASE_KEYS,
+from playground.batch.evalcases import (
     ERROR,
-    FALSE_SELECTION,
-    MISSED,
-    NONE_LABEL,
-    SELECTED,
     SKIPPED,
-    WRONG_TOOL,
     CaseProblem,
     CaseResult,
     CaseSet,
     EvalCase,
-    _cut,
-    _label_text,
-    _same,
-    args_match,
     judge,
-    load_cases,
-    parse_case_line,
-    parse_cases,
 )
-from playground.batch.metrics import Metrics, ToolScore, _rate, compute_metrics  # noqa: F401
+from playground.batch.evalstream import MetricsTally
+from playground.batch.metrics import Metrics
 from playground.core.registry import Registry
 from playground.errors import RouterError
 from playground.routing.base import Move, Router, Turn
 
-DEFAULT_RPM = 10
+if TYPE_CHECKING:
+    from playground.workbench import Playground
+
 DEFAULT_STOP_AFTER = 3
 
 
@@ -122,6 +114,8 @@ class EvalReport:
     label: str = ""
     warnings: list[str] = field(default_factory=list)
     duration_ms: float = 0.0
+    first_error: str = ""
+    interrupted: bool = False
 
     @property
     def failures(self) -> list[CaseResult]:
@@ -139,6 +133,7 @@ class EvalReport:
             "problems": [p.to_json() for p in self.problems],
             "warnings": list(self.warnings),
             "duration_ms": round(self.duration_ms, 3),
+            "interrupted": self.interrupted,
         }
 
 
@@ -165,16 +160,16 @@ class RateLimiter:
         self._last = self.clock()
 
 
-def _registry_of(target: Any) -> Registry:
-    registry = getattr(target, "registry", target)
+def _registry_of(target: Playground | Registry) -> Registry:
+    registry = target if isinstance(target, Registry) else getattr(target, "registry", None)
     if not isinstance(registry, Registry):
         raise TypeError(f"expected a Playground or a Registry, got {type(target).__name__}")
     return registry
 
 
 def evaluate(
-    target: Any,
-    cases: CaseSet | Iterable[EvalCase],
+    target: Playground | Registry,
+    cases: CaseSet | Iterable[EvalCase | CaseProblem],
     router: Router,
     *,
     progress: Callable[[int, int, CaseResult], None] | None = None,
@@ -183,58 +178,110 @@ def evaluate(
     clock: Callable[[], float] = time.monotonic,
     stop_after: int | None = DEFAULT_STOP_AFTER,
     label: str = "",
+    on_result: Callable[[CaseResult], None] | None = None,
+    on_problem: Callable[[CaseProblem], None] | None = None,
+    keep_results: bool = True,
 ) -> EvalReport:
     """Run ``router`` on every case, sequentially, and judge each first move.
 
     ``target``: a Playground or a Registry (its ``declarations()`` are shown to the router).
-    ``cases``: a :class:`CaseSet` (its problems are carried into the report) or cases.
-    ``progress(done, total, result)``: called after each case. ``rpm``: requests per minute
-    (``None``: no limit). ``stop_after``: after this many consecutive identical router errors
-    the rest are ``skipped`` (``None``: never). Never raises for a router failure: the error
-    text is the case's ``error``. Returns an :class:`EvalReport`.
+    ``cases``: a :class:`CaseSet` (its problems are carried into the report) or an iterable of
+    cases and :class:`CaseProblem` lines, read lazily
+    (:func:`playground.batch.evalstream.iter_case_file`). ``progress(done, total, result)``:
+    called after each case (``total`` 0 when unknown). ``rpm``: requests per minute (``None``:
+    no limit). ``stop_after``: after this many consecutive identical router errors the rest are
+    ``skipped`` (``None``: never). ``on_result(result)`` / ``on_problem(problem)``: called as
+    each case is judged / each malformed line is met (streaming output). ``keep_results``:
+    keep every result in the report (``False``: ``results`` stays empty so that memory stays
+    flat; the metrics are running counts either way). Never raises for a router failure: the
+    error text is the case's ``error``. A ``KeyboardInterrupt`` (ctrl+c) ends the run early:
+    the report holds every case judged so far and ``interrupted`` is true (the CLI exits 130).
+    Returns an :class:`EvalReport`.
     """
     registry = _registry_of(target)
-    case_set = cases if isinstance(cases, CaseSet) else CaseSet(cases=list(cases))
+    items: Iterable[EvalCase | CaseProblem]
+    if isinstance(cases, CaseSet):
+        source, total = cases.source, len(cases.cases)
+        items = [*cases.problems, *cases.cases]
+    else:
+        source, items, total = getattr(cases, "source", ""), cases, 0
     declarations = registry.declarations()
     names = registry.names()
     limiter = RateLimiter(rpm, sleep=sleep, clock=clock)
     started = time.perf_counter()
+    tally = MetricsTally(names)
     results: list[CaseResult] = []
+    problems: list[CaseProblem] = []
+    warnings: list[str] = []
     streak: tuple[str, int] = ("", 0)
-    total = len(case_set.cases)
-    for done, case in enumerate(case_set.cases, start=1):
-        if stop_after and streak[1] >= stop_after:
-            result = CaseResult(
-                case=case,
-                category=SKIPPED,
-                error=f"stopped after {streak[1]} identical router errors: {streak[0]}",
-            )
-        else:
-            result = _run_case(case, router, declarations, limiter)
-            if result.category != ERROR:
-                streak = ("", 0)
-            elif result.error == streak[0]:
-                streak = (result.error, streak[1] + 1)
+    done = 0
+    interrupted = False
+    first_error = ""
+    try:
+        for case in items:
+            if isinstance(case, CaseProblem):
+                problems.append(case)
+                if on_problem is not None:
+                    on_problem(case)
+                continue
+            done += 1
+            if case.expect_tool is not None and case.expect_tool not in registry:
+                warnings.append(
+                    f"line {case.line}: expect_tool {case.expect_tool!r} is not a loaded tool "
+                    "(the case can only fail)"
+                )
+            if stop_after and streak[1] >= stop_after:
+                result = CaseResult(
+                    case=case,
+                    category=SKIPPED,
+                    error=f"stopped after {streak[1]} identical router errors: {streak[0]}",
+                )
             else:
-                streak = (result.error, 1)
-        results.append(result)
-        if progress is not None:
-            progress(done, total, result)
-    warnings = [
-        f"line {c.line}: expect_tool {c.expect_tool!r} is not a loaded tool (the case can only fail)"
-        for c in case_set.cases
-        if c.expect_tool is not None and c.expect_tool not in registry
-    ]
+                result = _run_case(case, router, declarations, limiter)
+                if result.category != ERROR:
+                    streak = ("", 0)
+                elif result.error == streak[0]:
+                    streak = (result.error, streak[1] + 1)
+                else:
+                    streak = (result.error, 1)
+            tally.add(result)
+            if result.error and not first_error:
+                first_error = result.error
+            if keep_results:
+                results.append(result)
+            if on_result is not None:
+                on_result(result)
+            if progress is not None:
+                progress(done, total, result)
+    except KeyboardInterrupt:
+        interrupted = True  # keep what was judged; the caller exits 130
     return EvalReport(
         router=str(getattr(router, "name", type(router).__name__)),
         tools=names,
         results=results,
-        problems=list(case_set.problems),
-        metrics=compute_metrics(results, names),
-        source=case_set.source,
+        problems=problems,
+        metrics=tally.metrics,
+        source=source,
         label=label,
         warnings=warnings,
         duration_ms=(time.perf_counter() - started) * 1000,
+        first_error=first_error,
+        interrupted=interrupted,
+    )
+
+
+def no_case_judged(report: EvalReport) -> str:
+    """Why no case of ``report`` could be judged, in one line (``""`` when some were): the file
+    had no case, or every case errored or was skipped (e.g. Gemini without network), with the
+    first error."""
+    m = report.metrics
+    if m.judged:
+        return ""
+    if not m.total:
+        return f"{report.source or 'the case file'}: no case to judge"
+    first = report.first_error
+    return f"no case could be judged: {m.errors} router error(s), {m.skipped} skipped" + (
+        f"; first error: {first}" if first else ""
     )
 
 

@@ -28,7 +28,8 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from playground.batch.evaluate import ERROR, SKIPPED, EvalReport
+from playground.batch.evalcases import ERROR, SKIPPED
+from playground.batch.evaluate import EvalReport
 
 MAX_NAME = 80
 

@@ -66,80 +66,30 @@ of :data:`BOUNDARY_MARKERS` or names another registered tool (seed 002: "서로�
 This module owns the entry points (:func:`lint_contract`, :func:`lint_registry`, sorting,
 counting, the exit code) and the tool-count rule. The rule functions are in
 :mod:`playground.batch.lint_rules`, the shared severities, :data:`RULES`, :class:`Finding`,
-word lists and helpers in :mod:`playground.batch.lint_base`; their names stay importable from here.
+word lists and helpers in :mod:`playground.batch.lint_base`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from playground.batch.lint_base import (  # noqa: F401
-    _NAME_WORD_RE,
-    _PARTICLES,
-    _VERSION_RE,
-    _WORD_RE,
-    BOUNDARY_MARKERS,
+from playground.batch.lint_base import (
     ERROR,
     INFO,
     MANY_TOOLS,
-    OMIT_MARKERS,
-    OVERLAP_MIN_SHARED,
-    RULES,
     SEVERITY_ORDER,
-    STOP_WORDS,
     TOO_MANY_TOOLS,
-    VAGUE_VERBS,
-    VAGUE_WORDS,
-    VERBS,
-    VERSION_WORDS,
     WARNING,
+    DocstringSources,
     Finding,
-    _branches,
-    _f,
-    _Sources,
-    _strip_particle,
-    content_words,
-    has_keyword,
-    name_words,
-    schema_types,
 )
-from playground.batch.lint_rules import (  # noqa: F401
-    _DATE_RX,
-    _DEFAULT_RX,
-    _DEFAULT_VALUE_RX,
-    _ENUM_LIST_RX,
-    _ENUM_RX,
-    _GEMINI_NAME_CHARS,
-    _NUM_RANGE_RX,
-    _PATTERN_RX,
-    _PREFIX_RX,
-    _RANGE_RX,
-    GEMINI_NAME_MAX,
-    KO_NAME,
-    KO_NON_PERSON,
-    KO_PERSON,
-    KO_PERSONAL,
-    NON_PERSON_OWNERS,
-    PERSON_PREFIXES,
-    PERSON_WORDS,
-    PERSONAL_ATTRS,
-    _clause,
-    _description_findings,
-    _enum_values,
-    _how,
-    _invalid_name_findings,
-    _name_findings,
-    _number,
-    _param_findings,
-    _prose_findings,
-    _returns_findings,
-    _vocabulary,
-    gemini_name_problems,
-    has_boundary,
-    overlaps,
-    personal_key,
-    returned_keys,
-    suggest_gemini_name,
+from playground.batch.lint_providers import budget_findings, provider_findings
+from playground.batch.lint_rules import (
+    description_findings,
+    invalid_name_findings,
+    name_findings,
+    param_findings,
+    returns_findings,
 )
 from playground.core.registry import Registry
 
@@ -178,19 +128,23 @@ def _count_findings(registry: Registry) -> list[Finding]:
     return []
 
 
-def lint_contract(registry: Registry, name: str, sources: _Sources | None = None) -> list[Finding]:
+def lint_contract(
+    registry: Registry, name: str, sources: DocstringSources | None = None
+) -> list[Finding]:
     """Findings for one contract (overlap is judged against the rest of ``registry``).
 
     Raises ``KeyError`` when ``name`` is not registered.
     """
     contract = registry.contracts[name]
-    sources = sources or _Sources()
+    sources = sources or DocstringSources()
     found = (
-        _invalid_name_findings(contract)
-        + _name_findings(contract)
-        + _description_findings(contract, registry)
-        + _param_findings(contract, sources)
-        + _returns_findings(contract)
+        invalid_name_findings(contract)
+        + name_findings(contract)
+        + description_findings(contract, registry)
+        + param_findings(contract, sources)
+        + returns_findings(contract)
+        + provider_findings(contract)
+        + budget_findings(contract)
     )
     return sort_findings(found)
 
@@ -198,7 +152,7 @@ def lint_contract(registry: Registry, name: str, sources: _Sources | None = None
 def lint_registry(registry: Registry) -> list[Finding]:
     """Findings for every contract of ``registry`` plus the registry-wide tool count, sorted by
     severity (errors first), then tool, then rule."""
-    sources = _Sources()
+    sources = DocstringSources()
     found = _count_findings(registry)
     for name in registry.names():
         found.extend(lint_contract(registry, name, sources))

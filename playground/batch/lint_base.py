@@ -37,6 +37,36 @@ RULES: dict[str, tuple[str, str, str]] = {
         "a tool name Gemini's API refuses",
         "google-genai 3.6.1 types.py, FunctionDeclaration.name",
     ),
+    "anthropic-name": (
+        ERROR,
+        "a tool name Anthropic's API refuses (^[a-zA-Z0-9_-]{1,64}$)",
+        "Anthropic Messages API, tool use: tools[].name",
+    ),
+    "openai-name": (
+        ERROR,
+        "a tool name OpenAI's API refuses (^[a-zA-Z0-9_-]{1,64}$)",
+        "OpenAI Chat Completions API, tools[].function.name",
+    ),
+    "anthropic-param-name": (
+        ERROR,
+        "a parameter name Anthropic's API refuses (^[a-zA-Z0-9_.-]{1,64}$)",
+        "Anthropic Messages API, input_schema.properties keys",
+    ),
+    "anthropic-schema": (
+        ERROR,
+        "an input_schema Anthropic's API refuses (not an object, or a combinator at the root)",
+        "Anthropic Messages API, tool use: input_schema",
+    ),
+    "openai-schema": (
+        ERROR,
+        "a parameters schema OpenAI's API refuses (not an object, or a combinator at the root)",
+        "OpenAI function calling guide: parameters",
+    ),
+    "gemini-lossy": (
+        WARNING,
+        "the schema sent to Gemini differs from the local one in a way answers cannot be mapped back",
+        "google-genai 3.6.1 types.JSONSchema; routing/gemini_schema.py",
+    ),
     "name-verb-object": (WARNING, "name is not verb + object", "seed 002, 이름이 가장 강한 신호다"),
     "name-vague": (WARNING, "vague verb or object in the name", "seed 002, get_data / handler"),
     "name-version": (WARNING, "version in the name", "seed 002, query_v2"),
@@ -66,6 +96,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         WARNING,
         "a returned key looks like personal data",
         "seed 000, 필요한 것만 돌려준다",
+    ),
+    "returns-unbounded": (
+        WARNING,
+        "a list result with no max_rows / max_bytes can exceed the 25,000-token budget",
+        "Claude Code MCP output limit (25,000 tokens); core/budget.py",
     ),
     "empty-no-note": (
         WARNING,
@@ -202,6 +237,69 @@ VERBS = frozenset(
         "ask",
         "lock",
         "unlock",
+        # more verbs tool authors use (issue 11: renew_loan has a verb)
+        "renew",
+        "extend",
+        "borrow",
+        "lend",
+        "refresh",
+        "rebuild",
+        "build",
+        "make",
+        "print",
+        "play",
+        "pause",
+        "resume",
+        "ping",
+        "buy",
+        "sell",
+        "rent",
+        "turn",
+        "toggle",
+        "switch",
+        "clear",
+        "fill",
+        "measure",
+        "release",
+        "attach",
+        "detach",
+        "join",
+        "leave",
+        "accept",
+        "decline",
+        "sign",
+        "login",
+        "logout",
+        "watch",
+        "follow",
+        "unfollow",
+        "share",
+        "browse",
+        "preview",
+        "vote",
+        "deploy",
+        "install",
+        "uninstall",
+        "upgrade",
+        "fix",
+        "repair",
+        "clean",
+        "backup",
+        "encode",
+        "decode",
+        "encrypt",
+        "decrypt",
+        "compress",
+        "reduce",
+        "lookup",
+        "give",
+        "take",
+        "keep",
+        "hide",
+        "mute",
+        "unmute",
+        "greet",
+        "welcome",
     ]
 )
 
@@ -428,7 +526,7 @@ _PARTICLES = tuple(
 
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*|[가-힣]+")
 _NAME_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-_VERSION_RE = re.compile(r"(?:_|(?<=[a-z]))[vV]\d+$|_\d+$|(?:^|_)v\d+(?:_|$)")
+VERSION_RE = re.compile(r"(?:_|(?<=[a-z]))[vV]\d+$|_\d+$|(?:^|_)v\d+(?:_|$)")
 
 
 @dataclass(frozen=True)
@@ -516,7 +614,7 @@ def schema_types(schema: dict[str, Any]) -> set[str]:
     return out
 
 
-class _Sources:
+class DocstringSources:
     """Reads tool files once per lint run to point findings at docstring lines."""
 
     def __init__(self) -> None:
@@ -533,19 +631,19 @@ class _Sources:
     def find(self, contract: Contract, pattern: str) -> str:
         """``file:line`` of the first line at or after the contract's source line matching
         ``pattern`` (a regex), within 80 lines; else the contract's source."""
-        path, _, line = contract.source.rpartition(":")
-        if not path or not line.isdigit():
+        where = contract.location
+        if where.line is None:
             return contract.source
-        start = int(line) - 1
-        lines = self.lines(path)
+        start = where.line - 1
+        lines = self.lines(where.path)
         rx = re.compile(pattern)
         for i in range(start, min(len(lines), start + 80)):
             if rx.search(lines[i]):
-                return f"{path}:{i + 1}"
+                return f"{where.path}:{i + 1}"
         return contract.source
 
 
-def _f(
+def make_finding(
     rule: str,
     contract: Contract | None,
     location: str,
@@ -554,6 +652,9 @@ def _f(
     suggestion: str,
     severity: str | None = None,
 ) -> Finding:
+    """A :class:`Finding` of ``rule`` for ``contract`` (``None``: the registry as a whole) at
+    ``location`` (``"description"``, ``"parameters.<arg>"``, ...) and ``source`` (``path:line``);
+    ``severity`` defaults to the rule's own in :data:`RULES`."""
     return Finding(
         rule,
         severity or RULES[rule][0],

@@ -24,7 +24,6 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from playground.batch.lint_base import (
-    _VERSION_RE,
     BOUNDARY_MARKERS,
     OMIT_MARKERS,
     OVERLAP_MIN_SHARED,
@@ -32,12 +31,13 @@ from playground.batch.lint_base import (
     VAGUE_VERBS,
     VAGUE_WORDS,
     VERBS,
+    VERSION_RE,
     VERSION_WORDS,
+    DocstringSources,
     Finding,
-    _f,
-    _Sources,
     content_words,
     has_keyword,
+    make_finding,
     name_words,
     schema_types,
 )
@@ -91,7 +91,7 @@ def suggest_gemini_name(name: str) -> str:
     return text[:GEMINI_NAME_MAX].rstrip("_.:-")
 
 
-def _invalid_name_findings(contract: Contract) -> list[Finding]:
+def invalid_name_findings(contract: Contract) -> list[Finding]:
     name = contract.name
     why = gemini_name_problems(name)
     if not why:
@@ -105,7 +105,7 @@ def _invalid_name_findings(contract: Contract) -> list[Finding]:
         "keep the Korean in the description"
     )
     return [
-        _f(
+        make_finding(
             "name-invalid",
             contract,
             name,
@@ -118,7 +118,7 @@ def _invalid_name_findings(contract: Contract) -> list[Finding]:
     ]
 
 
-def _name_findings(contract: Contract) -> list[Finding]:
+def name_findings(contract: Contract) -> list[Finding]:
     name = contract.name
     words = name_words(name)
     out: list[Finding] = []
@@ -127,7 +127,7 @@ def _name_findings(contract: Contract) -> list[Finding]:
         i = words.index("and") if "and" in words else len(words) // 2
         left, right = "_".join(words[:i]), "_".join(words[i + 1 :])
         out.append(
-            _f(
+            make_finding(
                 "name-two-things",
                 contract,
                 name,
@@ -137,9 +137,9 @@ def _name_findings(contract: Contract) -> list[Finding]:
                 f"split it into two tools, e.g. {left} + {right}; keep side effects in separate tools.",
             )
         )
-    if _VERSION_RE.search(name) or VERSION_WORDS & set(words):
+    if VERSION_RE.search(name) or VERSION_WORDS & set(words):
         out.append(
-            _f(
+            make_finding(
                 "name-version",
                 contract,
                 name,
@@ -152,7 +152,7 @@ def _name_findings(contract: Contract) -> list[Finding]:
     if vague or name.lower().startswith("do_"):
         shown = ", ".join(dict.fromkeys(vague or ["do"]))
         out.append(
-            _f(
+            make_finding(
                 "name-vague",
                 contract,
                 name,
@@ -165,7 +165,7 @@ def _name_findings(contract: Contract) -> list[Finding]:
     plain = [w for w in words if not w.isdigit() and not re.fullmatch(r"v\d*", w)]
     if len(plain) <= 1:
         out.append(
-            _f(
+            make_finding(
                 "name-verb-object",
                 contract,
                 name,
@@ -176,7 +176,7 @@ def _name_findings(contract: Contract) -> list[Finding]:
         )
     elif not ({plain[0], plain[-1]} & (VERBS | VAGUE_VERBS)):
         out.append(
-            _f(
+            make_finding(
                 "name-verb-object",
                 contract,
                 name,
@@ -225,13 +225,13 @@ def overlaps(a: Contract, b: Contract, tool_names: list[str]) -> list[str]:
     return shared if len(shared) >= OVERLAP_MIN_SHARED else []
 
 
-def _description_findings(contract: Contract, registry: Registry) -> list[Finding]:
+def description_findings(contract: Contract, registry: Registry) -> list[Finding]:
     desc = contract.description or ""
     src = contract.source
     loc = f"{contract.name}.description"
     if not desc.strip():
         return [
-            _f(
+            make_finding(
                 "description-missing",
                 contract,
                 loc,
@@ -250,7 +250,7 @@ def _description_findings(contract: Contract, registry: Registry) -> list[Findin
         return []
     near = ", ".join(f"{n} ({', '.join(w[:4])})" for n, w in hits[:3])
     return [
-        _f(
+        make_finding(
             "description-no-boundary",
             contract,
             loc,
@@ -330,7 +330,7 @@ def _prose_findings(
 
     def add(what: str, keyword: str, example: str, table_key: str, fn_hint: str) -> None:
         out.append(
-            _f(
+            make_finding(
                 "prose-constraint",
                 contract,
                 loc,
@@ -349,6 +349,7 @@ def _prose_findings(
         add(m.group(0), "enum", example, '"allowed": [...]', "Literal[...] as the type hint")
     m = _RANGE_RX.search(prose)
     if m:
+        keys: tuple[str, ...]
         if "string" in types and not types & {"integer", "number"}:
             keys, names = ("minLength", "maxLength"), ("minLength", "maxLength")
         elif "array" in types:
@@ -401,7 +402,7 @@ def _prose_findings(
     return out
 
 
-def _param_findings(contract: Contract, sources: _Sources) -> list[Finding]:
+def param_findings(contract: Contract, sources: DocstringSources) -> list[Finding]:
     props = contract.parameters.get("properties", {}) or {}
     required = set(contract.parameters.get("required", []) or [])
     out: list[Finding] = []
@@ -418,7 +419,7 @@ def _param_findings(contract: Contract, sources: _Sources) -> list[Finding]:
         out.extend(_prose_findings(contract, param, schema, prose, src))
         if param not in required and not any(m in prose.lower() for m in OMIT_MARKERS):
             out.append(
-                _f(
+                make_finding(
                     "optional-undocumented",
                     contract,
                     f"{contract.name}.{param}",
@@ -560,8 +561,8 @@ def personal_key(key: str) -> bool:
         return not owners & NON_PERSON_OWNERS
     if "name" in words:
         i = words.index("name")
-        owners = words[:i]
-        return not owners or owners[-1] in PERSON_WORDS
+        before = words[:i]
+        return not before or before[-1] in PERSON_WORDS
     return False
 
 
@@ -594,13 +595,13 @@ def returned_keys(schema: Any, path: str = "") -> Iterator[tuple[str, str]]:
             yield from returned_keys(sub, path)
 
 
-def _returns_findings(contract: Contract) -> list[Finding]:
+def returns_findings(contract: Contract) -> list[Finding]:
     returns = contract.returns
     src = contract.source
     loc = f"{contract.name}.returns"
     if returns is None:
         return [
-            _f(
+            make_finding(
                 "returns-undeclared",
                 contract,
                 loc,
@@ -617,7 +618,7 @@ def _returns_findings(contract: Contract) -> list[Finding]:
             continue
         seen.add(path)
         out.append(
-            _f(
+            make_finding(
                 "returns-personal-data",
                 contract,
                 f"{loc}.{path}",
@@ -632,7 +633,7 @@ def _returns_findings(contract: Contract) -> list[Finding]:
     props = returns.get("properties") or {}
     if returns.get("type") == "array":
         out.append(
-            _f(
+            make_finding(
                 "empty-no-note",
                 contract,
                 loc,
@@ -648,7 +649,7 @@ def _returns_findings(contract: Contract) -> list[Finding]:
         and "note" not in props
     ):
         out.append(
-            _f(
+            make_finding(
                 "empty-no-note",
                 contract,
                 f"{loc}.{rows_key}",

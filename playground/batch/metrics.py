@@ -1,6 +1,6 @@
 """Eval metrics: counts and rates over judged cases.
 
-Owns :class:`Metrics` (selection, false-selection and wrong-tool rates, argument accuracy
+Owns :class:`Metrics` (selection, false-selection, wrong-tool and asked rates, argument accuracy
 conditional on the right tool), :class:`ToolScore` (per-tool TP/FP/FN, precision and recall)
 and the confusion matrix (rows: expected tool or ``"(none)"``, columns: chosen tool or
 ``"(none)"``), computed by :func:`compute_metrics`. Every rate is a fraction in [0, 1] or
@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playground.batch.evalcases import (
+    ASKED,
     ERROR,
     FALSE_SELECTION,
     MISSED,
@@ -79,6 +80,7 @@ class Metrics:
     should_not_use: int = 0
     selected: int = 0
     wrong_tool: int = 0
+    asked: int = 0
     missed: int = 0
     false_selected: int = 0
     args_checked: int = 0
@@ -100,15 +102,23 @@ class Metrics:
         return _rate(self.wrong_tool, self.should_use)
 
     @property
+    def asked_rate(self) -> float | None:
+        """Should-use cases where no tool was called but the router asked for a value of the
+        expected tool (a clarify move) / should-use cases."""
+        return _rate(self.asked, self.should_use)
+
+    @property
     def argument_accuracy(self) -> float | None:
         return _rate(self.args_matched, self.args_checked)
 
     def rates(self) -> dict[str, float | None]:
-        """``{"selection_rate", "false_selection_rate", "wrong_tool_rate", "argument_accuracy"}``."""
+        """``{"selection_rate", "false_selection_rate", "wrong_tool_rate", "asked_rate",
+        "argument_accuracy"}``."""
         return {
             "selection_rate": self.selection_rate,
             "false_selection_rate": self.false_selection_rate,
             "wrong_tool_rate": self.wrong_tool_rate,
+            "asked_rate": self.asked_rate,
             "argument_accuracy": self.argument_accuracy,
         }
 
@@ -125,6 +135,7 @@ class Metrics:
                 "should_not_use": self.should_not_use,
                 "selected": self.selected,
                 "wrong_tool": self.wrong_tool,
+                "asked": self.asked,
                 "missed": self.missed,
                 "false_selected": self.false_selected,
                 "args_checked": self.args_checked,
@@ -162,6 +173,7 @@ def compute_metrics(results: Iterable[CaseResult], tools: Iterable[str] = ()) ->
             m.should_use += 1
             m.selected += r.category == SELECTED
             m.wrong_tool += r.category == WRONG_TOOL
+            m.asked += r.category == ASKED
             m.missed += r.category == MISSED
             if r.case.expect_args is not None and r.category == SELECTED:
                 m.args_checked += 1

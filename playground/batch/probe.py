@@ -38,13 +38,17 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playground.core.canonical import json_type_name
 from playground.core.contracts import Contract
+from playground.core.ecma import ecma_search
 from playground.core.gate import Gate
 from playground.core.validation import check_args, example_value, validator_for
 from playground.errors import UsageError
+
+if TYPE_CHECKING:
+    from playground.workbench import Playground
 
 VALID = "valid"
 INVALID = "invalid"
@@ -75,6 +79,7 @@ class ProbeCase:
     body_runs: int = 0
     ran: bool = True
     note: str = ""
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -109,6 +114,7 @@ class ProbeCase:
             "ok": self.ok,
             "problem": self.problem,
             "note": self.note,
+            "warnings": self.warnings,
         }
 
 
@@ -133,6 +139,7 @@ class ProbeReport:
             "ok": self.ok,
             "total": len(self.cases),
             "problems": len(self.problems),
+            "warnings": sorted({w for c in self.cases for w in c.warnings}),
             "cases": [c.to_json() for c in self.cases],
         }
 
@@ -162,7 +169,7 @@ def _accepts_type(types: set[str], t: str) -> bool:
 
 def _valid_for(schema: dict[str, Any], value: Any) -> bool:
     try:
-        return validator_for(schema).is_valid(value)
+        return bool(validator_for(schema).is_valid(value))
     except Exception:  # a schema jsonschema cannot compile
         return False
 
@@ -235,11 +242,11 @@ def _wrong_value(t: str, base: Any) -> Any:
 def _pattern_miss(pattern: str, base: Any) -> str | None:
     candidates = []
     if isinstance(base, str):
-        candidates += [base.lower(), base.swapcase(), f" {base}", base[1:], base + "!"]
+        candidates += [base.lower(), base.swapcase(), f" {base}", base[1:], base + "!", base + "\n"]
     candidates += ["zz", "!!!", "0", "not matching"]
     for c in candidates:
         try:
-            if c and re.search(pattern, c) is None:
+            if c and not ecma_search(pattern, c):
                 return c
         except re.error:
             return None
@@ -428,14 +435,16 @@ def _bound_cases(
 # ---------------------------------------------------------------------------------- running
 
 
-def _gate_of(target: Any) -> Gate:
-    gate = getattr(target, "gate", target)
+def _gate_of(target: Playground | Gate) -> Gate:
+    gate = target if isinstance(target, Gate) else getattr(target, "gate", None)
     if not isinstance(gate, Gate):
         raise TypeError(f"expected a Playground or a Gate, got {type(target).__name__}")
     return gate
 
 
-def probe_contract(target: Any, name: str, *, run_valid: bool | None = None) -> ProbeReport:
+def probe_contract(
+    target: Playground | Gate, name: str, *, run_valid: bool | None = None
+) -> ProbeReport:
     """Generate the probe cases for contract ``name`` and run each through ONE gate.
 
     ``target``: a Playground (its gate is used, so its cache and ``body_runs`` carry) or a Gate.
@@ -462,6 +471,7 @@ def probe_contract(target: Any, name: str, *, run_valid: bool | None = None) -> 
             before = gate.body_runs[contract.name]
             record = gate.call(contract.name, case.args)
             case.verdict, case.kind, case.body_ran = record.verdict, record.kind, record.body_ran
+            case.warnings = list(record.warnings)
             case.body_runs = gate.body_runs[contract.name] - before
         report.cases.append(case)
     return report

@@ -1,27 +1,33 @@
 """``playground ask "QUESTION"``: route a question, run the calls through the gate, print the episode.
 
-Routers: ``offline`` (default; deterministic, explains its choice) or ``gemini`` (needs
-``GEMINI_API_KEY`` or ``GOOGLE_API_KEY``; without one a one-line note on stderr says how to set
-it and the offline router is used). ``--dry-run``: run nothing — for ``gemini`` print the exact
-request Gemini would receive (no key needed), for ``offline`` the first move it would make.
-A router error mid-episode ends the episode with a clear reply (exit 0: the episode printed).
+Routers: any registered in :mod:`playground.routing.registry` (``offline``, the default, is
+deterministic and explains its choice; ``gemini`` needs ``GEMINI_API_KEY`` or
+``GOOGLE_API_KEY``). A router whose key is missing is replaced by the default one with a one-line
+note on stderr saying how to set it. ``--dry-run``: run nothing — for a router with a dry run
+(Gemini) print the exact request it would send (no key needed), for others the first move it
+would make. A router error mid-episode ends the episode with a clear reply (exit 0: the episode
+printed).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from typing import Annotated, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from playground.cli.common import (
     FormatOption,
+    HistoryOption,
+    InProcessOption,
     McpConfigOption,
     McpHeaderOption,
     McpOption,
     McpServerOption,
     McpUrlOption,
+    NoHistoryOption,
     OutputFormat,
     ToolsOption,
     boundary,
@@ -30,27 +36,18 @@ from playground.cli.common import (
     finish,
     mcp_specs,
     one_line,
+    open_history_store,
     open_workbench,
+    record_history,
+    tools_paths,
     visible,
 )
+from playground.cli.router_options import ModelOption, ModeOption, RouterOption
 from playground.core.canonical import shorten
+from playground.routing import registry
 
-RouterOption = Annotated[
-    str,
-    typer.Option(
-        "--router", "-r", help="Who picks the tools: offline (default, no network) or gemini."
-    ),
-]
-ModelOption = Annotated[
-    str | None, typer.Option("--model", help="Gemini model name (gemini router only).")
-]
-ModeOption = Annotated[
-    str | None,
-    typer.Option(
-        "--mode",
-        help="Gemini function-calling mode: AUTO, ANY, NONE or VALIDATED (gemini router only).",
-    ),
-]
+if TYPE_CHECKING:
+    from playground.workbench import Playground
 
 
 def note(message: str) -> None:
@@ -85,7 +82,8 @@ def _moves_table(moves: list[dict[str, Any]]) -> Any:
     for col in ("#", "move", "chosen", "top scores", "why"):
         table.add_column(col, overflow="fold")
     for i, move in enumerate(moves, start=1):
-        exp = move.get("explanation") if isinstance(move.get("explanation"), dict) else {}
+        explanation = move.get("explanation")
+        exp: dict[str, Any] = explanation if isinstance(explanation, dict) else {}
         calls = move.get("calls") or []
         what = (
             "; ".join(f"call {c['name']}({_args_text(c['args'])})" for c in calls)
@@ -123,7 +121,7 @@ def _table_view(data: dict[str, Any]) -> Any:
 
 def ask(
     question: Annotated[str, typer.Argument(help="The customer's question, in any language.")],
-    router: RouterOption = "offline",
+    router: RouterOption = registry.DEFAULT_ROUTER,
     model: ModelOption = None,
     mode: ModeOption = None,
     dry_run: Annotated[
@@ -135,12 +133,23 @@ def ask(
     max_steps: Annotated[
         int, typer.Option("--max-steps", min=1, help="Router moves allowed in the episode.")
     ] = 8,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            "--save",
+            help="Write the episode as a golden file (replay it with playground replay FILE).",
+            show_default=False,
+        ),
+    ] = None,
+    history: HistoryOption = None,
+    no_history: NoHistoryOption = False,
     tools: ToolsOption = None,
     mcp: McpOption = None,
     mcp_url: McpUrlOption = None,
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Ask a question: the router picks tools, the gate runs them, the loop repairs or gives up.
@@ -149,6 +158,7 @@ def ask(
     the reply; --format json prints the episode (DESIGN.md, "Episode").
     """
     from playground.routing.factory import choose_router
+    from playground.routing.synonyms import apply_synonyms
 
     with boundary():
         if not question.strip():
@@ -160,11 +170,15 @@ def ask(
         except JsonInputError as exc:
             fail(str(exc))
         pg = open_workbench(
-            tools, wire=not dry_run, mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+            tools,
+            wire=not dry_run,
+            in_process=in_process,
+            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
         )
         choice = choose_router(router, model, mode, os.environ, dry_run=dry_run)
         for text in choice.notes:
             note(text)
+        apply_synonyms(choice.router, tools_paths(tools))  # synonyms.json beside the tools
         pg.router = choice.router
         if dry_run:
             _dry_run(pg, question, fmt)
@@ -174,6 +188,11 @@ def ask(
 
         episode = run_question_episode(pg, question, pg.router, max_steps=max_steps)
         data = episode.to_json()
+        record_history(open_history_store(history, no_history), pg, "episode", data, tools)
+        if save is not None:
+            from playground.batch.replay import save_golden
+
+            save_golden(save, pg.registry, "episode", data)
         if episode.end == "router_error":
             note(episode.reply)
         if fmt is OutputFormat.table:
@@ -185,13 +204,15 @@ def ask(
     finish(pg)
 
 
-def _dry_run(pg: Any, question: str, fmt: OutputFormat) -> None:
-    from playground.routing.base import Turn
+def _dry_run(pg: Playground, question: str, fmt: OutputFormat) -> None:
+    from playground.routing.base import DryRunRouter, Turn
 
     conversation = [Turn(role="user", text=question)]
     declarations = pg.registry.declarations()
     router = pg.router
-    if getattr(router.capabilities, "dry_run", False):
+    assert router is not None  # set by ask() before the dry run
+    data: dict[str, Any]
+    if isinstance(router, DryRunRouter) and router.capabilities.dry_run:
         data = {"router": router.name, "dry_run": router.dry_run(conversation, declarations)}
     else:
         move = router.next_move(conversation, declarations)

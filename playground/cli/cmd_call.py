@@ -7,21 +7,24 @@ Arguments follow HTTPie (DESIGN.md, "Command line"; https://httpie.io/docs/cli/n
 
 from __future__ import annotations
 
-import dataclasses
-import importlib
 from collections.abc import Sequence
-from typing import Annotated, Any
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from playground.cli.common import (
     ExitCode,
     FormatOption,
+    HistoryOption,
+    InProcessOption,
     McpConfigOption,
     McpHeaderOption,
     McpOption,
     McpServerOption,
     McpUrlOption,
+    NoHistoryOption,
     OutputFormat,
     ToolsOption,
     boundary,
@@ -31,10 +34,18 @@ from playground.cli.common import (
     fail,
     finish,
     mcp_specs,
+    open_history_store,
     open_workbench,
+    record_history,
     unknown_tool_message,
 )
+from playground.core.outcome import OutcomeKind
+from playground.core.wire import anthropic_tool, openai_tool
 from playground.errors import UsageError
+
+if TYPE_CHECKING:
+    from playground.loop.episode import Episode
+    from playground.workbench import Playground
 
 # ---------------------------------------------------------------------------------------------
 # argument items (no typer/rich: usable by any front end)
@@ -153,11 +164,15 @@ def list_tools(
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
     fmt: FormatOption = OutputFormat.table,
+    in_process: InProcessOption = False,
 ) -> None:
     """List the loaded tools: name, origin, side effects, caching, time limit, required args."""
     with boundary():
         pg = open_workbench(
-            tools, wire=False, mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+            tools,
+            wire=False,
+            in_process=in_process,
+            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
         )
         rows = [contract_summary(c) for c in pg.registry.contracts.values()]
         if fmt is OutputFormat.table:
@@ -171,8 +186,31 @@ def list_tools(
     finish(pg)
 
 
+class Provider(str, Enum):
+    """The providers whose declaration ``show`` can print."""
+
+    gemini = "gemini"
+    anthropic = "anthropic"
+    openai = "openai"
+
+
+_DECLARATION_TITLES = {
+    Provider.gemini: "as google-genai builds it",
+    Provider.anthropic: "the Anthropic tool: name, description, input_schema",
+    Provider.openai: "the OpenAI function tool: type, function{name, description, parameters}",
+}
+
+
 def show(
     name: Annotated[str, typer.Argument(help="The tool name (see playground list).")],
+    provider: Annotated[
+        Provider,
+        typer.Option(
+            "--provider",
+            help="Whose declaration to print: gemini (as google-genai builds it), anthropic "
+            "(name, description, input_schema) or openai (a function tool).",
+        ),
+    ] = Provider.gemini,
     tools: ToolsOption = None,
     mcp: McpOption = None,
     mcp_url: McpUrlOption = None,
@@ -180,24 +218,41 @@ def show(
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
     fmt: FormatOption = OutputFormat.table,
+    in_process: InProcessOption = False,
 ) -> None:
-    """Show the declaration the model reads, exactly as google-genai builds it.
+    """Show the declaration the model reads: Gemini's exactly as google-genai builds it, or
+    Anthropic's / OpenAI's tool definition (--provider).
 
     json/jsonl print only that declaration; table adds the returns schema and the flags.
     """
     with boundary():
         pg = open_workbench(
-            tools, wire=False, mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+            tools,
+            wire=False,
+            in_process=in_process,
+            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
         )
         contract = pg.registry.get(name)
         if contract is None:
             fail(unknown_tool_message(name, pg.registry.names()))
-        declaration = contract.gemini_declaration()
+        if provider is Provider.anthropic:
+            declaration = anthropic_tool(contract.declaration())
+        elif provider is Provider.openai:
+            declaration = openai_tool(contract.declaration())
+        else:
+            from playground.core.wire import gemini_declaration
+
+            declaration = gemini_declaration(contract)
         if fmt is OutputFormat.table:
             from playground.cli import render
 
             render.console().print(
-                render.contract_view(contract_summary(contract), declaration, contract.returns)
+                render.contract_view(
+                    contract_summary(contract),
+                    declaration,
+                    contract.returns,
+                    title=_DECLARATION_TITLES[provider],
+                )
             )
         else:
             emit_json(declaration, fmt)
@@ -224,6 +279,16 @@ def call(
         bool,
         typer.Option("--repair", help="Run the repair loop on a failure and print the episode."),
     ] = False,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            "--save",
+            help="Write the record (with --repair: the episode) as a golden file to replay later.",
+            show_default=False,
+        ),
+    ] = None,
+    history: HistoryOption = None,
+    no_history: NoHistoryOption = False,
     tools: ToolsOption = None,
     mcp: McpOption = None,
     mcp_url: McpUrlOption = None,
@@ -231,6 +296,7 @@ def call(
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
     fmt: FormatOption = OutputFormat.table,
+    in_process: InProcessOption = False,
 ) -> None:
     """Call one tool through the gate and print the record: verdict, body, cache, outcome, wire JSON.
 
@@ -240,62 +306,55 @@ def call(
     """
     with boundary():
         args = build_call_args(items, args_json)
-        pg = open_workbench(tools, mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server))
+        store = open_history_store(history, no_history)
+        pg = open_workbench(
+            tools,
+            in_process=in_process,
+            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+        )
         if repair:
-            episode = _run_repair(pg, name, args)
+            from playground.loop.episode import run_manual_episode
+
+            episode = run_manual_episode(pg, name, args)
+            _keep(store, pg, "episode", episode.to_json(), tools, save)
             _print_episode(episode, fmt)
-            if name not in pg.registry and not getattr(episode, "ok", True):
+            if name not in pg.registry and not episode.ok:
                 # as without --repair: an unregistered name the loop could not re-route is exit 2
                 error_line(unknown_tool_message(name, pg.registry.names()))
                 finish(pg, ExitCode.USAGE)
             finish(pg)
             return
         record = pg.gate.call(name, args)
+        _keep(store, pg, "call", record.to_json(), tools, save)
         if fmt is OutputFormat.table:
             from playground.cli import render
 
             render.console().print(render.record_view(record))
         else:
             emit_json(record.to_json(), fmt)
-        if record.kind == "unknown_tool":
+        if record.kind == OutcomeKind.UNKNOWN_TOOL:
             error_line(unknown_tool_message(name, pg.registry.names()))
             finish(pg, ExitCode.USAGE)
     finish(pg)
 
 
-def _run_repair(pg: Any, name: str, args: Any) -> Any:
-    """``playground.loop.episode.run_manual_episode(pg, name, args)``, imported here; exit 2
-    when the repair loop is not installed."""
-    module_name = "playground.loop.episode"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name:
-            raise
-        fail("repair loop not available (playground/loop/episode.py is missing)")
-    run_manual_episode = getattr(module, "run_manual_episode", None)
-    if not callable(run_manual_episode):
-        fail("repair loop not available (playground.loop.episode has no run_manual_episode)")
-    return run_manual_episode(pg, name, args)
+def _keep(store: Any, pg: Playground, kind: str, data: Any, tools: Any, save: Path | None) -> None:
+    """Record the run in the history and, with ``--save``, write it as a golden file."""
+    record_history(store, pg, kind, data, tools)
+    if save is not None:
+        from playground.batch.replay import save_golden
+
+        save_golden(save, pg.registry, kind, data)
 
 
-def episode_json(episode: Any) -> Any:
-    """An episode as JSON data: its ``to_json()``, a dataclass as a dict, or the value itself."""
-    if hasattr(episode, "to_json"):
-        return episode.to_json()
-    if dataclasses.is_dataclass(episode) and not isinstance(episode, type):
-        return dataclasses.asdict(episode)
-    return episode
-
-
-def _print_episode(episode: Any, fmt: OutputFormat) -> None:
-    data = episode_json(episode)
-    if fmt is OutputFormat.table and isinstance(data, dict):
+def _print_episode(episode: Episode, fmt: OutputFormat) -> None:
+    data = episode.to_json()
+    if fmt is OutputFormat.table:
         from playground.cli import render
 
         render.console().print(render.episode_view(data))
     else:
-        emit_json(data, OutputFormat.json if fmt is OutputFormat.table else fmt)
+        emit_json(data, fmt)
 
 
 def register(app: typer.Typer) -> None:

@@ -16,6 +16,7 @@ import typer
 from playground.cli.common import (
     ExitCode,
     FormatOption,
+    InProcessOption,
     McpConfigOption,
     McpHeaderOption,
     McpOption,
@@ -28,6 +29,7 @@ from playground.cli.common import (
     emit_json_lines,
     finish,
     mcp_specs,
+    note_line,
     open_workbench,
 )
 
@@ -45,6 +47,7 @@ def check(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Run every case of a file through one gate (the cache carries across lines); exit 1 if any fails.
@@ -56,7 +59,11 @@ def check(
 
     with boundary():
         parsed = read_cases(cases)  # a missing file is a UsageError: exit 2 before loading tools
-        pg = open_workbench(tools, mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server))
+        pg = open_workbench(
+            tools,
+            in_process=in_process,
+            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+        )
         if fmt is OutputFormat.jsonl:
             report = run_cases(
                 pg.gate,
@@ -72,6 +79,9 @@ def check(
                 from playground.cli import render
 
                 render.console().print(render.check_table(report.to_json()))
+    for result in report.results:
+        for text in result.notes:  # a declaration changed since the line was written
+            note_line(f"{cases}: line {result.case.line}: {text}")
     finish(pg, ExitCode.OK if report.ok else ExitCode.FAILED)
 
 

@@ -10,21 +10,23 @@ Exit codes: 0 done (failed cases are data); 1 a ``--min-selection`` / ``--max-fa
 threshold is not met (by the ``--tools`` run, and by the ``--compare`` run when given), or the
 case file has malformed lines (each reported as ``line N: ...``; the other lines still run —
 as ``playground check`` does); 2 the case file is missing, a tool module did not load, or
-``--router gemini`` has no API key (eval never measures a different router silently).
+the router needs an API key and has none (eval never measures a different router silently).
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from playground.cli.common import (
     ExitCode,
+    InProcessOption,
     McpConfigOption,
     McpHeaderOption,
     McpOption,
@@ -38,7 +40,13 @@ from playground.cli.common import (
     finish,
     mcp_specs,
     open_workbench,
+    tools_paths,
 )
+from playground.cli.router_options import ModelOption, ModeOption, RouterOption
+from playground.routing import registry
+
+if TYPE_CHECKING:
+    from playground.routing.base import Router
 
 
 class EvalFormat(str, Enum):
@@ -55,7 +63,7 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value:.1%}"
 
 
-def _make_router(name: str, model: str | None, mode: str | None) -> Any:
+def _make_router(name: str, model: str | None, mode: str | None) -> Router:
     from playground.routing.factory import choose_router
 
     choice = choose_router(name, model, mode)
@@ -100,19 +108,10 @@ def eval_cases(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
-    router: Annotated[
-        str, typer.Option("--router", "-r", help="offline (default, no key) or gemini.")
-    ] = "offline",
-    model: Annotated[
-        str | None, typer.Option("--model", help="Gemini model name (gemini router only).")
-    ] = None,
-    mode: Annotated[
-        str | None,
-        typer.Option(
-            "--mode",
-            help="Gemini function-calling mode: AUTO, ANY, NONE, VALIDATED (gemini router only).",
-        ),
-    ] = None,
+    in_process: InProcessOption = False,
+    router: RouterOption = registry.DEFAULT_ROUTER,
+    model: ModelOption = None,
+    mode: ModeOption = None,
     compare_with: Annotated[
         list[Path] | None,
         typer.Option(
@@ -151,56 +150,80 @@ def eval_cases(
         typer.Option(
             "--rpm",
             min=0.0,
-            help="Requests per minute for a network router (default 10 for gemini; 0 = no limit). "
-            "The offline router is never limited unless this is given.",
+            help="Requests per minute (0 = no limit). Default: the router's own (gemini 10; the "
+            "offline router is never limited unless this is given).",
         ),
     ] = None,
 ) -> None:
     """Judge a router's FIRST move on every question: selection rate, false-selection rate,
     wrong-tool rate, argument accuracy, per-tool precision/recall and a confusion matrix."""
-    from playground.batch.evaluate import (
-        DEFAULT_RPM,
-        compare,
-        evaluate,
-        load_cases,
-        threshold_failures,
-    )
+    from playground.batch.compare import compare
+    from playground.batch.evalstream import check_case_path, iter_case_file
+    from playground.batch.evaluate import evaluate, no_case_judged, threshold_failures
 
+    # jsonl streams: each result is written as it is judged and nothing per case is kept
+    stream = fmt is EvalFormat.jsonl and not compare_with
     with boundary():
-        case_set = load_cases(cases)  # missing file: UsageError → exit 2 before loading tools
+        check_case_path(cases)  # missing file: UsageError → exit 2 before loading tools
         pg = open_workbench(
-            tools, wire=False, mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+            tools,
+            wire=False,
+            in_process=in_process,
+            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
         )
-        other_pg = open_workbench(compare_with, wire=False) if compare_with else None
+        other_pg = (
+            open_workbench(compare_with, wire=False, in_process=in_process)
+            if compare_with
+            else None
+        )
         for label, target in (("--tools", pg), ("--compare", other_pg)):
             # Rates over a partly loaded tool set look plausible and are wrong: measure nothing.
             if target is not None and (target.registry.problems or not target.registry.contracts):
                 fail(f"{label}: the tools did not load cleanly (see above); nothing was evaluated")
         chosen = _make_router(router, model, mode)
-        limit = rpm if rpm is not None else (DEFAULT_RPM if chosen.capabilities.network else None)
+        from playground.routing.synonyms import apply_synonyms
+
+        apply_synonyms(chosen, tools_paths(tools))  # synonyms.json beside the tools
+        limit = rpm if rpm is not None else chosen.capabilities.default_rpm
         runs = [("base", pg)] + ([("compare", other_pg)] if other_pg is not None else [])
         reports = []
         for label, target in runs:
-            bar, callback = _progress(f"eval {label}", len(case_set.cases))
+            bar, callback = _progress(f"eval {label}", _count_cases(cases))
+            run = functools.partial(
+                evaluate,
+                target,
+                _Cases(cases, iter_case_file),
+                chosen,
+                progress=callback,
+                rpm=limit,
+                label=label,
+                keep_results=not stream,
+                on_result=_echo_result(label) if stream else None,
+                on_problem=_echo_problem(label) if stream else None,
+            )
             if bar is not None:
                 with bar:
-                    reports.append(
-                        evaluate(
-                            target, case_set, chosen, progress=callback, rpm=limit, label=label
-                        )
-                    )
+                    reports.append(run())
             else:
-                reports.append(
-                    evaluate(target, case_set, chosen, progress=callback, rpm=limit, label=label)
-                )
+                reports.append(run())
+            if reports[-1].interrupted:
+                break
         comparison = compare(reports[0], reports[1]) if len(reports) == 2 else None
-        for problem in case_set.problems:
+        problems = reports[0].problems
+        for problem in problems:
             error_line(f"{cases}: {problem}")
         misses = {
             r.label: threshold_failures(r, min_selection, max_false_selection) for r in reports
         }
-        _emit(fmt, reports, comparison, misses)
-    code = ExitCode.FAILED if any(misses.values()) or case_set.problems else ExitCode.OK
+        _emit(fmt, reports, comparison, misses, streamed=stream)
+    if any(r.interrupted for r in reports):
+        error_line("interrupted: the cases judged so far are above")
+        raise typer.Exit(int(ExitCode.INTERRUPTED))
+    unjudged = [why for why in map(no_case_judged, reports) if why]
+    if unjudged:
+        error_line(unjudged[0])
+        raise typer.Exit(int(ExitCode.USAGE))
+    code = ExitCode.FAILED if any(misses.values()) or problems else ExitCode.OK
     for label, why in misses.items():
         for line in why:
             error_line(f"{label}: {line}" if comparison else line)
@@ -209,8 +232,50 @@ def eval_cases(
     finish(pg, code)
 
 
+class _Cases:
+    """The case file, re-read lazily by each run (``source`` for the report)."""
+
+    def __init__(self, path: Path, reader: Callable[[Path], Any]) -> None:
+        self.source = str(path)
+        self._path, self._reader = path, reader
+
+    def __iter__(self) -> Any:
+        return iter(self._reader(self._path))
+
+
+def _count_cases(path: Path) -> int:
+    """Lines that hold a case, counted only for a progress bar on a terminal (else 0)."""
+    if not sys.stderr.isatty():
+        return 0
+    try:
+        with path.open(encoding="utf-8-sig", errors="replace") as handle:
+            return sum(1 for line in handle if line.strip() and not line.lstrip().startswith("#"))
+    except OSError:
+        return 0
+
+
+def _echo_result(label: str) -> Callable[[Any], None]:
+    def echo(result: Any) -> None:
+        typer.echo(dump_json({"run": label, **result.to_json()}, compact=True))
+        sys.stdout.flush()
+
+    return echo
+
+
+def _echo_problem(label: str) -> Callable[[Any], None]:
+    def echo(problem: Any) -> None:
+        typer.echo(dump_json({"run": label, "problem": problem.to_json()}, compact=True))
+
+    return echo
+
+
 def _emit(
-    fmt: EvalFormat, reports: list[Any], comparison: Any, misses: dict[str, list[str]]
+    fmt: EvalFormat,
+    reports: list[Any],
+    comparison: Any,
+    misses: dict[str, list[str]],
+    *,
+    streamed: bool = False,
 ) -> None:
     if fmt is EvalFormat.junit:
         from playground.batch.junit import to_junit
@@ -222,12 +287,13 @@ def _emit(
         typer.echo(dump_json(data))
     elif fmt is EvalFormat.jsonl:
         for report in reports:
-            for result in report.results:
-                typer.echo(dump_json({"run": report.label, **result.to_json()}, compact=True))
-            for problem in report.problems:
-                typer.echo(
-                    dump_json({"run": report.label, "problem": problem.to_json()}, compact=True)
-                )
+            if not streamed:  # a streamed run already wrote its results and problems
+                for result in report.results:
+                    typer.echo(dump_json({"run": report.label, **result.to_json()}, compact=True))
+                for problem in report.problems:
+                    typer.echo(
+                        dump_json({"run": report.label, "problem": problem.to_json()}, compact=True)
+                    )
             typer.echo(
                 dump_json({"run": report.label, "summary": report.metrics.to_json()}, compact=True)
             )
@@ -263,12 +329,14 @@ def _print_tables(reports: list[Any], comparison: Any) -> None:
         "selection_rate": "selection rate",
         "false_selection_rate": "false-selection rate",
         "wrong_tool_rate": "wrong-tool rate",
+        "asked_rate": "asked rate (right tool, asked for a value)",
         "argument_accuracy": "argument accuracy",
     }
     fractions = {
         "selection_rate": (m.selected, m.should_use),
         "false_selection_rate": (m.false_selected, m.should_not_use),
         "wrong_tool_rate": (m.wrong_tool, m.should_use),
+        "asked_rate": (m.asked, m.should_use),
         "argument_accuracy": (m.args_matched, m.args_checked),
     }
     if comparison:

@@ -6,14 +6,14 @@ Exit codes: 0 no error (warnings and info alone pass); 1 an error, or a warning 
 
 from __future__ import annotations
 
-import os
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from playground.cli.common import (
     ExitCode,
     FormatOption,
+    InProcessOption,
     McpConfigOption,
     McpHeaderOption,
     McpOption,
@@ -33,17 +33,8 @@ from playground.cli.common import (
 
 SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
-
-def _short(source: str) -> str:
-    """``source`` relative to the working directory when it is below it."""
-    path, sep, line = source.rpartition(":")
-    if not sep or not line.isdigit():
-        return source
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return source
-    return f"{rel if not rel.startswith('..') else path}:{line}"
+if TYPE_CHECKING:
+    from playground.batch.lint_base import Finding
 
 
 def lint(
@@ -53,6 +44,7 @@ def lint(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    in_process: InProcessOption = False,
     strict: Annotated[
         bool, typer.Option("--strict", help="Exit 1 on warnings too (info never fails).")
     ] = False,
@@ -67,11 +59,15 @@ def lint(
     """Check tool schemas against seed 002: names (verb + object, no versions, one job), boundary
     sentences, constraints in prose that belong in the schema, optional arguments, declared and
     minimal returns, empty-result notes, and the 10 / 30 tool-count thresholds."""
-    from playground.batch.lint import RULES, lint_contract, lint_exit_code, lint_registry, summarize
+    from playground.batch.lint import lint_contract, lint_exit_code, lint_registry, summarize
+    from playground.batch.lint_base import RULES
 
     with boundary():
         pg = open_workbench(
-            tools, wire=False, mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+            tools,
+            wire=False,
+            in_process=in_process,
+            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
         )
         registry = pg.registry
         if only is not None:
@@ -107,7 +103,7 @@ def lint(
 
 
 def _print_table(
-    findings, counts: dict[str, int], n_tools: int, loaded_cleanly: bool = True
+    findings: list[Finding], counts: dict[str, int], n_tools: int, loaded_cleanly: bool = True
 ) -> None:
     """The findings table and a summary line; "clean" only when there were no findings AND
     every tool module loaded (a tool set that failed to load is not clean)."""
@@ -117,6 +113,7 @@ def _print_table(
     from rich.text import Text
 
     from playground.cli.render import console as make_console
+    from playground.core.contracts import SourceLocation
 
     console = make_console()  # markup off; 120 columns when piped
     if findings:
@@ -127,7 +124,7 @@ def _print_table(
         table.add_column("finding", overflow="fold", ratio=1)
         for f in findings:
             where = Text(f.location, style="bold")
-            where.append("\n" + _short(f.source), style="dim")
+            where.append("\n" + str(SourceLocation.parse(f.source).relative()), style="dim")
             body = Text(f.message)
             body.append("\n→ " + f.suggestion, style="green")
             table.add_row(

@@ -14,6 +14,7 @@ import typer
 from playground.cli.common import (
     ExitCode,
     FormatOption,
+    InProcessOption,
     McpConfigOption,
     McpHeaderOption,
     McpOption,
@@ -41,6 +42,7 @@ def probe(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Send every derived input (missing, wrong types, true for an integer, bounds, enum and pattern
@@ -50,7 +52,10 @@ def probe(
 
     with boundary():
         pg = open_workbench(
-            tools, wire=False, mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+            tools,
+            wire=False,
+            in_process=in_process,
+            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
         )
         if name not in pg.registry:
             fail(unknown_tool_message(name, pg.registry.names()))
@@ -100,6 +105,8 @@ def _print_table(report) -> None:
                 style="bold red",
             )
         )
+    for warning in sorted({w for c in report.cases for w in c.warnings}):
+        console.print(Text(f"warning: {warning}", style="yellow"))
     invalid = [c for c in report.cases if c.expected == "invalid"]
     leaked = [c for c in invalid if c.body_runs or c.body_ran]
     summary = (

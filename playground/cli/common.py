@@ -7,13 +7,10 @@ playground core is imported inside :func:`open_workbench`, at command run time, 
 How to write a command module (``playground/cli/cmd_<name>.py``)
 ================================================================
 
-1. Add its module name to ``COMMAND_MODULES`` in ``playground/cli/main.py`` (already listed:
-   cmd_call, cmd_check, cmd_ask, cmd_eval, cmd_lint, cmd_probe, cmd_report, cmd_tui). A listed
-   module that does not exist yet is skipped; any other import error in it is a bug and shows.
+1. Add the module to the tuple of command modules in ``playground/cli/main.py`` (the order of
+   ``--help``).
 2. Define the command functions at module level and a ``register(app: typer.Typer) -> None``
-   that adds them (``app.command("eval")(eval_cases)``). The older style
-   ``from playground.cli.main import app`` + ``@app.command()`` at import also works
-   (main.py defines ``app`` before importing command modules), but ``register`` is preferred.
+   that adds them (``app.command("eval")(eval_cases)``).
 3. Inside the command::
 
        def eval_cases(cases: Annotated[Path, typer.Argument(...)],
@@ -135,6 +132,16 @@ McpServerOption = Annotated[
     ),
 ]
 
+InProcessOption = Annotated[
+    bool,
+    typer.Option(
+        "--in-process",
+        help="Run tool bodies in this process instead of an isolated worker process (for a "
+        "debugger: breakpoint() in a body stops in pdb). A crashing or hung body can then take "
+        "the playground down. Also set by PLAYGROUND_IN_PROCESS=1.",
+    ),
+]
+
 FormatOption = Annotated[
     OutputFormat,
     typer.Option(
@@ -144,6 +151,48 @@ FormatOption = Annotated[
         case_sensitive=False,
     ),
 ]
+
+
+HistoryOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--history",
+        help="The history file (default .playground/history.db, or $PLAYGROUND_HISTORY).",
+        show_default=False,
+    ),
+]
+
+NoHistoryOption = Annotated[
+    bool,
+    typer.Option("--no-history", help="Do not record this run in the history."),
+]
+
+
+def note_line(message: str) -> None:
+    """Print ``note: <message>`` as ONE line on stderr."""
+    typer.echo(f"note: {one_line(message)}", err=True)
+
+
+def open_history_store(path: Path | None, disabled: bool = False) -> Any:
+    """The :class:`~playground.core.history.HistoryStore` chosen by ``--history`` /
+    ``--no-history`` / ``PLAYGROUND_HISTORY`` (``None`` when off); its notices (a file moved
+    aside, history off because the folder is read-only) print as ``note:`` lines on stderr."""
+    from playground.core.history import open_history
+
+    return open_history(path, disabled=disabled, notice=note_line)
+
+
+def record_history(
+    store: Any, pg: Playground, kind: str, data: Any, tools: Iterable[Path | str] | None
+) -> int | None:
+    """Record one call record or episode of a hand test (never fails the command)."""
+    if store is None:
+        return None
+    from playground.core.history import record_run, source_text
+
+    return record_run(
+        store, pg.registry, kind, data, source=source_text(tools_paths(tools)), origin="cli"
+    )
 
 
 _CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F)}
@@ -223,40 +272,62 @@ def mcp_specs(
     )
 
 
+def wants_in_process(flag: bool = False) -> bool:
+    """``--in-process`` given, or ``PLAYGROUND_IN_PROCESS`` set to ``1``/``true``/``yes``."""
+    return flag or os.environ.get("PLAYGROUND_IN_PROCESS", "").strip().lower() in (
+        "1",
+        "true",
+        "yes",
+    )
+
+
 def open_workbench(
-    tools: Iterable[Path | str] | None, *, wire: bool = True, mcp: Sequence[Any] = ()
+    tools: Iterable[Path | str] | None,
+    *,
+    wire: bool = True,
+    in_process: bool = False,
+    mcp: Sequence[Any] = (),
 ) -> Playground:
     """Load the tool modules and the MCP servers and build a
     :class:`~playground.workbench.Playground`.
 
-    ``mcp``: :class:`~playground.core.mcp_config.McpServerSpec` values (:func:`mcp_specs`);
-    with servers and no ``--tools``, ./tools is not loaded. Each load problem is printed at
-    once on stderr as ``error: <where>: <message>``, each renamed clash as ``note: ...``; the
-    command goes on with what loaded, and :func:`finish` turns the exit code into 2 at the end
-    (and stops the servers).
+    Bodies run in a worker process unless ``in_process`` (``--in-process``) or
+    ``PLAYGROUND_IN_PROCESS=1``. ``mcp``: :class:`~playground.core.mcp_config.McpServerSpec`
+    values (:func:`mcp_specs`); each server is a tool source of the registry; with servers and
+    no ``--tools``, ./tools is not loaded. Each load problem is printed at once on stderr as
+    ``error: <where>: <message>``, each renamed clash as ``note: ...``; the command goes on
+    with what loaded, and :func:`finish` turns the exit code into 2 at the end (and ends the
+    worker and the servers).
     """
     pending = None
     if mcp:  # the servers boot while the rest of the playground is imported and loaded
         from playground.core.mcp_source import start_mcp_servers
 
         pending = start_mcp_servers(mcp)
-    from playground.workbench import Playground, open_playground
-
+    in_process = wants_in_process(in_process)
     if tools or not mcp:
-        pg = open_playground(tools_paths(tools), wire=wire)
+        paths = tools_paths(tools)
+        source = None
+        if not in_process:  # the worker boots and imports the tools while the gate imports here
+            from playground.core.worker import WorkerSource
+
+            source = WorkerSource(paths)
+        from playground.workbench import open_playground
+
+        pg = open_playground(paths, wire=wire, in_process=in_process, source=source)
     else:  # only MCP servers: no ./tools
         from playground.core.gate import Gate
         from playground.core.registry import Registry
+        from playground.workbench import Playground
 
         registry = Registry()
-        pg = Playground(registry=registry, gate=Gate(registry, wire=wire))
+        pg = Playground(registry=registry, gate=Gate(registry, wire=wire), in_process=in_process)
     if pending is not None:
         from playground.core.mcp_source import add_mcp_servers
 
-        sources, choices = add_mcp_servers(pg.registry, pending)
-        pg.settings["mcp_sources"] = sources
+        _, choices = add_mcp_servers(pg.registry, pending)
         for choice in choices:
-            typer.echo(f"note: {one_line(choice)}", err=True)
+            note_line(choice)
     for problem in pg.registry.problems:
         error_line(f"{problem.where}: {problem.message}")
     return pg
@@ -270,11 +341,11 @@ def exit_code(pg: Playground | None, code: int = ExitCode.OK) -> int:
 
 
 def finish(pg: Playground | None, code: int = ExitCode.OK) -> None:
-    """End a command: return normally for 0, else raise ``typer.Exit`` with :func:`exit_code`."""
+    """End a command: close ``pg``'s tool sources (ends the worker process), then return
+    normally for 0, else raise ``typer.Exit`` with :func:`exit_code`."""
     final = exit_code(pg, code)
     if pg is not None:
-        for source in pg.settings.pop("mcp_sources", []):
-            source.close()
+        pg.close()
     if final:
         raise typer.Exit(final)
 

@@ -1,8 +1,5 @@
 """The ``playground`` command: a Typer app, its root callback (no subcommand → the TUI), and
-the list of command modules that register subcommands on it.
-
-``app`` is defined before the command modules are imported, so a module may either expose
-``register(app)`` (preferred) or do ``from playground.cli.main import app`` at import. See
+the command modules that register subcommands on it (each has ``register(app)``). See
 ``playground/cli/common.py`` for the helpers a command uses.
 
 Only typer (and the light ``common`` module) are imported here: textual, google-genai and the
@@ -11,7 +8,6 @@ core load inside the command that needs them, so ``playground --help`` starts fa
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -19,13 +15,27 @@ from typing import Annotated, Any
 
 import typer
 
+from playground.cli import (
+    cmd_ask,
+    cmd_call,
+    cmd_check,
+    cmd_eval,
+    cmd_history,
+    cmd_lint,
+    cmd_probe,
+    cmd_replay,
+    cmd_report,
+)
 from playground.cli.common import (
     ExitCode,
+    HistoryOption,
+    InProcessOption,
     McpConfigOption,
     McpHeaderOption,
     McpOption,
     McpServerOption,
     McpUrlOption,
+    NoHistoryOption,
     ToolsOption,
     boundary,
     error_line,
@@ -34,21 +44,7 @@ from playground.cli.common import (
     mcp_specs,
     one_line,
     tools_paths,
-)
-
-PACKAGE = "playground.cli"
-
-# Command modules, in the order their commands appear in --help. A module that does not exist
-# (yet) is skipped; any other import error inside it propagates (it is a bug to see).
-COMMAND_MODULES: tuple[str, ...] = (
-    "cmd_call",  # list, show, call
-    "cmd_ask",
-    "cmd_check",  # check
-    "cmd_eval",
-    "cmd_lint",
-    "cmd_probe",
-    "cmd_report",
-    "cmd_tui",
+    wants_in_process,
 )
 
 app = typer.Typer(
@@ -82,6 +78,9 @@ def root(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    in_process: InProcessOption = False,
+    history: HistoryOption = None,
+    no_history: NoHistoryOption = False,
     version: Annotated[
         bool | None,
         typer.Option(
@@ -100,61 +99,70 @@ def root(
                 f"the --mcp options go after the command: playground "
                 f'{ctx.invoked_subcommand} --mcp "COMMAND ARG..."'
             )
+        if history is not None or no_history:
+            fail(
+                "--history/--no-history go after the command: "
+                f"playground {ctx.invoked_subcommand} --history PATH"
+            )
+        if in_process:  # ``playground --in-process call ...``: the same as after the command
+            os.environ["PLAYGROUND_IN_PROCESS"] = "1"
         guard_stdout()  # stdout carries only the command's data (not the TUI: it owns the terminal)
         return
     with boundary():
         specs = mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
-    open_tui(tools, specs)
+    open_tui(
+        tools,
+        in_process=wants_in_process(in_process),
+        history=history,
+        no_history=no_history,
+        mcp=specs,
+    )
 
 
-def open_tui(tools: Sequence[Any] | None, mcp: Sequence[Any] = ()) -> None:
-    """Start the Textual app (``playground.tui.app.run_tui(tools=[str, ...])``), imported here.
+def open_tui(
+    tools: Sequence[Any] | None,
+    in_process: bool = False,
+    *,
+    history: Any = None,
+    no_history: bool = False,
+    mcp: Sequence[Any] = (),
+) -> None:
+    """Start the Textual app (``playground.tui.app.run_tui``), imported here so that the
+    subcommands never load textual. ``in_process``: run tool bodies in this process instead of a
+    worker process; ``history`` / ``no_history``: the history file, or none; ``mcp``: MCP server
+    specs (``--mcp*``; with servers, ./tools is loaded only when ``--tools`` is given). A
+    non-zero int the app returns is the exit code."""
+    from playground.tui.app import run_tui
 
-    Exits 2 with one line when the TUI module (or textual) is missing.
-    """
-    try:
-        from playground.tui.app import run_tui
-    except ModuleNotFoundError as exc:
-        if exc.name in ("playground.tui.app", "playground.tui"):
-            fail(
-                "the TUI is not available (playground/tui/app.py is missing); see playground --help"
-            )
-        fail(f"the TUI cannot start: {exc}")
-    except ImportError as exc:
-        fail(f"the TUI cannot start: {exc}")
     with boundary():
+        extra: dict[str, Any] = {}
+        if history is not None:
+            extra["history"] = str(history)
+        if no_history:
+            extra["no_history"] = True
         if mcp:  # MCP servers: ./tools only when --tools is given too
             paths = [str(p) for p in tools] if tools else None
-            result = run_tui(tools=paths, mcp=list(mcp))
+            extra["mcp"] = list(mcp)
         else:
-            result = run_tui(tools=[str(p) for p in tools_paths(tools)])
+            paths = [str(p) for p in tools_paths(tools)]
+        result = run_tui(tools=paths, in_process=in_process, **extra)
     if isinstance(result, int) and not isinstance(result, bool) and result:
         raise typer.Exit(result)
 
 
-def load_command_modules(target: typer.Typer, names: Sequence[str] = COMMAND_MODULES) -> list[str]:
-    """Import ``playground.cli.<name>`` for each name and call its ``register(target)`` if any.
-
-    Returns the names that loaded. Skips a module only when the module itself is missing
-    (``ModuleNotFoundError`` for exactly that name); other errors propagate.
-    """
-    loaded: list[str] = []
-    for name in names:
-        full = f"{PACKAGE}.{name}"
-        try:
-            module = importlib.import_module(full)
-        except ModuleNotFoundError as exc:
-            if exc.name == full:
-                continue
-            raise
-        register = getattr(module, "register", None)
-        if callable(register):
-            register(target)
-        loaded.append(name)
-    return loaded
-
-
-LOADED_COMMANDS: tuple[str, ...] = tuple(load_command_modules(app))
+# The command modules, in the order their commands appear in --help.
+for _module in (
+    cmd_call,
+    cmd_ask,
+    cmd_check,
+    cmd_eval,
+    cmd_lint,
+    cmd_probe,
+    cmd_report,
+    cmd_history,
+    cmd_replay,
+):
+    _module.register(app)
 
 
 def run(argv: Sequence[str] | None = None) -> None:

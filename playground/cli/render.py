@@ -19,21 +19,12 @@ from rich.table import Table
 from rich.text import Text
 
 from playground.cli.common import dump_json, visible
+from playground.tui.formatting import KIND_STYLES
 
 # A JSON block longer than this many characters is cut in the table view (Rich needs ~3 s per
 # MB to lay it out); the note under it says how much was left out and that --format json has all.
-MAX_BLOCK_CHARS = 200_000
+MAX_BLOCK_CHARS = 64_000
 
-KIND_STYLES = {
-    "ok": "green",
-    "empty": "cyan",
-    "invalid_args": "yellow",
-    "bad_result": "red",
-    "transient": "magenta",
-    "permission": "red",
-    "raised": "red",
-    "unknown_tool": "yellow",
-}
 CACHE_STYLES = {"hit": "green", "stored": "cyan", "miss": "yellow", "skip": "dim"}
 
 
@@ -57,7 +48,9 @@ def json_block(data: Any, *, title: str | None = None) -> RenderableType:
     """``data`` as syntax-highlighted JSON (indent 2, Hangul as is), optionally in a titled panel."""
     text = dump_json(data)
     cut = len(text) - MAX_BLOCK_CHARS
+    size = 0
     if cut > 0:
+        size = len(text.encode("utf-8", "replace"))
         text = text[:MAX_BLOCK_CHARS]
     syntax: RenderableType = Syntax(
         text, "json", theme="ansi_dark", word_wrap=True, background_color="default"
@@ -66,7 +59,8 @@ def json_block(data: Any, *, title: str | None = None) -> RenderableType:
         syntax = Group(
             syntax,
             Text(
-                f"… {cut:,} more characters not shown here; --format json prints all of it",
+                f"… {cut:,} more characters not shown here; --format json prints all of it "
+                f"({size:,} bytes in all; redirect it to a file to keep it)",
                 style="bold yellow",
             ),
         )
@@ -76,7 +70,8 @@ def json_block(data: Any, *, title: str | None = None) -> RenderableType:
 
 
 def kind_text(kind: str) -> Text:
-    """An outcome kind in its colour (``ok`` green, ``invalid_args`` yellow, ``bad_result`` red, ...)."""
+    """An outcome kind in its colour (:data:`playground.tui.formatting.KIND_STYLES`: ``ok``
+    green, ``invalid_args`` yellow, ``bad_result`` red, ...)."""
     return Text(kind or "-", style=KIND_STYLES.get(kind, "bold"))
 
 
@@ -135,8 +130,10 @@ def record_view(record: Any) -> RenderableType:
     grid.add_row(
         "args", Text(data.get("canonical_args") or dump_json(data.get("args"), compact=True))
     )
-    if data.get("output"):
-        grid.add_row("printed", Text(visible(data["output"].rstrip("\n")), style="dim"))
+    if data.get("printed"):
+        grid.add_row("printed", Text(visible(data["printed"].rstrip("\n")), style="dim"))
+    for warning in data.get("warnings") or []:
+        grid.add_row("warning", Text(visible(warning), style="yellow"))
     ok = bool(data.get("ok"))
     title = Text.assemble(
         (f"{data.get('call_id', '')}  ", "dim"),
@@ -194,9 +191,13 @@ def contracts_table(rows: Iterable[Mapping[str, Any]]) -> Table:
 
 
 def contract_view(
-    summary: Mapping[str, Any], declaration: Mapping[str, Any], returns: Any
+    summary: Mapping[str, Any],
+    declaration: Mapping[str, Any],
+    returns: Any,
+    title: str = "as google-genai builds it",
 ) -> RenderableType:
-    """``show``: the SDK-built declaration, the returns schema and the flags."""
+    """``show``: a provider's declaration (``title`` says whose), the returns schema and the
+    flags."""
     flags = Table.grid(padding=(0, 2))
     flags.add_column(style="bold")
     flags.add_column(overflow="fold")
@@ -217,9 +218,7 @@ def contract_view(
             if key in returns:
                 flags.add_row(key, str(returns[key]))
     parts: list[RenderableType] = [
-        json_block(
-            declaration, title=f"declaration of {summary['name']} (as google-genai builds it)"
-        ),
+        json_block(declaration, title=f"declaration of {summary['name']} ({title})"),
         json_block(returns, title="returns")
         if returns is not None
         else Panel(

@@ -7,18 +7,18 @@ marked ``side_effects`` (or ``cacheable=False``) is never cached; the gate enfor
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from playground.core.canonical import cache_key
+from playground.core.canonical import cache_key, copy_json
 
 
 @dataclass
 class ResultCache:
     """An in-memory map ``cache_key → JSON value`` with hit/miss counters.
 
-    Values are deep-copied in and out, so a caller mutating a value cannot change the cache.
+    Values are deep-copied in and out (:func:`~playground.core.canonical.copy_json`), so a
+    caller mutating a value cannot change the cache.
     """
 
     entries: dict[str, Any] = field(default_factory=dict)
@@ -34,13 +34,13 @@ class ResultCache:
         """``(True, value)`` on a hit, ``(False, None)`` on a miss; counts both."""
         if key in self.entries:
             self.hits += 1
-            return True, copy.deepcopy(self.entries[key])
+            return True, copy_json(self.entries[key])
         self.misses += 1
         return False, None
 
     def store(self, key: str, value: Any) -> None:
         """Remember a successful value under ``key``."""
-        self.entries[key] = copy.deepcopy(value)
+        self.entries[key] = copy_json(value)
 
     def clear(self) -> None:
         """Forget everything and reset the counters."""

@@ -4,8 +4,8 @@ Two ways a tool module declares contracts (see README, "Writing a tool module"):
 
 * plain functions listed in ``__tools__``, with optional metadata in ``__contracts__``
   (``returns``, ``side_effects``, ``cacheable``, ``timeout_s``). The declaration is built by
-  google-genai exactly as ``tools=[fn]`` sends it: ``FunctionDeclaration.from_callable`` with
-  ``use_json_schema=True`` (``google/genai/_transformers.py: t_tool``), so the model sees the name,
+  google-genai exactly as ``tools=[fn]`` sends it (:func:`playground.core.wire.gemini_function_declaration`,
+  through the on-disk cache of :mod:`playground.core.declcache`), so the model sees the name,
   the whole docstring and the parameter schema; that ``parameters_json_schema`` is also what the
   validator enforces (seed 001: "the SDK builds the declaration from the Python function").
 * a contract table ``TOOLS = {name: {"fn", "args", "returns"}}`` in the format of seed 003,
@@ -14,14 +14,17 @@ Two ways a tool module declares contracts (see README, "Writing a tool module"):
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from playground.core import declcache
+from playground.core import declcache, schemacache
+from playground.core.canonical import canonical_json
 from playground.errors import LoadError
 
 DEFAULT_TIMEOUT_S = 5.0
@@ -45,6 +48,44 @@ _TABLE_TYPES = {
 }
 
 
+@dataclass(frozen=True)
+class SourceLocation:
+    """Where a contract (or a finding) was defined: ``path`` and 1-based ``line`` (``None``
+    when unknown), parsed once from the ``"path:line"`` text of ``Contract.source``."""
+
+    path: str
+    line: int | None = None
+
+    @classmethod
+    def parse(cls, source: str) -> SourceLocation:
+        """``"path:line"`` → ``SourceLocation(path, line)``; text without a numeric ``:line``
+        (a repr, ``""``) → ``SourceLocation(source, None)``."""
+        path, sep, line = source.rpartition(":")
+        if sep and path and line.isdigit():
+            return cls(path, int(line))
+        return cls(source, None)
+
+    def __str__(self) -> str:
+        """``"path:line"`` (``"path"`` without a line)."""
+        return self.path if self.line is None else f"{self.path}:{self.line}"
+
+    @property
+    def file_name(self) -> str:
+        """The last part of :attr:`path` (``"shop.py"``), or the path when it has none."""
+        return Path(self.path).name or self.path
+
+    def relative(self) -> SourceLocation:
+        """The same location with :attr:`path` relative to the working folder when it lies
+        inside it (``tools/shop.py:175``); unchanged otherwise or without a line."""
+        if self.line is None:
+            return self
+        try:
+            path = Path(self.path).resolve().relative_to(Path.cwd().resolve())
+        except (ValueError, OSError):
+            return self
+        return SourceLocation(str(path), self.line)
+
+
 @dataclass
 class Contract:
     """One registered tool.
@@ -54,12 +95,19 @@ class Contract:
     ``max_rows`` (rows), ``rows_key`` (default ``"rows"``) and ``max_bytes`` (bytes of canonical
     JSON), or ``None`` when undeclared. ``timeout_s``: the body's time limit in seconds.
     ``source``: ``"path:line"`` where it was defined. ``origin``: ``"function"`` or ``"table"``.
+    ``sdk_declaration``: the Gemini declaration JSON as google-genai built it (plain functions,
+    from loading; table contracts on first :func:`playground.core.wire.gemini_declaration`).
+    ``fn``: the callable when the body lives in this process, else ``None`` (a worker process
+    or an MCP server runs it). ``tool_source``: the :class:`~playground.core.toolsource.ToolSource`
+    whose ``call`` runs the body (``None``: run ``fn`` in this process). ``module_file``: the tool
+    module's path; ``module_constants``: its UPPER_CASE JSON-scalar names (``FALLBACK_<ARG>``),
+    read at load time (:func:`playground.core.registry.module_constants`).
     """
 
     name: str
     description: str
     parameters: dict[str, Any]
-    fn: Callable[..., Any]
+    fn: Callable[..., Any] | None
     returns: dict[str, Any] | None = None
     side_effects: bool = False
     cacheable: bool = True
@@ -67,6 +115,32 @@ class Contract:
     source: str = ""
     origin: str = "function"
     sdk_declaration: dict[str, Any] | None = field(default=None, repr=False)
+    tool_source: Any = field(default=None, repr=False, compare=False)
+    module_file: str = ""
+    module_constants: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def to_data(self) -> dict[str, Any]:
+        """Everything but ``fn`` and ``tool_source``, as JSON-compatible data (what a worker
+        process sends for each contract it loaded); :func:`contract_from_data` reads it back."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "parameters": self.parameters,
+            "returns": self.returns,
+            "side_effects": self.side_effects,
+            "cacheable": self.cacheable,
+            "timeout_s": self.timeout_s,
+            "source": self.source,
+            "origin": self.origin,
+            "sdk_declaration": self.sdk_declaration,
+            "module_file": self.module_file,
+            "module_constants": self.module_constants,
+        }
+
+    @property
+    def location(self) -> SourceLocation:
+        """:attr:`source` parsed (``path``, ``line``)."""
+        return SourceLocation.parse(self.source)
 
     @property
     def caches(self) -> bool:
@@ -77,22 +151,21 @@ class Contract:
         """The provider-neutral declaration: ``{"name", "description", "parameters"}``."""
         return {"name": self.name, "description": self.description, "parameters": self.parameters}
 
-    def gemini_declaration(self) -> dict[str, Any]:
-        """The Gemini ``FunctionDeclaration`` as google-genai builds it, as JSON.
+    def declaration_hash(self) -> str:
+        """sha256 (64 hex characters) of the canonical JSON of :meth:`declaration` — what every
+        provider's model is shown (name, description, parameter schema). History entries, golden
+        episodes and check lines keep it so a later run can say that the declaration changed."""
+        return declaration_hash(self.declaration())
 
-        For plain functions this is the SDK's own ``from_callable`` output (kept from loading);
-        for table contracts, ``types.FunctionDeclaration(name, description,
-        parameters_json_schema)``. Imports ``google.genai`` on first use.
-        """
-        if self.sdk_declaration is not None:
-            return self.sdk_declaration
-        from google.genai import types
 
-        decl = types.FunctionDeclaration(
-            name=self.name, description=self.description, parameters_json_schema=self.parameters
-        )
-        self.sdk_declaration = decl.model_dump(mode="json", exclude_none=True)
-        return self.sdk_declaration
+def contract_from_data(data: dict[str, Any]) -> Contract:
+    """A contract without a callable from :meth:`Contract.to_data`'s output."""
+    return Contract(fn=None, **data)
+
+
+def declaration_hash(declaration: dict[str, Any]) -> str:
+    """sha256 hex digest of ``canonical_json(declaration)`` (keys sorted, Hangul as UTF-8)."""
+    return hashlib.sha256(canonical_json(declaration).encode("utf-8")).hexdigest()
 
 
 def source_of(fn: Callable[..., Any]) -> str:
@@ -106,23 +179,22 @@ def source_of(fn: Callable[..., Any]) -> str:
 
 
 def sdk_declaration_for(fn: Callable[..., Any]) -> dict[str, Any]:
-    """Build the declaration google-genai sends for ``tools=[fn]``, as JSON.
+    """Build the declaration google-genai sends for ``tools=[fn]``, as JSON
+    (:func:`playground.core.wire.gemini_function_declaration`, which imports google.genai).
 
     Returns ``{"name", "description", "parameters_json_schema", ...}``. Raises
-    :class:`LoadError` when the SDK cannot describe the function (an unsupported type hint).
+    :class:`LoadError` naming the function's ``path:line`` when the SDK cannot describe it (an
+    unsupported type hint).
     """
-    from google.genai import types
+    from playground.core.wire import gemini_function_declaration
 
     try:
-        decl = types.FunctionDeclaration.from_callable_with_api_option(
-            callable=fn, api_option="GEMINI_API", use_json_schema=True
-        )
-    except Exception as exc:  # the SDK raises ValueError/TypeError/pydantic errors
+        return gemini_function_declaration(fn)
+    except ValueError as exc:
         raise LoadError(
             f"{source_of(fn)}: google-genai cannot build a declaration for "
-            f"{getattr(fn, '__name__', fn)!r}: {type(exc).__name__}: {exc}"
+            f"{getattr(fn, '__name__', fn)!r}: {exc}"
         ) from None
-    return decl.model_dump(mode="json", exclude_none=True)
 
 
 def contract_from_function(
@@ -194,11 +266,23 @@ def check_schema(name: str, what: str, schema: dict[str, Any]) -> None:
     """Raise :class:`LoadError` when ``schema`` is not a valid JSON Schema (Draft 2020-12
     metaschema, regex patterns compiled), so a broken contract is a load problem naming the
     tool instead of a misleading verdict at call time. The playground's ``max_rows``,
-    ``rows_key`` and ``max_bytes`` limits are checked for their types."""
+    ``rows_key`` and ``max_bytes`` limits are checked for their types.
+
+    A schema found valid is remembered by content across commands
+    (:mod:`playground.core.schemacache`) and not checked against the metaschema again."""
+    body = {k: v for k, v in schema.items() if k not in ("max_rows", "rows_key", "max_bytes")}
+    key = schemacache.schema_key(body)
+    if key is None or not schemacache.known_valid(key):
+        _check_against_metaschema(name, what, body)
+        if key is not None:
+            schemacache.remember_valid(key)
+    _check_limits(name, what, schema)
+
+
+def _check_against_metaschema(name: str, what: str, body: dict[str, Any]) -> None:
     from jsonschema import Draft202012Validator, FormatChecker
     from jsonschema.exceptions import SchemaError
 
-    body = {k: v for k, v in schema.items() if k not in ("max_rows", "rows_key", "max_bytes")}
     try:
         Draft202012Validator.check_schema(body, format_checker=FormatChecker())
     except SchemaError as exc:
@@ -210,6 +294,9 @@ def check_schema(name: str, what: str, schema: dict[str, Any]) -> None:
         raise LoadError(
             f"{name}: '{what}' is not a valid JSON Schema: {type(exc).__name__}: {exc}"
         ) from None
+
+
+def _check_limits(name: str, what: str, schema: dict[str, Any]) -> None:
     for key in ("max_rows", "max_bytes"):
         limit = schema.get(key)
         if key in schema and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):

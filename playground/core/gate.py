@@ -10,6 +10,7 @@ contract with ``side_effects`` is never retried automatically (its first attempt
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -26,14 +27,16 @@ from tenacity import (
 )
 
 from playground.core import outcome as oc
+from playground.core.budget import size_warning, token_budget_from_env
 from playground.core.cache import ResultCache
 from playground.core.canonical import canonical_json
 from playground.core.contracts import Contract
 from playground.core.record import CallRecord, Retry
 from playground.core.registry import Registry
-from playground.core.runner import BodyRun, run_body
+from playground.core.runner import InProcessSource
+from playground.core.toolsource import BodyRun, ToolSource
 from playground.core.validation import check_args, check_result
-from playground.core.wire import provider_views
+from playground.core.wire import approx_tokens, gemini_response_payload, provider_views
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,8 @@ class Gate:
 
     ``sleep`` and ``clock`` are injectable (tests use a fake clock, never real sleeps).
     ``wire``: build provider views for every record (imports google-genai on first use).
+    ``token_budget``: approximate tokens of wire JSON over which an ok result gets a warning on
+    its record (:mod:`playground.core.budget`; default 25,000 or ``PLAYGROUND_TOKEN_BUDGET``).
     """
 
     registry: Registry
@@ -64,7 +69,9 @@ class Gate:
     clock: Callable[[], float] = time.monotonic
     wire: bool = True
     body_runs: Counter = field(default_factory=Counter)
+    token_budget: int = field(default_factory=token_budget_from_env)
     _call_seq: int = 0
+    _local: ToolSource | None = None
 
     def next_call_id(self) -> str:
         """A fresh local call id (``call_1``, ``call_2``, …) for calls typed by hand."""
@@ -96,6 +103,15 @@ class Gate:
         record.value, record.message = outcome.value, outcome.message
         if self.wire:
             record.wire = provider_views(record.tool, call_id, outcome)
+        if outcome.ok:
+            tokens = (
+                max(record.wire["tokens"].values())
+                if record.wire
+                else approx_tokens(gemini_response_payload(outcome))
+            )
+            warning = size_warning(record.tool, tokens, self.token_budget)
+            if warning:
+                record.warnings.append(warning)
         record.duration_ms = (time.perf_counter() - started) * 1000
         return record
 
@@ -147,15 +163,25 @@ class Gate:
     def _run_once(self, contract: Contract, args: dict[str, Any], record: CallRecord) -> oc.Outcome:
         self.body_runs[contract.name] += 1
         record.body_ran = True
-        run = run_body(contract.fn, args, contract.timeout_s)
+        source = contract.tool_source
+        if source is None:  # a contract built by hand: its fn runs in this process
+            if self._local is None:
+                self._local = InProcessSource()
+            source = self._local
+        record.source = source.label
+        run = source.call(contract, args, contract.timeout_s)
         if run.output:
-            record.output += run.output
+            record.printed += run.output
+        if run.error is not None and run.error.frames:
+            record.traceback = [dataclasses.asdict(f) for f in run.error.frames]
         return self._outcome_of(contract, run)
 
     def _outcome_of(self, contract: Contract, run: BodyRun) -> oc.Outcome:
         name = contract.name
         if run.timed_out:
             detail = f"no answer within its time limit of {contract.timeout_s:g} s"
+            if run.stopped:
+                detail += f"; the body was {run.stopped}"
             msg = oc.transient_message(name, detail, 1)
             return oc.Outcome(
                 False,
@@ -165,18 +191,20 @@ class Gate:
                 msg,
                 {"timeout": True, "detail": detail},
             )
-        if run.exception is not None:
-            exc = run.exception
-            kind, reason = oc.classify_exception(exc)
-            text = oc.exception_text(exc)
+        if run.error is not None:
+            err = run.error
+            kind, reason, text = err.kind, err.reason, err.text
             if kind == oc.TRANSIENT:
                 msg = oc.transient_message(name, text, 1)
-                return oc.Outcome(False, None, f"transient:{reason}", kind, msg, {"detail": text})
+                details: dict[str, Any] = {"detail": text}
+                if err.retry_after_s is not None:
+                    details["retry_after_s"] = err.retry_after_s
+                return oc.Outcome(False, None, f"transient:{reason}", kind, msg, details)
             if kind == oc.PERMISSION:
                 return oc.Outcome(
                     False, None, f"permission:{reason}", kind, oc.permission_message(name, text)
                 )
-            if oc.declared_kind(exc) == oc.INVALID_ARGS:  # the tool's own server refused
+            if kind == oc.INVALID_ARGS:  # the tool's own server refused (JSON-RPC invalid params)
                 return oc.Outcome(
                     False,
                     None,
@@ -187,10 +215,13 @@ class Gate:
             return oc.Outcome(
                 False,
                 None,
-                f"raised:{type(exc).__name__}",
+                f"raised:{err.type_name}",
                 oc.RAISED,
                 oc.raised_message(name, text),
             )
+        if run.refused:
+            message = run.refused_message + _bad_result_hint(run.refused)
+            return oc.Outcome(False, None, f"result:{run.refused}", oc.BAD_RESULT, message)
         check = check_result(contract, run.value)
         if check.reason == "empty":
             return oc.Outcome(
@@ -218,19 +249,30 @@ class Gate:
             )
 
         def retryable(out: oc.Outcome) -> bool:
-            # A body with side effects (a payment, an e-mail) is never re-run behind the model's
+            # The kinds the outcome table marks gate_retries (transient). A body with side effects (a payment, an e-mail) is never re-run behind the model's
             # back: the first attempt may have acted before it failed.
             return (
-                out.kind == oc.TRANSIENT
+                oc.POLICIES[out.kind].gate_retries
                 and not out.details.get("timeout")
                 and not contract.side_effects
             )
 
+        backoff = wait_exponential_jitter(
+            initial=policy.initial_s, max=policy.max_s, jitter=policy.jitter_s
+        )
+
+        def wait(state: RetryCallState) -> float:
+            # A Retry-After header (outcome.retry_after_of) replaces the backoff, bounded by
+            # the time left of ``total_s``.
+            last = state.outcome.result() if state.outcome else None
+            asked = last.details.get("retry_after_s") if last else None
+            if asked is None:
+                return float(backoff(state))
+            return max(0.0, min(float(asked), policy.total_s - (self.clock() - start)))
+
         retrying = Retrying(
             stop=stop_after_attempt(max(1, policy.max_attempts)) | out_of_time,
-            wait=wait_exponential_jitter(
-                initial=policy.initial_s, max=policy.max_s, jitter=policy.jitter_s
-            ),
+            wait=wait,
             retry=retry_if_result(retryable),
             sleep=self.sleep,
             before_sleep=note_retry,

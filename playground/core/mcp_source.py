@@ -31,7 +31,6 @@ import concurrent.futures
 import contextlib
 import logging
 import os
-import sys
 import tempfile
 import threading
 import time
@@ -140,45 +139,6 @@ def _not_local(server: str, tool: str) -> Callable[..., Any]:
 
     body.__name__ = tool
     return body
-
-
-class McpBodyError(Exception):
-    """A failed MCP call raised by :func:`bridge_body` for a gate that runs ``contract.fn``.
-
-    ``kind``: the outcome kind the source classified (``transient`` / ``permission`` are read
-    by ``outcome.classify_exception``); ``error``: the :class:`RaisedError` itself.
-    """
-
-    def __init__(self, error: RaisedError) -> None:
-        super().__init__(error.text.split(": ", 1)[-1])
-        self.kind = error.kind
-        self.error = error
-
-
-def bridge_body(source: McpSource, contract: McpContract) -> Callable[..., Any]:
-    """A plain callable for ``contract.fn`` that runs the call through ``source``: returns the
-    value, raises :class:`McpBodyError` for an error and ``TimeoutError`` past the time limit,
-    and prints the server's stderr for the call (a gate running ``fn`` captures it)."""
-
-    def body(**args: Any) -> Any:
-        run = source.call(contract, args, contract.timeout_s)
-        if run.output:
-            print(run.output, end="", file=sys.stderr)
-        if run.timed_out:
-            raise TimeoutError(f"no answer from {source.label} within {contract.timeout_s:g} s")
-        if run.error is not None:
-            raise McpBodyError(run.error)
-        return run.value
-
-    body.__name__ = contract.tool_name
-    return body
-
-
-def attach(contract: McpContract, source: McpSource) -> None:
-    """Make ``contract`` run through ``source``: ``contract.tool_source`` (read by a gate that
-    calls ToolSources) and ``contract.fn`` (:func:`bridge_body`, for a gate that runs ``fn``)."""
-    contract.tool_source = source  # type: ignore[attr-defined]
-    contract.fn = bridge_body(source, contract)
 
 
 def _leaf(exc: BaseException) -> BaseException:
@@ -653,6 +613,11 @@ class McpSource:
         else:
             self._broken = "no answer after a cancelled call"
 
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called (calls then return ``stopped="closed"``)."""
+        return self._closed
+
     def close(self) -> None:
         """Stop the server (stdio) or end the HTTP session, and the loop thread. Idempotent."""
         if self._closed:
@@ -773,10 +738,12 @@ def add_mcp_servers(
     :func:`start_mcp_servers`), loading concurrently.
 
     ``options``: :class:`McpSource` keyword arguments (``connect_timeout_s`` …) when
-    ``servers`` are specs. Each contract's ``fn`` runs its call through its source
-    (:func:`bridge_body`). Problems go to ``registry.problems``; names clashing with the
-    registry's are prefixed (:func:`merge_sources`). Returns the sources (close them when done)
-    and the clash choices.
+    ``servers`` are specs. Each source joins ``registry.sources`` (so ``registry.close()``
+    stops it) and each contract's ``tool_source`` is its server, as
+    :meth:`~playground.core.registry.Registry.add_source` does; the loads were already made
+    concurrently, and names clashing with the registry's are prefixed
+    (:func:`merge_sources`). Problems go to ``registry.problems``. Returns the sources and the
+    clash choices.
     """
     pending = servers if isinstance(servers, PendingServers) else PendingServers(servers, **options)
     sources = pending.sources
@@ -784,9 +751,10 @@ def add_mcp_servers(
         return [], []
     loaded = merge_sources(sources, pending.results(), taken=registry.names())
     by_server = {source.spec.name: source for source in sources}
+    registry.sources.extend(sources)
     for contract in loaded.contracts:
         assert isinstance(contract, McpContract)
-        attach(contract, by_server[contract.server])
+        contract.tool_source = by_server[contract.server]
         registry.add(contract)
     registry.problems.extend(loaded.problems)
     return sources, loaded.choices

@@ -12,20 +12,40 @@ exception class a ``kind`` attribute (``"transient"`` or ``"permission"``), or a
 
 from __future__ import annotations
 
+import json
 import re
+import time
 from dataclasses import dataclass, field
+from datetime import UTC
+from email.utils import parsedate_to_datetime
+from enum import StrEnum
 from typing import Any
 
-OK = "ok"
-EMPTY = "empty"
-INVALID_ARGS = "invalid_args"
-BAD_RESULT = "bad_result"
-TRANSIENT = "transient"
-PERMISSION = "permission"
-RAISED = "raised"
-UNKNOWN_TOOL = "unknown_tool"
 
-KINDS = (OK, EMPTY, INVALID_ARGS, BAD_RESULT, TRANSIENT, PERMISSION, RAISED, UNKNOWN_TOOL)
+class OutcomeKind(StrEnum):
+    """The outcome kinds of DESIGN.md's table. A ``StrEnum``: each member is its string value,
+    so records, episodes and case files keep ``"ok"``, ``"invalid_args"``, ... in JSON and
+    compare equal to those strings."""
+
+    OK = "ok"
+    EMPTY = "empty"
+    INVALID_ARGS = "invalid_args"
+    BAD_RESULT = "bad_result"
+    TRANSIENT = "transient"
+    PERMISSION = "permission"
+    RAISED = "raised"
+    UNKNOWN_TOOL = "unknown_tool"
+
+
+# Short names for the members, as the gate and the loop write them (``oc.OK``).
+OK = OutcomeKind.OK
+EMPTY = OutcomeKind.EMPTY
+INVALID_ARGS = OutcomeKind.INVALID_ARGS
+BAD_RESULT = OutcomeKind.BAD_RESULT
+TRANSIENT = OutcomeKind.TRANSIENT
+PERMISSION = OutcomeKind.PERMISSION
+RAISED = OutcomeKind.RAISED
+UNKNOWN_TOOL = OutcomeKind.UNKNOWN_TOOL
 
 
 @dataclass(frozen=True)
@@ -33,8 +53,9 @@ class KindPolicy:
     """One row of DESIGN.md's outcome table.
 
     ``is_error``: the model sees an error flag. ``gate_retries``: the gate retries it with
-    backoff. ``repairable``: the loop may try a repair (subject to a repair rule existing).
-    ``failure``: counts towards the consecutive-failure limit.
+    backoff (:meth:`playground.core.gate.Gate` reads it; a timeout and a body with side effects
+    are still never retried). ``repairable``: the loop may try a repair (subject to a repair rule
+    existing). ``failure``: counts towards the consecutive-failure limit.
     """
 
     is_error: bool
@@ -53,6 +74,33 @@ POLICIES: dict[str, KindPolicy] = {
     RAISED: KindPolicy(is_error=True, gate_retries=False, repairable=False, failure=True),
     UNKNOWN_TOOL: KindPolicy(is_error=True, gate_retries=False, repairable=True, failure=True),
 }
+
+
+@dataclass(frozen=True)
+class Reason:
+    """An outcome's ``error`` parsed once (DESIGN.md, "Reason codes"): ``head`` (``args``,
+    ``result``, ``raised``, ``transient``, ``permission``), ``code`` and ``arg``.
+
+    ``args:allowed:region`` → ``Reason("args", "allowed", "region")``; ``result:too_big`` →
+    ``Reason("result", "too_big")``; ``args:unknown_tool`` → ``Reason("args", "unknown_tool")``;
+    ``""`` → ``Reason("")``.
+    """
+
+    head: str
+    code: str = ""
+    arg: str = ""
+
+    @classmethod
+    def parse(cls, error: str | None) -> Reason:
+        """Split ``error`` at its first two colons (the argument may itself hold colons)."""
+        head, _, rest = (error or "").partition(":")
+        code, _, arg = rest.partition(":")
+        return cls(head, code, arg)
+
+    @property
+    def key(self) -> str:
+        """``head:code`` (``args:allowed``), or ``head`` alone when there is no code."""
+        return f"{self.head}:{self.code}" if self.code else self.head
 
 
 class ToolError(Exception):
@@ -86,7 +134,7 @@ class Outcome:
     ok: bool
     value: Any
     error: str
-    kind: str
+    kind: OutcomeKind
     message: str = ""
     details: dict[str, Any] = field(default_factory=dict)
 
@@ -95,61 +143,224 @@ class Outcome:
         return POLICIES[self.kind].is_error
 
 
-_SERVER_ERROR_WORDS = re.compile(
-    r"server error|internal error|internal server|서버 오류|서버 에러", re.I
+#: How a server-side fault is spelled in an error's type, code, body or message: OpenAI's
+#: ``"type": "server_error"`` and "The server had an error while processing your request",
+#: Anthropic's ``api_error`` / ``overloaded_error`` (Anthropic API docs, "Errors"), HTTP's
+#: "Internal Server Error", and Korean.
+SERVER_ERROR_WORDS = re.compile(
+    r"server[\s_-]?error|internal[\s_-]?(?:server[\s_-]?)?error|server had an error"
+    r"|\bapi_error\b|\boverloaded_error\b|\boverloaded\b|서버\s?(?:오류|에러)",
+    re.I,
 )
 
+#: HTTP statuses that are temporary (RFC 9110: 408 Request Timeout, 409 Conflict, 425 Too Early,
+#: 429 Too Many Requests, and every 5xx).
+TRANSIENT_STATUSES = frozenset({408, 409, 425, 429})
 
-def status_of(exc: BaseException) -> int | None:
-    """An HTTP status carried by an exception (``status_code``, ``status``, ``code`` or
-    ``response.status_code``), or ``None``."""
-    for attr in ("status_code", "status", "code"):
-        value = getattr(exc, attr, None)
-        if isinstance(value, int) and not isinstance(value, bool) and 100 <= value <= 599:
-            return value
-    response = getattr(exc, "response", None)
-    value = getattr(response, "status_code", None)
-    if isinstance(value, int) and 100 <= value <= 599:
+#: gRPC / Google API status names (google-genai ``APIError.status``) and their kinds, used when
+#: an error carries a status name but no HTTP number.
+_STATUS_NAMES = {
+    "UNAVAILABLE": TRANSIENT,
+    "DEADLINE_EXCEEDED": TRANSIENT,
+    "RESOURCE_EXHAUSTED": TRANSIENT,
+    "INTERNAL": TRANSIENT,
+    "ABORTED": TRANSIENT,
+    "PERMISSION_DENIED": PERMISSION,
+    "UNAUTHENTICATED": PERMISSION,
+}
+
+
+@dataclass(frozen=True)
+class Classification:
+    """What an exception says about a failure: ``kind`` and ``reason`` (as in
+    :func:`classify_exception`), the HTTP ``status`` it carried (or ``None``) and
+    ``retry_after_s``: the delay its ``Retry-After`` (or ``retry-after-ms``) header asks for,
+    in seconds, or ``None``. The gate waits that long before a retry, bounded by its time limit.
+    """
+
+    kind: OutcomeKind
+    reason: str
+    status: int | None = None
+    retry_after_s: float | None = None
+
+
+def _int_status(value: Any) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and 100 <= value <= 599:
         return value
+    if isinstance(value, str) and value.isdigit() and 100 <= int(value) <= 599:
+        return int(value)
     return None
 
 
-def classify_exception(exc: BaseException) -> tuple[str, str]:
-    """Map an exception from a tool body to ``(kind, reason)``; rules from seed 004.
+def status_of(exc: BaseException) -> int | None:
+    """The HTTP status an exception carries, or ``None``.
+
+    Read by duck typing, without importing any client library: ``status_code`` (OpenAI and
+    Anthropic ``APIStatusError``, tools' own errors), ``status`` / ``code`` (google-genai
+    ``APIError.code``, aiohttp), then ``response.status_code`` / ``response.status`` (httpx
+    ``HTTPStatusError``, requests ``HTTPError``). A value must be an integer 100–599 (or its
+    digits); ``True`` is not a status.
+    """
+    for attr in ("status_code", "status", "code", "http_status"):
+        found = _int_status(getattr(exc, attr, None))
+        if found is not None:
+            return found
+    response = getattr(exc, "response", None)
+    if response is not None:
+        for attr in ("status_code", "status"):
+            found = _int_status(getattr(response, attr, None))
+            if found is not None:
+                return found
+    return None
+
+
+def _body_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False, default=str)
+    if isinstance(value, bytes):
+        return value[:4000].decode("utf-8", "replace")
+    return str(value)[:4000]
+
+
+def error_texts(exc: BaseException) -> list[str]:
+    """Everything an HTTP error says about its cause, as text: its message, its ``type`` /
+    ``code`` / ``error_type`` / ``status`` attributes when they are strings, its body (``body``
+    of OpenAI/Anthropic errors, ``details`` / ``response_json`` of google-genai, a dict or JSON
+    text) and the response's text (httpx, requests). Unreadable parts are skipped."""
+    texts: list[str] = []
+
+    def add(read: Any) -> None:
+        try:
+            text = read()
+        except Exception:
+            return
+        if text:
+            texts.append(text)
+
+    add(lambda: str(exc))
+    for attr in ("type", "code", "error_type", "status", "message"):
+        add(lambda a=attr: v if isinstance(v := getattr(exc, a, None), str) else "")
+    for attr in ("body", "details", "response_json", "error"):
+        add(lambda a=attr: _body_text(getattr(exc, a, None)))
+    response = getattr(exc, "response", None)
+    if response is not None:
+        add(lambda: _body_text(getattr(response, "text", None)))
+    return texts
+
+
+def says_server_error(exc: BaseException) -> bool:
+    """Whether the error's type, code, body or message says the fault is the server's
+    (:data:`SERVER_ERROR_WORDS`: ``server_error``, ``"type": "server_error"``, "The server had
+    an error", ``api_error``, "Internal Server Error", 서버 오류)."""
+    return any(SERVER_ERROR_WORDS.search(t) for t in error_texts(exc))
+
+
+def _headers_of(exc: BaseException) -> list[Any]:
+    found = []
+    for owner in (getattr(exc, "response", None), exc):
+        headers = getattr(owner, "headers", None) if owner is not None else None
+        if headers is not None:
+            found.append(headers)
+    return found
+
+
+def _header(headers: Any, name: str) -> str | None:
+    try:
+        value = headers.get(name)
+        if value is None and hasattr(headers, "items"):
+            value = next((v for k, v in headers.items() if str(k).lower() == name), None)
+    except Exception:
+        return None
+    return None if value is None else str(value).strip()
+
+
+def retry_after_of(exc: BaseException, now: float | None = None) -> float | None:
+    """The delay in seconds a ``Retry-After`` header asks for (RFC 9110 §10.2.3: seconds or an
+    HTTP date), or OpenAI's ``retry-after-ms``; read from ``exc.response.headers`` or
+    ``exc.headers``. ``None`` when absent or unreadable; never negative. ``now``: the epoch
+    seconds to measure a date against (default: the current time)."""
+    for headers in _headers_of(exc):
+        ms = _header(headers, "retry-after-ms")
+        if ms is not None:
+            try:
+                return max(0.0, float(ms) / 1000)
+            except ValueError:
+                pass
+        value = _header(headers, "retry-after")
+        if value is None:
+            continue
+        try:
+            return max(0.0, float(value))
+        except ValueError:
+            pass
+        try:
+            when = parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            continue
+        if when is None:
+            continue
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        return max(0.0, when.timestamp() - (time.time() if now is None else now))
+    return None
+
+
+def classify_exception(exc: BaseException) -> tuple[OutcomeKind, str]:
+    """Map an exception from a tool body to ``(kind, reason)``; see :func:`classify_failure`."""
+    found = classify_failure(exc)
+    return found.kind, found.reason
+
+
+def classify_failure(exc: BaseException) -> Classification:
+    """Classify an exception from a tool body (rules from seed 004 and DESIGN.md's table).
 
     * a ``kind`` attribute of ``"transient"`` / ``"permission"`` wins (duck-typed, so tool modules
       need not import the playground);
-    * HTTP status: 429 and 5xx → transient; 401 and 403 → permission, except a 403 whose message
-      says it is a server error → transient;
+    * an HTTP status (:func:`status_of`): 408, 409, 425, 429 and 5xx → transient; 401 and 403 →
+      permission, except when the error says the server failed (:func:`says_server_error`: the
+      OpenAI ``Error code: 403 - {'error': {'type': 'server_error', ...}}``) → transient;
+    * a Google status name (``UNAVAILABLE``, ``PERMISSION_DENIED``, …) without a number;
     * ``TimeoutError``, ``ConnectionError`` → transient; ``PermissionError`` → permission;
     * anything else → raised.
-    ``reason`` is the exception type name, or ``http_<status>``. An exception whose attributes
-    or message raise when read is ``raised`` (never an error here).
+    ``reason`` is the exception type name, ``http_<status>`` or ``http_<status>_server``; a
+    transient one carries ``retry_after_s`` from its headers. An exception whose attributes or
+    message raise when read is ``raised`` (never an error here).
     """
     try:
         return _classify(exc)
     except Exception:  # a hostile exception object: a property or __str__ that raises
-        return RAISED, type(exc).__name__
+        return Classification(RAISED, type(exc).__name__)
 
 
-def _classify(exc: BaseException) -> tuple[str, str]:
+def _classify(exc: BaseException) -> Classification:
     name = type(exc).__name__
     declared = getattr(exc, "kind", None)
-    if declared in (TRANSIENT, PERMISSION):
-        return declared, name
     status = status_of(exc)
-    if status is not None:
-        if status == 429 or status >= 500:
-            return TRANSIENT, f"http_{status}"
+    if declared in (TRANSIENT, PERMISSION):
+        kind, reason = declared, name
+    elif status is not None and (
+        status in TRANSIENT_STATUSES or status >= 500 or status in (401, 403)
+    ):
         if status in (401, 403):
-            if status == 403 and _SERVER_ERROR_WORDS.search(str(exc)):
-                return TRANSIENT, "http_403_server"
-            return PERMISSION, f"http_{status}"
-    if isinstance(exc, (TimeoutError, ConnectionError)):
-        return TRANSIENT, name
-    if isinstance(exc, PermissionError):
-        return PERMISSION, name
-    return RAISED, name
+            if says_server_error(exc):
+                kind, reason = TRANSIENT, f"http_{status}_server"
+            else:
+                kind, reason = PERMISSION, f"http_{status}"
+        else:
+            kind, reason = TRANSIENT, f"http_{status}"
+    elif status is None and str(getattr(exc, "status", "")) in _STATUS_NAMES:
+        reason = str(getattr(exc, "status", ""))
+        kind = _STATUS_NAMES[reason]
+    elif isinstance(exc, (TimeoutError, ConnectionError)):
+        kind, reason = TRANSIENT, name
+    elif isinstance(exc, PermissionError):
+        kind, reason = PERMISSION, name
+    else:
+        return Classification(RAISED, name, status)
+    retry_after = retry_after_of(exc) if kind == TRANSIENT else None
+    return Classification(OutcomeKind(kind), reason, status, retry_after)
 
 
 def exception_text(exc: BaseException, limit: int = 300) -> str:
@@ -183,15 +394,6 @@ def permission_message(tool: str, detail: str) -> str:
         f"{tool} was refused: not allowed ({detail}). Retrying will not help; do not retry. "
         "Report to the user that this action is not permitted for them."
     )
-
-
-def declared_kind(exc: BaseException) -> str | None:
-    """The ``kind`` attribute an exception declares, or ``None`` (also when reading it raises)."""
-    try:
-        kind = getattr(exc, "kind", None)
-    except Exception:  # a hostile property
-        return None
-    return kind if isinstance(kind, str) else None
 
 
 def server_refused_message(tool: str, detail: str) -> str:

@@ -26,7 +26,12 @@ class CallRecord:
     ``cache``: ``hit`` | ``miss`` | ``stored`` | ``skip``. ``duration_ms``: wall time of the whole
     call in ms. ``wire``: provider views (``gemini``, ``anthropic``, ``openai``, ``tokens``).
     Extra fields: ``call_id``, ``message`` (what the model reads on failure, or the empty note),
-    ``cache_key``, ``retries``, ``timeout_s``, ``output`` (what the body printed).
+    ``cache_key``, ``retries``, ``timeout_s``, ``printed`` (what the body printed: stdout, stderr,
+    fd 1/2, child processes; bounded, with the full size noted), ``traceback`` (a ``raised``
+    body's own frames ``{file, line, function, code}``, innermost last; never in wire JSON),
+    ``source`` (the tool source that ran the body: ``worker``, ``in-process``, ``mcp:...``). ``warnings``
+    (notes that do not fail the call, e.g. a result over the token budget:
+    :mod:`playground.core.budget`).
     """
 
     tool: str
@@ -47,7 +52,10 @@ class CallRecord:
     cache_key: str = ""
     retries: list[Retry] = field(default_factory=list)
     timeout_s: float | None = None
-    output: str = ""
+    printed: str = ""
+    traceback: list[dict[str, Any]] = field(default_factory=list)
+    source: str = ""
+    warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict (the field order of DESIGN.md first)."""

@@ -13,14 +13,16 @@ import hashlib
 import importlib.util
 import inspect
 import io
+import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from playground.core.contracts import Contract, contract_from_function, contract_from_table
+from playground.core.toolsource import ToolSource
 from playground.errors import LoadError
 
 #: the problem of a ``--tools`` folder without any ``*.py`` tool module
@@ -47,6 +49,29 @@ class Registry:
     contracts: dict[str, Contract] = field(default_factory=dict)
     problems: list[LoadProblem] = field(default_factory=list)
     paths: list[Path] = field(default_factory=list)
+    sources: list[ToolSource] = field(default_factory=list)
+
+    def add_source(self, source: ToolSource) -> None:
+        """Load ``source`` and register its contracts (each calls back into ``source``) and
+        its load problems. A source that raises while loading (a bug, not a faulty tool)
+        becomes one problem naming the source."""
+        self.sources.append(source)
+        try:
+            result = source.load()
+        except Exception as exc:  # pragma: no cover - sources report problems as data
+            self.problems.append(
+                LoadProblem(source.label, f"could not load: {type(exc).__name__}: {exc}")
+            )
+            return
+        for contract in result.contracts:
+            contract.tool_source = source
+            self.add(contract)
+        self.problems.extend(result.problems)
+
+    def close(self) -> None:
+        """Close every source (ends worker processes and connections); safe to call twice."""
+        for source in self.sources:
+            source.close()
 
     def __contains__(self, name: object) -> bool:
         return name in self.contracts
@@ -105,17 +130,54 @@ def tool_files(path: Path) -> list[Path]:
     raise LoadError(f"{path}: no such file or folder")
 
 
-def load_registry(paths: Iterable[str | Path]) -> Registry:
+def load_registry(
+    paths: Iterable[str | Path], *, in_process: bool = True, source: ToolSource | None = None
+) -> Registry:
     """Load every tool module under ``paths`` into a new :class:`Registry`.
 
-    Args: ``paths``: files or folders (``--tools``, repeatable). Returns the registry; problems
-    are in ``registry.problems`` (never raised), including a path that does not exist, and a
-    path that contributes nothing: a folder with no tool module files gives
-    :data:`NO_MODULES`, and a path whose modules loaded without a problem yet declared no
-    contract gives :data:`NO_CONTRACTS` (a ``--tools`` typo must not look like an empty,
-    healthy tool set). A path whose modules already had a problem gets no second line.
+    ``in_process``: import the modules here and run bodies on a thread of this process
+    (:class:`~playground.core.runner.InProcessSource`; for debuggers and library use), else in a
+    worker process (:class:`~playground.core.worker.WorkerSource`, the CLI's and TUI's
+    default). ``source``: an already started source for these paths (the CLI starts the
+    worker before importing the gate, so the two overlap); ``in_process`` is then ignored.
+    Problems are in ``registry.problems`` (see :func:`collect_contracts`).
+    """
+    path_list = [Path(p) for p in paths]
+    if source is not None:
+        pass
+    elif in_process:
+        from playground.core.runner import InProcessSource
+
+        source = InProcessSource(path_list)
+    else:
+        from playground.core.worker import WorkerSource
+
+        source = WorkerSource(path_list)
+    registry = Registry(paths=path_list)
+    registry.add_source(source)
+    return registry
+
+
+def collect_contracts(
+    paths: Iterable[str | Path],
+    *,
+    on_import: Callable[[Path, bool], None] | None = None,
+    skip: Iterable[str] = (),
+) -> Registry:
+    """Import every tool module under ``paths`` in THIS process and collect its contracts.
+
+    Returns a registry without sources; problems are in ``registry.problems`` (never raised),
+    including a path that does not exist, and a path that contributes nothing: a folder with no
+    tool module files gives :data:`NO_MODULES`, and a path whose modules loaded without a
+    problem yet declared no contract gives :data:`NO_CONTRACTS` (a ``--tools`` typo must not
+    look like an empty, healthy tool set). A path whose modules already had a problem gets no
+    second line. ``on_import(file, done)`` is called before (``done`` false) and after each
+    module's import (the worker reports progress with it, so a module that hangs or ends the
+    process while importing can be named, and the import time limit covers only the import);
+    ``skip``: files (as ``str(path)``) not to import again, already reported as problems.
     """
     registry = Registry()
+    skipped = set(skip)
     for raw in paths:
         path = Path(raw)
         registry.paths.append(path)
@@ -129,7 +191,10 @@ def load_registry(paths: Iterable[str | Path]) -> Registry:
             continue
         contracts_before, problems_before = len(registry.contracts), len(registry.problems)
         for file in files:
-            load_module_into(registry, file)
+            if str(file) in skipped:
+                problems_before -= 1  # its problem was reported by the caller
+                continue
+            load_module_into(registry, file, on_import)
         if (
             len(registry.contracts) == contracts_before
             and len(registry.problems) == problems_before
@@ -173,19 +238,48 @@ def import_tool_module(file: Path) -> ModuleType:
     return module
 
 
-def load_module_into(registry: Registry, file: Path) -> None:
-    """Import one tool module and register its contracts; problems go to ``registry.problems``."""
+def load_module_into(
+    registry: Registry, file: Path, on_import: Callable[[Path, bool], None] | None = None
+) -> None:
+    """Import one tool module and register its contracts; problems go to ``registry.problems``.
+    ``on_import(file, done)``: called before and after the import (see :func:`collect_contracts`)."""
     try:
+        if on_import is not None:
+            on_import(file, False)
         module = import_tool_module(file)
+        if on_import is not None:
+            on_import(file, True)
     except LoadError as exc:
         where, _, message = str(exc).partition(": ")
         registry.problems.append(LoadProblem(where, message))
         return
+    constants = module_constants(module)
     for contract_or_problem in contracts_of_module(module, file):
         if isinstance(contract_or_problem, LoadProblem):
             registry.problems.append(contract_or_problem)
         else:
+            contract_or_problem.module_file = str(file)
+            contract_or_problem.module_constants = constants
             registry.add(contract_or_problem)
+
+
+def module_constants(module: ModuleType) -> dict[str, Any]:
+    """The module's UPPER_CASE names whose values are plain JSON data of at most 10,000 bytes
+    (``FALLBACK_REGION = "seoul"``, ``MAX_ROWS = 5``, ``REPORT_PROBES = {...}``): data the
+    playground reads from a tool module (the repair loop's ``FALLBACK_<ARG>``, the report's
+    ``REPORT_PROBES``), sent at load time because with the worker the module lives in another
+    process. Tuples become lists; anything else (objects, NaN, cycles) is left out."""
+    found: dict[str, Any] = {}
+    for name, value in vars(module).items():
+        if not name.isupper() or name.startswith("_") or callable(value):
+            continue
+        try:
+            text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError, RecursionError):
+            continue
+        if len(text.encode()) <= 10_000:
+            found[name] = json.loads(text)
+    return found
 
 
 def contracts_of_module(module: ModuleType, file: Path) -> list[Contract | LoadProblem]:
@@ -260,7 +354,7 @@ def contracts_of_module(module: ModuleType, file: Path) -> list[Contract | LoadP
     return found
 
 
-def _guard(build, where: str, label: str = "") -> Contract | LoadProblem:
+def _guard(build: Callable[..., Contract], where: str, label: str = "") -> Contract | LoadProblem:
     """Build one contract; a failure becomes a :class:`LoadProblem` at ``where`` (the module
     file, or the ``path:line`` the message starts with). ``label`` names the tool in messages
     that would not otherwise say which entry failed."""

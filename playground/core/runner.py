@@ -1,153 +1,222 @@
-"""Running one tool body safely: a time limit, captured output, and no exception escaping.
+"""The in-process tool source: bodies run in a thread of the playground's own process.
 
-The body runs in a daemon thread so that a hung body becomes a ``transient`` timeout and the
-playground keeps working (the thread is abandoned; Python cannot kill it). What the body writes
-to stdout/stderr is captured per thread, so it neither corrupts ``--format json`` output nor the
-TUI's screen.
+This is the ``--in-process`` source (DESIGN.md, "tool source"), kept for stepping through a
+body with a debugger: ``breakpoint()`` in a body stops in pdb on the terminal (the time limit
+is suspended while the debugger is active and the body's output is not captured then). It
+cannot protect the playground: a body stuck in one C call, ``os._exit``, a changed working
+directory or environment all reach the playground. The worker-process source
+(:mod:`playground.core.worker`) is the default for the CLI and the TUI.
+
+Bodies run one at a time on one reused daemon thread (starting a thread per call cost more than
+the body of a cheap tool); a body that passes its time limit is abandoned (Python cannot stop a
+thread) and a fresh thread serves the next call. What a body writes to ``sys.stdout`` /
+``sys.stderr`` is captured per thread by one routing stream installed while the source is in
+use; an abandoned body's later writes are dropped (they must not land in ``--format json``
+output or on the TUI's screen).
 """
 
 from __future__ import annotations
 
 import inspect
 import io
+import os
+import queue
 import sys
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from playground.core.toolsource import BodyRun, LoadResult, bounded_output, raised_error
+
+if TYPE_CHECKING:
+    from playground.core.contracts import Contract
 
 
-class _ThreadRoutedStream(io.TextIOBase):
-    """A stream that sends writes from one thread to a buffer and all others to ``fallback``.
+class _RoutedStream(io.TextIOBase):
+    """``sys.stdout`` / ``sys.stderr`` while an in-process source is in use: a write from a
+    thread listed in ``routes`` goes to that thread's buffer (or nowhere when its entry is
+    ``None``: an abandoned body); every other thread writes to ``fallback``."""
 
-    States: running (the body's writes are captured), ``finished`` (the body returned; the
-    stream only passes writes on and is skipped when unwinding) and ``abandoned`` (the body
-    timed out and its thread lives on: the stream stays installed and drops what that thread
-    writes from now on, so a late ``print`` cannot land in ``--format json`` output or on the
-    TUI's screen).
-    """
+    def __init__(self, fallback: Any, routes: dict[threading.Thread, io.StringIO | None]) -> None:
+        self.fallback = fallback
+        self._routes = routes
 
-    def __init__(self, fallback: Any, thread: threading.Thread, buffer: io.StringIO) -> None:
-        self._fallback = fallback
-        self._thread = thread
-        self._buffer = buffer
-        self.finished = False
-        self.abandoned = False
-
-    def write(self, text: str) -> int:  # type: ignore[override]
-        if threading.current_thread() is self._thread:
-            if self.abandoned:
-                return len(text)
-            if not self.finished:
-                return self._buffer.write(text)
-        return self._fallback.write(text)
+    def write(self, text: str) -> int:
+        thread = threading.current_thread()
+        if thread not in self._routes:
+            return int(self.fallback.write(text))
+        route = self._routes.get(thread)
+        if route is None:
+            return len(text)
+        return route.write(text)
 
     def flush(self) -> None:
-        if threading.current_thread() is not self._thread:
-            self._fallback.flush()
+        if threading.current_thread() not in self._routes:
+            self.fallback.flush()
 
     def writable(self) -> bool:
         return True
 
     def isatty(self) -> bool:
-        return bool(getattr(self._fallback, "isatty", lambda: False)())
+        return bool(getattr(self.fallback, "isatty", lambda: False)())
 
     def fileno(self) -> int:
-        return self._fallback.fileno()
+        return int(self.fallback.fileno())
 
     @property
     def encoding(self) -> str:  # type: ignore[override]
-        return getattr(self._fallback, "encoding", None) or "utf-8"
+        return getattr(self.fallback, "encoding", None) or "utf-8"
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._fallback, name)
+        return getattr(self.fallback, name)
 
 
-def _unwrap(stream: Any) -> Any:
-    """Skip routing streams of runs that have finished (left behind by overlapping runs);
-    abandoned ones stay (they still filter their thread's writes)."""
-    while isinstance(stream, _ThreadRoutedStream) and stream.finished and not stream.abandoned:
-        stream = stream._fallback
-    return stream
+class _Job:
+    """One body run handed to the body thread."""
 
+    def __init__(self, fn: Callable[..., Any], args: dict[str, Any]) -> None:
+        self.fn = fn
+        self.args = args
+        self.done = threading.Event()
+        self.value: Any = None
+        self.exception: BaseException | None = None
+        self.debugging = False
 
-def _install(name: str, stream: _ThreadRoutedStream) -> Any:
-    saved = getattr(sys, name)
-    setattr(sys, name, stream)
-    return saved
+    def run(self) -> None:
+        try:
+            value = self.fn(**self.args)
+            if inspect.isawaitable(value):  # an ``async def`` tool: run it to completion here
+                import asyncio
 
-
-def _restore(name: str, ours: _ThreadRoutedStream, saved: Any, abandoned: bool = False) -> None:
-    """Put ``saved`` back unless an overlapping run in another thread installed its own routing
-    stream meanwhile: then ``ours`` stays in their chain, marked finished, and is skipped.
-
-    ``abandoned`` (the body timed out): ``ours`` stays installed and drops the abandoned
-    thread's writes. A body that replaced ``sys.stdout``/``sys.stderr`` with a stream of its own
-    (or ``None``) does not keep it: the playground's output must not vanish into a tool's
-    ``StringIO``.
-    """
-    ours.finished = True
-    ours.abandoned = abandoned
-    current = getattr(sys, name)
-    if current is ours or not isinstance(current, _ThreadRoutedStream):
-        setattr(sys, name, ours if abandoned else _unwrap(saved))
-
-
-@dataclass
-class BodyRun:
-    """What one run of a body did: ``value`` or ``exception``, ``timed_out``, ``output`` (text the
-    body printed, at most 4,000 characters) and ``duration_ms``."""
-
-    value: Any = None
-    exception: BaseException | None = None
-    timed_out: bool = False
-    output: str = ""
-    duration_ms: float = 0.0
+                value = asyncio.run(_awaited(value))
+            self.value = value
+        except BaseException as exc:  # the body may raise anything, SystemExit included
+            self.exception = exc
+        finally:
+            self.done.set()
 
 
 async def _awaited(awaitable: Any) -> Any:
     return await awaitable
 
 
-def run_body(fn: Callable[..., Any], args: dict[str, Any], timeout_s: float) -> BodyRun:
-    """Call ``fn(**args)`` in a daemon thread and wait at most ``timeout_s`` seconds.
+def _serve(jobs: queue.SimpleQueue[_Job]) -> None:
+    while True:
+        jobs.get().run()
 
-    Returns a :class:`BodyRun`; never raises (``SystemExit`` and ``KeyboardInterrupt`` raised by
-    the body are captured too). An ``async def`` body is awaited in that thread. What the body
-    prints after a timeout is dropped (its thread is abandoned; see :class:`_ThreadRoutedStream`).
+
+class InProcessSource:
+    """Tool modules imported into this process; bodies run on a reused daemon thread.
+
+    ``paths``: the ``--tools`` files or folders. See the module docstring for what this
+    source can and cannot protect against. Implements
+    :class:`~playground.core.toolsource.ToolSource`.
     """
-    run = BodyRun()
-    buffer = io.StringIO()
-    done = threading.Event()
 
-    def target() -> None:
-        try:
-            value = fn(**args)
-            if inspect.isawaitable(value):  # an ``async def`` tool: run it to completion here
-                import asyncio
+    def __init__(self, paths: Iterable[str | Path] = ()) -> None:
+        self.paths = [Path(p) for p in paths]
+        self.label = "in-process"
+        self._lock = threading.Lock()
+        self._routes: dict[threading.Thread, io.StringIO | None] = {}
+        self._jobs: queue.SimpleQueue[_Job] | None = None
+        self._thread: threading.Thread | None = None
+        self._out: _RoutedStream | None = None
+        self._err: _RoutedStream | None = None
 
-                value = asyncio.run(_awaited(value))
-            run.value = value
-        except BaseException as exc:  # the body may raise anything, SystemExit included
-            run.exception = exc
-        finally:
-            done.set()
+    def load(self) -> LoadResult:
+        """Import the modules under ``paths`` here (see :func:`registry.collect_contracts`)."""
+        from playground.core.registry import collect_contracts
 
-    thread = threading.Thread(target=target, name="tool-body", daemon=True)
-    started = time.perf_counter()
-    out = _ThreadRoutedStream(sys.stdout, thread, buffer)
-    err = _ThreadRoutedStream(sys.stderr, thread, buffer)
-    saved_out, saved_err = _install("stdout", out), _install("stderr", err)
-    finished = False
-    try:
-        thread.start()
-        finished = done.wait(timeout_s)
-    finally:
-        _restore("stdout", out, saved_out, abandoned=not finished)
-        _restore("stderr", err, saved_err, abandoned=not finished)
-    run.duration_ms = (time.perf_counter() - started) * 1000
-    run.timed_out = not finished
-    output = buffer.getvalue()
-    run.output = output if len(output) <= 4000 else output[:4000] + "…"
-    return run
+        found = collect_contracts(self.paths)
+        return LoadResult(list(found.contracts.values()), list(found.problems))
+
+    def reload(self) -> LoadResult:
+        """Import the modules again (a fresh module object per file)."""
+        return self.load()
+
+    def close(self) -> None:
+        """Put ``sys.stdout`` / ``sys.stderr`` back unless an abandoned body still runs (then
+        its writes keep being dropped). Safe to call twice."""
+        if any(route is None for route in self._routes.values()):
+            return
+        if self._out is not None and sys.stdout is self._out:
+            sys.stdout = self._out.fallback
+        if self._err is not None and sys.stderr is self._err:
+            sys.stderr = self._err.fallback
+        self._out = self._err = None
+
+    def call(self, contract: Contract, args: dict[str, Any], timeout_s: float) -> BodyRun:
+        """Run ``contract.fn(**args)`` on the body thread and wait at most ``timeout_s`` s
+        (unlimited while ``breakpoint()`` has a debugger active). Never raises."""
+        fn = contract.fn
+        if fn is None:  # pragma: no cover - contracts of this source always carry fn
+            raise ValueError(f"{contract.name} has no function to run in this process")
+        with self._lock:
+            return self._call(fn, args, timeout_s)
+
+    def _call(self, fn: Callable[..., Any], args: dict[str, Any], timeout_s: float) -> BodyRun:
+        if self._thread is None or not self._thread.is_alive() or self._jobs is None:
+            self._jobs = queue.SimpleQueue()
+            self._thread = threading.Thread(
+                target=_serve, args=(self._jobs,), name="tool-body", daemon=True
+            )
+            self._thread.start()
+        thread = self._thread
+        buffer = io.StringIO()
+        self._routes[thread] = buffer
+        saved_out, saved_err, saved_hook = sys.stdout, sys.stderr, sys.breakpointhook
+        ours = self._install()
+        job = _Job(fn, args)
+
+        def debugger_hook(*a: Any, **kw: Any) -> Any:
+            # breakpoint() in the body: show the debugger on the terminal, wait without limit
+            if threading.current_thread() is thread:
+                job.debugging = True
+                self._routes.pop(thread, None)
+            if saved_hook is sys.__breakpointhook__ and not os.environ.get("PYTHONBREAKPOINT"):
+                import pdb
+
+                # stop in the body's frame, not in this hook
+                return pdb.Pdb().set_trace(sys._getframe(1))
+            return saved_hook(*a, **kw)
+
+        sys.breakpointhook = debugger_hook
+        started = time.perf_counter()
+        self._jobs.put(job)
+        finished = job.done.wait(timeout_s)
+        while not finished and job.debugging:
+            finished = job.done.wait(0.5)
+        duration_ms = (time.perf_counter() - started) * 1000
+        sys.breakpointhook = saved_hook
+        if finished:
+            self._routes.pop(thread, None)
+            # the streams of before the call come back (a body that replaced sys.stdout or
+            # sys.stderr does not keep its own)
+            sys.stdout, sys.stderr = saved_out, saved_err
+        else:
+            self._routes[thread] = None  # abandoned: drop what it prints from now on
+            self._thread = self._jobs = None
+            sys.stdout, sys.stderr = ours  # stay installed to drop it
+        run = BodyRun(
+            timed_out=not finished,
+            output=bounded_output(buffer.getvalue()),
+            duration_ms=duration_ms,
+        )
+        if not finished:
+            run.stopped = f"abandoned after {duration_ms / 1000:.1f} s"
+        elif job.exception is not None:
+            run.error = raised_error(job.exception)
+        else:
+            run.value = job.value
+        return run
+
+    def _install(self) -> tuple[_RoutedStream, _RoutedStream]:
+        if self._out is None or sys.stdout is not self._out:
+            self._out = _RoutedStream(sys.stdout, self._routes)
+            sys.stdout = self._out
+        if self._err is None or sys.stderr is not self._err:
+            self._err = _RoutedStream(sys.stderr, self._routes)
+            sys.stderr = self._err
+        return self._out, self._err

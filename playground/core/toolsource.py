@@ -12,7 +12,9 @@ exception object.
 
 from __future__ import annotations
 
+import traceback
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
@@ -60,7 +62,10 @@ class BodyRun:
     (and was stopped, where the source can stop it). ``stopped``: why the source itself ended the
     run (e.g. ``"exit code 3"``, ``"SIGSEGV"``, ``"server closed the connection"``), or ``""``.
     ``output``: what the body printed (stdout, stderr, fd 1/2, child processes; server stderr),
-    cut to a bounded size. ``duration_ms``: wall time of the body in ms.
+    cut to :data:`PRINTED_LIMIT` characters with a note of the full size. ``duration_ms``: wall
+    time of the body in ms. ``refused`` / ``refused_message``: a result reason
+    (``not_serializable``, ``too_big``) when the source refused the value before it could cross
+    to the playground (then ``value`` is ``None``), and the model-facing sentence saying why.
     """
 
     value: Any = None
@@ -69,6 +74,53 @@ class BodyRun:
     stopped: str = ""
     output: str = ""
     duration_ms: float = 0.0
+    refused: str = ""
+    refused_message: str = ""
+
+
+#: at most this many characters of a body's printed output are kept in a record
+PRINTED_LIMIT = 64_000
+
+_PACKAGE_DIR = str(Path(__file__).resolve().parents[1])
+
+
+def bounded_output(text: str, total_bytes: int | None = None) -> str:
+    """``text`` cut to :data:`PRINTED_LIMIT` characters, with ``… [N bytes printed in all]``
+    appended when something was left out (``total_bytes``: the full size in bytes when the
+    caller read only the start of it)."""
+    cut = len(text) > PRINTED_LIMIT
+    if not cut and (total_bytes is None or total_bytes <= len(text.encode("utf-8", "replace"))):
+        return text
+    size = total_bytes if total_bytes is not None else len(text.encode("utf-8", "replace"))
+    return text[:PRINTED_LIMIT] + f"\n… [{size:,} bytes printed in all]"
+
+
+def tool_frames(exc: BaseException, limit: int = 30) -> tuple[Frame, ...]:
+    """The frames of ``exc``'s traceback that belong to the tool (the playground's own frames
+    are left out), innermost last, at most ``limit`` of them (the innermost ones)."""
+    frames = []
+    for entry in traceback.extract_tb(exc.__traceback__):
+        if entry.filename.startswith(_PACKAGE_DIR):
+            continue
+        frames.append(Frame(entry.filename, entry.lineno or 0, entry.name, entry.line or ""))
+    return tuple(frames[-limit:])
+
+
+def raised_error(exc: BaseException) -> RaisedError:
+    """``exc`` described as data: its type, one-line text, outcome kind and reason
+    (``outcome.classify_failure``, seed 004), the delay a ``Retry-After`` header it carried asks
+    for (seconds), and its frames."""
+    from playground.core import outcome as oc
+
+    found = oc.classify_failure(exc)
+    return RaisedError(
+        type_name=type(exc).__name__,
+        text=oc.exception_text(exc),
+        kind=found.kind,
+        reason=found.reason,
+        frames=tool_frames(exc),
+        retry_after_s=found.retry_after_s,
+    )
 
 
 @dataclass

@@ -12,10 +12,11 @@ Results (seed 003 ``validate_result``): ``not_serializable``, ``shape``, ``empty
 
 from __future__ import annotations
 
+import contextlib
 import json
+import operator
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker
@@ -23,6 +24,9 @@ from jsonschema.exceptions import ValidationError
 
 from playground.core.canonical import NotSerializable, canonical_json, json_type_name, to_json_value
 from playground.core.contracts import Contract
+from playground.core.docstrings import arg_text, parse_docstring
+from playground.core.ecma import EcmaValidator
+from playground.core.examples import NO_EXAMPLE, build_example, cli_hint, valid_example
 
 # When several defects are present, the first in this order is reported (deterministic).
 _ORDER = ("shape", "unknown", "missing", "type", "allowed", "range", "pattern", "format")
@@ -42,6 +46,8 @@ _RANGE_KEYWORDS = {
 }
 # Non-standard keys the playground adds to a ``returns`` schema; jsonschema ignores them.
 RESULT_LIMIT_KEYS = ("max_rows", "rows_key", "max_bytes")
+# One format checker for every validator (it holds no per-schema state).
+_FORMAT_CHECKER = FormatChecker()
 
 
 @dataclass(frozen=True)
@@ -72,14 +78,50 @@ class ResultCheck:
     value: Any
 
 
-@lru_cache(maxsize=512)
-def _validator_for(schema_json: str) -> Draft202012Validator:
-    return Draft202012Validator(json.loads(schema_json), format_checker=FormatChecker())
+@dataclass(frozen=True)
+class _Compiled:
+    """One cached validator: the schema object it was built on (kept alive, so its ``id`` cannot
+    be reused while cached) and that schema's top-level keys and values at build time."""
+
+    schema: dict[str, Any]
+    keys: tuple[str, ...]
+    values: tuple[Any, ...]
+    validator: Draft202012Validator
+
+    def fits(self, schema: dict[str, Any]) -> bool:
+        """Whether this entry still describes ``schema``: the same object, the same top-level
+        keys in the same order, each holding the very object it held at build time."""
+        return (
+            self.schema is schema
+            and tuple(schema) == self.keys
+            and all(map(operator.is_, schema.values(), self.values))
+        )
+
+
+_MAX_VALIDATORS = 512
+_validators: dict[int, _Compiled] = {}
 
 
 def validator_for(schema: dict[str, Any]) -> Draft202012Validator:
-    """A cached Draft 2020-12 validator with the format checker for ``schema``."""
-    return _validator_for(json.dumps(schema, sort_keys=True))
+    """A Draft 2020-12 validator with the format checker for ``schema``, cached by identity;
+    its ``pattern`` keyword is ECMA-262 (:mod:`playground.core.ecma`).
+
+    The validator is built on ``schema`` itself (not a copy) and cached under ``id(schema)``,
+    keeping a reference so the id cannot be reused. jsonschema reads nested subschemas live at
+    every validation, and takes only the top-level keywords at build time, so an entry is reused
+    only while every top-level value is the very object it was built with: a schema edited in
+    place (at any depth) never keeps a stale validator. At most 512 schemas are kept (the oldest
+    is dropped first). Raises what jsonschema raises for a schema it cannot compile.
+    """
+    entry = _validators.get(id(schema))
+    if entry is not None and entry.fits(schema):
+        return entry.validator
+    validator = EcmaValidator(schema, format_checker=_FORMAT_CHECKER)
+    if len(_validators) >= _MAX_VALIDATORS:
+        with contextlib.suppress(RuntimeError, StopIteration, KeyError):  # another thread's edit
+            del _validators[next(iter(_validators))]
+    _validators[id(schema)] = _Compiled(schema, tuple(schema), tuple(schema.values()), validator)
+    return validator
 
 
 def _is_integer_schema(schema: dict[str, Any]) -> bool:
@@ -107,9 +149,15 @@ def _normalise(value: Any, schema: Any) -> Any:
     return value
 
 
+# Argument types :func:`normalise_args` never changes (no float to turn into an int, no nesting).
+_UNCHANGED = frozenset({str, int, bool, type(None)})
+
+
 def normalise_args(args: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
     """Return a copy of ``args`` with ``1.0`` → ``1`` wherever the schema says integer (at any
     depth of ``properties`` / ``items``), as DESIGN.md asks; ``True`` stays a boolean."""
+    if all(type(v) in _UNCHANGED for v in args.values()):  # nothing to normalise: a plain copy
+        return dict(args)
     props = parameters.get("properties", {}) or {}
     return {name: _normalise(value, props.get(name)) for name, value in args.items()}
 
@@ -135,67 +183,51 @@ def describe_arrival(value: Any) -> str:
 
 
 def arg_doc(description: str, arg: str) -> str:
-    """The text a docstring's ``Args:`` section gives for ``arg`` (seed 001: the whole docstring,
-    Args included, is the tool description), or ``""``."""
+    """The text a docstring gives for ``arg`` (seed 001: the whole docstring, Args included, is
+    the tool description), or ``""``: read in any common style (Google, NumPy, reST/Sphinx,
+    Epydoc) by :func:`playground.core.docstrings.arg_text`; a docstring without any section
+    falls back to an ``arg: text`` line."""
+    found = arg_text(description, arg)
+    if found or parse_docstring(description or "").args:
+        return found
     m = re.search(rf"^\s*{re.escape(arg)}\s*(?:\([^)]*\))?:\s*(.+)$", description or "", re.M)
     return m.group(1).strip() if m else ""
 
 
 def example_value(name: str, schema: dict[str, Any], tool_description: str = "") -> Any:
-    """An example for a parameter: its ``examples``/``default``/first ``enum`` value, an example
-    written in its description or its docstring Args line ("예: P008", "e.g. KB-101"), or a
-    value of the right type."""
-    if schema.get("examples"):
-        return schema["examples"][0]
-    if "default" in schema:
-        return schema["default"]
-    if schema.get("enum"):
-        return schema["enum"][0]
-    t = schema.get("type")
-    desc = (schema.get("description", "") or "") + " " + arg_doc(tool_description, name)
-    m = re.search(r"(?:예:|예시:|e\.g\.|example:|for example)\s*['\"]?([^'\",\s)]+)", desc, re.I)
-    if m:
-        written = _as_type(m.group(1), t)
-        if written is not None:
-            return written
-    if t == "integer":
-        lo = schema.get("minimum", 1)
-        return lo if isinstance(lo, int) else 1
-    if t == "number":
-        return schema.get("minimum", 1.0)
-    if t == "boolean":
-        return True
-    if t == "array":
-        return []
-    if t == "object":
-        return {}
-    if schema.get("format") == "date":
-        return "2026-06-21"
-    return f"<{name}>"
+    """An example for a parameter that passes its schema (:func:`playground.core.examples.
+    valid_example`: ``examples``, a non-null ``default``, ``enum``, an example written in its
+    description or docstring line taken whole, or a value built from the schema); when none
+    passes, the value built from the schema as is, or ``None``."""
+    found = valid_example(name, schema, tool_description)
+    if found is NO_EXAMPLE:
+        found = build_example(schema)
+    return None if found is NO_EXAMPLE else found
 
 
-def _as_type(text: str, json_type: Any) -> Any:
-    """``text`` (an example written in prose) as a value of ``json_type``, or ``None``."""
-    if json_type in (None, "string") or isinstance(json_type, list):
-        return text
+def _example_args(parameters: dict[str, Any], tool_description: str = "") -> Any:
+    """An arguments object with every required parameter's example that passes the whole
+    ``parameters`` schema, or :data:`NO_EXAMPLE`."""
+    props = parameters.get("properties", {}) or {}
+    required = parameters.get("required", []) or list(props)[:1]
+    example: dict[str, Any] = {}
+    for n in required:
+        if n not in props:
+            continue
+        value = valid_example(n, props[n], tool_description, root=parameters)
+        if value is NO_EXAMPLE:
+            return NO_EXAMPLE
+        example[n] = value
     try:
-        if json_type == "integer":
-            return int(text)
-        if json_type == "number":
-            number = float(text)
-            return int(number) if number.is_integer() else number
-    except ValueError:
-        return None
-    return None
+        ok = validator_for(parameters).is_valid(example)
+    except Exception:
+        return NO_EXAMPLE
+    return example if ok else NO_EXAMPLE
 
 
 def _example_call(parameters: dict[str, Any], tool_description: str = "") -> str:
-    props = parameters.get("properties", {}) or {}
-    required = parameters.get("required", []) or list(props)[:1]
-    example = {
-        n: example_value(n, props.get(n, {}), tool_description) for n in required if n in props
-    }
-    return canonical_json(example)
+    example = _example_args(parameters, tool_description)
+    return canonical_json(example) if example is not NO_EXAMPLE else "{...}"
 
 
 def _arg_of(error: ValidationError) -> str:
@@ -239,7 +271,6 @@ def check_args(contract: Contract, args: Any) -> Verdict:
     """
     params = contract.parameters
     props = params.get("properties", {}) or {}
-    allowed = ", ".join(props) or "(none)"
     if not isinstance(args, dict):
         return Verdict(
             "shape",
@@ -252,6 +283,7 @@ def check_args(contract: Contract, args: Any) -> Verdict:
     codes: list[tuple[str, str]] = []
     for name in args:
         if name not in props:
+            allowed = ", ".join(props) or "(none)"
             codes.append(
                 (
                     f"unknown:{name}",
@@ -273,13 +305,18 @@ def check_args(contract: Contract, args: Any) -> Verdict:
 def _args_message(contract: Contract, code: str, detail: str, args: dict[str, Any]) -> str:
     head, _, arg = code.partition(":")
     schema = (contract.parameters.get("properties", {}) or {}).get(arg, {})
-    example = canonical_json(example_value(arg, schema, contract.description)) if schema else None
+    refused = args.get(arg, NO_EXAMPLE)
+    example = (
+        valid_example(arg, schema, contract.description, root=contract.parameters, avoid=refused)
+        if schema and head != "unknown"
+        else NO_EXAMPLE
+    )
     got = canonical_json(args.get(arg)) if arg in args else None
     allowed_names = ", ".join(contract.parameters.get("properties", {}) or {}) or "(none)"
     fix = {
         "missing": f"Add {arg!r}",
         "unknown": f"Remove {arg!r}; the allowed arguments are {allowed_names}",
-        "type": f"Give {arg!r} as {schema.get('type', 'the declared type')}",
+        "type": f"Give {arg!r} as {_type_words(schema)}",
         "allowed": f"Use one of {canonical_json(schema.get('enum', []))} for {arg!r}",
         "range": f"Keep {arg!r} within {_bounds(schema)}",
         "pattern": f"Make {arg!r} match the pattern {schema.get('pattern')!r}",
@@ -289,11 +326,25 @@ def _args_message(contract: Contract, code: str, detail: str, args: dict[str, An
     if got is not None and head != "unknown":
         parts.append(f"Got {got}.")
     parts.append(detail.rstrip(".") + ".")
-    parts.append(fix + (f", e.g. {arg}={example}." if example and head != "unknown" else "."))
-    parts.append(
-        f"Example call: {contract.name}({_example_call(contract.parameters, contract.description)})."
-    )
+    parts.append(fix + (f", e.g. {cli_hint(arg, example)}." if example is not NO_EXAMPLE else "."))
+    call = _example_args(contract.parameters, contract.description)
+    if call is not NO_EXAMPLE:
+        parts.append(f"Example call: {contract.name}({canonical_json(call)}).")
     return " ".join(parts)
+
+
+def _type_words(schema: dict[str, Any]) -> str:
+    """``"string"``, ``"integer or null"``, ``"array of string"``: the declared type in words."""
+    types: list[str] = []
+    for branch in [schema, *(schema.get("anyOf") or []), *(schema.get("oneOf") or [])]:
+        t = branch.get("type") if isinstance(branch, dict) else None
+        for one in t if isinstance(t, list) else [t] if t else []:
+            items = branch.get("items") if isinstance(branch, dict) else None
+            if one == "array" and isinstance(items, dict) and isinstance(items.get("type"), str):
+                one = f"array of {items['type']}"
+            if one not in types:
+                types.append(one)
+    return " or ".join(types) or "the declared type"
 
 
 def _bounds(schema: dict[str, Any]) -> str:
@@ -342,12 +393,13 @@ def check_result(contract: Contract, value: Any) -> ResultCheck:
         if isinstance(rows, list) and not rows:
             return ResultCheck("empty", "Nothing matched.", data)
         return ResultCheck("", "", data)
-    schema = {k: v for k, v in returns.items() if k not in RESULT_LIMIT_KEYS}
     try:
-        errors = list(validator_for(schema).iter_errors(data))
+        # The limit keys (RESULT_LIMIT_KEYS) are no JSON Schema keywords: jsonschema skips them,
+        # so ``returns`` itself is the schema (and its cached validator is found by identity).
+        errors = list(validator_for(returns).iter_errors(data))
     except Exception as exc:
         return ResultCheck("shape", f"The contract's returns schema is invalid: {exc}", data)
-    too_big_errors = [e for e in errors if e.validator == "maxItems"]
+    too_big_errors = [e for e in errors if e.validator == "maxItems"] if errors else []
     range_errors = [
         e for e in errors if e.validator in _RANGE_KEYWORDS and e.validator != "maxItems"
     ]
@@ -382,8 +434,8 @@ def check_result(contract: Contract, value: Any) -> ResultCheck:
             data,
         )
     max_bytes = returns.get("max_bytes")
-    size = len(canonical_json(data).encode())
-    if isinstance(max_bytes, int) and size > max_bytes:
+    # The size is measured only when a byte limit is declared.
+    if isinstance(max_bytes, int) and (size := len(canonical_json(data).encode())) > max_bytes:
         return ResultCheck(
             "too_big",
             f"{contract.name} returned {size} bytes of JSON; its contract allows at most {max_bytes}.",

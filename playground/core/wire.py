@@ -9,6 +9,10 @@
 * OpenAI: a ``{"role": "tool", "tool_call_id", "content"}`` message; the content is the JSON
   result, or states the error (OpenAI Chat Completions function calling guide).
 
+Declarations in Gemini's shape are built here too, by google-genai itself (imported inside
+:func:`gemini_function_declaration` and :func:`gemini_declaration` only — the declaration cache
+of :mod:`playground.core.declcache` keeps a warm ``playground call`` from ever importing it).
+
 Hangul is kept as is (``ensure_ascii=False``). ``approx_tokens`` gives a rough token count.
 """
 
@@ -16,9 +20,14 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from playground.core.outcome import Outcome
+from playground.core.outcome import EMPTY, Outcome
+
+if TYPE_CHECKING:
+    from playground.core.contracts import Contract
 
 #: The providers whose views every record carries, in display order.
 PROVIDERS = ("gemini", "anthropic", "openai")
@@ -34,7 +43,7 @@ def gemini_response_payload(outcome: Outcome) -> dict[str, Any]:
     if outcome.is_error:
         return {"error": outcome.message or outcome.error}
     value = outcome.value
-    if outcome.kind == "empty" and outcome.message:
+    if outcome.kind == EMPTY and outcome.message:
         if isinstance(value, dict):
             if "note" not in value:
                 value = {**value, "note": outcome.message}
@@ -149,3 +158,159 @@ def gemini_declaration_from_mcp(tool: dict[str, Any], name: str | None = None) -
     if name is not None:
         dumped["name"] = name
     return dumped
+
+
+def gemini_function_declaration(fn: Callable[..., Any]) -> dict[str, Any]:
+    """The declaration google-genai sends for ``tools=[fn]``, as JSON: the SDK's own
+    ``FunctionDeclaration.from_callable_with_api_option(callable=fn, api_option="GEMINI_API",
+    use_json_schema=True)`` (``google/genai/_transformers.py: t_tool``) dumped with
+    ``model_dump(mode="json", exclude_none=True)``: ``{"name", "description",
+    "parameters_json_schema", ...}``. Imports google.genai. Raises ``ValueError`` (``"Type:
+    message"`` of the SDK's error) when the SDK cannot describe ``fn``.
+    """
+    from google.genai import types
+
+    try:
+        decl = types.FunctionDeclaration.from_callable_with_api_option(
+            callable=fn, api_option="GEMINI_API", use_json_schema=True
+        )
+    except Exception as exc:  # the SDK raises ValueError/TypeError/pydantic errors
+        raise ValueError(f"{type(exc).__name__}: {exc}") from None
+    return decl.model_dump(mode="json", exclude_none=True)
+
+
+def gemini_declaration(contract: Contract) -> dict[str, Any]:
+    """``contract``'s Gemini ``FunctionDeclaration`` as google-genai builds it, as JSON.
+
+    For plain functions this is the SDK's own ``from_callable`` output kept from loading
+    (``contract.sdk_declaration``); for table contracts ``types.FunctionDeclaration(name,
+    description, parameters_json_schema)``, built on first use (imports google.genai) and kept
+    in ``contract.sdk_declaration``; for an MCP server's tool (``contract.mcp_tool``),
+    :func:`gemini_declaration_from_mcp`.
+    """
+    if contract.sdk_declaration is not None:
+        return contract.sdk_declaration
+    mcp_tool = getattr(contract, "mcp_tool", None)
+    if mcp_tool:  # an MCP server's tool: google-genai's own MCP conversion
+        contract.sdk_declaration = gemini_declaration_from_mcp(mcp_tool, contract.name)
+        return contract.sdk_declaration
+    from google.genai import types
+
+    decl = types.FunctionDeclaration(
+        name=contract.name,
+        description=contract.description,
+        parameters_json_schema=contract.parameters,
+    )
+    contract.sdk_declaration = decl.model_dump(mode="json", exclude_none=True)
+    return contract.sdk_declaration
+
+
+# ------------------------------------------------------------------------- declarations
+
+#: Where each provider's declaration rules come from (cited by lint findings).
+ANTHROPIC_TOOLS_DOC = "Anthropic Messages API, tool use: tools[].name"
+ANTHROPIC_PROPERTY_DOC = (
+    "Anthropic Messages API error 'tools.N.custom.input_schema.properties: Property keys should "
+    "match pattern ^[a-zA-Z0-9_.-]{1,64}$'"
+)
+ANTHROPIC_SCHEMA_DOC = (
+    "Anthropic Messages API, tool use: input_schema is a JSON Schema object "
+    "(type 'object'; no oneOf/anyOf/allOf at the top level)"
+)
+OPENAI_FUNCTION_DOC = (
+    "OpenAI Chat Completions API, tools[].function.name: 'Must be a-z, A-Z, 0-9, or contain "
+    "underscores and dashes, with a maximum length of 64'"
+)
+OPENAI_SCHEMA_DOC = (
+    "OpenAI function calling guide: parameters is a JSON Schema of type 'object' "
+    "(no anyOf/oneOf/allOf/enum/not at the root)"
+)
+
+#: Tool names Anthropic and OpenAI accept (the documents above).
+TOOL_NAME_RULES: dict[str, tuple[re.Pattern[str], str]] = {
+    "anthropic": (re.compile(r"^[a-zA-Z0-9_-]{1,64}$"), ANTHROPIC_TOOLS_DOC),
+    "openai": (re.compile(r"^[a-zA-Z0-9_-]{1,64}$"), OPENAI_FUNCTION_DOC),
+}
+#: Parameter (top-level property) names a provider accepts.
+PARAMETER_NAME_RULES: dict[str, tuple[re.Pattern[str], str]] = {
+    "anthropic": (re.compile(r"^[a-zA-Z0-9_.-]{1,64}$"), ANTHROPIC_PROPERTY_DOC),
+}
+_ROOT_REFUSED = ("anyOf", "oneOf", "allOf", "enum", "not")
+
+
+def _parameters_or_empty(parameters: Any) -> dict[str, Any]:
+    if isinstance(parameters, dict) and parameters:
+        return parameters
+    return {"type": "object", "properties": {}}
+
+
+def anthropic_tool(declaration: dict[str, Any]) -> dict[str, Any]:
+    """The Anthropic tool definition a model reads: ``{"name", "description",
+    "input_schema"}`` (Messages API, tool use). ``declaration`` is the provider-neutral
+    ``{"name", "description", "parameters"}``; a tool without parameters gets the empty object
+    schema ``{"type": "object", "properties": {}}``."""
+    return {
+        "name": declaration.get("name"),
+        "description": declaration.get("description") or "",
+        "input_schema": _parameters_or_empty(declaration.get("parameters")),
+    }
+
+
+def openai_tool(declaration: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAI Chat Completions function tool: ``{"type": "function", "function": {"name",
+    "description", "parameters"}}`` (OpenAI function calling guide)."""
+    return {
+        "type": "function",
+        "function": {
+            "name": declaration.get("name"),
+            "description": declaration.get("description") or "",
+            "parameters": _parameters_or_empty(declaration.get("parameters")),
+        },
+    }
+
+
+def declaration_problems(provider: str, declaration: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """Why ``provider`` (``"anthropic"`` or ``"openai"``) would refuse this declaration.
+
+    Returns ``(rule, message, source)`` triples; ``rule`` is ``"name"`` (the tool name breaks
+    :data:`TOOL_NAME_RULES`), ``"parameter"`` (a parameter name breaks
+    :data:`PARAMETER_NAME_RULES`, one triple per name) or ``"schema"`` (the parameters schema
+    is not ``type: object`` or has a combinator at its root). ``[]`` when all is well; Gemini's
+    own rules are checked by lint's ``name-invalid`` and the Gemini schema conversion. Raises
+    ``ValueError`` for another provider."""
+    if provider not in TOOL_NAME_RULES:
+        raise ValueError(f"unknown provider {provider!r} (anthropic, openai)")
+    out: list[tuple[str, str, str]] = []
+    name = str(declaration.get("name") or "")
+    pattern, source = TOOL_NAME_RULES[provider]
+    if not pattern.match(name):
+        bad = sorted({c for c in name if not re.match(r"[a-zA-Z0-9_-]", c)})
+        why = []
+        if bad:
+            why.append("characters " + " ".join(repr(c) for c in bad[:6]))
+        if len(name) > 64:
+            why.append(f"{len(name)} characters (at most 64)")
+        if not name:
+            why.append("an empty name")
+        out.append(("name", f"tool name {name!r} has {' and '.join(why)}", source))
+    params = declaration.get("parameters")
+    rule = PARAMETER_NAME_RULES.get(provider)
+    props = params.get("properties") if isinstance(params, dict) else None
+    if rule and isinstance(props, dict):
+        for key in props:
+            if not rule[0].match(str(key)):
+                out.append(
+                    (
+                        "parameter",
+                        f"parameter name {key!r} does not match {rule[0].pattern}",
+                        rule[1],
+                    )
+                )
+    if isinstance(params, dict) and params:
+        doc = ANTHROPIC_SCHEMA_DOC if provider == "anthropic" else OPENAI_SCHEMA_DOC
+        if params.get("type") != "object":
+            out.append(("schema", f"parameters has type {params.get('type')!r}, not 'object'", doc))
+        root = [k for k in _ROOT_REFUSED if k in params]
+        if root:
+            out.append(("schema", f"parameters has {', '.join(root)} at its root", doc))
+    return out

@@ -21,10 +21,11 @@ Transitions::
     repair   → validate
     reply, giveup: the end.
 
-Who repairs: a manual episode (the developer picked) and a question episode with a router
-without ``network`` (the offline router stands in for the model by rules, as in seed 003) use the
-REPAIRS table. With a network router (Gemini) the model repairs by reading the error, as seed
-004 describes; the same FAILURE_LIMIT holds across its turns. ``loop_repairs`` overrides this.
+Who repairs: a manual episode (the developer picked) and a question episode with a router whose
+capabilities say ``repairs="loop"`` (the offline router stands in for the model by rules, as in
+seed 003) use the REPAIRS table. With ``repairs="model"`` (Gemini) the model repairs by reading
+the error, as seed 004 describes; the same FAILURE_LIMIT holds across its turns.
+``loop_repairs`` overrides this.
 
 Public entry points: :func:`run_question_episode`, :func:`run_manual_episode`,
 :func:`fork_episode`. None of them raises for a tool's or the router's failure.
@@ -34,46 +35,27 @@ from __future__ import annotations
 
 import copy
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playground.core import outcome as oc
 from playground.core.record import CallRecord
-from playground.core.wire import (
-    PROVIDERS,
-    gemini_response_payload,
-    group_for_provider,
-    provider_views,
-)
+from playground.core.wire import PROVIDERS, group_for_provider, provider_views
 from playground.errors import UsageError
 from playground.loop import reply as replies
 from playground.loop.failures import FAILURE_LIMIT, FailureTracker, failure_message
 from playground.loop.repair import Fix, can_repair, repair
+from playground.loop.step import Node, Step
 from playground.routing import korean
-from playground.routing.base import FunctionCall, Move, ToolResult, Turn
+from playground.routing.base import FunctionCall, Move, Router, ToolResult, Turn
+from playground.routing.registry import repairs_by_loop
+
+if TYPE_CHECKING:
+    from playground.workbench import Playground
 
 #: Tries of one call (the first plus repairs) before the loop stops repairing (seed 003).
 MAX_ATTEMPTS = 3
 #: Router moves in one question episode before it is stopped without an answer.
 DEFAULT_MAX_STEPS = 8
-
-NODES = ("pick", "validate", "run", "check", "repair", "reply", "giveup")
-
-_STEP_KEYS = (
-    "tool",
-    "args",
-    "verdict",
-    "body_ran",
-    "cache",
-    "kind",
-    "error",
-    "retries",
-    "delays_ms",
-    "call",
-    "move",
-    "explanation",
-    "message",
-    "reason",
-)
 
 
 @dataclass
@@ -102,7 +84,7 @@ class Episode:
 
     ``question``: the user's text, ``None`` for a manual episode. ``router``: the router's name
     (``"manual"`` when the developer picked). ``calls``: the records in the order they ran.
-    ``steps``: one dict per node visited (see :meth:`to_json`). ``reply``: the final text.
+    ``steps``: one :class:`~playground.loop.step.Step` per node visited. ``reply``: the final text.
     ``ok``: answered from a successful, non-empty result (or a router answer without failed calls).
     ``attempts``: calls made. ``fixes``: readable repair lines. ``gave_up``: ended in ``giveup``.
     ``moves``: each router move as ``Move.to_json()``. ``end``: ``answered`` | ``no_call`` (the
@@ -120,7 +102,7 @@ class Episode:
     question: str | None
     router: str
     calls: list[CallRecord] = field(default_factory=list)
-    steps: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
     reply: str = ""
     ok: bool = False
     attempts: int = 0
@@ -136,7 +118,7 @@ class Episode:
     tool_turns: list[dict[str, Any]] = field(default_factory=list)
     conversation: list[Turn] = field(default_factory=list, repr=False)
     checkpoints: dict[int, _Checkpoint] = field(default_factory=dict, repr=False)
-    router_obj: Any = field(default=None, repr=False)
+    router_obj: Router | None = field(default=None, repr=False)
     max_steps: int = DEFAULT_MAX_STEPS
 
     def to_json(self) -> dict[str, Any]:
@@ -150,7 +132,7 @@ class Episode:
             "question": self.question,
             "router": self.router,
             "calls": [r.to_json() for r in self.calls],
-            "steps": copy.deepcopy(self.steps),
+            "steps": [step.to_json() for step in self.steps],
             "reply": self.reply,
             "ok": self.ok,
             "attempts": self.attempts,
@@ -172,14 +154,7 @@ def tool_turn_wire(move: int, results: list[ToolResult]) -> dict[str, Any]:
     calls of one turn together): ``{"move", "call_ids", "wire": {"gemini": one Content with a
     function_response part per call, "anthropic": one user message with every tool_result
     block, "openai": one tool message per call}}`` (see :func:`core.wire.group_for_provider`)."""
-    views = []
-    for res in results:
-        error = res.response.get("error") if isinstance(res.response, dict) else None
-        value = (
-            res.response.get("result", res.value) if isinstance(res.response, dict) else res.value
-        )
-        outcome = oc.Outcome(res.ok, value, res.error, res.kind or oc.RAISED, error or "")
-        views.append(provider_views(res.name, res.call_id, outcome))
+    views = [provider_views(res.name, res.call_id, res.outcome) for res in results]
     return {
         "move": move,
         "call_ids": [res.call_id for res in results],
@@ -188,11 +163,8 @@ def tool_turn_wire(move: int, results: list[ToolResult]) -> dict[str, Any]:
 
 
 def _tool_result(call: FunctionCall, record: CallRecord, message: str) -> ToolResult:
-    """The answer sent back to the router for ``call``: the payload of ``record``'s outcome,
-    with the accumulated ``message`` as the error text on failures."""
-    outcome = oc.Outcome(
-        record.ok, record.value, record.error, record.kind or oc.RAISED, message or record.message
-    )
+    """The answer sent back to the router for ``call``: ``record``'s outcome, with the
+    accumulated ``message`` as the model-facing text on failures."""
     return ToolResult(
         call_id=call.id,
         name=call.name,
@@ -200,14 +172,14 @@ def _tool_result(call: FunctionCall, record: CallRecord, message: str) -> ToolRe
         kind=record.kind,
         value=record.value,
         error=record.error,
-        response=gemini_response_payload(outcome),
+        message=message or record.message,
     )
 
 
 class _Machine:
     """Runs one episode node by node; state lives here, results go into ``self.ep``."""
 
-    def __init__(self, pg: Any, ep: Episode, *, loop_repairs: bool, manual: bool) -> None:
+    def __init__(self, pg: Playground, ep: Episode, *, loop_repairs: bool, manual: bool) -> None:
         self.pg = pg
         self.ep = ep
         self.loop_repairs = loop_repairs
@@ -224,20 +196,22 @@ class _Machine:
         self.message = ""
         self.fix: Fix | None = None
         self.final: tuple[str, str, str] | None = None  # (end, reason, reply) for reply/giveup
-        self.node = "pick"
+        self.node: Node | None = Node.PICK
 
     # -- bookkeeping ---------------------------------------------------------------------------
-    def step(self, node: str, attempt: int | None = None, **fields: Any) -> None:
-        data: dict[str, Any] = {
-            "node": node,
-            "attempt": self.ep.attempts if attempt is None else attempt,
-        }
-        for key in _STEP_KEYS:
-            data[key] = fields.get(key)
-        data["retries"] = fields.get("retries") or []
-        data["delays_ms"] = fields.get("delays_ms") or []
-        data["fixes"] = list(self.ep.fixes)
-        self.ep.steps.append(data)
+    def step(self, node: Node, attempt: int | None = None, **fields: Any) -> None:
+        """Record a visit of ``node`` (``fields``: :class:`Step` fields; ``retries`` /
+        ``delays_ms`` default to empty lists) with the episode's fixes so far."""
+        fields["retries"] = fields.get("retries") or []
+        fields["delays_ms"] = fields.get("delays_ms") or []
+        self.ep.steps.append(
+            Step(
+                node=node,
+                attempt=self.ep.attempts if attempt is None else attempt,
+                fixes=list(self.ep.fixes),
+                **fields,
+            )
+        )
 
     def checkpoint(self) -> None:
         self.ep.checkpoints[self.ep.attempts + 1] = _Checkpoint(
@@ -282,13 +256,14 @@ class _Machine:
             self.node = getattr(self, f"_{self.node}")()
         return self.ep
 
-    def begin_call(self, call: FunctionCall) -> str:
+    def begin_call(self, call: FunctionCall) -> Node | None:
         self.tool, self.args, self.call_id, self.tries = call.name, call.args, call.id, 0
-        return "validate"
+        return Node.VALIDATE
 
     # -- nodes ---------------------------------------------------------------------------------
-    def _pick(self) -> str:
+    def _pick(self) -> Node | None:
         router = self.ep.router_obj
+        assert router is not None  # a question episode always has one (run_question_episode)
         moves_made = len(self.ep.moves)
         if moves_made >= self.ep.max_steps:
             self.final = (
@@ -296,22 +271,22 @@ class _Machine:
                 "max_steps",
                 f"Stopped after {moves_made} router moves without a final answer.",
             )
-            return "giveup"
+            return Node.GIVEUP
         try:
             move = router.next_move(self.ep.conversation, self.pg.registry.declarations())
             if not isinstance(move, Move):
                 raise TypeError(f"next_move returned {type(move).__name__}, not a Move")
         except Exception as exc:  # RouterError by protocol; anything else must not escape either
             text = str(exc).strip() or type(exc).__name__
-            self.step("pick", self.ep.attempts + 1, reason="router_error", message=text)
+            self.step(Node.PICK, self.ep.attempts + 1, reason="router_error", message=text)
             self.final = ("router_error", "router_error", f"The router could not answer: {text}")
-            return "giveup"
+            return Node.GIVEUP
         self.ep.moves.append(move.to_json())
         self.ep.conversation.append(Turn(role="model", move=move))
         move_index = len(self.ep.moves) - 1
         first = move.calls[0] if move.calls else None
         self.step(
-            "pick",
+            Node.PICK,
             self.ep.attempts + 1,
             tool=first.name if first else None,
             args=first.args if first else None,
@@ -320,11 +295,11 @@ class _Machine:
             message=move.text,
         )
         if not move.calls:
-            return "reply"
+            return Node.REPLY
         self.pending, self.index, self.results = list(move.calls), 0, []
         return self.begin_call(self.pending[0])
 
-    def _validate(self) -> str:
+    def _validate(self) -> Node | None:
         self.checkpoint()
         self.tries += 1
         self.ep.attempts += 1
@@ -334,7 +309,7 @@ class _Machine:
         call_index = len(self.ep.calls) - 1
         refused = bool(record.verdict)
         self.step(
-            "validate",
+            Node.VALIDATE,
             tool=record.tool,
             args=record.args,
             verdict=record.verdict,
@@ -343,14 +318,14 @@ class _Machine:
             error=record.error if refused else None,
             message=record.message if refused else None,
         )
-        return "check" if refused else "run"
+        return Node.CHECK if refused else Node.RUN
 
-    def _run(self) -> str:
+    def _run(self) -> Node | None:
         r = self.record
         assert r is not None
         retries = [asdict(x) for x in r.retries]
         self.step(
-            "run",
+            Node.RUN,
             tool=r.tool,
             args=r.args,
             verdict=r.verdict,
@@ -360,9 +335,9 @@ class _Machine:
             delays_ms=[x["delay_ms"] for x in retries],
             call=len(self.ep.calls) - 1,
         )
-        return "check"
+        return Node.CHECK
 
-    def _check(self) -> str:
+    def _check(self) -> Node | None:
         r = self.record
         assert r is not None
         count = self.tracker.observe(r)
@@ -372,7 +347,7 @@ class _Machine:
             self.message = r.message
         reason = r.error or ("result:empty" if r.kind == oc.EMPTY else "")
         self.step(
-            "check",
+            Node.CHECK,
             tool=r.tool,
             args=r.args,
             verdict=r.verdict,
@@ -386,7 +361,7 @@ class _Machine:
         )
         if self.tracker.reached:
             self.final = ("gave_up", r.error, replies.gave_up(r, self.message, self.ep.attempts))
-            return "giveup"
+            return Node.GIVEUP
         why = ""
         if r.kind not in (oc.OK, oc.EMPTY):
             policy = oc.POLICIES.get(r.kind)
@@ -402,21 +377,22 @@ class _Machine:
                 fix = repair(self.pg.registry, self.tool, self.args, r.error)
                 if fix is not None:
                     self.fix = fix
-                    return "repair"
+                    return Node.REPAIR
                 why = "the repair table found no fix here"
         if self.manual:
             if r.kind == oc.OK:
                 self.final = ("answered", "", replies.answer_from(r))
-                return "reply"
+                return Node.REPLY
             if r.kind == oc.EMPTY:
+                # labelled as in a question episode: a reply that nothing was found, not a giveup
                 self.final = ("nothing_found", "result:empty", replies.nothing_found(r))
-                return "giveup"
+                return Node.REPLY
             self.final = (
                 "gave_up",
                 r.error,
                 replies.gave_up(r, f"{self.message} ({why}.)", self.ep.attempts),
             )
-            return "giveup"
+            return Node.GIVEUP
         # question episode: answer the router's call and go on
         self.results.append(_tool_result(self.pending[self.index], r, self.message))
         self.index += 1
@@ -424,15 +400,15 @@ class _Machine:
             return self.begin_call(self.pending[self.index])
         self.ep.conversation.append(Turn(role="tool", results=list(self.results)))
         self.ep.tool_turns.append(tool_turn_wire(len(self.ep.moves), list(self.results)))
-        return "pick"
+        return Node.PICK
 
-    def _repair(self) -> str:
+    def _repair(self) -> Node | None:
         fix = self.fix
         assert fix is not None
         self.ep.fixes.extend(fix.fixes)
         self.ep.changes.extend(copy.deepcopy(fix.changes))
         self.step(
-            "repair",
+            Node.REPAIR,
             tool=fix.tool,
             args=fix.args,
             reason=fix.rule,
@@ -443,13 +419,13 @@ class _Machine:
         if self.call_id:
             self.call_id = f"{self.call_id.split('~')[0]}~r{self.tries}"
         self.fix = None
-        return "validate"
+        return Node.VALIDATE
 
-    def _reply(self) -> str:
+    def _reply(self) -> Node | None:
         ep = self.ep
         if self.manual:
             end, reason, text = self.final or ("answered", "", "")
-            ep.ok = True
+            ep.ok = end == "answered"
         else:
             move = ep.conversation[-1].move if ep.conversation else None
             text = (move.text if move else None) or ""
@@ -467,32 +443,29 @@ class _Machine:
                 text = text.strip() or replies.gave_up(last, last.message, ep.attempts)
         text = self.with_note(text, end)
         ep.reply, ep.end = text, end
-        self.step("reply", tool=None, message=text, reason=reason or None)
-        return ""
+        self.step(Node.REPLY, tool=None, message=text, reason=reason or None)
+        return None
 
-    def _giveup(self) -> str:
+    def _giveup(self) -> Node | None:
         end, reason, text = self.final or ("gave_up", "", "Gave up.")
         text = self.with_note(text, end)
         self.ep.reply, self.ep.end, self.ep.ok, self.ep.gave_up = text, end, False, True
         self.step(
-            "giveup",
+            Node.GIVEUP,
             message=text,
             reason=reason,
             error=self.record.error if self.record else None,
             tool=self.record.tool if self.record else None,
         )
-        return ""
+        return None
 
 
-def _repairs_by_loop(router: Any, loop_repairs: bool | None) -> bool:
-    if loop_repairs is not None:
-        return loop_repairs
-    caps = getattr(router, "capabilities", None)
-    return not bool(getattr(caps, "network", False))
+def _repairs_by_loop(router: Router, loop_repairs: bool | None) -> bool:
+    return loop_repairs if loop_repairs is not None else repairs_by_loop(router)
 
 
 def run_question_episode(
-    pg: Any,
+    pg: Playground,
     question: str,
     router: Any = None,
     *,
@@ -504,8 +477,8 @@ def run_question_episode(
     ``pg``: a :class:`~playground.workbench.Playground`. ``router``: a
     :class:`~playground.routing.base.Router` (default ``pg.router``). After every set of tool
     results the router is asked again; a text move ends the episode in ``reply``. ``max_steps``:
-    router moves allowed (≥ 1). ``loop_repairs``: apply the REPAIRS table (default: only for
-    routers without ``network``). A ``RouterError`` (or any router exception) ends the episode in
+    router moves allowed (≥ 1). ``loop_repairs``: apply the REPAIRS table (default: the router's
+    ``capabilities.repairs == "loop"``). A ``RouterError`` (or any router exception) ends the episode in
     ``giveup`` with ``end = "router_error"``; nothing is raised except :class:`UsageError` for a
     missing router or a ``max_steps`` below 1.
     """
@@ -526,7 +499,7 @@ def run_question_episode(
     return _Machine(pg, ep, loop_repairs=by_loop, manual=False).run()
 
 
-def run_manual_episode(pg: Any, tool: str, args: Any) -> Episode:
+def run_manual_episode(pg: Playground, tool: str, args: Any) -> Episode:
     """Run one hand-picked call as an episode with repairs (``call NAME ... --repair``).
 
     The developer is the ``pick`` node (step explanation ``"picked by the developer"``); the
@@ -537,15 +510,16 @@ def run_manual_episode(pg: Any, tool: str, args: Any) -> Episode:
     """
     ep = Episode(question=None, router="manual", repairs_by="loop")
     machine = _Machine(pg, ep, loop_repairs=True, manual=True)
-    machine.step("pick", 1, tool=tool, args=args, explanation={"picked_by": "developer"})
+    machine.step(Node.PICK, 1, tool=tool, args=args, explanation={"picked_by": "developer"})
     machine.tool, machine.args, machine.call_id = tool, args, pg.gate.next_call_id()
-    machine.node = "validate"
+    machine.node = Node.VALIDATE
     return machine.run()
 
 
 def _edit_last_move(ep: Episode, call_id: str, name: str, args: Any) -> None:
-    """Make the model turn being forked show the edited call (its ``calls`` and, for Gemini,
-    the ``function_call`` part with that id in ``raw``), so the router reads what really ran."""
+    """Make the model turn being forked show the edited call in its ``calls``, so the router
+    reads what really ran (a router that echoes its provider's raw turn back — Gemini — writes
+    the calls into that raw content itself when it builds its request)."""
     for i in range(len(ep.conversation) - 1, -1, -1):
         turn = ep.conversation[i]
         if turn.role != "model" or turn.move is None:
@@ -555,17 +529,17 @@ def _edit_last_move(ep: Episode, call_id: str, name: str, args: Any) -> None:
             FunctionCall(name, copy.deepcopy(args), c.id) if c.id == call_id else c
             for c in move.calls
         ]
-        raw = copy.deepcopy(move.raw)
-        for part in (raw.get("parts") or []) if isinstance(raw, dict) else []:
-            fc = part.get("function_call") if isinstance(part, dict) else None
-            if isinstance(fc, dict) and fc.get("id") == call_id:
-                fc["name"], fc["args"] = name, copy.deepcopy(args)
-        ep.conversation[i] = Turn(role="model", move=replace(move, calls=calls, raw=raw))
+        ep.conversation[i] = Turn(role="model", move=replace(move, calls=calls))
         return
 
 
 def fork_episode(
-    pg: Any, episode: Episode, step_index: int, new_args: Any, *, router: Any = None
+    pg: Playground,
+    episode: Episode,
+    step_index: int,
+    new_args: Any,
+    *,
+    router: Router | None = None,
 ) -> Episode:
     """Run ``episode`` again from the attempt of ``steps[step_index]`` with ``new_args``.
 
@@ -581,10 +555,10 @@ def fork_episode(
     if not isinstance(step_index, int) or not 0 <= step_index < len(episode.steps):
         raise UsageError(f"step {step_index!r} is out of range (0..{len(episode.steps) - 1})")
     step = episode.steps[step_index]
-    attempt = step["attempt"] + (1 if step["node"] == "repair" else 0)
+    attempt = step.attempt + (1 if step.node == Node.REPAIR else 0)
     cp = episode.checkpoints.get(attempt)
     if cp is None:
-        raise UsageError(f"step {step_index} ({step['node']}) made no call to fork from")
+        raise UsageError(f"step {step_index} ({step.node}) made no call to fork from")
     manual = episode.question is None
     ep = replace(
         episode,
@@ -613,5 +587,5 @@ def fork_episode(
             name=machine.tool, args=machine.args, id=old.id
         )
         _edit_last_move(ep, old.id, machine.tool, machine.args)
-    machine.node = "validate"
+    machine.node = Node.VALIDATE
     return machine.run()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from playground.core.outcome import POLICIES
+from playground.core.outcome import POLICIES, Reason
 from playground.core.record import CallRecord
 from playground.core.registry import Registry
 
@@ -63,8 +63,8 @@ class FailureTracker:
 
 def _alternatives(registry: Registry | None, record: CallRecord) -> list[str]:
     """Concrete other approaches for the message at the limit."""
-    head, _, rest = record.error.partition(":")
-    code, _, arg = rest.partition(":")
+    reason = Reason.parse(record.error)
+    head, code, arg = reason.head, reason.code, reason.arg
     ideas: list[str] = []
     contract = registry.get(record.tool) if registry is not None else None
     if head == "args" and arg and contract is not None:

@@ -35,13 +35,13 @@ from __future__ import annotations
 
 import difflib
 import re
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from playground.core.canonical import canonical_json
 from playground.core.contracts import Contract
+from playground.core.outcome import Reason
 from playground.core.registry import Registry
 
 #: Parameter names that mean "how many rows to return" (the too_big rule looks for one).
@@ -65,16 +65,9 @@ class Fix:
 
 def reason_key(error: str) -> str:
     """The REPAIRS key of an outcome error: ``args:allowed:region`` → ``args:allowed``,
-    ``result:too_big`` → ``result:too_big``, ``args:unknown_tool`` → ``args:unknown_tool``."""
-    parts = (error or "").split(":")
-    if len(parts) >= 2:
-        return f"{parts[0]}:{parts[1]}"
-    return error or ""
-
-
-def _arg_of(error: str) -> str:
-    parts = (error or "").split(":", 2)
-    return parts[2] if len(parts) == 3 else ""
+    ``result:too_big`` → ``result:too_big``, ``args:unknown_tool`` → ``args:unknown_tool``
+    (:attr:`playground.core.outcome.Reason.key`)."""
+    return Reason.parse(error).key
 
 
 def _show(value: Any) -> str:
@@ -82,18 +75,19 @@ def _show(value: Any) -> str:
 
 
 def _module_fallback(contract: Contract, arg: str) -> tuple[Any, bool]:
-    """``(FALLBACK_<ARG> of the contract's module, True)`` if the module defines it, else ``(None, False)``."""
-    module = sys.modules.get(getattr(contract.fn, "__module__", "") or "")
+    """``(FALLBACK_<ARG> of the contract's module, True)`` if the module defines it, else
+    ``(None, False)``; read from the constants sent at load time (``contract.module_constants``),
+    so it works whether the module lives in this process or in a worker."""
     attr = f"FALLBACK_{arg.upper()}"
-    if module is not None and hasattr(module, attr):
-        return getattr(module, attr), True
+    if attr in contract.module_constants:
+        return contract.module_constants[attr], True
     return None, False
 
 
 def _fix_allowed(
-    registry: Registry, contract: Contract | None, tool: str, args: Any, error: str
+    registry: Registry, contract: Contract | None, tool: str, args: Any, reason: Reason
 ) -> Fix | None:
-    arg = _arg_of(error)
+    arg = reason.arg
     if contract is None or not isinstance(args, dict) or not arg:
         return None
     schema = (contract.parameters.get("properties") or {}).get(arg) or {}
@@ -118,9 +112,9 @@ def _fix_allowed(
 
 
 def _fix_range(
-    registry: Registry, contract: Contract | None, tool: str, args: Any, error: str
+    registry: Registry, contract: Contract | None, tool: str, args: Any, reason: Reason
 ) -> Fix | None:
-    arg = _arg_of(error)
+    arg = reason.arg
     if contract is None or not isinstance(args, dict) or arg not in args:
         return None
     schema = (contract.parameters.get("properties") or {}).get(arg) or {}
@@ -161,7 +155,7 @@ def limit_parameter(contract: Contract) -> tuple[str, dict[str, Any]] | None:
 
 
 def _fix_too_big(
-    registry: Registry, contract: Contract | None, tool: str, args: Any, error: str
+    registry: Registry, contract: Contract | None, tool: str, args: Any, reason: Reason
 ) -> Fix | None:
     if contract is None or not isinstance(args, dict):
         return None
@@ -225,7 +219,7 @@ def _fix_too_big(
 
 
 def _fix_unknown_tool(
-    registry: Registry, contract: Contract | None, tool: str, args: Any, error: str
+    registry: Registry, contract: Contract | None, tool: str, args: Any, reason: Reason
 ) -> Fix | None:
     close = difflib.get_close_matches(str(tool), registry.names(), n=1, cutoff=0.6)
     if not close:
@@ -239,7 +233,7 @@ def _fix_unknown_tool(
     )
 
 
-RepairRule = Callable[[Registry, "Contract | None", str, Any, str], "Fix | None"]
+RepairRule = Callable[[Registry, "Contract | None", str, Any, Reason], "Fix | None"]
 
 #: Seed 003's REPAIRS table: reason key → rule (see the module docstring for each rule).
 REPAIRS: dict[str, RepairRule] = {
@@ -262,12 +256,13 @@ def repair(registry: Registry, tool: str, args: Any, error: str) -> Fix | None:
     ``None`` when the reason has no rule, or the rule cannot help here (no enum, the value is
     already the fallback, no other tool with a limit, no close name). Never raises.
     """
-    rule = REPAIRS.get(reason_key(error))
+    reason = Reason.parse(error)
+    rule = REPAIRS.get(reason.key)
     if rule is None:
         return None
     try:
         return rule(
-            registry, registry.get(tool) if isinstance(tool, str) else None, tool, args, error
+            registry, registry.get(tool) if isinstance(tool, str) else None, tool, args, reason
         )
     except Exception:  # a strange schema must not break the loop
         return None

@@ -4,7 +4,7 @@ Seed 003, step 6: the reply node builds the answer from the first row of ``rows`
 node writes the last reason into the answer. Seed 003/004: an empty result gets "nothing found"
 and nothing invented — no row, count or store appears that the tool did not return. Values are
 words or JSON, never Python reprs (``yes``/``no``, ``none``; see
-:func:`playground.routing.offline.say`). A repair that changed what the user asked for is said in
+:func:`playground.routing.replies.say`). A repair that changed what the user asked for is said in
 the reply (:func:`repair_note`): the answer is never silently about another question.
 """
 
@@ -15,15 +15,16 @@ from typing import Any
 from playground.core.canonical import canonical_json, shorten
 from playground.core.record import CallRecord
 from playground.routing.korean import particle
-from playground.routing.offline import say
+from playground.routing.replies import say
 
 
 def _rows(record: CallRecord, rows_key: str = "rows") -> list[Any] | None:
     value = record.value
     if isinstance(value, list):
         return value
-    if isinstance(value, dict) and isinstance(value.get(rows_key), list):
-        return value[rows_key]
+    rows = value.get(rows_key) if isinstance(value, dict) else None
+    if isinstance(rows, list):
+        return rows
     return None
 
 

@@ -44,11 +44,15 @@ Rules 4 and 5 upper-case the value when the example/prefix is upper case (``hr20
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from playground.routing import korean
+from anyascii import anyascii
+
+from playground.routing import korean, values
+from playground.routing.values import Value
 
 _SECTION_RE = re.compile(
     r"^(\s*)(Args|Arguments|Parameters|Params|Returns|Return|Raises|Yields|Examples?|Notes?|"
@@ -56,7 +60,10 @@ _SECTION_RE = re.compile(
 )
 _ARG_LINE_RE = re.compile(r"^\s*\*{0,2}([A-Za-z_][A-Za-z0-9_]*)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
 _EXAMPLE_RE = re.compile(
-    r"(?:예시|예)\s*[:：)]\s*|(?:e\.g\.|eg\.|for example|example)\s*[:,]?\s*", re.I
+    r"(?:예시|예)\s*[:：)]\s*|예를\s*들어\s*,?\s*|예시\s+|"
+    r"(?:e\.g\.|eg\.|for example|for instance|example|such as)\s*[:,]?\s*|"
+    r"\blike\s+(?=[\"'“‘`])",
+    re.I,
 )
 _PREFIX_RES = (
     re.compile(r"['\"‘’“”`]([A-Za-z0-9-]+)['\"‘’“”`]\s*(?:로|으로)\s*시작"),
@@ -92,7 +99,20 @@ _PLAIN_WORD_RE = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
 
 #: Evidence rules whose value is weak (a number, the only lowercase word): they add
 #: ``Weights.integer`` and their spans stay usable by other rules and other tools.
-WEAK_RULES = frozenset({"integer", "lowercase"})
+WEAK_RULES = frozenset(
+    {
+        "integer",
+        "lowercase",
+        "assign",
+        "number",
+        "string",
+        "cue",
+        "list",
+        "boolean",
+        "position",
+        "date",
+    }
+)
 _ALNUM = "A-Za-z0-9"
 
 
@@ -217,6 +237,7 @@ class ParamSpec:
     shapes: tuple[tuple[str, str], ...] = ()  # (example, regex derived from it)
     prefix: str | None = None
     free_text: bool = False
+    item_types: tuple[str, ...] = ()  # an array's item types
 
     @property
     def structured(self) -> bool:
@@ -263,6 +284,7 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
             examples=examples,
             shapes=shapes,
             prefix=prefix,
+            item_types=_types(schema["items"]) if isinstance(schema.get("items"), dict) else (),
         )
         free = (
             ("string" in types or not types)
@@ -328,13 +350,16 @@ def _structural(spec: ParamSpec, text: str, used: list[tuple[int, int]]) -> tupl
             m = re.search(rx, text, re.I)
             if m and _free(m.span(), used):
                 hits.append((m.start(), m.end(), value))
+        how = list(spec.enum)
+        if not hits:  # a Hangul word whose romanisation is a listed value (서울 -> seoul)
+            hits, how = _romanised_enum(spec, text, used)
         if hits:
             s, e, value = min(hits, key=lambda h: (h[0], -h[1]))
             return value, {
                 "rule": "enum",
                 "span": [s, e],
                 "text": text[s:e],
-                "detail": list(spec.enum),
+                "detail": how,
             }
     if spec.pattern:
         m = _search(_unanchor(spec.pattern), text, used)
@@ -392,8 +417,49 @@ def _structural(spec: ParamSpec, text: str, used: list[tuple[int, int]]) -> tupl
     return None
 
 
+def _as_number(text: str, types: tuple[str, ...]) -> Any:
+    """``text`` as an int (or a float when the schema allows numbers), else unchanged."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    if "number" in types:
+        try:
+            return float(text)
+        except ValueError:
+            pass
+    return text
+
+
+@functools.lru_cache(maxsize=4096)
+def _latin(word: str) -> str:
+    """``word`` romanised by ``anyascii``, lower case (서울 -> seoul)."""
+    return anyascii(word).lower()
+
+
+def _romanised_enum(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[list[tuple[int, int, Any]], Any]:
+    """Enum values equal to the romanisation (``anyascii``, Revised Romanization of Korean)
+    of a Hangul word of ``text`` or its stem: ``서울`` -> ``seoul``, ``부산에`` -> ``busan``.
+    Returns ``(hits, detail)`` as the enum rule uses them."""
+    by_latin = {str(v).lower(): v for v in spec.enum if isinstance(v, str) and v.isascii()}
+    if not by_latin:
+        return [], None
+    for m in re.finditer(r"[가-힣]+", text):
+        for word in dict.fromkeys((m.group(), korean.stem(m.group()))):
+            latin = _latin(word)
+            span = (m.start(), m.start() + len(word))
+            if latin in by_latin and _free(span, used):
+                value = by_latin[latin]
+                return [
+                    (span[0], span[1], value)
+                ], f"{word!r} romanised is {latin!r}, a listed value"
+    return [], None
+
+
 def _integer(spec: ParamSpec, text: str, used: list[tuple[int, int]]) -> tuple[Any, dict] | None:
-    for rx in (_COUNTED_RE, _BARE_INT_RE):
+    for rx in (_COUNTED_RE,):  # bare numbers are given by label in fill_loose
         for m in rx.finditer(text):
             if not _free(m.span(1), used):
                 continue
@@ -487,6 +553,8 @@ def fill_structured(
             found = _integer(spec, text, fill.consumed)
         if found is not None:
             value, ev = found
+            if isinstance(value, str) and {"integer", "number"} & set(spec.types):
+                value = _as_number(value, spec.types)  # an example shaped "3" is a number
             fill.args[spec.name] = value
             fill.evidence[spec.name] = ev
             fill.consumed.append(tuple(ev["span"]))
@@ -537,3 +605,486 @@ def fill_free_text(
             }
     fill.missing = [s.name for s in specs if s.required and s.name not in fill.args]
     return fill
+
+
+# ---- values from the question, by schema (issue 12) -----------------------------------------
+#: Rules of :func:`fill_loose`; their evidence is weak for scoring (relevance is judged from the
+#: words first; a value that merely fits a type says little about which tool is meant).
+LOOSE_RULES = WEAK_RULES - {"integer", "lowercase"}
+_GENERIC_DOC_WORDS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "in",
+        "for",
+        "and",
+        "or",
+        "is",
+        "be",
+        "it",
+        "this",
+        "that",
+        "value",
+        "values",
+        "number",
+        "numbers",
+        "given",
+        "specific",
+        "specified",
+        "which",
+        "used",
+        "use",
+        "default",
+        "optional",
+        "required",
+        "if",
+        "not",
+        "by",
+        "with",
+        "as",
+        "on",
+        "at",
+        "from",
+        "e",
+        "g",
+        "eg",
+        "example",
+        "such",
+        "like",
+        "its",
+        "their",
+    ]
+)
+_CUE_STOP_RE = re.compile(
+    r"[.,;?!]|\s(?:and|with|using|for|from|to|in|on|at|by|of|that|which|who|where|when|"
+    r"then|within|into|over|under|after|before|between|if)\s",
+    re.I,
+)
+_LEAD_RE = re.compile(r"^(?:\s|the\b|a\b|an\b|of\b|is\b|are\b|as\b|called\b|named\b|:|=)+", re.I)
+_NEGATION_RE = re.compile(
+    r"\b(?:not|no|without|don'?t|doesn'?t|never|exclude|excluding)\b|않|없이|말고", re.I
+)
+_PLACE_DOC_RE = re.compile(
+    r"location|city|country|place|region|state|area|town|address|where|venue|위치|지역|도시|장소|나라",
+    re.I,
+)
+_PLACE_CUE_RE = re.compile(r"\b(?:in|at|near|around|from|to)\s+(?:the\s+)?$|에서\s*$", re.I)
+_DATE_DOC_RE = re.compile(r"\bdate\b|날짜|일자", re.I)
+
+
+@functools.lru_cache(maxsize=4096)
+def _label_words(spec: ParamSpec) -> tuple[set[str], set[str]]:
+    """``(name words, description words)`` of a parameter, as stems."""
+    name = {korean.stem(p) for p in korean.split_identifier(spec.name) if len(p) > 1}
+    doc = {
+        korean.stem(t.surface)
+        for t in korean.tokenize(_strip_example_text(spec.doc))
+        if t.surface.lower() not in _GENERIC_DOC_WORDS and not korean.is_stopword(t.stem)
+    }
+    return name, doc - name
+
+
+def _strip_example_text(text: str) -> str:
+    for ex in extract_examples(text):
+        text = text.replace(ex, " ")
+    return text
+
+
+def _near(
+    tokens: list[korean.Token], start: int, end: int, words: set[str], before: int = 4
+) -> float:
+    """How strongly ``words`` label the span ``[start, end)``: 1/(distance) per matching token
+    among the ``before`` tokens before it and the two after it."""
+    prev = [t for t in tokens if t.end <= start][-before:]
+    nxt = [t for t in tokens if t.start >= end][:2]
+    score = 0.0
+    for dist, tok in enumerate(reversed(prev), 1):
+        if any(korean.match_quality(tok.stem, w)[0] >= 0.7 for w in words):
+            score += 1.0 / dist
+    for dist, tok in enumerate(nxt, 1):
+        if any(korean.match_quality(tok.stem, w)[0] >= 0.7 for w in words):
+            score += 0.5 / dist
+    return score
+
+
+def _fits(spec: ParamSpec, v: Value) -> Any:
+    """``v`` as a value of ``spec``'s type, or ``None`` when it does not fit."""
+    types = spec.types or ("string",)
+    if v.kind == "number":
+        if "integer" in types and isinstance(v.value, int):
+            return v.value
+        if "number" in types:
+            return v.value
+        if "integer" in types and isinstance(v.value, float) and v.value.is_integer():
+            return int(v.value)
+        return None
+    if "string" in types:
+        return str(v.value)
+    return None
+
+
+@dataclass(frozen=True)
+class QuestionValues:
+    """The values written in one question (computed once per question, shared by the tools)."""
+
+    strings: tuple[Value, ...]
+    numbers: tuple[Value, ...]
+    assigned: dict[str, Value]
+
+    @classmethod
+    def of(cls, text: str) -> QuestionValues:
+        """Extract them from the normalised question ``text`` (see :mod:`values`)."""
+        quoted = values.quoted(text)
+        strings = quoted + [
+            v
+            for v in values.names(text)
+            if not any(v.start < q.end and q.start < v.end for q in quoted)
+        ]
+        nums = [
+            v
+            for v in values.numbers(text)
+            if not any(v.start < s.end and s.start < v.end and s.kind != "name" for s in strings)
+        ]
+        return cls(tuple(strings), tuple(nums), values.assignments(text))
+
+
+def fill_loose(
+    specs: list[ParamSpec],
+    question: str,
+    fill: Fill,
+    tokens: list[korean.Token] | None = None,
+    found: QuestionValues | None = None,
+) -> Fill:
+    """Values written in the question given to the parameters whose words stand next to them.
+
+    Runs after the structured rules (1-8) for the parameters they left empty. Candidates come
+    from :mod:`playground.routing.values` (numbers, quoted text, names, codes, URLs, e-mails,
+    paths, ``name=value``). Each pairing scores: ``name=value`` naming the parameter 10; a unit
+    word after a number that the parameter's text uses 3; parameter-name words before the value
+    ``2/distance``, description words ``1/distance`` (:func:`_near`). Pairs are taken best first,
+    each value once. Then arrays take the remaining values of their item type (``18 and 12``
+    -> ``[18, 12]``); strings with no candidate take the span after their own name word
+    (``the function 3x^2 + 2x - 1`` -> ``3x^2 + 2x - 1``, rule ``cue``); dates are parsed with
+    :func:`dateutil.parser.parse`; booleans are true when the parameter's name word is in the
+    question (false after a negation); finally required parameters still empty take the
+    remaining fitting values in schema order (rule ``position``). Optional parameters are only
+    filled by labelled evidence. Returns ``fill`` (updated in place)."""
+    text = korean.normalize(question)
+    toks = tokens if tokens is not None else korean.tokenize(text)
+    open_specs = [
+        s
+        for s in specs
+        if s.name not in fill.args
+        and not s.free_text
+        and (not s.structured or not (s.enum or s.pattern or s.shapes or s.prefix))
+    ]
+    if not open_specs:
+        return fill
+    used = list(fill.consumed)
+    found = found or QuestionValues.of(text)
+    strings, nums = list(found.strings), list(found.numbers)
+    digits = [v for v in nums if v.text[:1].isdigit() or v.text[:1] in "-+−."]
+    wanted = sum(1 for s in open_specs if s.required and {"integer", "number"} & set(s.types))
+    if len(digits) >= wanted:  # "two numbers, say 36 and 48": the digits are the values
+        nums = digits
+    cands = [v for v in nums + strings if _free((v.start, v.end), used)]
+    assigned = found.assigned
+    labels = {s.name: _label_words(s) for s in open_specs}
+    taken: set[int] = set()
+
+    def give(spec: ParamSpec, value: Any, rule: str, start: int, end: int, detail: str) -> None:
+        fill.args[spec.name] = value
+        fill.evidence[spec.name] = {
+            "rule": rule,
+            "span": [start, end],
+            "text": text[start:end],
+            "detail": detail,
+        }
+
+    pairs = []
+    for si, spec in enumerate(open_specs):
+        if "array" in spec.types or "boolean" in spec.types or "object" in spec.types:
+            continue
+        name_w, doc_w = labels[spec.name]
+        hit = assigned.get(spec.name.lower())
+        for ci, v in enumerate(cands):
+            value = _fits(spec, v)
+            if value is None:
+                continue
+            score = 0.0
+            why = []
+            if hit is not None and hit.start == v.start:
+                score += 10
+                why.append(f"written as {spec.name}=")
+            if v.kind == "number" and v.unit:
+                unit = korean.stem(v.unit.split("/")[0])
+                if any(korean.match_quality(unit, w)[0] >= 0.7 for w in name_w | doc_w):
+                    score += 3
+                    why.append(f"unit {v.unit!r} is in its description")
+            near = 2 * _near(toks, v.start, v.end, name_w) + _near(toks, v.start, v.end, doc_w)
+            if near:
+                score += near
+                why.append("next to its words")
+            if (
+                v.kind == "name"
+                and _PLACE_DOC_RE.search(spec.name + " " + spec.doc)
+                and _PLACE_CUE_RE.search(text[max(0, v.start - 12) : v.start])
+            ):
+                score += 2
+                why.append("a name after in/at/near where the parameter wants a place")
+            if v.kind in ("url", "email", "path") and re.search(
+                {
+                    "url": r"url|link|address|주소",
+                    "email": r"e-?mail|메일",
+                    "path": r"path|file|dir|folder|파일|경로",
+                }[v.kind],
+                spec.name + " " + spec.doc,
+                re.I,
+            ):
+                score += 3
+                why.append(f"a {v.kind} where the parameter wants one")
+            if score > 0:
+                pairs.append((-score, si, ci, value, "; ".join(why)))
+    for neg, si, ci, value, said in sorted(pairs, key=lambda p: (p[0], p[1], p[2])):
+        spec, v = open_specs[si], cands[ci]
+        if spec.name in fill.args or ci in taken:
+            continue
+        taken.add(ci)
+        rule = "assign" if "written as" in said else ("number" if v.kind == "number" else "string")
+        give(spec, value, rule, v.start, v.end, f"{v.kind} {v.text!r}: {said} (score {-neg:.2f})")
+    for spec in open_specs:
+        if spec.name in fill.args:
+            continue
+        if "array" in spec.types:
+            free = [
+                (ci, v)
+                for ci, v in enumerate(cands)
+                if ci not in taken and _fits(_item_spec(spec), v) is not None
+            ]
+            if len(free) >= 2 or (free and spec.required):
+                for ci, _ in free:
+                    taken.add(ci)
+                items = [_fits(_item_spec(spec), v) for _, v in free]
+                give(
+                    spec,
+                    items,
+                    "list",
+                    free[0][1].start,
+                    free[-1][1].end,
+                    f"{len(items)} values of the item type",
+                )
+                continue
+        if "boolean" in spec.types:
+            name_w, _ = labels[spec.name]
+            for tok in toks:
+                if tok.stem in name_w or any(
+                    korean.match_quality(tok.stem, w)[0] >= 0.7 for w in name_w if len(w) > 3
+                ):
+                    window = text[max(0, tok.start - 25) : tok.start]
+                    value = not _NEGATION_RE.search(window)
+                    give(
+                        spec,
+                        value,
+                        "boolean",
+                        tok.start,
+                        tok.end,
+                        f"its word {tok.surface!r}" + ("" if value else " after a negation"),
+                    )
+                    break
+            continue
+        if "string" in spec.types or not spec.types:
+            if spec.format in ("date", "date-time") or _DATE_DOC_RE.search(spec.name):
+                dated = _date(spec, text)
+                if dated is not None:
+                    value, rule, start, end, detail = dated
+                    give(spec, value, rule, start, end, detail)
+                    continue
+            cue = _cue_span(spec, text, toks, labels[spec.name][0])
+            if cue is not None and _free(
+                cue[:2], [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
+            ):
+                give(
+                    spec, text[cue[0] : cue[1]], "cue", cue[0], cue[1], f"after its word {cue[2]!r}"
+                )
+                continue
+    for spec in open_specs:  # required values still empty: the remaining ones in order
+        if spec.name in fill.args or not spec.required or "boolean" in spec.types:
+            continue
+        for ci, v in enumerate(cands):
+            if ci in taken:
+                continue
+            value = _fits(spec, v)
+            if value is None or (v.kind == "number" and v.unit in ("번째",)):
+                continue
+            taken.add(ci)
+            give(
+                spec, value, "position", v.start, v.end, f"the next unused {v.kind} in the question"
+            )
+            break
+    return fill
+
+
+def _item_spec(spec: ParamSpec) -> ParamSpec:
+    return replace(spec, types=spec.item_types or ("string",))
+
+
+def _cue_span(
+    spec: ParamSpec, text: str, tokens: list[korean.Token], words: set[str]
+) -> tuple[int, int, str] | None:
+    """The span after the parameter's own name word in the question, up to punctuation or a
+    preposition: ``the function 3x^2 + 2x - 1.`` -> ``3x^2 + 2x - 1``."""
+    for tok in tokens:
+        if tok.stem not in words or korean.has_hangul(tok.surface):
+            continue
+        rest = text[tok.end :]
+        lead = _LEAD_RE.match(rest)
+        skip = lead.end() if lead else 0
+        body = rest[skip:]
+        stop = _CUE_STOP_RE.search(" " + body)
+        value = (body[: max(0, stop.start() - 1)] if stop else body).strip()
+        if value and len(value.split()) <= 6 and not korean.is_stopword(value.lower()):
+            start = tok.end + skip
+            return start, start + len(value), tok.surface
+    return None
+
+
+def _date(spec: ParamSpec, text: str) -> tuple[Any, str, int, int, str] | None:
+    """A date written in ``text``, parsed with ``dateutil`` (fuzzy), as ISO ``YYYY-MM-DD``."""
+    from dateutil import parser as dparser  # type: ignore[import-untyped]
+
+    for m in re.finditer(
+        r"\b(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|"
+        r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|"
+        r"\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*(?:,?\s+\d{4})?)\b",
+        text,
+        re.I,
+    ):
+        try:
+            when = dparser.parse(m.group(), default=_dt.datetime(_dt.date.today().year, 1, 1))
+        except (ValueError, OverflowError):
+            continue
+        value = when.date().isoformat() if spec.format != "date-time" else when.isoformat()
+        return value, "date", m.start(), m.end(), f"{m.group()!r} parsed by dateutil"
+    return None
+
+
+#: What may stand between two values of one list: a comma, and/or/&, Korean 와/과/랑/하고,
+#: optionally after the first value's repeated unit word ("20 minutes and 15 minutes").
+_SERIES_GAP_RE = re.compile(
+    r"^\s*(?:[A-Za-z%°/^0-9]+\s*)?(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&|then|vs\.?)\s+|"
+    r"(?:와|과|랑|이랑|하고)\s+|\s*,\s*)(?:(?:the|a|an|also|for|in|of|at|to|with|from)\s+)*$",
+    re.I,
+)
+
+
+_NOT_UNITS = frozenset(
+    [
+        "and",
+        "or",
+        "with",
+        "in",
+        "for",
+        "to",
+        "of",
+        "at",
+        "on",
+        "respectively",
+        "then",
+        "is",
+        "are",
+        "was",
+        "each",
+        "also",
+        "from",
+        "by",
+        "as",
+        "the",
+        "a",
+        "an",
+        "per",
+        "than",
+        "into",
+    ]
+)
+
+
+def series(
+    question: str, args: dict[str, Any], evidence: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The calls a question asks for when it lists several values of an argument (BFCL
+    ``parallel``: "weather in Seoul and Busan" -> two calls). Only values no other argument
+    took count. Per filled argument: a number with a unit word lists the other numbers with
+    the same unit ("20 minutes and 15 minutes"); numbers without units cycle over the
+    arguments they fill ("3 and 4, 5 and 12" for ``a``, ``b`` -> two calls); a string lists
+    the values of its kind that follow it joined by commas, and/or or 와/과/랑
+    (:data:`_SERIES_GAP_RE`). With ``k > 1`` values somewhere the answer is ``k`` argument
+    dicts -- arguments listing ``k`` values vary together, in the order written; the others
+    repeat. Returns ``[args]`` when nothing is listed. Array arguments never split."""
+    text = korean.normalize(question)
+    found = QuestionValues.of(text)
+    pool = sorted(found.numbers + found.strings, key=lambda v: v.start)
+    spans = {name: tuple(ev["span"]) for name, ev in evidence.items()}
+    at = {v.start: v for v in pool}
+    lists: dict[str, list[Any]] = {}
+    unitless: list[str] = []
+    for name, (start, _end) in spans.items():
+        value = args.get(name)
+        first = at.get(start)
+        if first is None or isinstance(value, (list, dict, bool)) or name not in args:
+            continue
+        others = {sp for n, sp in spans.items() if n != name}
+        free = [v for v in pool if (v.start, v.end) not in others or v is first]
+        if first.kind == "number":
+            unit = first.unit.split("/")[0]
+            if unit and unit not in _NOT_UNITS:
+                same = [
+                    v.value for v in free if v.kind == "number" and v.unit.split("/")[0] == unit
+                ]
+                if len(same) > 1 and all(
+                    not isinstance(x, float) or isinstance(value, float) or not x.is_integer()
+                    for x in same
+                ):
+                    lists[name] = same
+            else:
+                unitless.append(name)
+            continue
+        chain, last = [value], first
+        for v in free:
+            if v.start < last.end:
+                continue
+            if v.kind != first.kind and not {v.kind, first.kind} <= {"name", "quoted"}:
+                break
+            if not _SERIES_GAP_RE.match(text[last.end : v.start]):
+                break
+            chain.append(str(v.value))
+            last = v
+        if len(chain) > 1:
+            lists[name] = chain
+    if unitless:
+        taken = {sp for n, sp in spans.items() if n not in unitless}
+        nums = [
+            v.value
+            for v in found.numbers
+            if (v.start, v.end) not in taken
+            and (not v.unit or v.unit in _NOT_UNITS)
+            and v.start >= min(spans[n][0] for n in unitless)
+        ]
+        p = len(unitless)
+        if len(nums) > p and len(nums) % p == 0:
+            order = sorted(unitless, key=lambda n: spans[n][0])
+            for j, name in enumerate(order):
+                lists[name] = nums[j::p]
+    if not lists:
+        return [args]
+    k = max(len(c) for c in lists.values())
+    out = []
+    for i in range(k):
+        row = dict(args)
+        for name, chain in lists.items():
+            if len(chain) == k:
+                row[name] = chain[i]
+        out.append(row)
+    return out

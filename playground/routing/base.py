@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from playground.core.outcome import Outcome, OutcomeKind
+
 Role = Literal["user", "model", "tool"]
 
 
@@ -61,11 +63,12 @@ class Move:
 
 @dataclass
 class ToolResult:
-    """The answer to one function call, as the gate produced it.
+    """The answer to one function call, as the gate produced it (provider-neutral).
 
-    ``call_id`` / ``name``: the call answered. ``ok`` / ``kind`` / ``value`` / ``error``: the
-    outcome. ``response``: the Gemini ``function_response.response`` payload exactly as the
-    playground sends it (``{"result": ...}`` on success, ``{"error": ...}`` on failure).
+    ``call_id`` / ``name``: the call answered. ``ok`` / ``kind`` / ``value`` / ``error`` /
+    ``message``: the outcome (``message``: what the model reads — on a failure the loop's text,
+    including the consecutive-failure count; on an empty result the note). Each provider's
+    shape of it is built from :attr:`outcome` by :mod:`playground.core.wire`.
     """
 
     call_id: str
@@ -74,7 +77,13 @@ class ToolResult:
     kind: str
     value: Any
     error: str
-    response: dict[str, Any]
+    message: str = ""
+
+    @property
+    def outcome(self) -> Outcome:
+        """The result as an :class:`~playground.core.outcome.Outcome` (for :mod:`core.wire`)."""
+        kind = OutcomeKind(self.kind) if self.kind else OutcomeKind.RAISED
+        return Outcome(self.ok, self.value, self.error, kind, self.message)
 
 
 @dataclass
@@ -91,22 +100,27 @@ class Turn:
 class RouterCapabilities:
     """What a router can do; read by the UI, never inferred from the class.
 
-    ``network``: needs the network and a key. ``explains``: fills ``Move.explanation``.
-    ``parallel_calls``: may return several calls in one move. ``dry_run``: can show the exact
-    request it would send next. ``modes``: function-calling modes it accepts (Gemini: AUTO,
-    ANY, NONE, VALIDATED).
+    ``explains``: fills ``Move.explanation``. ``parallel_calls``: may return several calls in
+    one move. ``dry_run``: has ``dry_run(conversation, declarations) -> {"method", "url",
+    "headers", "body"}``, the exact request it would send next. ``modes``: function-calling
+    modes it accepts, the first being the default (Gemini: AUTO, ANY, NONE, VALIDATED).
+    ``repairs``: who repairs a failed call in a question episode — ``"loop"`` (the REPAIRS
+    table stands in for a model, seed 003) or ``"model"`` (the model reads the error and tries
+    again, seed 004). ``default_rpm``: requests per minute ``eval`` keeps to by default
+    (``None``: unlimited).
     """
 
-    network: bool = False
     explains: bool = False
     parallel_calls: bool = False
     dry_run: bool = False
     modes: tuple[str, ...] = ()
+    repairs: Literal["loop", "model"] = "loop"
+    default_rpm: float | None = None
 
 
 @runtime_checkable
 class Router(Protocol):
-    """Picks the next move. Implementations: ``OfflineRouter`` (default), ``GeminiRouter``."""
+    """Picks the next move. Backends are declared in :mod:`playground.routing.registry`."""
 
     name: str
     capabilities: RouterCapabilities
@@ -118,4 +132,17 @@ class Router(Protocol):
         ``parameters`` a JSON Schema object. Raises :class:`playground.errors.RouterError` when
         the router cannot answer (no key, provider HTTP error); never any other exception.
         """
+        ...
+
+
+@runtime_checkable
+class DryRunRouter(Router, Protocol):
+    """A router whose ``capabilities.dry_run`` is true: it can show its next request unsent."""
+
+    def dry_run(
+        self, conversation: list[Turn], declarations: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """The exact request :meth:`next_move` would send now, without sending it or any key:
+        ``{"method", "url", "headers", "body"}``. Raises :class:`playground.errors.RouterError`
+        when the conversation cannot be converted."""
         ...

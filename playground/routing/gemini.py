@@ -16,8 +16,17 @@ Wire rules followed (Gemini API function-calling guide and google-genai 3.6.1 ``
 * a call without an id gets ``call_<n>`` (``n`` counts the calls in the conversation from 1),
   written back into ``raw`` so the function response matches it.
 
+* a forked model turn (the loop edited one of its calls) is written back into the raw content
+  here, by call id, so the loop never touches Gemini's message format.
+
 Errors: every failure (no key, HTTP error, network error, blocked prompt, no candidate) raises
-:class:`playground.errors.RouterError` with one line of text; nothing else escapes.
+:class:`playground.errors.RouterError` with one line of text; nothing else escapes. A model the
+API does not know or has shut down (HTTP 404 ``NOT_FOUND``) is named in the message with how to
+choose another.
+
+The module is the backend's one declaration (:data:`SPEC`, registered in
+:mod:`playground.routing.registry`); google.genai and httpx2 are imported only when a request is
+built, so reading the declaration costs nothing.
 """
 
 from __future__ import annotations
@@ -25,33 +34,50 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
-import httpx2
-from google import genai
-from google.genai import errors as genai_errors
-from google.genai import types
-
+from playground.core.wire import gemini_response_payload
 from playground.errors import RouterError, UsageError
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
-from playground.routing.capture import PLACEHOLDER_KEY, capturing_client
-from playground.routing.gemini_schema import convert_declaration
+from playground.routing.gemini_schema import convert_declaration, map_back
+from playground.routing.registry import RouterSettings, RouterSpec
 
-#: The default model: a current Flash model (fast, cheap, supports parallel function calling).
-DEFAULT_MODEL = "gemini-2.5-flash"
+if TYPE_CHECKING:
+    import httpx2
+    from google import genai
+    from google.genai import errors as genai_errors
+    from google.genai import types
 
-#: Function-calling modes (``types.FunctionCallingConfigMode`` without ``MODE_UNSPECIFIED``).
+#: The default model: a current stable Flash model (generally available since 2026-07-21; fast,
+#: supports parallel function calling). gemini-2.5-flash, the previous default, is shut down on
+#: 2026-12-01 (Gemini API deprecations page).
+DEFAULT_MODEL = "gemini-3.6-flash"
+
+#: The environment variable that overrides :data:`DEFAULT_MODEL` (``--model`` overrides both).
+MODEL_ENV_VAR = "PLAYGROUND_GEMINI_MODEL"
+
+#: Function-calling modes (``types.FunctionCallingConfigMode`` without ``MODE_UNSPECIFIED``);
+#: the first is the default.
 MODES = ("AUTO", "ANY", "NONE", "VALIDATED")
 
 #: Environment variables read for the key, in the SDK's own order of precedence
 #: (``google.genai._api_client.get_env_api_key``: GOOGLE_API_KEY wins when both are set).
 KEY_ENV_VARS = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
 
-#: What to tell a user who has no key (the CLI prints it and stays with the offline router).
-NO_KEY_MESSAGE = (
-    "no Gemini API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), e.g. "
-    "`export GEMINI_API_KEY=...` with a key from https://aistudio.google.com/apikey; "
-    "the offline router needs no key"
+#: How to get a key (one line; the CLI and the TUI show it when the key is missing).
+NO_KEY_HINT = (
+    "no Gemini API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), e.g. `export GEMINI_API_KEY=...` "
+    "with a key from https://aistudio.google.com/apikey"
+)
+
+#: What :meth:`GeminiRouter.next_move` raises without a key.
+NO_KEY_MESSAGE = f"{NO_KEY_HINT}; the offline router needs no key"
+
+#: How to choose another model (appended to "model not found" errors).
+CHOOSE_MODEL_HINT = (
+    f"choose another with --model NAME, {MODEL_ENV_VAR}=NAME, or 'model NAME' in the TUI "
+    "command palette (ctrl+p); models: https://ai.google.dev/gemini-api/docs/models"
 )
 
 #: Seconds to wait for one generate_content request.
@@ -64,30 +90,26 @@ def gemini_key_from_env(environ: Mapping[str, str]) -> str | None:
     Reads :data:`KEY_ENV_VARS` in order (GOOGLE_API_KEY, then GEMINI_API_KEY, as the SDK does);
     blank values count as unset; surrounding whitespace is stripped.
     """
-    for name in KEY_ENV_VARS:
-        value = (environ.get(name) or "").strip()
-        if value:
-            return value
-    return None
+    return SPEC.key_from(environ)
 
 
 def function_declarations(
     declarations: list[dict[str, Any]], *, vertex: bool = False
-) -> tuple[list[types.FunctionDeclaration], dict[str, list[str]]]:
-    """``(FunctionDeclaration list, notes by tool name)`` for the router's declaration dicts.
+) -> list[types.FunctionDeclaration]:
+    """One ``FunctionDeclaration`` per declaration dict of the router.
 
     ``declarations``: ``[{"name", "description", "parameters"}]``. Parameters go in
-    ``parameters_json_schema`` after :func:`~playground.routing.gemini_schema.convert_declaration`;
-    the notes list every conversion. Raises :class:`RouterError` for a declaration without a name.
+    ``parameters_json_schema`` after :func:`~playground.routing.gemini_schema.convert_declaration`.
+    Raises :class:`RouterError` for a declaration without a name.
     """
+    from google.genai import types
+
     out: list[types.FunctionDeclaration] = []
-    notes: dict[str, list[str]] = {}
     for declaration in declarations:
-        converted, changes = convert_declaration(declaration, vertex=vertex)
+        converted, _changes = convert_declaration(declaration, vertex=vertex)
         name = converted["name"]
         if not isinstance(name, str) or not name:
             raise RouterError(f"a declaration has no name: {declaration!r:.80}")
-        notes[name] = changes
         out.append(
             types.FunctionDeclaration(
                 name=name,
@@ -95,7 +117,7 @@ def function_declarations(
                 parameters_json_schema=converted["parameters"],
             )
         )
-    return out, notes
+    return out
 
 
 def _content_from_raw(raw: Any) -> types.Content:
@@ -104,13 +126,32 @@ def _content_from_raw(raw: Any) -> types.Content:
     Validated through JSON so ``thought_signature`` is decoded as base64 (the SDK's
     ``val_json_bytes``) and re-encoded identically: the signature goes back byte for byte.
     """
+    from google.genai import types
+
     if isinstance(raw, types.Content):
         return raw
     return types.Content.model_validate_json(json.dumps(raw, ensure_ascii=False))
 
 
+def _write_calls_back(content: types.Content, calls: list[FunctionCall]) -> types.Content:
+    """``content`` (a model turn's raw ``Content``) with each ``function_call`` part whose id is
+    among ``calls`` showing that call's name and args — the loop edits ``Move.calls`` when it
+    forks an episode; the thought signatures and every other part stay as the model sent them."""
+    by_id = {c.id: c for c in calls}
+    for part in content.parts or []:
+        fc = part.function_call
+        call = by_id.get(fc.id or "") if fc is not None else None
+        if fc is None or call is None:
+            continue
+        if fc.name != call.name or (fc.args or {}) != call.args:
+            fc.name, fc.args = call.name, call.args
+    return content
+
+
 def _content_from_move(move: Move) -> types.Content:
     """A model ``Content`` for a move that has no ``raw`` (e.g. made by another router)."""
+    from google.genai import types
+
     parts = [
         types.Part(function_call=types.FunctionCall(name=c.name, args=c.args, id=c.id))
         for c in move.calls
@@ -126,6 +167,8 @@ def _responses_content(results: list[ToolResult], call_order: list[str]) -> type
     Parts follow ``call_order`` (the ids of the calls in the model's turn); results whose id is
     not among them come last, in the order given.
     """
+    from google.genai import types
+
     rank = {call_id: i for i, call_id in enumerate(call_order)}
     ordered = sorted(
         enumerate(results), key=lambda pair: (rank.get(pair[1].call_id, len(rank)), pair[0])
@@ -133,7 +176,9 @@ def _responses_content(results: list[ToolResult], call_order: list[str]) -> type
     parts = [
         types.Part(
             function_response=types.FunctionResponse(
-                id=result.call_id, name=result.name, response=result.response
+                id=result.call_id,
+                name=result.name,
+                response=gemini_response_payload(result.outcome),
             )
         )
         for _, result in ordered
@@ -149,6 +194,8 @@ def build_contents(conversation: list[Turn]) -> list[types.Content]:
     ``Content(role="user")`` of ``function_response`` parts matched by id, in call order.
     Raises :class:`RouterError` for a turn that cannot be converted.
     """
+    from google.genai import types
+
     contents: list[types.Content] = []
     last_calls: list[str] = []
     for index, turn in enumerate(conversation):
@@ -159,7 +206,7 @@ def build_contents(conversation: list[Turn]) -> list[types.Content]:
                 raise RouterError(f"conversation turn {index}: a model turn without a move")
             try:
                 content = (
-                    _content_from_raw(turn.move.raw)
+                    _write_calls_back(_content_from_raw(turn.move.raw), turn.move.calls)
                     if turn.move.raw is not None
                     else _content_from_move(turn.move)
                 )
@@ -178,12 +225,30 @@ def build_contents(conversation: list[Turn]) -> list[types.Content]:
     return contents
 
 
-def _api_error_message(exc: genai_errors.APIError) -> str:
-    """One line: ``Gemini API error 429 RESOURCE_EXHAUSTED: <provider message>`` (+ a hint)."""
+def _model_unavailable(code: Any, status: Any, message: str) -> bool:
+    """Whether an API error says the model does not exist or was shut down (404 ``NOT_FOUND``,
+    or a message naming the model as not found / not supported / shut down / deprecated)."""
+    if code == 404 or str(status or "").upper() == "NOT_FOUND":
+        return True
+    lowered = message.lower()
+    return "model" in lowered and any(
+        word in lowered
+        for word in ("not found", "not supported", "shut down", "no longer available", "deprecated")
+    )
+
+
+def _api_error_message(exc: genai_errors.APIError, model: str) -> str:
+    """One line: ``Gemini API error 429 RESOURCE_EXHAUSTED: <provider message>`` (+ a hint).
+
+    A model the API does not know or has shut down gets ``(model 'NAME' is not available: choose
+    another with --model NAME, PLAYGROUND_GEMINI_MODEL=NAME or ...)``.
+    """
     message = " ".join(str(exc.message or exc.details or "").split())
     status = f" {exc.status}" if exc.status else ""
     hint = ""
-    if exc.code == 429:
+    if _model_unavailable(exc.code, exc.status, message):
+        hint = f" (model {model!r} is not available: {CHOOSE_MODEL_HINT})"
+    elif exc.code == 429:
         hint = " (rate limit or quota: wait and try again)"
     elif exc.code in (401, 403) or "API key" in message:
         hint = " (check GEMINI_API_KEY)"
@@ -209,7 +274,12 @@ class GeminiRouter:
 
     name = "gemini"
     capabilities = RouterCapabilities(
-        network=True, explains=False, parallel_calls=True, dry_run=True, modes=MODES
+        explains=False,
+        parallel_calls=True,
+        dry_run=True,
+        modes=MODES,
+        repairs="model",
+        default_rpm=10,
     )
 
     def __init__(
@@ -241,6 +311,9 @@ class GeminiRouter:
 
     # -- request -------------------------------------------------------------------------------
     def _client(self, api_key: str, http_client: httpx2.Client | None) -> genai.Client:
+        from google import genai
+        from google.genai import types
+
         options = types.HttpOptions(
             timeout=int(self.timeout_s * 1000),
             httpx_client=http_client,
@@ -252,7 +325,9 @@ class GeminiRouter:
 
     def config(self, declarations: list[dict[str, Any]]) -> types.GenerateContentConfig:
         """The ``GenerateContentConfig``: tools, automatic calling off, the mode's tool_config."""
-        decls, _ = function_declarations(declarations, vertex=self.vertex)
+        from google.genai import types
+
+        decls = function_declarations(declarations, vertex=self.vertex)
         calling = types.FunctionCallingConfig(
             mode=types.FunctionCallingConfigMode(self.mode),
             allowed_function_names=self.allowed_function_names,
@@ -266,6 +341,9 @@ class GeminiRouter:
     def _generate(
         self, client: genai.Client, conversation: list[Turn], declarations: list[dict[str, Any]]
     ) -> types.GenerateContentResponse:
+        import httpx2
+        from google.genai import errors as genai_errors
+
         contents = build_contents(conversation)
         if not contents:
             raise RouterError("the conversation is empty: ask a question first")
@@ -275,7 +353,7 @@ class GeminiRouter:
                 model=self.model, contents=contents, config=config
             )
         except genai_errors.APIError as exc:
-            raise RouterError(_api_error_message(exc)) from None
+            raise RouterError(_api_error_message(exc, self.model)) from None
         except httpx2.TimeoutException:
             raise RouterError(
                 f"Gemini did not answer within {self.timeout_s:g} s (timeout)"
@@ -299,7 +377,13 @@ class GeminiRouter:
             raise RouterError(NO_KEY_MESSAGE)
         client = self._client(self.api_key, self.http_client)
         response = self._generate(client, conversation, declarations)
-        return self._move_from_response(response, conversation)
+        move = self._move_from_response(response, conversation)
+        if not move.calls:
+            return move
+        # Arguments written against the Gemini copy of a schema, in the local schema's form.
+        local = {d.get("name"): d.get("parameters") for d in declarations}
+        calls = [replace(c, args=map_back(c.args, local.get(c.name))) for c in move.calls]
+        return replace(move, calls=calls)
 
     def dry_run(
         self, conversation: list[Turn], declarations: list[dict[str, Any]]
@@ -311,6 +395,8 @@ class GeminiRouter:
         "headers", "body"}`` (key redacted; ``body`` parsed JSON, Korean text as is). Raises
         :class:`RouterError` when the conversation cannot be converted.
         """
+        from playground.routing.capture import PLACEHOLDER_KEY, capturing_client
+
         http_client, transport = capturing_client()
         try:
             client = self._client(PLACEHOLDER_KEY, http_client)
@@ -321,10 +407,6 @@ class GeminiRouter:
         if captured is None:  # pragma: no cover - the SDK always sends one request
             raise RouterError("the SDK sent no request during the dry run")
         return captured.to_json()
-
-    def declaration_notes(self, declarations: list[dict[str, Any]]) -> dict[str, list[str]]:
-        """What the Gemini copy changed in each declaration's parameters, by tool name."""
-        return function_declarations(declarations, vertex=self.vertex)[1]
 
     # -- response ------------------------------------------------------------------------------
     def _move_from_response(
@@ -367,3 +449,24 @@ class GeminiRouter:
             return Move(calls=calls, text=None, raw=raw)
         text = "".join(p.text for p in content.parts if p.text and not p.thought)
         return Move(calls=[], text=text, raw=raw)
+
+
+def build(settings: RouterSettings) -> GeminiRouter:
+    """The registry's factory: a :class:`GeminiRouter` for ``settings`` (model, mode, the key
+    found in the environment — ``None`` in a dry run, so no key is ever picked up for one)."""
+    router = GeminiRouter(model=settings.model or DEFAULT_MODEL, mode=settings.mode or MODES[0])
+    router.api_key = settings.api_key
+    return router
+
+
+#: The backend's declaration (registered in :data:`playground.routing.registry.BUILTIN`).
+SPEC = RouterSpec(
+    name=GeminiRouter.name,
+    summary="A real Gemini model via google-genai (needs GEMINI_API_KEY)",
+    build=build,
+    capabilities=GeminiRouter.capabilities,
+    key_env_vars=KEY_ENV_VARS,
+    no_key_hint=NO_KEY_HINT,
+    default_model=DEFAULT_MODEL,
+    model_env_var=MODEL_ENV_VAR,
+)

@@ -355,3 +355,158 @@ class _Converter:
             f"{json.dumps(node['enum'], ensure_ascii=False)}"
             + (f' (type {json.dumps(old_type)} -> "string")' if old_type != "string" else ""),
         )
+
+
+# ------------------------------------------------------------------------------ mapping back
+
+#: Keywords that only annotate (dropping them changes nothing a value must satisfy).
+_ANNOTATIONS = frozenset(
+    {
+        "$schema",
+        "$id",
+        "$comment",
+        "$anchor",
+        "examples",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "contentMediaType",
+        "contentEncoding",
+        "default",
+    }
+)
+
+
+def lossy_changes(parameters: dict[str, Any] | None) -> list[str]:
+    """The changes of :func:`convert_parameters` that an answer cannot be mapped back from.
+
+    Mapped back by :func:`map_back` (so not listed): non-string ``enum`` / ``const`` sent as
+    strings, type lists sent as ``anyOf`` (with ``null``), ``$ref`` inlined and ``$defs``
+    removed, ``allOf`` of one merged, integer exclusive bounds turned inclusive, ``default``
+    moved into the description, annotations dropped. Listed: a constraint the model never sees
+    (``multipleOf``, ``not``, ``allOf`` of several, ``patternProperties``, a number's exclusive
+    bound, ``const`` beside ``enum``, …), a recursive ``$ref`` cut, and an enum whose values
+    share one JSON text (``[1, "1"]``) so that the answer is ambiguous. Returns one note each,
+    in the form of :func:`convert_parameters` (``"properties.x: multipleOf dropped ..."``).
+    """
+    _, notes = convert_parameters(parameters)
+    out = []
+    for note in notes:
+        what = note.partition(": ")[2]
+        keyword = what.split(" ", 1)[0]
+        dropped = " dropped" in what and keyword not in _ANNOTATIONS
+        if (dropped and not what.startswith("type ")) or what.startswith("recursive $ref"):
+            out.append(note)
+    out.extend(_ambiguous_enums(parameters, "(root)"))
+    return out
+
+
+def _ambiguous_enums(schema: Any, where: str) -> list[str]:
+    if not isinstance(schema, dict):
+        return []
+    out = []
+    values = schema.get("enum")
+    if isinstance(values, list) and not all(isinstance(v, str) for v in values):
+        texts = [v if isinstance(v, str) else _json_text(v) for v in values]
+        if len(set(texts)) < len(texts):
+            out.append(f"{where}: enum {_json_text(values)} has values with the same text")
+    prefix = "" if where == "(root)" else f"{where}."
+    for name, sub in (schema.get("properties") or {}).items():
+        out.extend(_ambiguous_enums(sub, f"{prefix}properties.{name}"))
+    for key in ("items", "additionalProperties"):
+        out.extend(_ambiguous_enums(schema.get(key), f"{prefix}{key}"))
+    for key in ("anyOf", "oneOf", "prefixItems", "allOf"):
+        for i, sub in enumerate(schema.get(key) or []):
+            out.extend(_ambiguous_enums(sub, f"{prefix}{key}[{i}]"))
+    for name, sub in (schema.get("$defs") or schema.get("definitions") or {}).items():
+        out.extend(_ambiguous_enums(sub, f"$defs.{name}"))
+    return out
+
+
+def map_back(value: Any, schema: dict[str, Any] | None) -> Any:
+    """``value`` (arguments a model wrote against the Gemini copy of ``schema``) in the form
+    the local ``schema`` expects, before local validation.
+
+    What is converted back, at every depth (``properties``, ``items``, ``prefixItems``,
+    ``additionalProperties``, ``anyOf``/``oneOf``/``allOf`` branches, ``$ref`` into ``$defs``):
+    a string that is the JSON text of a non-string ``enum``/``const`` value becomes that value
+    (``speed: Literal[0, 2, 4]`` is sent as ``["0", "2", "4"]``; the answer ``"2"`` becomes
+    ``2``). Everything else is returned unchanged (the gate's verdict on it stays honest); the
+    input is never mutated. ``schema`` ``None`` returns ``value`` as is.
+    """
+    if not isinstance(schema, dict):
+        return value
+    return _Back(schema).walk(value, schema, ())
+
+
+class _Back:
+    def __init__(self, root: dict[str, Any]) -> None:
+        self.root = root
+
+    def resolve(self, schema: Any, refs: tuple[str, ...]) -> tuple[dict[str, Any], tuple[str, ...]]:
+        while isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+            ref = schema["$ref"]
+            if ref in refs or not ref.startswith("#"):
+                break
+            node: Any = self.root
+            for token in [t for t in ref[1:].split("/") if t]:
+                token = token.replace("~1", "/").replace("~0", "~")
+                node = node.get(token) if isinstance(node, dict) else None
+            if not isinstance(node, dict):
+                break
+            refs = refs + (ref,)
+            schema = {**node, **{k: v for k, v in schema.items() if k != "$ref"}}
+        return (schema if isinstance(schema, dict) else {}), refs
+
+    def walk(self, value: Any, schema: Any, refs: tuple[str, ...]) -> Any:
+        schema, refs = self.resolve(schema, refs)
+        if isinstance(value, str):
+            choices = list(schema.get("enum") or []) + (
+                [schema["const"]] if "const" in schema else []
+            )
+            for choice in choices:
+                if not isinstance(choice, str) and _json_text(choice) == value:
+                    return choice
+        if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
+            props = schema["properties"]
+            extra = schema.get("additionalProperties")
+            value = {
+                k: self.walk(v, props[k], refs)
+                if k in props
+                else (self.walk(v, extra, refs) if isinstance(extra, dict) else v)
+                for k, v in value.items()
+            }
+        elif isinstance(value, dict) and isinstance(schema.get("additionalProperties"), dict):
+            value = {
+                k: self.walk(v, schema["additionalProperties"], refs) for k, v in value.items()
+            }
+        if isinstance(value, list):
+            prefix = schema.get("prefixItems")
+            items = schema.get("items")
+            if isinstance(items, list):  # draft-04 tuple form
+                prefix, items = items, None
+            out = []
+            for i, item in enumerate(value):
+                if isinstance(prefix, list) and i < len(prefix):
+                    out.append(self.walk(item, prefix[i], refs))
+                elif isinstance(items, dict):
+                    out.append(self.walk(item, items, refs))
+                else:
+                    out.append(item)
+            value = out
+        for key in ("allOf", "anyOf", "oneOf"):
+            branches = schema.get(key)
+            if not isinstance(branches, list):
+                continue
+            for branch in branches:
+                mapped = self.walk(value, branch, refs)
+                if mapped != value or type(mapped) is not type(value):
+                    value = mapped
+                    if key != "allOf":
+                        break
+        if isinstance(schema.get("type"), list) and isinstance(value, str):
+            # a type list was sent as anyOf with one branch per type: the enum moved there
+            for choice in schema.get("enum") or []:
+                if not isinstance(choice, str) and _json_text(choice) == value:
+                    return choice
+        return value

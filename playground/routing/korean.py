@@ -19,10 +19,9 @@ equality is not enough. The rules here are deliberately small, deterministic and
 * :func:`match_quality` compares two stems: exact 1.0, one a prefix of the other 0.7
   (주문 ~ 주문번호, 배송 ~ 배송비), one contained in the other 0.5 (the shorter side must have at
   least 2 Hangul syllables or 4 ASCII letters; digits never match partially).
-* :data:`GLOSSARY` maps a few English words and Korean synonyms onto the words the shop
-  declarations use (order -> 주문, stock -> 재고, 색상 -> 옵션). Tool names are English snake_case
-  while descriptions and questions are Korean (seed 001), so without it a Korean question could
-  never meet a name and an English question could never meet a description.
+* :func:`translations` looks a stem up in a user's synonyms (issue 12: no domain vocabulary in
+  library code; what the router knows about a domain comes from the declarations and the
+  optional ``synonyms.json`` beside the user's tools, :mod:`playground.routing.synonyms`).
 
 Stopwords are ignored everywhere, :data:`META_WORDS` in declarations only; :data:`QUESTION_WORDS` (어디, 언제, 얼마, where, when) count for
 intent but are never part of a free-text argument value. Nothing here is mutable at module level.
@@ -32,6 +31,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -409,67 +409,6 @@ QUESTION_WORDS: frozenset[str] = frozenset(
     }
 )
 
-#: Glossary: word -> the words it stands for in declarations (applied in both directions for
-#: the English pairs). Kept small and domain-bound; matches through it are discounted.
-GLOSSARY: MappingProxyType = MappingProxyType(
-    {
-        "order": ("주문",),
-        "ordering": ("주문",),
-        "ship": ("배송",),
-        "shipping": ("배송",),
-        "shipment": ("배송",),
-        "delivery": ("배송",),
-        "deliver": ("배송",),
-        "track": ("추적",),
-        "parcel": ("택배",),
-        "package": ("택배",),
-        "courier": ("택배사",),
-        "where": ("어디쯤",),
-        "product": ("상품",),
-        "item": ("상품",),
-        "stock": ("재고",),
-        "inventory": ("재고",),
-        "search": ("검색",),
-        "find": ("검색",),
-        "price": ("가격",),
-        "cost": ("가격",),
-        "status": ("상태", "단계"),
-        "stage": ("단계",),
-        "check": ("확인",),
-        "option": ("옵션",),
-        "material": ("소재",),
-        "pay": ("결제",),
-        "payment": ("결제",),
-        "paid": ("결제",),
-        "amount": ("금액",),
-        "buy": ("구매", "샀"),
-        "bought": ("구매", "샀"),
-        "sell": ("판매",),
-        "cancel": ("취소",),
-        "exchange": ("교환",),
-        "restock": ("재입고",),
-        "number": ("번호",),
-        "tracking": ("송장번호",),
-        "arrive": ("도착",),
-        "arrived": ("도착",),
-        "info": ("정보",),
-        "information": ("정보",),
-        "detail": ("정보",),
-        # Korean synonyms of words the shop declarations use (color/size are product options)
-        "색상": ("옵션",),
-        "색깔": ("옵션",),
-        "컬러": ("옵션",),
-        "사이즈": ("옵션",),
-        "color": ("옵션",),
-        "colour": ("옵션",),
-        "size": ("옵션",),
-        "품절": ("재고",),
-        "구입": ("구매",),
-        "샀": ("구매",),
-        "살": ("구매",),
-    }
-)
-
 
 class Token(NamedTuple):
     """One word of a text: ``surface`` as written, ``stem`` (see :func:`stem`), offsets
@@ -664,11 +603,14 @@ def match_quality(a: str, b: str) -> tuple[float, str]:
     return 0.0, ""
 
 
-def translations(s: str) -> tuple[str, ...]:
-    """Glossary words for stem ``s`` (both directions for the English entries), sorted."""
-    out = set(GLOSSARY.get(s, ()))
-    for key, values in GLOSSARY.items():
-        if s in values and key.isascii():
+def translations(s: str, synonyms: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """Words ``synonyms`` (a user's synonyms file, see :mod:`playground.routing.synonyms`) gives
+    for stem ``s``, in both directions, sorted; ``()`` when there are none."""
+    if not synonyms:
+        return ()
+    out = set(synonyms.get(s, ()))
+    for key, values in synonyms.items():
+        if s in values:
             out.add(key)
     out.discard(s)
     return tuple(sorted(out))

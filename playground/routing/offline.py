@@ -7,7 +7,7 @@ alternative). For the latest user question it scores every declaration:
 ``relevance``  for each content word of the question (see :mod:`playground.routing.korean`),
     its best match in the tool's vocabulary: location weight (name 3.0, description 1.0,
     parameter text 0.6, an example value 0.5, other sections 0.5) x match quality (exact 1.0,
-    prefix 0.7, substring 0.5) x 0.8 when matched through the glossary (a glossary match
+    prefix 0.7, substring 0.5) x 0.8 when matched through a user synonym (synonyms.json beside the tools; a synonym match
     onto a name counts like a description word) x the word's weight x idf, where
     ``idf = log(1 + N/df) / log(1 + N)`` and df is the number of tools the word matches
     (a word every tool has tells them apart less). Words that label an argument value
@@ -20,7 +20,7 @@ alternative). For the latest user question it scores every declaration:
     the head is 배송); 1.0 otherwise; 0 for stopwords and argument values.
 ``boundary``   a description sentence saying when not to use the tool (사용하지 않는다, 쓰지
     않는다, 대신, 않는다, do not use, instead, not for ...). Only its *distinctive* words count:
-    those the tool's own positive text does not use (same stem, or a glossary word of its name)
+    those the tool's own positive text does not use (same stem, or a synonym of its name)
     and that do not start a word labelling its argument (주문 in "order_id: 하루마켓
     주문번호"). So track_shipping's "주문 단계만 묻는 문의에는 사용하지 않는다" excludes 단계,
     not every question saying 주문, and its "일반 배송 안내(배송비, 배송 기간)" excludes
@@ -63,65 +63,24 @@ test_offline.py names the cases that flip). Deterministic; reads declarations on
 This module owns the :class:`OfflineRouter` and its decisions (call, prerequisite, ask, chain,
 reply). The index and the scoring above are in :mod:`playground.routing.scoring`; the
 customer-facing text (no-fit answers, asking for a value, :func:`say`, result summaries) is in
-:mod:`playground.routing.replies`. Their names stay importable from here.
+:mod:`playground.routing.replies`; import them from there.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
 from playground.errors import RouterError
 from playground.routing import argfill, korean
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
-
-# Scoring and customer text live in their own modules; their names (private ones included)
-# stay importable from here.
-from playground.routing.replies import (  # noqa: F401
-    _ADVERBIAL,
-    _LABEL_CUT_RE,
-    _MAX_ADVERTISED,
-    _SMALL_TALK_REPLIES,
-    _ask_text,
-    _capabilities_text,
-    _facts,
-    _hint,
-    _label,
-    _no_tool_text,
-    _offer,
-    _rows_of,
-    _sentence,
-    advertised,
-    capability,
-    say,
-    summarize,
-)
-from playground.routing.scoring import (  # noqa: F401
-    _BOUNDARY_RE,
-    _DEMO_RE,
-    _FIRST_RE,
-    _SENTENCE_RE,
-    Boundary,
-    DeclIndex,
-    ToolIndex,
-    Weights,
-    _adjacent,
-    _candidates,
-    _covered,
-    _index_tool,
-    _names_regex,
-    _strip_examples,
-    _words,
-    argument_labels,
-    build_index,
-    match_token,
-    score_question,
-    token_weights,
-)
+from playground.routing.registry import RouterSettings, RouterSpec
+from playground.routing.replies import ask_text, no_tool_text, rows_of, summarize
+from playground.routing.scoring import DeclIndex, ScoreRow, Weights, build_index, score_question
 
 DEFAULT_THRESHOLD = 0.75
 """Tuned on fixtures/routing_cases.jsonl against tools/shop.py (see tests/routing/test_offline.py)."""
@@ -135,11 +94,13 @@ class OfflineRouter:
     ``weights``: a :class:`Weights`. ``max_calls``: calls per episode before it must reply
     (default 3). ``ask_for_missing``: when the chosen tool lacks a required argument and no
     prerequisite tool can supply it, reply asking for it (True, default) or call anyway (False).
+    ``synonyms``: ``{stem: (stems, ...)}`` from a user's synonyms file
+    (:func:`playground.routing.synonyms.find_synonyms`); none by default.
     """
 
     name = "offline"
     capabilities = RouterCapabilities(
-        network=False, explains=True, parallel_calls=False, dry_run=False
+        explains=True, parallel_calls=True, dry_run=False, repairs="loop"
     )
 
     def __init__(
@@ -148,6 +109,7 @@ class OfflineRouter:
         weights: Weights | None = None,
         max_calls: int = 3,
         ask_for_missing: bool = True,
+        synonyms: Mapping[str, tuple[str, ...]] | None = None,
     ) -> None:
         if (
             not isinstance(threshold, (int, float))
@@ -159,47 +121,55 @@ class OfflineRouter:
         self.weights = weights or Weights()
         self.max_calls = int(max_calls)
         self.ask_for_missing = ask_for_missing
-        self._cache: dict[str, DeclIndex] = {}
+        self.synonyms = dict(synonyms or {})
+        self._last_index: DeclIndex | None = None
+        self._last_list: tuple[list[dict[str, Any]], int, list[dict[str, Any]]] | None = None
+        self._cache: dict[tuple[tuple[int, Any], ...], tuple[list[dict[str, Any]], DeclIndex]] = {}
 
     # ---- indexes -------------------------------------------------------------------------
     def index(self, declarations: list[dict[str, Any]]) -> DeclIndex:
-        """The :class:`DeclIndex` for ``declarations``, built once per distinct content."""
-        key = hashlib.sha256(
-            json.dumps(declarations, sort_keys=True, ensure_ascii=False, default=str).encode()
-        ).hexdigest()
-        if key not in self._cache:
+        """The :class:`DeclIndex` for ``declarations``, built once per registry version.
+
+        The key is the identity of each declaration dict (plus its name): a registry builds
+        new declaration dicts when its tools change (reload), so the same dicts mean the same
+        version and nothing is serialised or hashed per question (issue 8: hashing every
+        declaration cost 17% of a question at 300 tools). The cached entry holds the
+        declarations themselves, so their ids cannot be reused while cached. Declarations are
+        treated as immutable; at most 8 versions are kept (oldest dropped first)."""
+        last = self._last_list
+        if (
+            last is not None
+            and last[0] is declarations
+            and len(declarations) == last[1]
+            and self._last_index is not None
+            and all(a is b for a, b in zip(declarations, last[2]))
+        ):
+            return self._last_index  # the same list again (every step of one question)
+        key = tuple((id(d), d.get("name")) for d in declarations)
+        hit = self._cache.get(key)
+        if hit is None:
             if len(self._cache) >= 8:
                 self._cache.pop(next(iter(self._cache)))
-            self._cache[key] = build_index(declarations, self.weights)
-        return self._cache[key]
+            hit = self._cache[key] = (
+                list(declarations),
+                build_index(declarations, self.weights, self.synonyms),
+            )
+        self._last_index = hit[1]
+        self._last_list = (declarations, len(declarations), hit[0])
+        return hit[1]
 
     # ---- scoring -------------------------------------------------------------------------
-    def score(self, question: str, declarations: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Per-tool scoring of ``question``: a list of dicts sorted by (-score, name), each with
-        ``name, score, relevance, evidence_bonus, pointer_bonus, boundary_penalty,
-        missing_penalty, predicate_penalty, matched, boundary, pointed, args, arg_evidence,
-        missing, unmatched_predicates``. A ``boundary`` entry is ``{sentence, terms,
-        distinctive, hit, points, points_to}``; a ``pointed`` entry ``{word, from, points}``."""
+    def score(self, question: str, declarations: list[dict[str, Any]]) -> list[ScoreRow]:
+        """Per-tool scoring of ``question``: :class:`~playground.routing.scoring.ScoreRow` per
+        declaration, sorted by (-score, name); the explanation holds their ``to_json()``."""
         return self._score(question, declarations)[0]
 
     def _score(
         self, question: str, declarations: list[dict[str, Any]]
-    ) -> tuple[list[dict], list[dict]]:
+    ) -> tuple[list[ScoreRow], list[dict]]:
         """``(rows, words)`` for ``question`` (see :func:`playground.routing.scoring.score_question`)."""
         _check_declarations(declarations)
         return score_question(self.index(declarations), question, self.weights)
-
-    # kept for callers of the former methods; the rules are functions in playground.routing.scoring
-    def _labels(
-        self, idx: DeclIndex, tokens: list[korean.Token], fills: list[argfill.Fill]
-    ) -> list[tuple[int, int]]:
-        return argument_labels(idx, tokens, fills)
-
-    def _token_weights(self, text: str, tokens: list[korean.Token], used: list[tuple[int, int]]):
-        return token_weights(text, tokens, used, self.weights)
-
-    def _match_token(self, idx: DeclIndex, s: str):
-        return match_token(idx, s, self.weights)
 
     # ---- moves ---------------------------------------------------------------------------
     def next_move(self, conversation: list[Turn], declarations: list[dict[str, Any]]) -> Move:
@@ -223,7 +193,9 @@ class OfflineRouter:
             return self._continue(question, declarations, calls, episode[-1].results, call_no, ko)
         return self._pick(question, declarations, call_no, ko)
 
-    def _explanation(self, question: str, declarations: list[dict], step: str) -> dict[str, Any]:
+    def _explanation(
+        self, question: str, declarations: list[dict], step: str
+    ) -> tuple[dict[str, Any], list[ScoreRow]]:
         rows, words = self._score(question, declarations)
         return {
             "router": self.name,
@@ -232,86 +204,118 @@ class OfflineRouter:
             "threshold": self.threshold,
             "weights": asdict(self.weights),
             "words": words,
-            "tools": rows,
+            "tools": [r.to_json() for r in rows],
             "chosen": None,
             "reason": "",
-        }
+        }, rows
 
     def _pick(self, question: str, declarations: list[dict], call_no: int, ko: bool) -> Move:
-        exp = self._explanation(question, declarations, "pick")
-        rows = exp["tools"]
+        exp, rows = self._explanation(question, declarations, "pick")
         if not rows:
             exp["reason"] = "no tools declared"
-            return Move(text=_no_tool_text(self.index(declarations), ko, exp), explanation=exp)
-        eligible = [r for r in rows if r["score"] >= self.threshold]
-        full = [r for r in eligible if not r["missing"]]
+            return Move(text=no_tool_text(self.index(declarations), ko, exp), explanation=exp)
+        eligible = [r for r in rows if r.score >= self.threshold]
+        # relevance first (issue 12): values that merely fit a parameter's type (loose rules)
+        # never make a tool fit; without a structured value the words must reach
+        # RELEVANCE_SHARE x threshold (1.5 set on BFCL dev: should-not pairs vs selection)
+        full = [r for r in eligible if not r.missing and _relevant(r, self.threshold)]
         # a tool the question's words fit, short of a required argument: its score plus the
         # missing penalty (what it would score with the argument) must reach the threshold
         # (not when the request itself -- a Korean predicate -- matched no declaration)
         fitting = [
             r
             for r in rows
-            if r["missing"]
-            and r["relevance"] > 0
-            and not r["unmatched_predicates"]
-            and r["score"] + r["missing_penalty"] >= self.threshold
+            if r.missing
+            and r.relevance > 0
+            and not r.unmatched_predicates
+            and r.score + r.missing_penalty >= self.threshold
         ]
-        id_only = bool(full) and full[0]["relevance"] + full[0]["pointer_bonus"] <= 0
-        if (
-            id_only
-            and fitting
-            and fitting[0]["score"] + fitting[0]["missing_penalty"] > full[0]["score"]
-        ):
+        id_only = bool(full) and full[0].relevance + full[0].pointer_bonus <= 0
+        if id_only and fitting and fitting[0].score + fitting[0].missing_penalty > full[0].score:
             # seed 001: an id in the question is a cue among the tools the question is about;
             # a tool that only an argument's shape supports yields to a tool the words fit
             exp["passed_over"] = {
-                "tool": full[0]["name"],
+                "tool": full[0].name,
                 "why": "only an argument's shape supports it",
             }
             full = []
+        if full and full[0].deprecated:
+            # issue 12: a deprecated tool yields to a current one the question fits as well
+            successor = next(
+                (
+                    r
+                    for r in rows
+                    if not r.deprecated
+                    and r.relevance >= full[0].relevance
+                    and not r.unmatched_predicates
+                    and r.score + r.missing_penalty + r.deprecated_penalty >= self.threshold
+                ),
+                None,
+            )
+            if successor is not None:
+                exp["passed_over"] = {
+                    "tool": full[0].name,
+                    "why": f"its description says it is deprecated ({', '.join(full[0].deprecated)}); "
+                    f"{successor.name} fits the question as well",
+                }
+                full = [r for r in full if not r.deprecated]
+                fitting = [successor] + [r for r in fitting if r is not successor]
         if full:
             best = full[0]
-            passed = [r["name"] for r in eligible if r["missing"] and r["score"] > best["score"]]
+            passed = [r.name for r in eligible if r.missing and r.score > best.score]
             exp["reason"] = (
-                f"{best['name']} has the highest score {best['score']} >= {self.threshold} with all required arguments"
+                f"{best.name} has the highest score {best.score} >= {self.threshold} with all required arguments"
             )
             if passed:
                 exp["reason"] += f"; passed over {passed} (missing required arguments)"
-            return self._call(exp, best["name"], best["args"], call_no)
+            series = argfill.series(question, best.args, best.arg_evidence)
+            if len(series) > 1:
+                exp["parallel"] = {
+                    "calls": len(series),
+                    "why": "the question lists several values for "
+                    + ", ".join(sorted({k for a in series for k in a if a[k] != best.args[k]})),
+                }
+                exp["chosen"] = best.name
+                calls = [
+                    FunctionCall(name=best.name, args=a, id=f"call_{call_no + k}")
+                    for k, a in enumerate(series)
+                ]
+                return Move(calls=calls, explanation=exp)
+            return self._call(exp, best.name, best.args, call_no)
         if not fitting:
             best = rows[0]
             exp["reason"] = (
                 f"no tool reaches the threshold {self.threshold} "
-                f"(best: {best['name']} {best['score']}), not even counting missing arguments"
+                f"(best: {best.name} {best.score}), not even counting missing arguments"
             )
-            return Move(text=_no_tool_text(self.index(declarations), ko, exp), explanation=exp)
+            return Move(text=no_tool_text(self.index(declarations), ko, exp), explanation=exp)
         best = fitting[0]
         feeder = self._feeder(best, rows, declarations)
         if feeder is not None:
             exp["reason"] = (
-                f"{best['name']} fits best ({best['score']}) but lacks {best['missing']}; "
-                f"its description names {feeder['name']} as the step before, which can be filled: call it first"
+                f"{best.name} fits best ({best.score}) but lacks {best.missing}; "
+                f"its description names {feeder.name} as the step before, which can be filled: call it first"
             )
-            exp["prerequisite_for"] = best["name"]
-            return self._call(exp, feeder["name"], feeder["args"], call_no)
+            exp["prerequisite_for"] = best.name
+            return self._call(exp, feeder.name, feeder.args, call_no)
         if self.ask_for_missing:
             exp["reason"] = (
-                f"{best['name']} fits best ({best['score']}) but lacks {best['missing']}: ask for it"
+                f"{best.name} fits best ({best.score}) but lacks {best.missing}: ask for it"
             )
-            exp["asks_for"] = {"tool": best["name"], "missing": best["missing"]}
-            return Move(text=_ask_text(self.index(declarations), best, ko), explanation=exp)
-        exp["reason"] = (
-            f"{best['name']} fits best ({best['score']}) though {best['missing']} are missing"
-        )
-        return self._call(exp, best["name"], best["args"], call_no)
+            exp["asks_for"] = {"tool": best.name, "missing": best.missing}
+            return Move(text=ask_text(self.index(declarations), best, ko), explanation=exp)
+        exp["reason"] = f"{best.name} fits best ({best.score}) though {best.missing} are missing"
+        return self._call(exp, best.name, best.args, call_no)
 
-    def _feeder(self, best: dict, rows: list[dict], declarations: list[dict]) -> dict | None:
+    def _feeder(
+        self, best: ScoreRow, rows: list[ScoreRow], declarations: list[dict]
+    ) -> ScoreRow | None:
         idx = self.index(declarations)
-        tool = next(t for t in idx.tools if t.name == best["name"])
-        by_name = {r["name"]: r for r in rows}
+        tool = next(t for t in idx.tools if t.name == best.name)
+        by_name = {r.name: r for r in rows}
         for name in tool.refers:
             r = by_name.get(name)
-            if r and not r["missing"] and r["relevance"] > 0:
+            if r and not r.missing and r.relevance > 0:
                 return r
         return None
 
@@ -329,19 +333,24 @@ class OfflineRouter:
         call_no: int,
         ko: bool,
     ) -> Move:
-        exp = self._explanation(question, declarations, "continue")
-        rows = exp["tools"]
+        exp, rows = self._explanation(question, declarations, "continue")
         done = {(c.name, _canon(c.args)) for c in calls}
         result = last[-1]
         if len(calls) < self.max_calls and result.ok and result.kind == "ok":
             chain = self._chain(rows, result, done)
             if chain is not None:
                 r, arg, row_no, fld, value = chain
-                args = {**{k: v for k, v in r["args"].items() if k != arg}, arg: value}
+                args = {**{k: v for k, v in r.args.items() if k != arg}, arg: value}
+                fits = (
+                    f"the question fits {r.name} (relevance {round(r.relevance, 4)}, name matched "
+                    f"by {r.name_hits}) better than {result.name}"
+                    if _intent(r)
+                    > next((_intent(x) for x in rows if x.name == result.name), (0.0, 0))
+                    else f"the question fits {r.name} too (relevance {round(r.relevance, 4)}) and "
+                    f"the declarations say {result.name} comes first for it"
+                )
                 exp["reason"] = (
-                    f"the question fits {r['name']} (relevance {r['relevance']}, name matched by "
-                    f"{r['name_hits']}) better than {result.name}; {arg} comes from row {row_no} "
-                    f"field {fld!r} of {result.call_id}"
+                    f"{fits}; {arg} comes from row {row_no} field {fld!r} of {result.call_id}"
                 )
                 exp["chained_from"] = {
                     "call_id": result.call_id,
@@ -351,14 +360,39 @@ class OfflineRouter:
                     "value": value,
                     "arg": arg,
                 }
-                return self._call(exp, r["name"], args, call_no)
+                return self._call(exp, r.name, args, call_no)
         elif len(calls) >= self.max_calls:
             exp["cap"] = self.max_calls
         exp["reason"] = f"reply with a summary of {result.name}'s result ({result.kind})"
         return Move(text=summarize(last, ko), explanation=exp)
 
-    def _chain(self, rows: list[dict], result: ToolResult, done: set):
-        found = _rows_of(result.value)
+    def _follows(self, tool: str, before: str) -> bool:
+        """True when the declarations say ``before`` comes first for ``tool``: ``tool``'s
+        description names ``before`` as the step before ("먼저 search_products로 상품ID를
+        찾는다"), or ``before``'s names ``tool`` as the step after ("찾은 뒤 check_stock을
+        부른다"). Read from the index of the last declarations scored."""
+        idx = self._last_index
+        if idx is None:
+            return False
+        by = {t.name: t for t in idx.tools}
+        return before in getattr(by.get(tool), "refers", ()) or tool in getattr(
+            by.get(before), "refers", ()
+        )
+
+    def _asked_of(self, row: ScoreRow, prior: ScoreRow | None) -> bool:
+        """True when the question asks for what ``row`` does, beyond the earlier tool: a
+        full-weight word counts more for ``row`` than for ``prior``, or it is one of the words
+        ``prior``'s description hands over to ``row`` ("재고 문의는 먼저 이 도구로 상품ID를 찾은
+        뒤 check_stock을 부른다": 재고 is check_stock's; "상품 정보" is not)."""
+        if _own_word(row, prior):
+            return True
+        idx = self._last_index
+        tool = next((t for t in idx.tools if prior and t.name == prior.name), None) if idx else None
+        given = set(tool.handoff.get(row.name, ())) if tool else set()
+        return any(m["word_weight"] >= 1.0 and m["term"] in given for m in row.matched)
+
+    def _chain(self, rows: list[ScoreRow], result: ToolResult, done: set):
+        found = rows_of(result.value)
         if not found:
             return None
         first = found[0]
@@ -367,22 +401,27 @@ class OfflineRouter:
         ]
         if not ids:
             return None
-        last = next((_intent(r) for r in rows if r["name"] == result.name), (0.0, 0))
+        last = next((_intent(r) for r in rows if r.name == result.name), (0.0, 0))
+        prior = next((r for r in rows if r.name == result.name), None)
         for r in rows:  # already sorted by score
-            if r["name"] == result.name:
+            if r.name == result.name:
                 continue
             for fld, value in ids:
-                missing = [m for m in r["missing"] if m != fld]
-                if fld not in r["missing"] and fld not in r["args"]:
+                missing = [m for m in r.missing if m != fld]
+                if fld not in r.missing and fld not in r.args:
                     continue
                 if missing:
                     continue
-                args = {**r["args"], fld: value}
-                if (r["name"], _canon(args)) in done or _intent(r) <= last:
+                args = {**r.args, fld: value}
+                if (r.name, _canon(args)) in done:
+                    continue
+                if _intent(r) <= last and not (
+                    self._follows(r.name, result.name) and self._asked_of(r, prior)
+                ):
                     continue
                 rescored = (
-                    r["score"]
-                    + (self.weights.missing if fld in r["missing"] else 0)
+                    r.score
+                    + (self.weights.missing if fld in r.missing else 0)
                     + self.weights.argument
                 )
                 if rescored >= self.threshold:
@@ -390,9 +429,33 @@ class OfflineRouter:
         return None
 
 
-def _intent(row: dict) -> tuple[float, int]:
+#: The words' share of the threshold a tool needs when no structured value (enum, pattern,
+#: format, example shape, prefix) supports it: values that only fit a type do not make it fit.
+RELEVANCE_SHARE = 1.5
+
+
+def _relevant(row: ScoreRow, threshold: float) -> bool:
+    """True when ``row`` fits the question apart from loose argument values: a structured
+    value supports it, or its words (relevance + pointer) reach ``RELEVANCE_SHARE`` of the
+    threshold."""
+    if any(ev["rule"] not in argfill.WEAK_RULES for ev in row.arg_evidence.values()):
+        return True
+    return row.relevance + row.pointer_bonus >= RELEVANCE_SHARE * threshold
+
+
+def _own_word(row: ScoreRow, prior: ScoreRow | None) -> bool:
+    """True when a full-weight question word (not a modifier) counts at least as much for
+    ``row`` as for ``prior``: the question asks for what ``row`` does, not only for what the
+    earlier tool did ("텀블러 재고" -> 재고 is check_stock's; "상품 정보" is not)."""
+    before = {m["word"]: m["points"] for m in (prior.matched if prior else [])}
+    return any(
+        m["word_weight"] >= 1.0 and m["points"] > before.get(m["word"], 0.0) for m in row.matched
+    )
+
+
+def _intent(row: ScoreRow) -> tuple[float, int]:
     """How well the question fits a tool, for chaining: relevance, then name hits (seed 002)."""
-    return (round(row["relevance"], 3), len(row["name_hits"]))
+    return (round(row.relevance, 3), len(row.name_hits))
 
 
 def _canon(args: Any) -> str:
@@ -407,3 +470,18 @@ def _check_declarations(declarations: Any) -> None:
         raise RouterError(
             "declarations must be a list of {'name', 'description', 'parameters'} dicts"
         )
+
+
+def build(settings: RouterSettings) -> OfflineRouter:
+    """The registry's factory: an :class:`OfflineRouter` with the default threshold (the
+    settings carry no model, mode or key for it)."""
+    return OfflineRouter()
+
+
+#: The backend's declaration (registered in :data:`playground.routing.registry.BUILTIN`).
+SPEC = RouterSpec(
+    name=OfflineRouter.name,
+    summary="Deterministic, explainable routing from the declarations; no key, no network",
+    build=build,
+    capabilities=OfflineRouter.capabilities,
+)

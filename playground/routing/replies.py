@@ -22,10 +22,10 @@ from typing import Any
 
 from playground.routing import argfill, korean
 from playground.routing.base import ToolResult
-from playground.routing.scoring import DeclIndex, ToolIndex
+from playground.routing.scoring import DeclIndex, ScoreRow, ToolIndex
 
 
-def _rows_of(value: Any) -> list[dict]:
+def rows_of(value: Any) -> list[dict]:
     """Rows of a result: a list of dicts, the first list-of-dicts inside a dict, or the dict."""
     if isinstance(value, list):
         return [v for v in value if isinstance(v, dict)]
@@ -38,7 +38,12 @@ def _rows_of(value: Any) -> list[dict]:
 
 
 _ADVERBIAL = ("으로", "로", "에서", "에게", "까지", "부터")
-_LABEL_CUT_RE = re.compile(r"[.(（,;:]|\s예시?\s*[:：)]|\be\.g\.|\bfor example\b", re.I)
+_LABEL_CUT_RE = re.compile(
+    r"[.(（,;:]|\s예시?\s*[:：)]|\s예를\s*들어|\be\.g\.|\bfor example\b|\bsuch as\b|\blike\s+[\"'“‘`]",
+    re.I,
+)
+_ARTICLE_RE = re.compile(r"^(?:the|a|an)\s+", re.I)
+_NOT_A_NOUN_RE = re.compile(r"^(?:how|what|which|whether|if|when|where|who|why)\b", re.I)
 _MAX_ADVERTISED = 6
 
 
@@ -114,12 +119,17 @@ def advertised(idx: DeclIndex, ko: bool) -> tuple[list[ToolIndex], list[dict[str
 
 
 def _capabilities_text(tools: list[ToolIndex], ko: bool) -> str:
-    phrases = list(dict.fromkeys(capability(t.summary) for t in tools))
-    phrases = [p for p in phrases if p]
+    phrases: list[str] = []
+    more = False
+    for t in tools:  # distinct phrases, stopping once one more than shown is known
+        p = capability(t.summary)
+        if p and p not in phrases:
+            if len(phrases) == _MAX_ADVERTISED:
+                more = True
+                break
+            phrases.append(p)
     if not phrases:
         return ""
-    more = len(phrases) > _MAX_ADVERTISED
-    phrases = phrases[:_MAX_ADVERTISED]
     if ko:
         body = ", ".join(phrases) + (" 등" if more else "")
         return f"{body}{korean.object_particle(body)} 도와드릴 수 있어요."
@@ -134,7 +144,7 @@ _SMALL_TALK_REPLIES = {
 }
 
 
-def _no_tool_text(idx: DeclIndex, ko: bool, exp: dict[str, Any] | None = None) -> str:
+def no_tool_text(idx: DeclIndex, ko: bool, exp: dict[str, Any] | None = None) -> str:
     """The customer-facing answer when no tool fits: a greeting for a greeting, thanks for
     thanks, else an apology; both with what the (advertised) tools can do, in words from
     their first description sentences. No tool names: those, the scores and what was not
@@ -176,13 +186,13 @@ def _hint(spec: argfill.ParamSpec, ko: bool) -> str:
     return ""
 
 
-def _ask_text(idx: DeclIndex, best: dict, ko: bool) -> str:
+def ask_text(idx: DeclIndex, best: ScoreRow, ko: bool) -> str:
     """Ask the customer for the missing values in their words: an offer from the tool's first
     description sentence, then each value's label and an example (no tool or argument
     names; those are in the explanation's ``asks_for``)."""
-    tool = next(t for t in idx.tools if t.name == best["name"])
+    tool = next(t for t in idx.tools if t.name == best.name)
     specs = {s.name: s for s in tool.specs}
-    wanted = [specs[m] if m in specs else argfill.ParamSpec(m, (), True) for m in best["missing"]]
+    wanted = [specs[m] if m in specs else argfill.ParamSpec(m, (), True) for m in best.missing]
     if ko:
         asks = ", ".join(_label(s) + _hint(s, ko) for s in wanted)
         last = _label(wanted[-1])
@@ -194,8 +204,21 @@ def _ask_text(idx: DeclIndex, best: dict, ko: bool) -> str:
             hints = " ".join(h for h in (_hint(s, ko).strip() for s in wanted) if h)
             return f"{_offer(tool.summary, ko)} {asks}{particle} 알려 주세요 {hints}."
         return f"{_offer(tool.summary, ko)} {asks}{particle} 알려 주세요."
-    asks = ", ".join(f"the {_label(s)}{_hint(s, ko)}" for s in wanted)
+    said = [f"the {_english_label(s)}{_hint(s, ko)}" for s in wanted]
+    asks = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
     return f"{_offer(tool.summary, ko)} Please tell me {asks}."
+
+
+def _english_label(spec: argfill.ParamSpec) -> str:
+    """A noun phrase for an English question: the description's head without its article
+    ("The loan identifier, like \"L-1001\"" -> "loan identifier"), or the parameter's name
+    words when the head is not a noun phrase ("How many days ..." -> "days") or is long."""
+    head = _ARTICLE_RE.sub("", _label(spec)).strip()
+    if not head or _NOT_A_NOUN_RE.match(head) or len(head.split()) > 6:
+        head = " ".join(korean.split_identifier(spec.name)) or spec.name
+    if head[:1].isupper() and not head[1:2].isupper():
+        head = head[:1].lower() + head[1:]
+    return head
 
 
 def say(value: Any, ko: bool, limit: int = 120) -> str:
@@ -251,7 +274,7 @@ def summarize(results: list[ToolResult], ko: bool) -> str:
                 + extra
             )
             continue
-        rows = _rows_of(v) if isinstance(v, (list, dict)) else []
+        rows = rows_of(v) if isinstance(v, (list, dict)) else []
         listy = isinstance(v, list) or (
             isinstance(v, dict)
             and any(isinstance(x, list) and (not x or isinstance(x[0], dict)) for x in v.values())

@@ -21,6 +21,7 @@ import bisect
 import itertools
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -38,6 +39,14 @@ _SENTENCE_RE = re.compile(r"(?<=[.!?。])\s+|\n+")
 _DEMO_RE = re.compile(
     r"\b(?:do\s+not|don'?t|never)\s+use\s+(?:it|this(?:\s+tool)?)\s+for\s+real\b|\bnot\s+for\s+real\s+use\b|"
     r"실제\s*(?:조회|검색|문의|사용|업무)\S*\s*(?:사용하지|쓰지)\s*않|데모용|시연용|테스트용",
+    re.I,
+)
+
+
+#: Words saying a tool is on its way out (issue 12: deprecated tools yield to their successor).
+_DEPRECATED_RE = re.compile(
+    r"\bdeprecated\b|\blegacy\b|\bobsolete\b|\bsuperseded\b|\bno\s+longer\s+(?:used|supported|maintained)\b|"
+    r"예전|구버전|레거시|더\s*이상\s*(?:사용하지|쓰지|지원하지)\s*않",
     re.I,
 )
 
@@ -62,6 +71,7 @@ class Weights:
     integer: float = 0.25
     missing: float = 1.0
     unknown_predicate: float = 0.5
+    deprecated: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -96,6 +106,127 @@ def _strip_examples(text: str) -> str:
     return text
 
 
+@dataclass(slots=True)
+class ScoreRow:
+    """One tool's score for one question (the terms are documented in
+    :mod:`playground.routing.offline`): ``score = relevance + evidence_bonus + pointer_bonus -
+    boundary_penalty - missing_penalty - predicate_penalty - deprecated_penalty``.
+
+    ``matched``: ``{word, term, where, how, quality, idf, word_weight, points}`` per question
+    word that matched; ``name_hits``: question words matching the tool's name; ``boundary``:
+    ``{sentence, terms, distinctive, hit, points, points_to}`` per fired when-not-to-use
+    sentence; ``pointed``: ``{word, from, points}`` per pointer bonus; ``args`` / ``arg_evidence``
+    / ``missing``: the argument fill (:class:`playground.routing.argfill.Fill`);
+    ``unmatched_predicates``: Korean predicates no declaration matches; ``deprecated``: the
+    words of its description that say it is deprecated."""
+
+    name: str
+    relevance: float = 0.0
+    boundary_penalty: float = 0.0
+    pointer_bonus: float = 0.0
+    evidence_bonus: float = 0.0
+    missing_penalty: float = 0.0
+    predicate_penalty: float = 0.0
+    deprecated_penalty: float = 0.0
+    score: float = 0.0
+    matched: list[dict[str, Any]] = field(default_factory=list)
+    name_hits: list[str] = field(default_factory=list)
+    boundary: list[dict[str, Any]] = field(default_factory=list)
+    pointed: list[dict[str, Any]] = field(default_factory=list)
+    args: dict[str, Any] = field(default_factory=dict)
+    arg_evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)
+    unmatched_predicates: list[str] = field(default_factory=list)
+    deprecated: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as the explanation's JSON (numbers rounded to 4 places)."""
+        if not (self.matched or self.arg_evidence or self.pointed or self.boundary):
+            return self._idle_json()
+        return {
+            "name": self.name,
+            "relevance": round(self.relevance, 4),
+            "boundary_penalty": round(self.boundary_penalty, 4),
+            "pointer_bonus": round(self.pointer_bonus, 4),
+            "matched": self.matched,
+            "name_hits": self.name_hits,
+            "boundary": self.boundary,
+            "pointed": self.pointed,
+            "args": self.args,
+            "arg_evidence": self.arg_evidence,
+            "missing": self.missing,
+            "evidence_bonus": round(self.evidence_bonus, 4),
+            "missing_penalty": round(self.missing_penalty, 4),
+            "predicate_penalty": round(self.predicate_penalty, 4),
+            "unmatched_predicates": self.unmatched_predicates,
+            "deprecated_penalty": round(self.deprecated_penalty, 4),
+            "deprecated": self.deprecated,
+            "score": round(self.score, 4),
+            "because": self.because(),
+        }
+
+    def _idle_json(self) -> dict[str, Any]:
+        """:meth:`to_json` of a row nothing in the question touched (most rows with many
+        tools): its numbers are whole multiples of the weights, so nothing needs rounding."""
+        because = []
+        if self.missing:
+            because.append(f"missing {', '.join(self.missing)} -{self.missing_penalty}")
+        if self.predicate_penalty:
+            because.append(
+                f"request {', '.join(self.unmatched_predicates)} matches no tool "
+                f"-{self.predicate_penalty}"
+            )
+        if self.deprecated_penalty:
+            because.append(f"deprecated ({', '.join(self.deprecated)}) -{self.deprecated_penalty}")
+        return {
+            "name": self.name,
+            "relevance": self.relevance,
+            "boundary_penalty": self.boundary_penalty,
+            "pointer_bonus": self.pointer_bonus,
+            "matched": self.matched,
+            "name_hits": self.name_hits,
+            "boundary": self.boundary,
+            "pointed": self.pointed,
+            "args": self.args,
+            "arg_evidence": self.arg_evidence,
+            "missing": self.missing,
+            "evidence_bonus": self.evidence_bonus,
+            "missing_penalty": self.missing_penalty,
+            "predicate_penalty": self.predicate_penalty,
+            "unmatched_predicates": self.unmatched_predicates,
+            "deprecated_penalty": self.deprecated_penalty,
+            "deprecated": self.deprecated,
+            "score": self.score,
+            "because": because,
+        }
+
+    def because(self) -> list[str]:
+        """Every non-zero part of the score in words, largest first within each kind (issue 12:
+        the explanation always shows what made a tool score, never ``-`` for a non-zero
+        score): matched words, argument evidence, pointer bonuses, and the penalties."""
+        out = [
+            f"{m['word']}→{m['term']} ({m['where']}) +{m['points']}"
+            for m in sorted(self.matched, key=lambda m: -m["points"])
+        ]
+        out += [f"{arg}={ev['text']} ({ev['rule']})" for arg, ev in self.arg_evidence.items()]
+        if self.evidence_bonus:
+            out.append(f"argument evidence +{round(self.evidence_bonus, 4)}")
+        out += [f"{p['word']} pointed from {p['from']} +{p['points']}" for p in self.pointed]
+        out += [f'boundary "{b["sentence"]}" -{b["points"]}' for b in self.boundary]
+        if self.missing:
+            out.append(f"missing {', '.join(self.missing)} -{round(self.missing_penalty, 4)}")
+        if self.predicate_penalty:
+            out.append(
+                f"request {', '.join(self.unmatched_predicates)} matches no tool "
+                f"-{round(self.predicate_penalty, 4)}"
+            )
+        if self.deprecated_penalty:
+            out.append(
+                f"deprecated ({', '.join(self.deprecated)}) -{round(self.deprecated_penalty, 4)}"
+            )
+        return out
+
+
 @dataclass
 class ToolIndex:
     """The precomputed view of one declaration."""
@@ -108,6 +239,13 @@ class ToolIndex:
     specs: list[argfill.ParamSpec]
     refers: tuple[str, ...]  # tools named as a prerequisite ("먼저 X로")
     demo: bool = False  # says it is not for real use (see _DEMO_RE)
+    keys: frozenset[str] = frozenset()  # leading letters of its id shapes/prefixes (HR, P, KB)
+    always: bool = False  # a pattern or format argument: always a candidate
+    enums: tuple[str, ...] = ()  # its enum values, lower case
+    deprecated: tuple[str, ...] = ()  # words of its description saying it is deprecated
+    #: per tool named in a "first X, then Y" sentence: that sentence's words no other sentence
+    #: of this tool uses ("재고 문의는 먼저 이 도구로 ... check_stock" -> check_stock: 재고, ...)
+    handoff: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass
@@ -120,6 +258,9 @@ class DeclIndex:
     sorted_terms: list[str] = field(default_factory=list)
     by_bigram: dict[str, list[str]] = field(default_factory=dict)
     longest: int = 0  # length of the longest vocabulary term (bounds the substring search)
+    by_key: dict[str, list[int]] = field(default_factory=dict)  # id letters -> tools
+    synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)  # the user's file
+    always: list[int] = field(default_factory=list)  # tools scored on every question
 
 
 def _names_regex(names: list[str]) -> re.Pattern | None:
@@ -138,7 +279,13 @@ def _words(text: str) -> list[str]:
     ]
 
 
-def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -> ToolIndex:
+def _index_tool(
+    decl: dict[str, Any],
+    names_rx: re.Pattern | None,
+    w: Weights,
+    synonyms: Mapping[str, tuple[str, ...]] | None = None,
+) -> ToolIndex:
+    synonyms = synonyms or {}
     name = str(decl.get("name", ""))
     parts = argfill.split_docstring(str(decl.get("description") or ""))
     specs = argfill.param_specs(decl.get("parameters"), parts.args)
@@ -150,6 +297,10 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
 
     boundaries: list[Boundary] = []
     refers: list[str] = []
+    handoff: dict[
+        str, set[str]
+    ] = {}  # tool named as the next/previous step -> its sentence's words
+    plain: set[str] = set()  # words of the other sentences
     texts = [("description", parts.summary, w.description)]
     texts += [(f"parameter:{s.name}", s.doc, w.parameter) for s in specs]
     texts.append(("other", parts.other, w.other))
@@ -168,6 +319,10 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
                 continue
             if named and _FIRST_RE.search(bare):
                 refers.extend(named)
+                for n in named:
+                    handoff.setdefault(n, set()).update(_words(bare))
+            else:
+                plain.update(_words(bare))
             for stem in _words(bare):
                 add(stem, where, weight)
             for ex in examples:
@@ -184,7 +339,7 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
     for part in korean.split_identifier(
         name
     ):  # the name's glossary words are the tool's own subject too
-        own.update(korean.translations(korean.stem(part)))
+        own.update(korean.translations(korean.stem(part), synonyms))
     labels = {korean.stem(p) for s in specs for p in korean.split_identifier(s.name)}
     for spec in specs:
         labels.update(_words(_strip_examples(spec.doc)))
@@ -197,20 +352,57 @@ def _index_tool(decl: dict[str, Any], names_rx: re.Pattern | None, w: Weights) -
             terms.pop(t, None)
     first = _SENTENCE_RE.split(parts.summary.strip())[0] if parts.summary.strip() else ""
     demo = bool(_DEMO_RE.search(str(decl.get("description") or "")))
+    keys: set[str] = set()
+    always = False
+    for spec in specs:
+        for model in [e for e, _ in spec.shapes] + ([spec.prefix] if spec.prefix else []):
+            lead = re.match(r"[A-Za-z]+", model)
+            if lead:
+                keys.add(lead.group().upper())
+            else:
+                always = True
+        if spec.pattern or spec.format in {"date", "email"}:
+            always = True
+    enums = tuple(str(v).lower() for s in specs for v in s.enum)
+    deprecated = tuple(
+        dict.fromkeys(m.group() for m in _DEPRECATED_RE.finditer(parts.summary + " " + parts.other))
+    )
     return ToolIndex(
-        name, first, terms, boundaries, boundary_terms, specs, tuple(dict.fromkeys(refers)), demo
+        name,
+        first,
+        terms,
+        boundaries,
+        boundary_terms,
+        specs,
+        tuple(dict.fromkeys(refers)),
+        demo,
+        frozenset(keys),
+        always,
+        enums,
+        deprecated,
+        {n: tuple(sorted(ws - plain)) for n, ws in handoff.items()},
     )
 
 
-def build_index(declarations: list[dict[str, Any]], weights: Weights) -> DeclIndex:
-    """Index every declaration once: vocabularies, boundary sentences, parameter specs."""
+def build_index(
+    declarations: list[dict[str, Any]],
+    weights: Weights,
+    synonyms: Mapping[str, tuple[str, ...]] | None = None,
+) -> DeclIndex:
+    """Index every declaration once: vocabularies, boundary sentences, parameter specs.
+    ``synonyms``: stem -> stems, from a user's synonyms file (:mod:`playground.routing.synonyms`)."""
     names_rx = _names_regex([str(d.get("name", "")) for d in declarations])
-    idx = DeclIndex([_index_tool(d, names_rx, weights) for d in declarations])
+    idx = DeclIndex([_index_tool(d, names_rx, weights, synonyms) for d in declarations])
+    idx.synonyms = dict(synonyms or {})
     for i, tool in enumerate(idx.tools):
         for stem, (where, weight) in tool.terms.items():
             idx.postings.setdefault(stem, []).append((i, where, weight))
         for stem in tool.boundary_terms:
             idx.bpostings.setdefault(stem, []).append(i)
+        for key in tool.keys:
+            idx.by_key.setdefault(key, []).append(i)
+        if tool.always:
+            idx.always.append(i)
     idx.sorted_terms = sorted(set(idx.postings) | set(idx.bpostings))
     idx.longest = max(map(len, idx.sorted_terms), default=0)
     for term in idx.sorted_terms:
@@ -243,14 +435,22 @@ def _candidates(idx: DeclIndex, s: str) -> list[tuple[str, float, str]]:
     return out
 
 
-def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict], list[dict]]:
+def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[ScoreRow], list[dict]]:
     """Score ``question`` against every tool of ``idx`` with weights ``w`` (the rules are in
     :mod:`playground.routing.offline`'s docstring). Returns ``(rows, words)``: ``rows`` as
     :meth:`OfflineRouter.score <playground.routing.offline.OfflineRouter.score>` describes them
     (sorted by (-score, name)); ``words`` one ``{word, stem, weight, predicate}`` per token."""
     text = korean.normalize(question)
     tokens = korean.tokenize(text)
-    fills = [argfill.fill_structured(t.specs, text, tokens) for t in idx.tools]
+    matches: dict[str, tuple[dict, dict, list[int]]] = {}
+    for tok in tokens:
+        if tok.stem not in matches:
+            matches[tok.stem] = match_token(idx, tok.stem, w)
+    live = candidates(idx, text, matches)
+    fills = [
+        argfill.fill_structured(t.specs, text, tokens) if i in live else argfill.Fill()
+        for i, t in enumerate(idx.tools)
+    ]
     consumed = sorted(
         {
             span
@@ -263,19 +463,7 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
     labels = argument_labels(idx, tokens, fills)
     weights, notes, predicates = token_weights(text, tokens, consumed + labels, w)
     n = len(idx.tools)
-    rows = [
-        {
-            "name": t.name,
-            "relevance": 0.0,
-            "boundary_penalty": 0.0,
-            "pointer_bonus": 0.0,
-            "matched": [],
-            "name_hits": [],
-            "boundary": [],
-            "pointed": [],
-        }
-        for t in idx.tools
-    ]
+    rows = [ScoreRow(t.name) for t in idx.tools]
     fired: dict[tuple[int, int], list[str]] = {}
     points: dict[tuple[int, int], float] = {}
     by_name = {t.name: i for i, t in enumerate(idx.tools)}
@@ -284,10 +472,10 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
     for k, tok in enumerate(tokens):
         if weights[k] == 0:
             continue
-        pos, neg, named = match_token(idx, tok.stem, w)
+        pos, neg, named = matches[tok.stem]
         for i in named:
             if i not in neg:
-                rows[i]["name_hits"].append(tok.surface)
+                rows[i].name_hits.append(tok.surface)
         if not pos and not neg:
             if k in predicates and tok.stem not in korean.QUESTION_WORDS:
                 unknown.append(tok.surface)
@@ -297,8 +485,8 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
         for i, (value, quality, info) in pos.items():
             if i in neg and neg[i][0] >= quality:
                 continue
-            rows[i]["relevance"] += value * idf * weights[k]
-            rows[i]["matched"].append(
+            rows[i].relevance += value * idf * weights[k]
+            rows[i].matched.append(
                 {
                     "word": tok.surface,
                     **info,
@@ -315,7 +503,7 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
             if i in pos and pos[i][1] > quality:
                 continue
             penalty = w.boundary * quality * weights[k]
-            rows[i]["boundary_penalty"] += penalty
+            rows[i].boundary_penalty += penalty
             targets: dict[str, None] = {}
             for b in info["sentences"]:
                 fired.setdefault((i, b), []).append(tok.surface)
@@ -325,8 +513,8 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
             for other in targets:
                 j = by_name.get(other)
                 if j is not None and j != i:
-                    rows[j]["pointer_bonus"] += w.pointer * penalty
-                    rows[j]["pointed"].append(
+                    rows[j].pointer_bonus += w.pointer * penalty
+                    rows[j].pointed.append(
                         {
                             "word": tok.surface,
                             "from": idx.tools[i].name,
@@ -336,7 +524,7 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
             reasons.setdefault((tok.start, tok.end), f"boundary of {idx.tools[i].name}")
     for (i, b), words in sorted(fired.items()):
         sent = idx.tools[i].boundaries[b]
-        rows[i]["boundary"].append(
+        rows[i].boundary.append(
             {
                 "sentence": sent.sentence,
                 "terms": list(sent.terms),
@@ -349,46 +537,99 @@ def score_question(idx: DeclIndex, question: str, w: Weights) -> tuple[list[dict
     for k in predicates:  # a verb predicate is the request, never part of a search text
         if not korean.is_nominal(tokens[k]):
             reasons.setdefault((tokens[k].start, tokens[k].end), "the request's verb, not a value")
+    found_values = argfill.QuestionValues.of(text)
     for i, tool in enumerate(idx.tools):
-        fill = argfill.fill_free_text(
-            tool.specs, text, fills[i], consumed + labels, reasons, tokens
-        )
+        if i in live:
+            argfill.fill_loose(tool.specs, text, fills[i], tokens, found_values)
+            fill = argfill.fill_free_text(
+                tool.specs, text, fills[i], consumed + labels, reasons, tokens
+            )
+        else:  # no word, id or enum of the question points at it: nothing to fill
+            r = rows[i]
+            r.missing = [s.name for s in tool.specs if s.required]
+            r.missing_penalty = w.missing * len(r.missing)
+            r.predicate_penalty = w.unknown_predicate * len(unknown)
+            r.unmatched_predicates = list(unknown)
+            if tool.deprecated:
+                r.deprecated = list(tool.deprecated)
+                r.deprecated_penalty = w.deprecated
+            r.score = round(
+                r.relevance
+                + r.pointer_bonus
+                - r.boundary_penalty
+                - r.missing_penalty
+                - r.predicate_penalty
+                - r.deprecated_penalty,
+                4,
+            )
+            continue
         found = sum(
             w.integer if ev["rule"] in argfill.WEAK_RULES else w.argument
             for ev in fill.evidence.values()
             if ev["rule"] != "free_text"
         )
         r = rows[i]
-        ev_bonus = found
-        r.update(
-            args=fill.args,
-            arg_evidence=fill.evidence,
-            missing=fill.missing,
-            evidence_bonus=ev_bonus,
-            missing_penalty=w.missing * len(fill.missing),
-            predicate_penalty=w.unknown_predicate * len(unknown),
-            unmatched_predicates=unknown,
+        r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
+        r.evidence_bonus = found
+        r.missing_penalty = w.missing * len(fill.missing)
+        r.predicate_penalty = w.unknown_predicate * len(unknown)
+        r.unmatched_predicates = list(unknown)
+        if tool.deprecated:
+            r.deprecated = list(tool.deprecated)
+            r.deprecated_penalty = w.deprecated
+        r.score = round(
+            r.relevance
+            + r.evidence_bonus
+            + r.pointer_bonus
+            - r.boundary_penalty
+            - r.missing_penalty
+            - r.predicate_penalty
+            - r.deprecated_penalty,
+            4,
         )
-        r["score"] = (
-            r["relevance"]
-            + ev_bonus
-            + r["pointer_bonus"]
-            - r["boundary_penalty"]
-            - r["missing_penalty"]
-            - r["predicate_penalty"]
-        )
-        for key in (
-            "score",
-            "relevance",
-            "evidence_bonus",
-            "pointer_bonus",
-            "boundary_penalty",
-            "missing_penalty",
-            "predicate_penalty",
-        ):
-            r[key] = round(r[key], 4)
-    rows.sort(key=lambda r: (-r["score"], r["name"]))
+    rows.sort(key=lambda r: (-r.score, r.name))
     return rows, notes
+
+
+#: Summed match points (before idf and word weights) a tool needs from the question's words to
+#: have its arguments filled (:func:`candidates`); a third of a description word.
+MIN_LIVE_POINTS = 0.35
+
+_ID_LEAD_RE = re.compile(r"(?<![A-Za-z])([A-Za-z]+)[-_]?(?=\d)")
+
+
+def candidates(
+    idx: DeclIndex, text: str, matches: dict[str, tuple[dict, dict, list[int]]]
+) -> set[int]:
+    """The tools worth filling arguments for (issue 8: pre-filtered through the inverted
+    index, so the cost of a question grows with the tools it mentions, not with all tools):
+    those the question words match for at least :data:`MIN_LIVE_POINTS` (and the tools a matched
+    boundary sentence points to), those whose id letters start a code in the question
+    (``HR20260604`` -> the tools with an ``HR`` example or prefix), those with a pattern or
+    format argument, and those with an enum value written in the question."""
+    live: set[int] = set(idx.always)
+    by_name = {t.name: i for i, t in enumerate(idx.tools)}
+    points: dict[int, float] = {}
+    for pos, neg, _named in matches.values():
+        for i, (value, _q, _info) in pos.items():
+            points[i] = points.get(i, 0.0) + value
+        for _i, (_q, info) in neg.items():
+            for b in info["sentences"]:
+                live.update(
+                    by_name[n] for n in idx.tools[_i].boundaries[b].points_to if n in by_name
+                )
+    # words that only graze a tool (a substring of a parameter's text: 0.6 x 0.5 = 0.3 points)
+    # cannot lift it to the threshold; such a tool is scored but its arguments are not filled
+    live.update(i for i, p in points.items() if p >= MIN_LIVE_POINTS)
+    for m in _ID_LEAD_RE.finditer(text):
+        lead = m.group(1).upper()
+        for k in range(1, len(lead) + 1):
+            live.update(idx.by_key.get(lead[:k], ()))
+    low = text.lower()
+    live.update(
+        i for i, t in enumerate(idx.tools) if t.enums and any(e and e in low for e in t.enums)
+    )
+    return live
 
 
 def argument_labels(
@@ -402,7 +643,7 @@ def argument_labels(
             vocab = set(_words(spec.doc)) | {korean.stem(p) for p in korean.split_identifier(arg)}
             before = [t for t in tokens if t.end <= ev["span"][0]][-2:]
             for tok in before:
-                stems = (tok.stem,) + korean.translations(tok.stem)
+                stems = (tok.stem,) + korean.translations(tok.stem, idx.synonyms)
                 if any(korean.match_quality(s, v)[0] >= 0.7 for s in stems for v in vocab):
                     labels.add((tok.start, tok.end))
     return sorted(labels)
@@ -468,7 +709,7 @@ def match_token(idx: DeclIndex, s: str, w: Weights):
     pos: dict[int, tuple[float, float, dict]] = {}
     neg: dict[int, tuple[float, dict]] = {}
     named: set[int] = set()
-    sources = [(s, 1.0, "")] + [(t, w.glossary, t) for t in korean.translations(s)]
+    sources = [(s, 1.0, "")] + [(t, w.glossary, t) for t in korean.translations(s, idx.synonyms)]
     for src, factor, via in sources:
         for term, quality, how in _candidates(idx, src):
             q = quality * factor
@@ -484,7 +725,7 @@ def match_token(idx: DeclIndex, s: str, w: Weights):
                         {
                             "term": term,
                             "where": where,
-                            "how": how + (f" via glossary {via!r}" if via else ""),
+                            "how": how + (f" via synonym {via!r}" if via else ""),
                             "quality": round(q, 3),
                         },
                     )

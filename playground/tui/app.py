@@ -1,6 +1,6 @@
 """The Tool Playground TUI: ``PlaygroundApp`` and ``run_tui``.
 
-Modes are tabs: Call (F1), Ask (F2), Steps (F3), Evaluate (F4). The app owns the
+Modes are tabs: Call (F1), Ask (F2), Steps (F3), Evaluate (F4), History (F6). The app owns the
 :class:`~playground.workbench.Playground` (registry + gate + cache) and the router settings and
 hands them down to the views; views post messages up. Blocking work (loading tool modules,
 gate calls, episodes, evaluations) runs in thread workers.
@@ -8,25 +8,35 @@ gate calls, episodes, evaluations) runs in thread workers.
 
 from __future__ import annotations
 
-from typing import Any
+import os
+import threading
+from typing import TYPE_CHECKING, Any
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import Footer, Header, Input, TabbedContent, TabPane, TextArea
+from textual.widget import Widget
+from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane, TextArea
 
-from playground.tui.commands import GEMINI_MODES, PlaygroundCommands
-from playground.tui.views.ask_view import AskView, gemini_key_present
+from playground.routing import registry
+from playground.routing.factory import has_key
+from playground.tui.commands import PlaygroundCommands
+from playground.tui.router_pick import RouterPick
+from playground.tui.views.ask_view import AskView
 from playground.tui.views.call_view import CallView
 from playground.tui.views.eval_view import EvalView
+from playground.tui.views.history_view import HistoryView, episode_from_json, record_from_json
 from playground.tui.views.mcp_log_view import McpLogView
 from playground.tui.views.steps_view import StepsView
 
-MODES = ("call", "ask", "steps", "evaluate")
+if TYPE_CHECKING:
+    from playground.workbench import Playground
+
+MODES = ("call", "ask", "steps", "evaluate", "history")
 
 
-class PlaygroundApp(App):
+class PlaygroundApp(App[None]):
     """The workbench. ``tools``: tool module paths (default ``./tools``; not loaded when only
     MCP servers are given); ``mcp``: MCP server specs (``core.mcp_config.McpServerSpec``);
     ``playground``: an already opened Playground (tests), used instead of loading ``tools``."""
@@ -35,27 +45,59 @@ class PlaygroundApp(App):
     TITLE = "Tool Playground"
     COMMANDS = App.COMMANDS | {PlaygroundCommands}
     BINDINGS = [
-        Binding("ctrl+r,f5", "run", "Run", id="run", priority=True),
-        Binding("f1", "mode('call')", "Call", id="mode-call"),
-        Binding("f2", "mode('ask')", "Ask", id="mode-ask"),
-        Binding("f3", "mode('steps')", "Steps", id="mode-steps"),
-        Binding("f4", "mode('evaluate')", "Evaluate", id="mode-evaluate"),
-        Binding("ctrl+t", "focus_contracts", "Contracts", id="focus-contracts", priority=True),
+        Binding("question_mark,f10", "help", "Keys", id="help"),  # first: never cut off
+        Binding("ctrl+r", "run", "Run", id="run", priority=True),
+        # The mode keys are shown in the tab labels ("Call F1"…) and ctrl+t in the contract
+        # pane's title, not in the footer: at 80-100 columns the footer must fit the view's keys.
+        Binding("f1", "mode('call')", "Call", id="mode-call", show=False),
+        Binding("f2", "mode('ask')", "Ask", id="mode-ask", show=False),
+        Binding("f3", "mode('steps')", "Steps", id="mode-steps", show=False),
+        Binding("f4", "mode('evaluate')", "Evaluate", id="mode-evaluate", show=False),
+        Binding("f5", "mode('history')", "History", id="mode-history", show=False),
+        Binding(
+            "ctrl+t",
+            "focus_contracts",
+            "Contracts",
+            id="focus-contracts",
+            priority=True,
+            show=False,
+        ),
         Binding("ctrl+l", "reload_tools", "Reload", id="reload-tools"),
         Binding("f9", "switch_router", "Router", id="switch-router"),
+        Binding("ctrl+s", "export", "Export", id="export"),
     ]
 
     class Loaded(Message):
-        """A Playground finished loading (posted from the load worker)."""
+        """A Playground finished loading (posted from the load worker); ``keep``: a reload, the
+        views keep what they show (selection, typed arguments, records)."""
 
-        def __init__(self, pg: Any) -> None:
+        def __init__(self, pg: Playground, keep: bool = False) -> None:
             super().__init__()
             self.pg = pg
+            self.keep = keep
+
+    class HistoryWritten(Message):
+        """A run was recorded in the history (posted from the history worker)."""
+
+        def __init__(self, entry_id: int | None) -> None:
+            super().__init__()
+            self.entry_id = entry_id
+
+    class RerunDone(Message):
+        """A history entry ran again: ``old`` and ``new`` entries, or an ``error``."""
+
+        def __init__(self, old: Any, new: Any = None, error: str = "") -> None:
+            super().__init__()
+            self.old, self.new, self.error = old, new, error
 
     def __init__(
         self,
         tools: list[str] | None = None,
-        playground: Any = None,
+        playground: Playground | None = None,
+        in_process: bool | None = None,
+        *,
+        history: str | None = None,
+        no_history: bool = False,
         mcp: list[Any] | None = None,
         **kwargs: Any,
     ) -> None:
@@ -63,8 +105,25 @@ class PlaygroundApp(App):
         self.tools = list(tools) if tools else None
         self.mcp = list(mcp or [])
         self.pg = playground
-        self.router_name = "offline"
-        self.gemini_mode = "AUTO"
+        self._main_thread = threading.get_ident()
+        from playground.core.history import open_history
+
+        self.history = open_history(history, disabled=no_history, notice=self._history_notice)
+        if in_process is None:
+            import os
+
+            in_process = os.environ.get("PLAYGROUND_IN_PROCESS", "").strip().lower() in (
+                "1",
+                "true",
+                "yes",
+            )
+        #: run bodies in this process (palette "Tool source: in-process") instead of a worker
+        self.in_process = in_process
+        self.router_name = registry.DEFAULT_ROUTER
+        #: Per router name: the function-calling mode and the model chosen in the palette
+        #: (absent: the router's default — its first mode; ``--model``'s default).
+        self.router_modes: dict[str, str] = {}
+        self.router_models: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -77,6 +136,8 @@ class PlaygroundApp(App):
                 yield StepsView(id="steps-view")
             with TabPane("Evaluate F4", id="evaluate"):
                 yield EvalView(id="eval-view")
+            with TabPane("History F5", id="history"):
+                yield HistoryView(id="history-view")
             with TabPane("MCP log", id="mcp-log-tab"):
                 yield McpLogView(id="mcp-log-view")
         yield Footer()
@@ -84,36 +145,34 @@ class PlaygroundApp(App):
     def on_mount(self) -> None:
         self._fit(self.size.width, self.size.height)
         self._update_subtitle()
+        self.query_one(HistoryView).set_store(self.history)
         if self.pg is not None:
             self.post_message(self.Loaded(self.pg))
         else:
-            self.query_one(CallView).query_one("#contract-head").update("loading tools…")
+            self.query_one(CallView).query_one("#contract-head", Static).update("loading tools…")
             self._load_worker(self.tools)
 
     # -- loading ---------------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def _load_worker(self, tools: list[str] | None) -> None:
+    def _load_worker(self, tools: list[str] | None, keep: bool = False) -> None:
         from playground.workbench import Playground, open_playground
 
-        if self.pg is not None:  # a reload (ctrl+l): reconnect the MCP servers too
-            for source in self.pg.settings.pop("mcp_sources", []):
-                source.close()
         if not self.mcp:
-            self.post_message(self.Loaded(open_playground(tools)))
+            self.post_message(self.Loaded(open_playground(tools, in_process=self.in_process), keep))
             return
+        # a reload (ctrl+l) reconnects the MCP servers too: _loaded closes the old playground
         from playground.core.mcp_source import add_mcp_servers, start_mcp_servers
 
         pending = start_mcp_servers(self.mcp)
         if tools:
-            pg = open_playground(tools)
+            pg = open_playground(tools, in_process=self.in_process)
         else:
             from playground.core.gate import Gate
             from playground.core.registry import Registry
 
             registry = Registry()
-            pg = Playground(registry=registry, gate=Gate(registry))
+            pg = Playground(registry=registry, gate=Gate(registry), in_process=self.in_process)
         sources, choices = add_mcp_servers(pg.registry, pending)
-        pg.settings["mcp_sources"] = sources
         for source in sources:
             source.on_progress = self._progress_from_server
             source.on_tools_changed = lambda source=source: self.call_from_thread(
@@ -121,7 +180,7 @@ class PlaygroundApp(App):
             )
         for choice in choices:
             self.call_from_thread(self.notify, choice, title="Name clash")
-        self.post_message(self.Loaded(pg))
+        self.post_message(self.Loaded(pg, keep))
 
     def _progress_from_server(
         self, tool: str, done: float, total: float | None, message: str | None
@@ -139,8 +198,6 @@ class PlaygroundApp(App):
 
     @work(thread=True, group="mcp-refresh", exit_on_error=False)
     def _refresh_worker(self, source: Any) -> None:
-        from playground.core.mcp_source import attach
-
         if self.pg is None:
             return
         registry = self.pg.registry
@@ -148,36 +205,83 @@ class PlaygroundApp(App):
         for name in [n for n, c in registry.contracts.items() if c.source == source.label]:
             del registry.contracts[name]
         for contract in result.contracts:
-            attach(contract, source)
+            contract.tool_source = source
             registry.add(contract)
         registry.problems.extend(result.problems)
-        self.post_message(self.Loaded(self.pg))
+        self.post_message(self.Loaded(self.pg, True))
+
+    def on_unmount(self) -> None:
+        if self.pg is not None:
+            self.pg.close()  # ends the worker process and the MCP servers
+
+    def action_save_value(self) -> None:
+        """Write the Call view's last value (all of it, not the preview) to a file."""
+        from playground.tui.widgets.record_view import RecordView
+
+        try:
+            path = self.query_one(CallView).query_one(RecordView).save_value()
+        except OSError as exc:
+            self.notify(f"Could not save the value: {exc}", severity="error")
+            return
+        if path is None:
+            self.notify("No value to save yet: run a call first.", severity="warning")
+        else:
+            self.notify(f"Value saved to {path}")
+
+    def action_toggle_in_process(self) -> None:
+        """Switch where bodies run (worker process ⇄ this process) and reload the tools."""
+        self.in_process = not self.in_process
+        where = "in this process (for a debugger)" if self.in_process else "in a worker process"
+        self.notify(f"Tool bodies now run {where}; reloading tools…")
+        self._load_worker(self.tools)
 
     @on(Loaded)
     async def _loaded(self, event: Loaded) -> None:
+        old = self.pg
         self.pg = event.pg
+        if old is not None and old is not event.pg:
+            old.close()
         registry = self.pg.registry
-        await self.query_one(CallView).set_playground(self.pg)
+        await self.query_one(CallView).set_playground(self.pg, keep=event.keep)
         self.query_one(AskView).set_playground(self.pg)
         self.query_one(StepsView).set_playground(self.pg)
         self.query_one(EvalView).set_playground(self.pg)
-        self.query_one(McpLogView).set_sources(self.pg.settings.get("mcp_sources", []))
+        from playground.core.mcp_source import McpSource
+
+        self.query_one(McpLogView).set_sources(
+            [s for s in registry.sources if isinstance(s, McpSource)]
+        )
         for problem in registry.problems:
             self.notify(str(problem), title="Load problem", severity="error", timeout=10)
         if not registry.contracts:
             self.notify(
                 "No contracts loaded; see the Call view for how to add tools.", severity="warning"
             )
-        elif self.mode_name == "call" and not isinstance(self.focused, (Input, TextArea)):
+        elif (
+            not event.keep
+            and self.mode_name == "call"
+            and not isinstance(self.focused, (Input, TextArea))
+        ):
             self.query_one("#contracts").focus()  # keyboard first: start in the contract list
         self._update_subtitle()
 
+    @property
+    def router_pick(self) -> RouterPick:
+        """The router chosen for Ask and Evaluate, with its mode and model (see
+        :class:`~playground.tui.views.ask_view.RouterPick`)."""
+        spec = registry.get(self.router_name)
+        mode = self.router_modes.get(spec.name) or (
+            spec.capabilities.modes[0] if spec.capabilities.modes else None
+        )
+        return RouterPick(spec.name, mode, self.router_models.get(spec.name))
+
     def _update_subtitle(self) -> None:
         count = len(self.pg.registry) if self.pg is not None else 0
-        router = self.router_name + (
-            f" ({self.gemini_mode})" if self.router_name == "gemini" else ""
+        source = "in-process" if self.in_process else "worker"
+        self.sub_title = (
+            f"{count} contract{'' if count == 1 else 's'} · router {self.router_pick}"
+            f" · bodies: {source}"
         )
-        self.sub_title = f"{count} contract{'' if count == 1 else 's'} · router {router}"
 
     # -- actions ---------------------------------------------------------------------------------
     @property
@@ -186,14 +290,23 @@ class PlaygroundApp(App):
         return self.query_one("#modes", TabbedContent).active
 
     def action_mode(self, mode: str) -> None:
-        """Show the mode tab ``mode``."""
-        if mode in MODES:
-            self.query_one("#modes", TabbedContent).active = mode
+        """Show the mode tab ``mode`` and focus its first widget (``FOCUS_ON_OPEN``) at once.
+
+        At once, not after a refresh: a ``TabPane.Focused`` message still queued from the
+        previous tab's focus would otherwise switch the tabs back (``ctrl+t`` from Ask used to
+        land back in Ask under load); the focus posted now is handled after it."""
+        if mode not in MODES:
+            return
+        self.query_one("#modes", TabbedContent).active = mode
+        target = self.FOCUS_ON_OPEN.get(mode)
+        widgets = list(self.query(target)) if target else []
+        if widgets and widgets[0].display:
+            self.set_focus(widgets[0])
 
     def action_focus_contracts(self) -> None:
         """Open the Call view and focus the contract list (keyboard first: from anywhere)."""
         if self.mode_name != "call":
-            self.action_mode("call")  # the Call tab focuses the list when it opens
+            self.action_mode("call")  # focuses the list
             return
         self.query_one("#contracts").focus()
 
@@ -203,7 +316,7 @@ class PlaygroundApp(App):
     #: Below this many rows the contract description box is hidden (``.-short``).
     SHORT_BELOW = 28
 
-    def on_resize(self, event) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width, event.size.height)
 
     def _fit(self, width: int, height: int) -> None:
@@ -214,9 +327,23 @@ class PlaygroundApp(App):
         self.screen.set_class(height < self.SHORT_BELOW, "-short")
         for footer in self.query(Footer):
             footer.compact = narrow
+            # the docked "^p palette" item overlaps the keys when they overflow (it read
+            # "^l Relo▏^p paletter" at 100 columns); the palette stays on ctrl+p and in the help
+            footer.show_command_palette = not narrow
 
     def action_run(self) -> None:
-        """Run the active view's main action."""
+        """Run the active view's main action, after every key already sent to the focused widget.
+
+        ``ctrl+r`` is a priority binding: the app handles it as soon as it arrives, while the
+        keys typed just before it may still wait in the focused field's message queue. Reading
+        the fields now would send what was there before those keys (seen as ``missing:order_id``
+        with the id on screen). So the read is queued behind them, in the focused widget's own
+        queue: what is sent is what the fields show once the keys before ctrl+r are in."""
+        focused = self.focused
+        if focused is None or not focused.call_later(self._run_active_view):
+            self._run_active_view()
+
+    def _run_active_view(self) -> None:
         mode = self.mode_name
         if mode == "call":
             self.query_one(CallView).run_call()
@@ -240,49 +367,111 @@ class PlaygroundApp(App):
         self.pg.gate.cache.clear()
         self.notify(f"Cache cleared ({count} entries).")
 
-    def on_unmount(self) -> None:
-        if self.pg is not None:
-            for source in self.pg.settings.pop("mcp_sources", []):
-                source.close()
-
     def action_reload_tools(self) -> None:
         """Import the tool modules again and reconnect the MCP servers: a new registry, gate
-        and cache."""
+        and cache. The Call view keeps the selected contract, the typed arguments and the
+        records."""
         self.notify("Reloading tools…")
-        self._load_worker(self.tools)
+        self._load_worker(self.tools, keep=True)
+
+    def current_view(self) -> Any:
+        """The open mode's view widget (CallView, AskView, StepsView or EvalView)."""
+        view_type = {"call": CallView, "ask": AskView, "steps": StepsView}.get(
+            self.mode_name, EvalView
+        )
+        return self.query_one(view_type)
+
+    def action_help(self) -> None:
+        """Open the help screen: the keys of the current view."""
+        from playground.tui.help_screen import HelpScreen, key_rows
+
+        if self.screen is not self.screen_stack[0]:  # a dialog is open: it has its own keys
+            return
+        view = self.current_view()
+        self.push_screen(HelpScreen(self.mode_name.capitalize(), key_rows(self, view)))
+
+    def action_export(self) -> None:
+        """Open the copy / save dialog for what the current view shows."""
+        from playground.tui.export_screen import ExportScreen
+
+        if self.screen is not self.screen_stack[0]:  # a dialog is open
+            return
+        exportables = getattr(self.current_view(), "exportables", None)
+        items = exportables() if exportables is not None else {}
+        if not items:
+            self.notify("Nothing to copy or save in this view yet.", severity="warning")
+            return
+        self.push_screen(ExportScreen(items))
 
     def action_switch_router(self) -> None:
-        """Toggle the Ask router between offline and gemini."""
-        self.set_router("gemini" if self.router_name == "offline" else "offline")
+        """Switch Ask and Evaluate to the next registered router (in registry order, wrapping),
+        skipping routers whose key is missing (the app says how to set it)."""
+        names = registry.names()
+        start = names.index(self.router_name) if self.router_name in names else -1
+        for step in range(1, len(names)):
+            name = names[(start + step) % len(names)]
+            if self._usable(name):
+                self.set_router(name)
+                return
+
+    def _usable(self, name: str) -> bool:
+        """Whether router ``name`` can run here; notifies the backend's key hint when not."""
+        if has_key(name):
+            return True
+        spec = registry.get(name)
+        self.notify(
+            f"{spec.no_key_hint}. Staying with the {self.router_name} router.",
+            title=spec.name,
+            severity="warning",
+            timeout=12,
+        )
+        return False
 
     def set_router(self, name: str) -> None:
-        """Use router ``name`` (``offline`` or ``gemini``) for Ask. Without a Gemini key the app
-        says how to set one and stays offline."""
-        if name == "gemini" and not gemini_key_present():
-            from playground.routing.factory import NO_KEY_HINT
-
-            self.notify(
-                f"{NO_KEY_HINT}. Staying with the offline router.",
-                title="Gemini",
-                severity="warning",
-                timeout=12,
-            )
-            name = "offline"
-        self.router_name = name
-        self.query_one(AskView).router_changed(name, self.gemini_mode)
-        self.query_one(EvalView).router_changed(name)
-        self._update_subtitle()
-        self.notify(f"Router: {name}")
-
-    def set_gemini_mode(self, mode: str) -> None:
-        """Use Gemini function-calling ``mode`` (AUTO, ANY, NONE, VALIDATED)."""
-        if mode not in GEMINI_MODES:
-            self.notify(f"unknown Gemini mode {mode!r}", severity="error")
+        """Use router ``name`` (a registered name) for Ask and Evaluate. A router whose key is
+        missing is not chosen: the app says how to set the key and keeps the current router."""
+        try:
+            spec = registry.get(name)
+        except Exception as exc:  # UsageError: an unknown name from the palette
+            self.notify(str(exc), severity="error")
             return
-        self.gemini_mode = mode
-        self.query_one(AskView).router_changed(self.router_name, mode)
+        if not self._usable(spec.name):
+            return
+        self.router_name = spec.name
+        self._router_changed()
+        self.notify(f"Router: {self.router_pick}")
+
+    def _router_changed(self) -> None:
+        self.query_one(AskView).router_changed(self.router_pick)
+        self.query_one(EvalView).router_changed(self.router_pick)
         self._update_subtitle()
-        self.notify(f"Gemini mode: {mode}")
+
+    def set_router_mode(self, mode: str) -> None:
+        """Use function-calling ``mode`` for the current router (one of its
+        ``capabilities.modes``; Gemini: AUTO, ANY, NONE, VALIDATED)."""
+        spec = registry.get(self.router_name)
+        if mode not in spec.capabilities.modes:
+            self.notify(f"the {spec.name} router has no mode {mode!r}", severity="error")
+            return
+        self.router_modes[spec.name] = mode
+        self._router_changed()
+        self.notify(f"{spec.name} mode: {mode}")
+
+    def set_router_model(self, model: str) -> None:
+        """Use ``model`` for the current router (one with models: Gemini). Blank: back to the
+        default (``PLAYGROUND_GEMINI_MODEL`` or the built-in default)."""
+        spec = registry.get(self.router_name)
+        if spec.default_model is None:
+            self.notify(f"the {spec.name} router has no models", severity="error")
+            return
+        model = model.strip()
+        if model:
+            self.router_models[spec.name] = model
+        else:
+            self.router_models.pop(spec.name, None)
+        self._router_changed()
+        shown = model or f"{spec.model_for(None, os.environ)} (default)"
+        self.notify(f"{spec.name} model: {shown}")
 
     #: The widget focused when a mode tab opens (keyboard first).
     FOCUS_ON_OPEN = {
@@ -290,6 +479,7 @@ class PlaygroundApp(App):
         "ask": "#question",
         "steps": "#steps-table",
         "evaluate": "#eval-path",
+        "history": "#history-table",
     }
 
     @on(TabbedContent.TabActivated, "#modes")
@@ -305,7 +495,7 @@ class PlaygroundApp(App):
         if widgets:
             # Focus after the switch has been drawn, and only if the mode is still shown: a late
             # focus inside another tab would make TabbedContent switch back to that tab.
-            def focus_if_still_open(widget=widgets[0]) -> None:
+            def focus_if_still_open(widget: Widget = widgets[0]) -> None:
                 if self.mode_name == mode:
                     widget.focus()
 
@@ -325,9 +515,131 @@ class PlaygroundApp(App):
     @on(AskView.EpisodeReady)
     def _episode_ready(self, event: AskView.EpisodeReady) -> None:
         self.query_one(StepsView).add_episode(event.episode)
+        self.record_history("episode", event.episode.to_json())
+
+    # -- history ---------------------------------------------------------------------------------
+    def _history_notice(self, text: str) -> None:
+        if threading.get_ident() == self._main_thread:
+            self.notify(text, title="History", severity="warning", timeout=10)
+        else:
+            self.call_from_thread(
+                self.notify, text, title="History", severity="warning", timeout=10
+            )
+
+    def _source(self) -> str:
+        from playground.core.history import source_text
+
+        return source_text(self.tools or ["tools"])
+
+    def record_history(self, kind: str, data: Any) -> None:
+        """Record a call record or episode JSON of a hand test (in a worker; never fails)."""
+        if self.history is not None and self.pg is not None:
+            self._history_worker(self.pg.registry, kind, data)
+
+    @work(thread=True, group="history-write", exit_on_error=False)
+    def _history_worker(self, registry: Any, kind: str, data: Any) -> None:
+        from playground.core.history import record_run
+
+        entry_id = record_run(
+            self.history, registry, kind, data, source=self._source(), origin="tui"
+        )
+        self.post_message(self.HistoryWritten(entry_id))
+
+    @on(CallView.CallDone)
+    def _call_done(self, event: CallView.CallDone) -> None:
+        self.record_history("call", event.record.to_json())
+
+    @on(StepsView.EpisodeDone)
+    def _steps_done(self, event: StepsView.EpisodeDone) -> None:
+        if event.episode is not None:
+            self.record_history("episode", event.episode.to_json())
+
+    @on(HistoryWritten)
+    def _history_written(self, event: HistoryWritten) -> None:
+        if event.entry_id is not None:
+            self.query_one(HistoryView).refresh_entries()
+
+    @on(HistoryView.OpenEntry)
+    async def _open_entry(self, event: HistoryView.OpenEntry) -> None:
+        entry = event.entry
+        if entry.type == "call":
+            self.action_mode("call")
+            call_view = self.query_one(CallView)
+            if self.pg is not None and entry.tool in self.pg.registry:
+                await call_view.select_contract(entry.tool)
+            call_view.query_one("#record").show_record(record_from_json(entry.data))
+        else:
+            label = f"history #{entry.id}: {entry.question or entry.tool}"
+            self.query_one(StepsView).add_episode(episode_from_json(entry.data), label)
+            self.action_mode("steps")
+
+    @on(HistoryView.Rerun)
+    def _rerun(self, event: HistoryView.Rerun) -> None:
+        if self.pg is None:
+            self.notify("The tools are still loading.", severity="warning")
+            return
+        self.notify(f"Rerunning #{event.entry.id}…")
+        self._rerun_worker(self.pg, event.entry)
+
+    @work(thread=True, group="history-rerun", exit_on_error=False)
+    def _rerun_worker(self, pg: Any, entry: Any) -> None:
+        import os
+
+        from playground.batch.replay import rerun
+        from playground.core.history import call_entry, episode_entry, record_run
+
+        try:
+            router = None
+            if entry.type == "episode" and entry.question is not None:
+                from playground.routing import registry as router_registry
+                from playground.routing.factory import choose_router
+
+                name = (
+                    entry.router
+                    if entry.router in router_registry.names()
+                    else router_registry.DEFAULT_ROUTER
+                )
+                router = choose_router(name, None, None, os.environ).router
+            result = rerun(pg, entry.type, entry.data, entry.hashes, router)
+        except Exception as exc:  # a rerun must never take the app down
+            self.post_message(self.RerunDone(entry, error=f"{type(exc).__name__}: {exc}"))
+            return
+        new_id = record_run(
+            self.history,
+            pg.registry,
+            entry.type,
+            result.new,
+            source=self._source(),
+            origin="rerun",
+            rerun_of=entry.id,
+        )
+        build = call_entry if entry.type == "call" else episode_entry
+        new = build(result.new, result.hashes, origin="rerun", rerun_of=entry.id)
+        new.id = new_id or 0
+        self.post_message(self.RerunDone(entry, new))
+
+    @on(RerunDone)
+    def _rerun_done(self, event: RerunDone) -> None:
+        if event.error:
+            self.notify(event.error, title="Rerun", severity="error")
+            return
+        view = self.query_one(HistoryView)
+        view.show_diff(event.old, event.new)
+        view.refresh_entries(select=event.new.id or None)
 
 
-def run_tui(tools: list[str] | None = None, mcp: list[Any] | None = None) -> None:
-    """Open the TUI on ``tools`` (files or folders of tool modules; default ``./tools``) and
-    the MCP servers ``mcp`` (``core.mcp_config.McpServerSpec``)."""
-    PlaygroundApp(tools=tools, mcp=mcp).run()
+def run_tui(
+    tools: list[str] | None = None,
+    in_process: bool | None = None,
+    history: str | None = None,
+    no_history: bool = False,
+    mcp: list[Any] | None = None,
+) -> None:
+    """Open the TUI on ``tools`` (files or folders of tool modules; default ``./tools``).
+    ``in_process``: run bodies in this process (default: a worker process, or
+    ``PLAYGROUND_IN_PROCESS=1``); ``history``: the history file (default:
+    ``PLAYGROUND_HISTORY``, else ``.playground/history.db``); ``no_history``: record nothing;
+    ``mcp``: MCP server specs (``core.mcp_config.McpServerSpec``), each a tool source."""
+    PlaygroundApp(
+        tools=tools, in_process=in_process, history=history, no_history=no_history, mcp=mcp
+    ).run()

@@ -72,8 +72,10 @@ def explanation_lines(explanation: dict[str, Any] | None, top: int = 5) -> list[
         lines.append(f"threshold: {explanation['threshold']}")
     tools = sorted(explanation.get("tools") or [], key=lambda t: -(t.get("score") or 0))
     for tool in tools[:top]:
-        terms = ", ".join(f"{m.get('word')}→{m.get('term')}" for m in tool.get("matched") or [])
-        lines.append(f"{tool.get('name')}: score {tool.get('score')} · matched {terms or '-'}")
+        terms = "; ".join(tool.get("because") or []) or ", ".join(
+            f"{m.get('word')}→{m.get('term')}" for m in tool.get("matched") or []
+        )
+        lines.append(f"{tool.get('name')}: score {tool.get('score')} · because {terms or '-'}")
     chosen = next((t for t in tools if t.get("name") == explanation.get("chosen")), None)
     if chosen:
         for b in chosen.get("boundary") or []:
@@ -104,11 +106,11 @@ def explanation_renderable(explanation: dict[str, Any] | None, top: int = 6):
     table.add_column("score", justify="right")
     table.add_column("rel", justify="right")
     table.add_column("bound", justify="right")
-    table.add_column("matched terms", ratio=1)
+    table.add_column("because (matched terms, evidence, penalties)", ratio=1)
     tools = sorted(explanation.get("tools") or [], key=lambda t: -(t.get("score") or 0))
     for tool in tools[:top]:
         style = "bold green" if tool.get("name") == explanation.get("chosen") else ""
-        terms = ", ".join(
+        terms = "; ".join(tool.get("because") or []) or ", ".join(
             f"{m.get('word')}→{m.get('term')} ({m.get('where')})" for m in tool.get("matched") or []
         )
         table.add_row(

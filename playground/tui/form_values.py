@@ -4,7 +4,9 @@ The form shows one field per parameter of a contract's JSON Schema. What the use
 converted with the parameter's declared type; a value that does not parse for its type is sent
 *as typed* (the string), so the gate gives the verdict (``"abc"`` for an integer parameter →
 ``type:<arg>``), exactly as a model's bad call would be judged. An empty field is left out
-(a required one then gets ``missing:<arg>`` from the gate).
+(a required one then gets ``missing:<arg>`` from the gate). An enum accepts a value typed
+outside its choices (:class:`Typed`), and any field can be sent as JSON ``null`` (``nulls`` of
+:func:`form_to_args`): both are calls a model can make, so the form can make them too.
 """
 
 from __future__ import annotations
@@ -22,6 +24,14 @@ STRING, INTEGER, NUMBER, BOOLEAN, ENUM, JSON = (
     "enum",
     "json",
 )
+
+
+@dataclass(frozen=True)
+class Typed:
+    """Text typed for an enum parameter outside its choices (the form's "other value…");
+    parsed with the enum's base type (:func:`base_kind`) and sent, for the gate to judge."""
+
+    text: str
 
 
 @dataclass(frozen=True)
@@ -67,6 +77,12 @@ def field_kind(schema: dict[str, Any]) -> str:
     """The form kind for a parameter schema (enum wins over its base type)."""
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         return ENUM
+    return base_kind(schema)
+
+
+def base_kind(schema: dict[str, Any]) -> str:
+    """The form kind of the schema's declared type, ignoring ``enum`` (``JSON`` for arrays,
+    objects and anything untyped)."""
     t = declared_type(schema)
     return {"string": STRING, "integer": INTEGER, "number": NUMBER, "boolean": BOOLEAN}.get(t, JSON)
 
@@ -108,19 +124,28 @@ def parse_field(spec: FieldSpec, raw: Any) -> tuple[bool, Any]:
     integer literal, a float literal becomes a float (the gate normalises ``1.0`` to ``1`` and
     rejects ``1.5``), anything else is sent as the string typed. ``number``: int or float, else
     the string. ``json``: the parsed JSON, else the string. ``boolean``: the bool given.
-    ``enum``: ``None`` (blank) → left out, else the choice.
+    ``enum``: ``None`` (blank) → left out, a :class:`Typed` → its text parsed as the enum's
+    base type, else the choice.
     """
     if spec.kind == BOOLEAN:
         return True, bool(raw)
     if spec.kind == ENUM:
+        if isinstance(raw, Typed):
+            base = base_kind(spec.schema)
+            return parse_text(STRING if base == BOOLEAN else base, raw.text)
         return (raw is not None), raw
-    text = "" if raw is None else str(raw)
+    return parse_text(spec.kind, "" if raw is None else str(raw))
+
+
+def parse_text(kind: str, text: str) -> tuple[bool, Any]:
+    """``(present, value)`` for ``text`` typed into a field of ``kind`` (see
+    :func:`parse_field`); text that does not parse for its kind is sent as the string typed."""
     if text.strip() == "":
         return False, None
-    if spec.kind == STRING:
+    if kind == STRING:
         return True, text
     stripped = text.strip()
-    if spec.kind in (INTEGER, NUMBER):
+    if kind in (INTEGER, NUMBER):
         try:
             return True, int(stripped)
         except ValueError:
@@ -137,16 +162,24 @@ def parse_field(spec: FieldSpec, raw: Any) -> tuple[bool, Any]:
 
 
 def form_to_args(
-    specs: list[FieldSpec], values: dict[str, Any], touched: set[str] | None = None
+    specs: list[FieldSpec],
+    values: dict[str, Any],
+    touched: set[str] | None = None,
+    nulls: set[str] | None = None,
 ) -> dict[str, Any]:
     """The argument object for the form's widget ``values`` (by argument name).
 
     A boolean is included when it is required, differs from its default (``False`` when none),
-    or was touched by the user (``touched``: names the user changed).
+    or was touched by the user (``touched``: names the user changed). A name in ``nulls`` is
+    sent as ``None`` (JSON ``null``) whatever its widget holds.
     """
     touched = touched or set()
+    nulls = nulls or set()
     args: dict[str, Any] = {}
     for spec in specs:
+        if spec.name in nulls:
+            args[spec.name] = None
+            continue
         if spec.name not in values:
             continue
         present, value = parse_field(spec, values[spec.name])
@@ -162,17 +195,26 @@ def field_text(spec: FieldSpec, value: Any) -> Any:
     """The widget value showing ``value`` (the inverse of :func:`parse_field`).
 
     Strings show as typed, numbers as their literal, other JSON compactly; ``BOOLEAN`` gives a
-    bool, ``ENUM`` the value itself (``None`` when it is not one of the choices).
+    bool, ``ENUM`` the choice itself, ``None`` for no value, or a :class:`Typed` holding the
+    text of a value outside the choices.
     """
     if spec.kind == BOOLEAN:
         return value is True
     if spec.kind == ENUM:
-        return value if value in spec.choices else None
+        if value is None or is_choice(spec, value):
+            return value
+        return Typed(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
     if value is None:
         return ""
     if isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False)
+
+
+def is_choice(spec: FieldSpec, value: Any) -> bool:
+    """Whether ``value`` is one of ``spec.choices`` with the same JSON type (``true`` is not
+    the choice ``1``)."""
+    return any(value == c and type(value) is type(c) for c in spec.choices)
 
 
 def args_to_json_text(args: Any) -> str:

@@ -10,10 +10,12 @@ import json
 from typing import Any
 
 from rich.cells import cell_len
+from rich.console import Group
 from rich.syntax import Syntax
 from rich.text import Text
 
 from playground.core.contracts import DEFAULT_TIMEOUT_S, Contract
+from playground.core.outcome import OutcomeKind
 from playground.core.record import CallRecord
 
 PROVIDERS = (("gemini", "Gemini"), ("anthropic", "Anthropic"), ("openai", "OpenAI"))
@@ -24,9 +26,29 @@ def pretty_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2, default=repr)
 
 
+#: at most this many characters of a value or a wire JSON are drawn (highlighting 50 MB of
+#: JSON froze the TUI for minutes); the full text stays available to save to a file
+PREVIEW_CHARS = 20_000
+
+
+def bounded_syntax(text: str, limit: int = PREVIEW_CHARS) -> Syntax | Group:
+    """:func:`json_syntax` of ``text``, or of its first ``limit`` characters plus a line giving
+    the full size (in characters and UTF-8 bytes) and how to save all of it."""
+    if len(text) <= limit:
+        return json_syntax(text)
+    size = len(text.encode("utf-8", "replace"))
+    note = Text(
+        f"… preview: the first {limit:,} of {len(text):,} characters ({size:,} bytes); "
+        "ctrl+p → 'Save value to a file' writes all of it",
+        style="bold yellow",
+    )
+    return Group(json_syntax(text[:limit]), note)
+
+
 def json_syntax(text: str) -> Syntax:
-    """A Rich ``Syntax`` for JSON text (highlighted with Pygments, wrapped to the panel)."""
-    return Syntax(text, "json", theme="ansi_dark", word_wrap=True, background_color="default")
+    """A Rich ``Syntax`` for JSON text (highlighted with Pygments; not wrapped: long lines scroll
+    sideways, so a long string never looks as if it held line breaks)."""
+    return Syntax(text, "json", theme="ansi_dark", word_wrap=False, background_color="default")
 
 
 def contract_badges(contract: Contract) -> list[tuple[str, str]]:
@@ -108,30 +130,20 @@ def record_fields(record: CallRecord) -> dict[str, str]:
         "retries": retries or "none",
         "duration": f"{record.duration_ms:.1f} ms"
         + (f" (limit {record.timeout_s:g} s)" if record.timeout_s else ""),
-        "output": record.output.strip() or "-",
+        "printed": record.printed.strip() or "-",
     }
 
 
-KIND_STYLES = {
-    "ok": "bold green",
-    "empty": "bold yellow",
-    "invalid_args": "bold red",
-    "bad_result": "bold red",
-    "transient": "bold magenta",
-    "permission": "bold red",
-    "raised": "bold red",
-    "unknown_tool": "bold red",
+#: The one style table for outcome kinds (the TUI's record and step views and the CLI's tables):
+#: green ok, cyan empty (not an error), yellow for what the caller can fix (arguments, an unknown
+#: name), magenta transient, red for the rest.
+KIND_STYLES: dict[str, str] = {
+    OutcomeKind.OK: "bold green",
+    OutcomeKind.EMPTY: "bold cyan",
+    OutcomeKind.INVALID_ARGS: "bold yellow",
+    OutcomeKind.UNKNOWN_TOOL: "bold yellow",
+    OutcomeKind.TRANSIENT: "bold magenta",
+    OutcomeKind.BAD_RESULT: "bold red",
+    OutcomeKind.PERMISSION: "bold red",
+    OutcomeKind.RAISED: "bold red",
 }
-
-
-def wire_views(record: CallRecord | None) -> dict[str, str]:
-    """Pretty JSON text of each provider's wire view (``gemini``/``anthropic``/``openai``)."""
-    wire = (record.wire if record else {}) or {}
-    return {key: pretty_json(wire[key]) for key, _ in PROVIDERS if key in wire}
-
-
-def wire_tokens(record: CallRecord | None) -> dict[str, int]:
-    """Approximate tokens of each provider's view (``wire["tokens"]``)."""
-    wire = (record.wire if record else {}) or {}
-    tokens = wire.get("tokens") or {}
-    return {k: int(v) for k, v in tokens.items() if isinstance(v, (int, float))}

@@ -92,7 +92,7 @@ def test_args_default_to_an_empty_object_and_id_note_are_allowed():
         ),
         (
             '{"tool": "t", "expected": {}}',
-            "line 7: unknown key(s) expected (a case has tool, args, expect, id, note)",
+            "line 7: unknown key(s) expected (a case has tool, args, expect, id, note, declaration_hash)",
         ),
     ],
 )

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from playground.batch.evaluate import (
+from playground.batch.compare import compare
+from playground.batch.evalcases import (
     ABSTAINED,
     ERROR,
     FALSE_SELECTION,
@@ -19,12 +20,10 @@ from playground.batch.evaluate import (
     CaseSet,
     EvalCase,
     args_match,
-    compare,
-    evaluate,
     load_cases,
     parse_cases,
-    threshold_failures,
 )
+from playground.batch.evaluate import evaluate, threshold_failures
 from playground.batch.junit import to_junit
 from playground.core.contracts import Contract
 from playground.core.registry import Registry

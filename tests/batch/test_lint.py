@@ -8,17 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from playground.batch.lint import (
-    ERROR,
-    WARNING,
-    content_words,
-    has_boundary,
-    lint_contract,
-    lint_exit_code,
-    lint_registry,
-    overlaps,
-    personal_key,
-)
+from playground.batch.lint import lint_contract, lint_exit_code, lint_registry
+from playground.batch.lint_base import ERROR, WARNING, content_words
+from playground.batch.lint_rules import has_boundary, overlaps, personal_key
 from playground.core.contracts import Contract
 from playground.core.registry import Registry, load_registry
 
@@ -389,7 +381,7 @@ def test_a_name_gemini_refuses_is_an_error_with_a_suggestion(name, why, suggesti
     "name", ["get_order", "_private_lookup", "ns:orders.get-status", "a" * 128, "A1"]
 )
 def test_names_gemini_accepts(name):
-    from playground.batch.lint import gemini_name_problems
+    from playground.batch.lint_rules import gemini_name_problems
 
     assert gemini_name_problems(name) == []
     assert by(lint_registry(_named(name)), "name-invalid") == []
@@ -398,7 +390,8 @@ def test_names_gemini_accepts(name):
 def test_the_rule_matches_the_installed_sdk_docstring():
     from google.genai import types
 
-    from playground.batch.lint import GEMINI_NAME_MAX, RULES
+    from playground.batch.lint_base import RULES
+    from playground.batch.lint_rules import GEMINI_NAME_MAX
 
     doc = types.FunctionDeclaration.model_fields["name"].description
     assert "Must start with a letter or an underscore" in doc

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -43,21 +44,96 @@ def _rewrite(path: Path, keep, extra=()):
 
 def test_figures_of_the_shipped_data(copy):
     r = measure([copy / "tools" / "inventory.py"])
-    assert r["tools"] == ["stock_lookup", "legacy_stock"]
+    assert r["tools"] == r["probed"] == ["stock_lookup", "legacy_stock"]
     assert r["blocked_before_call"] == 0
     assert r["bad_result_reasons"] == ["empty", "range", "shape", "too_big"]
+    assert r["details"]["crafted_results"]["stock_lookup"] == {
+        "shape": "shape",
+        "empty": "empty",
+        "too_big": "too_big",
+        "range": "range",
+    }
     assert r["memo_second_call_runs"] == 0
     assert r["repaired"] is True and r["attempts"] == 2 and r["gave_up"] is True
-    assert r["max_attempts"] == 3 and r["legacy_stock_reason"] == "too_big"
-    assert r["details"]["legacy_stock_rows"] == 7
-    assert [c["verdict"] for c in r["details"]["blocked_calls"]] == [
-        "missing:limit",
-        "type:limit",
-        "allowed:region",
-        "range:limit",
-        "unknown:color",
-        "pattern:sku",
-        "unknown_tool",
+    assert r["max_attempts"] == 3
+    assert r["real_result_reasons"] == {"stock_lookup": "", "legacy_stock": "too_big"}
+    assert r["details"]["real_result_rows"] == {"stock_lookup": 3, "legacy_stock": 7}
+    assert r["probes"]["good"]["stock_lookup"] == {"sku": "KB-101", "region": "seoul", "limit": 3}
+    assert r["probes"]["empty"]["args"] == {"sku": "MN-303", "region": "daejeon", "limit": 2}
+    calls = r["details"]["blocked_calls"]
+    assert [(c["tool"], c["verdict"]) for c in calls] == [
+        ("stock_lookup", "missing:limit"),
+        ("stock_lookup", "type:limit"),
+        ("stock_lookup", "allowed:region"),
+        ("stock_lookup", "range:limit"),
+        ("stock_lookup", "unknown:unexpected_argument"),
+        ("stock_lookup", "pattern:sku"),
+        ("stock_lookup_unknown", "unknown_tool"),
+        ("legacy_stock", "missing:region"),
+        ("legacy_stock", "type:sku"),
+        ("legacy_stock", "allowed:region"),
+        ("legacy_stock", "unknown:unexpected_argument"),
+        ("legacy_stock", "pattern:sku"),
+        ("legacy_stock_unknown", "unknown_tool"),
+    ]
+    assert not any(c["body_ran"] for c in calls)
+
+
+def test_the_report_works_from_declarations_not_names(tmp_path):
+    """Tools the report has never heard of: every figure comes from their contracts."""
+    (tmp_path / "books.py").write_text(
+        textwrap.dedent(
+            """
+            SHELVES = {("dune", "a"): [{"title": "Dune", "copies": 2}] * 8}
+
+            def find_books(word, shelf, limit):
+                return {"word": word, "hits": SHELVES.get((word, shelf), [])[:limit]}
+
+            def dump_books(word, shelf):
+                return {"word": word, "hits": SHELVES.get((word, shelf), [])}
+
+            def note(text: str) -> str:
+                "Not probed: its result declares no limit."
+                return text
+
+            __tools__ = [note]
+            ARGS = {
+                "word": {"type": "str", "required": True, "pattern": "^[a-z]+$",
+                         "description": "a word. e.g. dune"},
+                "shelf": {"type": "str", "required": True, "allowed": ["a", "b"]},
+            }
+            HIT = {"type": "object", "required": ["title", "copies"],
+                   "properties": {"title": {"type": "string"},
+                                  "copies": {"type": "integer", "minimum": 1}}}
+            RETURNS = {"type": "object", "required": ["word", "hits"], "rows_key": "hits",
+                       "max_rows": 4,
+                       "properties": {"word": {"type": "string"},
+                                      "hits": {"type": "array", "items": HIT}}}
+            LIMIT = {"type": "int", "required": True, "min": 1, "max": 4, "description": "e.g. 2"}
+            TOOLS = {
+                "find_books": {"fn": find_books, "args": {**ARGS, "limit": LIMIT},
+                               "returns": RETURNS},
+                "dump_books": {"fn": dump_books, "args": ARGS, "returns": RETURNS},
+            }
+            """
+        ),
+        encoding="utf-8",
+    )
+    r = measure([tmp_path / "books.py"])
+    assert r["probed"] == ["find_books", "dump_books"] and "note" in r["tools"]
+    assert r["blocked_before_call"] == 0
+    assert r["probes"]["good"]["find_books"] == {"word": "dune", "shelf": "a", "limit": 2}
+    assert r["real_result_reasons"] == {"find_books": "", "dump_books": "too_big"}
+    assert r["bad_result_reasons"] == ["empty", "range", "shape", "too_big"]
+    assert r["memo_second_call_runs"] == 0
+    assert r["repaired"] is True and r["attempts"] == 2
+    assert r["probes"]["empty"] == {
+        "tool": "find_books",
+        "args": {"word": "dune", "shelf": "b", "limit": 2},
+    }
+    assert r["gave_up"] is True
+    assert ("find_books", "range:limit") in [
+        (c["tool"], c["verdict"]) for c in r["details"]["blocked_calls"]
     ]
 
 
@@ -74,7 +150,8 @@ def test_changed_data_changes_the_figures(copy):
     _rewrite(stock, keep, extra=[("MN-303", "daejeon", "둔산점", "4")])
     r = measure([copy / "tools" / "inventory.py"])
     assert r["gave_up"] is False  # the empty probe now has a row
-    assert r["legacy_stock_reason"] == "" and r["details"]["legacy_stock_rows"] == 3
+    assert r["real_result_reasons"]["legacy_stock"] == ""
+    assert r["details"]["real_result_rows"]["legacy_stock"] == 3
     assert r["repaired"] is True and r["attempts"] == 2
 
 
@@ -87,7 +164,7 @@ def test_region_fallback_follows_the_module(copy):
         encoding="utf-8",
     )
     r = measure([module])
-    assert r["details"]["repair_fixes"] == ["region: 'jeju' → 'busan' (FALLBACK_REGION)"]
+    assert r["details"]["repair_fixes"] == ["region: 'unlisted' → 'busan' (FALLBACK_REGION)"]
 
 
 def test_written_files_have_the_four_sections_in_order(copy):
@@ -102,11 +179,11 @@ def test_written_files_have_the_four_sections_in_order(copy):
     assert md == render_markdown(r)
 
 
-def test_report_needs_the_inventory_tools(tmp_path):
+def test_report_needs_a_tool_with_result_limits(tmp_path):
     (tmp_path / "other.py").write_text(
         "def f(x: int) -> int:\n    return x\n__tools__ = [f]\n", encoding="utf-8"
     )
-    with pytest.raises(UsageError, match="stock_lookup, legacy_stock not found"):
+    with pytest.raises(UsageError, match="declares max_rows or max_bytes; none found in"):
         measure([tmp_path / "other.py"])
 
 

@@ -149,7 +149,7 @@ def test_unknown_router_and_mode_are_usage_errors():
 
 class Failing:
     name = "scripted"
-    capabilities = RouterCapabilities(network=True)
+    capabilities = RouterCapabilities(repairs="model")
 
     def __init__(self):
         self.n = 0

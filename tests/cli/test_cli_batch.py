@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from playground.cli.main import LOADED_COMMANDS, app
+from playground.cli.main import app
 
 REPO = Path(__file__).resolve().parents[2]
 SHOP = REPO / "tools" / "shop.py"
@@ -31,8 +31,21 @@ def invoke(*args):
     return runner.invoke(app, [str(a) for a in args])
 
 
-def test_commands_are_registered():
-    assert {"cmd_eval", "cmd_lint", "cmd_probe"} <= set(LOADED_COMMANDS)
+def test_commands_are_registered_in_help_order():
+    names = [c.name for c in app.registered_commands]
+    assert names == [
+        "list",
+        "show",
+        "call",
+        "ask",
+        "check",
+        "eval",
+        "lint",
+        "probe",
+        "report",
+        "replay",
+    ]
+    assert [g.name for g in app.registered_groups] == ["history"]
 
 
 def _without_boundaries(tmp_path: Path) -> Path:
@@ -173,6 +186,7 @@ def test_eval_compare_without_boundary_sentences(tmp_path: Path):
         "selection_rate",
         "false_selection_rate",
         "wrong_tool_rate",
+        "asked_rate",
         "argument_accuracy",
     ]
     base = {r["line"]: r for r in data["base"]["results"]}

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from playground.cli.cmd_call import build_call_args, parse_item
 from playground.cli.common import ExitCode
-from playground.cli.main import app, load_command_modules
+from playground.cli.main import app
 from playground.errors import LoadError, UsageError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -255,13 +255,6 @@ def test_repair_prints_an_episode():
     assert episode["steps"][0]["node"] == "pick"
 
 
-def test_repair_without_the_loop_module_exits_2(monkeypatch):
-    monkeypatch.setitem(sys.modules, "playground.loop.episode", None)
-    result = invoke("call", "stock_lookup", "sku=KB-101", "--repair", "--tools", INVENTORY)
-    assert result.exit_code == 2
-    assert result.stderr.startswith("error: repair loop not available")
-
-
 # --- list / show ----------------------------------------------------------------------------------
 
 
@@ -384,7 +377,7 @@ def test_build_call_args():
 def test_no_arguments_opens_the_tui(monkeypatch):
     seen: list = []
     fake = types.ModuleType("playground.tui.app")
-    fake.run_tui = lambda tools=None: seen.append(tools)
+    fake.run_tui = lambda tools=None, in_process=None: seen.append(tools)
     monkeypatch.setitem(sys.modules, "playground.tui.app", fake)
     result = invoke()
     assert result.exit_code == 0, result.stderr
@@ -392,26 +385,10 @@ def test_no_arguments_opens_the_tui(monkeypatch):
     assert seen == [["tools"], [str(SHOP)]]
 
 
-def test_no_tui_module_is_one_line_and_exit_2(monkeypatch):
-    monkeypatch.setitem(sys.modules, "playground.tui.app", None)
-    result = invoke()
-    assert result.exit_code == 2
-    assert result.stderr.startswith("error: the TUI is not available")
-    assert result.stderr.count("\n") == 1
-
-
 def test_root_tools_before_a_command_is_refused():
     result = invoke("--tools", SHOP, "list")
     assert result.exit_code == 2
     assert "--tools goes after the command" in result.stderr
-
-
-def test_missing_command_modules_are_skipped_others_propagate():
-    import typer
-
-    target = typer.Typer()
-    assert load_command_modules(target, ("cmd_does_not_exist", "cmd_check")) == ["cmd_check"]
-    assert [c.name for c in target.registered_commands] == ["check"]
 
 
 def run_module(*args: str) -> subprocess.CompletedProcess:

@@ -263,7 +263,7 @@ def test_raised_system_exit_does_not_stop_the_process(gate):
 def test_body_output_is_captured_not_printed(gate, capsys):
     record = gate.call("chatty", {"word": "안녕"})
     assert record.ok and record.value == {"word": "안녕"}
-    assert record.output == "debug: 안녕\nto stderr\n"
+    assert record.printed == "debug: 안녕\nto stderr\n"
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""
     print("after")  # stdout is restored

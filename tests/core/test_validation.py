@@ -67,7 +67,9 @@ def test_missing_argument(contract):
     verdict = check_args(contract, {"sku": "KB-101"})
     assert verdict.code == "missing:limit"
     assert "Add 'limit'" in verdict.message
-    assert "limit=3" in verdict.message  # the example written in the description, as an integer
+    assert (
+        "limit:=3" in verdict.message
+    )  # the example written in the description, as an integer (CLI raw JSON)
 
 
 def test_unknown_argument_lists_the_allowed_names(contract):

@@ -13,11 +13,11 @@ import pytest
 from playground.errors import RouterError, UsageError
 from playground.loop.episode import (
     MAX_ATTEMPTS,
-    NODES,
     fork_episode,
     run_manual_episode,
     run_question_episode,
 )
+from playground.loop.step import Node
 from playground.routing.base import FunctionCall, Move, RouterCapabilities
 from playground.workbench import open_playground
 
@@ -36,10 +36,10 @@ class ScriptedRouter:
 
     name = "scripted"
 
-    def __init__(self, moves, network=False):
+    def __init__(self, moves, repairs="loop"):
         self.moves = list(moves)
         self.seen = []
-        self.capabilities = RouterCapabilities(network=network)
+        self.capabilities = RouterCapabilities(repairs=repairs)
 
     def next_move(self, conversation, declarations):
         self.seen.append(list(conversation))
@@ -94,7 +94,7 @@ def test_region_not_allowed_is_repaired_to_the_module_fallback(pg):
         {"kind": "substituted", "arg": "region", "old": "jeju", "new": "seoul"}
     ]
     assert data["steps"][3]["fixes"] == data["fixes"] and data["steps"][1]["fixes"] == []
-    assert all(s["node"] in NODES for s in data["steps"])
+    assert all(s["node"] in set(Node) for s in data["steps"])
     json.dumps(data, ensure_ascii=False)  # JSON-ready
 
 
@@ -154,8 +154,10 @@ def test_unknown_tool_goes_to_the_closest_name(pg):
 def test_empty_result_says_nothing_found_and_is_not_repaired(pg):
     ep = run_manual_episode(pg, "stock_lookup", {"sku": "MN-303", "region": "daejeon", "limit": 3})
     data = ep.to_json()
-    assert data["ok"] is False and data["gave_up"] is True and data["end"] == "nothing_found"
+    # labelled as ask labels it (issue 11 item 14): a reply that nothing was found, not a giveup
+    assert data["ok"] is False and data["gave_up"] is False and data["end"] == "nothing_found"
     assert data["attempts"] == 1 and data["fixes"] == []
+    assert [s["node"] for s in data["steps"]][-1] == "reply"
     assert "repair" not in [s["node"] for s in data["steps"]]
     assert data["reply"].startswith("Nothing was found: stock_lookup matched nothing")
     assert "강남점" not in data["reply"] and "row" not in data["reply"]
@@ -229,14 +231,14 @@ def test_router_sending_the_same_bad_call_is_stopped_after_three(pg):
     assert [c.verdict for c in ep.calls] == ["type:limit"] * 3
     # the model was told the count on the second failure
     second_result = router.seen[2][-1].results[0]
-    assert "failure 2 in a row" in second_result.response["error"]
+    assert "failure 2 in a row" in second_result.message
     assert "stock_lookup failed 3 times in a row with the same error (args:type:limit)" in ep.reply
     assert "ask the user for a valid 'limit'" in ep.reply
 
 
 def test_network_router_repairs_by_reading_the_error_and_the_limit_holds(pg):
     bad = {"sku": "KB-101", "region": "jeju", "limit": 2}
-    router = ScriptedRouter([lambda: call_move("stock_lookup", bad)], network=True)
+    router = ScriptedRouter([lambda: call_move("stock_lookup", bad)], repairs="model")
     ep = run_question_episode(pg, "제주 재고?", router)
     assert ep.repairs_by == "router" and ep.fixes == [] and ep.gave_up and ep.attempts == 3
     assert "use one of the allowed values for 'region': seoul, busan, daejeon" in ep.reply
@@ -258,11 +260,7 @@ def test_offline_style_router_gets_loop_repairs_then_answers(pg):
     )
     assert ep.fixes == ["region: 'jeju' → 'seoul' (FALLBACK_REGION)"]
     result = router.seen[1][-1].results[0]
-    assert (
-        result.call_id == "c1"
-        and result.kind == "ok"
-        and result.response["result"]["region"] == "seoul"
-    )
+    assert result.call_id == "c1" and result.kind == "ok" and result.value["region"] == "seoul"
     picks = [s for s in ep.to_json()["steps"] if s["node"] == "pick"]
     assert picks[0]["move"] == 0 and picks[0]["explanation"] == {"chosen": "stock_lookup"}
     assert ep.to_json()["moves"][1]["text"] == "강남점에 12개 있습니다."
@@ -278,7 +276,7 @@ def test_empty_result_in_a_question_episode_is_not_ok_and_not_repaired(pg):
     ep = run_question_episode(pg, "MN-303 대전?", router)
     assert not ep.ok and ep.end == "nothing_found" and ep.fixes == [] and ep.attempts == 1
     assert ep.reply.startswith("Nothing was found")
-    assert router.seen[1][-1].results[0].response["result"]["rows"] == []
+    assert router.seen[1][-1].results[0].value["rows"] == []
 
 
 def test_router_error_mid_episode_ends_with_a_clear_reply(pg):
@@ -352,11 +350,11 @@ def test_fork_a_question_episode_shows_the_router_the_edited_call(pg):
             call_move("stock_lookup", {"sku": "KB-101", "region": "seoul", "limit": "3"}),
             Move(text="done"),
         ],
-        network=True,
+        repairs="model",
     )
     ep = run_question_episode(pg, "재고?", router)
     assert ep.to_json()["calls"][0]["verdict"] == "type:limit"
-    router2 = ScriptedRouter([Move(text="fixed")], network=True)
+    router2 = ScriptedRouter([Move(text="fixed")], repairs="model")
     forked = fork_episode(
         pg, ep, 1, {"sku": "KB-101", "region": "seoul", "limit": 3}, router=router2
     )

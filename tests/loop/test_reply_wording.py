@@ -9,7 +9,8 @@ import pytest
 from playground.loop.episode import run_manual_episode, run_question_episode
 from playground.loop.reply import repair_note
 from playground.routing.base import FunctionCall, Move
-from playground.routing.offline import OfflineRouter, say
+from playground.routing.offline import OfflineRouter
+from playground.routing.replies import say
 from playground.workbench import open_playground
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,9 +30,7 @@ class OneCall:
         self.args, self.offline = args, OfflineRouter()
         from playground.routing.base import RouterCapabilities
 
-        self.capabilities = RouterCapabilities(
-            network=False, explains=False, parallel_calls=False, dry_run=False
-        )
+        self.capabilities = RouterCapabilities(explains=False, parallel_calls=False, dry_run=False)
 
     def next_move(self, conversation, declarations):
         if len(conversation) == 1:
@@ -98,7 +97,7 @@ def test_router_summary_uses_words_not_reprs():
         Turn(role="model", move=Move(calls=[call])),
         Turn(
             role="tool",
-            results=[ToolResult("call_1", "track", True, "ok", value, "", {"result": value})],
+            results=[ToolResult("call_1", "track", True, "ok", value, "")],
         ),
     ]
     text = router.next_move(conv, decls).text

@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 class TwoCallsThenText:
     name = "scripted"
-    capabilities = RouterCapabilities(network=True, parallel_calls=True)
+    capabilities = RouterCapabilities(repairs="model", parallel_calls=True)
 
     def __init__(self) -> None:
         self.turn = 0

@@ -85,4 +85,5 @@ def test_server_stderr_is_in_the_records_printed_output(
     served: tuple[Registry, McpSource],
 ) -> None:
     record = gate(served[0]).call("shout", {})
-    assert record.kind == "ok" and "shouting on stderr" in record.output
+    assert record.kind == "ok" and "shouting on stderr" in record.printed
+    assert record.source == "mcp:mcp_faulty_server"

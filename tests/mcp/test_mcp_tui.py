@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from playground.core.mcp_config import server_specs
+from playground.core.mcp_source import McpSource
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.ask_view import AskView
 from playground.tui.views.call_view import CallView
@@ -64,7 +65,9 @@ async def test_call_and_ask_views_over_mcp(monkeypatch: pytest.MonkeyPatch) -> N
         text = "\n".join(str(line) for line in log.query_one("#mcp-log").lines)
         assert "== mcp:mcp_shop_server (stdio) ==" in text
         assert "wrote non-protocol text to stdout" in text
-    assert app.pg.settings.get("mcp_sources") is None  # closed on exit
+        sources = [s for s in app.pg.registry.sources if isinstance(s, McpSource)]
+        assert len(sources) == 2
+    assert all(s.closed for s in sources)  # closed on exit
 
 
 async def test_tools_list_changed_refreshes_the_contract_list() -> None:

@@ -9,7 +9,8 @@ import pytest
 
 from playground.routing import korean
 from playground.routing.base import Turn
-from playground.routing.offline import OfflineRouter, capability
+from playground.routing.offline import OfflineRouter
+from playground.routing.replies import capability
 from playground.workbench import open_playground
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -74,7 +74,7 @@ def response(*parts, finish="STOP"):
             "candidatesTokenCount": 12,
             "totalTokenCount": 132,
         },
-        "modelVersion": "gemini-2.5-flash",
+        "modelVersion": "gemini-3.6-flash",
     }
 
 
@@ -123,14 +123,14 @@ def test_router_satisfies_the_protocol_and_flags():
     assert isinstance(router, Router)
     assert router.name == "gemini"
     caps = router.capabilities
-    assert (caps.network, caps.explains, caps.parallel_calls, caps.dry_run) == (
-        True,
+    assert (caps.repairs, caps.explains, caps.parallel_calls, caps.dry_run) == (
+        "model",
         False,
         True,
         True,
     )
     assert caps.modes == ("AUTO", "ANY", "NONE", "VALIDATED")
-    assert router.model == "gemini-2.5-flash"
+    assert router.model == "gemini-3.6-flash"
 
 
 def test_bad_mode_and_names_without_any_are_usage_errors():
@@ -166,7 +166,7 @@ def test_one_call_request_and_move():
 
     (request,) = fake.requests
     assert request.method == "POST"
-    assert request.url.path.endswith("/models/gemini-2.5-flash:generateContent")
+    assert request.url.path.endswith("/models/gemini-3.6-flash:generateContent")
     assert request.headers["x-goog-api-key"] == "test-key"
     body = fake.bodies[0]
     assert body["contents"] == [{"role": "user", "parts": [{"text": "P008 재고 있어요?"}]}]
@@ -228,9 +228,8 @@ def test_two_parallel_calls_then_one_content_with_two_function_responses():
                     "check_stock",
                     True,
                     "ok",
-                    {"in_stock": False},
+                    {"in_stock": False, "message": "품절"},
                     "",
-                    {"result": {"in_stock": False, "message": "품절"}},
                 ),
                 ToolResult(
                     "fc-a",
@@ -239,7 +238,6 @@ def test_two_parallel_calls_then_one_content_with_two_function_responses():
                     "ok",
                     {"in_stock": True, "qty": 3},
                     "",
-                    {"result": {"in_stock": True, "qty": 3}},
                 ),
             ],
         )
@@ -297,7 +295,7 @@ def test_error_response_is_sent_as_the_function_response():
                     "invalid_args",
                     None,
                     "args:pattern:product_id",
-                    {"error": "product_id는 'P'로 시작해야 합니다. 예: P008"},
+                    "product_id는 'P'로 시작해야 합니다. 예: P008",
                 )
             ],
         ),
@@ -339,9 +337,8 @@ def test_calls_without_ids_get_call_n_written_back_into_raw():
                     "search_products",
                     True,
                     "ok",
-                    [],
+                    {"products": [{"product_id": "P008"}]},
                     "",
-                    {"result": {"products": [{"product_id": "P008"}]}},
                 )
             ],
         ),
@@ -504,7 +501,7 @@ def test_dry_run_without_a_key_equals_the_real_request(monkeypatch):
     conversation = question("P008 재고 있어요?")
     dry = GeminiRouter(mode="ANY").dry_run(conversation, DECLARATIONS)
     assert dry["method"] == "POST"
-    assert dry["url"].endswith("/models/gemini-2.5-flash:generateContent")
+    assert dry["url"].endswith("/models/gemini-3.6-flash:generateContent")
     assert dry["headers"]["x-goog-api-key"] == "<redacted>"
     assert "DRY-RUN" not in json.dumps(dry)
     assert dry["body"]["contents"][0]["parts"][0]["text"] == "P008 재고 있어요?"
@@ -529,7 +526,7 @@ def test_dry_run_with_a_key_never_sends_and_shows_the_echoed_signature():
         Turn(role="model", move=move),
         Turn(
             role="tool",
-            results=[ToolResult("fc-1", "check_stock", True, "ok", 3, "", {"result": {"qty": 3}})],
+            results=[ToolResult("fc-1", "check_stock", True, "ok", {"qty": 3}, "")],
         ),
     ]
     dry = router.dry_run(conversation, DECLARATIONS)
@@ -572,3 +569,44 @@ def test_capture_redacts_keys_in_url_and_headers():
         "x-goog-api-key": "<redacted>",
         "content-type": "application/json",
     }
+
+
+@pytest.mark.parametrize(
+    ("code", "status", "message"),
+    [
+        (404, "NOT_FOUND", "models/gemini-2.5-flash is not found for API version v1beta."),
+        (400, "INVALID_ARGUMENT", "The model gemini-2.5-flash has been shut down."),
+    ],
+)
+def test_a_model_not_found_or_shut_down_names_the_model_and_how_to_choose(code, status, message):
+    router, fake = router_with(
+        (code, {"error": {"code": code, "message": message, "status": status}}),
+        model="gemini-2.5-flash",
+    )
+    with pytest.raises(RouterError) as info:
+        router.next_move(question(), DECLARATIONS)
+    assert str(info.value) == (
+        f"Gemini API error {code} {status}: {message} (model 'gemini-2.5-flash' is not "
+        "available: choose another with --model NAME, PLAYGROUND_GEMINI_MODEL=NAME, or 'model "
+        "NAME' in the TUI command palette (ctrl+p); models: "
+        "https://ai.google.dev/gemini-api/docs/models)"
+    )
+    assert fake.requests[0].url.path.endswith("/models/gemini-2.5-flash:generateContent")
+
+
+def test_a_forked_call_is_written_back_into_the_raw_turn_with_its_signature():
+    fake = FakeGemini()
+    router = GeminiRouter(api_key="k", http_client=fake.client())
+    raw = response(call_part("check_stock", {"product_id": "8"}, "fc-1", signature=SIGNATURE))[
+        "candidates"
+    ][0]["content"]
+    edited = Move(raw=raw, calls=[FunctionCall("check_stock", {"product_id": "P008"}, "fc-1")])
+    dry = router.dry_run(question() + [Turn(role="model", move=edited)], DECLARATIONS)
+    part = dry["body"]["contents"][1]["parts"][0]
+    assert part["functionCall"] == {
+        "id": "fc-1",
+        "name": "check_stock",
+        "args": {"product_id": "P008"},
+    }
+    assert part["thoughtSignature"] == SIGNATURE
+    assert raw["parts"][0]["functionCall"]["args"] == {"product_id": "8"}  # the move is unchanged

@@ -61,18 +61,15 @@ def tool_row(move, name):
 
 
 def result_turn(call: FunctionCall, value, ok=True, kind="ok", error=""):
-    payload = {"result": value} if ok else {"error": error}
-    return Turn(
-        role="tool", results=[ToolResult(call.id, call.name, ok, kind, value, error, payload)]
-    )
+    return Turn(role="tool", results=[ToolResult(call.id, call.name, ok, kind, value, error)])
 
 
 def test_protocol_and_capabilities():
     r = OfflineRouter()
     assert isinstance(r, Router)
     assert r.name == "offline"
-    assert r.capabilities.explains and not r.capabilities.network
-    assert not r.capabilities.parallel_calls and not r.capabilities.dry_run
+    assert r.capabilities.explains and r.capabilities.repairs == "loop"
+    assert r.capabilities.parallel_calls and not r.capabilities.dry_run  # issue 12: several calls
     assert r.threshold == DEFAULT_THRESHOLD == 0.75
 
 
@@ -464,8 +461,10 @@ def test_distinctive_boundary_terms(decls):
     assert {"배송비", "기간"} <= set(track.boundaries[1].distinctive)
     assert "배송" in track.terms and "주문" not in track.boundary_terms
     order = tools["get_order_status"]
-    assert set(order.boundaries[1].distinctive) == {"상품", "정보", "재고"}
-    assert order.boundaries[1].points_to == ("search_products", "check_stock")
+    assert set(order.boundaries[1].distinctive) == {"상품", "정보", "소재", "가격"}
+    assert order.boundaries[1].points_to == ("search_products",)
+    assert set(order.boundaries[2].distinctive) == {"재고"}
+    assert order.boundaries[2].points_to == ("check_stock",)
 
 
 @pytest.mark.parametrize(

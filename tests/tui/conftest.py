@@ -12,6 +12,14 @@ TOOLS = ROOT / "tools"
 SIZE = (160, 48)
 
 
+@pytest.fixture(autouse=True)
+def state_home(tmp_path: Path, monkeypatch) -> Path:
+    """Keep the TUI's last-used state (``playground.tui.last_used``) out of the real home."""
+    home = tmp_path / "state"
+    monkeypatch.setenv("XDG_STATE_HOME", str(home))
+    return home
+
+
 @pytest.fixture
 def tools_dir() -> Path:
     return TOOLS

@@ -58,8 +58,8 @@ async def test_switching_to_gemini_without_a_key_stays_offline(tools_dir, monkey
         await pilot.pause()
         assert app.router_name == "offline"
         assert any("GEMINI_API_KEY" in message for message in seen)
-        app.set_gemini_mode("ANY")
-        assert app.gemini_mode == "ANY"
+        app.set_router_mode("ANY")  # the offline router has no modes: refused, nothing changes
+        assert app.router_pick.mode is None and app.router_modes == {}
 
 
 async def test_step_keys_move_the_selection_and_fork_keeps_the_original(tools_dir):
@@ -123,7 +123,7 @@ async def test_run_with_repair_opens_the_step_through(tools_dir):
         steps = app.query_one(StepsView)
         episode = steps.episode
         assert episode.router == "manual"
-        assert [s["node"] for s in episode.steps][:4] == ["pick", "validate", "check", "repair"]
+        assert [s.node for s in episode.steps][:4] == ["pick", "validate", "check", "repair"]
         assert episode.calls[0].verdict == "allowed:region" and episode.calls[-1].kind == "ok"
         await pilot.press("e")
         assert "FALLBACK_REGION" in steps.state_text

@@ -62,7 +62,7 @@ async def test_cache_stored_then_hit_and_korean_value(tools_dir):
         assert rv.fields["cache"] == "stored" and rv.fields["kind"] == "ok"
         assert "강남점" in rv.value_text  # Korean kept as is
         assert json.loads(rv.value_text)["region"] == "seoul"
-        await pilot.press("f5")
+        await pilot.press("ctrl+r")
         await settle(app, pilot)
         assert (
             rv.fields["cache"] == "hit" and rv.fields["body"] == "no" and rv.fields["runs"] == "1"

@@ -75,3 +75,25 @@ def test_parse_json_text():
     assert parse_json_text('{"a": "한글"}') == ({"a": "한글"}, "")
     value, problem = parse_json_text('{"a": ')
     assert value is None and problem.startswith("line 1 col")
+
+
+def test_enum_other_value_and_null_are_sent():
+    from playground.tui.form_values import Typed, field_text
+
+    by = {s.name: s for s in specs()}
+    values = {"sku": "KB-101", "limit": "2", "region": Typed("jeju")}
+    assert form_to_args(specs(), values) == {"sku": "KB-101", "limit": 2, "region": "jeju"}
+    # send as null: whatever the widget holds
+    assert form_to_args(specs(), values, nulls={"limit", "tags"}) == {
+        "sku": "KB-101",
+        "limit": None,
+        "region": "jeju",
+        "tags": None,
+    }
+    # a value outside the choices shows as Typed; true is not the choice 1
+    assert field_text(by["region"], "jeju") == Typed("jeju")
+    assert field_text(by["region"], "seoul") == "seoul"
+    int_enum = field_specs({"properties": {"n": {"type": "integer", "enum": [1, 2]}}})[0]
+    assert field_text(int_enum, True) == Typed("true")
+    assert form_to_args([int_enum], {"n": Typed("7")}) == {"n": 7}
+    assert form_to_args([int_enum], {"n": Typed("x")}) == {"n": "x"}

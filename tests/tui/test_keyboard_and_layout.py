@@ -8,6 +8,7 @@ import json
 import pytest
 from conftest import SIZE, settle
 
+from playground.loop.step import Node, Step
 from playground.tui.app import PlaygroundApp
 from playground.tui.explain import evidence_detail, explanation_lines
 from playground.tui.formatting import clip, contract_badges
@@ -70,17 +71,19 @@ async def test_ctrl_t_returns_to_the_contract_list_from_any_mode(tools_dir):
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         binding = next(b for b in app.BINDINGS if getattr(b, "id", None) == "focus-contracts")
-        assert binding.key == "ctrl+t" and binding.show and binding.description == "Contracts"
+        assert binding.key == "ctrl+t" and binding.description == "Contracts"
+        assert "ctrl+t" in app.query_one("#contracts-col").border_title  # shown in the title
         assert isinstance(app.focused, ContractList)  # the app starts in the contract list
         await pilot.press("f2")
         await settle(app, pilot)  # the Ask tab focuses its question field after a refresh
         assert app.mode_name == "ask"
         await pilot.press("ctrl+t")
         await settle(app, pilot)
-        for _ in range(20):  # a loaded machine may deliver the tab switch a few frames late
+        for _ in range(100):  # the focus follows the tab switch after a refresh: wait on it
             if app.mode_name == "call" and isinstance(app.focused, ContractList):
                 break
-            await pilot.pause(0.05)
+            await pilot.pause()
+            await pilot.wait_for_scheduled_animations()
         assert app.mode_name == "call"
         assert isinstance(app.focused, ContractList)
 
@@ -179,7 +182,8 @@ async def test_contracts_are_grouped_by_module_in_load_order(tools_dir):
         ]
         assert "4 contracts" in str(shop.label)
         assert tree.names == list(app.pg.registry.contracts)
-        assert tree.chosen == tree.names[0] == app.query_one(CallView).shown
+        # opens on the first module that is not a demo of faults (flaky.py says __demo__ = True)
+        assert tree.chosen == "stock_lookup" == app.query_one(CallView).shown
 
 
 def test_module_of_and_grouping(tools_dir):
@@ -229,11 +233,11 @@ def test_clip_leaves_no_space_before_the_ellipsis():
 
 
 def test_attempt_labels():
-    assert attempt_label({"node": "pick", "attempt": 1, "tool": "track_shipping"}) == "1"
-    assert attempt_label({"node": "pick", "attempt": 1, "tool": None}) == "-"
-    assert attempt_label({"node": "validate", "attempt": 2, "tool": "x"}) == "2"
-    assert attempt_label({"node": "reply", "attempt": 0}) == "-"
-    assert attempt_label({"node": "giveup", "attempt": 3}) == "-"
+    assert attempt_label(Step(Node.PICK, 1, tool="track_shipping")) == "1"
+    assert attempt_label(Step(Node.PICK, 1, tool=None)) == "-"
+    assert attempt_label(Step(Node.VALIDATE, 2, tool="x")) == "2"
+    assert attempt_label(Step(Node.REPLY, 0)) == "-"
+    assert attempt_label(Step(Node.GIVEUP, 3)) == "-"
 
 
 async def ask(app, pilot, question: str) -> None:
@@ -281,7 +285,7 @@ async def test_steps_view_numbers_from_one_and_forks_only_the_selected_episodes_
         last_call_args = episode.calls[-1].args
         assert json.loads(editor.text) == last_call_args and not editor.disabled
         steps.select_step(1)
-        assert json.loads(editor.text) == episode.steps[1]["args"]
+        assert json.loads(editor.text) == episode.steps[1].args
         # every column fits the table's width at 160 columns
         widths = sum(col.get_render_width(table) for col in table.columns.values())
         assert widths <= table.scrollable_content_region.width
@@ -374,6 +378,10 @@ async def test_ask_empty_state_and_enum_hint(tools_dir):
         await app.query_one(CallView).select_contract("stock_lookup")
         await pilot.pause()
         labels = [str(label.render()) for label in app.query_one(ArgForm).query(".arg-label")]
-        region = next(text for text in labels if text.startswith("region"))
-        assert "other values: JSON tab" in region
-        assert not any("JSON tab" in text for text in labels if text.startswith("sku"))
+        assert any(text.startswith("region") for text in labels)
+        from playground.tui.widgets.arg_form import OTHER
+
+        select = app.query_one(ArgForm).fields[1]
+        select.value = OTHER  # a legal option: "other value…" (raises when it is not one)
+        await pilot.pause()
+        assert app.query_one("#arg-1-other").display

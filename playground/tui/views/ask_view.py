@@ -2,24 +2,26 @@
 
 The episode runs in a thread worker (``playground.loop.episode.run_question_episode`` with a
 router from ``playground.routing.factory.choose_router``). The worker also builds the exact
-first Gemini request with ``GeminiRouter.dry_run`` (no key, nothing sent). When the episode is
+first request a model router would send (:func:`dry_run_request`: no key, nothing sent). When the episode is
 shown, :class:`AskView.EpisodeReady` goes up so the app can open it in the step-through.
 """
 
 from __future__ import annotations
 
-import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Input, Label, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
+from playground.routing import registry
+from playground.routing.registry import RouterSpec
 from playground.tui.explain import (
     explanation_lines,
     explanation_renderable,
@@ -27,7 +29,12 @@ from playground.tui.explain import (
     raw_renderable,
 )
 from playground.tui.formatting import json_syntax, pretty_json
+from playground.tui.router_pick import RouterPick
+from playground.tui.tabkeys import cycle_tabs
 from playground.tui.widgets.record_view import RecordView
+
+if TYPE_CHECKING:
+    from playground.workbench import Playground
 
 #: The calls panel before any question (Ask mode has no argument form).
 ASK_EMPTY = "No question yet: type a customer question above and press enter (or ctrl+r)."
@@ -36,8 +43,13 @@ ASK_EMPTY = "No question yet: type a customer question above and press enter (or
 class AskView(Vertical):
     """Question input, the router's choice and explanation, the calls, the reply."""
 
+    BINDINGS = [
+        Binding("f6", "ask_tab", "Calls/Moves/Request", id="ask-tab", priority=True),
+        Binding("f7", "wire_tab", "Wire", id="ask-wire-tab", priority=True),
+    ]
+
     class AskDone(Message):
-        """The worker's result: the ``episode``, router ``notes``, the Gemini ``request`` (dry run)."""
+        """The worker's result: the ``episode``, router ``notes``, the first ``request`` (dry run)."""
 
         def __init__(self, episode: Any, notes: list[str], request: Any) -> None:
             super().__init__()
@@ -54,9 +66,8 @@ class AskView(Vertical):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.pg = None
-        self.router_name = "offline"
-        self.gemini_mode = "AUTO"
+        self.pg: Playground | None = None
+        self.router = RouterPick(registry.DEFAULT_ROUTER)
         self.running = False
         self.episode = None
         self.request: Any = None
@@ -84,9 +95,9 @@ class AskView(Vertical):
                     yield RecordView(prefix="ask-rv", id="ask-record", empty_text=ASK_EMPTY)
                 with TabPane("Moves (raw)", id="ask-moves-pane"), VerticalScroll():
                     yield Static("-", id="ask-moves")
-                with TabPane("Gemini request", id="ask-request-pane"), VerticalScroll():
+                with TabPane("Request (dry run)", id="ask-request-pane"), VerticalScroll():
                     yield Static(
-                        "The exact first request to Gemini (dry run) appears here.",
+                        "The exact first request a model router (Gemini) would send appears here.",
                         id="ask-request",
                     )
 
@@ -94,19 +105,20 @@ class AskView(Vertical):
         self._show_router()
 
     # -- state down ------------------------------------------------------------------------------
-    def set_playground(self, pg) -> None:
+    def set_playground(self, pg: Playground) -> None:
         self.pg = pg
 
-    def router_changed(self, name: str, mode: str) -> None:
-        """The app switched router or Gemini mode."""
-        self.router_name, self.gemini_mode = name, mode
+    def router_changed(self, pick: RouterPick) -> None:
+        """The app switched router, or its mode or model."""
+        self.router = pick
         self._show_router()
 
     def _show_router(self) -> None:
-        text = f"router: {self.router_name}"
-        if self.router_name == "gemini":
-            text += f" · mode {self.gemini_mode}"
-        text += "   (switch: F9 or ctrl+p → Router / Gemini mode)"
+        traits = capability_words(registry.get(self.router.name))
+        text = (
+            f"router: {self.router} · {', '.join(traits)}   "
+            "(switch: F9 or ctrl+p → Router / mode / model)"
+        )
         self.query_one("#ask-router", Static).update(text)
 
     # -- actions --------------------------------------------------------------------------------
@@ -128,28 +140,53 @@ class AskView(Vertical):
         self.running = True
         self.query_one("#ask-reply", Static).update(Text("running…", style="bold yellow"))
         self.query_one("#ask", Button).disabled = True
-        self._ask_worker(self.pg, text, self.router_name, self.gemini_mode)
+        self._ask_worker(self.pg, text, self.router)
 
     @work(thread=True, exclusive=True, group="ask", exit_on_error=False)
-    def _ask_worker(self, pg, question: str, router_name: str, mode: str) -> None:
+    def _ask_worker(self, pg: Playground, question: str, pick: RouterPick) -> None:
         from playground.loop.episode import run_question_episode
-        from playground.routing.base import Turn
         from playground.routing.factory import choose_router
 
         notes: list[str] = []
         try:
-            choice = choose_router(router_name, mode=mode if router_name == "gemini" else None)
+            choice = choose_router(pick.name, pick.model, pick.mode)
             notes = list(choice.notes)
             episode = run_question_episode(pg, question, choice.router)
         except Exception as exc:  # UsageError from the factory; never let it kill the app
             self.post_message(self.AskDone(None, [f"{type(exc).__name__}: {exc}"], None))
             return
-        try:
-            dry = choose_router("gemini", mode=mode, environ={}, dry_run=True).router
-            request = dry.dry_run([Turn(role="user", text=question)], pg.registry.declarations())
-        except Exception as exc:
-            request = {"error": f"{type(exc).__name__}: {exc}"}
-        self.post_message(self.AskDone(episode, notes, request))
+        self.post_message(self.AskDone(episode, notes, dry_run_request(pg, question, pick)))
+
+    def action_ask_tab(self) -> None:
+        """``f6``: the next of the Calls, Moves (raw) and Gemini request tabs."""
+        cycle_tabs(self.query_one("#ask-tabs", TabbedContent), focus=True)
+
+    def action_wire_tab(self) -> None:
+        """``f7``: the next provider's wire JSON of the shown call."""
+        cycle_tabs(self.query_one(RecordView).wire.query_one(TabbedContent))
+
+    def exportables(self) -> dict[str, tuple[str, str]]:
+        """What can be copied or saved: the shown call's wire JSON tab and record, the episode
+        and the Gemini request: ``{label: (text, file name)}``."""
+        episode = self.episode
+        if episode is None:
+            return {}
+        out: dict[str, tuple[str, str]] = {}
+        index = self.query_one("#ask-calls", OptionList).highlighted
+        if index is not None and index < len(episode.calls):
+            record = episode.calls[index]
+            wire = self.query_one(RecordView).wire
+            provider = (wire.query_one(TabbedContent).active or "").rsplit("-", 1)[-1]
+            if provider in wire.texts:
+                out[f"wire JSON ({provider})"] = (
+                    wire.texts[provider],
+                    f"{record.tool}.{provider}.json",
+                )
+            out["record"] = (pretty_json(record.to_json()), f"{record.tool}.record.json")
+        out["episode"] = (pretty_json(episode.to_json()), "episode.json")
+        if "request" in self.texts:
+            out["Gemini request"] = (self.texts["request"], "gemini-request.json")
+        return out
 
     # -- messages up -----------------------------------------------------------------------------
     @on(AskDone)
@@ -166,7 +203,7 @@ class AskView(Vertical):
         self.post_message(self.EpisodeReady(event.episode))
 
     def show_episode(self, episode: Any, request: Any = None) -> None:
-        """Show ``episode`` (a ``loop.episode.Episode``) and the Gemini ``request``."""
+        """Show ``episode`` (a ``loop.episode.Episode``) and the first ``request`` (dry run)."""
         self.episode = episode
         self.request = request
         moves = episode.moves
@@ -185,8 +222,8 @@ class AskView(Vertical):
                 parts.append(raw_renderable(first["raw"]))
                 lines.append(pretty_json(first["raw"]))
         else:
-            error_step = next((s for s in episode.steps if s.get("reason") == "router_error"), None)
-            msg = error_step.get("message") if error_step else "the router made no move"
+            error_step = next((s for s in episode.steps if s.reason == "router_error"), None)
+            msg = (error_step.message or "") if error_step else "the router made no move"
             parts.append(Text(msg, style="red"))
             lines.append(msg)
         for i, move in enumerate(moves[1:], start=2):
@@ -241,8 +278,39 @@ class AskView(Vertical):
         self.run_question()
 
 
-def gemini_key_present() -> bool:
-    """Whether a Gemini key is set in the environment (GEMINI_API_KEY or GOOGLE_API_KEY)."""
-    from playground.routing.factory import has_gemini_key
+def capability_words(spec: RouterSpec) -> list[str]:
+    """What a router's declaration says it does, in words for the Ask status line:
+    ``["explains its choice", "one call a move", "repairs: loop table", "no key"]``."""
+    caps = spec.capabilities
+    return [
+        "explains its choice" if caps.explains else "no explanations",
+        "parallel calls" if caps.parallel_calls else "one call a move",
+        f"repairs: {'loop table' if caps.repairs == 'loop' else 'the model'}",
+        f"key: {' or '.join(spec.key_env_vars)}" if spec.needs_key else "no key",
+    ]
 
-    return has_gemini_key(os.environ)
+
+def dry_run_request(pg: Playground, question: str, pick: RouterPick) -> dict[str, Any] | None:
+    """The exact first request for ``question``, without sending it or any key: from the picked
+    router when it has a dry run, else from the first registered router that has one (Gemini),
+    so the request a model would get is always there to read. ``None`` when no router has a dry
+    run; ``{"error": ...}`` when building it failed."""
+    from playground.routing import registry
+    from playground.routing.base import DryRunRouter, Turn
+    from playground.routing.factory import choose_router
+
+    picked = registry.get(pick.name)
+    if picked.capabilities.dry_run:
+        name, model, mode = picked.name, pick.model, pick.mode
+    else:
+        spec = next((s for s in registry.specs() if s.capabilities.dry_run), None)
+        if spec is None:
+            return None
+        name, model, mode = spec.name, None, None
+    try:
+        router = choose_router(name, model, mode, environ={}, dry_run=True).router
+        if not isinstance(router, DryRunRouter):  # pragma: no cover - a backend's own bug
+            return {"error": f"the {name} router declares a dry run but has none"}
+        return router.dry_run([Turn(role="user", text=question)], pg.registry.declarations())
+    except Exception as exc:  # a conversion the provider refuses: show it, never crash
+        return {"error": f"{type(exc).__name__}: {exc}"}

@@ -1,25 +1,36 @@
 """The call view: pick a contract, fill its arguments (form or JSON), run it through the gate.
 
 The gate call runs in a thread worker (exclusive, group ``call``) so a slow body never freezes
-the UI; the worker posts :class:`CallView.CallDone` with the record.
+the UI; the worker posts :class:`CallView.CallDone` with the record. ``f6`` switches Form/JSON,
+``f7`` the wire JSON's provider tab. A reload of the tools (:meth:`CallView.set_playground` with
+``keep=True``) keeps the selected contract, the typed arguments and the records.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, Static
+from textual.reactive import var
+from textual.widgets import Button, Static, TabbedContent
 
 from playground.core.record import CallRecord
-from playground.tui.formatting import contract_badges
+from playground.tui.formatting import contract_badges, pretty_json
+from playground.tui.last_used import last_contract, remember_contract
+from playground.tui.tabkeys import cycle_tabs
 from playground.tui.widgets.args_editor import ArgsEditor
 from playground.tui.widgets.contract_list import ContractList
 from playground.tui.widgets.record_view import RecordView
+
+if TYPE_CHECKING:
+    from playground.core.gate import Gate
+    from playground.workbench import Playground
 
 NO_CALL_YET = "No call yet: fill in the arguments and press ctrl+r."
 
@@ -31,23 +42,16 @@ EMPTY_REGISTRY_HELP = (
 )
 
 
-def short_source(source: str) -> str:
-    """``source`` (``"path:line"``) relative to the working folder when it lies inside it, so
-    the contract header stays on one line (``tools/shop.py:175``)."""
-    from pathlib import Path
-
-    path, _, line = source.rpartition(":")
-    if not path or not line.isdigit():
-        return source
-    try:
-        path = str(Path(path).resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        pass
-    return f"{path}:{line}"
-
-
 class CallView(Horizontal):
     """Contracts | arguments | the last call's record."""
+
+    BINDINGS = [
+        Binding("f6", "args_tab", "Form/JSON", id="args-tab", priority=True),
+        Binding("f7", "wire_tab", "Wire", id="call-wire-tab", priority=True),
+    ]
+
+    #: A call is in the worker: the Run button is disabled while it runs.
+    running: var[bool] = var(False)
 
     class CallDone(Message):
         """The worker's result: ``record`` (posted from the worker thread)."""
@@ -66,11 +70,15 @@ class CallView(Horizontal):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.pg = None
-        self.running = False
+        self.pg: Playground | None = None
         self.last_record: CallRecord | None = None
         self.records: list[CallRecord] = []
         self.shown: str | None = None
+        self._showing = asyncio.Lock()
+
+    def watch_running(self, running: bool) -> None:
+        for button in self.query("#run").results(Button):
+            button.disabled = running
 
     def compose(self) -> ComposeResult:
         with Vertical(id="contracts-col", classes="pane") as col:
@@ -94,12 +102,23 @@ class CallView(Horizontal):
             yield RecordView(id="record", classes="pane", empty_text=NO_CALL_YET)
 
     # -- state down ------------------------------------------------------------------------------
-    async def set_playground(self, pg) -> None:
-        """Show ``pg``'s registry: the contracts, the load problems, or the empty-registry help."""
+    async def set_playground(self, pg: Playground, keep: bool = False) -> None:
+        """Show ``pg``'s registry: the contracts, the load problems, or the empty-registry help.
+
+        ``keep`` (a reload of the same tools): the selected contract stays selected when it is
+        still registered, the arguments typed for it stay (both tabs), and the records and the
+        shown record stay. Otherwise the list opens on the contract last run or the first one
+        that is not a demo of faults (``contract_list.first_choice``)."""
+        previous = self.shown if keep else None
+        kept_args: tuple[str, Any] | None = None
+        if previous is not None:
+            editor = self.query_one(ArgsEditor)
+            ok, args, _ = editor.current_args()
+            kept_args = (editor.mode, args if ok else editor.editor.text)
         self.pg = pg
         registry = pg.registry
         contracts = self.query_one(ContractList)
-        contracts.show_registry(registry)
+        contracts.show_registry(registry, prefer=previous or last_contract())
         contracts.display = bool(registry.contracts)
         help_box = self.query_one("#empty-help", Static)
         help_box.update(EMPTY_REGISTRY_HELP if not registry.contracts else "")
@@ -107,9 +126,22 @@ class CallView(Horizontal):
         problems = self.query_one("#problems", Static)
         problems.update("\n".join(f"⚠ {p}" for p in registry.problems))
         problems.display = bool(registry.problems)
-        self.query_one(RecordView).clear(NO_CALL_YET)
+        if not keep:
+            self.query_one(RecordView).clear(NO_CALL_YET)
         self.shown = None
         await self.show_contract(contracts.chosen if registry.contracts else None, force=True)
+        if kept_args is not None and self.shown == previous:
+            self._restore_args(*kept_args)
+
+    def _restore_args(self, mode: str, args: Any) -> None:
+        """Put back the arguments kept over a reload: ``args`` (a value, or the editor's text
+        when it did not parse) in the ``mode`` tab that was open."""
+        editor = self.query_one(ArgsEditor)
+        if isinstance(args, str) and mode == "json":
+            editor.editor.load_text(args)
+        else:
+            editor.set_args(args)
+        editor.set_mode(mode)
 
     @property
     def contract_name(self) -> str | None:
@@ -119,7 +151,13 @@ class CallView(Horizontal):
 
     async def show_contract(self, name: str | None, force: bool = False) -> None:
         """Show the contract ``name`` (header, docstring, a fresh form); a no-op when it is
-        already shown, unless ``force``."""
+        already shown, unless ``force``. Calls are serialised: a call made while another
+        contract's form is being built waits for it, so ``Enter`` right after a highlight
+        focuses the new form's field, never the old one's."""
+        async with self._showing:
+            await self._show_contract(name, force)
+
+    async def _show_contract(self, name: str | None, force: bool) -> None:
         contract = self.pg.registry.get(name) if (self.pg and name) else None
         if not force and contract is not None and name == self.shown:
             return
@@ -137,7 +175,7 @@ class CallView(Horizontal):
             # one line, never wrapped: the facts first, the (possibly long) path last, cut with …
             text.append(
                 f"\nlimit {contract.timeout_s:g} s · {'cached' if contract.caches else 'not cached'}"
-                f" · {short_source(contract.source)}",
+                f" · {contract.location.relative()}",
                 style="dim",
             )
             head.update(text)
@@ -173,11 +211,11 @@ class CallView(Horizontal):
         self.running = True
         contract = self.pg.registry.get(name)
         self.query_one(RecordView).show_running(name, contract.timeout_s if contract else None)
-        self.query_one("#run", Button).disabled = True
+        remember_contract(name)
         self._call_worker(self.pg.gate, name, args)
 
     @work(thread=True, exclusive=True, group="call", exit_on_error=False)
-    def _call_worker(self, gate, name: str, args: Any) -> None:
+    def _call_worker(self, gate: Gate, name: str, args: Any) -> None:
         self.post_message(self.CallDone(gate.call(name, args)))
 
     def request_repair(self) -> None:
@@ -192,12 +230,46 @@ class CallView(Horizontal):
             return
         self.post_message(self.RepairRequested(name, args))
 
+    def action_args_tab(self) -> None:
+        """``f6``: switch the arguments between the Form and JSON tabs."""
+        cycle_tabs(self.query_one("#args-tabs", TabbedContent), focus=True)
+
+    def action_wire_tab(self) -> None:
+        """``f7``: show the next provider's wire JSON (Gemini → Anthropic → OpenAI)."""
+        cycle_tabs(self.query_one(RecordView).wire.query_one(TabbedContent))
+
+    def exportables(self) -> dict[str, tuple[str, str]]:
+        """What can be copied or saved from this view: ``{label: (text, file name)}`` — the
+        shown wire JSON tab, the shown record (``--format json`` shape) and the selected
+        contract's declaration. Only what exists is listed."""
+        out: dict[str, tuple[str, str]] = {}
+        record = self.last_record
+        if record is not None:
+            wire = self.query_one(RecordView).wire
+            provider = (wire.query_one(TabbedContent).active or "").rsplit("-", 1)[-1]
+            if provider in wire.texts:
+                out[f"wire JSON ({provider})"] = (
+                    wire.texts[provider],
+                    f"{record.tool}.{provider}.json",
+                )
+            out["record"] = (pretty_json(record.to_json()), f"{record.tool}.record.json")
+        contract = self.pg.registry.get(self.shown) if (self.pg and self.shown) else None
+        if contract is not None:
+            try:  # as google-genai builds it (what `playground show` prints)
+                declaration = contract.gemini_declaration()
+            except Exception:  # the SDK could not build it: the provider-neutral one
+                declaration = contract.declaration()
+            out["declaration"] = (
+                pretty_json(declaration),
+                f"{contract.name}.declaration.json",
+            )
+        return out
+
     # -- messages up -----------------------------------------------------------------------------
     @on(CallDone)
     def _done(self, event: CallDone) -> None:
-        event.stop()
+        # not stopped: the app records the call in the history
         self.running = False
-        self.query_one("#run", Button).disabled = False
         self.last_record = event.record
         self.records.append(event.record)
         self.query_one(RecordView).show_record(event.record)

@@ -6,7 +6,7 @@ failing questions (Enter on one opens it in Ask mode); plus the schema lint of o
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.progress_bar import ProgressBar as RichBar
 from rich.table import Table
@@ -17,11 +17,18 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Select, Static
 
+from playground.routing import registry
+from playground.tui.router_pick import RouterPick
+
+if TYPE_CHECKING:
+    from playground.workbench import Playground
+
 DEFAULT_CASES = "fixtures/routing_cases.jsonl"
 RATE_LABELS = (
     ("selection_rate", "selection rate", False),
     ("false_selection_rate", "false-selection rate", True),
     ("wrong_tool_rate", "wrong-tool rate", True),
+    ("asked_rate", "asked rate", True),
     ("argument_accuracy", "argument accuracy", False),
 )
 SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "dim"}
@@ -103,8 +110,8 @@ class EvalView(Vertical):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.pg = None
-        self.router_name = "offline"
+        self.pg: Playground | None = None
+        self.router = RouterPick(registry.DEFAULT_ROUTER)
         self.running = False
         self.report: Any = None
         self.failing: list[Any] = []
@@ -117,7 +124,10 @@ class EvalView(Vertical):
             yield Button("Evaluate  ctrl+r", id="eval-run", variant="primary")
         with Horizontal(id="eval-progress-row"):
             yield ProgressBar(id="eval-progress", show_eta=False)
-            yield Static("Evaluate a routing case file with the offline router.", id="eval-status")
+            yield Static(
+                f"Evaluate a routing case file with the {self.router} router (F9 switches).",
+                id="eval-status",
+            )
         with Horizontal(id="eval-body"):
             with VerticalScroll(id="eval-left"):
                 yield Label("Rates", classes="section")
@@ -137,7 +147,7 @@ class EvalView(Vertical):
         )
 
     # -- state down ------------------------------------------------------------------------------
-    def set_playground(self, pg) -> None:
+    def set_playground(self, pg: Playground) -> None:
         """Use ``pg``; the lint list shows its contracts."""
         self.pg = pg
         select = self.query_one("#lint-contract", Select)
@@ -146,8 +156,9 @@ class EvalView(Vertical):
         if names:
             select.value = names[0]
 
-    def router_changed(self, name: str) -> None:
-        self.router_name = name
+    def router_changed(self, pick: RouterPick) -> None:
+        """The app switched router (or its mode or model): evaluate with ``pick`` from now on."""
+        self.router = pick
 
     def show_lint_for(self, name: str) -> None:
         """Select ``name`` in the lint list (its findings follow through ``Select.Changed``)."""
@@ -197,26 +208,30 @@ class EvalView(Vertical):
         self.running = True
         self.query_one("#eval-run", Button).disabled = True
         self.query_one("#eval-status", Static).update(
-            f"evaluating {path} with the {self.router_name} router…"
+            f"evaluating {path} with the {self.router} router…"
         )
         self.query_one("#eval-progress", ProgressBar).update(total=None, progress=0)
-        self._eval_worker(self.pg, path, self.router_name)
+        self._eval_worker(self.pg, path, self.router)
+
+    def _post_progress(self, done: int, total: int, _result: Any) -> None:
+        self.post_message(self.Progress(done, total))
 
     @work(thread=True, exclusive=True, group="evaluate", exit_on_error=False)
-    def _eval_worker(self, pg, path: str, router_name: str) -> None:
-        from playground.batch.evaluate import evaluate, load_cases
+    def _eval_worker(self, pg: Playground, path: str, pick: RouterPick) -> None:
+        from playground.batch.evalcases import load_cases
+        from playground.batch.evaluate import evaluate
         from playground.routing.factory import choose_router
 
         try:
             cases = load_cases(path)
-            choice = choose_router(router_name)
-            rpm = 10 if getattr(choice.router.capabilities, "network", False) else None
+            choice = choose_router(pick.name, pick.model, pick.mode)
+            rpm = choice.router.capabilities.default_rpm
             report = evaluate(
                 pg,
                 cases,
                 choice.router,
                 rpm=rpm,
-                progress=lambda done, total, _r: self.post_message(self.Progress(done, total)),
+                progress=self._post_progress,
             )
         except Exception as exc:  # UsageError for a missing file; anything else must not crash
             self.post_message(self.EvalDone(error=str(exc) or type(exc).__name__))

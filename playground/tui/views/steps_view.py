@@ -2,12 +2,14 @@
 a time (``n`` next, ``p`` back, ``e`` run to the end), the selected step's state and call, and a
 fork: edit the arguments at any step and replay from there (``loop.episode.fork_episode``).
 
-Every episode is kept (the original plus its forks) in :attr:`StepsView.episodes`.
+Every episode is kept (the original plus its forks) in :attr:`StepsView.episodes`. An episode
+opens at step 1; how it ended (its end, ``ok`` and reply) is shown only once the last step is
+revealed, so stepping through is not spoiled by the ending.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -15,27 +17,34 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, DataTable, Label, OptionList, Static, TextArea
+from textual.widgets import Button, DataTable, Label, OptionList, Static, TabbedContent, TextArea
 from textual.widgets.option_list import Option
 
+from playground.loop.step import Node, Step
 from playground.tui.form_values import args_to_json_text, parse_json_text
-from playground.tui.formatting import KIND_STYLES
+from playground.tui.formatting import KIND_STYLES, pretty_json
+from playground.tui.tabkeys import cycle_tabs
+from playground.tui.widgets.fields import JsonEditor
 from playground.tui.widgets.record_view import RecordView
+
+if TYPE_CHECKING:
+    from playground.loop.episode import Episode
+    from playground.workbench import Playground
 
 #: The steps table's columns ("try": the attempt number; see :func:`attempt_label`).
 COLUMNS = ("#", "node", "try", "tool", "kind", "verdict", "cache")
 
 
-def attempt_label(step: dict[str, Any]) -> str:
+def attempt_label(step: Step) -> str:
     """The attempt a step belongs to, as shown (1-based, as ``loop.episode`` counts them).
 
     ``loop.episode`` stamps every step with an attempt number, but a ``reply``/``giveup`` step
     carries the count of calls made so far (``0`` after a text-only move) and a ``pick`` that
     chose no tool names an attempt that never happens: those show ``-``."""
-    node = step.get("node")
-    if node in ("reply", "giveup") or (node == "pick" and not step.get("tool")):
+    node = step.node
+    if node in ("reply", "giveup") or (node == "pick" and not step.tool):
         return "-"
-    attempt = step.get("attempt")
+    attempt = step.attempt
     return "-" if attempt in (None, 0) else str(attempt)
 
 
@@ -44,32 +53,32 @@ def ok_words(ok: Any) -> str:
     return "yes" if ok else "no"
 
 
-def step_state_lines(step: dict[str, Any]) -> list[tuple[str, str]]:
-    """``(label, value)`` rows describing one step dict of ``Episode.steps``."""
-    retries = step.get("retries") or []
+def step_state_lines(step: Step) -> list[tuple[str, str]]:
+    """``(label, value)`` rows describing one step of ``Episode.steps``."""
+    retries = step.retries
     retry_text = "; ".join(
         f"attempt {r.get('attempt')}: {r.get('reason')}, waited {r.get('delay_ms')} ms"
         for r in retries
     )
-    body = step.get("body_ran")
+    body = step.body_ran
     return [
-        ("node", str(step.get("node"))),
+        ("node", str(step.node)),
         ("attempt", attempt_label(step)),
-        ("tool", str(step.get("tool") or "-")),
-        ("args", args_to_json_text(step.get("args")) if step.get("args") is not None else "-"),
+        ("tool", str(step.tool or "-")),
+        ("args", args_to_json_text(step.args) if step.args is not None else "-"),
         (
             "verdict",
-            step.get("verdict") or ("valid" if step.get("node") in ("run", "check") else "-"),
+            step.verdict or ("valid" if step.node in ("run", "check") else "-"),
         ),
         ("body ran", "-" if body is None else ("yes" if body else "no")),
-        ("cache", step.get("cache") or "-"),
-        ("kind", step.get("kind") or "-"),
-        ("error", step.get("error") or "-"),
+        ("cache", step.cache or "-"),
+        ("kind", step.kind or "-"),
+        ("error", step.error or "-"),
         ("retries", retry_text or "none"),
-        ("delays", ", ".join(f"{d} ms" for d in step.get("delays_ms") or []) or "-"),
-        ("fixes", "; ".join(step.get("fixes") or []) or "none"),
-        ("reason", step.get("reason") or "-"),
-        ("message", step.get("message") or "-"),
+        ("delays", ", ".join(f"{d} ms" for d in step.delays_ms) or "-"),
+        ("fixes", "; ".join(step.fixes) or "none"),
+        ("reason", step.reason or "-"),
+        ("message", step.message or "-"),
     ]
 
 
@@ -77,10 +86,11 @@ class StepsView(Vertical):
     """Episodes (original + forks), their steps, the selected step, and the fork editor."""
 
     BINDINGS = [
-        Binding("n", "step_next", "Next step", id="step-next"),
-        Binding("p", "step_back", "Step back", id="step-back"),
-        Binding("e", "to_end", "Run to end", id="step-end"),
-        Binding("ctrl+f", "fork", "Fork here", id="step-fork"),
+        Binding("n", "step_next", "Next", id="step-next"),
+        Binding("p", "step_back", "Back", id="step-back"),
+        Binding("e", "to_end", "End", id="step-end"),
+        Binding("ctrl+f", "fork", "Fork", id="step-fork"),
+        Binding("f7", "wire_tab", "Wire", id="steps-wire-tab", priority=True),
     ]
 
     class EpisodeDone(Message):
@@ -96,7 +106,7 @@ class StepsView(Vertical):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.pg = None
+        self.pg: Playground | None = None
         self.episodes: list[Any] = []
         self.labels: list[str] = []
         self.current = -1
@@ -125,7 +135,7 @@ class StepsView(Vertical):
                 yield Label(
                     "Arguments for a fork (edit, then ctrl+f)", id="fork-label", classes="section"
                 )
-                yield TextArea("{}", id="fork-args", soft_wrap=True)
+                yield JsonEditor("{}", id="fork-args")
                 yield Button("Replay from here (fork)  ctrl+f", id="fork")
                 yield Label("The step's call", classes="section")
                 yield RecordView(prefix="st-rv", id="step-record", empty_text="No step selected.")
@@ -134,7 +144,7 @@ class StepsView(Vertical):
         self.query_one("#steps-table", DataTable).add_columns(*COLUMNS)
 
     # -- state down ------------------------------------------------------------------------------
-    def set_playground(self, pg) -> None:
+    def set_playground(self, pg: Playground) -> None:
         self.pg = pg
 
     def add_episode(self, episode: Any, label: str | None = None, start: int = 0) -> None:
@@ -142,8 +152,8 @@ class StepsView(Vertical):
         self.episodes.append(episode)
         if label is None:
             who = f"ask ({episode.router})" if episode.question is not None else "manual"
-            label = f"{who}: {episode.question or (episode.steps[0].get('tool') if episode.steps else '')}"
-        label = f"#{len(self.episodes)} {label} → {episode.end}"
+            label = f"{who}: {episode.question or (episode.steps[0].tool if episode.steps else '')}"
+        label = f"#{len(self.episodes)} {label}"
         self.labels.append(label)
         self.query_one("#episodes", OptionList).add_option(
             Option(label, id=str(len(self.episodes) - 1))
@@ -158,19 +168,31 @@ class StepsView(Vertical):
         options = self.query_one("#episodes", OptionList)
         if options.highlighted != index:
             options.highlighted = index
+        self._render_steps()
+
+    def _show_summary(self) -> None:
+        """The episode summary; its ending (end, ok, attempts, reply) only once the last step
+        is revealed."""
+        episode = self.episode
+        if episode is None:
+            return
+        at_end = self.cursor >= len(episode.steps) - 1
         summary = [
             f"question: {episode.question}" if episode.question is not None else "manual call",
-            f"router: {episode.router} · repairs by {episode.repairs_by} · attempts {episode.attempts}",
-            f"end: {episode.end} (ok: {ok_words(episode.ok)})",
+            f"router: {episode.router} · repairs by {episode.repairs_by}"
+            + (f" · attempts {episode.attempts}" if at_end else ""),
         ]
         if episode.forked_from:
             summary.append(
                 f"forked at step {episode.forked_from['step'] + 1} (attempt "
                 f"{episode.forked_from['attempt']}) with {args_to_json_text(episode.forked_from['args'])}"
             )
-        summary.append(f"reply: {episode.reply}")
+        if at_end:
+            summary.append(f"end: {episode.end} (ok: {ok_words(episode.ok)})")
+            summary.append(f"reply: {episode.reply}")
+        else:
+            summary.append(f"{len(episode.steps)} steps: n next, e to the end to see how it ends")
         self.query_one("#episode-summary", Static).update("\n".join(summary))
-        self._render_steps()
 
     @property
     def episode(self) -> Any:
@@ -183,19 +205,20 @@ class StepsView(Vertical):
         if episode is None:
             return
         for i, step in enumerate(episode.steps[: self.cursor + 1]):
-            kind = step.get("kind") or ""
+            kind = step.kind or ""
             table.add_row(
                 str(i + 1),
-                step.get("node"),
+                step.node,
                 attempt_label(step),
-                step.get("tool") or "",
+                step.tool or "",
                 Text(kind, style=KIND_STYLES.get(kind, "")),
-                step.get("verdict") or "",
-                step.get("cache") or "",
+                step.verdict or "",
+                step.cache or "",
                 key=str(i),
             )
         table.move_cursor(row=self.cursor)
         self.select_step(self.cursor)
+        self._show_summary()
 
     def select_step(self, index: int) -> None:
         """Show step ``index``'s state, its call (wire JSON per provider) and its arguments."""
@@ -217,7 +240,7 @@ class StepsView(Vertical):
             text.append(f"{value}\n", style=style)
         self.query_one("#step-state", Static).update(text)
         record_view = self.query_one(RecordView)
-        call = step.get("call")
+        call = step.call
         if isinstance(call, int) and 0 <= call < len(episode.calls):
             record_view.show_record(episode.calls[call])
         else:
@@ -225,19 +248,19 @@ class StepsView(Vertical):
         self._show_fork_args(episode, step)
         total = len(episode.steps)
         self.query_one("#steps-status", Static).update(
-            f"step {index + 1}/{total} ({step.get('node')}) · revealed {self.cursor + 1}/{total} · "
+            f"step {index + 1}/{total} ({step.node}) · revealed {self.cursor + 1}/{total} · "
             "ctrl+f forks from this step"
         )
 
-    def _show_fork_args(self, episode: Any, step: dict[str, Any]) -> None:
+    def _show_fork_args(self, episode: Any, step: Step) -> None:
         """Put the selected step's arguments in the fork editor: the step's own ``args``; for a
         ``reply``/``giveup`` step the last call's (``fork_episode`` re-runs the last attempt
         there); none (editor cleared and disabled) when the episode made no call."""
         editor = self.query_one("#fork-args", TextArea)
         label = self.query_one("#fork-label", Label)
-        args = step.get("args")
+        args = step.args
         note = "edit, then ctrl+f"
-        if args is None and step.get("node") in ("reply", "giveup") and episode.calls:
+        if args is None and step.node in ("reply", "giveup") and episode.calls:
             args = episode.calls[-1].args
             note = "the last call's; edit, then ctrl+f to run it again"
         self.fork_enabled = args is not None
@@ -249,6 +272,32 @@ class StepsView(Vertical):
             if self.fork_enabled
             else "Arguments for a fork: this step made no call (nothing to fork)"
         )
+
+    def exportables(self) -> dict[str, tuple[str, str]]:
+        """What can be copied or saved: the selected step's wire JSON tab and record, and the
+        whole episode (``--format json`` shape): ``{label: (text, file name)}``."""
+        episode = self.episode
+        if episode is None:
+            return {}
+        out: dict[str, tuple[str, str]] = {}
+        step = episode.steps[self.selected] if self.selected < len(episode.steps) else None
+        call = step.call if step is not None else None
+        if isinstance(call, int) and 0 <= call < len(episode.calls):
+            record = episode.calls[call]
+            wire = self.query_one(RecordView).wire
+            provider = (wire.query_one(TabbedContent).active or "").rsplit("-", 1)[-1]
+            if provider in wire.texts:
+                out[f"wire JSON ({provider})"] = (
+                    wire.texts[provider],
+                    f"{record.tool}.{provider}.json",
+                )
+            out["record"] = (pretty_json(record.to_json()), f"{record.tool}.record.json")
+        out["episode"] = (pretty_json(episode.to_json()), f"episode-{self.current + 1}.json")
+        return out
+
+    def action_wire_tab(self) -> None:
+        """``f7``: show the next provider's wire JSON of the step's call."""
+        cycle_tabs(self.query_one(RecordView).wire.query_one(TabbedContent))
 
     # -- actions --------------------------------------------------------------------------------
     def action_step_next(self) -> None:
@@ -297,7 +346,7 @@ class StepsView(Vertical):
         self._manual_worker(self.pg, tool, args)
 
     @work(thread=True, exclusive=True, group="episode", exit_on_error=False)
-    def _manual_worker(self, pg, tool: str, args: Any) -> None:
+    def _manual_worker(self, pg: Playground, tool: str, args: Any) -> None:
         from playground.loop.episode import run_manual_episode
 
         try:
@@ -308,7 +357,9 @@ class StepsView(Vertical):
         self.post_message(self.EpisodeDone(episode, f"manual: {tool}"))
 
     @work(thread=True, exclusive=True, group="episode", exit_on_error=False)
-    def _fork_worker(self, pg, episode: Any, index: int, step: int, args: Any) -> None:
+    def _fork_worker(
+        self, pg: Playground, episode: Episode, index: int, step: int, args: Any
+    ) -> None:
         from playground.loop.episode import fork_episode
 
         try:
@@ -316,12 +367,12 @@ class StepsView(Vertical):
         except Exception as exc:  # UsageError: a step that made no call
             self.post_message(self.EpisodeDone(None, "", error=str(exc)))
             return
-        attempt = fork.forked_from["attempt"]
+        attempt = (fork.forked_from or {}).get("attempt")
         start = next(
             (
                 i
                 for i, s in enumerate(fork.steps)
-                if s["node"] == "validate" and s["attempt"] == attempt
+                if s.node == Node.VALIDATE and s.attempt == attempt
             ),
             0,
         )
@@ -330,7 +381,7 @@ class StepsView(Vertical):
     # -- messages --------------------------------------------------------------------------------
     @on(EpisodeDone)
     def _episode_done(self, event: EpisodeDone) -> None:
-        event.stop()
+        # not stopped: the app records the episode in the history
         if event.error:
             self.notify(event.error, title="Step-through", severity="error")
             return

@@ -1,6 +1,6 @@
 """Arguments as a form or as raw JSON: two tabs kept in sync; the active tab is what is sent.
 
-Switching Form → JSON writes the form's arguments into the editor; JSON → Form fills the fields
+The tabs are ``Form`` and ``JSON`` (``f6`` in the Call view switches them). Switching Form → JSON writes the form's arguments into the editor; JSON → Form fills the fields
 from the editor when it holds valid JSON (else the editor text is kept and a message says why).
 """
 
@@ -17,6 +17,7 @@ from textual.widgets import TabbedContent, TabPane, TextArea
 from playground.core.contracts import Contract
 from playground.tui.form_values import args_to_json_text, parse_json_text
 from playground.tui.widgets.arg_form import ArgForm
+from playground.tui.widgets.fields import JsonEditor
 
 try:  # JSON highlighting needs tree-sitter (textual[syntax]); plain text otherwise
     from textual._tree_sitter import TREE_SITTER as _HAS_TREE_SITTER
@@ -41,12 +42,11 @@ class ArgsEditor(Vertical):
             with TabPane("Form", id=FORM):
                 yield ArgForm(id="arg-form")
             with TabPane("JSON", id=JSON):
-                yield TextArea(
+                yield JsonEditor(
                     "{}",
                     language="json" if _HAS_TREE_SITTER else None,
                     id="args-json",
                     show_line_numbers=True,
-                    soft_wrap=True,
                 )
 
     @property

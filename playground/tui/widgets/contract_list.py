@@ -2,14 +2,17 @@
 ``inventory.py``, …) whose leaves are the contracts with their badges.
 
 Order: the registry's load order (the ``--tools`` order; files of a folder sorted by name), both
-for the modules and for the contracts inside a module. The selection starts on the first
-contract of that order: no guessing which tools are "demo" tools; the module headings say where
-each contract comes from. Highlighting a contract posts :class:`ContractList.Chosen`; ``Enter``
+for the modules and for the contracts inside a module. The selection starts on the contract last
+run (``playground.tui.last_used``) when it is still registered, else on the first contract of
+the first module that is not a demo of faults: a module declares itself one with a top-level
+``__demo__ = True`` (read from the file with ``ast``, never by its name; see the README). Highlighting a contract posts :class:`ContractList.Chosen`; ``Enter``
 on a contract posts :class:`ContractList.Entered` (the Call view then focuses the first field).
 """
 
 from __future__ import annotations
 
+import ast
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +22,7 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from playground.core.contracts import SourceLocation
 from playground.core.registry import Registry
 from playground.tui.formatting import contract_label
 
@@ -28,8 +32,51 @@ def module_of(source: str) -> str:
     ``"shop.py"``); ``"(unknown module)"`` when ``source`` is empty."""
     if not source:
         return "(unknown module)"
-    path = source.rsplit(":", 1)[0] if source.rsplit(":", 1)[-1].isdigit() else source
-    return Path(path).name or path
+    return SourceLocation.parse(source).file_name
+
+
+def source_path(source: str) -> str:
+    """The file part of a contract ``source`` (``"/x/tools/shop.py:175"`` → ``"/x/tools/shop.py"``)."""
+    head, _, line = source.rpartition(":")
+    return head if head and line.isdigit() else source
+
+
+@lru_cache(maxsize=256)
+def _declares_demo(path: str, mtime_ns: int) -> bool:
+    try:
+        tree = ast.parse(Path(path).read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return False
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+            targets = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            if "__demo__" in targets:
+                return node.value.value is True
+    return False
+
+
+def is_demo_module(source: str) -> bool:
+    """Whether the module file of a contract ``source`` says ``__demo__ = True`` at top level
+    (a module of tools that fail on purpose, such as ``tools/flaky.py``). Read with ``ast``,
+    without importing; ``False`` for a source that is not a readable Python file."""
+    path = source_path(source)
+    try:
+        mtime = Path(path).stat().st_mtime_ns
+    except OSError:
+        return False
+    return _declares_demo(path, mtime)
+
+
+def first_choice(registry: Registry, prefer: str | None = None) -> str | None:
+    """The contract to open on: ``prefer`` when registered, else the first contract (load
+    order) whose module is not a demo of faults, else the first contract; ``None`` when empty."""
+    if prefer and prefer in registry.contracts:
+        return prefer
+    names = list(registry.contracts)
+    for name in names:
+        if not is_demo_module(registry.contracts[name].source):
+            return name
+    return names[0] if names else None
 
 
 def group_by_module(registry: Registry) -> dict[str, list[str]]:
@@ -40,7 +87,7 @@ def group_by_module(registry: Registry) -> dict[str, list[str]]:
     return groups
 
 
-class ContractList(Tree):
+class ContractList(Tree[str]):
     """Modules → contracts. ``chosen``: the highlighted contract's name."""
 
     BINDINGS = [Binding("enter", "select_cursor", "Edit arguments", show=False)]
@@ -64,11 +111,11 @@ class ContractList(Tree):
         self.show_root = False
         self.guide_depth = 2
         self.auto_expand = False
-        self._leaves: dict[str, TreeNode] = {}
+        self._leaves: dict[str, TreeNode[str]] = {}
 
-    def show_registry(self, registry: Registry) -> None:
+    def show_registry(self, registry: Registry, prefer: str | None = None) -> None:
         """Replace the tree with ``registry``'s contracts grouped by module, all expanded, and
-        highlight the first contract."""
+        highlight :func:`first_choice` (``prefer`` when it is registered)."""
         self.clear()
         self._leaves = {}
         for module, names in group_by_module(registry).items():
@@ -79,8 +126,9 @@ class ContractList(Tree):
                     contract_label(registry.contracts[name]), data=name
                 )
         self.root.expand()
-        if self._leaves:
-            self.select_name(next(iter(self._leaves)))
+        choice = first_choice(registry, prefer)
+        if choice is not None:
+            self.select_name(choice)
 
     @property
     def names(self) -> list[str]:
@@ -106,14 +154,14 @@ class ContractList(Tree):
         return getattr(self, "_chosen", None)
 
     @on(Tree.NodeHighlighted)
-    def _highlighted(self, event: Tree.NodeHighlighted) -> None:
+    def _highlighted(self, event: Tree.NodeHighlighted[str]) -> None:
         event.stop()
         if isinstance(event.node.data, str):
             self._chosen = event.node.data
             self.post_message(self.Chosen(event.node.data))
 
     @on(Tree.NodeSelected)
-    def _selected(self, event: Tree.NodeSelected) -> None:
+    def _selected(self, event: Tree.NodeSelected[str]) -> None:
         event.stop()
         if isinstance(event.node.data, str):
             self.post_message(self.Entered(event.node.data))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rich.text import Text
@@ -10,7 +11,12 @@ from textual.containers import Grid, VerticalScroll
 from textual.widgets import Label, Static
 
 from playground.core.record import CallRecord
-from playground.tui.formatting import KIND_STYLES, json_syntax, pretty_json, record_fields
+from playground.tui.formatting import (
+    KIND_STYLES,
+    bounded_syntax,
+    pretty_json,
+    record_fields,
+)
 from playground.tui.widgets.wire_view import WireView
 
 #: (field id, label) rows of the status grid, in display order.
@@ -25,7 +31,7 @@ ROWS = (
     ("error", "Error"),
     ("retries", "Retries"),
     ("duration", "Duration"),
-    ("output", "Printed"),
+    ("printed", "Printed"),
 )
 
 
@@ -85,12 +91,13 @@ class RecordView(VerticalScroll):
                 style = "bold" if record.body_ran else "dim"
             self._set(field, values[field], style)
         self.fields["tool"] = record.tool
+        self.fields["call_id"] = record.call_id
         verdict = "valid" if not record.verdict else record.verdict
         self.show_status(
             f"{record.call_id} {record.tool}: {record.kind} · verdict {verdict} · cache {record.cache}"
         )
         self.value_text = pretty_json(record.value)
-        self.query_one(f"#{self.prefix}-value", Static).update(json_syntax(self.value_text))
+        self.query_one(f"#{self.prefix}-value", Static).update(bounded_syntax(self.value_text))
         self.query_one(WireView).show(record.wire)
 
     def clear(self, text: str | None = None) -> None:
@@ -103,6 +110,17 @@ class RecordView(VerticalScroll):
         self.query_one(f"#{self.prefix}-value", Static).update("-")
         self.query_one(WireView).show(None)
         self.show_status(text)
+
+    def save_value(self, folder: Path | None = None) -> Path | None:
+        """Write the shown value (all of it, not the preview) and its wire JSON to
+        ``<folder>/playground-<call id>-<tool>.json`` (default: the working directory);
+        returns the path, or ``None`` when no record is shown. Raises ``OSError``."""
+        if not self.value_text:
+            return None
+        name = f"playground-{self.fields.get('call_id', 'call')}-{self.fields.get('tool', '')}"
+        path = (folder or Path.cwd()) / f"{name}.json"
+        path.write_text(self.value_text + "\n", encoding="utf-8")
+        return path
 
     @property
     def wire(self) -> WireView:

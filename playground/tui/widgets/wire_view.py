@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static, TabbedContent, TabPane
 
-from playground.tui.formatting import PROVIDERS, json_syntax, pretty_json
+from playground.tui.formatting import PROVIDERS, bounded_syntax, pretty_json
 
 
 class WireView(Vertical):
@@ -41,7 +41,7 @@ class WireView(Vertical):
             if key in wire:
                 text = pretty_json(wire[key])
                 self.texts[key] = text
-                static.update(json_syntax(text))
+                static.update(bounded_syntax(text))
             else:
                 static.update("(nothing sent)")
             count = tokens.get(key)

@@ -1,0 +1,215 @@
+"""Benchmark: what the history costs (issue 14, "history never slows a call by more than 1 ms").
+
+Two measurements, on real SQLite files in a temp folder:
+
+1. **Writing an entry.** The same gate call (``get_order_status``, a cache miss: the body
+   runs) timed without history and with ``record_run`` after it, the two sides alternated call
+   by call. Prints the median wall and CPU time of each side, the added time per call, and the
+   write alone (``record_run``), each beside its goal (≤ 1 ms).
+2. **Listing 100,000 entries.** A file with ``--entries`` entries (default 100,000; calls and
+   episodes with Korean questions, spread over 30 days), then medians of: every entry's summary
+   row (``HistoryStore.entries(Query(limit=None))``), the newest 50 with their data (what
+   ``playground history`` prints), and filtered listings (``--tool``, ``--kind``,
+   ``--question``, ``--since``). Goal: ≤ 300 ms each.
+
+Run: ``python bench/bench_history.py [--calls N] [--entries N] [--rounds R]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+WRITE_GOAL_MS = 1.0
+LIST_GOAL_MS = 300.0
+
+
+def timed(fn: Callable[[], Any]) -> tuple[float, float]:
+    """(wall ms, CPU ms) of one call of ``fn``."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    fn()
+    return (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
+
+
+def verdict(value: float, goal: float) -> str:
+    return f"{value:8.3f} ms  (goal ≤ {goal:g} ms: {'ok' if value <= goal else 'OVER'}, ratio {value / goal:.2f})"
+
+
+def bench_write(folder: Path, calls: int) -> None:
+    from playground.core.history import HistoryStore, record_run
+    from playground.workbench import open_playground
+
+    pg = open_playground([ROOT / "tools" / "shop.py"], wire=True)
+    store = HistoryStore(folder / "write.db")
+    store.connection()  # open and migrate once, as the first write of a process does
+    plain: list[tuple[float, float]] = []
+    recorded: list[tuple[float, float]] = []
+    write_only: list[tuple[float, float]] = []
+    for i in range(calls):
+        args = {"order_id": f"HR2026{i % 9000:04d}"}
+        pg.gate.cache.clear()
+        plain.append(timed(lambda a=args: pg.gate.call("get_order_status", a)))
+        pg.gate.cache.clear()
+
+        def with_history(a: dict[str, str] = args) -> None:
+            record = pg.gate.call("get_order_status", a).to_json()
+            record_run(store, pg.registry, "call", record, source="bench", origin="bench")
+
+        recorded.append(timed(with_history))
+        record = pg.gate.call("get_order_status", args).to_json()
+        write_only.append(
+            timed(lambda r=record: record_run(store, pg.registry, "call", r, source="bench"))
+        )
+    assert store.count() == 2 * calls
+    print(f"write: {calls} calls each side, alternated (median)")
+    for label, rows in (("call, no history", plain), ("call + history", recorded)):
+        wall = statistics.median(r[0] for r in rows)
+        cpu = statistics.median(r[1] for r in rows)
+        print(f"  {label:<20} wall {wall:8.3f} ms   cpu {cpu:8.3f} ms")
+    added_wall = statistics.median(r[0] for r in recorded) - statistics.median(r[0] for r in plain)
+    added_cpu = statistics.median(r[1] for r in recorded) - statistics.median(r[1] for r in plain)
+    print(f"  added per call, wall {verdict(added_wall, WRITE_GOAL_MS)}")
+    print(f"  added per call, cpu  {verdict(added_cpu, WRITE_GOAL_MS)}")
+    print(
+        f"  record_run alone, wall {verdict(statistics.median(r[0] for r in write_only), WRITE_GOAL_MS)}"
+    )
+    print(
+        f"  record_run alone, cpu  {verdict(statistics.median(r[1] for r in write_only), WRITE_GOAL_MS)}"
+    )
+    store.close()
+
+
+def fill(path: Path, count: int) -> None:
+    """``count`` entries in one transaction (the realistic shapes, not their real bodies)."""
+    import json
+    import sqlite3
+
+    from playground.core.history import HistoryStore, call_entry, episode_entry
+
+    store = HistoryStore(path)
+    conn = store.connection()
+    assert conn is not None
+    now = time.time()
+    tools = ["get_order_status", "track_shipping", "check_stock", "search_products"]
+    kinds = ["ok", "ok", "ok", "invalid_args", "empty", "bad_result"]
+    rows = []
+    bodies = []
+    for i in range(count):
+        tool = tools[i % len(tools)]
+        record = {
+            "tool": tool,
+            "args": {"order_id": f"HR{i:08d}"},
+            "kind": kinds[i % len(kinds)],
+            "verdict": "",
+            "body_ran": True,
+            "cache": "stored",
+            "value": {"found": True},
+        }
+        if i % 5 == 0:
+            entry = episode_entry(
+                {
+                    "question": f"텀블러 주문 {i} 어디쯤이에요?",
+                    "router": "offline",
+                    "end": "answered",
+                    "calls": [record],
+                }
+            )
+        else:
+            entry = call_entry(record)
+        created = now - (count - i) * (30 * 86400 / count)
+        rows.append(
+            (
+                created,
+                entry.type,
+                entry.tool,
+                f",{','.join(entry.tools)},",
+                f",{','.join(entry.kinds)},",
+                entry.outcome,
+                entry.question,
+                entry.router,
+                "bench",
+                None,
+            )
+        )
+        bodies.append(
+            ("bench", json.dumps({tool: "0" * 64}), json.dumps(entry.data, ensure_ascii=False))
+        )
+    conn.execute("BEGIN")
+    conn.executemany(
+        "INSERT INTO entries (created, type, tool, tools, kinds, outcome, question, router, "
+        "origin, rerun_of) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        rows,
+    )
+    first = conn.execute("SELECT min(id) FROM entries").fetchone()[0]
+    conn.executemany(
+        "INSERT INTO bodies (id, source, hashes, data) VALUES (?,?,?,?)",
+        [(first + n, *body) for n, body in enumerate(bodies)],
+    )
+    conn.execute("COMMIT")
+    store.close()
+    assert sqlite3.connect(path).execute("SELECT count(*) FROM entries").fetchone()[0] == count
+
+
+def bench_list(folder: Path, count: int, rounds: int) -> None:
+    from playground.core.history import HistoryStore, Query
+
+    path = folder / "list.db"
+    started = time.perf_counter()
+    fill(path, count)
+    print(
+        f"\nlist: {count:,} entries written in {time.perf_counter() - started:.1f} s; "
+        f"median of {rounds} rounds, a fresh process-like connection each round"
+    )
+    cases: list[tuple[str, Query, bool]] = [
+        ("every entry (summary rows)", Query(limit=None), False),
+        ("newest 50 with data", Query(limit=50), True),
+        ("--tool check_stock (50)", Query(tool="check_stock", limit=50), True),
+        ("--kind bad_result (50)", Query(kind="bad_result", limit=50), True),
+        ("--question 텀블러 (50)", Query(question="텀블러", limit=50), True),
+        ("--since 1d (all)", Query(since=time.time() - 86400, limit=None), False),
+    ]
+    for label, query, with_data in cases:
+        walls, cpus, sizes = [], [], []
+        for _ in range(rounds):
+            store = HistoryStore(path)
+            store.connection()
+            result: list[Any] = []
+            wall, cpu = timed(
+                lambda s=store, q=query, d=with_data, out=result: out.extend(
+                    s.entries(q, with_data=d)
+                )
+            )
+            walls.append(wall)
+            cpus.append(cpu)
+            sizes.append(len(result))
+            store.close()
+        print(
+            f"  {label:<28} {sizes[0]:>7,} rows  wall {verdict(statistics.median(walls), LIST_GOAL_MS)}"
+            f"  cpu {statistics.median(cpus):8.3f} ms"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=300, help="calls per side (default 300)")
+    parser.add_argument(
+        "--entries", type=int, default=100_000, help="entries to list (default 100,000)"
+    )
+    parser.add_argument("--rounds", type=int, default=5, help="rounds per listing (default 5)")
+    opts = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-history-") as tmp:
+        bench_write(Path(tmp), opts.calls)
+        bench_list(Path(tmp), opts.entries, opts.rounds)
+
+
+if __name__ == "__main__":
+    main()

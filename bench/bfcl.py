@@ -1,0 +1,304 @@
+"""The offline router on BFCL (Berkeley Function Calling Leaderboard v4) development entries.
+
+Run: ``python bench/bfcl.py [--data DIR] [--category simple_python ...] [--out DIR] [--show N]``.
+``--data`` defaults to ``../shared/bench/bfcl_dev`` (beside the worktree; its README names the
+source and licence). Only the development categories ``simple_python``, ``live_simple`` and
+``parallel`` are read: the other BFCL categories are this project's held-out measure.
+
+For each entry the BFCL function declarations are converted into the declarations the playground
+builds (BFCL's ``"type": "dict"`` -> ``object``, ``float`` -> ``number``, ``tuple`` -> ``array``,
+``any`` -> no type; dotted names such as ``math.factorial`` become ``math_factorial`` and the
+mapping is kept), the last user message becomes the question, and the offline router picks its
+first move. Should-not cases pair each question with the functions of another entry of the same
+category (the entry half the file away), where the router must not call anything.
+
+Printed per category (fractions of the entries):
+
+``selected``   the move calls the expected tool (first call);
+``asked``      no call, but the router asks for a required value of the expected tool;
+``wrong_tool`` the first call names another tool;
+``missed``     no call and no question about the expected tool;
+``false_sel``  a call on a paired should-not case (lower is better);
+``e2e``        the expected tool is called and every argument is acceptable per BFCL's possible
+               answers (a value in the answer's list after BFCL's string normalisation --
+               lower case, spaces and ``,./-_*^`` removed; ints accepted for floats; every
+               argument whose list lacks ``""`` present; no argument the answer does not name);
+               for ``parallel``, every expected call matched once, in any order;
+``n_calls``    (``parallel``) the move has as many calls as the answer expects;
+``ms/q``       median wall time of one ``next_move`` per question, in milliseconds.
+
+``--out DIR`` also writes, per category, ``<category>.declarations.jsonl`` (one line per entry:
+``{"id", "declarations", "names"}``) and ``<category>.cases.jsonl`` (the playground's eval case
+format: ``question``, ``expect_tool``, ``expect_args`` from the first possible answer, plus
+``id``), so a single entry can be looked at with the other commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from playground.routing.base import Turn  # noqa: E402
+from playground.routing.offline import OfflineRouter  # noqa: E402
+
+DEV = ("simple_python", "live_simple", "parallel")
+DEFAULT_DATA = ROOT.parent.parent / "shared" / "bench" / "bfcl_dev"
+_TYPES = {"dict": "object", "float": "number", "tuple": "array", "list": "array"}
+
+
+def py_name(name: str) -> str:
+    """A valid Python identifier for a BFCL function name (``math.factorial`` -> ``math_factorial``)."""
+    return re.sub(r"\W", "_", name)
+
+
+def convert_schema(schema: Any) -> Any:
+    """BFCL's parameter schema as JSON Schema (type names mapped; ``any`` drops the type)."""
+    if isinstance(schema, list):
+        return [convert_schema(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key == "type" and isinstance(value, str):
+            if value == "any":
+                continue
+            out[key] = _TYPES.get(value, value)
+        elif key in ("properties",) and isinstance(value, dict):
+            out[key] = {k: convert_schema(v) for k, v in value.items()}
+        elif key in ("items", "additionalProperties"):
+            out[key] = convert_schema(value)
+        else:
+            out[key] = value
+    return out
+
+
+def declarations(functions: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """``(declarations, {python name: BFCL name})`` for one entry's ``function`` list."""
+    decls, names = [], {}
+    for fn in functions:
+        name = py_name(fn["name"])
+        names[name] = fn["name"]
+        decls.append(
+            {
+                "name": name,
+                "description": fn.get("description", ""),
+                "parameters": convert_schema(fn.get("parameters") or {"type": "object"}),
+            }
+        )
+    return decls, names
+
+
+def question_of(entry: dict[str, Any]) -> str:
+    """The last user message of the entry's last turn."""
+    turns = entry["question"][-1]
+    return next(t["content"] for t in reversed(turns) if t["role"] == "user")
+
+
+def _norm(value: Any) -> Any:
+    if isinstance(value, str):
+        return re.sub(r"[ ,./\-_*^]", "", value.lower())
+    if isinstance(value, list):
+        return [_norm(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _norm(v) for k, v in value.items()}
+    return value
+
+
+def _value_ok(value: Any, allowed: list[Any]) -> bool:
+    for ok in allowed:
+        if ok == "" or (ok is None and value is None):
+            continue
+        if isinstance(ok, dict) and isinstance(value, dict):
+            if _args_ok(value, {k: v for k, v in ok.items()}):
+                return True
+            continue
+        if isinstance(ok, bool) or isinstance(value, bool):
+            if value is ok:
+                return True
+            continue
+        if isinstance(ok, (int, float)) and isinstance(value, (int, float)):
+            if float(ok) == float(value):
+                return True
+            continue
+        if _norm(value) == _norm(ok):
+            return True
+    return False
+
+
+def _args_ok(args: Any, answer: dict[str, list[Any]]) -> bool:
+    if not isinstance(args, dict):
+        return False
+    for key, value in args.items():
+        if key not in answer or not _value_ok(value, answer[key]):
+            return False
+    return all(not (key not in args and "" not in allowed) for key, allowed in answer.items())
+
+
+def call_ok(name: str, args: Any, truth: dict[str, dict[str, list[Any]]], names: dict) -> bool:
+    """True when the call ``name(args)`` is acceptable for one ground-truth item."""
+    (fname, answer), *_ = truth.items()
+    return names.get(name, name) == fname and _args_ok(args, answer)
+
+
+def load(data: Path, category: str) -> list[tuple[dict, dict]]:
+    """``[(entry, possible answer)]`` of one category."""
+    entries = [
+        json.loads(line) for line in (data / f"BFCL_v4_{category}.json").read_text().splitlines()
+    ]
+    answers = {
+        a["id"]: a
+        for a in (
+            json.loads(line)
+            for line in (data / "possible_answer" / f"BFCL_v4_{category}.json")
+            .read_text()
+            .splitlines()
+        )
+    }
+    return [(e, answers[e["id"]]) for e in entries]
+
+
+def run_category(router: OfflineRouter, pairs: list[tuple[dict, dict]], show: int) -> dict:
+    """The counts and rates for one category (see the module docstring)."""
+    n = len(pairs)
+    counts = dict.fromkeys(
+        ("selected", "asked", "wrong_tool", "missed", "e2e", "n_calls", "false_sel"), 0
+    )
+    times: list[float] = []
+    failures: list[str] = []
+    for k, (entry, answer) in enumerate(pairs):
+        decls, names = declarations(entry["function"])
+        question = question_of(entry)
+        truth = answer["ground_truth"]
+        expect = py_name(next(iter(truth[0])))
+        t0 = time.perf_counter()
+        move = router.next_move([Turn(role="user", text=question)], decls)
+        times.append(time.perf_counter() - t0)
+        exp = move.explanation or {}
+        if move.calls:
+            first = move.calls[0]
+            counts["selected" if first.name == expect else "wrong_tool"] += 1
+            if len(move.calls) == len(truth):
+                counts["n_calls"] += 1
+            left = list(truth)
+            for call in move.calls:
+                hit = next((t for t in left if call_ok(call.name, call.args, t, names)), None)
+                if hit is None:
+                    break
+                left.remove(hit)
+            else:
+                if not left:
+                    counts["e2e"] += 1
+                    continue
+            if len(failures) < show:
+                failures.append(
+                    f"{entry['id']}: {question!r}\n   got {[(c.name, c.args) for c in move.calls]}"
+                    f"\n   want {truth}"
+                )
+        else:
+            asks = exp.get("asks_for") or {}
+            counts["asked" if asks.get("tool") == expect else "missed"] += 1
+            if len(failures) < show:
+                failures.append(
+                    f"{entry['id']}: {question!r}\n   text {move.text!r}\n   reason {exp.get('reason')}"
+                )
+        # should-not: the same question over the functions of the entry half the file away
+        other, _ = pairs[(k + n // 2) % n]
+        odecls, _ = declarations(other["function"])
+        if any(d["name"] in {x["name"] for x in decls} for d in odecls):
+            continue
+        t0 = time.perf_counter()
+        wrong = router.next_move([Turn(role="user", text=question)], odecls)
+        times.append(time.perf_counter() - t0)
+        if wrong.calls:
+            counts["false_sel"] += 1
+    rates = {k: round(v / n, 3) for k, v in counts.items()}
+    rates["n"] = n
+    rates["ms/q"] = round(statistics.median(times) * 1000, 3)
+    return {"rates": rates, "failures": failures}
+
+
+def write_out(out: Path, category: str, pairs: list[tuple[dict, dict]]) -> None:
+    """The declarations and eval case files of one category (see the module docstring)."""
+    out.mkdir(parents=True, exist_ok=True)
+    with (
+        (out / f"{category}.declarations.jsonl").open("w", encoding="utf-8") as d,
+        (out / f"{category}.cases.jsonl").open("w", encoding="utf-8") as c,
+    ):
+        for entry, answer in pairs:
+            decls, names = declarations(entry["function"])
+            d.write(
+                json.dumps(
+                    {"id": entry["id"], "declarations": decls, "names": names},
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
+            (fname, ans), *_ = answer["ground_truth"][0].items()
+            args = {k: v[0] for k, v in ans.items() if v and v[0] != ""}
+            c.write(
+                json.dumps(
+                    {
+                        "id": entry["id"],
+                        "question": question_of(entry),
+                        "expect_tool": py_name(fname),
+                        "expect_args": args,
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
+
+
+GOALS = {
+    "e2e": ">= 0.60 (simple_python, live_simple)",
+    "false_sel": "<= 0.05",
+    "n_calls": ">= 0.6 (parallel)",
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--category", action="append", choices=DEV)
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--show", type=int, default=0, help="print the first N failures")
+    parser.add_argument("--json", action="store_true", help="print the rates as JSON")
+    ns = parser.parse_args(argv)
+    if not (ns.data / "possible_answer").is_dir():
+        print(
+            f"error: no BFCL data in {ns.data} (expected possible_answer/ beside the files)",
+            file=sys.stderr,
+        )
+        return 2
+    router = OfflineRouter()
+    results = {}
+    for category in ns.category or DEV:
+        pairs = load(ns.data, category)
+        if ns.out:
+            write_out(ns.out, category, pairs)
+        results[category] = run_category(router, pairs, ns.show)
+    if ns.json:
+        print(json.dumps({c: r["rates"] for c, r in results.items()}, indent=2))
+        return 0
+    cols = ("n", "selected", "asked", "wrong_tool", "missed", "false_sel", "e2e", "n_calls", "ms/q")
+    print(f"{'category':<14}" + "".join(f"{c:>11}" for c in cols))
+    for category, r in results.items():
+        print(f"{category:<14}" + "".join(f"{r['rates'][c]:>11}" for c in cols))
+    print("goals: " + "; ".join(f"{k} {v}" for k, v in GOALS.items()))
+    for category, r in results.items():
+        for f in r["failures"]:
+            print(f"[{category}] {f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

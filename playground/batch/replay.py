@@ -1,0 +1,314 @@
+"""Golden episodes, replay and rerun (issue 14, "Golden episodes and drift").
+
+A golden file (``ask ... --save FILE.json``, ``call ... [--repair] --save FILE.json``) is one
+JSON document, plain and diffable::
+
+    {"golden": 1, "type": "episode" | "call", "saved": "2026-11-30T21:00:00+0000",
+     "question": "..." | null, "tool": "..." | null, "args": {...} | null, "router": "offline",
+     "declaration_hashes": {"track_shipping": "<sha256>", ...},
+     "data": <Episode.to_json() or CallRecord.to_json()>}
+
+``declaration_hashes`` holds every contract the run touched: for a question, every declaration
+the router was shown; for a hand-picked call, the tools called. :func:`replay_file` runs the
+same question or call again and compares field by field (:mod:`playground.batch.drift`); a
+changed hash is named as the likely cause. :func:`rerun` does the same for a history entry.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playground.batch.drift import Drift, compare, declaration_causes
+from playground.core.history import contract_hashes, picked_call, touched_hashes
+from playground.errors import UsageError
+
+GOLDEN_VERSION = 1
+
+
+def golden_document(
+    kind: str, data: Mapping[str, Any], hashes: Mapping[str, str]
+) -> dict[str, Any]:
+    """The golden file's JSON for a run (``kind``: ``call`` or ``episode``)."""
+    if kind == "call":
+        tool, args, question = data.get("tool"), data.get("args"), None
+    else:
+        question = data.get("question")
+        tool, args = (None, None) if question is not None else picked_call(data)
+    return {
+        "golden": GOLDEN_VERSION,
+        "type": kind,
+        "saved": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "question": question,
+        "tool": tool,
+        "args": args,
+        "router": str(data.get("router") or ("" if kind == "call" else "manual")),
+        "declaration_hashes": dict(sorted(hashes.items())),
+        "data": dict(data),
+    }
+
+
+def write_json_atomic(path: str | Path, document: Any) -> None:
+    """Write ``document`` as indented JSON (Hangul as is) to ``path`` through a temp file and
+    ``os.replace``, so a reader never sees half a file. Raises :class:`UsageError` when the
+    folder cannot be written."""
+    target = Path(path)
+    text = json.dumps(document, ensure_ascii=False, indent=2, default=repr) + "\n"
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
+    except OSError as exc:
+        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
+
+
+def save_golden(
+    path: str | Path, registry: Any, kind: str, data: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Write the golden file for a run at ``path``; returns the document written."""
+    document = golden_document(kind, data, touched_hashes(registry, kind, data))
+    write_json_atomic(path, document)
+    return document
+
+
+def read_golden(path: str | Path) -> dict[str, Any]:
+    """Read and check a golden file. Raises :class:`UsageError` naming the file and the
+    problem (missing, not JSON, not a golden episode)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise UsageError(f"{p}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{p}: cannot read it ({exc})") from None
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"{p}: not JSON ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("golden") != GOLDEN_VERSION:
+        raise UsageError(f'{p}: not a golden episode (no "golden": {GOLDEN_VERSION})')
+    if doc.get("type") not in ("call", "episode") or not isinstance(doc.get("data"), dict):
+        raise UsageError(f'{p}: "type" must be call or episode and "data" an object')
+    if doc.get("type") == "call" or doc.get("question") is None:
+        if not isinstance(doc.get("tool"), str) or not doc["tool"]:
+            raise UsageError(f'{p}: a call or manual episode needs "tool"')
+    elif not isinstance(doc.get("question"), str):
+        raise UsageError(f'{p}: "question" must be a string')
+    return doc
+
+
+def fresh_session(pg: Any) -> Any:
+    """A copy of the Playground ``pg`` whose gate has an empty cache and zero body-run counts
+    (same registry, tool source and settings): a rerun or replay runs the body as the first
+    call of a session did, instead of answering from this session's cache."""
+    from collections import Counter
+
+    from playground.core.cache import ResultCache
+
+    gate = dataclasses.replace(pg.gate, cache=ResultCache(), body_runs=Counter())
+    return dataclasses.replace(pg, gate=gate)
+
+
+def run_again(pg: Any, kind: str, doc: Mapping[str, Any], router: Any = None) -> dict[str, Any]:
+    """Run what ``doc`` describes once more on ``pg`` and return the new JSON: a call record
+    (``kind == "call"``), a question episode (with ``router``) or a manual episode.
+
+    ``doc``: ``{"question"}`` or ``{"tool", "args"}`` (a golden document or :func:`what_ran`).
+    Raises :class:`UsageError` for a question without a router.
+    """
+    from playground.loop.episode import run_manual_episode, run_question_episode
+
+    if kind == "call":
+        record: dict[str, Any] = pg.gate.call(doc.get("tool"), doc.get("args")).to_json()
+        return record
+    if doc.get("question") is not None:
+        if router is None:
+            raise UsageError("a question needs a router to run again")
+        episode: dict[str, Any] = run_question_episode(pg, str(doc["question"]), router).to_json()
+        return episode
+    manual: dict[str, Any] = run_manual_episode(pg, str(doc.get("tool")), doc.get("args")).to_json()
+    return manual
+
+
+def what_ran(kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"question"}`` or ``{"tool", "args"}`` of a stored record or episode (for :func:`run_again`)."""
+    if kind == "call":
+        return {"question": None, "tool": data.get("tool"), "args": data.get("args")}
+    if data.get("question") is not None:
+        return {"question": data.get("question"), "tool": None, "args": None}
+    tool, args = picked_call(data)
+    return {"question": None, "tool": tool, "args": args}
+
+
+@dataclass
+class ReplayResult:
+    """One golden file replayed. ``drifts``: the fields that differ; ``causes``: changed
+    declarations; ``error``: why it could not run ('' when it ran); ``notes``: e.g. another
+    router than saved; ``updated``: the file was rewritten (``--update``)."""
+
+    file: str
+    kind: str = ""
+    label: str = ""
+    drifts: list[Drift] = field(default_factory=list)
+    causes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    error: str = ""
+    updated: bool = False
+    seconds: float = 0.0
+    now: dict[str, Any] | None = None
+
+    @property
+    def drifted(self) -> bool:
+        return bool(self.drifts)
+
+    @property
+    def passed(self) -> bool:
+        return not self.error and (not self.drifts or self.updated)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"file", "type", "label", "passed", "drift": [{"field", "saved", "now"}],
+        "causes", "notes", "error", "updated"}``."""
+        return {
+            "file": self.file,
+            "type": self.kind,
+            "label": self.label,
+            "passed": self.passed,
+            "drift": [d.to_json() for d in self.drifts],
+            "causes": list(self.causes),
+            "notes": list(self.notes),
+            "error": self.error,
+            "updated": self.updated,
+        }
+
+
+def replay_file(
+    pg: Any,
+    path: str | Path,
+    make_router: Callable[[str], tuple[Any, list[str]]] | None = None,
+    *,
+    update: bool = False,
+) -> ReplayResult:
+    """Replay the golden file at ``path`` on ``pg`` and compare.
+
+    ``make_router(name) -> (router, notes)`` builds the router a question was saved with
+    (the CLI's router choice; notes say when another one is used). ``update``: rewrite the file
+    with today's run when it drifted. Never raises for a bad file: ``error`` says what is wrong.
+    """
+    result = ReplayResult(file=str(path))
+    started = time.perf_counter()
+    try:
+        doc = read_golden(path)
+        kind = str(doc["type"])
+        result.kind = kind
+        result.label = doc.get("question") or f"{doc.get('tool')}({_args_text(doc.get('args'))})"
+        router = None
+        if kind == "episode" and doc.get("question") is not None:
+            if make_router is None:
+                raise UsageError("no router to replay a question")
+            router, notes = make_router(str(doc.get("router") or "offline"))
+            result.notes.extend(notes)
+        now = run_again(fresh_session(pg), kind, doc, router)
+        result.now = now
+        result.drifts = compare(kind, doc["data"], now)
+        if result.drifts:
+            saved_hashes = doc.get("declaration_hashes") or {}
+            current = touched_hashes(pg.registry, kind, now)
+            if kind == "episode" and doc.get("question") is None:
+                current = contract_hashes(pg.registry, [*saved_hashes, *current])
+            involved = _called(kind, doc["data"]) + _called(kind, now)
+            result.causes = declaration_causes(saved_hashes, current, involved)
+            if update:
+                save_golden(path, pg.registry, kind, now)
+                result.updated = True
+    except UsageError as exc:
+        result.error = str(exc)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _called(kind: str, data: Mapping[str, Any]) -> list[str]:
+    if kind == "call":
+        return [str(data.get("tool"))]
+    return [str(c.get("tool")) for c in data.get("calls") or [] if isinstance(c, Mapping)]
+
+
+def _args_text(args: Any) -> str:
+    return json.dumps(args, ensure_ascii=False, default=repr)
+
+
+@dataclass
+class Rerun:
+    """A history entry run again: the ``new`` JSON, the ``drifts`` from the old one and the
+    ``causes`` (changed declaration hashes)."""
+
+    kind: str
+    old: dict[str, Any]
+    new: dict[str, Any]
+    drifts: list[Drift]
+    causes: list[str]
+    hashes: dict[str, str]
+
+
+def rerun(
+    pg: Any, kind: str, data: Mapping[str, Any], saved_hashes: Mapping[str, str], router: Any = None
+) -> Rerun:
+    """Run a stored record or episode again (same arguments or question) on a fresh cache
+    (:func:`fresh_session`) and compare."""
+    new = run_again(fresh_session(pg), kind, what_ran(kind, data), router)
+    hashes = touched_hashes(pg.registry, kind, new)
+    drifts = compare(kind, data, new)
+    causes = (
+        declaration_causes(saved_hashes, hashes, _called(kind, data) + _called(kind, new))
+        if drifts
+        else []
+    )
+    return Rerun(kind, dict(data), new, drifts, causes, hashes)
+
+
+def to_junit(results: list[ReplayResult], name: str = "playground replay") -> str:
+    """JUnit XML (the de-facto schema Jenkins, GitLab and GitHub read): one ``<testcase>`` per
+    golden file, ``<failure type="drift">`` listing each drifted field and the likely causes,
+    ``<error>`` for a file that could not run."""
+    suites = ET.Element("testsuites", name=name)
+    suite = ET.SubElement(suites, "testsuite", name=name)
+    failures = errors = 0
+    for r in results:
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            classname=f"replay.{Path(r.file).stem}",
+            name=f"{Path(r.file).name}: {r.label}" if r.label else Path(r.file).name,
+            time=f"{r.seconds:.3f}",
+        )
+        if r.error:
+            errors += 1
+            ET.SubElement(case, "error", message=r.error, type="unreadable").text = r.error
+        elif r.drifts and not r.updated:
+            failures += 1
+            first = r.causes[0] if r.causes else r.drifts[0].text(80)
+            body = "\n".join([*(d.text() for d in r.drifts), *r.causes])
+            ET.SubElement(case, "failure", message=first, type="drift").text = body
+    total = str(len(results))
+    seconds = f"{sum(r.seconds for r in results):.3f}"
+    for element in (suites, suite):
+        element.set("tests", total)
+        element.set("failures", str(failures))
+        element.set("errors", str(errors))
+        element.set("time", seconds)
+    ET.indent(suites)
+    return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"

@@ -1,0 +1,122 @@
+"""``playground replay FILES...``: run golden episodes again and report drift field by field.
+
+A golden file is written by ``ask ... --save FILE.json`` or ``call ... [--repair] --save
+FILE.json`` (format: :mod:`playground.batch.replay`). Exit codes: 0 nothing drifted (or
+``--update`` accepted it); 1 a file drifted; 2 a file could not be read or a tool module did not
+load. ``--format junit`` prints JUnit XML for CI. Replays are not recorded in the history.
+"""
+
+from __future__ import annotations
+
+import os
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from playground.cli.common import (
+    ExitCode,
+    ToolsOption,
+    boundary,
+    dump_json,
+    emit_json_lines,
+    error_line,
+    finish,
+    note_line,
+    open_workbench,
+    visible,
+)
+
+
+class ReplayFormat(str, Enum):
+    """``--format`` of replay: table, json, jsonl or junit (JUnit XML)."""
+
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
+    junit = "junit"
+
+
+def replay(
+    files: Annotated[
+        list[Path], typer.Argument(help="Golden files (ask/call ... --save FILE.json).")
+    ],
+    update: Annotated[
+        bool,
+        typer.Option("--update", help="Accept today's behaviour: rewrite the files that drifted."),
+    ] = False,
+    tools: ToolsOption = None,
+    fmt: Annotated[
+        ReplayFormat,
+        typer.Option(
+            "--format", "-f", help="table, json, jsonl or junit (JUnit XML).", case_sensitive=False
+        ),
+    ] = ReplayFormat.table,
+) -> None:
+    """Replay golden episodes: same question or call, compared field by field (router choice,
+    arguments, verdicts, kinds, values, reply); a changed declaration is named as the cause.
+    Exit 1 on drift."""
+    from playground.batch.replay import replay_file, to_junit
+    from playground.routing.factory import choose_router
+
+    def make_router(name: str) -> tuple[Any, list[str]]:
+        choice = choose_router(name, None, None, os.environ)
+        notes = list(choice.notes)
+        if choice.router.name != name:
+            notes.append(f"saved with the {name} router, replayed with {choice.router.name}")
+        return choice.router, notes
+
+    with boundary():
+        pg = open_workbench(tools)
+        results = []
+        for path in files:
+            result = replay_file(pg, path, make_router, update=update)
+            results.append(result)
+            for text in result.notes:
+                note_line(f"{path}: {text}")
+            if result.error:
+                error_line(result.error)
+            if fmt is ReplayFormat.jsonl:
+                emit_json_lines([result.to_json()])
+        if fmt is ReplayFormat.json:
+            typer.echo(dump_json([r.to_json() for r in results]))
+        elif fmt is ReplayFormat.junit:
+            typer.echo(to_junit(results), nl=False)
+        elif fmt is ReplayFormat.table:
+            _print_table(results)
+    code = ExitCode.OK
+    if any(r.drifts and not r.updated for r in results):
+        code = ExitCode.FAILED
+    if any(r.error for r in results):
+        code = ExitCode.USAGE
+    finish(pg, code)
+
+
+def _print_table(results: list[Any]) -> None:
+    from rich.text import Text
+
+    from playground.cli import render
+
+    out = render.console()
+    for r in results:
+        if r.error:
+            out.print(Text.assemble(("ERROR ", "bold red"), visible(r.file)))
+            continue
+        if not r.drifts:
+            out.print(Text.assemble(("same  ", "green"), visible(f"{r.file}: {r.label}")))
+            continue
+        head = ("updated ", "yellow") if r.updated else ("DRIFT ", "bold red")
+        out.print(Text.assemble(head, visible(f"{r.file}: {r.label}")))
+        for drift in r.drifts:
+            out.print(Text("  " + visible(drift.text()), style="yellow"))
+        for cause in r.causes:
+            out.print(Text("  likely cause: " + cause, style="bold"))
+    drifted = sum(1 for r in results if r.drifts and not r.updated)
+    style = "bold red" if drifted else "green"
+    out.print(Text(f"{len(results)} replayed, {drifted} drifted", style=style))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``replay`` to ``app``."""
+    app.command("replay")(replay)

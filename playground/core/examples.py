@@ -1,0 +1,220 @@
+"""Example values a model can follow: every example in a fix hint passes the schema.
+
+An ``invalid_args`` message ends with "..., e.g. name=<example>" and an example call. A wrong
+example teaches the model the wrong thing ("Give 'name' as string, e.g. name=null"), so each
+candidate is checked with the same validator the gate uses, and the value just refused is never
+offered. Candidates, in order: the schema's ``examples``, a non-null ``default``, ``enum`` /
+``const`` values, an example written in the parameter's prose ("예: 무선 키보드", "e.g.
+'blue denim'", taken whole up to the end of its clause, not cut at the first space), then a
+value built from the schema (:func:`build_example`: an object with its required keys, an array
+of one built item, the lower bound of a range, a value of a ``format``). When no candidate
+passes, there is no example (:data:`NO_EXAMPLE`) rather than a wrong one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playground.core.canonical import canonical_json
+from playground.core.docstrings import arg_text
+from playground.core.ecma import EcmaValidator
+
+#: Returned by :func:`valid_example` when nothing built or written passes the schema.
+NO_EXAMPLE: Any = object()
+
+_WRITTEN = re.compile(
+    r"(?:예:|예시:|예\)|e\.g\.,?|eg\.|example:|for example,?|such as)\s*"
+    r"(?:['\"“‘`]([^'\"”’`]+)['\"”’`]|([^\n.,;)(]+))",
+    re.I,
+)
+_FORMATS = {
+    "date": "2026-06-21",
+    "date-time": "2026-06-21T09:00:00+09:00",
+    "time": "09:00:00+09:00",
+    "email": "user@example.com",
+    "uri": "https://example.com",
+    "url": "https://example.com",
+    "uuid": "123e4567-e89b-12d3-a456-426614174000",
+    "ipv4": "192.0.2.1",
+    "ipv6": "2001:db8::1",
+    "hostname": "example.com",
+    "duration": "P1D",
+}
+
+
+def written_examples(text: str) -> list[str]:
+    """Examples written in prose: the quoted text whole, or the unquoted clause up to the next
+    ``.``, ``,``, ``;``, ``)`` or line end (then its first word as a shorter candidate)."""
+    out: list[str] = []
+    for m in _WRITTEN.finditer(text or ""):
+        quoted, bare = m.group(1), m.group(2)
+        if quoted:
+            out.append(quoted.strip())
+        elif bare and bare.strip():
+            clause = bare.strip()
+            out.append(clause)
+            first = clause.split()[0]
+            if first != clause:
+                out.append(first)
+    return list(dict.fromkeys(out))
+
+
+def _typed(text: str, schema: dict[str, Any]) -> list[Any]:
+    """``text`` as the values it could mean for ``schema`` (a string, an int, a float, a
+    boolean): the validator picks the one that fits."""
+    out: list[Any] = [text]
+    try:
+        number = float(text)
+        out.insert(0, int(number) if number.is_integer() else number)
+    except ValueError:
+        pass
+    if text.lower() in ("true", "false"):
+        out.insert(0, text.lower() == "true")
+    return out
+
+
+def _resolve(schema: Any, root: dict[str, Any]) -> dict[str, Any]:
+    seen = 0
+    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and seen < 20:
+        seen += 1
+        node: Any = root
+        for token in [t for t in schema["$ref"].lstrip("#").split("/") if t]:
+            node = node.get(token) if isinstance(node, dict) else None
+        if not isinstance(node, dict):
+            return {}
+        schema = {**node, **{k: v for k, v in schema.items() if k != "$ref"}}
+    return schema if isinstance(schema, dict) else {}
+
+
+def build_example(schema: Any, root: dict[str, Any] | None = None, depth: int = 0) -> Any:
+    """A value built from ``schema`` alone (no validation here; :func:`valid_example` checks
+    it): non-null branches and types first; an object with each required key built; an array
+    of one built item (``minItems`` of them when larger); a number at its lower bound (or 1,
+    kept within ``maximum``); a string of its ``format``, else ``"text"`` padded to
+    ``minLength``. ``NO_EXAMPLE`` when nothing can be built (too deep, ``false``)."""
+    root = root or {}
+    if depth > 12 or schema is False:
+        return NO_EXAMPLE
+    schema = _resolve(schema, root)
+    if "const" in schema:
+        return schema["const"]
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum:
+        non_null = [v for v in enum if v is not None]
+        return (non_null or enum)[0]
+    for key in ("anyOf", "oneOf"):
+        branches = [b for b in schema.get(key) or [] if isinstance(b, dict)]
+        branches.sort(key=lambda b: _resolve(b, root).get("type") == "null")
+        for branch in branches:
+            merged = {**{k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}, **branch}
+            value = build_example(merged, root, depth + 1)
+            if value is not NO_EXAMPLE:
+                return value
+    for sub in schema.get("allOf") or []:
+        schema = {**schema, **_resolve(sub, root)}
+    t = schema.get("type")
+    if isinstance(t, list):
+        t = next((x for x in t if x != "null"), "null")
+    if t == "object" or (t is None and "properties" in schema):
+        props = schema.get("properties") or {}
+        out = {}
+        for name in schema.get("required") or []:
+            value = build_example(props.get(name, {}), root, depth + 1)
+            if value is NO_EXAMPLE:
+                return NO_EXAMPLE
+            out[name] = value
+        return out
+    if t == "array":
+        items = schema.get("items")
+        prefix = schema.get("prefixItems")
+        built = []
+        if isinstance(prefix, list):
+            built = [build_example(p, root, depth + 1) for p in prefix]
+        elif isinstance(items, dict):
+            one = build_example(items, root, depth + 1)
+            if one is not NO_EXAMPLE:
+                built = [one] * max(1, int(schema.get("minItems", 1) or 1))
+        if any(b is NO_EXAMPLE for b in built):
+            return NO_EXAMPLE
+        top = schema.get("maxItems")
+        return built[:top] if isinstance(top, int) else built
+    if t in ("integer", "number"):
+        lo = schema.get("minimum")
+        if lo is None and isinstance(schema.get("exclusiveMinimum"), (int, float)):
+            lo = schema["exclusiveMinimum"] + 1
+        value = lo if isinstance(lo, (int, float)) and not isinstance(lo, bool) else 1
+        hi = schema.get("maximum")
+        if isinstance(hi, (int, float)) and value > hi:
+            value = hi
+        step = schema.get("multipleOf")
+        if isinstance(step, (int, float)) and step > 0 and value % step:
+            value = (value // step + 1) * step
+        return int(value) if t == "integer" else value
+    if t == "boolean":
+        return True
+    if t == "null":
+        return None
+    if t == "string" or t is None:
+        fmt = schema.get("format")
+        if fmt in _FORMATS:
+            return _FORMATS[fmt]
+        size = schema.get("minLength")
+        text = "text"
+        if isinstance(size, int) and size > len(text):
+            text = text + "x" * (size - len(text))
+        return text
+    return NO_EXAMPLE
+
+
+def valid_example(
+    name: str,
+    schema: dict[str, Any],
+    tool_description: str = "",
+    *,
+    root: dict[str, Any] | None = None,
+    avoid: Any = NO_EXAMPLE,
+) -> Any:
+    """The first candidate (module docstring) that passes ``schema`` and is not ``avoid`` (the
+    value just refused), or :data:`NO_EXAMPLE`. ``name``: the parameter, for its docstring line
+    in ``tool_description``; ``root``: the whole parameters schema (for ``$ref``/``$defs``)."""
+    root = root or {}
+    full = dict(schema)
+    for key in ("$defs", "definitions"):
+        if key in root and key not in full:
+            full[key] = root[key]
+    validator = EcmaValidator(full)
+    for value in _candidates(name, _resolve(schema, root), tool_description, root):
+        if value is NO_EXAMPLE:
+            continue
+        if avoid is not NO_EXAMPLE and canonical_json(value) == canonical_json(avoid):
+            continue
+        try:
+            if validator.is_valid(value):
+                return value
+        except Exception:  # a schema the validator cannot read: no example
+            return NO_EXAMPLE
+    return NO_EXAMPLE
+
+
+def _candidates(name: str, schema: dict[str, Any], description: str, root: dict[str, Any]) -> Any:
+    yield from schema.get("examples") or []
+    if schema.get("default") is not None:
+        yield schema["default"]
+    if "const" in schema:
+        yield schema["const"]
+    yield from [v for v in schema.get("enum") or [] if v is not None]
+    prose = " ".join(x for x in (schema.get("description") or "", arg_text(description, name)) if x)
+    for text in written_examples(prose):
+        yield from _typed(text, schema)
+    yield build_example(schema, root)
+    if schema.get("default") is None and "default" in schema:
+        yield None
+
+
+def cli_hint(name: str, value: Any) -> str:
+    """How to type ``name`` = ``value`` on the command line (HTTPie style, as ``playground
+    call`` reads it): ``name=value`` for a string, ``name:=7`` (raw JSON) for anything else."""
+    if isinstance(value, str):
+        return f"{name}={canonical_json(value)}"
+    return f"{name}:={canonical_json(value)}"

@@ -1,0 +1,817 @@
+"""History: every hand-test call record and episode, kept in a local SQLite file (issue 14).
+
+The store is the standard library's :mod:`sqlite3` in WAL mode (https://sqlite.org/wal.html:
+readers never block the writer, and one writer at a time waits on ``busy_timeout``), so two
+playground processes writing at once lose nothing. The schema is versioned with
+``PRAGMA user_version`` and migrated forward by :data:`MIGRATIONS`; ``PRAGMA application_id``
+marks the file as a playground history, so a foreign SQLite file is never written into.
+
+Where: ``.playground/history.db`` in the working directory, or ``--history PATH`` /
+``PLAYGROUND_HISTORY=PATH``; ``--no-history`` or ``PLAYGROUND_HISTORY=off`` turns it off
+(:func:`resolve_path`). The file is created with mode 0600: values may hold personal data.
+
+Never fatal: a corrupt or foreign file is moved aside (one notice) and a new one started; a
+directory that cannot be written, or a database that fails later, turns history off for the
+process with one notice. Notices are strings in :attr:`HistoryStore.notices` and passed to the
+``notice`` callback; the CLI prints them on stderr, the TUI as notifications.
+
+What is stored (:class:`Entry`): the record or episode JSON (``to_json()`` as given, after
+:func:`redact` removed API keys and header values), the tool source, the time, the router, and
+the sha256 of each involved contract's declaration (:meth:`Contract.declaration_hash`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+#: ``PRAGMA application_id`` of a playground history file ("TPhi" as a big-endian int32).
+APPLICATION_ID = 0x54506869
+DEFAULT_PATH = Path(".playground") / "history.db"
+ENV_VAR = "PLAYGROUND_HISTORY"
+OFF_VALUES = frozenset({"off", "0", "no", "false", "none"})
+#: How long a writer waits for another process's write to finish (ms).
+BUSY_TIMEOUT_MS = 10_000
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+#: Schema migrations: ``MIGRATIONS[i]`` takes ``user_version`` i to i + 1. Append, never edit.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        # One small row per entry (what a listing reads: 100,000 of them in well under 300 ms)
+        # and its bulky parts in ``bodies``, read for one entry or a page of them.
+        """CREATE TABLE entries (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            created REAL NOT NULL,            -- Unix time, seconds
+            type TEXT NOT NULL,               -- 'call' | 'episode'
+            tool TEXT NOT NULL DEFAULT '',    -- the first tool called ('' when none)
+            tools TEXT NOT NULL DEFAULT '',   -- ',a,b,': every tool called, for --tool
+            kinds TEXT NOT NULL DEFAULT '',   -- ',ok,invalid_args,': every outcome kind
+            outcome TEXT NOT NULL DEFAULT '', -- a call's kind, an episode's end
+            question TEXT,                    -- an episode's question (NULL for calls)
+            router TEXT NOT NULL DEFAULT '',  -- 'offline', 'gemini', 'manual', '' for a call
+            origin TEXT NOT NULL DEFAULT '',  -- 'cli', 'tui', 'rerun'
+            rerun_of INTEGER                  -- the entry this one re-ran
+        )""",
+        """CREATE TABLE bodies (
+            id INTEGER PRIMARY KEY,           -- = entries.id
+            source TEXT NOT NULL DEFAULT '',  -- the tool source (module paths, a server)
+            hashes TEXT NOT NULL DEFAULT '{}',-- {contract: sha256 of its declaration}
+            data TEXT NOT NULL                -- the record or episode JSON
+        )""",
+        "CREATE INDEX entries_created ON entries (created)",
+        "CREATE INDEX entries_tool ON entries (tool, created)",
+        "CREATE INDEX entries_outcome ON entries (outcome, created)",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+#: Columns of a listing row, then of its body.
+SUMMARY_COLUMNS = (
+    "e.id, e.created, e.type, e.tool, e.tools, e.kinds, e.outcome, e.question, e.router, "
+    "e.origin, e.rerun_of"
+)
+BODY_COLUMNS = "b.source, b.hashes, b.data"
+
+# -- redaction -----------------------------------------------------------------------------------
+
+#: Dict keys whose values are never stored (compared lower-case, ``-`` read as ``_``).
+SECRET_KEYS = frozenset(
+    {
+        "headers",
+        "authorization",
+        "proxy_authorization",
+        "api_key",
+        "apikey",
+        "x_goog_api_key",
+        "x_api_key",
+        "cookie",
+        "set_cookie",
+    }
+)
+#: Environment variables whose values are cut out of every stored string.
+SECRET_ENV = ("GEMINI_API_KEY", "GOOGLE_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY")
+REDACTED = "[redacted]"
+_URL_USERINFO = re.compile(r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s]+@")
+
+
+def redact(value: Any, secrets: Iterable[str] = ()) -> Any:
+    """``value`` with header values and keys removed, for storing.
+
+    Dict entries under :data:`SECRET_KEYS` become ``"[redacted]"``; every string has each of
+    ``secrets`` (the values of :data:`SECRET_ENV` when set, at least 8 characters) and a URL's
+    ``user:password@`` replaced by ``[redacted]``. Returns a new value; ``value`` is unchanged.
+    """
+    cut = [s for s in secrets if len(s) >= 8]
+
+    def walk(v: Any) -> Any:
+        if isinstance(v, str):
+            for secret in cut:
+                if secret in v:
+                    v = v.replace(secret, REDACTED)
+            return _URL_USERINFO.sub(rf"\1{REDACTED}@", v) if "://" in v else v
+        if isinstance(v, dict):
+            return {
+                k: (
+                    REDACTED
+                    if isinstance(k, str) and k.lower().replace("-", "_") in SECRET_KEYS
+                    else walk(x)
+                )
+                for k, x in v.items()
+            }
+        if isinstance(v, (list, tuple)):
+            return [walk(x) for x in v]
+        return v
+
+    return walk(value)
+
+
+def env_secrets(environ: Mapping[str, str] | None = None) -> list[str]:
+    """The values of :data:`SECRET_ENV` set in ``environ`` (default ``os.environ``)."""
+    env = os.environ if environ is None else environ
+    return [env[name] for name in SECRET_ENV if env.get(name)]
+
+
+# -- entries -------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Entry:
+    """One history entry. ``id``: its row id (0 before it is stored). ``created``: Unix time
+    (s). ``type``: ``call`` or ``episode``. ``data``: the record or episode JSON (``None`` in a
+    listing that left it out; ``source`` and ``hashes`` too). ``hashes``: ``{contract: sha256}``. ``tools`` / ``kinds``: every
+    tool called and every outcome kind. ``outcome``: a call's kind or an episode's ``end``."""
+
+    type: str
+    data: Any
+    created: float = 0.0
+    id: int = 0
+    tool: str = ""
+    tools: list[str] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
+    outcome: str = ""
+    question: str | None = None
+    router: str = ""
+    source: str = ""
+    origin: str = ""
+    rerun_of: int | None = None
+    hashes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def time_text(self) -> str:
+        """``created`` as local ``YYYY-MM-DD HH:MM:SS``."""
+        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.created))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"id", "time" (ISO 8601, local, seconds), "created" (Unix s), "type", "tool",
+        "tools", "kinds", "outcome", "question", "router", "source", "origin", "rerun_of",
+        "declaration_hashes", "data"}`` (``data`` only when it was loaded)."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(self.created)),
+            "created": round(self.created, 6),
+            "type": self.type,
+            "tool": self.tool,
+            "tools": list(self.tools),
+            "kinds": list(self.kinds),
+            "outcome": self.outcome,
+            "question": self.question,
+            "router": self.router,
+            "source": self.source,
+            "origin": self.origin,
+            "rerun_of": self.rerun_of,
+            "declaration_hashes": dict(self.hashes),
+        }
+        if self.data is not None:
+            out["data"] = self.data
+        return out
+
+
+def call_entry(
+    record: Mapping[str, Any],
+    hashes: Mapping[str, str] | None = None,
+    *,
+    source: str = "",
+    origin: str = "",
+    rerun_of: int | None = None,
+) -> Entry:
+    """An :class:`Entry` for one call record (``CallRecord.to_json()``, stored as given)."""
+    tool = str(record.get("tool") or "")
+    kind = str(record.get("kind") or "")
+    return Entry(
+        type="call",
+        data=dict(record),
+        tool=tool,
+        tools=[tool] if tool else [],
+        kinds=[kind] if kind else [],
+        outcome=kind,
+        source=source,
+        origin=origin,
+        rerun_of=rerun_of,
+        hashes=dict(hashes or {}),
+    )
+
+
+def episode_entry(
+    episode: Mapping[str, Any],
+    hashes: Mapping[str, str] | None = None,
+    *,
+    source: str = "",
+    origin: str = "",
+    rerun_of: int | None = None,
+) -> Entry:
+    """An :class:`Entry` for one episode (``Episode.to_json()``, stored as given)."""
+    calls = [c for c in episode.get("calls") or [] if isinstance(c, Mapping)]
+    tools: list[str] = []
+    kinds: list[str] = []
+    for call in calls:
+        for bucket, value in ((tools, call.get("tool")), (kinds, call.get("kind"))):
+            if isinstance(value, str) and value and value not in bucket:
+                bucket.append(value)
+    question = episode.get("question")
+    return Entry(
+        type="episode",
+        data=dict(episode),
+        tool=tools[0] if tools else "",
+        tools=tools,
+        kinds=kinds,
+        outcome=str(episode.get("end") or ""),
+        question=question if isinstance(question, str) else None,
+        router=str(episode.get("router") or ""),
+        source=source,
+        origin=origin,
+        rerun_of=rerun_of,
+        hashes=dict(hashes or {}),
+    )
+
+
+@dataclass(frozen=True)
+class Query:
+    """Filters of a listing. ``tool``: an entry that called it. ``kind``: an outcome kind one
+    of its calls had (``ok``, ``invalid_args``, ...), or the entry type ``call`` / ``episode``.
+    ``question``: a substring of the question (case-insensitive for ASCII). ``since``: Unix
+    time (s). ``before``: Unix time (s). ``limit``: rows, newest first (``None``: all)."""
+
+    tool: str | None = None
+    kind: str | None = None
+    question: str | None = None
+    since: float | None = None
+    before: float | None = None
+    limit: int | None = 50
+
+
+# -- the store -----------------------------------------------------------------------------------
+
+
+class HistoryError(Exception):
+    """A history database could not be opened or written (never leaves :class:`HistoryStore`)."""
+
+
+class HistoryStore:
+    """The history database at ``path``.
+
+    ``notice``: called with each one-line notice (a file moved aside, history turned off).
+    Opening is lazy (first read or write). When the store cannot work it turns itself off:
+    :attr:`enabled` becomes ``False``, a notice says why, writes are skipped and reads return
+    nothing. Methods never raise :mod:`sqlite3` errors.
+    """
+
+    def __init__(self, path: str | Path, notice: Callable[[str], None] | None = None) -> None:
+        self.path = Path(path)
+        self.notices: list[str] = []
+        self.enabled = True
+        self._notice = notice
+        self._conn: sqlite3.Connection | None = None
+        # One connection shared by the TUI's worker threads: one statement at a time.
+        self._lock = threading.RLock()
+
+    # -- opening --------------------------------------------------------------------------------
+    def _say(self, text: str) -> None:
+        self.notices.append(text)
+        if self._notice is not None:
+            self._notice(text)
+
+    def _off(self, why: str) -> None:
+        if self.enabled:
+            self.enabled = False
+            self._say(
+                f"history is off for this run: {why} (choose another file with --history PATH, "
+                "or --no-history)"
+            )
+        self.close()
+
+    def _reader(self) -> sqlite3.Connection | None:
+        """The connection for a read: ``None`` (nothing to read) when the file does not exist
+        yet, so listing an empty history creates no file."""
+        if self._conn is None and self.enabled and not self.path.exists():
+            return None
+        return self.connection()
+
+    def connection(self) -> sqlite3.Connection | None:
+        """The open connection (opening, creating and migrating the file on first use), or
+        ``None`` when history is off."""
+        if self._conn is not None or not self.enabled:
+            return self._conn
+        try:
+            self._conn = self._open()
+        except HistoryError as exc:
+            self._off(str(exc))
+        return self._conn
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise HistoryError(f"cannot create {self.path.parent}: {exc.strerror or exc}") from None
+        why = self._foreign_reason()
+        if why:
+            self._move_aside(why)
+        try:
+            conn = self._connect()
+            self._migrate(conn)
+        except _Foreign as exc:
+            with contextlib.suppress(Exception):
+                conn.close()
+            self._move_aside(str(exc))
+            try:
+                conn = self._connect()
+                self._migrate(conn)
+            except (sqlite3.Error, OSError, _Foreign) as exc2:
+                raise HistoryError(f"cannot start {self.path}: {exc2}") from None
+        except (sqlite3.Error, OSError) as exc:
+            raise HistoryError(f"cannot write {self.path}: {_why(exc)}") from None
+        return conn
+
+    def _connect(self) -> sqlite3.Connection:
+        # Create the file 0600 first: sqlite3 would create it with the umask's mode, and the
+        # -wal / -shm files copy the main file's permissions.
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        os.close(fd)
+        conn = sqlite3.connect(
+            self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+        )
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        return conn
+
+    def _foreign_reason(self) -> str:
+        """Why the existing file is not a SQLite database ('' when it is one or does not exist)."""
+        try:
+            with open(self.path, "rb") as fh:
+                head = fh.read(len(SQLITE_MAGIC))
+        except FileNotFoundError:
+            return ""
+        except OSError as exc:
+            raise HistoryError(f"cannot read {self.path}: {exc.strerror or exc}") from None
+        if head and head != SQLITE_MAGIC:
+            return "not a SQLite file"
+        return ""
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        try:
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+        except sqlite3.DatabaseError as exc:
+            if _is_corrupt(exc):
+                raise _Foreign(f"unreadable ({exc})") from None
+            raise
+        if mode and str(mode[0]).lower() != "wal":
+            raise sqlite3.OperationalError(f"journal_mode is {mode[0]}, not wal")
+        conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable across crashes of the process
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.DatabaseError as exc:
+            if _is_corrupt(exc):
+                raise _Foreign(f"unreadable ({exc})") from None
+            raise
+        try:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+            tables = {
+                row[0]
+                for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+            if app_id not in (0, APPLICATION_ID) or (
+                app_id == 0 and (tables - {"sqlite_sequence"})
+            ):
+                raise _Foreign("another program's SQLite database")
+            if version > SCHEMA_VERSION:
+                raise HistoryError(
+                    f"{self.path} has schema version {version}, newer than this playground's "
+                    f"{SCHEMA_VERSION}"
+                )
+            for step in MIGRATIONS[version:]:
+                for statement in step:
+                    conn.execute(statement)
+            if version < SCHEMA_VERSION:
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            if _is_corrupt(exc):
+                raise _Foreign(f"unreadable ({exc})") from None
+            raise
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+
+    def _move_aside(self, why: str) -> None:
+        stamp = time.strftime("%Y%m%dT%H%M%S")
+        target = self.path.with_name(f"{self.path.name}.bad-{stamp}-{os.getpid()}")
+        try:
+            os.replace(self.path, target)
+        except FileNotFoundError:
+            return  # another process moved it first
+        except OSError as exc:
+            raise HistoryError(f"{self.path} is {why} and cannot be moved aside: {exc}") from None
+        for suffix in ("-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                os.replace(f"{self.path}{suffix}", f"{target}{suffix}")
+        self._say(
+            f"history: {self.path} was {why}; moved it to {target.name} and started a new one"
+        )
+
+    def close(self) -> None:
+        """Close the connection (reopened on next use while enabled)."""
+        if self._conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.close()
+            self._conn = None
+
+    # -- writing --------------------------------------------------------------------------------
+    def _add_unlocked(self, entry: Entry) -> int | None:
+        """Store ``entry`` (``created`` defaults to now); returns its id, or ``None`` when history
+        is off or the write failed (then history turns off with a notice)."""
+        conn = self.connection()
+        if conn is None:
+            return None
+        created = entry.created or time.time()
+        data = json.dumps(
+            redact(entry.data, env_secrets()), ensure_ascii=False, default=repr, allow_nan=True
+        )
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = conn.execute(
+                    "INSERT INTO entries (created, type, tool, tools, kinds, outcome, question, "
+                    "router, origin, rerun_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        created,
+                        entry.type,
+                        entry.tool,
+                        _joined(entry.tools),
+                        _joined(entry.kinds),
+                        entry.outcome,
+                        entry.question,
+                        entry.router,
+                        entry.origin,
+                        entry.rerun_of,
+                    ),
+                )
+                conn.execute(
+                    "INSERT INTO bodies (id, source, hashes, data) VALUES (?, ?, ?, ?)",
+                    (
+                        cursor.lastrowid,
+                        redact(entry.source, env_secrets()),
+                        json.dumps(entry.hashes, sort_keys=True),
+                        data,
+                    ),
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            self._off(f"cannot write {self.path}: {_why(exc)}")
+            return None
+        entry.id, entry.created = int(cursor.lastrowid or 0), created
+        return entry.id
+
+    def _clear_unlocked(self, before: float | None = None) -> int:
+        """Delete every entry (or those created before Unix time ``before``); returns how many.
+        Frees the space (``VACUUM``) when everything was deleted."""
+        conn = self._reader()
+        if conn is None:
+            return 0
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                if before is None:
+                    conn.execute("DELETE FROM bodies")
+                    count = conn.execute("DELETE FROM entries").rowcount
+                else:
+                    conn.execute(
+                        "DELETE FROM bodies WHERE id IN (SELECT id FROM entries WHERE created < ?)",
+                        (before,),
+                    )
+                    count = conn.execute(
+                        "DELETE FROM entries WHERE created < ?", (before,)
+                    ).rowcount
+                conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                raise
+            if before is None:
+                conn.execute("VACUUM")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as exc:
+            self._off(f"cannot write {self.path}: {_why(exc)}")
+            return 0
+        return int(count)
+
+    # -- reading --------------------------------------------------------------------------------
+    def _list_unlocked(self, query: Query | None = None, *, with_data: bool = False) -> list[Entry]:
+        """Entries matching ``query``, newest first (``data`` only when ``with_data``)."""
+        conn = self._reader()
+        if conn is None:
+            return []
+        q = query or Query()
+        where: list[str] = []
+        params: list[Any] = []
+        if q.tool:
+            where.append("e.tools LIKE ? ESCAPE '\\'")
+            params.append(f"%,{_like(q.tool)},%")
+        if q.kind in ("call", "episode"):
+            where.append("e.type = ?")
+            params.append(q.kind)
+        elif q.kind:
+            where.append("e.kinds LIKE ? ESCAPE '\\'")
+            params.append(f"%,{_like(q.kind)},%")
+        if q.question:
+            where.append("e.question LIKE ? ESCAPE '\\'")
+            params.append(f"%{_like(q.question)}%")
+        if q.since is not None:
+            where.append("e.created >= ?")
+            params.append(q.since)
+        if q.before is not None:
+            where.append("e.created < ?")
+            params.append(q.before)
+        sql = f"SELECT {SUMMARY_COLUMNS}"
+        sql += (
+            f", {BODY_COLUMNS} FROM entries e LEFT JOIN bodies b ON b.id = e.id"
+            if with_data
+            else " FROM entries e"
+        )
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY e.created DESC, e.id DESC"
+        if q.limit is not None:
+            sql += " LIMIT ?"
+            params.append(max(0, int(q.limit)))
+        try:
+            rows = conn.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            self._off(f"cannot read {self.path}: {_why(exc)}")
+            return []
+        return [_entry_of(row, with_data) for row in rows]
+
+    def _get_unlocked(self, entry_id: int) -> Entry | None:
+        """The entry with ``entry_id`` (with its data), or ``None``."""
+        conn = self._reader()
+        if conn is None:
+            return None
+        try:
+            row = conn.execute(
+                f"SELECT {SUMMARY_COLUMNS}, {BODY_COLUMNS} FROM entries e "
+                "LEFT JOIN bodies b ON b.id = e.id WHERE e.id = ?",
+                (int(entry_id),),
+            ).fetchone()
+        except sqlite3.Error as exc:
+            self._off(f"cannot read {self.path}: {_why(exc)}")
+            return None
+        return _entry_of(row, True) if row else None
+
+    def _count_unlocked(self) -> int:
+        """How many entries are stored (0 when history is off)."""
+        conn = self._reader()
+        if conn is None:
+            return 0
+        try:
+            return int(conn.execute("SELECT count(*) FROM entries").fetchone()[0])
+        except sqlite3.Error:
+            return 0
+
+    # -- public, thread-safe ----------------------------------------------------------------------
+    def add(self, entry: Entry) -> int | None:
+        """Store ``entry`` (``created`` defaults to now); returns its id, or ``None`` when history
+        is off or the write failed (then history turns off with a notice)."""
+        with self._lock:
+            return self._add_unlocked(entry)
+
+    def clear(self, before: float | None = None) -> int:
+        """Delete every entry (or those created before Unix time ``before``); returns how many.
+        Frees the space (``VACUUM``) when everything was deleted."""
+        with self._lock:
+            return self._clear_unlocked(before)
+
+    def entries(self, query: Query | None = None, *, with_data: bool = False) -> list[Entry]:
+        """Entries matching ``query``, newest first (``data`` only when ``with_data``)."""
+        with self._lock:
+            return self._list_unlocked(query, with_data=with_data)
+
+    def get(self, entry_id: int) -> Entry | None:
+        """The entry with ``entry_id`` (with its data), or ``None``."""
+        with self._lock:
+            return self._get_unlocked(entry_id)
+
+    def count(self) -> int:
+        """How many entries are stored (0 when history is off)."""
+        with self._lock:
+            return self._count_unlocked()
+
+
+class _Foreign(Exception):
+    """The file is SQLite but not ours, or unreadable: move it aside."""
+
+
+def _is_corrupt(exc: sqlite3.DatabaseError) -> bool:
+    text = str(exc).lower()
+    return "not a database" in text or "malformed" in text or "corrupt" in text
+
+
+def _why(exc: BaseException) -> str:
+    text = str(exc)
+    if "readonly" in text or "read-only" in text:
+        return "the file or its folder is read-only"
+    if "unable to open" in text:
+        return "the file cannot be opened (is its folder writable?)"
+    return text
+
+
+def _joined(values: Iterable[str]) -> str:
+    items = [v for v in values if v]
+    return f",{','.join(items)}," if items else ""
+
+
+def _split(text: str) -> list[str]:
+    return text.strip(",").split(",") if text else []
+
+
+def _like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _entry_of(row: tuple[Any, ...], with_data: bool) -> Entry:
+    entry_id, created, type_, tool, tools, kinds, outcome, question, router, origin, rerun_of = row[
+        :11
+    ]
+    entry = Entry(
+        type=type_,
+        data=None,
+        created=created,
+        id=entry_id,
+        tool=tool,
+        tools=_split(tools),
+        kinds=_split(kinds),
+        outcome=outcome,
+        question=question,
+        router=router,
+        origin=origin,
+        rerun_of=rerun_of,
+    )
+    if with_data and len(row) > 11:
+        source, hashes, data = row[11:14]
+        entry.source = source or ""
+        try:
+            hash_map = json.loads(hashes) if hashes else {}
+        except ValueError:
+            hash_map = {}
+        entry.hashes = hash_map if isinstance(hash_map, dict) else {}
+        try:
+            entry.data = json.loads(data) if data is not None else None
+        except ValueError:
+            entry.data = data
+    return entry
+
+
+def resolve_path(
+    option: str | Path | None = None,
+    *,
+    disabled: bool = False,
+    environ: Mapping[str, str] | None = None,
+) -> Path | None:
+    """The history file to use, or ``None`` when history is off.
+
+    Order: ``disabled`` (``--no-history``) → ``option`` (``--history PATH``) →
+    ``PLAYGROUND_HISTORY`` (``off``/``0``/``no``/``false``/``none`` or empty: off) →
+    ``.playground/history.db`` in the working directory.
+    """
+    if disabled:
+        return None
+    if option is not None and str(option) != "":
+        return Path(option)
+    env = os.environ if environ is None else environ
+    if ENV_VAR in env:
+        value = env[ENV_VAR].strip()
+        if not value or value.lower() in OFF_VALUES:
+            return None
+        return Path(value)
+    return DEFAULT_PATH
+
+
+def open_history(
+    option: str | Path | None = None,
+    *,
+    disabled: bool = False,
+    notice: Callable[[str], None] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> HistoryStore | None:
+    """A :class:`HistoryStore` at :func:`resolve_path`'s file, or ``None`` when history is off."""
+    path = resolve_path(option, disabled=disabled, environ=environ)
+    return None if path is None else HistoryStore(path, notice)
+
+
+def contract_hashes(registry: Any, names: Iterable[str] | None = None) -> dict[str, str]:
+    """``{name: Contract.declaration_hash()}`` for ``names`` that are registered (default:
+    every contract of ``registry``), sorted by name."""
+    wanted = list(registry.contracts) if names is None else list(names)
+    out: dict[str, str] = {}
+    for name in sorted(set(wanted)):
+        contract = registry.get(name) if isinstance(name, str) else None
+        if contract is not None:
+            out[name] = contract.declaration_hash()
+    return out
+
+
+def picked_call(data: Mapping[str, Any]) -> tuple[str | None, Any]:
+    """The tool and args a manual episode (``call --repair``) started with: its ``pick`` step,
+    else its first call; ``(None, None)`` when it has neither."""
+    for step in data.get("steps") or []:
+        if isinstance(step, Mapping) and step.get("node") == "pick" and step.get("tool"):
+            return str(step["tool"]), step.get("args")
+    calls = [c for c in data.get("calls") or [] if isinstance(c, Mapping)]
+    if calls:
+        return str(calls[0].get("tool") or ""), calls[0].get("args")
+    return None, None
+
+
+def touched_hashes(registry: Any, kind: str, data: Mapping[str, Any]) -> dict[str, str]:
+    """The declaration hashes of the contracts a run touched: for a question episode every
+    contract (the router was shown every declaration); for a call or a manual episode the
+    tools it called (and the one picked)."""
+    if kind == "episode" and data.get("question") is not None:
+        return contract_hashes(registry)
+    names = [c.get("tool") for c in data.get("calls") or [] if isinstance(c, Mapping)]
+    names.append(picked_call(data)[0] if kind == "episode" else data.get("tool"))
+    return contract_hashes(registry, [n for n in names if isinstance(n, str)])
+
+
+def record_run(
+    store: HistoryStore | None,
+    registry: Any,
+    kind: str,
+    data: Mapping[str, Any],
+    *,
+    source: str = "",
+    origin: str = "",
+    rerun_of: int | None = None,
+) -> int | None:
+    """Store one call record (``kind == "call"``) or episode with the declaration hashes it
+    touched (:func:`touched_hashes`); returns the entry id, ``None`` when history is off or
+    the write failed (a notice says why). Never raises."""
+    if store is None or not store.enabled:
+        return None
+    hashes = touched_hashes(registry, kind, data)
+    build = call_entry if kind == "call" else episode_entry
+    return store.add(build(data, hashes, source=source, origin=origin, rerun_of=rerun_of))
+
+
+def source_text(paths: Iterable[str | Path]) -> str:
+    """The tool source of a run as stored: the absolute module paths joined by ``os.pathsep``."""
+    return os.pathsep.join(str(Path(p).resolve()) for p in paths)
+
+
+_RELATIVE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d|w)\s*$", re.IGNORECASE)
+_UNIT_S = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+
+
+def parse_when(text: str, now: float | None = None) -> float:
+    """Unix time (s) of ``--since`` / ``--before``: an ISO 8601 date or date-time in local time
+    (``2026-11-30``, ``2026-11-30T20:15``, ``2026-11-30 20:15:00+09:00``) or an age (``30m``,
+    ``2h``, ``7d``, ``1w``: that long before ``now``). Raises :class:`ValueError` with a
+    one-line message for anything else."""
+    from datetime import datetime
+
+    value = str(text).strip()
+    match = _RELATIVE.match(value)
+    if match:
+        age = float(match.group(1)) * _UNIT_S[match.group(2).lower()]
+        return (time.time() if now is None else now) - age
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError(
+            f"{text!r} is not a date (2026-11-30, 2026-11-30T20:15) or an age (30m, 2h, 7d)"
+        ) from None
+    return moment.timestamp()  # a naive date-time is local time

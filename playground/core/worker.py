@@ -1,0 +1,359 @@
+"""The worker-process tool source: tool bodies run in a child process (the default).
+
+:class:`WorkerSource` starts ``python`` with :func:`playground.core.worker_main.main` (a loader
+that imports the tool modules and forks a runner; see that module for the process layout) and
+talks to it over two pipes with :class:`multiprocessing.connection.Connection` (no socket, no
+port). What this buys (issue 9): a body stuck in one C call (a catastrophic regular
+expression), ``os._exit``, a segfault, the OOM killer, a changed working directory or
+environment, a non-daemon thread, raw writes to file descriptors 1 and 2 or a child process
+printing — none of it reaches the playground process, its terminal or the TUI's screen.
+
+* Time limit: the loader waits ``timeout_s`` plus :func:`grace_s`, then kills the runner and
+  forks a fresh one; the call is ``transient`` with ``stopped after N s``. The playground waits
+  a further :data:`BACKSTOP_S` for the loader itself before killing the whole worker.
+* A runner that dies gives ``raised:WorkerExited`` naming the exit code or signal
+  (``exit code 3``, ``SIGSEGV``); the next call runs on a fresh runner.
+* Import-time faults: each module import must finish within ``import_timeout_s`` (default
+  :data:`IMPORT_TIMEOUT_S`, env ``PLAYGROUND_IMPORT_TIMEOUT_S``); a module that hangs or ends
+  the process becomes a load problem naming it, and the worker is started again without it.
+* Values cross as JSON data after DESIGN.md's result rules; a result whose data is over
+  ``result_cap_bytes`` (default :data:`RESULT_CAP_BYTES`, 16 MB; env
+  ``PLAYGROUND_RESULT_CAP_MB``) is refused in the worker as ``result:too_big`` with its size.
+* Printed output: fds 1 and 2 of the worker (and its children) are an unlinked temporary file;
+  each call reads what was written during it (first :data:`~playground.core.toolsource.PRINTED_LIMIT`
+  characters, with the full size).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import weakref
+from collections.abc import Iterable
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from playground.core.toolsource import BodyRun, LoadResult, RaisedError, bounded_output
+
+if TYPE_CHECKING:
+    from playground.core.contracts import Contract
+
+IMPORT_TIMEOUT_S = 10.0
+RESULT_CAP_BYTES = 16 * 1024 * 1024
+#: how much longer than time limit + grace the playground waits for the loader to answer
+BACKSTOP_S = 2.0
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+_ENTRY = "from playground.core.worker_main import main; main()"
+
+
+def grace_s(timeout_s: float) -> float:
+    """The grace after a time limit before the body is killed: a fifth of the limit, at most
+    0.5 s (so a 0.01 s limit costs 0.012 s and a 5 s limit 5.5 s)."""
+    return min(0.5, timeout_s * 0.2)
+
+
+def _env_float(name: str, default: float) -> float:
+    try:
+        value = float(os.environ.get(name, ""))
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+class _Process:
+    """One running worker: the ``Popen``, the two connections and the capture file."""
+
+    def __init__(self, capture_fd: int) -> None:
+        req_r, req_w = os.pipe()
+        rep_r, rep_w = os.pipe()
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p
+        )
+        env["PYTHONBREAKPOINT"] = "0"  # no debugger without a terminal: breakpoint() is a no-op
+        try:
+            self.popen = subprocess.Popen(
+                [sys.executable, "-c", _ENTRY, str(req_r), str(rep_w)],
+                stdin=subprocess.DEVNULL,
+                stdout=capture_fd,
+                stderr=capture_fd,
+                pass_fds=(req_r, rep_w),
+                start_new_session=True,
+                env=env,
+            )
+        finally:
+            os.close(req_r)
+            os.close(rep_w)
+        self.requests = Connection(req_w, readable=False)
+        self.replies = Connection(rep_r, writable=False)
+
+    def end(self, wait_s: float = 0.5) -> None:
+        """Ask the worker to exit, then kill it if it has not after ``wait_s`` seconds."""
+        with contextlib.suppress(OSError, ValueError):
+            self.requests.send({"op": "exit"})
+        for conn in (self.requests, self.replies):
+            with contextlib.suppress(OSError):
+                conn.close()
+        try:
+            self.popen.wait(wait_s)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError):
+            os.killpg(self.popen.pid, 9)
+        with contextlib.suppress(OSError):
+            self.popen.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(2)
+        for conn in (self.requests, self.replies):
+            with contextlib.suppress(OSError):
+                conn.close()
+
+
+def _shutdown(holder: list[_Process | None], capture_fd: int) -> None:
+    proc = holder[0]
+    holder[0] = None
+    if proc is not None:
+        proc.end(0.2)
+    with contextlib.suppress(OSError):
+        os.close(capture_fd)
+
+
+class WorkerSource:
+    """Tool modules imported and run in a worker process; implements
+    :class:`~playground.core.toolsource.ToolSource` (see the module docstring).
+
+    ``paths``: the ``--tools`` files or folders. ``import_timeout_s``: seconds one module's
+    import may take. ``result_cap_bytes``: the largest result accepted, in bytes. The process
+    starts at construction (so it boots while the caller goes on), is ended by :meth:`close`,
+    and at the latest when this object is collected or the interpreter exits.
+    """
+
+    label = "worker"
+
+    def __init__(
+        self,
+        paths: Iterable[str | Path] = (),
+        *,
+        import_timeout_s: float | None = None,
+        result_cap_bytes: int | None = None,
+    ) -> None:
+        self.paths = [str(p) for p in paths]
+        self.import_timeout_s = import_timeout_s or _env_float(
+            "PLAYGROUND_IMPORT_TIMEOUT_S", IMPORT_TIMEOUT_S
+        )
+        self.result_cap_bytes = result_cap_bytes or int(
+            _env_float("PLAYGROUND_RESULT_CAP_MB", RESULT_CAP_BYTES / 1048576) * 1048576
+        )
+        self._lock = threading.Lock()
+        self._load_sent: _Process | None = None
+        self._skip: list[str] = []
+        self._skip_problems: list[tuple[str, str]] = []
+        fd, path = tempfile.mkstemp(prefix="playground-printed-")
+        os.close(fd)
+        self._capture = os.open(path, os.O_RDWR | os.O_APPEND)
+        os.unlink(path)
+        self._holder: list[_Process | None] = [None]
+        self._finalizer = weakref.finalize(self, _shutdown, self._holder, self._capture)
+        # start importing at once: the worker loads while the caller goes on (the CLI imports
+        # the gate meanwhile); :meth:`load` collects the answer
+        self._load_sent = self._send_load(self._start())
+
+    # -- process management -------------------------------------------------------------
+
+    def _start(self) -> _Process:
+        proc = _Process(self._capture)
+        self._holder[0] = proc
+        return proc
+
+    def _proc(self) -> _Process:
+        proc = self._holder[0]
+        if proc is None or proc.popen.poll() is not None:
+            if proc is not None:
+                proc.kill()
+            proc = self._start()
+            self._load(proc)
+        return proc
+
+    def close(self) -> None:
+        """End the worker process and free the capture file; safe to call twice."""
+        self._finalizer()
+
+    # -- loading ----------------------------------------------------------------------------
+
+    def load(self) -> LoadResult:
+        """Import the tool modules in the worker; faulty modules become problems (see the
+        module docstring). Never raises."""
+        with self._lock:
+            proc = self._holder[0]
+            if proc is None:
+                proc = self._start()
+            return self._load(proc)
+
+    def reload(self) -> LoadResult:
+        """End the worker and load everything again in a new one (faulty modules included:
+        they may have been fixed)."""
+        with self._lock:
+            old = self._holder[0]
+            if old is not None:
+                old.kill()
+            self._skip, self._skip_problems = [], []
+            return self._load(self._start())
+
+    def _load(self, proc: _Process) -> LoadResult:
+        from playground.core.contracts import contract_from_data
+        from playground.core.registry import LoadProblem
+
+        while True:
+            if self._load_sent is not proc:
+                os.ftruncate(self._capture, 0)
+            outcome = self._load_once(proc)
+            if isinstance(outcome, dict):
+                break
+            file, problem = outcome
+            proc.kill()
+            if file is None:
+                return LoadResult([], [LoadProblem(self.label, problem)])
+            self._skip.append(file)
+            self._skip_problems.append((str(Path(file).resolve()), problem))
+            proc = self._start()
+        os.ftruncate(self._capture, 0)
+        problems = [LoadProblem(w, m) for w, m in self._skip_problems]
+        problems += [LoadProblem(w, m) for w, m in outcome["problems"]]
+        contracts = [contract_from_data(d) for d in outcome["contracts"]]
+        return LoadResult(contracts, problems)
+
+    def _send_load(self, proc: _Process) -> _Process | None:
+        try:
+            os.ftruncate(self._capture, 0)
+            proc.requests.send({"op": "load", "paths": self.paths, "skip": list(self._skip)})
+        except OSError:
+            return None  # the worker died at once: _load_once reports it
+        return proc
+
+    def _load_once(self, proc: _Process) -> dict[str, Any] | tuple[str | None, str]:
+        """The ``loaded`` message, or ``(file being imported or None, problem)``."""
+        current: str | None = None
+        stage = "at start-up"
+        limit = self.import_timeout_s
+        try:
+            if self._load_sent is not proc:
+                proc.requests.send({"op": "load", "paths": self.paths, "skip": list(self._skip)})
+            self._load_sent = None
+            # the interpreter's own start-up gets a generous allowance of its own
+            deadline = limit + 30.0
+            while True:
+                if not proc.replies.poll(deadline):
+                    if current is None:
+                        return (
+                            None,
+                            f"the worker process did not answer {stage} within {deadline:g} s",
+                        )
+                    return current, (
+                        f"import did not finish within {limit:g} s (an endless loop or a "
+                        "sleep at import time?); the module was not loaded"
+                    )
+                msg = proc.replies.recv()
+                if msg.get("op") == "importing":
+                    current, deadline = msg["file"], limit
+                    continue
+                if msg.get("op") == "imported":  # building its contracts: no import limit
+                    current, deadline = None, 60.0
+                    stage = f"while building the contracts of {msg['file']}"
+                    continue
+                return dict(msg)
+        except (EOFError, OSError):
+            from playground.core.worker_main import describe_exit
+
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.popen.wait(2)
+            status = proc.popen.returncode
+            how = "unknown status" if status is None else describe_exit(status)
+            printed = self._printed()[-300:].strip()
+            tail = f": {' '.join(printed.split())}" if printed else ""
+            if current is None:
+                return None, f"the worker process ended {stage} ({how}){tail}"
+            return current, f"import ended the worker process ({how}); the module was not loaded"
+
+    # -- calls ------------------------------------------------------------------------------
+
+    def call(self, contract: Contract, args: dict[str, Any], timeout_s: float) -> BodyRun:
+        """Run one body in the worker; returns within ``timeout_s`` + grace + a little. Never
+        raises."""
+        with self._lock:
+            return self._call(contract, args, timeout_s)
+
+    def _call(self, contract: Contract, args: dict[str, Any], timeout_s: float) -> BodyRun:
+        from playground.core.worker_main import worker_exited
+
+        proc = self._proc()
+        os.ftruncate(self._capture, 0)
+        grace = grace_s(timeout_s)
+        started = time.perf_counter()
+        msg = {
+            "op": "call",
+            "name": contract.name,
+            "args": args,
+            "timeout_s": timeout_s,
+            "grace_s": grace,
+            "cap": self.result_cap_bytes,
+        }
+        try:
+            proc.requests.send(msg)
+            if not proc.replies.poll(timeout_s + grace + BACKSTOP_S):
+                raise TimeoutError
+            reply = pickle.loads(proc.replies.recv_bytes())
+        except TimeoutError:
+            proc.kill()
+            self._holder[0] = None
+            elapsed = time.perf_counter() - started
+            return BodyRun(
+                timed_out=True,
+                stopped=f"stopped after {elapsed:.1f} s (the whole worker was restarted)",
+                output=self._printed(),
+                duration_ms=elapsed * 1000,
+            )
+        except (EOFError, OSError, pickle.UnpicklingError):
+            from playground.core.worker_main import describe_exit
+
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.popen.wait(2)
+            status = proc.popen.returncode
+            how = "unknown status" if status is None else describe_exit(status)
+            proc.kill()
+            self._holder[0] = None
+            return BodyRun(
+                error=worker_exited(how),
+                stopped=how,
+                output=self._printed(),
+                duration_ms=(time.perf_counter() - started) * 1000,
+            )
+        error = reply.get("error")
+        return BodyRun(
+            value=reply.get("value"),
+            error=error if isinstance(error, RaisedError) else None,
+            timed_out=bool(reply.get("timed_out")),
+            stopped=reply.get("stopped", ""),
+            output=self._printed(),
+            duration_ms=reply.get("duration_ms", 0.0),
+            refused=reply.get("refused", ""),
+            refused_message=reply.get("refused_message", ""),
+        )
+
+    def _printed(self, limit_bytes: int = 256_000) -> str:
+        try:
+            size = os.fstat(self._capture).st_size
+            if not size:
+                return ""
+            data = os.pread(self._capture, min(size, limit_bytes), 0)
+        except OSError:
+            return ""
+        return bounded_output(data.decode("utf-8", "replace"), size)

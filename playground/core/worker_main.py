@@ -1,0 +1,297 @@
+"""The worker process's side of :class:`~playground.core.worker.WorkerSource`.
+
+Two processes (Linux/macOS; ``os.fork``):
+
+* the **loader** (started by the playground with ``subprocess``): imports the tool modules,
+  builds the contracts (:func:`~playground.core.registry.collect_contracts`) and sends them as
+  data, then never runs tool code again. It answers the playground over two pipes
+  (:class:`multiprocessing.connection.Connection`: length-prefixed pickles of plain data).
+* the **runner**, forked from the loader after loading: runs bodies one at a time in its main
+  thread. The loader relays each call to it and waits at most the time limit plus a short
+  grace; a runner that overruns is killed (SIGKILL) and a fresh one is forked from the
+  still-pristine loader (about a millisecond: the modules are already imported), so a hung
+  body costs its time limit, not a new interpreter. A runner that dies (``os._exit``, a
+  signal, a segfault, the OOM killer) is reported with its exit code or signal and replaced
+  the same way.
+
+File descriptors 1 and 2 of both processes (and of every child process a body starts) are the
+playground's capture file, so nothing a body prints reaches the terminal. Standard input is
+``/dev/null``. The worker is in its own session (ctrl+c in the terminal does not reach it) and
+exits when the playground closes its pipe; the runner is killed when the loader dies
+(``PR_SET_PDEATHSIG`` on Linux).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import faulthandler
+import inspect
+import os
+import pickle
+import signal
+import sys
+import time
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from playground.core.toolsource import RaisedError, raised_error
+
+
+def describe_status(status: int) -> str:
+    """``exit code 3`` or ``SIGSEGV`` (signal name) for a ``waitpid`` status."""
+    return describe_exit(os.waitstatus_to_exitcode(status))
+
+
+def describe_exit(code: int) -> str:
+    """``exit code 3`` for a return code, or the signal's name (``SIGSEGV``) for ``-11``."""
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"{name} (out of memory?)" if -code == signal.SIGKILL else name
+    return f"exit code {code}"
+
+
+def worker_exited(how: str, while_doing: str = "running the body") -> RaisedError:
+    """The :class:`RaisedError` of a worker process that ended while ``while_doing``."""
+    text = f"WorkerExited: the worker process ended ({how}) while {while_doing}"
+    return RaisedError("WorkerExited", text, "raised", "WorkerExited")
+
+
+def _die_with_parent() -> None:
+    """Linux: get SIGKILL when the parent process ends (``prctl(PR_SET_PDEATHSIG)``)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG = 1
+
+
+def _flush() -> None:
+    # a body that replaced or closed sys.stdout/sys.stderr does not keep it
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        original = getattr(sys, f"__{name}__")
+        if stream is not original:
+            with contextlib.suppress(Exception):
+                stream.flush()
+            setattr(sys, name, original)
+        with contextlib.suppress(Exception):
+            original.flush()
+
+
+def run_one(fn: Any, name: str, args: dict[str, Any], cap: int) -> dict[str, Any]:
+    """Run ``fn(**args)`` here and describe it: ``{"duration_ms", "error"? , "value"? ,
+    "refused"?, "refused_message"?}``; the value is converted to JSON data first (DESIGN.md's
+    result rules) and refused when it is not JSON data or its pickle is over ``cap`` bytes."""
+    from playground.core.canonical import NotSerializable, to_json_value
+
+    reply: dict[str, Any] = {}
+    started = time.perf_counter()
+    value: Any = None
+    try:
+        value = fn(**args)
+        if inspect.isawaitable(value):
+            import asyncio
+
+            async def _awaited() -> Any:
+                return await value
+
+            value = asyncio.run(_awaited())
+    except BaseException as exc:  # the body may raise anything, SystemExit included
+        reply["error"] = raised_error(exc)
+    reply["duration_ms"] = (time.perf_counter() - started) * 1000
+    _flush()
+    if "error" in reply:
+        return reply
+    try:
+        data = to_json_value(value)
+    except NotSerializable as exc:
+        reply["refused"] = "not_serializable"
+        reply["refused_message"] = (
+            f"{name} returned {exc.what} at {exc.path}; a tool result must be JSON data."
+        )
+        return reply
+    except RecursionError:
+        reply["refused"] = "not_serializable"
+        reply["refused_message"] = f"{name} returned a self-referencing value."
+        return reply
+    reply["value"] = data
+    return reply
+
+
+def _encode(reply: dict[str, Any], name: str, cap: int) -> bytes:
+    payload = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
+    if len(payload) > cap and "value" in reply:
+        size = len(payload)
+        del reply["value"]
+        reply["refused"] = "too_big"
+        reply["refused_message"] = (
+            f"{name} returned {size:,} bytes of data; the playground refuses results over "
+            f"{cap:,} bytes (the worker's result cap)."
+        )
+        payload = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
+    return payload
+
+
+def _runner_loop(requests: Connection, replies: Connection, functions: dict[str, Any]) -> None:
+    while True:
+        try:
+            msg = requests.recv()
+        except (EOFError, OSError):
+            return
+        name = msg["name"]
+        reply = run_one(functions[name], name, msg["args"], msg["cap"])
+        replies.send_bytes(_encode(reply, name, msg["cap"]))
+
+
+class Loader:
+    """The loader process: holds the imported functions, the active runner and one spare
+    runner forked ahead of need (so replacing a killed runner costs no fork on the way)."""
+
+    def __init__(self, requests: Connection, replies: Connection) -> None:
+        self.requests = requests
+        self.replies = replies
+        self.functions: dict[str, Any] = {}
+        self.runner: tuple[int, Connection, Connection] | None = None
+        self.spare: tuple[int, Connection, Connection] | None = None
+        self.killed: list[int] = []
+
+    def serve(self) -> None:
+        while True:
+            try:
+                msg = self.requests.recv()
+            except (EOFError, OSError):
+                break
+            op = msg.get("op")
+            if op == "load":
+                self.load(msg)
+            elif op == "call":
+                self.replies.send_bytes(self.call(msg))
+                if self.spare is None:
+                    self.spare = self.fork_runner()
+                self.reap()
+            elif op == "exit":
+                break
+        for runner in (self.runner, self.spare):
+            if runner is not None:
+                self.kill(runner)
+        os._exit(0)
+
+    def load(self, msg: dict[str, Any]) -> None:
+        from playground.core import canonical, outcome  # noqa: F401 - warm for the runners
+        from playground.core.registry import collect_contracts
+
+        def progress(file: Path, done: bool) -> None:
+            self.replies.send({"op": "imported" if done else "importing", "file": str(file)})
+
+        found = collect_contracts(msg["paths"], on_import=progress, skip=msg.get("skip", ()))
+        self.functions = {n: c.fn for n, c in found.contracts.items()}
+        self.replies.send(
+            {
+                "op": "loaded",
+                "contracts": [c.to_data() for c in found.contracts.values()],
+                "problems": [(p.where, p.message) for p in found.problems],
+            }
+        )
+        for runner in (self.runner, self.spare):
+            if runner is not None:
+                self.kill(runner)
+        self.runner, self.spare = self.fork_runner(), None
+
+    def fork_runner(self) -> tuple[int, Connection, Connection]:
+        req_r, req_w = os.pipe()
+        rep_r, rep_w = os.pipe()
+        _flush()
+        pid = os.fork()
+        if pid == 0:  # the runner
+            try:
+                os.close(req_w)
+                os.close(rep_r)
+                for conn in (self.requests, self.replies):
+                    conn.close()
+                for other in (self.runner, self.spare):
+                    if other is not None:
+                        other[1].close()
+                        other[2].close()
+                _die_with_parent()
+                _runner_loop(
+                    Connection(req_r, writable=False),
+                    Connection(rep_w, readable=False),
+                    self.functions,
+                )
+            finally:
+                os._exit(0)
+        os.close(req_r)
+        os.close(rep_w)
+        return pid, Connection(req_w, readable=False), Connection(rep_r, writable=False)
+
+    def kill(self, runner: tuple[int, Connection, Connection]) -> None:
+        """SIGKILL a runner; it is reaped later (:meth:`reap`)."""
+        pid, req, rep = runner
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        req.close()
+        rep.close()
+        self.killed.append(pid)
+
+    def reap(self) -> None:
+        for pid in list(self.killed):
+            with contextlib.suppress(ChildProcessError):
+                if os.waitpid(pid, os.WNOHANG)[0] == 0:
+                    continue
+            self.killed.remove(pid)
+
+    def call(self, msg: dict[str, Any]) -> bytes:
+        if self.runner is None:
+            self.runner, self.spare = self.spare or self.fork_runner(), None
+        pid, req, rep = self.runner
+        timeout_s, grace_s = msg["timeout_s"], msg["grace_s"]
+        started = time.perf_counter()
+        try:
+            req.send({"name": msg["name"], "args": msg["args"], "cap": msg["cap"]})
+            if self.spare is None:  # fork the next runner while this body runs
+                self.spare = self.fork_runner()
+            left = timeout_s + grace_s - (time.perf_counter() - started)
+            if rep.poll(max(0.0, left)):
+                return rep.recv_bytes()
+        except (EOFError, OSError):
+            # the runner died: reap it for its status
+            how = ""
+            with contextlib.suppress(ChildProcessError):
+                how = describe_status(os.waitpid(pid, 0)[1])
+            self.runner = None
+            req.close()
+            rep.close()
+            reply = {
+                "error": worker_exited(how or "unknown status"),
+                "stopped": how,
+                "duration_ms": (time.perf_counter() - started) * 1000,
+            }
+            return pickle.dumps(reply)
+        elapsed = time.perf_counter() - started
+        self.kill(self.runner)
+        self.runner = None
+        reply = {
+            "timed_out": True,
+            "stopped": f"stopped after {elapsed:.{1 if elapsed >= 0.1 else 3}f} s",
+            "duration_ms": elapsed * 1000,
+        }
+        return pickle.dumps(reply)
+
+
+def main() -> None:
+    """Entry point: ``python -c "...main()" REQUESTS_FD REPLIES_FD``."""
+    req_fd, rep_fd = int(sys.argv[1]), int(sys.argv[2])
+    for fd in (req_fd, rep_fd):
+        os.set_inheritable(fd, False)
+    faulthandler.enable()  # a segfault's Python traceback goes to fd 2: the capture file
+    loader = Loader(Connection(req_fd, writable=False), Connection(rep_fd, readable=False))
+    loader.serve()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,401 @@
+"""Value candidates in a question: what an argument could be, with its span and its shape.
+
+The offline router fills arguments the way a reader would: it first finds every value written
+in the question, then gives each value to the parameter whose words stand next to it
+(:func:`playground.routing.argfill.fill_loose`). This module owns the first half:
+
+* :func:`numbers` -- digits with signs, decimals, thousands separators (``1,000``, ``-3``,
+  ``9.8``), a percent sign (``5%`` -> 5, marked ``percent``) and the unit word after it
+  (``6cm``, ``5 seconds``), plus number words: English (``three``, ``twenty five``,
+  ``a dozen``) and Korean (``세 개``, ``두 번째``, ``다섯``); sino-Korean digits (``삼``) are not
+  read (they are too often parts of other words).
+* :func:`quoted` -- text in quotes (``'x'``, ``"x"``, ``“x”``, ``‘x’``, backticks).
+* :func:`assignments` -- ``name = value`` / ``name: value`` pairs (``a=1, b=-3``).
+* :func:`names` -- runs of capitalised words (``New York City``, ``Taylor Swift``,
+  ``Maroon 5``), URLs, e-mail addresses, file paths and identifiers with digits (``L-1001``).
+
+Each candidate is a :class:`Value` with the character span it covers in the question. Rules
+are regular expressions; no dictionary of a domain. Deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from playground.routing import korean
+
+
+@dataclass(frozen=True)
+class Value:
+    """One value written in the question.
+
+    ``kind``: ``number`` | ``quoted`` | ``name`` | ``url`` | ``email`` | ``path`` | ``code``.
+    ``value``: the parsed value (int or float for numbers, str otherwise). ``start``/``end``:
+    its span in the question (characters). ``unit``: the word right after a number (lower
+    case, may be ``""``). ``percent``: the number carried a ``%``."""
+
+    kind: str
+    value: int | float | str
+    start: int
+    end: int
+    text: str
+    unit: str = ""
+    percent: bool = False
+
+
+_NUM_RE = re.compile(
+    r"(?<![\w.^/])(?P<sign>[-+−])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+|\.\d+|\d+)"
+    r"(?![\d^]|\.\d)(?P<pct>\s?%)?(?:\s?(?P<unit>[A-Za-z가-힣]+(?:/[A-Za-z]+(?:\^?\d)?)?))?"
+)
+_ONES = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "dozen": 12,
+}
+_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+_WORD_NUM_RE = re.compile(
+    r"\b(?:(?:a|an)\s+)?(?:"
+    + "|".join(sorted([*_ONES, *_TENS, *_SCALES], key=len, reverse=True))
+    + r")(?:[\s-]+(?:and\s+)?(?:"
+    + "|".join(sorted([*_ONES, *_TENS, *_SCALES], key=len, reverse=True))
+    + r"))*\b(?:\s+(?P<unit>[A-Za-z]+))?",
+    re.I,
+)
+#: Native Korean numerals (counting forms first: 한/두/세/네 before a counter or 번째).
+_KO_NUM = {
+    "열": 10,
+    "하나": 1,
+    "한": 1,
+    "첫": 1,
+    "둘": 2,
+    "두": 2,
+    "셋": 3,
+    "세": 3,
+    "넷": 4,
+    "네": 4,
+    "다섯": 5,
+    "여섯": 6,
+    "일곱": 7,
+    "여덟": 8,
+    "아홉": 9,
+    "스무": 20,
+    "스물": 20,
+}
+_KO_NUM_RE = re.compile(
+    r"(?<![가-힣])(?P<num>열|하나|한|첫|둘|두|셋|세|넷|네|다섯|여섯|일곱|여덟|아홉|스무|스물)"
+    r"\s?(?P<unit>번째|개|명|번|권|장|병|잔|대|건|가지|일|주|달|시간|분|살)"
+)
+_QUOTED_RE = re.compile(
+    r"'([^'\n]{1,200})'|\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|‘([^’\n]{1,200})’|`([^`\n]{1,200})`"
+)
+_ASSIGN_RE = re.compile(
+    r"\b([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|:)\s*(\"[^\"]*\"|'[^']*'|[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[A-Za-z][\w.-]*)"
+)
+_URL_RE = re.compile(r"\bhttps?://[^\s'\"<>]+[^\s'\"<>.,;:!?)]")
+_EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
+_PATH_RE = re.compile(
+    r"(?<![\w/])(?:~|\.{1,2})?/(?:[\w.-]+/)*[\w.-]+|\b[\w-]+\.(?:txt|csv|json|py|pdf|png|jpe?g|xlsx?|docx?|md|log|ya?ml|html?|mp3|mp4|wav|zip)\b"
+)
+_CODE_RE = re.compile(
+    r"(?<![\w-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+(?![\w-])|(?<![\w-])[A-Z]{1,4}\d{2,}(?![\w-])"
+)
+_NAME_WORD = r"(?:[A-Z][\w'’&.-]*|\d+(?:st|nd|rd|th)?)"
+_NAME_RE = re.compile(
+    rf"(?<![\w'’])[A-Z][\w'’&.-]*(?:(?:\s+(?:of|de|la|du|von|van|the)\s+|\s+|,\s(?=[A-Z]{{2}}\b)){_NAME_WORD})*"
+)
+#: Capitalised words that start sentences or are function words, never a name by themselves.
+_NOT_NAMES = frozenset(
+    [
+        "I",
+        "What",
+        "Which",
+        "Who",
+        "Whom",
+        "Whose",
+        "When",
+        "Where",
+        "Why",
+        "How",
+        "Can",
+        "Could",
+        "Would",
+        "Will",
+        "Should",
+        "Shall",
+        "May",
+        "Might",
+        "Must",
+        "Do",
+        "Does",
+        "Did",
+        "Is",
+        "Are",
+        "Was",
+        "Were",
+        "Be",
+        "Please",
+        "Find",
+        "Get",
+        "Give",
+        "Tell",
+        "Show",
+        "Calculate",
+        "Compute",
+        "Determine",
+        "Estimate",
+        "Predict",
+        "Retrieve",
+        "Fetch",
+        "Search",
+        "Look",
+        "Check",
+        "List",
+        "Create",
+        "Make",
+        "Book",
+        "Order",
+        "Let",
+        "Help",
+        "Provide",
+        "Return",
+        "Generate",
+        "Convert",
+        "Identify",
+        "Send",
+        "Set",
+        "Update",
+        "Add",
+        "Delete",
+        "Remove",
+        "Play",
+        "Plan",
+        "Suggest",
+        "Recommend",
+        "Locate",
+        "Display",
+        "Also",
+        "And",
+        "Or",
+        "The",
+        "A",
+        "An",
+        "In",
+        "On",
+        "At",
+        "For",
+        "From",
+        "To",
+        "With",
+        "By",
+        "Of",
+        "If",
+        "Then",
+        "Hey",
+        "Hi",
+        "Hello",
+        "Thanks",
+        "Thank",
+        "My",
+        "Our",
+        "Your",
+        "It",
+        "This",
+        "That",
+        "These",
+        "Those",
+        "There",
+        "Here",
+        "Okay",
+        "OK",
+        "Yes",
+        "No",
+        "Now",
+        "Today",
+        "Tomorrow",
+        "Yesterday",
+        "What's",
+        "I'm",
+        "I'd",
+        "Use",
+        "Using",
+        "Run",
+        "Open",
+        "Start",
+        "Stop",
+        "Need",
+        "Want",
+        "Analyze",
+        "Evaluate",
+        "Solve",
+        "Translate",
+        "Draw",
+    ]
+)
+
+
+def _english_words(text: str) -> int | None:
+    total, current = 0, 0
+    seen = False
+    for word in re.split(r"[\s-]+", text.lower()):
+        if word in ("a", "an"):
+            continue
+        if word == "and":
+            continue
+        if word in _ONES:
+            current += _ONES[word]
+        elif word in _TENS:
+            current += _TENS[word]
+        elif word in _SCALES:
+            current = max(current, 1) * _SCALES[word]
+            if _SCALES[word] >= 1000:
+                total, current = total + current, 0
+        else:
+            return None
+        seen = True
+    return total + current if seen else None
+
+
+def numbers(text: str) -> list[Value]:
+    """Every number written in ``text`` (digits or words), in order of position."""
+    out: list[Value] = []
+    for m in _NUM_RE.finditer(text):
+        raw = m.group("num").replace(",", "")
+        value: int | float = float(raw) if "." in raw else int(raw)
+        sign = m.group("sign")
+        # a sign right after a letter, a digit or ")" is an operator or a range (3x-1, 1-5)
+        signed = bool(sign) and (
+            m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] == ")")
+        )
+        if signed and sign in "-−":
+            value = -value
+        unit = (m.group("unit") or "").lower()
+        start = m.start() if signed else m.start("num")
+        out.append(
+            Value("number", value, start, m.end("num"), m.group(), unit, bool(m.group("pct")))
+        )
+    taken = [(v.start, v.end) for v in out]
+    for m in _WORD_NUM_RE.finditer(text):
+        words = m.group(0)[: m.start("unit") - m.start()] if m.group("unit") else m.group(0)
+        n = _english_words(words.strip())
+        if n is None or words.strip().lower() in ("a", "an"):
+            continue
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue
+        if words.strip().lower() in ("one",) and not m.group("unit"):
+            continue  # "one" alone is mostly a pronoun ("the one with ...")
+        out.append(
+            Value(
+                "number",
+                n,
+                m.start(),
+                m.start() + len(words.rstrip()),
+                words.strip(),
+                (m.group("unit") or "").lower(),
+            )
+        )
+    for m in _KO_NUM_RE.finditer(text):
+        out.append(
+            Value("number", _KO_NUM[m.group("num")], m.start(), m.end(), m.group(), m.group("unit"))
+        )
+    return sorted(out, key=lambda v: v.start)
+
+
+def quoted(text: str) -> list[Value]:
+    """Text between quotes, without the quotes (span: the inside)."""
+    out = []
+    for m in _QUOTED_RE.finditer(text):
+        g = next(i for i in range(1, 6) if m.group(i) is not None)
+        out.append(Value("quoted", m.group(g), m.start(g), m.end(g), m.group(g)))
+    return out
+
+
+def assignments(text: str) -> dict[str, Value]:
+    """``{lowercased name: value}`` for ``name = value`` and ``name: value`` in ``text``."""
+    out: dict[str, Value] = {}
+    for m in _ASSIGN_RE.finditer(text):
+        raw = m.group(2).strip("'\"")
+        parsed: int | float | str = raw
+        if re.fullmatch(r"[-+]?\d[\d,]*(?:\.\d+)?", raw):
+            plain = raw.replace(",", "")
+            parsed = float(plain) if "." in plain else int(plain)
+        out.setdefault(
+            m.group(1).lower(),
+            Value(
+                "number" if not isinstance(parsed, str) else "name",
+                parsed,
+                m.start(2),
+                m.end(2),
+                raw,
+            ),
+        )
+    return out
+
+
+def names(text: str) -> list[Value]:
+    """URLs, e-mails, paths, codes with digits and capitalised word runs, in order."""
+    out: list[Value] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(kind: str, start: int, end: int) -> None:
+        if any(a < end and start < b for a, b in taken):
+            return
+        taken.append((start, end))
+        out.append(Value(kind, text[start:end], start, end, text[start:end]))
+
+    for kind, rx in (
+        ("url", _URL_RE),
+        ("email", _EMAIL_RE),
+        ("path", _PATH_RE),
+        ("code", _CODE_RE),
+    ):
+        for m in rx.finditer(text):
+            add(kind, m.start(), m.end())
+    for m in _NAME_RE.finditer(text):
+        words = m.group().split()
+        start, end = m.start(), m.end()
+        while words and (words[0] in _NOT_NAMES or words[0].lower() in ("of", "the", "and")):
+            start = text.index(words[0], start) + len(words[0])
+            start += len(text[start:]) - len(text[start:].lstrip())
+            words = words[1:]
+        while words and words[-1].lower() in ("of", "the", "and", "&"):
+            end = text.rindex(words[-1], start, end)
+            end = len(text[:end].rstrip())
+            words = words[:-1]
+        if not words or all(w.isdigit() for w in words):
+            continue
+        value = text[start:end].rstrip(".,'’")
+        if value.endswith("'s"):
+            value = value[:-2]
+        if len(value) < 2 or korean.is_stopword(value.lower()):
+            continue
+        add("name", start, start + len(value))
+    return sorted(out, key=lambda v: v.start)

@@ -1,0 +1,370 @@
+"""The History view (F5): what the hand tests did, from :mod:`playground.core.history`.
+
+The list (newest first) with a filter box; the selected entry's fields below it. Keys on the
+list: ``enter`` opens the entry in the Call view (a call) or the Steps view (an episode); ``r``
+reruns it (same arguments or question; the new run is recorded and compared side by side);
+``m`` marks an entry and ``d`` diffs the marked entry with the selected one (or an entry with
+the run it re-ran) side by side, changed fields highlighted; ``s`` appends it to the case file
+in the box (a call → a ``check`` line, a question → an ``eval`` line); ``g`` saves a golden
+file next to it (``playground replay FILE``).
+
+Reading and writing the database run in thread workers; the view posts messages up
+(:class:`OpenEntry`, :class:`Rerun`) and the app does the work that touches other views.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import DataTable, Input, Static
+
+from playground.core.history import Entry, HistoryStore, Query
+
+#: Entries the view loads (newest first); the filter works on these.
+LIST_LIMIT = 1000
+DEFAULT_CASE_FILE = "saved_cases.jsonl"
+
+
+def entry_summary(entry: Entry) -> str:
+    """One line for the list: ``tool({"a": 1})`` for a call, the question for an episode."""
+    data = entry.data if isinstance(entry.data, dict) else {}
+    if entry.type == "call":
+        return f"{entry.tool}({json.dumps(data.get('args'), ensure_ascii=False, default=repr)})"
+    if entry.question is not None:
+        return entry.question
+    return f"manual: {entry.tool}"
+
+
+def matches(entry: Entry, text: str) -> bool:
+    """Whether ``entry`` matches the filter box: every word (case-insensitive) appears in its
+    tool names, outcome kinds, type, router or summary; ``tool:X`` / ``kind:Y`` match exactly."""
+    haystack = " ".join(
+        [entry.type, entry.router, entry.outcome, *entry.tools, *entry.kinds, entry_summary(entry)]
+    ).lower()
+    for word in text.lower().split():
+        key, sep, value = word.partition(":")
+        if sep and key == "tool":
+            if value not in [t.lower() for t in entry.tools]:
+                return False
+        elif sep and key == "kind":
+            if value not in [k.lower() for k in (*entry.kinds, entry.type)]:
+                return False
+        elif word not in haystack:
+            return False
+    return True
+
+
+def record_from_json(data: dict[str, Any]) -> Any:
+    """A :class:`~playground.core.record.CallRecord` rebuilt from its ``to_json()`` (fields it
+    does not know are left out; retries become :class:`Retry`)."""
+    from playground.core.record import CallRecord, Retry
+
+    known = {f.name for f in dataclasses.fields(CallRecord)}
+    values = {k: v for k, v in data.items() if k in known}
+    values["retries"] = [
+        Retry(int(r.get("attempt") or 0), str(r.get("reason") or ""), float(r.get("delay_ms") or 0))
+        for r in data.get("retries") or []
+        if isinstance(r, dict)
+    ]
+    return CallRecord(**values)
+
+
+def episode_from_json(data: dict[str, Any]) -> Any:
+    """A :class:`~playground.loop.episode.Episode` rebuilt from its ``to_json()`` for the Steps
+    view (it cannot be forked: the conversation and checkpoints are not stored)."""
+    from playground.loop.episode import Episode
+
+    known = {f.name for f in dataclasses.fields(Episode)} - {
+        "conversation",
+        "checkpoints",
+        "router_obj",
+    }
+    values = {k: v for k, v in data.items() if k in known}
+    values["calls"] = [record_from_json(c) for c in data.get("calls") or [] if isinstance(c, dict)]
+    return Episode(**values)
+
+
+class HistoryView(Vertical):
+    """The History tab. ``store``: the app's :class:`HistoryStore` (``None``: history is off)."""
+
+    BINDINGS = [
+        Binding("r", "rerun", "Rerun", id="history-rerun"),
+        Binding("m", "mark", "Mark", id="history-mark"),
+        Binding("d", "diff", "Diff", id="history-diff"),
+        Binding("s", "save_case", "Save case", id="history-save-case"),
+        Binding("g", "save_golden", "Save golden", id="history-save-golden"),
+        Binding("ctrl+g", "refresh", "Refresh", id="history-refresh"),
+    ]
+
+    class Loaded(Message):
+        """Entries read by the load worker."""
+
+        def __init__(self, entries: list[Entry], select: int | None = None) -> None:
+            super().__init__()
+            self.entries = entries
+            self.select = select
+
+    class OpenEntry(Message):
+        """Open ``entry`` in the Call view (a call) or the Steps view (an episode)."""
+
+        def __init__(self, entry: Entry) -> None:
+            super().__init__()
+            self.entry = entry
+
+    class Rerun(Message):
+        """Rerun ``entry`` (the app runs it: it owns the playground and the router)."""
+
+        def __init__(self, entry: Entry) -> None:
+            super().__init__()
+            self.entry = entry
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.store: HistoryStore | None = None
+        self.entries: list[Entry] = []
+        self.shown: list[Entry] = []
+        self.marked: int | None = None
+        self.diffed: tuple[int, int] | None = None
+        self.loads = 0  # finished loads (tests wait on it)
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="history-bar"):
+            yield Input(
+                placeholder="filter: words, tool:NAME, kind:ok|invalid_args|call|episode",
+                id="history-filter",
+            )
+            yield Input(value=DEFAULT_CASE_FILE, id="history-case-file")
+        yield Static("", id="history-status", classes="status")
+        table: DataTable[Any] = DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+        yield table
+        yield Static("", id="history-detail", classes="json", markup=False)
+        diff: DataTable[Any] = DataTable(id="history-diff", cursor_type="row")
+        diff.display = False
+        yield diff
+
+    def on_mount(self) -> None:
+        table = self.query_one("#history-table", DataTable)
+        table.add_columns("id", "time", "type", "outcome", "router", "what")
+        diff = self.query_one("#history-diff", DataTable)
+        diff.add_columns("field", "left", "right")
+
+    # -- state down ------------------------------------------------------------------------------
+    def set_store(self, store: HistoryStore | None) -> None:
+        """Use ``store`` and load its entries."""
+        self.store = store
+        self.refresh_entries()
+
+    def refresh_entries(self, select: int | None = None) -> None:
+        """Read the newest entries again (in a worker); ``select``: an id to highlight."""
+        if self.store is None:
+            self.query_one("#history-status", Static).update(
+                "History is off (--no-history or PLAYGROUND_HISTORY=off)."
+            )
+            return
+        self._load_worker(self.store, select)
+
+    @work(thread=True, exclusive=True, group="history-load", exit_on_error=False)
+    def _load_worker(self, store: HistoryStore, select: int | None) -> None:
+        self.post_message(
+            self.Loaded(store.entries(Query(limit=LIST_LIMIT), with_data=True), select)
+        )
+
+    @on(Loaded)
+    def _loaded(self, event: Loaded) -> None:
+        event.stop()
+        self.entries = event.entries
+        self._fill(event.select)
+        self.loads += 1
+
+    def _fill(self, select: int | None = None) -> None:
+        text = self.query_one("#history-filter", Input).value
+        self.shown = [e for e in self.entries if matches(e, text)]
+        table = self.query_one("#history-table", DataTable)
+        table.clear()
+        for e in self.shown:
+            mark = "*" if e.id == self.marked else ""
+            what = entry_summary(e) + (f"  (rerun of #{e.rerun_of})" if e.rerun_of else "")
+            table.add_row(
+                f"{mark}{e.id}",
+                e.time_text,
+                e.type,
+                e.outcome,
+                e.router or "-",
+                what,
+                key=str(e.id),
+            )
+        where = str(self.store.path) if self.store is not None else "-"
+        self.query_one("#history-status", Static).update(
+            f"{len(self.shown)} of {len(self.entries)} entries · {where} · enter open · r rerun · "
+            "m mark · d diff · s save case · g save golden"
+        )
+        if select is not None:
+            for row, e in enumerate(self.shown):
+                if e.id == select:
+                    table.move_cursor(row=row)
+                    break
+        self._show_detail()
+
+    @property
+    def selected(self) -> Entry | None:
+        """The entry under the cursor, or ``None``."""
+        table = self.query_one("#history-table", DataTable)
+        row = table.cursor_row
+        return self.shown[row] if 0 <= row < len(self.shown) else None
+
+    def entry(self, entry_id: int) -> Entry | None:
+        """A loaded entry by id."""
+        return next((e for e in self.entries if e.id == entry_id), None)
+
+    def _show_detail(self) -> None:
+        entry = self.selected
+        box = self.query_one("#history-detail", Static)
+        if entry is None:
+            box.update("No entry yet: calls and questions you run are recorded here.")
+            return
+        data = entry.data if isinstance(entry.data, dict) else {}
+        lines = [f"#{entry.id} {entry.time_text} · {entry.type} · {entry.outcome}"]
+        if entry.type == "call":
+            lines.append(
+                f"verdict {data.get('verdict') or 'valid'} · body "
+                f"{'ran' if data.get('body_ran') else 'did not run'} · cache {data.get('cache')}"
+            )
+            lines.append("value " + json.dumps(data.get("value"), ensure_ascii=False)[:300])
+        else:
+            lines.append(f"calls {', '.join(entry.tools) or '-'} · router {entry.router}")
+            lines.append(f"reply {str(data.get('reply') or '')[:300]}")
+        if entry.hashes:
+            lines.append(
+                "declarations "
+                + ", ".join(
+                    f"{name} {digest[:12]}" for name, digest in list(entry.hashes.items())[:6]
+                )
+            )
+        box.update("\n".join(lines))
+
+    # -- the diff --------------------------------------------------------------------------------
+    def show_diff(self, left: Entry, right: Entry) -> None:
+        """Show ``left`` and ``right`` side by side; changed fields highlighted."""
+        from playground.batch.drift import side_by_side
+
+        diff = self.query_one("#history-diff", DataTable)
+        diff.clear(columns=True)
+        diff.add_columns("field", f"#{left.id}", f"#{right.id}")
+        rows = side_by_side(left.data or {}, right.data or {})
+        changed = 0
+        for path, a, b, differs in rows:
+            style = "bold yellow" if differs else "dim"
+            changed += differs
+            diff.add_row(
+                Text(path, style=style),
+                Text(_cell(a), style="red" if differs else ""),
+                Text(_cell(b), style="green" if differs else ""),
+            )
+        diff.display = True
+        self.diffed = (left.id, right.id)
+        self.changed_fields = [path for path, _, _, differs in rows if differs]
+        self.notify(
+            f"#{left.id} ↔ #{right.id}: {changed} field{'s' if changed != 1 else ''} changed"
+        )
+
+    # -- actions ---------------------------------------------------------------------------------
+    def action_refresh(self) -> None:
+        self.refresh_entries()
+
+    def action_mark(self) -> None:
+        """Mark the selected entry as the left side of the next diff."""
+        entry = self.selected
+        if entry is None:
+            return
+        self.marked = None if self.marked == entry.id else entry.id
+        self._fill(entry.id)
+
+    def action_diff(self) -> None:
+        """Diff the marked entry (or the entry this one re-ran) with the selected one."""
+        entry = self.selected
+        if entry is None:
+            return
+        other_id = self.marked if self.marked not in (None, entry.id) else entry.rerun_of
+        other = self.entry(other_id) if other_id is not None else None
+        if other is None:
+            self.notify("Mark an entry with m first (or select a rerun).", severity="warning")
+            return
+        self.show_diff(other, entry)
+
+    def action_rerun(self) -> None:
+        """Ask the app to rerun the selected entry."""
+        entry = self.selected
+        if entry is not None:
+            self.post_message(self.Rerun(entry))
+
+    def action_save_case(self) -> None:
+        """Append the selected entry to the case file (check line or eval line)."""
+        from playground.batch.savecase import append_line, case_for_entry
+        from playground.errors import UsageError
+
+        entry = self.selected
+        if entry is None:
+            return
+        target = self.query_one("#history-case-file", Input).value.strip() or DEFAULT_CASE_FILE
+        try:
+            case = case_for_entry(entry.type, entry.data, entry.hashes, note=f"history #{entry.id}")
+            line = append_line(target, case)
+        except UsageError as exc:
+            self.notify(str(exc), title="Not saved", severity="error")
+            return
+        kind = "check" if entry.type == "call" else "eval"
+        self.notify(f"Saved #{entry.id} as a {kind} case: {target} line {line}")
+
+    def action_save_golden(self) -> None:
+        """Write the selected entry as a golden file ``golden_<id>.json`` next to the case file."""
+        from playground.batch.replay import golden_document, write_json_atomic
+        from playground.errors import UsageError
+
+        entry = self.selected
+        if entry is None or not isinstance(entry.data, dict):
+            return
+        folder = Path(self.query_one("#history-case-file", Input).value.strip() or ".").parent
+        target = folder / f"golden_{entry.id}.json"
+        try:
+            write_json_atomic(target, golden_document(entry.type, entry.data, entry.hashes))
+        except UsageError as exc:
+            self.notify(str(exc), title="Not saved", severity="error")
+            return
+        self.notify(f"Saved #{entry.id} as a golden file: {target} (playground replay {target})")
+
+    # -- events ----------------------------------------------------------------------------------
+    @on(Input.Changed, "#history-filter")
+    def _filter(self, event: Input.Changed) -> None:
+        event.stop()
+        self._fill()
+
+    @on(Input.Submitted, "#history-filter")
+    def _filter_done(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.query_one("#history-table", DataTable).focus()
+
+    @on(DataTable.RowHighlighted, "#history-table")
+    def _row(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._show_detail()
+
+    @on(DataTable.RowSelected, "#history-table")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        entry = self.selected
+        if entry is not None:
+            self.post_message(self.OpenEntry(entry))
+
+
+def _cell(value: Any, limit: int = 70) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

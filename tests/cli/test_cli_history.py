@@ -1,0 +1,411 @@
+"""``playground history``, ``--save``, ``replay`` and saved cases: the must-shows of issue 14,
+through typer's CliRunner and real subprocesses, on real SQLite files in tmp_path."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from playground.cli.main import app
+
+REPO = Path(__file__).resolve().parents[2]
+TOOLS = REPO / "tools"
+SHOP = TOOLS / "shop.py"
+QUESTION = "텀블러 주문한 거 어디쯤이에요? 주문번호 HR20260604"
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _fixtures(monkeypatch):
+    """Copies of tools/shop.py live in tmp_path: they read the repository's fixtures."""
+    monkeypatch.setenv("PLAYGROUND_FIXTURES", str(REPO / "fixtures"))
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def shop_copy(tmp_path: Path, old: str, new: str, *, start: str | None = None) -> Path:
+    """A copy of tools/shop.py with ``old`` replaced by ``new`` (after ``start`` when given)."""
+    text = SHOP.read_text(encoding="utf-8")
+    at = text.index(start) if start else 0
+    assert old in text[at:]
+    text = text[:at] + text[at:].replace(old, new, 1)
+    folder = tmp_path / "copy"
+    folder.mkdir(exist_ok=True)
+    target = folder / "shop.py"
+    target.write_text(text, encoding="utf-8")
+    return target
+
+
+def test_a_call_is_listed_with_its_record_and_show_prints_the_same_record(tmp_path):
+    db = tmp_path / "h.db"
+    called = invoke(
+        "call",
+        "get_order_status",
+        "order_id=HR20260604",
+        "--tools",
+        SHOP,
+        "--history",
+        db,
+        "--format",
+        "json",
+    )
+    assert called.exit_code == 0, called.stderr
+    record = json.loads(called.stdout)
+    listed = invoke("history", "--history", db, "--format", "json")
+    assert listed.exit_code == 0, listed.stderr
+    entries = json.loads(listed.stdout)
+    assert len(entries) == 1
+    entry = entries[0]
+    assert entry["type"] == "call" and entry["tool"] == "get_order_status"
+    assert entry["outcome"] == "ok" and entry["origin"] == "cli"
+    assert entry["data"] == record
+    assert entry["source"] == str(SHOP.resolve())
+    assert len(entry["declaration_hashes"]["get_order_status"]) == 64
+    shown = invoke("history", "show", str(entry["id"]), "--history", db, "--format", "json")
+    assert shown.exit_code == 0 and json.loads(shown.stdout)["data"] == record
+    table = invoke("history", "show", str(entry["id"]), "--history", db)
+    assert "get_order_status" in table.stdout and "stored" in table.stdout
+    # the list filters
+    assert (
+        json.loads(
+            invoke(
+                "history", "--history", db, "--tool", "track_shipping", "--format", "json"
+            ).stdout
+        )
+        == []
+    )
+    assert (
+        len(
+            json.loads(
+                invoke(
+                    "history",
+                    "list",
+                    "--history",
+                    db,
+                    "--kind",
+                    "ok",
+                    "--since",
+                    "1h",
+                    "--format",
+                    "json",
+                ).stdout
+            )
+        )
+        == 1
+    )
+    lines = invoke("history", "--history", db, "--format", "jsonl").stdout.splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["id"] == entry["id"]
+
+
+def test_no_history_and_the_environment_variable(tmp_path, monkeypatch):
+    db = tmp_path / "h.db"
+    invoke(
+        "call",
+        "get_order_status",
+        "order_id=HR1",
+        "--tools",
+        SHOP,
+        "--history",
+        db,
+        "--no-history",
+        "--format",
+        "json",
+    )
+    assert not db.exists()
+    monkeypatch.setenv("PLAYGROUND_HISTORY", str(db))
+    invoke("call", "get_order_status", "order_id=HR1", "--tools", SHOP, "--format", "json")
+    assert sqlite3.connect(db).execute("SELECT count(*) FROM entries").fetchone() == (1,)
+
+
+def test_bad_ids_and_dates_are_one_line_usage_errors(tmp_path):
+    db = tmp_path / "h.db"
+    missing = invoke("history", "show", "7", "--history", db)
+    assert missing.exit_code == 2 and "no history entry #7" in missing.stderr
+    bad = invoke("history", "--since", "yesterday", "--history", db)
+    assert bad.exit_code == 2 and "--since" in bad.stderr and len(bad.stderr.splitlines()) == 1
+    clear = invoke("history", "clear", "--before", "soon", "--history", db)
+    assert clear.exit_code == 2
+
+
+def test_saved_case_passes_then_fails_naming_the_field_when_the_result_changes(tmp_path):
+    db = tmp_path / "h.db"
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text('{"tool": "get_order_status", "args": {"order_id": "HR1"}}', encoding="utf-8")
+    invoke("call", "get_order_status", "order_id=HR20260604", "--tools", SHOP, "--history", db)
+    saved = invoke("history", "save", "1", "--to", cases, "--history", db)
+    assert saved.exit_code == 0, saved.stderr
+    assert "line 2" in saved.stderr
+    lines = cases.read_text(encoding="utf-8").splitlines()
+    # appending never rewrites the other lines (the first had no final line break)
+    assert lines[0] == '{"tool": "get_order_status", "args": {"order_id": "HR1"}}'
+    case = json.loads(lines[1])
+    assert case["expect"] == {
+        "verdict": "",
+        "kind": "ok",
+        "body_ran": True,
+        "cache": "stored",
+        "value": case["expect"]["value"],
+    }
+    assert case["expect"]["value"]["status"] == "배송중"
+    assert len(case["declaration_hash"]) == 64 and case["note"] == "history #1"
+    passed = invoke("check", cases, "--tools", SHOP, "--format", "json")
+    assert passed.exit_code == 0, passed.stdout
+    changed = shop_copy(tmp_path, '"status": row["order_status"],', '"status": "배송완료",')
+    failed = invoke("check", cases, "--tools", changed, "--format", "json")
+    assert failed.exit_code == 1
+    report = json.loads(failed.stdout)
+    assert report["cases"][1]["mismatches"] == ["value.status: expected '배송중', got '배송완료'"]
+    assert "notes" not in report["cases"][1]  # the declaration did not change
+
+
+def test_a_check_line_says_when_its_contract_changed(tmp_path):
+    db = tmp_path / "h.db"
+    cases = tmp_path / "cases.jsonl"
+    invoke("call", "get_order_status", "order_id=HR20260604", "--tools", SHOP, "--history", db)
+    invoke("history", "save", "1", "--to", cases, "--history", db)
+    edited = shop_copy(
+        tmp_path, '"""', '"""주문 상태 조회(개정판). ', start="def get_order_status("
+    )
+    result = invoke("check", cases, "--tools", edited, "--format", "json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["cases"][0]["notes"] == [
+        "get_order_status's declaration changed since this line was written"
+    ]
+    assert "line 1: get_order_status's declaration changed" in result.stderr
+
+
+def test_a_question_is_saved_as_an_eval_line_with_the_routers_choice(tmp_path):
+    db = tmp_path / "h.db"
+    cases = tmp_path / "routing.jsonl"
+    asked = invoke("ask", QUESTION, "--tools", TOOLS, "--history", db, "--format", "json")
+    assert asked.exit_code == 0, asked.stderr
+    invoke("history", "save", "1", "--to", cases, "--history", db)
+    line = json.loads(cases.read_text(encoding="utf-8"))
+    assert line == {
+        "question": QUESTION,
+        "expect_tool": "track_shipping",
+        "expect_args": {"order_id": "HR20260604"},
+        "note": "history #1",
+    }
+    evaluated = invoke("eval", cases, "--tools", TOOLS, "--format", "json")
+    assert evaluated.exit_code == 0, evaluated.stdout
+
+
+def test_golden_episode_replays_clean_then_names_the_changed_declaration(tmp_path):
+    golden = tmp_path / "g.json"
+    asked = invoke("ask", QUESTION, "--save", golden, "--tools", SHOP, "--format", "json")
+    assert asked.exit_code == 0, asked.stderr
+    doc = json.loads(golden.read_text(encoding="utf-8"))
+    assert doc["golden"] == 1 and doc["type"] == "episode" and doc["question"] == QUESTION
+    assert doc["data"] == json.loads(asked.stdout)
+    assert set(doc["declaration_hashes"]) >= {"track_shipping", "get_order_status"}
+    clean = invoke("replay", golden, "--tools", SHOP)
+    assert clean.exit_code == 0, clean.stdout
+    assert "1 replayed, 0 drifted" in clean.stdout
+    # a copy whose track_shipping docstring no longer invites shipping questions
+    text = SHOP.read_text(encoding="utf-8")
+    at = text.index('"""', text.index("def track_shipping("))
+    end = text.index('"""', at + 3) + 3
+    edited = tmp_path / "copy" / "shop.py"
+    edited.parent.mkdir()
+    edited.write_text(
+        text[:at]
+        + '"""창고 내부 점검용 함수. 고객 문의에는 사용하지 않는다.\n\n    Args:\n'
+        + '        order_id: 내부 점검 코드.\n    """'
+        + text[end:],
+        encoding="utf-8",
+    )
+    drift = invoke("replay", golden, "--tools", edited, "--format", "json")
+    assert drift.exit_code == 1
+    [result] = json.loads(drift.stdout)
+    fields = {d["field"]: d for d in result["drift"]}
+    # The offline router still starts with track_shipping (get_order_status's boundary sentence
+    # points to it) but, with that docstring gone, goes on to get_order_status: the moves drift.
+    assert fields["moves[1].tool"] == {
+        "field": "moves[1].tool",
+        "saved": None,
+        "now": "get_order_status",
+    }
+    assert fields["calls"]["saved"] == 1 and fields["calls"]["now"] == 2
+    assert result["causes"][0] == "track_shipping's declaration changed since this was saved"
+    table = invoke("replay", golden, "--tools", edited)
+    assert "likely cause: track_shipping's declaration changed since this was saved" in table.stdout
+    junit = invoke("replay", golden, "--tools", edited, "--format", "junit")
+    assert junit.exit_code == 1
+    suite = ET.fromstring(junit.stdout)
+    assert suite.get("failures") == "1"
+    failure = suite.find("./testsuite/testcase/failure")
+    assert failure is not None and failure.get("type") == "drift"
+    assert "track_shipping's declaration changed" in failure.get("message")
+    # --update accepts today's behaviour; then it replays clean against the copy
+    updated = invoke("replay", golden, "--tools", edited, "--update")
+    assert updated.exit_code == 0
+    assert invoke("replay", golden, "--tools", edited).exit_code == 0
+    assert invoke("replay", golden, "--tools", SHOP).exit_code == 1
+
+
+def test_call_repair_save_and_replay_of_a_manual_episode(tmp_path):
+    golden = tmp_path / "manual.json"
+    saved = invoke(
+        "call",
+        "get_order_status",
+        "order_id=hr20260604",
+        "--repair",
+        "--save",
+        golden,
+        "--tools",
+        SHOP,
+        "--format",
+        "json",
+    )
+    assert saved.exit_code == 0, saved.stderr
+    doc = json.loads(golden.read_text(encoding="utf-8"))
+    assert doc["type"] == "episode" and doc["question"] is None
+    assert doc["tool"] == "get_order_status" and doc["args"] == {"order_id": "hr20260604"}
+    assert list(doc["declaration_hashes"]) == ["get_order_status"]
+    assert invoke("replay", golden, "--tools", SHOP).exit_code == 0
+
+
+def test_replay_of_a_file_that_is_not_golden_is_exit_2(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"hello": 1}', encoding="utf-8")
+    result = invoke("replay", bad, tmp_path / "missing.json", "--tools", SHOP)
+    assert result.exit_code == 2
+    assert "not a golden episode" in result.stderr and "no such file" in result.stderr
+
+
+def test_rerun_records_a_new_entry_and_compares(tmp_path):
+    db = tmp_path / "h.db"
+    invoke("call", "get_order_status", "order_id=HR20260604", "--tools", SHOP, "--history", db)
+    same = invoke("history", "rerun", "1", "--history", db, "--format", "json")
+    assert same.exit_code == 0, same.stderr
+    data = json.loads(same.stdout)
+    assert data["entry"] == 1 and data["new_entry"] == 2 and data["same"] is True
+    assert data["new"]["tool"] == "get_order_status" and data["drift"] == []
+    changed = shop_copy(tmp_path, '"status": row["order_status"],', '"status": "배송완료",')
+    other = invoke("history", "rerun", "1", "--history", db, "--tools", changed)
+    assert other.exit_code == 0
+    assert "#1 → #3: 1 field(s) changed" in other.stdout
+    assert "value.status: '배송중' → '배송완료'" in other.stdout
+    entries = json.loads(invoke("history", "--history", db, "--format", "json").stdout)
+    assert [(e["id"], e["rerun_of"], e["origin"]) for e in entries] == [
+        (3, 1, "rerun"),
+        (2, 1, "rerun"),
+        (1, None, "cli"),
+    ]
+    asked = invoke("ask", QUESTION, "--tools", SHOP, "--history", db)
+    assert asked.exit_code == 0
+    again = invoke("history", "rerun", "4", "--history", db, "--format", "json")
+    assert json.loads(again.stdout)["same"] is True
+
+
+def test_clear(tmp_path):
+    db = tmp_path / "h.db"
+    for _ in range(2):
+        invoke("call", "get_order_status", "order_id=HR1", "--tools", SHOP, "--history", db)
+    assert invoke("history", "clear", "--before", "2000-01-01", "--history", db).stdout.startswith(
+        "deleted 0 entries"
+    )
+    assert invoke("history", "clear", "--history", db).stdout.startswith("deleted 2 entries")
+    assert json.loads(invoke("history", "--history", db, "--format", "json").stdout) == []
+
+
+# --- real processes -------------------------------------------------------------------------
+
+
+def run_cli(*args, cwd=None, env=None):
+    return subprocess.Popen(
+        [sys.executable, "-m", "playground", *map(str, args)],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_twenty_concurrent_call_processes_lose_nothing(tmp_path):
+    db = tmp_path / "h.db"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PLAYGROUND_HISTORY": str(db)}
+    procs = [
+        run_cli(
+            "call",
+            "get_order_status",
+            f"order_id=HR2026{i:04d}",
+            "--tools",
+            SHOP,
+            "--format",
+            "json",
+            env=env,
+        )
+        for i in range(20)
+    ]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 20, [e for _, e in outs if e]
+    rows = sqlite3.connect(db).execute("SELECT data FROM bodies").fetchall()
+    assert len(rows) == 20
+    assert sorted(json.loads(r[0])["args"]["order_id"] for r in rows) == [
+        f"HR2026{i:04d}" for i in range(20)
+    ]
+
+
+def test_default_file_is_in_the_working_directory_and_private(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "PLAYGROUND_HISTORY"}
+    env["PYTHONPATH"] = str(REPO)
+    proc = run_cli(
+        "call", "get_order_status", "order_id=HR1", "--tools", SHOP, cwd=tmp_path, env=env
+    )
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    db = tmp_path / ".playground" / "history.db"
+    assert db.exists() and (db.stat().st_mode & 0o777) == 0o600
+
+
+def test_a_corrupt_file_is_moved_aside_and_the_call_still_works(tmp_path):
+    db = tmp_path / "h.db"
+    db.write_text("garbage " * 100, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PLAYGROUND_HISTORY": str(db)}
+    proc = run_cli(
+        "call", "get_order_status", "order_id=HR1", "--tools", SHOP, "--format", "json", env=env
+    )
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and json.loads(out)["tool"] == "get_order_status"
+    notes = [line for line in err.splitlines() if line.startswith("note:")]
+    assert len(notes) == 1 and "not a SQLite file" in notes[0] and "moved it to" in notes[0]
+    assert sqlite3.connect(db).execute("SELECT count(*) FROM entries").fetchone() == (1,)
+
+
+@pytest.mark.parametrize("where", ["unwritable-file", "read-only-folder"])
+def test_history_that_cannot_be_written_never_fails_the_command(tmp_path, where):
+    if where == "read-only-folder":
+        if os.geteuid() == 0:
+            pytest.skip("root writes into read-only folders")
+        folder = tmp_path / "ro"
+        folder.mkdir()
+        folder.chmod(0o500)
+        target = folder / ".playground" / "history.db"
+    else:
+        target = Path("/proc/playground-history.db")  # not creatable, even by root
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PLAYGROUND_HISTORY": str(target)}
+    try:
+        proc = run_cli(
+            "call", "get_order_status", "order_id=HR1", "--tools", SHOP, "--format", "json", env=env
+        )
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if where == "read-only-folder":
+            (tmp_path / "ro").chmod(0o700)
+    assert proc.returncode == 0 and json.loads(out)["kind"] == "ok"
+    notes = [line for line in err.splitlines() if line.startswith("note:")]
+    assert len(notes) == 1 and notes[0].startswith("note: history is off for this run")

@@ -1,0 +1,175 @@
+"""Fix hints a model can follow (issue 11 item 9): the example in an ``invalid_args`` message
+always passes the schema, is never the refused value, never a placeholder or ``{}`` for an object
+with required keys; CLI hints use ``name:=7`` for non-strings; examples written in docstrings are
+taken whole."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from playground.core.examples import NO_EXAMPLE, valid_example, written_examples
+from playground.core.validation import validator_for
+
+TOOLS = '''
+from typing import Optional
+from pydantic import BaseModel
+
+
+class Address(BaseModel):
+    city: str
+    zip_code: str
+
+
+def greet(name: str = None) -> dict:
+    """Greet someone.
+
+    Args:
+        name: who to greet.
+    """
+    return {"hi": name}
+
+
+def filter_brands(brands: Optional[list[str]] = None) -> dict:
+    """Filter by brands.
+
+    Args:
+        brands: brand names. Omit for all brands.
+    """
+    return {"brands": brands}
+
+
+def extend_loan(days: int) -> dict:
+    """Extend a loan.
+
+    Args:
+        days: extra days, e.g. 7
+    """
+    return {"days": days}
+
+
+def ship_to(address: Address) -> dict:
+    """Ship to an address."""
+    return {"ok": True}
+
+
+def find_item(keyword: str, color: str = None) -> dict:
+    """Find an item.
+
+    Args:
+        keyword: what to search, e.g. 'blue denim jacket'
+        color: 예: 진한 파랑
+    """
+    return {"keyword": keyword}
+
+
+__tools__ = [greet, filter_brands, extend_loan, ship_to, find_item]
+'''
+
+
+@pytest.fixture
+def gate(make_gate):
+    return make_gate(TOOLS, name="hints")
+
+
+def hint_example(message: str, arg: str):
+    m = re.search(rf"e\.g\. {arg}(:?)=(.+?)\. Example call", message) or re.search(
+        rf"e\.g\. {arg}(:?)=(.+?)\.$", message
+    )
+    assert m, message
+    return m.group(1) == ":", json.loads(m.group(2))
+
+
+def example_call(message: str):
+    m = re.search(r"Example call: \w+\((.*)\)\.$", message)
+    return json.loads(m.group(1)) if m else None
+
+
+def prop(gate, tool, arg):
+    params = gate.registry.get(tool).parameters
+    return params, params["properties"][arg]
+
+
+def passes(params, arg, value):
+    schema = {
+        **params["properties"][arg],
+        **({"$defs": params["$defs"]} if "$defs" in params else {}),
+    }
+    return validator_for(schema).is_valid(value)
+
+
+def test_name_null_is_never_offered_for_a_string(gate):
+    record = gate.call("greet", {"name": 3})
+    assert record.verdict == "type:name"
+    raw, value = hint_example(record.message, "name")
+    assert value is not None and isinstance(value, str) and not raw
+    params, _ = prop(gate, "greet", "name")
+    assert passes(params, "name", value)
+
+
+def test_the_refused_value_is_never_the_example(gate):
+    record = gate.call("filter_brands", {"brands": [1]})
+    assert record.verdict == "type:brands"
+    raw, value = hint_example(record.message, "brands")
+    assert raw is True  # brands:=[...] on the command line
+    assert value != [1] and value is not None
+    params, _ = prop(gate, "filter_brands", "brands")
+    assert passes(params, "brands", value)
+
+
+def test_integers_use_raw_json_on_the_command_line(gate):
+    record = gate.call("extend_loan", {"days": "seven"})
+    assert record.verdict == "type:days"
+    assert "e.g. days:=7." in record.message
+    assert "days=7" not in record.message.replace("days:=7", "")
+    assert example_call(record.message) == {"days": 7}
+
+
+def test_an_object_with_required_keys_gets_a_full_example(gate):
+    record = gate.call("ship_to", {"address": "Seoul"})
+    assert record.verdict == "type:address"
+    raw, value = hint_example(record.message, "address")
+    assert raw is True and value != {} and set(value) == {"city", "zip_code"}
+    params, _ = prop(gate, "ship_to", "address")
+    assert passes(params, "address", value)
+    call = example_call(record.message)
+    assert validator_for(params).is_valid(call)
+
+
+def test_docstring_examples_are_taken_whole(gate):
+    record = gate.call("find_item", {"keyword": 5})
+    raw, value = hint_example(record.message, "keyword")
+    assert (raw, value) == (False, "blue denim jacket")
+    record = gate.call("find_item", {"keyword": "x", "color": 5})
+    assert hint_example(record.message, "color") == (False, "진한 파랑")
+
+
+def test_no_placeholder_when_nothing_passes():
+    schema = {"type": "string", "pattern": "^[A-Z]{2}-[0-9]{3}$"}
+    assert valid_example("sku", schema) is NO_EXAMPLE
+    assert (
+        valid_example("sku", schema, "Look up.\n\nArgs:\n    sku: the code, 예: KB-101") == "KB-101"
+    )
+
+
+def test_written_examples():
+    assert written_examples("e.g. 'blue denim jacket'") == ["blue denim jacket"]
+    assert written_examples("예: 무선 키보드. 다른 것") == ["무선 키보드", "무선"]
+    assert written_examples("e.g. 7") == ["7"]
+
+
+def test_every_bundled_invalid_call_hint_passes(gate):
+    for tool, args in [
+        ("greet", {"name": None}),
+        ("filter_brands", {"brands": "nike"}),
+        ("extend_loan", {}),
+        ("ship_to", {}),
+        ("find_item", {}),
+    ]:
+        record = gate.call(tool, args)
+        assert record.kind == "invalid_args"
+        call = example_call(record.message)
+        assert call is not None and validator_for(gate.registry.get(tool).parameters).is_valid(call)
+        assert "<" not in record.message.split("Example call")[0].split("e.g.")[-1]

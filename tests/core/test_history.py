@@ -1,0 +1,234 @@
+"""The history store (playground.core.history) on real SQLite files in tmp_path."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+import time
+from pathlib import Path
+
+import pytest
+
+from playground.core.history import (
+    APPLICATION_ID,
+    DEFAULT_PATH,
+    SCHEMA_VERSION,
+    HistoryStore,
+    Query,
+    call_entry,
+    episode_entry,
+    open_history,
+    parse_when,
+    redact,
+    resolve_path,
+)
+from playground.workbench import open_playground
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def record(tool="get_order_status", kind="ok", **extra):
+    data = {"tool": tool, "args": {"order_id": "HR1"}, "kind": kind, "verdict": "", "value": 1}
+    data.update(extra)
+    return data
+
+
+def test_a_new_file_is_wal_versioned_marked_and_private(tmp_path):
+    path = tmp_path / "sub" / "history.db"
+    store = HistoryStore(path)
+    entry_id = store.add(call_entry(record(), {"get_order_status": "ab" * 32}))
+    assert entry_id == 1
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    assert {"entries_created", "entries_tool", "entries_outcome"} <= indexes
+    got = store.get(1)
+    assert (
+        got is not None and got.data == record() and got.hashes == {"get_order_status": "ab" * 32}
+    )
+    assert got.type == "call" and got.tool == "get_order_status" and got.outcome == "ok"
+
+
+def test_filters_newest_first_and_limit(tmp_path):
+    store = HistoryStore(tmp_path / "h.db")
+    now = time.time()
+    store.add(at(call_entry(record("check_stock", "invalid_args")), now - 7200))
+    store.add(at(call_entry(record("get_order_status", "ok")), now - 60))
+    episode = {
+        "question": "텀블러 어디쯤이에요?",
+        "router": "offline",
+        "end": "answered",
+        "calls": [record("track_shipping", "ok"), record("get_order_status", "empty")],
+    }
+    store.add(at(episode_entry(episode), now))
+    assert [e.id for e in store.entries()] == [3, 2, 1]
+    assert [e.id for e in store.entries(Query(tool="get_order_status"))] == [3, 2]
+    assert [e.id for e in store.entries(Query(kind="empty"))] == [3]
+    assert [e.id for e in store.entries(Query(kind="call"))] == [2, 1]
+    assert [e.id for e in store.entries(Query(kind="episode"))] == [3]
+    assert [e.id for e in store.entries(Query(question="텀블러"))] == [3]
+    assert [e.id for e in store.entries(Query(since=now - 3600))] == [3, 2]
+    assert [e.id for e in store.entries(Query(limit=1))] == [3]
+    # a LIKE wildcard in a filter is literal text
+    assert store.entries(Query(tool="get_order%")) == []
+    assert store.clear(before=now - 3600) == 1
+    assert [e.id for e in store.entries()] == [3, 2]
+    assert store.clear() == 2 and store.count() == 0
+
+
+def at(entry, created: float):
+    entry.created = created
+    return entry
+
+
+def test_keys_and_header_values_are_never_stored(tmp_path, monkeypatch):
+    monkeypatch.setenv("GEMINI_API_KEY", "AIzaSECRET-123456789")
+    store = HistoryStore(tmp_path / "h.db")
+    data = record(
+        message="called with key AIzaSECRET-123456789",
+        request={
+            "headers": {"x-goog-api-key": "AIzaSECRET-123456789"},
+            "Authorization": "Bearer t",
+        },
+    )
+    store.add(call_entry(data, source="https://user:pa55word@example.com/mcp"))
+    raw = (tmp_path / "h.db").read_bytes() + (tmp_path / "h.db-wal").read_bytes()
+    assert b"AIzaSECRET" not in raw and b"pa55word" not in raw and b"Bearer t" not in raw
+    got = store.get(1)
+    assert got.data["message"] == "called with key [redacted]"
+    assert got.data["request"] == {"headers": "[redacted]", "Authorization": "[redacted]"}
+    assert got.source == "https://[redacted]@example.com/mcp"
+    # arguments and values a tool returns are kept as they are (they are the test)
+    assert got.data["args"] == {"order_id": "HR1"}
+    assert redact({"a": ["x"]}) == {"a": ["x"]}
+
+
+def test_a_file_that_is_not_sqlite_is_moved_aside_with_one_notice(tmp_path):
+    path = tmp_path / "history.db"
+    path.write_bytes(b"this is my shopping list, not a database\n" * 50)
+    notices: list[str] = []
+    store = HistoryStore(path, notices.append)
+    assert store.add(call_entry(record())) == 1
+    assert len(notices) == 1 and "not a SQLite file" in notices[0] and "moved it to" in notices[0]
+    aside = [p for p in tmp_path.iterdir() if p.name.startswith("history.db.bad-")]
+    assert len(aside) == 1 and aside[0].read_bytes().startswith(b"this is my shopping list")
+    assert store.count() == 1
+
+
+def test_a_corrupt_sqlite_file_is_moved_aside(tmp_path):
+    path = tmp_path / "history.db"
+    HistoryStore(path).add(call_entry(record()))
+    data = bytearray(path.read_bytes())
+    data[16:100] = b"\xff" * 84  # the header after the magic string: page size etc.
+    path.write_bytes(bytes(data))
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    notices: list[str] = []
+    store = HistoryStore(path, notices.append)
+    assert store.add(call_entry(record())) == 1
+    assert len(notices) == 1 and "moved it to" in notices[0]
+
+
+def test_another_programs_sqlite_database_is_not_written_into(tmp_path):
+    path = tmp_path / "history.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE contacts (name TEXT, phone TEXT)")
+    conn.execute("INSERT INTO contacts VALUES ('kim', '010')")
+    conn.commit()
+    conn.close()
+    notices: list[str] = []
+    store = HistoryStore(path, notices.append)
+    assert store.add(call_entry(record())) == 1
+    assert "another program's SQLite database" in notices[0]
+    aside = next(
+        p
+        for p in tmp_path.iterdir()
+        if p.name.startswith("history.db.bad-") and not p.name.endswith(("-wal", "-shm"))
+    )
+    assert sqlite3.connect(aside).execute("SELECT phone FROM contacts").fetchone() == ("010",)
+
+
+def test_a_newer_schema_turns_history_off_without_touching_the_file(tmp_path):
+    path = tmp_path / "history.db"
+    HistoryStore(path).add(call_entry(record()))
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.commit()
+    conn.close()
+    notices: list[str] = []
+    store = HistoryStore(path, notices.append)
+    assert store.add(call_entry(record())) is None
+    assert not store.enabled and "newer than this playground" in notices[0]
+    assert not [p for p in tmp_path.iterdir() if ".bad-" in p.name]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_a_read_only_folder_turns_history_off_with_a_notice(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        notices: list[str] = []
+        store = HistoryStore(folder / ".playground" / "history.db", notices.append)
+        assert store.add(call_entry(record())) is None
+        assert store.entries() == [] and not store.enabled
+        assert len(notices) == 1 and notices[0].startswith("history is off for this run")
+    finally:
+        folder.chmod(0o700)
+
+
+def test_a_read_only_file_turns_history_off_with_a_notice(tmp_path):
+    """A database the process may not write (the root-proof version of a read-only folder:
+    the file is opened with SQLite's read-only URI and cannot take the write)."""
+    path = tmp_path / "history.db"
+    HistoryStore(path).add(call_entry(record()))
+    notices: list[str] = []
+    store = HistoryStore(path, notices.append)
+    store._conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    assert store.add(call_entry(record())) is None
+    assert not store.enabled and "read-only" in notices[0]
+
+
+def test_where_the_history_goes():
+    assert resolve_path(environ={}) == DEFAULT_PATH
+    assert resolve_path(environ={"PLAYGROUND_HISTORY": "/x/h.db"}) == Path("/x/h.db")
+    assert resolve_path("/y.db", environ={"PLAYGROUND_HISTORY": "/x/h.db"}) == Path("/y.db")
+    assert resolve_path("/y.db", disabled=True, environ={}) is None
+    assert resolve_path(environ={"PLAYGROUND_HISTORY": "off"}) is None
+    assert open_history(environ={"PLAYGROUND_HISTORY": ""}) is None
+
+
+def test_parse_when():
+    now = 1_800_000_000.0
+    assert parse_when("2h", now) == now - 7200
+    assert parse_when("7d", now) == now - 7 * 86400
+    assert parse_when("2026-11-30T00:00:00+00:00") == 1795996800.0
+    with pytest.raises(ValueError, match="not a date"):
+        parse_when("yesterday")
+
+
+def test_declaration_hash_is_sha256_of_the_canonical_declaration(tmp_path):
+    pg = open_playground([REPO / "tools" / "shop.py"], wire=False)
+    contract = pg.registry.get("track_shipping")
+    digest = contract.declaration_hash()
+    assert len(digest) == 64 and digest == contract.declaration_hash()
+    import hashlib
+    import json
+
+    text = json.dumps(
+        contract.declaration(), sort_keys=True, ensure_ascii=False, separators=(",", ":")
+    )
+    assert digest == hashlib.sha256(text.encode()).hexdigest()
+    contract.description += " 바뀜"
+    assert contract.declaration_hash() != digest
+
+
+def test_reading_an_empty_history_creates_no_file(tmp_path):
+    store = HistoryStore(tmp_path / ".playground" / "history.db")
+    assert store.entries() == [] and store.get(1) is None and store.count() == 0
+    assert store.clear() == 0 and store.enabled
+    assert not (tmp_path / ".playground").exists()

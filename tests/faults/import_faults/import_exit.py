@@ -1,0 +1,5 @@
+"""A tool module that ends its process while importing."""
+
+import os
+
+os._exit(7)

@@ -1,0 +1,4 @@
+"""A tool module that never finishes importing."""
+
+while True:
+    pass

@@ -1,0 +1,3 @@
+"""A tool module that raises while importing."""
+
+raise RuntimeError("boom at import")

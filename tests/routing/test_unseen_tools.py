@@ -1,0 +1,344 @@
+"""Issue 12: the offline router on tools it has never seen -- arguments from the question by
+schema, examples in every phrasing, deprecated tools yield, chaining from the declarations.
+
+The ``ask`` cases run the real CLI (``playground ask``) over real tool modules: a small library
+module written to ``tmp_path`` and the bundled ``tools/``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from playground.cli.main import app
+from playground.routing import argfill, values
+from playground.routing.base import Turn
+from playground.routing.offline import OfflineRouter
+
+REPO = Path(__file__).resolve().parents[2]
+
+LIBRARY = '''
+def renew_loan(loan_id: str, days: int) -> dict:
+    """Renew a library loan for more days.
+
+    Args:
+        loan_id: The loan identifier, like "L-1001".
+        days: How many days to extend the loan by.
+    """
+    return {"loan_id": loan_id, "days": days, "renewed": True}
+
+
+__tools__ = [renew_loan]
+'''
+
+
+@pytest.fixture(autouse=True)
+def no_keys(monkeypatch):
+    for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def ask_json(question: str, tools: str) -> dict:
+    result = CliRunner().invoke(app, ["ask", question, "--tools", tools, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def calls(episode: dict) -> list[tuple[str, dict]]:
+    return [(c["name"], c["args"]) for m in episode["moves"] for c in m["calls"]]
+
+
+@pytest.fixture()
+def library(tmp_path) -> str:
+    path = tmp_path / "library.py"
+    path.write_text(LIBRARY, encoding="utf-8")
+    return str(path)
+
+
+def test_renew_loan_gets_both_arguments(library):
+    ep = ask_json("Please renew my loan L-1001 for 7 days", library)
+    assert calls(ep) == [("renew_loan", {"loan_id": "L-1001", "days": 7})]
+    row = ep["moves"][0]["explanation"]["tools"][0]
+    assert row["arg_evidence"]["loan_id"]["rule"] == "example"  # like "L-1001"
+    assert row["arg_evidence"]["days"]["text"] == "7"
+
+
+def test_renew_loan_asks_grammatically_when_values_are_absent(library):
+    ep = ask_json("Please renew my loan", library)
+    assert calls(ep) == []
+    text = ep["moves"][0]["text"]
+    assert text.endswith("Please tell me the loan identifier (e.g. L-1001) and the days.")
+    assert "the The" not in text
+    assert ep["moves"][0]["explanation"]["asks_for"] == {
+        "tool": "renew_loan",
+        "missing": ["loan_id", "days"],
+    }
+
+
+def test_search_then_check_stock_with_the_found_id():
+    ep = ask_json("스테인리스 진공 텀블러 500ml 재고 있어요?", str(REPO / "tools" / "shop.py"))
+    assert calls(ep) == [
+        ("search_products", {"keyword": "스테인리스 진공 텀블러 500ml"}),
+        ("check_stock", {"product_id": "P001"}),
+    ]
+    assert ep["moves"][1]["explanation"]["chained_from"]["field"] == "product_id"
+
+
+def test_product_information_does_not_chain_to_stock():
+    ep = ask_json("에어프라이어 상품 정보 알려주세요", str(REPO / "tools" / "shop.py"))
+    assert calls(ep) == [("search_products", {"keyword": "에어프라이어"})]
+
+
+def test_deprecated_tool_yields_and_the_explanation_says_why():
+    ep = ask_json("KB-101 서울 재고", str(REPO / "tools" / "inventory.py"))
+    exp = ep["moves"][0]["explanation"]
+    assert exp["passed_over"]["tool"] == "legacy_stock"
+    assert "deprecated (예전)" in exp["passed_over"]["why"]
+    assert exp["asks_for"] == {"tool": "stock_lookup", "missing": ["limit"]}
+    rows = {r["name"]: r for r in exp["tools"]}
+    assert rows["stock_lookup"]["args"] == {"sku": "KB-101", "region": "seoul"}
+    assert rows["legacy_stock"]["deprecated_penalty"] == 1.0
+    assert "deprecated (예전) -1.0" in rows["legacy_stock"]["because"]
+    for row in exp["tools"]:  # never "-" for a non-zero score
+        assert row["score"] == 0 or row["because"], row["name"]
+    with_limit = ask_json("KB-101 서울 재고 3곳만", str(REPO / "tools" / "inventory.py"))
+    assert calls(with_limit)[0] == (
+        "stock_lookup",
+        {"sku": "KB-101", "region": "seoul", "limit": 3},
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("a=1, b=-3, c=2", [1, -3, 2]),
+        ("between 1,000.5 and -4", [1000.5, -4]),
+        ("a 5% discount", [5]),
+        ("twenty five items and a dozen eggs", [25, 12]),
+        ("사과 세 개, 두 번째 상자", [3, 2]),
+        ("3x-1 over 1-5", [3, 1, 1, 5]),
+    ],
+)
+def test_numbers_in_every_form(text, want):
+    assert [v.value for v in values.numbers(text)] == want
+
+
+def test_names_codes_urls_paths_and_quotes():
+    text = "Send /tmp/a.txt to bob@example.com from New York City, see https://x.io/a and 'hello world' L-1001"
+    kinds = {(v.kind, v.value) for v in values.names(text)}
+    assert {
+        ("path", "/tmp/a.txt"),
+        ("email", "bob@example.com"),
+        ("name", "New York City"),
+        ("url", "https://x.io/a"),
+        ("code", "L-1001"),
+    } <= kinds
+    assert [v.value for v in values.quoted(text)] == ["hello world"]
+
+
+@pytest.mark.parametrize(
+    ("doc", "want"),
+    [
+        ('The loan identifier, like "L-1001".', ["L-1001"]),
+        ("상품ID. 예: P008", ["P008"]),
+        ("검색어. 예시 텀블러", ["텀블러"]),
+        ("지역. 예를 들어 seoul", ["seoul"]),
+        ("A city such as Seoul or Busan", ["Seoul", "Busan"]),
+        ("for example KB-101", ["KB-101"]),
+        ("I like cats", []),
+    ],
+)
+def test_examples_in_every_phrasing(doc, want):
+    assert argfill.extract_examples(doc) == want
+
+
+def fill(parameters: dict, question: str) -> dict:
+    # the description shares a word with the question: tools no question word, id or enum
+    # points at are not filled (the inverted-index pre-filter)
+    decl = {
+        "name": "t",
+        "description": "A tool for " + max(re.findall(r"[A-Za-z]+", question), key=len) + ".",
+        "parameters": parameters,
+    }
+    row = OfflineRouter().score(question, [decl])[0]
+    return row.args
+
+
+def test_arguments_by_label_sign_unit_list_boolean_and_date():
+    number = {"type": "number"}
+    assert fill(
+        {
+            "type": "object",
+            "properties": {"a": number, "b": number, "c": number},
+            "required": ["a", "b", "c"],
+        },
+        "roots of a = 3, b = -11, and c = -4",
+    ) == {"a": 3, "b": -11, "c": -4}
+    assert fill(
+        {
+            "type": "object",
+            "properties": {
+                "distance": {"type": "number", "description": "Distance in meters."},
+                "charge": {"type": "number", "description": "Charge in coulombs."},
+            },
+            "required": ["distance", "charge"],
+        },
+        "the field 3 meters away from a charge of 2 coulombs",
+    ) == {"distance": 3, "charge": 2}
+    assert fill(
+        {
+            "type": "object",
+            "properties": {"numbers": {"type": "array", "items": {"type": "integer"}}},
+            "required": ["numbers"],
+        },
+        "the least common multiple of 18 and 12.",
+    ) == {"numbers": [18, 12]}
+    assert fill(
+        {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string"},
+                "detailed": {"type": "boolean", "description": "Detailed report."},
+            },
+            "required": ["city"],
+        },
+        "A detailed weather report for Seoul",
+    ) == {"city": "Seoul", "detailed": True}
+    assert fill(
+        {
+            "type": "object",
+            "properties": {"date": {"type": "string", "format": "date"}},
+            "required": ["date"],
+        },
+        "book it for March 5th, 2027",
+    ) == {"date": "2027-03-05"}
+
+
+def test_a_string_never_gets_the_whole_question():
+    args = fill(
+        {
+            "type": "object",
+            "properties": {"title": {"type": "string", "description": "The book title."}},
+            "required": ["title"],
+        },
+        "please find me something good to read tonight",
+    )
+    assert args == {}
+
+
+def test_index_is_built_once_per_declaration_list():
+    router = OfflineRouter()
+    decls = [{"name": "t", "description": "A tool.", "parameters": {"type": "object"}}]
+    first = router.index(decls)
+    router.next_move([Turn(role="user", text="hello")], decls)
+    assert router.index(decls) is first
+    assert router.index([dict(decls[0])]) is not first  # a new registry version: new dicts
+
+
+LOANS_KO = '''
+def renew_loan(loan_id: str) -> dict:
+    """도서 대출을 연장한다.
+
+    Args:
+        loan_id: 대출 번호. 예: L-1001
+    """
+    return {"loan_id": loan_id}
+
+
+def pay_fine(receipt: str) -> dict:
+    """연체료를 납부한다.
+
+    Args:
+        receipt: 영수증 번호. 예: R-77
+    """
+    return {"receipt": receipt}
+
+
+__tools__ = [renew_loan, pay_fine]
+'''
+
+
+def test_synonyms_file_beside_the_tools(tmp_path):
+    (tmp_path / "loans.py").write_text(LOANS_KO, encoding="utf-8")
+    question = "extend my borrowing please"
+    without = ask_json(question, str(tmp_path))
+    assert calls(without) == [] and without["moves"][0]["explanation"]["chosen"] is None
+    (tmp_path / "synonyms.json").write_text(
+        json.dumps({"extend": ["연장"], "borrowing": ["대출"]}, ensure_ascii=False),
+        encoding="utf-8",
+    )
+    with_file = ask_json(question, str(tmp_path))
+    exp = with_file["moves"][0]["explanation"]
+    assert exp["asks_for"] == {"tool": "renew_loan", "missing": ["loan_id"]}
+    row = next(r for r in exp["tools"] if r["name"] == "renew_loan")
+    assert any("via synonym" in m["how"] for m in row["matched"])
+
+
+def test_a_broken_synonyms_file_is_one_line(tmp_path):
+    (tmp_path / "loans.py").write_text(LOANS_KO, encoding="utf-8")
+    (tmp_path / "synonyms.json").write_text('{"extend": 3}', encoding="utf-8")
+    result = CliRunner().invoke(app, ["ask", "extend", "--tools", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "synonyms.json: 'extend' must map to a word or a list of words" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_several_calls_in_one_move_when_the_question_lists_values():
+    decl = {
+        "name": "get_weather",
+        "description": "Current weather for a city.",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string", "description": "The city name."}},
+            "required": ["city"],
+        },
+    }
+    move = OfflineRouter().next_move(
+        [Turn(role="user", text="What is the weather in Seoul and Busan?")], [decl]
+    )
+    assert [(c.name, c.args, c.id) for c in move.calls] == [
+        ("get_weather", {"city": "Seoul"}, "call_1"),
+        ("get_weather", {"city": "Busan"}, "call_2"),
+    ]
+    assert move.explanation["parallel"]["calls"] == 2
+    play = {
+        "name": "play",
+        "description": "Play songs from an artist for some minutes.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "artist": {"type": "string", "description": "The artist."},
+                "duration": {"type": "integer", "description": "Play time in minutes."},
+            },
+            "required": ["artist", "duration"],
+        },
+    }
+    q = "Play songs from Taylor Swift and Maroon 5 for 20 minutes and 15 minutes respectively"
+    move = OfflineRouter().next_move([Turn(role="user", text=q)], [play])
+    assert [c.args for c in move.calls] == [
+        {"artist": "Taylor Swift", "duration": 20},
+        {"artist": "Maroon 5", "duration": 15},
+    ]
+
+
+def test_a_value_that_only_fits_a_type_does_not_make_a_tool_fit():
+    decl = {
+        "name": "get_user",
+        "description": "Retrieve details for a user by their unique identifier.",
+        "parameters": {
+            "type": "object",
+            "properties": {"user_id": {"type": "integer", "description": "The user id."}},
+            "required": ["user_id"],
+        },
+    }
+    router = OfflineRouter()
+    off_topic = router.next_move([Turn(role="user", text="Play 5 songs by Adele")], [decl])
+    assert off_topic.calls == []
+    on_topic = router.next_move(
+        [Turn(role="user", text="Retrieve the details for user id 7890")], [decl]
+    )
+    assert [(c.name, c.args) for c in on_topic.calls] == [("get_user", {"user_id": 7890})]
