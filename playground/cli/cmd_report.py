@@ -1,6 +1,6 @@
 """``playground report [--tools PATH] [--out DIR]``: seed 003's tool report, measured for real.
 
-Loads the inventory tools (default ``tools/inventory.py``) into a fresh registry and gate, runs
+Loads the tool modules (default ``tools/inventory.py``) into a fresh registry and gate, runs
 the measurements of :mod:`playground.batch.report`, writes ``DIR/tool_report.json`` and
 ``DIR/tool_report.md`` (default: the current folder) and prints the figures.
 """
@@ -12,7 +12,21 @@ from typing import Annotated
 
 import typer
 
-from playground.cli.common import FormatOption, OutputFormat, ToolsOption, boundary, emit_json
+from playground.cli.common import (
+    FormatOption,
+    InProcessOption,
+    McpConfigOption,
+    McpHeaderOption,
+    McpOption,
+    McpServerOption,
+    McpUrlOption,
+    OutputFormat,
+    ToolsOption,
+    boundary,
+    emit_json,
+    mcp_specs,
+    wants_in_process,
+)
 
 
 def report(
@@ -22,15 +36,34 @@ def report(
             "--out", "-o", help="Folder for tool_report.json and tool_report.md. Default: ."
         ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Overwrite existing report files (never through a link out of --out)."
+        ),
+    ] = False,
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     fmt: FormatOption = OutputFormat.table,
+    in_process: InProcessOption = False,
 ) -> None:
-    """Measure the inventory tools (seed 003 step 8) and write tool_report.json and tool_report.md."""
+    """Measure the tools (seed 003 step 8) and write tool_report.json and tool_report.md.
+
+    Probes every tool whose 'returns' declares max_rows or max_bytes."""
     from playground.batch.report import DEFAULT_TOOLS, measure, write_report
 
     with boundary():
-        data = measure([str(t) for t in tools] if tools else list(DEFAULT_TOOLS))
-        json_path, md_path = write_report(data, out or Path("."))
+        specs = mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+        data = measure(
+            [str(t) for t in tools] if tools else ([] if specs else list(DEFAULT_TOOLS)),
+            in_process=wants_in_process(in_process),
+            mcp=specs,
+        )
+        json_path, md_path = write_report(data, out or Path("."), force=force)
         if fmt is OutputFormat.table:
             from rich.table import Table
 
@@ -48,7 +81,7 @@ def report(
                 "attempts",
                 "gave_up",
                 "max_attempts",
-                "legacy_stock_reason",
+                "real_result_reasons",
             ):
                 value = data[key]
                 label = (
@@ -56,9 +89,13 @@ def report(
                     if key == "blocked_before_call"
                     else key
                 )
-                table.add_row(
-                    label, ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-                )
+                if isinstance(value, dict):
+                    shown = ", ".join(f"{k}: {v or 'valid'}" for k, v in value.items())
+                elif isinstance(value, list):
+                    shown = ", ".join(map(str, value))
+                else:
+                    shown = str(value)
+                table.add_row(label, shown)
             render.console().print(table)
             typer.echo(f"wrote {json_path} and {md_path}")
         else:
