@@ -143,6 +143,46 @@ def test_check_lint_probe_and_show_run_on_the_server() -> None:
     assert declaration["parameters"]["properties"] == {"product_id": {"type": "STRING"}}
 
 
+def test_report_measures_the_servers_tools(tmp_path: Path) -> None:
+    done = playground("report", "--mcp", shop(), "--out", str(tmp_path), "-f", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["tools"] == SHOP_TOOLS
+    assert data["real_result_reasons"] == {"search_products": ""}
+    assert (tmp_path / "tool_report.json").is_file()
+
+
+def test_mcp_combines_with_tools_and_in_process_and_history(tmp_path: Path) -> None:
+    history = tmp_path / "history.db"
+    done = playground(
+        "call",
+        "check_stock",
+        "product_id=P-1001",
+        "--tools",
+        "tools/inventory.py",
+        "--mcp",
+        shop(),
+        "--in-process",
+        "--history",
+        str(history),
+        "-f",
+        "json",
+    )
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert (record["body_ran"], record["source"]) == (True, "mcp:mcp_shop_server")
+    listed = playground("list", "--tools", "tools/inventory.py", "--mcp", shop(), "-f", "json")
+    names = [r["name"] for r in json.loads(listed.stdout)]
+    assert names == ["stock_lookup", "legacy_stock", *SHOP_TOOLS]
+    shown = playground("history", "--history", str(history), "-f", "json")
+    (entry,) = json.loads(shown.stdout)
+    assert (entry["tool"], entry["outcome"]) == ("check_stock", "ok")
+    assert entry["source"].split(os.pathsep) == [
+        str((REPO / "tools/inventory.py").resolve()),
+        "MCP server mcp_shop_server",
+    ]
+
+
 def test_a_broken_server_is_a_load_problem_and_the_rest_still_works() -> None:
     done = playground(
         "list",
