@@ -48,9 +48,9 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playground.batch.outfiles import write_files
 from playground.core.canonical import canonical_json
@@ -62,6 +62,9 @@ from playground.errors import UsageError
 from playground.loop.episode import MAX_ATTEMPTS, run_manual_episode
 from playground.loop.failures import FAILURE_LIMIT
 from playground.workbench import Playground
+
+if TYPE_CHECKING:
+    from playground.core.mcp_config import McpServerSpec
 
 DEFAULT_TOOLS = ("tools/inventory.py",)
 JSON_NAME = "tool_report.json"
@@ -264,16 +267,34 @@ def _search_empty_probe(
 
 
 def measure(
-    tools: Iterable[str | Path] | None = None, *, in_process: bool = True
+    tools: Iterable[str | Path] | None = None,
+    *,
+    in_process: bool = True,
+    mcp: Sequence[McpServerSpec] = (),
 ) -> dict[str, Any]:
     """Load ``tools`` (default ``tools/inventory.py``) into a fresh registry and measure the figures.
 
-    Returns the JSON-ready report dict (see the module docstring for the keys). Raises
-    :class:`UsageError` when the modules do not load or no contract's ``returns`` declares a
-    limit (``max_rows`` / ``max_bytes``).
+    ``mcp``: MCP servers whose tools are measured too (each a tool source of the registry);
+    with servers and no ``tools``, only the servers' tools. Returns the JSON-ready report dict
+    (see the module docstring for the keys). Raises :class:`UsageError` when the modules or
+    servers do not load or no contract's ``returns`` declares a limit (``max_rows`` /
+    ``max_bytes``).
     """
-    paths = [str(t) for t in (tools or DEFAULT_TOOLS)]
-    registry = load_registry(paths, in_process=in_process)
+    pending = None
+    if mcp:  # the servers boot while the tool modules load
+        from playground.core.mcp_source import start_mcp_servers
+
+        pending = start_mcp_servers(mcp)
+    if tools or not mcp:
+        paths = [str(t) for t in (tools or DEFAULT_TOOLS)]
+        registry = load_registry(paths, in_process=in_process)
+    else:
+        paths, registry = [], Registry()
+    if pending is not None:
+        from playground.core.mcp_source import add_mcp_servers
+
+        add_mcp_servers(registry, pending)
+        paths += [source.label for source in pending.sources]
     try:
         return _measure(registry, paths)
     finally:

@@ -22,6 +22,11 @@ from playground.cli.common import (
     FormatOption,
     HistoryOption,
     InProcessOption,
+    McpConfigOption,
+    McpHeaderOption,
+    McpOption,
+    McpServerOption,
+    McpUrlOption,
     NoHistoryOption,
     OutputFormat,
     ToolsOption,
@@ -29,6 +34,7 @@ from playground.cli.common import (
     emit_json,
     fail,
     finish,
+    mcp_specs,
     one_line,
     open_history_store,
     open_workbench,
@@ -138,6 +144,11 @@ def ask(
     history: HistoryOption = None,
     no_history: NoHistoryOption = False,
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
@@ -158,7 +169,12 @@ def ask(
             check_text(question, "the question")
         except JsonInputError as exc:
             fail(str(exc))
-        pg = open_workbench(tools, wire=not dry_run, in_process=in_process)
+        pg = open_workbench(
+            tools,
+            wire=not dry_run,
+            in_process=in_process,
+            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+        )
         choice = choose_router(router, model, mode, os.environ, dry_run=dry_run)
         for text in choice.notes:
             note(text)

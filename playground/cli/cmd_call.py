@@ -19,6 +19,11 @@ from playground.cli.common import (
     FormatOption,
     HistoryOption,
     InProcessOption,
+    McpConfigOption,
+    McpHeaderOption,
+    McpOption,
+    McpServerOption,
+    McpUrlOption,
     NoHistoryOption,
     OutputFormat,
     ToolsOption,
@@ -28,6 +33,7 @@ from playground.cli.common import (
     error_line,
     fail,
     finish,
+    mcp_specs,
     open_history_store,
     open_workbench,
     record_history,
@@ -152,12 +158,22 @@ def contract_summary(contract: Any) -> dict[str, Any]:
 
 def list_tools(
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
     """List the loaded tools: name, origin, side effects, caching, time limit, required args."""
     with boundary():
-        pg = open_workbench(tools, wire=False, in_process=in_process)
+        pg = open_workbench(
+            tools,
+            wire=False,
+            in_process=in_process,
+            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+        )
         rows = [contract_summary(c) for c in pg.registry.contracts.values()]
         if fmt is OutputFormat.table:
             from playground.cli import render
@@ -196,6 +212,11 @@ def show(
         ),
     ] = Provider.gemini,
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -205,7 +226,12 @@ def show(
     json/jsonl print only that declaration; table adds the returns schema and the flags.
     """
     with boundary():
-        pg = open_workbench(tools, wire=False, in_process=in_process)
+        pg = open_workbench(
+            tools,
+            wire=False,
+            in_process=in_process,
+            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+        )
         contract = pg.registry.get(name)
         if contract is None:
             fail(unknown_tool_message(name, pg.registry.names()))
@@ -264,6 +290,11 @@ def call(
     history: HistoryOption = None,
     no_history: NoHistoryOption = False,
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -276,7 +307,11 @@ def call(
     with boundary():
         args = build_call_args(items, args_json)
         store = open_history_store(history, no_history)
-        pg = open_workbench(tools, in_process=in_process)
+        pg = open_workbench(
+            tools,
+            in_process=in_process,
+            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+        )
         if repair:
             from playground.loop.episode import run_manual_episode
 

@@ -17,12 +17,18 @@ from playground.cli.common import (
     ExitCode,
     FormatOption,
     InProcessOption,
+    McpConfigOption,
+    McpHeaderOption,
+    McpOption,
+    McpServerOption,
+    McpUrlOption,
     OutputFormat,
     ToolsOption,
     boundary,
     emit_json,
     emit_json_lines,
     finish,
+    mcp_specs,
     note_line,
     open_workbench,
 )
@@ -36,6 +42,11 @@ def check(
         ),
     ],
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
@@ -48,7 +59,11 @@ def check(
 
     with boundary():
         parsed = read_cases(cases)  # a missing file is a UsageError: exit 2 before loading tools
-        pg = open_workbench(tools, in_process=in_process)
+        pg = open_workbench(
+            tools,
+            in_process=in_process,
+            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+        )
         if fmt is OutputFormat.jsonl:
             report = run_cases(
                 pg.gate,

@@ -27,12 +27,18 @@ import typer
 from playground.cli.common import (
     ExitCode,
     InProcessOption,
+    McpConfigOption,
+    McpHeaderOption,
+    McpOption,
+    McpServerOption,
+    McpUrlOption,
     ToolsOption,
     boundary,
     dump_json,
     error_line,
     fail,
     finish,
+    mcp_specs,
     open_workbench,
     tools_paths,
 )
@@ -97,6 +103,11 @@ def eval_cases(
         ),
     ],
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     in_process: InProcessOption = False,
     router: RouterOption = registry.DEFAULT_ROUTER,
     model: ModelOption = None,
@@ -154,7 +165,12 @@ def eval_cases(
     stream = fmt is EvalFormat.jsonl and not compare_with
     with boundary():
         check_case_path(cases)  # missing file: UsageError → exit 2 before loading tools
-        pg = open_workbench(tools, wire=False, in_process=in_process)
+        pg = open_workbench(
+            tools,
+            wire=False,
+            in_process=in_process,
+            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+        )
         other_pg = (
             open_workbench(compare_with, wire=False, in_process=in_process)
             if compare_with

@@ -14,6 +14,11 @@ from playground.cli.common import (
     ExitCode,
     FormatOption,
     InProcessOption,
+    McpConfigOption,
+    McpHeaderOption,
+    McpOption,
+    McpServerOption,
+    McpUrlOption,
     OutputFormat,
     ToolsOption,
     boundary,
@@ -21,6 +26,7 @@ from playground.cli.common import (
     emit_json_lines,
     fail,
     finish,
+    mcp_specs,
     open_workbench,
     unknown_tool_message,
 )
@@ -33,6 +39,11 @@ if TYPE_CHECKING:
 
 def lint(
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     in_process: InProcessOption = False,
     strict: Annotated[
         bool, typer.Option("--strict", help="Exit 1 on warnings too (info never fails).")
@@ -52,7 +63,12 @@ def lint(
     from playground.batch.lint_base import RULES
 
     with boundary():
-        pg = open_workbench(tools, wire=False, in_process=in_process)
+        pg = open_workbench(
+            tools,
+            wire=False,
+            in_process=in_process,
+            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+        )
         registry = pg.registry
         if only is not None:
             if only not in registry:

@@ -15,6 +15,11 @@ from playground.cli.common import (
     ExitCode,
     FormatOption,
     InProcessOption,
+    McpConfigOption,
+    McpHeaderOption,
+    McpOption,
+    McpServerOption,
+    McpUrlOption,
     OutputFormat,
     ToolsOption,
     boundary,
@@ -23,6 +28,7 @@ from playground.cli.common import (
     emit_json_lines,
     fail,
     finish,
+    mcp_specs,
     open_workbench,
     unknown_tool_message,
 )
@@ -34,6 +40,11 @@ if TYPE_CHECKING:
 def probe(
     name: Annotated[str, typer.Argument(help="The tool to probe.", show_default=False)],
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
@@ -43,7 +54,12 @@ def probe(
     from playground.batch.probe import probe_contract
 
     with boundary():
-        pg = open_workbench(tools, wire=False, in_process=in_process)
+        pg = open_workbench(
+            tools,
+            wire=False,
+            in_process=in_process,
+            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+        )
         if name not in pg.registry:
             fail(unknown_tool_message(name, pg.registry.names()))
         report = probe_contract(pg, name)

@@ -15,10 +15,16 @@ import typer
 from playground.cli.common import (
     FormatOption,
     InProcessOption,
+    McpConfigOption,
+    McpHeaderOption,
+    McpOption,
+    McpServerOption,
+    McpUrlOption,
     OutputFormat,
     ToolsOption,
     boundary,
     emit_json,
+    mcp_specs,
     wants_in_process,
 )
 
@@ -37,6 +43,11 @@ def report(
         ),
     ] = False,
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -46,9 +57,11 @@ def report(
     from playground.batch.report import DEFAULT_TOOLS, measure, write_report
 
     with boundary():
+        specs = mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
         data = measure(
-            [str(t) for t in tools] if tools else list(DEFAULT_TOOLS),
+            [str(t) for t in tools] if tools else ([] if specs else list(DEFAULT_TOOLS)),
             in_process=wants_in_process(in_process),
+            mcp=specs,
         )
         json_path, md_path = write_report(data, out or Path("."), force=force)
         if fmt is OutputFormat.table:

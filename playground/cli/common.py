@@ -46,7 +46,7 @@ import math
 import os
 import sys
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from difflib import get_close_matches
 from enum import Enum, IntEnum
@@ -87,6 +87,47 @@ ToolsOption = Annotated[
         "--tools",
         "-t",
         help="A tool module (.py) or a folder of them. Repeat to load several. Default: ./tools",
+        show_default=False,
+    ),
+]
+
+McpOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--mcp",
+        help='An MCP server to start over stdio: "COMMAND ARG..." (repeatable; combines with '
+        "--tools). Without --tools, ./tools is then not loaded.",
+        show_default=False,
+    ),
+]
+McpUrlOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--mcp-url", help="An MCP server over Streamable HTTP (repeatable).", show_default=False
+    ),
+]
+McpHeaderOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--mcp-header",
+        help='An HTTP header for the --mcp-url servers: "Name: value" (repeatable; never printed).',
+        show_default=False,
+    ),
+]
+McpConfigOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--mcp-config",
+        help="A JSON file in the mcpServers shape of Claude Desktop, Cursor or VS Code "
+        '({"mcpServers": {name: {command, args, env} | {url, headers}}}).',
+        show_default=False,
+    ),
+]
+McpServerOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--mcp-server",
+        help="Use only this entry of the --mcp-config file(s) (repeatable).",
         show_default=False,
     ),
 ]
@@ -144,14 +185,21 @@ def open_history_store(path: Path | None, disabled: bool = False) -> Any:
 def record_history(
     store: Any, pg: Playground, kind: str, data: Any, tools: Iterable[Path | str] | None
 ) -> int | None:
-    """Record one call record or episode of a hand test (never fails the command)."""
+    """Record one call record or episode of a hand test (never fails the command).
+
+    The stored source is the tool module paths, then ``MCP server NAME`` for each MCP server
+    (never its command, URL, headers or env); an MCP-only run stores no module path (a rerun
+    of it then loads ``--tools`` or ./tools: the servers are not restarted from history)."""
     if store is None:
         return None
     from playground.core.history import record_run, source_text
 
-    return record_run(
-        store, pg.registry, kind, data, source=source_text(tools_paths(tools)), origin="cli"
-    )
+    servers = [  # no ":" in them: the parts are joined with os.pathsep
+        f"MCP server {s.label[4:]}" for s in pg.registry.sources if s.label.startswith("mcp:")
+    ]
+    paths = tools_paths(tools) if (tools or not servers) else []
+    source = os.pathsep.join(part for part in (source_text(paths), *servers) if part)
+    return record_run(store, pg.registry, kind, data, source=source, origin="cli")
 
 
 _CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F)}
@@ -209,6 +257,28 @@ def tools_paths(tools: Iterable[Path | str] | None) -> list[Path]:
     return given or [Path(p) for p in DEFAULT_TOOLS]
 
 
+def mcp_specs(
+    mcp: Iterable[str] | None = None,
+    mcp_url: Iterable[str] | None = None,
+    mcp_header: Iterable[str] | None = None,
+    mcp_config: Iterable[Path | str] | None = None,
+    mcp_server: Iterable[str] | None = None,
+) -> list[Any]:
+    """The MCP servers the ``--mcp*`` options name (``core.mcp_config.server_specs``); a
+    malformed option or config file raises :class:`~playground.errors.UsageError` (exit 2)."""
+    if not (mcp or mcp_url or mcp_header or mcp_config or mcp_server):
+        return []
+    from playground.core.mcp_config import server_specs
+
+    return server_specs(
+        commands=mcp or (),
+        urls=mcp_url or (),
+        headers=mcp_header or (),
+        configs=mcp_config or (),
+        only=mcp_server or (),
+    )
+
+
 def wants_in_process(flag: bool = False) -> bool:
     """``--in-process`` given, or ``PLAYGROUND_IN_PROCESS`` set to ``1``/``true``/``yes``."""
     return flag or os.environ.get("PLAYGROUND_IN_PROCESS", "").strip().lower() in (
@@ -219,25 +289,52 @@ def wants_in_process(flag: bool = False) -> bool:
 
 
 def open_workbench(
-    tools: Iterable[Path | str] | None, *, wire: bool = True, in_process: bool = False
+    tools: Iterable[Path | str] | None,
+    *,
+    wire: bool = True,
+    in_process: bool = False,
+    mcp: Sequence[Any] = (),
 ) -> Playground:
-    """Load the tool modules and build a :class:`~playground.workbench.Playground`.
+    """Load the tool modules and the MCP servers and build a
+    :class:`~playground.workbench.Playground`.
 
     Bodies run in a worker process unless ``in_process`` (``--in-process``) or
-    ``PLAYGROUND_IN_PROCESS=1``. Each load problem is printed at once on stderr as
-    ``error: <where>: <message>``; the command goes on with what loaded, and :func:`finish`
-    turns the exit code into 2 at the end (and ends the worker).
+    ``PLAYGROUND_IN_PROCESS=1``. ``mcp``: :class:`~playground.core.mcp_config.McpServerSpec`
+    values (:func:`mcp_specs`); each server is a tool source of the registry; with servers and
+    no ``--tools``, ./tools is not loaded. Each load problem is printed at once on stderr as
+    ``error: <where>: <message>``, each renamed clash as ``note: ...``; the command goes on
+    with what loaded, and :func:`finish` turns the exit code into 2 at the end (and ends the
+    worker and the servers).
     """
-    paths = tools_paths(tools)
+    pending = None
+    if mcp:  # the servers boot while the rest of the playground is imported and loaded
+        from playground.core.mcp_source import start_mcp_servers
+
+        pending = start_mcp_servers(mcp)
     in_process = wants_in_process(in_process)
-    source = None
-    if not in_process:  # the worker boots and imports the tools while the gate imports here
-        from playground.core.worker import WorkerSource
+    if tools or not mcp:
+        paths = tools_paths(tools)
+        source = None
+        if not in_process:  # the worker boots and imports the tools while the gate imports here
+            from playground.core.worker import WorkerSource
 
-        source = WorkerSource(paths)
-    from playground.workbench import open_playground
+            source = WorkerSource(paths)
+        from playground.workbench import open_playground
 
-    pg = open_playground(paths, wire=wire, in_process=in_process, source=source)
+        pg = open_playground(paths, wire=wire, in_process=in_process, source=source)
+    else:  # only MCP servers: no ./tools
+        from playground.core.gate import Gate
+        from playground.core.registry import Registry
+        from playground.workbench import Playground
+
+        registry = Registry()
+        pg = Playground(registry=registry, gate=Gate(registry, wire=wire), in_process=in_process)
+    if pending is not None:
+        from playground.core.mcp_source import add_mcp_servers
+
+        _, choices = add_mcp_servers(pg.registry, pending)
+        for choice in choices:
+            note_line(choice)
     for problem in pg.registry.problems:
         error_line(f"{problem.where}: {problem.message}")
     return pg

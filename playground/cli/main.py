@@ -30,12 +30,18 @@ from playground.cli.common import (
     ExitCode,
     HistoryOption,
     InProcessOption,
+    McpConfigOption,
+    McpHeaderOption,
+    McpOption,
+    McpServerOption,
+    McpUrlOption,
     NoHistoryOption,
     ToolsOption,
     boundary,
     error_line,
     fail,
     guard_stdout,
+    mcp_specs,
     one_line,
     tools_paths,
     wants_in_process,
@@ -67,6 +73,11 @@ def _version(value: bool) -> None:
 def root(
     ctx: typer.Context,
     tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
     in_process: InProcessOption = False,
     history: HistoryOption = None,
     no_history: NoHistoryOption = False,
@@ -83,6 +94,11 @@ def root(
             fail(
                 f"--tools goes after the command: playground {ctx.invoked_subcommand} --tools PATH"
             )
+        if mcp or mcp_url or mcp_header or mcp_config or mcp_server:
+            fail(
+                f"the --mcp options go after the command: playground "
+                f'{ctx.invoked_subcommand} --mcp "COMMAND ARG..."'
+            )
         if history is not None or no_history:
             fail(
                 "--history/--no-history go after the command: "
@@ -92,7 +108,15 @@ def root(
             os.environ["PLAYGROUND_IN_PROCESS"] = "1"
         guard_stdout()  # stdout carries only the command's data (not the TUI: it owns the terminal)
         return
-    open_tui(tools, in_process=wants_in_process(in_process), history=history, no_history=no_history)
+    with boundary():
+        specs = mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+    open_tui(
+        tools,
+        in_process=wants_in_process(in_process),
+        history=history,
+        no_history=no_history,
+        mcp=specs,
+    )
 
 
 def open_tui(
@@ -101,11 +125,13 @@ def open_tui(
     *,
     history: Any = None,
     no_history: bool = False,
+    mcp: Sequence[Any] = (),
 ) -> None:
     """Start the Textual app (``playground.tui.app.run_tui``), imported here so that the
     subcommands never load textual. ``in_process``: run tool bodies in this process instead of a
-    worker process; ``history`` / ``no_history``: the history file, or none. A non-zero int the
-    app returns is the exit code."""
+    worker process; ``history`` / ``no_history``: the history file, or none; ``mcp``: MCP server
+    specs (``--mcp*``; with servers, ./tools is loaded only when ``--tools`` is given). A
+    non-zero int the app returns is the exit code."""
     from playground.tui.app import run_tui
 
     with boundary():
@@ -114,7 +140,12 @@ def open_tui(
             extra["history"] = str(history)
         if no_history:
             extra["no_history"] = True
-        run_tui(tools=[str(p) for p in tools_paths(tools)], in_process=in_process, **extra)
+        if mcp:  # MCP servers: ./tools only when --tools is given too
+            paths = [str(p) for p in tools] if tools else None
+            extra["mcp"] = list(mcp)
+        else:
+            paths = [str(p) for p in tools_paths(tools)]
+        run_tui(tools=paths, in_process=in_process, **extra)
 
 
 # The command modules, in the order their commands appear in --help.

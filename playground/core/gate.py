@@ -208,6 +208,14 @@ class Gate:
                     oc.PERMISSION,
                     oc.permission_message(name, text),
                 )
+            if kind == oc.INVALID_ARGS:  # the tool's own server refused (JSON-RPC invalid params)
+                return oc.Outcome(
+                    False,
+                    None,
+                    "args:server",
+                    oc.INVALID_ARGS,
+                    oc.server_refused_message(name, text),
+                )
             return oc.Outcome(
                 False,
                 None,

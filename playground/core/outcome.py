@@ -396,6 +396,15 @@ def permission_message(tool: str, detail: str) -> str:
     )
 
 
+def server_refused_message(tool: str, detail: str) -> str:
+    """Model-facing text when the tool's server refused the arguments (an MCP server's JSON-RPC
+    invalid-params error): its message, and to fix the arguments (seed 004: input errors)."""
+    return (
+        f"{tool} refused these arguments ({detail}). Fix the arguments as the message says and "
+        f"call {tool} again."
+    )
+
+
 def raised_message(tool: str, detail: str) -> str:
     """Model-facing text for a body that raised: type and message, no traceback."""
     return (

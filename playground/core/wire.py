@@ -135,6 +135,31 @@ def group_for_provider(provider: str, views: list[dict[str, Any]]) -> Any:
     raise ValueError(f"unknown provider {provider!r} (gemini, anthropic, openai)")
 
 
+def gemini_declaration_from_mcp(tool: dict[str, Any], name: str | None = None) -> dict[str, Any]:
+    """The Gemini ``FunctionDeclaration`` google-genai sends for an MCP tool, as JSON.
+
+    ``tool``: the MCP tool as listed (JSON by alias: ``name``, ``description``,
+    ``inputSchema``). Built by google-genai's own MCP conversion
+    (``google/genai/_mcp_utils.py: mcp_to_gemini_tool``, what ``tools=[mcp_tool]`` and
+    ``tools=[session]`` use: the ``inputSchema`` filtered to the fields Gemini supports and
+    converted to a ``types.Schema``). ``name``: the name to show when the playground registered
+    the tool under another one (a clash prefix). Imports ``google.genai`` (about 1 s).
+    """
+    import mcp.types
+    from google.genai import _mcp_utils
+
+    shaped = mcp.types.Tool(
+        name=tool["name"],
+        description=tool.get("description"),
+        input_schema=tool.get("inputSchema") or {"type": "object", "properties": {}},
+    )
+    declarations = _mcp_utils.mcp_to_gemini_tool(shaped).function_declarations or []
+    dumped: dict[str, Any] = declarations[0].model_dump(mode="json", exclude_none=True)
+    if name is not None:
+        dumped["name"] = name
+    return dumped
+
+
 def gemini_function_declaration(fn: Callable[..., Any]) -> dict[str, Any]:
     """The declaration google-genai sends for ``tools=[fn]``, as JSON: the SDK's own
     ``FunctionDeclaration.from_callable_with_api_option(callable=fn, api_option="GEMINI_API",
@@ -160,9 +185,14 @@ def gemini_declaration(contract: Contract) -> dict[str, Any]:
     For plain functions this is the SDK's own ``from_callable`` output kept from loading
     (``contract.sdk_declaration``); for table contracts ``types.FunctionDeclaration(name,
     description, parameters_json_schema)``, built on first use (imports google.genai) and kept
-    in ``contract.sdk_declaration``.
+    in ``contract.sdk_declaration``; for an MCP server's tool (``contract.mcp_tool``),
+    :func:`gemini_declaration_from_mcp`.
     """
     if contract.sdk_declaration is not None:
+        return contract.sdk_declaration
+    mcp_tool = getattr(contract, "mcp_tool", None)
+    if mcp_tool:  # an MCP server's tool: google-genai's own MCP conversion
+        contract.sdk_declaration = gemini_declaration_from_mcp(mcp_tool, contract.name)
         return contract.sdk_declaration
     from google.genai import types
 

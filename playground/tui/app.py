@@ -27,6 +27,7 @@ from playground.tui.views.ask_view import AskView
 from playground.tui.views.call_view import CallView
 from playground.tui.views.eval_view import EvalView
 from playground.tui.views.history_view import HistoryView, episode_from_json, record_from_json
+from playground.tui.views.mcp_log_view import McpLogView
 from playground.tui.views.steps_view import StepsView
 
 if TYPE_CHECKING:
@@ -36,8 +37,9 @@ MODES = ("call", "ask", "steps", "evaluate", "history")
 
 
 class PlaygroundApp(App[None]):
-    """The workbench. ``tools``: tool module paths (default ``./tools``); ``playground``: an
-    already opened Playground (tests), used instead of loading ``tools``."""
+    """The workbench. ``tools``: tool module paths (default ``./tools``; not loaded when only
+    MCP servers are given); ``mcp``: MCP server specs (``core.mcp_config.McpServerSpec``);
+    ``playground``: an already opened Playground (tests), used instead of loading ``tools``."""
 
     CSS_PATH = "app.tcss"
     TITLE = "Tool Playground"
@@ -96,10 +98,12 @@ class PlaygroundApp(App[None]):
         *,
         history: str | None = None,
         no_history: bool = False,
+        mcp: list[Any] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.tools = list(tools) if tools else None
+        self.mcp = list(mcp or [])
         self.pg = playground
         self._main_thread = threading.get_ident()
         from playground.core.history import open_history
@@ -134,6 +138,8 @@ class PlaygroundApp(App[None]):
                 yield EvalView(id="eval-view")
             with TabPane("History F5", id="history"):
                 yield HistoryView(id="history-view")
+            with TabPane("MCP log", id="mcp-log-tab"):
+                yield McpLogView(id="mcp-log-view")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -149,13 +155,64 @@ class PlaygroundApp(App[None]):
     # -- loading ---------------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
     def _load_worker(self, tools: list[str] | None, keep: bool = False) -> None:
-        from playground.workbench import open_playground
+        from playground.workbench import Playground, open_playground
 
-        self.post_message(self.Loaded(open_playground(tools, in_process=self.in_process), keep))
+        if not self.mcp:
+            self.post_message(self.Loaded(open_playground(tools, in_process=self.in_process), keep))
+            return
+        # a reload (ctrl+l) reconnects the MCP servers too: _loaded closes the old playground
+        from playground.core.mcp_source import add_mcp_servers, start_mcp_servers
+
+        pending = start_mcp_servers(self.mcp)
+        if tools:
+            pg = open_playground(tools, in_process=self.in_process)
+        else:
+            from playground.core.gate import Gate
+            from playground.core.registry import Registry
+
+            registry = Registry()
+            pg = Playground(registry=registry, gate=Gate(registry), in_process=self.in_process)
+        sources, choices = add_mcp_servers(pg.registry, pending)
+        for source in sources:
+            source.on_progress = self._progress_from_server
+            source.on_tools_changed = lambda source=source: self.call_from_thread(
+                self._tools_changed, source
+            )
+        for choice in choices:
+            self.call_from_thread(self.notify, choice, title="Name clash")
+        self.post_message(self.Loaded(pg, keep))
+
+    def _progress_from_server(
+        self, tool: str, done: float, total: float | None, message: str | None
+    ) -> None:
+        """A ``notifications/progress`` from a server (on its loop thread): a toast."""
+        shown = f"{done:g}/{total:g}" if total else f"{done:g}"
+        self.call_from_thread(
+            self.notify, f"{tool}: {shown} {message or ''}".rstrip(), title="Progress", timeout=3
+        )
+
+    def _tools_changed(self, source: Any) -> None:
+        """``notifications/tools/list_changed``: list that server's tools again."""
+        self.notify(f"{source.label}: tool list changed; refreshing", title="MCP")
+        self._refresh_worker(source)
+
+    @work(thread=True, group="mcp-refresh", exit_on_error=False)
+    def _refresh_worker(self, source: Any) -> None:
+        if self.pg is None:
+            return
+        registry = self.pg.registry
+        result = source.refresh()
+        for name in [n for n, c in registry.contracts.items() if c.source == source.label]:
+            del registry.contracts[name]
+        for contract in result.contracts:
+            contract.tool_source = source
+            registry.add(contract)
+        registry.problems.extend(result.problems)
+        self.post_message(self.Loaded(self.pg, True))
 
     def on_unmount(self) -> None:
         if self.pg is not None:
-            self.pg.close()  # ends the worker process
+            self.pg.close()  # ends the worker process and the MCP servers
 
     def action_save_value(self) -> None:
         """Write the Call view's last value (all of it, not the preview) to a file."""
@@ -189,6 +246,11 @@ class PlaygroundApp(App[None]):
         self.query_one(AskView).set_playground(self.pg)
         self.query_one(StepsView).set_playground(self.pg)
         self.query_one(EvalView).set_playground(self.pg)
+        from playground.core.mcp_source import McpSource
+
+        self.query_one(McpLogView).set_sources(
+            [s for s in registry.sources if isinstance(s, McpSource)]
+        )
         for problem in registry.problems:
             self.notify(str(problem), title="Load problem", severity="error", timeout=10)
         if not registry.contracts:
@@ -306,8 +368,9 @@ class PlaygroundApp(App[None]):
         self.notify(f"Cache cleared ({count} entries).")
 
     def action_reload_tools(self) -> None:
-        """Import the tool modules again: a new registry, gate and cache. The Call view keeps
-        the selected contract, the typed arguments and the records."""
+        """Import the tool modules again and reconnect the MCP servers: a new registry, gate
+        and cache. The Call view keeps the selected contract, the typed arguments and the
+        records."""
         self.notify("Reloading tools…")
         self._load_worker(self.tools, keep=True)
 
@@ -572,9 +635,13 @@ def run_tui(
     in_process: bool | None = None,
     history: str | None = None,
     no_history: bool = False,
+    mcp: list[Any] | None = None,
 ) -> None:
     """Open the TUI on ``tools`` (files or folders of tool modules; default ``./tools``).
     ``in_process``: run bodies in this process (default: a worker process, or
     ``PLAYGROUND_IN_PROCESS=1``); ``history``: the history file (default:
-    ``PLAYGROUND_HISTORY``, else ``.playground/history.db``); ``no_history``: record nothing."""
-    PlaygroundApp(tools=tools, in_process=in_process, history=history, no_history=no_history).run()
+    ``PLAYGROUND_HISTORY``, else ``.playground/history.db``); ``no_history``: record nothing;
+    ``mcp``: MCP server specs (``core.mcp_config.McpServerSpec``), each a tool source."""
+    PlaygroundApp(
+        tools=tools, in_process=in_process, history=history, no_history=no_history, mcp=mcp
+    ).run()

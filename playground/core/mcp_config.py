@@ -1,0 +1,235 @@
+"""Which MCP servers to connect to: the ``--mcp`` / ``--mcp-url`` / ``--mcp-config`` options.
+
+A server is one :class:`McpServerSpec`: a stdio command (``command``, ``args``, ``env``) or a
+Streamable HTTP endpoint (``url``, ``headers``). Specs come from
+
+* ``--mcp "COMMAND ARG..."`` (split like a shell line, :func:`shlex.split`), named after the
+  script or command (``mcp_shop_server``) unless that name is taken;
+* ``--mcp-url URL`` with ``--mcp-header "Name: value"`` (repeatable; applied to every URL);
+* ``--mcp-config FILE``: the ``mcpServers`` JSON shape Claude Desktop, Cursor and VS Code use,
+  ``{"mcpServers": {"name": {"command", "args", "env", "cwd"} | {"url", "headers"}}}`` (VS Code's
+  ``{"servers": {...}}`` spelling is read too); ``--mcp-server NAME`` (repeatable) keeps only
+  the named entries.
+
+Header and ``env`` values are secrets: :meth:`McpServerSpec.describe` and every error message
+show them as ``<redacted>`` (issue 10, "Security"). Malformed input raises :class:`UsageError`
+with one line naming the file or option.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playground.errors import UsageError
+
+REDACTED = "<redacted>"
+_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+@dataclass(frozen=True)
+class McpServerSpec:
+    """One MCP server to connect to.
+
+    ``name``: how the server is named in labels (``mcp:NAME``), load problems and clash
+    prefixes. Stdio: ``command`` (the executable), ``args``, ``env`` (exactly the variables
+    given to the server on top of a minimal base; values are secret) and ``cwd``. HTTP:
+    ``url`` and ``headers`` (values are secret). ``origin``: where the spec came from
+    (``"--mcp"``, ``"--mcp-url"``, or the config file's path).
+    """
+
+    name: str
+    command: str = ""
+    args: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    url: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+    origin: str = ""
+
+    @property
+    def transport(self) -> str:
+        """``"stdio"`` or ``"http"``."""
+        return "http" if self.url else "stdio"
+
+    def describe(self) -> str:
+        """One line for the user, secrets redacted: ``shop: stdio python server.py env
+        {KEY=<redacted>}`` or ``api: http https://… headers {Authorization: <redacted>}``."""
+        if self.url:
+            text = f"{self.name}: http {self.url}"
+            if self.headers:
+                text += " headers {" + ", ".join(f"{k}: {REDACTED}" for k in self.headers) + "}"
+            return text
+        text = f"{self.name}: stdio {shlex.join([self.command, *self.args])}"
+        if self.env:
+            text += " env {" + ", ".join(f"{k}={REDACTED}" for k in self.env) + "}"
+        return text
+
+
+def redact(text: str, spec: McpServerSpec) -> str:
+    """``text`` with every header and env value of ``spec`` (4+ characters) replaced by
+    ``<redacted>``, for messages that quote a server's own words."""
+    for value in [*spec.headers.values(), *spec.env.values()]:
+        if len(value) >= 4:
+            text = text.replace(value, REDACTED)
+    return text
+
+
+def _name_for(raw: str, taken: set[str]) -> str:
+    base = _NAME_UNSAFE.sub("_", Path(raw).stem or raw).strip("_") or "mcp"
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}_{n}", n + 1
+    taken.add(name)
+    return name
+
+
+def parse_header(raw: str) -> tuple[str, str]:
+    """``"Name: value"`` → ``("Name", "value")``. Raises :class:`UsageError` (value redacted)."""
+    name, sep, value = raw.partition(":")
+    if not sep or not name.strip() or any(c.isspace() for c in name.strip()):
+        shown = name.strip() if sep else "?"
+        raise UsageError(
+            f"--mcp-header must look like 'Name: value', got {shown!r}: {REDACTED} "
+            "(a header name with no spaces, a colon, then the value)"
+        )
+    return name.strip(), value.strip()
+
+
+def stdio_spec(line: str, taken: set[str]) -> McpServerSpec:
+    """A spec from one ``--mcp "COMMAND ARG..."`` value; named after the script (the first
+    argument ending in ``.py``/``.js``/``.ts``) or the command. Raises :class:`UsageError`."""
+    try:
+        parts = shlex.split(line)
+    except ValueError as exc:
+        raise UsageError(f"--mcp {line!r}: cannot split the command line: {exc}") from None
+    if not parts:
+        raise UsageError('--mcp needs a command, e.g. --mcp "python fixtures/mcp_shop_server.py"')
+    script = next((p for p in parts[1:] if p.endswith((".py", ".js", ".mjs", ".ts"))), parts[0])
+    return McpServerSpec(
+        name=_name_for(script, taken), command=parts[0], args=tuple(parts[1:]), origin="--mcp"
+    )
+
+
+def http_spec(url: str, headers: dict[str, str], taken: set[str]) -> McpServerSpec:
+    """A spec from one ``--mcp-url``; named after the host. Raises :class:`UsageError` for a
+    URL that is not ``http(s)://``."""
+    if not re.match(r"^https?://[^/\s]+", url):
+        raise UsageError(f"--mcp-url {url!r}: expected an http:// or https:// URL")
+    host = re.sub(r"^https?://", "", url).split("/")[0].split(":")[0]
+    return McpServerSpec(
+        name=_name_for(host.replace(".", "_"), taken),
+        url=url,
+        headers=dict(headers),
+        origin="--mcp-url",
+    )
+
+
+def _str_dict(value: Any, where: str, what: str) -> dict[str, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise UsageError(f"{where}: {what!r} must be an object of strings")
+    bad = [k for k, v in value.items() if not isinstance(v, (str, int, float, bool))]
+    if bad:
+        raise UsageError(f"{where}: {what}.{bad[0]} must be a string, got {REDACTED}")
+    return {k: str(v) for k, v in value.items()}
+
+
+def config_specs(path: str | Path, taken: set[str]) -> list[McpServerSpec]:
+    """The servers of an ``mcpServers`` file (Claude Desktop, Cursor; VS Code's ``servers``).
+
+    Entries with ``"disabled": true`` are skipped. Raises :class:`UsageError` naming the file
+    and entry for a missing file, bad JSON or an entry with neither ``command`` nor ``url``.
+    """
+    file = Path(path)
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"--mcp-config {file}: cannot read: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise UsageError(
+            f"--mcp-config {file}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"
+        ) from None
+    servers = data.get("mcpServers", data.get("servers")) if isinstance(data, dict) else None
+    if not isinstance(servers, dict):
+        raise UsageError(
+            f'--mcp-config {file}: expected {{"mcpServers": {{name: {{command, args, env}} | '
+            "{url, headers}}}}"
+        )
+    specs: list[McpServerSpec] = []
+    for name, entry in servers.items():
+        where = f"{file}: mcpServers.{name}"
+        if not isinstance(entry, dict):
+            raise UsageError(f"{where}: must be an object with 'command' or 'url'")
+        if entry.get("disabled") is True:
+            continue
+        if _NAME_UNSAFE.search(name) or name in taken:
+            raise UsageError(
+                f"{where}: server names must be unique and use letters, digits, '_' or '-'"
+            )
+        taken.add(name)
+        if isinstance(entry.get("url"), str):
+            specs.append(
+                McpServerSpec(
+                    name=name,
+                    url=entry["url"],
+                    headers=_str_dict(entry.get("headers"), where, "headers"),
+                    origin=str(file),
+                )
+            )
+            continue
+        command, args = entry.get("command"), entry.get("args", [])
+        if not isinstance(command, str) or not command.strip():
+            raise UsageError(f"{where}: needs a 'command' (stdio) or a 'url' (Streamable HTTP)")
+        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+            raise UsageError(f"{where}: 'args' must be a list of strings")
+        cwd = entry.get("cwd")
+        specs.append(
+            McpServerSpec(
+                name=name,
+                command=command,
+                args=tuple(args),
+                env=_str_dict(entry.get("env"), where, "env"),
+                cwd=cwd if isinstance(cwd, str) else None,
+                origin=str(file),
+            )
+        )
+    return specs
+
+
+def server_specs(
+    commands: Iterable[str] = (),
+    urls: Iterable[str] = (),
+    headers: Iterable[str] = (),
+    configs: Iterable[str | Path] = (),
+    only: Iterable[str] = (),
+) -> list[McpServerSpec]:
+    """All specs from the CLI options, in the order config files, ``--mcp``, ``--mcp-url``.
+
+    ``only`` (``--mcp-server NAME``, repeatable) keeps the config entries with those names;
+    a name that matches nothing raises :class:`UsageError` listing the names there are.
+    """
+    taken: set[str] = set()
+    from_configs = [spec for path in configs for spec in config_specs(path, taken)]
+    wanted = list(only)
+    if wanted:
+        names = [s.name for s in from_configs]
+        missing = [n for n in wanted if n not in names]
+        if missing:
+            raise UsageError(
+                f"--mcp-server {missing[0]!r}: no such server in the --mcp-config file(s); "
+                f"there are: {', '.join(names) or '(none)'}"
+            )
+        from_configs = [s for s in from_configs if s.name in wanted]
+    header_map = dict(parse_header(h) for h in headers)
+    specs = from_configs + [stdio_spec(line, taken) for line in commands]
+    specs += [http_spec(url, header_map, taken) for url in urls]
+    if header_map and not list(urls):
+        raise UsageError("--mcp-header applies to --mcp-url servers; no --mcp-url was given")
+    return specs

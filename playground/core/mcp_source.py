@@ -1,0 +1,760 @@
+"""An MCP server as a tool source (DESIGN.md, "tool source"; issue 10).
+
+:class:`McpSource` implements :class:`~playground.core.toolsource.ToolSource` over the official
+``mcp`` SDK: ``stdio_client`` (a server process) or ``streamable_http_client`` (a URL), a
+``ClientSession`` for ``initialize``, ``tools/list`` and ``tools/call``. No protocol code here.
+
+The SDK is async; the playground is not. Each source owns one background thread running an
+asyncio event loop; the connection lives in one task of that loop (the SDK's context managers
+are entered and left there), and :meth:`McpSource.call` submits one coroutine per call and
+waits for it with a bound. Several sources start concurrently (:func:`load_sources`).
+
+Calls: the time limit is the SDK's request read timeout; when it passes, the SDK sends
+``notifications/cancelled`` and the call is ``timed_out`` (→ ``transient``). The source then
+pings the server; a stdio server that does not answer within ``cancel_grace_s`` is stopped (the
+SDK closes its stdin, then kills its process tree) and started again. A server that closes the
+connection mid-call gives a run ``stopped`` with the server named, and the next call restarts
+it. The server's stderr is kept per server (:meth:`McpSource.stderr_text`); what it wrote
+during a call is the run's ``output``.
+
+Security (issue 10, item 6): a stdio server's environment is exactly the configured ``env``
+plus a minimal base — ``PATH``, ``HOME``, the locale variables, and the SDK's own safe set
+(``LOGNAME``, ``SHELL``, ``TERM``, ``USER``, ``mcp.client.stdio.DEFAULT_INHERITED_ENV_VARS``);
+never the playground's API keys unless configured. Header and env values never appear in
+labels, problems or outputs (``<redacted>``). The playground opens no listening port.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from playground.core import outcome as oc
+from playground.core.contracts import DEFAULT_TIMEOUT_S, Contract, check_schema
+from playground.core.mcp_config import McpServerSpec, redact
+from playground.core.mcp_results import error_of_result, error_of_rpc, result_value
+from playground.core.registry import LoadProblem, Registry
+from playground.core.toolsource import BodyRun, LoadResult, RaisedError
+from playground.errors import LoadError
+
+#: Environment variables every stdio server gets from the playground's own environment.
+BASE_ENV = ("PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ")
+#: Longest stderr / output text kept in one run's ``output`` (characters).
+MAX_OUTPUT_CHARS = 4000
+#: Seconds to wait beyond a call's own limit before the sync side gives up on the loop.
+CALL_GRACE_S = 2.0
+
+# The SDK logs a traceback for every non-protocol stdout line; the source reports those itself
+# (as a load problem or in the run's output), so the SDK's records are not printed by default.
+logging.getLogger("mcp").addHandler(logging.NullHandler())
+
+
+@dataclass
+class McpContract(Contract):
+    """A contract whose body is ``tools/call`` on an MCP server.
+
+    ``server``: the server's name. ``tool_name``: the tool's name on the server (the contract's
+    ``name`` differs only when a clash made the playground prefix it). ``title``: the tool's
+    title (``title`` or ``annotations.title``). ``annotations``: the tool's annotations as JSON
+    (``readOnlyHint`` …). ``mcp_tool``: the tool as the server listed it (JSON, by alias).
+    """
+
+    server: str = ""
+    tool_name: str = ""
+    title: str = ""
+    annotations: dict[str, Any] = field(default_factory=dict)
+    mcp_tool: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def gemini_declaration(self) -> dict[str, Any]:
+        """The Gemini declaration google-genai builds from the MCP tool (its MCP conversion,
+        :func:`playground.core.wire.gemini_declaration_from_mcp`), under the contract's name."""
+        if self.sdk_declaration is None:
+            from playground.core.wire import gemini_declaration_from_mcp
+
+            self.sdk_declaration = gemini_declaration_from_mcp(self.mcp_tool, self.name)
+        return self.sdk_declaration
+
+
+def flags_from_annotations(annotations: dict[str, Any]) -> tuple[bool, bool]:
+    """``(side_effects, cacheable)`` from MCP tool annotations (issue 10, item 2).
+
+    ``readOnlyHint: true`` (and no ``destructiveHint: true``) → no side effects, cacheable.
+    Anything else — not read-only (the spec's default), or destructive → side effects: never
+    cached, never retried by the gate.
+    """
+    read_only = annotations.get("readOnlyHint") is True
+    destructive = annotations.get("destructiveHint") is True
+    side_effects = destructive or not read_only
+    return side_effects, not side_effects
+
+
+def contract_from_tool(
+    spec: McpServerSpec, tool: dict[str, Any], timeout_s: float = DEFAULT_TIMEOUT_S
+) -> McpContract:
+    """An :class:`McpContract` from one listed tool (JSON by alias: ``inputSchema`` …).
+
+    Raises :class:`LoadError` naming the server and tool when ``inputSchema`` or
+    ``outputSchema`` is not a valid JSON Schema.
+    """
+    name = tool["name"]
+    label = f"mcp:{spec.name}.{name}"
+    params = tool.get("inputSchema") or {"type": "object", "properties": {}}
+    check_schema(label, "inputSchema", params)
+    returns = tool.get("outputSchema")
+    if returns is not None:
+        check_schema(label, "outputSchema", returns)
+    annotations = dict(tool.get("annotations") or {})
+    side_effects, cacheable = flags_from_annotations(annotations)
+    return McpContract(
+        name=name,
+        description=tool.get("description") or "",
+        parameters=params,
+        fn=_not_local(spec.name, name),
+        returns=returns,
+        side_effects=side_effects,
+        cacheable=cacheable,
+        timeout_s=timeout_s,
+        source=f"mcp:{spec.name}",
+        origin="mcp",
+        server=spec.name,
+        tool_name=name,
+        title=tool.get("title") or annotations.get("title") or "",
+        annotations=annotations,
+        mcp_tool=tool,
+    )
+
+
+def _not_local(server: str, tool: str) -> Callable[..., Any]:
+    def body(**_: Any) -> Any:
+        raise RuntimeError(f"{tool} runs on MCP server {server!r}: call it through its McpSource")
+
+    body.__name__ = tool
+    return body
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+class McpSource:
+    """One MCP server as a :class:`ToolSource` (stdio or Streamable HTTP).
+
+    ``spec``: the server. ``connect_timeout_s``: the bound on start + ``initialize`` +
+    ``tools/list`` (seconds). ``timeout_s``: the time limit given to every contract (the MCP
+    tool list carries none). ``cancel_grace_s``: how long a server may take to answer a ping
+    after a cancelled call before a stdio server is killed and restarted.
+
+    Observable state, for the TUI and tests: ``notices`` (non-protocol stdout lines, server log
+    messages, list changes, restarts — secrets redacted), ``progress`` (``(tool, progress,
+    total, message)`` events), ``tools_changed`` (a ``tools/list_changed`` arrived since the last
+    load), ``restarts`` (how many times the server was restarted), ``server_calls`` (``tools/call``
+    requests sent). Callbacks ``on_progress(tool, progress, total, message)`` and
+    ``on_tools_changed()`` run on the source's loop thread.
+    """
+
+    def __init__(
+        self,
+        spec: McpServerSpec,
+        *,
+        connect_timeout_s: float = 15.0,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        cancel_grace_s: float = 1.0,
+    ) -> None:
+        self.spec = spec
+        self.label = f"mcp:{spec.name}"
+        self.connect_timeout_s = connect_timeout_s
+        self.timeout_s = timeout_s
+        self.cancel_grace_s = cancel_grace_s
+        self.notices: list[str] = []
+        self.progress: list[tuple[str, float, float | None, str | None]] = []
+        self.tools_changed = False
+        self.restarts = 0
+        self.server_calls = 0
+        self.on_progress: Callable[[str, float, float | None, str | None], None] | None = None
+        self.on_tools_changed: Callable[[], None] | None = None
+        self._contracts: dict[str, McpContract] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._session: Any = None
+        self._stop: asyncio.Event | None = None
+        self._conn_task: asyncio.Task[None] | None = None
+        self._conn_lock: asyncio.Lock | None = None
+        self._broken = ""
+        self._closed = False
+        self._health: asyncio.Task[None] | None = None
+        # Closed in close(); a file (not a pipe) so the server can never block on stderr.
+        self._stderr = (
+            tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
+            if spec.transport == "stdio"
+            else None
+        )
+        self._stderr_pos = 0
+
+    # ---- the loop thread -------------------------------------------------------------------
+
+    def _ensure_loop(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None:
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(
+                target=loop.run_forever, name=f"mcp-{self.spec.name}", daemon=True
+            )
+            thread.start()
+            self._loop, self._thread = loop, thread
+        return self._loop
+
+    def _submit(self, coro: Any) -> concurrent.futures.Future[Any]:
+        return asyncio.run_coroutine_threadsafe(coro, self._ensure_loop())
+
+    # ---- connecting --------------------------------------------------------------------------
+
+    def environment(self) -> dict[str, str]:
+        """The environment given to a stdio server on top of the SDK's safe base: ``PATH``,
+        ``HOME`` and the locale from the playground's environment, then the configured ``env``."""
+        env = {k: os.environ[k] for k in BASE_ENV if k in os.environ}
+        env.update(self.spec.env)
+        return env
+
+    async def _open(self, stack: contextlib.AsyncExitStack) -> Any:
+        from mcp import ClientSession
+
+        if self.spec.transport == "stdio":
+            from mcp.client.stdio import StdioServerParameters, stdio_client
+
+            params = StdioServerParameters(
+                command=self.spec.command,
+                args=list(self.spec.args),
+                env=self.environment(),
+                cwd=self.spec.cwd,
+            )
+            read, write = await stack.enter_async_context(
+                stdio_client(params, errlog=self._stderr)  # type: ignore[arg-type]
+            )
+        else:
+            import httpx2
+            from mcp.client.streamable_http import streamable_http_client
+
+            client = httpx2.AsyncClient(
+                headers=self.spec.headers, timeout=httpx2.Timeout(30.0, read=300.0)
+            )
+            await stack.enter_async_context(client)
+            read, write = await stack.enter_async_context(
+                streamable_http_client(self.spec.url, http_client=client)
+            )
+        return await stack.enter_async_context(
+            ClientSession(
+                read,
+                write,
+                logging_callback=self._on_log,
+                message_handler=self._on_message,
+            )
+        )
+
+    async def _connection(self, ready: asyncio.Future[list[dict[str, Any]]]) -> None:
+        import anyio
+
+        assert self._stop is not None
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                session = await self._open(stack)
+                with anyio.fail_after(self.connect_timeout_s):
+                    await session.initialize()
+                    tools = await self._list_tools(session)
+                self._session, self._broken = session, ""
+                ready.set_result(tools)
+                await self._stop.wait()
+        except BaseException as exc:  # a server that fails in any way is a problem, not a crash
+            if not ready.done():
+                ready.set_exception(_leaf(exc) if isinstance(exc, Exception) else ConnectionError())
+            elif not self._closed:
+                self._broken = self._describe(_leaf(exc))
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+        finally:
+            self._session = None
+
+    async def _list_tools(self, session: Any) -> list[dict[str, Any]]:
+        from mcp import types
+
+        tools: list[dict[str, Any]] = []
+        cursor: str | None = None
+        while True:
+            params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+            page = await session.list_tools(params=params)
+            tools += [
+                t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in page.tools
+            ]
+            cursor = page.next_cursor
+            if not cursor:
+                return tools
+
+    async def _start(self) -> list[dict[str, Any]]:
+        """Start the connection task and wait for ``initialize`` + ``tools/list``."""
+        loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        if self._conn_lock is None:
+            self._conn_lock = asyncio.Lock()
+        ready: asyncio.Future[list[dict[str, Any]]] = loop.create_future()
+        self._conn_task = loop.create_task(self._connection(ready))
+        try:
+            return await asyncio.wait_for(asyncio.shield(ready), self.connect_timeout_s + 5.0)
+        except BaseException:
+            await self._stop_connection()
+            raise
+
+    async def _stop_connection(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+        task, self._conn_task = self._conn_task, None
+        if task is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(task, 10.0)
+        self._session = None
+
+    async def _restart(self, why: str) -> None:
+        assert self._conn_lock is not None
+        async with self._conn_lock:
+            await self._stop_connection()
+            self.restarts += 1
+            self.notices.append(f"{self.label}: restarted ({why})")
+            try:
+                await self._start()
+            except Exception as exc:
+                self._broken = self._start_failure(exc)
+
+    # ---- notifications -----------------------------------------------------------------------
+
+    async def _on_log(self, params: Any) -> None:
+        self.notices.append(
+            redact(f"{self.label}: log {params.level}: {params.data}", self.spec)[:500]
+        )
+
+    async def _on_message(self, message: Any) -> None:
+        from mcp import types
+
+        if isinstance(message, Exception):
+            self.notices.append(
+                redact(f"{self.label}: {_non_protocol_text(message)}", self.spec)[:500]
+            )
+        elif isinstance(message, types.ToolListChangedNotification):
+            self.tools_changed = True
+            self.notices.append(f"{self.label}: the server's tool list changed")
+            if self.on_tools_changed is not None:
+                self.on_tools_changed()
+
+    # ---- stderr ------------------------------------------------------------------------------
+
+    def stderr_text(self) -> str:
+        """Everything the server wrote to stderr so far (stdio servers; ``""`` for HTTP)."""
+        if self._stderr is None or self._stderr.closed:
+            return ""
+        data = os.pread(self._stderr.fileno(), 1 << 24, 0)
+        return redact(data.decode("utf-8", "replace"), self.spec)
+
+    def _stderr_since(self, pos: int) -> tuple[str, int]:
+        if self._stderr is None or self._stderr.closed:
+            return "", pos
+        data = os.pread(self._stderr.fileno(), 1 << 20, pos)
+        return redact(data.decode("utf-8", "replace"), self.spec), pos + len(data)
+
+    def _stderr_tail(self, lines: int = 3) -> str:
+        tail = [ln.strip() for ln in self.stderr_text().splitlines() if ln.strip()][-lines:]
+        return " | ".join(tail)
+
+    # ---- ToolSource --------------------------------------------------------------------------
+
+    def _describe(self, exc: BaseException) -> str:
+        from mcp import MCPError, types
+
+        if isinstance(exc, MCPError) and exc.code == types.CONNECTION_CLOSED:
+            text = "the server closed the connection"
+        elif isinstance(exc, TimeoutError):
+            text = f"no answer to initialize within {self.connect_timeout_s:g} s"
+        elif isinstance(exc, FileNotFoundError):
+            text = f"cannot start {self.spec.command!r}: command not found"
+        elif isinstance(exc, OSError) and self.spec.transport == "stdio":
+            text = f"cannot start {self.spec.command!r}: {exc.strerror or exc}"
+        elif self.spec.transport == "http" and not isinstance(exc, MCPError):
+            text = f"cannot reach {self.spec.url}: {oc.exception_text(exc)}"
+        else:
+            text = oc.exception_text(exc)
+        return redact(text, self.spec)
+
+    def _start_failure(self, exc: BaseException) -> str:
+        text = self._describe(exc)
+        stdout_noise = [n for n in self.notices if "non-protocol text" in n]
+        if stdout_noise:
+            text += f"; it {stdout_noise[-1].split(': ', 1)[-1]}"
+        tail = self._stderr_tail()
+        if tail:
+            text += f"; stderr: {tail}"
+        return text
+
+    def load(self) -> LoadResult:
+        """Start the server (or connect), ``initialize`` and list its tools.
+
+        Returns the contracts (one per tool) and load problems naming the server
+        (``mcp:NAME``): a server that cannot start, exits at start, never answers
+        ``initialize`` within ``connect_timeout_s``, or a tool with an invalid schema. A server
+        that wrote non-protocol text to stdout is a problem too, even if it then worked.
+        Never raises.
+        """
+        if self._closed:
+            return LoadResult(problems=[LoadProblem(self.label, "the source is closed")])
+        before = len(self.notices)
+        try:
+            tools = self._submit(self._start()).result(self.connect_timeout_s + 15.0)
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            return LoadResult(problems=[LoadProblem(self.label, self._start_failure(exc))])
+        self._stderr_pos = self._stderr_since(0)[1]
+        result = self._contracts_of(tools)
+        noise = [n for n in self.notices[before:] if "non-protocol text" in n]
+        if noise:
+            result.problems.append(
+                LoadProblem(
+                    self.label,
+                    f"{noise[0].split(': ', 1)[-1]} (stdout is for JSON-RPC messages only; "
+                    "a server should log to stderr)",
+                )
+            )
+        return result
+
+    def _contracts_of(self, tools: list[dict[str, Any]]) -> LoadResult:
+        self.tools_changed = False
+        result = LoadResult()
+        contracts: dict[str, McpContract] = {}
+        for tool in tools:
+            try:
+                contract = contract_from_tool(self.spec, tool, self.timeout_s)
+            except LoadError as exc:
+                result.problems.append(LoadProblem(self.label, str(exc)))
+                continue
+            contracts[contract.tool_name] = contract
+        result.contracts = list(contracts.values())
+        self._contracts = contracts
+        return result
+
+    def refresh(self) -> LoadResult:
+        """List the tools again on the live connection (after ``tools/list_changed``), without
+        restarting the server; falls back to :meth:`load` when there is no connection."""
+        session = self._session
+        if session is None or self._closed:
+            return self.load()
+        try:
+            tools = self._submit(self._list_tools(session)).result(self.connect_timeout_s)
+        except Exception as exc:
+            return LoadResult(problems=[LoadProblem(self.label, self._describe(exc))])
+        return self._contracts_of(tools)
+
+    def contracts(self) -> list[McpContract]:
+        """The contracts of the last successful load, in the server's order."""
+        return list(self._contracts.values())
+
+    def reload(self) -> LoadResult:
+        """Disconnect (stopping a stdio server) and load again."""
+        if self._loop is not None and not self._closed:
+            with contextlib.suppress(Exception):
+                self._submit(self._stop_connection()).result(15.0)
+        return self.load()
+
+    def call(self, contract: Contract, args: dict[str, Any], timeout_s: float) -> BodyRun:
+        """``tools/call`` on the server; returns a :class:`BodyRun` and never raises.
+
+        ``value``: ``structuredContent`` or the content blocks (see
+        :mod:`playground.core.mcp_results`). ``error``: an ``isError`` result or a JSON-RPC
+        error, classified. ``timed_out``: no answer within ``timeout_s`` seconds (the SDK sent
+        ``notifications/cancelled``). ``stopped``: the connection ended during the call.
+        ``output``: what the server wrote to stderr meanwhile, and non-protocol stdout lines.
+        """
+        started = time.perf_counter()
+        tool = contract.tool_name if isinstance(contract, McpContract) else contract.name
+        if self._closed:
+            return BodyRun(error=self._down_error("the source is closed"), stopped="closed")
+        pos = self._stderr_pos
+        notices_before = len(self.notices)
+        future = self._submit(self._call(tool, args, timeout_s))
+        try:
+            kind, payload = future.result(self.connect_timeout_s + timeout_s + CALL_GRACE_S)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            kind, payload = "timeout", None
+        except Exception as exc:
+            kind, payload = "down", self._describe(exc)
+        run = BodyRun()
+        if kind == "ok":
+            run.value = payload
+        elif kind == "is_error":
+            run.error = error_of_result(self.spec.name, payload)
+        elif kind == "rpc":
+            code, message = payload
+            run.error = error_of_rpc(self.spec.name, code, redact(message, self.spec))
+        elif kind == "timeout":
+            run.timed_out = True
+        elif kind == "closed":
+            run.stopped = "the server closed the connection"
+            run.error = self._down_error(
+                f"{self.label} closed the connection during the call (it will be restarted "
+                "on the next call)"
+            )
+        elif kind == "down":
+            run.stopped = "server not running"
+            run.error = self._down_error(f"{self.label} is not running: {payload}")
+        else:  # "malformed"
+            run.error = RaisedError(
+                type_name="McpProtocolError",
+                text=f"McpProtocolError: {self.label} sent a malformed tools/call result: "
+                f"{payload}",
+                kind=oc.RAISED,
+                reason="malformed_result",
+                details={"server": self.spec.name},
+            )
+        text, self._stderr_pos = self._stderr_since(pos)
+        extra = [n for n in self.notices[notices_before:] if "non-protocol text" in n]
+        output = text + "".join(f"{n}\n" for n in extra)
+        run.output = output if len(output) <= MAX_OUTPUT_CHARS else output[:MAX_OUTPUT_CHARS] + "…"
+        run.duration_ms = (time.perf_counter() - started) * 1000
+        return run
+
+    def _down_error(self, text: str) -> RaisedError:
+        tail = self._stderr_tail()
+        if tail:
+            text += f"; stderr: {tail}"
+        return RaisedError(
+            type_name="McpServerError",
+            text=f"McpServerError: {redact(text, self.spec)}",
+            kind=oc.RAISED,
+            reason="server_down",
+            details={"server": self.spec.name},
+        )
+
+    async def _session_for_call(self) -> Any:
+        """The live session; restarts a server that closed the connection or was never up."""
+        if self._conn_lock is None:
+            self._conn_lock = asyncio.Lock()
+        health = self._health
+        if health is not None and not health.done():
+            with contextlib.suppress(Exception):
+                await health  # a cancelled call's server is checked (and restarted) first
+        async with self._conn_lock:
+            if self._session is not None and not self._broken:
+                return self._session
+            if self._conn_task is not None or self._broken:
+                self.restarts += 1
+                self.notices.append(f"{self.label}: restarted ({self._broken or 'not running'})")
+            await self._stop_connection()
+            await self._start()
+            return self._session
+
+    async def _call(self, tool: str, args: dict[str, Any], timeout_s: float) -> tuple[str, Any]:
+        from mcp import MCPError, types
+
+        try:
+            session = await self._session_for_call()
+        except Exception as exc:
+            return "down", self._start_failure(exc)
+
+        async def progress(done: float, total: float | None, message: str | None) -> None:
+            self.progress.append((tool, done, total, message))
+            if self.on_progress is not None:
+                self.on_progress(tool, done, total, message)
+
+        self.server_calls += 1
+        try:
+            result = await session.send_request(
+                types.CallToolRequest(
+                    params=types.CallToolRequestParams(name=tool, arguments=args)
+                ),
+                types.CallToolResult,
+                request_read_timeout_seconds=timeout_s,
+                progress_callback=progress,
+            )
+        except MCPError as exc:
+            if exc.code == types.REQUEST_TIMEOUT:
+                self._health = asyncio.get_running_loop().create_task(
+                    self._check_after_cancel(session)
+                )
+                return "timeout", None
+            if exc.code == types.CONNECTION_CLOSED:
+                self._broken = "the server closed the connection"
+                return "closed", None
+            return "rpc", (exc.code, exc.message)
+        except Exception as exc:  # a result the SDK's types refuse
+            return "malformed", " ".join(str(exc).split())[:300]
+        if result.is_error:
+            return "is_error", result
+        return "ok", result_value(result)
+
+    async def _check_after_cancel(self, session: Any) -> None:
+        """After a cancelled call: ping; a stdio server that does not answer within
+        ``cancel_grace_s`` is killed and restarted (issue 10, item 4)."""
+        try:
+            await asyncio.wait_for(session.send_ping(), self.cancel_grace_s)
+            return
+        except Exception:
+            pass
+        if session is not self._session:
+            return
+        if self.spec.transport == "stdio":
+            await self._restart(
+                f"no answer within {self.cancel_grace_s:g} s after a cancelled call; killed"
+            )
+        else:
+            self._broken = "no answer after a cancelled call"
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called (calls then return ``stopped="closed"``)."""
+        return self._closed
+
+    def close(self) -> None:
+        """Stop the server (stdio) or end the HTTP session, and the loop thread. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        loop, thread = self._loop, self._thread
+        if loop is not None and thread is not None:
+            with contextlib.suppress(Exception):
+                asyncio.run_coroutine_threadsafe(self._stop_connection(), loop).result(15.0)
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join(5.0)
+            if not thread.is_alive():
+                loop.close()
+        if self._stderr is not None:
+            self._stderr.close()
+
+
+def _non_protocol_text(exc: Exception) -> str:
+    """``wrote non-protocol text to stdout: '…'`` for a line the SDK could not parse."""
+    errors = getattr(exc, "errors", None)
+    line: Any = None
+    if callable(errors):
+        with contextlib.suppress(Exception):
+            found = errors()
+            line = found[0].get("input") if found else None
+    shown = repr(line)[:120] if isinstance(line, str) else oc.exception_text(exc, 160)
+    return f"wrote non-protocol text to stdout: {shown}"
+
+
+@dataclass
+class SourcesLoad:
+    """What :func:`load_sources` gave: ``contracts`` (names unique), ``problems`` and
+    ``choices`` (one line per contract renamed because of a clash, for the user to see)."""
+
+    contracts: list[Contract] = field(default_factory=list)
+    problems: list[LoadProblem] = field(default_factory=list)
+    choices: list[str] = field(default_factory=list)
+
+
+def prefixed_name(server: str, tool: str) -> str:
+    """``server__tool``: a name every provider accepts (letters, digits, ``_``, ``-``)."""
+    return f"{server}__{tool}"
+
+
+class PendingServers:
+    """MCP servers starting in the background, one thread each (:func:`start_mcp_servers`).
+
+    ``sources``: one :class:`McpSource` per spec. :meth:`results` waits for every load.
+    Starting them before the rest of a command loads lets each server boot while the
+    playground imports its own modules.
+    """
+
+    def __init__(self, specs: Iterable[McpServerSpec], **options: float) -> None:
+        self.sources = [McpSource(spec, **options) for spec in specs]
+        self._pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=max(1, len(self.sources)), thread_name_prefix="mcp-load"
+        )
+        self._futures = [self._pool.submit(source.load) for source in self.sources]
+
+    def results(self) -> list[LoadResult]:
+        """Each source's :class:`LoadResult`, in order (waits; never raises for a server)."""
+        try:
+            return [future.result() for future in self._futures]
+        finally:
+            self._pool.shutdown(wait=False)
+
+
+def start_mcp_servers(specs: Iterable[McpServerSpec], **options: float) -> PendingServers:
+    """Start connecting to every server in ``specs`` now, concurrently; see
+    :class:`PendingServers`. ``options``: :class:`McpSource` keyword arguments."""
+    return PendingServers(specs, **options)
+
+
+def merge_sources(
+    sources: list[McpSource], results: list[LoadResult], taken: Iterable[str] = ()
+) -> SourcesLoad:
+    """Merge the load results of ``sources``, renaming clashes.
+
+    ``taken``: names already registered (e.g. from ``--tools`` modules). A tool whose name is
+    taken, or listed by two servers, is registered as ``server__tool`` on every server that
+    has it, and a line in ``choices`` says so. A source that fails adds its problems; the
+    others keep working.
+    """
+    out = SourcesLoad()
+    taken_names = set(taken)
+    counts: dict[str, int] = {}
+    for result in results:
+        for c in result.contracts:
+            counts[c.name] = counts.get(c.name, 0) + 1
+    for source, result in zip(sources, results, strict=True):
+        out.problems += result.problems
+        for contract in result.contracts:
+            if contract.name in taken_names or counts[contract.name] > 1:
+                new = prefixed_name(source.spec.name, contract.name)
+                out.choices.append(
+                    f"{source.label}: tool {contract.name!r} is also defined elsewhere; "
+                    f"registered as {new!r}"
+                )
+                contract.name = new
+            out.contracts.append(contract)
+        taken_names.update(c.name for c in result.contracts)
+    return out
+
+
+def load_sources(sources: Iterable[McpSource], taken: Iterable[str] = ()) -> SourcesLoad:
+    """Load several sources concurrently (one thread each) and merge their contracts
+    (:func:`merge_sources`)."""
+    sources = list(sources)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, len(sources))) as pool:
+        results = list(pool.map(lambda s: s.load(), sources))
+    return merge_sources(sources, results, taken)
+
+
+def add_mcp_servers(
+    registry: Registry, servers: PendingServers | Iterable[McpServerSpec], **options: float
+) -> tuple[list[McpSource], list[str]]:
+    """Register the contracts of MCP servers (started now, or already by
+    :func:`start_mcp_servers`), loading concurrently.
+
+    ``options``: :class:`McpSource` keyword arguments (``connect_timeout_s`` …) when
+    ``servers`` are specs. Each source joins ``registry.sources`` (so ``registry.close()``
+    stops it) and each contract's ``tool_source`` is its server, as
+    :meth:`~playground.core.registry.Registry.add_source` does; the loads were already made
+    concurrently, and names clashing with the registry's are prefixed
+    (:func:`merge_sources`). Problems go to ``registry.problems``. Returns the sources and the
+    clash choices.
+    """
+    pending = servers if isinstance(servers, PendingServers) else PendingServers(servers, **options)
+    sources = pending.sources
+    if not sources:
+        return [], []
+    loaded = merge_sources(sources, pending.results(), taken=registry.names())
+    by_server = {source.spec.name: source for source in sources}
+    registry.sources.extend(sources)
+    for contract in loaded.contracts:
+        assert isinstance(contract, McpContract)
+        contract.tool_source = by_server[contract.server]
+        registry.add(contract)
+    registry.problems.extend(loaded.problems)
+    return sources, loaded.choices

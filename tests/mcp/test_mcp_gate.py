@@ -1,0 +1,89 @@
+"""MCP contracts through the gate: outcome kinds, retries counted as server calls, the cache
+from annotations, the output schema, and stderr in the record's printed output."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from playground.core.gate import Gate, RetryPolicy
+from playground.core.mcp_config import server_specs
+from playground.core.mcp_source import McpSource, add_mcp_servers
+from playground.core.registry import Registry
+from tests.mcp.conftest import FAULTY_SERVER, read_log, stdio_line
+
+
+@pytest.fixture(scope="module")
+def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("gate") / "calls.jsonl"
+
+
+@pytest.fixture(scope="module")
+def served(log: Path) -> Iterator[tuple[Registry, McpSource]]:
+    registry = Registry()
+    specs = server_specs(commands=[stdio_line(FAULTY_SERVER, "serve", "--log", str(log))])
+    sources, choices = add_mcp_servers(registry, specs)
+    assert choices == [] and registry.problems == []
+    yield registry, sources[0]
+    sources[0].close()
+
+
+def gate(registry: Registry) -> Gate:
+    return Gate(registry, retry=RetryPolicy(max_attempts=3), sleep=lambda s: None)
+
+
+def test_is_error_rate_limit_is_transient_and_retried_on_the_server(
+    served: tuple[Registry, McpSource], log: Path
+) -> None:
+    registry, source = served
+    before = source.server_calls
+    record = gate(registry).call("rate_limited", {})
+    assert record.kind == "transient"
+    assert record.body_runs == 3 and len(record.retries) == 2
+    assert source.server_calls - before == 3
+    assert sum(1 for e in read_log(log) if e.get("tool") == "rate_limited") == 3
+    assert "429 Too Many Requests" in record.message
+
+
+def test_unauthorized_is_permission_and_not_retried(served: tuple[Registry, McpSource]) -> None:
+    record = gate(served[0]).call("unauthorized", {})
+    assert record.kind == "permission" and record.body_runs == 1
+    assert record.wire["anthropic"]["is_error"] is True
+
+
+def test_jsonrpc_invalid_params_is_invalid_args_with_the_servers_message(
+    served: tuple[Registry, McpSource],
+) -> None:
+    record = gate(served[0]).call("strict", {"quantity": 0})
+    assert (record.kind, record.error, record.body_ran) == ("invalid_args", "args:server", True)
+    assert "quantity must be at least 1" in record.message
+
+
+def test_bad_structured_content_is_bad_result(served: tuple[Registry, McpSource]) -> None:
+    record = gate(served[0]).call("bad_shape", {})
+    assert (record.kind, record.error) == ("bad_result", "result:shape")
+
+
+def test_empty_result_is_empty_not_an_error(served: tuple[Registry, McpSource]) -> None:
+    record = gate(served[0]).call("nothing", {})
+    assert (record.kind, record.ok) == ("empty", True)
+
+
+def test_read_only_tool_is_cached_and_destructive_one_is_not(
+    served: tuple[Registry, McpSource],
+) -> None:
+    g = gate(served[0])
+    first, second = g.call("pid", {}), g.call("pid", {})
+    assert (first.cache, second.cache, second.body_runs) == ("stored", "hit", 1)
+    wipe1, wipe2 = g.call("wipe", {}), g.call("wipe", {})
+    assert (wipe1.cache, wipe2.cache, wipe2.body_runs) == ("skip", "skip", 2)
+
+
+def test_server_stderr_is_in_the_records_printed_output(
+    served: tuple[Registry, McpSource],
+) -> None:
+    record = gate(served[0]).call("shout", {})
+    assert record.kind == "ok" and "shouting on stderr" in record.printed
+    assert record.source == "mcp:mcp_faulty_server"

@@ -1,0 +1,87 @@
+"""The TUI's Call and Ask views on a real stdio MCP server, and its MCP log panel."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from playground.core.mcp_config import server_specs
+from playground.core.mcp_source import McpSource
+from playground.tui.app import PlaygroundApp
+from playground.tui.views.ask_view import AskView
+from playground.tui.views.call_view import CallView
+from playground.tui.views.mcp_log_view import McpLogView
+from playground.tui.widgets.record_view import RecordView
+from tests.mcp.conftest import FAULTY_SERVER, SHOP_SERVER, stdio_line
+
+SIZE = (160, 48)
+
+
+async def settle(app, pilot) -> None:
+    """Let messages flow and wait for every worker (twice: a worker may start another)."""
+    for _ in range(2):
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.pause()
+
+
+async def test_call_and_ask_views_over_mcp(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GEMINI_API_KEY", raising=False)
+    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+    specs = server_specs(commands=[stdio_line(SHOP_SERVER), stdio_line(FAULTY_SERVER, "noisy")])
+    app = PlaygroundApp(mcp=specs)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.pg is not None
+        names = app.pg.registry.names()
+        assert names[:4] == ["get_order_status", "track_shipping", "search_products", "check_stock"]
+        assert "shout" in names  # the second server's tools, loaded concurrently
+        # Call view: a call through the gate to the server
+        view = app.query_one(CallView)
+        assert await view.select_contract("get_order_status")
+        await pilot.pause()
+        app.query_one("#arg-form").set_field("order_id", "HR99999999")
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        fields = app.query_one(RecordView).fields
+        assert (fields["tool"], fields["kind"], fields["body"]) == ("get_order_status", "ok", "yes")
+        # Ask view: the offline router picks track_shipping on the server
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.click("#question")
+        await pilot.press(*"텀블러 주문한 거 어디쯤이에요? 주문번호 HR20260604")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        ask = app.query_one(AskView)
+        assert ask.episode is not None
+        assert ask.texts["choice"].startswith(
+            'offline router calls track_shipping({"order_id": "HR20260604"})'
+        )
+        # the MCP log panel: both servers, the noisy one's stdout line
+        log = app.query_one(McpLogView)
+        log.refresh_log()
+        text = "\n".join(str(line) for line in log.query_one("#mcp-log").lines)
+        assert "== mcp:mcp_shop_server (stdio) ==" in text
+        assert "wrote non-protocol text to stdout" in text
+        sources = [s for s in app.pg.registry.sources if isinstance(s, McpSource)]
+        assert len(sources) == 2
+    assert all(s.closed for s in sources)  # closed on exit
+
+
+async def test_tools_list_changed_refreshes_the_contract_list() -> None:
+    app = PlaygroundApp(mcp=server_specs(commands=[stdio_line(FAULTY_SERVER, "serve")]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert "extra" not in app.pg.registry.names()
+        loop = asyncio.get_running_loop()
+        record = await loop.run_in_executor(None, app.pg.gate.call, "add_tool", {})
+        assert record.value == "added"
+        for _ in range(100):  # the notification arrives on the server's loop thread
+            await settle(app, pilot)
+            if "extra" in app.pg.registry.names():
+                break
+            await pilot.pause(0.05)
+        assert "extra" in app.pg.registry.names()
+        assert "extra" in app.query_one(CallView).query_one("#contracts").names
