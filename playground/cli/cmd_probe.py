@@ -26,6 +26,7 @@ from playground.cli.common import (
     open_workbench,
     unknown_tool_message,
 )
+from playground.core.record import VALID
 
 
 def probe(
@@ -73,7 +74,7 @@ def _print_table(report) -> None:
     for c in report.cases:
         case = Text(c.name, style="bold")
         case.append("\n" + dump_json(c.args, compact=True), style="dim")
-        verdict = Text("valid", style="green") if not c.verdict else Text(c.verdict, style="yellow")
+        verdict = Text(c.verdict, style="green" if c.verdict == VALID else "yellow")
         verdict.append("\n" + (c.kind or ("validated only" if not c.ran else "-")), style="dim")
         status = Text("ok", style="green") if c.ok else Text("FAIL", style="bold red")
         ran = "yes" if c.body_ran else "no"
@@ -85,7 +86,7 @@ def _print_table(report) -> None:
     for c in report.problems:
         console.print(
             Text(
-                f"FAIL {c.name}: {c.problem} (verdict {c.verdict or 'valid'}, body runs {c.body_runs})",
+                f"FAIL {c.name}: {c.problem} (verdict {c.verdict}, body runs {c.body_runs})",
                 style="bold red",
             )
         )

@@ -43,7 +43,7 @@ def test_unknown_order_is_a_fact_not_an_error():
     assert code == 0, err
     assert rec["tool"] == "get_order_status"
     assert rec["args"] == {"order_id": "HR99999999"}
-    assert rec["ok"] is True and rec["kind"] == "ok" and rec["verdict"] == ""
+    assert rec["ok"] is True and rec["kind"] == "ok" and rec["verdict"] == "valid"
     assert rec["body_ran"] is True and rec["body_runs"] == 1 and rec["cache"] == "stored"
     assert rec["value"]["found"] is False
     assert "HR99999999" in rec["value"]["message"]

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.containers import Grid, VerticalScroll
 from textual.widgets import Label, Static
 
-from playground.core.record import CallRecord
+from playground.core.record import VALID, CallRecord, verdict_of
 from playground.tui.formatting import (
     KIND_STYLES,
     bounded_syntax,
@@ -86,13 +86,13 @@ class RecordView(VerticalScroll):
             if field == "kind":
                 style = kind_style
             elif field == "verdict":
-                style = "bold red" if record.verdict else "green"
+                style = "bold red" if record.verdict != VALID else "green"
             elif field == "body":
                 style = "bold" if record.body_ran else "dim"
             self._set(field, values[field], style)
         self.fields["tool"] = record.tool
         self.fields["call_id"] = record.call_id
-        verdict = "valid" if not record.verdict else record.verdict
+        verdict = verdict_of(record.verdict)
         self.show_status(
             f"{record.call_id} {record.tool}: {record.kind} · verdict {verdict} · cache {record.cache}"
         )
