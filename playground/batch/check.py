@@ -33,7 +33,7 @@ from typing import Any
 
 from playground.batch.caselines import case_lines, parse_object, read_text, split_lines
 from playground.core.canonical import shorten
-from playground.core.record import CallRecord
+from playground.core.record import VALID, CallRecord
 
 EXPECT_KEYS = ("kind", "verdict", "body_ran", "body_runs", "cache", "ok", "error", "value")
 CASE_KEYS = ("tool", "args", "expect", "id", "note", "declaration_hash")
@@ -239,16 +239,20 @@ def subset_mismatches(expected: Any, actual: Any, path: str = "value") -> list[s
 
 def compare(expect: dict[str, Any], record: CallRecord) -> list[str]:
     """The mismatches between ``expect`` and ``record`` (``kind: expected 'ok', got 'bad_result'``),
-    in :data:`EXPECT_KEYS` order; empty when everything expected holds."""
+    in :data:`EXPECT_KEYS` order; empty when everything expected holds. An expected verdict
+    ``""`` (older case files) means ``"valid"``."""
     out: list[str] = []
     for key in EXPECT_KEYS:
         if key not in expect:
             continue
         actual = getattr(record, key)
+        expected = expect[key]
+        if key == "verdict" and expected == "":
+            expected = VALID  # case files written before issue 13 spelled a valid verdict ""
         if key == "value":
             out.extend(subset_mismatches(expect[key], actual))
-        elif not same(expect[key], actual):
-            out.append(f"{key}: expected {_short(expect[key])}, got {_short(actual)}")
+        elif not same(expected, actual):
+            out.append(f"{key}: expected {_short(expected)}, got {_short(actual)}")
     return out
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from playground.core.canonical import canonical_json, shorten
+from playground.core.record import verdict_of
 
 CALL_FIELDS = ("tool", "args", "verdict", "body_ran", "kind", "error", "value")
 EPISODE_FIELDS = ("end", "ok", "gave_up", "reply")
@@ -65,6 +66,8 @@ def compare_calls(
     out: list[Drift] = []
     for key in CALL_FIELDS:
         a, b = saved.get(key), now.get(key)
+        if key == "verdict":  # a history saved before issue 13 spelled a valid verdict ""
+            a, b = verdict_of(a), verdict_of(b)
         if _same(a, b):
             continue
         if key in ("value", "args") and isinstance(a, (dict, list)) and isinstance(b, (dict, list)):

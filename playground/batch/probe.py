@@ -45,6 +45,8 @@ from playground.core.canonical import json_type_name
 from playground.core.contracts import Contract
 from playground.core.ecma import ecma_search
 from playground.core.gate import Gate
+from playground.core.record import VALID as VALID_VERDICT
+from playground.core.record import verdict_of
 from playground.core.validation import check_args, example_value, validator_for
 from playground.errors import UsageError
 
@@ -74,7 +76,7 @@ class ProbeCase:
     args: Any
     expected: str
     expected_verdict: str = ""
-    verdict: str = ""
+    verdict: str = VALID_VERDICT
     kind: str = ""
     body_ran: bool = False
     body_runs: int = 0
@@ -86,8 +88,8 @@ class ProbeCase:
     def ok(self) -> bool:
         """Invalid: refused and the body did not run. Valid: accepted."""
         if self.expected == INVALID:
-            return bool(self.verdict) and not self.body_ran and self.body_runs == 0
-        return self.verdict == ""
+            return self.verdict != VALID_VERDICT and not self.body_ran and self.body_runs == 0
+        return self.verdict == VALID_VERDICT
 
     @property
     def problem(self) -> str:
@@ -468,7 +470,7 @@ def probe_contract(
     for case in probe_cases(contract):
         if case.expected == VALID and not run_valid:
             verdict = check_args(contract, case.args)
-            case.verdict, case.ran = verdict.code, False
+            case.verdict, case.ran = verdict_of(verdict.code), False
             case.note = (
                 case.note + "; " if case.note else ""
             ) + "validated only (the tool has side effects)"

@@ -56,6 +56,7 @@ from playground.batch.outfiles import write_files
 from playground.core.canonical import canonical_json
 from playground.core.contracts import Contract
 from playground.core.gate import Gate
+from playground.core.record import verdict_of
 from playground.core.registry import Registry, load_registry
 from playground.core.validation import check_result, example_value
 from playground.errors import UsageError
@@ -407,7 +408,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         for name, lim in d["limits"].items()
     )
     blocked = "\n".join(
-        f"- `{c['tool']}` {canonical_json(c['args'])} → `{c['verdict'] or 'valid'}`, body ran: {c['body_ran']}"
+        f"- `{c['tool']}` {canonical_json(c['args'])} → `{verdict_of(c['verdict'])}`, body ran: {c['body_ran']}"
         for c in d["blocked_calls"]
     )
     crafted = "\n".join(

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from playground.core.record import verdict_of
 from playground.errors import UsageError
 
 
@@ -32,7 +33,7 @@ def check_line(
     """The ``check`` case for one call record (``CallRecord.to_json()``)."""
     cache = record.get("cache")
     expect: dict[str, Any] = {
-        "verdict": record.get("verdict"),
+        "verdict": verdict_of(record.get("verdict")),
         "kind": record.get("kind"),
         "body_ran": record.get("body_ran"),
         "cache": "stored" if cache == "hit" else cache,

@@ -32,6 +32,7 @@ from playground.cli.common import (
     open_workbench,
     unknown_tool_message,
 )
+from playground.core.record import VALID
 
 if TYPE_CHECKING:
     from playground.batch.probe import ProbeReport
@@ -92,7 +93,7 @@ def _print_table(report: ProbeReport) -> None:
     for c in report.cases:
         case = Text(c.name, style="bold")
         case.append("\n" + dump_json(c.args, compact=True), style="dim")
-        verdict = Text("valid", style="green") if not c.verdict else Text(c.verdict, style="yellow")
+        verdict = Text(c.verdict, style="green" if c.verdict == VALID else "yellow")
         verdict.append("\n" + (c.kind or ("validated only" if not c.ran else "-")), style="dim")
         status = Text("ok", style="green") if c.ok else Text("FAIL", style="bold red")
         ran = "yes" if c.body_ran else "no"
@@ -104,7 +105,7 @@ def _print_table(report: ProbeReport) -> None:
     for c in report.problems:
         console.print(
             Text(
-                f"FAIL {c.name}: {c.problem} (verdict {c.verdict or 'valid'}, body runs {c.body_runs})",
+                f"FAIL {c.name}: {c.problem} (verdict {c.verdict}, body runs {c.body_runs})",
                 style="bold red",
             )
         )

@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from playground.cli.common import dump_json, visible
+from playground.core.record import VALID, verdict_of
 from playground.tui.formatting import KIND_STYLES
 
 # A JSON block longer than this many characters is cut in the table view (Rich needs ~3 s per
@@ -76,8 +77,9 @@ def kind_text(kind: str) -> Text:
 
 
 def verdict_text(verdict: str) -> Text:
-    """A verdict: ``valid`` (green) when empty, else the reason code in yellow."""
-    return Text("valid", style="green") if not verdict else Text(verdict, style="bold yellow")
+    """A verdict: ``valid`` (green; also for ``""`` from older files), else the reason code in yellow."""
+    verdict = verdict_of(verdict)
+    return Text(verdict, style="green" if verdict == VALID else "bold yellow")
 
 
 def cache_text(cache: str) -> Text:

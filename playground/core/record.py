@@ -5,6 +5,16 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+VALID = "valid"
+"""The verdict of arguments the gate accepted (issue 13 item 2: one spelling everywhere; case
+files written before it may still say ``""``, which :func:`verdict_of` reads as valid)."""
+
+
+def verdict_of(code: str | None) -> str:
+    """The verdict spelled for a record: ``"valid"`` for an empty reason code (``""`` or ``None``,
+    the validator's and old files' way of saying valid), else the code itself (``"type:limit"``)."""
+    return code or VALID
+
 
 @dataclass
 class Retry:
@@ -21,7 +31,7 @@ class CallRecord:
     """One call through the gate; ``to_json()`` is the ``--format json`` shape of DESIGN.md.
 
     ``args``: as given (any JSON value). ``canonical_args``: canonical JSON of the normalised
-    args. ``verdict``: ``""`` or a reason code without the ``args:`` prefix. ``body_ran``: the
+    args. ``verdict``: ``"valid"`` (:data:`VALID`) or a reason code without the ``args:`` prefix. ``body_ran``: the
     body ran for this call; ``body_runs``: this contract's total runs so far in this gate.
     ``cache``: ``hit`` | ``miss`` | ``stored`` | ``skip``. ``duration_ms``: wall time of the whole
     call in ms. ``wire``: provider views (``gemini``, ``anthropic``, ``openai``, ``tokens``).
@@ -37,7 +47,7 @@ class CallRecord:
     tool: str
     args: Any
     canonical_args: str = ""
-    verdict: str = ""
+    verdict: str = VALID
     body_ran: bool = False
     body_runs: int = 0
     cache: str = "skip"

@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from playground.core import outcome as oc
-from playground.core.record import CallRecord
+from playground.core.record import VALID, CallRecord
 from playground.core.wire import PROVIDERS, group_for_provider, provider_views
 from playground.errors import UsageError
 from playground.loop import reply as replies
@@ -307,7 +307,7 @@ class _Machine:
         self.record = record
         self.ep.calls.append(record)
         call_index = len(self.ep.calls) - 1
-        refused = bool(record.verdict)
+        refused = record.verdict != VALID
         self.step(
             Node.VALIDATE,
             tool=record.tool,

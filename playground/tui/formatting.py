@@ -119,7 +119,7 @@ def record_fields(record: CallRecord) -> dict[str, str]:
     return {
         "tool": record.tool,
         "call_id": record.call_id,
-        "verdict": record.verdict or "valid",
+        "verdict": record.verdict,
         "body": yes_no(record.body_ran),
         "runs": str(record.body_runs),
         "cache": record.cache,

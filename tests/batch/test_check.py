@@ -256,3 +256,12 @@ def test_the_runner_imports_no_ui_libraries():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == ""
+
+
+def test_a_valid_verdict_is_spelled_valid_and_old_empty_spelling_still_matches():
+    record = CallRecord(tool="t", args={}, kind="ok", ok=True)
+    assert record.verdict == "valid" and record.to_json()["verdict"] == "valid"
+    assert compare({"verdict": "valid"}, record) == []
+    assert compare({"verdict": ""}, record) == []  # case files written before issue 13
+    refused = CallRecord(tool="t", args={}, verdict="missing:sku", kind="invalid_args")
+    assert compare({"verdict": ""}, refused) == ["verdict: expected 'valid', got 'missing:sku'"]

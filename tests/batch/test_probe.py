@@ -65,14 +65,14 @@ def test_stock_lookup_every_case(inventory):
         and by_name["below-min:limit"].verdict == "range:limit"
     )
     assert by_name["above-max:limit"].args["limit"] == 6
-    assert by_name["max:limit"].verdict == "" and by_name["max:limit"].args["limit"] == 5
+    assert by_name["max:limit"].verdict == "valid" and by_name["max:limit"].args["limit"] == 5
     assert by_name["pattern-miss:sku"].args["sku"] == "kb-101"
     assert by_name["args-as-json-string"].args == '{"sku": "KB-101", "region": "seoul", "limit": 3}'
     assert by_name["args-as-json-string"].verdict == "shape"
     assert by_name["baseline"].body_runs == 1 and by_name["baseline"].kind == "ok"
     # the float 3.0 is normalised to 3: same cache key as the baseline, so a hit, no new run
     assert (
-        by_name["float-integral:limit"].verdict == ""
+        by_name["float-integral:limit"].verdict == "valid"
         and by_name["float-integral:limit"].body_runs == 0
     )
     assert inventory.gate.body_runs["stock_lookup"] == 3  # baseline, min, max

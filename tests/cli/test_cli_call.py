@@ -43,7 +43,7 @@ def test_unknown_order_is_a_fact_not_an_error():
     assert code == 0, err
     assert rec["tool"] == "get_order_status"
     assert rec["args"] == {"order_id": "HR99999999"}
-    assert rec["ok"] is True and rec["kind"] == "ok" and rec["verdict"] == ""
+    assert rec["ok"] is True and rec["kind"] == "ok" and rec["verdict"] == "valid"
     assert rec["body_ran"] is True and rec["body_runs"] == 1 and rec["cache"] == "stored"
     assert rec["value"]["found"] is False
     assert "HR99999999" in rec["value"]["message"]
@@ -445,3 +445,29 @@ def test_table_prints_brackets_literally_not_as_rich_markup():
     result = invoke("call", "search_products", "keyword=[red]텀블러[/red]", "--tools", SHOP)
     assert result.exit_code == 0, result.stderr
     assert "[red]텀블러[/red]" in result.stdout
+
+
+def test_a_key_error_carries_its_traceback_in_json_but_never_in_the_wire_json():
+    """Issue 13 item 4: the tool's own frame (file, line, code) in ``--format json``; the
+    Gemini / Anthropic / OpenAI views the model reads hold only the one-line error."""
+    flaky = TOOLS / "flaky.py"
+    code, rec, err = call_json("broken_lookup", "item_id=A-100", tools=flaky)
+    assert code == 0, err
+    assert (rec["kind"], rec["error"], rec["verdict"]) == ("raised", "raised:KeyError", "valid")
+    frame = rec["traceback"][-1]
+    line = (
+        flaky.read_text(encoding="utf-8")
+        .splitlines()
+        .index(
+            '    return {"item_id": item_id, "price": record["price"]}  # the bug: no "price" key'
+        )
+    )
+    assert frame == {
+        "file": str(flaky),
+        "line": line + 1,
+        "function": "broken_lookup",
+        "code": 'return {"item_id": item_id, "price": record["price"]}  # the bug: no "price" key',
+    }
+    for provider in ("gemini", "anthropic", "openai"):
+        wire = json.dumps(rec["wire"][provider], ensure_ascii=False)
+        assert "KeyError" in wire and "flaky.py" not in wire and "traceback" not in wire

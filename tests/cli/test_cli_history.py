@@ -151,7 +151,7 @@ def test_saved_case_passes_then_fails_naming_the_field_when_the_result_changes(t
     assert lines[0] == '{"tool": "get_order_status", "args": {"order_id": "HR1"}}'
     case = json.loads(lines[1])
     assert case["expect"] == {
-        "verdict": "",
+        "verdict": "valid",
         "kind": "ok",
         "body_ran": True,
         "cache": "stored",

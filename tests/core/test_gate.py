@@ -112,7 +112,7 @@ def module_of(gate: Gate, tool: str):
 
 def test_ok_record(gate):
     record = gate.call("add", {"a": 2, "b": 3})
-    assert (record.ok, record.kind, record.error, record.verdict) == (True, "ok", "", "")
+    assert (record.ok, record.kind, record.error, record.verdict) == (True, "ok", "", "valid")
     assert record.value == {"sum": 5}
     assert record.body_ran is True and record.body_runs == 1
     assert record.cache == "stored"

@@ -83,8 +83,10 @@ def test_region_not_allowed_is_repaired_to_the_module_fallback(pg):
         and first["kind"] == "invalid_args"
         and first["call"] == 0
     )
-    assert second["verdict"] == "" and second["args"]["region"] == "seoul" and second["call"] == 1
-    assert [c["verdict"] for c in data["calls"]] == ["allowed:region", ""]
+    assert (
+        second["verdict"] == "valid" and second["args"]["region"] == "seoul" and second["call"] == 1
+    )
+    assert [c["verdict"] for c in data["calls"]] == ["allowed:region", "valid"]
     assert data["calls"][0]["body_ran"] is False and data["calls"][1]["body_ran"] is True
     assert data["reply"] == (
         "stock_lookup returned 2 row(s); first: store=강남점, count=12 "

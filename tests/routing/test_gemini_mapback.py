@@ -132,5 +132,5 @@ def test_a_model_answering_in_the_sent_form_is_accepted(tmp_path, monkeypatch):
     (call,) = move.calls
     assert call.args == {"speed": 2, "room": "kitchen"}
     record = gate.call(call.name, call.args)
-    assert (record.kind, record.verdict) == ("ok", "")
+    assert (record.kind, record.verdict) == ("ok", "valid")
     assert record.value["speed"] == 2 and record.value["speed_type"] == "int"

@@ -529,7 +529,7 @@ CHECK_KINDS = {
     "unknown_tool",
 }
 VERDICT = re.compile(
-    r"^$|^shape$|^unknown_tool$|^(missing|unknown|type|allowed|range|pattern|format):\w+$"
+    r"^valid$|^shape$|^unknown_tool$|^(missing|unknown|type|allowed|range|pattern|format):\w+$"
 )
 
 
@@ -542,7 +542,7 @@ def test_check_case_files_are_well_formed(shop, inventory, name):
         expect = case["expect"]
         assert set(expect) <= {"kind", "verdict", "body_ran", "cache", "ok"}
         assert expect.get("kind", "ok") in CHECK_KINDS
-        assert VERDICT.match(expect.get("verdict", "")), expect
+        assert VERDICT.match(expect.get("verdict", "valid")), expect
         assert expect.get("cache", "skip") in {"miss", "hit", "stored", "skip"}
         assert isinstance(expect.get("body_ran", True), bool) and isinstance(
             expect.get("ok", True), bool

@@ -49,7 +49,7 @@ async def test_enter_on_a_contract_focuses_its_field_and_typed_korean_is_sent(to
         record = app.query_one(CallView).last_record
         assert record.tool == "search_products"
         assert record.args == {"keyword": "텀블러"}
-        assert record.verdict == "" and record.body_ran
+        assert record.verdict == "valid" and record.body_ran
         assert app.query_one(RecordView).fields["verdict"] == "valid"
 
 

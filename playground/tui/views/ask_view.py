@@ -244,7 +244,7 @@ class AskView(Vertical):
         calls.clear_options()
         calls.add_options(
             Option(
-                f"{r.call_id} {r.tool}  {r.kind}  verdict {r.verdict or 'valid'}  cache {r.cache}",
+                f"{r.call_id} {r.tool}  {r.kind}  verdict {r.verdict}  cache {r.cache}",
                 id=str(i),
             )
             for i, r in enumerate(episode.calls)

@@ -21,6 +21,7 @@ from textual.reactive import var
 from textual.widgets import Button, Static, TabbedContent
 
 from playground.core.record import CallRecord
+from playground.tui.editor import failing_frame, open_in_editor
 from playground.tui.formatting import contract_badges, pretty_json
 from playground.tui.last_used import last_contract, remember_contract
 from playground.tui.tabkeys import cycle_tabs
@@ -48,6 +49,7 @@ class CallView(Horizontal):
     BINDINGS = [
         Binding("f6", "args_tab", "Form/JSON", id="args-tab", priority=True),
         Binding("f7", "wire_tab", "Wire", id="call-wire-tab", priority=True),
+        Binding("f8", "edit_source", "Edit line", id="call-edit-source"),
     ]
 
     #: A call is in the worker: the Run button is disabled while it runs.
@@ -237,6 +239,17 @@ class CallView(Horizontal):
     def action_wire_tab(self) -> None:
         """``f7``: show the next provider's wire JSON (Gemini → Anthropic → OpenAI)."""
         cycle_tabs(self.query_one(RecordView).wire.query_one(TabbedContent))
+
+    def action_edit_source(self) -> None:
+        """``f8``: open ``$EDITOR`` at the line the shown ``raised`` record failed on
+        (:func:`playground.tui.editor.open_in_editor`); a notification says why not."""
+        frame = failing_frame(self.query_one(RecordView).frames)
+        if frame is None:
+            self.notify("No traceback shown: f8 opens $EDITOR at a raised call's failing line.")
+            return
+        problem = open_in_editor(self.app, str(frame["file"]), int(frame["line"]))
+        if problem:
+            self.notify(problem, title="Editor", severity="error")
 
     def exportables(self) -> dict[str, tuple[str, str]]:
         """What can be copied or saved from this view: ``{label: (text, file name)}`` — the

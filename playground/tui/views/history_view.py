@@ -28,6 +28,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Input, Static
 
 from playground.core.history import Entry, HistoryStore, Query
+from playground.core.record import verdict_of
 
 #: Entries the view loads (newest first); the filter works on these.
 LIST_LIMIT = 1000
@@ -70,6 +71,7 @@ def record_from_json(data: dict[str, Any]) -> Any:
 
     known = {f.name for f in dataclasses.fields(CallRecord)}
     values = {k: v for k, v in data.items() if k in known}
+    values["verdict"] = verdict_of(values.get("verdict"))  # "" in records saved before "valid"
     values["retries"] = [
         Retry(int(r.get("attempt") or 0), str(r.get("reason") or ""), float(r.get("delay_ms") or 0))
         for r in data.get("retries") or []
@@ -235,7 +237,7 @@ class HistoryView(Vertical):
         lines = [f"#{entry.id} {entry.time_text} · {entry.type} · {entry.outcome}"]
         if entry.type == "call":
             lines.append(
-                f"verdict {data.get('verdict') or 'valid'} · body "
+                f"verdict {verdict_of(data.get('verdict'))} · body "
                 f"{'ran' if data.get('body_ran') else 'did not run'} · cache {data.get('cache')}"
             )
             lines.append("value " + json.dumps(data.get("value"), ensure_ascii=False)[:300])

@@ -1,4 +1,5 @@
-"""One call record on screen: verdict, body, cache, outcome, value and the wire JSON."""
+"""One call record on screen: verdict, body, cache, outcome, value, the traceback of a
+``raised`` body and the wire JSON."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Grid, VerticalScroll
 from textual.widgets import Label, Static
 
-from playground.core.record import CallRecord
+from playground.core.record import VALID, CallRecord, verdict_of
 from playground.tui.formatting import (
     KIND_STYLES,
     bounded_syntax,
@@ -47,6 +48,9 @@ class RecordView(VerticalScroll):
         self.empty_text = empty_text
         self.fields: dict[str, str] = {}
         self.value_text = ""
+        #: The shown record's traceback frames ``{file, line, function, code}`` (innermost
+        #: last); empty unless the record is ``raised``. Never part of the wire JSON.
+        self.frames: list[dict[str, Any]] = []
 
     def compose(self) -> ComposeResult:
         yield Static(self.empty_text, id=f"{self.prefix}-status", classes="status")
@@ -56,6 +60,12 @@ class RecordView(VerticalScroll):
                 yield Static("-", id=f"{self.prefix}-{field}", classes="rv-value", markup=False)
         yield Label("Value", classes="section")
         yield Static("-", id=f"{self.prefix}-value", classes="json")
+        yield Label(
+            "Traceback (the tool's own frames; f8 opens $EDITOR at the last)",
+            id=f"{self.prefix}-traceback-label",
+            classes="section traceback",
+        )
+        yield Static("", id=f"{self.prefix}-traceback", classes="traceback", markup=False)
         yield Label("Wire JSON (what the model reads back)", classes="section")
         yield WireView(prefix=f"{self.prefix}-wire")
 
@@ -86,19 +96,36 @@ class RecordView(VerticalScroll):
             if field == "kind":
                 style = kind_style
             elif field == "verdict":
-                style = "bold red" if record.verdict else "green"
+                style = "bold red" if record.verdict != VALID else "green"
             elif field == "body":
                 style = "bold" if record.body_ran else "dim"
             self._set(field, values[field], style)
         self.fields["tool"] = record.tool
         self.fields["call_id"] = record.call_id
-        verdict = "valid" if not record.verdict else record.verdict
+        verdict = verdict_of(record.verdict)
         self.show_status(
             f"{record.call_id} {record.tool}: {record.kind} · verdict {verdict} · cache {record.cache}"
         )
         self.value_text = pretty_json(record.value)
         self.query_one(f"#{self.prefix}-value", Static).update(bounded_syntax(self.value_text))
+        self.show_traceback(record.traceback if record.kind == "raised" else [])
         self.query_one(WireView).show(record.wire)
+
+    def show_traceback(self, frames: list[dict[str, Any]]) -> None:
+        """Show ``frames`` (``{file, line, function, code}``, innermost last) as
+        ``file:line in function`` over the code line; hide the panel when empty."""
+        self.frames = list(frames)
+        text = Text()
+        for i, frame in enumerate(self.frames):
+            if i:
+                text.append("\n")
+            text.append(f"{frame.get('file')}:{frame.get('line')}", style="bold")
+            text.append(f" in {frame.get('function')}")
+            if frame.get("code"):
+                text.append(f"\n    {frame.get('code')}", style="yellow")
+        self.query_one(f"#{self.prefix}-traceback", Static).update(text)
+        for widget in self.query(".traceback"):
+            widget.display = bool(self.frames)
 
     def clear(self, text: str | None = None) -> None:
         """Forget the shown record; the status line says ``text`` (default: ``empty_text``)."""
@@ -108,6 +135,7 @@ class RecordView(VerticalScroll):
             self._set(field, "-")
         self.value_text = ""
         self.query_one(f"#{self.prefix}-value", Static).update("-")
+        self.show_traceback([])
         self.query_one(WireView).show(None)
         self.show_status(text)
 
