@@ -339,14 +339,10 @@ BODIES = '''
         sys.stderr = None
         return {"replaced": True}
 
-    def star(*args, **kwargs):
-        """Takes anything."""
-        return {"args": list(args), "kwargs": kwargs}
-
     def nodoc(x: str):
         return {"x": x}
 
-    __tools__ = [raises, hangs, async_hangs, async_ok, junk, replaces_stdout, star, nodoc]
+    __tools__ = [raises, hangs, async_hangs, async_ok, junk, replaces_stdout, nodoc]
     __contracts__ = {
         "hangs": {"timeout_s": 0.3},
         "async_hangs": {"timeout_s": 0.3},
@@ -514,12 +510,8 @@ def test_a_body_that_replaces_stdout_does_not_keep_it(gate):
     assert sys.stdout is out and sys.stderr is err
 
 
-def test_star_args_and_no_docstring(gate):
-    star = gate.registry.get("star")
-    assert star.parameters["properties"] == {}
-    record = gate.call("star", {"a": 1})
-    assert (record.verdict, record.body_ran) == ("unknown:a", False)
-    assert gate.call("star", {}).value == {"args": [], "kwargs": {}}
+def test_no_docstring(gate):
+    # (*args/**kwargs are load problems now: tests/core/test_authored_tools.py)
     assert gate.registry.get("nodoc").description == ""
     assert gate.call("nodoc", {"x": "1"}).value == {"x": "1"}
 

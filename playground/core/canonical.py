@@ -13,6 +13,7 @@ import datetime as dt
 import enum
 import json
 import math
+from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -115,6 +116,63 @@ def json_depth_problem(value: Any, limit: int = MAX_DEPTH) -> str:
             else:
                 stack.extend((sub, depth + 1, f"{path}[{i}]") for i, sub in enumerate(item))
     return ""
+
+
+def args_shape_problem(value: Any) -> str:
+    """``""`` when ``value`` (arguments handed to the gate, maybe built in Python) can be made
+    canonical JSON; else one line saying why not (issue 11 item 12): a key that is not a
+    string, a value that contains itself, nesting deeper than :data:`MAX_DEPTH`, an integer
+    longer than :data:`MAX_INT_DIGITS` digits, a non-finite number, a string that is not valid
+    Unicode. Recursion is bounded by :data:`MAX_DEPTH`."""
+
+    def walk(item: Any, depth: int, path: str, above: frozenset[int]) -> str:
+        if isinstance(item, str):
+            if _first_surrogate(item) is not None:
+                return f"the string at {path} is not valid Unicode (a lone surrogate)"
+            return ""
+        if isinstance(item, bool) or item is None:
+            return ""
+        if isinstance(item, int):
+            if item.bit_length() > 14_000 and not _fits(item):
+                return f"the integer at {path} is longer than {MAX_INT_DIGITS} digits"
+            return ""
+        if isinstance(item, float):
+            return "" if math.isfinite(item) else f"the number at {path} is NaN or Infinity"
+        if isinstance(item, (dict, list, tuple)):
+            if id(item) in above:
+                return f"the value at {path} contains itself (a reference cycle)"
+            if depth >= MAX_DEPTH:
+                return f"nested deeper than {MAX_DEPTH} levels"
+            inner = above | {id(item)}
+            if isinstance(item, dict):
+                for key, sub in item.items():
+                    if not isinstance(key, str):
+                        return (
+                            f"the object at {path} has a key of type {type(key).__name__} "
+                            f"({shorten(repr(key), 40)}); JSON object keys are strings"
+                        )
+                    if _first_surrogate(key) is not None:
+                        return f"a key in {path} is not valid Unicode (a lone surrogate)"
+                    found = walk(sub, depth + 1, f"{path}.{key}", inner)
+                    if found:
+                        return found
+            else:
+                for i, sub in enumerate(item):
+                    found = walk(sub, depth + 1, f"{path}[{i}]", inner)
+                    if found:
+                        return found
+            return ""
+        return f"the value at {path} is a {type(item).__name__}, which is not JSON data"
+
+    return walk(value, 0, "$", frozenset())
+
+
+def _fits(value: int) -> bool:
+    try:
+        str(value)
+    except ValueError:
+        return False
+    return True
 
 
 def parse_json(text: str) -> Any:
@@ -264,7 +322,9 @@ def to_json_value(
     Converted (JSON can carry them): tuples → lists; ``datetime``/``date``/``time`` (as values
     or dict keys) → ISO 8601 strings; finite ``Decimal`` → int or float; ``Enum`` → its value;
     dataclass instances → dicts; int/float/bool dict keys → strings (as ``json.dumps`` does);
-    sets of sortable items → sorted lists; ``str``/``int`` subclasses → plain ``str``/``int``.
+    sets of sortable items → sorted lists; ``str``/``int`` subclasses → plain ``str``/``int``;
+    anything else pydantic's ``to_jsonable_python`` can represent (pydantic models, ``UUID``,
+    ``Path``, …) → what it makes of it.
     Rejected (``NotSerializable``): NaN and ±Infinity (not valid JSON), ``bytes`` (binary
     data is not text: decode or base64 it in the tool), other dict key types, two keys that
     become the same string (``{1: .., "1": ..}``: one would be lost), a value that contains
@@ -340,7 +400,21 @@ def to_json_value(
                 path, "a dataclass that contains itself (a reference cycle)"
             ) from None
         return to_json_value(as_dict, path, _depth=_depth, _seen=_seen)
-    raise NotSerializable(path, f"an object of type {type(value).__name__} (JSON has no such type)")
+    # everything else the documented way: pydantic's ``to_jsonable_python`` (pydantic models,
+    # UUID, Path, IP addresses, …); only what it cannot represent is refused
+    from pydantic_core import PydanticSerializationError, to_jsonable_python
+
+    converted = value
+    if not isinstance(value, Iterator):  # a generator may never end: never drained here
+        try:
+            converted = to_jsonable_python(value)
+        except (PydanticSerializationError, ValueError, TypeError, RecursionError):
+            converted = value
+    if converted is value:
+        raise NotSerializable(
+            path, f"an object of type {type(value).__name__} (JSON has no such type)"
+        )
+    return to_json_value(converted, path, _depth=_depth, _seen=_seen | {id(value)})
 
 
 def _int_text(value: int, path: str) -> str:

@@ -217,6 +217,7 @@ def contract_from_function(
             f"(returns, side_effects, cacheable, timeout_s), got {type(meta).__name__}"
         )
     meta = dict(meta or {})
+    check_parameter_kinds(fn)
     if declaration is not None:
         decl = declaration
     elif use_cache:
@@ -228,6 +229,7 @@ def contract_from_function(
         params = {"type": "object", "properties": {}}
     returns = meta.get("returns")
     _check_meta(fn.__name__, meta, returns)
+    check_signature(fn, decl["name"], params)
     return Contract(
         name=decl["name"],
         description=decl.get("description", ""),
@@ -241,6 +243,95 @@ def contract_from_function(
         origin="function",
         sdk_declaration=decl,
     )
+
+
+def check_parameter_kinds(fn: Callable[..., Any]) -> None:
+    """Raise :class:`LoadError` for a parameter the gate cannot pass by name whatever the
+    schema says (positional-only, ``*args``, ``**kwargs``) or a pydantic ``Field(...)`` used as
+    a default (issue 11 item 4); checked before google-genai builds the declaration."""
+    where = source_of(fn)
+    name = getattr(fn, "__name__", repr(fn))
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    for pname, param in signature.parameters.items():
+        at = f"{where}: tool {name!r}, parameter {pname!r}"
+        if param.kind is inspect.Parameter.POSITIONAL_ONLY:
+            raise LoadError(
+                f"{at} is positional-only; the playground passes arguments by name. "
+                "Remove the '/' from the signature."
+            )
+        if param.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+            star = "*" if param.kind is inspect.Parameter.VAR_POSITIONAL else "**"
+            raise LoadError(
+                f"{at} is {star}{pname}, which no schema can declare. "
+                "Name each argument as its own parameter."
+            )
+        default = param.default
+        if type(default).__name__ == "FieldInfo" and type(default).__module__.startswith(
+            "pydantic"
+        ):
+            raise LoadError(
+                f"{at} uses pydantic Field(...) as its default; the body would receive the "
+                "FieldInfo object. Write 'Annotated[T, Field(...)]' and a plain default."
+            )
+
+
+def check_signature(fn: Callable[..., Any], name: str, params: dict[str, Any]) -> None:
+    """Raise :class:`LoadError` unless ``fn``'s signature and its parameter schema agree, so
+    that no valid call can fail with a ``TypeError`` about its arguments (issue 11 item 4).
+
+    Refused here, each naming the tool, the parameter and the fix: a parameter Python requires
+    that the schema leaves optional (``Any`` or unannotated) and a default that fails its own
+    schema (``x: T = None`` is accepted). Parameter kinds and ``Field(...)`` defaults are
+    refused earlier by :func:`check_parameter_kinds`.
+    """
+    from playground.core.validation import validator_for
+
+    where = source_of(fn)
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    props = params.get("properties", {}) or {}
+    required = set(params.get("required", []) or [])
+    for pname, param in signature.parameters.items():
+        at = f"{where}: tool {name!r}, parameter {pname!r}"
+        default = param.default
+        if default is inspect.Parameter.empty:
+            if pname not in required:
+                raise LoadError(
+                    f"{at} is required by Python but optional in the schema (annotated Any or "
+                    "not annotated), so a call without it would fail. Annotate it with a type, "
+                    "or give it a default."
+                )
+            continue
+        schema = props.get(pname)
+        # ``x: str = None`` (the old implicit Optional) is left alone: omitting x gives None,
+        # as the author meant, and the schema still refuses an explicit null
+        if default is not None and isinstance(schema, dict) and schema:
+            from playground.core.canonical import to_json_value
+
+            try:
+                value = to_json_value(default)
+                problem = next(
+                    iter(
+                        validator_for({**schema, "$defs": params.get("$defs", {})}).iter_errors(
+                            value
+                        )
+                    ),
+                    None,
+                )
+            except Exception as exc:  # a default JSON cannot carry
+                raise LoadError(
+                    f"{at}: its default {default!r} is not JSON data ({exc})."
+                ) from None
+            if problem is not None:
+                raise LoadError(
+                    f"{at}: its default {default!r} fails its own schema ({problem.message}). "
+                    "Change the default or the annotation (e.g. 'T | None = None')."
+                )
 
 
 def _check_meta(name: str, meta: dict[str, Any], returns: Any) -> None:

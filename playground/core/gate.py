@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from difflib import get_close_matches
+from pathlib import Path
 from typing import Any, cast
 
 from tenacity import (
@@ -29,12 +30,12 @@ from tenacity import (
 from playground.core import outcome as oc
 from playground.core.budget import size_warning, token_budget_from_env
 from playground.core.cache import ResultCache
-from playground.core.canonical import canonical_json
+from playground.core.canonical import args_shape_problem, canonical_json, shorten
 from playground.core.contracts import Contract
 from playground.core.record import CallRecord, Retry
 from playground.core.registry import Registry
 from playground.core.runner import InProcessSource
-from playground.core.toolsource import BodyRun, ToolSource
+from playground.core.toolsource import BodyRun, Frame, ToolSource
 from playground.core.validation import check_args, check_result
 from playground.core.wire import approx_tokens, gemini_response_payload, provider_views
 
@@ -120,14 +121,19 @@ class Gate:
         record = CallRecord(tool=tool, args=args, call_id=call_id)
         contract = self.registry.get(tool) if isinstance(name, str) else None
         if contract is None:
-            record.canonical_args = canonical_json(args)
+            record.canonical_args = (
+                canonical_json(args) if not args_shape_problem(args) else _shown(args)
+            )
             record.verdict = "unknown_tool"
             return record, self._unknown_tool(tool)
         record.timeout_s = contract.timeout_s
         record.body_runs = self.body_runs[contract.name]
         verdict = check_args(contract, args)
         if not verdict.ok:
-            record.canonical_args = canonical_json(args)
+            # arguments that cannot be canonical (a cycle, a huge int) are shown by repr
+            record.canonical_args = (
+                canonical_json(args) if verdict.code != "shape" else _shown(args)
+            )
             record.verdict = verdict.code
             return record, oc.Outcome(
                 False, None, f"args:{verdict.code}", oc.INVALID_ARGS, verdict.message
@@ -174,7 +180,10 @@ class Gate:
             record.printed += run.output
         if run.error is not None and run.error.frames:
             record.traceback = [dataclasses.asdict(f) for f in run.error.frames]
-        return self._outcome_of(contract, run)
+        out = self._outcome_of(contract, run)
+        if out.kind == oc.INVALID_ARGS:
+            record.verdict = out.error.removeprefix("args:")
+        return out
 
     def _outcome_of(self, contract: Contract, run: BodyRun) -> oc.Outcome:
         name = contract.name
@@ -200,6 +209,16 @@ class Gate:
                 if err.retry_after_s is not None:
                     details["retry_after_s"] = err.retry_after_s
                 return oc.Outcome(False, None, f"transient:{reason}", oc.TRANSIENT, msg, details)
+            if kind == oc.INVALID_ARGS and reason != "invalid_params":
+                # the tool refused its input (``kind = "invalid_args"``) or an argument did
+                # not convert to its annotated type: the model can fix the call
+                return oc.Outcome(
+                    False,
+                    None,
+                    f"args:{reason}",
+                    oc.INVALID_ARGS,
+                    oc.tool_refused_message(name, reason, text),
+                )
             if kind == oc.PERMISSION:
                 return oc.Outcome(
                     False,
@@ -208,7 +227,9 @@ class Gate:
                     oc.PERMISSION,
                     oc.permission_message(name, text),
                 )
-            if kind == oc.INVALID_ARGS:  # the tool's own server refused (JSON-RPC invalid params)
+            if (
+                kind == oc.INVALID_ARGS
+            ):  # the tool's own MCP server refused (JSON-RPC invalid params)
                 return oc.Outcome(
                     False,
                     None,
@@ -221,7 +242,7 @@ class Gate:
                 None,
                 f"raised:{err.type_name}",
                 oc.RAISED,
-                oc.raised_message(name, text),
+                oc.raised_message(name, text, _where(err.frames)),
             )
         if run.refused:
             message = run.refused_message + _bad_result_hint(run.refused)
@@ -301,6 +322,23 @@ class Gate:
                     " the action already happened before anyone tries it again."
                 )
         return result
+
+
+def _shown(args: Any) -> str:
+    """``repr`` of arguments that cannot be canonical JSON, cut to 2,000 characters (``""``
+    when even ``repr`` refuses, e.g. an integer over 4,300 digits)."""
+    try:
+        return shorten(repr(args), 2000)
+    except (ValueError, RecursionError):
+        return ""
+
+
+def _where(frames: tuple[Frame, ...]) -> str:
+    """``file.py:12`` of the innermost tool frame (where the exception came from), or ``""``."""
+    if not frames:
+        return ""
+    last = frames[-1]
+    return f"{Path(last.file).name}:{last.line}"
 
 
 def _bad_result_hint(reason: str) -> str:

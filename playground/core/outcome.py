@@ -405,12 +405,26 @@ def server_refused_message(tool: str, detail: str) -> str:
     )
 
 
-def raised_message(tool: str, detail: str) -> str:
-    """Model-facing text for a body that raised: type and message, no traceback."""
+def raised_message(tool: str, detail: str, where: str = "") -> str:
+    """Model-facing text for a body that raised: the exception (``Type: message``) and where it
+    came from (``where``: the tool's ``file.py:line``), no traceback. It does not claim the
+    arguments were or were not the cause: the playground cannot know."""
+    at = f" at {where}" if where else ""
     return (
-        f"{tool} failed with an error in the tool itself ({detail}). This is not caused by the "
-        "arguments; do not retry the same call. Tell the user the lookup failed, or try another tool."
+        f"{tool} failed: it raised {detail}{at}. Do not repeat the same call unchanged; if an "
+        "argument looks wrong, fix it, otherwise tell the user the tool failed or try another tool."
     )
+
+
+def tool_refused_message(tool: str, reason: str, detail: str) -> str:
+    """Model-facing text for an ``invalid_args`` found where the body runs: the tool refused
+    its input (``reason`` ``tool`` / ``tool:<arg>``, issue 11 item 3) or an argument did not
+    convert to its annotated type (``type:<path>``, item 1). ``detail``: the tool's message."""
+    head, _, arg = reason.partition(":")
+    about = f" argument {arg!r}" if arg else " arguments"
+    if head == "type":
+        return f"{tool} could not use the{about}: {detail}. Fix that value and call {tool} again."
+    return f"{tool} refused the{about}: {detail}. Fix the arguments and call {tool} again."
 
 
 def empty_note(tool: str) -> str:

@@ -28,7 +28,14 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from playground.core.toolsource import BodyRun, LoadResult, bounded_output, raised_error
+from playground.core.convert import ArgConversionError, call_args
+from playground.core.toolsource import (
+    BodyRun,
+    LoadResult,
+    bounded_output,
+    conversion_error,
+    raised_error,
+)
 
 if TYPE_CHECKING:
     from playground.core.contracts import Contract
@@ -153,6 +160,10 @@ class InProcessSource:
         fn = contract.fn
         if fn is None:  # pragma: no cover - contracts of this source always carry fn
             raise ValueError(f"{contract.name} has no function to run in this process")
+        try:  # the annotated types, in the body's own copy (issue 11 items 1 and 12)
+            args = call_args(fn, args)
+        except ArgConversionError as exc:
+            return BodyRun(error=conversion_error(exc))
         with self._lock:
             return self._call(fn, args, timeout_s)
 

@@ -112,6 +112,17 @@ def raised_error(exc: BaseException) -> RaisedError:
     for (seconds), and its frames."""
     from playground.core import outcome as oc
 
+    if getattr(type(exc), "kind", None) == "invalid_args":
+        # the tool says its input was wrong (issue 11 item 3): ``kind = "invalid_args"`` on the
+        # exception class, optionally ``arg = "name"``; the verdict is ``tool:<arg>`` or ``tool``
+        arg = getattr(exc, "arg", None)
+        return RaisedError(
+            type_name=type(exc).__name__,
+            text=str(exc) or type(exc).__name__,
+            kind="invalid_args",
+            reason=f"tool:{arg}" if isinstance(arg, str) and arg else "tool",
+            frames=tool_frames(exc),
+        )
     found = oc.classify_failure(exc)
     return RaisedError(
         type_name=type(exc).__name__,
@@ -120,6 +131,19 @@ def raised_error(exc: BaseException) -> RaisedError:
         reason=found.reason,
         frames=tool_frames(exc),
         retry_after_s=found.retry_after_s,
+    )
+
+
+def conversion_error(exc: Exception) -> RaisedError:
+    """A validated argument that could not become its annotated type
+    (:class:`playground.core.convert.ArgConversionError`), as an ``invalid_args`` error whose
+    reason is ``type:<field path>``."""
+    path = getattr(exc, "path", "")
+    return RaisedError(
+        type_name=type(exc).__name__,
+        text=str(exc),
+        kind="invalid_args",
+        reason=f"type:{path}" if path else "type",
     )
 
 

@@ -16,6 +16,7 @@ import contextlib
 import json
 import operator
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,14 @@ from jsonschema import FormatChecker
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 
-from playground.core.canonical import NotSerializable, canonical_json, json_type_name, to_json_value
+from playground.core.canonical import (
+    NotSerializable,
+    args_shape_problem,
+    canonical_json,
+    copy_json,
+    json_type_name,
+    to_json_value,
+)
 from playground.core.contracts import Contract
 from playground.core.docstrings import arg_text, parse_docstring
 from playground.core.ecma import EcmaValidator
@@ -137,30 +145,82 @@ def _is_integer_schema(schema: dict[str, Any]) -> bool:
     )
 
 
-def _normalise(value: Any, schema: Any) -> Any:
-    if not isinstance(schema, dict) or isinstance(value, bool):
+def _resolve(schema: Any, root: dict[str, Any]) -> Any:
+    """``schema`` with a local ``$ref`` (``#/$defs/Address``) followed (a few hops at most)."""
+    for _ in range(8):
+        if not isinstance(schema, dict):
+            return schema
+        ref = schema.get("$ref")
+        if not isinstance(ref, str) or not ref.startswith("#/"):
+            return schema
+        target: Any = root
+        for part in ref[2:].split("/"):
+            target = target.get(part) if isinstance(target, dict) else None
+        schema = target
+    return schema
+
+
+def _normalise(value: Any, schema: Any, root: dict[str, Any]) -> Any:
+    if isinstance(value, str):
+        return value if value.isascii() else unicodedata.normalize("NFC", value)
+    schema = _resolve(schema, root)
+    if not isinstance(schema, dict):
+        schema = {}
+    if isinstance(value, bool):
         return value
     if isinstance(value, float) and value.is_integer() and _is_integer_schema(schema):
         return int(value)
-    if isinstance(value, list) and isinstance(schema.get("items"), dict):
-        return [_normalise(item, schema["items"]) for item in value]
-    if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
-        props = schema["properties"]
-        return {k: _normalise(v, props.get(k)) for k, v in value.items()}
+    if isinstance(value, list):
+        items = schema.get("items")
+        new = [_normalise(item, items, root) for item in value]
+        return value if all(a is b for a, b in zip(new, value)) else new
+    if isinstance(value, dict):
+        props = schema.get("properties")
+        props = props if isinstance(props, dict) else {}
+        return {
+            (k if not isinstance(k, str) or k.isascii() else unicodedata.normalize("NFC", k)): (
+                _normalise(v, props.get(k), root)
+            )
+            for k, v in value.items()
+        }
     return value
 
 
 # Argument types :func:`normalise_args` never changes (no float to turn into an int, no nesting).
-_UNCHANGED = frozenset({str, int, bool, type(None)})
+_UNCHANGED = frozenset({int, bool, type(None)})
 
 
 def normalise_args(args: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
-    """Return a copy of ``args`` with ``1.0`` → ``1`` wherever the schema says integer (at any
-    depth of ``properties`` / ``items``), as DESIGN.md asks; ``True`` stays a boolean."""
-    if all(type(v) in _UNCHANGED for v in args.values()):  # nothing to normalise: a plain copy
-        return dict(args)
+    """Return a normalised copy of ``args`` (issue 11 item 5; DESIGN.md): strings (keys
+    included) in Unicode NFC, ``1.0`` → ``1`` wherever the schema says integer, at every depth
+    of ``properties`` / ``items`` (local ``$ref`` followed); ``True`` stays a boolean. The
+    same values make the cache key and reach the body."""
+    if all(type(v) in _UNCHANGED or (type(v) is str and v.isascii()) for v in args.values()):
+        return dict(args)  # nothing to normalise: a plain copy
     props = parameters.get("properties", {}) or {}
-    return {name: _normalise(value, props.get(name)) for name, value in args.items()}
+    return {
+        (k if k.isascii() else unicodedata.normalize("NFC", k)): _normalise(
+            value, props.get(k), parameters
+        )
+        for k, value in args.items()
+    }
+
+
+def fill_defaults(args: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
+    """``args`` with every omitted parameter that declares a ``default`` filled in, so omitting
+    a default and passing it explicitly give one cache key (issue 11 item 5)."""
+    props = parameters.get("properties", {}) or {}
+    missing = [
+        name
+        for name, schema in props.items()
+        if name not in args and isinstance(schema, dict) and "default" in schema
+    ]
+    if not missing:
+        return args
+    out = dict(args)
+    for name in missing:
+        out[name] = copy_json(props[name]["default"])
+    return out
 
 
 def describe_arrival(value: Any) -> str:
@@ -280,6 +340,14 @@ def check_args(contract: Contract, args: Any) -> Verdict:
             + (" (parse the string first)." if isinstance(args, str) else "."),
             args,
         )
+    problem = args_shape_problem(args)
+    if problem:
+        return Verdict(
+            "shape",
+            f"The arguments of {contract.name} cannot be read as JSON: {problem}. Send a plain"
+            " JSON object (string keys, no cycles, at most 100 levels deep).",
+            args,
+        )
     args = normalise_args(args, params)
     codes: list[tuple[str, str]] = []
     for name in args:
@@ -298,7 +366,7 @@ def check_args(contract: Contract, args: Any) -> Verdict:
     except Exception as exc:  # a broken schema must not crash the gate
         return Verdict("shape", f"The contract's parameter schema is invalid: {exc}", args)
     if not codes:
-        return Verdict("", "", args)
+        return Verdict("", "", fill_defaults(args, params))
     code, detail = min(codes, key=lambda c: (_rank(c[0]), c[0]))
     return Verdict(code, _args_message(contract, code, detail, args), args)
 

@@ -35,7 +35,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from playground.core.toolsource import RaisedError, raised_error
+from playground.core.toolsource import RaisedError, conversion_error, raised_error
 
 
 def describe_status(status: int) -> str:
@@ -88,8 +88,15 @@ def run_one(fn: Any, name: str, args: dict[str, Any], cap: int) -> dict[str, Any
     "refused"?, "refused_message"?}``; the value is converted to JSON data first (DESIGN.md's
     result rules) and refused when it is not JSON data or its pickle is over ``cap`` bytes."""
     from playground.core.canonical import NotSerializable, to_json_value
+    from playground.core.convert import ArgConversionError, call_args
 
     reply: dict[str, Any] = {}
+    try:  # the annotated types (issue 11 item 1), converted where the function lives
+        args = call_args(fn, args)
+    except ArgConversionError as exc:
+        reply["error"] = conversion_error(exc)
+        reply["duration_ms"] = 0.0
+        return reply
     started = time.perf_counter()
     value: Any = None
     try:
@@ -182,7 +189,7 @@ class Loader:
         os._exit(0)
 
     def load(self, msg: dict[str, Any]) -> None:
-        from playground.core import canonical, outcome  # noqa: F401 - warm for the runners
+        from playground.core import canonical, convert, outcome  # noqa: F401 - warm the runners
         from playground.core.registry import collect_contracts
 
         def progress(file: Path, done: bool) -> None:

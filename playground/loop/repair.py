@@ -28,7 +28,10 @@ reason                        fix
 Never repaired (DESIGN.md, "Outcome kinds"; seed 003: "빈 결과는 다시 물어도 빈 결과"): an
 empty result, ``transient`` (the gate already retried), ``permission``, ``raised``, and every
 other argument reason (``missing``, ``type``, ``unknown``, ``pattern``, ``format``, ``shape``):
-guessing a missing value would be inventing it.
+guessing a missing value would be inventing it. The same holds for ``args:tool[:<arg>]`` (the
+tool refused its input: an exception class with ``kind = "invalid_args"``) and
+``args:type:<path>`` (a value that did not convert to its annotated type): the outcome message
+carries the tool's own words and asks the model to fix that argument and call again.
 """
 
 from __future__ import annotations

@@ -470,4 +470,7 @@ def test_a_key_error_carries_its_traceback_in_json_but_never_in_the_wire_json():
     }
     for provider in ("gemini", "anthropic", "openai"):
         wire = json.dumps(rec["wire"][provider], ensure_ascii=False)
-        assert "KeyError" in wire and "flaky.py" not in wire and "traceback" not in wire
+        # the model reads the exception and where it came from (issue 11: "flaky.py:LINE"),
+        # never the traceback: no full path, no code line (issue 13)
+        assert "KeyError" in wire and f"flaky.py:{line + 1}" in wire
+        assert str(flaky) not in wire and "the bug: no" not in wire and "traceback" not in wire

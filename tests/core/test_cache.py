@@ -52,7 +52,7 @@ def test_key_is_order_insensitive(gate):
 
 def test_hangul_is_kept_in_the_key(gate):
     record = gate.call("lookup", {"sku": "KB-101", "region": "서울"})
-    assert record.cache_key == 'lookup:{"region":"서울","sku":"KB-101"}'
+    assert record.cache_key == 'lookup:{"limit":5,"region":"서울","sku":"KB-101"}'
 
 
 def test_an_integral_float_shares_the_key_of_the_int(gate):

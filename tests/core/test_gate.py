@@ -141,8 +141,8 @@ def test_ok_record(gate):
 
 def test_integral_float_reaches_the_body_and_the_cache_key_as_an_int(gate):
     record = gate.call("add", {"a": 1.0})
-    assert record.ok and record.canonical_args == '{"a":1}'
-    assert record.cache_key == 'add:{"a":1}'
+    assert record.ok and record.canonical_args == '{"a":1,"b":0}'  # b's default filled
+    assert record.cache_key == 'add:{"a":1,"b":0}'
     seen = module_of(gate, "add").SEEN
     assert seen == [(1, 0)] and type(seen[0][0]) is int
     assert gate.call("add", {"a": 1}).cache == "hit"
