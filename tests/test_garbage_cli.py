@@ -527,7 +527,7 @@ def test_report_into_a_file_path_and_on_wrong_tools(tmp_path, tools):
 
 def run_cli(*args, timeout=120):
     return subprocess.run(
-        ["playground", *map(str, args)],
+        [sys.executable, "-m", "playground", *map(str, args)],
         capture_output=True,
         cwd=REPO,
         timeout=timeout,
@@ -595,7 +595,16 @@ def test_in_process_a_thread_started_by_a_body_prints_to_stderr_not_into_the_jso
 
 def test_undecodable_argument_bytes_are_a_usage_error(tools):
     proc = subprocess.run(
-        [b"playground", b"call", b"echo", b"text=\xff\xfe", b"--tools", str(tools).encode()],
+        [
+            os.fsencode(sys.executable),
+            b"-m",
+            b"playground",
+            b"call",
+            b"echo",
+            b"text=\xff\xfe",
+            b"--tools",
+            str(tools).encode(),
+        ],
         capture_output=True,
         cwd=REPO,
         timeout=120,
@@ -609,6 +618,8 @@ def test_ctrl_c_during_a_hung_body_exits_130_with_one_line(tools, tmp_path):
     marker = tmp_path / "started"
     proc = subprocess.Popen(
         [
+            sys.executable,
+            "-m",
             "playground",
             "call",
             "very_slow",
