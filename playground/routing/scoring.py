@@ -559,21 +559,7 @@ def score_question(
         else:  # no word, id or enum of the question points at it: nothing to fill
             r = rows[i]
             r.missing = [s.name for s in tool.specs if s.required]
-            r.missing_penalty = w.missing * len(r.missing)
-            r.predicate_penalty = w.unknown_predicate * len(unknown)
-            r.unmatched_predicates = list(unknown)
-            if tool.deprecated:
-                r.deprecated = list(tool.deprecated)
-                r.deprecated_penalty = w.deprecated
-            r.score = round(
-                r.relevance
-                + r.pointer_bonus
-                - r.boundary_penalty
-                - r.missing_penalty
-                - r.predicate_penalty
-                - r.deprecated_penalty,
-                4,
-            )
+            _settle(r, tool, w, unknown)
             continue
         found = sum(
             w.integer if ev["rule"] in argfill.WEAK_RULES else w.argument
@@ -583,24 +569,30 @@ def score_question(
         r = rows[i]
         r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
         r.evidence_bonus = found
-        r.missing_penalty = w.missing * len(fill.missing)
-        r.predicate_penalty = w.unknown_predicate * len(unknown)
-        r.unmatched_predicates = list(unknown)
-        if tool.deprecated:
-            r.deprecated = list(tool.deprecated)
-            r.deprecated_penalty = w.deprecated
-        r.score = round(
-            r.relevance
-            + r.evidence_bonus
-            + r.pointer_bonus
-            - r.boundary_penalty
-            - r.missing_penalty
-            - r.predicate_penalty
-            - r.deprecated_penalty,
-            4,
-        )
+        _settle(r, tool, w, unknown)
     rows.sort(key=lambda r: (-r.score, r.name))
     return rows, notes
+
+
+def _settle(r: ScoreRow, tool: ToolIndex, w: Weights, unknown: list[str]) -> None:
+    """Fill ``r``'s penalties (missing required values, unknown predicates, deprecation) and
+    its final ``score``: relevance + evidence + pointer bonus − every penalty (4 places)."""
+    r.missing_penalty = w.missing * len(r.missing)
+    r.predicate_penalty = w.unknown_predicate * len(unknown)
+    r.unmatched_predicates = list(unknown)
+    if tool.deprecated:
+        r.deprecated = list(tool.deprecated)
+        r.deprecated_penalty = w.deprecated
+    r.score = round(
+        r.relevance
+        + r.evidence_bonus
+        + r.pointer_bonus
+        - r.boundary_penalty
+        - r.missing_penalty
+        - r.predicate_penalty
+        - r.deprecated_penalty,
+        4,
+    )
 
 
 #: Summed match points (before idf and word weights) a tool needs from the question's words to
