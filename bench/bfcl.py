@@ -51,7 +51,7 @@ from playground.routing.base import Turn  # noqa: E402
 from playground.routing.offline import OfflineRouter  # noqa: E402
 
 DEV = ("simple_python", "live_simple", "parallel")
-DEFAULT_DATA = ROOT.parent.parent / "shared" / "bench" / "bfcl_dev"
+DEFAULT_DATA = ROOT.parent / "shared" / "bench" / "bfcl_dev"
 _TYPES = {"dict": "object", "float": "number", "tuple": "array", "list": "array"}
 
 
