@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -116,7 +117,8 @@ def test_cwd_environment_and_modules_changed_by_a_body_stay_in_the_worker(worker
 
 def test_a_timeout_message_says_the_body_was_stopped(worker_pg):
     record = worker_pg.gate.call("endless_loop", {})
-    assert "time limit of 0.5 s; the body was stopped after 0.6 s" in record.message
+    # how long stopping took depends on the machine's load; the wording and the limit do not
+    assert re.search(r"time limit of 0\.5 s; the body was stopped after \d+\.\d s", record.message)
     assert record.retries == []  # a timeout is not retried
 
 
