@@ -407,7 +407,8 @@ def test_a_body_that_hangs_is_a_timeout_after_its_limit_only(gate, tool):
     elapsed = time.monotonic() - started
     assert (record.kind, record.error, record.body_ran) == ("transient", "transient:timeout", True)
     assert record.retries == []  # a timeout costs one time limit, not several
-    assert 0.25 < elapsed < 2.0
+    # at least its limit; well below a hang (the bound is loose: a loaded CI machine is slow)
+    assert 0.25 < elapsed < 10.0
 
 
 def test_what_a_timed_out_body_prints_later_is_dropped(tmp_path, capsys):

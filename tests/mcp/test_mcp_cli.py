@@ -1,4 +1,8 @@
-"""The commands on real MCP servers, run as subprocesses (issue 10's must-shows)."""
+"""The commands on real MCP server processes (issue 10's must-shows).
+
+Most commands run in this process through typer's CliRunner (the servers are still real
+processes); ``test_call_gives_the_same_record_shape_as_the_python_module`` and
+``test_bad_options_are_one_line_and_never_show_secrets`` run the whole CLI as a subprocess."""
 
 from __future__ import annotations
 
@@ -8,6 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
+from playground.cli.main import app
 from tests.mcp.conftest import FAULTY_SERVER, REPO, SHOP_SERVER, read_log, stdio_line
 
 SHOP_TOOLS = ["get_order_status", "track_shipping", "search_products", "check_stock"]
@@ -28,12 +36,27 @@ def playground(*args: str, env: dict[str, str] | None = None) -> subprocess.Comp
     )
 
 
+@pytest.fixture(autouse=True)
+def _in_the_repository(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Relative paths (tools/shop.py, fixtures/...) resolve as in the subprocess runs."""
+    monkeypatch.chdir(REPO)
+    monkeypatch.delenv("GEMINI_API_KEY", raising=False)
+    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run one command in this process; the result has the subprocess result's fields."""
+    result = CliRunner().invoke(app, list(args), env={"NO_COLOR": "1", "COLUMNS": "120"})
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
+
+
 def shop(log: Path | None = None) -> str:
     return stdio_line(SHOP_SERVER, *(["--log", str(log)] if log else []))
 
 
 def test_list_shows_the_shop_tools() -> None:
-    done = playground("list", "--mcp", shop(), "--format", "json")
+    done = cli("list", "--mcp", shop(), "--format", "json")
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
     assert [r["name"] for r in rows] == SHOP_TOOLS
@@ -58,7 +81,7 @@ def test_call_gives_the_same_record_shape_as_the_python_module() -> None:
 
 def test_invalid_argument_is_refused_before_the_server_sees_it(tmp_path: Path) -> None:
     log = tmp_path / "calls.jsonl"
-    done = playground(
+    done = cli(
         "call", "search_products", "keyword=텀블러", "limit:=true", "--mcp", shop(log), "-f", "json"
     )
     assert done.returncode == 0, done.stderr
@@ -73,7 +96,7 @@ def test_invalid_argument_is_refused_before_the_server_sees_it(tmp_path: Path) -
 
 def test_ask_routes_to_track_shipping_over_streamable_http(http_shop: tuple[str, Path]) -> None:
     url, log = http_shop
-    done = playground(
+    done = cli(
         "ask",
         "텀블러 주문한 거 어디쯤이에요? 주문번호 HR20260604",
         "--mcp-url",
@@ -113,10 +136,8 @@ def test_eval_through_mcp_config_gives_the_same_rates(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     cases = "fixtures/routing_cases.jsonl"
-    over_mcp = playground(
-        "eval", cases, "--mcp-config", str(config), "--mcp-server", "shop", "-f", "json"
-    )
-    in_python = playground("eval", cases, "--tools", "tools/shop.py", "-f", "json")
+    over_mcp = cli("eval", cases, "--mcp-config", str(config), "--mcp-server", "shop", "-f", "json")
+    in_python = cli("eval", cases, "--tools", "tools/shop.py", "-f", "json")
     assert over_mcp.returncode == 0, over_mcp.stderr
     mcp_metrics = json.loads(over_mcp.stdout)["metrics"]
     assert mcp_metrics == json.loads(in_python.stdout)["metrics"]
@@ -124,12 +145,12 @@ def test_eval_through_mcp_config_gives_the_same_rates(tmp_path: Path) -> None:
 
 
 def test_check_lint_probe_and_show_run_on_the_server() -> None:
-    check = playground("check", "fixtures/shop_checks.jsonl", "--mcp", shop())
+    check = cli("check", "fixtures/shop_checks.jsonl", "--mcp", shop())
     assert check.returncode == 0, check.stdout + check.stderr
     assert "0 failed" in check.stdout
-    lint = playground("lint", "--mcp", shop(), "-f", "json")
+    lint = cli("lint", "--mcp", shop(), "-f", "json")
     assert lint.returncode == 0, lint.stderr
-    probe = playground("probe", "check_stock", "--mcp", shop(), "-f", "json")
+    probe = cli("probe", "check_stock", "--mcp", shop(), "-f", "json")
     assert probe.returncode == 0, probe.stderr
     report = json.loads(probe.stdout)
     assert (report["ok"], report["problems"]) == (True, 0)
@@ -137,14 +158,14 @@ def test_check_lint_probe_and_show_run_on_the_server() -> None:
     assert len(invalid) >= 5 and all(c["body_ran"] is False for c in invalid)
     (baseline,) = [c for c in report["cases"] if c["name"] == "baseline"]
     assert (baseline["body_ran"], baseline["kind"]) == (True, "ok")
-    show = playground("show", "check_stock", "--mcp", shop(), "-f", "json")
+    show = cli("show", "check_stock", "--mcp", shop(), "-f", "json")
     declaration = json.loads(show.stdout)
     assert declaration["name"] == "check_stock"
     assert declaration["parameters"]["properties"] == {"product_id": {"type": "STRING"}}
 
 
 def test_report_measures_the_servers_tools(tmp_path: Path) -> None:
-    done = playground("report", "--mcp", shop(), "--out", str(tmp_path), "-f", "json")
+    done = cli("report", "--mcp", shop(), "--out", str(tmp_path), "-f", "json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["tools"] == SHOP_TOOLS
@@ -154,7 +175,7 @@ def test_report_measures_the_servers_tools(tmp_path: Path) -> None:
 
 def test_mcp_combines_with_tools_and_in_process_and_history(tmp_path: Path) -> None:
     history = tmp_path / "history.db"
-    done = playground(
+    done = cli(
         "call",
         "check_stock",
         "product_id=P-1001",
@@ -171,10 +192,10 @@ def test_mcp_combines_with_tools_and_in_process_and_history(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
     assert (record["body_ran"], record["source"]) == (True, "mcp:mcp_shop_server")
-    listed = playground("list", "--tools", "tools/inventory.py", "--mcp", shop(), "-f", "json")
+    listed = cli("list", "--tools", "tools/inventory.py", "--mcp", shop(), "-f", "json")
     names = [r["name"] for r in json.loads(listed.stdout)]
     assert names == ["stock_lookup", "legacy_stock", *SHOP_TOOLS]
-    shown = playground("history", "--history", str(history), "-f", "json")
+    shown = cli("history", "--history", str(history), "-f", "json")
     (entry,) = json.loads(shown.stdout)
     assert (entry["tool"], entry["outcome"]) == ("check_stock", "ok")
     assert entry["source"].split(os.pathsep) == [
@@ -184,7 +205,7 @@ def test_mcp_combines_with_tools_and_in_process_and_history(tmp_path: Path) -> N
 
 
 def test_a_broken_server_is_a_load_problem_and_the_rest_still_works() -> None:
-    done = playground(
+    done = cli(
         "list",
         "--mcp",
         stdio_line(FAULTY_SERVER, "exit"),
@@ -202,7 +223,7 @@ def test_a_broken_server_is_a_load_problem_and_the_rest_still_works() -> None:
 
 
 def test_clash_with_tools_is_prefixed_and_noted() -> None:
-    done = playground("list", "--mcp", shop(), "--tools", "tools/shop.py", "-f", "json")
+    done = cli("list", "--mcp", shop(), "--tools", "tools/shop.py", "-f", "json")
     assert done.returncode == 0, done.stderr
     names = [r["name"] for r in json.loads(done.stdout)]
     assert names == SHOP_TOOLS + [f"mcp_shop_server__{n}" for n in SHOP_TOOLS]

@@ -62,7 +62,7 @@ def test_server_that_exits_at_start() -> None:
 def test_server_that_never_answers_initialize() -> None:
     where, message, took = load_problem("silent", connect_timeout_s=1.0)
     assert (where, message) == (LABEL, "no answer to initialize within 1 s")
-    assert took < 8.0
+    assert took < 20.0  # a hang would never end; a loaded machine is slow
 
 
 def test_server_that_writes_non_protocol_text_instead_of_answering() -> None:
@@ -191,7 +191,7 @@ def test_time_limit_cancels_and_a_responsive_server_is_kept(
     started = time.monotonic()
     run = faulty.call(tool(faulty, "hang"), {}, 0.5)
     assert run.timed_out and run.error is None
-    assert time.monotonic() - started < 3.0
+    assert time.monotonic() - started < 10.0
     after = faulty.call(tool(faulty, "pid"), {}, 2.0)
     assert after.value["pid"] == pid_before  # it answered the ping: not restarted
     assert {"cancelled": "hang"} in read_log(faulty_log)  # notifications/cancelled arrived
@@ -229,7 +229,7 @@ def test_stdio_server_not_answering_after_cancel_is_killed_and_restarted() -> No
         started = time.monotonic()
         run = source.call(tool(source, "freeze"), {}, 0.5)
         assert run.timed_out
-        assert time.monotonic() - started < 3.0
+        assert time.monotonic() - started < 10.0
         after = source.call(tool(source, "pid"), {}, 2.0)
         assert after.error is None
         assert after.value["pid"] != pid_before
