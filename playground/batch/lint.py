@@ -34,6 +34,9 @@ rule                       severity  what it flags (seed 002 unless said otherwi
                                      ``1..5`` → ``minimum``/``maximum``; "YYYY-MM-DD" →
                                      ``format: date``; "starts with"/"로 시작"/"8자리" →
                                      ``pattern``; "기본값"/"default is" → ``default``.
+``example-invalid``        warning   an example (``examples``, or "e.g."/"예:" in the prose) that
+                                     the parameter's own schema refuses, formats included: the
+                                     model copies it and the gate refuses the call.
 ``optional-undocumented``  warning   an optional parameter whose prose never says when to leave
                                      it out ("선택 인자는 비워도 된다는 사실을 명시해야 실제로
                                      비운다").

@@ -82,6 +82,11 @@ RULES: dict[str, tuple[str, str, str]] = {
         "a constraint written in prose that belongs in the schema",
         "seed 002, 타입으로 말할 수 있는 것은 설명문에 쓰지 않는다",
     ),
+    "example-invalid": (
+        WARNING,
+        "an example the parameter's own schema refuses",
+        'seed 001, 인자 설명의 예시가 하는 일: 질문 속의 "P008"을 그대로 product_id에 넣습니다',
+    ),
     "optional-undocumented": (
         WARNING,
         "optional parameter without a word on when to omit it",

@@ -41,7 +41,9 @@ from playground.batch.lint_base import (
     name_words,
     schema_types,
 )
+from playground.core.canonical import canonical_json
 from playground.core.contracts import Contract
+from playground.core.examples import refused_examples
 from playground.core.registry import Registry
 from playground.core.validation import arg_doc
 
@@ -417,6 +419,20 @@ def param_findings(contract: Contract, sources: DocstringSources) -> list[Findin
             else contract.source
         )
         out.extend(_prose_findings(contract, param, schema, prose, src))
+        for example, why in refused_examples(
+            param, schema, contract.description, root=contract.parameters
+        ):
+            out.append(
+                make_finding(
+                    "example-invalid",
+                    contract,
+                    f"{contract.name}.{param}",
+                    src,
+                    f"the example {canonical_json(example)} for {param} is refused by its own "
+                    f"schema ({why}); the model copies examples, then the call is refused.",
+                    "write an example that passes the schema, or change the schema to accept it",
+                )
+            )
         if param not in required and not any(m in prose.lower() for m in OMIT_MARKERS):
             out.append(
                 make_finding(

@@ -28,6 +28,20 @@ _WRITTEN = re.compile(
     r"(?:['\"“‘`]([^'\"”’`]+)['\"”’`]|([^\n.,;)(]+))",
     re.I,
 )
+#: What a ``format`` asks for, in words, for the fix hint (JSON Schema 2020-12 §7.3, which
+#: takes ``date``, ``time`` and ``date-time`` from RFC 3339 §5.6: a time needs seconds and an
+#: offset, ``Z`` or ``+09:00``).
+FORMAT_WORDS = {
+    "date": "RFC 3339 full-date, YYYY-MM-DD",
+    "date-time": "RFC 3339 date-time with seconds and an offset, YYYY-MM-DDTHH:MM:SS+09:00 or ...Z",
+    "time": "RFC 3339 time with seconds and an offset, HH:MM:SS+09:00 or HH:MM:SSZ",
+    "email": "an e-mail address",
+    "uri": "an absolute URI with a scheme",
+    "uuid": "a UUID, 8-4-4-4-12 hex digits",
+    "ipv4": "a dotted IPv4 address",
+    "ipv6": "an IPv6 address",
+    "duration": "ISO 8601 duration, e.g. P1D",
+}
 _FORMATS = {
     "date": "2026-06-21",
     "date-time": "2026-06-21T09:00:00+09:00",
@@ -58,6 +72,49 @@ def written_examples(text: str) -> list[str]:
             if first != clause:
                 out.append(first)
     return list(dict.fromkeys(out))
+
+
+def refused_examples(
+    name: str,
+    schema: dict[str, Any],
+    tool_description: str = "",
+    *,
+    root: dict[str, Any] | None = None,
+) -> list[tuple[Any, str]]:
+    """The examples an author gave for parameter ``name`` that its own ``schema`` refuses (the
+    gate's validator, formats included): the schema's ``examples`` and each example written in
+    the parameter's description or its docstring line (``e.g.``, ``예:``, ``such as`` ...).
+    Returns ``[(example, the validator's message)]`` in the order written; a written example
+    counts as refused only when neither its whole clause nor its first word, read as a string,
+    number or boolean, passes. A model copies examples, so each one here teaches it a value
+    the gate will refuse (seed 001 §3: the model puts the example's form straight into the argument)."""
+    root = root or {}
+    full = dict(schema)
+    for key in ("$defs", "definitions"):
+        if key in root and key not in full:
+            full[key] = root[key]
+    try:
+        validator = EcmaValidator(full, format_checker=EcmaValidator.FORMAT_CHECKER)
+        validator.is_valid(None)
+    except Exception:  # a schema the validator cannot read is another rule's finding
+        return []
+    out: list[tuple[Any, str]] = []
+    for value in schema.get("examples") or []:
+        error = next(iter(validator.iter_errors(value)), None)
+        if error is not None:
+            out.append((value, error.message))
+    prose = " ".join(
+        x for x in (schema.get("description") or "", arg_text(tool_description, name)) if x
+    )
+    for m in _WRITTEN.finditer(prose):
+        quoted, bare = m.group(1), (m.group(2) or "").strip()
+        texts = [quoted.strip()] if quoted else [bare, bare.split()[0]] if bare else []
+        readings = [v for text in texts for v in _typed(text, schema)]
+        if not readings or any(validator.is_valid(v) for v in readings):
+            continue
+        error = next(iter(validator.iter_errors(readings[-1 if quoted else 0])), None)
+        out.append((texts[0], error.message if error is not None else "refused"))
+    return out
 
 
 def _typed(text: str, schema: dict[str, Any]) -> list[Any]:
@@ -183,7 +240,8 @@ def valid_example(
     for key in ("$defs", "definitions"):
         if key in root and key not in full:
             full[key] = root[key]
-    validator = EcmaValidator(full)
+    # formats are checked as the gate checks them: an example the gate refuses is no example
+    validator = EcmaValidator(full, format_checker=EcmaValidator.FORMAT_CHECKER)
     for value in _candidates(name, _resolve(schema, root), tool_description, root):
         if value is NO_EXAMPLE:
             continue

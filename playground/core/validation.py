@@ -20,7 +20,6 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from jsonschema import FormatChecker
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 
@@ -35,7 +34,13 @@ from playground.core.canonical import (
 from playground.core.contracts import Contract
 from playground.core.docstrings import arg_text, parse_docstring
 from playground.core.ecma import EcmaValidator
-from playground.core.examples import NO_EXAMPLE, build_example, cli_hint, valid_example
+from playground.core.examples import (
+    FORMAT_WORDS,
+    NO_EXAMPLE,
+    build_example,
+    cli_hint,
+    valid_example,
+)
 
 # When several defects are present, the first in this order is reported (deterministic).
 _ORDER = ("shape", "unknown", "missing", "type", "allowed", "range", "pattern", "format")
@@ -55,8 +60,10 @@ _RANGE_KEYWORDS = {
 }
 # Non-standard keys the playground adds to a ``returns`` schema; jsonschema ignores them.
 RESULT_LIMIT_KEYS = ("max_rows", "rows_key", "max_bytes")
-# One format checker for every validator (it holds no per-schema state).
-_FORMAT_CHECKER = FormatChecker()
+# One format checker for every validator (it holds no per-schema state): Draft 2020-12's own.
+# ``FormatChecker()`` would mix every draft's checkers, and draft 3's ``time`` (HH:MM:SS, no
+# offset) would shadow RFC 3339's ``time`` that 2020-12 names (its §7.3.1).
+_FORMAT_CHECKER = EcmaValidator.FORMAT_CHECKER
 
 
 @dataclass(frozen=True)
@@ -359,21 +366,54 @@ def check_args(contract: Contract, args: Any) -> Verdict:
                     f"{name!r} is not an argument of {contract.name}. Allowed: {allowed}.",
                 )
             )
+    failing: dict[str, ValidationError] = {}
     try:
         validator = validator_for(params)
         for error in validator.iter_errors(args):
-            codes.append((_code_of(error), error.message))
+            error = _informative(error)
+            code = _code_of(error)
+            codes.append((code, error.message))
+            failing.setdefault(code, error)
     except Exception as exc:  # a broken schema must not crash the gate
         return Verdict("shape", f"The contract's parameter schema is invalid: {exc}", args)
     if not codes:
         return Verdict("", "", fill_defaults(args, params))
     code, detail = min(codes, key=lambda c: (_rank(c[0]), c[0]))
-    return Verdict(code, _args_message(contract, code, detail, args), args)
+    return Verdict(code, _args_message(contract, code, detail, args, failing.get(code)), args)
 
 
-def _args_message(contract: Contract, code: str, detail: str, args: dict[str, Any]) -> str:
+def _informative(error: ValidationError) -> ValidationError:
+    """The error that says what is wrong. For ``anyOf``/``oneOf`` (pydantic and google-genai
+    write ``Optional[int]`` as ``anyOf: [{type: integer, ...}, {type: null}]``), jsonschema
+    reports "not valid under any of the given schemas"; the branch whose type the value has
+    holds the real reason (a ``maximum``, a ``format``, a nested ``pattern``). Returns that
+    branch's error (the first by :data:`_ORDER`), or ``error`` itself when every branch failed
+    on its type (then ``type:<arg>`` is the right code)."""
+    if error.validator not in ("anyOf", "oneOf") or not error.context:
+        return error
+    inner = [_informative(e) for e in error.context if e.validator != "type"]
+    inner = [e for e in inner if e.validator not in ("anyOf", "oneOf")]
+    if not inner:
+        return error
+    return min(inner, key=lambda e: _rank(_code_of(e)))
+
+
+def _args_message(
+    contract: Contract,
+    code: str,
+    detail: str,
+    args: dict[str, Any],
+    error: ValidationError | None = None,
+) -> str:
     head, _, arg = code.partition(":")
     schema = (contract.parameters.get("properties", {}) or {}).get(arg, {})
+    # the keyword that failed may sit deeper than the argument (an Optional's branch, an object's
+    # field, an array's item): its own schema says what to fix, and its path names the field
+    where, failed = arg, schema
+    if error is not None and head in ("allowed", "range", "pattern", "format"):
+        path = [str(p) for p in error.absolute_path]
+        if path and path[0] == arg and isinstance(error.schema, dict):
+            where, failed = ".".join(path), error.schema
     refused = args.get(arg, NO_EXAMPLE)
     example = (
         valid_example(arg, schema, contract.description, root=contract.parameters, avoid=refused)
@@ -382,14 +422,17 @@ def _args_message(contract: Contract, code: str, detail: str, args: dict[str, An
     )
     got = canonical_json(args.get(arg)) if arg in args else None
     allowed_names = ", ".join(contract.parameters.get("properties", {}) or {}) or "(none)"
+    allowed_values = failed.get("enum", [failed["const"]] if "const" in failed else [])
+    fmt = failed.get("format")
     fix = {
         "missing": f"Add {arg!r}",
         "unknown": f"Remove {arg!r}; the allowed arguments are {allowed_names}",
         "type": f"Give {arg!r} as {_type_words(schema)}",
-        "allowed": f"Use one of {canonical_json(schema.get('enum', []))} for {arg!r}",
-        "range": f"Keep {arg!r} within {_bounds(schema)}",
-        "pattern": f"Make {arg!r} match the pattern {schema.get('pattern')!r}",
-        "format": f"Write {arg!r} in {schema.get('format')} format",
+        "allowed": f"Use one of {canonical_json(allowed_values)} for {where!r}",
+        "range": f"Keep {where!r} within {_bounds(failed)}",
+        "pattern": f"Make {where!r} match the pattern {failed.get('pattern')!r}",
+        "format": f"Write {where!r} in {fmt} format"
+        + (f" ({FORMAT_WORDS[fmt]})" if fmt in FORMAT_WORDS else ""),
     }.get(head, "Fix the arguments")
     parts = [f"Invalid arguments for {contract.name}: {code}."]
     if got is not None and head != "unknown":

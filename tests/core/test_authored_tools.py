@@ -165,7 +165,7 @@ def test_a_date_argument_arrives_as_a_date(pg):
 def test_every_annotated_type_arrives_converted(pg):
     args = {
         "when": "2026-01-01T10:00:00+09:00",
-        "at": "10:30:00",
+        "at": "10:30:00+09:00",  # RFC 3339 full-time: seconds and an offset
         "ident": "12345678-1234-5678-1234-567812345678",
         "price": 2.5,
         "colour": "red",
