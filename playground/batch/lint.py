@@ -40,6 +40,9 @@ rule                       severity  what it flags (seed 002 unless said otherwi
 ``optional-undocumented``  warning   an optional parameter whose prose never says when to leave
                                      it out ("선택 인자는 비워도 된다는 사실을 명시해야 실제로
                                      비운다").
+``effects-undeclared``     warning   a Python tool that sets neither ``side_effects`` nor
+                                     ``cacheable``: assumed read-only, so its successes are
+                                     cached and its transient failures retried.
 ``returns-undeclared``     warning   no ``returns`` schema ("반환값도 스키마 설계의 일부다").
 ``returns-personal-data``  warning   a returned key that looks like personal data (seed 000:
                                      "수령인 이름과 주소는 돌려주지 않는다"); see
@@ -89,6 +92,7 @@ from playground.batch.lint_base import (
 from playground.batch.lint_providers import budget_findings, provider_findings
 from playground.batch.lint_rules import (
     description_findings,
+    effects_findings,
     invalid_name_findings,
     name_findings,
     param_findings,
@@ -146,6 +150,7 @@ def lint_contract(
         + description_findings(contract, registry)
         + param_findings(contract, sources)
         + returns_findings(contract)
+        + effects_findings(contract)
         + provider_findings(contract)
         + budget_findings(contract)
     )

@@ -92,6 +92,12 @@ RULES: dict[str, tuple[str, str, str]] = {
         "optional parameter without a word on when to omit it",
         "seed 002, 선택 인자는 비워도 된다는 사실을 명시",
     ),
+    "effects-undeclared": (
+        WARNING,
+        "neither side_effects nor cacheable declared: read-only is assumed",
+        "seed 004, 일시적 오류는 툴 실행 계층에서 재시도; MCP 2025-06-18 ToolAnnotations "
+        "(readOnlyHint defaults to false)",
+    ),
     "returns-undeclared": (
         WARNING,
         "no declared return schema",

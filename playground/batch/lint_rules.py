@@ -4,7 +4,8 @@ Owns the rule functions that turn one contract into findings: name rules (``name
 with :func:`gemini_name_problems` / :func:`suggest_gemini_name`, ``name-verb-object``,
 ``name-vague``, ``name-version``, ``name-two-things``), description rules
 (``description-missing``, ``description-no-boundary`` with :func:`has_boundary` and
-:func:`overlaps`), parameter rules (``prose-constraint``, ``optional-undocumented``) and
+:func:`overlaps`), parameter rules (``prose-constraint``, ``optional-undocumented``, ``example-invalid``), the effects rule
+(``effects-undeclared``) and
 returns rules (``returns-undeclared``, ``returns-personal-data`` with :func:`personal_key` and
 :func:`returned_keys`, ``empty-no-note``). What each rule flags and why is the table in
 :mod:`playground.batch.lint`'s docstring; shared vocabulary is in :mod:`playground.batch.lint_base`.
@@ -447,6 +448,31 @@ def param_findings(contract: Contract, sources: DocstringSources) -> list[Findin
                 )
             )
     return out
+
+
+def effects_findings(contract: Contract) -> list[Finding]:
+    """``effects-undeclared``: a Python tool (function or table) that sets neither
+    ``side_effects`` nor ``cacheable``. The playground then treats it as read-only: a repeated
+    call is answered from the cache without running the body, and a transient failure is
+    retried (seed 004) — both wrong for a tool that books, sends or writes. MCP tools are not
+    flagged: without ``readOnlyHint`` they already count as having side effects (the MCP spec's
+    default)."""
+    if contract.effects_declared or contract.origin not in ("function", "table"):
+        return []
+    where = "__contracts__" if contract.origin == "function" else "the TOOLS table"
+    return [
+        make_finding(
+            "effects-undeclared",
+            contract,
+            contract.name,
+            contract.source,
+            f"{contract.name} declares neither side_effects nor cacheable, so it is assumed to "
+            "only read: a repeated call is served from the cache without running the body, and "
+            "a transient failure is retried.",
+            f'declare it in {where}: "side_effects": True for a tool that changes anything '
+            '(books, sends, writes), else "side_effects": False.',
+        )
+    ]
 
 
 # ------------------------------------------------------------------------------ returns rules

@@ -101,7 +101,9 @@ class Contract:
     or an MCP server runs it). ``tool_source``: the :class:`~playground.core.toolsource.ToolSource`
     whose ``call`` runs the body (``None``: run ``fn`` in this process). ``module_file``: the tool
     module's path; ``module_constants``: its UPPER_CASE JSON-scalar names (``FALLBACK_<ARG>``),
-    read at load time (:func:`playground.core.registry.module_constants`).
+    read at load time (:func:`playground.core.registry.module_constants`). ``effects_declared``:
+    whether the author set ``side_effects`` or ``cacheable``; ``False`` means the defaults
+    (read-only, cached, retried) are an assumption, which ``lint`` reports (``effects-undeclared``).
     """
 
     name: str
@@ -118,6 +120,7 @@ class Contract:
     tool_source: Any = field(default=None, repr=False, compare=False)
     module_file: str = ""
     module_constants: dict[str, Any] = field(default_factory=dict, repr=False)
+    effects_declared: bool = True
 
     def to_data(self) -> dict[str, Any]:
         """Everything but ``fn`` and ``tool_source``, as JSON-compatible data (what a worker
@@ -135,6 +138,7 @@ class Contract:
             "sdk_declaration": self.sdk_declaration,
             "module_file": self.module_file,
             "module_constants": self.module_constants,
+            "effects_declared": self.effects_declared,
         }
 
     @property
@@ -242,6 +246,7 @@ def contract_from_function(
         source=source_of(fn),
         origin="function",
         sdk_declaration=decl,
+        effects_declared="side_effects" in meta or "cacheable" in meta,
     )
 
 
@@ -506,4 +511,5 @@ def contract_from_table(name: str, entry: Any) -> Contract:
         timeout_s=float(meta.get("timeout_s", DEFAULT_TIMEOUT_S)),
         source=source_of(fn),
         origin="table",
+        effects_declared="side_effects" in meta or "cacheable" in meta,
     )

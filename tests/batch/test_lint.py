@@ -172,6 +172,7 @@ def test_schema_keywords_silence_prose_rules(tmp_path: Path):
                 "day": {"type": "str", "format": "date", "description": "YYYY-MM-DD; leave out for today"},
             },
             "returns": {"keys": {"sku": "str", "count": "int"}},
+            "side_effects": False,
         },
     }
     '''
@@ -192,7 +193,7 @@ def test_function_prose_without_schema_keyword_is_flagged_with_the_signature_fix
         return {}
 
     __tools__ = [lookup_order]
-    __contracts__ = {"lookup_order": {"returns": {"type": "object"}}}
+    __contracts__ = {"lookup_order": {"returns": {"type": "object"}, "side_effects": False}}
     '''
     registry = load_registry([write(tmp_path, "fn_tools", source)])
     [finding] = lint_registry(registry)
