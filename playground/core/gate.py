@@ -17,15 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from pathlib import Path
-from typing import Any, cast
-
-from tenacity import (
-    RetryCallState,
-    Retrying,
-    retry_if_result,
-    stop_after_attempt,
-    wait_exponential_jitter,
-)
+from typing import TYPE_CHECKING, Any, cast
 
 from playground.core import outcome as oc
 from playground.core.budget import size_warning, token_budget_from_env
@@ -38,6 +30,9 @@ from playground.core.runner import InProcessSource
 from playground.core.toolsource import BodyRun, Frame, ToolSource
 from playground.core.validation import check_args, check_result
 from playground.core.wire import approx_tokens, gemini_response_payload, provider_views
+
+if TYPE_CHECKING:
+    from tenacity import RetryCallState
 
 
 @dataclass(frozen=True)
@@ -297,7 +292,15 @@ class Gate:
         start: float,
         retryable: Callable[[oc.Outcome], bool],
     ) -> oc.Outcome:
-        """Retry a retryable first outcome with tenacity (``first`` is its attempt 1)."""
+        """Retry a retryable first outcome with tenacity (``first`` is its attempt 1; tenacity
+        is imported here, on the first retry, not by every command that loads the gate)."""
+        from tenacity import (
+            Retrying,
+            retry_if_result,
+            stop_after_attempt,
+            wait_exponential_jitter,
+        )
+
         policy = self.retry
         pending = [first]
 
