@@ -10,7 +10,9 @@ Both sides start the same server (``python fixtures/mcp_shop_server.py``), initi
   --method tools/call --tool-name get_order_status --tool-arg order_id=HR99999999`` (override
   the command with ``$INSPECTOR_CMD``, e.g. a locally installed ``mcp-inspector`` binary).
 
-The two sides alternate run by run (so machine load hits both alike). Prints, for each side, the
+The two sides alternate run by run, the first side swapping every run (so machine load and
+cache warmth hit both alike); the subprocesses run without ``PYTHONDONTWRITEBYTECODE`` (a
+user's Python caches the project's bytecode; the warm-up run writes it). Prints, for each side, the
 median wall time and the median CPU time of the child processes (user + system, from
 ``os.wait4``), and the ratios playground / Inspector beside the goal (issue 10: wall ≤ 0.7×).
 Node 20 and network access to the npm registry are needed the first time (npx caches the
@@ -62,6 +64,7 @@ def main() -> None:
         "PLAYGROUND_CACHE_DIR": tempfile.mkdtemp(prefix="bench-mcp-cache-"),
         "NO_COLOR": "1",
     }
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     playground = [
         sys.executable,
         "-m",
@@ -95,8 +98,9 @@ def main() -> None:
 
     walls: dict[str, list[float]] = {"playground": [], "inspector": []}
     cpus: dict[str, list[float]] = {"playground": [], "inspector": []}
-    for _ in range(opts.runs):
-        for name, cmd in (("playground", playground), ("inspector", inspector)):
+    sides = [("playground", playground), ("inspector", inspector)]
+    for i in range(opts.runs):
+        for name, cmd in sides if i % 2 == 0 else sides[::-1]:
             wall, cpu, _ = run_once(cmd, env)
             walls[name].append(wall)
             cpus[name].append(cpu)

@@ -7,8 +7,8 @@ playground core is imported inside :func:`open_workbench`, at command run time, 
 How to write a command module (``playground/cli/cmd_<name>.py``)
 ================================================================
 
-1. Add the module to the tuple of command modules in ``playground/cli/main.py`` (the order of
-   ``--help``).
+1. Add each command name with the module to ``COMMAND_MODULES`` in ``playground/cli/main.py``
+   (the order of ``--help``).
 2. Define the command functions at module level and a ``register(app: typer.Typer) -> None``
    that adds them (``app.command("eval")(eval_cases)``).
 3. Inside the command::

@@ -3,11 +3,17 @@ the command modules that register subcommands on it (each has ``register(app)``)
 ``playground/cli/common.py`` for the helpers a command uses.
 
 Only typer (and the light ``common`` module) are imported here: textual, google-genai and the
-core load inside the command that needs them, so ``playground --help`` starts fast.
+core load inside the command that needs them, so ``playground --help`` starts fast. The
+command modules are imported when the app is built (:func:`build_app`): :func:`run` builds it
+with only the module of the command named on the command line (``playground call ...`` never
+imports the router options of ``ask`` nor builds the other commands), and with every module for
+anything else (``--help``, a misspelt command, options before the command). ``app`` -- every
+command -- is built on first use.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -15,17 +21,6 @@ from typing import Annotated, Any
 
 import typer
 
-from playground.cli import (
-    cmd_ask,
-    cmd_call,
-    cmd_check,
-    cmd_eval,
-    cmd_history,
-    cmd_lint,
-    cmd_probe,
-    cmd_replay,
-    cmd_report,
-)
 from playground.cli.common import (
     ExitCode,
     HistoryOption,
@@ -47,18 +42,21 @@ from playground.cli.common import (
     wants_in_process,
 )
 
-app = typer.Typer(
-    name="playground",
-    help=(
-        "Tool Playground: hand-test the tools an LLM calls. With no command, opens the TUI on "
-        "./tools. Exit codes: 0 ok, 1 a check failed, 2 usage or load error, 130 interrupted."
-    ),
-    invoke_without_command=True,
-    no_args_is_help=False,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+#: Each command name and the module (in ``playground.cli``) that registers it, in the order
+#: of ``--help``.
+COMMAND_MODULES: dict[str, str] = {
+    "list": "cmd_call",
+    "show": "cmd_call",
+    "call": "cmd_call",
+    "ask": "cmd_ask",
+    "check": "cmd_check",
+    "eval": "cmd_eval",
+    "lint": "cmd_lint",
+    "probe": "cmd_probe",
+    "report": "cmd_report",
+    "history": "cmd_history",
+    "replay": "cmd_replay",
+}
 
 
 def _version(value: bool) -> None:
@@ -69,7 +67,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def root(
     ctx: typer.Context,
     tools: ToolsOption = None,
@@ -148,19 +145,40 @@ def open_tui(
         run_tui(tools=paths, in_process=in_process, **extra)
 
 
-# The command modules, in the order their commands appear in --help.
-for _module in (
-    cmd_call,
-    cmd_ask,
-    cmd_check,
-    cmd_eval,
-    cmd_lint,
-    cmd_probe,
-    cmd_report,
-    cmd_history,
-    cmd_replay,
-):
-    _module.register(app)
+def build_app(command: str | None = None) -> typer.Typer:
+    """The ``playground`` Typer app with the root callback and the commands of every module
+    (``command`` ``None`` or not a command name), or only those of the module that registers
+    ``command`` (see :data:`COMMAND_MODULES`)."""
+    built = typer.Typer(
+        name="playground",
+        help=(
+            "Tool Playground: hand-test the tools an LLM calls. With no command, opens the TUI "
+            "on ./tools. Exit codes: 0 ok, 1 a check failed, 2 usage or load error, 130 "
+            "interrupted."
+        ),
+        invoke_without_command=True,
+        no_args_is_help=False,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    built.callback()(root)
+    if command in COMMAND_MODULES:
+        modules = [COMMAND_MODULES[command]]
+    else:
+        modules = list(dict.fromkeys(COMMAND_MODULES.values()))
+    for name in modules:
+        importlib.import_module(f"playground.cli.{name}").register(built)
+    return built
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: every command (built on first use, for typer's ``CliRunner`` and tests)."""
+    if name == "app":
+        built = build_app()
+        globals()["app"] = built
+        return built
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def run(argv: Sequence[str] | None = None) -> None:
@@ -172,10 +190,11 @@ def run(argv: Sequence[str] | None = None) -> None:
     """
     from typer._click.exceptions import ClickException  # typer vendors click (typer>=0.29)
 
-    command = typer.main.get_command(app)
+    args = list(argv) if argv is not None else sys.argv[1:]
+    command = typer.main.get_command(build_app(args[0] if args else None))
     try:
         rv = command.main(
-            args=list(argv) if argv is not None else None,
+            args=args,
             prog_name="playground",
             standalone_mode=False,
         )

@@ -176,7 +176,8 @@ def source_of(fn: Callable[..., Any]) -> str:
     """``"path:line"`` of a callable, or its repr when inspect cannot tell."""
     try:
         path = inspect.getsourcefile(fn) or "?"
-        line = inspect.getsourcelines(fn)[1]
+        # the line ``inspect.getsourcelines`` gives, without tokenizing the body to find its end
+        line = inspect.findsource(inspect.unwrap(fn))[1] + 1
         return f"{path}:{line}"
     except (OSError, TypeError):
         return repr(fn)
@@ -290,10 +291,10 @@ def check_signature(fn: Callable[..., Any], name: str, params: dict[str, Any]) -
     Refused here, each naming the tool, the parameter and the fix: a parameter Python requires
     that the schema leaves optional (``Any`` or unannotated) and a default that fails its own
     schema (``x: T = None`` is accepted). Parameter kinds and ``Field(...)`` defaults are
-    refused earlier by :func:`check_parameter_kinds`.
+    refused earlier by :func:`check_parameter_kinds`. A default found valid is remembered
+    across commands (:mod:`playground.core.schemacache`), so loading known tools needs no
+    ``jsonschema`` import.
     """
-    from playground.core.validation import validator_for
-
     where = source_of(fn)
     try:
         signature = inspect.signature(fn)
@@ -318,16 +319,17 @@ def check_signature(fn: Callable[..., Any], name: str, params: dict[str, Any]) -
         if default is not None and isinstance(schema, dict) and schema:
             from playground.core.canonical import to_json_value
 
+            own = {**schema, "$defs": params.get("$defs", {})}
             try:
                 value = to_json_value(default)
-                problem = next(
-                    iter(
-                        validator_for({**schema, "$defs": params.get("$defs", {})}).iter_errors(
-                            value
-                        )
-                    ),
-                    None,
-                )
+                key = schemacache.schema_key({"schema": own, "value": value}, against="own schema")
+                problem = None
+                if key is None or not schemacache.known_valid(key):
+                    from playground.core.validation import validator_for
+
+                    problem = next(iter(validator_for(own).iter_errors(value)), None)
+                    if problem is None and key is not None:
+                        schemacache.remember_valid(key)
             except Exception as exc:  # a default JSON cannot carry
                 raise LoadError(
                     f"{at}: its default {default!r} is not JSON data ({exc})."

@@ -47,8 +47,6 @@ def _adapters_of(fn: Callable[..., Any]) -> dict[str, Any]:
         found = None
     if found is not None:
         return found
-    from pydantic import TypeAdapter
-
     try:
         hints = typing.get_type_hints(fn, include_extras=True)
     except Exception:  # an annotation that does not resolve: hand over JSON as it is
@@ -63,6 +61,8 @@ def _adapters_of(fn: Callable[..., Any]) -> dict[str, Any]:
         if hint is None or hint is Any or hint in _AS_JSON:
             out[name] = None
             continue
+        from pydantic import TypeAdapter  # only for a type JSON is not already (~100 ms import)
+
         try:
             out[name] = TypeAdapter(hint)
         except Exception:  # pydantic cannot adapt it: the body gets the JSON value

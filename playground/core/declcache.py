@@ -45,18 +45,67 @@ def cache_dir() -> Path:
     return Path.home() / ".cache" / "tool-playground"
 
 
-@functools.lru_cache(maxsize=1)
-def genai_version() -> str:
-    """The installed google-genai version, without importing it (``"none"`` if not installed).
+def environment_stamp() -> str:
+    """A digest of what decides which packages Python imports here: ``sys.version``,
+    ``sys.prefix`` and the modification time (ns) of every folder on ``sys.path`` except the
+    working directory. Installing, upgrading or removing a package adds or removes entries in
+    its ``site-packages`` folder, which changes that folder's modification time, so the stamp
+    changes with the installed packages; reading it costs a few ``stat`` calls."""
+    parts = [sys.version, sys.prefix]
+    cwd = os.getcwd()
+    for entry in sys.path:
+        if not entry or entry == cwd:
+            continue
+        with contextlib.suppress(OSError):
+            parts.append(f"{entry}\0{os.stat(entry).st_mtime_ns}")
+    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
-    Read once per process (``importlib.metadata`` costs ~25 ms to import, ~2 ms per lookup).
-    """
+
+def remembered(name: str, compute: Callable[[], str]) -> str:
+    """``compute()`` (a text about the installed packages, e.g. a version), remembered on disk
+    for the current :func:`environment_stamp` in ``env/<name>-<stamp>`` of :func:`cache_dir`;
+    the files of earlier stamps are removed when a new one is written. A missing, unreadable
+    or unwritable file only means ``compute`` runs (never an error)."""
+    folder = cache_dir() / "env"
+    path = folder / f"{name}-{environment_stamp()}"
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        return path.read_text(encoding="utf-8")
+    text = compute()
+    import tempfile
+
+    with contextlib.suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob(f"{name}-*"):
+            with contextlib.suppress(OSError):
+                old.unlink()
+        fd, tmp = tempfile.mkstemp(prefix=".env-", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.replace(tmp, path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    return text
+
+
+def _read_genai_version() -> str:
     import importlib.metadata
 
     try:
         return importlib.metadata.version("google-genai")
     except importlib.metadata.PackageNotFoundError:
         return "none"
+
+
+@functools.lru_cache(maxsize=1)
+def genai_version() -> str:
+    """The installed google-genai version, without importing it (``"none"`` if not installed).
+
+    Read once per process and remembered per environment (:func:`remembered`):
+    ``importlib.metadata`` costs ~25 ms to import, ~2 ms per lookup.
+    """
+    return remembered("google-genai-version", _read_genai_version)
 
 
 def declaration_key(fn: Callable[..., Any]) -> str | None:

@@ -16,8 +16,6 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import docstring_parser
-
 _KO_SECTION = re.compile(r"^(\s*)(인자|매개변수)\s*:\s*$")
 _ARG_LINE = re.compile(r"^\s*([A-Za-z_가-힣][\w가-힣]*)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
 
@@ -44,6 +42,8 @@ def _one_line(text: str | None) -> str:
 def parse_docstring(text: str) -> DocParts:
     """Parse ``text`` (a docstring or a tool description) into :class:`DocParts`; never raises
     (an unparseable docstring is all summary)."""
+    import docstring_parser  # at first use: a command that parses no docstring never pays it
+
     text = text or ""
     try:
         parsed = docstring_parser.parse(text)

@@ -17,15 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from pathlib import Path
-from typing import Any, cast
-
-from tenacity import (
-    RetryCallState,
-    Retrying,
-    retry_if_result,
-    stop_after_attempt,
-    wait_exponential_jitter,
-)
+from typing import TYPE_CHECKING, Any, cast
 
 from playground.core import outcome as oc
 from playground.core.budget import size_warning, token_budget_from_env
@@ -38,6 +30,9 @@ from playground.core.runner import InProcessSource
 from playground.core.toolsource import BodyRun, Frame, ToolSource
 from playground.core.validation import check_args, check_result
 from playground.core.wire import approx_tokens, gemini_response_payload, provider_views
+
+if TYPE_CHECKING:
+    from tenacity import RetryCallState
 
 
 @dataclass(frozen=True)
@@ -263,6 +258,55 @@ class Gate:
         policy = self.retry
         start = self.clock()
 
+        def retryable(out: oc.Outcome) -> bool:
+            # The kinds the outcome table marks gate_retries (transient). A body with side effects (a payment, an e-mail) is never re-run behind the model's
+            # back: the first attempt may have acted before it failed.
+            return (
+                oc.POLICIES[out.kind].gate_retries
+                and not out.details.get("timeout")
+                and not contract.side_effects
+            )
+
+        first = self._run_once(contract, args, record)
+        if retryable(first) and policy.max_attempts > 1:
+            result = self._retry_after(contract, args, record, first, start, retryable)
+        else:  # most calls: no retry machinery is built
+            result = first
+        if result.kind == oc.TRANSIENT:
+            attempts = len(record.retries) + 1
+            detail = result.details.get("detail", result.error)
+            result.message = oc.transient_message(contract.name, detail, attempts)
+            if contract.side_effects and not result.details.get("timeout"):
+                result.message += (
+                    " It was not retried automatically because it has side effects: check whether"
+                    " the action already happened before anyone tries it again."
+                )
+        return result
+
+    def _retry_after(
+        self,
+        contract: Contract,
+        args: dict[str, Any],
+        record: CallRecord,
+        first: oc.Outcome,
+        start: float,
+        retryable: Callable[[oc.Outcome], bool],
+    ) -> oc.Outcome:
+        """Retry a retryable first outcome with tenacity (``first`` is its attempt 1; tenacity
+        is imported here, on the first retry, not by every command that loads the gate)."""
+        from tenacity import (
+            Retrying,
+            retry_if_result,
+            stop_after_attempt,
+            wait_exponential_jitter,
+        )
+
+        policy = self.retry
+        pending = [first]
+
+        def attempt() -> oc.Outcome:
+            return pending.pop() if pending else self._run_once(contract, args, record)
+
         def out_of_time(state: RetryCallState) -> bool:
             return self.clock() - start >= policy.total_s
 
@@ -271,15 +315,6 @@ class Gate:
             delay = state.next_action.sleep if state.next_action else 0.0
             record.retries.append(
                 Retry(state.attempt_number, last.error if last else "", round(delay * 1000, 1))
-            )
-
-        def retryable(out: oc.Outcome) -> bool:
-            # The kinds the outcome table marks gate_retries (transient). A body with side effects (a payment, an e-mail) is never re-run behind the model's
-            # back: the first attempt may have acted before it failed.
-            return (
-                oc.POLICIES[out.kind].gate_retries
-                and not out.details.get("timeout")
-                and not contract.side_effects
             )
 
         backoff = wait_exponential_jitter(
@@ -311,16 +346,7 @@ class Gate:
             retry_error_callback=last_outcome,
             reraise=False,
         )
-        result: oc.Outcome = retrying(self._run_once, contract, args, record)
-        if result.kind == oc.TRANSIENT:
-            attempts = len(record.retries) + 1
-            detail = result.details.get("detail", result.error)
-            result.message = oc.transient_message(contract.name, detail, attempts)
-            if contract.side_effects and not result.details.get("timeout"):
-                result.message += (
-                    " It was not retried automatically because it has side effects: check whether"
-                    " the action already happened before anyone tries it again."
-                )
+        result: oc.Outcome = retrying(attempt)
         return result
 
 

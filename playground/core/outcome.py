@@ -17,7 +17,6 @@ import re
 import time
 from dataclasses import dataclass, field
 from datetime import UTC
-from email.utils import parsedate_to_datetime
 from enum import StrEnum
 from typing import Any
 
@@ -295,6 +294,8 @@ def retry_after_of(exc: BaseException, now: float | None = None) -> float | None
             return max(0.0, float(value))
         except ValueError:
             pass
+        from email.utils import parsedate_to_datetime  # an HTTP date: rare, ~10 ms to import
+
         try:
             when = parsedate_to_datetime(value)
         except (TypeError, ValueError, IndexError):

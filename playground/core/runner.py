@@ -17,6 +17,7 @@ output or on the TUI's screen).
 
 from __future__ import annotations
 
+import _thread
 import inspect
 import io
 import os
@@ -81,12 +82,16 @@ class _RoutedStream(io.TextIOBase):
 
 
 class _Job:
-    """One body run handed to the body thread."""
+    """One body run handed to the body thread; ``done`` is a plain lock held until the run
+    ends (cheaper to make and to wait on than a ``threading.Event``)."""
+
+    __slots__ = ("args", "debugging", "done", "exception", "fn", "value")
 
     def __init__(self, fn: Callable[..., Any], args: dict[str, Any]) -> None:
         self.fn = fn
         self.args = args
-        self.done = threading.Event()
+        self.done = _thread.allocate_lock()
+        self.done.acquire()
         self.value: Any = None
         self.exception: BaseException | None = None
         self.debugging = False
@@ -102,7 +107,14 @@ class _Job:
         except BaseException as exc:  # the body may raise anything, SystemExit included
             self.exception = exc
         finally:
-            self.done.set()
+            self.done.release()
+
+    def wait(self, timeout_s: float) -> bool:
+        """Wait at most ``timeout_s`` s for the run to end; ``True`` when it did."""
+        if self.done.acquire(timeout=min(max(timeout_s, 0.0), threading.TIMEOUT_MAX)):
+            self.done.release()
+            return True
+        return False
 
 
 async def _awaited(awaitable: Any) -> Any:
@@ -196,9 +208,9 @@ class InProcessSource:
         sys.breakpointhook = debugger_hook
         started = time.perf_counter()
         self._jobs.put(job)
-        finished = job.done.wait(timeout_s)
+        finished = job.wait(timeout_s)
         while not finished and job.debugging:
-            finished = job.done.wait(0.5)
+            finished = job.wait(0.5)
         duration_ms = (time.perf_counter() - started) * 1000
         sys.breakpointhook = saved_hook
         if finished:
@@ -224,10 +236,12 @@ class InProcessSource:
         return run
 
     def _install(self) -> tuple[_RoutedStream, _RoutedStream]:
-        if self._out is None or sys.stdout is not self._out:
-            self._out = _RoutedStream(sys.stdout, self._routes)
-            sys.stdout = self._out
-        if self._err is None or sys.stderr is not self._err:
-            self._err = _RoutedStream(sys.stderr, self._routes)
-            sys.stderr = self._err
-        return self._out, self._err
+        # the routing streams of the last call are put back when the streams they wrap are
+        # still the current ones (a new wrapper per call cost more than a cheap body)
+        out, err = self._out, self._err
+        if out is None or (sys.stdout is not out and sys.stdout is not out.fallback):
+            out = self._out = _RoutedStream(sys.stdout, self._routes)
+        if err is None or (sys.stderr is not err and sys.stderr is not err.fallback):
+            err = self._err = _RoutedStream(sys.stderr, self._routes)
+        sys.stdout, sys.stderr = out, err
+        return out, err

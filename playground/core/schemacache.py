@@ -40,7 +40,13 @@ _PLAIN = (str, int, float, bool, type(None))
 
 @functools.lru_cache(maxsize=1)
 def _checker_identity() -> bytes:
-    """What, besides the schema, decides a metaschema check (read once per process)."""
+    """What, besides the schema, decides a metaschema check: read once per process and
+    remembered per environment (:func:`declcache.remembered`), so that a command whose schemas
+    are all known valid never imports ``jsonschema`` (~100 ms with its format checkers)."""
+    return declcache.remembered("jsonschema-checker", _read_checker_identity).encode()
+
+
+def _read_checker_identity() -> str:
     import importlib.metadata
 
     from jsonschema import FormatChecker
@@ -52,7 +58,7 @@ def _checker_identity() -> bytes:
         except importlib.metadata.PackageNotFoundError:
             versions.append(f"{package}=none")
     formats = ",".join(sorted(FormatChecker.checkers))
-    return "\n".join([*versions, formats, sys.version, str(FORMAT)]).encode()
+    return "\n".join([*versions, formats, sys.version, str(FORMAT)])
 
 
 def _is_plain(value: Any) -> bool:
@@ -72,9 +78,26 @@ def _is_plain(value: Any) -> bool:
     return True
 
 
-def schema_key(schema: dict[str, Any]) -> str | None:
-    """The cache key of ``schema``'s metaschema check, or ``None`` when it cannot be keyed (not
-    plain JSON data, or text that cannot be encoded)."""
+@functools.lru_cache(maxsize=1)
+def _validator_code() -> bytes:
+    """The source of the playground's validator (``validation.py``, ``ecma.py``): part of the
+    key of a check made with :func:`playground.core.validation.validator_for`."""
+    here = Path(__file__).resolve().parent
+    parts = []
+    for name in ("validation.py", "ecma.py"):
+        try:
+            parts.append((here / name).read_bytes())
+        except OSError:
+            parts.append(b"?")
+    return b"\0".join(parts)
+
+
+def schema_key(schema: dict[str, Any], *, against: str = "metaschema") -> str | None:
+    """The cache key of a validity check, or ``None`` when it cannot be keyed (not plain JSON
+    data, or text that cannot be encoded). ``against="metaschema"``: ``schema`` checked against
+    the JSON Schema metaschema; ``against="own schema"``: ``schema`` is ``{"schema": S,
+    "value": V}``, the value ``V`` (a parameter's default) checked against ``S`` with the
+    playground's validator (its source is part of the key)."""
     if not _is_plain(schema):
         return None
     try:
@@ -83,7 +106,10 @@ def schema_key(schema: dict[str, Any]) -> str | None:
     except (TypeError, ValueError, RecursionError):
         return None
     h = hashlib.sha256()
-    for part in (_checker_identity(), data):
+    parts = [_checker_identity(), data]
+    if against != "metaschema":
+        parts[1:1] = [against.encode(), _validator_code()]
+    for part in parts:
         h.update(len(part).to_bytes(8, "big"))
         h.update(part)
     return h.hexdigest()
