@@ -8,6 +8,8 @@ replay) do not. Exit codes: 0, 2 for an unknown id, a bad date or an unwritable 
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -22,7 +24,6 @@ from playground.cli.common import (
     boundary,
     dump_json,
     emit_json,
-    emit_json_lines,
     fail,
     finish,
     note_line,
@@ -60,7 +61,10 @@ SinceFilter = Annotated[
     typer.Option("--since", help="Only entries since a date (2026-11-30) or an age (2h, 7d)."),
 ]
 LimitOption = Annotated[
-    int, typer.Option("--limit", "-n", min=0, help="At most this many entries, newest first.")
+    int,
+    typer.Option(
+        "--limit", "-n", min=0, help="At most this many entries, newest first (0: every entry)."
+    ),
 ]
 IdArgument = Annotated[int, typer.Argument(help="The entry id (see playground history).")]
 
@@ -92,42 +96,87 @@ def _when(text: str | None, option: str) -> float | None:
         raise UsageError(f"{option}: {exc}") from None
 
 
-def _summary(entry: Any) -> str:
-    data = entry.data if isinstance(entry.data, dict) else {}
-    if entry.type == "call":
-        return f"{entry.tool}({dump_json(data.get('args'), compact=True)})" if data else entry.tool
-    if entry.question is not None:
-        return str(entry.question)
-    return f"manual: {entry.tool}"
+#: The list's columns: (title, justify).
+LIST_COLUMNS = (
+    ("id", "right"),
+    ("time", "left"),
+    ("type", "left"),
+    ("outcome", "left"),
+    ("router", "left"),
+    ("what", "left"),
+)
+#: Lines written to stdout at once.
+CHUNK = 2000
 
 
-def _list_table(entries: list[Any]) -> Any:
-    from rich import box
-    from rich.table import Table
+def _write_lines(lines: Iterable[str]) -> None:
+    """Write ``lines`` to stdout in chunks of :data:`CHUNK` (one ``write`` each)."""
+    out = sys.stdout
+    chunk: list[str] = []
+    for line in lines:
+        chunk.append(line)
+        if len(chunk) >= CHUNK:
+            out.write("\n".join(chunk) + "\n")
+            chunk.clear()
+    if chunk:
+        out.write("\n".join(chunk) + "\n")
+    out.flush()
+
+
+def _table_lines(rows: Any, console: Any) -> Iterator[str]:
+    """A :class:`~playground.core.history.Listing` as aligned text lines: a header, a rule,
+    then one line per entry (``what`` cut to the terminal's width with ``…``; in full into a
+    pipe or file). Outcome kinds are coloured as ``render.kind_text`` colours them when the
+    console has colour; each distinct styled value is rendered once, not once per row."""
+    from rich.cells import cell_len, set_cell_size
 
     from playground.cli.render import kind_text
+    from playground.core.history import LocalTimes
 
-    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1))
-    for column, options in (
-        ("id", {"justify": "right", "style": "dim", "no_wrap": True}),
-        ("time", {"no_wrap": True}),
-        ("type", {"no_wrap": True}),
-        ("outcome", {"no_wrap": True}),
-        ("router", {"no_wrap": True}),
-        ("what", {"overflow": "fold", "ratio": 1}),
-    ):
-        table.add_column(column, **options)
-    for e in entries:
-        what = visible(_summary(e)) + (f"  (rerun of #{e.rerun_of})" if e.rerun_of else "")
-        table.add_row(
-            str(e.id),
-            e.time_text,
-            e.type,
-            kind_text(e.outcome) if e.type == "call" else e.outcome,
-            e.router or "-",
-            what,
+    raw = rows.rows  # (id, created, type, outcome, router, what, rerun_of)
+    outcomes = {(r[2], r[3]) for r in raw}
+    widths = [
+        max(2, len(str(max((r[0] for r in raw), default=0)))),
+        19,
+        max([4, *(len(t) for t, _ in outcomes)]),
+        max([7, *(len(o or "-") for _, o in outcomes)]),
+        max([6, *(len(r or "-") for r in {r[4] for r in raw})]),
+    ]
+
+    def styled(text: Any, plain: str, width: int) -> str:
+        if console.no_color or console.color_system is None:
+            return plain.ljust(width)
+        with console.capture() as capture:
+            console.print(text, end="")
+        return str(capture.get()) + " " * (width - len(plain))
+
+    shown_outcome = {
+        key: styled(
+            kind_text(key[1]) if key[0] == "call" else key[1] or "-", key[1] or "-", widths[3]
         )
-    return table
+        for key in outcomes
+    }
+    from rich.text import Text
+
+    head = "  ".join(
+        title.rjust(w) if justify == "right" else title.ljust(w)
+        for (title, justify), w in zip(LIST_COLUMNS, [*widths, 0])
+    ).rstrip()
+    yield styled(Text(head, style="bold"), head, 0)
+    left = sum(widths) + 2 * len(widths)
+    room = console.width - left if console.is_terminal else 0
+    yield "─" * (left + max(room, 4) if room > 0 else left + 4)
+    times = LocalTimes()
+    id_w, _, type_w, _, router_w = widths
+    for entry_id, created, type_, outcome, router, what, rerun_of in raw:
+        if rerun_of:
+            what = f"{what}  (rerun of #{rerun_of})"
+        if room > 0 and cell_len(what) > room:
+            what = set_cell_size(what, room - 1) + "…"
+        yield (
+            f"{str(entry_id).rjust(id_w)}  {times.text(created)}  {type_.ljust(type_w)}  "
+            f"{shown_outcome[(type_, outcome)]}  {(router or '-').ljust(router_w)}  {what}"
+        )
 
 
 def list_entries(
@@ -140,7 +189,8 @@ def list_entries(
     history: HistoryOption = None,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
-    """List the history, newest first (json/jsonl: each entry with its record or episode)."""
+    """List the history, newest first (json/jsonl: each entry with its record or episode;
+    --limit 0 lists every entry)."""
     if ctx.invoked_subcommand is not None:
         return
     from playground.core.history import Query
@@ -148,20 +198,39 @@ def list_entries(
     with boundary():
         store = _store(history)
         query = Query(
-            tool=tool, kind=kind, question=question, since=_when(since, "--since"), limit=limit
+            tool=tool,
+            kind=kind,
+            question=question,
+            since=_when(since, "--since"),
+            limit=limit or None,
         )
-        entries = store.entries(query, with_data=True)
         if fmt is OutputFormat.table:
             from playground.cli import render
 
-            if not entries:
+            rows = store.summaries(query)
+            if not rows:
                 typer.echo(f"no history entries in {store.path}", err=True)
             else:
-                render.console().print(_list_table(entries))
+                _write_lines(_table_lines(rows, render.console()))
         elif fmt is OutputFormat.jsonl:
-            emit_json_lines(e.to_json() for e in entries)
-        else:
-            emit_json([e.to_json() for e in entries], fmt)
+            _write_lines(store.json_lines(query))
+        else:  # one JSON array, an entry a line
+            _write_lines(_json_array(store.json_lines(query)))
+
+
+def _json_array(lines: Iterator[str]) -> Iterator[str]:
+    """JSON texts as the lines of one JSON array: ``[``, each item a line (commas between),
+    ``]``; ``[]`` when there are none."""
+    previous = next(lines, None)
+    if previous is None:
+        yield "[]"
+        return
+    yield "["
+    for line in lines:
+        yield previous + ","
+        previous = line
+    yield previous
+    yield "]"
 
 
 def show(

@@ -108,6 +108,45 @@ def test_a_call_is_listed_with_its_record_and_show_prints_the_same_record(tmp_pa
     assert len(lines) == 1 and json.loads(lines[0])["id"] == entry["id"]
 
 
+def test_the_list_in_every_format_and_limit_0_for_every_entry(tmp_path):
+    """The table is one aligned line per entry (what: the call or the question); --limit 0 is
+    every entry; json is one array (an entry a line), jsonl one entry a line, newest first."""
+    from playground.core.history import HistoryStore, call_entry, episode_entry
+
+    db = tmp_path / "h.db"
+    store = HistoryStore(db)
+    for n in range(60):
+        store.add(
+            call_entry({"tool": "get_order_status", "args": {"order_id": f"HR{n}"}, "kind": "ok"})
+        )
+    store.add(
+        episode_entry({"question": "텀블러 어디쯤이에요?", "router": "offline", "end": "answered"})
+    )
+    store.close()
+    table = invoke("history", "--history", db)
+    assert table.exit_code == 0, table.stderr
+    lines = table.stdout.splitlines()
+    assert lines[0].split() == ["id", "time", "type", "outcome", "router", "what"]
+    assert len(lines) == 2 + 50  # header, rule, the newest 50
+    assert lines[2].split()[0] == "61" and lines[2].endswith("텀블러 어디쯤이에요?")
+    assert lines[2].split()[3:5] == ["episode", "answered"]
+    assert lines[3].split()[0] == "60" and lines[3].endswith(
+        'get_order_status({"order_id": "HR59"})'
+    )
+    every = invoke("history", "--history", db, "--limit", "0")
+    assert len(every.stdout.splitlines()) == 2 + 61
+    as_json = invoke("history", "--history", db, "-n", "0", "--format", "json").stdout
+    assert as_json.startswith("[\n{") and as_json.endswith("}\n]\n")
+    assert [e["id"] for e in json.loads(as_json)] == list(range(61, 0, -1))
+    assert len(as_json.splitlines()) == 61 + 2
+    jsonl = invoke("history", "--history", db, "-n", "3", "--format", "jsonl").stdout.splitlines()
+    assert [json.loads(line)["id"] for line in jsonl] == [61, 60, 59]
+    assert json.loads(jsonl[1])["data"]["args"] == {"order_id": "HR59"}
+    empty = tmp_path / "empty.db"
+    assert invoke("history", "--history", empty, "--format", "json").stdout == "[]\n"
+    assert invoke("history", "--history", empty, "--format", "jsonl").stdout == ""
+
+
 def test_no_history_and_the_environment_variable(tmp_path, monkeypatch):
     db = tmp_path / "h.db"
     invoke(

@@ -232,3 +232,81 @@ def test_reading_an_empty_history_creates_no_file(tmp_path):
     assert store.entries() == [] and store.get(1) is None and store.count() == 0
     assert store.clear() == 0 and store.enabled
     assert not (tmp_path / ".playground").exists()
+
+
+def test_summaries_are_the_list_columns_and_json_lines_equal_to_json(tmp_path, monkeypatch):
+    """A listing reads the small columns only; a JSON line splices the stored record text and
+    is exactly ``Entry.to_json()`` (a non-finite number is stored as a string, strict JSON)."""
+    import json
+
+    monkeypatch.setenv("TZ", "Asia/Kolkata")  # a half-hour offset
+    time.tzset()
+    try:
+        store = HistoryStore(tmp_path / "h.db")
+        now = 1_780_000_000.25
+        store.add(at(call_entry(record(value=float("nan"), args={"q": "키\x1b보드"})), now - 60))
+        episode = {"question": "텀블러 어디쯤이에요?", "router": "offline", "end": "answered"}
+        store.add(at(episode_entry(episode, mcp=[{"mcp": "python s.py"}]), now))
+        rerun = call_entry(record("check_stock"), rerun_of=1)
+        rerun.created = now + 1
+        store.add(rerun)
+        rows = store.summaries(Query(limit=None))
+        assert len(rows) == 3 and [r.id for r in rows] == [3, 2, 1]
+        assert rows[2].what == 'get_order_status({"q": "키\\u001b보드"})'  # JSON escapes it
+        assert rows[1].what == "텀블러 어디쯤이에요?" and rows[1].router == "offline"
+        assert rows[0].rerun_of == 1 and rows[0].outcome == "ok" and rows[0].type == "call"
+        assert rows[1].time_text == "2026-05-29 01:56:40"  # 20:26:40 UTC + 05:30
+        lines = list(store.json_lines(Query(limit=None)))
+        full = store.entries(Query(limit=None), with_data=True)
+        assert [json.loads(line) for line in lines] == [e.to_json() for e in full]
+        assert json.loads(lines[2])["data"]["value"] == "NaN"
+        assert json.loads(lines[1])["mcp"] == [{"mcp": "python s.py"}]
+        assert json.loads(lines[1])["time"] == "2026-05-29T01:56:40+0530"
+        assert [e.id for e in store.summaries(Query(text="텀블러 offline"))] == [2]
+        assert [e.id for e in store.summaries(Query(text="check_stock"))] == [3]
+        # a page after the row (created, id) of the last one shown
+        assert [e.id for e in store.summaries(Query(older_than=(now, 2)))] == [1]
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+
+
+def test_a_schema_1_file_is_migrated_and_its_list_summaries_filled(tmp_path):
+    """A history written before the list columns existed: the migration adds them and fills
+    ``what`` from each stored record, in the same transaction; nothing is lost."""
+    import json
+
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path)
+    from playground.core.history import MIGRATIONS
+
+    for statement in MIGRATIONS[0]:
+        conn.execute(statement)
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute(
+        "INSERT INTO entries (created, type, tool, tools, kinds, outcome) "
+        "VALUES (1, 'call', 'get_order_status', ',get_order_status,', ',ok,', 'ok')"
+    )
+    conn.execute(
+        "INSERT INTO bodies (id, source, hashes, data) VALUES (1, '', '{}', ?)",
+        (json.dumps(record(value=1.5)),),
+    )
+    conn.execute(
+        "INSERT INTO entries (created, type, outcome, question) "
+        "VALUES (2, 'episode', 'answered', '재고 있어요?')"
+    )
+    conn.execute(
+        "INSERT INTO bodies (id, data) VALUES (2, ?)", (json.dumps({"question": "재고 있어요?"}),)
+    )
+    conn.commit()
+    conn.close()
+    store = HistoryStore(path)
+    rows = store.summaries(Query(limit=None))
+    assert [(r.id, r.what) for r in rows] == [
+        (2, "재고 있어요?"),
+        (1, 'get_order_status({"order_id": "HR1"})'),
+    ]
+    assert store.get(1).data == record(value=1.5) and store.get(1).mcp == []
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert store.notices == []
