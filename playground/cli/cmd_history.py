@@ -18,6 +18,7 @@ import typer
 from playground.cli.common import (
     FormatOption,
     HistoryOption,
+    McpHeaderOption,
     NoHistoryOption,
     OutputFormat,
     ToolsOption,
@@ -263,12 +264,17 @@ def show(
 
 
 def _tools_for(entry: Any, tools: list[Path] | None) -> list[Path] | None:
-    """``--tools`` when given, else the entry's own tool source when its paths still exist."""
+    """``--tools`` when given, else the entry's own tool modules when they all still exist
+    (its ``MCP server NAME`` parts are not paths: the servers come from ``entry.mcp``)."""
     import os
 
     if tools:
         return tools
-    paths = [Path(p) for p in (entry.source or "").split(os.pathsep) if p]
+    paths = [
+        Path(p)
+        for p in (entry.source or "").split(os.pathsep)
+        if p and not p.startswith("MCP server ")
+    ]
     return paths if paths and all(p.exists() for p in paths) else None
 
 
@@ -281,23 +287,35 @@ def rerun(
     history: HistoryOption = None,
     no_history: NoHistoryOption = False,
     tools: ToolsOption = None,
+    mcp_header: McpHeaderOption = None,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Run an entry again (same arguments or question), record the new run and compare the two.
 
-    Uses the entry's tool modules unless --tools is given. Prints the fields that changed and
-    any changed declaration; exit 0 either way.
+    Uses the entry's tool modules unless --tools is given, and reconnects the MCP servers it
+    used (the same command, URL or config entry; header values are never stored: give
+    --mcp-header again). Prints the fields that changed, where the calls ran when that
+    changed, and any changed declaration; exit 0 either way.
     """
     import os
 
+    from playground.batch.replay import mcp_specs_for, ran_on
     from playground.batch.replay import rerun as run_again
-    from playground.core.history import record_run, source_text
+    from playground.core.history import mcp_sources, record_run, source_text
 
     with boundary():
         store = _store(history)
         entry = _entry(store, entry_id)
         paths = _tools_for(entry, tools)
-        pg = open_workbench(paths)
+        specs, notes = mcp_specs_for(entry.mcp, mcp_header)
+        if not entry.mcp and "MCP server " in (entry.source or ""):
+            notes.append(
+                f"#{entry.id} ran on an MCP server but was recorded before the history kept "
+                "how to reconnect it: it runs on the tool modules instead"
+            )
+        for text in notes:
+            note_line(text)
+        pg = open_workbench(paths, mcp=specs)
         chosen = None
         if entry.type == "episode" and entry.question is not None:
             from playground.routing import registry as router_registry
@@ -313,39 +331,48 @@ def rerun(
                 note_line(text)
             chosen = choice.router
         result = run_again(pg, entry.type, entry.data, entry.hashes, chosen)
+        servers = [f"MCP server {s.name}" for s in specs]
         new_id = None
         if not no_history:
+            module_paths = paths or ([] if specs else [Path("tools")])
             new_id = record_run(
                 store,
                 pg.registry,
                 entry.type,
                 result.new,
-                source=source_text(paths or [Path("tools")]),
+                source=os.pathsep.join(p for p in (source_text(module_paths), *servers) if p),
                 origin="rerun",
                 rerun_of=entry.id,
+                mcp=mcp_sources(pg.registry.sources),
             )
         data = {
             "entry": entry.id,
             "new_entry": new_id,
             "same": not result.drifts,
+            "ran_on": {
+                "old": ran_on(entry.type, entry.data),
+                "new": ran_on(entry.type, result.new),
+            },
             "drift": [d.to_json() for d in result.drifts],
             "causes": result.causes,
             "new": result.new,
         }
         if fmt is OutputFormat.table:
-            _print_comparison(entry.id, new_id, result)
+            _print_comparison(entry.id, new_id, result, data["ran_on"]["new"])
         else:
             emit_json(data, fmt)
     finish(pg)
 
 
-def _print_comparison(old_id: int, new_id: int | None, result: Any) -> None:
+def _print_comparison(old_id: int, new_id: int | None, result: Any, ran_on: list[str]) -> None:
     from rich.text import Text
 
     from playground.cli import render
 
     out = render.console()
     label = f"#{old_id} → {'#' + str(new_id) if new_id else 'rerun (not recorded)'}"
+    if any(s.startswith("mcp:") for s in ran_on):  # where it ran, when that was a server
+        label += f" on {', '.join(ran_on)}"
     if not result.drifts:
         out.print(Text.assemble((label, "bold"), ": the same ", ("(no field changed)", "green")))
         return

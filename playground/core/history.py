@@ -26,6 +26,7 @@ import contextlib
 import json
 import os
 import re
+import shlex
 import sqlite3
 import threading
 import time
@@ -191,7 +192,7 @@ class Entry:
         "tools", "kinds", "outcome", "question", "router", "source", "origin", "rerun_of",
         "declaration_hashes", "what", "mcp", "data"}`` (``data`` only when it was loaded;
         ``what``: the list's one-line summary, :func:`what_of`; ``mcp``: the MCP servers the run
-        used, without header or env values, as ``playground.batch.replay.mcp_sources`` gives)."""
+        used, without header or env values, as :func:`mcp_sources` gives)."""
         out: dict[str, Any] = {
             "id": self.id,
             "time": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(self.created)),
@@ -1067,15 +1068,57 @@ def record_run(
     source: str = "",
     origin: str = "",
     rerun_of: int | None = None,
+    mcp: Iterable[Mapping[str, Any]] = (),
 ) -> int | None:
     """Store one call record (``kind == "call"``) or episode with the declaration hashes it
-    touched (:func:`touched_hashes`); returns the entry id, ``None`` when history is off or
-    the write failed (a notice says why). Never raises."""
+    touched (:func:`touched_hashes`); ``mcp``: the MCP servers it used (:attr:`Entry.mcp`).
+    Returns the entry id, ``None`` when history is off or the write failed (a notice says
+    why). Never raises."""
     if store is None or not store.enabled:
         return None
     hashes = touched_hashes(registry, kind, data)
     build = call_entry if kind == "call" else episode_entry
-    return store.add(build(data, hashes, source=source, origin=origin, rerun_of=rerun_of))
+    return store.add(build(data, hashes, source=source, origin=origin, rerun_of=rerun_of, mcp=mcp))
+
+
+def mcp_sources(sources: Any) -> list[dict[str, Any]]:
+    """What a history entry keeps of the MCP servers a run used, to reconnect them on
+    ``history rerun``: never a header value, an ``env`` value or a key. ``sources``:
+    ``Registry.sources`` (an MCP source has ``label`` ``mcp:NAME`` and ``spec``, a
+    :class:`~playground.core.mcp_config.McpServerSpec`).
+
+    One dict per MCP server, in the order they were given: ``{"name", "mcp": "COMMAND ARG...",
+    "cwd"}`` for ``--mcp`` (the directory it started in), ``{"name", "mcp_url",
+    "header_names": [...]}`` for ``--mcp-url`` (the names of its headers only), ``{"name",
+    "mcp_config": ABSOLUTE PATH, "server"}`` for an entry of an ``mcpServers`` file (read
+    again on rerun, so its ``env`` and headers never enter the history). Sources that are not
+    MCP servers are left out."""
+    out: list[dict[str, Any]] = []
+    for source in sources:
+        spec = getattr(source, "spec", None)
+        if spec is None or not str(getattr(source, "label", "")).startswith("mcp:"):
+            continue
+        if spec.origin == "--mcp":
+            out.append(
+                {
+                    "name": spec.name,
+                    "mcp": shlex.join([spec.command, *spec.args]),
+                    "cwd": spec.cwd or os.getcwd(),
+                }
+            )
+        elif spec.origin == "--mcp-url":
+            out.append(
+                {"name": spec.name, "mcp_url": spec.url, "header_names": sorted(spec.headers)}
+            )
+        else:
+            out.append(
+                {
+                    "name": spec.name,
+                    "mcp_config": str(Path(spec.origin).resolve()),
+                    "server": spec.name,
+                }
+            )
+    return out
 
 
 def source_text(paths: Iterable[str | Path]) -> str:

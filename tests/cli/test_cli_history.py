@@ -448,3 +448,129 @@ def test_history_that_cannot_be_written_never_fails_the_command(tmp_path, where)
     assert proc.returncode == 0 and json.loads(out)["kind"] == "ok"
     notes = [line for line in err.splitlines() if line.startswith("note:")]
     assert len(notes) == 1 and notes[0].startswith("note: history is off for this run")
+
+
+# -- rerun of an entry that ran on MCP servers (real servers: fixtures/mcp_shop_server.py) --------
+
+
+def _db_bytes(db: Path) -> bytes:
+    """The history file and its WAL, as bytes (to look for a secret anywhere in them)."""
+    return b"".join(p.read_bytes() for p in db.parent.glob(db.name + "*"))
+
+
+def test_rerun_reconnects_the_stdio_mcp_server_it_ran_on(tmp_path, monkeypatch):
+    from tests.mcp.conftest import SHOP_SERVER, read_log, stdio_line
+
+    db, log = tmp_path / "h.db", tmp_path / "calls.jsonl"
+    monkeypatch.setenv("GEMINI_API_KEY", "gemini-key-never-stored")
+    line = stdio_line(SHOP_SERVER, "--log", str(log))
+    called = invoke(
+        "call", "get_order_status", "order_id=HR20260604", "--mcp", line, "--history", db
+    )
+    assert called.exit_code == 0, called.stderr
+    asked = invoke("ask", QUESTION, "--mcp", line, "--history", db, "--format", "json")
+    assert asked.exit_code == 0, asked.stderr
+    assert len(read_log(log)) == 2
+    entry = json.loads(invoke("history", "show", "1", "--history", db, "--format", "json").stdout)
+    assert entry["source"] == "MCP server mcp_shop_server"
+    assert entry["mcp"] == [{"name": "mcp_shop_server", "mcp": line, "cwd": os.getcwd()}]
+    monkeypatch.chdir(tmp_path)  # a rerun from elsewhere starts the server where it first ran
+    again = invoke("history", "rerun", "1", "--history", db, "--format", "json")
+    assert again.exit_code == 0, again.stderr
+    result = json.loads(again.stdout)
+    assert result["ran_on"] == {"old": ["mcp:mcp_shop_server"], "new": ["mcp:mcp_shop_server"]}
+    assert result["same"] is True and result["new"]["source"] == "mcp:mcp_shop_server"
+    assert [c["tool"] for c in read_log(log)][2] == "get_order_status"
+    table = invoke("history", "rerun", "2", "--history", db)
+    assert "#2 → #4 on mcp:mcp_shop_server: the same" in table.stdout
+    assert len(read_log(log)) == 4
+    new = json.loads(invoke("history", "show", "3", "--history", db, "--format", "json").stdout)
+    assert new["rerun_of"] == 1 and new["mcp"] == entry["mcp"]
+    assert new["source"] == "MCP server mcp_shop_server"  # ./tools was not loaded
+    assert b"gemini-key-never-stored" not in _db_bytes(db)
+
+
+def test_rerun_reconnects_an_http_server_and_asks_for_its_headers_again(tmp_path):
+    from tests.mcp.conftest import SHOP_SERVER, free_port, read_log, wait_for_port
+
+    log, db = tmp_path / "calls.jsonl", tmp_path / "h.db"
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, str(SHOP_SERVER), "--http", "--port", str(port), "--log", str(log)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, server)
+        url = f"http://127.0.0.1:{port}/mcp"
+        header = "Authorization: Bearer header-value-never-stored"
+        called = invoke(
+            "call", "track_shipping", "order_id=HR20260604", "--mcp-url", url,
+            "--mcp-header", header, "--history", db,
+        )  # fmt: skip
+        assert called.exit_code == 0, called.stderr
+        entry = json.loads(invoke("history", "show", "1", "--history", db, "-f", "json").stdout)
+        assert entry["mcp"] == [
+            {"name": "127_0_0_1", "mcp_url": url, "header_names": ["Authorization"]}
+        ]
+        bare = invoke("history", "rerun", "1", "--history", db, "--format", "json")
+        assert bare.exit_code == 0, bare.stderr
+        assert "header(s) Authorization" in bare.stderr and "--mcp-header" in bare.stderr
+        assert json.loads(bare.stdout)["ran_on"]["new"] == ["mcp:127_0_0_1"]
+        given = invoke(
+            "history", "rerun", "1", "--history", db, "--mcp-header", header, "-f", "json"
+        )
+        assert given.exit_code == 0 and json.loads(given.stdout)["same"] is True
+        logged = read_log(log)
+        assert [("authorization" in c["headers"]) for c in logged] == [True, False, True]
+        assert b"header-value-never-stored" not in _db_bytes(db)
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def test_rerun_reads_the_mcp_config_file_again_and_never_stores_its_env(tmp_path):
+    from tests.mcp.conftest import SHOP_SERVER, read_log
+
+    log, db, config = tmp_path / "calls.jsonl", tmp_path / "h.db", tmp_path / "mcp.json"
+    config.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "shop": {
+                        "command": sys.executable,
+                        "args": [str(SHOP_SERVER), "--log", str(log)],
+                        "env": {"SHOP_TOKEN": "env-value-never-stored"},
+                    }
+                }
+            }
+        ),
+        encoding="utf-8",
+    )
+    called = invoke(
+        "call", "check_stock", "product_id=P008", "--mcp-config", config,
+        "--mcp-server", "shop", "--history", db,
+    )  # fmt: skip
+    assert called.exit_code == 0, called.stderr
+    entry = json.loads(invoke("history", "show", "1", "--history", db, "-f", "json").stdout)
+    assert entry["mcp"] == [{"name": "shop", "mcp_config": str(config.resolve()), "server": "shop"}]
+    again = invoke("history", "rerun", "1", "--history", db, "--format", "json")
+    assert again.exit_code == 0, again.stderr
+    assert json.loads(again.stdout)["ran_on"]["new"] == ["mcp:shop"]
+    assert len(read_log(log)) == 2
+    assert b"env-value-never-stored" not in _db_bytes(db)
+    config.write_text('{"mcpServers": {}}', encoding="utf-8")
+    gone = invoke("history", "rerun", "1", "--history", db)
+    assert gone.exit_code == 2 and "no MCP server 'shop'" in gone.stderr
+
+
+def test_a_rerun_that_left_the_mcp_server_is_a_source_drift():
+    from playground.batch.replay import source_drifts
+
+    old = {"tool": "t", "source": "mcp:shop"}
+    assert source_drifts("call", old, {"tool": "t", "source": "mcp:shop"}) == []
+    moved = source_drifts("call", old, {"tool": "t", "source": "worker"})
+    assert [d.to_json() for d in moved] == [
+        {"field": "source", "saved": "mcp:shop", "now": "worker"}
+    ]
+    assert source_drifts("call", {"source": "worker"}, {"source": "in-process"}) == []
