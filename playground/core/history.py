@@ -93,6 +93,8 @@ SUMMARY_COLUMNS = (
     "e.origin, e.rerun_of"
 )
 BODY_COLUMNS = "b.source, b.hashes, b.data, e.what, b.mcp"
+#: Columns a word of ``Query.text`` (the TUI's filter box) is looked for in.
+TEXT_COLUMNS = ("e.what", "e.tools", "e.kinds", "e.type", "e.router", "e.outcome")
 #: Columns of a :class:`Summary` (what a list prints), in its field order.
 LIST_COLUMNS = "e.id, e.created, e.type, e.outcome, e.router, e.what, e.rerun_of"
 
@@ -676,11 +678,9 @@ class HistoryStore:
         if q.text:
             for word in q.text.split():
                 where.append(
-                    "(e.what LIKE ? ESCAPE '\\' OR e.kinds LIKE ? ESCAPE '\\' OR "
-                    "e.type = ? OR e.router LIKE ? ESCAPE '\\' OR e.outcome = ?)"
+                    "(" + " OR ".join(f"{c} LIKE ? ESCAPE '\\'" for c in TEXT_COLUMNS) + ")"
                 )
-                like = f"%{_like(word)}%"
-                params.extend([like, like, word.lower(), like, word.lower()])
+                params.extend([f"%{_like(word)}%"] * len(TEXT_COLUMNS))
         if q.since is not None:
             where.append("e.created >= ?")
             params.append(q.since)
