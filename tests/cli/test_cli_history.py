@@ -206,6 +206,10 @@ def test_saved_case_passes_then_fails_naming_the_field_when_the_result_changes(t
     report = json.loads(failed.stdout)
     assert report["cases"][1]["mismatches"] == ["value.status: expected '배송중', got '배송완료'"]
     assert "notes" not in report["cases"][1]  # the declaration did not change
+    # a body that now raises: the kind is named by its value, not its Python enum
+    broken = shop_copy(tmp_path, '"status": row["order_status"],', '"status": 1 / 0,')
+    raised = json.loads(invoke("check", cases, "--tools", broken, "--format", "json").stdout)
+    assert raised["cases"][1]["mismatches"][0] == "kind: expected 'ok', got 'raised'"
 
 
 def test_a_check_line_says_when_its_contract_changed(tmp_path):
