@@ -54,6 +54,11 @@ async def test_a_long_history_is_read_a_page_at_a_time_and_filtered_in_full(tool
         table.move_cursor(row=PAGE - 1)  # near the end: the next page is read
         await until(app, pilot, lambda: len(view.entries) == 2 * PAGE)
         assert table.row_count == 2 * PAGE and view.entries[PAGE].id == total - PAGE
+        assert len(view.shown) == 2 * PAGE and view.selected.id == total - PAGE + 1
+        assert f"{2 * PAGE} of {total} entries" in str(view.query_one("#history-status").render())
+        table.move_cursor(row=PAGE)  # far from the end of what is read: nothing more is read
+        await until(app, pilot, lambda: view.loads >= 2)
+        assert len(view.entries) == 2 * PAGE
         table.move_cursor(row=2 * PAGE - 1)
         await until(app, pilot, lambda: len(view.entries) == total and not view.more)
         assert view.entries[-1].id == 1 and table.row_count == total

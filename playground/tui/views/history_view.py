@@ -217,7 +217,7 @@ class HistoryView(Vertical):
             self._fill(event.select)
         else:
             self._paging = False
-            self.entries = [*self.entries, *event.entries]
+            self.entries = self.shown = [*self.entries, *event.entries]
             self._add_rows(event.entries)
             self._status()
         self.loads += 1
