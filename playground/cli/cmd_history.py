@@ -399,8 +399,8 @@ def save(
         entry = _entry(_store(history), entry_id)
         case = case_for_entry(entry.type, entry.data, entry.hashes, note=f"history #{entry.id}")
         line = append_line(to, case)
-        kind = "check" if entry.type == "call" else "eval"
-        typer.echo(f"saved #{entry.id} as a {kind} case: {to} line {line}", err=True)
+        kind = "a check" if entry.type == "call" else "an eval"
+        typer.echo(f"saved #{entry.id} as {kind} case: {to} line {line}", err=True)
         typer.echo(dump_json(case, compact=True))
 
 

@@ -233,7 +233,8 @@ def test_a_question_is_saved_as_an_eval_line_with_the_routers_choice(tmp_path):
     cases = tmp_path / "routing.jsonl"
     asked = invoke("ask", QUESTION, "--tools", TOOLS, "--history", db, "--format", "json")
     assert asked.exit_code == 0, asked.stderr
-    invoke("history", "save", "1", "--to", cases, "--history", db)
+    saved = invoke("history", "save", "1", "--to", cases, "--history", db)
+    assert saved.stderr == f"saved #1 as an eval case: {cases} line 1\n"
     line = json.loads(cases.read_text(encoding="utf-8"))
     assert line == {
         "question": QUESTION,

@@ -380,8 +380,8 @@ class HistoryView(Vertical):
         except UsageError as exc:
             self.notify(str(exc), title="Not saved", severity="error")
             return
-        kind = "check" if entry.type == "call" else "eval"
-        self.notify(f"Saved #{entry.id} as a {kind} case: {target} line {line}")
+        kind = "a check" if entry.type == "call" else "an eval"
+        self.notify(f"Saved #{entry.id} as {kind} case: {target} line {line}")
 
     def action_save_golden(self) -> None:
         """Write the selected entry as a golden file ``golden_<id>.json`` next to the case file."""
