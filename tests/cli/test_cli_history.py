@@ -295,6 +295,7 @@ def test_golden_episode_replays_clean_then_names_the_changed_declaration(tmp_pat
     # --update accepts today's behaviour; then it replays clean against the copy
     updated = invoke("replay", golden, "--tools", edited, "--update")
     assert updated.exit_code == 0
+    assert "1 replayed, 0 drifted, 1 updated" in updated.stdout
     assert invoke("replay", golden, "--tools", edited).exit_code == 0
     assert invoke("replay", golden, "--tools", SHOP).exit_code == 1
 
