@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator
+from operator import itemgetter
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -135,13 +136,13 @@ def _table_lines(rows: Any, console: Any) -> Iterator[str]:
     from playground.core.history import LocalTimes
 
     raw = rows.rows  # (id, created, type, outcome, router, what, rerun_of)
-    outcomes = {(r[2], r[3]) for r in raw}
+    kinds = {(r[2], r[3], r[4]) for r in raw}  # (type, outcome, router): a handful
     widths = [
-        max(2, len(str(max((r[0] for r in raw), default=0)))),
+        max(2, len(str(max(map(itemgetter(0), raw), default=0)))),
         19,
-        max([4, *(len(t) for t, _ in outcomes)]),
-        max([7, *(len(o or "-") for _, o in outcomes)]),
-        max([6, *(len(r or "-") for r in {r[4] for r in raw})]),
+        max([4, *(len(t) for t, _, _ in kinds)]),
+        max([7, *(len(o or "-") for _, o, _ in kinds)]),
+        max([6, *(len(r or "-") for _, _, r in kinds)]),
     ]
 
     def styled(text: Any, plain: str, width: int) -> str:
@@ -151,11 +152,12 @@ def _table_lines(rows: Any, console: Any) -> Iterator[str]:
             console.print(text, end="")
         return str(capture.get()) + " " * (width - len(plain))
 
-    shown_outcome = {
-        key: styled(
-            kind_text(key[1]) if key[0] == "call" else key[1] or "-", key[1] or "-", widths[3]
-        )
-        for key in outcomes
+    id_w, _, type_w, outcome_w, router_w = widths
+    middle = {  # "type  outcome  router  ", styled once per distinct value
+        (t, o, r): f"{t.ljust(type_w)}  "
+        + styled(kind_text(o) if t == "call" else o or "-", o or "-", outcome_w)
+        + f"  {(r or '-').ljust(router_w)}  "
+        for t, o, r in kinds
     }
     from rich.text import Text
 
@@ -167,17 +169,13 @@ def _table_lines(rows: Any, console: Any) -> Iterator[str]:
     left = sum(widths) + 2 * len(widths)
     room = console.width - left if console.is_terminal else 0
     yield "─" * (left + max(room, 4) if room > 0 else left + 4)
-    times = LocalTimes()
-    id_w, _, type_w, _, router_w = widths
+    time_text = LocalTimes().text
     for entry_id, created, type_, outcome, router, what, rerun_of in raw:
         if rerun_of:
             what = f"{what}  (rerun of #{rerun_of})"
         if room > 0 and cell_len(what) > room:
             what = set_cell_size(what, room - 1) + "…"
-        yield (
-            f"{str(entry_id).rjust(id_w)}  {times.text(created)}  {type_.ljust(type_w)}  "
-            f"{shown_outcome[(type_, outcome)]}  {(router or '-').ljust(router_w)}  {what}"
-        )
+        yield f"{entry_id:>{id_w}}  {time_text(created)}  {middle[type_, outcome, router]}{what}"
 
 
 def list_entries(

@@ -81,6 +81,10 @@ MIGRATIONS: tuple[tuple[str | Callable[[sqlite3.Connection], None], ...], ...] =
         "ALTER TABLE entries ADD COLUMN what TEXT NOT NULL DEFAULT ''",  # see what_of()
         "ALTER TABLE bodies ADD COLUMN mcp TEXT NOT NULL DEFAULT '[]'",  # see Entry.mcp
         lambda conn: _backfill_what(conn),
+        # A list reads its rows newest first from this index alone (LIST_COLUMNS), never
+        # jumping to the table row by row; it also serves --since (it replaces entries_created).
+        "CREATE INDEX entries_list ON entries (created, id, type, outcome, router, rerun_of, what)",
+        "DROP INDEX entries_created",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -916,31 +920,35 @@ class LocalTimes:
         self._offsets: dict[int, tuple[int, str]] = {}
         self._hours: dict[int, str] = {}
 
-    def _parts(self, created: float) -> tuple[str, str, str]:
-        """``("YYYY-MM-DD HH", "MM:SS", "+HHMM")`` of ``created``, local."""
-        whole = int(created // 1)
-        quarter = whole // 900
-        found = self._offsets.get(quarter)
-        if found is None:
-            off = time.localtime(quarter * 900).tm_gmtoff
-            sign, mins = ("-", -off // 60) if off < 0 else ("+", off // 60)
-            found = self._offsets[quarter] = (off, f"{sign}{mins // 60:02d}{mins % 60:02d}")
-        local = whole + found[0]
-        hour = self._hours.get(local // 3600)
-        if hour is None:
-            stamp = time.gmtime(local // 3600 * 3600)
-            hour = self._hours[local // 3600] = time.strftime("%Y-%m-%d %H", stamp)
-        return hour, _MINUTE_SECOND[local % 3600], found[1]
+    def _offset(self, quarter: int) -> tuple[int, str]:
+        """``(local - UTC seconds, "+HHMM")`` in the quarter hour ``quarter`` (Unix s / 900)."""
+        off = time.localtime(quarter * 900).tm_gmtoff
+        sign, mins = ("-", -off // 60) if off < 0 else ("+", off // 60)
+        found = self._offsets[quarter] = (off, f"{sign}{mins // 60:02d}{mins % 60:02d}")
+        return found
+
+    def _hour(self, local_hour: int) -> str:
+        """``YYYY-MM-DD HH`` of a local hour (local Unix s / 3600)."""
+        text = self._hours[local_hour] = time.strftime(
+            "%Y-%m-%d %H", time.gmtime(local_hour * 3600)
+        )
+        return text
 
     def text(self, created: float) -> str:
         """``YYYY-MM-DD HH:MM:SS`` (local; :attr:`Entry.time_text`)."""
-        hour, minute_second, _ = self._parts(created)
-        return f"{hour}:{minute_second}"
+        whole = int(created // 1)
+        off = (self._offsets.get(whole // 900) or self._offset(whole // 900))[0]
+        local = whole + off
+        hour = self._hours.get(local // 3600) or self._hour(local // 3600)
+        return f"{hour}:{_MINUTE_SECOND[local % 3600]}"
 
     def iso(self, created: float) -> str:
         """``YYYY-MM-DDTHH:MM:SS+HHMM`` (local; the ``time`` of :meth:`Entry.to_json`)."""
-        hour, minute_second, zone = self._parts(created)
-        return f"{hour[:10]}T{hour[11:]}:{minute_second}{zone}"
+        whole = int(created // 1)
+        off, zone = self._offsets.get(whole // 900) or self._offset(whole // 900)
+        local = whole + off
+        hour = self._hours.get(local // 3600) or self._hour(local // 3600)
+        return f"{hour[:10]}T{hour[11:]}:{_MINUTE_SECOND[local % 3600]}{zone}"
 
 
 def _json_lines(rows: Iterable[tuple[Any, ...]]) -> Iterator[str]:

@@ -45,7 +45,12 @@ def test_a_new_file_is_wal_versioned_marked_and_private(tmp_path):
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
-    assert {"entries_created", "entries_tool", "entries_outcome"} <= indexes
+    assert {"entries_list", "entries_tool", "entries_outcome"} <= indexes
+    plan = conn.execute(
+        "EXPLAIN QUERY PLAN SELECT e.id, e.created, e.type, e.outcome, e.router, e.what, "
+        "e.rerun_of FROM entries e ORDER BY e.created DESC, e.id DESC"
+    ).fetchall()
+    assert "COVERING INDEX entries_list" in plan[0][-1]  # a list never reads the table rows
     got = store.get(1)
     assert (
         got is not None and got.data == record() and got.hashes == {"get_order_status": "ab" * 32}
