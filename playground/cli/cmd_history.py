@@ -171,11 +171,11 @@ def _table_lines(rows: Any, console: Any) -> Iterator[str]:
     yield "─" * (left + max(room, 4) if room > 0 else left + 4)
     time_text = LocalTimes().text
     for entry_id, created, type_, outcome, router, what, rerun_of in raw:
-        if rerun_of:
-            what = f"{what}  (rerun of #{rerun_of})"
-        if room > 0 and cell_len(what) > room:
-            what = set_cell_size(what, room - 1) + "…"
-        yield f"{entry_id:>{id_w}}  {time_text(created)}  {middle[type_, outcome, router]}{what}"
+        tail = f"  (rerun of #{rerun_of})" if rerun_of else ""
+        if room > 0 and cell_len(what) + len(tail) > room:  # cut the text, keep the tail
+            what = set_cell_size(what, max(room - len(tail) - 1, 1)) + "…"
+        line = f"{entry_id:>{id_w}}  {time_text(created)}  {middle[type_, outcome, router]}{what}"
+        yield line + tail if tail else line
 
 
 def list_entries(
