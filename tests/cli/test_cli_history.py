@@ -607,3 +607,13 @@ def test_on_a_terminal_the_list_is_cut_to_its_width_keeping_the_rerun_mark():
     )
     assert "\x1b[" in coloured[3] and coloured[3].endswith("check_stock({})")
     assert coloured[3].index("check_stock") > lines[3].index("check_stock")  # codes, same cells
+
+
+def test_a_drift_shows_an_outcome_kind_as_its_value():
+    """A rerun's fresh record holds OutcomeKind members; the drift text shows 'unknown_tool'."""
+    from playground.batch.drift import compare
+    from playground.core.outcome import OutcomeKind
+
+    saved = {"tool": "t", "kind": "ok"}
+    now = {"tool": "t", "kind": OutcomeKind.UNKNOWN_TOOL}
+    assert [d.text() for d in compare("call", saved, now)] == ["kind: 'ok' → 'unknown_tool'"]
