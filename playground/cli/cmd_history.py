@@ -250,6 +250,7 @@ def show(
                 f" · router {entry.router}" if entry.router else "",
                 f" · rerun of #{entry.rerun_of}" if entry.rerun_of else "",
                 f"\nsource {visible(entry.source)}" if entry.source else "",
+                *(f"\n{visible(_server_line(m))}" for m in entry.mcp),
             )
             body = (
                 render.record_view(entry.data)
@@ -259,6 +260,19 @@ def show(
             render.console().print(Group(head, body))
         else:
             emit_json(entry.to_json(), fmt)
+
+
+def _server_line(stored: dict[str, Any]) -> str:
+    """How ``history rerun`` reconnects one stored MCP server (``Entry.mcp`` item)."""
+    name = stored.get("name", "?")
+    if "mcp_config" in stored:
+        return f"MCP server {name}: {stored.get('server')} in {stored['mcp_config']}"
+    if "mcp_url" in stored:
+        headers = ", ".join(stored.get("header_names") or [])
+        return f"MCP server {name}: {stored['mcp_url']}" + (
+            f" (headers {headers}: values not stored)" if headers else ""
+        )
+    return f"MCP server {name}: {stored.get('mcp')} (in {stored.get('cwd')})"
 
 
 def _tools_for(entry: Any, tools: list[Path] | None) -> list[Path] | None:
