@@ -70,3 +70,13 @@ async def test_a_long_history_is_read_a_page_at_a_time_and_filtered_in_full(tool
         view.query_one("#history-filter").value = "HR3"  # HR3, HR30-39, HR300-399
         await until(app, pilot, lambda: len(view.shown) == 111)
         assert not view.more and view.shown[0].data["args"] == {"order_id": "HR399"}
+        # a page read for a list that was read again meanwhile is dropped, and paging goes on
+        view.query_one("#history-filter").value = ""
+        await until(app, pilot, lambda: len(view.entries) == PAGE and view.more)
+        stale = call_entry({"tool": "t", "args": {}, "kind": "ok"})
+        view._paging = True
+        view.post_message(HistoryView.Loaded([stale], None, view._query((now, 99999)), None))
+        await until(app, pilot, lambda: not view._paging)
+        assert len(view.entries) == PAGE and stale not in view.entries
+        table.move_cursor(row=PAGE - 1)
+        await until(app, pilot, lambda: len(view.entries) == 2 * PAGE)

@@ -208,15 +208,20 @@ class HistoryView(Vertical):
     @on(Loaded)
     def _loaded(self, event: Loaded) -> None:
         event.stop()
+        after = event.query.older_than
+        if after is not None:
+            self._paging = False
+            last = self.entries[-1] if self.entries else None
+            if last is None or after != (last.created, last.id):
+                return  # the list was read again meanwhile: this page no longer follows it
         if dataclasses.replace(event.query, older_than=None) != self._query():
             return  # the filter changed while this page was read
         self.more = len(event.entries) == PAGE
-        if event.query.older_than is None:
+        if after is None:
             self.entries = event.entries
             self.total = event.total or 0
             self._fill(event.select)
         else:
-            self._paging = False
             self.entries = self.shown = [*self.entries, *event.entries]
             self._add_rows(event.entries)
             self._status()
