@@ -951,32 +951,41 @@ class LocalTimes:
         return f"{hour[:10]}T{hour[11:]}:{_MINUTE_SECOND[local % 3600]}{zone}"
 
 
+class _Memo(dict[Any, str]):
+    """``memo[value]``: ``make(value)``, made once per distinct value (a C-level lookup after)."""
+
+    def __init__(self, make: Callable[[Any], str]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> str:
+        made = self[key] = self.make(key)
+        return made
+
+
 def _json_lines(rows: Iterable[tuple[Any, ...]]) -> Iterator[str]:
     """Rows of ``SUMMARY_COLUMNS, BODY_COLUMNS`` as the compact JSON of :meth:`Entry.to_json`
-    (same keys, order and values), the stored JSON texts written in as they are; per row only
-    a few short strings are encoded (the tool and kind lists once per distinct value)."""
+    (same keys, order and values; ``created`` written with 6 decimals, the value
+    ``round(created, 6)``), the stored JSON texts written in as they are. Per row only the
+    question and ``what`` are encoded; the values that repeat (type, tool, kinds, router,
+    source, declaration hashes, ...) once per distinct value."""
     text = encode_basestring
-    times = LocalTimes()
-    lists: dict[str, str] = {}
-
-    def listed(joined: str) -> str:
-        found = lists.get(joined)
-        if found is None:
-            found = lists[joined] = "[" + ", ".join(text(v) for v in _split(joined)) + "]"
-        return found
-
+    short = _Memo(lambda v: text(v or ""))
+    listed = _Memo(lambda joined: "[" + ", ".join(text(v) for v in _split(joined)) + "]")
+    stored = _Memo(lambda raw: _strict(raw))
+    iso = LocalTimes().iso
     for row in rows:
         entry_id, created, type_, tool, tools, kinds, outcome, question, router, origin = row[:10]
         rerun_of, source, hashes, data, what, mcp = row[10:16]
         yield (
-            f'{{"id": {entry_id}, "time": "{times.iso(created)}", '
-            f'"created": {round(created, 6)!r}, "type": {text(type_)}, "tool": {text(tool)}, '
-            f'"tools": {listed(tools)}, "kinds": {listed(kinds)}, "outcome": {text(outcome)}, '
+            f'{{"id": {entry_id}, "time": "{iso(created)}", "created": {created:.6f}, '
+            f'"type": {short[type_]}, "tool": {short[tool]}, "tools": {listed[tools]}, '
+            f'"kinds": {listed[kinds]}, "outcome": {short[outcome]}, '
             f'"question": {"null" if question is None else text(question)}, '
-            f'"router": {text(router)}, "source": {text(source or "")}, '
-            f'"origin": {text(origin)}, "rerun_of": {"null" if rerun_of is None else rerun_of}, '
-            f'"declaration_hashes": {_strict(hashes or "{}")}, "what": {text(what or "")}, '
-            f'"mcp": {_strict(mcp or "[]")}, "data": {_strict(data)}}}'
+            f'"router": {short[router]}, "source": {short[source]}, "origin": {short[origin]}, '
+            f'"rerun_of": {"null" if rerun_of is None else rerun_of}, '
+            f'"declaration_hashes": {stored[hashes or "{}"]}, "what": {text(what or "")}, '
+            f'"mcp": {stored[mcp or "[]"]}, "data": {_strict(data)}}}'
         )
 
 
