@@ -585,8 +585,9 @@ class HistoryStore:
             return None
         created = entry.created or time.time()
         secrets = env_secrets()
-        data = json_text(redact(entry.data, secrets))
-        what = entry.what or what_of(entry.type, entry.data)
+        redacted = redact(entry.data, secrets)
+        data = json_text(redacted)
+        what = what_of(entry.type, redacted)  # from the redacted data: no key in the list
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
@@ -604,7 +605,7 @@ class HistoryStore:
                         entry.router,
                         entry.origin,
                         entry.rerun_of,
-                        redact(what, secrets),
+                        what,
                     ),
                 )
                 conn.execute(
@@ -625,7 +626,7 @@ class HistoryStore:
         except sqlite3.Error as exc:
             self._off(f"cannot write {self.path}: {_why(exc)}")
             return None
-        entry.id, entry.created = int(cursor.lastrowid or 0), created
+        entry.id, entry.created, entry.what = int(cursor.lastrowid or 0), created, what
         return entry.id
 
     def _clear_unlocked(self, before: float | None = None) -> int:

@@ -101,8 +101,15 @@ def test_keys_and_header_values_are_never_stored(tmp_path, monkeypatch):
         },
     )
     store.add(call_entry(data, source="https://user:pa55word@example.com/mcp"))
+    # the list's summary of a call shows its arguments: redacted the same way
+    with_key = record(args={"q": "AIzaSECRET-123456789", "headers": {"Cookie": "c00kie-v"}})
+    store.add(call_entry(with_key))
     raw = (tmp_path / "h.db").read_bytes() + (tmp_path / "h.db-wal").read_bytes()
     assert b"AIzaSECRET" not in raw and b"pa55word" not in raw and b"Bearer t" not in raw
+    assert b"c00kie-v" not in raw
+    assert store.summaries()[0].what == (
+        'get_order_status({"q": "[redacted]", "headers": "[redacted]"})'
+    )
     got = store.get(1)
     assert got.data["message"] == "called with key [redacted]"
     assert got.data["request"] == {"headers": "[redacted]", "Authorization": "[redacted]"}
