@@ -329,7 +329,8 @@ def mcp_specs_for(
     history never kept their values); a server that had headers and gets none is connected
     without them, with a note naming them. A ``--mcp`` command starts in the directory it
     first started in (when it still exists). Raises :class:`UsageError` for a config file that
-    is gone or no longer names the server, or a malformed header."""
+    is gone or no longer names the server, a malformed header, or headers for an entry that
+    used no ``--mcp-url`` server."""
     from playground.core.mcp_config import config_specs, http_spec, parse_header, stdio_spec
 
     header_map = dict(parse_header(h) for h in headers or [])
@@ -362,6 +363,8 @@ def mcp_specs_for(
                     'values are never stored: pass --mcp-header "NAME: value" again'
                 )
             specs.append(http_spec(item["mcp_url"], header_map, taken))
+    if header_map and not any(isinstance(item.get("mcp_url"), str) for item in stored):
+        raise UsageError("--mcp-header applies to --mcp-url servers; this entry used none")
     return specs, notes
 
 

@@ -487,6 +487,8 @@ def test_rerun_reconnects_the_stdio_mcp_server_it_ran_on(tmp_path, monkeypatch):
     assert result["ran_on"] == {"old": ["mcp:mcp_shop_server"], "new": ["mcp:mcp_shop_server"]}
     assert result["same"] is True and result["new"]["source"] == "mcp:mcp_shop_server"
     assert [c["tool"] for c in read_log(log)][2] == "get_order_status"
+    header = invoke("history", "rerun", "1", "--history", db, "--mcp-header", "X-Key: v")
+    assert header.exit_code == 2 and "this entry used none" in header.stderr
     table = invoke("history", "rerun", "2", "--history", db)
     assert "#2 → #4 on mcp:mcp_shop_server: the same" in table.stdout
     assert len(read_log(log)) == 4
