@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator
-from operator import itemgetter
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -125,20 +124,24 @@ def _write_lines(lines: Iterable[str]) -> None:
     out.flush()
 
 
-def _table_lines(rows: Any, console: Any) -> Iterator[str]:
-    """A :class:`~playground.core.history.Listing` as aligned text lines: a header, a rule,
-    then one line per entry (``what`` cut to the terminal's width with ``…``; in full into a
-    pipe or file). Outcome kinds are coloured as ``render.kind_text`` colours them when the
-    console has colour; each distinct styled value is rendered once, not once per row."""
+def _table_lines(
+    rows: Iterable[tuple[Any, ...]], shape: tuple[int, set[tuple[str, str, str]]], console: Any
+) -> Iterator[str]:
+    """List rows (``HistoryStore.summary_rows``: id, created, type, outcome, router, what,
+    rerun_of) as aligned text lines, as they arrive: a header, a rule, then one line per entry
+    (``what`` cut to the terminal's width with ``…``; in full into a pipe or file). ``shape``:
+    ``HistoryStore.summary_shape`` (the largest id and the distinct type/outcome/router),
+    which sizes the columns before the first row. Outcome kinds are coloured as
+    ``render.kind_text`` colours them when the console has colour; each distinct styled value
+    is rendered once, not once per row."""
     from rich.cells import cell_len, set_cell_size
 
     from playground.cli.render import kind_text
     from playground.core.history import LocalTimes
 
-    raw = rows.rows  # (id, created, type, outcome, router, what, rerun_of)
-    kinds = {(r[2], r[3], r[4]) for r in raw}  # (type, outcome, router): a handful
+    top, kinds = shape  # kinds: (type, outcome, router), a handful
     widths = [
-        max(2, len(str(max(map(itemgetter(0), raw), default=0)))),
+        max(2, len(str(top))),
         19,
         max([4, *(len(t) for t, _, _ in kinds)]),
         max([7, *(len(o or "-") for _, o, _ in kinds)]),
@@ -170,7 +173,7 @@ def _table_lines(rows: Any, console: Any) -> Iterator[str]:
     room = console.width - left if console.is_terminal else 0
     yield "─" * (left + max(room, 4) if room > 0 else left + 4)
     time_text = LocalTimes().text
-    for entry_id, created, type_, outcome, router, what, rerun_of in raw:
+    for entry_id, created, type_, outcome, router, what, rerun_of in rows:
         tail = f"  (rerun of #{rerun_of})" if rerun_of else ""
         if room > 0 and cell_len(what) + len(tail) > room:  # cut the text, keep the tail
             what = set_cell_size(what, max(room - len(tail) - 1, 1)) + "…"
@@ -206,11 +209,12 @@ def list_entries(
         if fmt is OutputFormat.table:
             from playground.cli import render
 
-            rows = store.summaries(query)
-            if not rows:
+            shape = store.summary_shape(query)
+            if not shape[1]:
                 typer.echo(f"no history entries in {store.path}", err=True)
             else:
-                _write_lines(_table_lines(rows, render.console()))
+                rows = store.summary_rows(query)
+                _write_lines(_table_lines(rows, shape, render.console()))
         elif fmt is OutputFormat.jsonl:
             _write_lines(store.json_lines(query))
         else:  # one JSON array, an entry a line

@@ -99,6 +99,8 @@ SUMMARY_COLUMNS = (
 BODY_COLUMNS = "b.source, b.hashes, b.data, e.what, b.mcp"
 #: Columns a word of ``Query.text`` (the TUI's filter box) is looked for in.
 TEXT_COLUMNS = ("e.what", "e.tools", "e.kinds", "e.type", "e.router", "e.outcome")
+#: Rows read at a time when a list is streamed (:meth:`HistoryStore.json_lines`).
+PAGE_ROWS = 2000
 #: Columns of a :class:`Summary` (what a list prints), in its field order.
 LIST_COLUMNS = "e.id, e.created, e.type, e.outcome, e.router, e.what, e.rerun_of"
 
@@ -784,16 +786,48 @@ class HistoryStore:
 
     def json_lines(self, query: Query | None = None) -> Iterator[str]:
         """Each entry matching ``query`` (newest first) as one compact JSON object, the
-        :meth:`Entry.to_json` shape with its ``data``, read row by row (memory stays flat).
+        :meth:`Entry.to_json` shape with its ``data``, read a page at a time (memory stays flat).
 
         The stored record or episode text is written into the line as it is, not parsed and
         dumped again (it was stored as strict JSON by :func:`json_text`); a row stored by an
         older version with a bare ``NaN`` goes through :func:`json.loads` first. Stops (after a
         notice) when the file cannot be read."""
+        columns = f"{SUMMARY_COLUMNS}, {BODY_COLUMNS}"
+        for rows in self._pages(query or Query(), columns, True):
+            yield from _json_lines(rows)
+
+    def summary_rows(self, query: Query | None = None) -> Iterator[tuple[Any, ...]]:
+        """The rows :meth:`summaries` lists (raw tuples in :data:`LIST_COLUMNS` order), read a
+        page at a time, so a list of any length is printed in flat memory."""
+        for rows in self._pages(query or Query(), LIST_COLUMNS, False):
+            yield from rows
+
+    def summary_shape(self, query: Query | None = None) -> tuple[int, set[tuple[str, str, str]]]:
+        """What a table needs to size its columns before its rows arrive: the largest id and
+        the distinct ``(type, outcome, router)`` among the entries matching ``query``
+        (``(0, set())`` when there are none or history is off)."""
+        conn = self._reader()
+        if conn is None:
+            return 0, set()
+        sql, params = self._query(query or Query(), "e.id, e.type, e.outcome, e.router", False)
+        with self._lock:
+            try:
+                top = conn.execute(f"SELECT max(id) FROM ({sql})", params).fetchone()[0]
+                kinds = conn.execute(
+                    f"SELECT DISTINCT type, outcome, router FROM ({sql})", params
+                ).fetchall()
+            except sqlite3.Error as exc:
+                self._off(f"cannot read {self.path}: {_why(exc)}")
+                return 0, set()
+        return int(top or 0), {(t, o, r) for t, o, r in kinds}
+
+    def _pages(self, q: Query, columns: str, join: bool) -> Iterator[list[tuple[Any, ...]]]:
+        """The rows of :meth:`_query` in pages of :data:`PAGE_ROWS` (stops after a notice when
+        the file cannot be read)."""
         conn = self._reader()
         if conn is None:
             return
-        sql, params = self._query(query or Query(), f"{SUMMARY_COLUMNS}, {BODY_COLUMNS}", True)
+        sql, params = self._query(q, columns, join)
         with self._lock:
             try:
                 cursor = conn.execute(sql, params)
@@ -803,13 +837,13 @@ class HistoryStore:
         while True:
             with self._lock:
                 try:
-                    rows = cursor.fetchmany(1000)
+                    rows = cursor.fetchmany(PAGE_ROWS)
                 except sqlite3.Error as exc:
                     self._off(f"cannot read {self.path}: {_why(exc)}")
                     return
             if not rows:
                 return
-            yield from _json_lines(rows)
+            yield rows
 
     def get(self, entry_id: int) -> Entry | None:
         """The entry with ``entry_id`` (with its data), or ``None``."""

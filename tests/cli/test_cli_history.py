@@ -587,31 +587,31 @@ def test_a_rerun_that_left_the_mcp_server_is_a_source_drift():
     assert source_drifts("call", {"source": "worker"}, {"source": "in-process"}) == []
 
 
-def test_on_a_terminal_the_list_is_cut_to_its_width_keeping_the_rerun_mark():
+def test_on_a_terminal_the_list_is_cut_to_its_width_keeping_the_rerun_mark(tmp_path):
     """Hangul counts two cells; the text is cut with … and '(rerun of #N)' stays; colour codes
-    come from Rich and take no width."""
+    come from Rich and take no width. The rows stream from the store, sized by its shape."""
     from rich.cells import cell_len
     from rich.console import Console
 
     from playground.cli.cmd_history import _table_lines
-    from playground.core.history import Listing
+    from playground.core.history import HistoryStore, Query, call_entry, episode_entry
 
-    rows = Listing(
-        [
-            (2, 1_780_000_000.0, "episode", "answered", "offline", "텀블러 " * 20, 1),
-            (1, 1_780_000_000.0, "call", "invalid_args", "", "check_stock({})", None),
-        ]
-    )
+    store = HistoryStore(tmp_path / "h.db")
+    store.add(call_entry({"tool": "check_stock", "args": {}, "kind": "invalid_args"}))
+    episode = {"question": "텀블러 " * 20, "router": "offline", "end": "answered"}
+    store.add(episode_entry(episode, rerun_of=1))
+    shape = store.summary_shape(Query(limit=None))
+    assert shape == (2, {("episode", "answered", "offline"), ("call", "invalid_args", "")})
     plain = Console(width=90, force_terminal=True, no_color=True)
-    lines = list(_table_lines(rows, plain))
+    lines = list(_table_lines(store.summary_rows(Query(limit=None)), shape, plain))
     assert all(cell_len(line) <= 90 for line in lines)
     assert lines[2].endswith("…  (rerun of #1)") and "텀블러 텀블러" in lines[2]
     assert lines[3].split()[3:] == ["call", "invalid_args", "-", "check_stock({})"]
-    coloured = list(
-        _table_lines(rows, Console(width=90, force_terminal=True, color_system="standard"))
-    )
+    color = Console(width=90, force_terminal=True, color_system="standard")
+    coloured = list(_table_lines(store.summary_rows(Query(limit=None)), shape, color))
     assert "\x1b[" in coloured[3] and coloured[3].endswith("check_stock({})")
     assert coloured[3].index("check_stock") > lines[3].index("check_stock")  # codes, same cells
+    assert store.summary_shape(Query(tool="nothing")) == (0, set())
 
 
 def test_a_drift_shows_an_outcome_kind_as_its_value():
