@@ -8,7 +8,7 @@ Two measurements, on real SQLite files in a temp folder:
    write alone (``record_run``), each beside its goal (≤ 1 ms).
 2. **Listing 100,000 entries.** A file with ``--entries`` entries (default 100,000; calls and
    episodes with Korean questions, spread over 30 days), then medians (cases alternated round
-   by round) of: every entry's summary row (``HistoryStore.summaries``: what a list shows), the
+   by round) of: every entry's list row (``HistoryStore.summary_rows``: what a list shows), the
    table lines ``playground history -n 0`` prints for them, the JSON Lines with each record,
    the same through the old path (``entries()`` building an ``Entry`` per row, with and without
    the parsed data) for comparison, the newest 50 with their data, filtered listings
@@ -195,7 +195,7 @@ def bench_list(folder: Path, count: int, rounds: int) -> None:
     )
     every = Query(limit=None)
     cases: list[tuple[str, Callable[[HistoryStore], int], float | None]] = [
-        ("every entry: summary rows", lambda s: len(s.summaries(every)), LIST_GOAL_MS),
+        ("every entry: list rows", lambda s: sum(1 for _ in s.summary_rows(every)), LIST_GOAL_MS),
         (
             "every entry: table lines (streamed)",
             lambda s: _sink(
@@ -213,27 +213,27 @@ def bench_list(folder: Path, count: int, rounds: int) -> None:
         ),
         (
             "--tool check_stock (50)",
-            lambda s: len(s.summaries(Query(tool="check_stock"))),
+            lambda s: sum(1 for _ in s.summary_rows(Query(tool="check_stock"))),
             LIST_GOAL_MS,
         ),
         (
             "--kind bad_result (50)",
-            lambda s: len(s.summaries(Query(kind="bad_result"))),
+            lambda s: sum(1 for _ in s.summary_rows(Query(kind="bad_result"))),
             LIST_GOAL_MS,
         ),
         (
             "--question 텀블러 (50)",
-            lambda s: len(s.summaries(Query(question="텀블러"))),
+            lambda s: sum(1 for _ in s.summary_rows(Query(question="텀블러"))),
             LIST_GOAL_MS,
         ),
         (
             "--since 1d (all)",
-            lambda s: len(s.summaries(Query(since=time.time() - 86400, limit=None))),
+            lambda s: sum(1 for _ in s.summary_rows(Query(since=time.time() - 86400, limit=None))),
             LIST_GOAL_MS,
         ),
         (
             "TUI filter 'invalid' (page of 200)",
-            lambda s: len(s.summaries(Query(text="invalid", limit=200))),
+            lambda s: sum(1 for _ in s.summary_rows(Query(text="invalid", limit=200))),
             LIST_GOAL_MS,
         ),
     ]

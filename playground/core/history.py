@@ -30,11 +30,11 @@ import shlex
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring
 from pathlib import Path
-from typing import Any, NamedTuple, overload
+from typing import Any
 
 #: ``PRAGMA application_id`` of a playground history file ("TPhi" as a big-endian int32).
 APPLICATION_ID = 0x54506869
@@ -101,7 +101,7 @@ BODY_COLUMNS = "b.source, b.hashes, b.data, e.what, b.mcp"
 TEXT_COLUMNS = ("e.what", "e.tools", "e.kinds", "e.type", "e.router", "e.outcome")
 #: Rows read at a time when a list is streamed (:meth:`HistoryStore.json_lines`).
 PAGE_ROWS = 2000
-#: Columns of a :class:`Summary` (what a list prints), in its field order.
+#: Columns of a list's row (what ``playground history`` and the TUI print), in this order.
 LIST_COLUMNS = "e.id, e.created, e.type, e.outcome, e.router, e.what, e.rerun_of"
 
 # -- redaction -----------------------------------------------------------------------------------
@@ -308,51 +308,6 @@ class Query:
     limit: int | None = 50
     text: str | None = None
     older_than: tuple[float, int] | None = None
-
-
-class Summary(NamedTuple):
-    """One row of a list: what ``playground history`` and the TUI's History view print.
-    ``created``: Unix time (s); ``outcome``: a call's kind or an episode's end; ``what``: the
-    one-line summary (:func:`what_of`); ``rerun_of``: the entry this one re-ran, or ``None``."""
-
-    id: int
-    created: float
-    type: str
-    outcome: str
-    router: str
-    what: str
-    rerun_of: int | None
-
-    @property
-    def time_text(self) -> str:
-        """``created`` as local ``YYYY-MM-DD HH:MM:SS``."""
-        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.created))
-
-
-class Listing(Sequence[Summary]):
-    """The rows of :meth:`HistoryStore.summaries` as SQLite returned them; a :class:`Summary` is
-    built only for a row that is read (a 100,000-row list costs the fetch, not 100,000 objects).
-    ``rows``: the raw tuples, in :data:`LIST_COLUMNS` order."""
-
-    __slots__ = ("rows",)
-
-    def __init__(self, rows: list[tuple[Any, ...]]) -> None:
-        self.rows = rows
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    @overload
-    def __getitem__(self, index: int) -> Summary: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[Summary]: ...
-    def __getitem__(self, index: int | slice) -> Summary | list[Summary]:
-        if isinstance(index, slice):
-            return [Summary._make(row) for row in self.rows[index]]
-        return Summary._make(self.rows[index])
-
-    def __iter__(self) -> Iterator[Summary]:
-        return map(Summary._make, self.rows)
 
 
 _CONTROL_CHARS = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x20), 0x7F)}
@@ -722,17 +677,6 @@ class HistoryStore:
             return []
         return [_entry_of(row, with_data) for row in rows]
 
-    def _summaries_unlocked(self, query: Query | None = None) -> Listing:
-        conn = self._reader()
-        if conn is None:
-            return Listing([])
-        sql, params = self._query(query or Query(), LIST_COLUMNS, False)
-        try:
-            return Listing(conn.execute(sql, params).fetchall())
-        except sqlite3.Error as exc:
-            self._off(f"cannot read {self.path}: {_why(exc)}")
-            return Listing([])
-
     def _get_unlocked(self, entry_id: int) -> Entry | None:
         """The entry with ``entry_id`` (with its data), or ``None``."""
         conn = self._reader()
@@ -777,13 +721,6 @@ class HistoryStore:
         with self._lock:
             return self._list_unlocked(query, with_data=with_data)
 
-    def summaries(self, query: Query | None = None) -> Listing:
-        """What a list of the entries matching ``query`` shows, newest first: a
-        :class:`Listing` of :class:`Summary` rows (id, created, type, outcome, router, what,
-        rerun_of), read from the small ``entries`` columns only; no JSON is parsed."""
-        with self._lock:
-            return self._summaries_unlocked(query)
-
     def json_lines(self, query: Query | None = None) -> Iterator[str]:
         """Each entry matching ``query`` (newest first) as one compact JSON object, the
         :meth:`Entry.to_json` shape with its ``data``, read a page at a time (memory stays flat).
@@ -797,8 +734,10 @@ class HistoryStore:
             yield from _json_lines(rows)
 
     def summary_rows(self, query: Query | None = None) -> Iterator[tuple[Any, ...]]:
-        """The rows :meth:`summaries` lists (raw tuples in :data:`LIST_COLUMNS` order), read a
-        page at a time, so a list of any length is printed in flat memory."""
+        """What a list of the entries matching ``query`` shows, newest first: tuples of
+        :data:`LIST_COLUMNS` (id, created, type, outcome, router, what, rerun_of), read from
+        the ``entries_list`` index alone (no JSON is parsed) a page at a time, so a list of
+        any length is printed in flat memory."""
         for rows in self._pages(query or Query(), LIST_COLUMNS, False):
             yield from rows
 

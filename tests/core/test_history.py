@@ -15,6 +15,7 @@ from playground.core.history import (
     DEFAULT_PATH,
     SCHEMA_VERSION,
     HistoryStore,
+    LocalTimes,
     Query,
     call_entry,
     episode_entry,
@@ -107,7 +108,7 @@ def test_keys_and_header_values_are_never_stored(tmp_path, monkeypatch):
     raw = (tmp_path / "h.db").read_bytes() + (tmp_path / "h.db-wal").read_bytes()
     assert b"AIzaSECRET" not in raw and b"pa55word" not in raw and b"Bearer t" not in raw
     assert b"c00kie-v" not in raw
-    assert store.summaries()[0].what == (
+    assert next(store.summary_rows())[5] == (
         'get_order_status({"q": "[redacted]", "headers": "[redacted]"})'
     )
     got = store.get(1)
@@ -246,7 +247,7 @@ def test_reading_an_empty_history_creates_no_file(tmp_path):
     assert not (tmp_path / ".playground").exists()
 
 
-def test_summaries_are_the_list_columns_and_json_lines_equal_to_json(tmp_path, monkeypatch):
+def test_list_rows_are_the_list_columns_and_json_lines_equal_to_json(tmp_path, monkeypatch):
     """A listing reads the small columns only; a JSON line splices the stored record text and
     is exactly ``Entry.to_json()`` (a non-finite number is stored as a string, strict JSON)."""
     import json
@@ -262,22 +263,28 @@ def test_summaries_are_the_list_columns_and_json_lines_equal_to_json(tmp_path, m
         rerun = call_entry(record("check_stock"), rerun_of=1)
         rerun.created = now + 1
         store.add(rerun)
-        rows = store.summaries(Query(limit=None))
-        assert len(rows) == 3 and [r.id for r in rows] == [3, 2, 1]
-        assert rows[2].what == 'get_order_status({"q": "키\\u001b보드"})'  # JSON escapes it
-        assert rows[1].what == "텀블러 어디쯤이에요?" and rows[1].router == "offline"
-        assert rows[0].rerun_of == 1 and rows[0].outcome == "ok" and rows[0].type == "call"
-        assert rows[1].time_text == "2026-05-29 01:56:40"  # 20:26:40 UTC + 05:30
+        rows = list(store.summary_rows(Query(limit=None)))
+        # (id, created, type, outcome, router, what, rerun_of)
+        assert rows == [
+            (3, now + 1, "call", "ok", "", 'check_stock({"order_id": "HR1"})', 1),
+            (2, now, "episode", "answered", "offline", "텀블러 어디쯤이에요?", None),
+            (1, now - 60, "call", "ok", "", 'get_order_status({"q": "키\\u001b보드"})', None),
+        ]  # (the control character is escaped by the JSON of the arguments)
+        assert LocalTimes().text(rows[1][1]) == "2026-05-29 01:56:40"  # 20:26:40 UTC + 05:30
+        assert store.summary_shape(Query(limit=None)) == (
+            3,
+            {("call", "ok", ""), ("episode", "answered", "offline")},
+        )
         lines = list(store.json_lines(Query(limit=None)))
         full = store.entries(Query(limit=None), with_data=True)
         assert [json.loads(line) for line in lines] == [e.to_json() for e in full]
         assert json.loads(lines[2])["data"]["value"] == "NaN"
         assert json.loads(lines[1])["mcp"] == [{"mcp": "python s.py"}]
         assert json.loads(lines[1])["time"] == "2026-05-29T01:56:40+0530"
-        assert [e.id for e in store.summaries(Query(text="텀블러 offline"))] == [2]
-        assert [e.id for e in store.summaries(Query(text="check_stock"))] == [3]
+        assert [r[0] for r in store.summary_rows(Query(text="텀블러 offline"))] == [2]
+        assert [r[0] for r in store.summary_rows(Query(text="check_stock"))] == [3]
         # a page after the row (created, id) of the last one shown
-        assert [e.id for e in store.summaries(Query(older_than=(now, 2)))] == [1]
+        assert [r[0] for r in store.summary_rows(Query(older_than=(now, 2)))] == [1]
     finally:
         monkeypatch.delenv("TZ")
         time.tzset()
@@ -314,8 +321,8 @@ def test_a_schema_1_file_is_migrated_and_its_list_summaries_filled(tmp_path):
     conn.commit()
     conn.close()
     store = HistoryStore(path)
-    rows = store.summaries(Query(limit=None))
-    assert [(r.id, r.what) for r in rows] == [
+    rows = store.summary_rows(Query(limit=None))
+    assert [(r[0], r[5]) for r in rows] == [
         (2, "재고 있어요?"),
         (1, 'get_order_status({"order_id": "HR1"})'),
     ]
