@@ -7,10 +7,14 @@ Two measurements, on real SQLite files in a temp folder:
    by call. Prints the median wall and CPU time of each side, the added time per call, and the
    write alone (``record_run``), each beside its goal (≤ 1 ms).
 2. **Listing 100,000 entries.** A file with ``--entries`` entries (default 100,000; calls and
-   episodes with Korean questions, spread over 30 days), then medians of: every entry's summary
-   row (``HistoryStore.entries(Query(limit=None))``), the newest 50 with their data (what
-   ``playground history`` prints), and filtered listings (``--tool``, ``--kind``,
-   ``--question``, ``--since``). Goal: ≤ 300 ms each.
+   episodes with Korean questions, spread over 30 days), then medians (cases alternated round
+   by round) of: every entry's list row (``HistoryStore.summary_rows``: what a list shows), the
+   table lines ``playground history -n 0`` prints for them, the JSON Lines with each record,
+   the same through the old path (``entries()`` building an ``Entry`` per row, with and without
+   the parsed data) for comparison, the newest 50 with their data, filtered listings
+   (``--tool``, ``--kind``, ``--question``, ``--since``, the TUI's filter box). Goal: ≤ 300 ms.
+3. **The CLI end to end**: ``playground history -n 0`` (table, jsonl, json) and the default
+   listing in a subprocess, beside ``playground --help`` (start-up alone).
 
 Run: ``python bench/bench_history.py [--calls N] [--entries N] [--rounds R]``.
 """
@@ -93,7 +97,7 @@ def fill(path: Path, count: int) -> None:
     import json
     import sqlite3
 
-    from playground.core.history import HistoryStore, call_entry, episode_entry
+    from playground.core.history import HistoryStore, call_entry, episode_entry, what_of
 
     store = HistoryStore(path)
     conn = store.connection()
@@ -138,6 +142,7 @@ def fill(path: Path, count: int) -> None:
                 entry.router,
                 "bench",
                 None,
+                what_of(entry.type, entry.data),
             )
         )
         bodies.append(
@@ -146,7 +151,7 @@ def fill(path: Path, count: int) -> None:
     conn.execute("BEGIN")
     conn.executemany(
         "INSERT INTO entries (created, type, tool, tools, kinds, outcome, question, router, "
-        "origin, rerun_of) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        "origin, rerun_of, what) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
         rows,
     )
     first = conn.execute("SELECT min(id) FROM entries").fetchone()[0]
@@ -159,7 +164,26 @@ def fill(path: Path, count: int) -> None:
     assert sqlite3.connect(path).execute("SELECT count(*) FROM entries").fetchone()[0] == count
 
 
+def _sink(lines: Any) -> int:
+    """Consume ``lines`` as the CLI writes them (joined in chunks); returns the characters."""
+    import io
+
+    from playground.cli.cmd_history import CHUNK
+
+    out = io.StringIO()
+    chunk: list[str] = []
+    for line in lines:
+        chunk.append(line)
+        if len(chunk) >= CHUNK:
+            out.write("\n".join(chunk) + "\n")
+            chunk.clear()
+    out.write("\n".join(chunk) + "\n")
+    return out.tell()
+
+
 def bench_list(folder: Path, count: int, rounds: int) -> None:
+    from playground.cli import render
+    from playground.cli.cmd_history import _table_lines
     from playground.core.history import HistoryStore, Query
 
     path = folder / "list.db"
@@ -169,33 +193,109 @@ def bench_list(folder: Path, count: int, rounds: int) -> None:
         f"\nlist: {count:,} entries written in {time.perf_counter() - started:.1f} s; "
         f"median of {rounds} rounds, a fresh process-like connection each round"
     )
-    cases: list[tuple[str, Query, bool]] = [
-        ("every entry (summary rows)", Query(limit=None), False),
-        ("newest 50 with data", Query(limit=50), True),
-        ("--tool check_stock (50)", Query(tool="check_stock", limit=50), True),
-        ("--kind bad_result (50)", Query(kind="bad_result", limit=50), True),
-        ("--question 텀블러 (50)", Query(question="텀블러", limit=50), True),
-        ("--since 1d (all)", Query(since=time.time() - 86400, limit=None), False),
+    every = Query(limit=None)
+    cases: list[tuple[str, Callable[[HistoryStore], int], float | None]] = [
+        ("every entry: list rows", lambda s: sum(1 for _ in s.summary_rows(every)), LIST_GOAL_MS),
+        (
+            "every entry: table lines (streamed)",
+            lambda s: _sink(
+                _table_lines(s.summary_rows(every), s.summary_shape(every), render.console())
+            ),
+            LIST_GOAL_MS,
+        ),
+        ("every entry: jsonl with data", lambda s: _sink(s.json_lines(every)), None),
+        ("before: Entry objects", lambda s: len(s.entries(every)), None),
+        ("before: Entry objects + data", lambda s: len(s.entries(every, with_data=True)), None),
+        (
+            "newest 50 with data",
+            lambda s: len(s.entries(Query(limit=50), with_data=True)),
+            LIST_GOAL_MS,
+        ),
+        (
+            "--tool check_stock (50)",
+            lambda s: sum(1 for _ in s.summary_rows(Query(tool="check_stock"))),
+            LIST_GOAL_MS,
+        ),
+        (
+            "--kind bad_result (50)",
+            lambda s: sum(1 for _ in s.summary_rows(Query(kind="bad_result"))),
+            LIST_GOAL_MS,
+        ),
+        (
+            "--question 텀블러 (50)",
+            lambda s: sum(1 for _ in s.summary_rows(Query(question="텀블러"))),
+            LIST_GOAL_MS,
+        ),
+        (
+            "--since 1d (all)",
+            lambda s: sum(1 for _ in s.summary_rows(Query(since=time.time() - 86400, limit=None))),
+            LIST_GOAL_MS,
+        ),
+        (
+            "TUI filter 'invalid' (page of 200)",
+            lambda s: sum(1 for _ in s.summary_rows(Query(text="invalid", limit=200))),
+            LIST_GOAL_MS,
+        ),
     ]
-    for label, query, with_data in cases:
-        walls, cpus, sizes = [], [], []
-        for _ in range(rounds):
+    walls: dict[str, list[float]] = {label: [] for label, _, _ in cases}
+    cpus: dict[str, list[float]] = {label: [] for label, _, _ in cases}
+    sizes: dict[str, int] = {}
+    for _ in range(rounds):  # the cases alternate round by round
+        for label, run, _ in cases:
             store = HistoryStore(path)
             store.connection()
-            result: list[Any] = []
-            wall, cpu = timed(
-                lambda s=store, q=query, d=with_data, out=result: out.extend(
-                    s.entries(q, with_data=d)
-                )
-            )
-            walls.append(wall)
-            cpus.append(cpu)
-            sizes.append(len(result))
+            out: list[int] = []
+            wall, cpu = timed(lambda s=store, r=run, o=out: o.append(r(s)))
+            walls[label].append(wall)
+            cpus[label].append(cpu)
+            sizes[label] = out[0]
             store.close()
-        print(
-            f"  {label:<28} {sizes[0]:>7,} rows  wall {verdict(statistics.median(walls), LIST_GOAL_MS)}"
-            f"  cpu {statistics.median(cpus):8.3f} ms"
-        )
+    for label, _, goal in cases:
+        wall, cpu = statistics.median(walls[label]), statistics.median(cpus[label])
+        shown = verdict(wall, goal) if goal else f"{wall:8.3f} ms"
+        print(f"  {label:<36} {sizes[label]:>11,}  wall {shown}  cpu {cpu:8.3f} ms")
+    print("  (sizes: rows, or characters written for the line cases)")
+    bench_cli(path, rounds)
+
+
+def bench_cli(path: Path, rounds: int) -> None:
+    """End to end: ``playground history -n 0`` in a subprocess, stdout to /dev/null, alternated
+    with ``playground --help`` (the start-up it cannot avoid)."""
+    import os
+    import subprocess
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    commands = {
+        "playground --help (start-up)": ["--help"],
+        "history -n 0 (table)": ["history", "--history", str(path), "-n", "0"],
+        "history -n 0 --format jsonl": [
+            "history",
+            "--history",
+            str(path),
+            "-n",
+            "0",
+            "-f",
+            "jsonl",
+        ],
+        "history -n 0 --format json": ["history", "--history", str(path), "-n", "0", "-f", "json"],
+        "history (newest 50, table)": ["history", "--history", str(path)],
+    }
+    walls: dict[str, list[float]] = {k: [] for k in commands}
+    for _ in range(rounds):
+        for label, args in commands.items():
+            started = time.perf_counter()
+            subprocess.run(
+                [sys.executable, "-m", "playground", *args],
+                stdout=subprocess.DEVNULL,
+                env=env,
+                check=True,
+            )
+            walls[label].append((time.perf_counter() - started) * 1000)
+    base = statistics.median(walls["playground --help (start-up)"])
+    print(f"\nCLI end to end, {rounds} alternated runs each (median wall; stdout to /dev/null)")
+    for label, values in walls.items():
+        wall = statistics.median(values)
+        print(f"  {label:<36} {wall:8.1f} ms   beyond start-up {wall - base:8.1f} ms")
 
 
 def main() -> None:

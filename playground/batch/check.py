@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -246,6 +247,8 @@ def compare(expect: dict[str, Any], record: CallRecord) -> list[str]:
         if key not in expect:
             continue
         actual = getattr(record, key)
+        if isinstance(actual, Enum):  # OutcomeKind: compared and shown as its JSON value
+            actual = actual.value
         expected = expect[key]
         if key == "verdict" and expected == "":
             expected = VALID  # case files written before issue 13 spelled a valid verdict ""

@@ -46,8 +46,8 @@ class Drift:
 
 
 def _show(value: Any, limit: int) -> str:
-    if isinstance(value, str):
-        return shorten(repr(value), limit)
+    if isinstance(value, str):  # str(): an OutcomeKind shows as 'ok', not as the enum
+        return shorten(repr(str(value)), limit)
     return shorten(json.dumps(value, ensure_ascii=False, default=repr), limit)
 
 

@@ -268,10 +268,11 @@ def rerun(
     pg: Any, kind: str, data: Mapping[str, Any], saved_hashes: Mapping[str, str], router: Any = None
 ) -> Rerun:
     """Run a stored record or episode again (same arguments or question) on a fresh cache
-    (:func:`fresh_session`) and compare."""
+    (:func:`fresh_session`) and compare: the fields of :func:`compare`, after a ``source``
+    drift when the two did not run on the same MCP servers (:func:`source_drifts`)."""
     new = run_again(fresh_session(pg), kind, what_ran(kind, data), router)
     hashes = touched_hashes(pg.registry, kind, new)
-    drifts = compare(kind, data, new)
+    drifts = source_drifts(kind, data, new) + compare(kind, data, new)
     causes = (
         declaration_causes(saved_hashes, hashes, _called(kind, data) + _called(kind, new))
         if drifts
@@ -312,3 +313,76 @@ def to_junit(results: list[ReplayResult], name: str = "playground replay") -> st
         element.set("time", seconds)
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+
+
+# -- MCP servers of a history entry ----------------------------------------------------------
+
+
+def mcp_specs_for(
+    stored: list[Mapping[str, Any]], headers: list[str] | None = None
+) -> tuple[list[Any], list[str]]:
+    """The :class:`~playground.core.mcp_config.McpServerSpec` values to reconnect the MCP
+    servers of a history entry (``stored``: :func:`~playground.core.history.mcp_sources`),
+    and notes for the user.
+
+    ``headers``: ``--mcp-header "Name: value"`` given again for the ``--mcp-url`` servers (the
+    history never kept their values); a server that had headers and gets none is connected
+    without them, with a note naming them. A ``--mcp`` command starts in the directory it
+    first started in (when it still exists). Raises :class:`UsageError` for a config file that
+    is gone or no longer names the server, a malformed header, or headers for an entry that
+    used no ``--mcp-url`` server."""
+    from playground.core.mcp_config import config_specs, http_spec, parse_header, stdio_spec
+
+    header_map = dict(parse_header(h) for h in headers or [])
+    taken: set[str] = set()
+    specs: list[Any] = []
+    notes: list[str] = []
+    for item in stored:
+        if isinstance(item.get("mcp_config"), str):
+            found = [
+                s for s in config_specs(item["mcp_config"], set()) if s.name == item.get("server")
+            ]
+            if not found:
+                raise UsageError(
+                    f"{item['mcp_config']}: no MCP server {item.get('server')!r} in it any more"
+                )
+            taken.add(found[0].name)
+            specs.append(found[0])
+        elif isinstance(item.get("mcp"), str):
+            spec = stdio_spec(item["mcp"], taken)
+            cwd = item.get("cwd")
+            if isinstance(cwd, str) and cwd != os.getcwd() and Path(cwd).is_dir():
+                spec = dataclasses.replace(spec, cwd=cwd)
+            specs.append(spec)
+        elif isinstance(item.get("mcp_url"), str):
+            names = [n for n in item.get("header_names") or [] if isinstance(n, str)]
+            missing = [n for n in names if n not in header_map]
+            if missing:
+                notes.append(
+                    f"{item['mcp_url']} was called with the header(s) {', '.join(missing)}; their "
+                    'values are never stored: pass --mcp-header "NAME: value" again'
+                )
+            specs.append(http_spec(item["mcp_url"], header_map, taken))
+    if header_map and not any(isinstance(item.get("mcp_url"), str) for item in stored):
+        raise UsageError("--mcp-header applies to --mcp-url servers; this entry used none")
+    return specs, notes
+
+
+def ran_on(kind: str, data: Mapping[str, Any]) -> list[str]:
+    """The tool sources a record or episode's calls ran on (their ``source`` field, e.g.
+    ``mcp:shop``, ``worker``), each once, in order."""
+    calls = (
+        [data] if kind == "call" else [c for c in data.get("calls") or [] if isinstance(c, Mapping)]
+    )
+    return list(dict.fromkeys(str(c.get("source")) for c in calls if c.get("source")))
+
+
+def source_drifts(kind: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Drift]:
+    """A drift ``source`` when a run and its rerun did not run on the same MCP servers (a call
+    on ``mcp:shop`` rerun on ``worker`` says so); ``worker`` vs ``in-process`` is not one."""
+    before, after = ran_on(kind, old), ran_on(kind, new)
+    servers_before = [s for s in before if s.startswith("mcp:")]
+    servers_after = [s for s in after if s.startswith("mcp:")]
+    if servers_before == servers_after:
+        return []
+    return [Drift("source", ", ".join(before), ", ".join(after))]

@@ -8,6 +8,8 @@ replay) do not. Exit codes: 0, 2 for an unknown id, a bad date or an unwritable 
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,13 +18,13 @@ import typer
 from playground.cli.common import (
     FormatOption,
     HistoryOption,
+    McpHeaderOption,
     NoHistoryOption,
     OutputFormat,
     ToolsOption,
     boundary,
     dump_json,
     emit_json,
-    emit_json_lines,
     fail,
     finish,
     note_line,
@@ -60,7 +62,10 @@ SinceFilter = Annotated[
     typer.Option("--since", help="Only entries since a date (2026-11-30) or an age (2h, 7d)."),
 ]
 LimitOption = Annotated[
-    int, typer.Option("--limit", "-n", min=0, help="At most this many entries, newest first.")
+    int,
+    typer.Option(
+        "--limit", "-n", min=0, help="At most this many entries, newest first (0: every entry)."
+    ),
 ]
 IdArgument = Annotated[int, typer.Argument(help="The entry id (see playground history).")]
 
@@ -92,42 +97,88 @@ def _when(text: str | None, option: str) -> float | None:
         raise UsageError(f"{option}: {exc}") from None
 
 
-def _summary(entry: Any) -> str:
-    data = entry.data if isinstance(entry.data, dict) else {}
-    if entry.type == "call":
-        return f"{entry.tool}({dump_json(data.get('args'), compact=True)})" if data else entry.tool
-    if entry.question is not None:
-        return str(entry.question)
-    return f"manual: {entry.tool}"
+#: The list's columns: (title, justify).
+LIST_COLUMNS = (
+    ("id", "right"),
+    ("time", "left"),
+    ("type", "left"),
+    ("outcome", "left"),
+    ("router", "left"),
+    ("what", "left"),
+)
+#: Lines written to stdout at once.
+CHUNK = 2000
 
 
-def _list_table(entries: list[Any]) -> Any:
-    from rich import box
-    from rich.table import Table
+def _write_lines(lines: Iterable[str]) -> None:
+    """Write ``lines`` to stdout in chunks of :data:`CHUNK` (one ``write`` each)."""
+    out = sys.stdout
+    chunk: list[str] = []
+    for line in lines:
+        chunk.append(line)
+        if len(chunk) >= CHUNK:
+            out.write("\n".join(chunk) + "\n")
+            chunk.clear()
+    if chunk:
+        out.write("\n".join(chunk) + "\n")
+    out.flush()
+
+
+def _table_lines(
+    rows: Iterable[tuple[Any, ...]], shape: tuple[int, set[tuple[str, str, str]]], console: Any
+) -> Iterator[str]:
+    """List rows (``HistoryStore.summary_rows``: id, created, type, outcome, router, what,
+    rerun_of) as aligned text lines, as they arrive: a header, a rule, then one line per entry
+    (``what`` cut to the terminal's width with ``…``; in full into a pipe or file). ``shape``:
+    ``HistoryStore.summary_shape`` (the largest id and the distinct type/outcome/router),
+    which sizes the columns before the first row. Outcome kinds are coloured as
+    ``render.kind_text`` colours them when the console has colour; each distinct styled value
+    is rendered once, not once per row."""
+    from rich.cells import cell_len, set_cell_size
 
     from playground.cli.render import kind_text
+    from playground.core.history import LocalTimes
 
-    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1))
-    for column, options in (
-        ("id", {"justify": "right", "style": "dim", "no_wrap": True}),
-        ("time", {"no_wrap": True}),
-        ("type", {"no_wrap": True}),
-        ("outcome", {"no_wrap": True}),
-        ("router", {"no_wrap": True}),
-        ("what", {"overflow": "fold", "ratio": 1}),
-    ):
-        table.add_column(column, **options)
-    for e in entries:
-        what = visible(_summary(e)) + (f"  (rerun of #{e.rerun_of})" if e.rerun_of else "")
-        table.add_row(
-            str(e.id),
-            e.time_text,
-            e.type,
-            kind_text(e.outcome) if e.type == "call" else e.outcome,
-            e.router or "-",
-            what,
-        )
-    return table
+    top, kinds = shape  # kinds: (type, outcome, router), a handful
+    widths = [
+        max(2, len(str(top))),
+        19,
+        max([4, *(len(t) for t, _, _ in kinds)]),
+        max([7, *(len(o or "-") for _, o, _ in kinds)]),
+        max([6, *(len(r or "-") for _, _, r in kinds)]),
+    ]
+
+    def styled(text: Any, plain: str, width: int) -> str:
+        if console.no_color or console.color_system is None:
+            return plain.ljust(width)
+        with console.capture() as capture:
+            console.print(text, end="")
+        return str(capture.get()) + " " * (width - len(plain))
+
+    id_w, _, type_w, outcome_w, router_w = widths
+    middle = {  # "type  outcome  router  ", styled once per distinct value
+        (t, o, r): f"{t.ljust(type_w)}  "
+        + styled(kind_text(o) if t == "call" else o or "-", o or "-", outcome_w)
+        + f"  {(r or '-').ljust(router_w)}  "
+        for t, o, r in kinds
+    }
+    from rich.text import Text
+
+    head = "  ".join(
+        title.rjust(w) if justify == "right" else title.ljust(w)
+        for (title, justify), w in zip(LIST_COLUMNS, [*widths, 0])
+    ).rstrip()
+    yield styled(Text(head, style="bold"), head, 0)
+    left = sum(widths) + 2 * len(widths)
+    room = console.width - left if console.is_terminal else 0
+    yield "─" * (left + max(room, 4) if room > 0 else left + 4)
+    time_text = LocalTimes().text
+    for entry_id, created, type_, outcome, router, what, rerun_of in rows:
+        tail = f"  (rerun of #{rerun_of})" if rerun_of else ""
+        if room > 0 and cell_len(what) + len(tail) > room:  # cut the text, keep the tail
+            what = set_cell_size(what, max(room - len(tail) - 1, 1)) + "…"
+        line = f"{entry_id:>{id_w}}  {time_text(created)}  {middle[type_, outcome, router]}{what}"
+        yield line + tail if tail else line
 
 
 def list_entries(
@@ -140,7 +191,8 @@ def list_entries(
     history: HistoryOption = None,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
-    """List the history, newest first (json/jsonl: each entry with its record or episode)."""
+    """List the history, newest first (json/jsonl: each entry with its record or episode;
+    --limit 0 lists every entry)."""
     if ctx.invoked_subcommand is not None:
         return
     from playground.core.history import Query
@@ -148,20 +200,40 @@ def list_entries(
     with boundary():
         store = _store(history)
         query = Query(
-            tool=tool, kind=kind, question=question, since=_when(since, "--since"), limit=limit
+            tool=tool,
+            kind=kind,
+            question=question,
+            since=_when(since, "--since"),
+            limit=limit or None,
         )
-        entries = store.entries(query, with_data=True)
         if fmt is OutputFormat.table:
             from playground.cli import render
 
-            if not entries:
+            shape = store.summary_shape(query)
+            if not shape[1]:
                 typer.echo(f"no history entries in {store.path}", err=True)
             else:
-                render.console().print(_list_table(entries))
+                rows = store.summary_rows(query)
+                _write_lines(_table_lines(rows, shape, render.console()))
         elif fmt is OutputFormat.jsonl:
-            emit_json_lines(e.to_json() for e in entries)
-        else:
-            emit_json([e.to_json() for e in entries], fmt)
+            _write_lines(store.json_lines(query))
+        else:  # one JSON array, an entry a line
+            _write_lines(_json_array(store.json_lines(query)))
+
+
+def _json_array(lines: Iterator[str]) -> Iterator[str]:
+    """JSON texts as the lines of one JSON array: ``[``, each item a line (commas between),
+    ``]``; ``[]`` when there are none."""
+    previous = next(lines, None)
+    if previous is None:
+        yield "[]"
+        return
+    yield "["
+    for line in lines:
+        yield previous + ","
+        previous = line
+    yield previous
+    yield "]"
 
 
 def show(
@@ -182,6 +254,7 @@ def show(
                 f" · router {entry.router}" if entry.router else "",
                 f" · rerun of #{entry.rerun_of}" if entry.rerun_of else "",
                 f"\nsource {visible(entry.source)}" if entry.source else "",
+                *(f"\n{visible(_server_line(m))}" for m in entry.mcp),
             )
             body = (
                 render.record_view(entry.data)
@@ -193,13 +266,31 @@ def show(
             emit_json(entry.to_json(), fmt)
 
 
+def _server_line(stored: dict[str, Any]) -> str:
+    """How ``history rerun`` reconnects one stored MCP server (``Entry.mcp`` item)."""
+    name = stored.get("name", "?")
+    if "mcp_config" in stored:
+        return f"MCP server {name}: {stored.get('server')} in {stored['mcp_config']}"
+    if "mcp_url" in stored:
+        headers = ", ".join(stored.get("header_names") or [])
+        return f"MCP server {name}: {stored['mcp_url']}" + (
+            f" (headers {headers}: values not stored)" if headers else ""
+        )
+    return f"MCP server {name}: {stored.get('mcp')} (in {stored.get('cwd')})"
+
+
 def _tools_for(entry: Any, tools: list[Path] | None) -> list[Path] | None:
-    """``--tools`` when given, else the entry's own tool source when its paths still exist."""
+    """``--tools`` when given, else the entry's own tool modules when they all still exist
+    (its ``MCP server NAME`` parts are not paths: the servers come from ``entry.mcp``)."""
     import os
 
     if tools:
         return tools
-    paths = [Path(p) for p in (entry.source or "").split(os.pathsep) if p]
+    paths = [
+        Path(p)
+        for p in (entry.source or "").split(os.pathsep)
+        if p and not p.startswith("MCP server ")
+    ]
     return paths if paths and all(p.exists() for p in paths) else None
 
 
@@ -212,23 +303,35 @@ def rerun(
     history: HistoryOption = None,
     no_history: NoHistoryOption = False,
     tools: ToolsOption = None,
+    mcp_header: McpHeaderOption = None,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Run an entry again (same arguments or question), record the new run and compare the two.
 
-    Uses the entry's tool modules unless --tools is given. Prints the fields that changed and
-    any changed declaration; exit 0 either way.
+    Uses the entry's tool modules unless --tools is given, and reconnects the MCP servers it
+    used (the same command, URL or config entry; header values are never stored: give
+    --mcp-header again). Prints the fields that changed, where the calls ran when that
+    changed, and any changed declaration; exit 0 either way.
     """
     import os
 
+    from playground.batch.replay import mcp_specs_for, ran_on
     from playground.batch.replay import rerun as run_again
-    from playground.core.history import record_run, source_text
+    from playground.core.history import mcp_sources, record_run, source_text
 
     with boundary():
         store = _store(history)
         entry = _entry(store, entry_id)
         paths = _tools_for(entry, tools)
-        pg = open_workbench(paths)
+        specs, notes = mcp_specs_for(entry.mcp, mcp_header)
+        if not entry.mcp and "MCP server " in (entry.source or ""):
+            notes.append(
+                f"#{entry.id} ran on an MCP server but was recorded before the history kept "
+                "how to reconnect it: it runs on the tool modules instead"
+            )
+        for text in notes:
+            note_line(text)
+        pg = open_workbench(paths, mcp=specs)
         chosen = None
         if entry.type == "episode" and entry.question is not None:
             from playground.routing import registry as router_registry
@@ -244,39 +347,48 @@ def rerun(
                 note_line(text)
             chosen = choice.router
         result = run_again(pg, entry.type, entry.data, entry.hashes, chosen)
+        servers = [f"MCP server {s.name}" for s in specs]
         new_id = None
         if not no_history:
+            module_paths = paths or ([] if specs else [Path("tools")])
             new_id = record_run(
                 store,
                 pg.registry,
                 entry.type,
                 result.new,
-                source=source_text(paths or [Path("tools")]),
+                source=os.pathsep.join(p for p in (source_text(module_paths), *servers) if p),
                 origin="rerun",
                 rerun_of=entry.id,
+                mcp=mcp_sources(pg.registry.sources),
             )
         data = {
             "entry": entry.id,
             "new_entry": new_id,
             "same": not result.drifts,
+            "ran_on": {
+                "old": ran_on(entry.type, entry.data),
+                "new": ran_on(entry.type, result.new),
+            },
             "drift": [d.to_json() for d in result.drifts],
             "causes": result.causes,
             "new": result.new,
         }
         if fmt is OutputFormat.table:
-            _print_comparison(entry.id, new_id, result)
+            _print_comparison(entry.id, new_id, result, data["ran_on"]["new"])
         else:
             emit_json(data, fmt)
     finish(pg)
 
 
-def _print_comparison(old_id: int, new_id: int | None, result: Any) -> None:
+def _print_comparison(old_id: int, new_id: int | None, result: Any, ran_on: list[str]) -> None:
     from rich.text import Text
 
     from playground.cli import render
 
     out = render.console()
     label = f"#{old_id} → {'#' + str(new_id) if new_id else 'rerun (not recorded)'}"
+    if any(s.startswith("mcp:") for s in ran_on):  # where it ran, when that was a server
+        label += f" on {', '.join(ran_on)}"
     if not result.drifts:
         out.print(Text.assemble((label, "bold"), ": the same ", ("(no field changed)", "green")))
         return
@@ -303,8 +415,8 @@ def save(
         entry = _entry(_store(history), entry_id)
         case = case_for_entry(entry.type, entry.data, entry.hashes, note=f"history #{entry.id}")
         line = append_line(to, case)
-        kind = "check" if entry.type == "call" else "eval"
-        typer.echo(f"saved #{entry.id} as a {kind} case: {to} line {line}", err=True)
+        kind = "a check" if entry.type == "call" else "an eval"
+        typer.echo(f"saved #{entry.id} as {kind} case: {to} line {line}", err=True)
         typer.echo(dump_json(case, compact=True))
 
 

@@ -113,8 +113,10 @@ def _print_table(results: list[Any]) -> None:
         for cause in r.causes:
             out.print(Text("  likely cause: " + cause, style="bold"))
     drifted = sum(1 for r in results if r.drifts and not r.updated)
+    updated = sum(1 for r in results if r.updated)
     style = "bold red" if drifted else "green"
-    out.print(Text(f"{len(results)} replayed, {drifted} drifted", style=style))
+    text = f"{len(results)} replayed, {drifted} drifted"
+    out.print(Text(text + (f", {updated} updated" if updated else ""), style=style))
 
 
 def register(app: typer.Typer) -> None:

@@ -187,19 +187,28 @@ def record_history(
 ) -> int | None:
     """Record one call record or episode of a hand test (never fails the command).
 
-    The stored source is the tool module paths, then ``MCP server NAME`` for each MCP server
-    (never its command, URL, headers or env); an MCP-only run stores no module path (a rerun
-    of it then loads ``--tools`` or ./tools: the servers are not restarted from history)."""
+    The stored source is the tool module paths, then ``MCP server NAME`` for each MCP server;
+    an MCP-only run stores no module path. The servers are kept apart for ``history rerun`` to
+    reconnect them (``core.history.mcp_sources``: the command, URL or config file, never a
+    header value, an env value or a key)."""
     if store is None:
         return None
-    from playground.core.history import record_run, source_text
+    from playground.core.history import mcp_sources, record_run, source_text
 
     servers = [  # no ":" in them: the parts are joined with os.pathsep
         f"MCP server {s.label[4:]}" for s in pg.registry.sources if s.label.startswith("mcp:")
     ]
     paths = tools_paths(tools) if (tools or not servers) else []
     source = os.pathsep.join(part for part in (source_text(paths), *servers) if part)
-    return record_run(store, pg.registry, kind, data, source=source, origin="cli")
+    return record_run(
+        store,
+        pg.registry,
+        kind,
+        data,
+        source=source,
+        origin="cli",
+        mcp=mcp_sources(pg.registry.sources),
+    )
 
 
 _CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F)}

@@ -26,11 +26,13 @@ import contextlib
 import json
 import os
 import re
+import shlex
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +45,9 @@ OFF_VALUES = frozenset({"off", "0", "no", "false", "none"})
 BUSY_TIMEOUT_MS = 10_000
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
-#: Schema migrations: ``MIGRATIONS[i]`` takes ``user_version`` i to i + 1. Append, never edit.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
+#: Schema migrations: ``MIGRATIONS[i]`` takes ``user_version`` i to i + 1 (SQL statements, or a
+#: function of the connection for a step SQL cannot do), in one transaction. Append, never edit.
+MIGRATIONS: tuple[tuple[str | Callable[[sqlite3.Connection], None], ...], ...] = (
     (
         # One small row per entry (what a listing reads: 100,000 of them in well under 300 ms)
         # and its bulky parts in ``bodies``, read for one entry or a page of them.
@@ -71,15 +74,35 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX entries_tool ON entries (tool, created)",
         "CREATE INDEX entries_outcome ON entries (outcome, created)",
     ),
+    (
+        # What the list shows on each row, stored at write time so that a listing reads only
+        # the small columns it prints (no JSON is parsed per row), and the MCP servers a run
+        # used, for ``history rerun`` to reconnect them.
+        "ALTER TABLE entries ADD COLUMN what TEXT NOT NULL DEFAULT ''",  # see what_of()
+        "ALTER TABLE bodies ADD COLUMN mcp TEXT NOT NULL DEFAULT '[]'",  # see Entry.mcp
+        lambda conn: _backfill_what(conn),
+        # A list reads its rows newest first from this index alone (LIST_COLUMNS), never
+        # jumping to the table row by row; it also serves --since (it replaces entries_created).
+        "CREATE INDEX entries_list ON entries (created, id, type, outcome, router, rerun_of, what)",
+        "DROP INDEX entries_created",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+#: The longest ``what`` stored (characters; longer ones end in ``…``): one line of a list.
+WHAT_MAX = 200
 
 #: Columns of a listing row, then of its body.
 SUMMARY_COLUMNS = (
     "e.id, e.created, e.type, e.tool, e.tools, e.kinds, e.outcome, e.question, e.router, "
     "e.origin, e.rerun_of"
 )
-BODY_COLUMNS = "b.source, b.hashes, b.data"
+BODY_COLUMNS = "b.source, b.hashes, b.data, e.what, b.mcp"
+#: Columns a word of ``Query.text`` (the TUI's filter box) is looked for in.
+TEXT_COLUMNS = ("e.what", "e.tools", "e.kinds", "e.type", "e.router", "e.outcome")
+#: Rows read at a time when a list is streamed (:meth:`HistoryStore.json_lines`).
+PAGE_ROWS = 2000
+#: Columns of a list's row (what ``playground history`` and the TUI print), in this order.
+LIST_COLUMNS = "e.id, e.created, e.type, e.outcome, e.router, e.what, e.rerun_of"
 
 # -- redaction -----------------------------------------------------------------------------------
 
@@ -164,6 +187,8 @@ class Entry:
     origin: str = ""
     rerun_of: int | None = None
     hashes: dict[str, str] = field(default_factory=dict)
+    what: str = ""
+    mcp: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def time_text(self) -> str:
@@ -173,7 +198,9 @@ class Entry:
     def to_json(self) -> dict[str, Any]:
         """``{"id", "time" (ISO 8601, local, seconds), "created" (Unix s), "type", "tool",
         "tools", "kinds", "outcome", "question", "router", "source", "origin", "rerun_of",
-        "declaration_hashes", "data"}`` (``data`` only when it was loaded)."""
+        "declaration_hashes", "what", "mcp", "data"}`` (``data`` only when it was loaded;
+        ``what``: the list's one-line summary, :func:`what_of`; ``mcp``: the MCP servers the run
+        used, without header or env values, as :func:`mcp_sources` gives)."""
         out: dict[str, Any] = {
             "id": self.id,
             "time": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(self.created)),
@@ -189,6 +216,8 @@ class Entry:
             "origin": self.origin,
             "rerun_of": self.rerun_of,
             "declaration_hashes": dict(self.hashes),
+            "what": self.what,
+            "mcp": list(self.mcp),
         }
         if self.data is not None:
             out["data"] = self.data
@@ -202,8 +231,10 @@ def call_entry(
     source: str = "",
     origin: str = "",
     rerun_of: int | None = None,
+    mcp: Iterable[Mapping[str, Any]] = (),
 ) -> Entry:
-    """An :class:`Entry` for one call record (``CallRecord.to_json()``, stored as given)."""
+    """An :class:`Entry` for one call record (``CallRecord.to_json()``, stored as given).
+    ``mcp``: the MCP servers the run used (see :attr:`Entry.mcp`)."""
     tool = str(record.get("tool") or "")
     kind = str(record.get("kind") or "")
     return Entry(
@@ -217,6 +248,8 @@ def call_entry(
         origin=origin,
         rerun_of=rerun_of,
         hashes=dict(hashes or {}),
+        what=what_of("call", record),
+        mcp=[dict(m) for m in mcp],
     )
 
 
@@ -227,8 +260,10 @@ def episode_entry(
     source: str = "",
     origin: str = "",
     rerun_of: int | None = None,
+    mcp: Iterable[Mapping[str, Any]] = (),
 ) -> Entry:
-    """An :class:`Entry` for one episode (``Episode.to_json()``, stored as given)."""
+    """An :class:`Entry` for one episode (``Episode.to_json()``, stored as given).
+    ``mcp``: the MCP servers the run used (see :attr:`Entry.mcp`)."""
     calls = [c for c in episode.get("calls") or [] if isinstance(c, Mapping)]
     tools: list[str] = []
     kinds: list[str] = []
@@ -250,6 +285,8 @@ def episode_entry(
         origin=origin,
         rerun_of=rerun_of,
         hashes=dict(hashes or {}),
+        what=what_of("episode", episode),
+        mcp=[dict(m) for m in mcp],
     )
 
 
@@ -257,8 +294,11 @@ def episode_entry(
 class Query:
     """Filters of a listing. ``tool``: an entry that called it. ``kind``: an outcome kind one
     of its calls had (``ok``, ``invalid_args``, ...), or the entry type ``call`` / ``episode``.
-    ``question``: a substring of the question (case-insensitive for ASCII). ``since``: Unix
-    time (s). ``before``: Unix time (s). ``limit``: rows, newest first (``None``: all)."""
+    ``question``: a substring of the question (case-insensitive for ASCII). ``text``: words
+    that must each appear in the list's summary (``what``), the router, the type or a kind
+    (the TUI's filter box). ``since`` / ``before``: Unix time (s). ``older_than``: ``(created,
+    id)`` of the last row of the previous page: only the entries listed after it (a page that
+    stays right while new entries arrive). ``limit``: rows, newest first (``None``: all)."""
 
     tool: str | None = None
     kind: str | None = None
@@ -266,6 +306,49 @@ class Query:
     since: float | None = None
     before: float | None = None
     limit: int | None = 50
+    text: str | None = None
+    older_than: tuple[float, int] | None = None
+
+
+_CONTROL_CHARS = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x20), 0x7F)}
+
+
+def what_of(kind: str, data: Any) -> str:
+    """The one-line summary a list shows for a record or episode: ``tool({"a": 1})`` for a
+    call (its arguments as compact JSON, Hangul as is), the question for a question episode,
+    ``manual: tool`` for ``call --repair``. Control characters are escaped (``\\x1b``), and
+    text past :data:`WHAT_MAX` characters is cut with ``…``."""
+    d = data if isinstance(data, Mapping) else {}
+    if kind == "call":
+        text = f"{d.get('tool') or ''}({json_text(d.get('args'))})"
+    elif isinstance(d.get("question"), str):
+        text = d["question"]
+    else:
+        text = f"manual: {picked_call(d)[0] or ''}"
+    text = text.translate(_CONTROL_CHARS)
+    return text if len(text) <= WHAT_MAX else text[: WHAT_MAX - 1] + "…"
+
+
+def json_text(value: Any) -> str:
+    """``value`` as strict JSON text (RFC 8259; Hangul as is; objects JSON cannot carry via
+    ``repr``): a non-finite float becomes the string ``"NaN"`` / ``"Infinity"`` /
+    ``"-Infinity"``, so the stored text is always readable by any JSON parser."""
+    try:
+        return json.dumps(value, ensure_ascii=False, default=repr, allow_nan=False)
+    except ValueError:
+        return json.dumps(_finite(value), ensure_ascii=False, default=repr, allow_nan=False)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and value != value:
+        return "NaN"
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        return "Infinity" if value > 0 else "-Infinity"
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 # -- the store -----------------------------------------------------------------------------------
@@ -408,7 +491,10 @@ class HistoryStore:
                 )
             for step in MIGRATIONS[version:]:
                 for statement in step:
-                    conn.execute(statement)
+                    if callable(statement):
+                        statement(conn)
+                    else:
+                        conn.execute(statement)
             if version < SCHEMA_VERSION:
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -455,15 +541,16 @@ class HistoryStore:
         if conn is None:
             return None
         created = entry.created or time.time()
-        data = json.dumps(
-            redact(entry.data, env_secrets()), ensure_ascii=False, default=repr, allow_nan=True
-        )
+        secrets = env_secrets()
+        redacted = redact(entry.data, secrets)
+        data = json_text(redacted)
+        what = what_of(entry.type, redacted)  # from the redacted data: no key in the list
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 cursor = conn.execute(
                     "INSERT INTO entries (created, type, tool, tools, kinds, outcome, question, "
-                    "router, origin, rerun_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "router, origin, rerun_of, what) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         created,
                         entry.type,
@@ -475,15 +562,17 @@ class HistoryStore:
                         entry.router,
                         entry.origin,
                         entry.rerun_of,
+                        what,
                     ),
                 )
                 conn.execute(
-                    "INSERT INTO bodies (id, source, hashes, data) VALUES (?, ?, ?, ?)",
+                    "INSERT INTO bodies (id, source, hashes, data, mcp) VALUES (?, ?, ?, ?, ?)",
                     (
                         cursor.lastrowid,
-                        redact(entry.source, env_secrets()),
+                        redact(entry.source, secrets),
                         json.dumps(entry.hashes, sort_keys=True),
                         data,
+                        json_text(redact(entry.mcp, secrets)),
                     ),
                 )
                 conn.execute("COMMIT")
@@ -494,7 +583,7 @@ class HistoryStore:
         except sqlite3.Error as exc:
             self._off(f"cannot write {self.path}: {_why(exc)}")
             return None
-        entry.id, entry.created = int(cursor.lastrowid or 0), created
+        entry.id, entry.created, entry.what = int(cursor.lastrowid or 0), created, what
         return entry.id
 
     def _clear_unlocked(self, before: float | None = None) -> int:
@@ -531,12 +620,9 @@ class HistoryStore:
         return int(count)
 
     # -- reading --------------------------------------------------------------------------------
-    def _list_unlocked(self, query: Query | None = None, *, with_data: bool = False) -> list[Entry]:
-        """Entries matching ``query``, newest first (``data`` only when ``with_data``)."""
-        conn = self._reader()
-        if conn is None:
-            return []
-        q = query or Query()
+    def _query(self, q: Query, columns: str, join: bool) -> tuple[str, list[Any]]:
+        """The SQL (and its parameters) selecting ``columns`` of the entries matching ``q``,
+        newest first; ``join``: with their ``bodies`` row (alias ``b``)."""
         where: list[str] = []
         params: list[Any] = []
         if q.tool:
@@ -551,24 +637,39 @@ class HistoryStore:
         if q.question:
             where.append("e.question LIKE ? ESCAPE '\\'")
             params.append(f"%{_like(q.question)}%")
+        if q.text:
+            for word in q.text.split():
+                where.append(
+                    "(" + " OR ".join(f"{c} LIKE ? ESCAPE '\\'" for c in TEXT_COLUMNS) + ")"
+                )
+                params.extend([f"%{_like(word)}%"] * len(TEXT_COLUMNS))
         if q.since is not None:
             where.append("e.created >= ?")
             params.append(q.since)
         if q.before is not None:
             where.append("e.created < ?")
             params.append(q.before)
-        sql = f"SELECT {SUMMARY_COLUMNS}"
-        sql += (
-            f", {BODY_COLUMNS} FROM entries e LEFT JOIN bodies b ON b.id = e.id"
-            if with_data
-            else " FROM entries e"
-        )
+        if q.older_than is not None:
+            where.append("(e.created < ? OR (e.created = ? AND e.id < ?))")
+            params.extend([q.older_than[0], q.older_than[0], q.older_than[1]])
+        sql = f"SELECT {columns} FROM entries e"
+        if join:
+            sql += " LEFT JOIN bodies b ON b.id = e.id"
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY e.created DESC, e.id DESC"
         if q.limit is not None:
             sql += " LIMIT ?"
             params.append(max(0, int(q.limit)))
+        return sql, params
+
+    def _list_unlocked(self, query: Query | None = None, *, with_data: bool = False) -> list[Entry]:
+        """Entries matching ``query``, newest first (``data`` only when ``with_data``)."""
+        conn = self._reader()
+        if conn is None:
+            return []
+        columns = SUMMARY_COLUMNS + (f", {BODY_COLUMNS}" if with_data else "")
+        sql, params = self._query(query or Query(), columns, with_data)
         try:
             rows = conn.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
@@ -619,6 +720,69 @@ class HistoryStore:
         """Entries matching ``query``, newest first (``data`` only when ``with_data``)."""
         with self._lock:
             return self._list_unlocked(query, with_data=with_data)
+
+    def json_lines(self, query: Query | None = None) -> Iterator[str]:
+        """Each entry matching ``query`` (newest first) as one compact JSON object, the
+        :meth:`Entry.to_json` shape with its ``data``, read a page at a time (memory stays flat).
+
+        The stored record or episode text is written into the line as it is, not parsed and
+        dumped again (it was stored as strict JSON by :func:`json_text`); a row stored by an
+        older version with a bare ``NaN`` goes through :func:`json.loads` first. Stops (after a
+        notice) when the file cannot be read."""
+        columns = f"{SUMMARY_COLUMNS}, {BODY_COLUMNS}"
+        for rows in self._pages(query or Query(), columns, True):
+            yield from _json_lines(rows)
+
+    def summary_rows(self, query: Query | None = None) -> Iterator[tuple[Any, ...]]:
+        """What a list of the entries matching ``query`` shows, newest first: tuples of
+        :data:`LIST_COLUMNS` (id, created, type, outcome, router, what, rerun_of), read from
+        the ``entries_list`` index alone (no JSON is parsed) a page at a time, so a list of
+        any length is printed in flat memory."""
+        for rows in self._pages(query or Query(), LIST_COLUMNS, False):
+            yield from rows
+
+    def summary_shape(self, query: Query | None = None) -> tuple[int, set[tuple[str, str, str]]]:
+        """What a table needs to size its columns before its rows arrive: the largest id and
+        the distinct ``(type, outcome, router)`` among the entries matching ``query``
+        (``(0, set())`` when there are none or history is off)."""
+        conn = self._reader()
+        if conn is None:
+            return 0, set()
+        sql, params = self._query(query or Query(), "e.id, e.type, e.outcome, e.router", False)
+        with self._lock:
+            try:
+                top = conn.execute(f"SELECT max(id) FROM ({sql})", params).fetchone()[0]
+                kinds = conn.execute(
+                    f"SELECT DISTINCT type, outcome, router FROM ({sql})", params
+                ).fetchall()
+            except sqlite3.Error as exc:
+                self._off(f"cannot read {self.path}: {_why(exc)}")
+                return 0, set()
+        return int(top or 0), {(t, o, r) for t, o, r in kinds}
+
+    def _pages(self, q: Query, columns: str, join: bool) -> Iterator[list[tuple[Any, ...]]]:
+        """The rows of :meth:`_query` in pages of :data:`PAGE_ROWS` (stops after a notice when
+        the file cannot be read)."""
+        conn = self._reader()
+        if conn is None:
+            return
+        sql, params = self._query(q, columns, join)
+        with self._lock:
+            try:
+                cursor = conn.execute(sql, params)
+            except sqlite3.Error as exc:
+                self._off(f"cannot read {self.path}: {_why(exc)}")
+                return
+        while True:
+            with self._lock:
+                try:
+                    rows = cursor.fetchmany(PAGE_ROWS)
+                except sqlite3.Error as exc:
+                    self._off(f"cannot read {self.path}: {_why(exc)}")
+                    return
+            if not rows:
+                return
+            yield rows
 
     def get(self, entry_id: int) -> Entry | None:
         """The entry with ``entry_id`` (with its data), or ``None``."""
@@ -681,7 +845,14 @@ def _entry_of(row: tuple[Any, ...], with_data: bool) -> Entry:
         rerun_of=rerun_of,
     )
     if with_data and len(row) > 11:
-        source, hashes, data = row[11:14]
+        source, hashes, data, entry.what, mcp = row[11:16]
+        try:
+            mcp_list = json.loads(mcp) if mcp else []
+        except ValueError:
+            mcp_list = []
+        entry.mcp = (
+            [m for m in mcp_list if isinstance(m, dict)] if isinstance(mcp_list, list) else []
+        )
         entry.source = source or ""
         try:
             hash_map = json.loads(hashes) if hashes else {}
@@ -693,6 +864,118 @@ def _entry_of(row: tuple[Any, ...], with_data: bool) -> Entry:
         except ValueError:
             entry.data = data
     return entry
+
+
+def _strict(text: str | None) -> str:
+    """Stored JSON text as strict JSON: as it is, unless an older version stored a bare
+    ``NaN``/``Infinity`` (or the text is not JSON at all: then it becomes a JSON string)."""
+    if text is None:
+        return "null"
+    if "NaN" not in text and "Infinity" not in text:
+        return text
+    try:
+        return json_text(json.loads(text))
+    except ValueError:
+        return json_text(text)
+
+
+#: ``MM:SS`` for each second of an hour.
+_MINUTE_SECOND = [f"{m:02d}:{s:02d}" for m in range(60) for s in range(60)]
+
+
+class LocalTimes:
+    """Unix times (s) as local date-times, fast for many rows: the UTC offset is looked up once
+    per quarter hour (:func:`time.localtime`'s ``tm_gmtoff``, so daylight saving is followed:
+    offsets and their changes fall on quarter hours) and the ``YYYY-MM-DD HH`` text once per
+    local hour; minutes and seconds come from a table. Same text as :func:`time.strftime` with
+    :func:`time.localtime` (whole seconds, truncated)."""
+
+    def __init__(self) -> None:
+        self._offsets: dict[int, tuple[int, str]] = {}
+        self._hours: dict[int, str] = {}
+
+    def _offset(self, quarter: int) -> tuple[int, str]:
+        """``(local - UTC seconds, "+HHMM")`` in the quarter hour ``quarter`` (Unix s / 900)."""
+        off = time.localtime(quarter * 900).tm_gmtoff
+        sign, mins = ("-", -off // 60) if off < 0 else ("+", off // 60)
+        found = self._offsets[quarter] = (off, f"{sign}{mins // 60:02d}{mins % 60:02d}")
+        return found
+
+    def _hour(self, local_hour: int) -> str:
+        """``YYYY-MM-DD HH`` of a local hour (local Unix s / 3600)."""
+        text = self._hours[local_hour] = time.strftime(
+            "%Y-%m-%d %H", time.gmtime(local_hour * 3600)
+        )
+        return text
+
+    def text(self, created: float) -> str:
+        """``YYYY-MM-DD HH:MM:SS`` (local; :attr:`Entry.time_text`)."""
+        whole = int(created // 1)
+        off = (self._offsets.get(whole // 900) or self._offset(whole // 900))[0]
+        local = whole + off
+        hour = self._hours.get(local // 3600) or self._hour(local // 3600)
+        return f"{hour}:{_MINUTE_SECOND[local % 3600]}"
+
+    def iso(self, created: float) -> str:
+        """``YYYY-MM-DDTHH:MM:SS+HHMM`` (local; the ``time`` of :meth:`Entry.to_json`)."""
+        whole = int(created // 1)
+        off, zone = self._offsets.get(whole // 900) or self._offset(whole // 900)
+        local = whole + off
+        hour = self._hours.get(local // 3600) or self._hour(local // 3600)
+        return f"{hour[:10]}T{hour[11:]}:{_MINUTE_SECOND[local % 3600]}{zone}"
+
+
+class _Memo(dict[Any, str]):
+    """``memo[value]``: ``make(value)``, made once per distinct value (a C-level lookup after)."""
+
+    def __init__(self, make: Callable[[Any], str]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> str:
+        made = self[key] = self.make(key)
+        return made
+
+
+def _json_lines(rows: Iterable[tuple[Any, ...]]) -> Iterator[str]:
+    """Rows of ``SUMMARY_COLUMNS, BODY_COLUMNS`` as the compact JSON of :meth:`Entry.to_json`
+    (same keys, order and values; ``created`` written with 6 decimals, the value
+    ``round(created, 6)``), the stored JSON texts written in as they are. Per row only the
+    question and ``what`` are encoded; the values that repeat (type, tool, kinds, router,
+    source, declaration hashes, ...) once per distinct value."""
+    text = encode_basestring
+    short = _Memo(lambda v: text(v or ""))
+    listed = _Memo(lambda joined: "[" + ", ".join(text(v) for v in _split(joined)) + "]")
+    stored = _Memo(lambda raw: _strict(raw))
+    iso = LocalTimes().iso
+    for row in rows:
+        entry_id, created, type_, tool, tools, kinds, outcome, question, router, origin = row[:10]
+        rerun_of, source, hashes, data, what, mcp = row[10:16]
+        yield (
+            f'{{"id": {entry_id}, "time": "{iso(created)}", "created": {created:.6f}, '
+            f'"type": {short[type_]}, "tool": {short[tool]}, "tools": {listed[tools]}, '
+            f'"kinds": {listed[kinds]}, "outcome": {short[outcome]}, '
+            f'"question": {"null" if question is None else text(question)}, '
+            f'"router": {short[router]}, "source": {short[source]}, "origin": {short[origin]}, '
+            f'"rerun_of": {"null" if rerun_of is None else rerun_of}, '
+            f'"declaration_hashes": {stored[hashes or "{}"]}, "what": {text(what or "")}, '
+            f'"mcp": {stored[mcp or "[]"]}, "data": {_strict(data)}}}'
+        )
+
+
+def _backfill_what(conn: sqlite3.Connection) -> None:
+    """Schema 1 → 2: fill ``entries.what`` from each stored record or episode (:func:`what_of`)."""
+    rows = conn.execute(
+        "SELECT e.id, e.type, b.data FROM entries e JOIN bodies b ON b.id = e.id"
+    ).fetchall()
+    updates = []
+    for entry_id, type_, data in rows:
+        try:
+            parsed = json.loads(data) if data else {}
+        except ValueError:
+            parsed = {}
+        updates.append((what_of(type_, parsed), entry_id))
+    conn.executemany("UPDATE entries SET what = ? WHERE id = ?", updates)
 
 
 def resolve_path(
@@ -776,15 +1059,57 @@ def record_run(
     source: str = "",
     origin: str = "",
     rerun_of: int | None = None,
+    mcp: Iterable[Mapping[str, Any]] = (),
 ) -> int | None:
     """Store one call record (``kind == "call"``) or episode with the declaration hashes it
-    touched (:func:`touched_hashes`); returns the entry id, ``None`` when history is off or
-    the write failed (a notice says why). Never raises."""
+    touched (:func:`touched_hashes`); ``mcp``: the MCP servers it used (:attr:`Entry.mcp`).
+    Returns the entry id, ``None`` when history is off or the write failed (a notice says
+    why). Never raises."""
     if store is None or not store.enabled:
         return None
     hashes = touched_hashes(registry, kind, data)
     build = call_entry if kind == "call" else episode_entry
-    return store.add(build(data, hashes, source=source, origin=origin, rerun_of=rerun_of))
+    return store.add(build(data, hashes, source=source, origin=origin, rerun_of=rerun_of, mcp=mcp))
+
+
+def mcp_sources(sources: Any) -> list[dict[str, Any]]:
+    """What a history entry keeps of the MCP servers a run used, to reconnect them on
+    ``history rerun``: never a header value, an ``env`` value or a key. ``sources``:
+    ``Registry.sources`` (an MCP source has ``label`` ``mcp:NAME`` and ``spec``, a
+    :class:`~playground.core.mcp_config.McpServerSpec`).
+
+    One dict per MCP server, in the order they were given: ``{"name", "mcp": "COMMAND ARG...",
+    "cwd"}`` for ``--mcp`` (the directory it started in), ``{"name", "mcp_url",
+    "header_names": [...]}`` for ``--mcp-url`` (the names of its headers only), ``{"name",
+    "mcp_config": ABSOLUTE PATH, "server"}`` for an entry of an ``mcpServers`` file (read
+    again on rerun, so its ``env`` and headers never enter the history). Sources that are not
+    MCP servers are left out."""
+    out: list[dict[str, Any]] = []
+    for source in sources:
+        spec = getattr(source, "spec", None)
+        if spec is None or not str(getattr(source, "label", "")).startswith("mcp:"):
+            continue
+        if spec.origin == "--mcp":
+            out.append(
+                {
+                    "name": spec.name,
+                    "mcp": shlex.join([spec.command, *spec.args]),
+                    "cwd": spec.cwd or os.getcwd(),
+                }
+            )
+        elif spec.origin == "--mcp-url":
+            out.append(
+                {"name": spec.name, "mcp_url": spec.url, "header_names": sorted(spec.headers)}
+            )
+        else:
+            out.append(
+                {
+                    "name": spec.name,
+                    "mcp_config": str(Path(spec.origin).resolve()),
+                    "server": spec.name,
+                }
+            )
+    return out
 
 
 def source_text(paths: Iterable[str | Path]) -> str:

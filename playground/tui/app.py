@@ -527,9 +527,15 @@ class PlaygroundApp(App[None]):
             )
 
     def _source(self) -> str:
+        """The tool source as the history stores it: the module paths (none for an MCP-only
+        session), then ``MCP server NAME`` for each server (as the CLI stores it)."""
+        import os
+
         from playground.core.history import source_text
 
-        return source_text(self.tools or ["tools"])
+        servers = [f"MCP server {spec.name}" for spec in self.mcp]
+        paths = source_text(self.tools or ([] if servers else ["tools"]))
+        return os.pathsep.join(part for part in (paths, *servers) if part)
 
     def record_history(self, kind: str, data: Any) -> None:
         """Record a call record or episode JSON of a hand test (in a worker; never fails)."""
@@ -538,10 +544,16 @@ class PlaygroundApp(App[None]):
 
     @work(thread=True, group="history-write", exit_on_error=False)
     def _history_worker(self, registry: Any, kind: str, data: Any) -> None:
-        from playground.core.history import record_run
+        from playground.core.history import mcp_sources, record_run
 
         entry_id = record_run(
-            self.history, registry, kind, data, source=self._source(), origin="tui"
+            self.history,
+            registry,
+            kind,
+            data,
+            source=self._source(),
+            origin="tui",
+            mcp=mcp_sources(registry.sources),  # for `playground history rerun` to reconnect
         )
         self.post_message(self.HistoryWritten(entry_id))
 
@@ -588,7 +600,7 @@ class PlaygroundApp(App[None]):
         import os
 
         from playground.batch.replay import rerun
-        from playground.core.history import call_entry, episode_entry, record_run
+        from playground.core.history import call_entry, episode_entry, mcp_sources, record_run
 
         try:
             router = None
@@ -614,6 +626,7 @@ class PlaygroundApp(App[None]):
             source=self._source(),
             origin="rerun",
             rerun_of=entry.id,
+            mcp=mcp_sources(pg.registry.sources),
         )
         build = call_entry if entry.type == "call" else episode_entry
         new = build(result.new, result.hashes, origin="rerun", rerun_of=entry.id)

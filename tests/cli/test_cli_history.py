@@ -108,6 +108,45 @@ def test_a_call_is_listed_with_its_record_and_show_prints_the_same_record(tmp_pa
     assert len(lines) == 1 and json.loads(lines[0])["id"] == entry["id"]
 
 
+def test_the_list_in_every_format_and_limit_0_for_every_entry(tmp_path):
+    """The table is one aligned line per entry (what: the call or the question); --limit 0 is
+    every entry; json is one array (an entry a line), jsonl one entry a line, newest first."""
+    from playground.core.history import HistoryStore, call_entry, episode_entry
+
+    db = tmp_path / "h.db"
+    store = HistoryStore(db)
+    for n in range(60):
+        store.add(
+            call_entry({"tool": "get_order_status", "args": {"order_id": f"HR{n}"}, "kind": "ok"})
+        )
+    store.add(
+        episode_entry({"question": "텀블러 어디쯤이에요?", "router": "offline", "end": "answered"})
+    )
+    store.close()
+    table = invoke("history", "--history", db)
+    assert table.exit_code == 0, table.stderr
+    lines = table.stdout.splitlines()
+    assert lines[0].split() == ["id", "time", "type", "outcome", "router", "what"]
+    assert len(lines) == 2 + 50  # header, rule, the newest 50
+    assert lines[2].split()[0] == "61" and lines[2].endswith("텀블러 어디쯤이에요?")
+    assert lines[2].split()[3:5] == ["episode", "answered"]
+    assert lines[3].split()[0] == "60" and lines[3].endswith(
+        'get_order_status({"order_id": "HR59"})'
+    )
+    every = invoke("history", "--history", db, "--limit", "0")
+    assert len(every.stdout.splitlines()) == 2 + 61
+    as_json = invoke("history", "--history", db, "-n", "0", "--format", "json").stdout
+    assert as_json.startswith("[\n{") and as_json.endswith("}\n]\n")
+    assert [e["id"] for e in json.loads(as_json)] == list(range(61, 0, -1))
+    assert len(as_json.splitlines()) == 61 + 2
+    jsonl = invoke("history", "--history", db, "-n", "3", "--format", "jsonl").stdout.splitlines()
+    assert [json.loads(line)["id"] for line in jsonl] == [61, 60, 59]
+    assert json.loads(jsonl[1])["data"]["args"] == {"order_id": "HR59"}
+    empty = tmp_path / "empty.db"
+    assert invoke("history", "--history", empty, "--format", "json").stdout == "[]\n"
+    assert invoke("history", "--history", empty, "--format", "jsonl").stdout == ""
+
+
 def test_no_history_and_the_environment_variable(tmp_path, monkeypatch):
     db = tmp_path / "h.db"
     invoke(
@@ -167,6 +206,10 @@ def test_saved_case_passes_then_fails_naming_the_field_when_the_result_changes(t
     report = json.loads(failed.stdout)
     assert report["cases"][1]["mismatches"] == ["value.status: expected '배송중', got '배송완료'"]
     assert "notes" not in report["cases"][1]  # the declaration did not change
+    # a body that now raises: the kind is named by its value, not its Python enum
+    broken = shop_copy(tmp_path, '"status": row["order_status"],', '"status": 1 / 0,')
+    raised = json.loads(invoke("check", cases, "--tools", broken, "--format", "json").stdout)
+    assert raised["cases"][1]["mismatches"][0] == "kind: expected 'ok', got 'raised'"
 
 
 def test_a_check_line_says_when_its_contract_changed(tmp_path):
@@ -190,7 +233,8 @@ def test_a_question_is_saved_as_an_eval_line_with_the_routers_choice(tmp_path):
     cases = tmp_path / "routing.jsonl"
     asked = invoke("ask", QUESTION, "--tools", TOOLS, "--history", db, "--format", "json")
     assert asked.exit_code == 0, asked.stderr
-    invoke("history", "save", "1", "--to", cases, "--history", db)
+    saved = invoke("history", "save", "1", "--to", cases, "--history", db)
+    assert saved.stderr == f"saved #1 as an eval case: {cases} line 1\n"
     line = json.loads(cases.read_text(encoding="utf-8"))
     assert line == {
         "question": QUESTION,
@@ -251,6 +295,7 @@ def test_golden_episode_replays_clean_then_names_the_changed_declaration(tmp_pat
     # --update accepts today's behaviour; then it replays clean against the copy
     updated = invoke("replay", golden, "--tools", edited, "--update")
     assert updated.exit_code == 0
+    assert "1 replayed, 0 drifted, 1 updated" in updated.stdout
     assert invoke("replay", golden, "--tools", edited).exit_code == 0
     assert invoke("replay", golden, "--tools", SHOP).exit_code == 1
 
@@ -409,3 +454,171 @@ def test_history_that_cannot_be_written_never_fails_the_command(tmp_path, where)
     assert proc.returncode == 0 and json.loads(out)["kind"] == "ok"
     notes = [line for line in err.splitlines() if line.startswith("note:")]
     assert len(notes) == 1 and notes[0].startswith("note: history is off for this run")
+
+
+# -- rerun of an entry that ran on MCP servers (real servers: fixtures/mcp_shop_server.py) --------
+
+
+def _db_bytes(db: Path) -> bytes:
+    """The history file and its WAL, as bytes (to look for a secret anywhere in them)."""
+    return b"".join(p.read_bytes() for p in db.parent.glob(db.name + "*"))
+
+
+def test_rerun_reconnects_the_stdio_mcp_server_it_ran_on(tmp_path, monkeypatch):
+    from tests.mcp.conftest import SHOP_SERVER, read_log, stdio_line
+
+    db, log = tmp_path / "h.db", tmp_path / "calls.jsonl"
+    monkeypatch.setenv("GEMINI_API_KEY", "gemini-key-never-stored")
+    line = stdio_line(SHOP_SERVER, "--log", str(log))
+    called = invoke(
+        "call", "get_order_status", "order_id=HR20260604", "--mcp", line, "--history", db
+    )
+    assert called.exit_code == 0, called.stderr
+    asked = invoke("ask", QUESTION, "--mcp", line, "--history", db, "--format", "json")
+    assert asked.exit_code == 0, asked.stderr
+    assert len(read_log(log)) == 2
+    entry = json.loads(invoke("history", "show", "1", "--history", db, "--format", "json").stdout)
+    assert entry["source"] == "MCP server mcp_shop_server"
+    assert entry["mcp"] == [{"name": "mcp_shop_server", "mcp": line, "cwd": os.getcwd()}]
+    monkeypatch.chdir(tmp_path)  # a rerun from elsewhere starts the server where it first ran
+    again = invoke("history", "rerun", "1", "--history", db, "--format", "json")
+    assert again.exit_code == 0, again.stderr
+    result = json.loads(again.stdout)
+    assert result["ran_on"] == {"old": ["mcp:mcp_shop_server"], "new": ["mcp:mcp_shop_server"]}
+    assert result["same"] is True and result["new"]["source"] == "mcp:mcp_shop_server"
+    assert [c["tool"] for c in read_log(log)][2] == "get_order_status"
+    header = invoke("history", "rerun", "1", "--history", db, "--mcp-header", "X-Key: v")
+    assert header.exit_code == 2 and "this entry used none" in header.stderr
+    table = invoke("history", "rerun", "2", "--history", db)
+    assert "#2 → #4 on mcp:mcp_shop_server: the same" in table.stdout
+    assert len(read_log(log)) == 4
+    new = json.loads(invoke("history", "show", "3", "--history", db, "--format", "json").stdout)
+    assert new["rerun_of"] == 1 and new["mcp"] == entry["mcp"]
+    assert new["source"] == "MCP server mcp_shop_server"  # ./tools was not loaded
+    assert b"gemini-key-never-stored" not in _db_bytes(db)
+
+
+def test_rerun_reconnects_an_http_server_and_asks_for_its_headers_again(tmp_path):
+    from tests.mcp.conftest import SHOP_SERVER, free_port, read_log, wait_for_port
+
+    log, db = tmp_path / "calls.jsonl", tmp_path / "h.db"
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, str(SHOP_SERVER), "--http", "--port", str(port), "--log", str(log)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, server)
+        url = f"http://127.0.0.1:{port}/mcp"
+        header = "Authorization: Bearer header-value-never-stored"
+        called = invoke(
+            "call", "track_shipping", "order_id=HR20260604", "--mcp-url", url,
+            "--mcp-header", header, "--history", db,
+        )  # fmt: skip
+        assert called.exit_code == 0, called.stderr
+        entry = json.loads(invoke("history", "show", "1", "--history", db, "-f", "json").stdout)
+        assert entry["mcp"] == [
+            {"name": "127_0_0_1", "mcp_url": url, "header_names": ["Authorization"]}
+        ]
+        shown = " ".join(invoke("history", "show", "1", "--history", db).stdout.split())
+        # (words compared: the line wraps at the console's width)
+        assert f"MCP server 127_0_0_1: {url} (headers Authorization: values not stored)" in shown
+        bare = invoke("history", "rerun", "1", "--history", db, "--format", "json")
+        assert bare.exit_code == 0, bare.stderr
+        assert "header(s) Authorization" in bare.stderr and "--mcp-header" in bare.stderr
+        assert json.loads(bare.stdout)["ran_on"]["new"] == ["mcp:127_0_0_1"]
+        given = invoke(
+            "history", "rerun", "1", "--history", db, "--mcp-header", header, "-f", "json"
+        )
+        assert given.exit_code == 0 and json.loads(given.stdout)["same"] is True
+        logged = read_log(log)
+        assert [("authorization" in c["headers"]) for c in logged] == [True, False, True]
+        assert b"header-value-never-stored" not in _db_bytes(db)
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def test_rerun_reads_the_mcp_config_file_again_and_never_stores_its_env(tmp_path):
+    from tests.mcp.conftest import SHOP_SERVER, read_log
+
+    log, db, config = tmp_path / "calls.jsonl", tmp_path / "h.db", tmp_path / "mcp.json"
+    config.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "shop": {
+                        "command": sys.executable,
+                        "args": [str(SHOP_SERVER), "--log", str(log)],
+                        "env": {"SHOP_TOKEN": "env-value-never-stored"},
+                    }
+                }
+            }
+        ),
+        encoding="utf-8",
+    )
+    called = invoke(
+        "call", "check_stock", "product_id=P008", "--mcp-config", config,
+        "--mcp-server", "shop", "--history", db,
+    )  # fmt: skip
+    assert called.exit_code == 0, called.stderr
+    entry = json.loads(invoke("history", "show", "1", "--history", db, "-f", "json").stdout)
+    assert entry["mcp"] == [{"name": "shop", "mcp_config": str(config.resolve()), "server": "shop"}]
+    again = invoke("history", "rerun", "1", "--history", db, "--format", "json")
+    assert again.exit_code == 0, again.stderr
+    assert json.loads(again.stdout)["ran_on"]["new"] == ["mcp:shop"]
+    assert len(read_log(log)) == 2
+    assert b"env-value-never-stored" not in _db_bytes(db)
+    config.write_text('{"mcpServers": {}}', encoding="utf-8")
+    gone = invoke("history", "rerun", "1", "--history", db)
+    assert gone.exit_code == 2 and "no MCP server 'shop'" in gone.stderr
+
+
+def test_a_rerun_that_left_the_mcp_server_is_a_source_drift():
+    from playground.batch.replay import source_drifts
+
+    old = {"tool": "t", "source": "mcp:shop"}
+    assert source_drifts("call", old, {"tool": "t", "source": "mcp:shop"}) == []
+    moved = source_drifts("call", old, {"tool": "t", "source": "worker"})
+    assert [d.to_json() for d in moved] == [
+        {"field": "source", "saved": "mcp:shop", "now": "worker"}
+    ]
+    assert source_drifts("call", {"source": "worker"}, {"source": "in-process"}) == []
+
+
+def test_on_a_terminal_the_list_is_cut_to_its_width_keeping_the_rerun_mark(tmp_path):
+    """Hangul counts two cells; the text is cut with … and '(rerun of #N)' stays; colour codes
+    come from Rich and take no width. The rows stream from the store, sized by its shape."""
+    from rich.cells import cell_len
+    from rich.console import Console
+
+    from playground.cli.cmd_history import _table_lines
+    from playground.core.history import HistoryStore, Query, call_entry, episode_entry
+
+    store = HistoryStore(tmp_path / "h.db")
+    store.add(call_entry({"tool": "check_stock", "args": {}, "kind": "invalid_args"}))
+    episode = {"question": "텀블러 " * 20, "router": "offline", "end": "answered"}
+    store.add(episode_entry(episode, rerun_of=1))
+    shape = store.summary_shape(Query(limit=None))
+    assert shape == (2, {("episode", "answered", "offline"), ("call", "invalid_args", "")})
+    plain = Console(width=90, force_terminal=True, no_color=True)
+    lines = list(_table_lines(store.summary_rows(Query(limit=None)), shape, plain))
+    assert all(cell_len(line) <= 90 for line in lines)
+    assert lines[2].endswith("…  (rerun of #1)") and "텀블러 텀블러" in lines[2]
+    assert lines[3].split()[3:] == ["call", "invalid_args", "-", "check_stock({})"]
+    color = Console(width=90, force_terminal=True, color_system="standard")
+    coloured = list(_table_lines(store.summary_rows(Query(limit=None)), shape, color))
+    assert "\x1b[" in coloured[3] and coloured[3].endswith("check_stock({})")
+    assert coloured[3].index("check_stock") > lines[3].index("check_stock")  # codes, same cells
+    assert store.summary_shape(Query(tool="nothing")) == (0, set())
+
+
+def test_a_drift_shows_an_outcome_kind_as_its_value():
+    """A rerun's fresh record holds OutcomeKind members; the drift text shows 'unknown_tool'."""
+    from playground.batch.drift import compare
+    from playground.core.outcome import OutcomeKind
+
+    saved = {"tool": "t", "kind": "ok"}
+    now = {"tool": "t", "kind": OutcomeKind.UNKNOWN_TOOL}
+    assert [d.text() for d in compare("call", saved, now)] == ["kind: 'ok' → 'unknown_tool'"]

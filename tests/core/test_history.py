@@ -15,6 +15,7 @@ from playground.core.history import (
     DEFAULT_PATH,
     SCHEMA_VERSION,
     HistoryStore,
+    LocalTimes,
     Query,
     call_entry,
     episode_entry,
@@ -45,7 +46,12 @@ def test_a_new_file_is_wal_versioned_marked_and_private(tmp_path):
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
-    assert {"entries_created", "entries_tool", "entries_outcome"} <= indexes
+    assert {"entries_list", "entries_tool", "entries_outcome"} <= indexes
+    plan = conn.execute(
+        "EXPLAIN QUERY PLAN SELECT e.id, e.created, e.type, e.outcome, e.router, e.what, "
+        "e.rerun_of FROM entries e ORDER BY e.created DESC, e.id DESC"
+    ).fetchall()
+    assert "COVERING INDEX entries_list" in plan[0][-1]  # a list never reads the table rows
     got = store.get(1)
     assert (
         got is not None and got.data == record() and got.hashes == {"get_order_status": "ab" * 32}
@@ -96,8 +102,15 @@ def test_keys_and_header_values_are_never_stored(tmp_path, monkeypatch):
         },
     )
     store.add(call_entry(data, source="https://user:pa55word@example.com/mcp"))
+    # the list's summary of a call shows its arguments: redacted the same way
+    with_key = record(args={"q": "AIzaSECRET-123456789", "headers": {"Cookie": "c00kie-v"}})
+    store.add(call_entry(with_key))
     raw = (tmp_path / "h.db").read_bytes() + (tmp_path / "h.db-wal").read_bytes()
     assert b"AIzaSECRET" not in raw and b"pa55word" not in raw and b"Bearer t" not in raw
+    assert b"c00kie-v" not in raw
+    assert next(store.summary_rows())[5] == (
+        'get_order_status({"q": "[redacted]", "headers": "[redacted]"})'
+    )
     got = store.get(1)
     assert got.data["message"] == "called with key [redacted]"
     assert got.data["request"] == {"headers": "[redacted]", "Authorization": "[redacted]"}
@@ -232,3 +245,87 @@ def test_reading_an_empty_history_creates_no_file(tmp_path):
     assert store.entries() == [] and store.get(1) is None and store.count() == 0
     assert store.clear() == 0 and store.enabled
     assert not (tmp_path / ".playground").exists()
+
+
+def test_list_rows_are_the_list_columns_and_json_lines_equal_to_json(tmp_path, monkeypatch):
+    """A listing reads the small columns only; a JSON line splices the stored record text and
+    is exactly ``Entry.to_json()`` (a non-finite number is stored as a string, strict JSON)."""
+    import json
+
+    monkeypatch.setenv("TZ", "Asia/Kolkata")  # a half-hour offset
+    time.tzset()
+    try:
+        store = HistoryStore(tmp_path / "h.db")
+        now = 1_780_000_000.25
+        store.add(at(call_entry(record(value=float("nan"), args={"q": "키\x1b보드"})), now - 60))
+        episode = {"question": "텀블러 어디쯤이에요?", "router": "offline", "end": "answered"}
+        store.add(at(episode_entry(episode, mcp=[{"mcp": "python s.py"}]), now))
+        rerun = call_entry(record("check_stock"), rerun_of=1)
+        rerun.created = now + 1
+        store.add(rerun)
+        rows = list(store.summary_rows(Query(limit=None)))
+        # (id, created, type, outcome, router, what, rerun_of)
+        assert rows == [
+            (3, now + 1, "call", "ok", "", 'check_stock({"order_id": "HR1"})', 1),
+            (2, now, "episode", "answered", "offline", "텀블러 어디쯤이에요?", None),
+            (1, now - 60, "call", "ok", "", 'get_order_status({"q": "키\\u001b보드"})', None),
+        ]  # (the control character is escaped by the JSON of the arguments)
+        assert LocalTimes().text(rows[1][1]) == "2026-05-29 01:56:40"  # 20:26:40 UTC + 05:30
+        assert store.summary_shape(Query(limit=None)) == (
+            3,
+            {("call", "ok", ""), ("episode", "answered", "offline")},
+        )
+        lines = list(store.json_lines(Query(limit=None)))
+        full = store.entries(Query(limit=None), with_data=True)
+        assert [json.loads(line) for line in lines] == [e.to_json() for e in full]
+        assert json.loads(lines[2])["data"]["value"] == "NaN"
+        assert json.loads(lines[1])["mcp"] == [{"mcp": "python s.py"}]
+        assert json.loads(lines[1])["time"] == "2026-05-29T01:56:40+0530"
+        assert [r[0] for r in store.summary_rows(Query(text="텀블러 offline"))] == [2]
+        assert [r[0] for r in store.summary_rows(Query(text="check_stock"))] == [3]
+        # a page after the row (created, id) of the last one shown
+        assert [r[0] for r in store.summary_rows(Query(older_than=(now, 2)))] == [1]
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+
+
+def test_a_schema_1_file_is_migrated_and_its_list_summaries_filled(tmp_path):
+    """A history written before the list columns existed: the migration adds them and fills
+    ``what`` from each stored record, in the same transaction; nothing is lost."""
+    import json
+
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path)
+    from playground.core.history import MIGRATIONS
+
+    for statement in MIGRATIONS[0]:
+        conn.execute(statement)
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute(
+        "INSERT INTO entries (created, type, tool, tools, kinds, outcome) "
+        "VALUES (1, 'call', 'get_order_status', ',get_order_status,', ',ok,', 'ok')"
+    )
+    conn.execute(
+        "INSERT INTO bodies (id, source, hashes, data) VALUES (1, '', '{}', ?)",
+        (json.dumps(record(value=1.5)),),
+    )
+    conn.execute(
+        "INSERT INTO entries (created, type, outcome, question) "
+        "VALUES (2, 'episode', 'answered', '재고 있어요?')"
+    )
+    conn.execute(
+        "INSERT INTO bodies (id, data) VALUES (2, ?)", (json.dumps({"question": "재고 있어요?"}),)
+    )
+    conn.commit()
+    conn.close()
+    store = HistoryStore(path)
+    rows = store.summary_rows(Query(limit=None))
+    assert [(r[0], r[5]) for r in rows] == [
+        (2, "재고 있어요?"),
+        (1, 'get_order_status({"order_id": "HR1"})'),
+    ]
+    assert store.get(1).data == record(value=1.5) and store.get(1).mcp == []
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert store.notices == []

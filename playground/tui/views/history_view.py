@@ -30,8 +30,9 @@ from textual.widgets import DataTable, Input, Static
 from playground.core.history import Entry, HistoryStore, Query
 from playground.core.record import verdict_of
 
-#: Entries the view loads (newest first); the filter works on these.
-LIST_LIMIT = 1000
+#: Entries the view reads at a time (newest first); the next page is read when the cursor
+#: comes near the end of the list, so a history of 100,000 entries opens as fast as one of 10.
+PAGE = 200
 DEFAULT_CASE_FILE = "saved_cases.jsonl"
 
 
@@ -110,10 +111,14 @@ class HistoryView(Vertical):
     class Loaded(Message):
         """Entries read by the load worker."""
 
-        def __init__(self, entries: list[Entry], select: int | None = None) -> None:
+        def __init__(
+            self, entries: list[Entry], select: int | None, query: Query, total: int | None
+        ) -> None:
             super().__init__()
             self.entries = entries
             self.select = select
+            self.query = query  # what was read (a page after older_than when that is set)
+            self.total = total  # every entry in the file (None for a next page)
 
     class OpenEntry(Message):
         """Open ``entry`` in the Call view (a call) or the Steps view (an episode)."""
@@ -137,6 +142,9 @@ class HistoryView(Vertical):
         self.marked: int | None = None
         self.diffed: tuple[int, int] | None = None
         self.loads = 0  # finished loads (tests wait on it)
+        self.total = 0  # entries in the file
+        self.more = False  # the filter may match entries past the loaded pages
+        self._paging = False
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="history-bar"):
@@ -166,33 +174,95 @@ class HistoryView(Vertical):
         self.refresh_entries()
 
     def refresh_entries(self, select: int | None = None) -> None:
-        """Read the newest entries again (in a worker); ``select``: an id to highlight."""
+        """Read the first page of entries matching the filter box again (in a worker);
+        ``select``: an id to highlight."""
         if self.store is None:
             self.query_one("#history-status", Static).update(
                 "History is off (--no-history or PLAYGROUND_HISTORY=off)."
             )
             return
-        self._load_worker(self.store, select)
+        self._load_worker(self.store, select, self._query())
+
+    def _query(self, older_than: tuple[float, int] | None = None) -> Query:
+        """The filter box as a :class:`Query` (``tool:NAME``, ``kind:KIND``, other words)."""
+        tool = kind = None
+        words = []
+        for word in self.query_one("#history-filter", Input).value.split():
+            key, sep, value = word.partition(":")
+            if sep and key.lower() == "tool" and value:
+                tool = value
+            elif sep and key.lower() == "kind" and value:
+                kind = value.lower()
+            else:
+                words.append(word)
+        return Query(
+            tool=tool, kind=kind, text=" ".join(words) or None, limit=PAGE, older_than=older_than
+        )
 
     @work(thread=True, exclusive=True, group="history-load", exit_on_error=False)
-    def _load_worker(self, store: HistoryStore, select: int | None) -> None:
-        self.post_message(
-            self.Loaded(store.entries(Query(limit=LIST_LIMIT), with_data=True), select)
-        )
+    def _load_worker(self, store: HistoryStore, select: int | None, query: Query) -> None:
+        entries = store.entries(query, with_data=True)
+        total = store.count() if query.older_than is None else None
+        self.post_message(self.Loaded(entries, select, query, total))
 
     @on(Loaded)
     def _loaded(self, event: Loaded) -> None:
         event.stop()
-        self.entries = event.entries
-        self._fill(event.select)
+        after = event.query.older_than
+        if after is not None:
+            self._paging = False
+            last = self.entries[-1] if self.entries else None
+            if last is None or after != (last.created, last.id):
+                return  # the list was read again meanwhile: this page no longer follows it
+        if dataclasses.replace(event.query, older_than=None) != self._query():
+            return  # the filter changed while this page was read
+        self.more = len(event.entries) == PAGE
+        if after is None:
+            self.entries = event.entries
+            self.total = event.total or 0
+            self._fill(event.select)
+        else:
+            self.entries = self.shown = [*self.entries, *event.entries]
+            self._add_rows(event.entries)
+            self._status()
         self.loads += 1
 
+    def _next_page(self) -> None:
+        """Read the page after the last loaded entry, once at a time."""
+        if self.store is None or not self.more or self._paging or not self.entries:
+            return
+        self._paging = True
+        last = self.entries[-1]
+        self._page_worker(self.store, self._query((last.created, last.id)))
+
+    @work(thread=True, group="history-page", exit_on_error=False)
+    def _page_worker(self, store: HistoryStore, query: Query) -> None:
+        self.post_message(self.Loaded(store.entries(query, with_data=True), None, query, None))
+
     def _fill(self, select: int | None = None) -> None:
-        text = self.query_one("#history-filter", Input).value
-        self.shown = [e for e in self.entries if matches(e, text)]
+        self.shown = self.entries  # the filter is applied where the entries are read
         table = self.query_one("#history-table", DataTable)
         table.clear()
-        for e in self.shown:
+        self._add_rows(self.shown)
+        self._status()
+        if select is not None:
+            for row, e in enumerate(self.shown):
+                if e.id == select:
+                    table.move_cursor(row=row)
+                    break
+        self._show_detail()
+
+    def _status(self) -> None:
+        where = str(self.store.path) if self.store is not None else "-"
+        more = " (more as you scroll)" if self.more else ""
+        self.query_one("#history-status", Static).update(
+            f"{len(self.shown)} of {self.total} entries{more} · {where} · enter open · r rerun · "
+            "m mark · d diff · s save case · g save golden"
+        )
+
+    def _add_rows(self, entries: list[Entry]) -> None:
+        table = self.query_one("#history-table", DataTable)
+        for e in entries:
             mark = "*" if e.id == self.marked else ""
             what = entry_summary(e) + (f"  (rerun of #{e.rerun_of})" if e.rerun_of else "")
             table.add_row(
@@ -204,17 +274,6 @@ class HistoryView(Vertical):
                 what,
                 key=str(e.id),
             )
-        where = str(self.store.path) if self.store is not None else "-"
-        self.query_one("#history-status", Static).update(
-            f"{len(self.shown)} of {len(self.entries)} entries · {where} · enter open · r rerun · "
-            "m mark · d diff · s save case · g save golden"
-        )
-        if select is not None:
-            for row, e in enumerate(self.shown):
-                if e.id == select:
-                    table.move_cursor(row=row)
-                    break
-        self._show_detail()
 
     @property
     def selected(self) -> Entry | None:
@@ -224,8 +283,11 @@ class HistoryView(Vertical):
         return self.shown[row] if 0 <= row < len(self.shown) else None
 
     def entry(self, entry_id: int) -> Entry | None:
-        """A loaded entry by id."""
-        return next((e for e in self.entries if e.id == entry_id), None)
+        """An entry by id: a loaded one, else read from the store (one row)."""
+        found = next((e for e in self.entries if e.id == entry_id), None)
+        if found is None and self.store is not None:
+            found = self.store.get(entry_id)
+        return found
 
     def _show_detail(self) -> None:
         entry = self.selected
@@ -323,8 +385,8 @@ class HistoryView(Vertical):
         except UsageError as exc:
             self.notify(str(exc), title="Not saved", severity="error")
             return
-        kind = "check" if entry.type == "call" else "eval"
-        self.notify(f"Saved #{entry.id} as a {kind} case: {target} line {line}")
+        kind = "a check" if entry.type == "call" else "an eval"
+        self.notify(f"Saved #{entry.id} as {kind} case: {target} line {line}")
 
     def action_save_golden(self) -> None:
         """Write the selected entry as a golden file ``golden_<id>.json`` next to the case file."""
@@ -347,7 +409,7 @@ class HistoryView(Vertical):
     @on(Input.Changed, "#history-filter")
     def _filter(self, event: Input.Changed) -> None:
         event.stop()
-        self._fill()
+        self.refresh_entries()
 
     @on(Input.Submitted, "#history-filter")
     def _filter_done(self, event: Input.Submitted) -> None:
@@ -358,6 +420,8 @@ class HistoryView(Vertical):
     def _row(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
         self._show_detail()
+        if event.cursor_row >= len(self.shown) - 20:
+            self._next_page()
 
     @on(DataTable.RowSelected, "#history-table")
     def _open(self, event: DataTable.RowSelected) -> None:
