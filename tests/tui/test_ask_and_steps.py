@@ -9,7 +9,6 @@ from conftest import SIZE, capture_notifications, settle
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.ask_view import AskView
 from playground.tui.views.call_view import CallView
-from playground.tui.views.steps_view import StepsView
 from playground.tui.widgets.record_view import RecordView
 
 
@@ -21,7 +20,7 @@ async def ask(app, pilot, question: str) -> AskView:
     await pilot.press(*question)
     await pilot.press("enter")
     await settle(app, pilot)
-    return app.query_one(AskView)
+    return await app.view("ask")
 
 
 async def test_ask_offline_shows_choice_calls_reply_and_gemini_request(tools_dir, monkeypatch):
@@ -44,7 +43,7 @@ async def test_ask_offline_shows_choice_calls_reply_and_gemini_request(tools_dir
         assert request["method"] == "POST" and "generateContent" in request["url"]
         assert "track_shipping" in view.texts["request"]
         # the episode is also in the step-through
-        assert len(app.query_one(StepsView).episodes) == 1
+        assert len((await app.view("steps")).episodes) == 1
 
 
 async def test_switching_to_gemini_without_a_key_stays_offline(tools_dir, monkeypatch):
@@ -68,7 +67,7 @@ async def test_step_keys_move_the_selection_and_fork_keeps_the_original(tools_di
         await ask(app, pilot, "HR20260601 택배 어디쯤인가요?")
         await pilot.press("f3")
         await pilot.pause()
-        steps = app.query_one(StepsView)
+        steps = await app.view("steps")
         assert steps.cursor == 0 and steps.selected == 0
         await pilot.press("n", "n")
         assert steps.cursor == 2 and steps.selected == 2
@@ -99,7 +98,7 @@ async def test_invalid_fork_json_is_a_message(tools_dir):
     async with app.run_test(size=SIZE) as pilot:
         await ask(app, pilot, "HR20260601 택배 어디쯤인가요?")
         await pilot.press("f3")
-        steps = app.query_one(StepsView)
+        steps = await app.view("steps")
         steps.query_one("#fork-args").load_text('{"order_id": ')
         steps.action_fork()
         await settle(app, pilot)
@@ -120,7 +119,7 @@ async def test_run_with_repair_opens_the_step_through(tools_dir):
         await pilot.click("#run-repair")
         await settle(app, pilot)
         assert app.mode_name == "steps"
-        steps = app.query_one(StepsView)
+        steps = await app.view("steps")
         episode = steps.episode
         assert episode.router == "manual"
         assert [s.node for s in episode.steps][:4] == ["pick", "validate", "check", "repair"]
