@@ -12,12 +12,16 @@ from playground.tui.views.call_view import CallView
 from playground.tui.widgets.record_view import RecordView
 
 
-async def ask(app, pilot, question: str) -> AskView:
+async def ask(app, pilot, question: str, typed: bool = False) -> AskView:
+    """Ask ``question`` in the Ask view (``typed``: key by key, else put in the field)."""
     await settle(app, pilot)
     await pilot.press("f2")
     await pilot.pause()
     await pilot.click("#question")
-    await pilot.press(*question)
+    if typed:
+        await pilot.press(*question)
+    else:
+        app.query_one("#question").value = question
     await pilot.press("enter")
     await settle(app, pilot)
     return await app.view("ask")
@@ -28,7 +32,7 @@ async def test_ask_offline_shows_choice_calls_reply_and_gemini_request(tools_dir
     monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
     app = PlaygroundApp(tools=[str(tools_dir)])
     async with app.run_test(size=SIZE) as pilot:
-        view = await ask(app, pilot, "HR20260601 택배 어디쯤인가요?")
+        view = await ask(app, pilot, "HR20260601 택배 어디쯤인가요?", typed=True)
         assert view.episode is not None and view.episode.router == "offline"
         assert view.texts["choice"].startswith(
             'offline router calls track_shipping({"order_id": "HR20260601"})'

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import ROOT, SIZE, capture_notifications, settle
+from conftest import ROOT, SIZE, capture_notifications, settle, until
 
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.eval_view import EvalView
@@ -60,10 +60,7 @@ async def test_evaluate_a_case_file_and_open_a_failure_in_ask(tools_dir, tmp_pat
         await pilot.pause()
         assert app.focused is failing
         await pilot.press("enter")
-        for _ in range(50):  # the switch arrives through two messages; a loaded machine is slow
-            if app.mode_name == "ask":
-                break
-            await pilot.pause(0.1)
+        await until(pilot, lambda: app.mode_name == "ask", "Ask opened")  # two messages away
         await settle(app, pilot)
         assert app.mode_name == "ask"
         ask = await app.view("ask")

@@ -23,10 +23,8 @@ What makes them steady (each was a cause of the earlier flaky attempts):
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
-from conftest import ROOT, TOOLS, settle
+from conftest import ROOT, TOOLS, settle, until
 
 from playground.tui.app import PlaygroundApp
 
@@ -43,15 +41,6 @@ def _steady_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def make_app(tools: str = str(TOOLS)) -> PlaygroundApp:
     return PlaygroundApp(tools=[tools], in_process=True, no_history=True)
-
-
-async def until(pilot, condition: Callable[[], bool], what: str) -> None:
-    """Let messages flow until ``condition()`` holds (state, not time); fail saying ``what``."""
-    for _ in range(500):
-        if condition():
-            return
-        await pilot.pause()
-    raise AssertionError(f"never reached: {what}")
 
 
 async def steady(pilot) -> None:
