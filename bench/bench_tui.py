@@ -9,7 +9,8 @@ alternately for the two sides within one run of this script:
   ``XDG_STATE_HOME``), tool bodies in the default worker process.
 
 Measured per run: *first screen* -- wall ms from starting the process to the app's first
-refresh after mount (the parent's clock, from ``Popen`` to the child's ``ready`` line);
+refresh after mount (the parent's clock, from ``Popen`` to the child's ``ready`` line), and the
+CPU ms the child had used by then (user + system, ``os.times``: interpreter start-up included);
 *tools loaded* (playground only) -- the same clock to the moment the registry worker has
 delivered the contracts; *RSS* -- the child's peak resident set (``ru_maxrss``, MiB) once loaded;
 *quit* -- wall ms from ``action_quit`` (what ctrl+q runs) to ``App.run`` returning (includes
@@ -35,6 +36,11 @@ REPO = Path(__file__).resolve().parents[1]
 
 CHILD = r"""
 import json, os, resource, sys, time
+
+def cpu_ms():
+    t = os.times()
+    return (t.user + t.system) * 1000
+
 side = sys.argv[1]
 from textual.app import App
 from textual.widgets import Footer, Header, Static
@@ -54,7 +60,7 @@ if side == "bare":
             self.call_after_refresh(first)
     app = Bare()
     def first():
-        print("ready", flush=True)
+        print("ready", cpu_ms(), flush=True)
         marks["rss_mib"] = mib()
         app.call_later(quit_now)
 else:
@@ -74,7 +80,7 @@ else:
         app.call_later(quit_now)
     app = Timed(tools=[sys.argv[2]], no_history=True)
     def first():
-        print("ready", flush=True)
+        print("ready", cpu_ms(), flush=True)
 
 def quit_now():
     marks["quit_start"] = time.perf_counter()
@@ -87,7 +93,7 @@ print(json.dumps(marks), flush=True)
 
 
 def one_run(side: str, env: dict[str, str]) -> dict[str, float]:
-    """One child process: ``{"first_ms", "loaded_ms"?, "rss_mib", "quit_ms"}``."""
+    """One child process: ``{"first_ms", "first_cpu_ms", "loaded_ms"?, "rss_mib", "quit_ms"}``."""
     start = time.perf_counter()
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, side, str(REPO / "tools")],
@@ -100,8 +106,9 @@ def one_run(side: str, env: dict[str, str]) -> dict[str, float]:
     out: dict[str, float] = {}
     for line in child.stdout:
         now = (time.perf_counter() - start) * 1000
-        if line.strip() == "ready":
+        if line.startswith("ready"):
             out["first_ms"] = now
+            out["first_cpu_ms"] = float(line.split()[1])
         elif line.strip() == "loaded":
             out["loaded_ms"] = now
         elif line.startswith("{"):
@@ -130,11 +137,12 @@ def main() -> None:
         return statistics.median(r[key] for r in runs[side])
 
     bare, pg = med("bare", "first_ms"), med("playground", "first_ms")
+    bare_cpu, pg_cpu = med("bare", "first_cpu_ms"), med("playground", "first_cpu_ms")
     print(f"TUI start-up, {opts.n} alternated runs per side, headless 80x24, medians")
-    print(f"  bare Textual app first screen      {bare:8.0f} ms")
-    print(
-        f"  playground first screen            {pg:8.0f} ms   ratio {pg / bare:4.2f}x  goal <= 1.5x"
-    )
+    print(f"  bare Textual app first screen      {bare:8.0f} ms wall  {bare_cpu:6.0f} ms CPU")
+    print(f"  playground first screen            {pg:8.0f} ms wall  {pg_cpu:6.0f} ms CPU")
+    print(f"    wall ratio {pg / bare:4.2f}x  goal <= 1.5x")
+    print(f"    CPU ratio  {pg_cpu / bare_cpu:4.2f}x  goal <= 1.5x")
     print(f"  playground tools loaded            {med('playground', 'loaded_ms'):8.0f} ms")
     rss = med("playground", "rss_mib")
     print(

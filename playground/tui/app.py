@@ -1,14 +1,21 @@
 """The Tool Playground TUI: ``PlaygroundApp`` and ``run_tui``.
 
-Modes are tabs: Call (F1), Ask (F2), Steps (F3), Evaluate (F4), History (F6). The app owns the
+Modes are tabs: Call (F1), Ask (F2), Steps (F3), Evaluate (F4), History (F5). The app owns the
 :class:`~playground.workbench.Playground` (registry + gate + cache) and the router settings and
 hands them down to the views; views post messages up. Blocking work (loading tool modules,
 gate calls, episodes, evaluations) runs in thread workers.
+
+Only the Call view is built at start; every other view (and its module's imports) is built the
+first time its tab opens or a message needs it (:meth:`PlaygroundApp.view`), and is handed the
+app's state then (issue 13 item 6: a first screen close to a bare Textual app's).
 """
 
 from __future__ import annotations
 
+import asyncio
+import importlib
 import os
+import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -23,17 +30,27 @@ from playground.routing import registry
 from playground.routing.factory import has_key
 from playground.tui.commands import PlaygroundCommands
 from playground.tui.router_pick import RouterPick
-from playground.tui.views.ask_view import AskView
 from playground.tui.views.call_view import CallView
-from playground.tui.views.eval_view import EvalView
-from playground.tui.views.history_view import HistoryView, episode_from_json, record_from_json
-from playground.tui.views.mcp_log_view import McpLogView
-from playground.tui.views.steps_view import StepsView
 
 if TYPE_CHECKING:
+    from playground.tui.views.ask_view import AskView
+    from playground.tui.views.eval_view import EvalView
+    from playground.tui.views.history_view import HistoryView
+    from playground.tui.views.steps_view import StepsView
     from playground.workbench import Playground
 
 MODES = ("call", "ask", "steps", "evaluate", "history")
+
+#: Per tab id: the tab's label and its view (module, class, widget id). The views other than Call
+#: are built when first needed (:meth:`PlaygroundApp.view`); their modules are imported then.
+TABS: dict[str, tuple[str, str, str, str]] = {
+    "call": ("Call F1", "playground.tui.views.call_view", "CallView", "call-view"),
+    "ask": ("Ask F2", "playground.tui.views.ask_view", "AskView", "ask-view"),
+    "steps": ("Steps F3", "playground.tui.views.steps_view", "StepsView", "steps-view"),
+    "evaluate": ("Evaluate F4", "playground.tui.views.eval_view", "EvalView", "eval-view"),
+    "history": ("History F5", "playground.tui.views.history_view", "HistoryView", "history-view"),
+    "mcp-log-tab": ("MCP log", "playground.tui.views.mcp_log_view", "McpLogView", "mcp-log-view"),
+}
 
 
 class PlaygroundApp(App[None]):
@@ -124,33 +141,78 @@ class PlaygroundApp(App[None]):
         #: (absent: the router's default — its first mode; ``--model``'s default).
         self.router_modes: dict[str, str] = {}
         self.router_models: dict[str, str] = {}
+        #: Per tab id: its view, once built and handed the app's state (see :meth:`view`).
+        self._views: dict[str, Widget] = {}
+        self._building = asyncio.Lock()
 
     def compose(self) -> ComposeResult:
         yield Header()
         with TabbedContent(initial="call", id="modes"):
-            with TabPane("Call F1", id="call"):
-                yield CallView(id="call-view")
-            with TabPane("Ask F2", id="ask"):
-                yield AskView(id="ask-view")
-            with TabPane("Steps F3", id="steps"):
-                yield StepsView(id="steps-view")
-            with TabPane("Evaluate F4", id="evaluate"):
-                yield EvalView(id="eval-view")
-            with TabPane("History F5", id="history"):
-                yield HistoryView(id="history-view")
-            with TabPane("MCP log", id="mcp-log-tab"):
-                yield McpLogView(id="mcp-log-view")
+            for tab, (label, *_) in TABS.items():
+                if tab == "call":
+                    with TabPane(label, id=tab):
+                        yield CallView(id="call-view")
+                else:
+                    yield TabPane(label, id=tab)  # its view is built when first needed
         yield Footer()
 
     def on_mount(self) -> None:
+        self._views["call"] = self.query_one(CallView)
         self._fit(self.size.width, self.size.height)
         self._update_subtitle()
-        self.query_one(HistoryView).set_store(self.history)
         if self.pg is not None:
             self.post_message(self.Loaded(self.pg))
         else:
             self.query_one(CallView).query_one("#contract-head", Static).update("loading tools…")
             self._load_worker(self.tools)
+
+    # -- views built on first use ----------------------------------------------------------------
+    def built(self, tab: str) -> Any:
+        """The view of tab ``tab`` (a :data:`TABS` key) if it is built, else ``None``."""
+        return self._views.get(tab)
+
+    async def view(self, tab: str) -> Any:
+        """The view of tab ``tab`` (a :data:`TABS` key), built, mounted in its pane and handed the
+        app's state (playground, router, history store) the first time it is needed.
+
+        Builds are serialised: two callers asking at once get the same view. A ``Loaded`` that
+        arrives while a view is being mounted is seen by the hand-down, which reads the app's
+        state after the mount."""
+        async with self._building:
+            view = self._views.get(tab)
+            if view is not None:
+                return view
+            _, module, class_name, widget_id = TABS[tab]
+            view = getattr(importlib.import_module(module), class_name)(id=widget_id)
+            if hasattr(view, "router"):
+                view.router = self.router_pick  # composed into its status line
+            await self.query_one(f"#{tab}", TabPane).mount(view)
+            self._hand_down(tab, view)
+            self._views[tab] = view
+            return view
+
+    def _hand_down(self, tab: str, view: Any) -> None:
+        """Give a newly built view the state the app handed the built views so far."""
+        if tab == "history":
+            view.set_store(self.history)
+            return
+        if self.pg is None:
+            return
+        if tab == "mcp-log-tab":
+            view.set_sources(self._mcp_sources())
+            return
+        view.set_playground(self.pg)
+        shown = self.query_one(CallView).shown
+        if tab == "evaluate" and shown:
+            view.show_lint_for(shown)
+
+    def _mcp_sources(self) -> list[Any]:
+        """The registry's MCP sources (none unless ``core.mcp_source`` was ever imported: no
+        McpSource can exist without it, and importing it would pull in the ``mcp`` SDK)."""
+        module = sys.modules.get("playground.core.mcp_source")
+        if module is None or self.pg is None:
+            return []
+        return [s for s in self.pg.registry.sources if isinstance(s, module.McpSource)]
 
     # -- loading ---------------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
@@ -243,14 +305,11 @@ class PlaygroundApp(App[None]):
             old.close()
         registry = self.pg.registry
         await self.query_one(CallView).set_playground(self.pg, keep=event.keep)
-        self.query_one(AskView).set_playground(self.pg)
-        self.query_one(StepsView).set_playground(self.pg)
-        self.query_one(EvalView).set_playground(self.pg)
-        from playground.core.mcp_source import McpSource
-
-        self.query_one(McpLogView).set_sources(
-            [s for s in registry.sources if isinstance(s, McpSource)]
-        )
+        for tab in ("ask", "steps", "evaluate"):
+            if (view := self.built(tab)) is not None:
+                view.set_playground(self.pg)
+        if (log_view := self.built("mcp-log-tab")) is not None:
+            log_view.set_sources(self._mcp_sources())
         for problem in registry.problems:
             self.notify(str(problem), title="Load problem", severity="error", timeout=10)
         if not registry.contracts:
@@ -289,24 +348,33 @@ class PlaygroundApp(App[None]):
         """The active mode tab: ``call``, ``ask``, ``steps`` or ``evaluate``."""
         return self.query_one("#modes", TabbedContent).active
 
-    def action_mode(self, mode: str) -> None:
-        """Show the mode tab ``mode`` and focus its first widget (``FOCUS_ON_OPEN``) at once.
+    async def action_mode(self, mode: str) -> None:
+        """Show the mode tab ``mode`` (building its view the first time) and focus its first
+        widget (``FOCUS_ON_OPEN``)."""
+        if mode not in MODES:
+            return
+        await self.view(mode)
+        self.show_mode(mode)
+
+    def show_mode(self, mode: str) -> None:
+        """Show the mode tab ``mode``, whose view is built, and focus its first widget at once.
 
         At once, not after a refresh: a ``TabPane.Focused`` message still queued from the
         previous tab's focus would otherwise switch the tabs back (``ctrl+t`` from Ask used to
         land back in Ask under load); the focus posted now is handled after it."""
-        if mode not in MODES:
+        view = self.built(mode)
+        if view is None:
             return
         self.query_one("#modes", TabbedContent).active = mode
         target = self.FOCUS_ON_OPEN.get(mode)
-        widgets = list(self.query(target)) if target else []
+        widgets = list(view.query(target)) if target else []
         if widgets and widgets[0].display:
             self.set_focus(widgets[0])
 
     def action_focus_contracts(self) -> None:
         """Open the Call view and focus the contract list (keyboard first: from anywhere)."""
         if self.mode_name != "call":
-            self.action_mode("call")  # focuses the list
+            self.show_mode("call")  # focuses the list
             return
         self.query_one("#contracts").focus()
 
@@ -345,18 +413,21 @@ class PlaygroundApp(App[None]):
 
     def _run_active_view(self) -> None:
         mode = self.mode_name
+        view = self.built(mode)
+        if view is None:  # its tab was clicked and the view is still being built
+            return
         if mode == "call":
-            self.query_one(CallView).run_call()
+            view.run_call()
         elif mode == "ask":
-            self.query_one(AskView).run_question()
+            view.run_question()
         elif mode == "steps":
-            self.query_one(StepsView).action_to_end()
+            view.action_to_end()
         elif mode == "evaluate":
-            self.query_one(EvalView).run_evaluation()
+            view.run_evaluation()
 
     def action_run_repair(self) -> None:
         """Run the Call view's arguments as a manual episode (opens Steps)."""
-        self.action_mode("call")
+        self.show_mode("call")
         self.query_one(CallView).request_repair()
 
     def action_clear_cache(self) -> None:
@@ -375,11 +446,9 @@ class PlaygroundApp(App[None]):
         self._load_worker(self.tools, keep=True)
 
     def current_view(self) -> Any:
-        """The open mode's view widget (CallView, AskView, StepsView or EvalView)."""
-        view_type = {"call": CallView, "ask": AskView, "steps": StepsView}.get(
-            self.mode_name, EvalView
-        )
-        return self.query_one(view_type)
+        """The open mode's view widget (CallView, AskView, StepsView, EvalView, HistoryView or
+        McpLogView); ``None`` while a clicked tab's view is still being built."""
+        return self.built(self.mode_name)
 
     def action_help(self) -> None:
         """Open the help screen: the keys of the current view."""
@@ -442,8 +511,9 @@ class PlaygroundApp(App[None]):
         self.notify(f"Router: {self.router_pick}")
 
     def _router_changed(self) -> None:
-        self.query_one(AskView).router_changed(self.router_pick)
-        self.query_one(EvalView).router_changed(self.router_pick)
+        for tab in ("ask", "evaluate"):
+            if (view := self.built(tab)) is not None:
+                view.router_changed(self.router_pick)
         self._update_subtitle()
 
     def set_router_mode(self, mode: str) -> None:
@@ -483,15 +553,16 @@ class PlaygroundApp(App[None]):
     }
 
     @on(TabbedContent.TabActivated, "#modes")
-    def _mode_opened(self, event: TabbedContent.TabActivated) -> None:
-        call_views, eval_views = list(self.query(CallView)), list(self.query(EvalView))
-        if not call_views or not eval_views:  # tearing down
-            return
-        if event.pane.id == "evaluate" and call_views[0].shown:
-            eval_views[0].show_lint_for(call_views[0].shown)
+    async def _mode_opened(self, event: TabbedContent.TabActivated) -> None:
         mode = event.pane.id or ""
+        if mode not in TABS or not self.is_running:
+            return
+        view = await self.view(mode)  # a tab opened by a click or the tab keys: build it now
+        call_view = self.built("call")
+        if mode == "evaluate" and call_view is not None and call_view.shown:
+            view.show_lint_for(call_view.shown)
         target = self.FOCUS_ON_OPEN.get(mode)
-        widgets = list(self.query(target)) if target else []
+        widgets = list(view.query(target)) if target else []
         if widgets:
             # Focus after the switch has been drawn, and only if the mode is still shown: a late
             # focus inside another tab would make TabbedContent switch back to that tab.
@@ -501,20 +572,24 @@ class PlaygroundApp(App[None]):
 
             self.call_after_refresh(focus_if_still_open)
 
-    # -- messages between views ------------------------------------------------------------------
+    # -- messages between views (handlers named for the message: the views' modules are imported
+    # only when the view is built) ------------------------------------------------------------------
     @on(CallView.RepairRequested)
-    def _repair(self, event: CallView.RepairRequested) -> None:
-        self.action_mode("steps")
-        self.query_one(StepsView).run_manual(event.tool, event.args)
+    async def _repair(self, event: CallView.RepairRequested) -> None:
+        steps: StepsView = await self.view("steps")
+        self.show_mode("steps")
+        steps.run_manual(event.tool, event.args)
 
-    @on(EvalView.OpenQuestion)
-    def _open_question(self, event: EvalView.OpenQuestion) -> None:
-        self.action_mode("ask")
-        self.query_one(AskView).run_question(event.question)
+    async def on_eval_view_open_question(self, event: EvalView.OpenQuestion) -> None:
+        """A failing case was chosen in Evaluate: run its question in Ask."""
+        ask: AskView = await self.view("ask")
+        self.show_mode("ask")
+        ask.run_question(event.question)
 
-    @on(AskView.EpisodeReady)
-    def _episode_ready(self, event: AskView.EpisodeReady) -> None:
-        self.query_one(StepsView).add_episode(event.episode)
+    async def on_ask_view_episode_ready(self, event: AskView.EpisodeReady) -> None:
+        """An Ask episode finished: keep it in the step-through and the history."""
+        steps: StepsView = await self.view("steps")
+        steps.add_episode(event.episode)
         self.record_history("episode", event.episode.to_json())
 
     # -- history ---------------------------------------------------------------------------------
@@ -561,34 +636,38 @@ class PlaygroundApp(App[None]):
     def _call_done(self, event: CallView.CallDone) -> None:
         self.record_history("call", event.record.to_json())
 
-    @on(StepsView.EpisodeDone)
-    def _steps_done(self, event: StepsView.EpisodeDone) -> None:
+    def on_steps_view_episode_done(self, event: StepsView.EpisodeDone) -> None:
+        """A manual episode or a fork finished: record it in the history."""
         if event.episode is not None:
             self.record_history("episode", event.episode.to_json())
 
     @on(HistoryWritten)
     def _history_written(self, event: HistoryWritten) -> None:
-        if event.entry_id is not None:
-            self.query_one(HistoryView).refresh_entries()
+        history_view = self.built("history")
+        if event.entry_id is not None and history_view is not None:
+            history_view.refresh_entries()  # an unbuilt History view reads them when built
 
-    @on(HistoryView.OpenEntry)
-    async def _open_entry(self, event: HistoryView.OpenEntry) -> None:
+    async def on_history_view_open_entry(self, event: HistoryView.OpenEntry) -> None:
+        """Enter on a history entry: a call opens in Call, an episode in the step-through."""
+        from playground.tui.views.history_view import episode_from_json, record_from_json
+
         entry = event.entry
         if entry.type == "call":
             from playground.tui.widgets.record_view import RecordView
 
-            self.action_mode("call")
+            self.show_mode("call")
             call_view = self.query_one(CallView)
             if self.pg is not None and entry.tool in self.pg.registry:
                 await call_view.select_contract(entry.tool)
             call_view.query_one("#record", RecordView).show_record(record_from_json(entry.data))
         else:
             label = f"history #{entry.id}: {entry.question or entry.tool}"
-            self.query_one(StepsView).add_episode(episode_from_json(entry.data), label)
-            self.action_mode("steps")
+            steps: StepsView = await self.view("steps")
+            steps.add_episode(episode_from_json(entry.data), label)
+            self.show_mode("steps")
 
-    @on(HistoryView.Rerun)
-    def _rerun(self, event: HistoryView.Rerun) -> None:
+    def on_history_view_rerun(self, event: HistoryView.Rerun) -> None:
+        """``r`` on a history entry: run it again (in a worker)."""
         if self.pg is None:
             self.notify("The tools are still loading.", severity="warning")
             return
@@ -638,7 +717,9 @@ class PlaygroundApp(App[None]):
         if event.error:
             self.notify(event.error, title="Rerun", severity="error")
             return
-        view = self.query_one(HistoryView)
+        view = self.built("history")  # a rerun is asked for from the History view
+        if view is None:
+            return
         view.show_diff(event.old, event.new)
         view.refresh_entries(select=event.new.id or None)
 

@@ -7,16 +7,18 @@ strings back. JSON is shown with ``ensure_ascii=False`` so Korean stays readable
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.console import Group
-from rich.syntax import Syntax
 from rich.text import Text
 
 from playground.core.contracts import DEFAULT_TIMEOUT_S, Contract
 from playground.core.outcome import OutcomeKind
 from playground.core.record import CallRecord
+
+if TYPE_CHECKING:
+    from rich.syntax import Syntax
 
 PROVIDERS = (("gemini", "Gemini"), ("anthropic", "Anthropic"), ("openai", "OpenAI"))
 
@@ -47,7 +49,10 @@ def bounded_syntax(text: str, limit: int = PREVIEW_CHARS) -> Syntax | Group:
 
 def json_syntax(text: str) -> Syntax:
     """A Rich ``Syntax`` for JSON text (highlighted with Pygments; not wrapped: long lines scroll
-    sideways, so a long string never looks as if it held line breaks)."""
+    sideways, so a long string never looks as if it held line breaks). ``rich.syntax`` (and
+    Pygments) is imported on the first call, off the TUI's first-screen path."""
+    from rich.syntax import Syntax
+
     return Syntax(text, "json", theme="ansi_dark", word_wrap=False, background_color="default")
 
 

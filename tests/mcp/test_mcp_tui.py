@@ -9,9 +9,7 @@ import pytest
 from playground.core.mcp_config import server_specs
 from playground.core.mcp_source import McpSource
 from playground.tui.app import PlaygroundApp
-from playground.tui.views.ask_view import AskView
 from playground.tui.views.call_view import CallView
-from playground.tui.views.mcp_log_view import McpLogView
 from playground.tui.widgets.record_view import RecordView
 from tests.mcp.conftest import FAULTY_SERVER, SHOP_SERVER, stdio_line
 
@@ -54,13 +52,13 @@ async def test_call_and_ask_views_over_mcp(monkeypatch: pytest.MonkeyPatch) -> N
         await pilot.press(*"텀블러 주문한 거 어디쯤이에요? 주문번호 HR20260604")
         await pilot.press("enter")
         await settle(app, pilot)
-        ask = app.query_one(AskView)
+        ask = await app.view("ask")
         assert ask.episode is not None
         assert ask.texts["choice"].startswith(
             'offline router calls track_shipping({"order_id": "HR20260604"})'
         )
         # the MCP log panel: both servers, the noisy one's stdout line
-        log = app.query_one(McpLogView)
+        log = await app.view("mcp-log-tab")
         log.refresh_log()
         text = "\n".join(str(line) for line in log.query_one("#mcp-log").lines)
         assert "== mcp:mcp_shop_server (stdio) ==" in text

@@ -3,13 +3,33 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from textual.worker import WorkerState
+
+ACTIVE = (WorkerState.PENDING, WorkerState.RUNNING)
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ROOT / "tools"
 SIZE = (160, 48)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "worker_process: the test is about tool bodies running in a worker process"
+    )
+
+
+@pytest.fixture(autouse=True)
+def bodies_in_process(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tool bodies run in the test's process (``PLAYGROUND_IN_PROCESS=1``), as the palette's
+    "Tool source: in-process" does: starting a worker process for each app cost about a second
+    a test. A test about isolation (a body that outlives its time limit, a crash) is marked
+    ``worker_process``; a test may still set the variable itself."""
+    if request.node.get_closest_marker("worker_process") is None:
+        monkeypatch.setenv("PLAYGROUND_IN_PROCESS", "1")
 
 
 @pytest.fixture(autouse=True)
@@ -37,13 +57,29 @@ def tmp_tool(tmp_path: Path):
 
 
 async def settle(app, pilot) -> None:
-    """Let messages flow, wait for every worker, then let their messages flow (twice: a worker's
-    message may start another worker, e.g. Evaluate → Ask)."""
-    for _ in range(2):
+    """Let messages flow and wait for the workers until two pauses in a row find none running (a
+    worker's message may start another worker: Evaluate → Ask, a call → the history write)."""
+    idle = 0
+    for _ in range(100):
         await pilot.pause()
-        await app.workers.wait_for_complete()
+        if any(w.state in ACTIVE for w in app.workers):
+            idle = 0
+            await app.workers.wait_for_complete()
+        else:
+            idle += 1
+            if idle == 2:
+                return
+    raise AssertionError("the workers never settled")
+
+
+async def until(pilot, condition: Callable[[], bool], what: str) -> None:
+    """Let messages flow until ``condition()`` holds (state, not time); fail saying ``what``.
+    Each round is one ``pilot.pause()`` (every queued message handled, then CPU idle)."""
+    for _ in range(500):
+        if condition():
+            return
         await pilot.pause()
-        await pilot.pause()
+    raise AssertionError(f"never reached: {what}")
 
 
 def capture_notifications(app) -> list[str]:

@@ -9,19 +9,22 @@ from conftest import SIZE, capture_notifications, settle
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.ask_view import AskView
 from playground.tui.views.call_view import CallView
-from playground.tui.views.steps_view import StepsView
 from playground.tui.widgets.record_view import RecordView
 
 
-async def ask(app, pilot, question: str) -> AskView:
+async def ask(app, pilot, question: str, typed: bool = False) -> AskView:
+    """Ask ``question`` in the Ask view (``typed``: key by key, else put in the field)."""
     await settle(app, pilot)
     await pilot.press("f2")
     await pilot.pause()
     await pilot.click("#question")
-    await pilot.press(*question)
+    if typed:
+        await pilot.press(*question)
+    else:
+        app.query_one("#question").value = question
     await pilot.press("enter")
     await settle(app, pilot)
-    return app.query_one(AskView)
+    return await app.view("ask")
 
 
 async def test_ask_offline_shows_choice_calls_reply_and_gemini_request(tools_dir, monkeypatch):
@@ -29,7 +32,7 @@ async def test_ask_offline_shows_choice_calls_reply_and_gemini_request(tools_dir
     monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
     app = PlaygroundApp(tools=[str(tools_dir)])
     async with app.run_test(size=SIZE) as pilot:
-        view = await ask(app, pilot, "HR20260601 택배 어디쯤인가요?")
+        view = await ask(app, pilot, "HR20260601 택배 어디쯤인가요?", typed=True)
         assert view.episode is not None and view.episode.router == "offline"
         assert view.texts["choice"].startswith(
             'offline router calls track_shipping({"order_id": "HR20260601"})'
@@ -44,7 +47,7 @@ async def test_ask_offline_shows_choice_calls_reply_and_gemini_request(tools_dir
         assert request["method"] == "POST" and "generateContent" in request["url"]
         assert "track_shipping" in view.texts["request"]
         # the episode is also in the step-through
-        assert len(app.query_one(StepsView).episodes) == 1
+        assert len((await app.view("steps")).episodes) == 1
 
 
 async def test_switching_to_gemini_without_a_key_stays_offline(tools_dir, monkeypatch):
@@ -68,7 +71,7 @@ async def test_step_keys_move_the_selection_and_fork_keeps_the_original(tools_di
         await ask(app, pilot, "HR20260601 택배 어디쯤인가요?")
         await pilot.press("f3")
         await pilot.pause()
-        steps = app.query_one(StepsView)
+        steps = await app.view("steps")
         assert steps.cursor == 0 and steps.selected == 0
         await pilot.press("n", "n")
         assert steps.cursor == 2 and steps.selected == 2
@@ -99,7 +102,7 @@ async def test_invalid_fork_json_is_a_message(tools_dir):
     async with app.run_test(size=SIZE) as pilot:
         await ask(app, pilot, "HR20260601 택배 어디쯤인가요?")
         await pilot.press("f3")
-        steps = app.query_one(StepsView)
+        steps = await app.view("steps")
         steps.query_one("#fork-args").load_text('{"order_id": ')
         steps.action_fork()
         await settle(app, pilot)
@@ -120,7 +123,7 @@ async def test_run_with_repair_opens_the_step_through(tools_dir):
         await pilot.click("#run-repair")
         await settle(app, pilot)
         assert app.mode_name == "steps"
-        steps = app.query_one(StepsView)
+        steps = await app.view("steps")
         episode = steps.episode
         assert episode.router == "manual"
         assert [s.node for s in episode.steps][:4] == ["pick", "validate", "check", "repair"]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from conftest import SIZE, settle
+import pytest
+from conftest import SIZE, settle, until
+from textual.command import CommandList
 
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
@@ -126,6 +128,7 @@ async def test_form_and_json_tabs_stay_in_sync(tools_dir):
         assert app.query_one("#arg-form").args() == {"order_id": "HR20260602"}
 
 
+@pytest.mark.worker_process  # the body outlives its time limit: the worker process is ended
 async def test_slow_tool_runs_in_a_worker_and_shows_running(tools_dir):
     app = PlaygroundApp(tools=[str(tools_dir)])
     async with app.run_test(size=SIZE) as pilot:
@@ -194,7 +197,14 @@ async def test_command_palette_clear_cache(tools_dir):
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"clear cache")
-        await pilot.pause(0.3)
+        palette = app.screen.query_one(CommandList)
+        await until(  # the palette searches its providers in a worker
+            pilot,
+            lambda: (
+                palette.option_count > 0 and "Clear" in str(palette.get_option_at_index(0).prompt)
+            ),
+            "the palette offers 'Clear cache'",
+        )
         await pilot.press("enter")
         await settle(app, pilot)
         assert len(app.pg.gate.cache) == 0

@@ -14,7 +14,6 @@ from playground.tui.app import PlaygroundApp
 from playground.tui.export_screen import ExportScreen, save_text
 from playground.tui.help_screen import HelpScreen
 from playground.tui.views.call_view import CallView
-from playground.tui.views.steps_view import StepsView
 from playground.tui.widgets.arg_form import OTHER, ArgForm
 from playground.tui.widgets.args_editor import ArgsEditor
 from playground.tui.widgets.contract_list import ContractList, first_choice, is_demo_module
@@ -263,11 +262,11 @@ async def test_steps_open_at_step_one_and_show_the_ending_only_at_the_end(tools_
     app = PlaygroundApp(tools=[str(tools_dir)])
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        app.query_one(StepsView).run_manual("stock_lookup", {"sku": "KB-101", "region": "jeju"})
+        (await app.view("steps")).run_manual("stock_lookup", {"sku": "KB-101", "region": "jeju"})
         await settle(app, pilot)
         await pilot.press("f3")
         await pilot.pause()
-        steps = app.query_one(StepsView)
+        steps = await app.view("steps")
         summary = steps.query_one("#episode-summary")
         assert steps.cursor == 0 and steps.selected == 0
         assert "end:" not in str(summary.render()) and "reply:" not in str(summary.render())

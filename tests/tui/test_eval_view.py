@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 
-from conftest import ROOT, SIZE, capture_notifications, settle
+from conftest import ROOT, SIZE, capture_notifications, settle, until
 
 from playground.tui.app import PlaygroundApp
-from playground.tui.views.ask_view import AskView
 from playground.tui.views.eval_view import EvalView
 
 CASES = [
@@ -26,7 +25,7 @@ async def run_eval(app, pilot, path: str) -> EvalView:
     await settle(app, pilot)
     await pilot.press("f4")
     await pilot.pause()
-    view = app.query_one(EvalView)
+    view = await app.view("evaluate")
     view.query_one("#eval-path").value = path
     await pilot.press("ctrl+r")
     await settle(app, pilot)
@@ -61,13 +60,10 @@ async def test_evaluate_a_case_file_and_open_a_failure_in_ask(tools_dir, tmp_pat
         await pilot.pause()
         assert app.focused is failing
         await pilot.press("enter")
-        for _ in range(50):  # the switch arrives through two messages; a loaded machine is slow
-            if app.mode_name == "ask":
-                break
-            await pilot.pause(0.1)
+        await until(pilot, lambda: app.mode_name == "ask", "Ask opened")  # two messages away
         await settle(app, pilot)
         assert app.mode_name == "ask"
-        ask = app.query_one(AskView)
+        ask = await app.view("ask")
         assert ask.query_one("#question").value == "오늘 날씨 어때요?"
         assert ask.episode is not None and ask.episode.question == "오늘 날씨 어때요?"
 
@@ -90,7 +86,7 @@ async def test_lint_panel_for_a_contract(tools_dir):
     app = PlaygroundApp(tools=[str(tools_dir)])
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        view = app.query_one(EvalView)
+        view = await app.view("evaluate")
         view.query_one("#lint-contract").value = "legacy_stock"
         await pilot.pause()
         assert "name-version" in view.lint_text  # "legacy" in the name (seed 002)

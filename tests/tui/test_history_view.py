@@ -11,7 +11,6 @@ from playground.core.history import HistoryStore, call_entry, episode_entry
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
 from playground.tui.views.history_view import HistoryView, episode_from_json, matches
-from playground.tui.views.steps_view import StepsView
 from playground.tui.widgets.record_view import RecordView
 
 
@@ -39,7 +38,7 @@ async def test_a_call_is_recorded_listed_and_rerun_with_a_key(tools_dir, tmp_pat
         assert await app.query_one(CallView).select_contract("get_order_status")
         app.query_one("#arg-form").set_field("order_id", "HR20260604")
         await pilot.press("ctrl+r")
-        view = app.query_one(HistoryView)
+        view = await app.view("history")
         await until(app, pilot, lambda: len(view.entries) == 1)
         await pilot.press("f5")
         await until(app, pilot, lambda: app.focused is view.query_one("#history-table"))
@@ -92,7 +91,7 @@ async def test_diff_highlights_changed_fields_and_save_as_case(tools_dir, tmp_pa
     app = PlaygroundApp(tools=[str(tools_dir)], history=str(db))
     seen = capture_notifications(app)
     async with app.run_test(size=SIZE) as pilot:
-        view = app.query_one(HistoryView)
+        view = await app.view("history")
         await settle(app, pilot)
         await pilot.press("f5")
         await until(app, pilot, lambda: len(view.entries) == 3)
@@ -140,7 +139,7 @@ async def test_diff_highlights_changed_fields_and_save_as_case(tools_dir, tmp_pa
         }
         await pilot.press("enter")
         await until(app, pilot, lambda: app.mode_name == "steps")
-        steps = app.query_one(StepsView)
+        steps = await app.view("steps")
         assert steps.episode.question == "텀블러 어디쯤?" and "history #3" in steps.labels[-1]
 
 
@@ -163,7 +162,7 @@ async def test_opening_a_call_shows_its_record_in_the_call_view(tools_dir, tmp_p
     store.close()
     app = PlaygroundApp(tools=[str(tools_dir)], history=str(db))
     async with app.run_test(size=SIZE) as pilot:
-        view = app.query_one(HistoryView)
+        view = await app.view("history")
         await settle(app, pilot)  # the tools are loaded (loading clears the record view)
         await pilot.press("f5")
         await until(app, pilot, lambda: len(view.entries) == 1)
@@ -213,7 +212,6 @@ async def test_questions_and_manual_episodes_are_recorded_and_saved_as_golden(
     tools_dir, tmp_path, monkeypatch
 ):
     from playground.batch.replay import read_golden
-    from playground.tui.views.ask_view import AskView
 
     monkeypatch.delenv("GEMINI_API_KEY", raising=False)
     monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
@@ -222,10 +220,10 @@ async def test_questions_and_manual_episodes_are_recorded_and_saved_as_golden(
     app = PlaygroundApp(tools=[str(tools_dir)], history=str(db))
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        view = app.query_one(HistoryView)
-        app.query_one(AskView).run_question("HR20260601 택배 어디쯤인가요?")
+        view = await app.view("history")
+        (await app.view("ask")).run_question("HR20260601 택배 어디쯤인가요?")
         await until(app, pilot, lambda: len(view.entries) == 1)
-        app.query_one(StepsView).run_manual("get_order_status", {"order_id": "HR20260604"})
+        (await app.view("steps")).run_manual("get_order_status", {"order_id": "HR20260604"})
         await until(app, pilot, lambda: len(view.entries) == 2)
         manual, asked = view.entries
         assert asked.type == "episode" and asked.router == "offline"

@@ -17,6 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
+from textual.reactive import var
 from textual.widgets import Button, Input, Label, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
@@ -48,6 +49,9 @@ class AskView(Vertical):
         Binding("f7", "wire_tab", "Wire", id="ask-wire-tab", priority=True),
     ]
 
+    #: An episode is in the worker: the Ask button is disabled while it runs.
+    running: var[bool] = var(False)
+
     class AskDone(Message):
         """The worker's result: the ``episode``, router ``notes``, the first ``request`` (dry run)."""
 
@@ -68,7 +72,6 @@ class AskView(Vertical):
         super().__init__(**kwargs)
         self.pg: Playground | None = None
         self.router = RouterPick(registry.DEFAULT_ROUTER)
-        self.running = False
         self.episode = None
         self.request: Any = None
         self.texts: dict[str, str] = {}
@@ -103,6 +106,9 @@ class AskView(Vertical):
 
     def on_mount(self) -> None:
         self._show_router()
+
+    def watch_running(self, running: bool) -> None:
+        self.query_one("#ask", Button).disabled = running
 
     # -- state down ------------------------------------------------------------------------------
     def set_playground(self, pg: Playground) -> None:
@@ -139,7 +145,6 @@ class AskView(Vertical):
             return
         self.running = True
         self.query_one("#ask-reply", Static).update(Text("running…", style="bold yellow"))
-        self.query_one("#ask", Button).disabled = True
         self._ask_worker(self.pg, text, self.router)
 
     @work(thread=True, exclusive=True, group="ask", exit_on_error=False)
@@ -193,7 +198,6 @@ class AskView(Vertical):
     def _done(self, event: AskDone) -> None:
         event.stop()
         self.running = False
-        self.query_one("#ask", Button).disabled = False
         for note in event.notes:
             self.notify(note, severity="warning", timeout=10)
         if event.episode is None:

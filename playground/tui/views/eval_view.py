@@ -15,6 +15,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
+from textual.reactive import var
 from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Select, Static
 
 from playground.routing import registry
@@ -85,6 +86,9 @@ def rates_renderable(metrics: dict[str, Any]) -> Table:
 class EvalView(Vertical):
     """Case file path, run, rates, confusion matrix, failing questions and the lint panel."""
 
+    #: An evaluation is in the worker: the Evaluate button is disabled while it runs.
+    running: var[bool] = var(False)
+
     class Progress(Message):
         """``done`` of ``total`` cases judged (posted from the worker)."""
 
@@ -112,7 +116,6 @@ class EvalView(Vertical):
         super().__init__(**kwargs)
         self.pg: Playground | None = None
         self.router = RouterPick(registry.DEFAULT_ROUTER)
-        self.running = False
         self.report: Any = None
         self.failing: list[Any] = []
         self.rates_text = ""
@@ -145,6 +148,9 @@ class EvalView(Vertical):
         self.query_one("#failing", DataTable).add_columns(
             "line", "category", "expected", "chosen", "question", "reason"
         )
+
+    def watch_running(self, running: bool) -> None:
+        self.query_one("#eval-run", Button).disabled = running
 
     # -- state down ------------------------------------------------------------------------------
     def set_playground(self, pg: Playground) -> None:
@@ -206,7 +212,6 @@ class EvalView(Vertical):
             return
         path = self.query_one("#eval-path", Input).value.strip() or DEFAULT_CASES
         self.running = True
-        self.query_one("#eval-run", Button).disabled = True
         self.query_one("#eval-status", Static).update(
             f"evaluating {path} with the {self.router} router…"
         )
@@ -248,7 +253,6 @@ class EvalView(Vertical):
     def _done(self, event: EvalDone) -> None:
         event.stop()
         self.running = False
-        self.query_one("#eval-run", Button).disabled = False
         if event.error:
             self.query_one("#eval-status", Static).update(
                 Text(f"not evaluated: {event.error}", style="red")

@@ -17,6 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
+from textual.reactive import var
 from textual.widgets import Button, DataTable, Label, OptionList, Static, TabbedContent, TextArea
 from textual.widgets.option_list import Option
 
@@ -93,6 +94,10 @@ class StepsView(Vertical):
         Binding("f7", "wire_tab", "Wire", id="steps-wire-tab", priority=True),
     ]
 
+    #: The selected step made a call, so it can be forked: the fork editor and button are
+    #: enabled only then.
+    fork_enabled: var[bool] = var(False)
+
     class EpisodeDone(Message):
         """A manual episode or a fork finished in the worker: ``episode``, ``label``, ``start``
         (the step to reveal up to), or ``error``."""
@@ -113,7 +118,6 @@ class StepsView(Vertical):
         self.cursor = 0  # the last revealed step of the current episode
         self.selected = 0  # the step whose state is shown
         self.state_text = ""
-        self.fork_enabled = False
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -142,6 +146,10 @@ class StepsView(Vertical):
 
     def on_mount(self) -> None:
         self.query_one("#steps-table", DataTable).add_columns(*COLUMNS)
+
+    def watch_fork_enabled(self, enabled: bool) -> None:
+        self.query_one("#fork-args", TextArea).disabled = not enabled
+        self.query_one("#fork", Button).disabled = not enabled
 
     # -- state down ------------------------------------------------------------------------------
     def set_playground(self, pg: Playground) -> None:
@@ -265,8 +273,6 @@ class StepsView(Vertical):
             note = "the last call's; edit, then ctrl+f to run it again"
         self.fork_enabled = args is not None
         editor.load_text(args_to_json_text(args) if args is not None else "")
-        editor.disabled = not self.fork_enabled
-        self.query_one("#fork", Button).disabled = not self.fork_enabled
         label.update(
             f"Arguments for a fork ({note})"
             if self.fork_enabled
