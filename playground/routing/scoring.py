@@ -602,36 +602,51 @@ MIN_LIVE_POINTS = 0.35
 _ID_LEAD_RE = re.compile(r"(?<![A-Za-z])([A-Za-z]+)[-_]?(?=\d)")
 
 
+#: At most this many tools (besides those with a pattern or format argument) have their
+#: arguments filled per question, the best first by the question's word points, an id or enum
+#: cue counting as a full name word (issue 12: at 300 tools ~90 tools grazed by a word were
+#: filled; filling is the costly part of scoring, and a tool ranked below the 16th by its words
+#: cannot win -- its row is still scored, with its required arguments missing).
+MAX_FILLED = 16
+
+
 def candidates(idx: DeclIndex, text: str, matches: dict[str, TokenMatch]) -> set[int]:
     """The tools worth filling arguments for (issue 8: pre-filtered through the inverted
     index, so the cost of a question grows with the tools it mentions, not with all tools):
     those the question words match for at least :data:`MIN_LIVE_POINTS` (and the tools a matched
     boundary sentence points to), those whose id letters start a code in the question
     (``HR20260604`` -> the tools with an ``HR`` example or prefix), those with a pattern or
-    format argument, and those with an enum value written in the question."""
-    live: set[int] = set(idx.always)
+    format argument, and those with an enum value written in the question. Of these, at most
+    :data:`MAX_FILLED` by relevance (word points, plus ``Weights.name`` for an id or enum cue
+    or a pointer), and every tool with a pattern or format argument."""
+    ranked: dict[int, float] = {}
     by_name = {t.name: i for i, t in enumerate(idx.tools)}
     points: dict[int, float] = {}
+    cue = 3.0  # an id, enum or pointer counts like a name word
     for pos, neg, _named in matches.values():
         for i, (value, _q, _info) in pos.items():
             points[i] = points.get(i, 0.0) + value
         for _i, (_q, info) in neg.items():
             for b in info["sentences"]:
-                live.update(
-                    by_name[n] for n in idx.tools[_i].boundaries[b].points_to if n in by_name
-                )
+                for n in idx.tools[_i].boundaries[b].points_to:
+                    if n in by_name:
+                        ranked[by_name[n]] = ranked.get(by_name[n], 0.0) + cue
     # words that only graze a tool (a substring of a parameter's text: 0.6 x 0.5 = 0.3 points)
     # cannot lift it to the threshold; such a tool is scored but its arguments are not filled
-    live.update(i for i, p in points.items() if p >= MIN_LIVE_POINTS)
+    for i, p in points.items():
+        if p >= MIN_LIVE_POINTS or i in ranked:
+            ranked[i] = ranked.get(i, 0.0) + p
     for m in _ID_LEAD_RE.finditer(text):
         lead = m.group(1).upper()
         for k in range(1, len(lead) + 1):
-            live.update(idx.by_key.get(lead[:k], ()))
+            for i in idx.by_key.get(lead[:k], ()):
+                ranked[i] = ranked.get(i, points.get(i, 0.0)) + cue
     low = text.lower()
-    live.update(
-        i for i, t in enumerate(idx.tools) if t.enums and any(e and e in low for e in t.enums)
-    )
-    return live
+    for i, t in enumerate(idx.tools):
+        if t.enums and any(e and e in low for e in t.enums):
+            ranked[i] = ranked.get(i, points.get(i, 0.0)) + cue
+    best = sorted(ranked, key=lambda i: (-ranked[i], i))[:MAX_FILLED]
+    return set(idx.always).union(best)
 
 
 def argument_labels(
