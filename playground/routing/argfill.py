@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import json
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -111,6 +112,7 @@ WEAK_RULES = frozenset(
         "boolean",
         "position",
         "date",
+        "default",
     }
 )
 _ALNUM = "A-Za-z0-9"
@@ -238,6 +240,8 @@ class ParamSpec:
     prefix: str | None = None
     free_text: bool = False
     item_types: tuple[str, ...] = ()  # an array's item types
+    default: Any = field(default=None, compare=False)  # the schema's ``default`` (``has_default`` says whether there is one)
+    has_default: bool = False
 
     @property
     def structured(self) -> bool:
@@ -286,6 +290,8 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
             shapes=shapes,
             prefix=prefix,
             item_types=_types(schema["items"]) if isinstance(schema.get("items"), dict) else (),
+            default=schema.get("default"),
+            has_default="default" in schema,
         )
         free = (
             ("string" in types or not types)
@@ -610,7 +616,55 @@ def fill_free_text(
                 "text": value,
                 "detail": {"kept": [t.surface for t in kept], "dropped": dropped},
             }
+    fill_defaults(specs, question, fill)
     fill.missing = [s.name for s in specs if s.required and s.name not in fill.args]
+    return fill
+
+
+#: A parameter that sizes the result (how many rows/results/items to return): its name or its
+#: description says so. General English and Korean wording, no domain words.
+_COUNT_NAME_RE = re.compile(
+    r"^(?:limit|max_?\w*|top_?[kn]?|page_?size|per_?page|n_?results|num_?results|count)$", re.I
+)
+_COUNT_DOC_RE = re.compile(
+    r"how\s+many\b.*\breturn|(?:max(?:imum)?|number)\s+of\s+(?:results|rows|items|records|entries)|"
+    r"돌려받을|반환할|돌려줄|최대\s*\S*\s*(?:건|개|곳|수)",
+    re.I,
+)
+
+
+def fill_defaults(specs: list[ParamSpec], question: str, fill: Fill) -> Fill:
+    """Required values the question does not give but the declaration settles (rule
+    ``default``; what a user expects instead of being asked): the schema's ``default`` (seed
+    002: "기본값은 20" belongs in ``default``); else, for an integer that sizes the result
+    (:data:`_COUNT_NAME_RE` / :data:`_COUNT_DOC_RE`: ``limit: 돌려받을 매장 수``) with a
+    ``maximum``, that maximum -- the most the tool allows, so nothing the user asked about is
+    cut off ("KB-101 서울 재고" -> ``limit=5``). The evidence has no span in the question
+    (``[-1, -1]``) and is weak (it says nothing about which tool is meant). Returns ``fill``."""
+    for spec in specs:
+        if spec.name in fill.args or not spec.required:
+            continue
+        if spec.has_default:
+            value, detail = spec.default, "not in the question; the schema's default"
+        elif (
+            "integer" in spec.types
+            and spec.maximum is not None
+            and (_COUNT_NAME_RE.match(spec.name) or _COUNT_DOC_RE.search(spec.doc))
+        ):
+            value = int(spec.maximum)
+            detail = (
+                "not in the question; it sizes the result, so the most the schema allows "
+                f"(maximum {value})"
+            )
+        else:
+            continue
+        fill.args[spec.name] = value
+        fill.evidence[spec.name] = {
+            "rule": "default",
+            "span": [-1, -1],
+            "text": json.dumps(value, ensure_ascii=False),
+            "detail": detail,
+        }
     return fill
 
 

@@ -564,7 +564,7 @@ def score_question(
         found = sum(
             w.integer if ev["rule"] in argfill.WEAK_RULES else w.argument
             for ev in fill.evidence.values()
-            if ev["rule"] != "free_text"
+            if ev["rule"] not in ("free_text", "default")
         )
         r = rows[i]
         r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing

@@ -96,11 +96,13 @@ def test_product_information_does_not_chain_to_stock():
 def test_deprecated_tool_yields_and_the_explanation_says_why():
     ep = ask_json("KB-101 서울 재고", str(REPO / "tools" / "inventory.py"))
     exp = ep["moves"][0]["explanation"]
-    assert exp["passed_over"]["tool"] == "legacy_stock"
-    assert "deprecated (예전)" in exp["passed_over"]["why"]
-    assert exp["asks_for"] == {"tool": "stock_lookup", "missing": ["limit"]}
+    # limit is required (seed 003's contract) but sizes the result: the schema's maximum
+    assert calls(ep)[0] == ("stock_lookup", {"sku": "KB-101", "region": "seoul", "limit": 5})
     rows = {r["name"]: r for r in exp["tools"]}
-    assert rows["stock_lookup"]["args"] == {"sku": "KB-101", "region": "seoul"}
+    assert rows["stock_lookup"]["arg_evidence"]["limit"]["rule"] == "default"
+    assert "maximum 5" in rows["stock_lookup"]["arg_evidence"]["limit"]["detail"]
+    assert "limit=5 (default)" in rows["stock_lookup"]["because"]
+    assert round(rows["stock_lookup"]["score"] - rows["legacy_stock"]["score"], 4) == 1.0
     assert rows["legacy_stock"]["deprecated_penalty"] == 1.0
     assert "deprecated (예전) -1.0" in rows["legacy_stock"]["because"]
     for row in exp["tools"]:  # never "-" for a non-zero score
@@ -110,6 +112,63 @@ def test_deprecated_tool_yields_and_the_explanation_says_why():
         "stock_lookup",
         {"sku": "KB-101", "region": "seoul", "limit": 3},
     )
+
+
+def test_deprecated_tool_with_every_value_yields_to_a_current_one_that_asks():
+    decls = [
+        {
+            "name": "stock_lookup_v1",
+            "description": "Stock of one SKU in every store (legacy).",
+            "parameters": {
+                "type": "object",
+                "properties": {"sku": {"type": "string", "pattern": "^[A-Z]{2}-[0-9]{3}$"}},
+                "required": ["sku"],
+            },
+        },
+        {
+            "name": "stock_lookup",
+            "description": "Stock of one SKU in one store.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "sku": {"type": "string", "pattern": "^[A-Z]{2}-[0-9]{3}$"},
+                    "store": {"type": "string", "description": "store code, e.g. ST-01"},
+                },
+                "required": ["sku", "store"],
+            },
+        },
+    ]
+    move = OfflineRouter().next_move([Turn(role="user", text="stock of KB-101")], decls)
+    assert not move.calls
+    exp = move.explanation
+    assert exp["passed_over"]["tool"] == "stock_lookup_v1"
+    assert "deprecated (legacy)" in exp["passed_over"]["why"]
+    assert exp["asks_for"] == {"tool": "stock_lookup", "missing": ["store"]}
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("required default", {"n": 20}),
+        ("no default", None),
+    ],
+)
+def test_required_value_from_the_declared_default(text, want):
+    schema = {"type": "integer", "description": "page number"}
+    if want:
+        schema["default"] = 20
+    decl = {
+        "name": "list_orders",
+        "description": "List the orders.",
+        "parameters": {"type": "object", "properties": {"n": schema}, "required": ["n"]},
+    }
+    move = OfflineRouter().next_move([Turn(role="user", text="list the orders")], [decl])
+    if want:
+        assert move.calls[0].args == want
+        ev = move.explanation["tools"][0]["arg_evidence"]["n"]
+        assert ev["rule"] == "default" and "schema's default" in ev["detail"]
+    else:
+        assert not move.calls and move.explanation["asks_for"]["missing"] == ["n"]
 
 
 @pytest.mark.parametrize(
