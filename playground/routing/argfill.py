@@ -240,7 +240,8 @@ class ParamSpec:
     prefix: str | None = None
     free_text: bool = False
     item_types: tuple[str, ...] = ()  # an array's item types
-    default: Any = field(default=None, compare=False)  # the schema's ``default`` (``has_default`` says whether there is one)
+    #: the schema's ``default`` (``has_default`` says whether there is one)
+    default: Any = field(default=None, compare=False)
     has_default: bool = False
 
     @property
