@@ -286,10 +286,17 @@ class OfflineRouter:
             return self._call(exp, best.name, best.args, call_no)
         if not fitting:
             best = rows[0]
-            exp["reason"] = (
-                f"no tool reaches the threshold {self.threshold} "
-                f"(best: {best.name} {best.score}), not even counting missing arguments"
-            )
+            if best.score >= self.threshold and not best.missing and not full:
+                exp["reason"] = (
+                    f"{best.name} scores {best.score} but only through values that fit a type; "
+                    f"its words give relevance {round(best.relevance + best.pointer_bonus, 4)} < "
+                    f"{RELEVANCE_SHARE} x threshold: the question is not about it"
+                )
+            else:
+                exp["reason"] = (
+                    f"no tool reaches the threshold {self.threshold} "
+                    f"(best: {best.name} {best.score}), not even counting missing arguments"
+                )
             return Move(text=no_tool_text(self.index(declarations), ko, exp), explanation=exp)
         best = fitting[0]
         feeder = self._feeder(best, rows, declarations)

@@ -82,6 +82,7 @@ class Weights:
     missing: float = 1.0
     unknown_predicate: float = 0.5
     deprecated: float = 1.0
+    generic_verb: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -342,9 +343,17 @@ def _index_tool(
         for part in korean.split_identifier(spec.name):
             if korean.is_content(part):
                 add(korean.stem(part), f"parameter:{spec.name}", w.parameter)
+    # seed 002: a name is a verb + a concrete object (get_order_status, calculate_area); the
+    # object says what the tool is about, a generic verb (korean.GENERIC_VERBS) only what it
+    # does, so such a name part weighs like a description word (and every generic-verb match
+    # is halved in match_token): a question saying only "calculate" fits no calculate_* tool
     for part in korean.split_identifier(name):
         if korean.is_content(part):
-            add(korean.stem(part), "name", w.name)
+            stem = korean.stem(part)
+            if stem in korean.GENERIC_VERBS:
+                add(stem, "name:verb", w.description)
+            else:
+                add(stem, "name", w.name)
     own = set(terms)
     for part in korean.split_identifier(
         name
@@ -481,6 +490,7 @@ def score_question(
     by_name = {t.name: i for i, t in enumerate(idx.tools)}
     reasons: dict[tuple[int, int], str] = {}
     unknown = []
+    seen: dict[tuple[int, str], tuple[float, dict[str, Any]]] = {}
     for k, tok in enumerate(tokens):
         if weights[k] == 0:
             continue
@@ -497,16 +507,24 @@ def score_question(
         for i, (value, quality, info) in pos.items():
             if i in neg and neg[i][0] >= quality:
                 continue
+            # a word said twice does not fit a tool twice: each stem counts once per tool,
+            # at its best weight ("the first number ... the second number")
+            prior = seen.get((i, tok.stem))
+            if prior is not None:
+                if prior[0] >= value * idf * weights[k]:
+                    continue
+                rows[i].relevance -= prior[0]
+                rows[i].matched = [m for m in rows[i].matched if m is not prior[1]]
+            entry = {
+                "word": tok.surface,
+                **info,
+                "idf": round(idf, 3),
+                "word_weight": weights[k],
+                "points": round(value * idf * weights[k], 3),
+            }
+            seen[(i, tok.stem)] = (value * idf * weights[k], entry)
             rows[i].relevance += value * idf * weights[k]
-            rows[i].matched.append(
-                {
-                    "word": tok.surface,
-                    **info,
-                    "idf": round(idf, 3),
-                    "word_weight": weights[k],
-                    "points": round(value * idf * weights[k], 3),
-                }
-            )
+            rows[i].matched.append(entry)
             if not info["where"].startswith("example"):
                 reasons.setdefault(
                     (tok.start, tok.end), f"matched {idx.tools[i].name} {info['where']}"
@@ -734,8 +752,10 @@ def match_token(idx: DeclIndex, s: str, w: Weights) -> TokenMatch:
             q = quality * factor
             for i, where, loc_w in idx.postings.get(term, ()):
                 weight = min(loc_w, w.description) if via and where == "name" else loc_w
+                if term in korean.GENERIC_VERBS:
+                    weight *= w.generic_verb
                 points = weight * q
-                if where == "name":
+                if where in ("name", "name:verb"):
                     named.add(i)
                 if i not in pos or points > pos[i][0]:
                     pos[i] = (

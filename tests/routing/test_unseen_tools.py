@@ -401,3 +401,66 @@ def test_a_value_that_only_fits_a_type_does_not_make_a_tool_fit():
         [Turn(role="user", text="Retrieve the details for user id 7890")], [decl]
     )
     assert [(c.name, c.args) for c in on_topic.calls] == [("get_user", {"user_id": 7890})]
+
+
+def _decl(name: str, description: str, **props: str) -> dict:
+    return {
+        "name": name,
+        "description": description,
+        "parameters": {
+            "type": "object",
+            "properties": {k: {"type": t} for k, t in props.items()},
+            "required": list(props),
+        },
+    }
+
+
+def test_a_generic_verb_alone_does_not_make_a_tool_fit():
+    bmi = _decl(
+        "calculate_bmi", "Body mass index from height and weight.", height="number", weight="number"
+    )
+    speed = _decl(
+        "calculate_speed",
+        "Calculate the speed of a moving object.",
+        distance="number",
+        time="number",
+    )
+    q = "Calculate the speed of a car that traveled 500 meters in 25 seconds."
+    move = OfflineRouter().next_move([Turn(role="user", text=q)], [bmi])
+    assert not move.calls
+    row = move.explanation["tools"][0]
+    assert [m["where"] for m in row["matched"]] == ["name:verb"]
+    assert row["matched"][0]["points"] == 0.5  # a description word's weight, halved
+    assert "only through values that fit a type" in move.explanation["reason"]
+    move = OfflineRouter().next_move([Turn(role="user", text=q)], [speed])
+    assert move.calls[0].name == "calculate_speed"
+
+
+def test_a_repeated_word_counts_once_per_tool():
+    tool = _decl("gcd", "Greatest common divisor of two numbers.", a="integer", b="integer")
+    q = "Take the number 12 and the number 18 and another number"
+    row = OfflineRouter().score(q, [tool])[0]
+    assert [m["word"] for m in row.matched] == ["number"]
+    assert row.relevance == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "want"),
+    [
+        ("rate", "integrate", 0.0),  # an English word inside another is another word
+        ("term", "determine", 0.0),
+        ("locat", "location", 0.7),  # English prefixes still match (inflection)
+        ("배송", "일반배송비", 0.5),  # Korean compounds keep substring matches
+    ],
+)
+def test_english_words_do_not_match_inside_other_words(a, b, want):
+    from playground.routing import korean
+
+    assert korean.match_quality(a, b)[0] == want
+
+
+def test_numbers_are_values_not_words():
+    from playground.routing import korean
+
+    assert not korean.is_content("3") and not korean.is_content("three")
+    assert korean.is_content("weather")
