@@ -378,12 +378,46 @@ STOPWORDS: frozenset[str] = frozenset(
 #: plus a concrete object; the object decides). Stems, as :func:`stem` gives them.
 GENERIC_VERBS: frozenset[str] = frozenset(
     stem_word
-    for stem_word in (
-        "calculate calc compute determine estimate evaluate get fetch retrieve find search "
-        "look lookup check list create make generate set update add delete remove run "
-        "execute perform process handle manage display return analyze predict convert "
-        "identify obtain query request"
-    ).split()
+    for stem_word in [
+        "calculate",
+        "calc",
+        "compute",
+        "determine",
+        "estimate",
+        "evaluate",
+        "get",
+        "fetch",
+        "retrieve",
+        "find",
+        "search",
+        "look",
+        "lookup",
+        "check",
+        "list",
+        "create",
+        "make",
+        "generate",
+        "set",
+        "update",
+        "add",
+        "delete",
+        "remove",
+        "run",
+        "execute",
+        "perform",
+        "process",
+        "handle",
+        "manage",
+        "display",
+        "return",
+        "analyze",
+        "predict",
+        "convert",
+        "identify",
+        "obtain",
+        "query",
+        "request",
+    ]
 )
 
 
@@ -619,8 +653,27 @@ def is_stopword(s: str) -> bool:
 
 #: English number words: values, like digits (values.py reads them as numbers).
 _NUMBER_WORDS = frozenset(
-    "zero one two three four five six seven eight nine ten eleven twelve twenty hundred "
-    "thousand million billion dozen".split()
+    [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "twenty",
+        "hundred",
+        "thousand",
+        "million",
+        "billion",
+        "dozen",
+    ]
 )
 
 
