@@ -174,12 +174,60 @@ def extract_examples(text: str) -> list[str]:
     out: list[str] = []
     for m in _EXAMPLE_RE.finditer(text or ""):
         rest = text[m.end() :]
-        rest = re.split(r"(?<=[^\d])\.\s|[.。]\s*$|\n|;", rest, maxsplit=1)[0]
-        for part in re.split(r",|/|\bor\b|또는", rest):
+        quoted = _QUOTED_EXAMPLE_RE.match(rest)
+        if quoted:  # 'San Francisco, CA', 'P013': each quoted value whole, commas and all
+            parts = re.findall(r"['\"‘“`]([^'\"’”`]{1,40})['\"’”`]", quoted.group())
+        else:
+            rest = re.split(r"(?<=[^\d])\.\s|[.。]\s*$|\n|;", rest, maxsplit=1)[0]
+            parts = []
+            for part in re.split(r",|/|\bor\b|또는", rest):
+                # "e.g. Seattle, WA": an abbreviation after a comma qualifies the value before
+                if parts and _QUALIFIER_RE.fullmatch(part.strip().rstrip(".")) and part[:1] == " ":
+                    parts[-1] = parts[-1].rstrip() + "," + part.rstrip(".")
+                else:
+                    parts.append(part)
+        for part in parts:
             value = part.strip().strip("'\"‘’“”`()[] .")
             if value and len(value) <= 40 and value not in out:
                 out.append(value)
     return out
+
+
+_QUOTED_EXAMPLE_RE = re.compile(
+    r"\s*(?:['\"‘“`][^'\"’”`\n]{1,40}['\"’”`](?:\s*(?:,|/|or|또는)\s*)?)+"
+)
+_QUALIFIER_RE = re.compile(r"[A-Z]{2,3}")
+_FORMAT_RE = re.compile(
+    r"\bformat(?:ted)?\s+(?:of|as|like)\s+['\"‘“`]([^'\"’”`]{1,60})['\"’”`]", re.I
+)
+_NEXT_PART_RE = re.compile(r",\s*([A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)*)")
+
+
+def _place_shape(spec: ParamSpec, text: str, fill: Fill) -> None:
+    """Give a name the shape the parameter's examples show (issue 12: "by schema"): with
+    ``'San Francisco, CA'`` as the example, ``Naples`` followed by ``, Florida`` becomes
+    ``Naples, Florida``; with examples that have no comma (``'San Francisco'``), ``Marshall, MN``
+    becomes ``Marshall``. Only names and quoted values given by the loose rules change."""
+    ev = fill.evidence.get(spec.name)
+    value = fill.args.get(spec.name)
+    if ev is None or not isinstance(value, str) or ev["rule"] not in ("string", "position"):
+        return
+    start, end = ev["span"]
+    if spec.joined > 0:
+        for _ in range(spec.joined - value.count(",")):
+            m = _NEXT_PART_RE.match(text, end)
+            if not m:
+                break
+            end = m.end()
+    elif spec.joined < 0 and "," in value:
+        end = start + value.index(",")
+    else:
+        return
+    new = text[start:end].rstrip(".")
+    if new != value:
+        fill.args[spec.name] = new
+        ev.update(span=[start, start + len(new)], text=new)
+        ev["detail"] += f"; shaped like its examples as {new!r}"
 
 
 def shape_regex(example: str) -> str | None:
@@ -243,6 +291,9 @@ class ParamSpec:
     #: the schema's ``default`` (``has_default`` says whether there is one)
     default: Any = field(default=None, compare=False)
     has_default: bool = False
+    #: how many ", "-joined parts its values have beyond the first, from its examples or a
+    #: "format of 'City, State'" in its description (0: none said; -1: examples without one)
+    joined: int = 0
 
     @property
     def structured(self) -> bool:
@@ -276,6 +327,8 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
         )
         types = _types(schema)
         enum = tuple(schema.get("enum") or ())
+        shown = [e for e in examples if re.match(r"[^\W\d_]", e)] + _FORMAT_RE.findall(doc)
+        joined = max((e.count(",") for e in shown), default=0) or (-1 if shown else 0)
         prefix = find_prefix(doc)
         spec = ParamSpec(
             name=name,
@@ -293,6 +346,7 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
             item_types=_types(schema["items"]) if isinstance(schema.get("items"), dict) else (),
             default=schema.get("default"),
             has_default="default" in schema,
+            joined=joined,
         )
         free = (
             ("string" in types or not types)
@@ -986,6 +1040,9 @@ def fill_loose(
                 spec, value, "position", v.start, v.end, f"the next unused {v.kind} in the question"
             )
             break
+    for spec in open_specs:
+        if spec.joined:
+            _place_shape(spec, text, fill)
     return fill
 
 
@@ -1113,16 +1170,22 @@ def series(
             else:
                 unitless.append(name)
             continue
-        chain, last = [value], first
+        chain, reach = [value], max(first.end, spans[name][1])
         for v in free:
-            if v.start < last.end:
+            if v.start < reach:
                 continue
             if v.kind != first.kind and not {v.kind, first.kind} <= {"name", "quoted"}:
                 break
-            if not _SERIES_GAP_RE.match(text[last.end : v.start]):
+            if not _SERIES_GAP_RE.match(text[reach : v.start]):
                 break
-            chain.append(str(v.value))
-            last = v
+            item = str(v.value)
+            if first.kind == "name" and isinstance(value, str) and "," in value:
+                # the first value took its qualifier ("Naples, Florida"): so does each item
+                m = _NEXT_PART_RE.match(text, v.end)
+                if m:
+                    item = text[v.start : m.end()]
+            chain.append(item)
+            reach = v.start + len(item)
         if len(chain) > 1:
             lists[name] = chain
     if unitless:
@@ -1150,3 +1213,111 @@ def series(
                 row[name] = chain[i]
         out.append(row)
     return out
+
+
+#: Where a question starts asking again: a sentence end, a semicolon, or a conjunction that
+#: opens a new request ("..., and then", "Also,", "and another ...", "after that"). General
+#: English and Korean connectives; no domain words.
+_CLAUSE_RE = re.compile(
+    r"(?<=[.?!])\s+(?=\S)|;\s*|"
+    r",?\s+(?:and\s+)?(?:then|also|after\s+that|afterwards|additionally|lastly|finally)\b,?\s*|"
+    r"(?<![.?!])\s*\b(?:Also|Then|Lastly|Finally|Additionally|Plus)\b,?\s+|"
+    r",\s+and\s+|\s+and\s+(?=another\b|the\s+same\b|similarly\b)|"
+    r"(?:그리고|또한|그다음|그\s*다음에?)\s+",
+)
+#: Fill rules a clause may bring a new value by (not the leftovers of ``position``, not
+#: defaults or free text, which would take any clause's words).
+_CLAUSE_RULES = frozenset(
+    {
+        "enum",
+        "pattern",
+        "format",
+        "example",
+        "prefix",
+        "word",
+        "integer",
+        "assign",
+        "number",
+        "string",
+        "date",
+        "cue",
+    }
+)
+
+
+def clauses(question: str) -> list[tuple[int, int]]:
+    """The spans of ``question`` that each make a request (split at :data:`_CLAUSE_RE`);
+    one span when nothing splits it. Spans shorter than 3 characters are dropped."""
+    text = korean.normalize(question)
+    out, start = [], 0
+    for m in _CLAUSE_RE.finditer(text):
+        if m.start() > start:
+            out.append((start, m.start()))
+        start = m.end()
+    out.append((start, len(text)))
+    return [(a, b) for a, b in out if len(text[a:b].strip()) >= 3]
+
+
+_AGAIN_RE = re.compile(
+    r"^\W*(?:and\s+)?(?:also|then|another|the\s+same|same|similarly|lastly|finally|"
+    r"additionally|next|after\s+that|what\s+about|how\s+about|그리고|또|또한|다음)\b",
+    re.I,
+)
+
+
+def clause_calls(
+    specs: list[ParamSpec],
+    question: str,
+    args: dict[str, Any],
+    topic: frozenset[str] = frozenset(),
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The calls a question makes when it asks the same thing again in another clause
+    ("cases filed in 2019. Also list cases filed in 2018" -> two calls; BFCL ``parallel``).
+
+    Each clause (:func:`clauses`) is filled on its own (rules 1-8 and :func:`fill_loose`,
+    keeping only the labelled rules of :data:`_CLAUSE_RULES`). A clause giving a parameter a
+    value other than the one the earlier clauses gave it starts a new call when the clause
+    asks again -- it opens with a connective (also, then, another, the same, 그리고, ...:
+    :data:`_AGAIN_RE`) or restates the request (a word of ``topic``, the stems of the tool's
+    name and description); otherwise it only adds values. The new call keeps
+    the previous call's other values (what is asked again is the changed part). A clause that
+    only adds values for parameters no clause gave yet adds them to the current call. Returns
+    ``(calls, notes)``: ``[args]`` when no clause asks again, else one dict per call; ``notes``
+    ``[{clause, values}]`` for the explanation."""
+    text = korean.normalize(question)
+    spans = clauses(text)
+    if len(spans) < 2:
+        return [args], []
+    calls: list[dict[str, Any]] = []
+    notes: list[dict[str, Any]] = []
+    given: dict[str, Any] = {}
+    prev_end = 0
+    for a, b in spans:
+        part = text[a:b]
+        opening = (text[prev_end:a] + part[:30]).strip()
+        prev_end = b
+        fill = fill_structured(specs, part)
+        fill_loose(specs, part, fill)
+        keep = {k for k in fill.args if fill.evidence[k]["rule"] in _CLAUSE_RULES} - {
+            k for k, v in fill.args.items() if isinstance(v, bool)
+        }
+        if not keep:
+            continue
+        asks = bool(_AGAIN_RE.match(opening)) or bool(
+            topic and {korean.stem(t.surface) for t in korean.tokenize(part)} >= topic
+        )
+        # a clause may list several values itself ("the factorial of 5, the factorial of 7")
+        for n, row in enumerate(series(part, fill.args, fill.evidence)):
+            values = {k: row[k] for k in keep if k in row}
+            changed = any(k in given and given[k] != v for k, v in values.items())
+            notes.append({"clause": part.strip(), "values": values})
+            if not calls:
+                calls.append({**args, **values})
+            elif changed and (asks or n > 0):
+                calls.append({**calls[-1], **values})
+            else:
+                calls[-1].update({k: v for k, v in values.items() if k not in given})
+            given.update(values)
+    if len(calls) < 2:
+        return [args], []
+    return calls, notes

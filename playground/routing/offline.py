@@ -270,6 +270,27 @@ class OfflineRouter:
             )
             if passed:
                 exp["reason"] += f"; passed over {passed} (missing required arguments)"
+            tool = next(t for t in self.index(declarations).tools if t.name == best.name)
+            topic = frozenset(
+                stem
+                for stem, (where, _w) in tool.terms.items()
+                if where == "name" and stem not in korean.GENERIC_VERBS
+            )
+            again, said = argfill.clause_calls(tool.specs, question, best.args, topic)
+            if len(again) > 1:
+                exp["parallel"] = {
+                    "calls": len(again),
+                    "why": "the question asks again in another clause with other values",
+                    "clauses": said,
+                }
+                exp["chosen"] = best.name
+                return Move(
+                    calls=[
+                        FunctionCall(name=best.name, args=a, id=f"call_{call_no + k}")
+                        for k, a in enumerate(again)
+                    ],
+                    explanation=exp,
+                )
             series = argfill.series(question, best.args, best.arg_evidence)
             if len(series) > 1:
                 exp["parallel"] = {

@@ -464,3 +464,70 @@ def test_numbers_are_values_not_words():
 
     assert not korean.is_content("3") and not korean.is_content("three")
     assert korean.is_content("weather")
+
+
+def _typed(name: str, description: str, props: dict, required: list[str]) -> dict:
+    return {
+        "name": name,
+        "description": description,
+        "parameters": {"type": "object", "properties": props, "required": required},
+    }
+
+
+def test_a_clause_that_asks_again_is_another_call():
+    cases = _typed(
+        "lawsuits_search",
+        "List the lawsuits against a company.",
+        {
+            "company_name": {"type": "string", "description": "The company."},
+            "year": {"type": "integer", "description": "The year the case was filed."},
+        },
+        ["company_name", "year"],
+    )
+    q = "List all cases against a company named 'Dara Inc' filed in 2019, Also list cases filed in the year 2018 against the same company."
+    move = OfflineRouter().next_move([Turn(role="user", text=q)], [cases])
+    assert [c.args for c in move.calls] == [
+        {"company_name": "Dara Inc", "year": 2019},
+        {"company_name": "Dara Inc", "year": 2018},
+    ]
+    par = move.explanation["parallel"]
+    assert par["calls"] == 2 and par["clauses"][1]["values"] == {"year": 2018}
+    # a later sentence that only states a value more precisely is not another call
+    q = "Show the cases against 'Dara Inc' in 2019. The year is 2019."
+    move = OfflineRouter().next_move([Turn(role="user", text=q)], [cases])
+    assert len(move.calls) == 1
+
+
+@pytest.mark.parametrize(
+    ("doc", "question", "want"),
+    [
+        ("The city and state, e.g. Seattle, WA", "weather in Naples, Florida?", "Naples, Florida"),
+        (
+            "in the format of 'City, State', such as 'San Francisco, CA'",
+            "weather in Chennai, Tamil Nadu in fahrenheit?",
+            "Chennai, Tamil Nadu",
+        ),
+        ("The city, e.g. 'San Francisco'", "weather in Marshall, MN on March 5th?", "Marshall"),
+        ("The city.", "weather in Boston, MA?", "Boston, MA"),  # nothing said: as written
+    ],
+)
+def test_a_name_takes_the_shape_of_the_examples(doc, question, want):
+    tool = _typed(
+        "get_weather",
+        "Current weather.",
+        {"location": {"type": "string", "description": doc}},
+        ["location"],
+    )
+    move = OfflineRouter().next_move([Turn(role="user", text=question)], [tool])
+    assert [c.args for c in move.calls] == [{"location": want}]
+    ev = move.explanation["tools"][0]["arg_evidence"]["location"]
+    assert ev["text"] == want
+
+
+def test_quoted_examples_keep_their_commas():
+    assert argfill.extract_examples("such as 'San Francisco, CA' or 'Austin, TX'") == [
+        "San Francisco, CA",
+        "Austin, TX",
+    ]
+    assert argfill.extract_examples("The city and state, e.g. Seattle, WA") == ["Seattle, WA"]
+    assert argfill.extract_examples("예: '텀블러', '이불커버'") == ["텀블러", "이불커버"]
