@@ -623,6 +623,14 @@ def fill_structured(
             value, ev = found
             if isinstance(value, str) and {"integer", "number"} & set(spec.types):
                 value = _as_number(value, spec.types)  # an example shaped "3" is a number
+                end = ev["span"][1]
+                if (
+                    isinstance(value, (int, float))
+                    and re.match(r"\s?%", text[end : end + 2])
+                    and takes_fraction(spec)
+                ):
+                    value = round(float(value) / 100, 12)
+                    ev = {**ev, "detail": f"{ev['detail']}; {ev['text']}% as a fraction ({value})"}
             fill.args[spec.name] = value
             fill.evidence[spec.name] = ev
             fill.consumed.append(tuple(ev["span"]))
@@ -826,9 +834,35 @@ def _near(
     return score
 
 
+_PERCENT_DOC_RE = re.compile(r"percent|percentage|%|퍼센트|백분율|0\s*(?:to|-)\s*100", re.I)
+_FRACTION_DOC_RE = re.compile(
+    r"\b0?\.\d+\b|decimal|fraction|between\s+0\s+and\s+1|0\s*(?:to|-)\s*1\b|소수", re.I
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def takes_fraction(spec: ParamSpec) -> bool:
+    """True when a percentage written in the question goes into ``spec`` as a fraction
+    (``5%`` -> ``0.05``): a ``number`` parameter (not integer-only) whose description shows a
+    decimal ("as a decimal", "E.g. 5% is 0.05", "between 0 and 1") or whose maximum is at most
+    1, or a rate, probability, ratio or proportion that does not say it is in percent (BFCL dev:
+    56 of 67 such answers are fractions; those in percent say so: "as a percentage")."""
+    if "number" not in spec.types:
+        return False
+    doc = spec.name.replace("_", " ") + " " + spec.doc
+    if _FRACTION_DOC_RE.search(spec.doc) or (spec.maximum is not None and spec.maximum <= 1):
+        return True
+    if _PERCENT_DOC_RE.search(doc):
+        return False
+    return bool(re.search(r"rate|probab|ratio|proportion|fraction|yield|return|share", doc, re.I))
+
+
 def _fits(spec: ParamSpec, v: Value) -> Any:
-    """``v`` as a value of ``spec``'s type, or ``None`` when it does not fit."""
+    """``v`` as a value of ``spec``'s type, or ``None`` when it does not fit (a percentage
+    becomes a fraction where :func:`takes_fraction` says so)."""
     types = spec.types or ("string",)
+    if v.kind == "number" and v.percent and takes_fraction(spec):
+        return round(float(v.value) / 100, 12)
     if v.kind == "number":
         if "integer" in types and isinstance(v.value, int):
             return v.value
@@ -970,6 +1004,8 @@ def fill_loose(
             continue
         taken.add(ci)
         rule = "assign" if "written as" in said else ("number" if v.kind == "number" else "string")
+        if v.percent and value != v.value:
+            said += f"; {v.text.strip()} as a fraction ({value})"
         give(spec, value, rule, v.start, v.end, f"{v.kind} {v.text!r}: {said} (score {-neg:.2f})")
     for spec in open_specs:
         if spec.name in fill.args:
@@ -1036,8 +1072,16 @@ def fill_loose(
             if value is None or (v.kind == "number" and v.unit in ("번째",)):
                 continue
             taken.add(ci)
+            as_fraction = (
+                f"; {v.text.strip()} as a fraction" if v.percent and value != v.value else ""
+            )
             give(
-                spec, value, "position", v.start, v.end, f"the next unused {v.kind} in the question"
+                spec,
+                value,
+                "position",
+                v.start,
+                v.end,
+                f"the next unused {v.kind} in the question{as_fraction}",
             )
             break
     for spec in open_specs:

@@ -46,8 +46,17 @@ class Value:
 
 _NUM_RE = re.compile(
     r"(?<![\w.^/])(?P<sign>[-+−])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+|\.\d+|\d+)"
+    r"(?P<exp>[eE][-+−]?\d+)?"
     r"(?![\d^]|\.\d)(?P<pct>\s?%)?(?:\s?(?P<unit>[A-Za-z가-힣]+(?:/[A-Za-z]+(?:\^?\d)?)?))?"
 )
+#: Scale words after digits ("213 million", "8.5 billion"): the number is multiplied.
+_DIGIT_SCALES = {
+    "thousand": 1_000,
+    "million": 1_000_000,
+    "billion": 1_000_000_000,
+    "trillion": 10**12,
+}
+_AFTER_SCALE_RE = re.compile(r"\s+([A-Za-z가-힣]+)")
 _ONES = {
     "zero": 0,
     "one": 1,
@@ -290,18 +299,25 @@ def numbers(text: str) -> list[Value]:
     for m in _NUM_RE.finditer(text):
         raw = m.group("num").replace(",", "")
         value: int | float = float(raw) if "." in raw else int(raw)
+        if m.group("exp"):  # 1e-9, 2.5E6
+            value = float(raw + m.group("exp").replace("−", "-"))
         sign = m.group("sign")
         # a sign right after a letter, a digit or ")" is an operator or a range (3x-1, 1-5)
         signed = bool(sign) and (
             m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] == ")")
         )
-        if signed and sign in "-−":
-            value = -value
         unit = (m.group("unit") or "").lower()
+        end = m.end("exp") if m.group("exp") else m.end("num")
+        if unit in _DIGIT_SCALES:  # "213 million" -> 213000000, its unit the word after
+            scaled = value * _DIGIT_SCALES[unit]
+            value = int(scaled) if float(scaled).is_integer() else scaled
+            end = m.end("unit")
+            after = _AFTER_SCALE_RE.match(text, end)
+            unit = after.group(1).lower() if after else ""
+        if signed and sign in "-−" and value > 0:
+            value = -value
         start = m.start() if signed else m.start("num")
-        out.append(
-            Value("number", value, start, m.end("num"), m.group(), unit, bool(m.group("pct")))
-        )
+        out.append(Value("number", value, start, end, m.group(), unit, bool(m.group("pct"))))
     taken = [(v.start, v.end) for v in out]
     for m in _WORD_NUM_RE.finditer(text):
         words = m.group(0)[: m.start("unit") - m.start()] if m.group("unit") else m.group(0)

@@ -531,3 +531,41 @@ def test_quoted_examples_keep_their_commas():
     ]
     assert argfill.extract_examples("The city and state, e.g. Seattle, WA") == ["Seattle, WA"]
     assert argfill.extract_examples("예: '텀블러', '이불커버'") == ["텀블러", "이불커버"]
+
+
+@pytest.mark.parametrize(
+    ("doc", "question", "want", "note"),
+    [
+        ("The annual interest rate.", "invest at an annual interest rate of 5%", 0.05, "fraction"),
+        ("The rate as a decimal, e.g. 0.05", "at a rate of 12.5%", 0.125, "fraction"),
+        ("The yearly yield as a percentage.", "a yearly yield of 7%", 7, None),
+    ],
+)
+def test_a_percentage_goes_in_as_the_parameter_says(doc, question, want, note):
+    name = (
+        "annual_interest_rate"
+        if "interest" in doc
+        else ("rate" if "decimal" in doc else "yearly_yield")
+    )
+    tool = _typed(
+        "future_value",
+        "Future value of an investment at a rate.",
+        {name: {"type": "number", "description": doc}},
+        [name],
+    )
+    move = OfflineRouter().next_move([Turn(role="user", text="future value: " + question)], [tool])
+    assert move.calls[0].args == {name: want}
+    detail = move.explanation["tools"][0]["arg_evidence"][name]["detail"]
+    assert (note in detail) if note else ("fraction" not in detail)
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("a population of 213 million people", [213_000_000]),
+        ("8.5 million square kilometers", [8_500_000]),
+        ("charges of 1e-9 and 2e-9", [1e-9, 2e-9]),
+    ],
+)
+def test_number_scales_and_exponents(text, want):
+    assert [v.value for v in values.numbers(text)] == want
