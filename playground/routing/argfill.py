@@ -796,6 +796,34 @@ _PLACE_DOC_RE = re.compile(
     re.I,
 )
 _PLACE_CUE_RE = re.compile(r"\b(?:in|at|near|around|from|to)\s+(?:the\s+)?$|에서\s*$", re.I)
+#: Verbs that open a flag's name (include_forecast, has_late_check_in, allow_transfer): the
+#: rest of the name says what the flag is about.
+_FLAG_VERBS = frozenset(
+    [
+        "is",
+        "has",
+        "have",
+        "include",
+        "with",
+        "use",
+        "enable",
+        "allow",
+        "should",
+        "show",
+        "get",
+        "return",
+        "apply",
+        "need",
+        "want",
+        "do",
+        "can",
+        "add",
+        "sort",
+        "only",
+        "want",
+        "force",
+    ]
+)
 _DATE_DOC_RE = re.compile(r"\bdate\b|날짜|일자", re.I)
 
 
@@ -996,7 +1024,9 @@ def fill_loose(
             ):
                 score += 3
                 why.append(f"a {v.kind} where the parameter wants one")
-            if score > 0:
+            # an optional value needs a label, not a mere neighbour (seed 002: a model leaves
+            # optional arguments empty unless the user gives them)
+            if score > 0 and (spec.required or score >= 1.0):
                 pairs.append((-score, si, ci, value, "; ".join(why)))
     for neg, si, ci, value, said in sorted(pairs, key=lambda p: (p[0], p[1], p[2])):
         spec, v = open_specs[si], cands[ci]
@@ -1031,9 +1061,23 @@ def fill_loose(
                 continue
         if "boolean" in spec.types:
             name_w, _ = labels[spec.name]
+            # every word of its name but a leading flag verb must be in the question
+            # (include_forecast needs "forecast"; tax_exempt needs "tax" and "exempt")
+            parts = [korean.stem(p) for p in korean.split_identifier(spec.name) if len(p) > 1]
+            needed = [w for k, w in enumerate(parts) if not (k == 0 and w in _FLAG_VERBS)]
+            needed = [w for w in needed if korean.is_content(w)] or needed
+
+            def said(w: str) -> bool:
+                return any(
+                    t.stem == w or (len(w) > 3 and korean.match_quality(t.stem, w)[0] >= 0.7)
+                    for t in toks
+                )
+
+            if not needed or not all(said(w) for w in needed):
+                continue
             for tok in toks:
-                if tok.stem in name_w or any(
-                    korean.match_quality(tok.stem, w)[0] >= 0.7 for w in name_w if len(w) > 3
+                if tok.stem in needed or any(
+                    korean.match_quality(tok.stem, w)[0] >= 0.7 for w in needed if len(w) > 3
                 ):
                     window = text[max(0, tok.start - 25) : tok.start]
                     value = not _NEGATION_RE.search(window)

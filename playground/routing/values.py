@@ -123,8 +123,11 @@ _KO_NUM_RE = re.compile(
     r"(?<![가-힣])(?P<num>열|하나|한|첫|둘|두|셋|세|넷|네|다섯|여섯|일곱|여덟|아홉|스무|스물)"
     r"\s?(?P<unit>번째|개|명|번|권|장|병|잔|대|건|가지|일|주|달|시간|분|살)"
 )
+#: Quoted text. A single quote touching a letter on its outer side is an apostrophe, not a
+#: quote ("I'd like 'chicken dish'": the quote opens at 'chicken, not at I'd).
 _QUOTED_RE = re.compile(
-    r"'([^'\n]{1,200})'|\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|‘([^’\n]{1,200})’|`([^`\n]{1,200})`"
+    r"(?<![A-Za-z])'([^'\n]{1,200})'(?![A-Za-z])|\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|"
+    r"‘([^’\n]{1,200})’|`([^`\n]{1,200})`"
 )
 _ASSIGN_RE = re.compile(
     r"\b([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|:)\s*(\"[^\"]*\"|'[^']*'|[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[A-Za-z][\w.-]*)"
@@ -408,6 +411,11 @@ def names(text: str) -> list[Value]:
             words = words[:-1]
         if not words or all(w.isdigit() for w in words):
             continue
+        # a sentence ends inside the run ("Simon Curtis. It should"): the name ends there
+        # (not after an initial or abbreviation: "K. Brown", "D.C.", "Mr. Gates")
+        stop = re.search(r"(?<=[a-z]{2})[.!?]\s", text[start:end])
+        if stop:
+            end = start + stop.start()
         value = text[start:end].rstrip(".,'’")
         if value.endswith("'s"):
             value = value[:-2]

@@ -569,3 +569,31 @@ def test_a_percentage_goes_in_as_the_parameter_says(doc, question, want, note):
 )
 def test_number_scales_and_exponents(text, want):
     assert [v.value for v in values.numbers(text)] == want
+
+
+def test_apostrophes_are_not_quotes_and_names_end_with_their_sentence():
+    text = "I'd like to change the dish called 'chicken dish' to 'extra spicy'"
+    assert [v.value for v in values.quoted(text)] == ["chicken dish", "extra spicy"]
+    text = "I want something directed by Simon Curtis. It should star K. Brown."
+    assert [v.value for v in values.names(text)] == ["Simon Curtis", "K. Brown"]
+
+
+def test_flags_and_optional_values_need_their_own_words():
+    tool = _typed(
+        "get_weather",
+        "Current weather of a city.",
+        {
+            "city": {"type": "string", "description": "The city."},
+            "include_forecast": {"type": "boolean", "description": "Include a forecast."},
+            "time": {"type": "string", "description": "Time of the day, optional."},
+        },
+        ["city"],
+    )
+    q = "Tell me the current weather conditions, including the temperature, for London"
+    move = OfflineRouter().next_move([Turn(role="user", text=q)], [tool])
+    assert move.calls[0].args == {"city": "London"}  # "including" alone is not the flag
+    q = "Weather for London, and include the forecast"
+    move = OfflineRouter().next_move([Turn(role="user", text=q)], [tool])
+    assert move.calls[0].args == {"city": "London", "include_forecast": True}
+    ev = move.explanation["tools"][0]["arg_evidence"]["include_forecast"]
+    assert ev["rule"] == "boolean" and ev["text"] == "forecast"
