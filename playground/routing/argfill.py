@@ -935,8 +935,11 @@ def fill_loose(
     fill: Fill,
     tokens: list[korean.Token] | None = None,
     found: QuestionValues | None = None,
+    intent: frozenset[tuple[int, int]] = frozenset(),
 ) -> Fill:
     """Values written in the question given to the parameters whose words stand next to them.
+    ``intent``: spans of words that matched a tool's vocabulary; a capitalised name made only
+    of such words ("Weather for London") states the request, it is not a value.
 
     Runs after the structured rules (1-8) for the parameters they left empty. Candidates come
     from :mod:`playground.routing.values` (numbers, quoted text, names, codes, URLs, e-mails,
@@ -968,7 +971,22 @@ def fill_loose(
     wanted = sum(1 for s in open_specs if s.required and {"integer", "number"} & set(s.types))
     if len(digits) >= wanted:  # "two numbers, say 36 and 48": the digits are the values
         nums = digits
-    cands = [v for v in nums + strings if _free((v.start, v.end), used)]
+    intent_starts = {a: b for a, b in intent}
+
+    def stated(v: Value) -> bool:  # every word of the name matched a tool's vocabulary
+        pos = v.start
+        for t in toks:
+            if v.start <= t.start < v.end:
+                if intent_starts.get(t.start) != t.end:
+                    return False
+                pos = t.end
+        return pos > v.start
+
+    cands = [
+        v
+        for v in nums + strings
+        if _free((v.start, v.end), used) and not (v.kind == "name" and intent and stated(v))
+    ]
     assigned = found.assigned
     labels = {s.name: _label_words(s) for s in open_specs}
     taken: set[int] = set()

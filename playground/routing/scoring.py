@@ -491,6 +491,7 @@ def score_question(
     reasons: dict[tuple[int, int], str] = {}
     unknown = []
     seen: dict[tuple[int, str], tuple[float, dict[str, Any]]] = {}
+    stated: set[tuple[int, int]] = set()  # words matching a tool's name or description
     for k, tok in enumerate(tokens):
         if weights[k] == 0:
             continue
@@ -525,6 +526,8 @@ def score_question(
             seen[(i, tok.stem)] = (value * idf * weights[k], entry)
             rows[i].relevance += value * idf * weights[k]
             rows[i].matched.append(entry)
+            if info["where"] in ("name", "name:verb", "description"):
+                stated.add((tok.start, tok.end))
             if not info["where"].startswith("example"):
                 reasons.setdefault(
                     (tok.start, tok.end), f"matched {idx.tools[i].name} {info['where']}"
@@ -570,7 +573,7 @@ def score_question(
     found_values = argfill.QuestionValues.of(text)
     for i, tool in enumerate(idx.tools):
         if i in live:
-            argfill.fill_loose(tool.specs, text, fills[i], tokens, found_values)
+            argfill.fill_loose(tool.specs, text, fills[i], tokens, found_values, frozenset(stated))
             fill = argfill.fill_free_text(
                 tool.specs, text, fills[i], consumed + labels, reasons, tokens
             )
