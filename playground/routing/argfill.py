@@ -1000,8 +1000,19 @@ def fill_loose(
             "detail": detail,
         }
 
+    # dates first: "April 25th 2023" is a date for a date parameter, not a name for another
+    for spec in open_specs:
+        if ("string" in spec.types or not spec.types) and is_date_param(spec):
+            dated = _date(spec, text, used)
+            if dated is not None:
+                value, rule, start, end, detail = dated
+                give(spec, value, rule, start, end, detail)
+                used.append((start, end))
+    cands = [v for v in cands if _free((v.start, v.end), used)]
     pairs = []
     for si, spec in enumerate(open_specs):
+        if spec.name in fill.args:
+            continue
         if "array" in spec.types or "boolean" in spec.types or "object" in spec.types:
             continue
         name_w, doc_w = labels[spec.name]
@@ -1110,12 +1121,6 @@ def fill_loose(
                     break
             continue
         if "string" in spec.types or not spec.types:
-            if spec.format in ("date", "date-time") or _DATE_DOC_RE.search(spec.name):
-                dated = _date(spec, text)
-                if dated is not None:
-                    value, rule, start, end, detail = dated
-                    give(spec, value, rule, start, end, detail)
-                    continue
             cue = _cue_span(spec, text, toks, labels[spec.name][0])
             if cue is not None and _free(
                 cue[:2], [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
@@ -1176,23 +1181,115 @@ def _cue_span(
     return None
 
 
-def _date(spec: ParamSpec, text: str) -> tuple[Any, str, int, int, str] | None:
-    """A date written in ``text``, parsed with ``dateutil`` (fuzzy), as ISO ``YYYY-MM-DD``."""
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+_DATE_SPAN_RE = re.compile(
+    r"\b(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
+    rf"{_MONTH}\s*\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s*\d{{4}})?|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?|"
+    rf"\d{{4}},?\s+{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?![\w/-])",
+    re.I,
+)
+_TIME_SPAN_RE = re.compile(
+    r"(?:\bat\s+|\baround\s+)?\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|"
+    r"\b(\d{1,2}):(\d{2})\b|"
+    r"\b(?:at\s+)?(\d{1,2})\s+in\s+the\s+(morning|afternoon|evening|night)",
+    re.I,
+)
+#: A date or time format written in a description ("in the format of 'YYYY-MM-DD'",
+#: "dd/mm/yyyy HH:MM", "MM-DD-YYYY", "ISO-8601 ... '2023-04-15T13:45:00Z'").
+_FORMAT_TOKEN_RE = re.compile(
+    r"(?<![A-Za-z])(?:[YyMmDd]{2,4}[-/. ][YyMmDd]{2,4}(?:[-/. ][YyMmDd]{2,4})?)"
+    r"(?:[ T][Hh]{2}:[Mm]{2}(?::[Ss]{2})?Z?)?(?![A-Za-z])"
+)
+_ISO_EXAMPLE_RE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?")
+
+
+def _strftime_of(token: str) -> str:
+    """``'dd/mm/yyyy HH:MM'`` -> ``'%d/%m/%Y %H:%M'`` (MMM -> %b; MM after HH: -> minutes)."""
+    m = re.search(r"[ T](?=[Hh])", token)
+    date_part, sep, time_part = (
+        (token[: m.start()], m.group(), token[m.end() :]) if m else (token, "", "")
+    )
+    for pat, rep in (("Y{3,4}", "%Y"), ("YY", "%y"), ("MMM", "%b"), ("MM", "%m"), ("DD", "%d")):
+        date_part = re.sub(pat, rep, date_part, flags=re.I)
+    for pat, rep in (("HH", "%H"), ("MM", "%M"), ("SS", "%S")):
+        time_part = re.sub(pat, rep, time_part, flags=re.I)
+    return date_part + sep + time_part
+
+
+@functools.lru_cache(maxsize=4096)
+def date_format(spec: ParamSpec) -> str | None:
+    """The ``strftime`` format a date parameter wants, from its description (a format token or
+    an ISO example), else from ``format: date``/``date-time``; ``None`` when nothing says."""
+    m = _FORMAT_TOKEN_RE.search(spec.doc)
+    if m:
+        return _strftime_of(m.group())
+    ex = _ISO_EXAMPLE_RE.search(spec.doc)
+    if ex:
+        v = ex.group()
+        if "T" in v or " " in v:
+            fmt = "%Y-%m-%dT%H:%M" if "T" in v else "%Y-%m-%d %H:%M"
+            fmt += ":%S" if v.count(":") == 2 else ""
+            return fmt + ("Z" if v.endswith("Z") else "")
+        return "%Y-%m-%d"
+    if spec.format == "date-time" or re.search(r"ISO[- ]?8601", spec.doc):
+        return "%Y-%m-%dT%H:%M:%S"
+    if spec.format == "date":
+        return "%Y-%m-%d"
+    return None
+
+
+def is_date_param(spec: ParamSpec) -> bool:
+    """A string parameter that takes a date: ``format`` date/date-time, a date format in its
+    description, or a name word date/day/time/datetime (check_in_date, departure_time)."""
+    if spec.format in ("date", "date-time"):
+        return True
+    words = set(korean.split_identifier(spec.name.lower()))
+    return bool(words & {"date", "datetime", "dateortime"}) or (
+        bool(words & {"time", "day"}) and date_format(spec) is not None
+    )
+
+
+def _date(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]] | None = None
+) -> tuple[Any, str, int, int, str] | None:
+    """The first unused date written in ``text`` (with a time near it when the format has one),
+    parsed with ``dateutil`` and written in the parameter's format (:func:`date_format`;
+    ISO ``YYYY-MM-DD`` when none is said)."""
     from dateutil import parser as dparser  # type: ignore[import-untyped]
 
-    for m in re.finditer(
-        r"\b(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|"
-        r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|"
-        r"\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*(?:,?\s+\d{4})?)\b",
-        text,
-        re.I,
-    ):
+    used = used or []
+    fmt = date_format(spec) or ("%Y-%m-%dT%H:%M:%S" if spec.format == "date-time" else "%Y-%m-%d")
+    for m in _DATE_SPAN_RE.finditer(text):
+        if not _free(m.span(), used):
+            continue
+        raw = m.group()
         try:
-            when = dparser.parse(m.group(), default=_dt.datetime(_dt.date.today().year, 1, 1))
+            when = dparser.parse(
+                raw.replace("of ", ""), default=_dt.datetime(_dt.date.today().year, 1, 1)
+            )
         except (ValueError, OverflowError):
             continue
-        value = when.date().isoformat() if spec.format != "date-time" else when.isoformat()
-        return value, "date", m.start(), m.end(), f"{m.group()!r} parsed by dateutil"
+        start, end = m.span()
+        said = f"{raw!r}"
+        if "%H" in fmt:
+            t = _TIME_SPAN_RE.search(text, max(0, start - 40))
+            if t and abs(t.start() - end) < 40 and _free(t.span(), used + [m.span()]):
+                hour = int(t.group(1) or t.group(4) or t.group(6))
+                minute = int(t.group(2) or t.group(5) or 0)
+                half = (t.group(3) or "").lower() or (
+                    "p" if (t.group(7) or "").lower() in ("afternoon", "evening", "night") else ""
+                )
+                if half == "p" and hour < 12:
+                    hour += 12
+                if half == "a" and hour == 12:
+                    hour = 0
+                if hour < 24 and minute < 60:
+                    when = when.replace(hour=hour, minute=minute)
+                    said += f" and {t.group().strip()!r}"
+                    start, end = min(start, t.start()), max(end, t.end())
+        value = when.strftime(fmt)
+        return value, "date", start, end, f"{said} parsed by dateutil, written as {fmt!r}"
     return None
 
 
@@ -1260,6 +1357,8 @@ def series(
         first = at.get(start)
         if first is None or isinstance(value, (list, dict, bool)) or name not in args:
             continue
+        if (first.kind == "number") != isinstance(value, (int, float)):
+            continue  # the value is not that candidate ("2022-04-27" is a date, not 2022)
         others = {sp for n, sp in spans.items() if n != name}
         free = [v for v in pool if (v.start, v.end) not in others or v is first]
         if first.kind == "number":

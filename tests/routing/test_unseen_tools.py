@@ -597,3 +597,40 @@ def test_flags_and_optional_values_need_their_own_words():
     assert move.calls[0].args == {"city": "London", "include_forecast": True}
     ev = move.explanation["tools"][0]["arg_evidence"]["include_forecast"]
     assert ev["rule"] == "boolean" and ev["text"] == "forecast"
+
+
+@pytest.mark.parametrize(
+    ("doc", "question", "want"),
+    [
+        (
+            "The date, in the format of 'YYYY-MM-DD'.",
+            "weather forecast for Foster City for April 25th 2023?",
+            "2023-04-25",
+        ),
+        ("Must be in MM-DD-YYYY format.", "birthday January 1, 2021 in California", "01-01-2021"),
+        (
+            "The departure time in the format of 'dd/mm/yyyy HH:MM'.",
+            "a flight on the 12th of March 2023 at 3 in the afternoon",
+            "12/03/2023 15:00",
+        ),
+        (
+            "The new time in ISO-8601 format, such as '2023-04-15T13:45:00Z'.",
+            "move it to the 15th of April 2021 at 1:45 pm",
+            "2021-04-15T13:45:00Z",
+        ),
+        ("The date of the flight, e.g., 2022-04-28.", "fly for 2022-04-27 afternoon", "2022-04-27"),
+    ],
+)
+def test_dates_are_written_in_the_format_the_parameter_says(doc, question, want):
+    name = "departure_time" if "departure" in doc else ("new_datetime" if "ISO" in doc else "date")
+    tool = _typed(
+        "plan_trip",
+        "Plan a trip: weather forecast, birthday records, flight bookings.",
+        {name: {"type": "string", "description": doc}},
+        [name],
+    )
+    move = OfflineRouter().next_move([Turn(role="user", text="plan trip " + question)], [tool])
+    assert move.calls[0].args == {name: want}
+    ev = move.explanation["tools"][0]["arg_evidence"][name]
+    if ev["rule"] != "example":  # an ISO example's shape finds an ISO date as it is
+        assert ev["rule"] == "date" and "parsed by dateutil, written as" in ev["detail"]
