@@ -796,6 +796,73 @@ _PLACE_DOC_RE = re.compile(
     re.I,
 )
 _PLACE_CUE_RE = re.compile(r"\b(?:in|at|near|around|from|to)\s+(?:the\s+)?$|에서\s*$", re.I)
+_START_WORDS = frozenset(
+    [
+        "start",
+        "origin",
+        "from",
+        "source",
+        "departure",
+        "depart",
+        "initial",
+        "begin",
+        "min",
+        "lower",
+        "first",
+        "since",
+    ]
+)
+_END_WORDS = frozenset(
+    [
+        "end",
+        "destination",
+        "dest",
+        "to",
+        "target",
+        "arrival",
+        "arrive",
+        "final",
+        "finish",
+        "max",
+        "upper",
+        "second",
+        "until",
+    ]
+)
+_START_CUE_RE = re.compile(
+    r"\b(?:from|between|starting(?:\s+(?:at|from|on))?|since|after)\s+(?:the\s+)?"
+    r"(?:[a-z]\s*=\s*)?\$?$",
+    re.I,
+)
+_END_CUE_RE = re.compile(
+    r"\b(?:to|until|till|through|ending(?:\s+(?:at|on))?|before)\s+(?:the\s+)?(?:[a-z]\s*=\s*)?\$?$",
+    re.I,
+)
+_AND_CUE_RE = re.compile(r"\bbetween\b[^.?!]{1,60}\band\s+(?:the\s+)?(?:[a-z]\s*=\s*)?\$?$", re.I)
+
+
+def _role(spec: ParamSpec) -> str:
+    """``start`` or ``end`` when the parameter's name says which end of a range or route it
+    is (from_year, start_location, origin; to_date, destination, end_x), else ``""``."""
+    words = {w.lower() for w in korean.split_identifier(spec.name)}
+    if words & _START_WORDS:
+        return "start"
+    if words & _END_WORDS:
+        return "end"
+    return ""
+
+
+def _role_cue(text: str, start: int) -> str:
+    """``start`` when the words before ``start`` open a range or a route (from, between,
+    since), ``end`` when they close one (to, until, "between X and")."""
+    before = text[max(0, start - 80) : start]
+    if _AND_CUE_RE.search(before) or _END_CUE_RE.search(before[-24:]):
+        return "end"
+    if _START_CUE_RE.search(before[-24:]):
+        return "start"
+    return ""
+
+
 #: Verbs that open a flag's name (include_forecast, has_late_check_in, allow_transfer): the
 #: rest of the name says what the flag is about.
 _FLAG_VERBS = frozenset(
@@ -889,6 +956,8 @@ def _fits(spec: ParamSpec, v: Value) -> Any:
     """``v`` as a value of ``spec``'s type, or ``None`` when it does not fit (a percentage
     becomes a fraction where :func:`takes_fraction` says so)."""
     types = spec.types or ("string",)
+    if v.kind == "list" or "array" in types:  # a bracketed list goes only to an array
+        return v.value if v.kind == "list" and "array" in types else None
     if v.kind == "number" and v.percent and takes_fraction(spec):
         return round(float(v.value) / 100, 12)
     if v.kind == "number":
@@ -911,22 +980,30 @@ class QuestionValues:
     strings: tuple[Value, ...]
     numbers: tuple[Value, ...]
     assigned: dict[str, Value]
+    lists: tuple[Value, ...] = ()
 
     @classmethod
     def of(cls, text: str) -> QuestionValues:
-        """Extract them from the normalised question ``text`` (see :mod:`values`)."""
-        quoted = values.quoted(text)
+        """Extract them from the normalised question ``text`` (see :mod:`values`); what lies
+        inside a bracketed list is part of that list, not a value of its own."""
+        bracketed = values.lists(text)
+
+        def outside(v: Value) -> bool:
+            return not any(v.start < b.end and b.start < v.end for b in bracketed)
+
+        quoted = [v for v in values.quoted(text) if outside(v)]
         strings = quoted + [
             v
             for v in values.names(text)
-            if not any(v.start < q.end and q.start < v.end for q in quoted)
+            if not any(v.start < q.end and q.start < v.end for q in quoted) and outside(v)
         ]
         nums = [
             v
             for v in values.numbers(text)
             if not any(v.start < s.end and s.start < v.end and s.kind != "name" for s in strings)
+            and outside(v)
         ]
-        return cls(tuple(strings), tuple(nums), values.assignments(text))
+        return cls(tuple(strings), tuple(nums), values.assignments(text), tuple(bracketed))
 
 
 def fill_loose(
@@ -984,7 +1061,7 @@ def fill_loose(
 
     cands = [
         v
-        for v in nums + strings
+        for v in nums + strings + list(found.lists)
         if _free((v.start, v.end), used) and not (v.kind == "name" and intent and stated(v))
     ]
     assigned = found.assigned
@@ -1013,7 +1090,7 @@ def fill_loose(
     for si, spec in enumerate(open_specs):
         if spec.name in fill.args:
             continue
-        if "array" in spec.types or "boolean" in spec.types or "object" in spec.types:
+        if "boolean" in spec.types or "object" in spec.types:
             continue
         name_w, doc_w = labels[spec.name]
         hit = assigned.get(spec.name.lower())
@@ -1035,6 +1112,10 @@ def fill_loose(
             if near:
                 score += near
                 why.append("next to its words")
+            role = _role(spec)
+            if role and _role_cue(text, v.start) == role:
+                score += 2.5
+                why.append(f"after a word that opens its {role} ('from'/'to', 'between ... and')")
             if (
                 v.kind == "name"
                 and _PLACE_DOC_RE.search(spec.name + " " + spec.doc)
@@ -1062,7 +1143,11 @@ def fill_loose(
         if spec.name in fill.args or ci in taken:
             continue
         taken.add(ci)
-        rule = "assign" if "written as" in said else ("number" if v.kind == "number" else "string")
+        rule = (
+            "assign"
+            if "written as" in said
+            else {"number": "number", "list": "list"}.get(v.kind, "string")
+        )
         if v.percent and value != v.value:
             said += f"; {v.text.strip()} as a fraction ({value})"
         give(spec, value, rule, v.start, v.end, f"{v.kind} {v.text!r}: {said} (score {-neg:.2f})")

@@ -20,8 +20,10 @@ are regular expressions; no dictionary of a domain. Deterministic.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from playground.routing import korean
 
@@ -30,13 +32,14 @@ from playground.routing import korean
 class Value:
     """One value written in the question.
 
-    ``kind``: ``number`` | ``quoted`` | ``name`` | ``url`` | ``email`` | ``path`` | ``code``.
-    ``value``: the parsed value (int or float for numbers, str otherwise). ``start``/``end``:
+    ``kind``: ``number`` | ``quoted`` | ``name`` | ``url`` | ``email`` | ``path`` | ``code`` |
+    ``list``. ``value``: the parsed value (int or float for numbers, a list for a bracketed
+    list, str otherwise). ``start``/``end``:
     its span in the question (characters). ``unit``: the word right after a number (lower
     case, may be ``""``). ``percent``: the number carried a ``%``."""
 
     kind: str
-    value: int | float | str
+    value: int | float | str | list[Any]
     start: int
     end: int
     text: str
@@ -423,3 +426,20 @@ def names(text: str) -> list[Value]:
             continue
         add("name", start, start + len(value))
     return sorted(out, key=lambda v: v.start)
+
+
+_LIST_RE = re.compile(r"\[(?:[^\[\]]|\[[^\[\]]*\])*\]")
+
+
+def lists(text: str) -> list[Value]:
+    """Bracketed lists written as literals (``[10, 15, 12]``, ``['a', 'b']``, ``[[1, 2], [3,
+    4]]``), read with :func:`ast.literal_eval` (values only, never code); others are skipped."""
+    out = []
+    for m in _LIST_RE.finditer(text):
+        try:
+            value = ast.literal_eval(m.group().replace("−", "-"))
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            continue
+        if isinstance(value, list) and value:
+            out.append(Value("list", value, m.start(), m.end(), m.group()))
+    return out

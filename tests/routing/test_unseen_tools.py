@@ -634,3 +634,49 @@ def test_dates_are_written_in_the_format_the_parameter_says(doc, question, want)
     ev = move.explanation["tools"][0]["arg_evidence"][name]
     if ev["rule"] != "example":  # an ISO example's shape finds an ISO date as it is
         assert ev["rule"] == "date" and "parsed by dateutil, written as" in ev["detail"]
+
+
+def test_a_bracketed_list_goes_to_the_array_it_is_labelled_for():
+    tool = _typed(
+        "t_test",
+        "Two-sample t-test.",
+        {
+            "group1": {"type": "array", "items": {"type": "number"}, "description": "First group."},
+            "group2": {
+                "type": "array",
+                "items": {"type": "number"},
+                "description": "Second group.",
+            },
+        },
+        ["group1", "group2"],
+    )
+    q = "Run a two sample t-test on group1 [3, 4, 5] and group2 [7, 8, 9.5]."
+    move = OfflineRouter().next_move([Turn(role="user", text=q)], [tool])
+    assert move.calls[0].args == {"group1": [3, 4, 5], "group2": [7, 8, 9.5]}
+    assert move.explanation["tools"][0]["arg_evidence"]["group2"]["rule"] == "list"
+    assert [v.value for v in values.lists("table [[10, 20], [30, 40]] and [print(1)]")] == [
+        [[10, 20], [30, 40]]
+    ]  # literals only: code is never evaluated
+
+
+@pytest.mark.parametrize(
+    ("question", "want"),
+    [
+        ("Find a fraud case from 2010 to 2015.", {"from_year": 2010, "to_year": 2015}),
+        ("Find a fraud case between 2010 and 2015.", {"from_year": 2010, "to_year": 2015}),
+        ("Find a fraud case until 2015, starting from 2010.", {"from_year": 2010, "to_year": 2015}),
+    ],
+)
+def test_from_and_to_go_to_the_ends_of_a_range(question, want):
+    tool = _typed(
+        "law_case_search",
+        "Find a law case.",
+        {
+            "to_year": {"type": "integer", "description": "The end year."},
+            "from_year": {"type": "integer", "description": "The start year."},
+        },
+        ["to_year", "from_year"],
+    )
+    move = OfflineRouter().next_move([Turn(role="user", text=question)], [tool])
+    assert move.calls[0].args == want
+    assert "opens its start" in move.explanation["tools"][0]["arg_evidence"]["from_year"]["detail"]
