@@ -637,23 +637,20 @@ def test_dates_are_written_in_the_format_the_parameter_says(doc, question, want)
 
 
 def test_a_bracketed_list_goes_to_the_array_it_is_labelled_for():
+    num_list = {"type": "array", "items": {"type": "number"}}
     tool = _typed(
         "t_test",
         "Two-sample t-test.",
         {
-            "group1": {"type": "array", "items": {"type": "number"}, "description": "First group."},
-            "group2": {
-                "type": "array",
-                "items": {"type": "number"},
-                "description": "Second group.",
-            },
+            "control": {**num_list, "description": "Control."},
+            "treated": {**num_list, "description": "Treated."},
         },
-        ["group1", "group2"],
+        ["control", "treated"],
     )
-    q = "Run a two sample t-test on group1 [3, 4, 5] and group2 [7, 8, 9.5]."
+    q = "Run a two sample t-test on treated [7, 8, 9.5] vs control [3, 4, 5]."
     move = OfflineRouter().next_move([Turn(role="user", text=q)], [tool])
-    assert move.calls[0].args == {"group1": [3, 4, 5], "group2": [7, 8, 9.5]}
-    assert move.explanation["tools"][0]["arg_evidence"]["group2"]["rule"] == "list"
+    assert move.calls[0].args == {"control": [3, 4, 5], "treated": [7, 8, 9.5]}
+    assert move.explanation["tools"][0]["arg_evidence"]["control"]["rule"] == "list"
     assert [v.value for v in values.lists("table [[10, 20], [30, 40]] and [print(1)]")] == [
         [[10, 20], [30, 40]]
     ]  # literals only: code is never evaluated
