@@ -796,6 +796,8 @@ _PLACE_DOC_RE = re.compile(
     re.I,
 )
 _PLACE_CUE_RE = re.compile(r"\b(?:in|at|near|around|from|to)\s+(?:the\s+)?$|에서\s*$", re.I)
+#: Name parts that say what kind of value, not what it is about (hotel_name -> hotel).
+_GENERIC_NAME_WORDS = frozenset(["name", "id", "type", "kind", "value", "code", "number", "info"])
 _START_WORDS = frozenset(
     [
         "start",
@@ -929,6 +931,7 @@ def _near(
     return score
 
 
+_ID_NAME_RE = re.compile(r"(?:^|_)(?:id|number|num|no|code|zip|phone)$|[a-z]Id$|[a-z]Number$", re.I)
 _PERCENT_DOC_RE = re.compile(r"percent|percentage|%|퍼센트|백분율|0\s*(?:to|-)\s*100", re.I)
 _FRACTION_DOC_RE = re.compile(
     r"\b0?\.\d+\b|decimal|fraction|between\s+0\s+and\s+1|0\s*(?:to|-)\s*1\b|소수", re.I
@@ -967,6 +970,8 @@ def _fits(spec: ParamSpec, v: Value) -> Any:
             return v.value
         if "integer" in types and isinstance(v.value, float) and v.value.is_integer():
             return int(v.value)
+        if "string" in types and isinstance(v.value, int) and _ID_NAME_RE.search(spec.name):
+            return str(v.value)  # an identifier written in digits (docket_number 123456)
         return None
     if "string" in types:
         return str(v.value)
@@ -1112,6 +1117,13 @@ def fill_loose(
             if near:
                 score += near
                 why.append("next to its words")
+            if v.kind in ("name", "quoted") and any(
+                korean.stem(t.surface) in name_w - _GENERIC_NAME_WORDS
+                for t in toks
+                if v.start <= t.start and t.end <= v.end
+            ):
+                score += 1.5
+                why.append("its own word is part of the name")
             role = _role(spec)
             if role and _role_cue(text, v.start) == role:
                 score += 2.5
@@ -1223,6 +1235,12 @@ def fill_loose(
             value = _fits(spec, v)
             if value is None or (v.kind == "number" and v.unit in ("번째",)):
                 continue
+            if (
+                v.kind == "name"
+                and " " not in str(v.value)
+                and re.search(r"(?:^|[.?!]\s+)$", text[: v.start])
+            ):
+                continue  # a capitalised word opening a sentence is not known to be a name
             taken.add(ci)
             as_fraction = (
                 f"; {v.text.strip()} as a fraction" if v.percent and value != v.value else ""
@@ -1246,17 +1264,50 @@ def _item_spec(spec: ParamSpec) -> ParamSpec:
     return replace(spec, types=spec.item_types or ("string",))
 
 
+_PRONOUNS = frozenset(
+    [
+        "them",
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "its",
+        "their",
+        "my",
+        "our",
+        "your",
+        "his",
+        "her",
+        "me",
+        "us",
+    ]
+)
+
+
 def _cue_span(
     spec: ParamSpec, text: str, tokens: list[korean.Token], words: set[str]
 ) -> tuple[int, int, str] | None:
     """The span after the parameter's own name word in the question, up to punctuation or a
-    preposition: ``the function 3x^2 + 2x - 1.`` -> ``3x^2 + 2x - 1``."""
+    preposition: ``the function 3x^2 + 2x - 1.`` -> ``3x^2 + 2x - 1``; more words of its label
+    and pronouns right after the name word are skipped (``docket number 123456`` -> ``123456``)."""
+    name_w, doc_w = _label_words(spec)
+    labels = name_w | doc_w
     for tok in tokens:
         if tok.stem not in words or korean.has_hangul(tok.surface):
             continue
         rest = text[tok.end :]
         lead = _LEAD_RE.match(rest)
         skip = lead.end() if lead else 0
+        # more of the label or a pronoun is not the value ("docket number 123456",
+        # "return them in the form of ...")
+        while True:
+            w = re.match(r"([A-Za-z]+)\s+", rest[skip:])
+            if not w or not (korean.stem(w.group(1)) in labels or w.group(1).lower() in _PRONOUNS):
+                break
+            skip += w.end()
+            lead = _LEAD_RE.match(rest[skip:])
+            skip += lead.end() if lead else 0
         body = rest[skip:]
         stop = _CUE_STOP_RE.search(" " + body)
         value = (body[: max(0, stop.start() - 1)] if stop else body).strip()

@@ -677,3 +677,27 @@ def test_from_and_to_go_to_the_ends_of_a_range(question, want):
     move = OfflineRouter().next_move([Turn(role="user", text=question)], [tool])
     assert move.calls[0].args == want
     assert "opens its start" in move.explanation["tools"][0]["arg_evidence"]["from_year"]["detail"]
+
+
+def test_cue_skips_label_words_and_a_name_holding_its_own_word_is_its_value():
+    tool = _typed(
+        "get_case_details",
+        "Details of a court case.",
+        {"docket_number": {"type": "string", "description": "The docket number of the case."}},
+        ["docket_number"],
+    )
+    move = OfflineRouter().next_move(
+        [Turn(role="user", text="court case details for docket number 123456 in Texas")], [tool]
+    )
+    assert move.calls[0].args == {"docket_number": "123456"}
+    museum = _typed(
+        "museum_info",
+        "Opening hours of a museum.",
+        {"museum_name": {"type": "string", "description": "The name of the museum."}},
+        ["museum_name"],
+    )
+    q = "What are the opening hours of the Metropolitan Museum of Art on Saturday?"
+    move = OfflineRouter().next_move([Turn(role="user", text=q)], [museum])
+    assert move.calls[0].args == {"museum_name": "Metropolitan Museum of Art"}
+    ev = move.explanation["tools"][0]["arg_evidence"]["museum_name"]
+    assert "its own word is part of the name" in ev["detail"]
