@@ -472,7 +472,12 @@ def _relevant(row: ScoreRow, threshold: float) -> bool:
     threshold."""
     if any(ev["rule"] not in argfill.WEAK_RULES for ev in row.arg_evidence.values()):
         return True
-    return row.relevance + row.pointer_bonus >= RELEVANCE_SHARE * threshold
+    words = row.relevance + row.pointer_bonus
+    # a value the question introduces with the parameter's own word ("using the command
+    # netsh wlan disconnect") shows the question is about this tool: a description word will do
+    if words >= 1.0 and any(ev["rule"] == "cue" for ev in row.arg_evidence.values()):
+        return True
+    return words >= RELEVANCE_SHARE * threshold
 
 
 def _own_word(row: ScoreRow, prior: ScoreRow | None) -> bool:

@@ -701,3 +701,19 @@ def test_cue_skips_label_words_and_a_name_holding_its_own_word_is_its_value():
     assert move.calls[0].args == {"museum_name": "Metropolitan Museum of Art"}
     ev = move.explanation["tools"][0]["arg_evidence"]["museum_name"]
     assert "its own word is part of the name" in ev["detail"]
+
+
+def test_a_value_introduced_by_the_parameters_word_makes_a_description_word_enough():
+    tool = _typed(
+        "cmd_controller_execute",
+        "Executes a command on the Windows operating system.",
+        {"command": {"type": "string", "description": "The command line to run."}},
+        ["command"],
+    )
+    q = "disconnect wifi, using the command netsh wlan disconnect"
+    move = OfflineRouter().next_move([Turn(role="user", text=q)], [tool])
+    assert move.calls[0].args == {"command": "netsh wlan disconnect"}
+    assert move.explanation["tools"][0]["arg_evidence"]["command"]["rule"] == "cue"
+    # without the cue, the one description word is not enough
+    move = OfflineRouter().next_move([Turn(role="user", text="disconnect wifi, Command")], [tool])
+    assert not move.calls
