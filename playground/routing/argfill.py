@@ -962,6 +962,7 @@ def _fits(spec: ParamSpec, v: Value) -> Any:
     if v.kind == "list" or "array" in types:  # a bracketed list goes only to an array
         return v.value if v.kind == "list" and "array" in types else None
     if v.kind == "number" and v.percent and takes_fraction(spec):
+        assert isinstance(v.value, (int, float))
         return round(float(v.value) / 100, 12)
     if v.kind == "number":
         if "integer" in types and isinstance(v.value, int):
@@ -1193,13 +1194,13 @@ def fill_loose(
             needed = [w for k, w in enumerate(parts) if not (k == 0 and w in _FLAG_VERBS)]
             needed = [w for w in needed if korean.is_content(w)] or needed
 
-            def said(w: str) -> bool:
+            def in_question(w: str) -> bool:
                 return any(
                     t.stem == w or (len(w) > 3 and korean.match_quality(t.stem, w)[0] >= 0.7)
                     for t in toks
                 )
 
-            if not needed or not all(said(w) for w in needed):
+            if not needed or not all(in_question(w) for w in needed):
                 continue
             for tok in toks:
                 if tok.stem in needed or any(
