@@ -162,13 +162,14 @@ class OfflineRouter:
     def score(self, question: str, declarations: list[dict[str, Any]]) -> list[ScoreRow]:
         """Per-tool scoring of ``question``: :class:`~playground.routing.scoring.ScoreRow` per
         declaration, sorted by (-score, name); the explanation holds their ``to_json()``."""
+        _check_declarations(declarations)
         return self._score(question, declarations)[0]
 
     def _score(
         self, question: str, declarations: list[dict[str, Any]]
     ) -> tuple[list[ScoreRow], list[dict[str, Any]]]:
-        """``(rows, words)`` for ``question`` (see :func:`playground.routing.scoring.score_question`)."""
-        _check_declarations(declarations)
+        """``(rows, words)`` for ``question`` (see :func:`playground.routing.scoring.score_question`);
+        the callers have checked ``declarations`` (once per move, not once per scoring)."""
         return score_question(self.index(declarations), question, self.weights)
 
     # ---- moves ---------------------------------------------------------------------------
