@@ -113,6 +113,8 @@ WEAK_RULES = frozenset(
         "position",
         "date",
         "default",
+        "listed",
+        "unit",
     }
 )
 _ALNUM = "A-Za-z0-9"
@@ -294,6 +296,9 @@ class ParamSpec:
     #: how many ", "-joined parts its values have beyond the first, from its examples or a
     #: "format of 'City, State'" in its description (0: none said; -1: examples without one)
     joined: int = 0
+    #: values its description quotes ("'real' for real roots, 'all' for both"): the options a
+    #: reader sees, like an enum the schema does not declare
+    listed: tuple[str, ...] = ()
 
     @property
     def structured(self) -> bool:
@@ -347,6 +352,13 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
             default=schema.get("default"),
             has_default="default" in schema,
             joined=joined,
+            listed=tuple(
+                dict.fromkeys(
+                    q
+                    for q in re.findall(r"['‘“\"]([^'’”\"]{1,30})['’”\"]", doc)
+                    if _PLAIN_WORD_RE.fullmatch(q) or re.fullmatch(r"[\w/°]{1,12}", q)
+                )
+            ),
         )
         free = (
             ("string" in types or not types)
@@ -600,6 +612,55 @@ def _word(
     return None
 
 
+_UNIT_NAME_RE = re.compile(r"(?:^|_)units?$", re.I)
+_UNIT_AFTER_IN_RE = re.compile(
+    r"\bin\s+(?:the\s+)?([A-Za-z°][A-Za-z°]*(?:/[A-Za-z]+(?:\^?\d)?)?)\b"
+)
+
+
+def _listed_or_unit(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """A question word equal to a value the description quotes (rule ``listed``: "the
+    temperature unit ('Celsius' or 'Fahrenheit')" + "in Celsius" -> ``Celsius``); for a
+    parameter named ``unit``/``*_unit``, the unit written after "in" ("speed in km/h") or after
+    a number ("a radius of 4 inches") (rule ``unit``). Weak evidence: it says which value, not
+    which tool."""
+    for value in spec.listed:
+        m = re.search(rf"(?<![\w/]){re.escape(value)}(?![\w/])", text, re.I)
+        if m and _free(m.span(), used):
+            return m.group(), {
+                "rule": "listed",
+                "span": list(m.span()),
+                "text": m.group(),
+                "detail": f"its description quotes {value!r}",
+            }
+    if not _UNIT_NAME_RE.search(spec.name):
+        return None
+    found = [
+        (m.start(1), m.end(1), "written after 'in'")
+        for m in _UNIT_AFTER_IN_RE.finditer(text)
+        if not korean.is_stopword(m.group(1).lower())
+        and (m.group(1).islower() or "/" in m.group(1) or len(m.group(1)) <= 3)
+    ]
+    found += [
+        (v.end + len(text[v.end :]) - len(text[v.end :].lstrip()), 0, "the unit of a number")
+        for v in values.numbers(text)
+        if v.unit and v.unit.isalpha() and v.unit not in _NOT_UNITS
+    ]
+    for start, end, why in found:
+        if not end:
+            end = start + len(re.match(r"[A-Za-z°/^\d]+", text[start:]).group())  # type: ignore[union-attr]
+        if _free((start, end), used) and end > start:
+            return text[start:end], {
+                "rule": "unit",
+                "span": [start, end],
+                "text": text[start:end],
+                "detail": f"a unit {why}",
+            }
+    return None
+
+
 def fill_structured(
     specs: list[ParamSpec], question: str, tokens: list[korean.Token] | None = None
 ) -> Fill:
@@ -617,6 +678,14 @@ def fill_structured(
             if tokens is None:
                 tokens = korean.tokenize(text)
             found = _word(spec, text, fill.consumed, tokens)
+        if (
+            found is None
+            and _plain_string(spec)
+            and (spec.listed or _UNIT_NAME_RE.search(spec.name))
+        ):
+            if tokens is None:
+                tokens = korean.tokenize(text)
+            found = _listed_or_unit(spec, text, fill.consumed)
         if found is None and ("integer" in spec.types or "number" in spec.types) and not spec.enum:
             found = _integer(spec, text, fill.consumed)
         if found is not None:

@@ -717,3 +717,38 @@ def test_a_value_introduced_by_the_parameters_word_makes_a_description_word_enou
     # without the cue, the one description word is not enough
     move = OfflineRouter().next_move([Turn(role="user", text="disconnect wifi, Command")], [tool])
     assert not move.calls
+
+
+@pytest.mark.parametrize(
+    ("props", "question", "want", "rule"),
+    [
+        (
+            {
+                "temp_unit": "The temperature unit ('Celsius' or 'Fahrenheit'). Default is 'Fahrenheit'."
+            },
+            "average temperature in Austin in celsius",
+            {"temp_unit": "celsius"},
+            "listed",
+        ),
+        (
+            {"unit": "The unit of measurement for the radius. Default is 'cm'."},
+            "average temperature of a radius of 4 inches",
+            {"unit": "inches"},
+            "unit",
+        ),
+        (
+            {"to_unit": "The unit in which the speed should be calculated, default is m/s."},
+            "average temperature speed in km/h please",
+            {"to_unit": "km/h"},
+            "unit",
+        ),
+    ],
+)
+def test_quoted_options_and_units_fill_optional_values(props, question, want, rule):
+    schema = {k: {"type": "string", "description": d} for k, d in props.items()}
+    schema["city"] = {"type": "string", "description": "The city."}
+    tool = _typed("average_temperature", "Average temperature.", schema, [])
+    move = OfflineRouter().next_move([Turn(role="user", text=question)], [tool])
+    got = {k: v for k, v in move.calls[0].args.items() if k in want}
+    assert got == want
+    assert move.explanation["tools"][0]["arg_evidence"][next(iter(want))]["rule"] == rule
