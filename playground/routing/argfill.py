@@ -115,6 +115,7 @@ WEAK_RULES = frozenset(
         "default",
         "listed",
         "unit",
+        "enum_words",
     }
 )
 _ALNUM = "A-Za-z0-9"
@@ -431,6 +432,16 @@ def _structural(
         how = list(spec.enum)
         if not hits:  # a Hangul word whose romanisation is a listed value (서울 -> seoul)
             hits, how = _romanised_enum(spec, text, used)
+        if not hits:  # the words of a value, inflected ("air dry mode" -> AIR_DRY)
+            words = _enum_words(spec, text, used)
+            if words is not None:
+                s, e, value, said = words
+                return value, {
+                    "rule": "enum_words",
+                    "span": [s, e],
+                    "text": text[s:e],
+                    "detail": f"the words of the listed value {value!r}: {said}",
+                }
         if hits:
             s, e, value = min(hits, key=lambda h: (h[0], -h[1]))
             return value, {
@@ -513,6 +524,42 @@ def _as_number(text: str, types: tuple[str, ...]) -> Any:
 def _latin(word: str) -> str:
     """``word`` romanised by ``anyascii``, lower case (서울 -> seoul)."""
     return anyascii(word).lower()
+
+
+def _enum_words(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[int, int, Any, str] | None:
+    """A listed string value every word of which (3+ letters) the question says, also
+    inflected ("completed" for ``complete``, "air dry" for ``AIR_DRY``); the value with the
+    most words wins. ``(start, end, value, words)`` or ``None``."""
+    tokens = [t for t in korean.tokenize(text) if _free((t.start, t.end), used)]
+    best: tuple[int, int, int, Any, str] | None = None
+    for value in spec.enum:
+        if not isinstance(value, str):
+            continue
+        words = [w.lower() for w in korean.split_identifier(value) if len(w) >= 3]
+        if not words or len(words) != len(korean.split_identifier(value)):
+            continue
+        spans = []
+        for w in words:
+            stem = korean.stem(w)
+            hit = next(
+                (
+                    t
+                    for t in tokens
+                    if t.stem.lower() == stem
+                    or (len(stem) > 3 and korean.match_quality(t.stem.lower(), stem)[0] >= 0.7)
+                ),
+                None,
+            )
+            if hit is None:
+                break
+            spans.append((hit.start, hit.end))
+        else:
+            s, e = min(a for a, _ in spans), max(b for _, b in spans)
+            if best is None or len(words) > best[0]:
+                best = (len(words), s, e, value, " ".join(words))
+    return None if best is None else best[1:]
 
 
 def _romanised_enum(

@@ -752,3 +752,23 @@ def test_quoted_options_and_units_fill_optional_values(props, question, want, ru
     got = {k: v for k, v in move.calls[0].args.items() if k in want}
     assert got == want
     assert move.explanation["tools"][0]["arg_evidence"][next(iter(want))]["rule"] == rule
+
+
+@pytest.mark.parametrize(
+    ("question", "want"),
+    [
+        ("Switch the air conditioner to air dry mode", "AIR_DRY"),
+        ("mark the todo task as completed", "complete"),
+    ],
+)
+def test_an_enum_value_by_its_words(question, want):
+    tool = _typed(
+        "todo_and_aircon",
+        "Change a todo task or the air conditioner.",
+        {"mode": {"type": "string", "enum": ["AIR_CLEAN", "AIR_DRY", "COOL", "add", "complete"]}},
+        ["mode"],
+    )
+    move = OfflineRouter().next_move([Turn(role="user", text=question)], [tool])
+    assert move.calls[0].args == {"mode": want}
+    ev = move.explanation["tools"][0]["arg_evidence"]["mode"]
+    assert ev["rule"] == "enum_words" and repr(want) in ev["detail"]
