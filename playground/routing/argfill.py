@@ -116,6 +116,7 @@ WEAK_RULES = frozenset(
         "listed",
         "unit",
         "enum_words",
+        "modifier",
     }
 )
 _ALNUM = "A-Za-z0-9"
@@ -1343,6 +1344,19 @@ def fill_loose(
                     spec, text[cue[0] : cue[1]], "cue", cue[0], cue[1], f"after its word {cue[2]!r}"
                 )
                 continue
+    for spec in open_specs:  # required words still empty: the word that modifies its noun
+        if spec.name not in fill.args and spec.required and _plain_string(spec):
+            modifier = _modifier_of(spec, text, toks, used)
+            if modifier is not None:
+                start, end, head = modifier
+                give(
+                    spec,
+                    text[start:end],
+                    "modifier",
+                    start,
+                    end,
+                    f"the word before its noun {head!r}",
+                )
     for spec in open_specs:  # required values still empty: the remaining ones in order
         if spec.name in fill.args or not spec.required or "boolean" in spec.types:
             continue
@@ -1375,6 +1389,30 @@ def fill_loose(
         if spec.joined:
             _place_shape(spec, text, fill)
     return fill
+
+
+def _modifier_of(
+    spec: ParamSpec, text: str, tokens: list[korean.Token], used: list[tuple[int, int]]
+) -> tuple[int, int, str] | None:
+    """``(start, end, noun)`` of the lowercase word right before the noun the parameter is named
+    for ("a single room" for ``room_type``, "constitutional law" for ``field_of_law``): an
+    English modifier stands before its noun. Only for required strings nothing else filled."""
+    heads = {
+        korean.stem(p.lower())
+        for p in korean.split_identifier(spec.name)
+        if len(p) > 2 and p.lower() not in _GENERIC_NAME_WORDS and korean.is_content(p.lower())
+    }
+    for tok in tokens:
+        if tok.stem.lower() not in heads or korean.has_hangul(tok.surface):
+            continue
+        m = re.search(r"(?<![\w-])([a-z][a-z-]*[a-z])\s+$", text[: tok.start])
+        if not m or not _free(m.span(1), used):
+            continue
+        word = m.group(1)
+        if korean.is_stopword(word) or korean.stem(word) in heads or word in _NOT_UNITS:
+            continue
+        return m.start(1), m.end(1), tok.surface
+    return None
 
 
 def _item_spec(spec: ParamSpec) -> ParamSpec:

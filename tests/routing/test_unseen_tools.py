@@ -772,3 +772,23 @@ def test_an_enum_value_by_its_words(question, want):
     assert move.calls[0].args == {"mode": want}
     ev = move.explanation["tools"][0]["arg_evidence"]["mode"]
     assert ev["rule"] == "enum_words" and repr(want) in ev["detail"]
+
+
+@pytest.mark.parametrize(
+    ("name", "question", "want"),
+    [
+        ("room_type", "Book a single room for two nights at the Plaza hotel.", "single"),
+        ("field_of_law", "Get me the top landmark cases in constitutional law.", "constitutional"),
+    ],
+)
+def test_a_required_word_from_the_modifier_of_its_noun(name, question, want):
+    tool = _typed(
+        "find_or_book",
+        "Book hotel rooms and find landmark law cases.",
+        {name: {"type": "string", "description": "What kind."}},
+        [name],
+    )
+    move = OfflineRouter().next_move([Turn(role="user", text=question)], [tool])
+    assert move.calls[0].args == {name: want}
+    ev = move.explanation["tools"][0]["arg_evidence"][name]
+    assert ev["rule"] == "modifier" and "the word before its noun" in ev["detail"]
