@@ -11,7 +11,12 @@ alternative). For the latest user question it scores every declaration:
     onto a name counts like a description word) x the word's weight x idf, where
     ``idf = log(1 + N/df) / log(1 + N)`` and df is the number of tools the word matches
     (a word every tool has tells them apart less). Words that label an argument value
-    ("주문번호 HR20260601", "Order HR...") are part of the value, not the intent.
+    ("주문번호 HR20260601", "Order HR...") are part of the value, not the intent. A generic
+    English verb (:data:`playground.routing.korean.GENERIC_VERBS`: calculate, get, find) weighs
+    like a description word even in a name and counts half (seed 002: a name is a verb plus an
+    object; the object decides); each stem counts once per tool; English words match exactly or
+    by prefix, never inside another word; numbers and English function words are not topic
+    words (issue 12: relevance judged on its own, BFCL dev should-not pairs).
 ``word weight``  a reading of Korean word order (head-final): 1.5 for a sentence's predicate
     (its last content word) and for the subject right before a question-word predicate
     ("소재가 뭐예요": the material is what is asked); 0.5 for a word that describes rather than
