@@ -1648,11 +1648,13 @@ def series(
         first = at.get(start)
         if first is None or isinstance(value, (list, dict, bool)) or name not in args:
             continue
-        if (first.kind == "number") != isinstance(value, (int, float)):
+        # an identifier written in digits ("Case No 28473 and 64725") lists like a string
+        digits_id = first.kind == "number" and isinstance(value, str) and value == str(first.value)
+        if (first.kind == "number") != isinstance(value, (int, float)) and not digits_id:
             continue  # the value is not that candidate ("2022-04-27" is a date, not 2022)
         others = {sp for n, sp in spans.items() if n != name}
         free = [v for v in pool if (v.start, v.end) not in others or v is first]
-        if first.kind == "number":
+        if first.kind == "number" and not digits_id:
             unit = first.unit.split("/")[0]
             if unit and unit not in _NOT_UNITS:
                 same = [
@@ -1718,7 +1720,9 @@ _CLAUSE_RE = re.compile(
     r"(?<=[.?!])\s+(?=\S)|;\s*|"
     r",?\s+(?:and\s+)?(?:then|also|after\s+that|afterwards|additionally|lastly|finally)\b,?\s*|"
     r"(?<![.?!])\s*\b(?:Also|Then|Lastly|Finally|Additionally|Plus)\b,?\s+|"
-    r",\s+and\s+|\s+and\s+(?=another\b|the\s+same\b|similarly\b)|"
+    r",\s+and\s+|\s+and\s+(?=another\b|the\s+same\b|similarly\b|how\b|what\b|then\b|"
+    r"between\b|compare\b|(?:also\s+)?(?:for|in)\s+(?:the\s+)?[A-Z'\"])|"
+    r"\s+as\s+well\s+as\s+|"
     r"(?:그리고|또한|그다음|그\s*다음에?)\s+",
 )
 #: Fill rules a clause may bring a new value by (not the leftovers of ``position``, not
@@ -1756,7 +1760,8 @@ def clauses(question: str) -> list[tuple[int, int]]:
 
 _AGAIN_RE = re.compile(
     r"^\W*(?:and\s+)?(?:also|then|another|the\s+same|same|similarly|lastly|finally|"
-    r"additionally|next|after\s+that|what\s+about|how\s+about|그리고|또|또한|다음)\b",
+    r"additionally|next|after\s+that|what\s+about|how\s+about|how\s+(?:does|do|would|will)|"
+    r"compare|between|for|in|as\s+well\s+as|그리고|또|또한|다음)\b",
     re.I,
 )
 

@@ -792,3 +792,19 @@ def test_a_required_word_from_the_modifier_of_its_noun(name, question, want):
     assert move.calls[0].args == {name: want}
     ev = move.explanation["tools"][0]["arg_evidence"][name]
     assert ev["rule"] == "modifier" and "the word before its noun" in ev["detail"]
+
+
+def test_and_how_does_it_compare_asks_again():
+    tool = _typed(
+        "average_temperature",
+        "Average temperature of a city.",
+        {"location": {"type": "string", "description": "The city."}},
+        ["location"],
+    )
+    q = "What is the average temperature in New York and how does it compare to Los Angeles?"
+    move = OfflineRouter().next_move([Turn(role="user", text=q)], [tool])
+    assert [c.args for c in move.calls] == [{"location": "New York"}, {"location": "Los Angeles"}]
+    assert [q[a:b] for a, b in argfill.clauses(q)] == [
+        "What is the average temperature in New York",
+        "how does it compare to Los Angeles?",
+    ]
