@@ -227,7 +227,9 @@ def _place_shape(spec: ParamSpec, text: str, fill: Fill) -> None:
         end = start + value.index(",")
     else:
         return
-    new = text[start:end].rstrip(".")
+    new = text[start:end]
+    stop = re.search(r"(?<=[a-z]{2})[.!?]\s", new)  # the qualifier ends with its sentence
+    new = (new[: stop.start()] if stop else new).rstrip(".")
     if new != value:
         fill.args[spec.name] = new
         ev.update(span=[start, start + len(new)], text=new)
@@ -1209,6 +1211,11 @@ def fill_loose(
                 give(spec, value, rule, start, end, detail)
                 used.append((start, end))
     cands = [v for v in cands if _free((v.start, v.end), used)]
+    # start/end roles only where the tool has both ends (from_year + to_year), not for a lone
+    # to_address
+    roles = {sp.name: _role(sp) for sp in specs}
+    if not {"start", "end"} <= set(roles.values()):
+        roles = {}
     pairs = []
     for si, spec in enumerate(open_specs):
         if spec.name in fill.args:
@@ -1242,13 +1249,14 @@ def fill_loose(
             ):
                 score += 1.5
                 why.append("its own word is part of the name")
-            role = _role(spec)
+            role = roles.get(spec.name, "")
             if role and _role_cue(text, v.start) == role:
                 score += 2.5
                 why.append(f"after a word that opens its {role} ('from'/'to', 'between ... and')")
             if (
                 v.kind == "name"
                 and _PLACE_DOC_RE.search(spec.name + " " + spec.doc)
+                and not re.search(r"e-?mail|메일", spec.name + " " + spec.doc, re.I)
                 and _PLACE_CUE_RE.search(text[max(0, v.start - 12) : v.start])
             ):
                 score += 2

@@ -808,3 +808,24 @@ def test_and_how_does_it_compare_asks_again():
         "What is the average temperature in New York",
         "how does it compare to Los Angeles?",
     ]
+
+
+def test_a_qualifier_ends_with_its_sentence_and_an_email_address_is_not_a_place():
+    weather = _typed(
+        "get_current_weather",
+        "Current weather.",
+        {"location": {"type": "string", "description": "City, e.g. 'San Francisco, CA'"}},
+        ["location"],
+    )
+    q = "What's the weather in Bangkok, Thailand. I prefer fahrenheit."
+    move = OfflineRouter().next_move([Turn(role="user", text=q)], [weather])
+    assert move.calls[0].args == {"location": "Bangkok, Thailand"}
+    mail = _typed(
+        "send_email",
+        "Send an email.",
+        {"to_address": {"type": "string", "description": "The email address to send to."}},
+        ["to_address"],
+    )
+    q = "Send an email to Andy at andy@gorilla.ai please"
+    move = OfflineRouter().next_move([Turn(role="user", text=q)], [mail])
+    assert move.calls[0].args == {"to_address": "andy@gorilla.ai"}
