@@ -27,7 +27,9 @@ Printed per category (fractions of the entries):
 ``n_calls``    (``parallel``) the move has as many calls as the answer expects;
 ``ms/q``       median wall time of one ``next_move`` per question, in milliseconds.
 
-``--out DIR`` also writes, per category, ``<category>.declarations.jsonl`` (one line per entry:
+``--dump FILE`` writes one JSON line per entry that is not end-to-end right (its outcome, the
+calls, and per argument why it fails: ``absent``, ``wrong`` or ``extra`` with the schema type),
+to look at the misses by kind. ``--out DIR`` also writes, per category, ``<category>.declarations.jsonl`` (one line per entry:
 ``{"id", "declarations", "names"}``) and ``<category>.cases.jsonl`` (the playground's eval case
 format: ``question``, ``expect_tool``, ``expect_args`` from the first possible answer, plus
 ``id``), so a single entry can be looked at with the other commands.
@@ -51,7 +53,15 @@ from playground.routing.base import Turn  # noqa: E402
 from playground.routing.offline import OfflineRouter  # noqa: E402
 
 DEV = ("simple_python", "live_simple", "parallel")
-DEFAULT_DATA = ROOT.parent / "shared" / "bench" / "bfcl_dev"
+#: ``../shared`` beside the repository (a main checkout) or beside its worktrees folder.
+DEFAULT_DATA = next(
+    (
+        d / "shared" / "bench" / "bfcl_dev"
+        for d in (ROOT.parent, ROOT.parent.parent)
+        if (d / "shared" / "bench" / "bfcl_dev").is_dir()
+    ),
+    ROOT.parent / "shared" / "bench" / "bfcl_dev",
+)
 _TYPES = {"dict": "object", "float": "number", "tuple": "array", "list": "array"}
 
 
@@ -166,8 +176,33 @@ def load(data: Path, category: str) -> list[tuple[dict, dict]]:
     return [(e, answers[e["id"]]) for e in entries]
 
 
-def run_category(router: OfflineRouter, pairs: list[tuple[dict, dict]], show: int) -> dict:
-    """The counts and rates for one category (see the module docstring)."""
+def problems(
+    args: Any, answer: dict[str, list[Any]], declaration: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Why ``args`` fail BFCL's ``answer``, per argument: ``absent`` (a value the answer
+    requires is missing), ``wrong`` (a value not in the answer's list) or ``extra`` (an
+    argument the answer does not name), each with the parameter's schema type."""
+    props = (declaration.get("parameters") or {}).get("properties") or {}
+    out = []
+    args = args if isinstance(args, dict) else {}
+    for key, allowed in answer.items():
+        kind = (props.get(key) or {}).get("type")
+        if key not in args:
+            if "" not in allowed:
+                out.append({"arg": key, "kind": "absent", "type": kind, "want": allowed[:3]})
+        elif not _value_ok(args[key], allowed):
+            out.append(
+                {"arg": key, "kind": "wrong", "type": kind, "got": args[key], "want": allowed[:3]}
+            )
+    out += [{"arg": k, "kind": "extra", "got": args[k]} for k in args if k not in answer]
+    return out
+
+
+def run_category(
+    router: OfflineRouter, pairs: list[tuple[dict, dict]], show: int, dump: Any = None
+) -> dict:
+    """The counts and rates for one category (see the module docstring); ``dump``: a text
+    file to write one JSON line per entry that is not end-to-end right (``--dump``)."""
     n = len(pairs)
     counts = dict.fromkeys(
         ("selected", "asked", "wrong_tool", "missed", "e2e", "n_calls", "false_sel"), 0
@@ -198,6 +233,32 @@ def run_category(router: OfflineRouter, pairs: list[tuple[dict, dict]], show: in
                 if not left:
                     counts["e2e"] += 1
                     continue
+            if dump is not None:
+                decl = next((d for d in decls if d["name"] == first.name), {})
+                (_f, ans), *_ = truth[0].items()
+                dump.write(
+                    json.dumps(
+                        {
+                            "id": entry["id"],
+                            "outcome": "selected" if first.name == expect else "wrong_tool",
+                            "question": question,
+                            "calls": [{"name": c.name, "args": c.args} for c in move.calls],
+                            "expected_calls": len(truth),
+                            "problems": problems(first.args, ans, decl),
+                            "evidence": next(
+                                (
+                                    t["arg_evidence"]
+                                    for t in exp.get("tools", [])
+                                    if t["name"] == first.name
+                                ),
+                                {},
+                            ),
+                        },
+                        ensure_ascii=False,
+                        default=str,
+                    )
+                    + "\n"
+                )
             if len(failures) < show:
                 failures.append(
                     f"{entry['id']}: {question!r}\n   got {[(c.name, c.args) for c in move.calls]}"
@@ -206,6 +267,22 @@ def run_category(router: OfflineRouter, pairs: list[tuple[dict, dict]], show: in
         else:
             asks = exp.get("asks_for") or {}
             counts["asked" if asks.get("tool") == expect else "missed"] += 1
+            if dump is not None:
+                dump.write(
+                    json.dumps(
+                        {
+                            "id": entry["id"],
+                            "outcome": "asked" if asks.get("tool") == expect else "missed",
+                            "question": question,
+                            "asks_for": asks,
+                            "reason": exp.get("reason"),
+                            "expected": truth[0],
+                        },
+                        ensure_ascii=False,
+                        default=str,
+                    )
+                    + "\n"
+                )
             if len(failures) < show:
                 failures.append(
                     f"{entry['id']}: {question!r}\n   text {move.text!r}\n   reason {exp.get('reason')}"
@@ -272,6 +349,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--show", type=int, default=0, help="print the first N failures")
     parser.add_argument("--json", action="store_true", help="print the rates as JSON")
+    parser.add_argument(
+        "--dump",
+        type=Path,
+        help="write every entry that is not end-to-end right as a JSON line: outcome, calls, "
+        "per-argument problems (absent / wrong / extra, with the schema type) and evidence",
+    )
     ns = parser.parse_args(argv)
     if not (ns.data / "possible_answer").is_dir():
         print(
@@ -281,11 +364,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     router = OfflineRouter()
     results = {}
-    for category in ns.category or DEV:
-        pairs = load(ns.data, category)
-        if ns.out:
-            write_out(ns.out, category, pairs)
-        results[category] = run_category(router, pairs, ns.show)
+    dump = ns.dump.open("w", encoding="utf-8") if ns.dump else None
+    try:
+        for category in ns.category or DEV:
+            pairs = load(ns.data, category)
+            if ns.out:
+                write_out(ns.out, category, pairs)
+            results[category] = run_category(router, pairs, ns.show, dump)
+    finally:
+        if dump is not None:
+            dump.close()
     if ns.json:
         print(json.dumps({c: r["rates"] for c, r in results.items()}, indent=2))
         return 0

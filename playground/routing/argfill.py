@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import json
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -111,6 +112,11 @@ WEAK_RULES = frozenset(
         "boolean",
         "position",
         "date",
+        "default",
+        "listed",
+        "unit",
+        "enum_words",
+        "modifier",
     }
 )
 _ALNUM = "A-Za-z0-9"
@@ -172,12 +178,62 @@ def extract_examples(text: str) -> list[str]:
     out: list[str] = []
     for m in _EXAMPLE_RE.finditer(text or ""):
         rest = text[m.end() :]
-        rest = re.split(r"(?<=[^\d])\.\s|[.。]\s*$|\n|;", rest, maxsplit=1)[0]
-        for part in re.split(r",|/|\bor\b|또는", rest):
+        quoted = _QUOTED_EXAMPLE_RE.match(rest)
+        if quoted:  # 'San Francisco, CA', 'P013': each quoted value whole, commas and all
+            parts = re.findall(r"['\"‘“`]([^'\"’”`]{1,40})['\"’”`]", quoted.group())
+        else:
+            rest = re.split(r"(?<=[^\d])\.\s|[.。]\s*$|\n|;", rest, maxsplit=1)[0]
+            parts = []
+            for part in re.split(r",|/|\bor\b|또는", rest):
+                # "e.g. Seattle, WA": an abbreviation after a comma qualifies the value before
+                if parts and _QUALIFIER_RE.fullmatch(part.strip().rstrip(".")) and part[:1] == " ":
+                    parts[-1] = parts[-1].rstrip() + "," + part.rstrip(".")
+                else:
+                    parts.append(part)
+        for part in parts:
             value = part.strip().strip("'\"‘’“”`()[] .")
             if value and len(value) <= 40 and value not in out:
                 out.append(value)
     return out
+
+
+_QUOTED_EXAMPLE_RE = re.compile(
+    r"\s*(?:['\"‘“`][^'\"’”`\n]{1,40}['\"’”`](?:\s*(?:,|/|or|또는)\s*)?)+"
+)
+_QUALIFIER_RE = re.compile(r"[A-Z]{2,3}")
+_FORMAT_RE = re.compile(
+    r"\bformat(?:ted)?\s+(?:of|as|like)\s+['\"‘“`]([^'\"’”`]{1,60})['\"’”`]", re.I
+)
+_NEXT_PART_RE = re.compile(r",\s*([A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)*)")
+
+
+def _place_shape(spec: ParamSpec, text: str, fill: Fill) -> None:
+    """Give a name the shape the parameter's examples show (issue 12: "by schema"): with
+    ``'San Francisco, CA'`` as the example, ``Naples`` followed by ``, Florida`` becomes
+    ``Naples, Florida``; with examples that have no comma (``'San Francisco'``), ``Marshall, MN``
+    becomes ``Marshall``. Only names and quoted values given by the loose rules change."""
+    ev = fill.evidence.get(spec.name)
+    value = fill.args.get(spec.name)
+    if ev is None or not isinstance(value, str) or ev["rule"] not in ("string", "position"):
+        return
+    start, end = ev["span"]
+    if spec.joined > 0:
+        for _ in range(spec.joined - value.count(",")):
+            m = _NEXT_PART_RE.match(text, end)
+            if not m:
+                break
+            end = m.end()
+    elif spec.joined < 0 and "," in value:
+        end = start + value.index(",")
+    else:
+        return
+    new = text[start:end]
+    stop = re.search(r"(?<=[a-z]{2})[.!?]\s", new)  # the qualifier ends with its sentence
+    new = (new[: stop.start()] if stop else new).rstrip(".")
+    if new != value:
+        fill.args[spec.name] = new
+        ev.update(span=[start, start + len(new)], text=new)
+        ev["detail"] += f"; shaped like its examples as {new!r}"
 
 
 def shape_regex(example: str) -> str | None:
@@ -238,6 +294,15 @@ class ParamSpec:
     prefix: str | None = None
     free_text: bool = False
     item_types: tuple[str, ...] = ()  # an array's item types
+    #: the schema's ``default`` (``has_default`` says whether there is one)
+    default: Any = field(default=None, compare=False)
+    has_default: bool = False
+    #: how many ", "-joined parts its values have beyond the first, from its examples or a
+    #: "format of 'City, State'" in its description (0: none said; -1: examples without one)
+    joined: int = 0
+    #: values its description quotes ("'real' for real roots, 'all' for both"): the options a
+    #: reader sees, like an enum the schema does not declare
+    listed: tuple[str, ...] = ()
 
     @property
     def structured(self) -> bool:
@@ -271,6 +336,8 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
         )
         types = _types(schema)
         enum = tuple(schema.get("enum") or ())
+        shown = [e for e in examples if re.match(r"[^\W\d_]", e)] + _FORMAT_RE.findall(doc)
+        joined = max((e.count(",") for e in shown), default=0) or (-1 if shown else 0)
         prefix = find_prefix(doc)
         spec = ParamSpec(
             name=name,
@@ -286,6 +353,16 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
             shapes=shapes,
             prefix=prefix,
             item_types=_types(schema["items"]) if isinstance(schema.get("items"), dict) else (),
+            default=schema.get("default"),
+            has_default="default" in schema,
+            joined=joined,
+            listed=tuple(
+                dict.fromkeys(
+                    q
+                    for q in re.findall(r"['‘“\"]([^'’”\"]{1,30})['’”\"]", doc)
+                    if _PLAIN_WORD_RE.fullmatch(q) or re.fullmatch(r"[\w/°]{1,12}", q)
+                )
+            ),
         )
         free = (
             ("string" in types or not types)
@@ -358,6 +435,16 @@ def _structural(
         how = list(spec.enum)
         if not hits:  # a Hangul word whose romanisation is a listed value (서울 -> seoul)
             hits, how = _romanised_enum(spec, text, used)
+        if not hits:  # the words of a value, inflected ("air dry mode" -> AIR_DRY)
+            words = _enum_words(spec, text, used)
+            if words is not None:
+                s, e, value, said = words
+                return value, {
+                    "rule": "enum_words",
+                    "span": [s, e],
+                    "text": text[s:e],
+                    "detail": f"the words of the listed value {value!r}: {said}",
+                }
         if hits:
             s, e, value = min(hits, key=lambda h: (h[0], -h[1]))
             return value, {
@@ -440,6 +527,42 @@ def _as_number(text: str, types: tuple[str, ...]) -> Any:
 def _latin(word: str) -> str:
     """``word`` romanised by ``anyascii``, lower case (서울 -> seoul)."""
     return anyascii(word).lower()
+
+
+def _enum_words(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[int, int, Any, str] | None:
+    """A listed string value every word of which (3+ letters) the question says, also
+    inflected ("completed" for ``complete``, "air dry" for ``AIR_DRY``); the value with the
+    most words wins. ``(start, end, value, words)`` or ``None``."""
+    tokens = [t for t in korean.tokenize(text) if _free((t.start, t.end), used)]
+    best: tuple[int, int, int, Any, str] | None = None
+    for value in spec.enum:
+        if not isinstance(value, str):
+            continue
+        words = [w.lower() for w in korean.split_identifier(value) if len(w) >= 3]
+        if not words or len(words) != len(korean.split_identifier(value)):
+            continue
+        spans = []
+        for w in words:
+            stem = korean.stem(w)
+            hit = next(
+                (
+                    t
+                    for t in tokens
+                    if t.stem.lower() == stem
+                    or (len(stem) > 3 and korean.match_quality(t.stem.lower(), stem)[0] >= 0.7)
+                ),
+                None,
+            )
+            if hit is None:
+                break
+            spans.append((hit.start, hit.end))
+        else:
+            s, e = min(a for a, _ in spans), max(b for _, b in spans)
+            if best is None or len(words) > best[0]:
+                best = (len(words), s, e, value, " ".join(words))
+    return None if best is None else best[1:]
 
 
 def _romanised_enum(
@@ -539,6 +662,55 @@ def _word(
     return None
 
 
+_UNIT_NAME_RE = re.compile(r"(?:^|_)units?$", re.I)
+_UNIT_AFTER_IN_RE = re.compile(
+    r"\bin\s+(?:the\s+)?([A-Za-z°][A-Za-z°]*(?:/[A-Za-z]+(?:\^?\d)?)?)\b"
+)
+
+
+def _listed_or_unit(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """A question word equal to a value the description quotes (rule ``listed``: "the
+    temperature unit ('Celsius' or 'Fahrenheit')" + "in Celsius" -> ``Celsius``); for a
+    parameter named ``unit``/``*_unit``, the unit written after "in" ("speed in km/h") or after
+    a number ("a radius of 4 inches") (rule ``unit``). Weak evidence: it says which value, not
+    which tool."""
+    for value in spec.listed:
+        m = re.search(rf"(?<![\w/]){re.escape(value)}(?![\w/])", text, re.I)
+        if m and _free(m.span(), used):
+            return m.group(), {
+                "rule": "listed",
+                "span": list(m.span()),
+                "text": m.group(),
+                "detail": f"its description quotes {value!r}",
+            }
+    if not _UNIT_NAME_RE.search(spec.name):
+        return None
+    found = [
+        (m.start(1), m.end(1), "written after 'in'")
+        for m in _UNIT_AFTER_IN_RE.finditer(text)
+        if not korean.is_stopword(m.group(1).lower())
+        and (m.group(1).islower() or "/" in m.group(1) or len(m.group(1)) <= 3)
+    ]
+    found += [
+        (v.end + len(text[v.end :]) - len(text[v.end :].lstrip()), 0, "the unit of a number")
+        for v in values.numbers(text)
+        if v.unit and v.unit.isalpha() and v.unit not in _NOT_UNITS
+    ]
+    for start, end, why in found:
+        if not end:
+            end = start + len(re.match(r"[A-Za-z°/^\d]+", text[start:]).group())  # type: ignore[union-attr]
+        if _free((start, end), used) and end > start:
+            return text[start:end], {
+                "rule": "unit",
+                "span": [start, end],
+                "text": text[start:end],
+                "detail": f"a unit {why}",
+            }
+    return None
+
+
 def fill_structured(
     specs: list[ParamSpec], question: str, tokens: list[korean.Token] | None = None
 ) -> Fill:
@@ -556,12 +728,28 @@ def fill_structured(
             if tokens is None:
                 tokens = korean.tokenize(text)
             found = _word(spec, text, fill.consumed, tokens)
+        if (
+            found is None
+            and _plain_string(spec)
+            and (spec.listed or _UNIT_NAME_RE.search(spec.name))
+        ):
+            if tokens is None:
+                tokens = korean.tokenize(text)
+            found = _listed_or_unit(spec, text, fill.consumed)
         if found is None and ("integer" in spec.types or "number" in spec.types) and not spec.enum:
             found = _integer(spec, text, fill.consumed)
         if found is not None:
             value, ev = found
             if isinstance(value, str) and {"integer", "number"} & set(spec.types):
                 value = _as_number(value, spec.types)  # an example shaped "3" is a number
+                end = ev["span"][1]
+                if (
+                    isinstance(value, (int, float))
+                    and re.match(r"\s?%", text[end : end + 2])
+                    and takes_fraction(spec)
+                ):
+                    value = round(float(value) / 100, 12)
+                    ev = {**ev, "detail": f"{ev['detail']}; {ev['text']}% as a fraction ({value})"}
             fill.args[spec.name] = value
             fill.evidence[spec.name] = ev
             fill.consumed.append(tuple(ev["span"]))
@@ -610,7 +798,55 @@ def fill_free_text(
                 "text": value,
                 "detail": {"kept": [t.surface for t in kept], "dropped": dropped},
             }
+    fill_defaults(specs, question, fill)
     fill.missing = [s.name for s in specs if s.required and s.name not in fill.args]
+    return fill
+
+
+#: A parameter that sizes the result (how many rows/results/items to return): its name or its
+#: description says so. General English and Korean wording, no domain words.
+_COUNT_NAME_RE = re.compile(
+    r"^(?:limit|max_?\w*|top_?[kn]?|page_?size|per_?page|n_?results|num_?results|count)$", re.I
+)
+_COUNT_DOC_RE = re.compile(
+    r"how\s+many\b.*\breturn|(?:max(?:imum)?|number)\s+of\s+(?:results|rows|items|records|entries)|"
+    r"돌려받을|반환할|돌려줄|최대\s*\S*\s*(?:건|개|곳|수)",
+    re.I,
+)
+
+
+def fill_defaults(specs: list[ParamSpec], question: str, fill: Fill) -> Fill:
+    """Required values the question does not give but the declaration settles (rule
+    ``default``; what a user expects instead of being asked): the schema's ``default`` (seed
+    002: "기본값은 20" belongs in ``default``); else, for an integer that sizes the result
+    (:data:`_COUNT_NAME_RE` / :data:`_COUNT_DOC_RE`: ``limit: 돌려받을 매장 수``) with a
+    ``maximum``, that maximum -- the most the tool allows, so nothing the user asked about is
+    cut off ("KB-101 서울 재고" -> ``limit=5``). The evidence has no span in the question
+    (``[-1, -1]``) and is weak (it says nothing about which tool is meant). Returns ``fill``."""
+    for spec in specs:
+        if spec.name in fill.args or not spec.required:
+            continue
+        if spec.has_default:
+            value, detail = spec.default, "not in the question; the schema's default"
+        elif (
+            "integer" in spec.types
+            and spec.maximum is not None
+            and (_COUNT_NAME_RE.match(spec.name) or _COUNT_DOC_RE.search(spec.doc))
+        ):
+            value = int(spec.maximum)
+            detail = (
+                "not in the question; it sizes the result, so the most the schema allows "
+                f"(maximum {value})"
+            )
+        else:
+            continue
+        fill.args[spec.name] = value
+        fill.evidence[spec.name] = {
+            "rule": "default",
+            "span": [-1, -1],
+            "text": json.dumps(value, ensure_ascii=False),
+            "detail": detail,
+        }
     return fill
 
 
@@ -679,6 +915,103 @@ _PLACE_DOC_RE = re.compile(
     re.I,
 )
 _PLACE_CUE_RE = re.compile(r"\b(?:in|at|near|around|from|to)\s+(?:the\s+)?$|에서\s*$", re.I)
+#: Name parts that say what kind of value, not what it is about (hotel_name -> hotel).
+_GENERIC_NAME_WORDS = frozenset(["name", "id", "type", "kind", "value", "code", "number", "info"])
+_START_WORDS = frozenset(
+    [
+        "start",
+        "origin",
+        "from",
+        "source",
+        "departure",
+        "depart",
+        "initial",
+        "begin",
+        "min",
+        "lower",
+        "first",
+        "since",
+    ]
+)
+_END_WORDS = frozenset(
+    [
+        "end",
+        "destination",
+        "dest",
+        "to",
+        "target",
+        "arrival",
+        "arrive",
+        "final",
+        "finish",
+        "max",
+        "upper",
+        "second",
+        "until",
+    ]
+)
+_START_CUE_RE = re.compile(
+    r"\b(?:from|between|starting(?:\s+(?:at|from|on))?|since|after)\s+(?:the\s+)?"
+    r"(?:[a-z]\s*=\s*)?\$?$",
+    re.I,
+)
+_END_CUE_RE = re.compile(
+    r"\b(?:to|until|till|through|ending(?:\s+(?:at|on))?|before)\s+(?:the\s+)?(?:[a-z]\s*=\s*)?\$?$",
+    re.I,
+)
+_AND_CUE_RE = re.compile(r"\bbetween\b[^.?!]{1,60}\band\s+(?:the\s+)?(?:[a-z]\s*=\s*)?\$?$", re.I)
+
+
+def _role(spec: ParamSpec) -> str:
+    """``start`` or ``end`` when the parameter's name says which end of a range or route it
+    is (from_year, start_location, origin; to_date, destination, end_x), else ``""``."""
+    words = {w.lower() for w in korean.split_identifier(spec.name)}
+    if words & _START_WORDS:
+        return "start"
+    if words & _END_WORDS:
+        return "end"
+    return ""
+
+
+def _role_cue(text: str, start: int) -> str:
+    """``start`` when the words before ``start`` open a range or a route (from, between,
+    since), ``end`` when they close one (to, until, "between X and")."""
+    before = text[max(0, start - 80) : start]
+    if _AND_CUE_RE.search(before) or _END_CUE_RE.search(before[-24:]):
+        return "end"
+    if _START_CUE_RE.search(before[-24:]):
+        return "start"
+    return ""
+
+
+#: Verbs that open a flag's name (include_forecast, has_late_check_in, allow_transfer): the
+#: rest of the name says what the flag is about.
+_FLAG_VERBS = frozenset(
+    [
+        "is",
+        "has",
+        "have",
+        "include",
+        "with",
+        "use",
+        "enable",
+        "allow",
+        "should",
+        "show",
+        "get",
+        "return",
+        "apply",
+        "need",
+        "want",
+        "do",
+        "can",
+        "add",
+        "sort",
+        "only",
+        "want",
+        "force",
+    ]
+)
 _DATE_DOC_RE = re.compile(r"\bdate\b|날짜|일자", re.I)
 
 
@@ -717,9 +1050,39 @@ def _near(
     return score
 
 
+_ID_NAME_RE = re.compile(r"(?:^|_)(?:id|number|num|no|code|zip|phone)$|[a-z]Id$|[a-z]Number$", re.I)
+_PERCENT_DOC_RE = re.compile(r"percent|percentage|%|퍼센트|백분율|0\s*(?:to|-)\s*100", re.I)
+_FRACTION_DOC_RE = re.compile(
+    r"\b0?\.\d+\b|decimal|fraction|between\s+0\s+and\s+1|0\s*(?:to|-)\s*1\b|소수", re.I
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def takes_fraction(spec: ParamSpec) -> bool:
+    """True when a percentage written in the question goes into ``spec`` as a fraction
+    (``5%`` -> ``0.05``): a ``number`` parameter (not integer-only) whose description shows a
+    decimal ("as a decimal", "E.g. 5% is 0.05", "between 0 and 1") or whose maximum is at most
+    1, or a rate, probability, ratio or proportion that does not say it is in percent (BFCL dev:
+    56 of 67 such answers are fractions; those in percent say so: "as a percentage")."""
+    if "number" not in spec.types:
+        return False
+    doc = spec.name.replace("_", " ") + " " + spec.doc
+    if _FRACTION_DOC_RE.search(spec.doc) or (spec.maximum is not None and spec.maximum <= 1):
+        return True
+    if _PERCENT_DOC_RE.search(doc):
+        return False
+    return bool(re.search(r"rate|probab|ratio|proportion|fraction|yield|return|share", doc, re.I))
+
+
 def _fits(spec: ParamSpec, v: Value) -> Any:
-    """``v`` as a value of ``spec``'s type, or ``None`` when it does not fit."""
+    """``v`` as a value of ``spec``'s type, or ``None`` when it does not fit (a percentage
+    becomes a fraction where :func:`takes_fraction` says so)."""
     types = spec.types or ("string",)
+    if v.kind == "list" or "array" in types:  # a bracketed list goes only to an array
+        return v.value if v.kind == "list" and "array" in types else None
+    if v.kind == "number" and v.percent and takes_fraction(spec):
+        assert isinstance(v.value, (int, float))
+        return round(float(v.value) / 100, 12)
     if v.kind == "number":
         if "integer" in types and isinstance(v.value, int):
             return v.value
@@ -727,6 +1090,8 @@ def _fits(spec: ParamSpec, v: Value) -> Any:
             return v.value
         if "integer" in types and isinstance(v.value, float) and v.value.is_integer():
             return int(v.value)
+        if "string" in types and isinstance(v.value, int) and _ID_NAME_RE.search(spec.name):
+            return str(v.value)  # an identifier written in digits (docket_number 123456)
         return None
     if "string" in types:
         return str(v.value)
@@ -740,22 +1105,30 @@ class QuestionValues:
     strings: tuple[Value, ...]
     numbers: tuple[Value, ...]
     assigned: dict[str, Value]
+    lists: tuple[Value, ...] = ()
 
     @classmethod
     def of(cls, text: str) -> QuestionValues:
-        """Extract them from the normalised question ``text`` (see :mod:`values`)."""
-        quoted = values.quoted(text)
+        """Extract them from the normalised question ``text`` (see :mod:`values`); what lies
+        inside a bracketed list is part of that list, not a value of its own."""
+        bracketed = values.lists(text)
+
+        def outside(v: Value) -> bool:
+            return not any(v.start < b.end and b.start < v.end for b in bracketed)
+
+        quoted = [v for v in values.quoted(text) if outside(v)]
         strings = quoted + [
             v
             for v in values.names(text)
-            if not any(v.start < q.end and q.start < v.end for q in quoted)
+            if not any(v.start < q.end and q.start < v.end for q in quoted) and outside(v)
         ]
         nums = [
             v
             for v in values.numbers(text)
             if not any(v.start < s.end and s.start < v.end and s.kind != "name" for s in strings)
+            and outside(v)
         ]
-        return cls(tuple(strings), tuple(nums), values.assignments(text))
+        return cls(tuple(strings), tuple(nums), values.assignments(text), tuple(bracketed))
 
 
 def fill_loose(
@@ -764,8 +1137,11 @@ def fill_loose(
     fill: Fill,
     tokens: list[korean.Token] | None = None,
     found: QuestionValues | None = None,
+    intent: frozenset[tuple[int, int]] = frozenset(),
 ) -> Fill:
     """Values written in the question given to the parameters whose words stand next to them.
+    ``intent``: spans of words that matched a tool's vocabulary; a capitalised name made only
+    of such words ("Weather for London") states the request, it is not a value.
 
     Runs after the structured rules (1-8) for the parameters they left empty. Candidates come
     from :mod:`playground.routing.values` (numbers, quoted text, names, codes, URLs, e-mails,
@@ -797,7 +1173,22 @@ def fill_loose(
     wanted = sum(1 for s in open_specs if s.required and {"integer", "number"} & set(s.types))
     if len(digits) >= wanted:  # "two numbers, say 36 and 48": the digits are the values
         nums = digits
-    cands = [v for v in nums + strings if _free((v.start, v.end), used)]
+    intent_starts = {a: b for a, b in intent}
+
+    def stated(v: Value) -> bool:  # every word of the name matched a tool's vocabulary
+        pos = v.start
+        for t in toks:
+            if v.start <= t.start < v.end:
+                if intent_starts.get(t.start) != t.end:
+                    return False
+                pos = t.end
+        return pos > v.start
+
+    cands = [
+        v
+        for v in nums + strings + list(found.lists)
+        if _free((v.start, v.end), used) and not (v.kind == "name" and intent and stated(v))
+    ]
     assigned = found.assigned
     labels = {s.name: _label_words(s) for s in open_specs}
     taken: set[int] = set()
@@ -811,9 +1202,25 @@ def fill_loose(
             "detail": detail,
         }
 
+    # dates first: "April 25th 2023" is a date for a date parameter, not a name for another
+    for spec in open_specs:
+        if ("string" in spec.types or not spec.types) and is_date_param(spec):
+            dated = _date(spec, text, used)
+            if dated is not None:
+                value, rule, start, end, detail = dated
+                give(spec, value, rule, start, end, detail)
+                used.append((start, end))
+    cands = [v for v in cands if _free((v.start, v.end), used)]
+    # start/end roles only where the tool has both ends (from_year + to_year), not for a lone
+    # to_address
+    roles = {sp.name: _role(sp) for sp in specs}
+    if not {"start", "end"} <= set(roles.values()):
+        roles = {}
     pairs = []
     for si, spec in enumerate(open_specs):
-        if "array" in spec.types or "boolean" in spec.types or "object" in spec.types:
+        if spec.name in fill.args:
+            continue
+        if "boolean" in spec.types or "object" in spec.types:
             continue
         name_w, doc_w = labels[spec.name]
         hit = assigned.get(spec.name.lower())
@@ -835,9 +1242,21 @@ def fill_loose(
             if near:
                 score += near
                 why.append("next to its words")
+            if v.kind in ("name", "quoted") and any(
+                korean.stem(t.surface) in name_w - _GENERIC_NAME_WORDS
+                for t in toks
+                if v.start <= t.start and t.end <= v.end
+            ):
+                score += 1.5
+                why.append("its own word is part of the name")
+            role = roles.get(spec.name, "")
+            if role and _role_cue(text, v.start) == role:
+                score += 2.5
+                why.append(f"after a word that opens its {role} ('from'/'to', 'between ... and')")
             if (
                 v.kind == "name"
                 and _PLACE_DOC_RE.search(spec.name + " " + spec.doc)
+                and not re.search(r"e-?mail|메일", spec.name + " " + spec.doc, re.I)
                 and _PLACE_CUE_RE.search(text[max(0, v.start - 12) : v.start])
             ):
                 score += 2
@@ -853,14 +1272,22 @@ def fill_loose(
             ):
                 score += 3
                 why.append(f"a {v.kind} where the parameter wants one")
-            if score > 0:
+            # an optional value needs a label, not a mere neighbour (seed 002: a model leaves
+            # optional arguments empty unless the user gives them)
+            if score > 0 and (spec.required or score >= 1.0):
                 pairs.append((-score, si, ci, value, "; ".join(why)))
     for neg, si, ci, value, said in sorted(pairs, key=lambda p: (p[0], p[1], p[2])):
         spec, v = open_specs[si], cands[ci]
         if spec.name in fill.args or ci in taken:
             continue
         taken.add(ci)
-        rule = "assign" if "written as" in said else ("number" if v.kind == "number" else "string")
+        rule = (
+            "assign"
+            if "written as" in said
+            else {"number": "number", "list": "list"}.get(v.kind, "string")
+        )
+        if v.percent and value != v.value:
+            said += f"; {v.text.strip()} as a fraction ({value})"
         give(spec, value, rule, v.start, v.end, f"{v.kind} {v.text!r}: {said} (score {-neg:.2f})")
     for spec in open_specs:
         if spec.name in fill.args:
@@ -886,9 +1313,23 @@ def fill_loose(
                 continue
         if "boolean" in spec.types:
             name_w, _ = labels[spec.name]
+            # every word of its name but a leading flag verb must be in the question
+            # (include_forecast needs "forecast"; tax_exempt needs "tax" and "exempt")
+            parts = [korean.stem(p) for p in korean.split_identifier(spec.name) if len(p) > 1]
+            needed = [w for k, w in enumerate(parts) if not (k == 0 and w in _FLAG_VERBS)]
+            needed = [w for w in needed if korean.is_content(w)] or needed
+
+            def in_question(w: str) -> bool:
+                return any(
+                    t.stem == w or (len(w) > 3 and korean.match_quality(t.stem, w)[0] >= 0.7)
+                    for t in toks
+                )
+
+            if not needed or not all(in_question(w) for w in needed):
+                continue
             for tok in toks:
-                if tok.stem in name_w or any(
-                    korean.match_quality(tok.stem, w)[0] >= 0.7 for w in name_w if len(w) > 3
+                if tok.stem in needed or any(
+                    korean.match_quality(tok.stem, w)[0] >= 0.7 for w in needed if len(w) > 3
                 ):
                     window = text[max(0, tok.start - 25) : tok.start]
                     value = not _NEGATION_RE.search(window)
@@ -903,12 +1344,6 @@ def fill_loose(
                     break
             continue
         if "string" in spec.types or not spec.types:
-            if spec.format in ("date", "date-time") or _DATE_DOC_RE.search(spec.name):
-                dated = _date(spec, text)
-                if dated is not None:
-                    value, rule, start, end, detail = dated
-                    give(spec, value, rule, start, end, detail)
-                    continue
             cue = _cue_span(spec, text, toks, labels[spec.name][0])
             if cue is not None and _free(
                 cue[:2], [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
@@ -917,6 +1352,19 @@ def fill_loose(
                     spec, text[cue[0] : cue[1]], "cue", cue[0], cue[1], f"after its word {cue[2]!r}"
                 )
                 continue
+    for spec in open_specs:  # required words still empty: the word that modifies its noun
+        if spec.name not in fill.args and spec.required and _plain_string(spec):
+            modifier = _modifier_of(spec, text, toks, used)
+            if modifier is not None:
+                start, end, head = modifier
+                give(
+                    spec,
+                    text[start:end],
+                    "modifier",
+                    start,
+                    end,
+                    f"the word before its noun {head!r}",
+                )
     for spec in open_specs:  # required values still empty: the remaining ones in order
         if spec.name in fill.args or not spec.required or "boolean" in spec.types:
             continue
@@ -926,29 +1374,103 @@ def fill_loose(
             value = _fits(spec, v)
             if value is None or (v.kind == "number" and v.unit in ("번째",)):
                 continue
+            if (
+                v.kind == "name"
+                and " " not in str(v.value)
+                and re.search(r"(?:^|[.?!]\s+)$", text[: v.start])
+            ):
+                continue  # a capitalised word opening a sentence is not known to be a name
             taken.add(ci)
+            as_fraction = (
+                f"; {v.text.strip()} as a fraction" if v.percent and value != v.value else ""
+            )
             give(
-                spec, value, "position", v.start, v.end, f"the next unused {v.kind} in the question"
+                spec,
+                value,
+                "position",
+                v.start,
+                v.end,
+                f"the next unused {v.kind} in the question{as_fraction}",
             )
             break
+    for spec in open_specs:
+        if spec.joined:
+            _place_shape(spec, text, fill)
     return fill
+
+
+def _modifier_of(
+    spec: ParamSpec, text: str, tokens: list[korean.Token], used: list[tuple[int, int]]
+) -> tuple[int, int, str] | None:
+    """``(start, end, noun)`` of the lowercase word right before the noun the parameter is named
+    for ("a single room" for ``room_type``, "constitutional law" for ``field_of_law``): an
+    English modifier stands before its noun. Only for required strings nothing else filled."""
+    heads = {
+        korean.stem(p.lower())
+        for p in korean.split_identifier(spec.name)
+        if len(p) > 2 and p.lower() not in _GENERIC_NAME_WORDS and korean.is_content(p.lower())
+    }
+    for tok in tokens:
+        if tok.stem.lower() not in heads or korean.has_hangul(tok.surface):
+            continue
+        m = re.search(r"(?<![\w-])([a-z][a-z-]*[a-z])\s+$", text[: tok.start])
+        if not m or not _free(m.span(1), used):
+            continue
+        word = m.group(1)
+        if korean.is_stopword(word) or korean.stem(word) in heads or word in _NOT_UNITS:
+            continue
+        return m.start(1), m.end(1), tok.surface
+    return None
 
 
 def _item_spec(spec: ParamSpec) -> ParamSpec:
     return replace(spec, types=spec.item_types or ("string",))
 
 
+_PRONOUNS = frozenset(
+    [
+        "them",
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "its",
+        "their",
+        "my",
+        "our",
+        "your",
+        "his",
+        "her",
+        "me",
+        "us",
+    ]
+)
+
+
 def _cue_span(
     spec: ParamSpec, text: str, tokens: list[korean.Token], words: set[str]
 ) -> tuple[int, int, str] | None:
     """The span after the parameter's own name word in the question, up to punctuation or a
-    preposition: ``the function 3x^2 + 2x - 1.`` -> ``3x^2 + 2x - 1``."""
+    preposition: ``the function 3x^2 + 2x - 1.`` -> ``3x^2 + 2x - 1``; more words of its label
+    and pronouns right after the name word are skipped (``docket number 123456`` -> ``123456``)."""
+    name_w, doc_w = _label_words(spec)
+    labels = name_w | doc_w
     for tok in tokens:
         if tok.stem not in words or korean.has_hangul(tok.surface):
             continue
         rest = text[tok.end :]
         lead = _LEAD_RE.match(rest)
         skip = lead.end() if lead else 0
+        # more of the label or a pronoun is not the value ("docket number 123456",
+        # "return them in the form of ...")
+        while True:
+            w = re.match(r"([A-Za-z]+)\s+", rest[skip:])
+            if not w or not (korean.stem(w.group(1)) in labels or w.group(1).lower() in _PRONOUNS):
+                break
+            skip += w.end()
+            lead = _LEAD_RE.match(rest[skip:])
+            skip += lead.end() if lead else 0
         body = rest[skip:]
         stop = _CUE_STOP_RE.search(" " + body)
         value = (body[: max(0, stop.start() - 1)] if stop else body).strip()
@@ -958,23 +1480,115 @@ def _cue_span(
     return None
 
 
-def _date(spec: ParamSpec, text: str) -> tuple[Any, str, int, int, str] | None:
-    """A date written in ``text``, parsed with ``dateutil`` (fuzzy), as ISO ``YYYY-MM-DD``."""
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+_DATE_SPAN_RE = re.compile(
+    r"\b(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
+    rf"{_MONTH}\s*\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s*\d{{4}})?|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?|"
+    rf"\d{{4}},?\s+{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?![\w/-])",
+    re.I,
+)
+_TIME_SPAN_RE = re.compile(
+    r"(?:\bat\s+|\baround\s+)?\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|"
+    r"\b(\d{1,2}):(\d{2})\b|"
+    r"\b(?:at\s+)?(\d{1,2})\s+in\s+the\s+(morning|afternoon|evening|night)",
+    re.I,
+)
+#: A date or time format written in a description ("in the format of 'YYYY-MM-DD'",
+#: "dd/mm/yyyy HH:MM", "MM-DD-YYYY", "ISO-8601 ... '2023-04-15T13:45:00Z'").
+_FORMAT_TOKEN_RE = re.compile(
+    r"(?<![A-Za-z])(?:[YyMmDd]{2,4}[-/. ][YyMmDd]{2,4}(?:[-/. ][YyMmDd]{2,4})?)"
+    r"(?:[ T][Hh]{2}:[Mm]{2}(?::[Ss]{2})?Z?)?(?![A-Za-z])"
+)
+_ISO_EXAMPLE_RE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?")
+
+
+def _strftime_of(token: str) -> str:
+    """``'dd/mm/yyyy HH:MM'`` -> ``'%d/%m/%Y %H:%M'`` (MMM -> %b; MM after HH: -> minutes)."""
+    m = re.search(r"[ T](?=[Hh])", token)
+    date_part, sep, time_part = (
+        (token[: m.start()], m.group(), token[m.end() :]) if m else (token, "", "")
+    )
+    for pat, rep in (("Y{3,4}", "%Y"), ("YY", "%y"), ("MMM", "%b"), ("MM", "%m"), ("DD", "%d")):
+        date_part = re.sub(pat, rep, date_part, flags=re.I)
+    for pat, rep in (("HH", "%H"), ("MM", "%M"), ("SS", "%S")):
+        time_part = re.sub(pat, rep, time_part, flags=re.I)
+    return date_part + sep + time_part
+
+
+@functools.lru_cache(maxsize=4096)
+def date_format(spec: ParamSpec) -> str | None:
+    """The ``strftime`` format a date parameter wants, from its description (a format token or
+    an ISO example), else from ``format: date``/``date-time``; ``None`` when nothing says."""
+    m = _FORMAT_TOKEN_RE.search(spec.doc)
+    if m:
+        return _strftime_of(m.group())
+    ex = _ISO_EXAMPLE_RE.search(spec.doc)
+    if ex:
+        v = ex.group()
+        if "T" in v or " " in v:
+            fmt = "%Y-%m-%dT%H:%M" if "T" in v else "%Y-%m-%d %H:%M"
+            fmt += ":%S" if v.count(":") == 2 else ""
+            return fmt + ("Z" if v.endswith("Z") else "")
+        return "%Y-%m-%d"
+    if spec.format == "date-time" or re.search(r"ISO[- ]?8601", spec.doc):
+        return "%Y-%m-%dT%H:%M:%S"
+    if spec.format == "date":
+        return "%Y-%m-%d"
+    return None
+
+
+def is_date_param(spec: ParamSpec) -> bool:
+    """A string parameter that takes a date: ``format`` date/date-time, a date format in its
+    description, or a name word date/day/time/datetime (check_in_date, departure_time)."""
+    if spec.format in ("date", "date-time"):
+        return True
+    words = set(korean.split_identifier(spec.name.lower()))
+    return bool(words & {"date", "datetime", "dateortime"}) or (
+        bool(words & {"time", "day"}) and date_format(spec) is not None
+    )
+
+
+def _date(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]] | None = None
+) -> tuple[Any, str, int, int, str] | None:
+    """The first unused date written in ``text`` (with a time near it when the format has one),
+    parsed with ``dateutil`` and written in the parameter's format (:func:`date_format`;
+    ISO ``YYYY-MM-DD`` when none is said)."""
     from dateutil import parser as dparser  # type: ignore[import-untyped]
 
-    for m in re.finditer(
-        r"\b(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|"
-        r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|"
-        r"\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*(?:,?\s+\d{4})?)\b",
-        text,
-        re.I,
-    ):
+    used = used or []
+    fmt = date_format(spec) or ("%Y-%m-%dT%H:%M:%S" if spec.format == "date-time" else "%Y-%m-%d")
+    for m in _DATE_SPAN_RE.finditer(text):
+        if not _free(m.span(), used):
+            continue
+        raw = m.group()
         try:
-            when = dparser.parse(m.group(), default=_dt.datetime(_dt.date.today().year, 1, 1))
+            when = dparser.parse(
+                raw.replace("of ", ""), default=_dt.datetime(_dt.date.today().year, 1, 1)
+            )
         except (ValueError, OverflowError):
             continue
-        value = when.date().isoformat() if spec.format != "date-time" else when.isoformat()
-        return value, "date", m.start(), m.end(), f"{m.group()!r} parsed by dateutil"
+        start, end = m.span()
+        said = f"{raw!r}"
+        if "%H" in fmt:
+            t = _TIME_SPAN_RE.search(text, max(0, start - 40))
+            if t and abs(t.start() - end) < 40 and _free(t.span(), used + [m.span()]):
+                hour = int(t.group(1) or t.group(4) or t.group(6))
+                minute = int(t.group(2) or t.group(5) or 0)
+                half = (t.group(3) or "").lower() or (
+                    "p" if (t.group(7) or "").lower() in ("afternoon", "evening", "night") else ""
+                )
+                if half == "p" and hour < 12:
+                    hour += 12
+                if half == "a" and hour == 12:
+                    hour = 0
+                if hour < 24 and minute < 60:
+                    when = when.replace(hour=hour, minute=minute)
+                    said += f" and {t.group().strip()!r}"
+                    start, end = min(start, t.start()), max(end, t.end())
+        value = when.strftime(fmt)
+        return value, "date", start, end, f"{said} parsed by dateutil, written as {fmt!r}"
     return None
 
 
@@ -1042,9 +1656,13 @@ def series(
         first = at.get(start)
         if first is None or isinstance(value, (list, dict, bool)) or name not in args:
             continue
+        # an identifier written in digits ("Case No 28473 and 64725") lists like a string
+        digits_id = first.kind == "number" and isinstance(value, str) and value == str(first.value)
+        if (first.kind == "number") != isinstance(value, (int, float)) and not digits_id:
+            continue  # the value is not that candidate ("2022-04-27" is a date, not 2022)
         others = {sp for n, sp in spans.items() if n != name}
         free = [v for v in pool if (v.start, v.end) not in others or v is first]
-        if first.kind == "number":
+        if first.kind == "number" and not digits_id:
             unit = first.unit.split("/")[0]
             if unit and unit not in _NOT_UNITS:
                 same = [
@@ -1058,16 +1676,22 @@ def series(
             else:
                 unitless.append(name)
             continue
-        chain, last = [value], first
+        chain, reach = [value], max(first.end, spans[name][1])
         for v in free:
-            if v.start < last.end:
+            if v.start < reach:
                 continue
             if v.kind != first.kind and not {v.kind, first.kind} <= {"name", "quoted"}:
                 break
-            if not _SERIES_GAP_RE.match(text[last.end : v.start]):
+            if not _SERIES_GAP_RE.match(text[reach : v.start]):
                 break
-            chain.append(str(v.value))
-            last = v
+            item = str(v.value)
+            if first.kind == "name" and isinstance(value, str) and "," in value:
+                # the first value took its qualifier ("Naples, Florida"): so does each item
+                m = _NEXT_PART_RE.match(text, v.end)
+                if m:
+                    item = text[v.start : m.end()]
+            chain.append(item)
+            reach = v.start + len(item)
         if len(chain) > 1:
             lists[name] = chain
     if unitless:
@@ -1095,3 +1719,114 @@ def series(
                 row[name] = chain[i]
         out.append(row)
     return out
+
+
+#: Where a question starts asking again: a sentence end, a semicolon, or a conjunction that
+#: opens a new request ("..., and then", "Also,", "and another ...", "after that"). General
+#: English and Korean connectives; no domain words.
+_CLAUSE_RE = re.compile(
+    r"(?<=[.?!])\s+(?=\S)|;\s*|"
+    r",?\s+(?:and\s+)?(?:then|also|after\s+that|afterwards|additionally|lastly|finally)\b,?\s*|"
+    r"(?<![.?!])\s*\b(?:Also|Then|Lastly|Finally|Additionally|Plus)\b,?\s+|"
+    r",\s+and\s+|\s+and\s+(?=another\b|the\s+same\b|similarly\b|how\b|what\b|then\b|"
+    r"between\b|compare\b|(?:also\s+)?(?:for|in)\s+(?:the\s+)?[A-Z'\"])|"
+    r"\s+as\s+well\s+as\s+|"
+    r"(?:그리고|또한|그다음|그\s*다음에?)\s+",
+)
+#: Fill rules a clause may bring a new value by (not the leftovers of ``position``, not
+#: defaults or free text, which would take any clause's words).
+_CLAUSE_RULES = frozenset(
+    {
+        "enum",
+        "pattern",
+        "format",
+        "example",
+        "prefix",
+        "word",
+        "integer",
+        "assign",
+        "number",
+        "string",
+        "date",
+        "cue",
+    }
+)
+
+
+def clauses(question: str) -> list[tuple[int, int]]:
+    """The spans of ``question`` that each make a request (split at :data:`_CLAUSE_RE`);
+    one span when nothing splits it. Spans shorter than 3 characters are dropped."""
+    text = korean.normalize(question)
+    out, start = [], 0
+    for m in _CLAUSE_RE.finditer(text):
+        if m.start() > start:
+            out.append((start, m.start()))
+        start = m.end()
+    out.append((start, len(text)))
+    return [(a, b) for a, b in out if len(text[a:b].strip()) >= 3]
+
+
+_AGAIN_RE = re.compile(
+    r"^\W*(?:and\s+)?(?:also|then|another|the\s+same|same|similarly|lastly|finally|"
+    r"additionally|next|after\s+that|what\s+about|how\s+about|how\s+(?:does|do|would|will)|"
+    r"compare|between|for|in|as\s+well\s+as|그리고|또|또한|다음)\b",
+    re.I,
+)
+
+
+def clause_calls(
+    specs: list[ParamSpec],
+    question: str,
+    args: dict[str, Any],
+    topic: frozenset[str] = frozenset(),
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The calls a question makes when it asks the same thing again in another clause
+    ("cases filed in 2019. Also list cases filed in 2018" -> two calls; BFCL ``parallel``).
+
+    Each clause (:func:`clauses`) is filled on its own (rules 1-8 and :func:`fill_loose`,
+    keeping only the labelled rules of :data:`_CLAUSE_RULES`). A clause giving a parameter a
+    value other than the one the earlier clauses gave it starts a new call when the clause
+    asks again -- it opens with a connective (also, then, another, the same, 그리고, ...:
+    :data:`_AGAIN_RE`) or restates the request (a word of ``topic``, the stems of the tool's
+    name and description); otherwise it only adds values. The new call keeps
+    the previous call's other values (what is asked again is the changed part). A clause that
+    only adds values for parameters no clause gave yet adds them to the current call. Returns
+    ``(calls, notes)``: ``[args]`` when no clause asks again, else one dict per call; ``notes``
+    ``[{clause, values}]`` for the explanation."""
+    text = korean.normalize(question)
+    spans = clauses(text)
+    if len(spans) < 2:
+        return [args], []
+    calls: list[dict[str, Any]] = []
+    notes: list[dict[str, Any]] = []
+    given: dict[str, Any] = {}
+    prev_end = 0
+    for a, b in spans:
+        part = text[a:b]
+        opening = (text[prev_end:a] + part[:30]).strip()
+        prev_end = b
+        fill = fill_structured(specs, part)
+        fill_loose(specs, part, fill)
+        keep = {k for k in fill.args if fill.evidence[k]["rule"] in _CLAUSE_RULES} - {
+            k for k, v in fill.args.items() if isinstance(v, bool)
+        }
+        if not keep:
+            continue
+        asks = bool(_AGAIN_RE.match(opening)) or bool(
+            topic and {korean.stem(t.surface) for t in korean.tokenize(part)} >= topic
+        )
+        # a clause may list several values itself ("the factorial of 5, the factorial of 7")
+        for n, row in enumerate(series(part, fill.args, fill.evidence)):
+            values = {k: row[k] for k in keep if k in row}
+            changed = any(k in given and given[k] != v for k, v in values.items())
+            notes.append({"clause": part.strip(), "values": values})
+            if not calls:
+                calls.append({**args, **values})
+            elif changed and (asks or n > 0):
+                calls.append({**calls[-1], **values})
+            else:
+                calls[-1].update({k: v for k, v in values.items() if k not in given})
+            given.update(values)
+    if len(calls) < 2:
+        return [args], []
+    return calls, notes

@@ -336,8 +336,90 @@ STOPWORDS: frozenset[str] = frozenset(
         "returns",
         "none",
         "null",
+        # English function words and asking verbs: they say how a question is put, not what it
+        # is about ("using", "given", "as", "how many", "I want", "help me")
+        "as",
+        "using",
+        "given",
+        "based",
+        "also",
+        "other",
+        "into",
+        "than",
+        "each",
+        "both",
+        "such",
+        "so",
+        "here",
+        "more",
+        "most",
+        "want",
+        "need",
+        "help",
+        "like",
+        "let",
+        "how",
+        "which",
+        "what",
+        "who",
+        "whom",
+        "whose",
+        "why",
+        "provide",
+        "tell",
+        "give",
+        "show",
+        "following",
     }
 )
+
+#: English verbs that say what a tool does to anything (calculate, get, find, retrieve): in a
+#: name or description they tell little about which tool is meant (seed 002: a name is a verb
+#: plus a concrete object; the object decides). Stems, as :func:`stem` gives them.
+GENERIC_VERBS: frozenset[str] = frozenset(
+    stem_word
+    for stem_word in [
+        "calculate",
+        "calc",
+        "compute",
+        "determine",
+        "estimate",
+        "evaluate",
+        "get",
+        "fetch",
+        "retrieve",
+        "find",
+        "search",
+        "look",
+        "lookup",
+        "check",
+        "list",
+        "create",
+        "make",
+        "generate",
+        "set",
+        "update",
+        "add",
+        "delete",
+        "remove",
+        "run",
+        "execute",
+        "perform",
+        "process",
+        "handle",
+        "manage",
+        "display",
+        "return",
+        "analyze",
+        "predict",
+        "convert",
+        "identify",
+        "obtain",
+        "query",
+        "request",
+    ]
+)
+
 
 #: Words that describe how to use a tool rather than what it is about ("…문의에 사용한다",
 #: "track_shipping을 쓴다"). Ignored in declarations only: in a question "쓰나요" (write) is
@@ -559,7 +641,40 @@ def is_stopword(s: str) -> bool:
     with the polite 요 attached to a filler (좀요)."""
     if s.endswith("요") and len(s) > 1 and s[:-1] in STOPWORDS:
         return True
-    return s in STOPWORDS or len(s) == 0 or (len(s) == 1 and s.isascii() and s.isalpha())
+    # a bare number is a value, never a word that says which tool is meant
+    return (
+        s in STOPWORDS
+        or len(s) == 0
+        or (len(s) == 1 and s.isascii() and s.isalpha())
+        or (s.isascii() and s.isdigit())
+        or s in _NUMBER_WORDS
+    )
+
+
+#: English number words: values, like digits (values.py reads them as numbers).
+_NUMBER_WORDS = frozenset(
+    [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "twenty",
+        "hundred",
+        "thousand",
+        "million",
+        "billion",
+        "dozen",
+    ]
+)
 
 
 def is_background(token: Token) -> bool:
@@ -588,7 +703,9 @@ def _min_partial(a: str) -> int:
 def match_quality(a: str, b: str) -> tuple[float, str]:
     """How well stem ``a`` matches stem ``b``: ``(1.0, 'exact')``, ``(0.7, 'prefix')``,
     ``(0.5, 'substring')`` or ``(0.0, '')``. Partial matches need the shorter stem to have at
-    least 2 Hangul syllables or 4 ASCII letters and never apply to words with digits."""
+    least 2 Hangul syllables or 4 ASCII letters and never apply to words with digits; a
+    substring match is for Hangul only (English words inside other words are other words:
+    rate/integrate, term/determine)."""
     if a == b:
         return 1.0, "exact"
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
@@ -598,8 +715,8 @@ def match_quality(a: str, b: str) -> tuple[float, str]:
         return 0.0, ""
     if long_.startswith(short):
         return 0.7, "prefix"
-    if short in long_:
-        return 0.5, "substring"
+    if short in long_ and has_hangul(short):  # Korean compounds (배송비 in 일반배송비); an
+        return 0.5, "substring"  # English word inside another is another word (rate/integrate)
     return 0.0, ""
 
 

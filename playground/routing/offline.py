@@ -11,7 +11,12 @@ alternative). For the latest user question it scores every declaration:
     onto a name counts like a description word) x the word's weight x idf, where
     ``idf = log(1 + N/df) / log(1 + N)`` and df is the number of tools the word matches
     (a word every tool has tells them apart less). Words that label an argument value
-    ("주문번호 HR20260601", "Order HR...") are part of the value, not the intent.
+    ("주문번호 HR20260601", "Order HR...") are part of the value, not the intent. A generic
+    English verb (:data:`playground.routing.korean.GENERIC_VERBS`: calculate, get, find) weighs
+    like a description word even in a name and counts half (seed 002: a name is a verb plus an
+    object; the object decides); each stem counts once per tool; English words match exactly or
+    by prefix, never inside another word; numbers and English function words are not topic
+    words (issue 12: relevance judged on its own, BFCL dev should-not pairs).
 ``word weight``  a reading of Korean word order (head-final): 1.5 for a sentence's predicate
     (its last content word) and for the subject right before a question-word predicate
     ("소재가 뭐예요": the material is what is asked); 0.5 for a word that describes rather than
@@ -162,13 +167,14 @@ class OfflineRouter:
     def score(self, question: str, declarations: list[dict[str, Any]]) -> list[ScoreRow]:
         """Per-tool scoring of ``question``: :class:`~playground.routing.scoring.ScoreRow` per
         declaration, sorted by (-score, name); the explanation holds their ``to_json()``."""
+        _check_declarations(declarations)
         return self._score(question, declarations)[0]
 
     def _score(
         self, question: str, declarations: list[dict[str, Any]]
     ) -> tuple[list[ScoreRow], list[dict[str, Any]]]:
-        """``(rows, words)`` for ``question`` (see :func:`playground.routing.scoring.score_question`)."""
-        _check_declarations(declarations)
+        """``(rows, words)`` for ``question`` (see :func:`playground.routing.scoring.score_question`);
+        the callers have checked ``declarations`` (once per move, not once per scoring)."""
         return score_question(self.index(declarations), question, self.weights)
 
     # ---- moves ---------------------------------------------------------------------------
@@ -270,6 +276,27 @@ class OfflineRouter:
             )
             if passed:
                 exp["reason"] += f"; passed over {passed} (missing required arguments)"
+            tool = next(t for t in self.index(declarations).tools if t.name == best.name)
+            topic = frozenset(
+                stem
+                for stem, (where, _w) in tool.terms.items()
+                if where == "name" and stem not in korean.GENERIC_VERBS
+            )
+            again, said = argfill.clause_calls(tool.specs, question, best.args, topic)
+            if len(again) > 1:
+                exp["parallel"] = {
+                    "calls": len(again),
+                    "why": "the question asks again in another clause with other values",
+                    "clauses": said,
+                }
+                exp["chosen"] = best.name
+                return Move(
+                    calls=[
+                        FunctionCall(name=best.name, args=a, id=f"call_{call_no + k}")
+                        for k, a in enumerate(again)
+                    ],
+                    explanation=exp,
+                )
             series = argfill.series(question, best.args, best.arg_evidence)
             if len(series) > 1:
                 exp["parallel"] = {
@@ -286,10 +313,17 @@ class OfflineRouter:
             return self._call(exp, best.name, best.args, call_no)
         if not fitting:
             best = rows[0]
-            exp["reason"] = (
-                f"no tool reaches the threshold {self.threshold} "
-                f"(best: {best.name} {best.score}), not even counting missing arguments"
-            )
+            if best.score >= self.threshold and not best.missing and not full:
+                exp["reason"] = (
+                    f"{best.name} scores {best.score} but only through values that fit a type; "
+                    f"its words give relevance {round(best.relevance + best.pointer_bonus, 4)} < "
+                    f"{RELEVANCE_SHARE} x threshold: the question is not about it"
+                )
+            else:
+                exp["reason"] = (
+                    f"no tool reaches the threshold {self.threshold} "
+                    f"(best: {best.name} {best.score}), not even counting missing arguments"
+                )
             return Move(text=no_tool_text(self.index(declarations), ko, exp), explanation=exp)
         best = fitting[0]
         feeder = self._feeder(best, rows, declarations)
@@ -444,7 +478,12 @@ def _relevant(row: ScoreRow, threshold: float) -> bool:
     threshold."""
     if any(ev["rule"] not in argfill.WEAK_RULES for ev in row.arg_evidence.values()):
         return True
-    return row.relevance + row.pointer_bonus >= RELEVANCE_SHARE * threshold
+    words = row.relevance + row.pointer_bonus
+    # a value the question introduces with the parameter's own word ("using the command
+    # netsh wlan disconnect") shows the question is about this tool: a description word will do
+    if words >= 1.0 and any(ev["rule"] == "cue" for ev in row.arg_evidence.values()):
+        return True
+    return words >= RELEVANCE_SHARE * threshold
 
 
 def _own_word(row: ScoreRow, prior: ScoreRow | None) -> bool:

@@ -82,6 +82,7 @@ class Weights:
     missing: float = 1.0
     unknown_predicate: float = 0.5
     deprecated: float = 1.0
+    generic_verb: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -342,9 +343,17 @@ def _index_tool(
         for part in korean.split_identifier(spec.name):
             if korean.is_content(part):
                 add(korean.stem(part), f"parameter:{spec.name}", w.parameter)
+    # seed 002: a name is a verb + a concrete object (get_order_status, calculate_area); the
+    # object says what the tool is about, a generic verb (korean.GENERIC_VERBS) only what it
+    # does, so such a name part weighs like a description word (and every generic-verb match
+    # is halved in match_token): a question saying only "calculate" fits no calculate_* tool
     for part in korean.split_identifier(name):
         if korean.is_content(part):
-            add(korean.stem(part), "name", w.name)
+            stem = korean.stem(part)
+            if stem in korean.GENERIC_VERBS:
+                add(stem, "name:verb", w.description)
+            else:
+                add(stem, "name", w.name)
     own = set(terms)
     for part in korean.split_identifier(
         name
@@ -481,6 +490,8 @@ def score_question(
     by_name = {t.name: i for i, t in enumerate(idx.tools)}
     reasons: dict[tuple[int, int], str] = {}
     unknown = []
+    seen: dict[tuple[int, str], tuple[float, dict[str, Any]]] = {}
+    stated: set[tuple[int, int]] = set()  # words matching a tool's name or description
     for k, tok in enumerate(tokens):
         if weights[k] == 0:
             continue
@@ -497,16 +508,26 @@ def score_question(
         for i, (value, quality, info) in pos.items():
             if i in neg and neg[i][0] >= quality:
                 continue
+            # a word said twice does not fit a tool twice: each stem counts once per tool,
+            # at its best weight ("the first number ... the second number")
+            prior = seen.get((i, tok.stem))
+            if prior is not None:
+                if prior[0] >= value * idf * weights[k]:
+                    continue
+                rows[i].relevance -= prior[0]
+                rows[i].matched = [m for m in rows[i].matched if m is not prior[1]]
+            entry = {
+                "word": tok.surface,
+                **info,
+                "idf": round(idf, 3),
+                "word_weight": weights[k],
+                "points": round(value * idf * weights[k], 3),
+            }
+            seen[(i, tok.stem)] = (value * idf * weights[k], entry)
             rows[i].relevance += value * idf * weights[k]
-            rows[i].matched.append(
-                {
-                    "word": tok.surface,
-                    **info,
-                    "idf": round(idf, 3),
-                    "word_weight": weights[k],
-                    "points": round(value * idf * weights[k], 3),
-                }
-            )
+            rows[i].matched.append(entry)
+            if info["where"] in ("name", "name:verb", "description"):
+                stated.add((tok.start, tok.end))
             if not info["where"].startswith("example"):
                 reasons.setdefault(
                     (tok.start, tok.end), f"matched {idx.tools[i].name} {info['where']}"
@@ -552,7 +573,7 @@ def score_question(
     found_values = argfill.QuestionValues.of(text)
     for i, tool in enumerate(idx.tools):
         if i in live:
-            argfill.fill_loose(tool.specs, text, fills[i], tokens, found_values)
+            argfill.fill_loose(tool.specs, text, fills[i], tokens, found_values, frozenset(stated))
             fill = argfill.fill_free_text(
                 tool.specs, text, fills[i], consumed + labels, reasons, tokens
             )
@@ -564,7 +585,7 @@ def score_question(
         found = sum(
             w.integer if ev["rule"] in argfill.WEAK_RULES else w.argument
             for ev in fill.evidence.values()
-            if ev["rule"] != "free_text"
+            if ev["rule"] not in ("free_text", "default")
         )
         r = rows[i]
         r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
@@ -602,36 +623,51 @@ MIN_LIVE_POINTS = 0.35
 _ID_LEAD_RE = re.compile(r"(?<![A-Za-z])([A-Za-z]+)[-_]?(?=\d)")
 
 
+#: At most this many tools (besides those with a pattern or format argument) have their
+#: arguments filled per question, the best first by the question's word points, an id or enum
+#: cue counting as a full name word (issue 12: at 300 tools ~90 tools grazed by a word were
+#: filled; filling is the costly part of scoring, and a tool ranked below the 16th by its words
+#: cannot win -- its row is still scored, with its required arguments missing).
+MAX_FILLED = 16
+
+
 def candidates(idx: DeclIndex, text: str, matches: dict[str, TokenMatch]) -> set[int]:
     """The tools worth filling arguments for (issue 8: pre-filtered through the inverted
     index, so the cost of a question grows with the tools it mentions, not with all tools):
     those the question words match for at least :data:`MIN_LIVE_POINTS` (and the tools a matched
     boundary sentence points to), those whose id letters start a code in the question
     (``HR20260604`` -> the tools with an ``HR`` example or prefix), those with a pattern or
-    format argument, and those with an enum value written in the question."""
-    live: set[int] = set(idx.always)
+    format argument, and those with an enum value written in the question. Of these, at most
+    :data:`MAX_FILLED` by relevance (word points, plus ``Weights.name`` for an id or enum cue
+    or a pointer), and every tool with a pattern or format argument."""
+    ranked: dict[int, float] = {}
     by_name = {t.name: i for i, t in enumerate(idx.tools)}
     points: dict[int, float] = {}
+    cue = 3.0  # an id, enum or pointer counts like a name word
     for pos, neg, _named in matches.values():
         for i, (value, _q, _info) in pos.items():
             points[i] = points.get(i, 0.0) + value
         for _i, (_q, info) in neg.items():
             for b in info["sentences"]:
-                live.update(
-                    by_name[n] for n in idx.tools[_i].boundaries[b].points_to if n in by_name
-                )
+                for n in idx.tools[_i].boundaries[b].points_to:
+                    if n in by_name:
+                        ranked[by_name[n]] = ranked.get(by_name[n], 0.0) + cue
     # words that only graze a tool (a substring of a parameter's text: 0.6 x 0.5 = 0.3 points)
     # cannot lift it to the threshold; such a tool is scored but its arguments are not filled
-    live.update(i for i, p in points.items() if p >= MIN_LIVE_POINTS)
+    for i, p in points.items():
+        if p >= MIN_LIVE_POINTS or i in ranked:
+            ranked[i] = ranked.get(i, 0.0) + p
     for m in _ID_LEAD_RE.finditer(text):
         lead = m.group(1).upper()
         for k in range(1, len(lead) + 1):
-            live.update(idx.by_key.get(lead[:k], ()))
+            for i in idx.by_key.get(lead[:k], ()):
+                ranked[i] = ranked.get(i, points.get(i, 0.0)) + cue
     low = text.lower()
-    live.update(
-        i for i, t in enumerate(idx.tools) if t.enums and any(e and e in low for e in t.enums)
-    )
-    return live
+    for i, t in enumerate(idx.tools):
+        if t.enums and any(e and e in low for e in t.enums):
+            ranked[i] = ranked.get(i, points.get(i, 0.0)) + cue
+    best = sorted(ranked, key=lambda i: (-ranked[i], i))[:MAX_FILLED]
+    return set(idx.always).union(best)
 
 
 def argument_labels(
@@ -719,8 +755,10 @@ def match_token(idx: DeclIndex, s: str, w: Weights) -> TokenMatch:
             q = quality * factor
             for i, where, loc_w in idx.postings.get(term, ()):
                 weight = min(loc_w, w.description) if via and where == "name" else loc_w
+                if term in korean.GENERIC_VERBS:
+                    weight *= w.generic_verb
                 points = weight * q
-                if where == "name":
+                if where in ("name", "name:verb"):
                     named.add(i)
                 if i not in pos or points > pos[i][0]:
                     pos[i] = (

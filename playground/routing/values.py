@@ -20,8 +20,10 @@ are regular expressions; no dictionary of a domain. Deterministic.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from playground.routing import korean
 
@@ -30,13 +32,14 @@ from playground.routing import korean
 class Value:
     """One value written in the question.
 
-    ``kind``: ``number`` | ``quoted`` | ``name`` | ``url`` | ``email`` | ``path`` | ``code``.
-    ``value``: the parsed value (int or float for numbers, str otherwise). ``start``/``end``:
+    ``kind``: ``number`` | ``quoted`` | ``name`` | ``url`` | ``email`` | ``path`` | ``code`` |
+    ``list``. ``value``: the parsed value (int or float for numbers, a list for a bracketed
+    list, str otherwise). ``start``/``end``:
     its span in the question (characters). ``unit``: the word right after a number (lower
     case, may be ``""``). ``percent``: the number carried a ``%``."""
 
     kind: str
-    value: int | float | str
+    value: int | float | str | list[Any]
     start: int
     end: int
     text: str
@@ -46,8 +49,17 @@ class Value:
 
 _NUM_RE = re.compile(
     r"(?<![\w.^/])(?P<sign>[-+−])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+|\.\d+|\d+)"
+    r"(?P<exp>[eE][-+−]?\d+)?"
     r"(?![\d^]|\.\d)(?P<pct>\s?%)?(?:\s?(?P<unit>[A-Za-z가-힣]+(?:/[A-Za-z]+(?:\^?\d)?)?))?"
 )
+#: Scale words after digits ("213 million", "8.5 billion"): the number is multiplied.
+_DIGIT_SCALES = {
+    "thousand": 1_000,
+    "million": 1_000_000,
+    "billion": 1_000_000_000,
+    "trillion": 10**12,
+}
+_AFTER_SCALE_RE = re.compile(r"\s+([A-Za-z가-힣]+)")
 _ONES = {
     "zero": 0,
     "one": 1,
@@ -114,8 +126,11 @@ _KO_NUM_RE = re.compile(
     r"(?<![가-힣])(?P<num>열|하나|한|첫|둘|두|셋|세|넷|네|다섯|여섯|일곱|여덟|아홉|스무|스물)"
     r"\s?(?P<unit>번째|개|명|번|권|장|병|잔|대|건|가지|일|주|달|시간|분|살)"
 )
+#: Quoted text. A single quote touching a letter on its outer side is an apostrophe, not a
+#: quote ("I'd like 'chicken dish'": the quote opens at 'chicken, not at I'd).
 _QUOTED_RE = re.compile(
-    r"'([^'\n]{1,200})'|\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|‘([^’\n]{1,200})’|`([^`\n]{1,200})`"
+    r"(?<![A-Za-z])'([^'\n]{1,200})'(?![A-Za-z])|\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|"
+    r"‘([^’\n]{1,200})’|`([^`\n]{1,200})`"
 )
 _ASSIGN_RE = re.compile(
     r"\b([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|:)\s*(\"[^\"]*\"|'[^']*'|[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[A-Za-z][\w.-]*)"
@@ -290,18 +305,25 @@ def numbers(text: str) -> list[Value]:
     for m in _NUM_RE.finditer(text):
         raw = m.group("num").replace(",", "")
         value: int | float = float(raw) if "." in raw else int(raw)
+        if m.group("exp"):  # 1e-9, 2.5E6
+            value = float(raw + m.group("exp").replace("−", "-"))
         sign = m.group("sign")
         # a sign right after a letter, a digit or ")" is an operator or a range (3x-1, 1-5)
         signed = bool(sign) and (
             m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] == ")")
         )
-        if signed and sign in "-−":
-            value = -value
         unit = (m.group("unit") or "").lower()
+        end = m.end("exp") if m.group("exp") else m.end("num")
+        if unit in _DIGIT_SCALES:  # "213 million" -> 213000000, its unit the word after
+            scaled = value * _DIGIT_SCALES[unit]
+            value = int(scaled) if float(scaled).is_integer() else scaled
+            end = m.end("unit")
+            after = _AFTER_SCALE_RE.match(text, end)
+            unit = after.group(1).lower() if after else ""
+        if signed and sign in "-−" and value > 0:
+            value = -value
         start = m.start() if signed else m.start("num")
-        out.append(
-            Value("number", value, start, m.end("num"), m.group(), unit, bool(m.group("pct")))
-        )
+        out.append(Value("number", value, start, end, m.group(), unit, bool(m.group("pct"))))
     taken = [(v.start, v.end) for v in out]
     for m in _WORD_NUM_RE.finditer(text):
         words = m.group(0)[: m.start("unit") - m.start()] if m.group("unit") else m.group(0)
@@ -392,6 +414,11 @@ def names(text: str) -> list[Value]:
             words = words[:-1]
         if not words or all(w.isdigit() for w in words):
             continue
+        # a sentence ends inside the run ("Simon Curtis. It should"): the name ends there
+        # (not after an initial or abbreviation: "K. Brown", "D.C.", "Mr. Gates")
+        stop = re.search(r"(?<=[a-z]{2})[.!?]\s", text[start:end])
+        if stop:
+            end = start + stop.start()
         value = text[start:end].rstrip(".,'’")
         if value.endswith("'s"):
             value = value[:-2]
@@ -399,3 +426,20 @@ def names(text: str) -> list[Value]:
             continue
         add("name", start, start + len(value))
     return sorted(out, key=lambda v: v.start)
+
+
+_LIST_RE = re.compile(r"\[(?:[^\[\]]|\[[^\[\]]*\])*\]")
+
+
+def lists(text: str) -> list[Value]:
+    """Bracketed lists written as literals (``[10, 15, 12]``, ``['a', 'b']``, ``[[1, 2], [3,
+    4]]``), read with :func:`ast.literal_eval` (values only, never code); others are skipped."""
+    out = []
+    for m in _LIST_RE.finditer(text):
+        try:
+            value = ast.literal_eval(m.group().replace("−", "-"))
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            continue
+        if isinstance(value, list) and value:
+            out.append(Value("list", value, m.start(), m.end(), m.group()))
+    return out
