@@ -210,7 +210,10 @@ async def test_ctrl_a_selects_all_send_as_null_and_enum_other_value(tools_dir):
         editor.set_mode("json")
         await pilot.pause()
         editor.editor.focus()
+        await pilot.pause()
+        assert app.focused is editor.editor  # the key must reach the editor, not the form
         await pilot.press("ctrl+a")
+        await pilot.pause()
         assert editor.editor.selected_text == editor.editor.text
 
 
