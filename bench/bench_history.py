@@ -165,19 +165,13 @@ def fill(path: Path, count: int) -> None:
 
 
 def _sink(lines: Any) -> int:
-    """Consume ``lines`` as the CLI writes them (joined in chunks); returns the characters."""
+    """Consume ``lines`` as the CLI writes them (its own chunked writer); returns the characters."""
     import io
 
-    from playground.cli.cmd_history import CHUNK
+    from playground.cli.cmd_history import write_lines
 
     out = io.StringIO()
-    chunk: list[str] = []
-    for line in lines:
-        chunk.append(line)
-        if len(chunk) >= CHUNK:
-            out.write("\n".join(chunk) + "\n")
-            chunk.clear()
-    out.write("\n".join(chunk) + "\n")
+    write_lines(lines, out)
     return out.tell()
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TextIO
 
 import typer
 
@@ -110,9 +110,10 @@ LIST_COLUMNS = (
 CHUNK = 2000
 
 
-def _write_lines(lines: Iterable[str]) -> None:
-    """Write ``lines`` to stdout in chunks of :data:`CHUNK` (one ``write`` each)."""
-    out = sys.stdout
+def write_lines(lines: Iterable[str], out: TextIO | None = None) -> None:
+    """Write ``lines`` (each without its newline) to ``out`` (default stdout) in chunks of
+    :data:`CHUNK` lines, one ``write`` per chunk."""
+    out = out or sys.stdout
     chunk: list[str] = []
     for line in lines:
         chunk.append(line)
@@ -214,11 +215,11 @@ def list_entries(
                 typer.echo(f"no history entries in {store.path}", err=True)
             else:
                 rows = store.summary_rows(query)
-                _write_lines(_table_lines(rows, shape, render.console()))
+                write_lines(_table_lines(rows, shape, render.console()))
         elif fmt is OutputFormat.jsonl:
-            _write_lines(store.json_lines(query))
+            write_lines(store.json_lines(query))
         else:  # one JSON array, an entry a line
-            _write_lines(_json_array(store.json_lines(query)))
+            write_lines(_json_array(store.json_lines(query)))
 
 
 def _json_array(lines: Iterator[str]) -> Iterator[str]:
