@@ -733,8 +733,6 @@ def fill_structured(
             and _plain_string(spec)
             and (spec.listed or _UNIT_NAME_RE.search(spec.name))
         ):
-            if tokens is None:
-                tokens = korean.tokenize(text)
             found = _listed_or_unit(spec, text, fill.consumed)
         if found is None and ("integer" in spec.types or "number" in spec.types) and not spec.enum:
             found = _integer(spec, text, fill.consumed)
