@@ -499,18 +499,10 @@ def test_rerun_reconnects_the_stdio_mcp_server_it_ran_on(tmp_path, monkeypatch):
 
 
 def test_rerun_reconnects_an_http_server_and_asks_for_its_headers_again(tmp_path):
-    from tests.mcp.conftest import SHOP_SERVER, free_port, read_log, wait_for_port
+    from tests.mcp.conftest import http_shop_server, read_log
 
     log, db = tmp_path / "calls.jsonl", tmp_path / "h.db"
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, str(SHOP_SERVER), "--http", "--port", str(port), "--log", str(log)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port, server)
-        url = f"http://127.0.0.1:{port}/mcp"
+    with http_shop_server(log) as url:
         header = "Authorization: Bearer header-value-never-stored"
         called = invoke(
             "call", "track_shipping", "order_id=HR20260604", "--mcp-url", url,
@@ -535,9 +527,6 @@ def test_rerun_reconnects_an_http_server_and_asks_for_its_headers_again(tmp_path
         logged = read_log(log)
         assert [("authorization" in c["headers"]) for c in logged] == [True, False, True]
         assert b"header-value-never-stored" not in _db_bytes(db)
-    finally:
-        server.terminate()
-        server.wait(10)
 
 
 def test_rerun_reads_the_mcp_config_file_again_and_never_stores_its_env(tmp_path):

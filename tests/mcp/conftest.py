@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -76,10 +77,10 @@ def shop_source(shop_log: Path) -> Iterator[McpSource]:
     source.close()
 
 
-@pytest.fixture(scope="module")
-def http_shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    """The shop server over Streamable HTTP: ``(url, log path)``; stopped after the module."""
-    log = tmp_path_factory.mktemp("http") / "calls.jsonl"
+@contextmanager
+def http_shop_server(log: Path) -> Iterator[str]:
+    """Start the shop server over Streamable HTTP on a free port, logging to ``log``; yields its
+    URL and stops the process on exit (terminate, then kill after 10 s)."""
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, str(SHOP_SERVER), "--http", "--port", str(port), "--log", str(log)],
@@ -88,7 +89,7 @@ def http_shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, P
     )
     try:
         wait_for_port(port, proc)
-        yield f"http://127.0.0.1:{port}/mcp", log
+        yield f"http://127.0.0.1:{port}/mcp"
     finally:
         proc.terminate()
         try:
@@ -96,3 +97,11 @@ def http_shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, P
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(5)
+
+
+@pytest.fixture(scope="module")
+def http_shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The shop server over Streamable HTTP: ``(url, log path)``; stopped after the module."""
+    log = tmp_path_factory.mktemp("http") / "calls.jsonl"
+    with http_shop_server(log) as url:
+        yield url, log
