@@ -82,6 +82,18 @@ async def until(pilot, condition: Callable[[], bool], what: str) -> None:
     raise AssertionError(f"never reached: {what}")
 
 
+async def until_idle(app, pilot, predicate: Callable[[], bool], rounds: int = 50) -> None:
+    """Like :func:`until`, but each round also waits for the app's workers (a history page, a
+    rerun): state, not time."""
+    for _ in range(rounds):
+        if predicate():
+            return
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    assert predicate(), "state not reached"
+
+
 def capture_notifications(app) -> list[str]:
     """Record every notification message of ``app`` (toasts expire; a slow run must not lose them)."""
     seen: list[str] = []

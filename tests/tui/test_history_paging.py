@@ -6,21 +6,11 @@ from __future__ import annotations
 
 import time
 
-from conftest import SIZE, settle
+from conftest import SIZE, settle, until_idle
 
 from playground.core.history import HistoryStore, call_entry, episode_entry
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.history_view import PAGE, HistoryView
-
-
-async def until(app, pilot, predicate, rounds: int = 50) -> None:
-    for _ in range(rounds):
-        if predicate():
-            return
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-    assert predicate(), "state not reached"
 
 
 async def test_a_long_history_is_read_a_page_at_a_time_and_filtered_in_full(tools_dir, tmp_path):
@@ -45,38 +35,38 @@ async def test_a_long_history_is_read_a_page_at_a_time_and_filtered_in_full(tool
         await settle(app, pilot)
         await pilot.press("f5")
         view = app.query_one(HistoryView)
-        await until(app, pilot, lambda: view.loads >= 1)
+        await until_idle(app, pilot, lambda: view.loads >= 1)
         table = view.query_one("#history-table")
         assert len(view.entries) == PAGE and table.row_count == PAGE and view.more
         assert view.entries[0].id == total  # newest first
         status = str(view.query_one("#history-status").render())
         assert f"{PAGE} of {total} entries (more as you scroll)" in status
         table.move_cursor(row=PAGE - 1)  # near the end: the next page is read
-        await until(app, pilot, lambda: len(view.entries) == 2 * PAGE)
+        await until_idle(app, pilot, lambda: len(view.entries) == 2 * PAGE)
         assert table.row_count == 2 * PAGE and view.entries[PAGE].id == total - PAGE
         assert len(view.shown) == 2 * PAGE and view.selected.id == total - PAGE + 1
         assert f"{2 * PAGE} of {total} entries" in str(view.query_one("#history-status").render())
         table.move_cursor(row=PAGE)  # far from the end of what is read: nothing more is read
-        await until(app, pilot, lambda: view.loads >= 2)
+        await until_idle(app, pilot, lambda: view.loads >= 2)
         assert len(view.entries) == 2 * PAGE
         table.move_cursor(row=2 * PAGE - 1)
-        await until(app, pilot, lambda: len(view.entries) == total and not view.more)
+        await until_idle(app, pilot, lambda: len(view.entries) == total and not view.more)
         assert view.entries[-1].id == 1 and table.row_count == total
         # the filter box searches every entry in the file
         view.query_one("#history-filter").value = "텀블러"
-        await until(app, pilot, lambda: [e.id for e in view.shown] == [1])
+        await until_idle(app, pilot, lambda: [e.id for e in view.shown] == [1])
         view.query_one("#history-filter").value = "kind:episode"
-        await until(app, pilot, lambda: [e.id for e in view.shown] == [1])
+        await until_idle(app, pilot, lambda: [e.id for e in view.shown] == [1])
         view.query_one("#history-filter").value = "HR3"  # HR3, HR30-39, HR300-399
-        await until(app, pilot, lambda: len(view.shown) == 111)
+        await until_idle(app, pilot, lambda: len(view.shown) == 111)
         assert not view.more and view.shown[0].data["args"] == {"order_id": "HR399"}
         # a page read for a list that was read again meanwhile is dropped, and paging goes on
         view.query_one("#history-filter").value = ""
-        await until(app, pilot, lambda: len(view.entries) == PAGE and view.more)
+        await until_idle(app, pilot, lambda: len(view.entries) == PAGE and view.more)
         stale = call_entry({"tool": "t", "args": {}, "kind": "ok"})
         view._paging = True
         view.post_message(HistoryView.Loaded([stale], None, view._query((now, 99999)), None))
-        await until(app, pilot, lambda: not view._paging)
+        await until_idle(app, pilot, lambda: not view._paging)
         assert len(view.entries) == PAGE and stale not in view.entries
         table.move_cursor(row=PAGE - 1)
-        await until(app, pilot, lambda: len(view.entries) == 2 * PAGE)
+        await until_idle(app, pilot, lambda: len(view.entries) == 2 * PAGE)

@@ -5,24 +5,13 @@ from __future__ import annotations
 
 import json
 
-from conftest import SIZE, capture_notifications, settle
+from conftest import SIZE, capture_notifications, settle, until_idle
 
 from playground.core.history import HistoryStore, call_entry, episode_entry
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
 from playground.tui.views.history_view import HistoryView, episode_from_json, matches
 from playground.tui.widgets.record_view import RecordView
-
-
-async def until(app, pilot, predicate, rounds: int = 50) -> None:
-    """Let messages and workers run until ``predicate()`` holds (state, not time)."""
-    for _ in range(rounds):
-        if predicate():
-            return
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-    assert predicate(), "state not reached"
 
 
 def table_rows(view: HistoryView) -> list[list[str]]:
@@ -39,16 +28,16 @@ async def test_a_call_is_recorded_listed_and_rerun_with_a_key(tools_dir, tmp_pat
         app.query_one("#arg-form").set_field("order_id", "HR20260604")
         await pilot.press("ctrl+r")
         view = await app.view("history")
-        await until(app, pilot, lambda: len(view.entries) == 1)
+        await until_idle(app, pilot, lambda: len(view.entries) == 1)
         await pilot.press("f5")
-        await until(app, pilot, lambda: app.focused is view.query_one("#history-table"))
+        await until_idle(app, pilot, lambda: app.focused is view.query_one("#history-table"))
         [row] = table_rows(view)
         assert row[2:5] == ["call", "ok", "-"]
         assert row[5] == 'get_order_status({"order_id": "HR20260604"})'
         detail = str(view.query_one("#history-detail").render())
         assert "verdict valid · body ran · cache stored" in detail
         await pilot.press("r")
-        await until(app, pilot, lambda: len(view.entries) == 2 and view.diffed is not None)
+        await until_idle(app, pilot, lambda: len(view.entries) == 2 and view.diffed is not None)
         assert view.diffed == (1, 2)
         assert view.changed_fields == []  # the same behaviour (timings and call ids left out)
         assert view.entries[0].rerun_of == 1 and view.entries[0].origin == "rerun"
@@ -94,17 +83,17 @@ async def test_diff_highlights_changed_fields_and_save_as_case(tools_dir, tmp_pa
         view = await app.view("history")
         await settle(app, pilot)
         await pilot.press("f5")
-        await until(app, pilot, lambda: len(view.entries) == 3)
+        await until_idle(app, pilot, lambda: len(view.entries) == 3)
         # the tab focuses its list once shown; type into the filter box after that
-        await until(app, pilot, lambda: app.focused is view.query_one("#history-table"))
+        await until_idle(app, pilot, lambda: app.focused is view.query_one("#history-table"))
         await pilot.click("#history-filter")
         await pilot.press(*"kind:call")
-        await until(app, pilot, lambda: len(view.shown) == 2)
+        await until_idle(app, pilot, lambda: len(view.shown) == 2)
         await pilot.press("enter")  # back to the list
-        await until(app, pilot, lambda: app.focused is view.query_one("#history-table"))
+        await until_idle(app, pilot, lambda: app.focused is view.query_one("#history-table"))
         # mark #2 (the newest call), select #1, diff
         await pilot.press("m", "down", "d")
-        await until(app, pilot, lambda: view.diffed is not None)
+        await until_idle(app, pilot, lambda: view.diffed is not None)
         assert view.diffed == (2, 1)
         assert view.changed_fields == ["value.status"]
         diff = view.query_one("#history-diff")
@@ -116,7 +105,7 @@ async def test_diff_highlights_changed_fields_and_save_as_case(tools_dir, tmp_pa
         assert same[0].style == "dim"
         # save the selected call as a check case
         await pilot.press("s")
-        await until(app, pilot, lambda: (tmp_path / "saved_cases.jsonl").exists())
+        await until_idle(app, pilot, lambda: (tmp_path / "saved_cases.jsonl").exists())
         case = json.loads((tmp_path / "saved_cases.jsonl").read_text(encoding="utf-8"))
         assert case["tool"] == "get_order_status" and case["expect"]["value"] == {
             "status": "배송중"
@@ -125,10 +114,10 @@ async def test_diff_highlights_changed_fields_and_save_as_case(tools_dir, tmp_pa
         assert any("saved_cases.jsonl line 1" in m for m in seen)
         # the question: an eval line; opened in Steps
         view.query_one("#history-filter").value = ""
-        await until(app, pilot, lambda: len(view.shown) == 3)
+        await until_idle(app, pilot, lambda: len(view.shown) == 3)
         view.query_one("#history-table").move_cursor(row=0)
         await pilot.press("s")
-        await until(
+        await until_idle(
             app, pilot, lambda: len((tmp_path / "saved_cases.jsonl").read_text().splitlines()) == 2
         )
         line = json.loads(
@@ -138,7 +127,7 @@ async def test_diff_highlights_changed_fields_and_save_as_case(tools_dir, tmp_pa
             "order_id": "HR1"
         }
         await pilot.press("enter")
-        await until(app, pilot, lambda: app.mode_name == "steps")
+        await until_idle(app, pilot, lambda: app.mode_name == "steps")
         steps = await app.view("steps")
         assert steps.episode.question == "텀블러 어디쯤?" and "history #3" in steps.labels[-1]
 
@@ -165,10 +154,10 @@ async def test_opening_a_call_shows_its_record_in_the_call_view(tools_dir, tmp_p
         view = await app.view("history")
         await settle(app, pilot)  # the tools are loaded (loading clears the record view)
         await pilot.press("f5")
-        await until(app, pilot, lambda: len(view.entries) == 1)
+        await until_idle(app, pilot, lambda: len(view.entries) == 1)
         view.query_one("#history-table").focus()
         await pilot.press("enter")
-        await until(app, pilot, lambda: app.mode_name == "call")
+        await until_idle(app, pilot, lambda: app.mode_name == "call")
         fields = app.query_one(RecordView).fields
         assert fields["tool"] == "get_order_status" and fields["kind"] == "empty"
         assert app.query_one(CallView).contract_name == "get_order_status"
@@ -222,9 +211,9 @@ async def test_questions_and_manual_episodes_are_recorded_and_saved_as_golden(
         await settle(app, pilot)
         view = await app.view("history")
         (await app.view("ask")).run_question("HR20260601 택배 어디쯤인가요?")
-        await until(app, pilot, lambda: len(view.entries) == 1)
+        await until_idle(app, pilot, lambda: len(view.entries) == 1)
         (await app.view("steps")).run_manual("get_order_status", {"order_id": "HR20260604"})
-        await until(app, pilot, lambda: len(view.entries) == 2)
+        await until_idle(app, pilot, lambda: len(view.entries) == 2)
         manual, asked = view.entries
         assert asked.type == "episode" and asked.router == "offline"
         assert asked.question == "HR20260601 택배 어디쯤인가요?" and asked.tools == [
@@ -233,9 +222,9 @@ async def test_questions_and_manual_episodes_are_recorded_and_saved_as_golden(
         assert "get_order_status" in asked.hashes and "track_shipping" in asked.hashes
         assert manual.router == "manual" and manual.hashes.keys() == {"get_order_status"}
         await pilot.press("f5")
-        await until(app, pilot, lambda: app.focused is view.query_one("#history-table"))
+        await until_idle(app, pilot, lambda: app.focused is view.query_one("#history-table"))
         await pilot.press("down", "g")  # the question, as a golden file
         golden = tmp_path / f"golden_{asked.id}.json"
-        await until(app, pilot, golden.exists)
+        await until_idle(app, pilot, golden.exists)
         doc = read_golden(golden)
         assert doc["question"] == asked.question and doc["data"]["end"] == asked.outcome
