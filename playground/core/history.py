@@ -44,6 +44,9 @@ OFF_VALUES = frozenset({"off", "0", "no", "false", "none"})
 #: How long a writer waits for another process's write to finish (ms).
 BUSY_TIMEOUT_MS = 10_000
 SQLITE_MAGIC = b"SQLite format 3\x00"
+#: The largest integer SQLite stores (a signed 64-bit INTEGER): an id above it names no entry,
+#: a limit above it means no limit (https://www.sqlite.org/datatype3.html).
+SQLITE_MAX_INT = 2**63 - 1
 
 #: Schema migrations: ``MIGRATIONS[i]`` takes ``user_version`` i to i + 1 (SQL statements, or a
 #: function of the connection for a step SQL cannot do), in one transaction. Append, never edit.
@@ -651,7 +654,9 @@ class HistoryStore:
             params.append(q.before)
         if q.older_than is not None:
             where.append("(e.created < ? OR (e.created = ? AND e.id < ?))")
-            params.extend([q.older_than[0], q.older_than[0], q.older_than[1]])
+            params.extend(
+                [q.older_than[0], q.older_than[0], min(int(q.older_than[1]), SQLITE_MAX_INT)]
+            )
         sql = f"SELECT {columns} FROM entries e"
         if join:
             sql += " LEFT JOIN bodies b ON b.id = e.id"
@@ -660,7 +665,7 @@ class HistoryStore:
         sql += " ORDER BY e.created DESC, e.id DESC"
         if q.limit is not None:
             sql += " LIMIT ?"
-            params.append(max(0, int(q.limit)))
+            params.append(min(max(0, int(q.limit)), SQLITE_MAX_INT))
         return sql, params
 
     def _list_unlocked(self, query: Query | None = None, *, with_data: bool = False) -> list[Entry]:
@@ -678,9 +683,10 @@ class HistoryStore:
         return [_entry_of(row, with_data) for row in rows]
 
     def _get_unlocked(self, entry_id: int) -> Entry | None:
-        """The entry with ``entry_id`` (with its data), or ``None``."""
+        """The entry with ``entry_id`` (with its data), or ``None`` (also for an id SQLite
+        cannot hold: below 1 or above :data:`SQLITE_MAX_INT`)."""
         conn = self._reader()
-        if conn is None:
+        if conn is None or not 1 <= int(entry_id) <= SQLITE_MAX_INT:
             return None
         try:
             row = conn.execute(
@@ -785,7 +791,8 @@ class HistoryStore:
             yield rows
 
     def get(self, entry_id: int) -> Entry | None:
-        """The entry with ``entry_id`` (with its data), or ``None``."""
+        """The entry with ``entry_id`` (with its data), or ``None`` when there is none (any
+        int: ids outside SQLite's 64-bit range are simply not found)."""
         with self._lock:
             return self._get_unlocked(entry_id)
 

@@ -1,0 +1,91 @@
+"""Bad input to the command line gets one clear line and exit 2, never a traceback, an
+``internal error`` or silence (the breaker's findings of wave 4, each tested as its kind)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from playground.cli.main import app
+
+REPO = Path(__file__).resolve().parents[2]
+SHOP = REPO / "tools" / "shop.py"
+HUGE = "99999999999999999999"  # over SQLite's 64-bit INTEGER
+
+runner = CliRunner()
+
+
+def invoke(*args: object):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+@pytest.fixture
+def one_entry(tmp_path: Path) -> Path:
+    """A history file holding one call."""
+    db = tmp_path / "h.db"
+    called = invoke(
+        "call",
+        "get_order_status",
+        "order_id=HR20260604",
+        "--tools",
+        SHOP,
+        "--history",
+        db,
+        "--in-process",
+    )
+    assert called.exit_code == 0, called.stderr
+    return db
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["history", "show", HUGE],
+        ["history", "rerun", HUGE],
+        ["history", "save", HUGE, "--to", "cases.jsonl"],
+        ["history", "show", "--", "-9223372036854775809"],
+        ["history", "show", "0"],
+    ],
+)
+def test_an_entry_id_out_of_sqlite_range_is_not_found(one_entry, command, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = invoke(*command[:2], "--history", one_entry, *command[2:])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    entry_id = command[3] if command[2] == "--" else command[2]
+    assert (
+        result.stderr
+        == f"error: no history entry #{entry_id} in {one_entry} (see playground history)\n"
+    )
+    assert not (tmp_path / "cases.jsonl").exists()
+
+
+def test_a_limit_over_sqlite_range_lists_every_entry(one_entry):
+    result = invoke("history", "--limit", HUGE, "--history", one_entry, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert [e["tool"] for e in json.loads(result.stdout)] == ["get_order_status"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"order": []}', "'order' must map to a word or a non-empty list of words"),
+        ('{"order": ["", " "]}', "'order' must map to a word or a non-empty list of words"),
+        ('{"": ["주문"]}', "the key '' is not a word (blank)"),
+        ('{"order": ["주문"], "order": ["x"]}', "the key 'order' appears twice in one object"),
+        ('["order", "주문"]', "expected a JSON object of {word: [words]}"),
+        ('{"order": {"주문": 1}}', "'order' must map to a word or a non-empty list of words"),
+    ],
+)
+def test_a_wrong_shaped_synonyms_file_is_one_line(tmp_path, text, message):
+    folder = tmp_path / "tools"
+    folder.mkdir()
+    (folder / "shop.py").write_text(SHOP.read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "synonyms.json").write_text(text, encoding="utf-8")
+    result = invoke("ask", "주문 HR20260604", "--tools", folder, "--in-process")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {folder / 'synonyms.json'}: {message}")
+    assert result.stderr.count("\n") == 1 and result.stdout == ""
