@@ -14,9 +14,9 @@ folder itself, or a file's folder); :func:`load_synonyms` reads one file.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from playground.errors import UsageError
 from playground.routing import korean
@@ -24,29 +24,55 @@ from playground.routing import korean
 FILE_NAME = "synonyms.json"
 
 
+#: The shape of ``synonyms.json`` (JSON Schema, checked with ``jsonschema``): an object whose
+#: every key is a word and whose every value is a word or a non-empty list of words (a word:
+#: a string with a non-blank character).
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "propertyNames": {"pattern": "\\S"},
+    "additionalProperties": {
+        "anyOf": [
+            {"type": "string", "pattern": "\\S"},
+            {"type": "array", "minItems": 1, "items": {"type": "string", "pattern": "\\S"}},
+        ]
+    },
+}
+
+
 def load_synonyms(path: str | Path) -> dict[str, tuple[str, ...]]:
     """``{stem: (stems, ...)}`` from the JSON object at ``path`` (``{word: [words]}``, a single
-    string allowed for one word). Raises :class:`UsageError` with one line naming the file when
-    it cannot be read or is not such an object."""
+    string allowed for one word). Raises :class:`UsageError` with one line naming the file and
+    the place when it cannot be read, is not strict JSON (a key given twice is refused) or does
+    not have the shape of :data:`SCHEMA` (an empty list, a blank word, a non-string)."""
+    import jsonschema
+
+    from playground.core.canonical import JsonInputError, parse_json
+
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8-sig"))
+        data = parse_json(p.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{p}: cannot read the synonyms file ({exc.__class__.__name__})") from exc
-    except json.JSONDecodeError as exc:
-        raise UsageError(
-            f"{p}: not JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from exc
+    except JsonInputError as exc:
+        raise UsageError(f"{p}: {exc}") from None
     if not isinstance(data, dict):
         raise UsageError(f"{p}: expected a JSON object of {{word: [words]}}")
+    error = jsonschema.exceptions.best_match(
+        jsonschema.Draft202012Validator(SCHEMA).iter_errors(data)
+    )
+    if error is not None:
+        if error.schema_path and error.schema_path[0] == "propertyNames":
+            raise UsageError(f"{p}: the key {error.instance!r} is not a word (blank)")
+        raise UsageError(
+            f"{p}: {error.absolute_path[0]!r} must map to a word or a non-empty list of words "
+            '(each a non-blank string), as {"order": ["주문"]}'
+        )
     out: dict[str, tuple[str, ...]] = {}
     for key, value in data.items():
         words = [value] if isinstance(value, str) else value
-        if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
-            raise UsageError(f"{p}: {key!r} must map to a word or a list of words")
-        stems = tuple(dict.fromkeys(korean.stem(w.strip()) for w in words if w.strip()))
-        if key.strip() and stems:
-            out[korean.stem(key.strip())] = stems
+        stems = tuple(dict.fromkeys(s for w in words if (s := korean.stem(w.strip()))))
+        if stems and (stem := korean.stem(key.strip())):
+            out[stem] = stems
     return out
 
 
