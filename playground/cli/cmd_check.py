@@ -32,6 +32,7 @@ from playground.cli.common import (
     note_line,
     open_workbench,
 )
+from playground.errors import UsageError
 
 
 def check(
@@ -59,6 +60,11 @@ def check(
 
     with boundary():
         parsed = read_cases(cases)  # a missing file is a UsageError: exit 2 before loading tools
+        if not parsed:  # passing zero cases proves nothing: say so, as eval does
+            raise UsageError(
+                f'{cases}: no case to run (write one JSON object a line: {{"tool": ..., '
+                '"args": {...}, "expect": {...}})'
+            )
         pg = open_workbench(
             tools,
             in_process=in_process,

@@ -43,6 +43,7 @@ from playground.cli.common import (
     tools_paths,
 )
 from playground.cli.router_options import ModelOption, ModeOption, RouterOption
+from playground.errors import UsageError
 from playground.routing import registry
 
 if TYPE_CHECKING:
@@ -165,6 +166,11 @@ def eval_cases(
     stream = fmt is EvalFormat.jsonl and not compare_with
     with boundary():
         check_case_path(cases)  # missing file: UsageError → exit 2 before loading tools
+        if next(iter(iter_case_file(cases)), None) is None:  # rates over no case: say so first
+            raise UsageError(
+                f'{cases}: no case to judge (write one JSON object a line: {{"question": ..., '
+                '"expect_tool": ... | null})'
+            )
         pg = open_workbench(
             tools,
             wire=False,
@@ -215,7 +221,8 @@ def eval_cases(
         misses = {
             r.label: threshold_failures(r, min_selection, max_false_selection) for r in reports
         }
-        _emit(fmt, reports, comparison, misses, streamed=stream)
+        if stream or not all(map(no_case_judged, reports)):  # rates of nothing: the error alone
+            _emit(fmt, reports, comparison, misses, streamed=stream)
     if any(r.interrupted for r in reports):
         error_line("interrupted: the cases judged so far are above")
         raise typer.Exit(int(ExitCode.INTERRUPTED))

@@ -86,6 +86,19 @@ def _entry(store: Any, entry_id: int) -> Any:
     return entry
 
 
+def _kind(kind: str | None) -> str | None:
+    """``--kind`` checked: an outcome kind (DESIGN.md, "Outcome kinds") or an entry type
+    (``call``, ``episode``). Raises :class:`UsageError` listing them for anything else."""
+    if kind is None:
+        return None
+    from playground.core.outcome import OutcomeKind
+
+    known = [k.value for k in OutcomeKind] + ["call", "episode"]
+    if kind not in known:
+        raise UsageError(f"--kind: unknown kind {kind!r}; use one of {', '.join(known)}")
+    return kind
+
+
 def _when(text: str | None, option: str) -> float | None:
     if text is None:
         return None
@@ -202,7 +215,7 @@ def list_entries(
         store = _store(history)
         query = Query(
             tool=tool,
-            kind=kind,
+            kind=_kind(kind),
             question=question,
             since=_when(since, "--since"),
             limit=limit or None,
@@ -321,6 +334,13 @@ def rerun(
     from playground.core.history import mcp_sources, record_run, source_text
 
     with boundary():
+        if router is not None:
+            from playground.routing import registry as router_registry
+
+            if router not in router_registry.names():
+                raise UsageError(
+                    f"unknown router {router!r}; use one of {', '.join(router_registry.names())}"
+                )
         store = _store(history)
         entry = _entry(store, entry_id)
         paths = _tools_for(entry, tools)

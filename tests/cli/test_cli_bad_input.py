@@ -89,3 +89,47 @@ def test_a_wrong_shaped_synonyms_file_is_one_line(tmp_path, text, message):
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {folder / 'synonyms.json'}: {message}")
     assert result.stderr.count("\n") == 1 and result.stdout == ""
+
+
+def test_an_unknown_history_kind_is_refused_listing_the_kinds(one_entry):
+    result = invoke("history", "--kind", "weird", "--history", one_entry)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: --kind: unknown kind 'weird'; use one of ok, empty, invalid_args, bad_result, "
+        "transient, permission, raised, unknown_tool, call, episode\n"
+    )
+    assert result.stdout == ""
+    listed = invoke("history", "--kind", "ok", "--history", one_entry, "--format", "json")
+    assert [e["tool"] for e in json.loads(listed.stdout)] == ["get_order_status"]
+
+
+def test_rerun_refuses_an_unknown_router_even_for_a_call(one_entry):
+    result = invoke("history", "rerun", "1", "--router", "weird", "--history", one_entry)
+    assert result.exit_code == 2
+    assert result.stderr == "error: unknown router 'weird'; use one of offline, gemini\n"
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "# only a comment\n  \n"])
+def test_a_check_file_without_a_case_is_an_error(tmp_path, text):
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(text, encoding="utf-8")
+    result = invoke("check", cases, "--tools", SHOP, "--in-process")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f'error: {cases}: no case to run (write one JSON object a line: {{"tool": ..., '
+        '"args": {...}, "expect": {...}})\n'
+    )
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("fmt", ["table", "json", "junit"])
+def test_an_eval_file_without_a_case_prints_only_the_error(tmp_path, fmt):
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text("\n# nothing\n", encoding="utf-8")
+    result = invoke("eval", cases, "--tools", SHOP, "--format", fmt)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f'error: {cases}: no case to judge (write one JSON object a line: {{"question": ..., '
+        '"expect_tool": ... | null})\n'
+    )
+    assert result.stdout == ""
