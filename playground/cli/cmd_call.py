@@ -175,6 +175,12 @@ def list_tools(
             mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
         )
         rows = [contract_summary(c) for c in pg.registry.contracts.values()]
+        if not rows:  # an empty table would read as "fine, nothing here": say why, exit 2
+            if fmt is OutputFormat.json:
+                emit_json([], fmt)
+            error_line(nothing_loaded(pg))
+            finish(pg, ExitCode.USAGE)
+            return
         if fmt is OutputFormat.table:
             from playground.cli import render
 
@@ -184,6 +190,15 @@ def list_tools(
         else:
             emit_json(rows, fmt)
     finish(pg)
+
+
+def nothing_loaded(pg: Playground) -> str:
+    """The one line ``list`` prints when no contract loaded: why, from what."""
+    sources = [s.label for s in pg.registry.sources]
+    if pg.registry.problems:
+        n = len(pg.registry.problems)
+        return f"no tool loaded ({n} load problem{'s' if n > 1 else ''} above)"
+    return f"no tool loaded: {', '.join(sources) or 'no tool source'} declared none"
 
 
 class Provider(str, Enum):

@@ -133,3 +133,48 @@ def test_an_eval_file_without_a_case_prints_only_the_error(tmp_path, fmt):
         '"expect_tool": ... | null})\n'
     )
     assert result.stdout == ""
+
+
+EMPTY_MCP_SERVER = """
+import anyio
+import mcp.types as types
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+
+async def list_tools(ctx, params):
+    return types.ListToolsResult(tools=[])
+
+
+async def serve():
+    server = Server("empty", version="1.0", on_list_tools=list_tools)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+anyio.run(serve)
+"""
+
+
+@pytest.mark.parametrize("fmt", ["table", "json", "jsonl"])
+def test_list_with_every_module_refused_prints_no_table_and_exits_2(tmp_path, fmt):
+    bad = tmp_path / "bad.py"
+    bad.write_text('raise ImportError("no such thing")\n', encoding="utf-8")
+    result = invoke("list", "--tools", bad, "--format", fmt, "--in-process")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"error: {bad}: import failed: ImportError: no such thing",
+        "error: no tool loaded (1 load problem above)",
+    ]
+    assert result.stdout == ("[]\n" if fmt == "json" else "")
+
+
+def test_list_of_an_mcp_server_without_tools_says_so(tmp_path):
+    server = tmp_path / "empty_server.py"
+    server.write_text(EMPTY_MCP_SERVER, encoding="utf-8")
+    import sys
+
+    result = invoke("list", "--mcp", f"{sys.executable} {server}")
+    assert result.exit_code == 2, result.output
+    assert result.stderr == "error: no tool loaded: mcp:empty_server declared none\n"
+    assert result.stdout == ""
