@@ -101,10 +101,10 @@ def _reason(exc: Exception) -> str:
 
 def build_call_args(items: Sequence[str] | None, args_json: str | None) -> Any:
     """The arguments value of ``call``: ``--args`` parsed as JSON (any value), with the items
-    merged into it (later items win); ``{}`` when neither is given.
+    merged into it (an item replaces the same key of ``--args``); ``{}`` when neither is given.
 
-    Raises :class:`UsageError` when ``--args`` is not JSON, or is not an object while items
-    are also given.
+    Raises :class:`UsageError` when ``--args`` is not JSON, is not an object while items
+    are also given, or two items name the same argument (``day=a day=b``).
     """
     from playground.core.canonical import JsonInputError, check_text, parse_json
 
@@ -120,6 +120,14 @@ def build_call_args(items: Sequence[str] | None, args_json: str | None) -> Any:
                 )
             raise UsageError(text) from None
     parsed = [parse_item(item) for item in items or []]
+    seen: dict[str, str] = {}
+    for item, (name, _) in zip(items or [], parsed):
+        if name in seen:  # which one is meant? (a JSON object may not repeat a key either)
+            raise UsageError(
+                f"argument {name!r} is given twice ({_shown(seen[name], 30)} and "
+                f"{_shown(item, 30)}); give it once"
+            )
+        seen[name] = item
     if parsed:
         if not isinstance(base, dict):
             raise UsageError(

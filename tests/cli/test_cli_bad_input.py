@@ -178,3 +178,39 @@ def test_list_of_an_mcp_server_without_tools_says_so(tmp_path):
     assert result.exit_code == 2, result.output
     assert result.stderr == "error: no tool loaded: mcp:empty_server declared none\n"
     assert result.stdout == ""
+
+
+def test_an_argument_given_twice_is_refused():
+    result = invoke(
+        "call",
+        "stock_lookup",
+        "sku=KB-101",
+        "region=seoul",
+        'sku:="KB-102"',
+        "--tools",
+        REPO / "tools" / "inventory.py",
+        "--in-process",
+    )
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: argument 'sku' is given twice ('sku=KB-101' and 'sku:=\"KB-102\"'); give it once\n"
+    )
+    assert result.stdout == ""
+
+
+def test_an_item_replaces_the_same_key_of_args_json():
+    result = invoke(
+        "call",
+        "get_order_status",
+        "--args",
+        '{"order_id": "HR1"}',
+        "order_id=HR20260604",
+        "--tools",
+        SHOP,
+        "--in-process",
+        "--format",
+        "json",
+        "--no-history",
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["args"] == {"order_id": "HR20260604"}
