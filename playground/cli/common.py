@@ -289,12 +289,22 @@ def mcp_specs(
 
 
 def wants_in_process(flag: bool = False) -> bool:
-    """``--in-process`` given, or ``PLAYGROUND_IN_PROCESS`` set to ``1``/``true``/``yes``."""
-    return flag or os.environ.get("PLAYGROUND_IN_PROCESS", "").strip().lower() in (
-        "1",
-        "true",
-        "yes",
-    )
+    """``--in-process`` given, or ``PLAYGROUND_IN_PROCESS`` set to ``1``/``true``/``yes``/``on``
+    (a value that is not a switch raises :class:`~playground.errors.UsageError`)."""
+    from playground.core.settings import setting
+
+    return flag or bool(setting("PLAYGROUND_IN_PROCESS", False))
+
+
+def check_settings() -> None:
+    """Check the ``PLAYGROUND_*`` environment variables before a command or the TUI runs
+    (:func:`playground.core.settings.check_environment`): a bad value is one error line and
+    exit 2; a name that is not a setting is a ``note:`` line."""
+    from playground.core.settings import check_environment
+
+    with boundary():
+        for text in check_environment():
+            note_line(text)
 
 
 def open_workbench(

@@ -33,6 +33,7 @@ from playground.cli.common import (
     NoHistoryOption,
     ToolsOption,
     boundary,
+    check_settings,
     error_line,
     fail,
     guard_stdout,
@@ -86,6 +87,7 @@ def root(
     ] = None,
 ) -> None:
     """Tool Playground. Run without a command to open the TUI."""
+    check_settings()  # a bad PLAYGROUND_* value: exit 2 naming it
     if ctx.invoked_subcommand is not None:
         if tools:
             fail(

@@ -13,18 +13,18 @@ or the ``Gate``'s ``token_budget``.
 
 from __future__ import annotations
 
-import os
-
 #: Approximate tokens of wire JSON before a result gets a warning (Claude Code's MCP default).
 DEFAULT_TOKEN_BUDGET = 25_000
 
 
 def token_budget_from_env() -> int:
-    """``PLAYGROUND_TOKEN_BUDGET`` as a positive integer, else :data:`DEFAULT_TOKEN_BUDGET`."""
-    text = os.environ.get("PLAYGROUND_TOKEN_BUDGET", "").strip().replace("_", "")
-    if text.isdigit() and int(text) > 0:
-        return int(text)
-    return DEFAULT_TOKEN_BUDGET
+    """``PLAYGROUND_TOKEN_BUDGET`` as a positive integer, else :data:`DEFAULT_TOKEN_BUDGET`
+    when unset. Raises :class:`~playground.errors.UsageError` naming the variable for a value
+    that is not a whole number above 0 (:mod:`playground.core.settings`)."""
+    from playground.core.settings import setting
+
+    budget: int = setting("PLAYGROUND_TOKEN_BUDGET", DEFAULT_TOKEN_BUDGET)
+    return budget
 
 
 def size_warning(tool: str, tokens: int, budget: int) -> str:

@@ -59,14 +59,6 @@ def grace_s(timeout_s: float) -> float:
     return min(0.5, timeout_s * 0.2)
 
 
-def _env_float(name: str, default: float) -> float:
-    try:
-        value = float(os.environ.get(name, ""))
-    except ValueError:
-        return default
-    return value if value > 0 else default
-
-
 class _Process:
     """One running worker: the ``Popen``, the two connections and the capture file."""
 
@@ -147,11 +139,13 @@ class WorkerSource:
         result_cap_bytes: int | None = None,
     ) -> None:
         self.paths = [str(p) for p in paths]
-        self.import_timeout_s = import_timeout_s or _env_float(
+        from playground.core.settings import setting  # a bad value: UsageError naming it
+
+        self.import_timeout_s = import_timeout_s or setting(
             "PLAYGROUND_IMPORT_TIMEOUT_S", IMPORT_TIMEOUT_S
         )
         self.result_cap_bytes = result_cap_bytes or int(
-            _env_float("PLAYGROUND_RESULT_CAP_MB", RESULT_CAP_BYTES / 1048576) * 1048576
+            setting("PLAYGROUND_RESULT_CAP_MB", RESULT_CAP_BYTES / 1048576) * 1048576
         )
         self._lock = threading.Lock()
         self._load_sent: _Process | None = None

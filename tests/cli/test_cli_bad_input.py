@@ -214,3 +214,50 @@ def test_an_item_replaces_the_same_key_of_args_json():
     )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["args"] == {"order_id": "HR20260604"}
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "expected"),
+    [
+        (
+            "PLAYGROUND_IMPORT_TIMEOUT_S",
+            "abc",
+            "expected a number above 0 (seconds one tool module may take to import; default 10)",
+        ),
+        (
+            "PLAYGROUND_RESULT_CAP_MB",
+            "-3",
+            "expected a number above 0 (the largest result a worker sends back, in MB; default 16)",
+        ),
+        (
+            "PLAYGROUND_TOKEN_BUDGET",
+            "1.5",
+            "expected a whole number above 0 (approximate tokens of wire JSON before a result "
+            "gets a warning; default 25000)",
+        ),
+        (
+            "PLAYGROUND_IN_PROCESS",
+            "maybe",
+            "expected one of 1, true, yes, on or 0, false, no, off (run tool bodies in this "
+            "process)",
+        ),
+    ],
+)
+@pytest.mark.parametrize("command", [["list"], ["call", "get_order_status", "order_id=HR1"]])
+def test_a_bad_setting_is_an_error_naming_the_variable(monkeypatch, name, value, expected, command):
+    monkeypatch.setenv(name, value)
+    result = invoke(*command, "--tools", SHOP)
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {name}={value!r}: {expected}\n"
+    assert result.stdout == ""
+
+
+def test_a_playground_variable_that_is_no_setting_gets_a_note(monkeypatch):
+    monkeypatch.setenv("PLAYGROUND_TIMEOUT", "abc")
+    result = invoke("list", "--tools", SHOP, "--in-process", "--format", "json")
+    assert result.exit_code == 0
+    assert result.stderr == (
+        "note: PLAYGROUND_TIMEOUT is not a playground setting (did you mean "
+        "PLAYGROUND_IMPORT_TIMEOUT_S?); it changes nothing\n"
+    )
+    assert len(json.loads(result.stdout)) == 4

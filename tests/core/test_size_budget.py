@@ -4,9 +4,12 @@ warning on its record and in lint/probe; ``max_rows`` / ``max_bytes`` remain the
 
 from __future__ import annotations
 
+import pytest
+
 from playground.batch.lint import lint_registry
 from playground.batch.probe import probe_contract
 from playground.core.budget import DEFAULT_TOKEN_BUDGET, token_budget_from_env
+from playground.errors import UsageError
 
 TOOLS = '''
 def dump_rows(n: int) -> dict:
@@ -53,7 +56,16 @@ def test_the_budget_is_configurable(make_gate, monkeypatch):
     assert not gate.call("dump_rows", {"n": 1}).warnings
     monkeypatch.setenv("PLAYGROUND_TOKEN_BUDGET", "1_000")
     assert token_budget_from_env() == 1000
-    monkeypatch.setenv("PLAYGROUND_TOKEN_BUDGET", "lots")
+    monkeypatch.setenv(
+        "PLAYGROUND_TOKEN_BUDGET", "lots"
+    )  # a bad value is an error, not the default
+    with pytest.raises(UsageError) as refused:
+        token_budget_from_env()
+    assert str(refused.value) == (
+        "PLAYGROUND_TOKEN_BUDGET='lots': expected a whole number above 0 (approximate tokens "
+        "of wire JSON before a result gets a warning; default 25000)"
+    )
+    monkeypatch.delenv("PLAYGROUND_TOKEN_BUDGET")
     assert token_budget_from_env() == DEFAULT_TOKEN_BUDGET
 
 
