@@ -112,22 +112,61 @@ class Registry:
 def tool_files(path: Path) -> list[Path]:
     """The tool module files a ``--tools`` path stands for: the file itself, or the ``*.py``
     files of a folder (not recursive; names starting with ``_`` or ``test_`` skipped), sorted.
-    Raises :class:`LoadError` when the path does not exist (``no such file or folder``) or
-    is neither a ``.py`` file nor a folder (``not a Python file or folder``: ``/dev/null``, a
-    FIFO, ``notes.txt``). A folder holding no tool module is not an error here (see
-    :func:`load_registry`).
+    A folder's ``*.py`` entry that is not a readable regular file (a symbolic link loop, a
+    dangling link, a FIFO, a folder) is left out here and named by :func:`unusable_entries`.
+    Raises :class:`LoadError` when the path does not exist (``no such file or folder``), is
+    a link that leads nowhere (:func:`not_a_file`) or is neither a ``.py`` file nor a folder
+    (``not a Python file or folder``: ``/dev/null``, a FIFO, ``notes.txt``). A folder holding
+    no tool module is not an error here (see :func:`load_registry`).
     """
     if path.is_dir():
-        return sorted(
-            p for p in path.glob("*.py") if not p.name.startswith(("_", "test_")) and p.is_file()
-        )
+        return sorted(p for p in _candidates(path) if p.is_file())
     if path.is_file() and path.suffix == ".py":
         return [path]
+    if path.is_symlink():
+        raise LoadError(f"{path}: {not_a_file(path)}")
     if path.exists():
         raise LoadError(
             f"{path}: not a Python file or folder (expected a .py file or a folder of them)"
         )
     raise LoadError(f"{path}: no such file or folder")
+
+
+def _candidates(folder: Path) -> list[Path]:
+    return [p for p in folder.glob("*.py") if not p.name.startswith(("_", "test_"))]
+
+
+def not_a_file(path: Path) -> str:
+    """Why ``path`` (an entry that is not a regular file) cannot be imported, in a few words:
+    ``a symbolic link loop``, ``a symbolic link to a missing file (target)``, ``a folder``,
+    ``not a regular file``."""
+    import errno
+    import os
+
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link loop; the module was not loaded"
+        if path.is_symlink():
+            return (
+                f"a symbolic link to a missing file ({os.readlink(path)}); "
+                "the module was not loaded"
+            )
+        return f"cannot be read ({exc.strerror or exc}); the module was not loaded"
+    if path.is_dir():
+        return "a folder, not a module (folders are not searched recursively); not loaded"
+    return "not a regular file (a FIFO, a device?); the module was not loaded"
+
+
+def unusable_entries(path: Path) -> list[LoadProblem]:
+    """One :class:`LoadProblem` per ``*.py`` entry of the folder ``path`` that
+    :func:`tool_files` leaves out because it is not a regular file (``[]`` for a file)."""
+    if not path.is_dir():
+        return []
+    return [
+        LoadProblem(str(p), not_a_file(p)) for p in sorted(_candidates(path)) if not p.is_file()
+    ]
 
 
 def load_registry(
@@ -186,8 +225,11 @@ def collect_contracts(
         except LoadError as exc:
             registry.problems.append(LoadProblem(str(path), str(exc).split(": ", 1)[-1]))
             continue
+        unusable = unusable_entries(path)  # a link loop, a dangling link: say so
+        registry.problems.extend(unusable)
         if not files:
-            registry.problems.append(LoadProblem(str(path), NO_MODULES))
+            if not unusable:
+                registry.problems.append(LoadProblem(str(path), NO_MODULES))
             continue
         contracts_before, problems_before = len(registry.contracts), len(registry.problems)
         for file in files:

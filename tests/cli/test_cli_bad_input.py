@@ -261,3 +261,32 @@ def test_a_playground_variable_that_is_no_setting_gets_a_note(monkeypatch):
         "PLAYGROUND_IMPORT_TIMEOUT_S?); it changes nothing\n"
     )
     assert len(json.loads(result.stdout)) == 4
+
+
+def test_unusable_entries_of_a_tools_folder_are_named(tmp_path):
+    import os
+
+    folder = tmp_path / "tools"
+    folder.mkdir()
+    (folder / "shop.py").write_text(SHOP.read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "loop.py").symlink_to("loop.py")
+    (folder / "a.py").symlink_to("b.py")
+    (folder / "b.py").symlink_to("a.py")
+    (folder / "gone.py").symlink_to("nothere.py")
+    os.mkfifo(folder / "pipe.py")
+    result = invoke("list", "--tools", folder, "--format", "json")  # the worker loads them
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"error: {folder / 'a.py'}: a symbolic link loop; the module was not loaded",
+        f"error: {folder / 'b.py'}: a symbolic link loop; the module was not loaded",
+        f"error: {folder / 'gone.py'}: a symbolic link to a missing file (nothere.py); the "
+        "module was not loaded",
+        f"error: {folder / 'loop.py'}: a symbolic link loop; the module was not loaded",
+        f"error: {folder / 'pipe.py'}: not a regular file (a FIFO, a device?); the module was "
+        "not loaded",
+    ]
+    assert len(json.loads(result.stdout)) == 4  # shop.py's tools still load
+    alone = invoke("list", "--tools", folder / "loop.py", "--in-process")
+    assert alone.stderr.splitlines()[0] == (
+        f"error: {folder / 'loop.py'}: a symbolic link loop; the module was not loaded"
+    )
