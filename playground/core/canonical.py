@@ -13,6 +13,7 @@ import datetime as dt
 import enum
 import json
 import math
+import numbers
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
@@ -325,7 +326,8 @@ def to_json_value(
     sets of sortable items → sorted lists; ``str``/``int`` subclasses → plain ``str``/``int``;
     anything else pydantic's ``to_jsonable_python`` can represent (pydantic models, ``UUID``,
     ``Path``, …) → what it makes of it.
-    Rejected (``NotSerializable``): NaN and ±Infinity (not valid JSON), ``bytes`` (binary
+    Rejected (``NotSerializable``): NaN and ±Infinity (not valid JSON), other numbers
+    (``complex``, ``Fraction``: pydantic would make them the strings ``"1j"``, ``"1/3"``), ``bytes`` (binary
     data is not text: decode or base64 it in the tool), other dict key types, two keys that
     become the same string (``{1: .., "1": ..}``: one would be lost), a value that contains
     itself, nesting deeper than :data:`MAX_DEPTH`, a string with a lone surrogate (not valid
@@ -356,6 +358,12 @@ def to_json_value(
         return int(value) if value == value.to_integral_value() else float(value)
     if isinstance(value, enum.Enum):
         return to_json_value(value.value, path, _depth=_depth, _seen=_seen)
+    if isinstance(value, numbers.Number):  # complex, Fraction: no JSON number says the same
+        raise NotSerializable(
+            path,
+            f"the {type(value).__name__} number {_short_repr(value)} (a JSON number is a real "
+            "decimal: return a float, or a string the tool formats)",
+        )
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
         return value.isoformat()
     if isinstance(value, (dict, list, tuple, set, frozenset)):
@@ -415,6 +423,11 @@ def to_json_value(
             path, f"an object of type {type(value).__name__} (JSON has no such type)"
         )
     return to_json_value(converted, path, _depth=_depth, _seen=_seen | {id(value)})
+
+
+def _short_repr(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _int_text(value: int, path: str) -> str:

@@ -290,3 +290,52 @@ def test_unusable_entries_of_a_tools_folder_are_named(tmp_path):
     assert alone.stderr.splitlines()[0] == (
         f"error: {folder / 'loop.py'}: a symbolic link loop; the module was not loaded"
     )
+
+
+ODD_NUMBERS = '''
+import fractions
+
+
+def odd_number(which: str) -> dict:
+    """Return a number JSON cannot carry.
+
+    Args:
+        which: complex, nested or fraction
+    """
+    values = {"complex": 1j, "nested": {"rows": [1, 2j]}, "fraction": fractions.Fraction(1, 3)}
+    return {"v": values[which]}
+
+
+__tools__ = [odd_number]
+'''
+
+
+@pytest.mark.parametrize("where", ["worker", "in-process"])
+@pytest.mark.parametrize(
+    ("which", "what", "path"),
+    [
+        ("complex", "the complex number 1j", "$.v"),
+        ("nested", "the complex number 2j", "$.v.rows[1]"),
+        ("fraction", "the Fraction number Fraction(1, 3)", "$.v"),
+    ],
+)
+def test_a_number_json_cannot_carry_is_not_serializable_with_its_path(
+    tmp_path, where, which, what, path
+):
+    module = tmp_path / "odd.py"
+    module.write_text(ODD_NUMBERS, encoding="utf-8")
+    extra = ["--in-process"] if where == "in-process" else []
+    result = invoke(
+        "call", "odd_number", f"which={which}", "--tools", module, "--format", "json", *extra
+    )
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert (record["kind"], record["error"], record["value"]) == (
+        "bad_result",
+        "result:not_serializable",
+        None,
+    )
+    assert record["message"].startswith(
+        f"odd_number returned {what} (a JSON number is a real decimal: return a float, or a "
+        f"string the tool formats) at {path}; a tool result must be JSON data."
+    )
