@@ -95,7 +95,8 @@ class Gate:
                 oc.RAISED,
                 oc.raised_message(str(name), oc.exception_text(exc)),
             )
-        record.ok, record.kind, record.error = outcome.ok, outcome.kind, outcome.error
+        # the kind as plain text: records are data (an enum shows as <OutcomeKind.OK: ...> in repr)
+        record.ok, record.kind, record.error = outcome.ok, str(outcome.kind), outcome.error
         record.value, record.message = outcome.value, outcome.message
         if self.wire:
             record.wire = provider_views(record.tool, call_id, outcome)
