@@ -192,6 +192,7 @@ class McpSource:
         self._conn_lock: asyncio.Lock | None = None
         self._broken = ""
         self._closed = False
+        self._stage = "initialize"  # the lifecycle request under way while starting
         self._health: asyncio.Task[None] | None = None
         # Closed in close(); a file (not a pipe) so the server can never block on stderr.
         self._stderr = (
@@ -268,7 +269,9 @@ class McpSource:
             async with contextlib.AsyncExitStack() as stack:
                 session = await self._open(stack)
                 with anyio.fail_after(self.connect_timeout_s):
+                    self._stage = "initialize"
                     await session.initialize()
+                    self._stage = "tools/list"
                     tools = await self._list_tools(session)
                 self._session, self._broken = session, ""
                 ready.set_result(tools)
@@ -391,7 +394,22 @@ class McpSource:
         return redact(text, self.spec)
 
     def _start_failure(self, exc: BaseException) -> str:
+        from mcp import MCPError, types
+
         text = self._describe(exc)
+        if isinstance(exc, MCPError) and exc.code != types.CONNECTION_CLOSED:
+            # a JSON-RPC error where the MCP lifecycle expects a result: name the request, and
+            # for initialize say what the command probably is (cat echoes the request back, and
+            # the SDK's own "Method not found" reply to it comes back as the answer)
+            stage = self._stage
+            text = f"{stage} failed with the JSON-RPC error {exc.code} {exc.message!r}"
+            if stage == "initialize":
+                text += (
+                    "; the command does not answer as an MCP server does (a stdio server "
+                    "replies to initialize with its capabilities; a program that echoes its "
+                    "input, such as cat, gives this error)"
+                )
+            text = redact(text, self.spec)
         stdout_noise = [n for n in self.notices if "non-protocol text" in n]
         if stdout_noise:
             text += f"; it {stdout_noise[-1].split(': ', 1)[-1]}"

@@ -339,3 +339,15 @@ def test_a_number_json_cannot_carry_is_not_serializable_with_its_path(
         f"odd_number returned {what} (a JSON number is a real decimal: return a float, or a "
         f"string the tool formats) at {path}; a tool result must be JSON data."
     )
+
+
+def test_a_command_that_is_not_an_mcp_server_is_named_as_such():
+    result = invoke("list", "--mcp", "cat")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "error: mcp:cat: initialize failed with the JSON-RPC error -32601 'Method not found'; "
+        "the command does not answer as an MCP server does (a stdio server replies to "
+        "initialize with its capabilities; a program that echoes its input, such as cat, "
+        "gives this error)",
+        "error: no tool loaded (1 load problem above)",
+    ]
