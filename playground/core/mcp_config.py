@@ -213,10 +213,16 @@ def server_specs(
     """All specs from the CLI options, in the order config files, ``--mcp``, ``--mcp-url``.
 
     ``only`` (``--mcp-server NAME``, repeatable) keeps the config entries with those names;
-    a name that matches nothing raises :class:`UsageError` listing the names there are.
+    a name that matches nothing raises :class:`UsageError` listing the names there are, and
+    so does a config file without any server (``{"mcpServers": {}}``).
     """
     taken: set[str] = set()
-    from_configs = [spec for path in configs for spec in config_specs(path, taken)]
+    from_configs = []
+    for path in configs:
+        found = config_specs(path, taken)
+        if not found:  # else the command would quietly fall back to ./tools
+            raise UsageError(f"--mcp-config {path}: no server in its mcpServers")
+        from_configs += found
     wanted = list(only)
     if wanted:
         names = [s.name for s in from_configs]

@@ -351,3 +351,12 @@ def test_a_command_that_is_not_an_mcp_server_is_named_as_such():
         "gives this error)",
         "error: no tool loaded (1 load problem above)",
     ]
+
+
+def test_an_mcp_config_without_a_server_is_an_error_not_the_default_tools(tmp_path):
+    config = tmp_path / "mcp.json"
+    config.write_text('{"mcpServers": {}}', encoding="utf-8")
+    result = invoke("list", "--mcp-config", config, "--format", "json")
+    assert result.exit_code == 2
+    assert result.stderr == f"error: --mcp-config {config}: no server in its mcpServers\n"
+    assert result.stdout == ""
