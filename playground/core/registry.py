@@ -15,6 +15,7 @@ import inspect
 import io
 import json
 import sys
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -202,6 +203,8 @@ def collect_contracts(
     *,
     on_import: Callable[[Path, bool], None] | None = None,
     skip: Iterable[str] = (),
+    import_timeout_s: float | None = None,
+    hung: list[str] | None = None,
 ) -> Registry:
     """Import every tool module under ``paths`` in THIS process and collect its contracts.
 
@@ -214,9 +217,17 @@ def collect_contracts(
     module's import (the worker reports progress with it, so a module that hangs or ends the
     process while importing can be named, and the import time limit covers only the import);
     ``skip``: files (as ``str(path)``) not to import again, already reported as problems.
+
+    ``import_timeout_s``: import the modules concurrently, one thread each
+    (:func:`import_concurrently`), each given that many seconds from the start; a module
+    still importing then is a problem (``import did not finish within N s``), its thread is
+    abandoned, and its file is appended to ``hung``, so that one module stuck at import
+    delays the others by nothing. ``None``: one after the other, in this thread. Only for a
+    process that can afford a stuck thread (the worker; see :mod:`playground.core.worker`).
     """
     registry = Registry()
     skipped = set(skip)
+    planned: list[tuple[Path, list[Path] | None]] = []
     for raw in paths:
         path = Path(raw)
         registry.paths.append(path)
@@ -224,7 +235,19 @@ def collect_contracts(
             files = tool_files(path)
         except LoadError as exc:
             registry.problems.append(LoadProblem(str(path), str(exc).split(": ", 1)[-1]))
+            planned.append((path, None))
             continue
+        planned.append((path, files))
+    imported: dict[Path, ModuleType | LoadProblem] | None = None
+    if import_timeout_s is not None:
+        wanted = [f for _, some in planned for f in some or [] if str(f) not in skipped]
+        imported = import_concurrently(wanted, import_timeout_s, on_import)
+        if hung is not None:
+            hung.extend(str(f) for f in wanted if f not in imported)
+    for path, maybe_files in planned:
+        if maybe_files is None:
+            continue
+        files = maybe_files
         unusable = unusable_entries(path)  # a link loop, a dangling link: say so
         registry.problems.extend(unusable)
         if not files:
@@ -236,7 +259,22 @@ def collect_contracts(
             if str(file) in skipped:
                 problems_before -= 1  # its problem was reported by the caller
                 continue
-            load_module_into(registry, file, on_import)
+            if imported is None:
+                load_module_into(registry, file, on_import)
+                continue
+            module = imported.get(file)
+            if module is None:
+                registry.problems.append(
+                    LoadProblem(
+                        str(file.resolve()),
+                        f"import did not finish within {import_timeout_s:g} s (an endless "
+                        "loop or a sleep at import time?); the module was not loaded",
+                    )
+                )
+            elif isinstance(module, LoadProblem):
+                registry.problems.append(module)
+            else:
+                register_module(registry, module, file)
         if (
             len(registry.contracts) == contracts_before
             and len(registry.problems) == problems_before
@@ -245,11 +283,77 @@ def collect_contracts(
     return registry
 
 
-def import_tool_module(file: Path) -> ModuleType:
+def import_concurrently(
+    files: list[Path],
+    timeout_s: float,
+    on_import: Callable[[Path, bool], None] | None = None,
+) -> dict[Path, ModuleType | LoadProblem]:
+    """Import each of ``files`` on its own daemon thread, all at once, and wait at most
+    ``timeout_s`` seconds (from the start) for them. Returns the imported module or the
+    import's :class:`LoadProblem` per file that finished; a file still importing is missing
+    from the result (its thread is left running: the caller must be a process that is
+    thrown away or forks clean children, as the worker's loader does). ``on_import(file,
+    done)`` is called from the importing thread before and after the import, and for each
+    file still importing at the end from this thread (``done`` true: the wait for it is
+    over); never from an abandoned thread after this returns.
+
+    The module folders are put on ``sys.path`` before the threads start and kept there (a
+    folder that one import removed while another still needed it would break sibling
+    imports); output printed at import time is not redirected (the worker's file descriptors
+    1 and 2 are its capture file)."""
+    import time
+
+    folders = list(dict.fromkeys(str(f.resolve().parent) for f in files))
+    for folder in reversed(folders):
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+    done: dict[Path, ModuleType | LoadProblem] = {}
+    gate = threading.Lock()  # no progress call from a thread once the wait is over
+    over = False
+
+    def report(file: Path, finished: bool) -> None:
+        with gate:
+            if not over and on_import is not None:
+                on_import(file, finished)
+
+    def work(file: Path) -> None:
+        report(file, False)
+        try:
+            module: ModuleType | LoadProblem = import_tool_module(file, isolated=False)
+        except LoadError as exc:
+            where, _, message = str(exc).partition(": ")
+            module = LoadProblem(where, message)
+        with gate:
+            if not over:
+                done[file] = module
+        report(file, True)
+
+    threads = [
+        threading.Thread(target=work, args=(f,), name=f"import {f.name}", daemon=True)
+        for f in files
+    ]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + timeout_s
+    for thread in threads:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    with gate:
+        over = True
+        finished = dict(done)
+    if on_import is not None:  # the import phase is over for the stuck ones too
+        for file in files:
+            if file not in finished:
+                on_import(file, True)
+    return finished
+
+
+def import_tool_module(file: Path, *, isolated: bool = True) -> ModuleType:
     """Import ``file`` as a fresh module (its folder first on ``sys.path`` for sibling imports).
 
     Output the module prints at import is swallowed. Raises :class:`LoadError` with the
     exception type and message when the import fails in any way (``SystemExit`` included).
+    ``isolated=False`` (:func:`import_concurrently`): neither ``sys.path`` nor the output
+    streams are touched (both are process-wide; the caller has set ``sys.path`` up).
     """
     file = file.resolve()
     digest = hashlib.sha1(str(file).encode()).hexdigest()[:8]
@@ -259,12 +363,17 @@ def import_tool_module(file: Path) -> ModuleType:
         raise LoadError(f"{file}: cannot be imported as a Python module")
     module = importlib.util.module_from_spec(spec)
     folder = str(file.parent)
-    added = folder not in sys.path
+    added = isolated and folder not in sys.path
     if added:
         sys.path.insert(0, folder)
     sys.modules[mod_name] = module
+    quiet: Any = (
+        (contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()))
+        if isolated
+        else (contextlib.nullcontext(), contextlib.nullcontext())
+    )
     try:
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        with quiet[0], quiet[1]:
             spec.loader.exec_module(module)
     except KeyboardInterrupt:
         raise
@@ -295,6 +404,12 @@ def load_module_into(
         where, _, message = str(exc).partition(": ")
         registry.problems.append(LoadProblem(where, message))
         return
+    register_module(registry, module, file)
+
+
+def register_module(registry: Registry, module: ModuleType, file: Path) -> None:
+    """Register the contracts of the imported ``module`` (from ``file``); problems go to
+    ``registry.problems``."""
     constants = module_constants(module)
     for contract_or_problem in contracts_of_module(module, file):
         if isinstance(contract_or_problem, LoadProblem):

@@ -13,9 +13,14 @@ printing — none of it reaches the playground process, its terminal or the TUI'
   a further :data:`BACKSTOP_S` for the loader itself before killing the whole worker.
 * A runner that dies gives ``raised:WorkerExited`` naming the exit code or signal
   (``exit code 3``, ``SIGSEGV``); the next call runs on a fresh runner.
-* Import-time faults: each module import must finish within ``import_timeout_s`` (default
-  :data:`IMPORT_TIMEOUT_S`, env ``PLAYGROUND_IMPORT_TIMEOUT_S``); a module that hangs or ends
-  the process becomes a load problem naming it, and the worker is started again without it.
+* Import-time faults: the loader imports the modules concurrently, a thread each, and each
+  import must finish within ``import_timeout_s`` (default :data:`IMPORT_TIMEOUT_S`, env
+  ``PLAYGROUND_IMPORT_TIMEOUT_S``), so one stuck module delays the others by nothing. A module
+  still importing then is a load problem naming it; its thread keeps running in that loader
+  (runners fork clean: a fork copies only the forking thread), and a fresh worker without it
+  loads in the background and takes over (:meth:`WorkerSource._replace`). A module that ends
+  the process, or a hang that stops every thread (a long C call holding the GIL), is found by
+  loading again one module at a time, and the worker is started again without it.
 * Values cross as JSON data after DESIGN.md's result rules; a result whose data is over
   ``result_cap_bytes`` (default :data:`RESULT_CAP_BYTES`, 16 MB; env
   ``PLAYGROUND_RESULT_CAP_MB``) is refused in the worker as ``result:too_big`` with its size.
@@ -51,6 +56,9 @@ RESULT_CAP_BYTES = 16 * 1024 * 1024
 BACKSTOP_S = 2.0
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 _ENTRY = "from playground.core.worker_main import main; main()"
+#: :meth:`WorkerSource._load_once`'s answer when several imports were under way as the worker
+#: stopped answering or ended: load again, one module at a time, to name the culprit
+_ONE_AT_A_TIME = "\0one at a time"
 
 
 def grace_s(timeout_s: float) -> float:
@@ -111,10 +119,11 @@ class _Process:
 
 
 def _shutdown(holder: list[_Process | None], capture_fd: int) -> None:
-    proc = holder[0]
-    holder[0] = None
-    if proc is not None:
-        proc.end(0.2)
+    for slot in range(len(holder)):  # the worker, and a replacement still loading
+        proc = holder[slot]
+        holder[slot] = None
+        if proc is not None:
+            proc.end(0.2)
     with contextlib.suppress(OSError):
         os.close(capture_fd)
 
@@ -148,6 +157,7 @@ class WorkerSource:
             setting("PLAYGROUND_RESULT_CAP_MB", RESULT_CAP_BYTES / 1048576) * 1048576
         )
         self._lock = threading.Lock()
+        self._slot_lock = threading.Lock()  # the replacement slot against close()
         self._load_sent: _Process | None = None
         self._skip: list[str] = []
         self._skip_problems: list[tuple[str, str]] = []
@@ -155,7 +165,10 @@ class WorkerSource:
         os.close(fd)
         self._capture = os.open(path, os.O_RDWR | os.O_APPEND)
         os.unlink(path)
-        self._holder: list[_Process | None] = [None]
+        # [the worker, a replacement loading in the background (see _replace)]
+        self._holder: list[_Process | None] = [None, None]
+        self._generation = 0  # bumped by every new worker: a stale replacement is dropped
+        self._concurrent = True  # imports on threads; False after a hang that held them all
         self._finalizer = weakref.finalize(self, _shutdown, self._holder, self._capture)
         # start importing at once: the worker loads while the caller goes on (the CLI imports
         # the gate meanwhile); :meth:`load` collects the answer
@@ -166,7 +179,18 @@ class WorkerSource:
     def _start(self) -> _Process:
         proc = _Process(self._capture)
         self._holder[0] = proc
+        self._generation += 1
         return proc
+
+    def _load_message(self, skip: list[str]) -> dict[str, Any]:
+        return {
+            "op": "load",
+            "paths": self.paths,
+            "skip": list(skip),
+            # the loader imports the modules concurrently, each within the limit; None: one
+            # after the other, the limit kept here (after a hang that stopped every thread)
+            "import_timeout_s": self.import_timeout_s if self._concurrent else None,
+        }
 
     def _proc(self) -> _Process:
         proc = self._holder[0]
@@ -177,9 +201,17 @@ class WorkerSource:
             self._load(proc)
         return proc
 
+    @property
+    def pid(self) -> int | None:
+        """The process id of the worker serving calls now (``None`` before it starts or after
+        :meth:`close`); it changes when a worker is restarted or replaced."""
+        proc = self._holder[0]
+        return proc.popen.pid if proc is not None else None
+
     def close(self) -> None:
         """End the worker process and free the capture file; safe to call twice."""
-        self._finalizer()
+        with self._slot_lock:
+            self._finalizer()
 
     # -- loading ----------------------------------------------------------------------------
 
@@ -200,6 +232,7 @@ class WorkerSource:
             if old is not None:
                 old.kill()
             self._skip, self._skip_problems = [], []
+            self._concurrent = True
             return self._load(self._start())
 
     def _load(self, proc: _Process) -> LoadResult:
@@ -214,6 +247,10 @@ class WorkerSource:
                 break
             file, problem = outcome
             proc.kill()
+            if file is _ONE_AT_A_TIME:  # a hang held every import thread: find it, one by one
+                self._concurrent = False
+                proc = self._start()
+                continue
             if file is None:
                 return LoadResult([], [LoadProblem(self.label, problem)])
             self._skip.append(file)
@@ -223,45 +260,106 @@ class WorkerSource:
         problems = [LoadProblem(w, m) for w, m in self._skip_problems]
         problems += [LoadProblem(w, m) for w, m in outcome["problems"]]
         contracts = [contract_from_data(d) for d in outcome["contracts"]]
+        hung = [str(f) for f in outcome.get("hung") or []]
+        if hung:  # their threads still run in this worker: load a clean one meanwhile
+            self._skip += hung
+            known = {w for w, _ in self._skip_problems}
+            self._skip_problems += [
+                (p.where, p.message)
+                for p in problems
+                if p.where not in known and p.where in {str(Path(f).resolve()) for f in hung}
+            ]
+            self._replace(list(self._skip))
         return LoadResult(contracts, problems)
+
+    def _replace(self, skip: list[str]) -> None:
+        """Load a fresh worker without the ``skip`` modules on a background thread and swap it
+        in when it has loaded (the current one keeps serving calls meanwhile). A module whose
+        import never finished left a thread running in the current worker — a busy loop would
+        hold a CPU for the whole session; the runners it forks are clean (a fork copies only
+        the forking thread). Dropped when another worker was started in the meantime."""
+        generation = self._generation
+        message = self._load_message(skip)
+        wait_s = self.import_timeout_s + 60.0
+
+        def run() -> None:
+            with self._slot_lock:  # never a process started after close()
+                if not self._finalizer.alive or self._generation != generation:
+                    return
+                try:
+                    proc = _Process(self._capture)
+                except OSError:
+                    return
+                self._holder[1] = proc
+            try:
+                proc.requests.send(message)
+                while proc.replies.poll(wait_s):
+                    if proc.replies.recv().get("op") == "loaded":
+                        break
+                else:
+                    raise TimeoutError
+            except (EOFError, OSError, TimeoutError):
+                self._holder[1] = None
+                proc.kill()
+                return
+            with self._lock:
+                old = self._holder[0]
+                if self._generation != generation or self._holder[1] is not proc:
+                    old = proc  # a newer worker (reload, restart) is already there
+                else:
+                    self._holder[0], self._generation = proc, self._generation + 1
+                self._holder[1] = None
+            if old is not None:
+                old.kill()
+
+        threading.Thread(target=run, name="worker-replace", daemon=True).start()
 
     def _send_load(self, proc: _Process) -> _Process | None:
         try:
             os.ftruncate(self._capture, 0)
-            proc.requests.send({"op": "load", "paths": self.paths, "skip": list(self._skip)})
+            proc.requests.send(self._load_message(self._skip))
         except OSError:
             return None  # the worker died at once: _load_once reports it
         return proc
 
     def _load_once(self, proc: _Process) -> dict[str, Any] | tuple[str | None, str]:
-        """The ``loaded`` message, or ``(file being imported or None, problem)``."""
-        current: str | None = None
+        """The ``loaded`` message, or ``(file being imported or None, problem)``, or
+        ``(_ONE_AT_A_TIME, "")`` when the process stopped answering with several modules
+        importing at once (load again one module at a time to name the culprit)."""
+        pending: dict[str, None] = {}  # files importing now, in the order they started
         stage = "at start-up"
         limit = self.import_timeout_s
+        concurrent = self._concurrent
         try:
             if self._load_sent is not proc:
-                proc.requests.send({"op": "load", "paths": self.paths, "skip": list(self._skip)})
+                proc.requests.send(self._load_message(self._skip))
             self._load_sent = None
             # the interpreter's own start-up gets a generous allowance of its own
             deadline = limit + 30.0
             while True:
                 if not proc.replies.poll(deadline):
-                    if current is None:
+                    if not pending:
                         return (
                             None,
                             f"the worker process did not answer {stage} within {deadline:g} s",
                         )
-                    return current, (
+                    if len(pending) > 1:
+                        return _ONE_AT_A_TIME, ""
+                    return next(iter(pending)), (
                         f"import did not finish within {limit:g} s (an endless loop or a "
                         "sleep at import time?); the module was not loaded"
                     )
                 msg = proc.replies.recv()
                 if msg.get("op") == "importing":
-                    current, deadline = msg["file"], limit
+                    pending[msg["file"]] = None
+                    # concurrent: the loader itself bounds each import; this is the backstop
+                    deadline = limit + BACKSTOP_S if concurrent else limit
                     continue
                 if msg.get("op") == "imported":  # building its contracts: no import limit
-                    current, deadline = None, 60.0
-                    stage = f"while building the contracts of {msg['file']}"
+                    pending.pop(msg["file"], None)
+                    if not pending:
+                        deadline = 60.0
+                        stage = f"while building the contracts of {msg['file']}"
                     continue
                 return dict(msg)
         except (EOFError, OSError):
@@ -273,9 +371,13 @@ class WorkerSource:
             how = "unknown status" if status is None else describe_exit(status)
             printed = self._printed()[-300:].strip()
             tail = f": {' '.join(printed.split())}" if printed else ""
-            if current is None:
+            if not pending:
                 return None, f"the worker process ended {stage} ({how}){tail}"
-            return current, f"import ended the worker process ({how}); the module was not loaded"
+            if len(pending) > 1:
+                return _ONE_AT_A_TIME, ""
+            return next(iter(pending)), (
+                f"import ended the worker process ({how}); the module was not loaded"
+            )
 
     # -- calls ------------------------------------------------------------------------------
 

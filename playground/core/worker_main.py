@@ -30,6 +30,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -192,18 +193,30 @@ class Loader:
         from playground.core import canonical, convert, outcome  # noqa: F401 - warm the runners
         from playground.core.registry import collect_contracts
 
-        def progress(file: Path, done: bool) -> None:
-            self.replies.send({"op": "imported" if done else "importing", "file": str(file)})
+        sending = threading.Lock()  # progress comes from the importing threads
 
-        found = collect_contracts(msg["paths"], on_import=progress, skip=msg.get("skip", ()))
-        self.functions = {n: c.fn for n, c in found.contracts.items()}
-        self.replies.send(
-            {
-                "op": "loaded",
-                "contracts": [c.to_data() for c in found.contracts.values()],
-                "problems": [(p.where, p.message) for p in found.problems],
-            }
+        def progress(file: Path, done: bool) -> None:
+            with sending:
+                self.replies.send({"op": "imported" if done else "importing", "file": str(file)})
+
+        hung: list[str] = []
+        found = collect_contracts(
+            msg["paths"],
+            on_import=progress,
+            skip=msg.get("skip", ()),
+            import_timeout_s=msg.get("import_timeout_s"),  # concurrent, each import bounded
+            hung=hung,
         )
+        self.functions = {n: c.fn for n, c in found.contracts.items()}
+        with sending:
+            self.replies.send(
+                {
+                    "op": "loaded",
+                    "contracts": [c.to_data() for c in found.contracts.values()],
+                    "problems": [(p.where, p.message) for p in found.problems],
+                    "hung": hung,  # their threads still run here; runners fork without them
+                }
+            )
         for runner in (self.runner, self.spare):
             if runner is not None:
                 self.kill(runner)
