@@ -186,7 +186,8 @@ def list_tools(
         if not rows:  # an empty table would read as "fine, nothing here": say why, exit 2
             if fmt is OutputFormat.json:
                 emit_json([], fmt)
-            error_line(nothing_loaded(pg))
+            if not pg.registry.problems:  # else the problem lines above say why
+                error_line(nothing_loaded(pg))
             finish(pg, ExitCode.USAGE)
             return
         if fmt is OutputFormat.table:
@@ -201,11 +202,8 @@ def list_tools(
 
 
 def nothing_loaded(pg: Playground) -> str:
-    """The one line ``list`` prints when no contract loaded: why, from what."""
+    """The line ``list`` prints when no contract loaded and no load problem says why."""
     sources = [s.label for s in pg.registry.sources]
-    if pg.registry.problems:
-        n = len(pg.registry.problems)
-        return f"no tool loaded ({n} load problem{'s' if n > 1 else ''} above)"
     return f"no tool loaded: {', '.join(sources) or 'no tool source'} declared none"
 
 

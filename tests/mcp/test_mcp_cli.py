@@ -253,7 +253,6 @@ def test_bad_options_are_one_line_and_never_show_secrets(tmp_path: Path) -> None
     )
     done = playground("list", "--mcp-config", str(config))
     assert done.returncode == 2
-    assert done.stderr.splitlines() == [
-        "error: mcp:gone: cannot start 'no-such-server-xyz': command not found",
-        "error: no tool loaded (1 load problem above)",
-    ]
+    assert done.stderr.strip() == (
+        "error: mcp:gone: cannot start 'no-such-server-xyz': command not found"
+    )
