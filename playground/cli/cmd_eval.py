@@ -16,6 +16,7 @@ the router needs an API key and has none (eval never measures a different router
 from __future__ import annotations
 
 import functools
+import math
 import sys
 from collections.abc import Callable
 from enum import Enum
@@ -48,6 +49,28 @@ from playground.routing import registry
 
 if TYPE_CHECKING:
     from playground.routing.base import Router
+
+
+#: The smallest ``--rpm`` other than 0: one request a day (a smaller one would sleep for
+#: longer than ``time.sleep`` can).
+MIN_RPM = 1 / 1440
+
+
+def _rate_option(value: float | None) -> float | None:
+    """``--min-selection`` / ``--max-false-selection``: a rate from 0 to 1 (NaN is not)."""
+    if value is not None and not 0.0 <= value <= 1.0:
+        raise typer.BadParameter(f"{value:g} is not a rate from 0 to 1")
+    return value
+
+
+def _rpm_option(value: float | None) -> float | None:
+    """``--rpm``: 0 (no limit) or a finite number of requests per minute from :data:`MIN_RPM`."""
+    if value is not None and not (value == 0 or MIN_RPM <= value < math.inf):
+        raise typer.BadParameter(
+            f"{value:g} is not 0 (no limit) or a number of requests per minute from "
+            f"{MIN_RPM:.6f} (one a day) up"
+        )
+    return value
 
 
 class EvalFormat(str, Enum):
@@ -126,8 +149,7 @@ def eval_cases(
         float | None,
         typer.Option(
             "--min-selection",
-            min=0.0,
-            max=1.0,
+            callback=_rate_option,
             help="Exit 1 if the selection rate is below this (0..1).",
         ),
     ] = None,
@@ -135,8 +157,7 @@ def eval_cases(
         float | None,
         typer.Option(
             "--max-false-selection",
-            min=0.0,
-            max=1.0,
+            callback=_rate_option,
             help="Exit 1 if the false-selection rate is above this (0..1).",
         ),
     ] = None,
@@ -150,7 +171,7 @@ def eval_cases(
         float | None,
         typer.Option(
             "--rpm",
-            min=0.0,
+            callback=_rpm_option,
             help="Requests per minute (0 = no limit). Default: the router's own (gemini 10; the "
             "offline router is never limited unless this is given).",
         ),
