@@ -149,9 +149,13 @@ def config_specs(path: str | Path, taken: set[str]) -> list[McpServerSpec]:
     """
     file = Path(path)
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
+        data = json.loads(file.read_text(encoding="utf-8-sig"))  # a BOM is allowed
     except OSError as exc:
         raise UsageError(f"--mcp-config {file}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"--mcp-config {file}: not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
     except json.JSONDecodeError as exc:
         raise UsageError(
             f"--mcp-config {file}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"

@@ -392,3 +392,13 @@ def test_a_number_option_out_of_its_domain_is_a_usage_error(
     assert capsys.readouterr().err == (
         f"error: Invalid value for '{option}': {message} (see 'playground eval --help')\n"
     )
+
+
+def test_an_mcp_config_that_is_not_text_is_one_line(tmp_path):
+    config = tmp_path / "mcp.json"
+    config.write_bytes(b'{"mcpServers": \xfd}')
+    result = invoke("list", "--mcp-config", config)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: --mcp-config {config}: not UTF-8 text (invalid start byte at byte 15)\n"
+    )
