@@ -225,7 +225,8 @@ def list_entries(
 
             shape = store.summary_shape(query)
             if not shape[1]:
-                typer.echo(f"no history entries in {store.path}", err=True)
+                if store.enabled:
+                    typer.echo(f"no history entries in {store.path}", err=True)
             else:
                 rows = store.summary_rows(query)
                 write_lines(_table_lines(rows, shape, render.console()))
@@ -233,6 +234,8 @@ def list_entries(
             write_lines(store.json_lines(query))
         else:  # one JSON array, an entry a line
             write_lines(_json_array(store.json_lines(query)))
+        if not store.enabled:  # the file could not be read (a note said why): not "empty"
+            fail(f"no history to read at {store.path}")
 
 
 def _json_array(lines: Iterator[str]) -> Iterator[str]:

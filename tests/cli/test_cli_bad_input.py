@@ -402,3 +402,13 @@ def test_an_mcp_config_that_is_not_text_is_one_line(tmp_path):
     assert result.stderr == (
         f"error: --mcp-config {config}: not UTF-8 text (invalid start byte at byte 15)\n"
     )
+
+
+@pytest.mark.parametrize("fmt", ["table", "json"])
+def test_listing_a_history_that_cannot_be_read_is_an_error_not_an_empty_list(tmp_path, fmt):
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    result = invoke("history", "--history", folder, "--format", fmt)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == f"error: no history to read at {folder}"
+    assert result.stdout == ("[]\n" if fmt == "json" else "")
