@@ -342,7 +342,9 @@ def test_a_broken_synonyms_file_is_one_line(tmp_path):
     (tmp_path / "synonyms.json").write_text('{"extend": 3}', encoding="utf-8")
     result = CliRunner().invoke(app, ["ask", "extend", "--tools", str(tmp_path)])
     assert result.exit_code == 2
-    assert "synonyms.json: 'extend' must map to a word or a non-empty list of words" in result.stderr
+    assert (
+        "synonyms.json: 'extend' must map to a word or a non-empty list of words" in result.stderr
+    )
     assert "Traceback" not in result.output
 
 
