@@ -431,8 +431,8 @@ def test_garbage_case_lines_are_failed_cases_and_the_good_lines_still_run(tmp_pa
             2,
             "not UTF-8 text",
         ),
-        ("empty.jsonl", b"", 0, None),
-        ("comments.jsonl", b"# only a comment\n\n   \n", 0, None),
+        ("empty.jsonl", b"", 2, "no case to run"),  # passing zero cases proves nothing
+        ("comments.jsonl", b"# only a comment\n\n   \n", 2, "no case to run"),
         (
             "bom.jsonl",
             '\ufeff{"tool": "get_order_status", "args": {"order_id": "HR1"}, "expect": {"kind": "ok"}}\n'.encode(),
