@@ -18,6 +18,7 @@ import typer
 from playground.cli.common import (
     FormatOption,
     HistoryOption,
+    InProcessOption,
     McpHeaderOption,
     NoHistoryOption,
     OutputFormat,
@@ -321,6 +322,7 @@ def rerun(
     no_history: NoHistoryOption = False,
     tools: ToolsOption = None,
     mcp_header: McpHeaderOption = None,
+    in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Run an entry again (same arguments or question), record the new run and compare the two.
@@ -355,7 +357,7 @@ def rerun(
             )
         for text in notes:
             note_line(text)
-        pg = open_workbench(paths, mcp=specs)
+        pg = open_workbench(paths, in_process=in_process, mcp=specs)
         chosen = None
         if entry.type == "episode" and entry.question is not None:
             from playground.routing import registry as router_registry

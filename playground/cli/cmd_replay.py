@@ -17,6 +17,7 @@ import typer
 
 from playground.cli.common import (
     ExitCode,
+    InProcessOption,
     ToolsOption,
     boundary,
     dump_json,
@@ -47,6 +48,7 @@ def replay(
         typer.Option("--update", help="Accept today's behaviour: rewrite the files that drifted."),
     ] = False,
     tools: ToolsOption = None,
+    in_process: InProcessOption = False,
     fmt: Annotated[
         ReplayFormat,
         typer.Option(
@@ -68,7 +70,7 @@ def replay(
         return choice.router, notes
 
     with boundary():
-        pg = open_workbench(tools)
+        pg = open_workbench(tools, in_process=in_process)
         results = []
         for path in files:
             result = replay_file(pg, path, make_router, update=update)

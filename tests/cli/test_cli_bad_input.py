@@ -412,3 +412,17 @@ def test_listing_a_history_that_cannot_be_read_is_an_error_not_an_empty_list(tmp
     assert result.exit_code == 2
     assert result.stderr.splitlines()[-1] == f"error: no history to read at {folder}"
     assert result.stdout == ("[]\n" if fmt == "json" else "")
+
+
+@pytest.mark.parametrize("command", [["replay"], ["history", "rerun"]])
+def test_every_command_that_runs_tools_takes_in_process(command):
+    import typer
+
+    from playground.cli.main import build_app
+
+    click_command = typer.main.get_command(build_app(command[0]))
+    for name in command:
+        click_command = (
+            click_command.commands[name] if hasattr(click_command, "commands") else click_command
+        )
+    assert "--in-process" in [o for p in click_command.params for o in p.opts]
