@@ -204,6 +204,7 @@ class McpSource:
         )
         self._stderr_pos = 0
         self._early: concurrent.futures.Future[Any] | None = None
+        self._process: Any = None
 
     # ---- the loop thread -------------------------------------------------------------------
 
@@ -247,13 +248,23 @@ class McpSource:
     async def _spawn(self) -> Any:
         from playground.core.mcp_stdio import inherited_environment, spawn
 
-        return await spawn(
+        self._process = await spawn(
             self.spec.command,
             self.spec.args,
             inherited_environment() | self.environment(),
             self.spec.cwd,
             self._stderr,
         )
+        return self._process
+
+    @property
+    def server_pid(self) -> int | None:
+        """The process id of the stdio server while it runs (``None`` before it started, after
+        it ended, and for an HTTP server)."""
+        process = self._process
+        if process is None or process.returncode is not None:
+            return None
+        return int(process.pid)
 
     async def _take_process(self) -> Any:
         """The process :meth:`start_process` started (once), else a new one."""
