@@ -283,6 +283,9 @@ class McpSource:
                 await stop_process(await asyncio.wrap_future(early))
 
     async def _open(self, stack: contextlib.AsyncExitStack) -> Any:
+        from playground.core.mcp_imports import load_client_packages
+
+        load_client_packages()  # the SDK's client modules without its server
         if self.spec.transport == "stdio":
             from playground.core.mcp_stdio import process_streams
 
@@ -334,7 +337,7 @@ class McpSource:
             self._session = None
 
     async def _list_tools(self, session: Any) -> list[dict[str, Any]]:
-        from mcp import types
+        import mcp.types as types
 
         tools: list[dict[str, Any]] = []
         cursor: str | None = None
@@ -390,7 +393,7 @@ class McpSource:
         )
 
     async def _on_message(self, message: Any) -> None:
-        from mcp import types
+        import mcp.types as types
 
         if isinstance(message, Exception):
             self.notices.append(
@@ -424,7 +427,8 @@ class McpSource:
     # ---- ToolSource --------------------------------------------------------------------------
 
     def _describe(self, exc: BaseException) -> str:
-        from mcp import MCPError, types
+        import mcp.types as types
+        from mcp.shared.exceptions import MCPError
 
         if isinstance(exc, MCPError) and exc.code == types.CONNECTION_CLOSED:
             text = "the server closed the connection"
@@ -610,7 +614,8 @@ class McpSource:
             return self._session
 
     async def _call(self, tool: str, args: dict[str, Any], timeout_s: float) -> tuple[str, Any]:
-        from mcp import MCPError, types
+        import mcp.types as types
+        from mcp.shared.exceptions import MCPError
 
         from playground.core.mcp_results import result_value
 

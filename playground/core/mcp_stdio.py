@@ -98,6 +98,9 @@ async def stop_process(process: Process, exit_grace_s: float = EXIT_GRACE_S) -> 
             with contextlib.suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
                 await process.stdin.aclose()
         if not await _exited(process, exit_grace_s):
+            from playground.core.mcp_imports import load_client_packages
+
+            load_client_packages()
             from mcp.os.posix.utilities import terminate_posix_process_tree
 
             await terminate_posix_process_tree(process, KILL_TIMEOUT_S)
@@ -122,6 +125,10 @@ async def process_streams(
     import anyio.lowlevel
     import mcp_types
     from anyio.streams.buffered import BufferedByteReceiveStream
+
+    from playground.core.mcp_imports import load_client_packages
+
+    load_client_packages()
     from mcp.shared.message import SessionMessage
 
     assert process.stdin is not None and process.stdout is not None, "spawned with pipes"

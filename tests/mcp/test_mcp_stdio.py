@@ -100,3 +100,43 @@ def test_load_connects_to_the_process_started_early_and_close_stops_it() -> None
     except ProcessLookupError:
         alive = False
     assert alive is False
+
+
+DEFERRED = r"""
+import json, sys
+from playground.core.mcp_imports import load_client_packages
+
+load_client_packages()
+import mcp.client.session
+import mcp.shared.message
+import mcp.types as types
+
+seen = {"server_before": "mcp.server" in sys.modules}
+from mcp import ClientSession, MCPError  # the package's own names: its __init__ runs now
+from mcp.client import Client
+import mcp
+import mcp_types
+
+seen["same_session_class"] = ClientSession is mcp.client.session.ClientSession
+seen["same_types"] = mcp.types.Tool is mcp_types.Tool is types.Tool
+seen["error_class"] = MCPError.__module__
+seen["client"] = Client.__name__
+seen["server_after"] = "mcp.server" in sys.modules
+print(json.dumps(seen))
+"""
+
+
+def test_the_client_modules_load_without_the_server_and_the_packages_complete_on_use() -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run(
+        [sys.executable, "-c", DEFERRED], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "server_before": False,
+        "same_session_class": True,
+        "same_types": True,
+        "error_class": "mcp.shared.exceptions",
+        "client": "Client",
+        "server_after": True,
+    }
