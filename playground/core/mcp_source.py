@@ -35,9 +35,11 @@ import concurrent.futures
 import contextlib
 import logging
 import os
+import signal
 import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -205,6 +207,9 @@ class McpSource:
         self._stderr_pos = 0
         self._early: concurrent.futures.Future[Any] | None = None
         self._process: Any = None
+        # the current server process, for the exit guard below (it must not hold self)
+        self._live: list[Any] = [None]
+        weakref.finalize(self, _end_unclosed, self._live)
 
     # ---- the loop thread -------------------------------------------------------------------
 
@@ -255,6 +260,7 @@ class McpSource:
             self.spec.cwd,
             self._stderr,
         )
+        self._live[0] = self._process
         return self._process
 
     @property
@@ -694,6 +700,16 @@ class McpSource:
                 loop.close()
         if self._stderr is not None:
             self._stderr.close()
+
+
+def _end_unclosed(live: list[Any]) -> None:
+    """When a source is collected or the interpreter exits without :meth:`McpSource.close`
+    (a command that failed midway): SIGTERM its stdio server's process group, so that a server
+    that ignores its stdin closing is not left running as an orphan."""
+    process = live[0]
+    if process is not None and process.returncode is None:
+        with contextlib.suppress(OSError):
+            os.killpg(process.pid, signal.SIGTERM)
 
 
 def _non_protocol_text(exc: Exception) -> str:

@@ -140,3 +140,45 @@ def test_the_client_modules_load_without_the_server_and_the_packages_complete_on
         "client": "Client",
         "server_after": True,
     }
+
+
+UNCLOSED = r"""
+import sys, time
+from playground.core.mcp_config import server_specs
+from playground.core.mcp_source import McpSource
+
+source = McpSource(server_specs(commands=[sys.argv[1]])[0])
+source.start_process()
+deadline = time.monotonic() + 30
+while source.server_pid is None and time.monotonic() < deadline:
+    time.sleep(0.005)
+print(source.server_pid, flush=True)
+# exits without source.close(), as a command that fails midway
+"""
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie waiting for its reaper is not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_an_unclosed_source_does_not_leave_its_server_running_after_exit() -> None:
+    stubborn = shlex.join([sys.executable, "-c", "import time; time.sleep(60)"])
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run(
+        [sys.executable, "-c", UNCLOSED, stubborn],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    pid = int(done.stdout.split()[0])
+    deadline = time.monotonic() + 10
+    while running(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert running(pid) is False
