@@ -33,8 +33,9 @@ def exit_code_of(code: object) -> int:
 def leave(code: object) -> NoReturn:
     """End the process with ``code`` (a ``SystemExit`` code) now.
 
-    Flushes ``sys.stdout`` and ``sys.stderr``, runs the ``atexit`` handlers (CPython's
-    ``atexit._run_exitfuncs``, the function a normal exit calls), then ``os._exit``. Raises
+    Runs the ``atexit`` handlers (CPython's ``atexit._run_exitfuncs``, the function a normal
+    exit calls), flushes ``sys.stdout`` and ``sys.stderr`` (and the original streams), then
+    calls ``os._exit``. Raises
     ``SystemExit(code)`` instead — a normal exit — when a non-daemon thread other than this
     one is alive (a normal exit waits for it).
     """
@@ -45,7 +46,8 @@ def leave(code: object) -> NoReturn:
     if status and not isinstance(code, int):
         print(code, file=sys.stderr)
     atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         with contextlib.suppress(Exception):
-            stream.flush()
+            if stream is not None:  # the originals too: guard_stdout may have replaced stdout
+                stream.flush()
     os._exit(status)
