@@ -189,7 +189,18 @@ def run(argv: Sequence[str] | None = None) -> None:
     Runs ``app`` with click's non-standalone mode so that usage errors print as one plain line
     (``error: No such option: --x (see 'playground call --help')``) with exit 2, ^C exits 130,
     and an unexpected exception prints one line (set ``PLAYGROUND_DEBUG=1`` for the traceback).
+    Without ``argv`` (the process's entry point) the process then ends without the interpreter's
+    teardown (:func:`playground.cli.fast_exit.leave`); with ``argv``, ``SystemExit`` is raised.
     """
+    if argv is None:
+        from playground.cli.fast_exit import leave
+
+        code: Any = 0
+        try:
+            run(sys.argv[1:])
+        except SystemExit as done:
+            code = done.code
+        leave(code)  # outside the except clause: the command's frames are freed by now
     from typer._click.exceptions import ClickException  # typer vendors click (typer>=0.29)
 
     args = list(argv) if argv is not None else sys.argv[1:]

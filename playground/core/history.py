@@ -30,6 +30,7 @@ import shlex
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring
@@ -410,6 +411,8 @@ class HistoryStore:
             self._conn = self._open()
         except HistoryError as exc:
             self._off(str(exc))
+        else:  # closed (WAL checkpointed) at exit even while the store is still referenced
+            weakref.finalize(self, self._conn.close)
         return self._conn
 
     def _open(self) -> sqlite3.Connection:

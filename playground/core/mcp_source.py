@@ -1,8 +1,11 @@
 """An MCP server as a tool source (DESIGN.md, "tool source"; issue 10).
 
 :class:`McpSource` implements :class:`~playground.core.toolsource.ToolSource` over the official
-``mcp`` SDK: ``stdio_client`` (a server process) or ``streamable_http_client`` (a URL), a
+``mcp`` SDK: a server process (its pipes bridged by :mod:`playground.core.mcp_stdio`, which
+starts the process before the SDK is imported) or ``streamable_http_client`` (a URL), and a
 ``ClientSession`` for ``initialize``, ``tools/list`` and ``tools/call``. No protocol code here.
+Nothing here imports the SDK at module level: :func:`start_mcp_servers` starts the stdio
+servers first, and the SDK loads while they boot.
 
 The SDK is async; the playground is not. Each source owns one background thread running an
 asyncio event loop; the connection lives in one task of that loop (the SDK's context managers
@@ -11,15 +14,16 @@ waits for it with a bound. Several sources start concurrently (:func:`load_sourc
 
 Calls: the time limit is the SDK's request read timeout; when it passes, the SDK sends
 ``notifications/cancelled`` and the call is ``timed_out`` (→ ``transient``). The source then
-pings the server; a stdio server that does not answer within ``cancel_grace_s`` is stopped (the
-SDK closes its stdin, then kills its process tree) and started again. A server that closes the
+pings the server; a stdio server that does not answer within ``cancel_grace_s`` is stopped (its
+stdin closed, then its process tree killed) and started again. A server that closes the
 connection mid-call gives a run ``stopped`` with the server named, and the next call restarts
 it. The server's stderr is kept per server (:meth:`McpSource.stderr_text`); what it wrote
 during a call is the run's ``output``.
 
 Security (issue 10, item 6): a stdio server's environment is exactly the configured ``env``
 plus a minimal base — ``PATH``, ``HOME``, the locale variables, and the SDK's own safe set
-(``LOGNAME``, ``SHELL``, ``TERM``, ``USER``, ``mcp.client.stdio.DEFAULT_INHERITED_ENV_VARS``);
+(``LOGNAME``, ``SHELL``, ``TERM``, ``USER``: ``mcp_stdio.SDK_INHERITED_ENV``, equal to
+``mcp.client.stdio.DEFAULT_INHERITED_ENV_VARS``);
 never the playground's API keys unless configured. Header and env values never appear in
 labels, problems or outputs (``<redacted>``). The playground opens no listening port.
 """
@@ -31,9 +35,11 @@ import concurrent.futures
 import contextlib
 import logging
 import os
+import signal
 import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,7 +47,6 @@ from typing import Any
 from playground.core import outcome as oc
 from playground.core.contracts import DEFAULT_TIMEOUT_S, Contract, check_schema
 from playground.core.mcp_config import McpServerSpec, redact
-from playground.core.mcp_results import error_of_result, error_of_rpc, result_value
 from playground.core.registry import LoadProblem, Registry
 from playground.core.toolsource import BodyRun, LoadResult, RaisedError
 from playground.errors import LoadError
@@ -201,6 +206,11 @@ class McpSource:
             else None
         )
         self._stderr_pos = 0
+        self._early: concurrent.futures.Future[Any] | None = None
+        self._process: Any = None
+        # the current server process, for the exit guard below (it must not hold self)
+        self._live: list[Any] = [None]
+        weakref.finalize(self, _end_unclosed, self._live)
 
     # ---- the loop thread -------------------------------------------------------------------
 
@@ -226,21 +236,68 @@ class McpSource:
         env.update(self.spec.env)
         return env
 
+    def start_process(self) -> None:
+        """Start a stdio server's process now, without importing the SDK (see
+        :mod:`playground.core.mcp_stdio`), so that it boots while the playground imports the
+        SDK and its own modules; the next :meth:`load` connects to it. Does not wait; a process
+        that cannot start is reported by that load. No-op for an HTTP server, a closed source,
+        or a source already started or connected."""
+        if (
+            self.spec.transport != "stdio"
+            or self._closed
+            or self._early is not None
+            or self._conn_task is not None
+        ):
+            return
+        self._early = self._submit(self._spawn())
+
+    async def _spawn(self) -> Any:
+        from playground.core.mcp_stdio import inherited_environment, spawn
+
+        self._process = await spawn(
+            self.spec.command,
+            self.spec.args,
+            inherited_environment() | self.environment(),
+            self.spec.cwd,
+            self._stderr,
+        )
+        self._live[0] = self._process
+        return self._process
+
+    @property
+    def server_pid(self) -> int | None:
+        """The process id of the stdio server while it runs (``None`` before it started, after
+        it ended, and for an HTTP server)."""
+        process = self._process
+        if process is None or process.returncode is not None:
+            return None
+        return int(process.pid)
+
+    async def _take_process(self) -> Any:
+        """The process :meth:`start_process` started (once), else a new one."""
+        early, self._early = self._early, None
+        if early is not None:
+            return await asyncio.wrap_future(early)
+        return await self._spawn()
+
+    async def _discard_early(self) -> None:
+        """Stop a process started early that no load took (a source closed before loading)."""
+        from playground.core.mcp_stdio import stop_process
+
+        early, self._early = self._early, None
+        if early is not None:
+            with contextlib.suppress(Exception):
+                await stop_process(await asyncio.wrap_future(early))
+
     async def _open(self, stack: contextlib.AsyncExitStack) -> Any:
-        from mcp import ClientSession
+        from playground.core.mcp_imports import load_client_packages
 
+        load_client_packages()  # the SDK's client modules without its server
         if self.spec.transport == "stdio":
-            from mcp.client.stdio import StdioServerParameters, stdio_client
+            from playground.core.mcp_stdio import process_streams
 
-            params = StdioServerParameters(
-                command=self.spec.command,
-                args=list(self.spec.args),
-                env=self.environment(),
-                cwd=self.spec.cwd,
-            )
-            read, write = await stack.enter_async_context(
-                stdio_client(params, errlog=self._stderr)  # type: ignore[arg-type]
-            )
+            process = await self._take_process()
+            read, write = await stack.enter_async_context(process_streams(process))
         else:
             import httpx2
             from mcp.client.streamable_http import streamable_http_client
@@ -252,6 +309,8 @@ class McpSource:
             read, write = await stack.enter_async_context(
                 streamable_http_client(self.spec.url, http_client=client)
             )
+        from mcp.client.session import ClientSession
+
         return await stack.enter_async_context(
             ClientSession(
                 read,
@@ -287,7 +346,7 @@ class McpSource:
             self._session = None
 
     async def _list_tools(self, session: Any) -> list[dict[str, Any]]:
-        from mcp import types
+        import mcp.types as types
 
         tools: list[dict[str, Any]] = []
         cursor: str | None = None
@@ -343,7 +402,7 @@ class McpSource:
         )
 
     async def _on_message(self, message: Any) -> None:
-        from mcp import types
+        import mcp.types as types
 
         if isinstance(message, Exception):
             self.notices.append(
@@ -377,7 +436,8 @@ class McpSource:
     # ---- ToolSource --------------------------------------------------------------------------
 
     def _describe(self, exc: BaseException) -> str:
-        from mcp import MCPError, types
+        import mcp.types as types
+        from mcp.shared.exceptions import MCPError
 
         if isinstance(exc, MCPError) and exc.code == types.CONNECTION_CLOSED:
             text = "the server closed the connection"
@@ -496,6 +556,8 @@ class McpSource:
         ``notifications/cancelled``). ``stopped``: the connection ended during the call.
         ``output``: what the server wrote to stderr meanwhile, and non-protocol stdout lines.
         """
+        from playground.core.mcp_results import error_of_result, error_of_rpc
+
         started = time.perf_counter()
         tool = contract.tool_name if isinstance(contract, McpContract) else contract.name
         if self._closed:
@@ -576,7 +638,10 @@ class McpSource:
             return self._session
 
     async def _call(self, tool: str, args: dict[str, Any], timeout_s: float) -> tuple[str, Any]:
-        from mcp import MCPError, types
+        import mcp.types as types
+        from mcp.shared.exceptions import MCPError
+
+        from playground.core.mcp_results import result_value
 
         try:
             session = await self._session_for_call()
@@ -644,6 +709,8 @@ class McpSource:
         loop, thread = self._loop, self._thread
         if loop is not None and thread is not None:
             with contextlib.suppress(Exception):
+                asyncio.run_coroutine_threadsafe(self._discard_early(), loop).result(15.0)
+            with contextlib.suppress(Exception):
                 asyncio.run_coroutine_threadsafe(self._stop_connection(), loop).result(15.0)
             loop.call_soon_threadsafe(loop.stop)
             thread.join(5.0)
@@ -651,6 +718,16 @@ class McpSource:
                 loop.close()
         if self._stderr is not None:
             self._stderr.close()
+
+
+def _end_unclosed(live: list[Any]) -> None:
+    """When a source is collected or the interpreter exits without :meth:`McpSource.close`
+    (a command that failed midway): SIGTERM its stdio server's process group, so that a server
+    that ignores its stdin closing is not left running as an orphan."""
+    process = live[0]
+    if process is not None and process.returncode is None:
+        with contextlib.suppress(OSError):
+            os.killpg(process.pid, signal.SIGTERM)
 
 
 def _non_protocol_text(exc: Exception) -> str:
@@ -690,6 +767,8 @@ class PendingServers:
 
     def __init__(self, specs: Iterable[McpServerSpec], **options: float) -> None:
         self.sources = [McpSource(spec, **options) for spec in specs]
+        for source in self.sources:  # before the SDK is imported: see McpSource.start_process
+            source.start_process()
         self._pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=max(1, len(self.sources)), thread_name_prefix="mcp-load"
         )

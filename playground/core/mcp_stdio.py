@@ -1,0 +1,212 @@
+"""A stdio MCP server's process, started before the SDK is imported, and its pipes as the
+``(read, write)`` streams a ``ClientSession`` takes (issue 10, performance).
+
+The SDK's ``mcp.client.stdio.stdio_client`` starts the server inside its context manager, so a
+client that imports the SDK first starts the server only after ~0.6 s of imports (``mcp``'s
+package ``__init__`` loads the whole SDK, client and server, and any submodule import runs it).
+Here :func:`spawn` starts the process the way ``stdio_client`` does — ``anyio.open_process``,
+its own session and process group, exactly the environment given, stderr to a file — with
+anyio only, so the server boots while the playground imports the SDK; :func:`process_streams`
+then bridges its pipes to the memory streams of a ``ClientSession``. JSON-RPC stays the SDK's:
+each stdout line is parsed by ``mcp_types.jsonrpc_message_adapter`` (a line that is not a
+message reaches the session as the parse exception, as with ``stdio_client``), and each
+outgoing ``SessionMessage`` is written as its own model's JSON plus a newline (the stdio
+framing of the spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports).
+
+Shutdown follows the spec's sequence as ``stdio_client`` does
+(https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#shutdown): close the
+server's stdin, wait for it to exit (``exit_grace_s``), then SIGTERM its process group and
+SIGKILL what remains (``mcp.os.posix.utilities.terminate_posix_process_tree``); its stdout is
+drained meanwhile so that a server flushing output can exit. No server process outlives
+:func:`process_streams` or :func:`stop_process`. POSIX only (the playground's platforms).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import AsyncIterator, Sequence
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from anyio.abc import Process
+
+#: Variables every stdio server inherits, as the SDK's ``stdio_client`` gives them
+#: (``mcp.client.stdio.DEFAULT_INHERITED_ENV_VARS`` on POSIX; a test keeps the two equal).
+SDK_INHERITED_ENV = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
+#: Longest stdout line (one JSON-RPC message) read from a server, in bytes.
+MAX_LINE_BYTES = 256 * 1024 * 1024
+#: Seconds a server may take to exit after its stdin closes before its group gets SIGTERM
+#: (the SDK's ``PROCESS_TERMINATION_TIMEOUT``).
+EXIT_GRACE_S = 2.0
+#: Seconds between SIGTERM and SIGKILL of the group (the SDK's ``FORCE_KILL_TIMEOUT``).
+KILL_TIMEOUT_S = 2.0
+#: Seconds the writer may take to flush messages already accepted before stdin closes.
+FLUSH_TIMEOUT_S = 0.5
+_POLL_S = 0.01
+
+
+def inherited_environment(source: dict[str, str] | None = None) -> dict[str, str]:
+    """The variables of :data:`SDK_INHERITED_ENV` set in ``source`` (default ``os.environ``),
+    without shell functions (values starting ``()``), as the SDK's
+    ``get_default_environment`` picks them."""
+    source = dict(os.environ) if source is None else source
+    return {
+        k: source[k] for k in SDK_INHERITED_ENV if k in source and not source[k].startswith("()")
+    }
+
+
+async def spawn(
+    command: str,
+    args: Sequence[str],
+    env: dict[str, str],
+    cwd: str | None,
+    stderr: IO[Any] | None,
+) -> Process:
+    """Start ``command args`` with exactly ``env``, in ``cwd``, its stderr to ``stderr``, in a
+    new session (so :func:`stop_process` can end its whole process group).
+
+    Raises ``OSError`` (``FileNotFoundError`` for a missing command or ``cwd``) as
+    ``stdio_client`` would.
+    """
+    import anyio
+
+    return await anyio.open_process(
+        [command, *args], env=env, cwd=cwd, stderr=stderr, start_new_session=True
+    )
+
+
+async def _exited(process: Process, within_s: float) -> bool:
+    """Whether ``process`` exited within ``within_s`` seconds, polling its return code (not
+    ``wait()``, which also waits for the pipes of any child that inherited them)."""
+    import anyio
+
+    with anyio.move_on_after(within_s):
+        while process.returncode is None:
+            await anyio.sleep(_POLL_S)
+    return process.returncode is not None
+
+
+async def stop_process(process: Process, exit_grace_s: float = EXIT_GRACE_S) -> None:
+    """Close the server's stdin, wait up to ``exit_grace_s`` seconds for it to exit, then end
+    its process group (SIGTERM, SIGKILL after :data:`KILL_TIMEOUT_S`). Never raises for a
+    server already gone; shielded from cancellation (every wait is bounded)."""
+    import anyio
+
+    with anyio.CancelScope(shield=True):
+        if process.stdin is not None:
+            with contextlib.suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+                await process.stdin.aclose()
+        if not await _exited(process, exit_grace_s):
+            from playground.core.mcp_imports import load_client_packages
+
+            load_client_packages()
+            from mcp.os.posix.utilities import terminate_posix_process_tree
+
+            await terminate_posix_process_tree(process, KILL_TIMEOUT_S)
+            await _exited(process, KILL_TIMEOUT_S)
+        if process.stdout is not None:  # a survivor may hold the pipe: end the reader anyway
+            with contextlib.suppress(OSError, anyio.BrokenResourceError):
+                await process.stdout.aclose()
+
+
+@contextlib.asynccontextmanager
+async def process_streams(
+    process: Process, exit_grace_s: float = EXIT_GRACE_S
+) -> AsyncIterator[tuple[Any, Any]]:
+    """``(read_stream, write_stream)`` over ``process``'s stdout and stdin, for a
+    ``ClientSession``: the read stream yields ``SessionMessage`` values (or the exception for a
+    line that is not a JSON-RPC message); messages sent to the write stream go to the server,
+    one JSON line each. On exit the server is stopped (:func:`stop_process`). A server that
+    stops reading its stdin ends the read stream, so the session sees the connection close
+    instead of waiting.
+    """
+    import anyio
+    import anyio.lowlevel
+    import mcp_types
+    from anyio.streams.buffered import BufferedByteReceiveStream
+
+    from playground.core.mcp_imports import load_client_packages
+
+    load_client_packages()
+    from mcp.shared.message import SessionMessage
+
+    assert process.stdin is not None and process.stdout is not None, "spawned with pipes"
+    stdin, stdout = process.stdin, process.stdout
+    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
+    writer_done = anyio.Event()
+
+    def parse(line: bytes) -> SessionMessage | Exception:
+        try:
+            text = line.decode("utf-8", "replace")
+            return SessionMessage(
+                mcp_types.jsonrpc_message_adapter.validate_json(text, by_name=False)
+            )
+        except ValueError as exc:  # pydantic's ValidationError: non-protocol text
+            return exc
+
+    async def drain() -> None:
+        with (
+            anyio.CancelScope(shield=True),
+            contextlib.suppress(
+                anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError
+            ),
+        ):
+            while True:
+                await stdout.receive()
+
+    async def reader() -> None:
+        lines = BufferedByteReceiveStream(stdout)
+        try:
+            async with read_writer:
+                while True:
+                    try:
+                        line = await lines.receive_until(b"\n", MAX_LINE_BYTES)
+                    except anyio.DelimiterNotFound:
+                        await read_writer.send(
+                            ValueError(f"a stdout line longer than {MAX_LINE_BYTES} bytes")
+                        )
+                        return
+                    await read_writer.send(parse(line))
+        except (
+            anyio.EndOfStream,
+            anyio.IncompleteRead,
+            anyio.ClosedResourceError,
+            anyio.BrokenResourceError,
+            OSError,
+        ):
+            pass  # the server ended its stdout, or the session is gone
+        finally:
+            await drain()
+
+    async def writer() -> None:
+        try:
+            async with write_reader:
+                async for message in write_reader:
+                    data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                    await stdin.send(data.encode("utf-8") + b"\n")
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            await read_writer.aclose()  # the server stopped reading: the connection is over
+        finally:
+            writer_done.set()
+
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(reader)
+            tg.start_soon(writer)
+            try:
+                yield read_stream, write_stream
+            finally:
+                with anyio.CancelScope(shield=True):
+                    read_stream.close()  # the reader drains from now on
+                    write_stream.close()
+                    with anyio.move_on_after(FLUSH_TIMEOUT_S):
+                        await writer_done.wait()
+                    await stop_process(process, exit_grace_s)
+                    for stream in (read_stream, write_stream, read_writer, write_reader):
+                        await stream.aclose()
+                    await anyio.lowlevel.checkpoint()
+                tg.cancel_scope.cancel()
+    finally:
+        await stop_process(process, 0.0)  # also when the task group never started
