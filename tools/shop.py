@@ -8,8 +8,9 @@ is two CSV files read with :mod:`csv` at the first call, not at import:
 * ``products.csv`` -- ``search_products`` and ``check_stock`` (seed 001).
 
 The folder is ``<repo>/fixtures`` (``Path(__file__).resolve().parent.parent / "fixtures"``),
-or the folder named by the environment variable ``PLAYGROUND_FIXTURES`` (read at every call,
-so tests can point the tools at copies). Files are cached per ``(path, mtime, size)``, so an
+else ``./fixtures`` in the working directory (for a copy of this file saved outside the
+repository), or the folder named by the environment variable ``PLAYGROUND_FIXTURES`` (read at
+every call, so tests can point the tools at copies). Files are cached per ``(path, mtime, size)``, so an
 edited copy is read again.
 
 Each function's docstring is the description the model reads (google-genai puts the whole
@@ -47,11 +48,18 @@ ORDER_STATUSES = ["결제완료", "배송준비", "배송중", "배송완료", "
 
 
 def fixtures_dir() -> Path:
-    """The fixtures folder: ``$PLAYGROUND_FIXTURES`` if set, else ``<repo>/fixtures``."""
+    """The fixtures folder: ``$PLAYGROUND_FIXTURES`` if set, else ``<repo>/fixtures`` (beside
+    this file's folder), else ``./fixtures`` in the working directory -- so a copy of this file
+    saved elsewhere (``cp tools/shop.py /tmp/shop_edited.py``) still reads the repository's data
+    when the playground runs from the repository."""
     override = os.environ.get(FIXTURES_ENV, "").strip()
     if override:
         return Path(override).expanduser()
-    return Path(__file__).resolve().parent.parent / "fixtures"
+    beside = Path(__file__).resolve().parent.parent / "fixtures"
+    if beside.is_dir():
+        return beside
+    here = Path.cwd() / "fixtures"
+    return here if here.is_dir() else beside
 
 
 @functools.lru_cache(maxsize=16)
