@@ -3,8 +3,8 @@
 Plain Python (standard library only), importable without the playground package.
 
 Data: ``stock.csv`` (columns ``sku, region, store, count``) in the fixtures folder --
-``<repo>/fixtures``, or the folder named by ``PLAYGROUND_FIXTURES`` (read at every call, so
-tests can point the tools at a changed copy). It is read with :mod:`csv` at the first call,
+``<repo>/fixtures`` (else ``./fixtures``), or the folder named by ``PLAYGROUND_FIXTURES`` (read
+at every call, so tests can point the tools at a changed copy). It is read with :mod:`csv` at the first call,
 cached per ``(path, mtime, size)``. ``STOCK`` is computed on attribute access (PEP 562
 ``__getattr__``): ``{(sku, region): [{"store": str, "count": int}, ...]}``, a fresh dict each
 time.
@@ -34,11 +34,11 @@ MAX_ROWS = 5
 
 
 def fixtures_dir() -> Path:
-    """The fixtures folder: ``$PLAYGROUND_FIXTURES`` if set, else ``<repo>/fixtures``."""
+    """``$PLAYGROUND_FIXTURES`` if set, else ``<repo>/fixtures``, else ``./fixtures`` (a copy)."""
     override = os.environ.get(FIXTURES_ENV, "").strip()
     if override:
         return Path(override).expanduser()
-    return Path(__file__).resolve().parent.parent / "fixtures"
+    return _beside_or_here(Path(__file__).resolve().parent.parent / "fixtures")
 
 
 @functools.lru_cache(maxsize=8)
@@ -197,3 +197,12 @@ TOOLS = {
         "timeout_s": 2.0,
     },
 }
+
+
+def _beside_or_here(beside: Path) -> Path:
+    """``beside`` (``<repo>/fixtures``) when it is a folder, else ``./fixtures`` in the working
+    directory when that is one: a copy of this file saved outside the repository (``cp
+    tools/shop.py /tmp/shop_edited.py``) still reads the repository's data when the playground
+    runs from the repository. Else ``beside`` (the error message names it)."""
+    here = Path.cwd() / "fixtures"
+    return beside if beside.is_dir() or not here.is_dir() else here

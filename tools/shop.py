@@ -8,9 +8,9 @@ is two CSV files read with :mod:`csv` at the first call, not at import:
 * ``products.csv`` -- ``search_products`` and ``check_stock`` (seed 001).
 
 The folder is ``<repo>/fixtures`` (``Path(__file__).resolve().parent.parent / "fixtures"``),
-or the folder named by the environment variable ``PLAYGROUND_FIXTURES`` (read at every call,
-so tests can point the tools at copies). Files are cached per ``(path, mtime, size)``, so an
-edited copy is read again.
+else ``./fixtures`` (a copy of this file run from the repository), or ``$PLAYGROUND_FIXTURES``
+(read at every call, so tests can point the tools at copies). Files are cached per ``(path,
+mtime, size)``, so an edited copy is read again.
 
 Each function's docstring is the description the model reads (google-genai puts the whole
 docstring, ``Args:`` included, into the declaration -- seed 001), so the docstrings follow the
@@ -47,11 +47,11 @@ ORDER_STATUSES = ["결제완료", "배송준비", "배송중", "배송완료", "
 
 
 def fixtures_dir() -> Path:
-    """The fixtures folder: ``$PLAYGROUND_FIXTURES`` if set, else ``<repo>/fixtures``."""
+    """``$PLAYGROUND_FIXTURES`` if set, else ``<repo>/fixtures``, else ``./fixtures`` (a copy)."""
     override = os.environ.get(FIXTURES_ENV, "").strip()
     if override:
         return Path(override).expanduser()
-    return Path(__file__).resolve().parent.parent / "fixtures"
+    return _beside_or_here(Path(__file__).resolve().parent.parent / "fixtures")
 
 
 @functools.lru_cache(maxsize=16)
@@ -389,3 +389,12 @@ __contracts__ = {
         "timeout_s": 2.0,
     },
 }
+
+
+def _beside_or_here(beside: Path) -> Path:
+    """``beside`` (``<repo>/fixtures``) when it is a folder, else ``./fixtures`` in the working
+    directory when that is one: a copy of this file saved outside the repository (``cp
+    tools/shop.py /tmp/shop_edited.py``) still reads the repository's data when the playground
+    runs from the repository. Else ``beside`` (the error message names it)."""
+    here = Path.cwd() / "fixtures"
+    return beside if beside.is_dir() or not here.is_dir() else here

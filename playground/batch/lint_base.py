@@ -453,6 +453,15 @@ STOP_WORDS = frozenset(
         "each",
         "via",
         "into",
+        # the words of the omission sentence optional-undocumented asks for ("Omit it unless
+        # the user gives one", "없으면 생략한다") say nothing about what a tool does
+        "omit",
+        "omitted",
+        "unless",
+        "leave",
+        "out",
+        "생략",
+        "생략한다",
         "사용",
         "사용한다",
         "사용하지",

@@ -255,6 +255,9 @@ def check_table(report: Mapping[str, Any]) -> RenderableType:
             call.append("\n" + args, style="dim")
         for mismatch in case["mismatches"]:
             call.append("\n" + visible(mismatch), style="red")
+        if not passed and case.get("kind") not in (None, "ok") and case.get("message"):
+            # why the outcome is what it is (a FileNotFoundError in a copied module, say)
+            call.append("\n" + visible(str(case["message"])), style="dim")
         if "kind" in case:  # a record (a malformed line has none)
             outcome = Text.assemble(kind_text(case["kind"]), "\n", verdict_text(case["verdict"]))
             body = Text.assemble(

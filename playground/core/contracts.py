@@ -183,6 +183,15 @@ def source_of(fn: Callable[..., Any]) -> str:
         return repr(fn)
 
 
+DECLARABLE_HINT = (
+    "Fix: annotate each parameter with a type google-genai can declare: str, int, float, bool, "
+    "list[...] or dict of those, Literal[...], an Enum, date/datetime, or a pydantic BaseModel "
+    "(for a dataclass or TypedDict, use a pydantic model)."
+)
+"""The fix named in the load problem of a tool google-genai cannot declare (issue 11, kind 4:
+a load problem names the tool, the parameter and the fix)."""
+
+
 def sdk_declaration_for(fn: Callable[..., Any]) -> dict[str, Any]:
     """Build the declaration google-genai sends for ``tools=[fn]``, as JSON
     (:func:`playground.core.wire.gemini_function_declaration`, which imports google.genai).
@@ -198,7 +207,7 @@ def sdk_declaration_for(fn: Callable[..., Any]) -> dict[str, Any]:
     except ValueError as exc:
         raise LoadError(
             f"{source_of(fn)}: google-genai cannot build a declaration for "
-            f"{getattr(fn, '__name__', fn)!r}: {exc}"
+            f"{getattr(fn, '__name__', fn)!r}: {exc} {DECLARABLE_HINT}"
         ) from None
 
 

@@ -5,7 +5,8 @@ expression, according to the ECMA-262 regular expression dialect." The dialects 
 matters for tool arguments: Python's ``$`` also matches before a final newline, so
 ``^[A-Z]{2}-[0-9]{3}$`` accepted ``"KB-101\\n"`` (ECMA's ``$`` does not, without the ``m``
 flag); ``\\d`` and ``\\w`` are Unicode in Python and ASCII in ECMA. The ``regress`` package binds
-the Rust ``regress`` ECMA-262 engine; :data:`EcmaValidator` is jsonschema's Draft 2020-12
+the Rust ``regress`` ECMA-262 engine, with the ``u`` flag as JSON Schema's Core §6.4 asks (else
+without it); :data:`EcmaValidator` is jsonschema's Draft 2020-12
 validator with its ``pattern`` keyword replaced (``jsonschema.validators.extend``).
 
 A pattern the ECMA engine refuses (Python-only syntax such as ``(?P<name>...)``) falls back to
@@ -28,10 +29,16 @@ from jsonschema.validators import extend
 
 @lru_cache(maxsize=1024)
 def _compiled(pattern: str) -> regress.Regex | re.Pattern[str]:
-    try:
-        return regress.Regex(pattern)
-    except regress.RegressError:
-        return re.compile(pattern)
+    # JSON Schema 2020-12 Core §6.4: regular expressions "SHOULD be built with the 'u' flag (or
+    # equivalent) to provide Unicode support" -- ``\p{L}`` is a letter class only then (without
+    # it, ``^\p{L}+$`` refused "안녕" that pydantic's own Field(pattern=...) accepts). A pattern
+    # the u flag refuses (an identity escape such as ``\-`` outside a class) compiles without it.
+    for flags in ("u", ""):
+        try:
+            return regress.Regex(pattern, flags)
+        except regress.RegressError:
+            continue
+    return re.compile(pattern)
 
 
 def is_ecma(pattern: str) -> bool:

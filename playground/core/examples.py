@@ -25,7 +25,10 @@ NO_EXAMPLE: Any = object()
 
 _WRITTEN = re.compile(
     r"(?:예:|예시:|예\)|e\.g\.,?|eg\.|example:|for example,?|such as)\s*"
-    r"(?:['\"“‘`]([^'\"”’`]+)['\"”’`]|([^\n.,;)(]+))",
+    # the unquoted clause ends at a line end, ``;``, a bracket, or a ``.``/``,`` that ends a
+    # sentence or a clause (followed by a space or the end); a dot or comma inside a value
+    # (``2.5``, ``report.pdf``, ``kim@example.com``, ``1,000``) does not end it
+    r"(?:['\"“‘`]([^'\"”’`]+)['\"”’`]|((?:[^\n.,;)(]|[.,](?=[^\s.,;)(]))+))",
     re.I,
 )
 #: What a ``format`` asks for, in words, for the fix hint (JSON Schema 2020-12 §7.3, which
@@ -59,7 +62,9 @@ _FORMATS = {
 
 def written_examples(text: str) -> list[str]:
     """Examples written in prose: the quoted text whole, or the unquoted clause up to the next
-    ``.``, ``,``, ``;``, ``)`` or line end (then its first word as a shorter candidate)."""
+    ``;``, bracket, line end, or ``.``/``,`` followed by a space or the end -- a dot inside
+    ``2.5`` or ``kim@example.com`` is part of the value (then its first word as a shorter
+    candidate)."""
     out: list[str] = []
     for m in _WRITTEN.finditer(text or ""):
         quoted, bare = m.group(1), m.group(2)

@@ -299,12 +299,16 @@ def _example_call(parameters: dict[str, Any], tool_description: str = "") -> str
 
 
 def _arg_of(error: ValidationError) -> str:
-    if error.validator == "required":
-        m = re.match(r"'([^']+)' is a required property", error.message)
-        return m.group(1) if m else "?"
-    if error.validator == "additionalProperties":
-        m = re.search(r"\('([^']+)'", error.message)
-        return m.group(1) if m else "?"
+    """The argument a reason code names. A missing or unknown key below the top level is named
+    by its path (``missing:person.age``, ``unknown:items.0.colour``): the bare key would name an
+    argument the tool does not have, and a model told "Add 'age'" adds it at the top level."""
+    if error.validator in ("required", "additionalProperties"):
+        if error.validator == "required":
+            m = re.match(r"'([^']+)' is a required property", error.message)
+        else:
+            m = re.search(r"\('([^']+)'", error.message)
+        key = m.group(1) if m else "?"
+        return ".".join([*(str(p) for p in error.absolute_path), key])
     return str(error.absolute_path[0]) if error.absolute_path else "?"
 
 

@@ -116,7 +116,7 @@ def record_fields(record: CallRecord) -> dict[str, str]:
 
     ``verdict``: the reason code or ``"valid"``; ``body``: ``yes``/``no``; ``runs``: this
     contract's body runs so far; ``cache``: the state; ``cache_key``; ``kind``; ``error``;
-    ``message``; ``retries``: one ``attempt N: reason, waited D ms`` per retry; ``duration``.
+    ``message`` (with each of the record's ``warnings`` on its own line); ``retries``: one ``attempt N: reason, waited D ms`` per retry; ``duration``.
     """
     retries = "; ".join(
         f"attempt {r.attempt}: {r.reason}, waited {r.delay_ms:g} ms" for r in record.retries
@@ -131,7 +131,9 @@ def record_fields(record: CallRecord) -> dict[str, str]:
         "cache_key": record.cache_key or "-",
         "kind": record.kind,
         "error": record.error or "-",
-        "message": record.message or "-",
+        # a note that does not fail the call (a result over the token budget) shows where the
+        # model-facing message would: the Call view had no place for it
+        "message": "\n".join([*filter(None, [record.message]), *record.warnings]) or "-",
         "retries": retries or "none",
         "duration": f"{record.duration_ms:.1f} ms"
         + (f" (limit {record.timeout_s:g} s)" if record.timeout_s else ""),

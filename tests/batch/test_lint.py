@@ -399,3 +399,21 @@ def test_the_rule_matches_the_installed_sdk_docstring():
     assert "underscores, dots, colons and dashes" in doc
     assert f"maximum length of {GEMINI_NAME_MAX}" in doc
     assert RULES["name-invalid"][0] == ERROR
+
+
+def test_the_omission_sentences_lint_asks_for_make_no_overlap():
+    """Issue 11 kind 10: following optional-undocumented's advice ("Omit it unless ...") in two
+    tools made description-no-boundary report them as overlapping on "omit" and "unless"."""
+
+    def tool(name: str, text: str) -> Contract:
+        return Contract(name, text, {"type": "object"}, lambda: 0)
+
+    renew = tool("renew_loan", "Renew a loan by its id. weeks: Omit it unless the user asks.")
+    cancel = tool("cancel_hold", "Cancel a hold by its id. reason: Omit it unless asked.")
+    fines = tool("list_fines", "List fines. limit: 없으면 생략한다. Leave it out otherwise.")
+    names = ["renew_loan", "cancel_hold", "list_fines"]
+    assert overlaps(renew, cancel, names) == []
+    assert overlaps(cancel, fines, names) == []
+    assert not {"omit", "unless", "leave", "out", "생략한다"} & content_words(
+        renew.description + " " + fines.description
+    )

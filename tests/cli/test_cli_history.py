@@ -212,6 +212,34 @@ def test_saved_case_passes_then_fails_naming_the_field_when_the_result_changes(t
     assert raised["cases"][1]["mismatches"][0] == "kind: expected 'ok', got 'raised'"
 
 
+def test_a_copy_saved_outside_the_repository_reads_its_data_when_run_from_it(tmp_path, monkeypatch):
+    """The user's path of issue 14, without PLAYGROUND_FIXTURES: ``cp tools/shop.py /tmp/x.py``,
+    edit the status text, run ``check`` from the repository. The copy finds ``./fixtures``
+    (it once looked in ``/tmp/../fixtures`` and every line failed with ``kind raised``)."""
+    monkeypatch.delenv("PLAYGROUND_FIXTURES")
+    monkeypatch.chdir(REPO)
+    db = tmp_path / "h.db"
+    cases = tmp_path / "cases.jsonl"
+    invoke("call", "get_order_status", "order_id=HR20260604", "--tools", SHOP, "--history", db)
+    assert invoke("history", "save", "1", "--to", cases, "--history", db).exit_code == 0
+    changed = shop_copy(tmp_path, '"status": row["order_status"],', '"status": "배송완료",')
+    failed = invoke("check", cases, "--tools", changed, "--format", "json")
+    assert failed.exit_code == 1
+    case = json.loads(failed.stdout)["cases"][0]
+    assert (case["kind"], case["mismatches"]) == (
+        "ok",
+        ["value.status: expected '배송중', got '배송완료'"],
+    )
+    # run from elsewhere, the copy cannot find the data: the table says why, not only the kind
+    monkeypatch.chdir(tmp_path)
+    table = invoke("check", cases, "--tools", changed)
+    assert table.exit_code == 1
+    words = " ".join(table.stdout.split())  # the table wraps its cells to the terminal width
+    assert "kind: expected 'ok', got 'raised'" in words
+    assert "raised FileNotFoundError: fixture file not found:" in words
+    assert "(set PLAYGROUND_FIXTURES to a folder holding orders.csv)" in words
+
+
 def test_a_check_line_says_when_its_contract_changed(tmp_path):
     db = tmp_path / "h.db"
     cases = tmp_path / "cases.jsonl"

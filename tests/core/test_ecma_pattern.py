@@ -19,6 +19,13 @@ SKU = "^[A-Z]{2}-[0-9]{3}$"
         ("^[가-힣]+$", "재고", True),
         ("KB", "xxKBxx", True),  # unanchored: JSON Schema patterns search
         ("(?P<x>a)", "a", True),  # Python-only syntax falls back to re
+        # the u flag (JSON Schema Core §6.4): Unicode property classes and astral characters
+        (r"^\p{L}+$", "안녕", True),
+        (r"^\p{L}+$", "a1", False),
+        (r"^\p{Lu}{2}$", "KB", True),
+        ("^.$", "😀", True),  # one code point, two UTF-16 units
+        (r"^\d$", "٣", False),  # \d stays ASCII with the u flag
+        (r"^\-\d$", "-1", True),  # an identity escape the u flag refuses compiles without it
     ],
 )
 def test_ecma_semantics(pattern, text, matches):

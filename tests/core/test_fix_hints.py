@@ -160,6 +160,30 @@ def test_written_examples():
     assert written_examples("e.g. 7") == ["7"]
 
 
+@pytest.mark.parametrize(
+    ("prose", "first"),
+    [
+        ("The ratio, e.g. 2.5", "2.5"),  # was "2": cut at the first dot
+        ("Contact e-mail, e.g. kim@example.com", "kim@example.com"),
+        ("File name, e.g. report.pdf. Use a PDF.", "report.pdf"),
+        ("Page URL, e.g. https://example.com/a/b", "https://example.com/a/b"),
+        ("버전. 예: 1.2.3", "1.2.3"),
+        ("Price e.g. 12.50 (in won)", "12.50"),
+        ("Host, e.g. api.example.com.", "api.example.com"),  # the sentence's own dot ends it
+        ("The id. e.g. A-1.", "A-1"),
+        ("e.g. 7, or 14", "7"),  # a comma and a space end the clause
+    ],
+)
+def test_a_dot_or_comma_inside_a_written_example_is_part_of_it(prose, first):
+    """Issue 11 kind 9: examples taken from docstrings are not cut (a dot inside a value is not
+    the end of the sentence)."""
+    assert written_examples(prose)[0] == first
+    schema = {"type": "number"} if first == "2.5" else {"type": "string"}
+    assert valid_example("x", schema, f"Do it.\n\nArgs:\n    x: {prose}") == (
+        2.5 if first == "2.5" else first
+    )
+
+
 def test_every_bundled_invalid_call_hint_passes(gate):
     for tool, args in [
         ("greet", {"name": None}),

@@ -208,6 +208,47 @@ def test_a_type_hint_google_genai_cannot_describe(write_module):
     [problem] = registry.problems
     assert "google-genai cannot build a declaration for 'find'" in problem.message
     assert "ValueError" in problem.message
+    assert "parameter order" in problem.message  # the SDK's text names the parameter
+    assert problem.message.endswith("(for a dataclass or TypedDict, use a pydantic model).")
+
+
+DATACLASS_AND_TYPEDDICT = '''
+import dataclasses
+from typing import TypedDict
+
+
+@dataclasses.dataclass
+class Box:
+    w: int
+
+
+class Opts(TypedDict):
+    a: int
+
+
+def boxed(b: Box) -> dict:
+    """Boxed."""
+    return {}
+
+
+def typed(o: Opts) -> dict:
+    """Typed."""
+    return {}
+
+
+__tools__ = [boxed, typed]
+'''
+
+
+def test_a_dataclass_or_typeddict_parameter_is_a_load_problem_naming_the_fix(write_module):
+    registry = load_registry([write_module("boxed", DATACLASS_AND_TYPEDDICT)])
+    assert registry.names() == []
+    found = sorted(problem.message for problem in registry.problems)
+    assert len(found) == 2
+    for message, tool, param in zip(found, ("boxed", "typed"), ("b", "o"), strict=True):
+        assert f"cannot build a declaration for '{tool}'" in message
+        assert f"parameter {param}" in message
+        assert message.endswith("(for a dataclass or TypedDict, use a pydantic model).")
 
 
 def test_a_module_without_declarations(write_module):

@@ -72,6 +72,46 @@ def test_missing_argument(contract):
     )  # the example written in the description, as an integer (CLI raw JSON)
 
 
+NESTED = {
+    "type": "object",
+    "properties": {
+        "person": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "age": {"type": "integer"}},
+            "required": ["name", "age"],
+            "additionalProperties": False,
+        },
+        "items": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"qty": {"type": "integer"}},
+                "required": ["qty"],
+                "additionalProperties": False,
+            },
+        },
+    },
+    "required": ["person"],
+}
+
+
+def test_a_missing_or_unknown_key_below_the_top_level_is_named_by_its_path():
+    """Issue 11 kind 9: "Add 'age'" for a key of ``person`` sent a model to add a top-level
+    ``age`` (then ``unknown:age``); the code and the fix name the path."""
+    contract = make_contract(NESTED, name="add_person")
+    verdict = check_args(contract, {"person": {"name": "Kim"}})
+    assert verdict.code == "missing:person.age"
+    assert "Add 'person.age'." in verdict.message
+    assert 'Example call: add_person({"person":{"age":1,"name":"text"}}).' in verdict.message
+    verdict = check_args(contract, {"person": {"name": "Kim", "age": 3, "colour": "red"}})
+    assert verdict.code == "unknown:person.colour"
+    assert "Remove 'person.colour'" in verdict.message
+    verdict = check_args(contract, {"person": {"name": "Kim", "age": 3}, "items": [{}]})
+    assert verdict.code == "missing:items.0.qty"
+    # at the top level the bare name stays the code
+    assert check_args(contract, {}).code == "missing:person"
+
+
 def test_unknown_argument_lists_the_allowed_names(contract):
     verdict = check_args(contract, {**GOOD, "colour": "red"})
     assert verdict.code == "unknown:colour"
