@@ -797,8 +797,38 @@ def fill_free_text(
                 "detail": {"kept": [t.surface for t in kept], "dropped": dropped},
             }
     fill_defaults(specs, question, fill)
+    drop_nonconforming(specs, fill)
     fill.missing = [s.name for s in specs if s.required and s.name not in fill.args]
     return fill
+
+
+#: The ``format`` values whose filled value is checked before it is used (the ones a question's
+#: words are turned into: dates and times, RFC 3339 / JSON Schema 2020-12 §7.3.1).
+CHECKED_FORMATS = frozenset({"date", "time", "date-time"})
+_FORMAT_SCHEMAS: dict[str, dict[str, Any]] = {}
+
+
+def conforms(spec: ParamSpec, value: Any) -> bool:
+    """True when ``value`` passes ``spec``'s ``format`` as the gate checks it (the Draft 2020-12
+    format checker of :func:`playground.core.validation.validator_for`); formats outside
+    :data:`CHECKED_FORMATS` and non-strings are not checked here."""
+    if spec.format not in CHECKED_FORMATS or not isinstance(value, str):
+        return True
+    from playground.core.validation import validator_for  # jsonschema only when a format is met
+
+    schema = _FORMAT_SCHEMAS.setdefault(spec.format, {"type": "string", "format": spec.format})
+    return bool(validator_for(schema).is_valid(value))
+
+
+def drop_nonconforming(specs: list[ParamSpec], fill: Fill) -> list[str]:
+    """Remove from ``fill`` every value that fails its parameter's format (:func:`conforms`):
+    such a value would be refused by the gate, so the parameter counts as not given (the router
+    asks for it). Returns the names dropped."""
+    dropped = [s.name for s in specs if s.name in fill.args and not conforms(s, fill.args[s.name])]
+    for name in dropped:
+        del fill.args[name]
+        fill.evidence.pop(name, None)
+    return dropped
 
 
 #: A parameter that sizes the result (how many rows/results/items to return): its name or its
@@ -1489,9 +1519,12 @@ _DATE_SPAN_RE = re.compile(
 _TIME_SPAN_RE = re.compile(
     r"(?:\bat\s+|\baround\s+)?\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|"
     r"\b(\d{1,2}):(\d{2})\b|"
-    r"\b(?:at\s+)?(\d{1,2})\s+in\s+the\s+(morning|afternoon|evening|night)",
+    r"\b(?:at\s+)?(\d{1,2})\s+in\s+the\s+(morning|afternoon|evening|night)|"
+    r"(오전|오후|아침|저녁|밤)?\s*(\d{1,2})\s*시(?:\s*(\d{1,2})\s*분|\s*(반))?",
     re.I,
 )
+#: A zone said in the question that fixes the offset of a ``time``/``date-time`` value.
+_UTC_RE = re.compile(r"\b(?:UTC|GMT|Z(?:ulu)?\s+time)\b")
 #: A date or time format written in a description ("in the format of 'YYYY-MM-DD'",
 #: "dd/mm/yyyy HH:MM", "MM-DD-YYYY", "ISO-8601 ... '2023-04-15T13:45:00Z'").
 _FORMAT_TOKEN_RE = re.compile(
@@ -1537,9 +1570,10 @@ def date_format(spec: ParamSpec) -> str | None:
 
 
 def is_date_param(spec: ParamSpec) -> bool:
-    """A string parameter that takes a date: ``format`` date/date-time, a date format in its
-    description, or a name word date/day/time/datetime (check_in_date, departure_time)."""
-    if spec.format in ("date", "date-time"):
+    """A string parameter that takes a date or a time: ``format`` date/date-time/time, a date
+    format in its description, or a name word date/day/time/datetime (check_in_date,
+    departure_time)."""
+    if spec.format in ("date", "date-time", "time"):
         return True
     words = set(korean.split_identifier(spec.name.lower()))
     return bool(words & {"date", "datetime", "dateortime"}) or (
@@ -1547,15 +1581,79 @@ def is_date_param(spec: ParamSpec) -> bool:
     )
 
 
+def _clock(t: re.Match[str]) -> tuple[int, int] | None:
+    """``(hour, minute)`` of a :data:`_TIME_SPAN_RE` match ("1pm", "13:00", "3 in the
+    afternoon", "오후 1시 30분", "13시 반"); ``None`` when it is not a time of day."""
+    g = t.groups()
+    if g[8] is not None:  # Korean: [오전|오후|...] N시 [M분|반]
+        hour, minute = int(g[8]), int(g[9] or (30 if g[10] else 0))
+        if g[7] in ("오후", "저녁", "밤") and hour < 12:
+            hour += 12
+        if g[7] == "오전" and hour == 12:
+            hour = 0
+    else:
+        hour = int(g[0] or g[3] or g[5])
+        minute = int(g[1] or g[4] or 0)
+        half = (g[2] or "").lower() or (
+            "p" if (g[6] or "").lower() in ("afternoon", "evening", "night") else ""
+        )
+        if half == "p" and hour < 12:
+            hour += 12
+        if half == "a" and hour == 12:
+            hour = 0
+    return (hour, minute) if hour < 24 and minute < 60 else None
+
+
+def _offset(text: str, when: _dt.datetime) -> _dt.datetime:
+    """``when`` with a UTC offset, as RFC 3339 ``time``/``date-time`` require (JSON Schema
+    2020-12 §7.3.1): UTC when the question says UTC/GMT, else this machine's local zone at
+    that moment (the zone the user who typed the question is in)."""
+    if _UTC_RE.search(text):
+        return when.replace(tzinfo=_dt.UTC)
+    return when.astimezone()
+
+
+def _rfc3339(when: _dt.datetime, kind: str) -> str:
+    """``when`` (with an offset) as RFC 3339 ``time`` or ``date-time``, seconds, ``Z`` for UTC."""
+    out = (
+        when.isoformat(timespec="seconds")
+        if kind == "date-time"
+        else (when.timetz().isoformat(timespec="seconds"))
+    )
+    return out[:-6] + "Z" if out.endswith("+00:00") else out
+
+
+def _time_of_day(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, str, int, int, str] | None:
+    """The first unused time of day in ``text`` for a ``format: time`` parameter, written as
+    RFC 3339 ``HH:MM:SS`` with an offset (``"1pm"`` -> ``13:00:00+09:00`` in Seoul)."""
+    for t in _TIME_SPAN_RE.finditer(text):
+        clock = _clock(t)
+        if clock is None or not _free(t.span(), used):
+            continue
+        today = _dt.datetime.now()
+        when = _offset(text, today.replace(hour=clock[0], minute=clock[1], second=0, microsecond=0))
+        value = _rfc3339(when, "time")
+        said = f"{t.group().strip()!r} as RFC 3339 time with the offset of " + (
+            "UTC (the question says so)" if _UTC_RE.search(text) else "the local zone"
+        )
+        return value, "date", t.start(), t.end(), said
+    return None
+
+
 def _date(
     spec: ParamSpec, text: str, used: list[tuple[int, int]] | None = None
 ) -> tuple[Any, str, int, int, str] | None:
     """The first unused date written in ``text`` (with a time near it when the format has one),
     parsed with ``dateutil`` and written in the parameter's format (:func:`date_format`;
-    ISO ``YYYY-MM-DD`` when none is said)."""
+    ISO ``YYYY-MM-DD`` when none is said). ``format: time`` takes a time of day and
+    ``format: date-time`` gets an offset, so the value passes the format (RFC 3339)."""
     from dateutil import parser as dparser  # type: ignore[import-untyped]
 
     used = used or []
+    if spec.format == "time":
+        return _time_of_day(spec, text, used)
     fmt = date_format(spec) or ("%Y-%m-%dT%H:%M:%S" if spec.format == "date-time" else "%Y-%m-%d")
     for m in _DATE_SPAN_RE.finditer(text):
         if not _free(m.span(), used):
@@ -1571,22 +1669,23 @@ def _date(
         said = f"{raw!r}"
         if "%H" in fmt:
             t = _TIME_SPAN_RE.search(text, max(0, start - 40))
-            if t and abs(t.start() - end) < 40 and _free(t.span(), used + [m.span()]):
-                hour = int(t.group(1) or t.group(4) or t.group(6))
-                minute = int(t.group(2) or t.group(5) or 0)
-                half = (t.group(3) or "").lower() or (
-                    "p" if (t.group(7) or "").lower() in ("afternoon", "evening", "night") else ""
-                )
-                if half == "p" and hour < 12:
-                    hour += 12
-                if half == "a" and hour == 12:
-                    hour = 0
-                if hour < 24 and minute < 60:
-                    when = when.replace(hour=hour, minute=minute)
-                    said += f" and {t.group().strip()!r}"
-                    start, end = min(start, t.start()), max(end, t.end())
-        value = when.strftime(fmt)
+            clock = _clock(t) if t else None
+            if t and clock and abs(t.start() - end) < 40 and _free(t.span(), used + [m.span()]):
+                when = when.replace(hour=clock[0], minute=clock[1])
+                said += f" and {t.group().strip()!r}"
+                start, end = min(start, t.start()), max(end, t.end())
+        if spec.format == "date-time" and not re.search(r"%z|Z$", fmt):
+            value = _rfc3339(_offset(text, when), "date-time")
+            said += " (RFC 3339 date-time: with the offset of the local zone unless UTC is said)"
+        else:
+            value = when.strftime(fmt)
         return value, "date", start, end, f"{said} parsed by dateutil, written as {fmt!r}"
+    if spec.format == "date-time":  # a time of day alone ("at 13:00"): today at that time
+        found = _time_of_day(spec, text, used)
+        if found is not None:
+            value, rule, start, end, said = found
+            day = _dt.date.today().isoformat()
+            return f"{day}T{value}", rule, start, end, f"{said}, today ({day})"
     return None
 
 
@@ -1805,6 +1904,7 @@ def clause_calls(
         prev_end = b
         fill = fill_structured(specs, part)
         fill_loose(specs, part, fill)
+        drop_nonconforming(specs, fill)
         keep = {k for k in fill.args if fill.evidence[k]["rule"] in _CLAUSE_RULES} - {
             k for k, v in fill.args.items() if isinstance(v, bool)
         }
