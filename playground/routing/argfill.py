@@ -117,6 +117,7 @@ WEAK_RULES = frozenset(
         "unit",
         "enum_words",
         "modifier",
+        "leftover",
     }
 )
 _ALNUM = "A-Za-z0-9"
@@ -1421,10 +1422,193 @@ def fill_loose(
                 f"the next unused {v.kind} in the question{as_fraction}",
             )
             break
+    leftover_specs = [
+        s
+        for s in open_specs
+        if s.name not in fill.args
+        and s.required
+        and _plain_string(s)
+        and not is_date_param(s)
+        # examples or a lowercase rule say what its values look like (rules 6-7 decide)
+        and not (s.examples or _LOWERCASE_DOC_RE.search(s.doc))
+    ]
+    if leftover_specs:
+        held = used + [tuple(ev["span"]) for ev in fill.evidence.values()]
+        held += [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
+        vocab: set[str] = set()
+        for s in specs:
+            vocab |= _label_words(s)[0] | _label_words(s)[1]
+        runs = _leftover_runs(text, toks, held, intent, vocab)
+        for spec in leftover_specs:
+            if not runs:
+                break
+            name_w, doc_w = labels[spec.name]
+            best = max(
+                range(len(runs)),
+                key=lambda k: (
+                    2 * _near(toks, runs[k][0], runs[k][1], name_w)
+                    + _near(toks, runs[k][0], runs[k][1], doc_w),
+                    # else the last (an English request names its object last); several
+                    # parameters take the runs in question order ("a human and a chimp")
+                    k if len(leftover_specs) == 1 else -k,
+                ),
+            )
+            start, end = runs.pop(best)
+            give(
+                spec,
+                text[start:end],
+                "leftover",
+                start,
+                end,
+                "the question's words that no tool's vocabulary and no other argument took",
+            )
     for spec in open_specs:
         if spec.joined:
             _place_shape(spec, text, fill)
     return fill
+
+
+#: Words that join or introduce rather than name (never part of a leftover value).
+_LEFTOVER_STOP = frozenset(
+    [
+        "like",
+        "likes",
+        "want",
+        "wants",
+        "need",
+        "needs",
+        "please",
+        "me",
+        "my",
+        "i",
+        "you",
+        "who",
+        "that",
+        "which",
+        "whose",
+        "whom",
+        "there",
+        "here",
+        "also",
+        "all",
+        "any",
+        "some",
+        "give",
+        "tell",
+        "show",
+        "provide",
+        "know",
+        "help",
+        "can",
+        "could",
+        "would",
+        "should",
+        "will",
+        "do",
+        "does",
+        "did",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "have",
+        "has",
+        "had",
+        "current",
+        "currently",
+        "latest",
+        "detail",
+        "details",
+        "information",
+        "info",
+        "last",
+        "next",
+        "out",
+        "near",
+        "nearby",
+        "respectively",
+        "right",
+        "now",
+        "today",
+        "soon",
+        "against",
+        "about",
+        "including",
+        "following",
+        "per",
+        "under",
+        "over",
+        "according",
+        "something",
+        "anything",
+        "names",
+        "name",
+        "total",
+        "most",
+        "top",
+        "best",
+        "first",
+        "good",
+        "tonight",
+        "tomorrow",
+        "yesterday",
+    ]
+)
+
+
+def _leftover_runs(
+    text: str,
+    tokens: list[korean.Token],
+    held: list[tuple[int, int]],
+    intent: frozenset[tuple[int, int]],
+    vocab: set[str],
+) -> list[tuple[int, int]]:
+    """Spans of consecutive lowercase Latin words (joined only by spaces or hyphens) that no
+    tool's vocabulary matched (``intent``), that are not a parameter's own label words
+    (``vocab``), not stopwords, request verbs or question words, and that no argument took
+    (``held``): what is left of the question once the request is read ("Who discovered
+    radium?" -> ``radium``). At most four words each, in question order."""
+    runs: list[tuple[int, int]] = []
+    cur: tuple[int, int] | None = None
+    for tok in tokens:
+        w = tok.surface
+        ok = (
+            w[:1].islower()
+            and w.isascii()
+            and w.isalpha()
+            and (tok.start, tok.end) not in intent
+            and _free((tok.start, tok.end), held)
+            and not korean.is_stopword(tok.stem)
+            and w.lower() not in _LEFTOVER_STOP
+            and tok.stem not in korean.QUESTION_WORDS
+            and tok.stem not in korean.GENERIC_VERBS
+            and not (w.endswith("ed") and not w.endswith("eed") and len(w) > 4)
+            and not any(korean.match_quality(tok.stem, v)[0] >= 0.7 for v in vocab)
+        )
+        # "theory of relativity": two leftover words joined by "of" are one value
+        if ok and cur is None and re.search(r"\bto\s+$", text[: tok.start]):
+            ok = False  # "to read": an infinitive is what the user wants done, not a value
+        if (
+            ok
+            and cur is not None
+            and re.fullmatch(r"[ -]|\s+of\s+(?:the\s+)?", text[cur[1] : tok.start])
+        ):
+            cur = (cur[0], tok.end)
+        elif ok:
+            if cur is not None:
+                runs.append(cur)
+            cur = (tok.start, tok.end)
+        elif cur is not None and w.lower() in ("of", "the") and w.islower():
+            continue  # may join two leftover words ("theory of relativity")
+        else:
+            if cur is not None:
+                runs.append(cur)
+            cur = None
+    if cur is not None:
+        runs.append(cur)
+    return [r for r in runs if len(text[r[0] : r[1]].split()) <= 4]
 
 
 def _modifier_of(
@@ -1860,7 +2044,13 @@ def clauses(question: str) -> list[tuple[int, int]]:
             out.append((start, m.start()))
         start = m.end()
     out.append((start, len(text)))
-    return [(a, b) for a, b in out if len(text[a:b].strip()) >= 3]
+    merged: list[tuple[int, int]] = []
+    for a, b in out:
+        if merged and re.fullmatch(r"[\W\d_]*", text[a:b]):
+            merged[-1] = (merged[-1][0], b)  # ", and 150?": the list goes on, no new request
+        else:
+            merged.append((a, b))
+    return [(a, b) for a, b in merged if len(text[a:b].strip()) >= 3]
 
 
 _AGAIN_RE = re.compile(
@@ -1897,6 +2087,7 @@ def clause_calls(
     calls: list[dict[str, Any]] = []
     notes: list[dict[str, Any]] = []
     given: dict[str, Any] = {}
+    rules: dict[str, str] = {}  # the rule that first gave each argument
     prev_end = 0
     for a, b in spans:
         part = text[a:b]
@@ -1917,14 +2108,30 @@ def clause_calls(
         for n, row in enumerate(series(part, fill.args, fill.evidence)):
             values = {k: row[k] for k in keep if k in row}
             changed = any(k in given and given[k] != v for k, v in values.items())
+            # a clause that only gives other values to what earlier clauses gave ("..., and
+            # the fourth circle has a radius of 20cm", "..., and 150") asks the same again
+            # (values recognised by kind, not names and cue spans, which any clause has)
+            # (values recognised by the same rule as before, not names and cue spans, which
+            # any clause has; a value another argument already holds is that argument's)
+            again = (
+                changed
+                and all(k in given and given[k] != v for k, v in values.items())
+                and all(
+                    fill.evidence[k]["rule"] == rules.get(k)
+                    and fill.evidence[k]["rule"] not in ("string", "cue")
+                    and all(v != args.get(j) for j in args if j != k)
+                    for k, v in values.items()
+                )
+            )
             notes.append({"clause": part.strip(), "values": values})
             if not calls:
                 calls.append({**args, **values})
-            elif changed and (asks or n > 0):
+            elif changed and (asks or n > 0 or again):
                 calls.append({**calls[-1], **values})
             else:
                 calls[-1].update({k: v for k, v in values.items() if k not in given})
             given.update(values)
+            rules.update({k: fill.evidence[k]["rule"] for k in values if k not in rules})
     if len(calls) < 2:
         return [args], []
     return calls, notes

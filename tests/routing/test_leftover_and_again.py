@@ -1,0 +1,117 @@
+"""Issue 12 (wave 4): a required word the question gives without a label (rule ``leftover``),
+and a clause that only gives other values to what an earlier clause gave (another call)."""
+
+from __future__ import annotations
+
+from playground.routing.base import Turn
+from playground.routing.offline import OfflineRouter
+
+
+def _tool(name: str, description: str, props: dict, required: list[str]) -> dict:
+    return {
+        "name": name,
+        "description": description,
+        "parameters": {"type": "object", "properties": props, "required": required},
+    }
+
+
+def _move(question: str, tool: dict):
+    return OfflineRouter().next_move([Turn(role="user", text=question)], [tool])
+
+
+DISCOVERER = _tool(
+    "discoverer_get",
+    "Retrieve the name of the discoverer of an element based on its name.",
+    {"element_name": {"type": "string", "description": "The name of the element."}},
+    ["element_name"],
+)
+
+
+def test_the_word_no_vocabulary_took_is_the_value():
+    move = _move("Who discovered radium?", DISCOVERER)
+    assert [(c.name, c.args) for c in move.calls] == [
+        ("discoverer_get", {"element_name": "radium"})
+    ]
+    ev = move.explanation["tools"][0]["arg_evidence"]["element_name"]
+    assert ev["rule"] == "leftover" and ev["text"] == "radium"
+
+
+def test_leftover_words_joined_by_of_are_one_value_and_the_last_run_wins():
+    tool = _tool(
+        "get_invention",
+        "Retrieve the inventor and year of an invention based on the invention's name.",
+        {"invention_name": {"type": "string", "description": "The name of the invention."}},
+        ["invention_name"],
+    )
+    move = _move("Who invented the theory of relativity?", tool)
+    assert move.calls[0].args == {"invention_name": "theory of relativity"}
+
+
+def test_several_parameters_take_the_leftover_runs_in_question_order():
+    tool = _tool(
+        "genetic_similarity",
+        "Find the genetic similarity between two species, in percent.",
+        {
+            "species1": {"type": "string", "description": "The first species."},
+            "species2": {"type": "string", "description": "The second species."},
+        },
+        ["species1", "species2"],
+    )
+    move = _move("How genetically similar are a human and a chimp?", tool)
+    assert move.calls[0].args == {"species1": "human", "species2": "chimp"}
+
+
+def test_leftover_never_takes_verbs_after_to_nor_request_words():
+    tool = _tool(
+        "find_book",
+        "Find a book in the catalogue.",
+        {"title": {"type": "string", "description": "The book title."}},
+        ["title"],
+    )
+    move = _move("please find me a book, something good to read tonight", tool)
+    assert move.calls == [] and move.explanation["asks_for"]["missing"] == ["title"]
+
+
+FACTORS = _tool(
+    "prime_factors",
+    "Compute the prime factors of a number.",
+    {"number": {"type": "integer", "description": "The number to be factored."}},
+    ["number"],
+)
+
+
+def test_a_clause_with_only_another_value_is_another_call():
+    move = _move("What are the prime factors of the numbers 45, 100, and 150?", FACTORS)
+    assert [c.args for c in move.calls] == [{"number": 45}, {"number": 100}, {"number": 150}]
+    move = _move(
+        "What is the factorial of 5, the factorial of 7, and the factorial of 9?",
+        _tool(
+            "factorial",
+            "Calculate the factorial of a given number.",
+            {"number": {"type": "integer", "description": "The number."}},
+            ["number"],
+        ),
+    )
+    assert [c.args["number"] for c in move.calls] == [5, 7, 9]
+
+
+def test_a_value_another_argument_holds_does_not_start_a_call():
+    tool = _tool(
+        "light_travel_time",
+        "Calculate the time light takes to travel between two bodies.",
+        {
+            "distance_in_light_years": {
+                "type": "number",
+                "description": "The distance in light years.",
+            },
+            "speed_of_light": {"type": "integer", "description": "Speed of light in m/s."},
+        },
+        ["distance_in_light_years"],
+    )
+    q = (
+        "How long does light take to travel 4.22 light years, then 6.1 light years? "
+        "Assume the speed of light is 299792458 m/s."
+    )
+    move = _move(q, tool)
+    assert [c.args["distance_in_light_years"] for c in move.calls] == [4.22, 6.1]
+    assert {c.args["speed_of_light"] for c in move.calls} == {299792458}
