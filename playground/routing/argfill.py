@@ -1949,6 +1949,19 @@ def series(
                 same = [
                     v.value for v in free if v.kind == "number" and v.unit.split("/")[0] == unit
                 ]
+                # "10, 20 and 30 years": the unit written once after the last of a list
+                # counts for the unitless numbers listed before it
+                if len(same) == 1:
+                    nums_before = [v for v in free if v.kind == "number" and v.end <= first.start]
+                    head = first
+                    for v in reversed(nums_before):
+                        if (v.unit and v.unit not in _NOT_UNITS) or not re.fullmatch(
+                            r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)",
+                            text[v.end : head.start],
+                        ):
+                            break
+                        same.insert(0, v.value)
+                        head = v
                 if len(same) > 1 and all(
                     not isinstance(x, float) or isinstance(value, float) or not x.is_integer()
                     for x in same
@@ -2059,6 +2072,24 @@ _AGAIN_RE = re.compile(
     r"compare|between|for|in|as\s+well\s+as|그리고|또|또한|다음)\b",
     re.I,
 )
+
+
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+_STATED_COUNT_RE = re.compile(
+    r"\b(two|three|four|five|six|seven|eight)\s+((?:[A-Za-z-]+\s+){0,2}?)([A-Za-z]+s)\b", re.I
+)
+
+
+def stated_count(question: str, vocabulary: set[str] | frozenset[str]) -> int | None:
+    """How many things the question says it asks about: a spelled number before a plural noun
+    of the tool's ``vocabulary`` (stems of its name, description and parameters): "the area of
+    two triangles" -> 2. ``None`` when it says no such count. (BFCL ``parallel``: the calls are
+    one per thing counted.)"""
+    for m in _STATED_COUNT_RE.finditer(korean.normalize(question)):
+        noun = korean.stem(m.group(3).lower())
+        if noun in vocabulary or noun.rstrip("s") in vocabulary:
+            return _COUNT_WORDS[m.group(1).lower()]
+    return None
 
 
 def clause_calls(

@@ -3,6 +3,7 @@ and a clause that only gives other values to what an earlier clause gave (anothe
 
 from __future__ import annotations
 
+from playground.routing import argfill
 from playground.routing.base import Turn
 from playground.routing.offline import OfflineRouter
 
@@ -115,3 +116,54 @@ def test_a_value_another_argument_holds_does_not_start_a_call():
     move = _move(q, tool)
     assert [c.args["distance_in_light_years"] for c in move.calls] == [4.22, 6.1]
     assert {c.args["speed_of_light"] for c in move.calls} == {299792458}
+
+
+PRESENT_VALUE = _tool(
+    "calculate_present_value",
+    "Calculate the present value of a stream of future payments.",
+    {
+        "payment_per_year": {"type": "integer", "description": "The payment received per year."},
+        "interest_rate": {"type": "number", "description": "The interest rate per period."},
+        "years": {"type": "integer", "description": "The total number of years."},
+    },
+    ["payment_per_year", "interest_rate", "years"],
+)
+
+
+def test_a_unit_written_once_after_a_list_counts_for_every_number_of_it():
+    q = "Calculate the present value of paying $1000 per year at an interest rate of 5% for 10, 20 and 30 years."
+    move = _move(q, PRESENT_VALUE)
+    assert [c.args["years"] for c in move.calls] == [10, 20, 30]
+    assert {c.args["payment_per_year"] for c in move.calls} == {1000}
+
+
+TRIANGLE = _tool(
+    "calculate_triangle_area",
+    "Calculate the area of a triangle from its base and height.",
+    {
+        "base": {"type": "integer", "description": "The base of the triangle."},
+        "height": {"type": "integer", "description": "The height of the triangle."},
+    },
+    ["base", "height"],
+)
+
+
+def test_stated_count_reads_a_spelled_number_before_a_plural_of_the_tools_words():
+    vocab = frozenset({"triangle", "area", "base", "height"})
+    assert argfill.stated_count("the area of two right-angled triangles", vocab) == 2
+    assert argfill.stated_count("four different triangles", vocab) == 4
+    assert argfill.stated_count("two children and two adults", vocab) is None
+    assert argfill.stated_count("a triangle with base 3", vocab) is None
+
+
+def test_the_question_saying_how_many_caps_the_calls():
+    q = (
+        "Find the area of 2 triangles. The first triangle has a base of 12 meters and a "
+        "height of 15 meters. The second triangle has a base of 18 meters and a height of 24 "
+        "meters. Also the third triangle has a base of 5 meters and a height of 3 meters."
+    )
+    assert len(_move(q, TRIANGLE).calls) == 3  # three triangles are described
+    move = _move(q.replace("area of 2 triangles", "area of two triangles"), TRIANGLE)
+    assert len(move.calls) == 2
+    assert move.calls[1].args == {"base": 18, "height": 24}
+    # (known gap: the spelled "two" also competes for the first call's base)
