@@ -1913,6 +1913,16 @@ _NOT_UNITS = frozenset(
 )
 
 
+#: Rules whose value is a word of the question (not a recognised name or number).
+_WORD_RULES = frozenset({"leftover", "cue", "word", "modifier", "listed", "lowercase"})
+#: One more item of a word list: after a comma or and/or, and itself followed by the list's
+#: next separator, the sentence's end or a preposition ("units and height of" is no list).
+_WORD_ITEM_RE = re.compile(
+    r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:the\s+)?([a-z][a-z-]*)\b"
+    r"(?=\s*(?:[,.?!;:)]|$)|\s+(?:and|or|in|at|for|on|with|from|to)\b)"
+)
+
+
 def series(
     question: str, args: dict[str, Any], evidence: dict[str, dict[str, Any]]
 ) -> list[dict[str, Any]]:
@@ -1935,6 +1945,23 @@ def series(
     for name, (start, _end) in spans.items():
         value = args.get(name)
         first = at.get(start)
+        if (
+            first is None
+            and isinstance(value, str)
+            and re.fullmatch(r"[a-z][a-z-]*", value)
+            and evidence[name]["rule"] in _WORD_RULES
+        ):
+            # a lowercase word listed with others ("gold, silver, platinum, and palladium")
+            words, reach = [value], _end
+            while m := _WORD_ITEM_RE.match(text, reach):
+                w = m.group(1)
+                if korean.is_stopword(korean.stem(w)) or w in _LEFTOVER_STOP:
+                    break
+                words.append(w)
+                reach = m.end()
+            if len(words) > 1:
+                lists[name] = words
+            continue
         if first is None or isinstance(value, (list, dict, bool)) or name not in args:
             continue
         # an identifier written in digits ("Case No 28473 and 64725") lists like a string
@@ -2059,8 +2086,9 @@ def clauses(question: str) -> list[tuple[int, int]]:
     out.append((start, len(text)))
     merged: list[tuple[int, int]] = []
     for a, b in out:
-        if merged and re.fullmatch(r"[\W\d_]*", text[a:b]):
-            merged[-1] = (merged[-1][0], b)  # ", and 150?": the list goes on, no new request
+        if merged and len(re.findall(r"[^\W\d_]+", text[a:b])) <= 2:
+            # ", and 150?", ", and cytoplasm,": the list goes on, no new request
+            merged[-1] = (merged[-1][0], b)
         else:
             merged.append((a, b))
     return [(a, b) for a, b in merged if len(text[a:b].strip()) >= 3]
@@ -2127,14 +2155,24 @@ def clause_calls(
         fill = fill_structured(specs, part)
         fill_loose(specs, part, fill)
         drop_nonconforming(specs, fill)
-        keep = {k for k in fill.args if fill.evidence[k]["rule"] in _CLAUSE_RULES} - {
-            k for k, v in fill.args.items() if isinstance(v, bool)
-        }
-        if not keep:
-            continue
         asks = bool(_AGAIN_RE.match(opening)) or bool(
             topic and {korean.stem(t.surface) for t in korean.tokenize(part)} >= topic
         )
+        # a clause that asks again ("and then do the same for San Francisco, CA") gives its
+        # name to an argument an earlier clause gave, even by position alone
+        keep = {
+            k
+            for k in fill.args
+            if fill.evidence[k]["rule"] in _CLAUSE_RULES
+            or (
+                asks
+                and k in given
+                and fill.evidence[k]["rule"] == "position"
+                and isinstance(fill.args[k], str)
+            )
+        } - {k for k, v in fill.args.items() if isinstance(v, bool)}
+        if not keep:
+            continue
         # a clause may list several values itself ("the factorial of 5, the factorial of 7")
         for n, row in enumerate(series(part, fill.args, fill.evidence)):
             values = {k: row[k] for k in keep if k in row}

@@ -167,3 +167,55 @@ def test_the_question_saying_how_many_caps_the_calls():
     assert len(move.calls) == 2
     assert move.calls[1].args == {"base": 18, "height": 24}
     # (known gap: the spelled "two" also competes for the first call's base)
+
+
+def test_a_lowercase_word_listed_with_others_is_one_call_each():
+    tool = _tool(
+        "get_metal_price",
+        "Retrieve the current price for a specified metal and measure.",
+        {
+            "metal": {"type": "string", "description": "The metal whose price is fetched."},
+            "measure": {"type": "string", "description": "The measure unit, like 'ounce' or 'kg'."},
+        },
+        ["metal", "measure"],
+    )
+    move = _move("What is the current price per ounce of gold, silver, and palladium?", tool)
+    assert [c.args for c in move.calls] == [
+        {"measure": "ounce", "metal": "gold"},
+        {"measure": "ounce", "metal": "silver"},
+        {"measure": "ounce", "metal": "palladium"},
+    ]
+
+
+def test_a_word_list_stops_where_a_word_is_not_an_item():
+    tool = _tool(
+        "triangle_area",
+        "Find the area of a triangle.",
+        {
+            "base": {"type": "integer", "description": "The base."},
+            "height": {"type": "integer", "description": "The height."},
+            "unit": {"type": "string", "description": "The unit of the lengths."},
+        },
+        ["base", "height", "unit"],
+    )
+    move = _move("Find the area of a triangle with a base of 10 units and height of 5 units.", tool)
+    assert [c.args for c in move.calls] == [{"base": 10, "height": 5, "unit": "units"}]
+
+
+def test_a_clause_asking_again_gives_its_names_by_position():
+    tool = _tool(
+        "vegan_restaurant_find",
+        "Locate nearby vegan restaurants.",
+        {"location": {"type": "string", "description": "The city and state."}},
+        ["location"],
+    )
+    q = (
+        "Find vegan restaurants in Los Angeles, CA, and then do the same for "
+        "San Francisco, CA and Seattle, WA?"
+    )
+    move = _move(q, tool)
+    assert [c.args["location"] for c in move.calls] == [
+        "Los Angeles, CA",
+        "San Francisco, CA",
+        "Seattle, WA",
+    ]
