@@ -47,6 +47,7 @@ import datetime as _dt
 import functools
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -1145,7 +1146,12 @@ class QuestionValues:
         def outside(v: Value) -> bool:
             return not any(v.start < b.end and b.start < v.end for b in bracketed)
 
-        quoted = [v for v in values.quoted(text) if outside(v)]
+        # a quote around (nearly) the whole question quotes the question, not a value
+        quoted = [
+            v
+            for v in values.quoted(text)
+            if outside(v) and (v.end - v.start) < 0.8 * len(text.strip())
+        ]
         strings = quoted + [
             v
             for v in values.names(text)
@@ -1201,7 +1207,16 @@ def fill_loose(
     digits = [v for v in nums if v.text[:1].isdigit() or v.text[:1] in "-+−."]
     wanted = sum(1 for s in open_specs if s.required and {"integer", "number"} & set(s.types))
     if len(digits) >= wanted:  # "two numbers, say 36 and 48": the digits are the values
-        nums = digits
+        # ... but a spelled number counting what a parameter names stays ("two adults" for
+        # no_of_adults)
+        # (not when several parameters share the word: "two numbers" counts number1, number2)
+        counted = Counter(w for s in open_specs for w in _label_words(s)[0])
+        named = {w for w, n in counted.items() if n == 1}
+        nums = [
+            v
+            for v in nums
+            if v in digits or (v.unit and korean.stem(v.unit.split("/")[0].lower()) in named)
+        ]
     intent_starts = {a: b for a, b in intent}
 
     def stated(v: Value) -> bool:  # every word of the name matched a tool's vocabulary

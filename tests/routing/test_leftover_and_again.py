@@ -219,3 +219,50 @@ def test_a_clause_asking_again_gives_its_names_by_position():
         "San Francisco, CA",
         "Seattle, WA",
     ]
+
+
+def test_a_quote_around_the_whole_question_is_not_a_value():
+    tool = _tool(
+        "get_stock_price",
+        "Retrieve the stock price for a specific company and time frame.",
+        {
+            "company": {"type": "string", "description": "The company."},
+            "days": {"type": "integer", "description": "Number of past days."},
+        },
+        ["company", "days"],
+    )
+    move = _move("'Get stock price of Apple for the last 5 days.'", tool)
+    assert [c.args for c in move.calls] == [{"company": "Apple", "days": 5}]
+
+
+HOTEL = _tool(
+    "check_availability",
+    "Check hotel availability for a location and time frame.",
+    {
+        "location": {"type": "string", "description": "The city."},
+        "check_in_date": {"type": "string", "description": "Check-in date, YYYY-MM-DD."},
+        "no_of_adults": {"type": "integer", "description": "The number of adults."},
+    },
+    ["location", "check_in_date", "no_of_adults"],
+)
+
+
+def test_a_spelled_count_of_what_one_parameter_names_stays_beside_digits():
+    move = _move("Is a hotel available for two adults in Paris from 2023 April 4th?", HOTEL)
+    assert [c.args for c in move.calls] == [
+        {"check_in_date": "2023-04-04", "location": "Paris", "no_of_adults": 2}
+    ]
+
+
+def test_a_spelled_count_of_several_parameters_is_not_a_value():
+    tool = _tool(
+        "gcd",
+        "Find the greatest common divisor of two numbers.",
+        {
+            "number1": {"type": "integer", "description": "The first number."},
+            "number2": {"type": "integer", "description": "The second number."},
+        },
+        ["number1", "number2"],
+    )
+    move = _move("Find the greatest common divisor of two numbers, say 36 and 48.", tool)
+    assert [c.args for c in move.calls] == [{"number1": 36, "number2": 48}]
