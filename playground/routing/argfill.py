@@ -1603,6 +1603,8 @@ def _leftover_runs(
             and not any(korean.match_quality(tok.stem, v)[0] >= 0.7 for v in vocab)
         )
         # "theory of relativity": two leftover words joined by "of" are one value
+        if ok and re.search(r"\d\s*$", text[: tok.start]):
+            ok = False  # "24 hour format", "50 kilometers": a number's unit, not a value
         if ok and cur is None and re.search(r"\bto\s+$", text[: tok.start]):
             ok = False  # "to read": an infinitive is what the user wants done, not a value
         if (
@@ -1711,7 +1713,7 @@ _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 _DATE_SPAN_RE = re.compile(
     r"\b(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
     rf"{_MONTH}\s*\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s*\d{{4}})?|"
-    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s*\d{{4}})?|"
     rf"\d{{4}},?\s+{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?![\w/-])",
     re.I,
 )
@@ -1854,14 +1856,20 @@ def _date(
     if spec.format == "time":
         return _time_of_day(spec, text, used)
     fmt = date_format(spec) or ("%Y-%m-%dT%H:%M:%S" if spec.format == "date-time" else "%Y-%m-%d")
+    # "from 2023 April 4th to April 8th": a date without a year takes the year another date
+    # of the question says; else this year
+    said_years = [
+        y.group()
+        for d in _DATE_SPAN_RE.finditer(text)
+        for y in re.finditer(r"\b\d{4}\b", d.group())
+    ]
+    year = int(said_years[0]) if said_years else _dt.date.today().year
     for m in _DATE_SPAN_RE.finditer(text):
         if not _free(m.span(), used):
             continue
         raw = m.group()
         try:
-            when = dparser.parse(
-                raw.replace("of ", ""), default=_dt.datetime(_dt.date.today().year, 1, 1)
-            )
+            when = dparser.parse(raw.replace("of ", ""), default=_dt.datetime(year, 1, 1))
         except (ValueError, OverflowError):
             continue
         start, end = m.span()

@@ -266,3 +266,41 @@ def test_a_spelled_count_of_several_parameters_is_not_a_value():
     )
     move = _move("Find the greatest common divisor of two numbers, say 36 and 48.", tool)
     assert [c.args for c in move.calls] == [{"number1": 36, "number2": 48}]
+
+
+def test_a_date_without_a_year_takes_the_year_another_date_says():
+    tool = _tool(
+        "check_hotel",
+        "Check hotel availability for a time frame.",
+        {
+            "location": {"type": "string", "description": "The city."},
+            "check_in_date": {"type": "string", "description": "Check-in date, YYYY-MM-DD."},
+            "check_out_date": {"type": "string", "description": "Check-out date, YYYY-MM-DD."},
+        },
+        ["location", "check_in_date", "check_out_date"],
+    )
+    move = _move("Check a hotel in Paris from 2023 April 4th to April 8th.", tool)
+    assert move.calls[0].args == {
+        "location": "Paris",
+        "check_in_date": "2023-04-04",
+        "check_out_date": "2023-04-08",
+    }
+    move = _move("Check a hotel in Paris from 15th October,2023 to 18th October.", tool)
+    assert move.calls[0].args["check_in_date"] == "2023-10-15"
+    assert move.calls[0].args["check_out_date"] == "2023-10-18"
+
+
+def test_a_tool_word_said_twice_and_a_numbers_unit_are_not_leftover():
+    tool = _tool(
+        "get_boiling_melting_points",
+        "Retrieve the boiling point and melting point of a substance.",
+        {
+            "substance": {"type": "string", "description": "The name of the substance."},
+            "sea_level": {"type": "integer", "description": "The sea level in meters."},
+        },
+        ["substance", "sea_level"],
+    )
+    move = _move(
+        "Find the boiling point and melting point of water at 5000 meters sea level.", tool
+    )
+    assert move.calls[0].args == {"substance": "water", "sea_level": 5000}
