@@ -1442,7 +1442,7 @@ def fill_loose(
         for s in open_specs
         if s.name not in fill.args
         and s.required
-        and _plain_string(s)
+        and (_plain_string(s) or _string_array(s))
         and not is_date_param(s)
         # examples or a lowercase rule say what its values look like (rules 6-7 decide)
         and not (s.examples or _LOWERCASE_DOC_RE.search(s.doc))
@@ -1469,6 +1469,25 @@ def fill_loose(
                 ),
             )
             start, end = runs.pop(best)
+            if _string_array(spec):
+                # an array takes the runs listed with it ("tomatoes and lettuce")
+                items = [(start, end)]
+                while best < len(runs) and _LIST_GAP_RE.fullmatch(
+                    text[items[-1][1] : runs[best][0]]
+                ):
+                    items.append(runs.pop(best))
+                while best > 0 and _LIST_GAP_RE.fullmatch(text[runs[best - 1][1] : items[0][0]]):
+                    best -= 1
+                    items.insert(0, runs.pop(best))
+                give(
+                    spec,
+                    [text[a:b] for a, b in items],
+                    "leftover",
+                    items[0][0],
+                    items[-1][1],
+                    "the listed words that no tool's vocabulary and no other argument took",
+                )
+                continue
             give(
                 spec,
                 text[start:end],
@@ -1481,6 +1500,18 @@ def fill_loose(
         if spec.joined:
             _place_shape(spec, text, fill)
     return fill
+
+
+_LIST_GAP_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+")
+
+
+def _string_array(spec: ParamSpec) -> bool:
+    """An array parameter whose items are strings (or untyped), with no enum or pattern."""
+    return (
+        "array" in spec.types
+        and (not spec.item_types or "string" in spec.item_types)
+        and not (spec.enum or spec.pattern)
+    )
 
 
 #: Words that join or introduce rather than name (never part of a leftover value).
@@ -1569,6 +1600,13 @@ _LEFTOVER_STOP = frozenset(
         "tonight",
         "tomorrow",
         "yesterday",
+        "having",
+        "them",
+        "these",
+        "those",
+        "it",
+        "its",
+        "their",
     ]
 )
 

@@ -304,3 +304,20 @@ def test_a_tool_word_said_twice_and_a_numbers_unit_are_not_leftover():
         "Find the boiling point and melting point of water at 5000 meters sea level.", tool
     )
     assert move.calls[0].args == {"substance": "water", "sea_level": 5000}
+
+
+def test_a_string_array_takes_the_leftover_words_listed_together():
+    tool = _tool(
+        "check_price",
+        "Check the price of grocery items at a store.",
+        {
+            "items": {"type": "array", "items": {"type": "string"}, "description": "The items."},
+            "location": {"type": "string", "description": "The city of the store."},
+        },
+        ["items", "location"],
+    )
+    move = _move("Check the price of tomatoes and lettuce in Los Angeles.", tool)
+    assert [c.args for c in move.calls] == [
+        {"location": "Los Angeles", "items": ["tomatoes", "lettuce"]}
+    ]
+    assert move.explanation["tools"][0]["arg_evidence"]["items"]["rule"] == "leftover"
