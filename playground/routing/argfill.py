@@ -2059,6 +2059,7 @@ def series(
                 unitless.append(name)
             continue
         chain, reach = [value], max(first.end, spans[name][1])
+        gaps: list[str] = []
         for v in free:
             if v.start < reach:
                 continue
@@ -2066,6 +2067,7 @@ def series(
                 break
             if not _SERIES_GAP_RE.match(text[reach : v.start]):
                 break
+            gaps.append(text[reach : v.start])
             item = str(v.value)
             if first.kind == "name" and isinstance(value, str) and "," in value:
                 # the first value took its qualifier ("Naples, Florida"): so does each item
@@ -2074,6 +2076,15 @@ def series(
                     item = text[v.start : m.end()]
             chain.append(item)
             reach = v.start + len(item)
+        if (
+            len(chain) == 2
+            and first.kind == "name"
+            and re.fullmatch(r"\s*,\s*", gaps[0])
+            and not re.match(r"\s*,?\s*(?:and|or|&)\b", text[reach:])
+        ):
+            # "Seattle, Washington": a name after a comma alone qualifies the first (a list
+            # of two says "and")
+            continue
         if len(chain) > 1:
             lists[name] = chain
     if unitless:

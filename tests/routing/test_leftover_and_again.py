@@ -321,3 +321,18 @@ def test_a_string_array_takes_the_leftover_words_listed_together():
         {"location": "Los Angeles", "items": ["tomatoes", "lettuce"]}
     ]
     assert move.explanation["tools"][0]["arg_evidence"]["items"]["rule"] == "leftover"
+
+
+WEATHER = _tool(
+    "get_current_weather",
+    "Get the current weather in a location.",
+    {"location": {"type": "string", "description": "The city and state."}},
+    ["location"],
+)
+
+
+def test_a_name_after_a_comma_alone_qualifies_it_a_list_of_two_says_and():
+    move = _move("What's the current weather in Seattle, Washington?", WEATHER)
+    assert [c.args for c in move.calls] == [{"location": "Seattle"}]
+    move = _move("What's the current weather in Seattle and Boston?", WEATHER)
+    assert [c.args["location"] for c in move.calls] == ["Seattle", "Boston"]
