@@ -1040,6 +1040,8 @@ _FLAG_VERBS = frozenset(
         "only",
         "want",
         "force",
+        "consider",
+        "account",
     ]
 )
 _DATE_DOC_RE = re.compile(r"\bdate\b|날짜|일자", re.I)
@@ -1206,7 +1208,7 @@ def fill_loose(
     strings, nums = list(found.strings), list(found.numbers)
     digits = [v for v in nums if v.text[:1].isdigit() or v.text[:1] in "-+−."]
     wanted = sum(1 for s in open_specs if s.required and {"integer", "number"} & set(s.types))
-    if len(digits) >= wanted:  # "two numbers, say 36 and 48": the digits are the values
+    if digits and len(digits) >= wanted:  # "two numbers, say 36 and 48": the digits are the values
         # ... but a spelled number counting what a parameter names stays ("two adults" for
         # no_of_adults)
         # (not when several parameters share the word: "two numbers" counts number1, number2)
@@ -1215,7 +1217,13 @@ def fill_loose(
         nums = [
             v
             for v in nums
-            if v in digits or (v.unit and korean.stem(v.unit.split("/")[0].lower()) in named)
+            if v in digits
+            or (v.unit and korean.stem(v.unit.split("/")[0].lower()) in named)
+            or any(
+                _COUNTS_RE.search(s.name)
+                and _counted_noun(toks, v.end, _label_words(s)[0] | _label_words(s)[1])
+                for s in open_specs
+            )
         ]
     intent_starts = {a: b for a, b in intent}
 
@@ -1283,6 +1291,16 @@ def fill_loose(
                     score += 3
                     why.append(f"unit {v.unit!r} is in its description")
             near = 2 * _near(toks, v.start, v.end, name_w) + _near(toks, v.start, v.end, doc_w)
+            if (
+                v.kind == "number"
+                and "integer" in spec.types
+                and _COUNTS_RE.search(spec.name)
+                and _counted_noun(toks, v.end, name_w | doc_w)
+            ):
+                # "three personality traits" for trait_count, "ten major events" for
+                # count ("Number of events"): the number counts the parameter's noun
+                score += 1.5
+                why.append("it counts the parameter's noun")
             if near:
                 score += near
                 why.append("next to its words")
@@ -1609,6 +1627,21 @@ _LEFTOVER_STOP = frozenset(
         "their",
     ]
 )
+
+
+#: A parameter named for a count (trait_count, num_results, top_n).
+_COUNTS_RE = re.compile(r"count|(?:^|_)(?:num|n|top)(?:_|$)|^num[A-Z_]", re.I)
+
+
+def _counted_noun(tokens: list[korean.Token], end: int, words: set[str]) -> bool:
+    """True when one of the three words after a number (ending at ``end``) is a plural of
+    ``words`` (the parameter's own nouns)."""
+    after = [t for t in tokens if t.start >= end][:3]
+    return any(
+        t.surface.lower().endswith("s")
+        and any(korean.match_quality(t.stem, w)[0] >= 0.7 for w in words - _GENERIC_NAME_WORDS)
+        for t in after
+    )
 
 
 def _leftover_runs(

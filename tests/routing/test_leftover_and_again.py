@@ -336,3 +336,39 @@ def test_a_name_after_a_comma_alone_qualifies_it_a_list_of_two_says_and():
     assert [c.args for c in move.calls] == [{"location": "Seattle"}]
     move = _move("What's the current weather in Seattle and Boston?", WEATHER)
     assert [c.args["location"] for c in move.calls] == ["Seattle", "Boston"]
+
+
+def test_a_spelled_number_counting_a_count_parameters_noun_fills_it():
+    tool = _tool(
+        "get_religion_history",
+        "Retrieves significant religious events.",
+        {
+            "religion": {"type": "string", "description": "Name of the religion."},
+            "century": {"type": "integer", "description": "The century of the events."},
+            "count": {"type": "integer", "description": "Number of events to return."},
+        },
+        ["religion", "century"],
+    )
+    move = _move("Find ten major religious events of Christianity in the 16th century.", tool)
+    assert move.calls[0].args == {"religion": "Christianity", "century": 16, "count": 10}
+    ev = move.explanation["tools"][0]["arg_evidence"]["count"]
+    assert "it counts the parameter's noun" in ev["detail"]
+
+
+def test_a_flag_named_consider_x_is_true_when_the_question_says_x():
+    tool = _tool(
+        "distance_calculate",
+        "Calculate the distance between two locations.",
+        {
+            "origin": {"type": "string", "description": "Starting location."},
+            "destination": {"type": "string", "description": "Destination location."},
+            "consider_terrain": {"type": "boolean", "description": "Account for terrain."},
+        },
+        ["origin", "destination"],
+    )
+    move = _move("Find the distance between New York and Boston, accounting for terrain.", tool)
+    assert move.calls[0].args == {
+        "origin": "New York",
+        "destination": "Boston",
+        "consider_terrain": True,
+    }
