@@ -768,8 +768,20 @@ def fill_free_text(
     tools' structured values); ``reasons``: ``{span: why}`` for words that matched a tool's
     vocabulary (so they state intent, not the value); ``tokens``: the question's tokens when
     already computed."""
+    quotes = [v for v in values.quoted(question) if len(str(v.value).split()) >= 3]
     for spec in specs:
         if spec.name in fill.args or not spec.free_text:
+            continue
+        quote = next((q for q in quotes if _free((q.start, q.end), fill.consumed + reserved)), None)
+        if quote is not None:  # the text the user quoted is the text to use
+            fill.args[spec.name] = str(quote.value)
+            fill.evidence[spec.name] = {
+                "rule": "free_text",
+                "span": [quote.start, quote.end],
+                "text": str(quote.value),
+                "detail": "the quoted text",
+            }
+            fill.consumed.append((quote.start, quote.end))
             continue
         if tokens is None:
             tokens = korean.tokenize(question)
@@ -1468,6 +1480,7 @@ def fill_loose(
     if leftover_specs:
         held = used + [tuple(ev["span"]) for ev in fill.evidence.values()]
         held += [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
+        held += [(q.start, q.end) for q in found.strings if q.kind == "quoted"]  # a value
         vocab: set[str] = set()
         for s in specs:
             vocab |= _label_words(s)[0] | _label_words(s)[1]

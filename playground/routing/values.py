@@ -127,9 +127,10 @@ _KO_NUM_RE = re.compile(
     r"\s?(?P<unit>번째|개|명|번|권|장|병|잔|대|건|가지|일|주|달|시간|분|살)"
 )
 #: Quoted text. A single quote touching a letter on its outer side is an apostrophe, not a
-#: quote ("I'd like 'chicken dish'": the quote opens at 'chicken, not at I'd).
+#: quote ("I'd like 'chicken dish'": the quote opens at 'chicken, not at I'd); inside a quote,
+#: one between two letters is an apostrophe ('I love it! It's fresh.').
 _QUOTED_RE = re.compile(
-    r"(?<![A-Za-z])'([^'\n]{1,200})'(?![A-Za-z])|\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|"
+    r"(?<![A-Za-z])'((?:[^'\n]|(?<=[A-Za-z])'(?=[A-Za-z])){1,200})'(?![A-Za-z])|\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|"
     r"‘([^’\n]{1,200})’|`([^`\n]{1,200})`"
 )
 _ASSIGN_RE = re.compile(

@@ -372,3 +372,19 @@ def test_a_flag_named_consider_x_is_true_when_the_question_says_x():
         "destination": "Boston",
         "consider_terrain": True,
     }
+
+
+def test_a_quote_may_hold_apostrophes_and_a_free_text_parameter_takes_the_quote():
+    from playground.routing import values
+
+    q = "Analyze the sentiment of the review 'I love the food here! It's always fresh.'."
+    assert [v.value for v in values.quoted(q)] == ["I love the food here! It's always fresh."]
+    assert [v.value for v in values.quoted("I'd like 'chicken dish' now")] == ["chicken dish"]
+    tool = _tool(
+        "sentiment_analysis",
+        "Perform sentiment analysis on a given piece of text.",
+        {"query": {"type": "string", "description": "The text to analyse."}},
+        ["query"],
+    )
+    move = _move(q, tool)
+    assert move.calls[0].args == {"query": "I love the food here! It's always fresh."}
