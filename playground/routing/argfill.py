@@ -1083,7 +1083,10 @@ def _near(
     """How strongly ``words`` label the span ``[start, end)``: 1/(distance) per matching token
     among the ``before`` tokens before it and the two after it."""
     prev = [t for t in tokens if t.end <= start][-before:]
-    nxt = [t for t in tokens if t.start >= end][:2]
+    nxt3 = [t for t in tokens if t.start >= end][:3]
+    nxt = nxt3[:2]
+    if any(t.surface.lower() in ("of", "is", "was", "are") for t in nxt3):
+        nxt = []  # "$2000, final value of $3000": those words label the value after them
     score = 0.0
     for dist, tok in enumerate(reversed(prev), 1):
         if any(korean.match_quality(tok.stem, w)[0] >= 0.7 for w in words):

@@ -388,3 +388,19 @@ def test_a_quote_may_hold_apostrophes_and_a_free_text_parameter_takes_the_quote(
     )
     move = _move(q, tool)
     assert move.calls[0].args == {"query": "I love the food here! It's always fresh."}
+
+
+def test_words_after_a_value_that_introduce_the_next_value_do_not_label_it():
+    tool = _tool(
+        "calculate_cagr",
+        "Calculate the Compound Annual Growth Rate (CAGR) for an investment.",
+        {
+            "initial_value": {"type": "integer", "description": "The initial investment value."},
+            "final_value": {"type": "integer", "description": "The final investment value."},
+            "period_in_years": {"type": "integer", "description": "The period in years."},
+        },
+        ["initial_value", "final_value", "period_in_years"],
+    )
+    q = "Calculate the CAGR for an initial investment of $2000, final value of $3000 in a period of 4 years."
+    move = _move(q, tool)
+    assert move.calls[0].args == {"initial_value": 2000, "final_value": 3000, "period_in_years": 4}
