@@ -1470,6 +1470,32 @@ def fill_loose(
                 f"the next unused {v.kind} in the question{as_fraction}",
             )
             break
+    # a required parameter comes first: a name an optional one took by a weak label moves to
+    # a required string still empty ("the footballer Lionel Messi" for celebrity_name, not for
+    # the optional sports)
+    for spec in open_specs:
+        if spec.name in fill.args or not spec.required or not _plain_string(spec):
+            continue
+        donor = next(
+            (
+                o
+                for o in open_specs
+                if not o.required
+                and o.name in fill.args
+                and fill.evidence[o.name]["rule"] in ("string", "position")
+                and isinstance(fill.args[o.name], str)
+                and _plain_string(o)
+            ),
+            None,
+        )
+        if donor is not None:
+            fill.args[spec.name] = fill.args.pop(donor.name)
+            ev = fill.evidence.pop(donor.name)
+            fill.evidence[spec.name] = {
+                **ev,
+                "detail": f"{ev['detail']}; moved from the optional {donor.name}: "
+                "a required parameter comes first",
+            }
     leftover_specs = [
         s
         for s in open_specs

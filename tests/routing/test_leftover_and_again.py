@@ -404,3 +404,19 @@ def test_words_after_a_value_that_introduce_the_next_value_do_not_label_it():
     q = "Calculate the CAGR for an initial investment of $2000, final value of $3000 in a period of 4 years."
     move = _move(q, tool)
     assert move.calls[0].args == {"initial_value": 2000, "final_value": 3000, "period_in_years": 4}
+
+
+def test_a_name_an_optional_parameter_took_weakly_moves_to_an_empty_required_one():
+    tool = _tool(
+        "celebrity_achievements",
+        "Find the major achievements of a sports celebrity.",
+        {
+            "celebrity_name": {"type": "string", "description": "Name of the sports celebrity."},
+            "sports": {"type": "string", "description": "Type of sports the celebrity is in."},
+        },
+        ["celebrity_name"],
+    )
+    move = _move("Find all the major achievements of the footballer Lionel Messi.", tool)
+    assert move.calls[0].args == {"celebrity_name": "Lionel Messi"}
+    ev = move.explanation["tools"][0]["arg_evidence"]["celebrity_name"]
+    assert "moved from the optional sports" in ev["detail"]
