@@ -412,7 +412,10 @@ def test_a_name_an_optional_parameter_took_weakly_moves_to_an_empty_required_one
         "Find the major achievements of a sports celebrity.",
         {
             "celebrity_name": {"type": "string", "description": "Name of the sports celebrity."},
-            "sports": {"type": "string", "description": "Type of sports the celebrity is in."},
+            "sports": {
+                "type": "string",
+                "description": "Type of sports the celebrity is in. Default is Football.",
+            },
         },
         ["celebrity_name"],
     )
