@@ -119,6 +119,7 @@ WEAK_RULES = frozenset(
         "enum_words",
         "modifier",
         "leftover",
+        "year",
     }
 )
 _ALNUM = "A-Za-z0-9"
@@ -713,6 +714,28 @@ def _listed_or_unit(
     return None
 
 
+#: A string parameter named for a year or a season (year, season, fiscal_year).
+_YEARISH_RE = re.compile(r"(?:^|_)years?(?:_|$)|season|^year|Year$|연도|년도|시즌", re.I)
+_YEAR_TEXT_RE = re.compile(
+    r"(?<![\w.-])((?:1[5-9]|20)\d{2})(?:\s*[-–/]\s*((?:1[5-9]|20)?\d{2}))?(?!\w|\.\d)"
+)
+
+
+def _year_text(text: str, used: list[tuple[int, int]]) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``year``: a year or a season written in digits ("in 2022", "the 2019-2020
+    season") for a string parameter named for a year or season, as written."""
+    for m in _YEAR_TEXT_RE.finditer(text):
+        if _free(m.span(), used):
+            value = m.group(1) + (f"-{m.group(2)}" if m.group(2) else "")
+            return value, {
+                "rule": "year",
+                "span": list(m.span()),
+                "text": m.group(),
+                "detail": "a year or season written in digits, for a year/season string",
+            }
+    return None
+
+
 def fill_structured(
     specs: list[ParamSpec], question: str, tokens: list[korean.Token] | None = None
 ) -> Fill:
@@ -736,6 +759,8 @@ def fill_structured(
             and (spec.listed or _UNIT_NAME_RE.search(spec.name))
         ):
             found = _listed_or_unit(spec, text, fill.consumed)
+        if found is None and _plain_string(spec) and _YEARISH_RE.search(spec.name):
+            found = _year_text(text, fill.consumed)
         if found is None and ("integer" in spec.types or "number" in spec.types) and not spec.enum:
             found = _integer(spec, text, fill.consumed)
         if found is not None:

@@ -423,3 +423,20 @@ def test_a_name_an_optional_parameter_took_weakly_moves_to_an_empty_required_one
     assert move.calls[0].args == {"celebrity_name": "Lionel Messi"}
     ev = move.explanation["tools"][0]["arg_evidence"]["celebrity_name"]
     assert "moved from the optional sports" in ev["detail"]
+
+
+def test_a_year_or_season_string_takes_the_digits_as_written():
+    tool = _tool(
+        "player_stats",
+        "Get the player stats for a season.",
+        {
+            "player_name": {"type": "string", "description": "Name of the player."},
+            "season": {"type": "string", "description": "Soccer season, usually two years."},
+        },
+        ["player_name", "season"],
+    )
+    move = _move("Get the player stats of Cristiano Ronaldo in the 2019-2020 season", tool)
+    assert move.calls[0].args == {"player_name": "Cristiano Ronaldo", "season": "2019-2020"}
+    assert move.explanation["tools"][0]["arg_evidence"]["season"]["rule"] == "year"
+    move = _move("Get the player stats of Cristiano Ronaldo in 2022.", tool)
+    assert move.calls[0].args["season"] == "2022"
