@@ -144,7 +144,7 @@ _PATH_RE = re.compile(
 _CODE_RE = re.compile(
     r"(?<![\w-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+(?![\w-])|(?<![\w-])[A-Z]{1,4}\d{2,}(?![\w-])"
 )
-_NAME_WORD = r"(?:[A-Z][\w'’&.-]*|\d+(?:st|nd|rd|th)?)"
+_NAME_WORD = r"(?:[A-Z][\w'’&.-]*|\d+(?!\d|[/.-]\d)(?:st|nd|rd|th)?)"
 _NAME_RE = re.compile(
     rf"(?<![\w'’])[A-Z][\w'’&.-]*(?:(?:\s+(?:of|de|la|du|von|van|the)\s+|\s+|,\s(?=[A-Z]{{2}}\b)){_NAME_WORD})*"
 )
@@ -409,7 +409,15 @@ def names(text: str) -> list[Value]:
             start = text.index(words[0], start) + len(words[0])
             start += len(text[start:]) - len(text[start:].lstrip())
             words = words[1:]
-        while words and words[-1].lower() in ("of", "the", "and", "&"):
+        # a year after a name is the time of it, not part of it ("London 2022", "NBA 2021")
+        while words and (
+            words[-1].lower() in ("of", "the", "and", "&")
+            or (
+                len(words) > 1
+                and re.fullmatch(r"(?:1[5-9]|20)\d\d", words[-1])
+                and not re.match(r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)", words[-2])
+            )
+        ):
             end = text.rindex(words[-1], start, end)
             end = len(text[:end].rstrip())
             words = words[:-1]

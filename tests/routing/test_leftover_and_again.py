@@ -440,3 +440,14 @@ def test_a_year_or_season_string_takes_the_digits_as_written():
     assert move.explanation["tools"][0]["arg_evidence"]["season"]["rule"] == "year"
     move = _move("Get the player stats of Cristiano Ronaldo in 2022.", tool)
     assert move.calls[0].args["season"] == "2022"
+
+
+def test_a_year_after_a_name_and_a_date_after_it_are_not_part_of_the_name():
+    from playground.routing import values
+
+    assert [v.value for v in values.names("the air quality in London 2022/08/16?")] == ["London"]
+    assert [v.value for v in values.names("the ranking of LA Lakers in the NBA 2021 season")] == [
+        "LA Lakers",
+        "NBA",
+    ]
+    assert [v.value for v in values.names("performing next month (April 2022).")] == ["April 2022"]
