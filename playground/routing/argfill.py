@@ -1870,6 +1870,9 @@ _FORMAT_TOKEN_RE = re.compile(
     r"(?<![A-Za-z])(?:[YyMmDd]{2,4}[-/. ][YyMmDd]{2,4}(?:[-/. ][YyMmDd]{2,4})?)"
     r"(?:[ T][Hh]{2}:[Mm]{2}(?::[Ss]{2})?Z?)?(?![A-Za-z])"
 )
+_FORMAT_WORDS_RE = re.compile(
+    r"\b(month|day|year)([-/. ])(month|day|year)[-/. ](month|day|year)\b", re.I
+)
 _ISO_EXAMPLE_RE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?")
 
 
@@ -1893,6 +1896,10 @@ def date_format(spec: ParamSpec) -> str | None:
     m = _FORMAT_TOKEN_RE.search(spec.doc)
     if m:
         return _strftime_of(m.group())
+    w = _FORMAT_WORDS_RE.search(spec.doc)
+    if w:  # "The date (month-day-year)": the order said in words, with its separator
+        parts = {"month": "%m", "day": "%d", "year": "%Y"}
+        return w.group(2).join(parts[w.group(k).lower()] for k in (1, 3, 4))
     ex = _ISO_EXAMPLE_RE.search(spec.doc)
     if ex:
         v = ex.group()

@@ -451,3 +451,17 @@ def test_a_year_after_a_name_and_a_date_after_it_are_not_part_of_the_name():
         "NBA",
     ]
     assert [v.value for v in values.names("performing next month (April 2022).")] == ["April 2022"]
+
+
+def test_a_date_order_said_in_words_is_the_format():
+    tool = _tool(
+        "air_quality",
+        "Retrieve the air quality index for a location.",
+        {
+            "location": {"type": "string", "description": "The city."},
+            "date": {"type": "string", "description": "The date (month-day-year) to look up."},
+        },
+        ["location", "date"],
+    )
+    move = _move("What is the air quality index in London 2022/08/16?", tool)
+    assert move.calls[0].args == {"location": "London", "date": "08-16-2022"}
