@@ -465,3 +465,29 @@ def test_a_date_order_said_in_words_is_the_format():
     )
     move = _move("What is the air quality index in London 2022/08/16?", tool)
     assert move.calls[0].args == {"location": "London", "date": "08-16-2022"}
+
+
+def test_a_code_its_description_explains_is_given_when_the_question_says_its_words():
+    tool = _tool(
+        "get_professionals",
+        "Retrieves professional workers that match the service and province.",
+        {
+            "service_id": {
+                "type": "integer",
+                "description": "Unique identifier for the service. For example, 1 for cleaning "
+                "service, 2 for ironing service, 3 for big cleaning service.",
+            },
+            "province_id": {
+                "type": "integer",
+                "description": "Unique identifier for the province. For example, 1 for Bangkok, "
+                "2 for Chiang Mai, 3 for Chonburi.",
+            },
+        },
+        ["service_id", "province_id"],
+    )
+    move = _move("find professional ironing workers in Chiang Mai", tool)
+    assert move.calls[0].args == {"service_id": 2, "province_id": 2}
+    ev = move.explanation["tools"][0]["arg_evidence"]["province_id"]
+    assert ev["rule"] == "coded" and ev["text"] == "Chiang Mai"
+    move = _move("find professional big cleaning workers in Bangkok", tool)
+    assert move.calls[0].args == {"service_id": 3, "province_id": 1}
