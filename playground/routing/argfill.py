@@ -121,6 +121,7 @@ WEAK_RULES = frozenset(
         "leftover",
         "year",
         "coded",
+        "object",
     }
 )
 _ALNUM = "A-Za-z0-9"
@@ -307,6 +308,8 @@ class ParamSpec:
     #: values its description quotes ("'real' for real roots, 'all' for both"): the options a
     #: reader sees, like an enum the schema does not declare
     listed: tuple[str, ...] = ()
+    #: an object's properties, as parameters of their own (its fields named in the question)
+    sub: tuple[ParamSpec, ...] = field(default=(), compare=False)
 
     @property
     def structured(self) -> bool:
@@ -373,6 +376,8 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
             and not spec.structured
             and (name.lower() in _FREE_TEXT_NAMES or bool(_FREE_TEXT_DOC_RE.search(doc)))
         )
+        if "object" in types and isinstance(schema.get("properties"), dict):
+            spec = replace(spec, sub=tuple(param_specs(schema, {})))
         specs.append(replace(spec, free_text=free))
     return specs
 
@@ -1643,6 +1648,23 @@ def fill_loose(
                 start,
                 end,
                 "the question's words that no tool's vocabulary and no other argument took",
+            )
+    for spec in open_specs:  # an object whose fields the question names (issue 12)
+        if spec.name in fill.args or not spec.required or not spec.sub:
+            continue
+        inner = fill_structured(list(spec.sub), text, toks)
+        fill_loose(list(spec.sub), text, inner, toks, found, intent)
+        drop_nonconforming(list(spec.sub), inner)
+        spans = [ev["span"] for ev in inner.evidence.values() if ev["span"][0] >= 0]
+        if spans and all(s.name in inner.args for s in spec.sub if s.required):
+            give(
+                spec,
+                dict(inner.args),
+                "object",
+                min(a for a, _b in spans),
+                max(b for _a, b in spans),
+                "its fields: "
+                + "; ".join(f"{k} by {ev['rule']}" for k, ev in inner.evidence.items()),
             )
     for spec in open_specs:
         if spec.joined:

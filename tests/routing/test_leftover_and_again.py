@@ -491,3 +491,29 @@ def test_a_code_its_description_explains_is_given_when_the_question_says_its_wor
     assert ev["rule"] == "coded" and ev["text"] == "Chiang Mai"
     move = _move("find professional big cleaning workers in Bangkok", tool)
     assert move.calls[0].args == {"service_id": 3, "province_id": 1}
+
+
+def test_an_object_takes_the_fields_the_question_names():
+    tool = _tool(
+        "update_user_profile",
+        "Update a user's profile.",
+        {
+            "user_id": {"type": "integer", "description": "The user's id."},
+            "profile_data": {
+                "type": "object",
+                "description": "The profile fields to update.",
+                "properties": {
+                    "email": {"type": "string", "format": "email", "description": "E-mail."},
+                    "age": {"type": "integer", "description": "The user's age in years."},
+                },
+            },
+        },
+        ["user_id", "profile_data"],
+    )
+    q = "Update my profile: my new email is john.doe@example.com and my age is 30 years. User id 12345."
+    move = _move(q, tool)
+    assert move.calls[0].args == {
+        "user_id": 12345,
+        "profile_data": {"email": "john.doe@example.com", "age": 30},
+    }
+    assert move.explanation["tools"][0]["arg_evidence"]["profile_data"]["rule"] == "object"
