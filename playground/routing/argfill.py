@@ -1036,6 +1036,9 @@ _GENERIC_DOC_WORDS = frozenset(
         "their",
     ]
 )
+#: Parameters named for a message a user writes (its cue takes the rest of the sentence).
+_MESSAGE_NAME_RE = re.compile(r"(?:^|_)(?:content|message|msg|text|body|note|comment)s?$", re.I)
+_SENTENCE_STOP_RE = re.compile(r"[.;?!](?:\s|$)|\n")
 _CUE_STOP_RE = re.compile(
     r"[.,;?!]|\s(?:and|with|using|for|from|to|in|on|at|by|of|that|which|who|where|when|"
     r"then|within|into|over|under|after|before|between|if)\s",
@@ -1563,6 +1566,29 @@ def fill_loose(
                 f"the next unused {v.kind} in the question{as_fraction}",
             )
             break
+    # the one name nobody took goes to the one optional parameter that takes names ("a film
+    # with Duane Whitaker" for cast: "Names of leading actors")
+    held_now = used + [tuple(ev["span"]) for ev in fill.evidence.values()]
+    spare = [
+        c
+        for i, c in enumerate(cands)
+        if i not in taken
+        and c.kind == "name"
+        and " " in str(c.value)
+        and not re.search(r"[.!?]\s", str(c.value))
+        and _free((c.start, c.end), held_now)
+    ]
+    takers = [
+        s
+        for s in open_specs
+        if s.name not in fill.args
+        and not s.required
+        and _plain_string(s)
+        and re.search(r"\bnames?\b", s.doc, re.I)
+    ]
+    if len(spare) == 1 and len(takers) == 1:
+        v = spare[0]
+        give(takers[0], str(v.value), "position", v.start, v.end, "the one name left, for names")
     # a required parameter comes first: a name an optional one took by a weak label moves to
     # a required string still empty ("the footballer Lionel Messi" for celebrity_name, not for
     # the optional sports)
@@ -1924,9 +1950,14 @@ def _cue_span(
             lead = _LEAD_RE.match(rest[skip:])
             skip += lead.end() if lead else 0
         body = rest[skip:]
-        stop = _CUE_STOP_RE.search(" " + body)
-        value = (body[: max(0, stop.start() - 1)] if stop else body).strip()
-        if value and len(value.split()) <= 6 and not korean.is_stopword(value.lower()):
+        # a message-like parameter ("content", "message") takes its whole sentence ("add todo
+        # with content go to sleep at 9 pm"); others stop at a preposition
+        stop = (_SENTENCE_STOP_RE if _MESSAGE_NAME_RE.search(spec.name) else _CUE_STOP_RE).search(
+            " " + body
+        )
+        value = (body[: max(0, stop.start() - 1)] if stop else body).strip(" -:")
+        limit = 20 if _MESSAGE_NAME_RE.search(spec.name) else 6
+        if value and len(value.split()) <= limit and not korean.is_stopword(value.lower()):
             start = tok.end + skip
             return start, start + len(value), tok.surface
     return None

@@ -517,3 +517,32 @@ def test_an_object_takes_the_fields_the_question_names():
         "profile_data": {"email": "john.doe@example.com", "age": 30},
     }
     assert move.explanation["tools"][0]["arg_evidence"]["profile_data"]["rule"] == "object"
+
+
+def test_a_message_parameter_cued_by_its_word_takes_the_whole_sentence():
+    tool = _tool(
+        "todo",
+        "Manage a to-do list: add or delete items.",
+        {
+            "type": {"type": "string", "enum": ["add", "delete"], "description": "The action."},
+            "content": {"type": "string", "description": "The content of the item."},
+        },
+        ["type", "content"],
+    )
+    move = _move("add todo with content go to sleep at 9 pm", tool)
+    assert move.calls[0].args == {"type": "add", "content": "go to sleep at 9 pm"}
+
+
+def test_the_one_name_left_goes_to_the_one_optional_parameter_that_takes_names():
+    tool = _tool(
+        "find_movies",
+        "Retrieves a list of movies based on the director and cast.",
+        {
+            "directed_by": {"type": "string", "description": "Director of the movie."},
+            "cast": {"type": "string", "description": "Names of leading actors in the movie."},
+        },
+        [],
+    )
+    q = "Find a good movie to watch with Duane Whitaker, directed by Quentin Tarantino."
+    move = _move(q, tool)
+    assert move.calls[0].args == {"directed_by": "Quentin Tarantino", "cast": "Duane Whitaker"}
