@@ -142,7 +142,7 @@ _PATH_RE = re.compile(
     r"(?<![\w/])(?:~|\.{1,2})?/(?:[\w.-]+/)*[\w.-]+|\b[\w-]+\.(?:txt|csv|json|py|pdf|png|jpe?g|xlsx?|docx?|md|log|ya?ml|html?|mp3|mp4|wav|zip)\b"
 )
 _CODE_RE = re.compile(
-    r"(?<![\w-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+(?![\w-])|(?<![\w-])[A-Z]{1,4}\d{2,}(?![\w-])"
+    r"(?<![\w-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+(?![\w-])|(?<![\w-])[A-Z]{1,4}\d{2,}(?![\w-])|(?<![\w-])(?=[A-Z0-9]*[A-Z]\d)\d[A-Z0-9]{3,}(?![\w-])"
 )
 _NAME_WORD = r"(?:[A-Z][\w'’&.-]*|\d+(?!\d|[/.-]\d)(?:st|nd|rd|th)?)"
 _NAME_RE = re.compile(

@@ -546,3 +546,13 @@ def test_the_one_name_left_goes_to_the_one_optional_parameter_that_takes_names()
     q = "Find a good movie to watch with Duane Whitaker, directed by Quentin Tarantino."
     move = _move(q, tool)
     assert move.calls[0].args == {"directed_by": "Quentin Tarantino", "cast": "Duane Whitaker"}
+
+
+def test_a_code_starting_with_a_digit_is_a_code_but_a_number_with_a_unit_is_not():
+    from playground.routing import values
+
+    assert [(v.kind, v.value) for v in values.names("my Indigo flight 6E123 today")] == [
+        ("name", "Indigo"),
+        ("code", "6E123"),
+    ]
+    assert [v.kind for v in values.names("a temperature of 300K and 5000M")] == []
