@@ -32,6 +32,9 @@ span of the question it used and the detail):
    loaded keeps ``tumbler`` for search_products).
 8. ``integer`` -- for integer parameters: a number followed by a counter (3개, 5건, 10 items)
    or standing alone, within ``minimum``/``maximum``.
+8a. ``coded`` -- a code the description explains ("1 for cleaning service, 2 for ironing
+   service") when the question says the words only that code has; ``year`` -- for a string
+   parameter named for a year or season, a year or season written in digits ("2019-2020").
 9. ``free_text`` -- for a search-like string parameter (name such as keyword/query, or a
    description saying 검색어/키워드/keyword/query/search): the question's content words minus
    stopwords, question words, words that matched a tool's vocabulary and spans other rules
@@ -1301,8 +1304,13 @@ def fill_loose(
     (``the function 3x^2 + 2x - 1`` -> ``3x^2 + 2x - 1``, rule ``cue``); dates are parsed with
     :func:`dateutil.parser.parse`; booleans are true when the parameter's name word is in the
     question (false after a negation); finally required parameters still empty take the
-    remaining fitting values in schema order (rule ``position``). Optional parameters are only
-    filled by labelled evidence. Returns ``fill`` (updated in place)."""
+    remaining fitting values in schema order (rule ``position``); the one name nobody took goes
+    to the one optional parameter whose description takes names; a name an optional parameter
+    took by a weak label moves to a required string still empty; a required plain string (or
+    string array) still empty takes the question's leftover words (rule ``leftover``: words no
+    tool's vocabulary and no argument took, :func:`_leftover_runs`); a required object takes the
+    fields the question names (rule ``object``). Optional parameters are only filled by
+    labelled evidence. Returns ``fill`` (updated in place)."""
     text = korean.normalize(question)
     toks = tokens if tokens is not None else korean.tokenize(text)
     open_specs = [
