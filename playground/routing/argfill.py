@@ -32,6 +32,9 @@ span of the question it used and the detail):
    loaded keeps ``tumbler`` for search_products).
 8. ``integer`` -- for integer parameters: a number followed by a counter (3개, 5건, 10 items)
    or standing alone, within ``minimum``/``maximum``.
+8a. ``coded`` -- a code the description explains ("1 for cleaning service, 2 for ironing
+   service") when the question says the words only that code has; ``year`` -- for a string
+   parameter named for a year or season, a year or season written in digits ("2019-2020").
 9. ``free_text`` -- for a search-like string parameter (name such as keyword/query, or a
    description saying 검색어/키워드/keyword/query/search): the question's content words minus
    stopwords, question words, words that matched a tool's vocabulary and spans other rules
@@ -47,6 +50,7 @@ import datetime as _dt
 import functools
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -117,6 +121,10 @@ WEAK_RULES = frozenset(
         "unit",
         "enum_words",
         "modifier",
+        "leftover",
+        "year",
+        "coded",
+        "object",
     }
 )
 _ALNUM = "A-Za-z0-9"
@@ -303,6 +311,8 @@ class ParamSpec:
     #: values its description quotes ("'real' for real roots, 'all' for both"): the options a
     #: reader sees, like an enum the schema does not declare
     listed: tuple[str, ...] = ()
+    #: an object's properties, as parameters of their own (its fields named in the question)
+    sub: tuple[ParamSpec, ...] = field(default=(), compare=False)
 
     @property
     def structured(self) -> bool:
@@ -369,6 +379,8 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
             and not spec.structured
             and (name.lower() in _FREE_TEXT_NAMES or bool(_FREE_TEXT_DOC_RE.search(doc)))
         )
+        if "object" in types and isinstance(schema.get("properties"), dict):
+            spec = replace(spec, sub=tuple(param_specs(schema, {})))
         specs.append(replace(spec, free_text=free))
     return specs
 
@@ -711,6 +723,86 @@ def _listed_or_unit(
     return None
 
 
+#: A code its description explains: "'1' represents cleaning service", "2 for Chiang Mai",
+#: "3: big cleaning" (the code, then the words it stands for, up to a comma, "and" or a stop).
+_CODED_RE = re.compile(
+    r"['\"]?(\d{1,4})['\"]?\s*(?:represents|stands\s+for|means|for|is|=|:)\s+(?:an?\s+|the\s+)?"
+    r"([^\W\d_][\w' -]{0,40}?)\s*(?=,|;|\.|\)|\band\b|$)",
+    re.I,
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def _codes(spec: ParamSpec) -> tuple[tuple[Any, frozenset[str]], ...]:
+    """``(code, words)`` pairs a parameter's description explains (:data:`_CODED_RE`), the
+    code typed as the parameter is; words as stems without stopwords. Two pairs at least."""
+    out = []
+    for m in _CODED_RE.finditer(spec.doc):
+        words = frozenset(
+            korean.stem(t.surface.lower())
+            for t in korean.tokenize(m.group(2))
+            if korean.is_content(korean.stem(t.surface.lower()))
+        )
+        code: Any = int(m.group(1)) if "integer" in spec.types else m.group(1)
+        if words and (not spec.enum or code in spec.enum):
+            out.append((code, words))
+    return tuple(out) if len(out) >= 2 else ()
+
+
+def _coded(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]], tokens: list[korean.Token]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``coded``: the code whose explained words are in the question ("find cleaning in
+    Bangkok" -> ``province_id`` 1 when its description says "1 for Bangkok"): every word of
+    the code that the other codes do not share is in the question; the code with the most
+    of its words there wins."""
+    codes = _codes(spec)
+    if not codes:
+        return None
+    common = frozenset.intersection(*(w for _c, w in codes))
+    said = {t.stem.lower(): t for t in tokens if _free((t.start, t.end), used)}
+    best: tuple[int, Any, frozenset[str]] | None = None
+    for code, words in codes:
+        own = words - common
+        if not own or not all(w in said for w in own):
+            continue
+        hit = len(words & said.keys())
+        if best is None or hit > best[0]:
+            best = (hit, code, own)
+    if best is None:
+        return None
+    _hit, code, own = best
+    toks = sorted((said[w] for w in own), key=lambda t: t.start)
+    return code, {
+        "rule": "coded",
+        "span": [toks[0].start, toks[-1].end],
+        "text": text[toks[0].start : toks[-1].end],
+        "detail": f"its description says {code!r} stands for {' '.join(sorted(own))!r}",
+    }
+
+
+#: A string parameter named for a year or a season (year, season, fiscal_year).
+_YEARISH_RE = re.compile(r"(?:^|_)years?(?:_|$)|season|^year|Year$|연도|년도|시즌", re.I)
+_YEAR_TEXT_RE = re.compile(
+    r"(?<![\w.-])((?:1[5-9]|20)\d{2})(?:\s*[-–/]\s*((?:1[5-9]|20)?\d{2}))?(?!\w|\.\d)"
+)
+
+
+def _year_text(text: str, used: list[tuple[int, int]]) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``year``: a year or a season written in digits ("in 2022", "the 2019-2020
+    season") for a string parameter named for a year or season, as written."""
+    for m in _YEAR_TEXT_RE.finditer(text):
+        if _free(m.span(), used):
+            value = m.group(1) + (f"-{m.group(2)}" if m.group(2) else "")
+            return value, {
+                "rule": "year",
+                "span": list(m.span()),
+                "text": m.group(),
+                "detail": "a year or season written in digits, for a year/season string",
+            }
+    return None
+
+
 def fill_structured(
     specs: list[ParamSpec], question: str, tokens: list[korean.Token] | None = None
 ) -> Fill:
@@ -734,6 +826,12 @@ def fill_structured(
             and (spec.listed or _UNIT_NAME_RE.search(spec.name))
         ):
             found = _listed_or_unit(spec, text, fill.consumed)
+        if found is None and ({"integer", "string"} & set(spec.types or ("string",))):
+            if tokens is None:
+                tokens = korean.tokenize(text)
+            found = _coded(spec, text, fill.consumed, tokens)
+        if found is None and _plain_string(spec) and _YEARISH_RE.search(spec.name):
+            found = _year_text(text, fill.consumed)
         if found is None and ("integer" in spec.types or "number" in spec.types) and not spec.enum:
             found = _integer(spec, text, fill.consumed)
         if found is not None:
@@ -766,8 +864,20 @@ def fill_free_text(
     tools' structured values); ``reasons``: ``{span: why}`` for words that matched a tool's
     vocabulary (so they state intent, not the value); ``tokens``: the question's tokens when
     already computed."""
+    quotes = [v for v in values.quoted(question) if len(str(v.value).split()) >= 3]
     for spec in specs:
         if spec.name in fill.args or not spec.free_text:
+            continue
+        quote = next((q for q in quotes if _free((q.start, q.end), fill.consumed + reserved)), None)
+        if quote is not None:  # the text the user quoted is the text to use
+            fill.args[spec.name] = str(quote.value)
+            fill.evidence[spec.name] = {
+                "rule": "free_text",
+                "span": [quote.start, quote.end],
+                "text": str(quote.value),
+                "detail": "the quoted text",
+            }
+            fill.consumed.append((quote.start, quote.end))
             continue
         if tokens is None:
             tokens = korean.tokenize(question)
@@ -797,8 +907,38 @@ def fill_free_text(
                 "detail": {"kept": [t.surface for t in kept], "dropped": dropped},
             }
     fill_defaults(specs, question, fill)
+    drop_nonconforming(specs, fill)
     fill.missing = [s.name for s in specs if s.required and s.name not in fill.args]
     return fill
+
+
+#: The ``format`` values whose filled value is checked before it is used (the ones a question's
+#: words are turned into: dates and times, RFC 3339 / JSON Schema 2020-12 §7.3.1).
+CHECKED_FORMATS = frozenset({"date", "time", "date-time"})
+_FORMAT_SCHEMAS: dict[str, dict[str, Any]] = {}
+
+
+def conforms(spec: ParamSpec, value: Any) -> bool:
+    """True when ``value`` passes ``spec``'s ``format`` as the gate checks it (the Draft 2020-12
+    format checker of :func:`playground.core.validation.validator_for`); formats outside
+    :data:`CHECKED_FORMATS` and non-strings are not checked here."""
+    if spec.format not in CHECKED_FORMATS or not isinstance(value, str):
+        return True
+    from playground.core.validation import validator_for  # jsonschema only when a format is met
+
+    schema = _FORMAT_SCHEMAS.setdefault(spec.format, {"type": "string", "format": spec.format})
+    return bool(validator_for(schema).is_valid(value))
+
+
+def drop_nonconforming(specs: list[ParamSpec], fill: Fill) -> list[str]:
+    """Remove from ``fill`` every value that fails its parameter's format (:func:`conforms`):
+    such a value would be refused by the gate, so the parameter counts as not given (the router
+    asks for it). Returns the names dropped."""
+    dropped = [s.name for s in specs if s.name in fill.args and not conforms(s, fill.args[s.name])]
+    for name in dropped:
+        del fill.args[name]
+        fill.evidence.pop(name, None)
+    return dropped
 
 
 #: A parameter that sizes the result (how many rows/results/items to return): its name or its
@@ -899,6 +1039,9 @@ _GENERIC_DOC_WORDS = frozenset(
         "their",
     ]
 )
+#: Parameters named for a message a user writes (its cue takes the rest of the sentence).
+_MESSAGE_NAME_RE = re.compile(r"(?:^|_)(?:content|message|msg|text|body|note|comment)s?$", re.I)
+_SENTENCE_STOP_RE = re.compile(r"[.;?!](?:\s|$)|\n")
 _CUE_STOP_RE = re.compile(
     r"[.,;?!]|\s(?:and|with|using|for|from|to|in|on|at|by|of|that|which|who|where|when|"
     r"then|within|into|over|under|after|before|between|if)\s",
@@ -1008,6 +1151,8 @@ _FLAG_VERBS = frozenset(
         "only",
         "want",
         "force",
+        "consider",
+        "account",
     ]
 )
 _DATE_DOC_RE = re.compile(r"\bdate\b|날짜|일자", re.I)
@@ -1037,7 +1182,10 @@ def _near(
     """How strongly ``words`` label the span ``[start, end)``: 1/(distance) per matching token
     among the ``before`` tokens before it and the two after it."""
     prev = [t for t in tokens if t.end <= start][-before:]
-    nxt = [t for t in tokens if t.start >= end][:2]
+    nxt3 = [t for t in tokens if t.start >= end][:3]
+    nxt = nxt3[:2]
+    if any(t.surface.lower() in ("of", "is", "was", "are") for t in nxt3):
+        nxt = []  # "$2000, final value of $3000": those words label the value after them
     score = 0.0
     for dist, tok in enumerate(reversed(prev), 1):
         if any(korean.match_quality(tok.stem, w)[0] >= 0.7 for w in words):
@@ -1114,7 +1262,12 @@ class QuestionValues:
         def outside(v: Value) -> bool:
             return not any(v.start < b.end and b.start < v.end for b in bracketed)
 
-        quoted = [v for v in values.quoted(text) if outside(v)]
+        # a quote around (nearly) the whole question quotes the question, not a value
+        quoted = [
+            v
+            for v in values.quoted(text)
+            if outside(v) and (v.end - v.start) < 0.8 * len(text.strip())
+        ]
         strings = quoted + [
             v
             for v in values.names(text)
@@ -1151,8 +1304,13 @@ def fill_loose(
     (``the function 3x^2 + 2x - 1`` -> ``3x^2 + 2x - 1``, rule ``cue``); dates are parsed with
     :func:`dateutil.parser.parse`; booleans are true when the parameter's name word is in the
     question (false after a negation); finally required parameters still empty take the
-    remaining fitting values in schema order (rule ``position``). Optional parameters are only
-    filled by labelled evidence. Returns ``fill`` (updated in place)."""
+    remaining fitting values in schema order (rule ``position``); the one name nobody took goes
+    to the one optional parameter whose description takes names; a name an optional parameter
+    took by a weak label moves to a required string still empty; a required plain string (or
+    string array) still empty takes the question's leftover words (rule ``leftover``: words no
+    tool's vocabulary and no argument took, :func:`_leftover_runs`); a required object takes the
+    fields the question names (rule ``object``). Optional parameters are only filled by
+    labelled evidence. Returns ``fill`` (updated in place)."""
     text = korean.normalize(question)
     toks = tokens if tokens is not None else korean.tokenize(text)
     open_specs = [
@@ -1169,8 +1327,23 @@ def fill_loose(
     strings, nums = list(found.strings), list(found.numbers)
     digits = [v for v in nums if v.text[:1].isdigit() or v.text[:1] in "-+−."]
     wanted = sum(1 for s in open_specs if s.required and {"integer", "number"} & set(s.types))
-    if len(digits) >= wanted:  # "two numbers, say 36 and 48": the digits are the values
-        nums = digits
+    if digits and len(digits) >= wanted:  # "two numbers, say 36 and 48": the digits are the values
+        # ... but a spelled number counting what a parameter names stays ("two adults" for
+        # no_of_adults)
+        # (not when several parameters share the word: "two numbers" counts number1, number2)
+        counted = Counter(w for s in open_specs for w in _label_words(s)[0])
+        named = {w for w, n in counted.items() if n == 1}
+        nums = [
+            v
+            for v in nums
+            if v in digits
+            or (v.unit and korean.stem(v.unit.split("/")[0].lower()) in named)
+            or any(
+                _COUNTS_RE.search(s.name)
+                and _counted_noun(toks, v.end, _label_words(s)[0] | _label_words(s)[1])
+                for s in open_specs
+            )
+        ]
     intent_starts = {a: b for a, b in intent}
 
     def stated(v: Value) -> bool:  # every word of the name matched a tool's vocabulary
@@ -1237,6 +1410,16 @@ def fill_loose(
                     score += 3
                     why.append(f"unit {v.unit!r} is in its description")
             near = 2 * _near(toks, v.start, v.end, name_w) + _near(toks, v.start, v.end, doc_w)
+            if (
+                v.kind == "number"
+                and "integer" in spec.types
+                and _COUNTS_RE.search(spec.name)
+                and _counted_noun(toks, v.end, name_w | doc_w)
+            ):
+                # "three personality traits" for trait_count, "ten major events" for
+                # count ("Number of events"): the number counts the parameter's noun
+                score += 1.5
+                why.append("it counts the parameter's noun")
             if near:
                 score += near
                 why.append("next to its words")
@@ -1391,10 +1574,315 @@ def fill_loose(
                 f"the next unused {v.kind} in the question{as_fraction}",
             )
             break
+    # the one name nobody took goes to the one optional parameter that takes names ("a film
+    # with Duane Whitaker" for cast: "Names of leading actors")
+    held_now = used + [tuple(ev["span"]) for ev in fill.evidence.values()]
+    spare = [
+        c
+        for i, c in enumerate(cands)
+        if i not in taken
+        and c.kind == "name"
+        and " " in str(c.value)
+        and not re.search(r"[.!?]\s", str(c.value))
+        and _free((c.start, c.end), held_now)
+    ]
+    takers = [
+        s
+        for s in open_specs
+        if s.name not in fill.args
+        and not s.required
+        and _plain_string(s)
+        and re.search(r"\bnames?\b", s.doc, re.I)
+    ]
+    if len(spare) == 1 and len(takers) == 1:
+        v = spare[0]
+        give(takers[0], str(v.value), "position", v.start, v.end, "the one name left, for names")
+    # a required parameter comes first: a name an optional one took by a weak label moves to
+    # a required string still empty ("the footballer Lionel Messi" for celebrity_name, not for
+    # the optional sports)
+    for spec in open_specs:
+        if spec.name in fill.args or not spec.required or not _plain_string(spec):
+            continue
+        donor = next(
+            (
+                o
+                for o in open_specs
+                if not o.required
+                and o.name in fill.args
+                and fill.evidence[o.name]["rule"] in ("string", "position")
+                and isinstance(fill.args[o.name], str)
+                and _plain_string(o)
+            ),
+            None,
+        )
+        if donor is not None:
+            fill.args[spec.name] = fill.args.pop(donor.name)
+            ev = fill.evidence.pop(donor.name)
+            fill.evidence[spec.name] = {
+                **ev,
+                "detail": f"{ev['detail']}; moved from the optional {donor.name}: "
+                "a required parameter comes first",
+            }
+    leftover_specs = [
+        s
+        for s in open_specs
+        if s.name not in fill.args
+        and s.required
+        and (_plain_string(s) or _string_array(s))
+        and not is_date_param(s)
+        # examples or a lowercase rule say what its values look like (rules 6-7 decide)
+        and not (s.examples or _LOWERCASE_DOC_RE.search(s.doc))
+    ]
+    if leftover_specs:
+        held = used + [tuple(ev["span"]) for ev in fill.evidence.values()]
+        held += [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
+        held += [(q.start, q.end) for q in found.strings if q.kind == "quoted"]  # a value
+        vocab: set[str] = set()
+        for s in specs:
+            vocab |= _label_words(s)[0] | _label_words(s)[1]
+        runs = _leftover_runs(text, toks, held, intent, vocab)
+        for spec in leftover_specs:
+            if not runs:
+                break
+            name_w, doc_w = labels[spec.name]
+            best = max(
+                range(len(runs)),
+                key=lambda k: (
+                    2 * _near(toks, runs[k][0], runs[k][1], name_w)
+                    + _near(toks, runs[k][0], runs[k][1], doc_w),
+                    # else the last (an English request names its object last); several
+                    # parameters take the runs in question order ("a human and a chimp")
+                    k if len(leftover_specs) == 1 else -k,
+                ),
+            )
+            start, end = runs.pop(best)
+            if _string_array(spec):
+                # an array takes the runs listed with it ("tomatoes and lettuce")
+                items = [(start, end)]
+                while best < len(runs) and _LIST_GAP_RE.fullmatch(
+                    text[items[-1][1] : runs[best][0]]
+                ):
+                    items.append(runs.pop(best))
+                while best > 0 and _LIST_GAP_RE.fullmatch(text[runs[best - 1][1] : items[0][0]]):
+                    best -= 1
+                    items.insert(0, runs.pop(best))
+                give(
+                    spec,
+                    [text[a:b] for a, b in items],
+                    "leftover",
+                    items[0][0],
+                    items[-1][1],
+                    "the listed words that no tool's vocabulary and no other argument took",
+                )
+                continue
+            give(
+                spec,
+                text[start:end],
+                "leftover",
+                start,
+                end,
+                "the question's words that no tool's vocabulary and no other argument took",
+            )
+    for spec in open_specs:  # an object whose fields the question names (issue 12)
+        if spec.name in fill.args or not spec.required or not spec.sub:
+            continue
+        inner = fill_structured(list(spec.sub), text, toks)
+        fill_loose(list(spec.sub), text, inner, toks, found, intent)
+        drop_nonconforming(list(spec.sub), inner)
+        spans = [ev["span"] for ev in inner.evidence.values() if ev["span"][0] >= 0]
+        if spans and all(s.name in inner.args for s in spec.sub if s.required):
+            give(
+                spec,
+                dict(inner.args),
+                "object",
+                min(a for a, _b in spans),
+                max(b for _a, b in spans),
+                "its fields: "
+                + "; ".join(f"{k} by {ev['rule']}" for k, ev in inner.evidence.items()),
+            )
     for spec in open_specs:
         if spec.joined:
             _place_shape(spec, text, fill)
     return fill
+
+
+_LIST_GAP_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+")
+
+
+def _string_array(spec: ParamSpec) -> bool:
+    """An array parameter whose items are strings (or untyped), with no enum or pattern."""
+    return (
+        "array" in spec.types
+        and (not spec.item_types or "string" in spec.item_types)
+        and not (spec.enum or spec.pattern)
+    )
+
+
+#: Words that join or introduce rather than name (never part of a leftover value).
+_LEFTOVER_STOP = frozenset(
+    [
+        "like",
+        "likes",
+        "want",
+        "wants",
+        "need",
+        "needs",
+        "please",
+        "me",
+        "my",
+        "i",
+        "you",
+        "who",
+        "that",
+        "which",
+        "whose",
+        "whom",
+        "there",
+        "here",
+        "also",
+        "all",
+        "any",
+        "some",
+        "give",
+        "tell",
+        "show",
+        "provide",
+        "know",
+        "help",
+        "can",
+        "could",
+        "would",
+        "should",
+        "will",
+        "do",
+        "does",
+        "did",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "have",
+        "has",
+        "had",
+        "current",
+        "currently",
+        "latest",
+        "detail",
+        "details",
+        "information",
+        "info",
+        "last",
+        "next",
+        "out",
+        "near",
+        "nearby",
+        "respectively",
+        "right",
+        "now",
+        "today",
+        "soon",
+        "against",
+        "about",
+        "including",
+        "following",
+        "per",
+        "under",
+        "over",
+        "according",
+        "something",
+        "anything",
+        "names",
+        "name",
+        "total",
+        "most",
+        "top",
+        "best",
+        "first",
+        "good",
+        "tonight",
+        "tomorrow",
+        "yesterday",
+        "having",
+        "them",
+        "these",
+        "those",
+        "it",
+        "its",
+        "their",
+    ]
+)
+
+
+#: A parameter named for a count (trait_count, num_results, top_n).
+_COUNTS_RE = re.compile(r"count|(?:^|_)(?:num|n|top)(?:_|$)|^num[A-Z_]", re.I)
+
+
+def _counted_noun(tokens: list[korean.Token], end: int, words: set[str]) -> bool:
+    """True when one of the three words after a number (ending at ``end``) is a plural of
+    ``words`` (the parameter's own nouns)."""
+    after = [t for t in tokens if t.start >= end][:3]
+    return any(
+        t.surface.lower().endswith("s")
+        and any(korean.match_quality(t.stem, w)[0] >= 0.7 for w in words - _GENERIC_NAME_WORDS)
+        for t in after
+    )
+
+
+def _leftover_runs(
+    text: str,
+    tokens: list[korean.Token],
+    held: list[tuple[int, int]],
+    intent: frozenset[tuple[int, int]],
+    vocab: set[str],
+) -> list[tuple[int, int]]:
+    """Spans of consecutive lowercase Latin words (joined only by spaces or hyphens) that no
+    tool's vocabulary matched (``intent``), that are not a parameter's own label words
+    (``vocab``), not stopwords, request verbs or question words, and that no argument took
+    (``held``): what is left of the question once the request is read ("Who discovered
+    radium?" -> ``radium``). At most four words each, in question order."""
+    runs: list[tuple[int, int]] = []
+    cur: tuple[int, int] | None = None
+    for tok in tokens:
+        w = tok.surface
+        ok = (
+            w[:1].islower()
+            and w.isascii()
+            and w.isalpha()
+            and (tok.start, tok.end) not in intent
+            and _free((tok.start, tok.end), held)
+            and not korean.is_stopword(tok.stem)
+            and w.lower() not in _LEFTOVER_STOP
+            and tok.stem not in korean.QUESTION_WORDS
+            and tok.stem not in korean.GENERIC_VERBS
+            and not (w.endswith("ed") and not w.endswith("eed") and len(w) > 4)
+            and not any(korean.match_quality(tok.stem, v)[0] >= 0.7 for v in vocab)
+        )
+        # "theory of relativity": two leftover words joined by "of" are one value
+        if ok and re.search(r"\d\s*$", text[: tok.start]):
+            ok = False  # "24 hour format", "50 kilometers": a number's unit, not a value
+        if ok and cur is None and re.search(r"\bto\s+$", text[: tok.start]):
+            ok = False  # "to read": an infinitive is what the user wants done, not a value
+        if (
+            ok
+            and cur is not None
+            and re.fullmatch(r"[ -]|\s+of\s+(?:the\s+)?", text[cur[1] : tok.start])
+        ):
+            cur = (cur[0], tok.end)
+        elif ok:
+            if cur is not None:
+                runs.append(cur)
+            cur = (tok.start, tok.end)
+        elif cur is not None and w.lower() in ("of", "the") and w.islower():
+            continue  # may join two leftover words ("theory of relativity")
+        else:
+            if cur is not None:
+                runs.append(cur)
+            cur = None
+    if cur is not None:
+        runs.append(cur)
+    return [r for r in runs if len(text[r[0] : r[1]].split()) <= 4]
 
 
 def _modifier_of(
@@ -1470,9 +1958,14 @@ def _cue_span(
             lead = _LEAD_RE.match(rest[skip:])
             skip += lead.end() if lead else 0
         body = rest[skip:]
-        stop = _CUE_STOP_RE.search(" " + body)
-        value = (body[: max(0, stop.start() - 1)] if stop else body).strip()
-        if value and len(value.split()) <= 6 and not korean.is_stopword(value.lower()):
+        # a message-like parameter ("content", "message") takes its whole sentence ("add todo
+        # with content go to sleep at 9 pm"); others stop at a preposition
+        stop = (_SENTENCE_STOP_RE if _MESSAGE_NAME_RE.search(spec.name) else _CUE_STOP_RE).search(
+            " " + body
+        )
+        value = (body[: max(0, stop.start() - 1)] if stop else body).strip(" -:")
+        limit = 20 if _MESSAGE_NAME_RE.search(spec.name) else 6
+        if value and len(value.split()) <= limit and not korean.is_stopword(value.lower()):
             start = tok.end + skip
             return start, start + len(value), tok.surface
     return None
@@ -1482,21 +1975,27 @@ _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 _DATE_SPAN_RE = re.compile(
     r"\b(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
     rf"{_MONTH}\s*\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s*\d{{4}})?|"
-    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s*\d{{4}})?|"
     rf"\d{{4}},?\s+{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?![\w/-])",
     re.I,
 )
 _TIME_SPAN_RE = re.compile(
     r"(?:\bat\s+|\baround\s+)?\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|"
     r"\b(\d{1,2}):(\d{2})\b|"
-    r"\b(?:at\s+)?(\d{1,2})\s+in\s+the\s+(morning|afternoon|evening|night)",
+    r"\b(?:at\s+)?(\d{1,2})\s+in\s+the\s+(morning|afternoon|evening|night)|"
+    r"(오전|오후|아침|저녁|밤)?\s*(\d{1,2})\s*시(?:\s*(\d{1,2})\s*분|\s*(반))?",
     re.I,
 )
+#: A zone said in the question that fixes the offset of a ``time``/``date-time`` value.
+_UTC_RE = re.compile(r"\b(?:UTC|GMT|Z(?:ulu)?\s+time)\b")
 #: A date or time format written in a description ("in the format of 'YYYY-MM-DD'",
 #: "dd/mm/yyyy HH:MM", "MM-DD-YYYY", "ISO-8601 ... '2023-04-15T13:45:00Z'").
 _FORMAT_TOKEN_RE = re.compile(
     r"(?<![A-Za-z])(?:[YyMmDd]{2,4}[-/. ][YyMmDd]{2,4}(?:[-/. ][YyMmDd]{2,4})?)"
     r"(?:[ T][Hh]{2}:[Mm]{2}(?::[Ss]{2})?Z?)?(?![A-Za-z])"
+)
+_FORMAT_WORDS_RE = re.compile(
+    r"\b(month|day|year)([-/. ])(month|day|year)[-/. ](month|day|year)\b", re.I
 )
 _ISO_EXAMPLE_RE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?")
 
@@ -1521,6 +2020,10 @@ def date_format(spec: ParamSpec) -> str | None:
     m = _FORMAT_TOKEN_RE.search(spec.doc)
     if m:
         return _strftime_of(m.group())
+    w = _FORMAT_WORDS_RE.search(spec.doc)
+    if w:  # "The date (month-day-year)": the order said in words, with its separator
+        parts = {"month": "%m", "day": "%d", "year": "%Y"}
+        return w.group(2).join(parts[w.group(k).lower()] for k in (1, 3, 4))
     ex = _ISO_EXAMPLE_RE.search(spec.doc)
     if ex:
         v = ex.group()
@@ -1537,9 +2040,10 @@ def date_format(spec: ParamSpec) -> str | None:
 
 
 def is_date_param(spec: ParamSpec) -> bool:
-    """A string parameter that takes a date: ``format`` date/date-time, a date format in its
-    description, or a name word date/day/time/datetime (check_in_date, departure_time)."""
-    if spec.format in ("date", "date-time"):
+    """A string parameter that takes a date or a time: ``format`` date/date-time/time, a date
+    format in its description, or a name word date/day/time/datetime (check_in_date,
+    departure_time)."""
+    if spec.format in ("date", "date-time", "time"):
         return True
     words = set(korean.split_identifier(spec.name.lower()))
     return bool(words & {"date", "datetime", "dateortime"}) or (
@@ -1547,46 +2051,117 @@ def is_date_param(spec: ParamSpec) -> bool:
     )
 
 
+def _clock(t: re.Match[str]) -> tuple[int, int] | None:
+    """``(hour, minute)`` of a :data:`_TIME_SPAN_RE` match ("1pm", "13:00", "3 in the
+    afternoon", "오후 1시 30분", "13시 반"); ``None`` when it is not a time of day."""
+    g = t.groups()
+    if g[8] is not None:  # Korean: [오전|오후|...] N시 [M분|반]
+        hour, minute = int(g[8]), int(g[9] or (30 if g[10] else 0))
+        if g[7] in ("오후", "저녁", "밤") and hour < 12:
+            hour += 12
+        if g[7] == "오전" and hour == 12:
+            hour = 0
+    else:
+        hour = int(g[0] or g[3] or g[5])
+        minute = int(g[1] or g[4] or 0)
+        half = (g[2] or "").lower() or (
+            "p" if (g[6] or "").lower() in ("afternoon", "evening", "night") else ""
+        )
+        if half == "p" and hour < 12:
+            hour += 12
+        if half == "a" and hour == 12:
+            hour = 0
+    return (hour, minute) if hour < 24 and minute < 60 else None
+
+
+def _offset(text: str, when: _dt.datetime) -> _dt.datetime:
+    """``when`` with a UTC offset, as RFC 3339 ``time``/``date-time`` require (JSON Schema
+    2020-12 §7.3.1): UTC when the question says UTC/GMT, else this machine's local zone at
+    that moment (the zone the user who typed the question is in)."""
+    if _UTC_RE.search(text):
+        return when.replace(tzinfo=_dt.UTC)
+    return when.astimezone()
+
+
+def _rfc3339(when: _dt.datetime, kind: str) -> str:
+    """``when`` (with an offset) as RFC 3339 ``time`` or ``date-time``, seconds, ``Z`` for UTC."""
+    out = (
+        when.isoformat(timespec="seconds")
+        if kind == "date-time"
+        else (when.timetz().isoformat(timespec="seconds"))
+    )
+    return out[:-6] + "Z" if out.endswith("+00:00") else out
+
+
+def _time_of_day(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, str, int, int, str] | None:
+    """The first unused time of day in ``text`` for a ``format: time`` parameter, written as
+    RFC 3339 ``HH:MM:SS`` with an offset (``"1pm"`` -> ``13:00:00+09:00`` in Seoul)."""
+    for t in _TIME_SPAN_RE.finditer(text):
+        clock = _clock(t)
+        if clock is None or not _free(t.span(), used):
+            continue
+        today = _dt.datetime.now()
+        when = _offset(text, today.replace(hour=clock[0], minute=clock[1], second=0, microsecond=0))
+        value = _rfc3339(when, "time")
+        said = f"{t.group().strip()!r} as RFC 3339 time with the offset of " + (
+            "UTC (the question says so)" if _UTC_RE.search(text) else "the local zone"
+        )
+        return value, "date", t.start(), t.end(), said
+    return None
+
+
 def _date(
     spec: ParamSpec, text: str, used: list[tuple[int, int]] | None = None
 ) -> tuple[Any, str, int, int, str] | None:
     """The first unused date written in ``text`` (with a time near it when the format has one),
     parsed with ``dateutil`` and written in the parameter's format (:func:`date_format`;
-    ISO ``YYYY-MM-DD`` when none is said)."""
+    ISO ``YYYY-MM-DD`` when none is said). ``format: time`` takes a time of day and
+    ``format: date-time`` gets an offset, so the value passes the format (RFC 3339)."""
     from dateutil import parser as dparser  # type: ignore[import-untyped]
 
     used = used or []
+    if spec.format == "time":
+        return _time_of_day(spec, text, used)
     fmt = date_format(spec) or ("%Y-%m-%dT%H:%M:%S" if spec.format == "date-time" else "%Y-%m-%d")
+    # "from 2023 April 4th to April 8th": a date without a year takes the year another date
+    # of the question says; else this year
+    said_years = [
+        y.group()
+        for d in _DATE_SPAN_RE.finditer(text)
+        for y in re.finditer(r"\b\d{4}\b", d.group())
+    ]
+    year = int(said_years[0]) if said_years else _dt.date.today().year
     for m in _DATE_SPAN_RE.finditer(text):
         if not _free(m.span(), used):
             continue
         raw = m.group()
         try:
-            when = dparser.parse(
-                raw.replace("of ", ""), default=_dt.datetime(_dt.date.today().year, 1, 1)
-            )
+            when = dparser.parse(raw.replace("of ", ""), default=_dt.datetime(year, 1, 1))
         except (ValueError, OverflowError):
             continue
         start, end = m.span()
         said = f"{raw!r}"
         if "%H" in fmt:
             t = _TIME_SPAN_RE.search(text, max(0, start - 40))
-            if t and abs(t.start() - end) < 40 and _free(t.span(), used + [m.span()]):
-                hour = int(t.group(1) or t.group(4) or t.group(6))
-                minute = int(t.group(2) or t.group(5) or 0)
-                half = (t.group(3) or "").lower() or (
-                    "p" if (t.group(7) or "").lower() in ("afternoon", "evening", "night") else ""
-                )
-                if half == "p" and hour < 12:
-                    hour += 12
-                if half == "a" and hour == 12:
-                    hour = 0
-                if hour < 24 and minute < 60:
-                    when = when.replace(hour=hour, minute=minute)
-                    said += f" and {t.group().strip()!r}"
-                    start, end = min(start, t.start()), max(end, t.end())
-        value = when.strftime(fmt)
+            clock = _clock(t) if t else None
+            if t and clock and abs(t.start() - end) < 40 and _free(t.span(), used + [m.span()]):
+                when = when.replace(hour=clock[0], minute=clock[1])
+                said += f" and {t.group().strip()!r}"
+                start, end = min(start, t.start()), max(end, t.end())
+        if spec.format == "date-time" and not re.search(r"%z|Z$", fmt):
+            value = _rfc3339(_offset(text, when), "date-time")
+            said += " (RFC 3339 date-time: with the offset of the local zone unless UTC is said)"
+        else:
+            value = when.strftime(fmt)
         return value, "date", start, end, f"{said} parsed by dateutil, written as {fmt!r}"
+    if spec.format == "date-time":  # a time of day alone ("at 13:00"): today at that time
+        found = _time_of_day(spec, text, used)
+        if found is not None:
+            value, rule, start, end, said = found
+            day = _dt.date.today().isoformat()
+            return f"{day}T{value}", rule, start, end, f"{said}, today ({day})"
     return None
 
 
@@ -1630,6 +2205,16 @@ _NOT_UNITS = frozenset(
 )
 
 
+#: Rules whose value is a word of the question (not a recognised name or number).
+_WORD_RULES = frozenset({"leftover", "cue", "word", "modifier", "listed", "lowercase"})
+#: One more item of a word list: after a comma or and/or, and itself followed by the list's
+#: next separator, the sentence's end or a preposition ("units and height of" is no list).
+_WORD_ITEM_RE = re.compile(
+    r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:the\s+)?([a-z][a-z-]*)\b"
+    r"(?=\s*(?:[,.?!;:)]|$)|\s+(?:and|or|in|at|for|on|with|from|to)\b)"
+)
+
+
 def series(
     question: str, args: dict[str, Any], evidence: dict[str, dict[str, Any]]
 ) -> list[dict[str, Any]]:
@@ -1652,6 +2237,23 @@ def series(
     for name, (start, _end) in spans.items():
         value = args.get(name)
         first = at.get(start)
+        if (
+            first is None
+            and isinstance(value, str)
+            and re.fullmatch(r"[a-z][a-z-]*", value)
+            and evidence[name]["rule"] in _WORD_RULES
+        ):
+            # a lowercase word listed with others ("gold, silver, platinum, and palladium")
+            words, reach = [value], _end
+            while m := _WORD_ITEM_RE.match(text, reach):
+                w = m.group(1)
+                if korean.is_stopword(korean.stem(w)) or w in _LEFTOVER_STOP:
+                    break
+                words.append(w)
+                reach = m.end()
+            if len(words) > 1:
+                lists[name] = words
+            continue
         if first is None or isinstance(value, (list, dict, bool)) or name not in args:
             continue
         # an identifier written in digits ("Case No 28473 and 64725") lists like a string
@@ -1666,6 +2268,19 @@ def series(
                 same = [
                     v.value for v in free if v.kind == "number" and v.unit.split("/")[0] == unit
                 ]
+                # "10, 20 and 30 years": the unit written once after the last of a list
+                # counts for the unitless numbers listed before it
+                if len(same) == 1:
+                    nums_before = [v for v in free if v.kind == "number" and v.end <= first.start]
+                    head = first
+                    for v in reversed(nums_before):
+                        if (v.unit and v.unit not in _NOT_UNITS) or not re.fullmatch(
+                            r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)",
+                            text[v.end : head.start],
+                        ):
+                            break
+                        same.insert(0, v.value)
+                        head = v
                 if len(same) > 1 and all(
                     not isinstance(x, float) or isinstance(value, float) or not x.is_integer()
                     for x in same
@@ -1675,6 +2290,7 @@ def series(
                 unitless.append(name)
             continue
         chain, reach = [value], max(first.end, spans[name][1])
+        gaps: list[str] = []
         for v in free:
             if v.start < reach:
                 continue
@@ -1682,6 +2298,7 @@ def series(
                 break
             if not _SERIES_GAP_RE.match(text[reach : v.start]):
                 break
+            gaps.append(text[reach : v.start])
             item = str(v.value)
             if first.kind == "name" and isinstance(value, str) and "," in value:
                 # the first value took its qualifier ("Naples, Florida"): so does each item
@@ -1690,6 +2307,15 @@ def series(
                     item = text[v.start : m.end()]
             chain.append(item)
             reach = v.start + len(item)
+        if (
+            len(chain) == 2
+            and first.kind == "name"
+            and re.fullmatch(r"\s*,\s*", gaps[0])
+            and not re.match(r"\s*,?\s*(?:and|or|&)\b", text[reach:])
+        ):
+            # "Seattle, Washington": a name after a comma alone qualifies the first (a list
+            # of two says "and")
+            continue
         if len(chain) > 1:
             lists[name] = chain
     if unitless:
@@ -1761,7 +2387,14 @@ def clauses(question: str) -> list[tuple[int, int]]:
             out.append((start, m.start()))
         start = m.end()
     out.append((start, len(text)))
-    return [(a, b) for a, b in out if len(text[a:b].strip()) >= 3]
+    merged: list[tuple[int, int]] = []
+    for a, b in out:
+        if merged and len(re.findall(r"[^\W\d_]+", text[a:b])) <= 2:
+            # ", and 150?", ", and cytoplasm,": the list goes on, no new request
+            merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    return [(a, b) for a, b in merged if len(text[a:b].strip()) >= 3]
 
 
 _AGAIN_RE = re.compile(
@@ -1770,6 +2403,24 @@ _AGAIN_RE = re.compile(
     r"compare|between|for|in|as\s+well\s+as|그리고|또|또한|다음)\b",
     re.I,
 )
+
+
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+_STATED_COUNT_RE = re.compile(
+    r"\b(two|three|four|five|six|seven|eight)\s+((?:[A-Za-z-]+\s+){0,2}?)([A-Za-z]+s)\b", re.I
+)
+
+
+def stated_count(question: str, vocabulary: set[str] | frozenset[str]) -> int | None:
+    """How many things the question says it asks about: a spelled number before a plural noun
+    of the tool's ``vocabulary`` (stems of its name, description and parameters): "the area of
+    two triangles" -> 2. ``None`` when it says no such count. (BFCL ``parallel``: the calls are
+    one per thing counted.)"""
+    for m in _STATED_COUNT_RE.finditer(korean.normalize(question)):
+        noun = korean.stem(m.group(3).lower())
+        if noun in vocabulary or noun.rstrip("s") in vocabulary:
+            return _COUNT_WORDS[m.group(1).lower()]
+    return None
 
 
 def clause_calls(
@@ -1798,6 +2449,7 @@ def clause_calls(
     calls: list[dict[str, Any]] = []
     notes: list[dict[str, Any]] = []
     given: dict[str, Any] = {}
+    rules: dict[str, str] = {}  # the rule that first gave each argument
     prev_end = 0
     for a, b in spans:
         part = text[a:b]
@@ -1805,26 +2457,53 @@ def clause_calls(
         prev_end = b
         fill = fill_structured(specs, part)
         fill_loose(specs, part, fill)
-        keep = {k for k in fill.args if fill.evidence[k]["rule"] in _CLAUSE_RULES} - {
-            k for k, v in fill.args.items() if isinstance(v, bool)
-        }
-        if not keep:
-            continue
+        drop_nonconforming(specs, fill)
         asks = bool(_AGAIN_RE.match(opening)) or bool(
             topic and {korean.stem(t.surface) for t in korean.tokenize(part)} >= topic
         )
+        # a clause that asks again ("and then do the same for San Francisco, CA") gives its
+        # name to an argument an earlier clause gave, even by position alone
+        keep = {
+            k
+            for k in fill.args
+            if fill.evidence[k]["rule"] in _CLAUSE_RULES
+            or (
+                asks
+                and k in given
+                and fill.evidence[k]["rule"] == "position"
+                and isinstance(fill.args[k], str)
+            )
+        } - {k for k, v in fill.args.items() if isinstance(v, bool)}
+        if not keep:
+            continue
         # a clause may list several values itself ("the factorial of 5, the factorial of 7")
         for n, row in enumerate(series(part, fill.args, fill.evidence)):
             values = {k: row[k] for k in keep if k in row}
             changed = any(k in given and given[k] != v for k, v in values.items())
+            # a clause that only gives other values to what earlier clauses gave ("..., and
+            # the fourth circle has a radius of 20cm", "..., and 150") asks the same again
+            # (values recognised by kind, not names and cue spans, which any clause has)
+            # (values recognised by the same rule as before, not names and cue spans, which
+            # any clause has; a value another argument already holds is that argument's)
+            again = (
+                changed
+                and all(k in given and given[k] != v for k, v in values.items())
+                and all(
+                    fill.evidence[k]["rule"] == rules.get(k)
+                    and fill.evidence[k]["rule"] not in ("string", "cue")
+                    and all(v != args.get(j) for j in args if j != k)
+                    for k, v in values.items()
+                )
+            )
             notes.append({"clause": part.strip(), "values": values})
             if not calls:
                 calls.append({**args, **values})
-            elif changed and (asks or n > 0):
+            elif changed and (asks or n > 0 or again):
                 calls.append({**calls[-1], **values})
             else:
                 calls[-1].update({k: v for k, v in values.items() if k not in given})
             given.update(values)
+            rules.update({k: fill.evidence[k]["rule"] for k in values if k not in rules})
     if len(calls) < 2:
         return [args], []
     return calls, notes

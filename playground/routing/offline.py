@@ -283,6 +283,10 @@ class OfflineRouter:
                 if where == "name" and stem not in korean.GENERIC_VERBS
             )
             again, said = argfill.clause_calls(tool.specs, question, best.args, topic)
+            # "the area of two triangles": the question says how many calls it asks for
+            count = argfill.stated_count(question, frozenset(tool.terms))
+            if count is not None and len(again) > count:
+                again = again[:count]
             if len(again) > 1:
                 exp["parallel"] = {
                     "calls": len(again),
@@ -298,6 +302,8 @@ class OfflineRouter:
                     explanation=exp,
                 )
             series = argfill.series(question, best.args, best.arg_evidence)
+            if count is not None and len(series) > count:
+                series = series[:count]
             if len(series) > 1:
                 exp["parallel"] = {
                     "calls": len(series),

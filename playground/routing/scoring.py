@@ -511,6 +511,8 @@ def score_question(
             # a word said twice does not fit a tool twice: each stem counts once per tool,
             # at its best weight ("the first number ... the second number")
             prior = seen.get((i, tok.stem))
+            if info["where"] in ("name", "name:verb", "description"):
+                stated.add((tok.start, tok.end))  # every time it is said, counted or not
             if prior is not None:
                 if prior[0] >= value * idf * weights[k]:
                     continue
@@ -526,8 +528,6 @@ def score_question(
             seen[(i, tok.stem)] = (value * idf * weights[k], entry)
             rows[i].relevance += value * idf * weights[k]
             rows[i].matched.append(entry)
-            if info["where"] in ("name", "name:verb", "description"):
-                stated.add((tok.start, tok.end))
             if not info["where"].startswith("example"):
                 reasons.setdefault(
                     (tok.start, tok.end), f"matched {idx.tools[i].name} {info['where']}"

@@ -127,9 +127,10 @@ _KO_NUM_RE = re.compile(
     r"\s?(?P<unit>번째|개|명|번|권|장|병|잔|대|건|가지|일|주|달|시간|분|살)"
 )
 #: Quoted text. A single quote touching a letter on its outer side is an apostrophe, not a
-#: quote ("I'd like 'chicken dish'": the quote opens at 'chicken, not at I'd).
+#: quote ("I'd like 'chicken dish'": the quote opens at 'chicken, not at I'd); inside a quote,
+#: one between two letters is an apostrophe ('I love it! It's fresh.').
 _QUOTED_RE = re.compile(
-    r"(?<![A-Za-z])'([^'\n]{1,200})'(?![A-Za-z])|\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|"
+    r"(?<![A-Za-z])'((?:[^'\n]|(?<=[A-Za-z])'(?=[A-Za-z])){1,200})'(?![A-Za-z])|\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”|"
     r"‘([^’\n]{1,200})’|`([^`\n]{1,200})`"
 )
 _ASSIGN_RE = re.compile(
@@ -141,9 +142,9 @@ _PATH_RE = re.compile(
     r"(?<![\w/])(?:~|\.{1,2})?/(?:[\w.-]+/)*[\w.-]+|\b[\w-]+\.(?:txt|csv|json|py|pdf|png|jpe?g|xlsx?|docx?|md|log|ya?ml|html?|mp3|mp4|wav|zip)\b"
 )
 _CODE_RE = re.compile(
-    r"(?<![\w-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+(?![\w-])|(?<![\w-])[A-Z]{1,4}\d{2,}(?![\w-])"
+    r"(?<![\w-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+(?![\w-])|(?<![\w-])[A-Z]{1,4}\d{2,}(?![\w-])|(?<![\w-])(?=[A-Z0-9]*[A-Z]\d)\d[A-Z0-9]{3,}(?![\w-])"
 )
-_NAME_WORD = r"(?:[A-Z][\w'’&.-]*|\d+(?:st|nd|rd|th)?)"
+_NAME_WORD = r"(?:[A-Z][\w'’&.-]*|\d+(?!\d|[/.-]\d)(?:st|nd|rd|th)?)"
 _NAME_RE = re.compile(
     rf"(?<![\w'’])[A-Z][\w'’&.-]*(?:(?:\s+(?:of|de|la|du|von|van|the)\s+|\s+|,\s(?=[A-Z]{{2}}\b)){_NAME_WORD})*"
 )
@@ -408,7 +409,15 @@ def names(text: str) -> list[Value]:
             start = text.index(words[0], start) + len(words[0])
             start += len(text[start:]) - len(text[start:].lstrip())
             words = words[1:]
-        while words and words[-1].lower() in ("of", "the", "and", "&"):
+        # a year after a name is the time of it, not part of it ("London 2022", "NBA 2021")
+        while words and (
+            words[-1].lower() in ("of", "the", "and", "&")
+            or (
+                len(words) > 1
+                and re.fullmatch(r"(?:1[5-9]|20)\d\d", words[-1])
+                and not re.match(r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)", words[-2])
+            )
+        ):
             end = text.rindex(words[-1], start, end)
             end = len(text[:end].rstrip())
             words = words[:-1]
