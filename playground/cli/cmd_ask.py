@@ -39,6 +39,7 @@ from playground.cli.common import (
     open_history_store,
     open_workbench,
     record_history,
+    stop_if_nothing_loaded,
     tools_paths,
     visible,
 )
@@ -175,6 +176,7 @@ def ask(
             in_process=in_process,
             mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
         )
+        stop_if_nothing_loaded(pg, "the question was not routed")
         choice = choose_router(router, model, mode, os.environ, dry_run=dry_run)
         for text in choice.notes:
             note(text)

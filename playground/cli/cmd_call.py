@@ -34,9 +34,11 @@ from playground.cli.common import (
     fail,
     finish,
     mcp_specs,
+    nothing_loaded,
     open_history_store,
     open_workbench,
     record_history,
+    stop_if_nothing_loaded,
     unknown_tool_message,
 )
 from playground.core.outcome import OutcomeKind
@@ -201,12 +203,6 @@ def list_tools(
     finish(pg)
 
 
-def nothing_loaded(pg: Playground) -> str:
-    """The line ``list`` prints when no contract loaded and no load problem says why."""
-    sources = [s.label for s in pg.registry.sources]
-    return f"no tool loaded: {', '.join(sources) or 'no tool source'} declared none"
-
-
 class Provider(str, Enum):
     """The providers whose declaration ``show`` can print."""
 
@@ -333,6 +329,7 @@ def call(
             in_process=in_process,
             mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
         )
+        stop_if_nothing_loaded(pg, "the call was not run")
         if repair:
             from playground.loop.episode import run_manual_episode
 

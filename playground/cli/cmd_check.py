@@ -31,6 +31,7 @@ from playground.cli.common import (
     mcp_specs,
     note_line,
     open_workbench,
+    stop_if_nothing_loaded,
 )
 from playground.errors import UsageError
 
@@ -70,6 +71,7 @@ def check(
             in_process=in_process,
             mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
         )
+        stop_if_nothing_loaded(pg, "no case was run")
         if fmt is OutputFormat.jsonl:
             report = run_cases(
                 pg.gate,

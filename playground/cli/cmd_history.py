@@ -32,6 +32,7 @@ from playground.cli.common import (
     one_line,
     open_history_store,
     open_workbench,
+    stop_if_nothing_loaded,
     visible,
 )
 from playground.errors import UsageError
@@ -358,6 +359,7 @@ def rerun(
         for text in notes:
             note_line(text)
         pg = open_workbench(paths, in_process=in_process, mcp=specs)
+        stop_if_nothing_loaded(pg, f"#{entry.id} was not rerun")
         chosen = None
         if entry.type == "episode" and entry.question is not None:
             from playground.routing import registry as router_registry

@@ -359,6 +359,28 @@ def open_workbench(
     return pg
 
 
+def nothing_loaded(pg: Playground) -> str:
+    """The line printed when no contract loaded and no load problem says why."""
+    sources = [s.label for s in pg.registry.sources]
+    return f"no tool loaded: {', '.join(sources) or 'no tool source'} declared none"
+
+
+def stop_if_nothing_loaded(pg: Playground, what: str) -> None:
+    """End the command with exit 2 before it runs anything when no contract loaded.
+
+    ``what`` says what was not done (``"the call was not run"``, ...). A call or a
+    question over an empty registry would only produce ``unknown_tool`` records and history
+    entries that hide the real cause (the load problems printed above, or a source that
+    declared no tool). Returns normally when at least one contract is registered; else raises
+    ``typer.Exit(2)`` after one ``error:`` line.
+    """
+    if pg.registry.contracts:
+        return
+    cause = "see the errors above" if pg.registry.problems else nothing_loaded(pg)
+    error_line(f"no tool loaded ({cause}); {what}")
+    finish(pg, ExitCode.USAGE)
+
+
 def exit_code(pg: Playground | None, code: int = ExitCode.OK) -> int:
     """``code``, raised to 2 when ``pg`` had load problems (the larger code wins)."""
     if pg is not None and pg.registry.problems:

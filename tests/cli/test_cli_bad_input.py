@@ -179,6 +179,29 @@ def test_list_of_an_mcp_server_without_tools_says_so(tmp_path):
     assert result.stdout == ""
 
 
+@pytest.mark.parametrize(
+    ("command", "what"),
+    [
+        (["call", "get_order_status", "order_id=HR1"], "the call was not run"),
+        (["ask", "where is my order HR1"], "the question was not routed"),
+        (["check", REPO / "fixtures" / "shop_checks.jsonl"], "no case was run"),
+    ],
+)
+def test_a_command_that_runs_tools_stops_when_no_tool_loaded(tmp_path, monkeypatch, command, what):
+    """With no tool loaded the command runs nothing: no unknown_tool record, no history entry."""
+    monkeypatch.chdir(tmp_path)  # no ./tools here
+    db = tmp_path / "h.db"
+    history = ["--history", db] if command[0] in ("call", "ask") else []  # check keeps none
+    result = invoke(*command, *history)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines() == [
+        "error: tools: no such file or folder",
+        f"error: no tool loaded (see the errors above); {what}",
+    ]
+    assert result.stdout == ""
+    assert not db.exists()
+
+
 def test_an_argument_given_twice_is_refused():
     result = invoke(
         "call",
