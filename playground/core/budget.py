@@ -7,13 +7,13 @@ result over the budget is still ``ok`` — the contract's ``max_rows`` / ``max_b
 limits — but its record carries a warning that ``call``, ``probe``, ``report`` and the TUI show.
 
 The budget is :data:`DEFAULT_TOKEN_BUDGET` approximate tokens
-(:func:`playground.core.wire.approx_tokens`), or ``PLAYGROUND_TOKEN_BUDGET`` from the environment,
+of the result JSON a model reads (:func:`playground.core.wire.result_tokens`), or ``PLAYGROUND_TOKEN_BUDGET`` from the environment,
 or the ``Gate``'s ``token_budget``.
 """
 
 from __future__ import annotations
 
-#: Approximate tokens of wire JSON before a result gets a warning (Claude Code's MCP default).
+#: Approximate tokens of result JSON before a result gets a warning (Claude Code's MCP default).
 DEFAULT_TOKEN_BUDGET = 25_000
 
 
@@ -32,7 +32,7 @@ def size_warning(tool: str, tokens: int, budget: int) -> str:
     if tokens <= budget:
         return ""
     return (
-        f"result:over_budget: {tool} returned about {tokens:,} tokens of wire JSON, over the "
+        f"result:over_budget: {tool} returned about {tokens:,} tokens of result JSON, over the "
         f"budget of {budget:,} (Claude Code caps MCP tool output at 25,000 tokens by default): "
         "declare max_rows / max_bytes in its returns, or give it a limit argument."
     )

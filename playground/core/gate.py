@@ -29,7 +29,7 @@ from playground.core.registry import Registry
 from playground.core.runner import InProcessSource
 from playground.core.toolsource import BodyRun, Frame, ToolSource
 from playground.core.validation import check_args, check_result
-from playground.core.wire import approx_tokens, gemini_response_payload, provider_views
+from playground.core.wire import provider_views, result_tokens
 
 if TYPE_CHECKING:
     from tenacity import RetryCallState
@@ -54,7 +54,7 @@ class Gate:
 
     ``sleep`` and ``clock`` are injectable (tests use a fake clock, never real sleeps).
     ``wire``: build provider views for every record (imports google-genai on first use).
-    ``token_budget``: approximate tokens of wire JSON over which an ok result gets a warning on
+    ``token_budget``: approximate tokens of result JSON over which an ok result gets a warning on
     its record (:mod:`playground.core.budget`; default 25,000 or ``PLAYGROUND_TOKEN_BUDGET``).
     """
 
@@ -101,12 +101,7 @@ class Gate:
         if self.wire:
             record.wire = provider_views(record.tool, call_id, outcome)
         if outcome.ok:
-            tokens = (
-                max(record.wire["tokens"].values())
-                if record.wire
-                else approx_tokens(gemini_response_payload(outcome))
-            )
-            warning = size_warning(record.tool, tokens, self.token_budget)
+            warning = size_warning(record.tool, result_tokens(outcome), self.token_budget)
             if warning:
                 record.warnings.append(warning)
         record.duration_ms = (time.perf_counter() - started) * 1000

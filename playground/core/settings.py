@@ -88,7 +88,7 @@ SETTINGS: dict[str, Setting] = {
         ),
         Setting(
             "PLAYGROUND_TOKEN_BUDGET",
-            "approximate tokens of wire JSON before a result gets a warning; default 25000",
+            "approximate tokens of result JSON before a result gets a warning; default 25000",
             positive_int,
         ),
         Setting("PLAYGROUND_IN_PROCESS", "run tool bodies in this process", switch),

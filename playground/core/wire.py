@@ -108,6 +108,14 @@ def approx_tokens(payload: Any) -> int:
     return math.ceil(ascii_chars / 4) + (len(text) - ascii_chars)
 
 
+def result_tokens(outcome: Outcome) -> int:
+    """Approximate tokens (:func:`approx_tokens`) of the result text a model reads back: the
+    value's compact JSON, as the Anthropic ``tool_result`` content and the OpenAI ``tool``
+    content carry it. One measure for every record, whether or not its provider views were
+    built, so ``call``, ``probe``, ``report`` and the TUI quote the same count."""
+    return approx_tokens(_result_text(outcome))
+
+
 def provider_views(name: str, call_id: str | None, outcome: Outcome) -> dict[str, Any]:
     """All three views plus approximate tokens: ``{"gemini", "anthropic", "openai", "tokens"}``."""
     views = {

@@ -254,7 +254,7 @@ def test_an_item_replaces_the_same_key_of_args_json():
         (
             "PLAYGROUND_TOKEN_BUDGET",
             "1.5",
-            "expected a whole number above 0 (approximate tokens of wire JSON before a result "
+            "expected a whole number above 0 (approximate tokens of result JSON before a result "
             "gets a warning; default 25000)",
         ),
         (

@@ -1,5 +1,5 @@
 """Huge results are named (issue 11 item 13): a result over the token budget (default 25,000
-approximate tokens of wire JSON, Claude Code's MCP output cap) is still ``ok`` but carries a
+approximate tokens of result JSON, Claude Code's MCP output cap) is still ``ok`` but carries a
 warning on its record and in lint/probe; ``max_rows`` / ``max_bytes`` remain the hard limits."""
 
 from __future__ import annotations
@@ -50,6 +50,25 @@ def test_fifty_thousand_rows_are_ok_with_a_warning(make_gate):
     assert small.kind == "ok" and small.warnings == []
 
 
+def test_one_count_whether_or_not_the_wire_views_are_built(make_gate):
+    """call (wire views built) and probe (none built) quote the same count: the tokens of the
+    result JSON a model reads, not the largest provider view's escaped copy."""
+    import json
+    import math
+
+    value = {"rows": [{"id": i, "name": f"item {i}"} for i in range(200)]}
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    expected = math.ceil(len(text) / 4)  # all ASCII: one token per 4 characters
+    warnings = [
+        make_gate(TOOLS, name=f"big_w{wire}", wire=wire, token_budget=10)
+        .call("dump_rows", {"n": 200})
+        .warnings
+        for wire in (True, False)
+    ]
+    assert warnings[0] == warnings[1]
+    assert f"returned about {expected:,} tokens of result JSON" in warnings[0][0]
+
+
 def test_the_budget_is_configurable(make_gate, monkeypatch):
     gate = make_gate(TOOLS, name="big2", token_budget=50)
     assert gate.call("dump_rows", {"n": 30}).warnings
@@ -63,7 +82,7 @@ def test_the_budget_is_configurable(make_gate, monkeypatch):
         token_budget_from_env()
     assert str(refused.value) == (
         "PLAYGROUND_TOKEN_BUDGET='lots': expected a whole number above 0 (approximate tokens "
-        "of wire JSON before a result gets a warning; default 25000)"
+        "of result JSON before a result gets a warning; default 25000)"
     )
     monkeypatch.delenv("PLAYGROUND_TOKEN_BUDGET")
     assert token_budget_from_env() == DEFAULT_TOKEN_BUDGET

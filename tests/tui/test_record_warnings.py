@@ -6,7 +6,7 @@ from __future__ import annotations
 from playground.core.record import CallRecord
 from playground.tui.formatting import record_fields
 
-OVER = "result:over_budget: many_rows returned about 919,463 tokens of wire JSON, over the budget"
+OVER = "result:over_budget: many_rows returned about 919,463 tokens of result JSON, over the budget"
 
 
 def test_an_ok_record_with_a_warning_shows_it_as_its_message():
