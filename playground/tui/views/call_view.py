@@ -101,7 +101,14 @@ class CallView(Horizontal):
                 with Horizontal(id="run-bar"):
                     yield Button("Run  ctrl+r", id="run", variant="primary")
                     yield Button("Run with repair", id="run-repair")
-            yield RecordView(id="record", classes="pane", empty_text=NO_CALL_YET)
+            yield RecordView(id="record", classes="pane", empty_text=NO_CALL_YET, lazy_wire=True)
+
+    async def complete(self) -> None:
+        """Mount what the first screen does not show (the JSON tab's editor, the wire JSON's
+        provider tabs); the app calls it right after its first screen, before the tools are
+        shown. Idempotent."""
+        await self.query_one(ArgsEditor).build()
+        await self.query_one(RecordView).wire.build()
 
     # -- state down ------------------------------------------------------------------------------
     async def set_playground(self, pg: Playground, keep: bool = False) -> None:
@@ -238,7 +245,9 @@ class CallView(Horizontal):
 
     def action_wire_tab(self) -> None:
         """``f7``: show the next provider's wire JSON (Gemini → Anthropic → OpenAI)."""
-        cycle_tabs(self.query_one(RecordView).wire.query_one(TabbedContent))
+        tabs = self.query_one(RecordView).wire.tabs
+        if tabs is not None:  # built right after the first screen
+            cycle_tabs(tabs)
 
     def action_edit_source(self) -> None:
         """``f8``: open ``$EDITOR`` at the line the shown ``raised`` record failed on
@@ -259,7 +268,8 @@ class CallView(Horizontal):
         record = self.last_record
         if record is not None:
             wire = self.query_one(RecordView).wire
-            provider = (wire.query_one(TabbedContent).active or "").rsplit("-", 1)[-1]
+            tabs = wire.tabs
+            provider = ((tabs.active if tabs else "") or "").rsplit("-", 1)[-1]
             if provider in wire.texts:
                 out[f"wire JSON ({provider})"] = (
                     wire.texts[provider],
