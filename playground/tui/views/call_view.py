@@ -77,6 +77,11 @@ class CallView(Horizontal):
         self.records: list[CallRecord] = []
         self.shown: str | None = None
         self._showing = asyncio.Lock()
+        #: Per contract shown at a reload (ctrl+l): the arguments typed for it, as
+        #: ``(tab, value or the JSON editor's text)``, until a reload shows it again.
+        self._kept_args: dict[str, tuple[str, Any]] = {}
+        #: The contract shown before a reload that did not register it (its module broke).
+        self._lost: str | None = None
 
     def watch_running(self, running: bool) -> None:
         for button in self.query("#run").results(Button):
@@ -116,18 +121,23 @@ class CallView(Horizontal):
 
         ``keep`` (a reload of the same tools): the selected contract stays selected when it is
         still registered, the arguments typed for it stay (both tabs), and the records and the
-        shown record stay. Otherwise the list opens on the contract last run or the first one
-        that is not a demo of faults (``contract_list.first_choice``)."""
-        previous = self.shown if keep else None
-        kept_args: tuple[str, Any] | None = None
-        if previous is not None:
+        shown record stay. A reload that does not register it (its module is broken) shows
+        another contract and keeps the lost one's arguments: the next reload that registers
+        it again selects it with them. Otherwise the list opens on the contract last run or the
+        first one that is not a demo of faults (``contract_list.first_choice``)."""
+        if not keep:
+            self._kept_args.clear()
+            self._lost = None
+        elif self.shown is not None:
             editor = self.query_one(ArgsEditor)
             ok, args, _ = editor.current_args()
-            kept_args = (editor.mode, args if ok else editor.editor.text)
+            self._kept_args[self.shown] = (editor.mode, args if ok else editor.editor.text)
+        # a contract a failed reload dropped comes back (with its arguments) on a good one
+        wanted = (self._lost or self.shown) if keep else None
         self.pg = pg
         registry = pg.registry
         contracts = self.query_one(ContractList)
-        contracts.show_registry(registry, prefer=previous or last_contract())
+        contracts.show_registry(registry, prefer=wanted or last_contract())
         contracts.display = bool(registry.contracts)
         help_box = self.query_one("#empty-help", Static)
         help_box.update(EMPTY_REGISTRY_HELP if not registry.contracts else "")
@@ -139,8 +149,10 @@ class CallView(Horizontal):
             self.query_one(RecordView).clear(NO_CALL_YET)
         self.shown = None
         await self.show_contract(contracts.chosen if registry.contracts else None, force=True)
-        if kept_args is not None and self.shown == previous:
-            self._restore_args(*kept_args)
+        self._lost = wanted if wanted is not None and self.shown != wanted else None
+        if self.shown is not None and self.shown in self._kept_args:
+            self._restore_args(*self._kept_args.pop(self.shown))
+        self._kept_args = {k: v for k, v in self._kept_args.items() if k == self._lost}
 
     def _restore_args(self, mode: str, args: Any) -> None:
         """Put back the arguments kept over a reload: ``args`` (a value, or the editor's text
