@@ -21,6 +21,7 @@ from textual.reactive import var
 from textual.widgets import Button, Static, TabbedContent
 
 from playground.core.record import CallRecord
+from playground.tui.daemon_thread import in_daemon_thread
 from playground.tui.editor import failing_frame, open_in_editor
 from playground.tui.formatting import contract_badges, pretty_json
 from playground.tui.last_used import last_contract, remember_contract
@@ -235,9 +236,10 @@ class CallView(Horizontal):
         remember_contract(name)
         self._call_worker(self.pg.gate, name, args)
 
-    @work(thread=True, exclusive=True, group="call", exit_on_error=False)
-    def _call_worker(self, gate: Gate, name: str, args: Any) -> None:
-        self.post_message(self.CallDone(gate.call(name, args)))
+    @work(exclusive=True, group="call", exit_on_error=False)
+    async def _call_worker(self, gate: Gate, name: str, args: Any) -> None:
+        # a daemon thread: quitting never waits for a call (see playground.tui.daemon_thread)
+        self.post_message(self.CallDone(await in_daemon_thread(gate.call, name, args)))
 
     def request_repair(self) -> None:
         """Post :class:`RepairRequested` for the selected contract and current arguments."""
