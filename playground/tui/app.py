@@ -13,6 +13,7 @@ app's state then (issue 13 item 6: a first screen close to a bare Textual app's)
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 import os
 import sys
@@ -146,6 +147,9 @@ class PlaygroundApp(App[None]):
         self._building = asyncio.Lock()
 
     def compose(self) -> ComposeResult:
+        # The layout classes are set before the first style pass: set after mount, each one
+        # restyled every widget again (~0.15 s of the first screen at 80x24).
+        narrow = self._fit(self.size.width, self.size.height, update=False)
         yield Header()
         with TabbedContent(initial="call", id="modes"):
             for tab, (label, *_) in TABS.items():
@@ -154,16 +158,24 @@ class PlaygroundApp(App[None]):
                         yield CallView(id="call-view")
                 else:
                     yield TabPane(label, id=tab)  # its view is built when first needed
-        yield Footer()
+        # the docked "^p palette" item overlaps the keys when they overflow (it read
+        # "^l Relo▏^p paletter" at 100 columns); the palette stays on ctrl+p and in the help
+        yield Footer(compact=narrow, show_command_palette=not narrow)
 
     def on_mount(self) -> None:
         self._views["call"] = self.query_one(CallView)
-        self._fit(self.size.width, self.size.height)
         self._update_subtitle()
+        if self.pg is None:
+            self.query_one(CallView).query_one("#contract-head", Static).update("loading tools…")
+        # Everything else waits until the first screen is drawn (issue 13 item 6): the rest of
+        # the Call view, then the tools (the load worker's imports would compete with it).
+        self.call_after_refresh(self.call_later, self._after_first_screen)
+
+    async def _after_first_screen(self) -> None:
+        await self.query_one(CallView).complete()
         if self.pg is not None:
             self.post_message(self.Loaded(self.pg))
         else:
-            self.query_one(CallView).query_one("#contract-head", Static).update("loading tools…")
             self._load_worker(self.tools)
 
     # -- views built on first use ----------------------------------------------------------------
@@ -219,6 +231,8 @@ class PlaygroundApp(App[None]):
     def _load_worker(self, tools: list[str] | None, keep: bool = False) -> None:
         from playground.workbench import Playground, open_playground
 
+        registry.get(self.router_name)  # import the router's module here, off the UI thread
+
         if not self.mcp:
             self.post_message(self.Loaded(open_playground(tools, in_process=self.in_process), keep))
             return
@@ -232,8 +246,8 @@ class PlaygroundApp(App[None]):
             from playground.core.gate import Gate
             from playground.core.registry import Registry
 
-            registry = Registry()
-            pg = Playground(registry=registry, gate=Gate(registry), in_process=self.in_process)
+            contracts = Registry()
+            pg = Playground(registry=contracts, gate=Gate(contracts), in_process=self.in_process)
         sources, choices = add_mcp_servers(pg.registry, pending)
         for source in sources:
             source.on_progress = self._progress_from_server
@@ -304,7 +318,9 @@ class PlaygroundApp(App[None]):
         if old is not None and old is not event.pg:
             old.close()
         registry = self.pg.registry
-        await self.query_one(CallView).set_playground(self.pg, keep=event.keep)
+        call_view = self.query_one(CallView)
+        await call_view.complete()
+        await call_view.set_playground(self.pg, keep=event.keep)
         for tab in ("ask", "steps", "evaluate"):
             if (view := self.built(tab)) is not None:
                 view.set_playground(self.pg)
@@ -337,9 +353,20 @@ class PlaygroundApp(App[None]):
     def _update_subtitle(self) -> None:
         count = len(self.pg.registry) if self.pg is not None else 0
         source = "in-process" if self.in_process else "worker"
+        # Until the tools are loaded the router's module is not imported (the offline router's
+        # imports are ~100 ms of the first screen; the load worker imports it): its name and
+        # the mode and model chosen, without the default mode a router with modes shows later.
+        router = (
+            self.router_pick
+            if self.pg is not None
+            else RouterPick(
+                self.router_name,
+                self.router_modes.get(self.router_name),
+                self.router_models.get(self.router_name),
+            )
+        )
         self.sub_title = (
-            f"{count} contract{'' if count == 1 else 's'} · router {self.router_pick}"
-            f" · bodies: {source}"
+            f"{count} contract{'' if count == 1 else 's'} · router {router} · bodies: {source}"
         )
 
     # -- actions ---------------------------------------------------------------------------------
@@ -387,17 +414,18 @@ class PlaygroundApp(App[None]):
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width, event.size.height)
 
-    def _fit(self, width: int, height: int) -> None:
+    def _fit(self, width: int, height: int, update: bool = True) -> bool:
         """Set the screen's ``-narrow`` / ``-short`` classes and the compact footer for a
-        ``width`` x ``height`` terminal."""
+        ``width`` x ``height`` terminal (one restyle, only when a class changes; ``update``
+        false: no restyle, before the widgets are styled). Returns whether it is narrow."""
         narrow = width < self.NARROW_BELOW
-        self.screen.set_class(narrow, "-narrow")
-        self.screen.set_class(height < self.SHORT_BELOW, "-short")
+        self.screen.update_classes(
+            {"-narrow": narrow, "-short": height < self.SHORT_BELOW}, update=update
+        )
         for footer in self.query(Footer):
             footer.compact = narrow
-            # the docked "^p palette" item overlaps the keys when they overflow (it read
-            # "^l Relo▏^p paletter" at 100 columns); the palette stays on ctrl+p and in the help
             footer.show_command_palette = not narrow
+        return narrow
 
     def action_run(self) -> None:
         """Run the active view's main action, after every key already sent to the focused widget.
@@ -739,3 +767,8 @@ def run_tui(
     PlaygroundApp(
         tools=tools, in_process=in_process, history=history, no_history=no_history, mcp=mcp
     ).run()
+    # What the app held (records with their values, wire JSON) is garbage now; the collector's
+    # passes over it at interpreter exit made ctrl+q take over a second after a 30 MB result.
+    # Frozen, it is left to the OS; atexit handlers and thread joins still run.
+    gc.disable()
+    gc.freeze()

@@ -58,11 +58,15 @@ def tmp_tool(tmp_path: Path):
 
 async def settle(app, pilot) -> None:
     """Let messages flow and wait for the workers until two pauses in a row find none running (a
-    worker's message may start another worker: Evaluate → Ask, a call → the history write)."""
+    worker's message may start another worker: Evaluate → Ask, a call → the history write).
+    The tools count as not settled until they are loaded (``app.pg``): the app starts loading
+    them only after its first screen."""
     idle = 0
     for _ in range(100):
         await pilot.pause()
-        if any(w.state in ACTIVE for w in app.workers):
+        if getattr(app, "pg", True) is None:
+            idle = 0
+        elif any(w.state in ACTIVE for w in app.workers):
             idle = 0
             await app.workers.wait_for_complete()
         else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from conftest import SIZE, settle
 from textual import events
 from textual.widgets import TabbedContent
@@ -17,6 +18,7 @@ from playground.tui.views.call_view import CallView
 from playground.tui.widgets.arg_form import OTHER, ArgForm
 from playground.tui.widgets.args_editor import ArgsEditor
 from playground.tui.widgets.contract_list import ContractList, first_choice, is_demo_module
+from playground.tui.widgets.record_view import RecordGrid
 
 
 async def open_contract(app, pilot, name: str) -> CallView:
@@ -68,7 +70,7 @@ async def test_reload_keeps_the_contract_the_arguments_and_the_records(tools_dir
         assert view.shown == "track_shipping" == app.query_one(ContractList).chosen
         assert app.query_one(ArgForm).args() == {"order_id": "HR20260602"}
         assert len(view.records) == 1 and view.records[0].args == {"order_id": "HR20260601"}
-        assert app.query_one("#rv-verdict").render() is not None
+        assert app.query_one("#rv-grid", RecordGrid).cells["verdict"].plain == "valid"
         assert view.query_one("RecordView").fields["verdict"] == "valid"
         # the JSON tab is kept too, even when it does not parse
         editor = app.query_one(ArgsEditor)
@@ -78,6 +80,64 @@ async def test_reload_keeps_the_contract_the_arguments_and_the_records(tools_dir
         await pilot.press("ctrl+l")
         await settle(app, pilot)
         assert editor.mode == "json" and editor.editor.text == '{"order_id": "HR1"'
+
+
+TWO_TOOLS = '''
+def find_order(order_id: str) -> dict:
+    """Find an order. Use it to look an order up.
+
+    Args:
+        order_id: order id, e.g. "HR1"
+    """
+    return {"order_id": order_id}
+
+
+def ping(host: str) -> dict:
+    """Ping a host. Use it to check a host.
+
+    Args:
+        host: host name
+    """
+    return {"host": host}
+
+
+__tools__ = [find_order, ping]
+'''
+
+
+@pytest.mark.parametrize("tab", ["form", "json"])
+async def test_typed_arguments_survive_a_failed_reload_followed_by_a_good_one(tmp_tool, tab):
+    folder = tmp_tool(TWO_TOOLS)
+    module = folder / "mytools.py"
+    app = PlaygroundApp(tools=[str(folder)])
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_contract(app, pilot, "ping")
+        app.query_one(ArgForm).set_field("host", "example.org")
+        editor = app.query_one(ArgsEditor)
+        if tab == "json":
+            editor.set_mode("json")
+            await pilot.pause()
+            editor.editor.load_text('{"host": "db.local", "port"')  # typed, not yet valid
+        typed = editor.editor.text
+        module.write_text(TWO_TOOLS + "\ndef broken(:\n", encoding="utf-8")
+        await pilot.press("ctrl+l")
+        await settle(app, pilot)
+        assert "ping" not in app.pg.registry and view.shown is None  # the module was refused
+        module.write_text(TWO_TOOLS, encoding="utf-8")
+        await pilot.press("ctrl+l")
+        await settle(app, pilot)
+        assert view.shown == "ping" == app.query_one(ContractList).chosen
+        assert editor.mode == tab
+        if tab == "form":
+            assert app.query_one(ArgForm).args() == {"host": "example.org"}
+        else:
+            assert editor.editor.text == typed
+        # a third reload (nothing lost) still keeps them
+        await pilot.press("ctrl+l")
+        await settle(app, pilot)
+        assert view.shown == "ping" and editor.mode == tab
+        if tab == "form":
+            assert app.query_one(ArgForm).args() == {"host": "example.org"}
 
 
 async def test_list_opens_on_the_first_module_not_a_demo_then_on_the_last_used(tools_dir, tmp_tool):

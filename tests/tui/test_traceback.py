@@ -3,6 +3,7 @@ never in the wire JSON; ``f8`` opens ``$EDITOR +LINE FILE`` or says why it canno
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 
@@ -80,17 +81,84 @@ async def test_a_key_error_shows_its_traceback_and_f8_opens_the_editor_at_that_l
         monkeypatch.setenv("EDITOR", str(tmp_path / "no-such-editor"))
         await pilot.press("f8")
         await pilot.pause()
-        assert any("could not start" in s for s in seen)
+        assert seen[-1].startswith(f"$EDITOR ({tmp_path / 'no-such-editor'}) was not found")
         rv.show_traceback([])
         assert not app.query_one("#rv-traceback").display and rv.frames == []
 
 
 def test_editor_argv_and_failing_frame():
     assert editor_argv("/x/t.py", 12, "vim") == ["vim", "+12", "/x/t.py"]
-    assert editor_argv("/x/t.py", 12, "code -w") == ["code", "-w", "+12", "/x/t.py"]
+    assert editor_argv("/x/t.py", 12, "code -w") == ["code", "-w", "-g", "/x/t.py:12"]
+    assert editor_argv("/x/t.py", 12, "/opt/bin/subl -w") == ["/opt/bin/subl", "-w", "/x/t.py:12"]
+    assert editor_argv("/x/t.py", 12, "emacs -nw") == ["emacs", "-nw", "+12", "/x/t.py"]
     assert editor_argv("/x/t.py", 12, "  ") is None
     with pytest.raises(ValueError):
         editor_argv("/x/t.py", 12, "vim '")
     frames = [{"file": "a.py", "line": 3}, {"file": "b.py", "line": 7}]
     assert failing_frame(frames) == {"file": "b.py", "line": 7}
     assert failing_frame([]) is None
+
+
+class SuspendSpy:
+    """Stands in for ``App.suspend`` on a terminal that can suspend, with Textual's behaviour:
+    the app resumes only when the ``with`` block ends normally (no ``finally``)."""
+
+    def __init__(self) -> None:
+        self.suspended = 0
+        self.resumed = 0
+
+    @contextlib.contextmanager
+    def __call__(self):
+        self.suspended += 1
+        yield
+        self.resumed += 1
+
+
+async def test_f8_with_a_bad_editor_or_file_says_why_and_never_leaves_the_app_suspended(
+    tmp_tool, tmp_path, monkeypatch
+):
+    folder = tmp_tool(RAISES)
+    no_exec = tmp_path / "not-a-program"
+    no_exec.write_text("this is not a program\n")  # executable, but exec fails (ENOEXEC)
+    no_exec.chmod(0o755)
+    empty_bin = tmp_path / "empty-bin"
+    empty_bin.mkdir()
+    app = PlaygroundApp(tools=[str(folder / "mytools.py")])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        view = app.query_one(CallView)
+        assert await view.select_contract("price_of")
+        await pilot.pause()
+        app.query_one(ArgForm).set_field("item_id", "A-1")
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        spy = SuspendSpy()
+        monkeypatch.setattr(app, "suspend", spy)
+        seen = capture_notifications(app)
+        rv = app.query_one(RecordView)
+        hint = "; set EDITOR to an editor's command (e.g. vim)"
+        cases = [
+            ("no-such-editor-xyz", f"$EDITOR (no-such-editor-xyz) was not found{hint}"),
+            ("code -w", f"$EDITOR (code) was not found{hint}"),  # PATH without code
+            (str(tmp_path), f"$EDITOR ({tmp_path}) is a folder, not a program"),
+            (str(no_exec), f"$EDITOR ({no_exec}) could not start: Exec format error"),
+        ]
+        monkeypatch.setenv("PATH", str(empty_bin))
+        for editor, message in cases:
+            monkeypatch.setenv("EDITOR", editor)
+            await pilot.press("f8")
+            await pilot.pause()
+            assert seen[-1] == message, editor
+            assert spy.suspended == spy.resumed, editor  # resumed (or never suspended)
+        assert spy.suspended == 1  # only the editor that passed the checks got the terminal
+        # a traceback whose file is now a folder: said, nothing run
+        monkeypatch.setenv("EDITOR", sys.executable)
+        rv.frames = [{"file": str(tmp_path), "line": 3, "function": "f", "code": ""}]
+        await pilot.press("f8")
+        await pilot.pause()
+        assert seen[-1] == f"cannot open {tmp_path} in $EDITOR: it is a folder"
+        assert spy.suspended == spy.resumed == 1
+        # and the app still answers keys
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert app.focused is app.query_one("#contracts")

@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 
 from playground.routing import registry
 from playground.routing.registry import RouterSpec
+from playground.tui.daemon_thread import in_daemon_thread
 from playground.tui.explain import (
     explanation_lines,
     explanation_renderable,
@@ -147,8 +148,12 @@ class AskView(Vertical):
         self.query_one("#ask-reply", Static).update(Text("running…", style="bold yellow"))
         self._ask_worker(self.pg, text, self.router)
 
-    @work(thread=True, exclusive=True, group="ask", exit_on_error=False)
-    def _ask_worker(self, pg: Playground, question: str, pick: RouterPick) -> None:
+    @work(exclusive=True, group="ask", exit_on_error=False)
+    async def _ask_worker(self, pg: Playground, question: str, pick: RouterPick) -> None:
+        # a daemon thread: quitting never waits for an episode (playground.tui.daemon_thread)
+        await in_daemon_thread(self._ask, pg, question, pick)
+
+    def _ask(self, pg: Playground, question: str, pick: RouterPick) -> None:
         from playground.loop.episode import run_question_episode
         from playground.routing.factory import choose_router
 

@@ -21,6 +21,7 @@ from textual.reactive import var
 from textual.widgets import Button, Static, TabbedContent
 
 from playground.core.record import CallRecord
+from playground.tui.daemon_thread import in_daemon_thread
 from playground.tui.editor import failing_frame, open_in_editor
 from playground.tui.formatting import contract_badges, pretty_json
 from playground.tui.last_used import last_contract, remember_contract
@@ -77,6 +78,11 @@ class CallView(Horizontal):
         self.records: list[CallRecord] = []
         self.shown: str | None = None
         self._showing = asyncio.Lock()
+        #: Per contract shown at a reload (ctrl+l): the arguments typed for it, as
+        #: ``(tab, value or the JSON editor's text)``, until a reload shows it again.
+        self._kept_args: dict[str, tuple[str, Any]] = {}
+        #: The contract shown before a reload that did not register it (its module broke).
+        self._lost: str | None = None
 
     def watch_running(self, running: bool) -> None:
         for button in self.query("#run").results(Button):
@@ -101,7 +107,14 @@ class CallView(Horizontal):
                 with Horizontal(id="run-bar"):
                     yield Button("Run  ctrl+r", id="run", variant="primary")
                     yield Button("Run with repair", id="run-repair")
-            yield RecordView(id="record", classes="pane", empty_text=NO_CALL_YET)
+            yield RecordView(id="record", classes="pane", empty_text=NO_CALL_YET, lazy_wire=True)
+
+    async def complete(self) -> None:
+        """Mount what the first screen does not show (the JSON tab's editor, the wire JSON's
+        provider tabs); the app calls it right after its first screen, before the tools are
+        shown. Idempotent."""
+        await self.query_one(ArgsEditor).build()
+        await self.query_one(RecordView).wire.build()
 
     # -- state down ------------------------------------------------------------------------------
     async def set_playground(self, pg: Playground, keep: bool = False) -> None:
@@ -109,18 +122,23 @@ class CallView(Horizontal):
 
         ``keep`` (a reload of the same tools): the selected contract stays selected when it is
         still registered, the arguments typed for it stay (both tabs), and the records and the
-        shown record stay. Otherwise the list opens on the contract last run or the first one
-        that is not a demo of faults (``contract_list.first_choice``)."""
-        previous = self.shown if keep else None
-        kept_args: tuple[str, Any] | None = None
-        if previous is not None:
+        shown record stay. A reload that does not register it (its module is broken) shows
+        another contract and keeps the lost one's arguments: the next reload that registers
+        it again selects it with them. Otherwise the list opens on the contract last run or the
+        first one that is not a demo of faults (``contract_list.first_choice``)."""
+        if not keep:
+            self._kept_args.clear()
+            self._lost = None
+        elif self.shown is not None:
             editor = self.query_one(ArgsEditor)
             ok, args, _ = editor.current_args()
-            kept_args = (editor.mode, args if ok else editor.editor.text)
+            self._kept_args[self.shown] = (editor.mode, args if ok else editor.editor.text)
+        # a contract a failed reload dropped comes back (with its arguments) on a good one
+        wanted = (self._lost or self.shown) if keep else None
         self.pg = pg
         registry = pg.registry
         contracts = self.query_one(ContractList)
-        contracts.show_registry(registry, prefer=previous or last_contract())
+        contracts.show_registry(registry, prefer=wanted or last_contract())
         contracts.display = bool(registry.contracts)
         help_box = self.query_one("#empty-help", Static)
         help_box.update(EMPTY_REGISTRY_HELP if not registry.contracts else "")
@@ -132,8 +150,10 @@ class CallView(Horizontal):
             self.query_one(RecordView).clear(NO_CALL_YET)
         self.shown = None
         await self.show_contract(contracts.chosen if registry.contracts else None, force=True)
-        if kept_args is not None and self.shown == previous:
-            self._restore_args(*kept_args)
+        self._lost = wanted if wanted is not None and self.shown != wanted else None
+        if self.shown is not None and self.shown in self._kept_args:
+            self._restore_args(*self._kept_args.pop(self.shown))
+        self._kept_args = {k: v for k, v in self._kept_args.items() if k == self._lost}
 
     def _restore_args(self, mode: str, args: Any) -> None:
         """Put back the arguments kept over a reload: ``args`` (a value, or the editor's text
@@ -216,9 +236,10 @@ class CallView(Horizontal):
         remember_contract(name)
         self._call_worker(self.pg.gate, name, args)
 
-    @work(thread=True, exclusive=True, group="call", exit_on_error=False)
-    def _call_worker(self, gate: Gate, name: str, args: Any) -> None:
-        self.post_message(self.CallDone(gate.call(name, args)))
+    @work(exclusive=True, group="call", exit_on_error=False)
+    async def _call_worker(self, gate: Gate, name: str, args: Any) -> None:
+        # a daemon thread: quitting never waits for a call (see playground.tui.daemon_thread)
+        self.post_message(self.CallDone(await in_daemon_thread(gate.call, name, args)))
 
     def request_repair(self) -> None:
         """Post :class:`RepairRequested` for the selected contract and current arguments."""
@@ -238,7 +259,9 @@ class CallView(Horizontal):
 
     def action_wire_tab(self) -> None:
         """``f7``: show the next provider's wire JSON (Gemini → Anthropic → OpenAI)."""
-        cycle_tabs(self.query_one(RecordView).wire.query_one(TabbedContent))
+        tabs = self.query_one(RecordView).wire.tabs
+        if tabs is not None:  # built right after the first screen
+            cycle_tabs(tabs)
 
     def action_edit_source(self) -> None:
         """``f8``: open ``$EDITOR`` at the line the shown ``raised`` record failed on
@@ -259,7 +282,8 @@ class CallView(Horizontal):
         record = self.last_record
         if record is not None:
             wire = self.query_one(RecordView).wire
-            provider = (wire.query_one(TabbedContent).active or "").rsplit("-", 1)[-1]
+            tabs = wire.tabs
+            provider = ((tabs.active if tabs else "") or "").rsplit("-", 1)[-1]
             if provider in wire.texts:
                 out[f"wire JSON ({provider})"] = (
                     wire.texts[provider],

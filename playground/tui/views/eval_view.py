@@ -19,6 +19,7 @@ from textual.reactive import var
 from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Select, Static
 
 from playground.routing import registry
+from playground.tui.daemon_thread import in_daemon_thread
 from playground.tui.router_pick import RouterPick
 
 if TYPE_CHECKING:
@@ -221,8 +222,12 @@ class EvalView(Vertical):
     def _post_progress(self, done: int, total: int, _result: Any) -> None:
         self.post_message(self.Progress(done, total))
 
-    @work(thread=True, exclusive=True, group="evaluate", exit_on_error=False)
-    def _eval_worker(self, pg: Playground, path: str, pick: RouterPick) -> None:
+    @work(exclusive=True, group="evaluate", exit_on_error=False)
+    async def _eval_worker(self, pg: Playground, path: str, pick: RouterPick) -> None:
+        # a daemon thread: quitting never waits for an evaluation (playground.tui.daemon_thread)
+        await in_daemon_thread(self._evaluate, pg, path, pick)
+
+    def _evaluate(self, pg: Playground, path: str, pick: RouterPick) -> None:
         from playground.batch.evalcases import load_cases
         from playground.batch.evaluate import evaluate
         from playground.routing.factory import choose_router

@@ -22,6 +22,7 @@ from textual.widgets import Button, DataTable, Label, OptionList, Static, Tabbed
 from textual.widgets.option_list import Option
 
 from playground.loop.step import Node, Step
+from playground.tui.daemon_thread import in_daemon_thread
 from playground.tui.form_values import args_to_json_text, parse_json_text
 from playground.tui.formatting import KIND_STYLES, pretty_json
 from playground.tui.tabkeys import cycle_tabs
@@ -351,8 +352,12 @@ class StepsView(Vertical):
         self.query_one("#steps-status", Static).update(f"running {tool} with repair…")
         self._manual_worker(self.pg, tool, args)
 
-    @work(thread=True, exclusive=True, group="episode", exit_on_error=False)
-    def _manual_worker(self, pg: Playground, tool: str, args: Any) -> None:
+    @work(exclusive=True, group="episode", exit_on_error=False)
+    async def _manual_worker(self, pg: Playground, tool: str, args: Any) -> None:
+        # a daemon thread: quitting never waits for an episode (playground.tui.daemon_thread)
+        await in_daemon_thread(self._manual, pg, tool, args)
+
+    def _manual(self, pg: Playground, tool: str, args: Any) -> None:
         from playground.loop.episode import run_manual_episode
 
         try:
@@ -362,10 +367,13 @@ class StepsView(Vertical):
             return
         self.post_message(self.EpisodeDone(episode, f"manual: {tool}"))
 
-    @work(thread=True, exclusive=True, group="episode", exit_on_error=False)
-    def _fork_worker(
+    @work(exclusive=True, group="episode", exit_on_error=False)
+    async def _fork_worker(
         self, pg: Playground, episode: Episode, index: int, step: int, args: Any
     ) -> None:
+        await in_daemon_thread(self._fork, pg, episode, index, step, args)
+
+    def _fork(self, pg: Playground, episode: Episode, index: int, step: int, args: Any) -> None:
         from playground.loop.episode import fork_episode
 
         try:

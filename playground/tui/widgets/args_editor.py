@@ -37,25 +37,45 @@ class ArgsEditor(Vertical):
             super().__init__()
             self.text = text
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._editor: JsonEditor | None = None
+
     def compose(self) -> ComposeResult:
+        # The JSON tab's editor is mounted by build(): hidden at start, it cost the TUI's first
+        # screen more than the rest of the Call view (issue 13 item 6).
         with TabbedContent(initial=FORM, id="args-tabs"):
             with TabPane("Form", id=FORM):
                 yield ArgForm(id="arg-form")
-            with TabPane("JSON", id=JSON):
-                yield JsonEditor(
-                    "{}",
-                    language="json" if _HAS_TREE_SITTER else None,
-                    id="args-json",
-                    show_line_numbers=True,
-                )
+            yield TabPane("JSON", id=JSON)
 
     @property
     def form(self) -> ArgForm:
         return self.query_one(ArgForm)
 
+    async def build(self) -> None:
+        """Mount the JSON tab's editor if it is not yet (the Call view does so right after the
+        first screen)."""
+        if self._editor is None and self.is_attached:  # not built, the app not closing
+            await self.query_one(f"#{JSON}", TabPane).mount(self._new_editor())
+
+    def _new_editor(self) -> JsonEditor:
+        self._editor = JsonEditor(
+            "{}",
+            language="json" if _HAS_TREE_SITTER else None,
+            id="args-json",
+            show_line_numbers=True,
+        )
+        return self._editor
+
     @property
     def editor(self) -> TextArea:
-        return self.query_one("#args-json", TextArea)
+        """The JSON tab's editor (mounted now if :meth:`build` has not run yet: its text can
+        be read and loaded at once)."""
+        if self._editor is None:
+            self.query_one(f"#{JSON}", TabPane).mount(self._new_editor())
+        assert self._editor is not None
+        return self._editor
 
     @property
     def mode(self) -> str:

@@ -6,9 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rich.console import RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Grid, VerticalScroll
+from textual.containers import VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Label, Static
 
 from playground.core.record import VALID, CallRecord, verdict_of
@@ -36,15 +39,58 @@ ROWS = (
 )
 
 
+class RecordGrid(Widget):
+    """The :data:`ROWS` of a record as one two-column grid (label | value; long values wrap).
+
+    One widget rather than a label and a value widget per row: 22 fewer widgets to style and
+    lay out per record panel, which the first screen of the TUI pays for (issue 13 item 6).
+    ``cells`` holds each row's value as styled text, by field id."""
+
+    COMPONENT_CLASSES = {"record-grid--key"}
+
+    DEFAULT_CSS = """
+    RecordGrid {
+        height: auto;
+    }
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cells: dict[str, Text] = {field: Text("-") for field, _ in ROWS}
+
+    def set_cell(self, field: str, text: Text) -> None:
+        """Show ``text`` in row ``field`` (a :data:`ROWS` id)."""
+        self.cells[field] = text
+        self.refresh(layout=True)
+
+    def render(self) -> RenderableType:
+        grid = Table.grid(padding=0, expand=True)
+        grid.add_column(width=12, no_wrap=True)
+        grid.add_column(ratio=1, overflow="fold")
+        key_style = self.get_component_rich_style("record-grid--key", partial=True)
+        for field, label in ROWS:
+            grid.add_row(Text(label, style=key_style), self.cells[field])
+        return grid
+
+
 class RecordView(VerticalScroll):
     """Displays a :class:`CallRecord`; ``fields`` holds the plain strings shown, by field id."""
 
     #: Read-only: never a tab stop (scroll it with the mouse wheel).
     can_focus = False
 
-    def __init__(self, prefix: str = "rv", empty_text: str = "No call yet.", **kwargs: Any) -> None:
+    def __init__(
+        self,
+        prefix: str = "rv",
+        empty_text: str = "No call yet.",
+        lazy_wire: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        """``lazy_wire``: the wire JSON's provider tabs are mounted by ``wire.build()`` (see
+        :class:`WireView`)."""
         super().__init__(**kwargs)
         self.prefix = prefix
+        self.lazy_wire = lazy_wire
         self.empty_text = empty_text
         self.fields: dict[str, str] = {}
         self.value_text = ""
@@ -54,10 +100,7 @@ class RecordView(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         yield Static(self.empty_text, id=f"{self.prefix}-status", classes="status")
-        with Grid(classes="record-grid"):
-            for field, label in ROWS:
-                yield Label(label, classes="rv-key")
-                yield Static("-", id=f"{self.prefix}-{field}", classes="rv-value", markup=False)
+        yield RecordGrid(id=f"{self.prefix}-grid", classes="record-grid")
         yield Label("Value", classes="section")
         yield Static("-", id=f"{self.prefix}-value", classes="json")
         yield Label(
@@ -67,11 +110,11 @@ class RecordView(VerticalScroll):
         )
         yield Static("", id=f"{self.prefix}-traceback", classes="traceback", markup=False)
         yield Label("Wire JSON (what the model reads back)", classes="section")
-        yield WireView(prefix=f"{self.prefix}-wire")
+        yield WireView(prefix=f"{self.prefix}-wire", lazy=self.lazy_wire)
 
     def _set(self, field: str, text: str, style: str = "") -> None:
         self.fields[field] = text
-        self.query_one(f"#{self.prefix}-{field}", Static).update(Text(text, style=style))
+        self.query_one(RecordGrid).set_cell(field, Text(text, style=style))
 
     def show_status(self, text: str, running: bool = False) -> None:
         """The one-line status above the grid (``running`` adds the running style)."""

@@ -1,0 +1,75 @@
+"""Quitting never waits for engine work: ``ctrl+q`` while a call is still running (a body past
+a long time limit, a 30 MB result's wire JSON being built) ends the process at once.
+
+Textual's thread workers run in the event loop's default executor, which ``App.run`` (through
+``asyncio.run``) waits for at exit; the Call, Ask, Steps and Evaluate views' engine work runs
+in daemon threads instead (``playground.tui.daemon_thread``). The app runs in a real process
+here, because only ``App.run`` waits for that executor (``run_test`` does not)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+BLOCKING_TOOL = '''
+import threading
+
+def wait_forever(item_id: str) -> dict:
+    """Wait for an answer that never comes. Use it to test quitting.
+
+    Args:
+        item_id: item id, e.g. "A-1"
+    """
+    threading.Event().wait()
+    return {"item_id": item_id}
+
+
+__tools__ = [wait_forever]
+__contracts__ = {"wait_forever": {"timeout_s": 3600, "cacheable": False}}
+'''
+
+CHILD = r"""
+import sys
+from playground.tui.app import PlaygroundApp
+from playground.tui.views.call_view import CallView
+from playground.tui.widgets.arg_form import ArgForm
+from playground.tui.widgets.record_view import RecordView
+
+async def drive(pilot):
+    app = pilot.app
+    while app.pg is None:
+        await pilot.pause()
+    view = app.query_one(CallView)
+    assert await view.select_contract("wait_forever")
+    await pilot.pause()
+    app.query_one(ArgForm).set_field("item_id", "A-1")
+    await pilot.press("ctrl+r")
+    while not app.query_one(RecordView).fields.get("status", "").startswith("running"):
+        await pilot.pause()
+    sys.__stdout__.write("running\n")  # the app captures print()
+    sys.__stdout__.flush()
+    await pilot.press("ctrl+q")
+
+app = PlaygroundApp(tools=[sys.argv[1]], in_process=True, no_history=True)
+app.run(headless=True, size=(100, 30), auto_pilot=drive)
+print("exited", flush=True)
+"""
+
+
+def test_ctrl_q_while_a_call_is_running_ends_the_process(tmp_path):
+    module = tmp_path / "blocking.py"
+    module.write_text(textwrap.dedent(BLOCKING_TOOL), encoding="utf-8")
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", CHILD, str(module)],
+            capture_output=True,
+            text=True,
+            timeout=60,  # a hang guard: before the fix the process waited for the 3600 s limit
+            env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
+        )
+    except subprocess.TimeoutExpired as exc:
+        raise AssertionError(f"the app did not exit while a call ran: {exc.stdout!r}") from None
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["running", "exited"]
