@@ -54,7 +54,8 @@ class _RoutedStream(io.TextIOBase):
     def write(self, text: str) -> int:
         thread = threading.current_thread()
         if thread not in self._routes:
-            return int(self.fallback.write(text))
+            written = self.fallback.write(text)  # Textual's print capture returns None
+            return len(text) if written is None else int(written)
         route = self._routes.get(thread)
         if route is None:
             return len(text)

@@ -250,3 +250,51 @@ def test_in_process_source_reuses_its_body_thread_and_replaces_an_abandoned_one(
     assert stopped.timed_out and stopped.stopped.startswith("abandoned after")
     assert source.call(contract, {}, 5).value != first  # a fresh thread after the abandoned one
     source.close()
+
+
+def test_another_threads_print_during_a_body_reaches_a_stream_whose_write_returns_none(
+    monkeypatch,
+):
+    """Textual's print capture returns None from write(); a print from a thread that is not
+    the body's, while a body runs in-process, must reach it instead of raising TypeError."""
+    import threading
+
+    from playground.core.runner import InProcessSource
+
+    class Capture:  # the shape of Textual's _PrintCapture: write() returns None
+        def __init__(self) -> None:
+            self.text: list[str] = []
+
+        def write(self, text: str) -> None:
+            self.text.append(text)
+
+        def flush(self) -> None:
+            pass
+
+    capture = Capture()
+    monkeypatch.setattr(sys, "stdout", capture)
+    started, printed = threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def body() -> str:
+        started.set()
+        printed.wait(5)
+        return "done"
+
+    def other() -> None:
+        started.wait(5)
+        try:
+            print("from the app", file=sys.stdout)
+        except BaseException as exc:
+            errors.append(exc)
+        printed.set()
+
+    source = InProcessSource()
+    contract = type("C", (), {"fn": staticmethod(body), "name": "body"})()
+    helper = threading.Thread(target=other)
+    helper.start()
+    run = source.call(contract, {}, 5)
+    helper.join(5)
+    source.close()
+    assert (run.value, errors) == ("done", [])
+    assert "".join(capture.text) == "from the app\n"
