@@ -321,7 +321,8 @@ def to_json_value(
     """Convert a tool's return value into plain JSON data, or raise :class:`NotSerializable`.
 
     Converted (JSON can carry them): tuples → lists; ``datetime``/``date``/``time`` (as values
-    or dict keys) → ISO 8601 strings; finite ``Decimal`` → int or float; ``Enum`` → its value;
+    or dict keys) → ISO 8601 strings; finite ``Decimal`` → its digits as a string (``"1.50"``, as
+    pydantic's ``to_jsonable_python`` makes it); ``Enum`` → its value;
     dataclass instances → dicts; int/float/bool dict keys → strings (as ``json.dumps`` does);
     sets of sortable items → sorted lists; ``str``/``int`` subclasses → plain ``str``/``int``;
     anything else pydantic's ``to_jsonable_python`` can represent (pydantic models, ``UUID``,
@@ -355,7 +356,11 @@ def to_json_value(
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise NotSerializable(path, f"Decimal {value} (not a finite number)")
-        return int(value) if value == value.to_integral_value() else float(value)
+        from pydantic_core import to_jsonable_python
+
+        # as pydantic makes it (issue 11 item 2): a string that keeps every digit ("1.50"),
+        # the same inside a pydantic model and at the top level
+        return to_jsonable_python(value)
     if isinstance(value, enum.Enum):
         return to_json_value(value.value, path, _depth=_depth, _seen=_seen)
     if isinstance(value, numbers.Number):  # complex, Fraction: no JSON number says the same

@@ -207,11 +207,28 @@ def test_results_convert_as_pydantic_makes_them(pg):
         "id": "00000000-0000-0000-0000-000000000001",
         "tags": ["a", "b"],
         "pair": [1, 2],
-        "price": 2.5,
+        "price": "2.5",  # pydantic's to_jsonable_python keeps a Decimal's digits as a string
         "colour": "red",
         "win": {"start": 1, "end": 2},
         "p": {"x": 3, "y": 4},
     }
+
+
+def test_a_decimal_result_is_the_same_at_the_top_level_and_inside_a_model():
+    """A Decimal became the number 1.5 at the top level but "1.50" inside a pydantic model:
+    one rule for both, pydantic's (issue 11 item 2)."""
+    from decimal import Decimal
+
+    from pydantic import BaseModel
+
+    from playground.core.canonical import to_json_value
+
+    class Price(BaseModel):
+        amount: Decimal
+
+    assert to_json_value(Decimal("1.50")) == "1.50"
+    assert to_json_value(Price(amount=Decimal("1.50"))) == {"amount": "1.50"}
+    assert to_json_value({"rows": [Decimal("12000")]}) == {"rows": ["12000"]}
 
 
 def test_only_what_cannot_be_represented_is_not_serializable_with_its_path(pg):
