@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 
-from conftest import SIZE, settle
 from textual import events
 from textual.widgets import TabbedContent
 
@@ -17,6 +16,7 @@ from playground.tui.views.call_view import CallView
 from playground.tui.widgets.arg_form import OTHER, ArgForm
 from playground.tui.widgets.args_editor import ArgsEditor
 from playground.tui.widgets.contract_list import ContractList, first_choice, is_demo_module
+from tests.tui.helpers import SIZE, settle
 
 
 async def open_contract(app, pilot, name: str) -> CallView:
