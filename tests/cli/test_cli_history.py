@@ -392,6 +392,7 @@ def test_twenty_concurrent_call_processes_lose_nothing(tmp_path):
             SHOP,
             "--format",
             "json",
+            "--in-process",  # the history writes are under test, not the body's worker process
             env=env,
         )
         for i in range(20)
