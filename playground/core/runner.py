@@ -122,9 +122,11 @@ async def _awaited(awaitable: Any) -> Any:
     return await awaitable
 
 
-def _serve(jobs: queue.SimpleQueue[_Job]) -> None:
-    while True:
-        jobs.get().run()
+def _serve(jobs: queue.SimpleQueue[_Job | None]) -> None:
+    """The body thread: run the queued jobs until ``None`` arrives (the source closed, or it
+    abandoned this thread and the body finally returned)."""
+    while (job := jobs.get()) is not None:
+        job.run()
 
 
 class InProcessSource:
@@ -140,7 +142,7 @@ class InProcessSource:
         self.label = "in-process"
         self._lock = threading.Lock()
         self._routes: dict[threading.Thread, io.StringIO | None] = {}
-        self._jobs: queue.SimpleQueue[_Job] | None = None
+        self._jobs: queue.SimpleQueue[_Job | None] | None = None
         self._thread: threading.Thread | None = None
         self._out: _RoutedStream | None = None
         self._err: _RoutedStream | None = None
@@ -157,8 +159,16 @@ class InProcessSource:
         return self.load()
 
     def close(self) -> None:
-        """Put ``sys.stdout`` / ``sys.stderr`` back unless an abandoned body still runs (then
-        its writes keep being dropped). Safe to call twice."""
+        """End the body thread (a thread left waiting for jobs would keep this source, and
+        everything ``sys.stderr`` referred to when it started, alive for the life of the
+        process) and put ``sys.stdout`` / ``sys.stderr`` back unless an abandoned body still
+        runs (then its writes keep being dropped). Safe to call twice; a later call starts a
+        new body thread."""
+        if self._jobs is not None:
+            self._jobs.put(None)
+        self._jobs = self._thread = None
+        for ended in [t for t, r in list(self._routes.items()) if r is None and not t.is_alive()]:
+            self._routes.pop(ended, None)  # an abandoned body that has returned since
         if any(route is None for route in self._routes.values()):
             return
         if self._out is not None and sys.stdout is self._out:
@@ -221,6 +231,7 @@ class InProcessSource:
             sys.stdout, sys.stderr = saved_out, saved_err
         else:
             self._routes[thread] = None  # abandoned: drop what it prints from now on
+            self._jobs.put(None)  # the thread ends if the body ever returns
             self._thread = self._jobs = None
             sys.stdout, sys.stderr = ours  # stay installed to drop it
         run = BodyRun(

@@ -420,6 +420,7 @@ def test_twenty_concurrent_call_processes_lose_nothing(tmp_path):
             SHOP,
             "--format",
             "json",
+            "--in-process",  # the history writes are under test, not the body's worker process
             env=env,
         )
         for i in range(20)
@@ -493,7 +494,7 @@ def _db_bytes(db: Path) -> bytes:
 
 
 def test_rerun_reconnects_the_stdio_mcp_server_it_ran_on(tmp_path, monkeypatch):
-    from tests.mcp.conftest import SHOP_SERVER, read_log, stdio_line
+    from tests.mcp.servers import SHOP_SERVER, read_log, stdio_line
 
     db, log = tmp_path / "h.db", tmp_path / "calls.jsonl"
     monkeypatch.setenv("GEMINI_API_KEY", "gemini-key-never-stored")
@@ -527,7 +528,7 @@ def test_rerun_reconnects_the_stdio_mcp_server_it_ran_on(tmp_path, monkeypatch):
 
 
 def test_rerun_reconnects_an_http_server_and_asks_for_its_headers_again(tmp_path):
-    from tests.mcp.conftest import http_shop_server, read_log
+    from tests.mcp.servers import http_shop_server, read_log
 
     log, db = tmp_path / "calls.jsonl", tmp_path / "h.db"
     with http_shop_server(log) as url:
@@ -558,7 +559,7 @@ def test_rerun_reconnects_an_http_server_and_asks_for_its_headers_again(tmp_path
 
 
 def test_rerun_reads_the_mcp_config_file_again_and_never_stores_its_env(tmp_path):
-    from tests.mcp.conftest import SHOP_SERVER, read_log
+    from tests.mcp.servers import SHOP_SERVER, read_log
 
     log, db, config = tmp_path / "calls.jsonl", tmp_path / "h.db", tmp_path / "mcp.json"
     config.write_text(

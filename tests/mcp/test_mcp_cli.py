@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from playground.cli.main import app
-from tests.mcp.conftest import FAULTY_SERVER, REPO, SHOP_SERVER, read_log, stdio_line
+from tests.mcp.servers import FAULTY_SERVER, REPO, SHOP_SERVER, read_log, stdio_line
 
 SHOP_TOOLS = ["get_order_status", "track_shipping", "search_products", "check_stock"]
 

@@ -13,7 +13,7 @@ import pytest
 from playground.core import outcome as oc
 from playground.core.mcp_source import McpContract, McpSource
 from playground.core.validation import check_result
-from tests.mcp.conftest import FAULTY_SERVER, read_log, source_for, stdio_line
+from tests.mcp.servers import FAULTY_SERVER, read_log, source_for, stdio_line
 
 LABEL = "mcp:mcp_faulty_server"
 

@@ -12,7 +12,7 @@ from playground.core.gate import Gate, RetryPolicy
 from playground.core.mcp_config import server_specs
 from playground.core.mcp_source import McpSource, add_mcp_servers
 from playground.core.registry import Registry
-from tests.mcp.conftest import FAULTY_SERVER, read_log, stdio_line
+from tests.mcp.servers import FAULTY_SERVER, read_log, stdio_line
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from playground.core.history import HistoryStore
 from playground.core.mcp_config import server_specs
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
-from tests.mcp.conftest import SHOP_SERVER, read_log, stdio_line
+from tests.mcp.servers import SHOP_SERVER, read_log, stdio_line
 from tests.mcp.test_mcp_tui import SIZE, settle
 
 

@@ -12,7 +12,7 @@ from playground.core.mcp_config import server_specs
 from playground.core.mcp_source import McpContract, McpSource, load_sources
 from playground.core.registry import load_registry
 from playground.core.validation import check_result
-from tests.mcp.conftest import REPO, SHOP_SERVER, read_log, source_for, stdio_line
+from tests.mcp.servers import REPO, SHOP_SERVER, read_log, source_for, stdio_line
 
 SHOP_TOOLS = ["get_order_status", "track_shipping", "search_products", "check_stock"]
 

@@ -11,7 +11,7 @@ from playground.core.mcp_source import McpSource
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
 from playground.tui.widgets.record_view import RecordView
-from tests.mcp.conftest import FAULTY_SERVER, SHOP_SERVER, stdio_line
+from tests.mcp.servers import FAULTY_SERVER, SHOP_SERVER, stdio_line
 
 SIZE = (160, 48)
 

@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
-from echo_router import SPEC as ECHO
 from typer.testing import CliRunner
 
 from playground.cli.main import app
 from playground.errors import UsageError
 from playground.routing import factory, registry
+from tests.routing.echo_router import SPEC as ECHO
 
 REPO = Path(__file__).resolve().parents[2]
 SHOP = str(REPO / "tools" / "shop.py")

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 
-from conftest import SIZE, capture_notifications, settle
-
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.ask_view import AskView
 from playground.tui.views.call_view import CallView
 from playground.tui.widgets.record_view import RecordView
+from tests.tui.helpers import SIZE, capture_notifications, settle
 
 
 async def ask(app, pilot, question: str, typed: bool = False) -> AskView:

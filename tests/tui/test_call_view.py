@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import SIZE, settle, until
 from textual.command import CommandList
 
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
 from playground.tui.widgets.args_editor import ArgsEditor
 from playground.tui.widgets.record_view import RecordView
+from tests.tui.helpers import SIZE, settle, until
 
 
 async def open_contract(app, pilot, name: str) -> None:

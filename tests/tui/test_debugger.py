@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import SIZE, settle
 from textual import events
 from textual.widgets import TabbedContent
 
@@ -19,6 +18,7 @@ from playground.tui.widgets.arg_form import OTHER, ArgForm
 from playground.tui.widgets.args_editor import ArgsEditor
 from playground.tui.widgets.contract_list import ContractList, first_choice, is_demo_module
 from playground.tui.widgets.record_view import RecordGrid
+from tests.tui.helpers import SIZE, settle
 
 
 async def open_contract(app, pilot, name: str) -> CallView:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 
-from conftest import ROOT, SIZE, capture_notifications, settle, until
-
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.eval_view import EvalView
+from tests.tui.helpers import ROOT, SIZE, capture_notifications, settle, until
 
 CASES = [
     {

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import time
 
-from conftest import SIZE, settle, until_idle
-
 from playground.core.history import HistoryStore, call_entry, episode_entry
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.history_view import PAGE, HistoryView
+from tests.tui.helpers import SIZE, settle, until_idle
 
 
 async def test_a_long_history_is_read_a_page_at_a_time_and_filtered_in_full(tools_dir, tmp_path):

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 
-from conftest import SIZE, capture_notifications, settle, until_idle
-
 from playground.core.history import HistoryStore, call_entry, episode_entry
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
 from playground.tui.views.history_view import HistoryView, episode_from_json, matches
 from playground.tui.widgets.record_view import RecordView
+from tests.tui.helpers import SIZE, capture_notifications, settle, until_idle
 
 
 def table_rows(view: HistoryView) -> list[list[str]]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import SIZE, settle
 
 from playground.loop.step import Node, Step
 from playground.tui.app import PlaygroundApp
@@ -18,6 +17,7 @@ from playground.tui.views.steps_view import attempt_label
 from playground.tui.widgets.arg_form import ArgForm
 from playground.tui.widgets.contract_list import ContractList, group_by_module, module_of
 from playground.tui.widgets.record_view import RecordView
+from tests.tui.helpers import SIZE, settle
 
 
 async def go_to_contract(app, pilot, name: str) -> None:

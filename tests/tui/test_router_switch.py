@@ -3,18 +3,13 @@ registered in one line is offered, chosen and used by Ask without touching other
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-from conftest import SIZE, capture_notifications, settle
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "routing"))
-from echo_router import SPEC as ECHO
 
 from playground.routing import registry
 from playground.tui.app import PlaygroundApp
 from playground.tui.commands import palette_commands, typed_model_command
+from tests.routing.echo_router import SPEC as ECHO
+from tests.tui.helpers import SIZE, capture_notifications, settle
 
 
 @pytest.fixture

@@ -24,9 +24,9 @@ What makes them steady (each was a cause of the earlier flaky attempts):
 from __future__ import annotations
 
 import pytest
-from conftest import ROOT, TOOLS, settle, until
 
 from playground.tui.app import PlaygroundApp
+from tests.tui.helpers import ROOT, TOOLS, settle, until
 
 SIZES = [(80, 24), (160, 48)]
 QUESTION = "HR20260601 택배 어디쯤인가요?"

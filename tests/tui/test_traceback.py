@@ -8,13 +8,13 @@ import json
 import sys
 
 import pytest
-from conftest import capture_notifications, settle
 
 from playground.tui.app import PlaygroundApp
 from playground.tui.editor import editor_argv, failing_frame
 from playground.tui.views.call_view import CallView
 from playground.tui.widgets.arg_form import ArgForm
 from playground.tui.widgets.record_view import RecordView
+from tests.tui.helpers import capture_notifications, settle
 
 RAISES = '''
 def price_of(item_id: str) -> dict:
