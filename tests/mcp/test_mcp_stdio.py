@@ -12,7 +12,7 @@ import sys
 import time
 
 from playground.core.mcp_stdio import SDK_INHERITED_ENV, inherited_environment
-from tests.mcp.conftest import REPO, SHOP_SERVER, source_for, stdio_line
+from tests.mcp.servers import REPO, SHOP_SERVER, source_for, stdio_line
 
 
 def test_the_inherited_environment_is_the_sdks() -> None:
