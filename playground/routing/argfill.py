@@ -284,6 +284,29 @@ def _types(schema: dict[str, Any]) -> tuple[str, ...]:
     return tuple(x for x in out if x != "null")
 
 
+def nullable_branch(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema of an optional value's non-null branch, merged with the keywords beside it.
+
+    pydantic and google-genai declare ``Optional[X]`` as ``{"anyOf": [X, {"type": "null"}],
+    "default": None, ...}`` (JSON Schema 2020-12 ``anyOf``), so ``format``, ``pattern``,
+    ``enum``, bounds and ``items`` sit one level down; the router reads them there as a model
+    would. The outer keywords (description, default, title) win. Returns ``schema`` itself
+    when it is not such a union (no branch, or several non-null branches).
+    """
+    branches = [
+        b
+        for b in (schema.get("anyOf") or schema.get("oneOf") or [])
+        if isinstance(b, dict) and b.get("type") != "null"
+    ]
+    if len(branches) != 1:
+        return schema
+    outer = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
+    merged = {**branches[0], **outer}
+    if "type" not in outer and "type" in branches[0]:
+        merged["type"] = branches[0]["type"]
+    return merged
+
+
 @dataclass(frozen=True)
 class ParamSpec:
     """What the router knows about one parameter (all from the declaration)."""
@@ -334,7 +357,7 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
     required = set(parameters.get("required") or [])
     specs = []
     for name, schema in props.items():
-        schema = schema if isinstance(schema, dict) else {}
+        schema = nullable_branch(schema) if isinstance(schema, dict) else {}
         doc = " ".join(
             x for x in (arg_docs.get(name, ""), str(schema.get("description") or "")) if x
         )

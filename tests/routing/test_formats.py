@@ -97,3 +97,36 @@ def test_drop_nonconforming_removes_only_values_that_fail_their_format():
     assert argfill.drop_nonconforming(specs, fill) == ["at"]
     assert fill.args == {"on": "2026-03-03", "note": "13:00"}
     assert set(fill.evidence) == {"on", "note"}
+
+
+def test_an_optional_parameters_format_pattern_and_enum_are_read_from_its_non_null_branch(seoul):
+    """pydantic declares ``after: Optional[time] = None`` as ``anyOf: [{type: string, format:
+    time}, {type: null}]``: the router read no format there and sent ``"1pm"``, which the gate
+    refused (``args:format:after``)."""
+    tool = {
+        "name": "find_slots",
+        "description": "Find free appointment slots in a department on one day.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "dept": {"type": "string", "enum": ["dermatology", "pediatrics"]},
+                "day": {"type": "string", "format": "date"},
+                "after": {
+                    "anyOf": [{"type": "string", "format": "time"}, {"type": "null"}],
+                    "default": None,
+                    "description": "Only slots starting after this time of day.",
+                },
+            },
+            "required": ["dept", "day"],
+        },
+    }
+    question = "Find a dermatology slot on 2026-12-03 after 1pm"
+    move = OfflineRouter().next_move([Turn(role="user", text=question)], [tool])
+    assert move.calls[0].args == {
+        "dept": "dermatology",
+        "day": "2026-12-03",
+        "after": "13:00:00+09:00",
+    }
+    assert not list(validator_for(tool["parameters"]).iter_errors(move.calls[0].args))
+    branch = argfill.nullable_branch(tool["parameters"]["properties"]["after"])
+    assert (branch["type"], branch["format"], branch["default"]) == ("string", "time", None)
