@@ -25,7 +25,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane
 
 from playground.routing import registry
 from playground.routing.factory import has_key
@@ -334,6 +334,8 @@ class PlaygroundApp(App[None]):
         self.pg = event.pg
         if old is not None and old is not event.pg:
             old.close()
+        from textual.widgets import TextArea  # imported by now (the JSON editor is built)
+
         registry = self.pg.registry
         call_view = self.query_one(CallView)
         await call_view.complete()
