@@ -28,7 +28,6 @@ from textual.widget import Widget
 from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane
 
 from playground.routing import registry
-from playground.routing.factory import has_key
 from playground.tui.commands import PlaygroundCommands
 from playground.tui.router_pick import RouterPick
 from playground.tui.views.call_view import CallView
@@ -532,6 +531,8 @@ class PlaygroundApp(App[None]):
 
     def _usable(self, name: str) -> bool:
         """Whether router ``name`` can run here; notifies the backend's key hint when not."""
+        from playground.routing.factory import has_key
+
         if has_key(name):
             return True
         spec = registry.get(name)

@@ -13,12 +13,13 @@ from rich.cells import cell_len
 from rich.console import Group
 from rich.text import Text
 
-from playground.core.contracts import DEFAULT_TIMEOUT_S, Contract
 from playground.core.outcome import OutcomeKind
-from playground.core.record import CallRecord
 
 if TYPE_CHECKING:
     from rich.syntax import Syntax
+
+    from playground.core.contracts import Contract
+    from playground.core.record import CallRecord
 
 PROVIDERS = (("gemini", "Gemini"), ("anthropic", "Anthropic"), ("openai", "OpenAI"))
 
@@ -61,6 +62,8 @@ def contract_badges(contract: Contract) -> list[tuple[str, str]]:
     cache (yellow), a time limit other than the default ``DEFAULT_TIMEOUT_S`` (5 s, from
     ``playground.core.contracts``), and ``table`` for a seed-003 table contract (neutral: it is
     where the contract was declared, not a warning)."""
+    from playground.core.contracts import DEFAULT_TIMEOUT_S
+
     badges: list[tuple[str, str]] = []
     if contract.side_effects:
         badges.append(("side effects", "bold white on red"))

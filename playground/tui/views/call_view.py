@@ -20,7 +20,6 @@ from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Button, Static, TabbedContent
 
-from playground.core.record import CallRecord
 from playground.tui.daemon_thread import in_daemon_thread
 from playground.tui.editor import failing_frame, open_in_editor
 from playground.tui.formatting import contract_badges, pretty_json
@@ -32,6 +31,7 @@ from playground.tui.widgets.record_view import RecordView
 
 if TYPE_CHECKING:
     from playground.core.gate import Gate
+    from playground.core.record import CallRecord
     from playground.workbench import Playground
 
 NO_CALL_YET = "No call yet: fill in the arguments and press ctrl+r."

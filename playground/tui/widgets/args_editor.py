@@ -14,11 +14,11 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import TabbedContent, TabPane
 
-from playground.core.contracts import Contract
 from playground.tui.form_values import args_to_json_text, parse_json_text
 from playground.tui.widgets.arg_form import ArgForm
 
 if TYPE_CHECKING:
+    from playground.core.contracts import Contract
     from playground.tui.widgets.json_editor import JsonEditor
 
 FORM, JSON = "form", "json"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.binding import Binding
@@ -22,9 +22,10 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from playground.core.contracts import SourceLocation
-from playground.core.registry import Registry
 from playground.tui.formatting import contract_label
+
+if TYPE_CHECKING:
+    from playground.core.registry import Registry
 
 
 def module_of(source: str) -> str:
@@ -32,6 +33,8 @@ def module_of(source: str) -> str:
     ``"shop.py"``); ``"(unknown module)"`` when ``source`` is empty."""
     if not source:
         return "(unknown module)"
+    from playground.core.contracts import SourceLocation
+
     return SourceLocation.parse(source).file_name
 
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
 from rich.table import Table
@@ -14,7 +14,6 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Label, Static
 
-from playground.core.record import VALID, CallRecord, verdict_of
 from playground.tui.formatting import (
     KIND_STYLES,
     bounded_syntax,
@@ -22,6 +21,9 @@ from playground.tui.formatting import (
     record_fields,
 )
 from playground.tui.widgets.wire_view import WireView
+
+if TYPE_CHECKING:
+    from playground.core.record import CallRecord
 
 #: (field id, label) rows of the status grid, in display order.
 ROWS = (
@@ -131,6 +133,8 @@ class RecordView(VerticalScroll):
 
     def show_record(self, record: CallRecord) -> None:
         """Show every field of ``record`` and its wire JSON."""
+        from playground.core.record import VALID, verdict_of
+
         self.remove_class("stale")
         values = record_fields(record)
         kind_style = KIND_STYLES.get(record.kind, "")
