@@ -114,6 +114,8 @@ class ArgsEditor(Vertical):
         if event.pane.id == JSON:
             self.editor.load_text(args_to_json_text(self.form.args()))
             return
+        if self._editor is None:  # the Form tab opening at start: no JSON was ever typed
+            return
         value, problem = parse_json_text(self.editor.text)
         if problem:
             self.post_message(
