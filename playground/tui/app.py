@@ -18,6 +18,7 @@ import importlib
 import os
 import sys
 import threading
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,7 @@ from playground.tui.router_pick import RouterPick
 from playground.tui.views.call_view import CallView
 
 if TYPE_CHECKING:
+    from playground.core.history import HistoryStore
     from playground.tui.views.ask_view import AskView
     from playground.tui.views.eval_view import EvalView
     from playground.tui.views.history_view import HistoryView
@@ -128,9 +130,8 @@ class PlaygroundApp(App[None]):
         self.mcp = list(mcp or [])
         self.pg = playground
         self._main_thread = threading.get_ident()
-        from playground.core.history import open_history
-
-        self.history = open_history(history, disabled=no_history, notice=self._history_notice)
+        #: ``--history`` and ``--no-history``: the store is opened by :attr:`history`.
+        self._history_option = (history, no_history)
         if in_process is None:
             import os
 
@@ -151,6 +152,16 @@ class PlaygroundApp(App[None]):
         self._building = asyncio.Lock()
         #: The garbage collector is paused from Load to the first screen (see :meth:`on_load`).
         self._gc_paused = False
+
+    @cached_property
+    def history(self) -> HistoryStore | None:
+        """The history store (``None``: history off), opened on first use: the app opens it
+        right after its first screen (importing :mod:`playground.core.history` and ``sqlite3``
+        is ~5 ms the first screen does not need)."""
+        from playground.core.history import open_history
+
+        option, disabled = self._history_option
+        return open_history(option, disabled=disabled, notice=self._history_notice)
 
     def on_load(self) -> None:
         # The first screen allocates ~70 widgets and their styles on top of ~0.5 M objects the
@@ -192,6 +203,7 @@ class PlaygroundApp(App[None]):
 
     async def _after_first_screen(self) -> None:
         self._resume_gc()
+        _ = self.history  # opened here, on the UI thread, before any worker writes to it
         await self.query_one(CallView).complete()
         if self.pg is not None:
             self.post_message(self.Loaded(self.pg))
