@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual import on
 from textual.binding import Binding
 from textual.message import Message
@@ -110,7 +111,9 @@ class ContractList(Tree[str]):
             self.name = name
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__("contracts", **kwargs)
+        # a Text, not markup: a str label is parsed as markup with emoji codes, whose table
+        # (rich._emoji_codes, ~2 ms) the first screen would import for this hidden root
+        super().__init__(Text("contracts"), **kwargs)
         self.show_root = False
         self.guide_depth = 2
         self.auto_expand = False
