@@ -110,11 +110,11 @@ class CallView(Horizontal):
             yield RecordView(id="record", classes="pane", empty_text=NO_CALL_YET, lazy_wire=True)
 
     async def complete(self) -> None:
-        """Mount what the first screen does not show (the JSON tab's editor, the wire JSON's
-        provider tabs); the app calls it right after its first screen, before the tools are
-        shown. Idempotent."""
+        """Mount what the first screen does not show (the JSON tab's editor, the record's
+        traceback panel and the wire JSON's provider tabs); the app calls it right after its
+        first screen, before the tools are shown. Idempotent."""
         await self.query_one(ArgsEditor).build()
-        await self.query_one(RecordView).wire.build()
+        await self.query_one(RecordView).build()
 
     # -- state down ------------------------------------------------------------------------------
     async def set_playground(self, pg: Playground, keep: bool = False) -> None:
