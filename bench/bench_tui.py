@@ -10,7 +10,7 @@ alternately for the two sides within one run of this script:
 
 Measured per run: *first screen* -- wall ms from starting the process to the app's first
 refresh after mount (the parent's clock, from ``Popen`` to the child's ``ready`` line), and the
-CPU ms the child had used by then (user + system, ``os.times``: interpreter start-up included);
+CPU ms the child had used by then (user + system, ``getrusage``: interpreter start-up included);
 *tools loaded* (playground only) -- the same clock to the moment the registry worker has
 delivered the contracts; *RSS* -- the child's peak resident set (``ru_maxrss``, MiB) once loaded;
 *quit* -- wall ms from ``action_quit`` (what ctrl+q runs) to ``App.run`` returning (includes
@@ -38,8 +38,8 @@ CHILD = r"""
 import json, os, resource, sys, time
 
 def cpu_ms():
-    t = os.times()
-    return (t.user + t.system) * 1000
+    r = resource.getrusage(resource.RUSAGE_SELF)  # microseconds (os.times ticks at 10 ms)
+    return (r.ru_utime + r.ru_stime) * 1000
 
 side = sys.argv[1]
 from textual.app import App

@@ -19,10 +19,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playground.errors import UsageError
-from playground.routing.base import Router, RouterCapabilities
+
+if TYPE_CHECKING:  # annotations only: the TUI's first screen reads DEFAULT_ROUTER and names()
+    from playground.routing.base import Router, RouterCapabilities
 
 #: Built-in backends: name -> the module defining its ``SPEC``, in the order the UI offers them.
 BUILTIN: dict[str, str] = {

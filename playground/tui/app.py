@@ -18,6 +18,8 @@ import importlib
 import os
 import sys
 import threading
+from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
@@ -25,15 +27,15 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane
 
 from playground.routing import registry
-from playground.routing.factory import has_key
 from playground.tui.commands import PlaygroundCommands
 from playground.tui.router_pick import RouterPick
 from playground.tui.views.call_view import CallView
 
 if TYPE_CHECKING:
+    from playground.core.history import HistoryStore
     from playground.tui.views.ask_view import AskView
     from playground.tui.views.eval_view import EvalView
     from playground.tui.views.history_view import HistoryView
@@ -41,6 +43,10 @@ if TYPE_CHECKING:
     from playground.workbench import Playground
 
 MODES = ("call", "ask", "steps", "evaluate", "history")
+
+#: The Ask, Steps, Evaluate and History views' CSS, read when the first of them is built (the
+#: first screen does not parse it; ``CSS_PATH``'s ``app.tcss`` has the rest).
+VIEWS_CSS = Path(__file__).with_name("views.tcss")
 
 #: Per tab id: the tab's label and its view (module, class, widget id). The views other than Call
 #: are built when first needed (:meth:`PlaygroundApp.view`); their modules are imported then.
@@ -124,9 +130,8 @@ class PlaygroundApp(App[None]):
         self.mcp = list(mcp or [])
         self.pg = playground
         self._main_thread = threading.get_ident()
-        from playground.core.history import open_history
-
-        self.history = open_history(history, disabled=no_history, notice=self._history_notice)
+        #: ``--history`` and ``--no-history``: the store is opened by :attr:`history`.
+        self._history_option = (history, no_history)
         if in_process is None:
             import os
 
@@ -145,6 +150,31 @@ class PlaygroundApp(App[None]):
         #: Per tab id: its view, once built and handed the app's state (see :meth:`view`).
         self._views: dict[str, Widget] = {}
         self._building = asyncio.Lock()
+        #: The garbage collector is paused from Load to the first screen (see :meth:`on_load`).
+        self._gc_paused = False
+
+    @cached_property
+    def history(self) -> HistoryStore | None:
+        """The history store (``None``: history off), opened on first use: the app opens it
+        right after its first screen (importing :mod:`playground.core.history` and ``sqlite3``
+        is ~5 ms the first screen does not need)."""
+        from playground.core.history import open_history
+
+        option, disabled = self._history_option
+        return open_history(option, disabled=disabled, notice=self._history_notice)
+
+    def on_load(self) -> None:
+        # The first screen allocates ~70 widgets and their styles on top of ~0.5 M objects the
+        # imports left; the collector's full passes over them cost ~40 ms of the first screen
+        # (issue 13 item 6). Paused until it is drawn (or the app ends before that).
+        if gc.isenabled():
+            gc.disable()
+            self._gc_paused = True
+
+    def _resume_gc(self) -> None:
+        if self._gc_paused:
+            self._gc_paused = False
+            gc.enable()
 
     def compose(self) -> ComposeResult:
         # The layout classes are set before the first style pass: set after mount, each one
@@ -172,6 +202,8 @@ class PlaygroundApp(App[None]):
         self.call_after_refresh(self.call_later, self._after_first_screen)
 
     async def _after_first_screen(self) -> None:
+        self._resume_gc()
+        _ = self.history  # opened here, on the UI thread, before any worker writes to it
         await self.query_one(CallView).complete()
         if self.pg is not None:
             self.post_message(self.Loaded(self.pg))
@@ -195,6 +227,7 @@ class PlaygroundApp(App[None]):
             if view is not None:
                 return view
             _, module, class_name, widget_id = TABS[tab]
+            self._read_views_css()
             view = getattr(importlib.import_module(module), class_name)(id=widget_id)
             if hasattr(view, "router"):
                 view.router = self.router_pick  # composed into its status line
@@ -202,6 +235,15 @@ class PlaygroundApp(App[None]):
             self._hand_down(tab, view)
             self._views[tab] = view
             return view
+
+    def _read_views_css(self) -> None:
+        """Add :data:`VIEWS_CSS` (the other views' rules) to the app's stylesheet, once: parsed
+        when the next widget is styled. Its selectors match only inside those views, so nothing
+        shown so far needs restyling."""
+        path = str(VIEWS_CSS)
+        if not self.stylesheet.has_source(path):
+            css = VIEWS_CSS.read_text(encoding="utf-8")
+            self.stylesheet.add_source(css, read_from=(path, ""), is_default_css=False)
 
     def _hand_down(self, tab: str, view: Any) -> None:
         """Give a newly built view the state the app handed the built views so far."""
@@ -287,6 +329,7 @@ class PlaygroundApp(App[None]):
         self.post_message(self.Loaded(self.pg, True))
 
     def on_unmount(self) -> None:
+        self._resume_gc()
         if self.pg is not None:
             self.pg.close()  # ends the worker process and the MCP servers
 
@@ -317,6 +360,8 @@ class PlaygroundApp(App[None]):
         self.pg = event.pg
         if old is not None and old is not event.pg:
             old.close()
+        from textual.widgets import TextArea  # imported by now (the JSON editor is built)
+
         registry = self.pg.registry
         call_view = self.query_one(CallView)
         await call_view.complete()
@@ -513,6 +558,8 @@ class PlaygroundApp(App[None]):
 
     def _usable(self, name: str) -> bool:
         """Whether router ``name`` can run here; notifies the backend's key hint when not."""
+        from playground.routing.factory import has_key
+
         if has_key(name):
             return True
         spec = registry.get(name)

@@ -13,12 +13,11 @@ from rich.cells import cell_len
 from rich.console import Group
 from rich.text import Text
 
-from playground.core.contracts import DEFAULT_TIMEOUT_S, Contract
-from playground.core.outcome import OutcomeKind
-from playground.core.record import CallRecord
-
 if TYPE_CHECKING:
     from rich.syntax import Syntax
+
+    from playground.core.contracts import Contract
+    from playground.core.record import CallRecord
 
 PROVIDERS = (("gemini", "Gemini"), ("anthropic", "Anthropic"), ("openai", "OpenAI"))
 
@@ -61,6 +60,8 @@ def contract_badges(contract: Contract) -> list[tuple[str, str]]:
     cache (yellow), a time limit other than the default ``DEFAULT_TIMEOUT_S`` (5 s, from
     ``playground.core.contracts``), and ``table`` for a seed-003 table contract (neutral: it is
     where the contract was declared, not a warning)."""
+    from playground.core.contracts import DEFAULT_TIMEOUT_S
+
     badges: list[tuple[str, str]] = []
     if contract.side_effects:
         badges.append(("side effects", "bold white on red"))
@@ -143,14 +144,17 @@ def record_fields(record: CallRecord) -> dict[str, str]:
 
 #: The one style table for outcome kinds (the TUI's record and step views and the CLI's tables):
 #: green ok, cyan empty (not an error), yellow for what the caller can fix (arguments, an unknown
-#: name), magenta transient, red for the rest.
+#: name), magenta transient, red for the rest. Keyed by the values of
+#: :class:`~playground.core.outcome.OutcomeKind` (a ``StrEnum``: a member looks up as its string),
+#: so the first screen does not import ``core.outcome`` (~7 ms); a test checks the keys are the
+#: kinds.
 KIND_STYLES: dict[str, str] = {
-    OutcomeKind.OK: "bold green",
-    OutcomeKind.EMPTY: "bold cyan",
-    OutcomeKind.INVALID_ARGS: "bold yellow",
-    OutcomeKind.UNKNOWN_TOOL: "bold yellow",
-    OutcomeKind.TRANSIENT: "bold magenta",
-    OutcomeKind.BAD_RESULT: "bold red",
-    OutcomeKind.PERMISSION: "bold red",
-    OutcomeKind.RAISED: "bold red",
+    "ok": "bold green",
+    "empty": "bold cyan",
+    "invalid_args": "bold yellow",
+    "unknown_tool": "bold yellow",
+    "transient": "bold magenta",
+    "bad_result": "bold red",
+    "permission": "bold red",
+    "raised": "bold red",
 }

@@ -20,7 +20,6 @@ from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Button, Static, TabbedContent
 
-from playground.core.record import CallRecord
 from playground.tui.daemon_thread import in_daemon_thread
 from playground.tui.editor import failing_frame, open_in_editor
 from playground.tui.formatting import contract_badges, pretty_json
@@ -32,6 +31,7 @@ from playground.tui.widgets.record_view import RecordView
 
 if TYPE_CHECKING:
     from playground.core.gate import Gate
+    from playground.core.record import CallRecord
     from playground.workbench import Playground
 
 NO_CALL_YET = "No call yet: fill in the arguments and press ctrl+r."
@@ -110,11 +110,11 @@ class CallView(Horizontal):
             yield RecordView(id="record", classes="pane", empty_text=NO_CALL_YET, lazy_wire=True)
 
     async def complete(self) -> None:
-        """Mount what the first screen does not show (the JSON tab's editor, the wire JSON's
-        provider tabs); the app calls it right after its first screen, before the tools are
-        shown. Idempotent."""
+        """Mount what the first screen does not show (the JSON tab's editor, the record's
+        traceback panel and the wire JSON's provider tabs); the app calls it right after its
+        first screen, before the tools are shown. Idempotent."""
         await self.query_one(ArgsEditor).build()
-        await self.query_one(RecordView).wire.build()
+        await self.query_one(RecordView).build()
 
     # -- state down ------------------------------------------------------------------------------
     async def set_playground(self, pg: Playground, keep: bool = False) -> None:

@@ -26,7 +26,7 @@ from playground.tui.daemon_thread import in_daemon_thread
 from playground.tui.form_values import args_to_json_text, parse_json_text
 from playground.tui.formatting import KIND_STYLES, pretty_json
 from playground.tui.tabkeys import cycle_tabs
-from playground.tui.widgets.fields import JsonEditor
+from playground.tui.widgets.json_editor import JsonEditor
 from playground.tui.widgets.record_view import RecordView
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -24,7 +24,6 @@ from textual.validation import Function, Integer, Number, Validator
 from textual.widget import Widget
 from textual.widgets import Label, Select, Static, Switch
 
-from playground.core.contracts import Contract
 from playground.tui.form_values import (
     BOOLEAN,
     ENUM,
@@ -38,6 +37,9 @@ from playground.tui.form_values import (
     form_to_args,
 )
 from playground.tui.widgets.fields import FieldInput
+
+if TYPE_CHECKING:
+    from playground.core.contracts import Contract
 
 #: The enum ``Select``'s "other value…" option (its value).
 OTHER = "\x00other"

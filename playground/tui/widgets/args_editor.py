@@ -6,23 +6,20 @@ from the editor when it holds valid JSON (else the editor text is kept and a mes
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import TabbedContent, TabPane, TextArea
+from textual.widgets import TabbedContent, TabPane
 
-from playground.core.contracts import Contract
 from playground.tui.form_values import args_to_json_text, parse_json_text
 from playground.tui.widgets.arg_form import ArgForm
-from playground.tui.widgets.fields import JsonEditor
 
-try:  # JSON highlighting needs tree-sitter (textual[syntax]); plain text otherwise
-    from textual._tree_sitter import TREE_SITTER as _HAS_TREE_SITTER
-except Exception:  # pragma: no cover
-    _HAS_TREE_SITTER = False
+if TYPE_CHECKING:
+    from playground.core.contracts import Contract
+    from playground.tui.widgets.json_editor import JsonEditor
 
 FORM, JSON = "form", "json"
 
@@ -60,16 +57,19 @@ class ArgsEditor(Vertical):
             await self.query_one(f"#{JSON}", TabPane).mount(self._new_editor())
 
     def _new_editor(self) -> JsonEditor:
+        # imported here: TextArea and tree-sitter are not needed for the first screen
+        from playground.tui.widgets.json_editor import JsonEditor, json_language
+
         self._editor = JsonEditor(
             "{}",
-            language="json" if _HAS_TREE_SITTER else None,
+            language=json_language(),
             id="args-json",
             show_line_numbers=True,
         )
         return self._editor
 
     @property
-    def editor(self) -> TextArea:
+    def editor(self) -> JsonEditor:
         """The JSON tab's editor (mounted now if :meth:`build` has not run yet: its text can
         be read and loaded at once)."""
         if self._editor is None:
@@ -113,6 +113,8 @@ class ArgsEditor(Vertical):
         event.stop()
         if event.pane.id == JSON:
             self.editor.load_text(args_to_json_text(self.form.args()))
+            return
+        if self._editor is None:  # the Form tab opening at start: no JSON was ever typed
             return
         value, problem = parse_json_text(self.editor.text)
         if problem:

@@ -14,17 +14,19 @@ from __future__ import annotations
 import ast
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual import on
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from playground.core.contracts import SourceLocation
-from playground.core.registry import Registry
 from playground.tui.formatting import contract_label
+
+if TYPE_CHECKING:
+    from playground.core.registry import Registry
 
 
 def module_of(source: str) -> str:
@@ -32,6 +34,8 @@ def module_of(source: str) -> str:
     ``"shop.py"``); ``"(unknown module)"`` when ``source`` is empty."""
     if not source:
         return "(unknown module)"
+    from playground.core.contracts import SourceLocation
+
     return SourceLocation.parse(source).file_name
 
 
@@ -107,7 +111,9 @@ class ContractList(Tree[str]):
             self.name = name
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__("contracts", **kwargs)
+        # a Text, not markup: a str label is parsed as markup with emoji codes, whose table
+        # (rich._emoji_codes, ~2 ms) the first screen would import for this hidden root
+        super().__init__(Text("contracts"), **kwargs)
         self.show_root = False
         self.guide_depth = 2
         self.auto_expand = False

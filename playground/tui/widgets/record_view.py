@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
 from rich.table import Table
@@ -14,7 +14,6 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Label, Static
 
-from playground.core.record import VALID, CallRecord, verdict_of
 from playground.tui.formatting import (
     KIND_STYLES,
     bounded_syntax,
@@ -22,6 +21,9 @@ from playground.tui.formatting import (
     record_fields,
 )
 from playground.tui.widgets.wire_view import WireView
+
+if TYPE_CHECKING:
+    from playground.core.record import CallRecord
 
 #: (field id, label) rows of the status grid, in display order.
 ROWS = (
@@ -86,8 +88,8 @@ class RecordView(VerticalScroll):
         lazy_wire: bool = False,
         **kwargs: Any,
     ) -> None:
-        """``lazy_wire``: the wire JSON's provider tabs are mounted by ``wire.build()`` (see
-        :class:`WireView`)."""
+        """``lazy_wire``: the wire JSON's provider tabs (see :class:`WireView`) and the traceback
+        panel (hidden until a ``raised`` record) are mounted by :meth:`build`, not composed."""
         super().__init__(**kwargs)
         self.prefix = prefix
         self.lazy_wire = lazy_wire
@@ -103,14 +105,44 @@ class RecordView(VerticalScroll):
         yield RecordGrid(id=f"{self.prefix}-grid", classes="record-grid")
         yield Label("Value", classes="section")
         yield Static("-", id=f"{self.prefix}-value", classes="json")
-        yield Label(
-            "Traceback (the tool's own frames; f8 opens $EDITOR at the last)",
-            id=f"{self.prefix}-traceback-label",
-            classes="section traceback",
-        )
-        yield Static("", id=f"{self.prefix}-traceback", classes="traceback", markup=False)
-        yield Label("Wire JSON (what the model reads back)", classes="section")
+        if not self.lazy_wire:
+            yield from self._traceback_panel()
+        yield Label("Wire JSON (what the model reads back)", classes="section", id=self._wire_label)
         yield WireView(prefix=f"{self.prefix}-wire", lazy=self.lazy_wire)
+
+    @property
+    def _wire_label(self) -> str:
+        return f"{self.prefix}-wire-label"
+
+    def _traceback_panel(self) -> tuple[Label, Static]:
+        """The traceback's title and text (hidden by the ``traceback`` class's CSS until shown)."""
+        return (
+            Label(
+                "Traceback (the tool's own frames; f8 opens $EDITOR at the last)",
+                id=f"{self.prefix}-traceback-label",
+                classes="section traceback",
+            ),
+            Static("", id=f"{self.prefix}-traceback", classes="traceback", markup=False),
+        )
+
+    def _traceback_text(self) -> Static:
+        """The traceback's text widget, mounted now (with its title, before the wire JSON) if
+        :meth:`build` has not run yet."""
+        found = self.query(f"#{self.prefix}-traceback").results(Static)
+        for widget in found:
+            return widget
+        label, text = self._traceback_panel()
+        self.mount(label, text, before=f"#{self._wire_label}")
+        return text
+
+    async def build(self) -> None:
+        """Mount what ``lazy_wire`` left out (the traceback panel, the wire JSON's provider
+        tabs); the Call view calls it right after the first screen. Idempotent."""
+        if not self.is_attached:  # the app is closing
+            return
+        if not self.query(f"#{self.prefix}-traceback"):
+            await self.mount(*self._traceback_panel(), before=f"#{self._wire_label}")
+        await self.wire.build()
 
     def _set(self, field: str, text: str, style: str = "") -> None:
         self.fields[field] = text
@@ -131,6 +163,8 @@ class RecordView(VerticalScroll):
 
     def show_record(self, record: CallRecord) -> None:
         """Show every field of ``record`` and its wire JSON."""
+        from playground.core.record import VALID, verdict_of
+
         self.remove_class("stale")
         values = record_fields(record)
         kind_style = KIND_STYLES.get(record.kind, "")
@@ -166,7 +200,7 @@ class RecordView(VerticalScroll):
             text.append(f" in {frame.get('function')}")
             if frame.get("code"):
                 text.append(f"\n    {frame.get('code')}", style="yellow")
-        self.query_one(f"#{self.prefix}-traceback", Static).update(text)
+        self._traceback_text().update(text)
         for widget in self.query(".traceback"):
             widget.display = bool(self.frames)
 
