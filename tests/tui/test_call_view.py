@@ -152,9 +152,27 @@ async def test_load_problems_shown_and_empty_registry_helps(tmp_tool):
         problems = str(app.query_one("#problems").render())
         assert "broken.py" in problems and "SyntaxError" in problems
         assert "No contracts loaded" in str(app.query_one("#empty-help").render())
+        assert app.query_one("#problems").display and app.query_one("#empty-help").display
         await pilot.press("ctrl+r")  # nothing to run: a message, no crash
         await settle(app, pilot)
         assert app.is_running
+
+
+async def test_no_empty_problem_or_help_box_before_the_tools_are_shown():
+    """The load-problem box (a red border) and the empty-registry help stay hidden until the
+    tools are loaded: empty, they read as a load problem without text while the tools load."""
+    from textual.app import App
+
+    class Bare(App):
+        def compose(self):
+            yield CallView()
+
+    app = Bare()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.query_one(CallView).pg is None  # nothing loaded: set_playground never ran
+        assert not app.query_one("#problems").display
+        assert not app.query_one("#empty-help").display
 
 
 async def test_temp_module_boolean_and_side_effect_badge(tmp_tool):

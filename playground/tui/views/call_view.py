@@ -92,8 +92,13 @@ class CallView(Horizontal):
         with Vertical(id="contracts-col", classes="pane") as col:
             col.border_title = "Contracts  ctrl+t"
             yield ContractList(id="contracts")
-            yield Static("", id="empty-help", classes="help")
-            yield Static("", id="problems", classes="problems", markup=False)
+            # hidden until the tools are loaded (set_playground): an empty bordered box while
+            # they load would read as a load problem without text
+            help_box = Static("", id="empty-help", classes="help")
+            problems = Static("", id="problems", classes="problems", markup=False)
+            help_box.display = problems.display = False
+            yield help_box
+            yield problems
         # Wide: arguments | record side by side; narrow (the app's ``-narrow`` class): stacked.
         with Horizontal(id="work"):
             with Vertical(id="args-col", classes="pane") as col:
