@@ -193,7 +193,7 @@ async def test_tui_shows_a_record_for_the_regex_and_os_exit_and_stays_responsive
             await pilot.pause()
 
     app = PlaygroundApp(tools=[str(FAULTY)], in_process=False)
-    async with app.run_test(size=(160, 48)) as pilot:
+    async with app.run_test(size=(120, 30)) as pilot:  # the wide layout, fewest cells
         await settle(app, pilot)
         for tool, kind, words in (
             ("catastrophic_regex", "transient", "stopped after"),

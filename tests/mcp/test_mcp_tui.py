@@ -13,7 +13,7 @@ from playground.tui.views.call_view import CallView
 from playground.tui.widgets.record_view import RecordView
 from tests.mcp.servers import FAULTY_SERVER, SHOP_SERVER, stdio_line
 
-SIZE = (160, 48)
+SIZE = (120, 30)  # the wide layout with the fewest cells to compose (tests.tui.helpers.SIZE)
 
 
 async def settle(app, pilot) -> None:

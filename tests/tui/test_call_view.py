@@ -11,7 +11,7 @@ from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
 from playground.tui.widgets.args_editor import ArgsEditor
 from playground.tui.widgets.record_view import RecordView
-from tests.tui.helpers import SIZE, settle, until
+from tests.tui.helpers import SIZE, WIDE, settle, until
 
 
 async def open_contract(app, pilot, name: str) -> None:
@@ -30,7 +30,7 @@ async def type_into(pilot, app, arg: str, text: str) -> None:
 
 async def test_bad_integer_is_sent_as_typed_and_body_does_not_run(tools_dir):
     app = PlaygroundApp(tools=[str(tools_dir)])
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=WIDE) as pilot:  # the click on the limit field lands on it
         await open_contract(app, pilot, "stock_lookup")
         form = app.query_one("#arg-form")
         form.set_field("sku", "KB-101")

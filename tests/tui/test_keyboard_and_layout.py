@@ -17,7 +17,7 @@ from playground.tui.views.steps_view import attempt_label
 from playground.tui.widgets.arg_form import ArgForm
 from playground.tui.widgets.contract_list import ContractList, group_by_module, module_of
 from playground.tui.widgets.record_view import RecordView
-from tests.tui.helpers import SIZE, settle
+from tests.tui.helpers import SIZE, WIDE, settle
 
 
 async def go_to_contract(app, pilot, name: str) -> None:
@@ -157,7 +157,7 @@ async def test_narrow_terminals_stack_the_panes_without_overlap(tools_dir, size)
 
 async def test_wide_terminal_keeps_arguments_and_record_side_by_side(tools_dir):
     app = PlaygroundApp(tools=[str(tools_dir)])
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=WIDE) as pilot:
         await settle(app, pilot)
         assert not app.screen.has_class("-narrow")
         args, record = app.query_one("#args-col").region, app.query_one(RecordView).region
