@@ -132,14 +132,10 @@ class PlaygroundApp(App[None]):
         self._main_thread = threading.get_ident()
         #: ``--history`` and ``--no-history``: the store is opened by :attr:`history`.
         self._history_option = (history, no_history)
-        if in_process is None:
-            import os
+        if in_process is None:  # the CLI's parser of the variable (1/true/yes/on, 0/false/no/off)
+            from playground.core.settings import setting
 
-            in_process = os.environ.get("PLAYGROUND_IN_PROCESS", "").strip().lower() in (
-                "1",
-                "true",
-                "yes",
-            )
+            in_process = bool(setting("PLAYGROUND_IN_PROCESS", False))
         #: run bodies in this process (palette "Tool source: in-process") instead of a worker
         self.in_process = in_process
         self.router_name = registry.DEFAULT_ROUTER

@@ -226,3 +226,11 @@ async def test_command_palette_clear_cache(tools_dir):
         await pilot.press("enter")
         await settle(app, pilot)
         assert len(app.pg.gate.cache) == 0
+
+
+@pytest.mark.parametrize(("value", "expected"), [("on", True), ("yes", True), ("off", False)])
+def test_the_tui_reads_playground_in_process_as_the_cli_does(monkeypatch, value, expected):
+    """One parser for the variable (core.settings): the TUI took "on" as off while the CLI took
+    it as on."""
+    monkeypatch.setenv("PLAYGROUND_IN_PROCESS", value)
+    assert PlaygroundApp().in_process is expected
