@@ -56,6 +56,7 @@ from typing import Any
 
 from anyascii import anyascii
 
+from playground.core.optional_schema import nullable_branch
 from playground.routing import korean, values
 from playground.routing.values import Value
 
@@ -282,29 +283,6 @@ def _types(schema: dict[str, Any]) -> tuple[str, ...]:
         if isinstance(sub, dict):
             out.extend(x for x in _types(sub) if x not in out)
     return tuple(x for x in out if x != "null")
-
-
-def nullable_branch(schema: dict[str, Any]) -> dict[str, Any]:
-    """The schema of an optional value's non-null branch, merged with the keywords beside it.
-
-    pydantic and google-genai declare ``Optional[X]`` as ``{"anyOf": [X, {"type": "null"}],
-    "default": None, ...}`` (JSON Schema 2020-12 ``anyOf``), so ``format``, ``pattern``,
-    ``enum``, bounds and ``items`` sit one level down; the router reads them there as a model
-    would. The outer keywords (description, default, title) win. Returns ``schema`` itself
-    when it is not such a union (no branch, or several non-null branches).
-    """
-    branches = [
-        b
-        for b in (schema.get("anyOf") or schema.get("oneOf") or [])
-        if isinstance(b, dict) and b.get("type") != "null"
-    ]
-    if len(branches) != 1:
-        return schema
-    outer = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
-    merged = {**branches[0], **outer}
-    if "type" not in outer and "type" in branches[0]:
-        merged["type"] = branches[0]["type"]
-    return merged
 
 
 @dataclass(frozen=True)

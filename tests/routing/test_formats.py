@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from playground.core.optional_schema import nullable_branch
 from playground.core.validation import validator_for
 from playground.routing import argfill
 from playground.routing.base import Turn
@@ -128,5 +129,5 @@ def test_an_optional_parameters_format_pattern_and_enum_are_read_from_its_non_nu
         "after": "13:00:00+09:00",
     }
     assert not list(validator_for(tool["parameters"]).iter_errors(move.calls[0].args))
-    branch = argfill.nullable_branch(tool["parameters"]["properties"]["after"])
+    branch = nullable_branch(tool["parameters"]["properties"]["after"])
     assert (branch["type"], branch["format"], branch["default"]) == ("string", "time", None)

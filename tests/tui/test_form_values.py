@@ -5,6 +5,7 @@ from playground.tui.form_values import (
     ENUM,
     INTEGER,
     JSON,
+    STRING,
     field_specs,
     form_to_args,
     parse_json_text,
@@ -97,3 +98,21 @@ def test_enum_other_value_and_null_are_sent():
     assert field_text(int_enum, True) == Typed("true")
     assert form_to_args([int_enum], {"n": Typed("7")}) == {"n": 7}
     assert form_to_args([int_enum], {"n": Typed("x")}) == {"n": "x"}
+
+
+def test_an_optional_enum_or_time_is_read_from_its_non_null_branch():
+    """pydantic's ``colour: Colour | None = None`` and ``after: time | None = None`` are anyOf
+    unions: the form offers the enum's choices and labels the format (it showed a JSON field)."""
+    parameters = {
+        "type": "object",
+        "properties": {
+            "colour": {"anyOf": [{"type": "string", "enum": ["red", "blue"]}, {"type": "null"}]},
+            "after": {
+                "anyOf": [{"type": "string", "format": "time"}, {"type": "null"}],
+                "default": None,
+            },
+        },
+    }
+    colour, after = field_specs(parameters)
+    assert (colour.kind, colour.choices) == (ENUM, ("red", "blue"))
+    assert (after.kind, after.type_label, after.default) == (STRING, "string (time)", None)
