@@ -202,7 +202,7 @@ TOOLS = {
 def _beside_or_here(beside: Path) -> Path:
     """``beside`` (``<repo>/fixtures``) when it is a folder, else ``./fixtures`` in the working
     directory when that is one: a copy of this file saved outside the repository (``cp
-    tools/shop.py /tmp/shop_edited.py``) still reads the repository's data when the playground
+    tools/inventory.py /tmp/inventory_edited.py``) still reads the repository's data when the playground
     runs from the repository. Else ``beside`` (the error message names it)."""
     here = Path.cwd() / "fixtures"
     return beside if beside.is_dir() or not here.is_dir() else here
