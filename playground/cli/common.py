@@ -376,8 +376,8 @@ def stop_if_nothing_loaded(pg: Playground, what: str) -> None:
     """
     if pg.registry.contracts:
         return
-    cause = "see the errors above" if pg.registry.problems else nothing_loaded(pg)
-    error_line(f"no tool loaded ({cause}); {what}")
+    said = "no tool loaded (see the errors above)" if pg.registry.problems else nothing_loaded(pg)
+    error_line(f"{said}; {what}")
     finish(pg, ExitCode.USAGE)
 
 

@@ -202,6 +202,19 @@ def test_a_command_that_runs_tools_stops_when_no_tool_loaded(tmp_path, monkeypat
     assert not db.exists()
 
 
+def test_a_call_on_a_server_that_declares_no_tool_says_so_once(tmp_path):
+    server = tmp_path / "empty_server.py"
+    server.write_text(EMPTY_MCP_SERVER, encoding="utf-8")
+    import sys
+
+    result = invoke("call", "anything", "--mcp", f"{sys.executable} {server}", "--no-history")
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        "error: no tool loaded: mcp:empty_server declared none; the call was not run\n"
+    )
+    assert result.stdout == ""
+
+
 def test_an_argument_given_twice_is_refused():
     result = invoke(
         "call",
