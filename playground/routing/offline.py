@@ -383,11 +383,12 @@ class OfflineRouter:
             if chain is not None:
                 r, arg, row_no, fld, value = chain
                 args = {**{k: v for k, v in r.args.items() if k != arg}, arg: value}
+                prior = next((x for x in rows if x.name == result.name), None)
+                own = _new_words(r, prior)
                 fits = (
-                    f"the question fits {r.name} (relevance {round(r.relevance, 4)}, name matched "
-                    f"by {r.name_hits}) better than {result.name}"
-                    if _intent(r)
-                    > next((_intent(x) for x in rows if x.name == result.name), (0.0, 0))
+                    f"the question asks for {r.name} (relevance {round(r.relevance, 4)}; "
+                    f"{own} match it and not {result.name})"
+                    if own
                     else f"the question fits {r.name} too (relevance {round(r.relevance, 4)}) and "
                     f"the declarations say {result.name} comes first for it"
                 )
@@ -445,7 +446,6 @@ class OfflineRouter:
         ]
         if not ids:
             return None
-        last = next((_intent(r) for r in rows if r.name == result.name), (0.0, 0))
         prior = next((r for r in rows if r.name == result.name), None)
         for r in rows:  # already sorted by score
             if r.name == result.name:
@@ -459,7 +459,12 @@ class OfflineRouter:
                 args = {**r.args, fld: value}
                 if (r.name, _canon(args)) in done:
                     continue
-                if _intent(r) <= last and not (
+                # chain only to a tool the question asks for beyond the earlier one: a word of
+                # the question that the earlier tool does not match at all ("hold", "재고"), or
+                # the declarations' hand-over. A tool that only matches the same words better
+                # (its name holds "bike") is not asked for: "Any bikes near City Hall?" stops
+                # after the search instead of reserving a bike.
+                if not _new_words(r, prior) and not (
                     self._follows(r.name, result.name) and self._asked_of(r, prior)
                 ):
                     continue
@@ -502,9 +507,19 @@ def _own_word(row: ScoreRow, prior: ScoreRow | None) -> bool:
     )
 
 
-def _intent(row: ScoreRow) -> tuple[float, int]:
-    """How well the question fits a tool, for chaining: relevance, then name hits (seed 002)."""
-    return (round(row.relevance, 3), len(row.name_hits))
+def _new_words(row: ScoreRow, prior: ScoreRow | None) -> list[str]:
+    """The full-weight question words (not modifiers) that match ``row`` and do not match
+    ``prior`` at all, in question order: what the question asks for beyond the earlier tool
+    ("에어프라이어 재고" -> ``["재고"]`` for check_stock after search_products when its
+    description does not name stock; ``[]`` for reserve_bike after find_stations on "Any bikes
+    near City Hall?", since "bikes" matches both)."""
+    before = {m["word"] for m in (prior.matched if prior else []) if m["points"] > 0}
+    out: list[str] = []
+    for m in row.matched:
+        fresh = m["word"] not in before and m["word"] not in out
+        if fresh and m["word_weight"] >= 1.0 and m["points"] > 0:
+            out.append(m["word"])
+    return out
 
 
 def _canon(args: Any) -> str:
