@@ -19,6 +19,10 @@ equality is not enough. The rules here are deliberately small, deterministic and
 * :func:`match_quality` compares two stems: exact 1.0, one a prefix of the other 0.7
   (주문 ~ 주문번호, 배송 ~ 배송비), one contained in the other 0.5 (the shorter side must have at
   least 2 Hangul syllables or 4 ASCII letters; digits never match partially).
+* :func:`root` gives an English word's Snowball (Porter2) root through PyStemmer, and
+  :func:`root_quality` matches two words by it (same root 0.85: execution ~ executes; a root of
+  at least 5 letters beginning the other 0.7: multiplication ~ multiplies); :func:`is_generic`
+  tells a generic verb (:data:`GENERIC_VERBS`) by its root too (calculating, calculation).
 * :func:`translations` looks a stem up in a user's synonyms (issue 12: no domain vocabulary in
   library code; what the router knows about a domain comes from the declarations and the
   optional ``synonyms.json`` beside the user's tools, :mod:`playground.routing.synonyms`).
@@ -29,7 +33,9 @@ intent but are never part of a free-text argument value. Nothing here is mutable
 
 from __future__ import annotations
 
+import functools
 import re
+import threading
 import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -618,6 +624,55 @@ def stem_with_ending(word: str) -> tuple[str, str]:
 def stem(word: str) -> str:
     """The matching form of ``word`` (see :func:`stem_with_ending`)."""
     return stem_with_ending(word)[0]
+
+
+_STEMMERS = threading.local()  # PyStemmer's objects are not thread-safe: one per thread
+
+
+@functools.lru_cache(maxsize=65536)
+def root(word: str) -> str:
+    """The Snowball (Porter2) English stem of a lowercase ASCII word, via PyStemmer, the
+    Snowball project's own binding: ``multiplication`` -> ``multipl``, ``multiplies`` ->
+    ``multipli``, ``execution``/``executes`` -> ``execut``. Coarser than :func:`stem` (which
+    keeps words readable for values and replies); the router matches on it only when the stems
+    differ (:func:`root_quality`). Any other word (Hangul, digits, mixed) is returned as it is."""
+    if not (word.isascii() and word.isalpha()) or len(word) < 3:
+        return word
+    stemmer = getattr(_STEMMERS, "english", None)
+    if stemmer is None:
+        import Stemmer
+
+        stemmer = _STEMMERS.english = Stemmer.Stemmer("english")
+    return str(stemmer.stemWord(word))
+
+
+_GENERIC_ROOTS = frozenset(root(v) for v in GENERIC_VERBS)
+
+
+def is_generic(word: str) -> bool:
+    """True when the English stem ``word`` is one of :data:`GENERIC_VERBS` or shares its
+    Snowball root with one (calculating, calculation ~ calculate; execution ~ execute)."""
+    return word in GENERIC_VERBS or root(word) in _GENERIC_ROOTS
+
+
+#: Shortest Snowball root that may match as the beginning of another (multipl ~ multipli).
+MIN_ROOT_PREFIX = 5
+
+
+def root_quality(a: str, b: str) -> tuple[float, str]:
+    """How well English stems ``a`` and ``b`` match by their Snowball roots (:func:`root`):
+    ``(0.85, 'root')`` for the same root (execution ~ executes), ``(0.7, 'root prefix')``
+    when one root of at least :data:`MIN_ROOT_PREFIX` letters begins the other
+    (multiplication ~ multiply), ``(0.0, '')`` otherwise or for non-English words."""
+    if not (a.isascii() and a.isalpha() and b.isascii() and b.isalpha()):
+        return 0.0, ""
+    ra, rb = root(a), root(b)
+    if ra == rb:
+        return 0.85, "root"
+    short, long_ = (ra, rb) if len(ra) <= len(rb) else (rb, ra)
+    if len(short) >= MIN_ROOT_PREFIX and long_.startswith(short):
+        return 0.7, "root prefix"
+    return 0.0, ""
 
 
 def is_modifier(token: Token) -> bool:

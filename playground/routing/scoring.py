@@ -272,6 +272,10 @@ class DeclIndex:
     by_key: dict[str, list[int]] = field(default_factory=dict)  # id letters -> tools
     synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)  # the user's file
     always: list[int] = field(default_factory=list)  # tools scored on every question
+    #: Snowball root -> the English vocabulary terms with that root (korean.root), and the
+    #: roots sorted (for roots beginning with a question word's root)
+    by_root: dict[str, list[str]] = field(default_factory=dict)
+    sorted_roots: list[str] = field(default_factory=list)
 
 
 def _names_regex(names: list[str]) -> re.Pattern[str] | None:
@@ -427,7 +431,27 @@ def build_index(
     for term in idx.sorted_terms:
         for bg in set(korean.bigrams(term)):
             idx.by_bigram.setdefault(bg, []).append(term)
+        if term.isascii() and term.isalpha() and len(term) >= 3:
+            idx.by_root.setdefault(korean.root(term), []).append(term)
+    idx.sorted_roots = sorted(idx.by_root)
     return idx
+
+
+def _root_candidates(idx: DeclIndex, s: str) -> set[str]:
+    """English vocabulary terms whose Snowball root equals ``s``'s, begins with it or is its
+    beginning (at least :data:`korean.MIN_ROOT_PREFIX` letters): multiplication ~ multiply."""
+    if not (s.isascii() and s.isalpha()) or len(s) < 3:
+        return set()
+    r = korean.root(s)
+    found = set(idx.by_root.get(r, ()))
+    if len(r) >= korean.MIN_ROOT_PREFIX:
+        lo = bisect.bisect_right(idx.sorted_roots, r)
+        while lo < len(idx.sorted_roots) and idx.sorted_roots[lo].startswith(r):
+            found.update(idx.by_root[idx.sorted_roots[lo]])
+            lo += 1
+        for k in range(korean.MIN_ROOT_PREFIX, len(r)):
+            found.update(idx.by_root.get(r[:k], ()))
+    return found
 
 
 def _candidates(idx: DeclIndex, s: str) -> list[tuple[str, float, str]]:
@@ -446,9 +470,14 @@ def _candidates(idx: DeclIndex, s: str) -> list[tuple[str, float, str]]:
                 found.add(sub)
     if len(s) >= 2:
         found.update(t for t in idx.by_bigram.get(s[:2], ()) if s in t)
+    rooted = _root_candidates(idx, s)
     out = []
-    for term in sorted(found):
+    for term in sorted(found | rooted):
         q, how = korean.match_quality(s, term)
+        if term in rooted:
+            rq, rhow = korean.root_quality(s, term)
+            if rq > q:
+                q, how = rq, rhow
         if q > 0:
             out.append((term, q, how))
     return out
@@ -755,7 +784,7 @@ def match_token(idx: DeclIndex, s: str, w: Weights) -> TokenMatch:
             q = quality * factor
             for i, where, loc_w in idx.postings.get(term, ()):
                 weight = min(loc_w, w.description) if via and where == "name" else loc_w
-                if term in korean.GENERIC_VERBS:
+                if korean.is_generic(term) or korean.is_generic(s):
                     weight *= w.generic_verb
                 points = weight * q
                 if where in ("name", "name:verb"):
