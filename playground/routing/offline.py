@@ -7,7 +7,7 @@ alternative). For the latest user question it scores every declaration:
 ``relevance``  for each content word of the question (see :mod:`playground.routing.korean`),
     its best match in the tool's vocabulary: location weight (name 3.0, description 1.0,
     parameter text 0.6, an example value 0.5, other sections 0.5) x match quality (exact 1.0,
-    prefix 0.7, substring 0.5) x 0.8 when matched through a user synonym (synonyms.json beside the tools; a synonym match
+    same Snowball root 0.85, prefix or root prefix 0.7, substring 0.5) x 0.8 when matched through a user synonym (synonyms.json beside the tools; a synonym match
     onto a name counts like a description word) x the word's weight x idf, where
     ``idf = log(1 + N/df) / log(1 + N)`` and df is the number of tools the word matches
     (a word every tool has tells them apart less). Words that label an argument value
@@ -45,7 +45,13 @@ alternative). For the latest user question it scores every declaration:
 
 ``score = relevance + evidence + pointer - boundary - missing - predicate``. Picking:
 
-1. The best tool scoring at least ``threshold`` with all required arguments is called -- unless
+1. The best tool scoring at least ``threshold`` with all required arguments is called if the
+   question is about it (relevance first, issue 12): a structured value supports it (an enum,
+   pattern, format, example shape or prefix; not a bare number that equals an enum or example
+   value, not free text or a default), or its words reach 1.5 x threshold, or one description
+   word (relevance >= 1.0) comes with a value introduced by the parameter's own word or covers
+   at least half of the question's topic words (its content words beside the values:
+   ``covered`` in the explanation) -- unless
    only an argument's shape supports it (relevance and pointer 0: "P008 가격이 얼마예요?" gives
    check_stock nothing but the id) and a tool the words fit (below) would score more with its
    argument; then it is passed over (``passed_over`` in the explanation).
@@ -476,18 +482,47 @@ class OfflineRouter:
 #: The words' share of the threshold a tool needs when no structured value (enum, pattern,
 #: format, example shape, prefix) supports it: values that only fit a type do not make it fit.
 RELEVANCE_SHARE = 1.5
+#: The share of the question's topic words (:attr:`ScoreRow.covered` of :attr:`ScoreRow.topic`)
+#: a tool's text must match for one description word (relevance 1.0) to make it fit (0.5 set on
+#: BFCL dev: no should-not pair gained a call).
+COVERAGE_SHARE = 0.5
+
+
+#: Evidence rules that say nothing about the question's topic: the rest of the question as a
+#: free-text value, and a parameter's default.
+_NOT_EVIDENCE = frozenset({"free_text", "default"})
+_BARE_NUMBER_RE = re.compile(r"[-+]?\d+(?:[.,]\d+)?")
+
+
+def structured(ev: Mapping[str, Any]) -> bool:
+    """True when one argument's evidence (``{rule, text, ...}`` as
+    :class:`playground.routing.argfill.Fill` records it) shows the question is about the tool:
+    a rule outside :data:`playground.routing.argfill.WEAK_RULES` and :data:`_NOT_EVIDENCE`, and
+    not a bare number that merely equals an enum or example value ("the multiplication of 3
+    and 2" is not about a service whose ids are 1, 2, 7 and 13: any question may hold a small
+    number; BFCL dev should-not pairs)."""
+    rule = ev.get("rule")
+    if rule in argfill.WEAK_RULES or rule in _NOT_EVIDENCE:
+        return False
+    return not (
+        rule in ("enum", "example") and _BARE_NUMBER_RE.fullmatch(str(ev.get("text", "")).strip())
+    )
 
 
 def _relevant(row: ScoreRow, threshold: float) -> bool:
-    """True when ``row`` fits the question apart from loose argument values: a structured
-    value supports it, or its words (relevance + pointer) reach ``RELEVANCE_SHARE`` of the
-    threshold."""
-    if any(ev["rule"] not in argfill.WEAK_RULES for ev in row.arg_evidence.values()):
+    """True when ``row`` fits the question apart from loose argument values: a
+    :func:`structured` value supports it, or its words (relevance + pointer) reach
+    ``RELEVANCE_SHARE`` of the threshold."""
+    if any(structured(ev) for ev in row.arg_evidence.values()):
         return True
     words = row.relevance + row.pointer_bonus
     # a value the question introduces with the parameter's own word ("using the command
     # netsh wlan disconnect") shows the question is about this tool: a description word will do
     if words >= 1.0 and any(ev["rule"] == "cue" for ev in row.arg_evidence.values()):
+        return True
+    # a description word that is most of what the question asks about beside its values
+    # ("the forecast for Pacifica on April 11th": forecast, and the city and the date)
+    if words >= 1.0 and row.covered >= COVERAGE_SHARE * row.topic > 0:
         return True
     return words >= RELEVANCE_SHARE * threshold
 

@@ -149,6 +149,11 @@ class ScoreRow:
     missing: list[str] = field(default_factory=list)
     unmatched_predicates: list[str] = field(default_factory=list)
     deprecated: list[str] = field(default_factory=list)
+    #: the question's topic words (content words that are neither question words nor values
+    #: this tool's arguments took by a rule other than a guess) and how many of them its
+    #: declaration matched (:func:`score_question`)
+    topic: int = 0
+    covered: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The row as the explanation's JSON (numbers rounded to 4 places)."""
@@ -172,6 +177,7 @@ class ScoreRow:
             "unmatched_predicates": self.unmatched_predicates,
             "deprecated_penalty": round(self.deprecated_penalty, 4),
             "deprecated": self.deprecated,
+            "covered": [self.covered, self.topic],
             "score": round(self.score, 4),
             "because": self.because(),
         }
@@ -207,6 +213,7 @@ class ScoreRow:
             "unmatched_predicates": self.unmatched_predicates,
             "deprecated_penalty": self.deprecated_penalty,
             "deprecated": self.deprecated,
+            "covered": [self.covered, self.topic],
             "score": self.score,
             "because": because,
         }
@@ -235,6 +242,8 @@ class ScoreRow:
             out.append(
                 f"deprecated ({', '.join(self.deprecated)}) -{round(self.deprecated_penalty, 4)}"
             )
+        if self.covered:
+            out.append(f"matches {self.covered} of the question's {self.topic} topic words")
         return out
 
 
@@ -521,6 +530,7 @@ def score_question(
     unknown = []
     seen: dict[tuple[int, str], tuple[float, dict[str, Any]]] = {}
     stated: set[tuple[int, int]] = set()  # words matching a tool's name or description
+    said: dict[int, set[int]] = {}  # tool -> indexes of the question words its text matched
     for k, tok in enumerate(tokens):
         if weights[k] == 0:
             continue
@@ -537,6 +547,8 @@ def score_question(
         for i, (value, quality, info) in pos.items():
             if i in neg and neg[i][0] >= quality:
                 continue
+            if not info["where"].startswith("example"):
+                said.setdefault(i, set()).add(k)
             # a word said twice does not fit a tool twice: each stem counts once per tool,
             # at its best weight ("the first number ... the second number")
             prior = seen.get((i, tok.stem))
@@ -619,9 +631,39 @@ def score_question(
         r = rows[i]
         r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
         r.evidence_bonus = found
+        r.topic, r.covered = _coverage(tokens, weights, fill, said.get(i, set()))
         _settle(r, tool, w, unknown)
     rows.sort(key=lambda r: (-r.score, r.name))
     return rows, notes
+
+
+#: Argument rules that guess a value from words no other rule took (the rest of the question,
+#: a leftover noun, a modifier, a default): their words still say what the question is about.
+GUESS_RULES = frozenset({"free_text", "default", "leftover", "modifier"})
+
+
+def _coverage(
+    tokens: list[korean.Token], weights: list[float], fill: argfill.Fill, said: set[int]
+) -> tuple[int, int]:
+    """``(topic words, those the tool's text matched)`` of one question for one tool: the
+    content words (word weight > 0, not a question word) outside the values this tool's
+    arguments took by a rule that is not a guess (:data:`GUESS_RULES`). "the forecast for
+    Pacifica on April 11th, 2023" has one topic word, forecast, once the city and the date are
+    values."""
+    spans = [
+        tuple(ev["span"])
+        for ev in fill.evidence.values()
+        if ev["rule"] not in GUESS_RULES and "span" in ev
+    ]
+    topic = covered = 0
+    for k, tok in enumerate(tokens):
+        if weights[k] <= 0 or tok.stem in korean.QUESTION_WORDS:
+            continue
+        if any(a <= tok.start and tok.end <= b for a, b in spans):
+            continue
+        topic += 1
+        covered += k in said
+    return topic, covered
 
 
 def _settle(r: ScoreRow, tool: ToolIndex, w: Weights, unknown: list[str]) -> None:
