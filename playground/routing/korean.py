@@ -376,6 +376,15 @@ STOPWORDS: frozenset[str] = frozenset(
         "give",
         "show",
         "following",
+        # fillers of descriptions and questions: they qualify a noun, never name a topic
+        # ("for a specified city", "five specific jobs", "the salaries respectively")
+        "specific",
+        "specified",
+        "specify",
+        "particular",
+        "certain",
+        "respective",
+        "respectively",
     }
 )
 
