@@ -3,8 +3,10 @@
 Korean attaches particles and endings to words (텀블러를, 주문한, 배송은, 재고가), so whole-word
 equality is not enough. The rules here are deliberately small, deterministic and documented:
 
-* :func:`tokenize` splits text into Hangul runs and ASCII letter/digit runs (``HR20260601``,
-  ``P013으로`` -> ``P013`` + ``으로``; ``_`` separates), keeping character offsets; ``snake_case``/``camelCase``
+* :func:`tokenize` splits text into Hangul runs, runs of letters and digits of the alphabetic
+  scripts (``HR20260601``, ``Käärijä``, ``Москва``; ``P013으로`` -> ``P013`` + ``으로``; ``_``
+  separates) and runs of Thai or of Han and kana (``红星科技``: a phrase, matched by substring
+  like a Hangul compound), keeping character offsets; ``snake_case``/``camelCase``
   identifiers are split by :func:`split_identifier`.
 * :func:`stem` strips one or two particles/endings from a Hangul word (longest suffix first,
   from :data:`ENDINGS`), keeping at least one syllable (two for a one-syllable suffix such as
@@ -41,8 +43,17 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
-_TOKEN_RE = re.compile(r"[가-힣]+|[A-Za-z0-9]+")
+#: Scripts written without spaces between words besides Hangul: Thai, and kana with Han.
+_THAI = "\u0e00-\u0e7f"
+_KANA_HAN = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+#: A word: a Hangul run; a run of ASCII letters and digits with the letters of other alphabetic
+#: scripts (Käärijä, Zürich, Москва, Αθήνα); or a run of one script written without spaces
+#: (上海, 红星科技, รีดผ้า: such a run is a phrase, matched by substring like Hangul compounds).
+_TOKEN_RE = re.compile(
+    rf"[가-힣]+|(?:[A-Za-z0-9]|[^\W\d_가-힣{_THAI}{_KANA_HAN}])+|[{_THAI}]+|[{_KANA_HAN}]+"
+)
 _HANGUL_RE = re.compile(r"[가-힣]")
+_DENSE_RE = re.compile(rf"[가-힣{_THAI}{_KANA_HAN}]")
 _CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 #: Particles and endings stripped from the end of a Hangul word, tried longest first.
@@ -761,7 +772,13 @@ def is_content(s: str) -> bool:
 
 
 def _min_partial(a: str) -> int:
-    return 2 if has_hangul(a) else 4
+    return 2 if _dense(a) else 4
+
+
+def _dense(text: str) -> bool:
+    """True when ``text`` has a character of a script written without spaces between words
+    (Hangul, Thai, kana, Han): its runs are compounds or phrases, matched by substring."""
+    return bool(_DENSE_RE.search(text))
 
 
 def match_quality(a: str, b: str) -> tuple[float, str]:
@@ -775,11 +792,11 @@ def match_quality(a: str, b: str) -> tuple[float, str]:
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
     if len(short) < _min_partial(short) or any(ch.isdigit() for ch in short + long_):
         return 0.0, ""
-    if has_hangul(short) != has_hangul(long_):
+    if has_hangul(short) != has_hangul(long_) or _dense(short) != _dense(long_):
         return 0.0, ""
     if long_.startswith(short):
         return 0.7, "prefix"
-    if short in long_ and has_hangul(short):  # Korean compounds (배송비 in 일반배송비); an
+    if short in long_ and _dense(short):  # Korean compounds (배송비 in 일반배송비); an
         return 0.5, "substring"  # English word inside another is another word (rate/integrate)
     return 0.0, ""
 
