@@ -391,6 +391,7 @@ STOPWORDS: frozenset[str] = frozenset(
         # ("for a specified city", "five specific jobs", "the salaries respectively")
         "specific",
         "specified",
+        "specifi",  # specified, as stem() leaves it
         "specify",
         "particular",
         "certain",
