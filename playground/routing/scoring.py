@@ -303,6 +303,19 @@ def _words(text: str) -> list[str]:
     ]
 
 
+def _nested(
+    specs: tuple[argfill.ParamSpec, ...] | list[argfill.ParamSpec], parent: str = ""
+) -> list[tuple[str, argfill.ParamSpec]]:
+    """Every parameter with its dotted label, an object's properties after it (``body``,
+    ``body.airConJobMode``, ...): the model reads their names and descriptions too."""
+    out = []
+    for spec in specs:
+        label = f"{parent}.{spec.name}" if parent else spec.name
+        out.append((label, spec))
+        out += _nested(spec.sub, label)
+    return out
+
+
 def _index_tool(
     decl: dict[str, Any],
     names_rx: re.Pattern[str] | None,
@@ -326,7 +339,7 @@ def _index_tool(
     ] = {}  # tool named as the next/previous step -> its sentence's words
     plain: set[str] = set()  # words of the other sentences
     texts = [("description", parts.summary, w.description)]
-    texts += [(f"parameter:{s.name}", s.doc, w.parameter) for s in specs]
+    texts += [(f"parameter:{label}", s.doc, w.parameter) for label, s in _nested(specs)]
     texts.append(("other", parts.other, w.other))
     for where, text, weight in texts:
         for sentence in (s.strip() for s in _SENTENCE_RE.split(text) if s.strip()):
@@ -352,10 +365,10 @@ def _index_tool(
             for ex in examples:
                 for stem in _words(ex):
                     add(stem, f"example:{where.split(':', 1)[1]}", w.example)
-    for spec in specs:
+    for label, spec in _nested(specs):
         for part in korean.split_identifier(spec.name):
             if korean.is_content(part):
-                add(korean.stem(part), f"parameter:{spec.name}", w.parameter)
+                add(korean.stem(part), f"parameter:{label}", w.parameter)
     # seed 002: a name is a verb + a concrete object (get_order_status, calculate_area); the
     # object says what the tool is about, a generic verb (korean.GENERIC_VERBS) only what it
     # does, so such a name part weighs like a description word (and every generic-verb match

@@ -210,3 +210,39 @@ def test_fillers_name_no_topic():
         korean.is_stopword(korean.stem(w))
         for w in ("specific", "specified", "respectively", "particular")
     )
+
+
+APPLIANCE = {
+    "name": "ThinQ_Connect",
+    "description": "Sends a command to control an appliance, one value per call.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "body": {
+                "type": "object",
+                "description": "A dictionary containing the parameters for the appliance command.",
+                "properties": {
+                    "airConJobMode": {
+                        "type": "string",
+                        "description": "The current job mode of the air conditioner.",
+                        "enum": ["AIR_CLEAN", "COOL", "AIR_DRY"],
+                    },
+                    "targetTemperature": {
+                        "type": "integer",
+                        "description": "The target temperature in degrees Celsius.",
+                    },
+                },
+            }
+        },
+        "required": ["body"],
+    },
+}
+
+
+def test_the_properties_of_an_object_parameter_are_read_too():
+    rows = OfflineRouter().score("Is my air conditioner on?", [APPLIANCE])
+    where = {m["word"]: m["where"] for m in rows[0].matched}
+    assert where == {
+        "air": "parameter:body.airConJobMode",
+        "conditioner": "parameter:body.airConJobMode",
+    }
