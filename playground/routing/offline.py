@@ -282,6 +282,11 @@ class OfflineRouter:
             )
             if passed:
                 exp["reason"] += f"; passed over {passed} (missing required arguments)"
+            if _fit(best, self.threshold) == "coverage":
+                exp["reason"] += (
+                    f"; its words give relevance {round(best.relevance + best.pointer_bonus, 4)} "
+                    f"and match {best.covered} of the question's {best.topic} topic words"
+                )
             tool = next(t for t in self.index(declarations).tools if t.name == best.name)
             topic = frozenset(
                 stem
@@ -510,21 +515,31 @@ def structured(ev: Mapping[str, Any]) -> bool:
 
 
 def _relevant(row: ScoreRow, threshold: float) -> bool:
-    """True when ``row`` fits the question apart from loose argument values: a
-    :func:`structured` value supports it, or its words (relevance + pointer) reach
-    ``RELEVANCE_SHARE`` of the threshold."""
+    """True when ``row`` fits the question apart from loose argument values (see
+    :func:`_fit`)."""
+    return _fit(row, threshold) is not None
+
+
+def _fit(row: ScoreRow, threshold: float) -> str | None:
+    """Why ``row`` fits the question apart from loose argument values, or ``None``: a
+    :func:`structured` value supports it (``"value"``), its words (relevance + pointer) reach
+    ``RELEVANCE_SHARE`` of the threshold (``"words"``), or one description word does with a
+    value the parameter's own word introduces (``"cue"``) or covering ``COVERAGE_SHARE`` of the
+    question's topic words (``"coverage"``)."""
     if any(structured(ev) for ev in row.arg_evidence.values()):
-        return True
+        return "value"
     words = row.relevance + row.pointer_bonus
+    if words >= RELEVANCE_SHARE * threshold:
+        return "words"
     # a value the question introduces with the parameter's own word ("using the command
     # netsh wlan disconnect") shows the question is about this tool: a description word will do
     if words >= 1.0 and any(ev["rule"] == "cue" for ev in row.arg_evidence.values()):
-        return True
+        return "cue"
     # a description word that is most of what the question asks about beside its values
     # ("the forecast for Pacifica on April 11th": forecast, and the city and the date)
     if words >= 1.0 and row.covered >= COVERAGE_SHARE * row.topic > 0:
-        return True
-    return words >= RELEVANCE_SHARE * threshold
+        return "coverage"
+    return None
 
 
 def _own_word(row: ScoreRow, prior: ScoreRow | None) -> bool:

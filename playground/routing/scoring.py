@@ -242,8 +242,6 @@ class ScoreRow:
             out.append(
                 f"deprecated ({', '.join(self.deprecated)}) -{round(self.deprecated_penalty, 4)}"
             )
-        if self.covered:
-            out.append(f"matches {self.covered} of the question's {self.topic} topic words")
         return out
 
 

@@ -164,7 +164,9 @@ def test_one_description_word_covering_the_question_fits():
     r = row(mv, "Weather_1_GetWeather")
     assert r["relevance"] == 1.0
     assert r["covered"] == [1, 1]  # forecast; the city and the date are values
-    assert "matches 1 of the question's 1 topic words" in r["because"]
+    assert mv.explanation["reason"].endswith(
+        "its words give relevance 1.0 and match 1 of the question's 1 topic words"
+    )
 
 
 def test_one_description_word_among_many_topic_words_does_not_fit():
