@@ -519,6 +519,52 @@ QUESTION_WORDS: frozenset[str] = frozenset(
 )
 
 
+#: Words naming a day or a month (stems): when something is asked for, a value, never what
+#: the question is about ("the forecast for Alameda on the upcoming Wednesday, today is
+#: Monday": forecast is the topic).
+CALENDAR_WORDS: frozenset[str] = frozenset(
+    {
+        "today",
+        "tomorrow",
+        "yesterday",
+        "tonight",
+        "weekend",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "오늘",
+        "내일",
+        "모레",
+        "어제",
+        "그제",
+        "주말",
+        "월요일",
+        "화요일",
+        "수요일",
+        "목요일",
+        "금요일",
+        "토요일",
+        "일요일",
+    }
+)
+
+
 class Token(NamedTuple):
     """One word of a text: ``surface`` as written, ``stem`` (see :func:`stem`), offsets
     ``start``/``end`` into the NFC-normalised text, and the stripped ``ending`` ('' if none)."""

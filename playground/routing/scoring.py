@@ -657,7 +657,8 @@ def _coverage(
     tokens: list[korean.Token], weights: list[float], fill: argfill.Fill, said: set[int]
 ) -> tuple[int, int]:
     """``(topic words, those the tool's text matched)`` of one question for one tool: the
-    content words (word weight > 0, not a question word) outside the values this tool's
+    content words (word weight > 0, not a question word nor a day or month name,
+    :data:`korean.CALENDAR_WORDS`) outside the values this tool's
     arguments took by a rule that is not a guess (:data:`GUESS_RULES`). "the forecast for
     Pacifica on April 11th, 2023" has one topic word, forecast, once the city and the date are
     values."""
@@ -670,7 +671,9 @@ def _coverage(
     for k, tok in enumerate(tokens):
         if weights[k] <= 0 or tok.stem in korean.QUESTION_WORDS:
             continue
-        if any(a <= tok.start and tok.end <= b for a, b in spans):
+        if tok.stem in korean.CALENDAR_WORDS or any(
+            a <= tok.start and tok.end <= b for a, b in spans
+        ):
             continue
         topic += 1
         covered += k in said

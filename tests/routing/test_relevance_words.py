@@ -248,3 +248,14 @@ def test_the_properties_of_an_object_parameter_are_read_too():
         "air": "parameter:body.airConJobMode",
         "conditioner": "parameter:body.airConJobMode",
     }
+
+
+def test_day_and_month_names_are_not_topic_words():
+    mv = move(
+        "Could you provide the forecast for Alameda on the upcoming Wednesday, today is Monday?",
+        WEATHER,
+    )
+    assert [c.name for c in mv.calls] == ["Weather_1_GetWeather"]
+    assert mv.calls[0].args["city"] == "Alameda"
+    assert row(mv, "Weather_1_GetWeather")["covered"] == [1, 2]  # forecast, upcoming
+    assert {"wednesday", "monday", "today", "오늘", "월요일"} <= korean.CALENDAR_WORDS
