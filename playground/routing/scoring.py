@@ -758,14 +758,18 @@ def candidates(idx: DeclIndex, text: str, matches: dict[str, TokenMatch]) -> set
 def argument_labels(
     idx: DeclIndex, tokens: list[korean.Token], fills: list[argfill.Fill]
 ) -> list[tuple[int, int]]:
-    """Spans of words naming an argument value right before it ("주문번호 HR...")."""
+    """Spans of words naming an argument value right before it ("주문번호 HR..."), except a
+    word of the tool's own name ("a flight from JFK" for book_flight: the request itself)."""
     labels = set()
     for tool, fill in zip(idx.tools, fills):
+        named = {t for t, (where, _w) in tool.terms.items() if where == "name"}
         for arg, ev in fill.evidence.items():
             spec = next(s for s in tool.specs if s.name == arg)
             vocab = set(_words(spec.doc)) | {korean.stem(p) for p in korean.split_identifier(arg)}
             before = [t for t in tokens if t.end <= ev["span"][0]][-2:]
             for tok in before:
+                if tok.stem in named:  # "a flight from JFK" asks for book_flight: not a label
+                    continue
                 stems = (tok.stem,) + korean.translations(tok.stem, idx.synonyms)
                 if any(korean.match_quality(s, v)[0] >= 0.7 for s in stems for v in vocab):
                     labels.add((tok.start, tok.end))

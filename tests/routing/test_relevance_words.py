@@ -259,3 +259,37 @@ def test_day_and_month_names_are_not_topic_words():
     assert mv.calls[0].args["city"] == "Alameda"
     assert row(mv, "Weather_1_GetWeather")["covered"] == [1, 2]  # forecast, upcoming
     assert {"wednesday", "monday", "today", "오늘", "월요일"} <= korean.CALENDAR_WORDS
+
+
+FLIGHT = {
+    "name": "book_flight",
+    "description": "Books a flight based on the provided departure location, date, and time.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "departure_location": {
+                "type": "string",
+                "description": "The city or airport code from which the flight will depart, "
+                "such as 'JFK' for John F. Kennedy International Airport.",
+            },
+            "departure_date": {
+                "type": "string",
+                "description": "The departure date in the format of 'dd/mm/yyyy'.",
+            },
+        },
+        "required": ["departure_location", "departure_date"],
+    },
+}
+
+
+def test_a_word_of_the_tools_name_before_a_value_is_the_request_not_a_label():
+    # "flight" stands right before JFK and is in departure_location's description, but it
+    # is book_flight's own name: the question asks for a flight
+    mv = move("I need to get a flight from JFK on the 16th of March 2024.", FLIGHT)
+    words = {w["word"]: w["weight"] for w in mv.explanation["words"]}
+    assert words["flight"] == 1.0
+    matched = row(mv, "book_flight")["matched"]
+    assert [(m["word"], m["where"], m["points"]) for m in matched] == [("flight", "name", 3.0)]
+    assert [(c.name, c.args) for c in mv.calls] == [
+        ("book_flight", {"departure_location": "JFK", "departure_date": "16/03/2024"})
+    ]
