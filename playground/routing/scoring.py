@@ -283,6 +283,7 @@ class DeclIndex:
     #: roots sorted (for roots beginning with a question word's root)
     by_root: dict[str, list[str]] = field(default_factory=dict)
     sorted_roots: list[str] = field(default_factory=list)
+    hangul: bool = False  # some declaration has Korean words
 
 
 def _names_regex(names: list[str]) -> re.Pattern[str] | None:
@@ -454,6 +455,7 @@ def build_index(
         if term.isascii() and term.isalpha() and len(term) >= 3:
             idx.by_root.setdefault(korean.root(term), []).append(term)
     idx.sorted_roots = sorted(idx.by_root)
+    idx.hangul = any(korean.has_hangul(t) for t in idx.sorted_terms)
     return idx
 
 
@@ -550,7 +552,8 @@ def score_question(
             if i not in neg:
                 rows[i].name_hits.append(tok.surface)
         if not pos and not neg:
-            if k in predicates and tok.stem not in korean.QUESTION_WORDS:
+            # a Korean request can only be judged against declarations written in Korean
+            if k in predicates and tok.stem not in korean.QUESTION_WORDS and idx.hangul:
                 unknown.append(tok.surface)
             continue
         df = len(pos)

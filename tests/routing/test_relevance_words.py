@@ -293,3 +293,23 @@ def test_a_word_of_the_tools_name_before_a_value_is_the_request_not_a_label():
     assert [(c.name, c.args) for c in mv.calls] == [
         ("book_flight", {"departure_location": "JFK", "departure_date": "16/03/2024"})
     ]
+
+
+def test_a_korean_request_is_not_held_against_declarations_in_english():
+    # no English declaration can match 설정해 (set); the LG ThinQ name still speaks for it
+    rows = OfflineRouter().score("LG ThinQ 에어컨 온도를 22도로 설정해 주세요", [APPLIANCE])
+    assert rows[0].unmatched_predicates == [] and rows[0].predicate_penalty == 0.0
+
+
+def test_a_korean_request_no_korean_declaration_describes_still_counts_against_all():
+    shop = {
+        "name": "search_products",
+        "description": "하루마켓 판매 상품을 검색한다.",
+        "parameters": {
+            "type": "object",
+            "properties": {"keyword": {"type": "string", "description": "검색어"}},
+            "required": ["keyword"],
+        },
+    }
+    rows = OfflineRouter().score("상품 리뷰 써도 되나요", [shop])
+    assert (rows[0].unmatched_predicates, rows[0].predicate_penalty) == (["써도"], 0.5)
