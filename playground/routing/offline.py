@@ -11,7 +11,8 @@ alternative). For the latest user question it scores every declaration:
     onto a name counts like a description word) x the word's weight x idf, where
     ``idf = log(1 + N/df) / log(1 + N)`` and df is the number of tools the word matches
     (a word every tool has tells them apart less). Words that label an argument value
-    ("주문번호 HR20260601", "Order HR...") are part of the value, not the intent. A generic
+    ("주문번호 HR20260601", "Order HR...") are part of the value, not the intent -- unless the word
+    is in the tool's name ("a flight from JFK" for book_flight). A generic
     English verb (:data:`playground.routing.korean.GENERIC_VERBS`: calculate, get, find) weighs
     like a description word even in a name and counts half (seed 002: a name is a verb plus an
     object; the object decides); each stem counts once per tool; English words match exactly or
@@ -40,7 +41,8 @@ alternative). For the latest user question it scores every declaration:
     주문 도구"; the rules are in :mod:`playground.routing.argfill`).
 ``missing``    -1.0 per required argument that cannot be filled.
 ``predicate``  -0.5 for every tool when a Korean sentence's predicate (its last content word,
-    not a question word) matches no declaration at all: the request itself ("리뷰 써도 되나요",
+    not a question word) matches no declaration at all, and some declaration is written in
+    Korean (English declarations cannot match a Korean request): the request itself ("리뷰 써도 되나요",
     "어디에 남기나요") is something no tool describes, even if a topic word (상품) matched.
 
 ``score = relevance + evidence + pointer - boundary - missing - predicate``. Picking:
