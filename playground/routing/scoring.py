@@ -765,6 +765,8 @@ def argument_labels(
     word of the tool's own name ("a flight from JFK" for book_flight: the request itself)."""
     labels = set()
     for tool, fill in zip(idx.tools, fills):
+        if not fill.evidence:
+            continue
         named = {t for t, (where, _w) in tool.terms.items() if where == "name"}
         for arg, ev in fill.evidence.items():
             spec = next(s for s in tool.specs if s.name == arg)
