@@ -50,7 +50,8 @@ alternative). For the latest user question it scores every declaration:
 1. The best tool scoring at least ``threshold`` with all required arguments is called if the
    question is about it (relevance first, issue 12): a structured value supports it (an enum,
    pattern, format, example shape or prefix; not a bare number that equals an enum or example
-   value, not free text or a default), or its words reach 1.5 x threshold, or one description
+   value, not free text or a default), or its words -- without the points of generic verbs
+   (seed 002: the object decides) -- reach 1.5 x threshold, or one description
    word (relevance >= 1.0) comes with a value introduced by the parameter's own word or covers
    at least half of the question's topic words (its content words beside the values:
    ``covered`` in the explanation) -- unless
@@ -530,7 +531,9 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
     question's topic words (``"coverage"``)."""
     if any(structured(ev) for ev in row.arg_evidence.values()):
         return "value"
-    words = row.relevance + row.pointer_bonus
+    # seed 002: a generic verb (calculate, get, find) says what a tool does, its object what
+    # it is about: the words must fit without it
+    words = row.relevance + row.pointer_bonus - sum(m["points"] for m in row.matched if _generic(m))
     if words >= RELEVANCE_SHARE * threshold:
         return "words"
     # a value the question introduces with the parameter's own word ("using the command
@@ -542,6 +545,12 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
     if words >= 1.0 and row.covered >= COVERAGE_SHARE * row.topic > 0:
         return "coverage"
     return None
+
+
+def _generic(match: Mapping[str, Any]) -> bool:
+    """True when a matched word (an entry of :attr:`ScoreRow.matched`) or the term it matched is
+    a generic verb (:func:`playground.routing.korean.is_generic`)."""
+    return korean.is_generic(match["term"]) or korean.is_generic(korean.stem(match["word"]))
 
 
 def _own_word(row: ScoreRow, prior: ScoreRow | None) -> bool:

@@ -313,3 +313,31 @@ def test_a_korean_request_no_korean_declaration_describes_still_counts_against_a
     }
     rows = OfflineRouter().score("상품 리뷰 써도 되나요", [shop])
     assert (rows[0].unmatched_predicates, rows[0].predicate_penalty) == (["써도"], 0.5)
+
+
+ODDS = {
+    "name": "monopoly_odds_calculator",
+    "description": "Calculates the probability of rolling a certain sum with two dice.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "number": {"type": "integer", "description": "The number the odds are for."},
+            "dice_number": {"type": "integer", "description": "The number of dice rolled."},
+        },
+        "required": ["number", "dice_number"],
+    },
+}
+
+
+def test_a_generic_verb_alone_does_not_make_a_tool_fit():
+    # seed 002: "calculate" says what a tool does, not what it is about
+    question = "Calculate the discounted cash flow of a bond paying $100 annually for 5 years."
+    mv = move(question, ODDS)
+    assert mv.calls == []
+    r = row(mv, "monopoly_odds_calculator")
+    assert [(m["word"], m["term"], m["points"]) for m in r["matched"]] == [
+        ("Calculate", "calculator", 1.275)  # name 3.0 x same root 0.85, halved as generic
+    ]
+    # the object decides: the same verb with the tool's own object fits
+    mv = move("Calculate the odds of rolling 7 with 2 dice.", ODDS)
+    assert [c.name for c in mv.calls] == ["monopoly_odds_calculator"]
