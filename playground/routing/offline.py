@@ -287,7 +287,7 @@ class OfflineRouter:
                 exp["reason"] += f"; passed over {passed} (missing required arguments)"
             if _fit(best, self.threshold) == "coverage":
                 exp["reason"] += (
-                    f"; its words give relevance {round(best.relevance + best.pointer_bonus, 4)} "
+                    f"; its words give relevance {round(topic_points(best), 4)} "
                     f"and match {best.covered} of the question's {best.topic} topic words"
                 )
             tool = next(t for t in self.index(declarations).tools if t.name == best.name)
@@ -336,8 +336,13 @@ class OfflineRouter:
             if best.score >= self.threshold and not best.missing and not full:
                 exp["reason"] = (
                     f"{best.name} scores {best.score} but only through values that fit a type; "
-                    f"its words give relevance {round(best.relevance + best.pointer_bonus, 4)} < "
-                    f"{RELEVANCE_SHARE} x threshold: the question is not about it"
+                    f"its words give relevance {round(topic_points(best), 4)}"
+                    + (
+                        " without generic verbs"
+                        if topic_points(best) < best.relevance + best.pointer_bonus
+                        else ""
+                    )
+                    + f" < {RELEVANCE_SHARE} x threshold: the question is not about it"
                 )
             else:
                 exp["reason"] = (
@@ -531,9 +536,7 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
     question's topic words (``"coverage"``)."""
     if any(structured(ev) for ev in row.arg_evidence.values()):
         return "value"
-    # seed 002: a generic verb (calculate, get, find) says what a tool does, its object what
-    # it is about: the words must fit without it
-    words = row.relevance + row.pointer_bonus - sum(m["points"] for m in row.matched if _generic(m))
+    words = topic_points(row)
     if words >= RELEVANCE_SHARE * threshold:
         return "words"
     # a value the question introduces with the parameter's own word ("using the command
@@ -545,6 +548,14 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
     if words >= 1.0 and row.covered >= COVERAGE_SHARE * row.topic > 0:
         return "coverage"
     return None
+
+
+def topic_points(row: ScoreRow) -> float:
+    """``row``'s relevance and pointer bonus without the points of generic verbs (seed 002: a
+    generic verb -- calculate, get, find -- says what a tool does, its object what it is
+    about): what :func:`_fit` compares with the threshold."""
+    generic = sum(float(m["points"]) for m in row.matched if _generic(m))
+    return row.relevance + row.pointer_bonus - generic
 
 
 def _generic(match: Mapping[str, Any]) -> bool:

@@ -334,6 +334,10 @@ def test_a_generic_verb_alone_does_not_make_a_tool_fit():
     question = "Calculate the discounted cash flow of a bond paying $100 annually for 5 years."
     mv = move(question, ODDS)
     assert mv.calls == []
+    assert (
+        "its words give relevance 0.0 without generic verbs < 1.5 x threshold"
+        in (mv.explanation["reason"])
+    )
     r = row(mv, "monopoly_odds_calculator")
     assert [(m["word"], m["term"], m["points"]) for m in r["matched"]] == [
         ("Calculate", "calculator", 1.275)  # name 3.0 x same root 0.85, halved as generic
