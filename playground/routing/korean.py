@@ -850,13 +850,18 @@ def match_quality(a: str, b: str) -> tuple[float, str]:
 
 def translations(s: str, synonyms: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
     """Words ``synonyms`` (a user's synonyms file, see :mod:`playground.routing.synonyms`) gives
-    for stem ``s``, in both directions, sorted; ``()`` when there are none."""
+    for stem ``s``, in both directions, sorted; ``()`` when there are none. An English word
+    also finds the entries of its other forms by their Snowball root (:func:`root`): the file's
+    ``"arrange": ["sort"]`` serves "arranged" and "arranging" too."""
     if not synonyms:
         return ()
+    r = root(s) if s.isascii() and s.isalpha() else None
     out = set(synonyms.get(s, ()))
     for key, values in synonyms.items():
-        if s in values:
+        if s in values or (r and any(root(v) == r for v in values)):
             out.add(key)
+        if r and key != s and root(key) == r:
+            out.update(values)
     out.discard(s)
     return tuple(sorted(out))
 

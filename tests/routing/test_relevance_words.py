@@ -345,3 +345,13 @@ def test_a_generic_verb_alone_does_not_make_a_tool_fit():
     # the object decides: the same verb with the tool's own object fits
     mv = move("Calculate the odds of rolling 7 with 2 dice.", ODDS)
     assert [c.name for c in mv.calls] == ["monopoly_odds_calculator"]
+
+
+def test_a_synonym_entry_serves_every_form_of_an_english_word():
+    synonyms = {"arrange": ("sort",), "order": ("주문",)}
+    assert korean.translations(korean.stem("arranged"), synonyms) == ("sort",)
+    assert korean.translations(korean.stem("arranging"), synonyms) == ("sort",)
+    assert korean.translations(korean.stem("sorted"), synonyms) == ("arrange",)
+    assert korean.translations(korean.stem("orders"), synonyms) == ("주문",)
+    assert korean.translations("주문", synonyms) == ("order",)
+    assert korean.translations(korean.stem("arrow"), synonyms) == ()
