@@ -29,7 +29,9 @@ Printed per category (fractions of the entries):
 
 ``--dump FILE`` writes one JSON line per entry that is not end-to-end right (its outcome, the
 calls, and per argument why it fails: ``absent``, ``wrong`` or ``extra`` with the schema type),
-to look at the misses by kind. ``--out DIR`` also writes, per category, ``<category>.declarations.jsonl`` (one line per entry:
+and one per should-not case that made a call (``"outcome": "false_sel"``, the paired entry, the
+calls and what made the tool score), to look at the misses by kind. Every entry's should-not
+case is judged, also when the entry itself is end-to-end right. ``--out DIR`` also writes, per category, ``<category>.declarations.jsonl`` (one line per entry:
 ``{"id", "declarations", "names"}``) and ``<category>.cases.jsonl`` (the playground's eval case
 format: ``question``, ``expect_tool``, ``expect_args`` from the first possible answer, plus
 ``id``), so a single entry can be looked at with the other commands.
@@ -223,17 +225,17 @@ def run_category(
             counts["selected" if first.name == expect else "wrong_tool"] += 1
             if len(move.calls) == len(truth):
                 counts["n_calls"] += 1
-            left = list(truth)
+            left, right = list(truth), False
             for call in move.calls:
                 hit = next((t for t in left if call_ok(call.name, call.args, t, names)), None)
                 if hit is None:
                     break
                 left.remove(hit)
             else:
-                if not left:
+                right = not left
+                if right:
                     counts["e2e"] += 1
-                    continue
-            if dump is not None:
+            if dump is not None and not right:
                 decl = next((d for d in decls if d["name"] == first.name), {})
                 (_f, ans), *_ = truth[0].items()
                 dump.write(
@@ -259,7 +261,7 @@ def run_category(
                     )
                     + "\n"
                 )
-            if len(failures) < show:
+            if len(failures) < show and not right:
                 failures.append(
                     f"{entry['id']}: {question!r}\n   got {[(c.name, c.args) for c in move.calls]}"
                     f"\n   want {truth}"
@@ -297,6 +299,26 @@ def run_category(
         times.append(time.perf_counter() - t0)
         if wrong.calls:
             counts["false_sel"] += 1
+            if dump is not None:
+                chosen = (wrong.explanation or {}).get("tools", [])
+                dump.write(
+                    json.dumps(
+                        {
+                            "id": entry["id"],
+                            "outcome": "false_sel",
+                            "question": question,
+                            "paired_with": other["id"],
+                            "calls": [{"name": c.name, "args": c.args} for c in wrong.calls],
+                            "because": next(
+                                (t["because"] for t in chosen if t["name"] == wrong.calls[0].name),
+                                [],
+                            ),
+                        },
+                        ensure_ascii=False,
+                        default=str,
+                    )
+                    + "\n"
+                )
     rates = {k: round(v / n, 3) for k, v in counts.items()}
     rates["n"] = n
     rates["ms/q"] = round(statistics.median(times) * 1000, 3)

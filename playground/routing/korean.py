@@ -3,8 +3,10 @@
 Korean attaches particles and endings to words (텀블러를, 주문한, 배송은, 재고가), so whole-word
 equality is not enough. The rules here are deliberately small, deterministic and documented:
 
-* :func:`tokenize` splits text into Hangul runs and ASCII letter/digit runs (``HR20260601``,
-  ``P013으로`` -> ``P013`` + ``으로``; ``_`` separates), keeping character offsets; ``snake_case``/``camelCase``
+* :func:`tokenize` splits text into Hangul runs, runs of letters and digits of the alphabetic
+  scripts (``HR20260601``, ``Käärijä``, ``Москва``; ``P013으로`` -> ``P013`` + ``으로``; ``_``
+  separates) and runs of Thai or of Han and kana (``红星科技``: a phrase, matched by substring
+  like a Hangul compound), keeping character offsets; ``snake_case``/``camelCase``
   identifiers are split by :func:`split_identifier`.
 * :func:`stem` strips one or two particles/endings from a Hangul word (longest suffix first,
   from :data:`ENDINGS`), keeping at least one syllable (two for a one-syllable suffix such as
@@ -19,6 +21,10 @@ equality is not enough. The rules here are deliberately small, deterministic and
 * :func:`match_quality` compares two stems: exact 1.0, one a prefix of the other 0.7
   (주문 ~ 주문번호, 배송 ~ 배송비), one contained in the other 0.5 (the shorter side must have at
   least 2 Hangul syllables or 4 ASCII letters; digits never match partially).
+* :func:`root` gives an English word's Snowball (Porter2) root through PyStemmer, and
+  :func:`root_quality` matches two words by it (same root 0.85: execution ~ executes; a root of
+  at least 5 letters beginning the other 0.7: multiplication ~ multiplies); :func:`is_generic`
+  tells a generic verb (:data:`GENERIC_VERBS`) by its root too (calculating, calculation).
 * :func:`translations` looks a stem up in a user's synonyms (issue 12: no domain vocabulary in
   library code; what the router knows about a domain comes from the declarations and the
   optional ``synonyms.json`` beside the user's tools, :mod:`playground.routing.synonyms`).
@@ -29,14 +35,25 @@ intent but are never part of a free-text argument value. Nothing here is mutable
 
 from __future__ import annotations
 
+import functools
 import re
+import threading
 import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
-_TOKEN_RE = re.compile(r"[가-힣]+|[A-Za-z0-9]+")
+#: Scripts written without spaces between words besides Hangul: Thai, and kana with Han.
+_THAI = "\u0e00-\u0e7f"
+_KANA_HAN = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+#: A word: a Hangul run; a run of ASCII letters and digits with the letters of other alphabetic
+#: scripts (Käärijä, Zürich, Москва, Αθήνα); or a run of one script written without spaces
+#: (上海, 红星科技, รีดผ้า: such a run is a phrase, matched by substring like Hangul compounds).
+_TOKEN_RE = re.compile(
+    rf"[가-힣]+|(?:[A-Za-z0-9]|[^\W\d_가-힣{_THAI}{_KANA_HAN}])+|[{_THAI}]+|[{_KANA_HAN}]+"
+)
 _HANGUL_RE = re.compile(r"[가-힣]")
+_DENSE_RE = re.compile(rf"[가-힣{_THAI}{_KANA_HAN}]")
 _CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 #: Particles and endings stripped from the end of a Hangul word, tried longest first.
@@ -370,6 +387,16 @@ STOPWORDS: frozenset[str] = frozenset(
         "give",
         "show",
         "following",
+        # fillers of descriptions and questions: they qualify a noun, never name a topic
+        # ("for a specified city", "five specific jobs", "the salaries respectively")
+        "specific",
+        "specified",
+        "specifi",  # specified, as stem() leaves it
+        "specify",
+        "particular",
+        "certain",
+        "respective",
+        "respectively",
     }
 )
 
@@ -488,6 +515,52 @@ QUESTION_WORDS: frozenset[str] = frozenset(
         "many",
         "why",
         "who",
+    }
+)
+
+
+#: Words naming a day or a month (stems): when something is asked for, a value, never what
+#: the question is about ("the forecast for Alameda on the upcoming Wednesday, today is
+#: Monday": forecast is the topic).
+CALENDAR_WORDS: frozenset[str] = frozenset(
+    {
+        "today",
+        "tomorrow",
+        "yesterday",
+        "tonight",
+        "weekend",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "오늘",
+        "내일",
+        "모레",
+        "어제",
+        "그제",
+        "주말",
+        "월요일",
+        "화요일",
+        "수요일",
+        "목요일",
+        "금요일",
+        "토요일",
+        "일요일",
     }
 )
 
@@ -620,6 +693,55 @@ def stem(word: str) -> str:
     return stem_with_ending(word)[0]
 
 
+_STEMMERS = threading.local()  # PyStemmer's objects are not thread-safe: one per thread
+
+
+@functools.lru_cache(maxsize=65536)
+def root(word: str) -> str:
+    """The Snowball (Porter2) English stem of a lowercase ASCII word, via PyStemmer, the
+    Snowball project's own binding: ``multiplication`` -> ``multipl``, ``multiplies`` ->
+    ``multipli``, ``execution``/``executes`` -> ``execut``. Coarser than :func:`stem` (which
+    keeps words readable for values and replies); the router matches on it only when the stems
+    differ (:func:`root_quality`). Any other word (Hangul, digits, mixed) is returned as it is."""
+    if not (word.isascii() and word.isalpha()) or len(word) < 3:
+        return word
+    stemmer = getattr(_STEMMERS, "english", None)
+    if stemmer is None:
+        import Stemmer
+
+        stemmer = _STEMMERS.english = Stemmer.Stemmer("english")
+    return str(stemmer.stemWord(word))
+
+
+_GENERIC_ROOTS = frozenset(root(v) for v in GENERIC_VERBS)
+
+
+def is_generic(word: str) -> bool:
+    """True when the English stem ``word`` is one of :data:`GENERIC_VERBS` or shares its
+    Snowball root with one (calculating, calculation ~ calculate; execution ~ execute)."""
+    return word in GENERIC_VERBS or root(word) in _GENERIC_ROOTS
+
+
+#: Shortest Snowball root that may match as the beginning of another (multipl ~ multipli).
+MIN_ROOT_PREFIX = 5
+
+
+def root_quality(a: str, b: str) -> tuple[float, str]:
+    """How well English stems ``a`` and ``b`` match by their Snowball roots (:func:`root`):
+    ``(0.85, 'root')`` for the same root (execution ~ executes), ``(0.7, 'root prefix')``
+    when one root of at least :data:`MIN_ROOT_PREFIX` letters begins the other
+    (multiplication ~ multiply), ``(0.0, '')`` otherwise or for non-English words."""
+    if not (a.isascii() and a.isalpha() and b.isascii() and b.isalpha()):
+        return 0.0, ""
+    ra, rb = root(a), root(b)
+    if ra == rb:
+        return 0.85, "root"
+    short, long_ = (ra, rb) if len(ra) <= len(rb) else (rb, ra)
+    if len(short) >= MIN_ROOT_PREFIX and long_.startswith(short):
+        return 0.7, "root prefix"
+    return 0.0, ""
+
+
 def is_modifier(token: Token) -> bool:
     """True when the Hangul word ends in an adnominal ending (주문한, 주문할): it modifies the
     following noun, so it says what is asked about, not what is asked."""
@@ -697,7 +819,13 @@ def is_content(s: str) -> bool:
 
 
 def _min_partial(a: str) -> int:
-    return 2 if has_hangul(a) else 4
+    return 2 if _dense(a) else 4
+
+
+def _dense(text: str) -> bool:
+    """True when ``text`` has a character of a script written without spaces between words
+    (Hangul, Thai, kana, Han): its runs are compounds or phrases, matched by substring."""
+    return bool(_DENSE_RE.search(text))
 
 
 def match_quality(a: str, b: str) -> tuple[float, str]:
@@ -711,24 +839,29 @@ def match_quality(a: str, b: str) -> tuple[float, str]:
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
     if len(short) < _min_partial(short) or any(ch.isdigit() for ch in short + long_):
         return 0.0, ""
-    if has_hangul(short) != has_hangul(long_):
+    if has_hangul(short) != has_hangul(long_) or _dense(short) != _dense(long_):
         return 0.0, ""
     if long_.startswith(short):
         return 0.7, "prefix"
-    if short in long_ and has_hangul(short):  # Korean compounds (배송비 in 일반배송비); an
+    if short in long_ and _dense(short):  # Korean compounds (배송비 in 일반배송비); an
         return 0.5, "substring"  # English word inside another is another word (rate/integrate)
     return 0.0, ""
 
 
 def translations(s: str, synonyms: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
     """Words ``synonyms`` (a user's synonyms file, see :mod:`playground.routing.synonyms`) gives
-    for stem ``s``, in both directions, sorted; ``()`` when there are none."""
+    for stem ``s``, in both directions, sorted; ``()`` when there are none. An English word
+    also finds the entries of its other forms by their Snowball root (:func:`root`): the file's
+    ``"arrange": ["sort"]`` serves "arranged" and "arranging" too."""
     if not synonyms:
         return ()
+    r = root(s) if s.isascii() and s.isalpha() else None
     out = set(synonyms.get(s, ()))
     for key, values in synonyms.items():
-        if s in values:
+        if s in values or (r and any(root(v) == r for v in values)):
             out.add(key)
+        if r and key != s and root(key) == r:
+            out.update(values)
     out.discard(s)
     return tuple(sorted(out))
 

@@ -7,11 +7,12 @@ alternative). For the latest user question it scores every declaration:
 ``relevance``  for each content word of the question (see :mod:`playground.routing.korean`),
     its best match in the tool's vocabulary: location weight (name 3.0, description 1.0,
     parameter text 0.6, an example value 0.5, other sections 0.5) x match quality (exact 1.0,
-    prefix 0.7, substring 0.5) x 0.8 when matched through a user synonym (synonyms.json beside the tools; a synonym match
+    same Snowball root 0.85, prefix or root prefix 0.7, substring 0.5) x 0.8 when matched through a user synonym (synonyms.json beside the tools; a synonym match
     onto a name counts like a description word) x the word's weight x idf, where
     ``idf = log(1 + N/df) / log(1 + N)`` and df is the number of tools the word matches
     (a word every tool has tells them apart less). Words that label an argument value
-    ("주문번호 HR20260601", "Order HR...") are part of the value, not the intent. A generic
+    ("주문번호 HR20260601", "Order HR...") are part of the value, not the intent -- unless the word
+    is in the tool's name ("a flight from JFK" for book_flight). A generic
     English verb (:data:`playground.routing.korean.GENERIC_VERBS`: calculate, get, find) weighs
     like a description word even in a name and counts half (seed 002: a name is a verb plus an
     object; the object decides); each stem counts once per tool; English words match exactly or
@@ -40,12 +41,20 @@ alternative). For the latest user question it scores every declaration:
     주문 도구"; the rules are in :mod:`playground.routing.argfill`).
 ``missing``    -1.0 per required argument that cannot be filled.
 ``predicate``  -0.5 for every tool when a Korean sentence's predicate (its last content word,
-    not a question word) matches no declaration at all: the request itself ("리뷰 써도 되나요",
+    not a question word) matches no declaration at all, and some declaration is written in
+    Korean (English declarations cannot match a Korean request): the request itself ("리뷰 써도 되나요",
     "어디에 남기나요") is something no tool describes, even if a topic word (상품) matched.
 
 ``score = relevance + evidence + pointer - boundary - missing - predicate``. Picking:
 
-1. The best tool scoring at least ``threshold`` with all required arguments is called -- unless
+1. The best tool scoring at least ``threshold`` with all required arguments is called if the
+   question is about it (relevance first, issue 12): a structured value supports it (an enum,
+   pattern, format, example shape or prefix; not a bare number that equals an enum or example
+   value, not free text or a default), or its words -- without the points of generic verbs
+   (seed 002: the object decides) -- reach 1.5 x threshold, or one description
+   word (relevance >= 1.0) comes with a value introduced by the parameter's own word or covers
+   at least half of the question's topic words (its content words beside the values:
+   ``covered`` in the explanation) -- unless
    only an argument's shape supports it (relevance and pointer 0: "P008 가격이 얼마예요?" gives
    check_stock nothing but the id) and a tool the words fit (below) would score more with its
    argument; then it is passed over (``passed_over`` in the explanation).
@@ -276,6 +285,11 @@ class OfflineRouter:
             )
             if passed:
                 exp["reason"] += f"; passed over {passed} (missing required arguments)"
+            if _fit(best, self.threshold) == "coverage":
+                exp["reason"] += (
+                    f"; its words give relevance {round(topic_points(best), 4)} "
+                    f"and match {best.covered} of the question's {best.topic} topic words"
+                )
             tool = next(t for t in self.index(declarations).tools if t.name == best.name)
             topic = frozenset(
                 stem
@@ -322,8 +336,13 @@ class OfflineRouter:
             if best.score >= self.threshold and not best.missing and not full:
                 exp["reason"] = (
                     f"{best.name} scores {best.score} but only through values that fit a type; "
-                    f"its words give relevance {round(best.relevance + best.pointer_bonus, 4)} < "
-                    f"{RELEVANCE_SHARE} x threshold: the question is not about it"
+                    f"its words give relevance {round(topic_points(best), 4)}"
+                    + (
+                        " without generic verbs"
+                        if topic_points(best) < best.relevance + best.pointer_bonus
+                        else ""
+                    )
+                    + f" < {RELEVANCE_SHARE} x threshold: the question is not about it"
                 )
             else:
                 exp["reason"] = (
@@ -481,20 +500,73 @@ class OfflineRouter:
 #: The words' share of the threshold a tool needs when no structured value (enum, pattern,
 #: format, example shape, prefix) supports it: values that only fit a type do not make it fit.
 RELEVANCE_SHARE = 1.5
+#: The share of the question's topic words (:attr:`ScoreRow.covered` of :attr:`ScoreRow.topic`)
+#: a tool's text must match for one description word (relevance 1.0) to make it fit (0.5 set on
+#: BFCL dev: no should-not pair gained a call).
+COVERAGE_SHARE = 0.5
+
+
+#: Evidence rules that say nothing about the question's topic: the rest of the question as a
+#: free-text value, and a parameter's default.
+_NOT_EVIDENCE = frozenset({"free_text", "default"})
+_BARE_NUMBER_RE = re.compile(r"[-+]?\d+(?:[.,]\d+)?")
+
+
+def structured(ev: Mapping[str, Any]) -> bool:
+    """True when one argument's evidence (``{rule, text, ...}`` as
+    :class:`playground.routing.argfill.Fill` records it) shows the question is about the tool:
+    a rule outside :data:`playground.routing.argfill.WEAK_RULES` and :data:`_NOT_EVIDENCE`, and
+    not a bare number that merely equals an enum or example value ("the multiplication of 3
+    and 2" is not about a service whose ids are 1, 2, 7 and 13: any question may hold a small
+    number; BFCL dev should-not pairs)."""
+    rule = ev.get("rule")
+    if rule in argfill.WEAK_RULES or rule in _NOT_EVIDENCE:
+        return False
+    return not (
+        rule in ("enum", "example") and _BARE_NUMBER_RE.fullmatch(str(ev.get("text", "")).strip())
+    )
 
 
 def _relevant(row: ScoreRow, threshold: float) -> bool:
-    """True when ``row`` fits the question apart from loose argument values: a structured
-    value supports it, or its words (relevance + pointer) reach ``RELEVANCE_SHARE`` of the
-    threshold."""
-    if any(ev["rule"] not in argfill.WEAK_RULES for ev in row.arg_evidence.values()):
-        return True
-    words = row.relevance + row.pointer_bonus
+    """True when ``row`` fits the question apart from loose argument values (see
+    :func:`_fit`)."""
+    return _fit(row, threshold) is not None
+
+
+def _fit(row: ScoreRow, threshold: float) -> str | None:
+    """Why ``row`` fits the question apart from loose argument values, or ``None``: a
+    :func:`structured` value supports it (``"value"``), its words (relevance + pointer) reach
+    ``RELEVANCE_SHARE`` of the threshold (``"words"``), or one description word does with a
+    value the parameter's own word introduces (``"cue"``) or covering ``COVERAGE_SHARE`` of the
+    question's topic words (``"coverage"``)."""
+    if any(structured(ev) for ev in row.arg_evidence.values()):
+        return "value"
+    words = topic_points(row)
+    if words >= RELEVANCE_SHARE * threshold:
+        return "words"
     # a value the question introduces with the parameter's own word ("using the command
     # netsh wlan disconnect") shows the question is about this tool: a description word will do
     if words >= 1.0 and any(ev["rule"] == "cue" for ev in row.arg_evidence.values()):
-        return True
-    return words >= RELEVANCE_SHARE * threshold
+        return "cue"
+    # a description word that is most of what the question asks about beside its values
+    # ("the forecast for Pacifica on April 11th": forecast, and the city and the date)
+    if words >= 1.0 and row.covered >= COVERAGE_SHARE * row.topic > 0:
+        return "coverage"
+    return None
+
+
+def topic_points(row: ScoreRow) -> float:
+    """``row``'s relevance and pointer bonus without the points of generic verbs (seed 002: a
+    generic verb -- calculate, get, find -- says what a tool does, its object what it is
+    about): what :func:`_fit` compares with the threshold."""
+    generic = sum(float(m["points"]) for m in row.matched if _generic(m))
+    return row.relevance + row.pointer_bonus - generic
+
+
+def _generic(match: Mapping[str, Any]) -> bool:
+    """True when a matched word (an entry of :attr:`ScoreRow.matched`) or the term it matched is
+    a generic verb (:func:`playground.routing.korean.is_generic`)."""
+    return korean.is_generic(match["term"]) or korean.is_generic(korean.stem(match["word"]))
 
 
 def _own_word(row: ScoreRow, prior: ScoreRow | None) -> bool:

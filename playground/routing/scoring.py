@@ -149,6 +149,11 @@ class ScoreRow:
     missing: list[str] = field(default_factory=list)
     unmatched_predicates: list[str] = field(default_factory=list)
     deprecated: list[str] = field(default_factory=list)
+    #: the question's topic words (content words that are neither question words nor values
+    #: this tool's arguments took by a rule other than a guess) and how many of them its
+    #: declaration matched (:func:`score_question`)
+    topic: int = 0
+    covered: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The row as the explanation's JSON (numbers rounded to 4 places)."""
@@ -172,6 +177,7 @@ class ScoreRow:
             "unmatched_predicates": self.unmatched_predicates,
             "deprecated_penalty": round(self.deprecated_penalty, 4),
             "deprecated": self.deprecated,
+            "covered": [self.covered, self.topic],
             "score": round(self.score, 4),
             "because": self.because(),
         }
@@ -207,6 +213,7 @@ class ScoreRow:
             "unmatched_predicates": self.unmatched_predicates,
             "deprecated_penalty": self.deprecated_penalty,
             "deprecated": self.deprecated,
+            "covered": [self.covered, self.topic],
             "score": self.score,
             "because": because,
         }
@@ -272,6 +279,11 @@ class DeclIndex:
     by_key: dict[str, list[int]] = field(default_factory=dict)  # id letters -> tools
     synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)  # the user's file
     always: list[int] = field(default_factory=list)  # tools scored on every question
+    #: Snowball root -> the English vocabulary terms with that root (korean.root), and the
+    #: roots sorted (for roots beginning with a question word's root)
+    by_root: dict[str, list[str]] = field(default_factory=dict)
+    sorted_roots: list[str] = field(default_factory=list)
+    hangul: bool = False  # some declaration has Korean words
 
 
 def _names_regex(names: list[str]) -> re.Pattern[str] | None:
@@ -288,6 +300,19 @@ def _words(text: str) -> list[str]:
         for t in korean.tokenize(text)
         if korean.is_content(t.stem) and t.stem not in korean.META_WORDS
     ]
+
+
+def _nested(
+    specs: tuple[argfill.ParamSpec, ...] | list[argfill.ParamSpec], parent: str = ""
+) -> list[tuple[str, argfill.ParamSpec]]:
+    """Every parameter with its dotted label, an object's properties after it (``body``,
+    ``body.airConJobMode``, ...): the model reads their names and descriptions too."""
+    out = []
+    for spec in specs:
+        label = f"{parent}.{spec.name}" if parent else spec.name
+        out.append((label, spec))
+        out += _nested(spec.sub, label)
+    return out
 
 
 def _index_tool(
@@ -313,7 +338,7 @@ def _index_tool(
     ] = {}  # tool named as the next/previous step -> its sentence's words
     plain: set[str] = set()  # words of the other sentences
     texts = [("description", parts.summary, w.description)]
-    texts += [(f"parameter:{s.name}", s.doc, w.parameter) for s in specs]
+    texts += [(f"parameter:{label}", s.doc, w.parameter) for label, s in _nested(specs)]
     texts.append(("other", parts.other, w.other))
     for where, text, weight in texts:
         for sentence in (s.strip() for s in _SENTENCE_RE.split(text) if s.strip()):
@@ -339,10 +364,10 @@ def _index_tool(
             for ex in examples:
                 for stem in _words(ex):
                     add(stem, f"example:{where.split(':', 1)[1]}", w.example)
-    for spec in specs:
+    for label, spec in _nested(specs):
         for part in korean.split_identifier(spec.name):
             if korean.is_content(part):
-                add(korean.stem(part), f"parameter:{spec.name}", w.parameter)
+                add(korean.stem(part), f"parameter:{label}", w.parameter)
     # seed 002: a name is a verb + a concrete object (get_order_status, calculate_area); the
     # object says what the tool is about, a generic verb (korean.GENERIC_VERBS) only what it
     # does, so such a name part weighs like a description word (and every generic-verb match
@@ -427,7 +452,28 @@ def build_index(
     for term in idx.sorted_terms:
         for bg in set(korean.bigrams(term)):
             idx.by_bigram.setdefault(bg, []).append(term)
+        if term.isascii() and term.isalpha() and len(term) >= 3:
+            idx.by_root.setdefault(korean.root(term), []).append(term)
+    idx.sorted_roots = sorted(idx.by_root)
+    idx.hangul = any(korean.has_hangul(t) for t in idx.sorted_terms)
     return idx
+
+
+def _root_candidates(idx: DeclIndex, s: str) -> set[str]:
+    """English vocabulary terms whose Snowball root equals ``s``'s, begins with it or is its
+    beginning (at least :data:`korean.MIN_ROOT_PREFIX` letters): multiplication ~ multiply."""
+    if not (s.isascii() and s.isalpha()) or len(s) < 3:
+        return set()
+    r = korean.root(s)
+    found = set(idx.by_root.get(r, ()))
+    if len(r) >= korean.MIN_ROOT_PREFIX:
+        lo = bisect.bisect_right(idx.sorted_roots, r)
+        while lo < len(idx.sorted_roots) and idx.sorted_roots[lo].startswith(r):
+            found.update(idx.by_root[idx.sorted_roots[lo]])
+            lo += 1
+        for k in range(korean.MIN_ROOT_PREFIX, len(r)):
+            found.update(idx.by_root.get(r[:k], ()))
+    return found
 
 
 def _candidates(idx: DeclIndex, s: str) -> list[tuple[str, float, str]]:
@@ -446,9 +492,14 @@ def _candidates(idx: DeclIndex, s: str) -> list[tuple[str, float, str]]:
                 found.add(sub)
     if len(s) >= 2:
         found.update(t for t in idx.by_bigram.get(s[:2], ()) if s in t)
+    rooted = _root_candidates(idx, s)
     out = []
-    for term in sorted(found):
+    for term in sorted(found | rooted):
         q, how = korean.match_quality(s, term)
+        if term in rooted:
+            rq, rhow = korean.root_quality(s, term)
+            if rq > q:
+                q, how = rq, rhow
         if q > 0:
             out.append((term, q, how))
     return out
@@ -492,6 +543,7 @@ def score_question(
     unknown = []
     seen: dict[tuple[int, str], tuple[float, dict[str, Any]]] = {}
     stated: set[tuple[int, int]] = set()  # words matching a tool's name or description
+    said: dict[int, set[int]] = {}  # tool -> indexes of the question words its text matched
     for k, tok in enumerate(tokens):
         if weights[k] == 0:
             continue
@@ -500,7 +552,8 @@ def score_question(
             if i not in neg:
                 rows[i].name_hits.append(tok.surface)
         if not pos and not neg:
-            if k in predicates and tok.stem not in korean.QUESTION_WORDS:
+            # a Korean request can only be judged against declarations written in Korean
+            if k in predicates and tok.stem not in korean.QUESTION_WORDS and idx.hangul:
                 unknown.append(tok.surface)
             continue
         df = len(pos)
@@ -508,6 +561,8 @@ def score_question(
         for i, (value, quality, info) in pos.items():
             if i in neg and neg[i][0] >= quality:
                 continue
+            if not info["where"].startswith("example"):
+                said.setdefault(i, set()).add(k)
             # a word said twice does not fit a tool twice: each stem counts once per tool,
             # at its best weight ("the first number ... the second number")
             prior = seen.get((i, tok.stem))
@@ -590,9 +645,42 @@ def score_question(
         r = rows[i]
         r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
         r.evidence_bonus = found
+        r.topic, r.covered = _coverage(tokens, weights, fill, said.get(i, set()))
         _settle(r, tool, w, unknown)
     rows.sort(key=lambda r: (-r.score, r.name))
     return rows, notes
+
+
+#: Argument rules that guess a value from words no other rule took (the rest of the question,
+#: a leftover noun, a modifier, a default): their words still say what the question is about.
+GUESS_RULES = frozenset({"free_text", "default", "leftover", "modifier"})
+
+
+def _coverage(
+    tokens: list[korean.Token], weights: list[float], fill: argfill.Fill, said: set[int]
+) -> tuple[int, int]:
+    """``(topic words, those the tool's text matched)`` of one question for one tool: the
+    content words (word weight > 0, not a question word nor a day or month name,
+    :data:`korean.CALENDAR_WORDS`) outside the values this tool's
+    arguments took by a rule that is not a guess (:data:`GUESS_RULES`). "the forecast for
+    Pacifica on April 11th, 2023" has one topic word, forecast, once the city and the date are
+    values."""
+    spans = [
+        tuple(ev["span"])
+        for ev in fill.evidence.values()
+        if ev["rule"] not in GUESS_RULES and "span" in ev
+    ]
+    topic = covered = 0
+    for k, tok in enumerate(tokens):
+        if weights[k] <= 0 or tok.stem in korean.QUESTION_WORDS:
+            continue
+        if tok.stem in korean.CALENDAR_WORDS or any(
+            a <= tok.start and tok.end <= b for a, b in spans
+        ):
+            continue
+        topic += 1
+        covered += k in said
+    return topic, covered
 
 
 def _settle(r: ScoreRow, tool: ToolIndex, w: Weights, unknown: list[str]) -> None:
@@ -673,14 +761,20 @@ def candidates(idx: DeclIndex, text: str, matches: dict[str, TokenMatch]) -> set
 def argument_labels(
     idx: DeclIndex, tokens: list[korean.Token], fills: list[argfill.Fill]
 ) -> list[tuple[int, int]]:
-    """Spans of words naming an argument value right before it ("주문번호 HR...")."""
+    """Spans of words naming an argument value right before it ("주문번호 HR..."), except a
+    word of the tool's own name ("a flight from JFK" for book_flight: the request itself)."""
     labels = set()
     for tool, fill in zip(idx.tools, fills):
+        if not fill.evidence:
+            continue
+        named = {t for t, (where, _w) in tool.terms.items() if where == "name"}
         for arg, ev in fill.evidence.items():
             spec = next(s for s in tool.specs if s.name == arg)
             vocab = set(_words(spec.doc)) | {korean.stem(p) for p in korean.split_identifier(arg)}
             before = [t for t in tokens if t.end <= ev["span"][0]][-2:]
             for tok in before:
+                if tok.stem in named:  # "a flight from JFK" asks for book_flight: not a label
+                    continue
                 stems = (tok.stem,) + korean.translations(tok.stem, idx.synonyms)
                 if any(korean.match_quality(s, v)[0] >= 0.7 for s in stems for v in vocab):
                     labels.add((tok.start, tok.end))
@@ -755,7 +849,7 @@ def match_token(idx: DeclIndex, s: str, w: Weights) -> TokenMatch:
             q = quality * factor
             for i, where, loc_w in idx.postings.get(term, ()):
                 weight = min(loc_w, w.description) if via and where == "name" else loc_w
-                if term in korean.GENERIC_VERBS:
+                if korean.is_generic(term) or korean.is_generic(s):
                     weight *= w.generic_verb
                 points = weight * q
                 if where in ("name", "name:verb"):

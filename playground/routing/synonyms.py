@@ -8,7 +8,8 @@ docstrings, 색깔 for 옵션), a user may keep ``synonyms.json`` beside their t
 
 Each key lists the words it stands for; matching goes both ways and counts ``Weights.glossary``
 (0.8) of a direct match. Words are stemmed as the router stems them (``orders`` -> ``order``,
-``주문은`` -> ``주문``). :func:`find_synonyms` looks for the file beside a ``--tools`` path (the
+``주문은`` -> ``주문``), and an English word finds the entry of any of its forms by its Snowball
+root (``"arrange"`` serves "arranged"; :func:`playground.routing.korean.translations`). :func:`find_synonyms` looks for the file beside a ``--tools`` path (the
 folder itself, or a file's folder); :func:`load_synonyms` reads one file.
 """
 
