@@ -1,0 +1,88 @@
+"""Issue 12, the arguments side: kinds of misses found on the BFCL dev entries, each fixed in
+general and checked here on tools and questions of our own (never BFCL's entries)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from playground.routing import argfill
+from playground.routing.base import Turn
+from playground.routing.offline import OfflineRouter
+
+
+def decl(name: str, description: str, required: list[str], **props: dict[str, Any]) -> dict:
+    return {
+        "name": name,
+        "description": description,
+        "parameters": {"type": "object", "properties": props, "required": required},
+    }
+
+
+def first_call(question: str, *decls: dict) -> tuple[str, dict[str, Any]] | None:
+    move = OfflineRouter().next_move([Turn(role="user", text=question)], list(decls))
+    return (move.calls[0].name, move.calls[0].args) if move.calls else None
+
+
+def calls(question: str, *decls: dict) -> list[dict[str, Any]]:
+    move = OfflineRouter().next_move([Turn(role="user", text=question)], list(decls))
+    return [c.args for c in move.calls]
+
+
+# ---- a default the description states in words ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("schema", "want"),
+    [
+        ({"type": "boolean", "description": "Return a sorted list. Default is true."}, True),
+        ({"type": "boolean", "description": "Include history. defaults to False"}, False),
+        ({"type": "integer", "description": "Decimal places (default: 2)."}, 2),
+        ({"type": "number", "description": "Rate. Default value is 0.5"}, 0.5),
+        ({"type": "integer", "description": "Offset. Default is zero."}, 0),
+        ({"type": "string", "description": "Unit system. Default is 'metric'."}, "metric"),
+        ({"type": "string", "description": "Exchange, defaults to NYSE"}, "NYSE"),
+        ({"type": "string", "description": "지역. 기본값은 'seoul'"}, "seoul"),
+        (
+            {"type": "string", "enum": ["asc", "desc"], "description": "Order. Default is 'desc'"},
+            "desc",
+        ),
+    ],
+)
+def test_a_default_stated_in_the_description_fills_a_required_value(schema, want):
+    spec = argfill.param_specs({"type": "object", "properties": {"x": schema}}, {})[0]
+    value, words = argfill.stated_default(spec)
+    assert value == want and type(value) is type(want)
+    assert ("efault" in words or "기본" in words) and str(want).lower() in words.lower() + "0"
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "string", "description": "The date. Default is the current date."},
+        {"type": "boolean", "description": "Verbose output. Default is 1."},
+        {"type": "integer", "description": "Year; default if nothing specified is all."},
+        {"type": "string", "enum": ["a", "b"], "description": "Mode. Default is 'c'."},
+        {"type": "integer", "description": "How many to return."},
+    ],
+)
+def test_no_default_when_the_words_state_no_value_of_the_type(schema):
+    spec = argfill.param_specs({"type": "object", "properties": {"x": schema}}, {})[0]
+    assert argfill.stated_default(spec) is None
+
+
+def test_the_stated_default_is_used_instead_of_asking():
+    tool = decl(
+        "factorize",
+        "Find the prime factors of a number.",
+        ["number", "as_text"],
+        number={"type": "integer", "description": "The number to factorize."},
+        as_text={"type": "boolean", "description": "Return a text if true. Default is true."},
+    )
+    move = OfflineRouter().next_move([Turn(role="user", text="prime factors of 360")], [tool])
+    assert [(c.name, c.args) for c in move.calls] == [
+        ("factorize", {"number": 360, "as_text": True})
+    ]
+    ev = move.explanation["tools"][0]["arg_evidence"]["as_text"]
+    assert ev["rule"] == "default" and "Default is true" in ev["detail"]
