@@ -126,6 +126,7 @@ WEAK_RULES = frozenset(
         "year",
         "coded",
         "object",
+        "enum_list",
     }
 )
 _ALNUM = "A-Za-z0-9"
@@ -303,6 +304,7 @@ class ParamSpec:
     prefix: str | None = None
     free_text: bool = False
     item_types: tuple[str, ...] = ()  # an array's item types
+    item_enum: tuple[Any, ...] = ()  # an array's listed item values
     #: the schema's ``default`` (``has_default`` says whether there is one)
     default: Any = field(default=None, compare=False)
     has_default: bool = False
@@ -364,6 +366,9 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
             shapes=shapes,
             prefix=prefix,
             item_types=_types(schema["items"]) if isinstance(schema.get("items"), dict) else (),
+            item_enum=tuple(schema["items"].get("enum") or ())
+            if isinstance(schema.get("items"), dict)
+            else (),
             default=schema.get("default"),
             has_default="default" in schema,
             joined=joined,
@@ -835,6 +840,8 @@ def fill_structured(
             found = _year_text(text, fill.consumed)
         if found is None and ("integer" in spec.types or "number" in spec.types) and not spec.enum:
             found = _integer(spec, text, fill.consumed)
+        if found is None and "array" in spec.types and spec.item_enum:
+            found = _enum_items(spec, text, fill.consumed)
         if found is not None:
             value, ev = found
             if isinstance(value, str) and {"integer", "number"} & set(spec.types):
@@ -849,8 +856,32 @@ def fill_structured(
                     ev = {**ev, "detail": f"{ev['detail']}; {ev['text']}% as a fraction ({value})"}
             fill.args[spec.name] = value
             fill.evidence[spec.name] = ev
-            fill.consumed.append(tuple(ev["span"]))
+            fill.consumed.extend(ev.pop("spans", None) or [tuple(ev["span"])])
     return fill
+
+
+def _enum_items(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """For an array whose items list their values (``items.enum``): every listed value the
+    question writes, by value or by its words (rule 1 per item), in the order written (rule
+    ``enum_list``; ``spans`` holds each value's span). ``None`` when it writes none."""
+    hits: list[tuple[int, int, Any]] = []
+    for value in spec.item_enum:
+        item = replace(spec, types=spec.item_types or ("string",), enum=(value,), item_enum=())
+        found = _structural(item, text, used + [(a, b) for a, b, _v in hits])
+        if found is not None:
+            hits.append((found[1]["span"][0], found[1]["span"][1], value))
+    if not hits:
+        return None
+    hits.sort(key=lambda h: h[0])
+    return [v for _a, _b, v in hits], {
+        "rule": "enum_list",
+        "span": [hits[0][0], hits[-1][1]],
+        "spans": [(a, b) for a, b, _v in hits],
+        "text": ", ".join(text[a:b] for a, b, _v in hits),
+        "detail": f"the listed item values it writes ({len(hits)} of {len(spec.item_enum)})",
+    }
 
 
 def fill_free_text(
@@ -1465,6 +1496,37 @@ def fill_loose(
                 value, rule, start, end, detail = dated
                 give(spec, value, rule, start, end, detail)
                 used.append((start, end))
+    # a word list ("Microsoft and Google") for a string array whose words label it, or for a
+    # required one
+    for spec in open_specs:
+        if spec.name in fill.args or not _string_array(spec) or spec.item_enum:
+            continue
+        name_w, doc_w = _label_words(spec)
+        best = None
+        for spans in word_series(text, used + list(intent)):
+            start, end = spans[0][0], spans[-1][1]
+            items = [text[a:b] for a, b in spans]
+            if not _free((start, end), used) or any(
+                v.start < b and a < v.end and not (a <= v.start and v.end <= b)
+                for v in found.strings
+                for a, b in spans
+            ):
+                continue  # "San Francisco, California and ...": an item cuts through a name
+            near = 2 * _near(toks, start, end, name_w) + _near(toks, start, end, doc_w)
+            if best is None or near > best[0]:
+                best = (near, start, end, items)
+        if best is not None and (best[0] > 0 or spec.required):
+            near, start, end, items = best
+            give(
+                spec,
+                items,
+                "list",
+                start,
+                end,
+                f"the words listed with commas and 'and'/'or' ({len(items)} items)"
+                + ("; next to its words" if near else ""),
+            )
+            used.append((start, end))
     cands = [v for v in cands if _free((v.start, v.end), used)]
     # start/end roles only where the tool has both ends (from_year + to_year), not for a lone
     # to_address
@@ -1791,6 +1853,121 @@ def fill_loose(
 
 
 _LIST_GAP_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+")
+
+_SERIES_WORD_RE = re.compile(r"[^\W_][\w'’#+-]*[\w#+]|[^\W_]")
+#: Words that open or join a phrase rather than name an item of a list, beyond
+#: ``korean.STOPWORDS`` ("between John and Alice", "including X and Y").
+_SERIES_STOP = frozenset(
+    ["between", "including", "include", "includes", "among", "both", "either", "than", "like"]
+)
+#: Most words one item of a word list may have ("silver headjoint", "easy going").
+_SERIES_ITEM_WORDS = 3
+
+
+def _letter_item(text: str, word: str, end: int) -> bool:
+    """A capital letter that names something ("C, F and G", "A and 10"), not the pronoun "I"
+    nor the article "A" before a word."""
+    if not (len(word) == 1 and word.isupper()) or word == "I":
+        return False
+    return word != "A" or not re.match(r"\s+(?!and\b|or\b)[^\W\d_]", text[end:])
+
+
+def word_series(
+    text: str, blocked: list[tuple[int, int]] | frozenset[tuple[int, int]] = ()
+) -> list[list[tuple[int, int]]]:
+    """The word lists ``text`` writes: items of one to three words joined by commas and a last
+    "and"/"or"/"&" ("open hole, C foot, and silver headjoint", "Microsoft and Google",
+    "efficient, organized, easy going and compassionate"), as the spans of the items.
+    An item is a run of words between the separators that holds no stopword and no word of
+    :data:`_SERIES_STOP`; the first and last items hold nothing in ``blocked`` either (spans
+    that state the request or hold another value: "the salaries of jobs such as Data Analyst"
+    -- "salaries" is no item), and the items in the middle fix how long they may be (the
+    first ends at the first separator, the last starts after the last one). Items made only of
+    digits make no list (numbers are listed by :func:`fill_loose` itself). Plain English list
+    punctuation; no domain words."""
+    # the text as a sequence of words ("w"), separators (",", "and") and breaks
+    marks: list[tuple[str, int, int]] = []
+    prev_end = 0
+    for m in _SERIES_WORD_RE.finditer(text):
+        gap = text[prev_end : m.start()]
+        if marks and gap.strip():
+            if re.fullmatch(r"\s*,\s*", gap):
+                marks.append((",", prev_end, m.start()))
+            elif re.fullmatch(r"\s+&\s+", gap):
+                marks.append(("and", prev_end, m.start()))
+            else:
+                marks.append(("|", prev_end, m.start()))
+        word = m.group()
+        low = word.lower()
+        if low in ("and", "or"):
+            marks.append(("and", m.start(), m.end()))
+        elif (
+            korean.is_stopword(korean.stem(low)) and not _letter_item(text, word, m.end())
+        ) or low in _SERIES_STOP:
+            marks.append(("|", m.start(), m.end()))
+        elif not _free(m.span(), list(blocked)):
+            marks.append(("b", m.start(), m.end()))
+        else:
+            marks.append(("w", m.start(), m.end()))
+        prev_end = m.end()
+    # runs of words and the separator after each
+    runs: list[tuple[list[tuple[int, int, bool]], str]] = []
+    cur: list[tuple[int, int, bool]] = []
+    sep = ""
+    for kind, a, b in marks + [("|", len(text), len(text))]:
+        if kind in ("w", "b"):
+            if sep:  # a separator closed the previous run
+                runs.append((cur, sep))
+                cur, sep = [], ""
+            cur.append((a, b, kind == "b"))
+        elif kind in (",", "and") and cur:
+            sep = "and" if kind == "and" or sep == "and" else ","
+        else:
+            if cur:
+                runs.append((cur, ""))  # a break ends the run and any list through it
+                runs.append(([], "|"))
+            cur, sep = [], ""
+    out: list[list[tuple[int, int]]] = []
+    k = 0
+    while k < len(runs):
+        chain = [k]
+        while runs[chain[-1]][1] in (",", "and") and chain[-1] + 1 < len(runs):
+            nxt = runs[chain[-1] + 1][0]
+            if not nxt:
+                break
+            chain.append(chain[-1] + 1)
+            if runs[chain[-2]][1] == "and":
+                break  # "X, Y and Z": the list ends with the item after "and"
+        k = chain[-1] + 1
+        if len(chain) < 2 or runs[chain[-2]][1] != "and":
+            continue
+        middle = [runs[j][0] for j in chain[1:-1]]
+        if any(len(r) > _SERIES_ITEM_WORDS for r in middle):
+            continue
+        cap = max((len(r) for r in middle), default=_SERIES_ITEM_WORDS)
+        first = runs[chain[0]][0][-cap:]
+        while first and any(w[2] for w in first):  # a blocked word ends the first item
+            first = first[next(i for i in range(len(first) - 1, -1, -1) if first[i][2]) + 1 :]
+        last = runs[chain[-1]][0][:cap]
+        last = last[: next((i for i, w in enumerate(last) if w[2]), len(last))]
+        if not first or not last:
+            continue
+        # names listed with names: "near Berlin and Paris happening" lists Berlin and Paris
+        if (
+            text[first[-1][0]].isupper()
+            and text[last[0][0]].isupper()
+            and all(text[w[0]].isupper() for r in middle for w in r)
+        ):
+            last = last[: next((i for i, w in enumerate(last) if not text[w[0]].isupper()), None)]
+            up = [i for i, w in enumerate(first) if not text[w[0]].isupper()]
+            first = first[up[-1] + 1 :] if up else first
+        if not first or not last:
+            continue
+        spans = [(r[0][0], r[-1][1]) for r in (first, *middle, last)]
+        if any(re.fullmatch(r"[\d.,\s]+", text[a:b]) for a, b in spans):
+            continue
+        out.append(spans)
+    return out
 
 
 def _string_array(spec: ParamSpec) -> bool:

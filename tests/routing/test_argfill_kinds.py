@@ -86,3 +86,69 @@ def test_the_stated_default_is_used_instead_of_asking():
     ]
     ev = move.explanation["tools"][0]["arg_evidence"]["as_text"]
     assert ev["rule"] == "default" and "Default is true" in ev["detail"]
+
+
+# ---- word lists for string arrays; listed item values ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        (
+            "a guitar with a maple neck, bone nut, and gold tuners please",
+            [["maple neck", "bone nut", "gold tuners"]],
+        ),
+        ("shares of Nokia and Ericsson for a month", [["Nokia", "Ericsson"]]),
+        ("chords D, A and Bm for 8 bars", [["D", "A", "Bm"]]),
+        ("she is calm, curious, well read and kind.", [["calm", "curious", "well read", "kind"]]),
+        ("hotels near Rome and Milan opening soon", [["Rome", "Milan"]]),
+        ("between 3 and 4", []),
+        ("A dog and a cat", []),
+    ],
+)
+def test_word_series_lists_the_items(text, want):
+    assert [[text[a:b] for a, b in s] for s in argfill.word_series(text)] == want
+
+
+def test_a_required_string_array_takes_the_listed_words_not_one_name():
+    tool = decl(
+        "compare_shares",
+        "Compare the share prices of companies over a period.",
+        ["companies", "period"],
+        companies={"type": "array", "items": {"type": "string"}, "description": "Companies."},
+        period={"type": "string", "description": "The period, e.g. 'month'."},
+    )
+    _name, args = first_call("Compare the share prices of Nokia and Ericsson over a month", tool)
+    assert args["companies"] == ["Nokia", "Ericsson"] and args["period"] == "month"
+
+
+def test_a_name_cut_by_a_list_item_makes_no_list():
+    # "San Marino, Italy and ..." : an item would cut through the name "San Marino"
+    assert argfill.word_series("from San Marino, Italy and Nice") == [[(9, 15), (17, 22), (27, 31)]]
+    tool = decl(
+        "visit_plan",
+        "Plan visits to cities.",
+        ["cities"],
+        cities={"type": "array", "items": {"type": "string"}, "description": "Cities."},
+    )
+    _name, args = first_call("Plan visits to San Marino, Italy and Nice", tool)
+    assert "Marino" not in args["cities"]
+
+
+def test_an_array_of_listed_values_takes_every_value_written():
+    tool = decl(
+        "find_flat",
+        "Find a flat to rent with the features wanted.",
+        ["city", "features"],
+        city={"type": "string", "description": "The city."},
+        features={
+            "type": "array",
+            "items": {"type": "string", "enum": ["balcony", "lift", "Pet Friendly", "garage"]},
+            "description": "Features wanted.",
+        },
+    )
+    name, args = first_call(
+        "Find a flat to rent in Lyon with a garage, pet friendly and a balcony", tool
+    )
+    assert name == "find_flat"
+    assert args == {"city": "Lyon", "features": ["garage", "Pet Friendly", "balcony"]}
