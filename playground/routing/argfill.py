@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import itertools
 import json
 import re
 from collections import Counter
@@ -1528,6 +1529,10 @@ def fill_loose(
             )
             used.append((start, end))
     cands = [v for v in cands if _free((v.start, v.end), used)]
+    for spec, v, detail in _respectively(open_specs, text, cands, fill, labels):
+        give(spec, _fits(spec, v), "number", v.start, v.end, detail)
+        used.append((v.start, v.end))
+    cands = [v for v in cands if _free((v.start, v.end), used)]
     # start/end roles only where the tool has both ends (from_year + to_year), not for a lone
     # to_address
     roles = {sp.name: _role(sp) for sp in specs}
@@ -1862,6 +1867,70 @@ _SERIES_STOP = frozenset(
 )
 #: Most words one item of a word list may have ("silver headjoint", "easy going").
 _SERIES_ITEM_WORDS = 3
+
+
+#: What joins the parameters' words to their values: "base and height as 6cm and 10cm",
+#: "the width and depth are 3 and 4", "x and y: 2, 5", "... of 3 and 4 respectively".
+_RESPECTIVE_JOIN_RE = re.compile(
+    r"^\s*(?:(?:are|is|were|was|as|of|be|being|equal\s+to|set\s+to|given\s+as)\b|[:=])\s*"
+    r"(?:(?:the|a|an)\s+)?$",
+    re.I,
+)
+
+
+def _respectively(
+    specs: list[ParamSpec],
+    text: str,
+    cands: list[Value],
+    fill: Fill,
+    labels: dict[str, tuple[set[str], set[str]]],
+) -> list[tuple[ParamSpec, Value, str]]:
+    """Numbers listed right after the parameters they belong to, in the same order ("the base
+    and height as 6cm and 10cm": base 6, height 10): a word list (:func:`word_series`) whose
+    every item is one open numeric parameter's name word, joined by "are"/"as"/"of"/":" to as
+    many numbers listed with commas and "and". ``[(spec, value, detail)]``, empty when the
+    question writes no such pair of lists. Plain English; no domain words."""
+    numeric = [
+        s
+        for s in specs
+        if s.name not in fill.args and {"integer", "number"} & set(s.types) and not s.enum
+    ]
+    if len(numeric) < 2:
+        return []
+    nums = sorted((v for v in cands if v.kind == "number"), key=lambda v: v.start)
+    out: list[tuple[ParamSpec, Value, str]] = []
+    for spans in word_series(text):
+        owners: list[ParamSpec] = []
+        for a, b in spans:
+            words = {korean.stem(w.lower()) for w in re.findall(r"[^\W\d_]+", text[a:b])}
+            hit = [
+                s
+                for s in numeric
+                if s not in owners
+                and any(
+                    korean.match_quality(w, n)[0] >= 0.7 for w in words for n in labels[s.name][0]
+                )
+            ]
+            if len(hit) != 1:
+                break
+            owners.append(hit[0])
+        else:
+            end = spans[-1][1]
+            after = [v for v in nums if v.start >= end]
+            if len(after) < len(owners) or not _RESPECTIVE_JOIN_RE.match(
+                text[end : after[0].start]
+            ):
+                continue
+            listed = after[: len(owners)]
+            if not all(
+                _SERIES_GAP_RE.match(text[x.end : y.start]) for x, y in itertools.pairwise(listed)
+            ) or any(_fits(s, v) is None for s, v in zip(owners, listed)):
+                continue
+            said = " and ".join(text[a:b] for a, b in spans)
+            for s, v in zip(owners, listed):
+                out.append((s, v, f"number {v.text!r}: listed in the order of {said!r}"))
+            break
+    return out
 
 
 def _letter_item(text: str, word: str, end: int) -> bool:

@@ -152,3 +152,39 @@ def test_an_array_of_listed_values_takes_every_value_written():
     )
     assert name == "find_flat"
     assert args == {"city": "Lyon", "features": ["garage", "Pet Friendly", "balcony"]}
+
+
+# ---- values listed in the order of the parameters' words ("respectively") -------------------
+
+BOX = decl(
+    "box_volume",
+    "Compute the volume of a box from its width, depth and height.",
+    ["width", "depth", "height"],
+    width={"type": "number", "description": "The width."},
+    depth={"type": "number", "description": "The depth."},
+    height={"type": "number", "description": "The height."},
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "want"),
+    [
+        (
+            "Compute the volume of a box whose depth, height and width are 2m, 7m and 3m.",
+            {"depth": 2, "height": 7, "width": 3},
+        ),
+        (
+            "Volume of a box given its height and width as 9 and 4, depth 5",
+            {"height": 9, "width": 4, "depth": 5},
+        ),
+    ],
+)
+def test_numbers_listed_after_the_parameters_words_follow_their_order(question, want):
+    name, args = first_call(question, BOX)
+    assert name == "box_volume" and args == want
+
+
+def test_no_order_is_taken_when_the_words_are_not_the_parameters():
+    # "cats and dogs" name no parameter: the numbers go by their own labels
+    _name, args = first_call("Volume of a box for cats and dogs as 1 and 2: width 3", BOX)
+    assert args.get("width") == 3
