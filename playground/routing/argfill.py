@@ -68,7 +68,7 @@ _SECTION_RE = re.compile(
 _ARG_LINE_RE = re.compile(r"^\s*\*{0,2}([A-Za-z_][A-Za-z0-9_]*)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
 _EXAMPLE_RE = re.compile(
     r"(?:예시|예)\s*[:：)]\s*|예를\s*들어\s*,?\s*|예시\s+|"
-    r"(?:e\.g\.|eg\.|for example|for instance|example|such as)\s*[:,]?\s*|"
+    r"\b(?:e\.g\.|eg\.|for example|for instance|example(?![.\w/-])|such as)\s*[:,]?\s*|"
     r"\blike\s+(?=[\"'“‘`])",
     re.I,
 )
@@ -330,12 +330,20 @@ class ParamSpec:
         )
 
 
+def _bare(name: str) -> str:
+    """``name`` lower case without spaces, underscores or punctuation (``Meta_Title`` and
+    ``'meta title'`` are the same name)."""
+    return re.sub(r"[\W_]+", "", name).lower()
+
+
 def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> list[ParamSpec]:
     """One :class:`ParamSpec` per schema property, in schema order."""
     parameters = parameters if isinstance(parameters, dict) else {}
     raw_props = parameters.get("properties")
     props: dict[str, Any] = raw_props if isinstance(raw_props, dict) else {}
     required = set(parameters.get("required") or [])
+    # "If not provided, the 'Title' will be used": a quoted parameter name is no option
+    siblings = {_bare(n) for n in props}
     specs = []
     for name, schema in props.items():
         schema = nullable_branch(schema) if isinstance(schema, dict) else {}
@@ -377,7 +385,8 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
                 dict.fromkeys(
                     q
                     for q in re.findall(r"['‘“\"]([^'’”\"]{1,30})['’”\"]", doc)
-                    if _PLAIN_WORD_RE.fullmatch(q) or re.fullmatch(r"[\w/°]{1,12}", q)
+                    if (_PLAIN_WORD_RE.fullmatch(q) or re.fullmatch(r"[\w/°]{1,12}", q))
+                    and _bare(q) not in siblings
                 )
             ),
         )
@@ -1548,8 +1557,8 @@ def fill_loose(
         hit = assigned.get(spec.name.lower())
         for ci, v in enumerate(cands):
             value = _fits(spec, v)
-            if value is None:
-                continue
+            if value is None or (v.kind == "quoted" and _bare(str(v.value)) == _bare(spec.name)):
+                continue  # "based on a 'question'": the parameter's own name, quoted
             score = 0.0
             why = []
             if hit is not None and hit.start == v.start:
@@ -2222,6 +2231,7 @@ def _cue_span(
     and pronouns right after the name word are skipped (``docket number 123456`` -> ``123456``)."""
     name_w, doc_w = _label_words(spec)
     labels = name_w | doc_w
+    first: tuple[int, int, str] | None = None
     for tok in tokens:
         if tok.stem not in words or korean.has_hangul(tok.surface):
             continue
@@ -2237,18 +2247,25 @@ def _cue_span(
             skip += w.end()
             lead = _LEAD_RE.match(rest[skip:])
             skip += lead.end() if lead else 0
+        # "modification verbatim: no onions, extra cheese": one word before a colon
+        colon = re.match(r"[A-Za-z]+\s*:\s*", rest[skip:])
+        if colon:
+            skip += colon.end()
         body = rest[skip:]
         # a message-like parameter ("content", "message") takes its whole sentence ("add todo
-        # with content go to sleep at 9 pm"); others stop at a preposition
-        stop = (_SENTENCE_STOP_RE if _MESSAGE_NAME_RE.search(spec.name) else _CUE_STOP_RE).search(
-            " " + body
-        )
-        value = (body[: max(0, stop.start() - 1)] if stop else body).strip(" -:")
-        limit = 20 if _MESSAGE_NAME_RE.search(spec.name) else 6
+        # with content go to sleep at 9 pm"), and so does any text a colon introduces; others
+        # stop at a preposition
+        whole = bool(_MESSAGE_NAME_RE.search(spec.name) or ":" in rest[:skip])
+        stop = (_SENTENCE_STOP_RE if whole else _CUE_STOP_RE).search(" " + body)
+        raw = body[: max(0, stop.start() - 1)] if stop else body
+        value = raw.strip(" -:")
+        limit = 20 if whole else 6
         if value and len(value.split()) <= limit and not korean.is_stopword(value.lower()):
-            start = tok.end + skip
-            return start, start + len(value), tok.surface
-    return None
+            start = tok.end + skip + len(raw) - len(raw.lstrip(" -:"))
+            if ":" in rest[:skip]:
+                return start, start + len(value), tok.surface  # a colon says: this is it
+            first = first or (start, start + len(value), tok.surface)
+    return first
 
 
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"

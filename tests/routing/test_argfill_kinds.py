@@ -188,3 +188,55 @@ def test_no_order_is_taken_when_the_words_are_not_the_parameters():
     # "cats and dogs" name no parameter: the numbers go by their own labels
     _name, args = first_call("Volume of a box for cats and dogs as 1 and 2: width 3", BOX)
     assert args.get("width") == 3
+
+
+# ---- strings: a cue's span, a colon, examples inside a URL, names quoted ---------------------
+
+
+def test_a_value_after_a_dash_or_a_colon_is_cut_where_it_starts():
+    note = decl(
+        "notes_delete",
+        "Delete a note from the notebook.",
+        ["content"],
+        content={"type": "string", "description": "The note's content."},
+    )
+    _name, args = first_call("delete the note with content - buy fresh milk", note)
+    assert args == {"content": "buy fresh milk"}
+    order = decl(
+        "order_change",
+        "Change an order with a request.",
+        ["change_request"],
+        change_request={"type": "string", "description": "What to change."},
+    )
+    _name, args = first_call("Change my order with this change exactly: less salt, no sugar", order)
+    assert args == {"change_request": "less salt, no sugar"}
+
+
+def test_a_url_example_is_one_example_not_its_pieces():
+    doc = "The endpoint, such as 'https://api.example.com/v2/items'."
+    assert argfill.extract_examples(doc) == ["https://api.example.com/v2/items"]
+    assert argfill.extract_examples("Brand. Example, 'Yamaha'") == ["Yamaha"]
+
+
+def test_a_quoted_parameter_name_is_neither_an_option_nor_a_value():
+    tool = decl(
+        "post_create",
+        "Create a blog post with a title and a summary.",
+        ["Title", "Summary"],
+        Title={"type": "string", "description": "The title of the post."},
+        Summary={
+            "type": "string",
+            "description": "A short summary. If not provided, the 'Title' will be used.",
+        },
+    )
+    spec = argfill.param_specs(tool["parameters"], {})[1]
+    assert spec.listed == ()
+    _name, args = first_call(
+        "Create a blog post with the 'Title' field set to 'Winter Gardens' and the summary "
+        "'Plants that flower in the cold months of the year'",
+        tool,
+    )
+    assert args == {
+        "Title": "Winter Gardens",
+        "Summary": "Plants that flower in the cold months of the year",
+    }
