@@ -2530,6 +2530,7 @@ def series(
     spans = {name: tuple(ev["span"]) for name, ev in evidence.items()}
     at = {v.start: v for v in pool}
     lists: dict[str, list[Any]] = {}
+    where: dict[str, tuple[int, int]] = {}  # the span of a list written in one piece
     unitless: list[str] = []
     for name, (start, _end) in spans.items():
         value = args.get(name)
@@ -2550,6 +2551,24 @@ def series(
                 reach = m.end()
             if len(words) > 1:
                 lists[name] = words
+                where[name] = (start, reach)
+            continue
+        if (
+            isinstance(value, str)
+            and evidence[name]["rule"] == "date"
+            and evidence[name]["text"] == value
+        ):
+            # dates written as the parameter takes them, listed ("on 2022-01-01 and 2022-02-01")
+            shape = re.sub(r"\d", r"\\d", re.escape(value))
+            dates, reach = [value], _end
+            while m := re.match(r"(.{1,12}?)(" + shape + r")(?!\d)", text[reach:]):
+                if not _SERIES_GAP_RE.match(m.group(1)):
+                    break
+                dates.append(m.group(2))
+                reach += m.end()
+            if len(dates) > 1:
+                lists[name] = dates
+                where[name] = (start, reach)
             continue
         if first is None or isinstance(value, (list, dict, bool)) or name not in args:
             continue
@@ -2562,9 +2581,8 @@ def series(
         if first.kind == "number" and not digits_id:
             unit = first.unit.split("/")[0]
             if unit and unit not in _NOT_UNITS:
-                same = [
-                    v.value for v in free if v.kind == "number" and v.unit.split("/")[0] == unit
-                ]
+                same_v = [v for v in free if v.kind == "number" and v.unit.split("/")[0] == unit]
+                same = [v.value for v in same_v]
                 # "10, 20 and 30 years": the unit written once after the last of a list
                 # counts for the unitless numbers listed before it
                 if len(same) == 1:
@@ -2583,6 +2601,11 @@ def series(
                     for x in same
                 ):
                     lists[name] = same
+                    if len(same_v) == len(same) and all(
+                        _SERIES_GAP_RE.match(text[x.end : y.start])
+                        for x, y in itertools.pairwise(same_v)
+                    ):
+                        where[name] = (same_v[0].start, same_v[-1].end)
             else:
                 unitless.append(name)
             continue
@@ -2615,22 +2638,41 @@ def series(
             continue
         if len(chain) > 1:
             lists[name] = chain
+            where[name] = (start, reach)
     if unitless:
         taken = {sp for n, sp in spans.items() if n not in unitless}
-        nums = [
-            v.value
+        nums_v = [
+            v
             for v in found.numbers
             if (v.start, v.end) not in taken
             and (not v.unit or v.unit in _NOT_UNITS)
             and v.start >= min(spans[n][0] for n in unitless)
         ]
+        nums = [v.value for v in nums_v]
         p = len(unitless)
         if len(nums) > p and len(nums) % p == 0:
             order = sorted(unitless, key=lambda n: spans[n][0])
             for j, name in enumerate(order):
                 lists[name] = nums[j::p]
+            if p == 1 and all(
+                _SERIES_GAP_RE.match(text[x.end : y.start]) for x, y in itertools.pairwise(nums_v)
+            ):  # "seasons 2018 and 2020": one list written in one piece
+                where[unitless[0]] = (nums_v[0].start, nums_v[-1].end)
     if not lists:
         return [args]
+    ranges = sorted(where[n] for n in lists if n in where)
+    if (
+        len(lists) > 1
+        and len(ranges) == len(lists)
+        and all(a[1] <= b[0] for a, b in itertools.pairwise(ranges))
+        and not re.search(r"\brespectively\b|각각", text, re.I)
+    ):
+        # lists written apart ("Lakers and Bulls in seasons 2018 and 2020") ask for every
+        # pairing; lists written interleaved, or "respectively", pair in order (below)
+        rows = [dict(args)]
+        for name in sorted(lists, key=lambda n: where[n]):
+            rows = [{**row, name: item} for row in rows for item in lists[name]]
+        return rows
     k = max(len(c) for c in lists.values())
     out = []
     for i in range(k):

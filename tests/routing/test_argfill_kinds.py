@@ -240,3 +240,44 @@ def test_a_quoted_parameter_name_is_neither_an_option_nor_a_value():
         "Title": "Winter Gardens",
         "Summary": "Plants that flower in the cold months of the year",
     }
+
+
+# ---- several calls: lists written apart pair every way; interleaved or "respectively" in order --
+
+SCORE = decl(
+    "team_score",
+    "Get the average score of a team in a season.",
+    ["team", "season"],
+    team={"type": "string", "description": "The team name."},
+    season={"type": "integer", "description": "The season year."},
+)
+
+
+def test_lists_written_apart_ask_for_every_pairing():
+    got = calls("Get the average score of Hawks and Eagles in seasons 2019 and 2021.", SCORE)
+    assert sorted((a["team"], a["season"]) for a in got) == [
+        ("Eagles", 2019),
+        ("Eagles", 2021),
+        ("Hawks", 2019),
+        ("Hawks", 2021),
+    ]
+
+
+def test_lists_said_respectively_pair_in_order():
+    got = calls(
+        "Get the average score of Hawks and Eagles in seasons 2019 and 2021 respectively.", SCORE
+    )
+    assert sorted((a["team"], a["season"]) for a in got) == [("Eagles", 2021), ("Hawks", 2019)]
+
+
+def test_dates_written_as_the_parameter_takes_them_are_listed():
+    rate = decl(
+        "fx_rate",
+        "Get the exchange rate of a currency on a date.",
+        ["currency", "date"],
+        currency={"type": "string", "description": "The currency code, e.g. 'EUR'."},
+        date={"type": "string", "description": "The date in YYYY-MM-DD format."},
+    )
+    got = calls("Get the exchange rate of EUR on 2023-03-01 and 2023-04-01", rate)
+    assert sorted(a["date"] for a in got) == ["2023-03-01", "2023-04-01"]
+    assert {a["currency"] for a in got} == {"EUR"}
