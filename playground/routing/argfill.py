@@ -1980,7 +1980,9 @@ def word_series(
         if low in ("and", "or"):
             marks.append(("and", m.start(), m.end()))
         elif (
-            korean.is_stopword(korean.stem(low)) and not _letter_item(text, word, m.end())
+            korean.is_stopword(korean.stem(low))
+            and not _letter_item(text, word, m.end())
+            and not word.isdigit()
         ) or low in _SERIES_STOP:
             marks.append(("|", m.start(), m.end()))
         elif not _free(m.span(), list(blocked)):
@@ -2034,10 +2036,10 @@ def word_series(
         if (
             text[first[-1][0]].isupper()
             and text[last[0][0]].isupper()
-            and all(text[w[0]].isupper() for r in middle for w in r)
-        ):
-            last = last[: next((i for i, w in enumerate(last) if not text[w[0]].isupper()), None)]
-            up = [i for i, w in enumerate(first) if not text[w[0]].isupper()]
+            and all(not text[w[0]].islower() for r in middle for w in r)
+        ):  # ("Taylor Swift and Maroon 5": a digit goes with the name)
+            last = last[: next((i for i, w in enumerate(last) if text[w[0]].islower()), None)]
+            up = [i for i, w in enumerate(first) if text[w[0]].islower()]
             first = first[up[-1] + 1 :] if up else first
         if not first or not last:
             continue
@@ -2570,6 +2572,41 @@ def series(
                 lists[name] = dates
                 where[name] = (start, reach)
             continue
+        if isinstance(value, str) and name in args:
+            # a word list the value opens or ends ("navy, purple and maroon", "Berlin and
+            # Paris"), none of whose items another argument holds
+            others_at = [sp for n, sp in spans.items() if n != name]
+            # "a weight of 85 kilograms and height of 180": another argument's name is no item
+            arg_words = {
+                korean.stem(w.lower())
+                for n in args
+                if n != name
+                for w in korean.split_identifier(n)
+            }
+            listed = next(
+                (
+                    sp
+                    for sp in word_series(text)
+                    if any(a <= start and _end <= b for a, b in (sp[0], sp[-1]))
+                    and all(_free(item, others_at) for item in sp)
+                    and not any(
+                        korean.stem(w.lower()) in arg_words
+                        for a, b in sp
+                        for w in re.findall(r"[^\W\d_]+", text[a:b])
+                    )
+                    # a name lists with names ("David Leitch and acted by ..." lists nothing)
+                    and (
+                        len(sp) > 2
+                        or value[:1].islower()
+                        or not any(text[a].islower() for a, _b in sp)
+                    )
+                ),
+                None,
+            )
+            if listed is not None:
+                lists[name] = [text[a:b] for a, b in listed]
+                where[name] = (listed[0][0], listed[-1][1])
+                continue
         if first is None or isinstance(value, (list, dict, bool)) or name not in args:
             continue
         # an identifier written in digits ("Case No 28473 and 64725") lists like a string
@@ -2616,8 +2653,8 @@ def series(
                 continue
             if v.kind != first.kind and not {v.kind, first.kind} <= {"name", "quoted"}:
                 break
-            if not _SERIES_GAP_RE.match(text[reach : v.start]):
-                break
+            if not _SERIES_GAP_RE.match(re.sub(r"[\"'‘’“”`]", "", text[reach : v.start])):
+                break  # ('"Climate Change" and "AI"': the quotes are no gap)
             gaps.append(text[reach : v.start])
             item = str(v.value)
             if first.kind == "name" and isinstance(value, str) and "," in value:

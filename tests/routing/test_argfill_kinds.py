@@ -281,3 +281,52 @@ def test_dates_written_as_the_parameter_takes_them_are_listed():
     got = calls("Get the exchange rate of EUR on 2023-03-01 and 2023-04-01", rate)
     assert sorted(a["date"] for a in got) == ["2023-03-01", "2023-04-01"]
     assert {a["currency"] for a in got} == {"EUR"}
+
+
+PAINT = decl(
+    "paint_info",
+    "Get information about a paint colour.",
+    ["colour"],
+    colour={"type": "string", "description": "The colour name."},
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "want"),
+    [
+        (
+            "Get information about the paint colour teal, ochre and sienna",
+            ["teal", "ochre", "sienna"],
+        ),
+        (
+            'Get information about the paint colour "Teal Blue" and "Burnt Ochre"',
+            ["Teal Blue", "Burnt Ochre"],
+        ),
+        (
+            "Get information about the paint colour Ultramarine and Cobalt 2",
+            ["Ultramarine", "Cobalt 2"],
+        ),
+    ],
+)
+def test_a_scalar_listed_with_others_makes_a_call_per_item(question, want):
+    assert [a["colour"] for a in calls(question, PAINT)] == want
+
+
+def test_no_list_of_a_name_and_a_verb_or_another_arguments_word():
+    film = decl(
+        "film_find",
+        "Find a film by its director.",
+        ["director"],
+        director={"type": "string", "description": "The director's name."},
+        actor={"type": "string", "description": "An actor's name."},
+    )
+    assert len(calls("Find a film directed by Ann Smith and acted by Bo Lee", film)) == 1
+    bmi = decl(
+        "bmi",
+        "Calculate the body mass index.",
+        ["weight", "height"],
+        weight={"type": "number", "description": "The weight."},
+        height={"type": "number", "description": "The height."},
+        unit={"type": "string", "description": "The unit of the weight."},
+    )
+    assert len(calls("Calculate the body mass index for 60 kilograms and height of 170", bmi)) == 1
