@@ -721,11 +721,16 @@ def _listed_or_unit(
         if not korean.is_stopword(m.group(1).lower())
         and (m.group(1).islower() or "/" in m.group(1) or len(m.group(1)) <= 3)
     ]
-    found += [
-        (v.end + len(text[v.end :]) - len(text[v.end :].lstrip()), 0, "the unit of a number")
-        for v in values.numbers(text)
-        if v.unit and v.unit.isalpha() and v.unit not in _NOT_UNITS
+    units = [
+        v for v in values.numbers(text) if v.unit and v.unit.isalpha() and v.unit not in _NOT_UNITS
     ]
+    # "85 kilograms and 180 cm", "50 kilometers for 2 hours": numbers in different units say
+    # no one unit for the tool
+    if len({korean.stem(v.unit.lower()) for v in units}) == 1:
+        found += [
+            (v.end + len(text[v.end :]) - len(text[v.end :].lstrip()), 0, "the unit of a number")
+            for v in units
+        ]
     for start, end, why in found:
         if not end:
             end = start + len(re.match(r"[A-Za-z°/^\d]+", text[start:]).group())  # type: ignore[union-attr]

@@ -330,3 +330,27 @@ def test_no_list_of_a_name_and_a_verb_or_another_arguments_word():
         unit={"type": "string", "description": "The unit of the weight."},
     )
     assert len(calls("Calculate the body mass index for 60 kilograms and height of 170", bmi)) == 1
+
+
+# ---- a unit parameter and numbers in several units -------------------------------------------
+
+SPEED = decl(
+    "speed_calc",
+    "Calculate the speed of a trip.",
+    ["distance", "duration"],
+    distance={"type": "number", "description": "The distance travelled."},
+    duration={"type": "number", "description": "The time taken."},
+    unit={"type": "string", "description": "The unit of the result, default 'km/h'."},
+)
+
+
+def test_numbers_in_different_units_give_no_unit():
+    _name, args = first_call("Calculate the speed of a trip of 120 kilometers in 3 hours", SPEED)
+    assert args == {"distance": 120, "duration": 3}
+
+
+def test_one_unit_or_a_unit_after_in_still_fills_it():
+    _name, args = first_call("Calculate the speed of a trip of 120 km over 90 km", SPEED)
+    assert args.get("unit") == "km"
+    _name, args = first_call("Calculate the speed of a trip of 120 km in 3 h, in mph", SPEED)
+    assert args.get("unit") == "mph"
