@@ -1542,6 +1542,28 @@ def fill_loose(
                 + ("; next to its words" if near else ""),
             )
             used.append((start, end))
+    # numbered strings (color1, color2) take a word list of as many items, in order
+    for members in _numbered(open_specs).values():
+        if len(members) < 2 or not all(
+            _plain_string(s) and s.name not in fill.args for s in members
+        ):
+            continue
+        lists = [
+            sp
+            for sp in word_series(text, used + list(intent))
+            if len(sp) == len(members) and _free((sp[0][0], sp[-1][1]), used)
+        ]
+        if lists:
+            sp = max(
+                lists,
+                key=lambda x: sum(
+                    _near(toks, x[0][0], x[-1][1], labels[s.name][0] | labels[s.name][1])
+                    for s in members
+                ),
+            )
+            for spec, (a, b) in zip(members, sp, strict=True):
+                give(spec, text[a:b], "string", a, b, "a word list, in the order of the numbers")
+                used.append((a, b))
     cands = [v for v in cands if _free((v.start, v.end), used)]
     for spec, v, detail in _respectively(open_specs, text, cands, fill, labels):
         give(spec, _fits(spec, v), "number", v.start, v.end, detail)
@@ -1868,7 +1890,55 @@ def fill_loose(
     for spec in open_specs:
         if spec.joined:
             _place_shape(spec, text, fill)
+    number_order(open_specs, fill)
     return fill
+
+
+_ORDINALS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "first": 1, "second": 2, "third": 3, "fourth": 4,
+    "a": 1, "b": 2, "c": 3, "d": 4,
+}  # fmt: skip
+_NUMBERED_RE = re.compile(r"^(.*?)[_-]?(\d|one|two|three|four|first|second|third|fourth|[abcd])$")
+
+
+def _numbered(specs: list[ParamSpec]) -> dict[str, list[ParamSpec]]:
+    """Parameters whose names differ by a number, ordinal or letter (``color1``/``color2``,
+    ``option_one``/``option_two``), by their shared stem, each group in number order."""
+    groups: dict[str, list[tuple[int, ParamSpec]]] = {}
+    for spec in specs:
+        m = _NUMBERED_RE.match(spec.name)
+        if m and m.group(1):
+            k = m.group(2).lower()
+            groups.setdefault(m.group(1).lower(), []).append((int(_ORDINALS.get(k, k)), spec))
+    return {
+        stem: [s for _k, s in sorted(members, key=lambda m: m[0])]
+        for stem, members in groups.items()
+        if len(members) > 1
+    }
+
+
+def number_order(specs: list[ParamSpec], fill: Fill) -> None:
+    """Numbered parameters (``color1``/``color2``, ``option_one``/``option_two``,
+    ``species_a``/``species_b``) take the values the loose rules gave them in the order the
+    question writes them ("mix yellow and blue" -> color1 yellow, color2 blue). Values written
+    as ``name=value`` keep their parameter. Changes ``fill`` in place."""
+    for members in _numbered(specs).values():
+        names = [s.name for s in members]
+        evs = [fill.evidence.get(n) for n in names]
+        if len(names) < 2 or any(
+            ev is None or ev["span"][0] < 0 or ev["rule"] == "assign" for ev in evs
+        ):
+            continue
+        by_place = sorted(zip(names, evs, strict=True), key=lambda p: p[1]["span"][0])  # type: ignore[index]
+        if [n for n, _ev in by_place] == names:
+            continue
+        moved = [(fill.args[n], ev) for n, ev in by_place]
+        for name, (value, ev) in zip(names, moved, strict=True):
+            fill.args[name] = value
+            fill.evidence[name] = {
+                **ev,
+                "detail": f"{ev['detail']}; numbered: in the order written",
+            }
 
 
 _LIST_GAP_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+")

@@ -354,3 +354,33 @@ def test_one_unit_or_a_unit_after_in_still_fills_it():
     assert args.get("unit") == "km"
     _name, args = first_call("Calculate the speed of a trip of 120 km in 3 h, in mph", SPEED)
     assert args.get("unit") == "mph"
+
+
+# ---- numbered parameters take values in the order written ------------------------------------
+
+MIX = decl(
+    "mix_dough",
+    "Mix two flours into a dough.",
+    ["flour1", "flour2"],
+    flour1={"type": "string", "description": "The first flour."},
+    flour2={"type": "string", "description": "The second flour."},
+)
+
+
+def test_numbered_parameters_take_a_word_list_in_order():
+    _name, args = first_call("Mix rye and spelt flours into a dough", MIX)
+    assert args == {"flour1": "rye", "flour2": "spelt"}
+
+
+def test_numbered_parameters_given_out_of_order_are_put_in_order():
+    fill = argfill.Fill(
+        args={"flour1": "spelt", "flour2": "rye"},
+        evidence={
+            "flour1": {"rule": "string", "span": [9, 14], "text": "spelt", "detail": "x"},
+            "flour2": {"rule": "string", "span": [4, 7], "text": "rye", "detail": "y"},
+        },
+    )
+    specs = argfill.param_specs(MIX["parameters"], {})
+    argfill.number_order(specs, fill)
+    assert fill.args == {"flour1": "rye", "flour2": "spelt"}
+    assert "in the order written" in fill.evidence["flour1"]["detail"]
