@@ -899,6 +899,9 @@ def _enum_items(
     }
 
 
+_COLON_TAIL_RE = re.compile(r"[^\W\d_]\s*:\s+([^:\n]+?)\s*$")
+
+
 def fill_free_text(
     specs: list[ParamSpec],
     question: str,
@@ -911,20 +914,39 @@ def fill_free_text(
     tools' structured values); ``reasons``: ``{span: why}`` for words that matched a tool's
     vocabulary (so they state intent, not the value); ``tokens``: the question's tokens when
     already computed."""
-    quotes = [v for v in values.quoted(question) if len(str(v.value).split()) >= 3]
+    quotes = [
+        (v, "the quoted text") for v in values.quoted(question) if len(str(v.value).split()) >= 3
+    ]
+    # "Convert it to audio: I am a pretty girl": the words after a colon that ends the request
+    colon = _COLON_TAIL_RE.search(question)
+    if colon and len(colon.group(1).split()) >= 2:
+        a, b = colon.span(1)
+        quotes.append((Value("quoted", colon.group(1), a, b, colon.group(1)), "the text after ':'"))
+    optional = {s.name for s in specs if not s.required}
     for spec in specs:
         if spec.name in fill.args or not spec.free_text:
             continue
-        quote = next((q for q in quotes if _free((q.start, q.end), fill.consumed + reserved)), None)
+        quote, said = next(
+            ((q, w) for q, w in quotes if _free((q.start, q.end), fill.consumed + reserved)),
+            (None, ""),
+        )
         if quote is not None:  # the text the user quoted is the text to use
             fill.args[spec.name] = str(quote.value)
             fill.evidence[spec.name] = {
                 "rule": "free_text",
                 "span": [quote.start, quote.end],
                 "text": str(quote.value),
-                "detail": "the quoted text",
+                "detail": said,
             }
             fill.consumed.append((quote.start, quote.end))
+            for other in [
+                n
+                for n, ev in fill.evidence.items()
+                if n in optional
+                and ev["rule"] in LOOSE_RULES
+                and ev["span"] == [quote.start, quote.end]
+            ]:  # an optional argument that took it by a weak label gives it up
+                del fill.args[other], fill.evidence[other]
             continue
         if tokens is None:
             tokens = korean.tokenize(question)
@@ -1586,6 +1608,12 @@ def fill_loose(
             value = _fits(spec, v)
             if value is None or (v.kind == "quoted" and _bare(str(v.value)) == _bare(spec.name)):
                 continue  # "based on a 'question'": the parameter's own name, quoted
+            if (
+                v.kind == "name"
+                and is_date_param(spec)
+                and not re.search(rf"\d|\b{_MONTH}", str(v.value))
+            ):
+                continue  # "to Paris" is no return_time ("April 2022" may be a date)
             score = 0.0
             why = []
             if hit is not None and hit.start == v.start:
@@ -2337,7 +2365,11 @@ def _cue_span(
         raw = body[: max(0, stop.start() - 1)] if stop else body
         value = raw.strip(" -:")
         limit = 20 if whole else 6
-        if value and len(value.split()) <= limit and not korean.is_stopword(value.lower()):
+        if (
+            re.search(r"\w", value)
+            and len(value.split()) <= limit
+            and not korean.is_stopword(value.lower())
+        ):
             start = tok.end + skip + len(raw) - len(raw.lstrip(" -:"))
             if ":" in rest[:skip]:
                 return start, start + len(value), tok.surface  # a colon says: this is it

@@ -384,3 +384,56 @@ def test_numbered_parameters_given_out_of_order_are_put_in_order():
     argfill.number_order(specs, fill)
     assert fill.args == {"flour1": "rye", "flour2": "spelt"}
     assert "in the order written" in fill.evidence["flour1"]["detail"]
+
+
+# ---- optional values by weak labels; free text after a colon --------------------------------
+
+
+def test_a_time_parameter_takes_no_place_name():
+    trip = decl(
+        "book_train",
+        "Book a train from a departure station at a time; optionally a return time.",
+        ["departure_station", "departure_time"],
+        departure_station={"type": "string", "description": "The departure station's city."},
+        departure_time={"type": "string", "description": "In the format 'dd/mm/yyyy HH:MM'."},
+        return_time={
+            "type": "string",
+            "description": "The return time in the format 'dd/mm/yyyy HH:MM' at the location.",
+        },
+    )
+    _name, args = first_call("Book a train from Lyon to Turin on the 3rd of May 2024 at 9 am", trip)
+    assert "return_time" not in args and args["departure_time"] == "03/05/2024 09:00"
+
+
+def test_the_quoted_search_text_is_not_also_an_optional_argument():
+    play = decl(
+        "play_track",
+        "Search for a track and play it.",
+        ["query"],
+        query={"type": "string", "description": "The search query for the track."},
+        speaker_id={"type": "string", "description": "The speaker to play the track on."},
+    )
+    _name, args = first_call("Can you search for the track 'Blue in Green'?", play)
+    assert args == {"query": "Blue in Green"}
+
+
+def test_free_text_after_a_colon_and_a_cue_of_only_punctuation():
+    speak = decl(
+        "speak",
+        "Turn a text into speech audio.",
+        ["text"],
+        text={"type": "string", "description": "The text to speak."},
+    )
+    _name, args = first_call("Turn this into speech audio: we meet at noon", speak)
+    assert args == {"text": "we meet at noon"}
+    ev = OfflineRouter().score("Turn this into speech audio: we meet at noon", [speak])[0]
+    assert ev.arg_evidence["text"]["detail"] == "the text after ':'"
+    lookup = decl(
+        "lookup_item",
+        "Look up an item by its id.",
+        ["item_id"],
+        item_id={"type": "string", "description": "The item id."},
+        shelf_id={"type": "string", "description": "The shelf id."},
+    )
+    _name, args = first_call("Look up the item with id 'box-7-id'", lookup)
+    assert args == {"item_id": "box-7-id"}
