@@ -1684,7 +1684,15 @@ def fill_loose(
         )
         if v.percent and value != v.value:
             said += f"; {v.text.strip()} as a fraction ({value})"
-        give(spec, value, rule, v.start, v.end, f"{v.kind} {v.text!r}: {said} (score {-neg:.2f})")
+        start = v.start
+        if v.kind == "name" and isinstance(value, str):
+            # "UUID SUPERFANCY" for project ("The UUID of the project"), "Lawyer John Doe" for
+            # name ("the lawyer's name"): the parameter's own words open the name, not the value
+            lead = _label_lead(value, labels[spec.name])
+            if lead:
+                value, start = value[lead:], start + lead
+                said += f"; without its own words {v.text[:lead].strip()!r}"
+        give(spec, value, rule, start, v.end, f"{v.kind} {v.text!r}: {said} (score {-neg:.2f})")
     for spec in open_specs:
         if spec.name in fill.args:
             continue
@@ -2043,6 +2051,20 @@ def _respectively(
                 out.append((s, v, f"number {v.text!r}: listed in the order of {said!r}"))
             break
     return out
+
+
+def _label_lead(value: str, labels: tuple[set[str], set[str]]) -> int:
+    """How many characters of ``value`` its leading label words take (words of the parameter's
+    name or description, or id/uuid/number/no), when a capitalised word is left after them;
+    0 when none."""
+    words = labels[0] | labels[1] | {"id", "uuid", "number", "no"}
+    end = 0
+    for m in re.finditer(r"\S+\s+", value):
+        if m.start() != end or korean.stem(m.group().strip(" .:#").lower()) not in words:
+            break
+        end = m.end()
+    rest = value[end:][:1]
+    return end if end and (rest.isupper() or rest.isdigit()) else 0
 
 
 def _letter_item(text: str, word: str, end: int) -> bool:

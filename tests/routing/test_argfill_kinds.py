@@ -437,3 +437,14 @@ def test_free_text_after_a_colon_and_a_cue_of_only_punctuation():
     )
     _name, args = first_call("Look up the item with id 'box-7-id'", lookup)
     assert args == {"item_id": "box-7-id"}
+
+
+def test_a_name_opened_by_the_parameters_own_words_drops_them():
+    tool = decl(
+        "project_report",
+        "Get the report of a project.",
+        ["project"],
+        project={"type": "string", "description": "The UUID of the project."},
+    )
+    _name, args = first_call("Get the report of the project with UUID ALPHA9 please", tool)
+    assert args == {"project": "ALPHA9"}
