@@ -1621,9 +1621,17 @@ def fill_loose(
                 why.append(f"written as {spec.name}=")
             if v.kind == "number" and v.unit:
                 unit = korean.stem(v.unit.split("/")[0])
-                if any(korean.match_quality(unit, w)[0] >= 0.7 for w in name_w | doc_w):
+                if any(
+                    korean.match_quality(unit, w)[0] >= 0.7 for w in name_w | doc_w
+                ) and not _per_unit(v.unit, spec.name + " " + spec.doc):
                     score += 3
                     why.append(f"unit {v.unit!r} is in its description")
+                elif unit.lower() in _TIME_UNITS and _TIME_PARAM_RE.search(
+                    spec.name + " " + spec.doc
+                ):
+                    # its name says a time ("time", "duration", "years") more than its words
+                    score += 2.5 if _TIME_PARAM_RE.search(spec.name) else 1
+                    why.append(f"a time in {v.unit!r} where the parameter takes a time")
             near = 2 * _near(toks, v.start, v.end, name_w) + _near(toks, v.start, v.end, doc_w)
             if (
                 v.kind == "number"
@@ -2051,6 +2059,50 @@ def _respectively(
                 out.append((s, v, f"number {v.text!r}: listed in the order of {said!r}"))
             break
     return out
+
+
+#: Units of time, and the words of a parameter that takes a time (general English / Korean).
+_TIME_UNITS = frozenset(
+    [
+        "second",
+        "sec",
+        "minute",
+        "min",
+        "hour",
+        "hr",
+        "day",
+        "week",
+        "month",
+        "year",
+        "yr",
+        "초",
+        "분",
+        "시간",
+        "일",
+        "주",
+        "개월",
+        "년",
+    ]
+)
+_TIME_PARAM_RE = re.compile(
+    r"time|duration|period|how\s+long|(?:^|_|\b)(?:years?|months?|weeks?|days?|hours?|"
+    r"minutes?|seconds?)(?:$|_|\b)|기간|시간",
+    re.I,
+)
+
+
+def _per_unit(unit: str, text: str) -> bool:
+    """True when ``unit`` (a number's, "kg") appears in ``text`` only inside a compound unit
+    ("kJ/kg/K"): a value per kilogram is not a value in kilograms."""
+    if "/" in unit:
+        return False
+    stem = korean.stem(unit.lower())
+    hits = list(re.finditer(rf"(?<![A-Za-z0-9]){re.escape(stem)}s?(?![A-Za-z0-9])", text, re.I))
+    return bool(hits) and all(
+        re.search(r"(?:/|(?<![A-Za-z])per[\s_]+)$", text[max(0, m.start() - 6) : m.start()], re.I)
+        or text[m.end() : m.end() + 1] == "/"
+        for m in hits
+    )
 
 
 def _label_lead(value: str, labels: tuple[set[str], set[str]]) -> int:

@@ -448,3 +448,36 @@ def test_a_name_opened_by_the_parameters_own_words_drops_them():
     )
     _name, args = first_call("Get the report of the project with UUID ALPHA9 please", tool)
     assert args == {"project": "ALPHA9"}
+
+
+# ---- numbers by unit: a unit per something is not that unit; times go to a time ---------------
+
+
+def test_a_unit_inside_a_compound_unit_is_not_the_values_unit():
+    heat = decl(
+        "heat_needed",
+        "Calculate the heat needed to warm a mass of a liquid.",
+        ["mass", "rise"],
+        mass={"type": "number", "description": "The mass (kg)."},
+        rise={"type": "number", "description": "The temperature rise (Celsius)."},
+        specific_heat={"type": "number", "description": "Specific heat in kJ/kg/K of the liquid."},
+    )
+    _name, args = first_call("Calculate the heat needed to warm 3 kg of liquid by 40 Celsius", heat)
+    assert args == {"mass": 3, "rise": 40}
+
+
+def test_a_time_goes_to_the_parameter_named_for_a_time_not_one_per_year():
+    grow = decl(
+        "savings_growth",
+        "Calculate the growth of savings with a rate, periods per year and a time.",
+        ["amount", "rate", "periods_per_year", "duration"],
+        amount={"type": "integer", "description": "The amount saved."},
+        rate={"type": "number", "description": "The interest rate."},
+        periods_per_year={"type": "integer", "description": "Times per year the rate applies."},
+        duration={"type": "integer", "description": "How long the money stays."},
+    )
+    _name, args = first_call(
+        "Calculate the growth of savings of 800 at a rate of 2% for 6 years, 12 periods per year",
+        grow,
+    )
+    assert args == {"amount": 800, "rate": 0.02, "duration": 6, "periods_per_year": 12}
