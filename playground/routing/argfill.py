@@ -1539,10 +1539,10 @@ def fill_loose(
         if spec.name in fill.args or not _string_array(spec) or spec.item_enum:
             continue
         name_w, doc_w = _label_words(spec)
-        best = None
+        chosen: tuple[float, int, int, list[str]] | None = None
         for spans in word_series(text, used + list(intent)):
             start, end = spans[0][0], spans[-1][1]
-            items = [text[a:b] for a, b in spans]
+            listed = [text[a:b] for a, b in spans]
             if not _free((start, end), used) or any(
                 v.start < b and a < v.end and not (a <= v.start and v.end <= b)
                 for v in found.strings
@@ -1550,17 +1550,17 @@ def fill_loose(
             ):
                 continue  # "San Francisco, California and ...": an item cuts through a name
             near = 2 * _near(toks, start, end, name_w) + _near(toks, start, end, doc_w)
-            if best is None or near > best[0]:
-                best = (near, start, end, items)
-        if best is not None and (best[0] > 0 or spec.required):
-            near, start, end, items = best
+            if chosen is None or near > chosen[0]:
+                chosen = (near, start, end, listed)
+        if chosen is not None and (chosen[0] > 0 or spec.required):
+            near, start, end, listed = chosen
             give(
                 spec,
-                items,
+                listed,
                 "list",
                 start,
                 end,
-                f"the words listed with commas and 'and'/'or' ({len(items)} items)"
+                f"the words listed with commas and 'and'/'or' ({len(listed)} items)"
                 + ("; next to its words" if near else ""),
             )
             used.append((start, end))
@@ -1968,12 +1968,16 @@ def number_order(specs: list[ParamSpec], fill: Fill) -> None:
     as ``name=value`` keep their parameter. Changes ``fill`` in place."""
     for members in _numbered(specs).values():
         names = [s.name for s in members]
-        evs = [fill.evidence.get(n) for n in names]
         if len(names) < 2 or any(
-            ev is None or ev["span"][0] < 0 or ev["rule"] == "assign" for ev in evs
+            n not in fill.evidence
+            or fill.evidence[n]["span"][0] < 0
+            or fill.evidence[n]["rule"] == "assign"
+            for n in names
         ):
             continue
-        by_place = sorted(zip(names, evs, strict=True), key=lambda p: p[1]["span"][0])  # type: ignore[index]
+        by_place = sorted(
+            ((n, fill.evidence[n]) for n in names), key=lambda p: int(p[1]["span"][0])
+        )
         if [n for n, _ev in by_place] == names:
             continue
         moved = [(fill.args[n], ev) for n, ev in by_place]
@@ -2128,7 +2132,7 @@ def _letter_item(text: str, word: str, end: int) -> bool:
 
 
 def word_series(
-    text: str, blocked: list[tuple[int, int]] | frozenset[tuple[int, int]] = ()
+    text: str, blocked: list[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset()
 ) -> list[list[tuple[int, int]]]:
     """The word lists ``text`` writes: items of one to three words joined by commas and a last
     "and"/"or"/"&" ("open hole, C foot, and silver headjoint", "Microsoft and Google",
