@@ -668,6 +668,23 @@ def _word(
                     "text": tok.surface,
                     "detail": f"equals the example {example!r}",
                 }
+    # an example of several words or with digits ("Windows 10") written in the question
+    for example in spec.examples:
+        if (
+            _PLAIN_WORD_RE.fullmatch(example)
+            or shape_regex(example)
+            or len(example) < 3
+            or not re.search(r"[^\W\d_]", example)
+        ):
+            continue
+        m = re.search(_bounded(re.escape(example)), text, re.I)
+        if m and _free(m.span(), used):
+            return m.group(), {
+                "rule": "word",
+                "span": list(m.span()),
+                "text": m.group(),
+                "detail": f"equals the example {example!r}",
+            }
     said = _LOWERCASE_DOC_RE.search(spec.doc)
     if said:
         lower = [
@@ -1533,6 +1550,15 @@ def fill_loose(
                 value, rule, start, end, detail = dated
                 give(spec, value, rule, start, end, detail)
                 used.append((start, end))
+        elif _plain_string(spec) and "time" in korean.split_identifier(spec.name.lower()):
+            # a free-form time ("at 12pm" for time): the clock time as HH:MM
+            for t in _TIME_SPAN_RE.finditer(text):
+                clock = _clock(t)
+                if clock is not None and _free(t.span(), used):
+                    said = f"{t.group().strip()!r} as a clock time (HH:MM)"
+                    give(spec, f"{clock[0]:02d}:{clock[1]:02d}", "date", *t.span(), said)
+                    used.append(t.span())
+                    break
     # a word list ("Microsoft and Google") for a string array whose words label it, or for a
     # required one
     for spec in open_specs:
@@ -1764,6 +1790,7 @@ def fill_loose(
                     spec, text[cue[0] : cue[1]], "cue", cue[0], cue[1], f"after its word {cue[2]!r}"
                 )
                 continue
+    _split_place(open_specs, fill, text)
     for spec in open_specs:  # required words still empty: the word that modifies its noun
         if spec.name not in fill.args and spec.required and _plain_string(spec):
             modifier = _modifier_of(spec, text, toks, used)
@@ -2107,6 +2134,54 @@ def _per_unit(unit: str, text: str) -> bool:
         or text[m.end() : m.end() + 1] == "/"
         for m in hits
     )
+
+
+_REGION_NAME_RE = re.compile(r"country|state|province|region|county|nation|prefecture", re.I)
+
+
+def _split_place(specs: list[ParamSpec], fill: Fill, text: str) -> None:
+    """A place written "City, Country" ("London, UK") given whole to one parameter while a
+    required country/state/region parameter is still empty: the part after the comma goes to
+    that parameter, unless the first parameter's examples or format keep the comma (``joined``
+    > 0: "in the format of 'City, State'"). Changes ``fill`` in place."""
+    for spec in specs:
+        ev = fill.evidence.get(spec.name)
+        value = fill.args.get(spec.name)
+        if (
+            ev is None
+            or ev["rule"] not in ("string", "position")
+            or not isinstance(value, str)
+            or value.count(", ") != 1
+            or spec.joined > 0
+            or _REGION_NAME_RE.search(spec.name)
+        ):
+            continue
+        taker = next(
+            (
+                s
+                for s in specs
+                if s.required
+                and s.name not in fill.args
+                and _plain_string(s)
+                and _REGION_NAME_RE.search(s.name)
+            ),
+            None,
+        )
+        if taker is None:
+            continue
+        head, tail = value.split(", ")
+        start = ev["span"][0]
+        fill.args[spec.name] = head
+        ev.update(span=[start, start + len(head)], text=head)
+        ev["detail"] += f"; {tail!r} after the comma is its {taker.name}"
+        t0 = start + value.index(", ") + 2
+        fill.args[taker.name] = tail
+        fill.evidence[taker.name] = {
+            "rule": "string",
+            "span": [t0, t0 + len(tail)],
+            "text": text[t0 : t0 + len(tail)],
+            "detail": f"the part of {value!r} after the comma, for {taker.name}",
+        }
 
 
 def _label_lead(value: str, labels: tuple[set[str], set[str]]) -> int:

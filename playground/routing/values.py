@@ -304,6 +304,8 @@ def numbers(text: str) -> list[Value]:
     """Every number written in ``text`` (digits or words), in order of position."""
     out: list[Value] = []
     for m in _NUM_RE.finditer(text):
+        if re.match(r"[A-Za-z]\^", text[m.end("num") : m.end("num") + 2]):
+            continue  # "2x^2": a term of an expression, not a number
         raw = m.group("num").replace(",", "")
         value: int | float = float(raw) if "." in raw else int(raw)
         if m.group("exp"):  # 1e-9, 2.5E6

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from playground.routing import argfill
+from playground.routing import argfill, values
 from playground.routing.base import Turn
 from playground.routing.offline import OfflineRouter
 
@@ -481,3 +481,54 @@ def test_a_time_goes_to_the_parameter_named_for_a_time_not_one_per_year():
         grow,
     )
     assert args == {"amount": 800, "rate": 0.02, "duration": 6, "periods_per_year": 12}
+
+
+# ---- expressions, multi-word examples, "City, Country", clock times -------------------------
+
+
+def test_a_term_of_an_expression_is_no_number():
+    assert 3 not in [v.value for v in values.numbers("the slope of 3x^2 + 2x at x = 5")]
+    slope = decl(
+        "slope_at",
+        "Compute the slope of a curve at a point.",
+        ["curve", "point"],
+        curve={"type": "string", "description": "The curve to differentiate."},
+        point={"type": "integer", "description": "Where to take the slope."},
+    )
+    _name, args = first_call("Compute the slope of the curve 4x^3 at point 2", slope)
+    assert args == {"curve": "4x^3", "point": 2}
+
+
+def test_an_example_of_several_words_written_in_the_question():
+    game = decl(
+        "find_game",
+        "Find games for a platform.",
+        ["platform"],
+        platform={"type": "string", "description": "The platform, e.g. Mac OS 14, Switch 2."},
+    )
+    _name, args = first_call("Find games that run on mac os 14 please", game)
+    assert args == {"platform": "mac os 14"}
+
+
+def test_city_comma_country_fills_both_when_the_tool_asks_for_both():
+    clock = decl(
+        "local_time",
+        "Get the local time of a city.",
+        ["city", "country"],
+        city={"type": "string", "description": "The city."},
+        country={"type": "string", "description": "The country of the city."},
+    )
+    _name, args = first_call("Get the local time in Lisbon, Portugal", clock)
+    assert args == {"city": "Lisbon", "country": "Portugal"}
+
+
+def test_a_free_form_time_takes_the_clock_time():
+    tide = decl(
+        "tide_level",
+        "Get the tide level at a harbour and time.",
+        ["harbour", "time"],
+        harbour={"type": "string", "description": "The harbour."},
+        time={"type": "string", "description": "The time to check."},
+    )
+    _name, args = first_call("Get the tide level in Brest at 3pm", tide)
+    assert args == {"harbour": "Brest", "time": "15:00"}
