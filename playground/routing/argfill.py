@@ -1426,7 +1426,8 @@ class QuestionValues:
     def of(cls, text: str) -> QuestionValues:
         """Extract them from the normalised question ``text`` (see :mod:`values`); what lies
         inside a bracketed list is part of that list, not a value of its own."""
-        bracketed = values.lists(text)
+        listed = values.lists(text)
+        bracketed = [v for v in listed if v.text.startswith("[")]  # "(3, 4)" keeps its numbers
 
         def outside(v: Value) -> bool:
             return not any(v.start < b.end and b.start < v.end for b in bracketed)
@@ -1448,7 +1449,7 @@ class QuestionValues:
             if not any(v.start < s.end and s.start < v.end and s.kind != "name" for s in strings)
             and outside(v)
         ]
-        return cls(tuple(strings), tuple(nums), values.assignments(text), tuple(bracketed))
+        return cls(tuple(strings), tuple(nums), values.assignments(text), tuple(listed))
 
 
 def fill_loose(
@@ -1590,6 +1591,24 @@ def fill_loose(
                 + ("; next to its words" if near else ""),
             )
             used.append((start, end))
+    # numbered arrays (coord1, coord2) take as many written lists, in order
+    for members in _numbered(open_specs).values():
+        written = [v for v in cands if v.kind == "list" and _free((v.start, v.end), used)]
+        if (
+            len(members) == len(written)
+            and all("array" in s.types and s.name not in fill.args for s in members)
+            and all(_fits(s, v) is not None for s, v in zip(members, written, strict=True))
+        ):
+            for spec, v in zip(members, written, strict=True):
+                give(
+                    spec,
+                    v.value,
+                    "list",
+                    v.start,
+                    v.end,
+                    "a written list, in the order of the numbers",
+                )
+                used.append((v.start, v.end))
     # numbered strings (color1, color2) take a word list of as many items, in order
     for members in _numbered(open_specs).values():
         if len(members) < 2 or not all(

@@ -453,4 +453,20 @@ def lists(text: str) -> list[Value]:
             continue
         if isinstance(value, list) and value:
             out.append(Value("list", value, m.start(), m.end(), m.group()))
-    return out
+    for m in _TUPLE_RE.finditer(text):
+        if any(v.start < m.end() and m.start() < v.end for v in out):
+            continue
+        items: list[Any] = []
+        for n in _TUPLE_ITEM_RE.finditer(m.group()):
+            x = float(n.group(1).replace("−", "-"))
+            x = -abs(x) if (n.group(2) or "").upper() in ("S", "W") else x
+            items.append(int(x) if x.is_integer() and "." not in n.group(1) else x)
+        out.append(Value("list", items, m.start(), m.end(), m.group()))
+    return sorted(out, key=lambda v: v.start)
+
+
+#: A tuple of numbers in parentheses ("(3, 4)", "(33.4484 N, 112.0740 W)"); a coordinate's
+#: S or W makes it negative (the usual sign convention of latitude and longitude).
+_TUPLE_NUM = r"\s*[-+−]?\d+(?:\.\d+)?\s*°?\s*(?:[NSEWnsew]\b)?\s*"
+_TUPLE_RE = re.compile(rf"\((?:{_TUPLE_NUM},)+{_TUPLE_NUM}\)")
+_TUPLE_ITEM_RE = re.compile(r"([-+−]?\d+(?:\.\d+)?)\s*°?\s*([NSEWnsew]\b)?")

@@ -532,3 +532,32 @@ def test_a_free_form_time_takes_the_clock_time():
     )
     _name, args = first_call("Get the tide level in Brest at 3pm", tide)
     assert args == {"harbour": "Brest", "time": "15:00"}
+
+
+def test_tuples_are_lists_and_numbered_arrays_take_them_in_order():
+    assert [v.value for v in values.lists("from (48.85 N, 2.35 E) to (40.71 N, 74.0 W)")] == [
+        [48.85, 2.35],
+        [40.71, -74.0],
+    ]
+    route = decl(
+        "great_circle",
+        "Compute the great circle distance between two points.",
+        ["point1", "point2"],
+        point1={"type": "array", "items": {"type": "number"}, "description": "First point."},
+        point2={"type": "array", "items": {"type": "number"}, "description": "Second point."},
+    )
+    _name, args = first_call(
+        "Compute the great circle distance between two points (48.85 N, 2.35 E) and "
+        "(40.71 N, 74.0 W)",
+        route,
+    )
+    assert args == {"point1": [48.85, 2.35], "point2": [40.71, -74.0]}
+    gcd = decl(
+        "gcd",
+        "Greatest common divisor of two numbers.",
+        ["a", "b"],
+        a={"type": "integer", "description": "The first number."},
+        b={"type": "integer", "description": "The second number."},
+    )
+    _name, args = first_call("Greatest common divisor of the numbers (45, 60)", gcd)
+    assert args == {"a": 45, "b": 60}
