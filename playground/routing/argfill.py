@@ -1525,10 +1525,24 @@ def fill_loose(
                 pos = t.end
         return pos > v.start
 
+    # "two triangles" where every parameter is about a triangle counts the things asked about,
+    # it is no base or height (a noun some parameter is named for, "two adults", stays a value)
+    doc_count = Counter(w for s in specs for w in set(_label_words(s)[1]))
+    named_words = {w for s in specs for w in _label_words(s)[0]}
+    subject = {w for w, c in doc_count.items() if c >= 2} - named_words
+
+    def counts_subject(v: Value) -> bool:
+        if v.kind != "number" or not v.text[:1].isalpha():
+            return False
+        noun = re.match(r"\s+(?:[A-Za-z-]+\s+)?([A-Za-z]+s)\b", text[v.end :])
+        return bool(noun) and korean.stem(noun.group(1).lower()) in subject  # type: ignore[union-attr]
+
     cands = [
         v
         for v in nums + strings + list(found.lists)
-        if _free((v.start, v.end), used) and not (v.kind == "name" and intent and stated(v))
+        if _free((v.start, v.end), used)
+        and not (v.kind == "name" and intent and stated(v))
+        and not counts_subject(v)
     ]
     assigned = found.assigned
     labels = {s.name: _label_words(s) for s in open_specs}

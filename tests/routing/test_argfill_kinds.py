@@ -561,3 +561,29 @@ def test_tuples_are_lists_and_numbered_arrays_take_them_in_order():
     )
     _name, args = first_call("Greatest common divisor of the numbers (45, 60)", gcd)
     assert args == {"a": 45, "b": 60}
+
+
+def test_a_spelled_count_of_the_things_asked_about_is_no_value():
+    box = decl(
+        "rect_area",
+        "Calculate the area of a rectangle.",
+        ["width", "length"],
+        width={"type": "integer", "description": "The width of the rectangle."},
+        length={"type": "integer", "description": "The length of the rectangle."},
+    )
+    got = calls(
+        "I drew three rectangles. The first rectangle has a width of 4 and a length of 9. "
+        "The second rectangle has a width of 2 and a length of 7. The third rectangle has a "
+        "width of 5 and a length of 6.",
+        box,
+    )
+    assert got == [{"width": 4, "length": 9}, {"width": 2, "length": 7}, {"width": 5, "length": 6}]
+    room = decl(
+        "book_room",
+        "Book a hotel room.",
+        ["adults"],
+        adults={"type": "integer", "description": "How many adults stay in the room."},
+        children={"type": "integer", "description": "How many children stay in the room."},
+    )
+    _name, args = first_call("Book a hotel room for two adults", room)
+    assert args == {"adults": 2}
