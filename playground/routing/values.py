@@ -407,7 +407,13 @@ def names(text: str) -> list[Value]:
     for m in _NAME_RE.finditer(text):
         words = m.group().split()
         start, end = m.start(), m.end()
-        while words and (words[0] in _NOT_NAMES or words[0].lower() in ("of", "the", "and")):
+        # "at The Plaza", "The Weeknd's": a capital The inside a sentence is part of the name
+        inside = re.search(r"[a-z,]\s+$", text[:start]) is not None
+        while (
+            words
+            and not (words[0] == "The" and inside and len(words) > 1)
+            and (words[0] in _NOT_NAMES or words[0].lower() in ("of", "the", "and"))
+        ):
             start = text.index(words[0], start) + len(words[0])
             start += len(text[start:]) - len(text[start:].lstrip())
             words = words[1:]

@@ -587,3 +587,16 @@ def test_a_spelled_count_of_the_things_asked_about_is_no_value():
     )
     _name, args = first_call("Book a hotel room for two adults", room)
     assert args == {"adults": 2}
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("a table at The Ivy tonight", ["The Ivy"]),
+        ("tickets for The Cure's show", ["The Cure"]),
+        ("The Louvre opens at nine", ["Louvre"]),
+        ("Is it open? The Louvre, I mean", ["Louvre"]),
+    ],
+)
+def test_a_capital_the_inside_a_sentence_is_part_of_the_name(text, want):
+    assert [v.value for v in values.names(text) if v.kind == "name"] == want
