@@ -1580,8 +1580,8 @@ def fill_loose(
         if spec.name in fill.args or not _string_array(spec) or spec.item_enum:
             continue
         name_w, doc_w = _label_words(spec)
-        chosen: tuple[float, int, int, list[str]] | None = None
-        for spans in word_series(text, used + list(intent)):
+        chosen: tuple[float, list[tuple[int, int]], list[str]] | None = None
+        for spans in word_series(text, used + list(intent)) + _quoted_series(text, found):
             start, end = spans[0][0], spans[-1][1]
             listed = [text[a:b] for a, b in spans]
             if not _free((start, end), used) or any(
@@ -1592,9 +1592,10 @@ def fill_loose(
                 continue  # "San Francisco, California and ...": an item cuts through a name
             near = 2 * _near(toks, start, end, name_w) + _near(toks, start, end, doc_w)
             if chosen is None or near > chosen[0]:
-                chosen = (near, start, end, listed)
+                chosen = (near, spans, listed)
         if chosen is not None and (chosen[0] > 0 or spec.required):
-            near, start, end, listed = chosen
+            near, spans, listed = chosen
+            start, end = spans[0][0], spans[-1][1]
             give(
                 spec,
                 listed,
@@ -1604,7 +1605,7 @@ def fill_loose(
                 f"the words listed with commas and 'and'/'or' ({len(listed)} items)"
                 + ("; next to its words" if near else ""),
             )
-            used.append((start, end))
+            used.extend(spans)  # the items ("five 'burgers' and six ...": six stays a value)
     # numbered arrays (coord1, coord2) take as many written lists, in order
     for members in _numbered(open_specs).values():
         written = [v for v in cands if v.kind == "list" and _free((v.start, v.end), used)]
@@ -2229,6 +2230,27 @@ def _label_lead(value: str, labels: tuple[set[str], set[str]]) -> int:
         end = m.end()
     rest = value[end:][:1]
     return end if end and (rest.isupper() or rest.isdigit()) else 0
+
+
+def _quoted_series(text: str, found: QuestionValues) -> list[list[tuple[int, int]]]:
+    """Quoted values listed together ("five 'burgers' and six 'chicken wings'", "'Age',
+    'Income' and 'Education'"): runs of two or more quoted values whose gaps are list
+    separators, a count word or number allowed before each item. The items' spans."""
+    quoted = sorted((v for v in found.strings if v.kind == "quoted"), key=lambda v: v.start)
+    out: list[list[tuple[int, int]]] = []
+    run: list[Value] = []
+    for v in quoted:
+        gap = re.sub(r"[\"'‘’“”`]", "", text[run[-1].end : v.start]) if run else ""
+        gap = re.sub(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s*$", "", gap)
+        if run and _LIST_GAP_RE.fullmatch(gap):
+            run.append(v)
+            continue
+        if len(run) > 1:
+            out.append([(x.start, x.end) for x in run])
+        run = [v]
+    if len(run) > 1:
+        out.append([(x.start, x.end) for x in run])
+    return out
 
 
 def _letter_item(text: str, word: str, end: int) -> bool:

@@ -600,3 +600,26 @@ def test_a_spelled_count_of_the_things_asked_about_is_no_value():
 )
 def test_a_capital_the_inside_a_sentence_is_part_of_the_name(text, want):
     assert [v.value for v in values.names(text) if v.kind == "name"] == want
+
+
+def test_quoted_items_listed_with_their_counts_fill_both_arrays():
+    order = decl(
+        "place_order",
+        "Place an order of items with their quantities at a shop.",
+        ["shop", "items", "quantities"],
+        shop={"type": "string", "description": "The shop's name."},
+        items={"type": "array", "items": {"type": "string"}, "description": "Item names."},
+        quantities={
+            "type": "array",
+            "items": {"type": "integer"},
+            "description": "Quantities, by index of the items.",
+        },
+    )
+    _name, args = first_call(
+        "Place an order of three 'bagels' and two 'iced teas' at the shop Nordic Deli", order
+    )
+    assert args == {
+        "items": ["bagels", "iced teas"],
+        "quantities": [3, 2],
+        "shop": "Nordic Deli",
+    }
