@@ -1770,6 +1770,24 @@ def fill_loose(
                 for ci, v in enumerate(cands)
                 if ci not in taken and _fits(_item_spec(spec), v) is not None
             ]
+            value_runs = _value_runs(text, sorted(free, key=lambda p: p[1].start))
+            arrays = [o for o in open_specs if "array" in o.types and o.name not in fill.args]
+            how = "values of the item type"
+            if len(value_runs) > 1 and len(arrays) > 1:
+                # "dataset_A with the values 12, 24, 36 and dataset_B with the values 15, 30":
+                # each array takes the run its words label (else the first run left)
+                name_w, doc_w = labels[spec.name]
+                free = max(
+                    value_runs,
+                    key=lambda r: (
+                        # only the words before a run label it (the next run's label
+                        # follows this one)
+                        2 * _near(toks, r[0][1].start, len(text) + 1, name_w, before=6)
+                        + _near(toks, r[0][1].start, len(text) + 1, doc_w, before=6),
+                        -r[0][1].start,
+                    ),
+                )
+                how = "values listed together, next to its words"
             if len(free) >= 2 or (free and spec.required):
                 for ci, _ in free:
                     taken.add(ci)
@@ -1780,7 +1798,7 @@ def fill_loose(
                     "list",
                     free[0][1].start,
                     free[-1][1].end,
-                    f"{len(items)} values of the item type",
+                    f"{len(items)} {how}",
                 )
                 continue
         if "boolean" in spec.types:
@@ -2230,6 +2248,18 @@ def _label_lead(value: str, labels: tuple[set[str], set[str]]) -> int:
         end = m.end()
     rest = value[end:][:1]
     return end if end and (rest.isupper() or rest.isdigit()) else 0
+
+
+def _value_runs(text: str, free: list[tuple[int, Value]]) -> list[list[tuple[int, Value]]]:
+    """``free`` (in question order) cut into runs of values listed together: the text between
+    two of a run is a list separator (:data:`_LIST_GAP_RE`)."""
+    runs: list[list[tuple[int, Value]]] = []
+    for ci, v in free:
+        if runs and _LIST_GAP_RE.fullmatch(text[runs[-1][-1][1].end : v.start]):
+            runs[-1].append((ci, v))
+        else:
+            runs.append([(ci, v)])
+    return runs
 
 
 def _quoted_series(text: str, found: QuestionValues) -> list[list[tuple[int, int]]]:

@@ -623,3 +623,19 @@ def test_quoted_items_listed_with_their_counts_fill_both_arrays():
         "quantities": [3, 2],
         "shop": "Nordic Deli",
     }
+
+
+def test_number_arrays_take_the_run_their_words_label():
+    compare = decl(
+        "compare_samples",
+        "Compare the means of two samples.",
+        ["control", "treated"],
+        control={"type": "array", "items": {"type": "number"}, "description": "Control values."},
+        treated={"type": "array", "items": {"type": "number"}, "description": "Treated values."},
+    )
+    _name, args = first_call(
+        "Compare the means of two samples: treated with the values 7, 8, 9 and control with the "
+        "values 1.5, 2, 3",
+        compare,
+    )
+    assert args == {"treated": [7, 8, 9], "control": [1.5, 2, 3]}
