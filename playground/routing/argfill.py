@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import itertools
 import json
 import re
 from collections import Counter
@@ -67,7 +68,7 @@ _SECTION_RE = re.compile(
 _ARG_LINE_RE = re.compile(r"^\s*\*{0,2}([A-Za-z_][A-Za-z0-9_]*)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
 _EXAMPLE_RE = re.compile(
     r"(?:예시|예)\s*[:：)]\s*|예를\s*들어\s*,?\s*|예시\s+|"
-    r"(?:e\.g\.|eg\.|for example|for instance|example|such as)\s*[:,]?\s*|"
+    r"\b(?:e\.g\.|eg\.|for example|for instance|example(?![.\w/-])|such as)\s*[:,]?\s*|"
     r"\blike\s+(?=[\"'“‘`])",
     re.I,
 )
@@ -126,6 +127,7 @@ WEAK_RULES = frozenset(
         "year",
         "coded",
         "object",
+        "enum_list",
     }
 )
 _ALNUM = "A-Za-z0-9"
@@ -303,6 +305,7 @@ class ParamSpec:
     prefix: str | None = None
     free_text: bool = False
     item_types: tuple[str, ...] = ()  # an array's item types
+    item_enum: tuple[Any, ...] = ()  # an array's listed item values
     #: the schema's ``default`` (``has_default`` says whether there is one)
     default: Any = field(default=None, compare=False)
     has_default: bool = False
@@ -327,12 +330,20 @@ class ParamSpec:
         )
 
 
+def _bare(name: str) -> str:
+    """``name`` lower case without spaces, underscores or punctuation (``Meta_Title`` and
+    ``'meta title'`` are the same name)."""
+    return re.sub(r"[\W_]+", "", name).lower()
+
+
 def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> list[ParamSpec]:
     """One :class:`ParamSpec` per schema property, in schema order."""
     parameters = parameters if isinstance(parameters, dict) else {}
     raw_props = parameters.get("properties")
     props: dict[str, Any] = raw_props if isinstance(raw_props, dict) else {}
     required = set(parameters.get("required") or [])
+    # "If not provided, the 'Title' will be used": a quoted parameter name is no option
+    siblings = {_bare(n) for n in props}
     specs = []
     for name, schema in props.items():
         schema = nullable_branch(schema) if isinstance(schema, dict) else {}
@@ -364,6 +375,9 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
             shapes=shapes,
             prefix=prefix,
             item_types=_types(schema["items"]) if isinstance(schema.get("items"), dict) else (),
+            item_enum=tuple(schema["items"].get("enum") or ())
+            if isinstance(schema.get("items"), dict)
+            else (),
             default=schema.get("default"),
             has_default="default" in schema,
             joined=joined,
@@ -371,7 +385,8 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
                 dict.fromkeys(
                     q
                     for q in re.findall(r"['‘“\"]([^'’”\"]{1,30})['’”\"]", doc)
-                    if _PLAIN_WORD_RE.fullmatch(q) or re.fullmatch(r"[\w/°]{1,12}", q)
+                    if (_PLAIN_WORD_RE.fullmatch(q) or re.fullmatch(r"[\w/°]{1,12}", q))
+                    and _bare(q) not in siblings
                 )
             ),
         )
@@ -653,6 +668,23 @@ def _word(
                     "text": tok.surface,
                     "detail": f"equals the example {example!r}",
                 }
+    # an example of several words or with digits ("Windows 10") written in the question
+    for example in spec.examples:
+        if (
+            _PLAIN_WORD_RE.fullmatch(example)
+            or shape_regex(example)
+            or len(example) < 3
+            or not re.search(r"[^\W\d_]", example)
+        ):
+            continue
+        m = re.search(_bounded(re.escape(example)), text, re.I)
+        if m and _free(m.span(), used):
+            return m.group(), {
+                "rule": "word",
+                "span": list(m.span()),
+                "text": m.group(),
+                "detail": f"equals the example {example!r}",
+            }
     said = _LOWERCASE_DOC_RE.search(spec.doc)
     if said:
         lower = [
@@ -706,11 +738,16 @@ def _listed_or_unit(
         if not korean.is_stopword(m.group(1).lower())
         and (m.group(1).islower() or "/" in m.group(1) or len(m.group(1)) <= 3)
     ]
-    found += [
-        (v.end + len(text[v.end :]) - len(text[v.end :].lstrip()), 0, "the unit of a number")
-        for v in values.numbers(text)
-        if v.unit and v.unit.isalpha() and v.unit not in _NOT_UNITS
+    units = [
+        v for v in values.numbers(text) if v.unit and v.unit.isalpha() and v.unit not in _NOT_UNITS
     ]
+    # "85 kilograms and 180 cm", "50 kilometers for 2 hours": numbers in different units say
+    # no one unit for the tool
+    if len({korean.stem(v.unit.lower()) for v in units}) == 1:
+        found += [
+            (v.end + len(text[v.end :]) - len(text[v.end :].lstrip()), 0, "the unit of a number")
+            for v in units
+        ]
     for start, end, why in found:
         if not end:
             end = start + len(re.match(r"[A-Za-z°/^\d]+", text[start:]).group())  # type: ignore[union-attr]
@@ -835,6 +872,8 @@ def fill_structured(
             found = _year_text(text, fill.consumed)
         if found is None and ("integer" in spec.types or "number" in spec.types) and not spec.enum:
             found = _integer(spec, text, fill.consumed)
+        if found is None and "array" in spec.types and spec.item_enum:
+            found = _enum_items(spec, text, fill.consumed)
         if found is not None:
             value, ev = found
             if isinstance(value, str) and {"integer", "number"} & set(spec.types):
@@ -849,8 +888,35 @@ def fill_structured(
                     ev = {**ev, "detail": f"{ev['detail']}; {ev['text']}% as a fraction ({value})"}
             fill.args[spec.name] = value
             fill.evidence[spec.name] = ev
-            fill.consumed.append(tuple(ev["span"]))
+            fill.consumed.extend(ev.pop("spans", None) or [tuple(ev["span"])])
     return fill
+
+
+def _enum_items(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """For an array whose items list their values (``items.enum``): every listed value the
+    question writes, by value or by its words (rule 1 per item), in the order written (rule
+    ``enum_list``; ``spans`` holds each value's span). ``None`` when it writes none."""
+    hits: list[tuple[int, int, Any]] = []
+    for value in spec.item_enum:
+        item = replace(spec, types=spec.item_types or ("string",), enum=(value,), item_enum=())
+        found = _structural(item, text, used + [(a, b) for a, b, _v in hits])
+        if found is not None:
+            hits.append((found[1]["span"][0], found[1]["span"][1], value))
+    if not hits:
+        return None
+    hits.sort(key=lambda h: h[0])
+    return [v for _a, _b, v in hits], {
+        "rule": "enum_list",
+        "span": [hits[0][0], hits[-1][1]],
+        "spans": [(a, b) for a, b, _v in hits],
+        "text": ", ".join(text[a:b] for a, b, _v in hits),
+        "detail": f"the listed item values it writes ({len(hits)} of {len(spec.item_enum)})",
+    }
+
+
+_COLON_TAIL_RE = re.compile(r"[^\W\d_]\s*:\s+([^:\n]+?)\s*$")
 
 
 def fill_free_text(
@@ -865,20 +931,39 @@ def fill_free_text(
     tools' structured values); ``reasons``: ``{span: why}`` for words that matched a tool's
     vocabulary (so they state intent, not the value); ``tokens``: the question's tokens when
     already computed."""
-    quotes = [v for v in values.quoted(question) if len(str(v.value).split()) >= 3]
+    quotes = [
+        (v, "the quoted text") for v in values.quoted(question) if len(str(v.value).split()) >= 3
+    ]
+    # "Convert it to audio: I am a pretty girl": the words after a colon that ends the request
+    colon = _COLON_TAIL_RE.search(question)
+    if colon and len(colon.group(1).split()) >= 2:
+        a, b = colon.span(1)
+        quotes.append((Value("quoted", colon.group(1), a, b, colon.group(1)), "the text after ':'"))
+    optional = {s.name for s in specs if not s.required}
     for spec in specs:
         if spec.name in fill.args or not spec.free_text:
             continue
-        quote = next((q for q in quotes if _free((q.start, q.end), fill.consumed + reserved)), None)
+        quote, said = next(
+            ((q, w) for q, w in quotes if _free((q.start, q.end), fill.consumed + reserved)),
+            (None, ""),
+        )
         if quote is not None:  # the text the user quoted is the text to use
             fill.args[spec.name] = str(quote.value)
             fill.evidence[spec.name] = {
                 "rule": "free_text",
                 "span": [quote.start, quote.end],
                 "text": str(quote.value),
-                "detail": "the quoted text",
+                "detail": said,
             }
             fill.consumed.append((quote.start, quote.end))
+            for other in [
+                n
+                for n, ev in fill.evidence.items()
+                if n in optional
+                and ev["rule"] in LOOSE_RULES
+                and ev["span"] == [quote.start, quote.end]
+            ]:  # an optional argument that took it by a weak label gives it up
+                del fill.args[other], fill.evidence[other]
             continue
         if tokens is None:
             tokens = korean.tokenize(question)
@@ -954,10 +1039,91 @@ _COUNT_DOC_RE = re.compile(
 )
 
 
+#: A default the description states in words: "Default is true", "Defaults to 'cm'", "default:
+#: 5", "(default 0)", "기본값은 20" / "기본값: 'seoul'" (seed 002 says it belongs in the schema's
+#: ``default``; many declarations write it in the description instead).
+_STATED_DEFAULT_RE = re.compile(
+    r"\b(?:defaults?|by\s+default)(?:\s+value)?\s*(?:is|to|=|:|will\s+be|of)?\s*"
+    r"|기본\s*값\s*(?:은|는|이|:|=)?\s*|기본으로\s*",
+    re.I,
+)
+_STATED_VALUE_RE = re.compile(
+    r"'([^']{1,40})'|\"([^\"]{1,40})\"|‘([^’]{1,40})’|“([^”]{1,40})”|`([^`]{1,40})`|"
+    r"([-+]?\d[\d,]*(?:\.\d+)?(?![\w.]*\d))|([^\W\d_][\w/°-]*)"
+)
+#: Words after "default is" that are not a value ("Default is the current date", "default if
+#: nothing specified", "Default is empty if not specified", "default is null").
+_NOT_DEFAULT_WORDS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "if",
+        "when",
+        "none",
+        "null",
+        "empty",
+        "current",
+        "not",
+        "no",
+        "nothing",
+        "unspecified",
+        "set",
+        "given",
+        "provided",
+        "used",
+    ]
+)
+_BOOL_WORDS = {"true": True, "false": False, "yes": True, "no": False}
+_ZERO_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3}
+
+
+def stated_default(spec: ParamSpec) -> tuple[Any, str] | None:
+    """The default ``spec``'s description states in words, as a value of its type:
+    ``(value, the words)`` or ``None`` when it states none or the value does not fit (a boolean
+    takes only true/false, a number only digits or zero..three, an enum only a listed value, a
+    string a quoted text or one word; "Default is the current date" states no value).
+    The rule: :data:`_STATED_DEFAULT_RE`; seed 002 (a default belongs in the declaration)."""
+    for m in _STATED_DEFAULT_RE.finditer(spec.doc):
+        v = _STATED_VALUE_RE.match(spec.doc, m.end())
+        if v is None:
+            continue
+        quoted = next((g for g in v.groups()[:5] if g is not None), None)
+        digits, word = v.group(6), v.group(7)
+        said = spec.doc[m.start() : v.end()]
+        raw = quoted if quoted is not None else digits if digits is not None else word
+        if raw is None or (word is not None and word.lower() in _NOT_DEFAULT_WORDS):
+            continue
+        low = raw.strip().lower()
+        value: Any
+        if "boolean" in spec.types and low in _BOOL_WORDS:
+            value = _BOOL_WORDS[low]
+        elif {"integer", "number"} & set(spec.types) and quoted is None:
+            if low in _ZERO_WORDS:
+                value = _ZERO_WORDS[low]
+            elif digits is None:
+                continue
+            else:
+                value = _as_number(digits.replace(",", ""), spec.types)
+                if not isinstance(value, (int, float)):
+                    continue
+        elif ("string" in spec.types or not spec.types) and (
+            quoted is not None or word is not None
+        ):
+            value = raw.strip()
+        else:
+            continue
+        if spec.enum and value not in spec.enum:
+            continue
+        return value, said
+    return None
+
+
 def fill_defaults(specs: list[ParamSpec], question: str, fill: Fill) -> Fill:
     """Required values the question does not give but the declaration settles (rule
     ``default``; what a user expects instead of being asked): the schema's ``default`` (seed
-    002: "기본값은 20" belongs in ``default``); else, for an integer that sizes the result
+    002: "기본값은 20" belongs in ``default``); else the default its description states in
+    words (:func:`stated_default`: "Default is true"); else, for an integer that sizes the result
     (:data:`_COUNT_NAME_RE` / :data:`_COUNT_DOC_RE`: ``limit: 돌려받을 매장 수``) with a
     ``maximum``, that maximum -- the most the tool allows, so nothing the user asked about is
     cut off ("KB-101 서울 재고" -> ``limit=5``). The evidence has no span in the question
@@ -967,6 +1133,8 @@ def fill_defaults(specs: list[ParamSpec], question: str, fill: Fill) -> Fill:
             continue
         if spec.has_default:
             value, detail = spec.default, "not in the question; the schema's default"
+        elif (stated := stated_default(spec)) is not None:
+            value, detail = stated[0], f"not in the question; its description says {stated[1]!r}"
         elif (
             "integer" in spec.types
             and spec.maximum is not None
@@ -1258,7 +1426,8 @@ class QuestionValues:
     def of(cls, text: str) -> QuestionValues:
         """Extract them from the normalised question ``text`` (see :mod:`values`); what lies
         inside a bracketed list is part of that list, not a value of its own."""
-        bracketed = values.lists(text)
+        listed = values.lists(text)
+        bracketed = [v for v in listed if v.text.startswith("[")]  # "(3, 4)" keeps its numbers
 
         def outside(v: Value) -> bool:
             return not any(v.start < b.end and b.start < v.end for b in bracketed)
@@ -1280,7 +1449,7 @@ class QuestionValues:
             if not any(v.start < s.end and s.start < v.end and s.kind != "name" for s in strings)
             and outside(v)
         ]
-        return cls(tuple(strings), tuple(nums), values.assignments(text), tuple(bracketed))
+        return cls(tuple(strings), tuple(nums), values.assignments(text), tuple(listed))
 
 
 def fill_loose(
@@ -1356,10 +1525,24 @@ def fill_loose(
                 pos = t.end
         return pos > v.start
 
+    # "two triangles" where every parameter is about a triangle counts the things asked about,
+    # it is no base or height (a noun some parameter is named for, "two adults", stays a value)
+    doc_count = Counter(w for s in specs for w in set(_label_words(s)[1]))
+    named_words = {w for s in specs for w in _label_words(s)[0]}
+    subject = {w for w, c in doc_count.items() if c >= 2} - named_words
+
+    def counts_subject(v: Value) -> bool:
+        if v.kind != "number" or not v.text[:1].isalpha():
+            return False
+        noun = re.match(r"\s+(?:[A-Za-z-]+\s+)?([A-Za-z]+s)\b", text[v.end :])
+        return bool(noun) and korean.stem(noun.group(1).lower()) in subject  # type: ignore[union-attr]
+
     cands = [
         v
         for v in nums + strings + list(found.lists)
-        if _free((v.start, v.end), used) and not (v.kind == "name" and intent and stated(v))
+        if _free((v.start, v.end), used)
+        and not (v.kind == "name" and intent and stated(v))
+        and not counts_subject(v)
     ]
     assigned = found.assigned
     labels = {s.name: _label_words(s) for s in open_specs}
@@ -1382,6 +1565,91 @@ def fill_loose(
                 value, rule, start, end, detail = dated
                 give(spec, value, rule, start, end, detail)
                 used.append((start, end))
+        elif _plain_string(spec) and "time" in korean.split_identifier(spec.name.lower()):
+            # a free-form time ("at 12pm" for time): the clock time as HH:MM
+            for t in _TIME_SPAN_RE.finditer(text):
+                clock = _clock(t)
+                if clock is not None and _free(t.span(), used):
+                    said = f"{t.group().strip()!r} as a clock time (HH:MM)"
+                    give(spec, f"{clock[0]:02d}:{clock[1]:02d}", "date", *t.span(), said)
+                    used.append(t.span())
+                    break
+    # a word list ("Microsoft and Google") for a string array whose words label it, or for a
+    # required one
+    for spec in open_specs:
+        if spec.name in fill.args or not _string_array(spec) or spec.item_enum:
+            continue
+        name_w, doc_w = _label_words(spec)
+        chosen: tuple[float, list[tuple[int, int]], list[str]] | None = None
+        for spans in word_series(text, used + list(intent)) + _quoted_series(text, found):
+            start, end = spans[0][0], spans[-1][1]
+            listed = [text[a:b] for a, b in spans]
+            if not _free((start, end), used) or any(
+                v.start < b and a < v.end and not (a <= v.start and v.end <= b)
+                for v in found.strings
+                for a, b in spans
+            ):
+                continue  # "San Francisco, California and ...": an item cuts through a name
+            near = 2 * _near(toks, start, end, name_w) + _near(toks, start, end, doc_w)
+            if chosen is None or near > chosen[0]:
+                chosen = (near, spans, listed)
+        if chosen is not None and (chosen[0] > 0 or spec.required):
+            near, spans, listed = chosen
+            start, end = spans[0][0], spans[-1][1]
+            give(
+                spec,
+                listed,
+                "list",
+                start,
+                end,
+                f"the words listed with commas and 'and'/'or' ({len(listed)} items)"
+                + ("; next to its words" if near else ""),
+            )
+            used.extend(spans)  # the items ("five 'burgers' and six ...": six stays a value)
+    # numbered arrays (coord1, coord2) take as many written lists, in order
+    for members in _numbered(open_specs).values():
+        written = [v for v in cands if v.kind == "list" and _free((v.start, v.end), used)]
+        if (
+            len(members) == len(written)
+            and all("array" in s.types and s.name not in fill.args for s in members)
+            and all(_fits(s, v) is not None for s, v in zip(members, written, strict=True))
+        ):
+            for spec, v in zip(members, written, strict=True):
+                give(
+                    spec,
+                    v.value,
+                    "list",
+                    v.start,
+                    v.end,
+                    "a written list, in the order of the numbers",
+                )
+                used.append((v.start, v.end))
+    # numbered strings (color1, color2) take a word list of as many items, in order
+    for members in _numbered(open_specs).values():
+        if len(members) < 2 or not all(
+            _plain_string(s) and s.name not in fill.args for s in members
+        ):
+            continue
+        lists = [
+            sp
+            for sp in word_series(text, used + list(intent))
+            if len(sp) == len(members) and _free((sp[0][0], sp[-1][1]), used)
+        ]
+        if lists:
+            sp = max(
+                lists,
+                key=lambda x: sum(
+                    _near(toks, x[0][0], x[-1][1], labels[s.name][0] | labels[s.name][1])
+                    for s in members
+                ),
+            )
+            for spec, (a, b) in zip(members, sp, strict=True):
+                give(spec, text[a:b], "string", a, b, "a word list, in the order of the numbers")
+                used.append((a, b))
+    cands = [v for v in cands if _free((v.start, v.end), used)]
+    for spec, v, detail in _respectively(open_specs, text, cands, fill, labels):
+        give(spec, _fits(spec, v), "number", v.start, v.end, detail)
+        used.append((v.start, v.end))
     cands = [v for v in cands if _free((v.start, v.end), used)]
     # start/end roles only where the tool has both ends (from_year + to_year), not for a lone
     # to_address
@@ -1398,8 +1666,14 @@ def fill_loose(
         hit = assigned.get(spec.name.lower())
         for ci, v in enumerate(cands):
             value = _fits(spec, v)
-            if value is None:
-                continue
+            if value is None or (v.kind == "quoted" and _bare(str(v.value)) == _bare(spec.name)):
+                continue  # "based on a 'question'": the parameter's own name, quoted
+            if (
+                v.kind == "name"
+                and is_date_param(spec)
+                and not re.search(rf"\d|\b{_MONTH}", str(v.value))
+            ):
+                continue  # "to Paris" is no return_time ("April 2022" may be a date)
             score = 0.0
             why = []
             if hit is not None and hit.start == v.start:
@@ -1407,9 +1681,17 @@ def fill_loose(
                 why.append(f"written as {spec.name}=")
             if v.kind == "number" and v.unit:
                 unit = korean.stem(v.unit.split("/")[0])
-                if any(korean.match_quality(unit, w)[0] >= 0.7 for w in name_w | doc_w):
+                if any(
+                    korean.match_quality(unit, w)[0] >= 0.7 for w in name_w | doc_w
+                ) and not _per_unit(v.unit, spec.name + " " + spec.doc):
                     score += 3
                     why.append(f"unit {v.unit!r} is in its description")
+                elif unit.lower() in _TIME_UNITS and _TIME_PARAM_RE.search(
+                    spec.name + " " + spec.doc
+                ):
+                    # its name says a time ("time", "duration", "years") more than its words
+                    score += 2.5 if _TIME_PARAM_RE.search(spec.name) else 1
+                    why.append(f"a time in {v.unit!r} where the parameter takes a time")
             near = 2 * _near(toks, v.start, v.end, name_w) + _near(toks, v.start, v.end, doc_w)
             if (
                 v.kind == "number"
@@ -1470,7 +1752,15 @@ def fill_loose(
         )
         if v.percent and value != v.value:
             said += f"; {v.text.strip()} as a fraction ({value})"
-        give(spec, value, rule, v.start, v.end, f"{v.kind} {v.text!r}: {said} (score {-neg:.2f})")
+        start = v.start
+        if v.kind == "name" and isinstance(value, str):
+            # "UUID SUPERFANCY" for project ("The UUID of the project"), "Lawyer John Doe" for
+            # name ("the lawyer's name"): the parameter's own words open the name, not the value
+            lead = _label_lead(value, labels[spec.name])
+            if lead:
+                value, start = value[lead:], start + lead
+                said += f"; without its own words {v.text[:lead].strip()!r}"
+        give(spec, value, rule, start, v.end, f"{v.kind} {v.text!r}: {said} (score {-neg:.2f})")
     for spec in open_specs:
         if spec.name in fill.args:
             continue
@@ -1480,6 +1770,24 @@ def fill_loose(
                 for ci, v in enumerate(cands)
                 if ci not in taken and _fits(_item_spec(spec), v) is not None
             ]
+            value_runs = _value_runs(text, sorted(free, key=lambda p: p[1].start))
+            arrays = [o for o in open_specs if "array" in o.types and o.name not in fill.args]
+            how = "values of the item type"
+            if len(value_runs) > 1 and len(arrays) > 1:
+                # "dataset_A with the values 12, 24, 36 and dataset_B with the values 15, 30":
+                # each array takes the run its words label (else the first run left)
+                name_w, doc_w = labels[spec.name]
+                free = max(
+                    value_runs,
+                    key=lambda r: (
+                        # only the words before a run label it (the next run's label
+                        # follows this one)
+                        2 * _near(toks, r[0][1].start, len(text) + 1, name_w, before=6)
+                        + _near(toks, r[0][1].start, len(text) + 1, doc_w, before=6),
+                        -r[0][1].start,
+                    ),
+                )
+                how = "values listed together, next to its words"
             if len(free) >= 2 or (free and spec.required):
                 for ci, _ in free:
                     taken.add(ci)
@@ -1490,7 +1798,7 @@ def fill_loose(
                     "list",
                     free[0][1].start,
                     free[-1][1].end,
-                    f"{len(items)} values of the item type",
+                    f"{len(items)} {how}",
                 )
                 continue
         if "boolean" in spec.types:
@@ -1534,6 +1842,7 @@ def fill_loose(
                     spec, text[cue[0] : cue[1]], "cue", cue[0], cue[1], f"after its word {cue[2]!r}"
                 )
                 continue
+    _split_place(open_specs, fill, text)
     for spec in open_specs:  # required words still empty: the word that modifies its noun
         if spec.name not in fill.args and spec.required and _plain_string(spec):
             modifier = _modifier_of(spec, text, toks, used)
@@ -1704,10 +2013,382 @@ def fill_loose(
     for spec in open_specs:
         if spec.joined:
             _place_shape(spec, text, fill)
+    number_order(open_specs, fill)
     return fill
 
 
+_ORDINALS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "first": 1, "second": 2, "third": 3, "fourth": 4,
+    "a": 1, "b": 2, "c": 3, "d": 4,
+}  # fmt: skip
+_NUMBERED_RE = re.compile(r"^(.*?)[_-]?(\d|one|two|three|four|first|second|third|fourth|[abcd])$")
+
+
+def _numbered(specs: list[ParamSpec]) -> dict[str, list[ParamSpec]]:
+    """Parameters whose names differ by a number, ordinal or letter (``color1``/``color2``,
+    ``option_one``/``option_two``), by their shared stem, each group in number order."""
+    groups: dict[str, list[tuple[int, ParamSpec]]] = {}
+    for spec in specs:
+        m = _NUMBERED_RE.match(spec.name)
+        if m and m.group(1):
+            k = m.group(2).lower()
+            groups.setdefault(m.group(1).lower(), []).append((int(_ORDINALS.get(k, k)), spec))
+    return {
+        stem: [s for _k, s in sorted(members, key=lambda m: m[0])]
+        for stem, members in groups.items()
+        if len(members) > 1
+    }
+
+
+def number_order(specs: list[ParamSpec], fill: Fill) -> None:
+    """Numbered parameters (``color1``/``color2``, ``option_one``/``option_two``,
+    ``species_a``/``species_b``) take the values the loose rules gave them in the order the
+    question writes them ("mix yellow and blue" -> color1 yellow, color2 blue). Values written
+    as ``name=value`` keep their parameter. Changes ``fill`` in place."""
+    for members in _numbered(specs).values():
+        names = [s.name for s in members]
+        if len(names) < 2 or any(
+            n not in fill.evidence
+            or fill.evidence[n]["span"][0] < 0
+            or fill.evidence[n]["rule"] == "assign"
+            for n in names
+        ):
+            continue
+        by_place = sorted(
+            ((n, fill.evidence[n]) for n in names), key=lambda p: int(p[1]["span"][0])
+        )
+        if [n for n, _ev in by_place] == names:
+            continue
+        moved = [(fill.args[n], ev) for n, ev in by_place]
+        for name, (value, ev) in zip(names, moved, strict=True):
+            fill.args[name] = value
+            fill.evidence[name] = {
+                **ev,
+                "detail": f"{ev['detail']}; numbered: in the order written",
+            }
+
+
 _LIST_GAP_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+")
+
+_SERIES_WORD_RE = re.compile(r"[^\W_][\w'’#+-]*[\w#+]|[^\W_]")
+#: Words that open or join a phrase rather than name an item of a list, beyond
+#: ``korean.STOPWORDS`` ("between John and Alice", "including X and Y").
+_SERIES_STOP = frozenset(
+    ["between", "including", "include", "includes", "among", "both", "either", "than", "like"]
+)
+#: Most words one item of a word list may have ("silver headjoint", "easy going").
+_SERIES_ITEM_WORDS = 3
+
+
+#: What joins the parameters' words to their values: "base and height as 6cm and 10cm",
+#: "the width and depth are 3 and 4", "x and y: 2, 5", "... of 3 and 4 respectively".
+_RESPECTIVE_JOIN_RE = re.compile(
+    r"^\s*(?:(?:are|is|were|was|as|of|be|being|equal\s+to|set\s+to|given\s+as)\b|[:=])\s*"
+    r"(?:(?:the|a|an)\s+)?$",
+    re.I,
+)
+
+
+def _respectively(
+    specs: list[ParamSpec],
+    text: str,
+    cands: list[Value],
+    fill: Fill,
+    labels: dict[str, tuple[set[str], set[str]]],
+) -> list[tuple[ParamSpec, Value, str]]:
+    """Numbers listed right after the parameters they belong to, in the same order ("the base
+    and height as 6cm and 10cm": base 6, height 10): a word list (:func:`word_series`) whose
+    every item is one open numeric parameter's name word, joined by "are"/"as"/"of"/":" to as
+    many numbers listed with commas and "and". ``[(spec, value, detail)]``, empty when the
+    question writes no such pair of lists. Plain English; no domain words."""
+    numeric = [
+        s
+        for s in specs
+        if s.name not in fill.args and {"integer", "number"} & set(s.types) and not s.enum
+    ]
+    if len(numeric) < 2:
+        return []
+    nums = sorted((v for v in cands if v.kind == "number"), key=lambda v: v.start)
+    out: list[tuple[ParamSpec, Value, str]] = []
+    for spans in word_series(text):
+        owners: list[ParamSpec] = []
+        for a, b in spans:
+            words = {korean.stem(w.lower()) for w in re.findall(r"[^\W\d_]+", text[a:b])}
+            hit = [
+                s
+                for s in numeric
+                if s not in owners
+                and any(
+                    korean.match_quality(w, n)[0] >= 0.7 for w in words for n in labels[s.name][0]
+                )
+            ]
+            if len(hit) != 1:
+                break
+            owners.append(hit[0])
+        else:
+            end = spans[-1][1]
+            after = [v for v in nums if v.start >= end]
+            if len(after) < len(owners) or not _RESPECTIVE_JOIN_RE.match(
+                text[end : after[0].start]
+            ):
+                continue
+            listed = after[: len(owners)]
+            if not all(
+                _SERIES_GAP_RE.match(text[x.end : y.start]) for x, y in itertools.pairwise(listed)
+            ) or any(_fits(s, v) is None for s, v in zip(owners, listed)):
+                continue
+            said = " and ".join(text[a:b] for a, b in spans)
+            for s, v in zip(owners, listed):
+                out.append((s, v, f"number {v.text!r}: listed in the order of {said!r}"))
+            break
+    return out
+
+
+#: Units of time, and the words of a parameter that takes a time (general English / Korean).
+_TIME_UNITS = frozenset(
+    [
+        "second",
+        "sec",
+        "minute",
+        "min",
+        "hour",
+        "hr",
+        "day",
+        "week",
+        "month",
+        "year",
+        "yr",
+        "초",
+        "분",
+        "시간",
+        "일",
+        "주",
+        "개월",
+        "년",
+    ]
+)
+_TIME_PARAM_RE = re.compile(
+    r"time|duration|period|how\s+long|(?:^|_|\b)(?:years?|months?|weeks?|days?|hours?|"
+    r"minutes?|seconds?)(?:$|_|\b)|기간|시간",
+    re.I,
+)
+
+
+def _per_unit(unit: str, text: str) -> bool:
+    """True when ``unit`` (a number's, "kg") appears in ``text`` only inside a compound unit
+    ("kJ/kg/K"): a value per kilogram is not a value in kilograms."""
+    if "/" in unit:
+        return False
+    stem = korean.stem(unit.lower())
+    hits = list(re.finditer(rf"(?<![A-Za-z0-9]){re.escape(stem)}s?(?![A-Za-z0-9])", text, re.I))
+    return bool(hits) and all(
+        re.search(r"(?:/|(?<![A-Za-z])per[\s_]+)$", text[max(0, m.start() - 6) : m.start()], re.I)
+        or text[m.end() : m.end() + 1] == "/"
+        for m in hits
+    )
+
+
+_REGION_NAME_RE = re.compile(r"country|state|province|region|county|nation|prefecture", re.I)
+
+
+def _split_place(specs: list[ParamSpec], fill: Fill, text: str) -> None:
+    """A place written "City, Country" ("London, UK") given whole to one parameter while a
+    required country/state/region parameter is still empty: the part after the comma goes to
+    that parameter, unless the first parameter's examples or format keep the comma (``joined``
+    > 0: "in the format of 'City, State'"). Changes ``fill`` in place."""
+    for spec in specs:
+        ev = fill.evidence.get(spec.name)
+        value = fill.args.get(spec.name)
+        if (
+            ev is None
+            or ev["rule"] not in ("string", "position")
+            or not isinstance(value, str)
+            or value.count(", ") != 1
+            or spec.joined > 0
+            or _REGION_NAME_RE.search(spec.name)
+        ):
+            continue
+        taker = next(
+            (
+                s
+                for s in specs
+                if s.required
+                and s.name not in fill.args
+                and _plain_string(s)
+                and _REGION_NAME_RE.search(s.name)
+            ),
+            None,
+        )
+        if taker is None:
+            continue
+        head, tail = value.split(", ")
+        start = ev["span"][0]
+        fill.args[spec.name] = head
+        ev.update(span=[start, start + len(head)], text=head)
+        ev["detail"] += f"; {tail!r} after the comma is its {taker.name}"
+        t0 = start + value.index(", ") + 2
+        fill.args[taker.name] = tail
+        fill.evidence[taker.name] = {
+            "rule": "string",
+            "span": [t0, t0 + len(tail)],
+            "text": text[t0 : t0 + len(tail)],
+            "detail": f"the part of {value!r} after the comma, for {taker.name}",
+        }
+
+
+def _label_lead(value: str, labels: tuple[set[str], set[str]]) -> int:
+    """How many characters of ``value`` its leading label words take (words of the parameter's
+    name or description, or id/uuid/number/no), when a capitalised word is left after them;
+    0 when none."""
+    words = labels[0] | labels[1] | {"id", "uuid", "number", "no"}
+    end = 0
+    for m in re.finditer(r"\S+\s+", value):
+        if m.start() != end or korean.stem(m.group().strip(" .:#").lower()) not in words:
+            break
+        end = m.end()
+    rest = value[end:][:1]
+    return end if end and (rest.isupper() or rest.isdigit()) else 0
+
+
+def _value_runs(text: str, free: list[tuple[int, Value]]) -> list[list[tuple[int, Value]]]:
+    """``free`` (in question order) cut into runs of values listed together: the text between
+    two of a run is a list separator (:data:`_LIST_GAP_RE`)."""
+    runs: list[list[tuple[int, Value]]] = []
+    for ci, v in free:
+        if runs and _LIST_GAP_RE.fullmatch(text[runs[-1][-1][1].end : v.start]):
+            runs[-1].append((ci, v))
+        else:
+            runs.append([(ci, v)])
+    return runs
+
+
+def _quoted_series(text: str, found: QuestionValues) -> list[list[tuple[int, int]]]:
+    """Quoted values listed together ("five 'burgers' and six 'chicken wings'", "'Age',
+    'Income' and 'Education'"): runs of two or more quoted values whose gaps are list
+    separators, a count word or number allowed before each item. The items' spans."""
+    quoted = sorted((v for v in found.strings if v.kind == "quoted"), key=lambda v: v.start)
+    out: list[list[tuple[int, int]]] = []
+    run: list[Value] = []
+    for v in quoted:
+        gap = re.sub(r"[\"'‘’“”`]", "", text[run[-1].end : v.start]) if run else ""
+        gap = re.sub(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s*$", "", gap)
+        if run and _LIST_GAP_RE.fullmatch(gap):
+            run.append(v)
+            continue
+        if len(run) > 1:
+            out.append([(x.start, x.end) for x in run])
+        run = [v]
+    if len(run) > 1:
+        out.append([(x.start, x.end) for x in run])
+    return out
+
+
+def _letter_item(text: str, word: str, end: int) -> bool:
+    """A capital letter that names something ("C, F and G", "A and 10"), not the pronoun "I"
+    nor the article "A" before a word."""
+    if not (len(word) == 1 and word.isupper()) or word == "I":
+        return False
+    return word != "A" or not re.match(r"\s+(?!and\b|or\b)[^\W\d_]", text[end:])
+
+
+def word_series(
+    text: str, blocked: list[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset()
+) -> list[list[tuple[int, int]]]:
+    """The word lists ``text`` writes: items of one to three words joined by commas and a last
+    "and"/"or"/"&" ("open hole, C foot, and silver headjoint", "Microsoft and Google",
+    "efficient, organized, easy going and compassionate"), as the spans of the items.
+    An item is a run of words between the separators that holds no stopword and no word of
+    :data:`_SERIES_STOP`; the first and last items hold nothing in ``blocked`` either (spans
+    that state the request or hold another value: "the salaries of jobs such as Data Analyst"
+    -- "salaries" is no item), and the items in the middle fix how long they may be (the
+    first ends at the first separator, the last starts after the last one). Items made only of
+    digits make no list (numbers are listed by :func:`fill_loose` itself). Plain English list
+    punctuation; no domain words."""
+    # the text as a sequence of words ("w"), separators (",", "and") and breaks
+    marks: list[tuple[str, int, int]] = []
+    prev_end = 0
+    for m in _SERIES_WORD_RE.finditer(text):
+        gap = text[prev_end : m.start()]
+        if marks and gap.strip():
+            if re.fullmatch(r"\s*,\s*", gap):
+                marks.append((",", prev_end, m.start()))
+            elif re.fullmatch(r"\s+&\s+", gap):
+                marks.append(("and", prev_end, m.start()))
+            else:
+                marks.append(("|", prev_end, m.start()))
+        word = m.group()
+        low = word.lower()
+        if low in ("and", "or"):
+            marks.append(("and", m.start(), m.end()))
+        elif (
+            korean.is_stopword(korean.stem(low))
+            and not _letter_item(text, word, m.end())
+            and not word.isdigit()
+        ) or low in _SERIES_STOP:
+            marks.append(("|", m.start(), m.end()))
+        elif not _free(m.span(), list(blocked)):
+            marks.append(("b", m.start(), m.end()))
+        else:
+            marks.append(("w", m.start(), m.end()))
+        prev_end = m.end()
+    # runs of words and the separator after each
+    runs: list[tuple[list[tuple[int, int, bool]], str]] = []
+    cur: list[tuple[int, int, bool]] = []
+    sep = ""
+    for kind, a, b in marks + [("|", len(text), len(text))]:
+        if kind in ("w", "b"):
+            if sep:  # a separator closed the previous run
+                runs.append((cur, sep))
+                cur, sep = [], ""
+            cur.append((a, b, kind == "b"))
+        elif kind in (",", "and") and cur:
+            sep = "and" if kind == "and" or sep == "and" else ","
+        else:
+            if cur:
+                runs.append((cur, ""))  # a break ends the run and any list through it
+                runs.append(([], "|"))
+            cur, sep = [], ""
+    out: list[list[tuple[int, int]]] = []
+    k = 0
+    while k < len(runs):
+        chain = [k]
+        while runs[chain[-1]][1] in (",", "and") and chain[-1] + 1 < len(runs):
+            nxt = runs[chain[-1] + 1][0]
+            if not nxt:
+                break
+            chain.append(chain[-1] + 1)
+            if runs[chain[-2]][1] == "and":
+                break  # "X, Y and Z": the list ends with the item after "and"
+        k = chain[-1] + 1
+        if len(chain) < 2 or runs[chain[-2]][1] != "and":
+            continue
+        middle = [runs[j][0] for j in chain[1:-1]]
+        if any(len(r) > _SERIES_ITEM_WORDS for r in middle):
+            continue
+        cap = max((len(r) for r in middle), default=_SERIES_ITEM_WORDS)
+        first = runs[chain[0]][0][-cap:]
+        while first and any(w[2] for w in first):  # a blocked word ends the first item
+            first = first[next(i for i in range(len(first) - 1, -1, -1) if first[i][2]) + 1 :]
+        last = runs[chain[-1]][0][:cap]
+        last = last[: next((i for i, w in enumerate(last) if w[2]), len(last))]
+        if not first or not last:
+            continue
+        # names listed with names: "near Berlin and Paris happening" lists Berlin and Paris
+        if (
+            text[first[-1][0]].isupper()
+            and text[last[0][0]].isupper()
+            and all(not text[w[0]].islower() for r in middle for w in r)
+        ):  # ("Taylor Swift and Maroon 5": a digit goes with the name)
+            last = last[: next((i for i, w in enumerate(last) if text[w[0]].islower()), None)]
+            up = [i for i, w in enumerate(first) if text[w[0]].islower()]
+            first = first[up[-1] + 1 :] if up else first
+        if not first or not last:
+            continue
+        spans = [(r[0][0], r[-1][1]) for r in (first, *middle, last)]
+        if any(re.fullmatch(r"[\d.,\s]+", text[a:b]) for a, b in spans):
+            continue
+        out.append(spans)
+    return out
 
 
 def _string_array(spec: ParamSpec) -> bool:
@@ -1893,6 +2574,7 @@ def _cue_span(
     and pronouns right after the name word are skipped (``docket number 123456`` -> ``123456``)."""
     name_w, doc_w = _label_words(spec)
     labels = name_w | doc_w
+    first: tuple[int, int, str] | None = None
     for tok in tokens:
         if tok.stem not in words or korean.has_hangul(tok.surface):
             continue
@@ -1908,18 +2590,29 @@ def _cue_span(
             skip += w.end()
             lead = _LEAD_RE.match(rest[skip:])
             skip += lead.end() if lead else 0
+        # "modification verbatim: no onions, extra cheese": one word before a colon
+        colon = re.match(r"[A-Za-z]+\s*:\s*", rest[skip:])
+        if colon:
+            skip += colon.end()
         body = rest[skip:]
         # a message-like parameter ("content", "message") takes its whole sentence ("add todo
-        # with content go to sleep at 9 pm"); others stop at a preposition
-        stop = (_SENTENCE_STOP_RE if _MESSAGE_NAME_RE.search(spec.name) else _CUE_STOP_RE).search(
-            " " + body
-        )
-        value = (body[: max(0, stop.start() - 1)] if stop else body).strip(" -:")
-        limit = 20 if _MESSAGE_NAME_RE.search(spec.name) else 6
-        if value and len(value.split()) <= limit and not korean.is_stopword(value.lower()):
-            start = tok.end + skip
-            return start, start + len(value), tok.surface
-    return None
+        # with content go to sleep at 9 pm"), and so does any text a colon introduces; others
+        # stop at a preposition
+        whole = bool(_MESSAGE_NAME_RE.search(spec.name) or ":" in rest[:skip])
+        stop = (_SENTENCE_STOP_RE if whole else _CUE_STOP_RE).search(" " + body)
+        raw = body[: max(0, stop.start() - 1)] if stop else body
+        value = raw.strip(" -:")
+        limit = 20 if whole else 6
+        if (
+            re.search(r"\w", value)
+            and len(value.split()) <= limit
+            and not korean.is_stopword(value.lower())
+        ):
+            start = tok.end + skip + len(raw) - len(raw.lstrip(" -:"))
+            if ":" in rest[:skip]:
+                return start, start + len(value), tok.surface  # a colon says: this is it
+            first = first or (start, start + len(value), tok.surface)
+    return first
 
 
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
@@ -2184,6 +2877,7 @@ def series(
     spans = {name: tuple(ev["span"]) for name, ev in evidence.items()}
     at = {v.start: v for v in pool}
     lists: dict[str, list[Any]] = {}
+    where: dict[str, tuple[int, int]] = {}  # the span of a list written in one piece
     unitless: list[str] = []
     for name, (start, _end) in spans.items():
         value = args.get(name)
@@ -2204,7 +2898,60 @@ def series(
                 reach = m.end()
             if len(words) > 1:
                 lists[name] = words
+                where[name] = (start, reach)
             continue
+        if (
+            isinstance(value, str)
+            and evidence[name]["rule"] == "date"
+            and evidence[name]["text"] == value
+        ):
+            # dates written as the parameter takes them, listed ("on 2022-01-01 and 2022-02-01")
+            shape = re.sub(r"\d", r"\\d", re.escape(value))
+            dates, reach = [value], _end
+            while m := re.match(r"(.{1,12}?)(" + shape + r")(?!\d)", text[reach:]):
+                if not _SERIES_GAP_RE.match(m.group(1)):
+                    break
+                dates.append(m.group(2))
+                reach += m.end()
+            if len(dates) > 1:
+                lists[name] = dates
+                where[name] = (start, reach)
+            continue
+        if isinstance(value, str) and name in args:
+            # a word list the value opens or ends ("navy, purple and maroon", "Berlin and
+            # Paris"), none of whose items another argument holds
+            others_at = [sp for n, sp in spans.items() if n != name]
+            # "a weight of 85 kilograms and height of 180": another argument's name is no item
+            arg_words = {
+                korean.stem(w.lower())
+                for n in args
+                if n != name
+                for w in korean.split_identifier(n)
+            }
+            listed = next(
+                (
+                    sp
+                    for sp in word_series(text)
+                    if any(a <= start and _end <= b for a, b in (sp[0], sp[-1]))
+                    and all(_free(item, others_at) for item in sp)
+                    and not any(
+                        korean.stem(w.lower()) in arg_words
+                        for a, b in sp
+                        for w in re.findall(r"[^\W\d_]+", text[a:b])
+                    )
+                    # a name lists with names ("David Leitch and acted by ..." lists nothing)
+                    and (
+                        len(sp) > 2
+                        or value[:1].islower()
+                        or not any(text[a].islower() for a, _b in sp)
+                    )
+                ),
+                None,
+            )
+            if listed is not None:
+                lists[name] = [text[a:b] for a, b in listed]
+                where[name] = (listed[0][0], listed[-1][1])
+                continue
         if first is None or isinstance(value, (list, dict, bool)) or name not in args:
             continue
         # an identifier written in digits ("Case No 28473 and 64725") lists like a string
@@ -2216,9 +2963,8 @@ def series(
         if first.kind == "number" and not digits_id:
             unit = first.unit.split("/")[0]
             if unit and unit not in _NOT_UNITS:
-                same = [
-                    v.value for v in free if v.kind == "number" and v.unit.split("/")[0] == unit
-                ]
+                same_v = [v for v in free if v.kind == "number" and v.unit.split("/")[0] == unit]
+                same = [v.value for v in same_v]
                 # "10, 20 and 30 years": the unit written once after the last of a list
                 # counts for the unitless numbers listed before it
                 if len(same) == 1:
@@ -2237,6 +2983,11 @@ def series(
                     for x in same
                 ):
                     lists[name] = same
+                    if len(same_v) == len(same) and all(
+                        _SERIES_GAP_RE.match(text[x.end : y.start])
+                        for x, y in itertools.pairwise(same_v)
+                    ):
+                        where[name] = (same_v[0].start, same_v[-1].end)
             else:
                 unitless.append(name)
             continue
@@ -2247,8 +2998,8 @@ def series(
                 continue
             if v.kind != first.kind and not {v.kind, first.kind} <= {"name", "quoted"}:
                 break
-            if not _SERIES_GAP_RE.match(text[reach : v.start]):
-                break
+            if not _SERIES_GAP_RE.match(re.sub(r"[\"'‘’“”`]", "", text[reach : v.start])):
+                break  # ('"Climate Change" and "AI"': the quotes are no gap)
             gaps.append(text[reach : v.start])
             item = str(v.value)
             if first.kind == "name" and isinstance(value, str) and "," in value:
@@ -2269,22 +3020,41 @@ def series(
             continue
         if len(chain) > 1:
             lists[name] = chain
+            where[name] = (start, reach)
     if unitless:
         taken = {sp for n, sp in spans.items() if n not in unitless}
-        nums = [
-            v.value
+        nums_v = [
+            v
             for v in found.numbers
             if (v.start, v.end) not in taken
             and (not v.unit or v.unit in _NOT_UNITS)
             and v.start >= min(spans[n][0] for n in unitless)
         ]
+        nums = [v.value for v in nums_v]
         p = len(unitless)
         if len(nums) > p and len(nums) % p == 0:
             order = sorted(unitless, key=lambda n: spans[n][0])
             for j, name in enumerate(order):
                 lists[name] = nums[j::p]
+            if p == 1 and all(
+                _SERIES_GAP_RE.match(text[x.end : y.start]) for x, y in itertools.pairwise(nums_v)
+            ):  # "seasons 2018 and 2020": one list written in one piece
+                where[unitless[0]] = (nums_v[0].start, nums_v[-1].end)
     if not lists:
         return [args]
+    ranges = sorted(where[n] for n in lists if n in where)
+    if (
+        len(lists) > 1
+        and len(ranges) == len(lists)
+        and all(a[1] <= b[0] for a, b in itertools.pairwise(ranges))
+        and not re.search(r"\brespectively\b|각각", text, re.I)
+    ):
+        # lists written apart ("Lakers and Bulls in seasons 2018 and 2020") ask for every
+        # pairing; lists written interleaved, or "respectively", pair in order (below)
+        rows = [dict(args)]
+        for name in sorted(lists, key=lambda n: where[n]):
+            rows = [{**row, name: item} for row in rows for item in lists[name]]
+        return rows
     k = max(len(c) for c in lists.values())
     out = []
     for i in range(k):

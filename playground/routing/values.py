@@ -304,6 +304,8 @@ def numbers(text: str) -> list[Value]:
     """Every number written in ``text`` (digits or words), in order of position."""
     out: list[Value] = []
     for m in _NUM_RE.finditer(text):
+        if re.match(r"[A-Za-z]\^", text[m.end("num") : m.end("num") + 2]):
+            continue  # "2x^2": a term of an expression, not a number
         raw = m.group("num").replace(",", "")
         value: int | float = float(raw) if "." in raw else int(raw)
         if m.group("exp"):  # 1e-9, 2.5E6
@@ -405,7 +407,13 @@ def names(text: str) -> list[Value]:
     for m in _NAME_RE.finditer(text):
         words = m.group().split()
         start, end = m.start(), m.end()
-        while words and (words[0] in _NOT_NAMES or words[0].lower() in ("of", "the", "and")):
+        # "at The Plaza", "The Weeknd's": a capital The inside a sentence is part of the name
+        inside = re.search(r"[a-z,]\s+$", text[:start]) is not None
+        while (
+            words
+            and not (words[0] == "The" and inside and len(words) > 1)
+            and (words[0] in _NOT_NAMES or words[0].lower() in ("of", "the", "and"))
+        ):
             start = text.index(words[0], start) + len(words[0])
             start += len(text[start:]) - len(text[start:].lstrip())
             words = words[1:]
@@ -451,4 +459,20 @@ def lists(text: str) -> list[Value]:
             continue
         if isinstance(value, list) and value:
             out.append(Value("list", value, m.start(), m.end(), m.group()))
-    return out
+    for m in _TUPLE_RE.finditer(text):
+        if any(v.start < m.end() and m.start() < v.end for v in out):
+            continue
+        items: list[Any] = []
+        for n in _TUPLE_ITEM_RE.finditer(m.group()):
+            x = float(n.group(1).replace("−", "-"))
+            x = -abs(x) if (n.group(2) or "").upper() in ("S", "W") else x
+            items.append(int(x) if x.is_integer() and "." not in n.group(1) else x)
+        out.append(Value("list", items, m.start(), m.end(), m.group()))
+    return sorted(out, key=lambda v: v.start)
+
+
+#: A tuple of numbers in parentheses ("(3, 4)", "(33.4484 N, 112.0740 W)"); a coordinate's
+#: S or W makes it negative (the usual sign convention of latitude and longitude).
+_TUPLE_NUM = r"\s*[-+−]?\d+(?:\.\d+)?\s*°?\s*(?:[NSEWnsew]\b)?\s*"
+_TUPLE_RE = re.compile(rf"\((?:{_TUPLE_NUM},)+{_TUPLE_NUM}\)")
+_TUPLE_ITEM_RE = re.compile(r"([-+−]?\d+(?:\.\d+)?)\s*°?\s*([NSEWnsew]\b)?")

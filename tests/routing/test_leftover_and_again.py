@@ -320,7 +320,7 @@ def test_a_string_array_takes_the_leftover_words_listed_together():
     assert [c.args for c in move.calls] == [
         {"location": "Los Angeles", "items": ["tomatoes", "lettuce"]}
     ]
-    assert move.explanation["tools"][0]["arg_evidence"]["items"]["rule"] == "leftover"
+    assert move.explanation["tools"][0]["arg_evidence"]["items"]["rule"] == "list"
 
 
 WEATHER = _tool(
