@@ -27,7 +27,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane
+from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
 
 from playground.routing import registry
 from playground.tui.commands import PlaygroundCommands
@@ -191,8 +191,6 @@ class PlaygroundApp(App[None]):
     def on_mount(self) -> None:
         self._views["call"] = self.query_one(CallView)
         self._update_subtitle()
-        if self.pg is None:
-            self.query_one(CallView).query_one("#contract-head", Static).update("loading tools…")
         # Everything else waits until the first screen is drawn (issue 13 item 6): the rest of
         # the Call view, then the tools (the load worker's imports would compete with it).
         self.call_after_refresh(self.call_later, self._after_first_screen)

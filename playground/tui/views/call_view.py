@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     from playground.core.record import CallRecord
     from playground.workbench import Playground
 
+#: The contract header until the tools are loaded (the first screen's loading indicator).
+LOADING = "loading tools…"
+
 NO_CALL_YET = "No call yet: fill in the arguments and press ctrl+r."
 
 EMPTY_REGISTRY_HELP = (
@@ -83,43 +86,59 @@ class CallView(Horizontal):
         self._kept_args: dict[str, tuple[str, Any]] = {}
         #: The contract shown before a reload that did not register it (its module broke).
         self._lost: str | None = None
+        self._completing = asyncio.Lock()
+        self._completed = False
 
     def watch_running(self, running: bool) -> None:
         for button in self.query("#run").results(Button):
             button.disabled = running
 
     def compose(self) -> ComposeResult:
+        # The first screen shows the panes, the (empty) contract list and "loading tools…";
+        # everything that stays empty until the tools load is mounted by complete() right
+        # after it (issue 13 item 6: each widget is styled, laid out and drawn; these were ~40
+        # of the first screen's ~65).
         with Vertical(id="contracts-col", classes="pane") as col:
             col.border_title = "Contracts  ctrl+t"
             yield ContractList(id="contracts")
-            # hidden until the tools are loaded (set_playground): an empty bordered box while
-            # they load would read as a load problem without text
+        # Wide: arguments | record side by side; narrow (the app's ``-narrow`` class): stacked.
+        with Horizontal(id="work"), Vertical(id="args-col", classes="pane") as col:
+            col.border_title = "Arguments  enter"
+            yield Static(LOADING, id="contract-head")
+
+    @property
+    def completed(self) -> bool:
+        """Whether :meth:`complete` has mounted the arguments, the run bar and the record."""
+        return self._completed
+
+    async def complete(self) -> None:
+        """Mount what the first screen does not show: the empty-registry help and the load
+        problems (hidden until the tools are loaded: an empty bordered box while they load would
+        read as a load problem without text), the contract's description, the arguments (form
+        and JSON editor), the run bar and the record panel (with its traceback panel and wire
+        JSON tabs). The app calls it right after its first screen, before the tools are shown.
+        Idempotent; a second caller waits for the first."""
+        async with self._completing:
+            if self._completed or not self.is_attached:  # built, or the app is closing
+                return
             help_box = Static("", id="empty-help", classes="help")
             problems = Static("", id="problems", classes="problems", markup=False)
             help_box.display = problems.display = False
-            yield help_box
-            yield problems
-        # Wide: arguments | record side by side; narrow (the app's ``-narrow`` class): stacked.
-        with Horizontal(id="work"):
-            with Vertical(id="args-col", classes="pane") as col:
-                col.border_title = "Arguments  enter"
-                yield Static("", id="contract-head")
-                doc = VerticalScroll(id="contract-doc")
-                doc.can_focus = False  # read-only: scrolls with the mouse, never a tab stop
-                with doc:
-                    yield Static("", id="contract-desc", markup=False)
-                yield ArgsEditor(id="args-editor")
-                with Horizontal(id="run-bar"):
-                    yield Button("Run  ctrl+r", id="run", variant="primary")
-                    yield Button("Run with repair", id="run-repair")
-            yield RecordView(id="record", classes="pane", empty_text=NO_CALL_YET, lazy_wire=True)
-
-    async def complete(self) -> None:
-        """Mount what the first screen does not show (the JSON tab's editor, the record's
-        traceback panel and the wire JSON's provider tabs); the app calls it right after its
-        first screen, before the tools are shown. Idempotent."""
-        await self.query_one(ArgsEditor).build()
-        await self.query_one(RecordView).build()
+            doc = VerticalScroll(Static("", id="contract-desc", markup=False), id="contract-doc")
+            doc.can_focus = False  # read-only: scrolls with the mouse, never a tab stop
+            run_bar = Horizontal(
+                Button("Run  ctrl+r", id="run", variant="primary"),
+                Button("Run with repair", id="run-repair"),
+                id="run-bar",
+            )
+            record = RecordView(id="record", classes="pane", empty_text=NO_CALL_YET)
+            await self.query_one("#contracts-col").mount_all([help_box, problems])
+            await self.query_one("#args-col").mount_all(
+                [doc, ArgsEditor(id="args-editor"), run_bar]
+            )
+            await self.query_one("#work").mount(record)
+            self._completed = True
+            self.watch_running(self.running)
 
     # -- state down ------------------------------------------------------------------------------
     async def set_playground(self, pg: Playground, keep: bool = False) -> None:
@@ -260,18 +279,20 @@ class CallView(Horizontal):
 
     def action_args_tab(self) -> None:
         """``f6``: switch the arguments between the Form and JSON tabs."""
+        if not self._completed:  # the keys work once complete() has mounted the arguments
+            return
         cycle_tabs(self.query_one("#args-tabs", TabbedContent), focus=True)
 
     def action_wire_tab(self) -> None:
         """``f7``: show the next provider's wire JSON (Gemini → Anthropic → OpenAI)."""
-        tabs = self.query_one(RecordView).wire.tabs
-        if tabs is not None:  # built right after the first screen
-            cycle_tabs(tabs)
+        if self._completed:
+            cycle_tabs(self.query_one(RecordView).wire.tabs)
 
     def action_edit_source(self) -> None:
         """``f8``: open ``$EDITOR`` at the line the shown ``raised`` record failed on
         (:func:`playground.tui.editor.open_in_editor`); a notification says why not."""
-        frame = failing_frame(self.query_one(RecordView).frames)
+        frames = self.query_one(RecordView).frames if self._completed else []
+        frame = failing_frame(frames)
         if frame is None:
             self.notify("No traceback shown: f8 opens $EDITOR at a raised call's failing line.")
             return
@@ -287,8 +308,7 @@ class CallView(Horizontal):
         record = self.last_record
         if record is not None:
             wire = self.query_one(RecordView).wire
-            tabs = wire.tabs
-            provider = ((tabs.active if tabs else "") or "").rsplit("-", 1)[-1]
+            provider = (wire.tabs.active or "").rsplit("-", 1)[-1]
             if provider in wire.texts:
                 out[f"wire JSON ({provider})"] = (
                     wire.texts[provider],
