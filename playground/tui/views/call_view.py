@@ -9,7 +9,7 @@ the UI; the worker posts :class:`CallView.CallDone` with the record. ``f6`` swit
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual import on, work
@@ -25,13 +25,13 @@ from playground.tui.editor import failing_frame, open_in_editor
 from playground.tui.formatting import contract_badges, pretty_json
 from playground.tui.last_used import last_contract, remember_contract
 from playground.tui.tabkeys import cycle_tabs
-from playground.tui.widgets.args_editor import ArgsEditor
 from playground.tui.widgets.contract_list import ContractList
-from playground.tui.widgets.record_view import RecordView
 
 if TYPE_CHECKING:
     from playground.core.gate import Gate
     from playground.core.record import CallRecord
+    from playground.tui.widgets.args_editor import ArgsEditor
+    from playground.tui.widgets.record_view import RecordView
     from playground.workbench import Playground
 
 #: The contract header until the tools are loaded (the first screen's loading indicator).
@@ -121,6 +121,10 @@ class CallView(Horizontal):
         async with self._completing:
             if self._completed or not self.is_attached:  # built, or the app is closing
                 return
+            # imported here, after the first screen (the form's widgets and validators)
+            from playground.tui.widgets.args_editor import ArgsEditor
+            from playground.tui.widgets.record_view import RecordView
+
             help_box = Static("", id="empty-help", classes="help")
             problems = Static("", id="problems", classes="problems", markup=False)
             help_box.display = problems.display = False
@@ -140,6 +144,16 @@ class CallView(Horizontal):
             self._completed = True
             self.watch_running(self.running)
 
+    @property
+    def args_editor(self) -> ArgsEditor:
+        """The arguments' Form/JSON editor (mounted by :meth:`complete`; ``NoMatches`` before)."""
+        return cast("ArgsEditor", self.query_one("#args-editor"))
+
+    @property
+    def record_view(self) -> RecordView:
+        """The record panel (mounted by :meth:`complete`; ``NoMatches`` before)."""
+        return cast("RecordView", self.query_one("#record"))
+
     # -- state down ------------------------------------------------------------------------------
     async def set_playground(self, pg: Playground, keep: bool = False) -> None:
         """Show ``pg``'s registry: the contracts, the load problems, or the empty-registry help.
@@ -154,7 +168,7 @@ class CallView(Horizontal):
             self._kept_args.clear()
             self._lost = None
         elif self.shown is not None:
-            editor = self.query_one(ArgsEditor)
+            editor = self.args_editor
             ok, args, _ = editor.current_args()
             self._kept_args[self.shown] = (editor.mode, args if ok else editor.editor.text)
         # a contract a failed reload dropped comes back (with its arguments) on a good one
@@ -171,7 +185,7 @@ class CallView(Horizontal):
         problems.update("\n".join(f"⚠ {p}" for p in registry.problems))
         problems.display = bool(registry.problems)
         if not keep:
-            self.query_one(RecordView).clear(NO_CALL_YET)
+            self.record_view.clear(NO_CALL_YET)
         self.shown = None
         await self.show_contract(contracts.chosen if registry.contracts else None, force=True)
         self._lost = wanted if wanted is not None and self.shown != wanted else None
@@ -182,7 +196,7 @@ class CallView(Horizontal):
     def _restore_args(self, mode: str, args: Any) -> None:
         """Put back the arguments kept over a reload: ``args`` (a value, or the editor's text
         when it did not parse) in the ``mode`` tab that was open."""
-        editor = self.query_one(ArgsEditor)
+        editor = self.args_editor
         if isinstance(args, str) and mode == "json":
             editor.editor.load_text(args)
         else:
@@ -226,7 +240,7 @@ class CallView(Horizontal):
             )
             head.update(text)
             desc.update(contract.description or "(no description)")
-        await self.query_one(ArgsEditor).show_contract(contract)
+        await self.args_editor.show_contract(contract)
 
     async def select_contract(self, name: str) -> bool:
         """Highlight ``name`` in the list and show it; ``False`` when not registered."""
@@ -248,15 +262,15 @@ class CallView(Horizontal):
         if self.running:
             self.notify("A call is still running; wait for it to finish.", severity="warning")
             return
-        ok, args, problem = self.query_one(ArgsEditor).current_args()
+        ok, args, problem = self.args_editor.current_args()
         if not ok:
             self.notify(problem, title="Not sent", severity="error")
             # blank the previous record: its fields must not read as this attempt's result
-            self.query_one(RecordView).clear(f"not sent: {problem}")
+            self.record_view.clear(f"not sent: {problem}")
             return
         self.running = True
         contract = self.pg.registry.get(name)
-        self.query_one(RecordView).show_running(name, contract.timeout_s if contract else None)
+        self.record_view.show_running(name, contract.timeout_s if contract else None)
         remember_contract(name)
         self._call_worker(self.pg.gate, name, args)
 
@@ -271,7 +285,7 @@ class CallView(Horizontal):
         if not name:
             self.notify("No contract selected.", severity="warning")
             return
-        ok, args, problem = self.query_one(ArgsEditor).current_args()
+        ok, args, problem = self.args_editor.current_args()
         if not ok:
             self.notify(problem, title="Not sent", severity="error")
             return
@@ -286,12 +300,12 @@ class CallView(Horizontal):
     def action_wire_tab(self) -> None:
         """``f7``: show the next provider's wire JSON (Gemini → Anthropic → OpenAI)."""
         if self._completed:
-            cycle_tabs(self.query_one(RecordView).wire.tabs)
+            cycle_tabs(self.record_view.wire.tabs)
 
     def action_edit_source(self) -> None:
         """``f8``: open ``$EDITOR`` at the line the shown ``raised`` record failed on
         (:func:`playground.tui.editor.open_in_editor`); a notification says why not."""
-        frames = self.query_one(RecordView).frames if self._completed else []
+        frames = self.record_view.frames if self._completed else []
         frame = failing_frame(frames)
         if frame is None:
             self.notify("No traceback shown: f8 opens $EDITOR at a raised call's failing line.")
@@ -307,7 +321,7 @@ class CallView(Horizontal):
         out: dict[str, tuple[str, str]] = {}
         record = self.last_record
         if record is not None:
-            wire = self.query_one(RecordView).wire
+            wire = self.record_view.wire
             provider = (wire.tabs.active or "").rsplit("-", 1)[-1]
             if provider in wire.texts:
                 out[f"wire JSON ({provider})"] = (
@@ -336,7 +350,7 @@ class CallView(Horizontal):
         self.running = False
         self.last_record = event.record
         self.records.append(event.record)
-        self.query_one(RecordView).show_record(event.record)
+        self.record_view.show_record(event.record)
 
     @on(ContractList.Chosen)
     async def _chosen(self, event: ContractList.Chosen) -> None:
@@ -351,11 +365,11 @@ class CallView(Horizontal):
 
     def focus_first_field(self) -> None:
         """Focus the first argument field (the Run button when the contract takes none)."""
-        fields = self.query_one(ArgsEditor).form.fields
+        fields = self.args_editor.form.fields
         (fields[0] if fields else self.query_one("#run", Button)).focus()
 
-    @on(ArgsEditor.Problem)
-    def _problem(self, event: ArgsEditor.Problem) -> None:
+    def on_args_editor_problem(self, event: ArgsEditor.Problem) -> None:
+        """A problem from the arguments' editor (invalid JSON when switching tabs): a toast."""
         event.stop()
         self.notify(event.text, severity="warning")
 
