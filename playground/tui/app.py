@@ -329,10 +329,9 @@ class PlaygroundApp(App[None]):
 
     def action_save_value(self) -> None:
         """Write the Call view's last value (all of it, not the preview) to a file."""
-        from playground.tui.widgets.record_view import RecordView
-
-        try:
-            path = self.query_one(CallView).query_one(RecordView).save_value()
+        call_view = self.query_one(CallView)
+        try:  # the record panel is mounted right after the first screen
+            path = call_view.record_view.save_value() if call_view.completed else None
         except OSError as exc:
             self.notify(f"Could not save the value: {exc}", severity="error")
             return

@@ -164,6 +164,7 @@ class CallView(Horizontal):
         another contract and keeps the lost one's arguments: the next reload that registers
         it again selects it with them. Otherwise the list opens on the contract last run or the
         first one that is not a demo of faults (``contract_list.first_choice``)."""
+        await self.complete()  # the panes it fills (a no-op once the app has mounted them)
         if not keep:
             self._kept_args.clear()
             self._lost = None
