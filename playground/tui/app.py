@@ -19,7 +19,6 @@ import os
 import sys
 import threading
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
@@ -31,6 +30,7 @@ from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
 
 from playground.routing import registry
 from playground.tui.commands import PlaygroundCommands
+from playground.tui.css_files import CALL_CSS, VIEWS_CSS, read_css
 from playground.tui.router_pick import RouterPick
 from playground.tui.views.call_view import CallView
 
@@ -43,10 +43,6 @@ if TYPE_CHECKING:
     from playground.workbench import Playground
 
 MODES = ("call", "ask", "steps", "evaluate", "history")
-
-#: The Ask, Steps, Evaluate and History views' CSS, read when the first of them is built (the
-#: first screen does not parse it; ``CSS_PATH``'s ``app.tcss`` has the rest).
-VIEWS_CSS = Path(__file__).with_name("views.tcss")
 
 #: Per tab id: the tab's label and its view (module, class, widget id). The views other than Call
 #: are built when first needed (:meth:`PlaygroundApp.view`); their modules are imported then.
@@ -221,7 +217,7 @@ class PlaygroundApp(App[None]):
             if view is not None:
                 return view
             _, module, class_name, widget_id = TABS[tab]
-            self._read_views_css()
+            read_css(self, CALL_CSS, VIEWS_CSS)  # their rules, and the shared classes
             view = getattr(importlib.import_module(module), class_name)(id=widget_id)
             if hasattr(view, "router"):
                 view.router = self.router_pick  # composed into its status line
@@ -229,15 +225,6 @@ class PlaygroundApp(App[None]):
             self._hand_down(tab, view)
             self._views[tab] = view
             return view
-
-    def _read_views_css(self) -> None:
-        """Add :data:`VIEWS_CSS` (the other views' rules) to the app's stylesheet, once: parsed
-        when the next widget is styled. Its selectors match only inside those views, so nothing
-        shown so far needs restyling."""
-        path = str(VIEWS_CSS)
-        if not self.stylesheet.has_source(path):
-            css = VIEWS_CSS.read_text(encoding="utf-8")
-            self.stylesheet.add_source(css, read_from=(path, ""), is_default_css=False)
 
     def _hand_down(self, tab: str, view: Any) -> None:
         """Give a newly built view the state the app handed the built views so far."""

@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Button, Static, TabbedContent
 
+from playground.tui.css_files import CALL_CSS, read_css
 from playground.tui.daemon_thread import in_daemon_thread
 from playground.tui.editor import failing_frame, open_in_editor
 from playground.tui.formatting import contract_badges, pretty_json
@@ -125,6 +126,7 @@ class CallView(Horizontal):
             from playground.tui.widgets.args_editor import ArgsEditor
             from playground.tui.widgets.record_view import RecordView
 
+            read_css(self.app, CALL_CSS)  # their rules, parsed when they are styled
             help_box = Static("", id="empty-help", classes="help")
             problems = Static("", id="problems", classes="problems", markup=False)
             help_box.display = problems.display = False
