@@ -19,7 +19,6 @@ import os
 import sys
 import threading
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
@@ -27,10 +26,11 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane
+from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
 
 from playground.routing import registry
 from playground.tui.commands import PlaygroundCommands
+from playground.tui.css_files import CALL_CSS, VIEWS_CSS, read_css
 from playground.tui.router_pick import RouterPick
 from playground.tui.views.call_view import CallView
 
@@ -43,10 +43,6 @@ if TYPE_CHECKING:
     from playground.workbench import Playground
 
 MODES = ("call", "ask", "steps", "evaluate", "history")
-
-#: The Ask, Steps, Evaluate and History views' CSS, read when the first of them is built (the
-#: first screen does not parse it; ``CSS_PATH``'s ``app.tcss`` has the rest).
-VIEWS_CSS = Path(__file__).with_name("views.tcss")
 
 #: Per tab id: the tab's label and its view (module, class, widget id). The views other than Call
 #: are built when first needed (:meth:`PlaygroundApp.view`); their modules are imported then.
@@ -191,8 +187,6 @@ class PlaygroundApp(App[None]):
     def on_mount(self) -> None:
         self._views["call"] = self.query_one(CallView)
         self._update_subtitle()
-        if self.pg is None:
-            self.query_one(CallView).query_one("#contract-head", Static).update("loading tools…")
         # Everything else waits until the first screen is drawn (issue 13 item 6): the rest of
         # the Call view, then the tools (the load worker's imports would compete with it).
         self.call_after_refresh(self.call_later, self._after_first_screen)
@@ -223,7 +217,7 @@ class PlaygroundApp(App[None]):
             if view is not None:
                 return view
             _, module, class_name, widget_id = TABS[tab]
-            self._read_views_css()
+            read_css(self, CALL_CSS, VIEWS_CSS)  # their rules, and the shared classes
             view = getattr(importlib.import_module(module), class_name)(id=widget_id)
             if hasattr(view, "router"):
                 view.router = self.router_pick  # composed into its status line
@@ -231,15 +225,6 @@ class PlaygroundApp(App[None]):
             self._hand_down(tab, view)
             self._views[tab] = view
             return view
-
-    def _read_views_css(self) -> None:
-        """Add :data:`VIEWS_CSS` (the other views' rules) to the app's stylesheet, once: parsed
-        when the next widget is styled. Its selectors match only inside those views, so nothing
-        shown so far needs restyling."""
-        path = str(VIEWS_CSS)
-        if not self.stylesheet.has_source(path):
-            css = VIEWS_CSS.read_text(encoding="utf-8")
-            self.stylesheet.add_source(css, read_from=(path, ""), is_default_css=False)
 
     def _hand_down(self, tab: str, view: Any) -> None:
         """Give a newly built view the state the app handed the built views so far."""
@@ -331,10 +316,9 @@ class PlaygroundApp(App[None]):
 
     def action_save_value(self) -> None:
         """Write the Call view's last value (all of it, not the preview) to a file."""
-        from playground.tui.widgets.record_view import RecordView
-
-        try:
-            path = self.query_one(CallView).query_one(RecordView).save_value()
+        call_view = self.query_one(CallView)
+        try:  # the record panel is mounted right after the first screen
+            path = call_view.record_view.save_value() if call_view.completed else None
         except OSError as exc:
             self.notify(f"Could not save the value: {exc}", severity="error")
             return

@@ -170,7 +170,10 @@ async def test_no_empty_problem_or_help_box_before_the_tools_are_shown():
     app = Bare()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert app.query_one(CallView).pg is None  # nothing loaded: set_playground never ran
+        view = app.query_one(CallView)
+        assert view.pg is None  # nothing loaded: set_playground never ran
+        assert not [w for w in app.query("#problems, #empty-help") if w.display]
+        await view.complete()  # the boxes are mounted after the first screen, still hidden
         assert not app.query_one("#problems").display
         assert not app.query_one("#empty-help").display
 

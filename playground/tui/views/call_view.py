@@ -9,7 +9,7 @@ the UI; the worker posts :class:`CallView.CallDone` with the record. ``f6`` swit
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual import on, work
@@ -20,19 +20,23 @@ from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Button, Static, TabbedContent
 
+from playground.tui.css_files import CALL_CSS, read_css
 from playground.tui.daemon_thread import in_daemon_thread
 from playground.tui.editor import failing_frame, open_in_editor
 from playground.tui.formatting import contract_badges, pretty_json
 from playground.tui.last_used import last_contract, remember_contract
 from playground.tui.tabkeys import cycle_tabs
-from playground.tui.widgets.args_editor import ArgsEditor
 from playground.tui.widgets.contract_list import ContractList
-from playground.tui.widgets.record_view import RecordView
 
 if TYPE_CHECKING:
     from playground.core.gate import Gate
     from playground.core.record import CallRecord
+    from playground.tui.widgets.args_editor import ArgsEditor
+    from playground.tui.widgets.record_view import RecordView
     from playground.workbench import Playground
+
+#: The contract header until the tools are loaded (the first screen's loading indicator).
+LOADING = "loading tools…"
 
 NO_CALL_YET = "No call yet: fill in the arguments and press ctrl+r."
 
@@ -83,43 +87,74 @@ class CallView(Horizontal):
         self._kept_args: dict[str, tuple[str, Any]] = {}
         #: The contract shown before a reload that did not register it (its module broke).
         self._lost: str | None = None
+        self._completing = asyncio.Lock()
+        self._completed = False
 
     def watch_running(self, running: bool) -> None:
         for button in self.query("#run").results(Button):
             button.disabled = running
 
     def compose(self) -> ComposeResult:
+        # The first screen shows the panes, the (empty) contract list and "loading tools…";
+        # everything that stays empty until the tools load is mounted by complete() right
+        # after it (issue 13 item 6: each widget is styled, laid out and drawn; these were ~40
+        # of the first screen's ~65).
         with Vertical(id="contracts-col", classes="pane") as col:
             col.border_title = "Contracts  ctrl+t"
             yield ContractList(id="contracts")
-            # hidden until the tools are loaded (set_playground): an empty bordered box while
-            # they load would read as a load problem without text
+        # Wide: arguments | record side by side; narrow (the app's ``-narrow`` class): stacked.
+        with Horizontal(id="work"), Vertical(id="args-col", classes="pane") as col:
+            col.border_title = "Arguments  enter"
+            yield Static(LOADING, id="contract-head")
+
+    @property
+    def completed(self) -> bool:
+        """Whether :meth:`complete` has mounted the arguments, the run bar and the record."""
+        return self._completed
+
+    async def complete(self) -> None:
+        """Mount what the first screen does not show: the empty-registry help and the load
+        problems (hidden until the tools are loaded: an empty bordered box while they load would
+        read as a load problem without text), the contract's description, the arguments (form
+        and JSON editor), the run bar and the record panel (with its traceback panel and wire
+        JSON tabs). The app calls it right after its first screen, before the tools are shown.
+        Idempotent; a second caller waits for the first."""
+        async with self._completing:
+            if self._completed or not self.is_attached:  # built, or the app is closing
+                return
+            # imported here, after the first screen (the form's widgets and validators)
+            from playground.tui.widgets.args_editor import ArgsEditor
+            from playground.tui.widgets.record_view import RecordView
+
+            read_css(self.app, CALL_CSS)  # their rules, parsed when they are styled
             help_box = Static("", id="empty-help", classes="help")
             problems = Static("", id="problems", classes="problems", markup=False)
             help_box.display = problems.display = False
-            yield help_box
-            yield problems
-        # Wide: arguments | record side by side; narrow (the app's ``-narrow`` class): stacked.
-        with Horizontal(id="work"):
-            with Vertical(id="args-col", classes="pane") as col:
-                col.border_title = "Arguments  enter"
-                yield Static("", id="contract-head")
-                doc = VerticalScroll(id="contract-doc")
-                doc.can_focus = False  # read-only: scrolls with the mouse, never a tab stop
-                with doc:
-                    yield Static("", id="contract-desc", markup=False)
-                yield ArgsEditor(id="args-editor")
-                with Horizontal(id="run-bar"):
-                    yield Button("Run  ctrl+r", id="run", variant="primary")
-                    yield Button("Run with repair", id="run-repair")
-            yield RecordView(id="record", classes="pane", empty_text=NO_CALL_YET, lazy_wire=True)
+            doc = VerticalScroll(Static("", id="contract-desc", markup=False), id="contract-doc")
+            doc.can_focus = False  # read-only: scrolls with the mouse, never a tab stop
+            run_bar = Horizontal(
+                Button("Run  ctrl+r", id="run", variant="primary"),
+                Button("Run with repair", id="run-repair"),
+                id="run-bar",
+            )
+            record = RecordView(id="record", classes="pane", empty_text=NO_CALL_YET)
+            await self.query_one("#contracts-col").mount_all([help_box, problems])
+            await self.query_one("#args-col").mount_all(
+                [doc, ArgsEditor(id="args-editor"), run_bar]
+            )
+            await self.query_one("#work").mount(record)
+            self._completed = True
+            self.watch_running(self.running)
 
-    async def complete(self) -> None:
-        """Mount what the first screen does not show (the JSON tab's editor, the record's
-        traceback panel and the wire JSON's provider tabs); the app calls it right after its
-        first screen, before the tools are shown. Idempotent."""
-        await self.query_one(ArgsEditor).build()
-        await self.query_one(RecordView).build()
+    @property
+    def args_editor(self) -> ArgsEditor:
+        """The arguments' Form/JSON editor (mounted by :meth:`complete`; ``NoMatches`` before)."""
+        return cast("ArgsEditor", self.query_one("#args-editor"))
+
+    @property
+    def record_view(self) -> RecordView:
+        """The record panel (mounted by :meth:`complete`; ``NoMatches`` before)."""
+        return cast("RecordView", self.query_one("#record"))
 
     # -- state down ------------------------------------------------------------------------------
     async def set_playground(self, pg: Playground, keep: bool = False) -> None:
@@ -131,11 +166,12 @@ class CallView(Horizontal):
         another contract and keeps the lost one's arguments: the next reload that registers
         it again selects it with them. Otherwise the list opens on the contract last run or the
         first one that is not a demo of faults (``contract_list.first_choice``)."""
+        await self.complete()  # the panes it fills (a no-op once the app has mounted them)
         if not keep:
             self._kept_args.clear()
             self._lost = None
         elif self.shown is not None:
-            editor = self.query_one(ArgsEditor)
+            editor = self.args_editor
             ok, args, _ = editor.current_args()
             self._kept_args[self.shown] = (editor.mode, args if ok else editor.editor.text)
         # a contract a failed reload dropped comes back (with its arguments) on a good one
@@ -152,7 +188,7 @@ class CallView(Horizontal):
         problems.update("\n".join(f"⚠ {p}" for p in registry.problems))
         problems.display = bool(registry.problems)
         if not keep:
-            self.query_one(RecordView).clear(NO_CALL_YET)
+            self.record_view.clear(NO_CALL_YET)
         self.shown = None
         await self.show_contract(contracts.chosen if registry.contracts else None, force=True)
         self._lost = wanted if wanted is not None and self.shown != wanted else None
@@ -163,7 +199,7 @@ class CallView(Horizontal):
     def _restore_args(self, mode: str, args: Any) -> None:
         """Put back the arguments kept over a reload: ``args`` (a value, or the editor's text
         when it did not parse) in the ``mode`` tab that was open."""
-        editor = self.query_one(ArgsEditor)
+        editor = self.args_editor
         if isinstance(args, str) and mode == "json":
             editor.editor.load_text(args)
         else:
@@ -207,7 +243,7 @@ class CallView(Horizontal):
             )
             head.update(text)
             desc.update(contract.description or "(no description)")
-        await self.query_one(ArgsEditor).show_contract(contract)
+        await self.args_editor.show_contract(contract)
 
     async def select_contract(self, name: str) -> bool:
         """Highlight ``name`` in the list and show it; ``False`` when not registered."""
@@ -229,15 +265,15 @@ class CallView(Horizontal):
         if self.running:
             self.notify("A call is still running; wait for it to finish.", severity="warning")
             return
-        ok, args, problem = self.query_one(ArgsEditor).current_args()
+        ok, args, problem = self.args_editor.current_args()
         if not ok:
             self.notify(problem, title="Not sent", severity="error")
             # blank the previous record: its fields must not read as this attempt's result
-            self.query_one(RecordView).clear(f"not sent: {problem}")
+            self.record_view.clear(f"not sent: {problem}")
             return
         self.running = True
         contract = self.pg.registry.get(name)
-        self.query_one(RecordView).show_running(name, contract.timeout_s if contract else None)
+        self.record_view.show_running(name, contract.timeout_s if contract else None)
         remember_contract(name)
         self._call_worker(self.pg.gate, name, args)
 
@@ -252,7 +288,7 @@ class CallView(Horizontal):
         if not name:
             self.notify("No contract selected.", severity="warning")
             return
-        ok, args, problem = self.query_one(ArgsEditor).current_args()
+        ok, args, problem = self.args_editor.current_args()
         if not ok:
             self.notify(problem, title="Not sent", severity="error")
             return
@@ -260,18 +296,20 @@ class CallView(Horizontal):
 
     def action_args_tab(self) -> None:
         """``f6``: switch the arguments between the Form and JSON tabs."""
+        if not self._completed:  # the keys work once complete() has mounted the arguments
+            return
         cycle_tabs(self.query_one("#args-tabs", TabbedContent), focus=True)
 
     def action_wire_tab(self) -> None:
         """``f7``: show the next provider's wire JSON (Gemini → Anthropic → OpenAI)."""
-        tabs = self.query_one(RecordView).wire.tabs
-        if tabs is not None:  # built right after the first screen
-            cycle_tabs(tabs)
+        if self._completed:
+            cycle_tabs(self.record_view.wire.tabs)
 
     def action_edit_source(self) -> None:
         """``f8``: open ``$EDITOR`` at the line the shown ``raised`` record failed on
         (:func:`playground.tui.editor.open_in_editor`); a notification says why not."""
-        frame = failing_frame(self.query_one(RecordView).frames)
+        frames = self.record_view.frames if self._completed else []
+        frame = failing_frame(frames)
         if frame is None:
             self.notify("No traceback shown: f8 opens $EDITOR at a raised call's failing line.")
             return
@@ -286,9 +324,8 @@ class CallView(Horizontal):
         out: dict[str, tuple[str, str]] = {}
         record = self.last_record
         if record is not None:
-            wire = self.query_one(RecordView).wire
-            tabs = wire.tabs
-            provider = ((tabs.active if tabs else "") or "").rsplit("-", 1)[-1]
+            wire = self.record_view.wire
+            provider = (wire.tabs.active or "").rsplit("-", 1)[-1]
             if provider in wire.texts:
                 out[f"wire JSON ({provider})"] = (
                     wire.texts[provider],
@@ -316,7 +353,7 @@ class CallView(Horizontal):
         self.running = False
         self.last_record = event.record
         self.records.append(event.record)
-        self.query_one(RecordView).show_record(event.record)
+        self.record_view.show_record(event.record)
 
     @on(ContractList.Chosen)
     async def _chosen(self, event: ContractList.Chosen) -> None:
@@ -331,11 +368,11 @@ class CallView(Horizontal):
 
     def focus_first_field(self) -> None:
         """Focus the first argument field (the Run button when the contract takes none)."""
-        fields = self.query_one(ArgsEditor).form.fields
+        fields = self.args_editor.form.fields
         (fields[0] if fields else self.query_one("#run", Button)).focus()
 
-    @on(ArgsEditor.Problem)
-    def _problem(self, event: ArgsEditor.Problem) -> None:
+    def on_args_editor_problem(self, event: ArgsEditor.Problem) -> None:
+        """A problem from the arguments' editor (invalid JSON when switching tabs): a toast."""
         event.stop()
         self.notify(event.text, severity="warning")
 

@@ -6,7 +6,7 @@ from the editor when it holds valid JSON (else the editor text is kept and a mes
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -36,46 +36,31 @@ class ArgsEditor(Vertical):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._editor: JsonEditor | None = None
+        #: The active tab as of the last switch: the form is filled from the editor only when
+        #: the JSON tab is left (not when the Form tab opens at start).
+        self._tab = FORM
 
     def compose(self) -> ComposeResult:
-        # The JSON tab's editor is mounted by build(): hidden at start, it cost the TUI's first
-        # screen more than the rest of the Call view (issue 13 item 6).
+        # imported here: the TUI's first screen shows no editor (TextArea and tree-sitter are
+        # imported after it, when the Call view mounts this widget: issue 13 item 6)
+        from playground.tui.widgets.json_editor import JsonEditor, json_language
+
         with TabbedContent(initial=FORM, id="args-tabs"):
             with TabPane("Form", id=FORM):
                 yield ArgForm(id="arg-form")
-            yield TabPane("JSON", id=JSON)
+            with TabPane("JSON", id=JSON):
+                yield JsonEditor(
+                    "{}", language=json_language(), id="args-json", show_line_numbers=True
+                )
 
     @property
     def form(self) -> ArgForm:
         return self.query_one(ArgForm)
 
-    async def build(self) -> None:
-        """Mount the JSON tab's editor if it is not yet (the Call view does so right after the
-        first screen)."""
-        if self._editor is None and self.is_attached:  # not built, the app not closing
-            await self.query_one(f"#{JSON}", TabPane).mount(self._new_editor())
-
-    def _new_editor(self) -> JsonEditor:
-        # imported here: TextArea and tree-sitter are not needed for the first screen
-        from playground.tui.widgets.json_editor import JsonEditor, json_language
-
-        self._editor = JsonEditor(
-            "{}",
-            language=json_language(),
-            id="args-json",
-            show_line_numbers=True,
-        )
-        return self._editor
-
     @property
     def editor(self) -> JsonEditor:
-        """The JSON tab's editor (mounted now if :meth:`build` has not run yet: its text can
-        be read and loaded at once)."""
-        if self._editor is None:
-            self.query_one(f"#{JSON}", TabPane).mount(self._new_editor())
-        assert self._editor is not None
-        return self._editor
+        """The JSON tab's editor."""
+        return cast("JsonEditor", self.query_one("#args-json"))
 
     @property
     def mode(self) -> str:
@@ -111,10 +96,11 @@ class ArgsEditor(Vertical):
     @on(TabbedContent.TabActivated, "#args-tabs")
     def _sync(self, event: TabbedContent.TabActivated) -> None:
         event.stop()
+        previous, self._tab = self._tab, event.pane.id or FORM
         if event.pane.id == JSON:
             self.editor.load_text(args_to_json_text(self.form.args()))
             return
-        if self._editor is None:  # the Form tab opening at start: no JSON was ever typed
+        if previous != JSON:  # the Form tab opening at start
             return
         value, problem = parse_json_text(self.editor.text)
         if problem:

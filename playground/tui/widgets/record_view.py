@@ -81,18 +81,9 @@ class RecordView(VerticalScroll):
     #: Read-only: never a tab stop (scroll it with the mouse wheel).
     can_focus = False
 
-    def __init__(
-        self,
-        prefix: str = "rv",
-        empty_text: str = "No call yet.",
-        lazy_wire: bool = False,
-        **kwargs: Any,
-    ) -> None:
-        """``lazy_wire``: the wire JSON's provider tabs (see :class:`WireView`) and the traceback
-        panel (hidden until a ``raised`` record) are mounted by :meth:`build`, not composed."""
+    def __init__(self, prefix: str = "rv", empty_text: str = "No call yet.", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.prefix = prefix
-        self.lazy_wire = lazy_wire
         self.empty_text = empty_text
         self.fields: dict[str, str] = {}
         self.value_text = ""
@@ -105,44 +96,15 @@ class RecordView(VerticalScroll):
         yield RecordGrid(id=f"{self.prefix}-grid", classes="record-grid")
         yield Label("Value", classes="section")
         yield Static("-", id=f"{self.prefix}-value", classes="json")
-        if not self.lazy_wire:
-            yield from self._traceback_panel()
-        yield Label("Wire JSON (what the model reads back)", classes="section", id=self._wire_label)
-        yield WireView(prefix=f"{self.prefix}-wire", lazy=self.lazy_wire)
-
-    @property
-    def _wire_label(self) -> str:
-        return f"{self.prefix}-wire-label"
-
-    def _traceback_panel(self) -> tuple[Label, Static]:
-        """The traceback's title and text (hidden by the ``traceback`` class's CSS until shown)."""
-        return (
-            Label(
-                "Traceback (the tool's own frames; f8 opens $EDITOR at the last)",
-                id=f"{self.prefix}-traceback-label",
-                classes="section traceback",
-            ),
-            Static("", id=f"{self.prefix}-traceback", classes="traceback", markup=False),
+        # the traceback's title and text, hidden by the ``traceback`` class's CSS until shown
+        yield Label(
+            "Traceback (the tool's own frames; f8 opens $EDITOR at the last)",
+            id=f"{self.prefix}-traceback-label",
+            classes="section traceback",
         )
-
-    def _traceback_text(self) -> Static:
-        """The traceback's text widget, mounted now (with its title, before the wire JSON) if
-        :meth:`build` has not run yet."""
-        found = self.query(f"#{self.prefix}-traceback").results(Static)
-        for widget in found:
-            return widget
-        label, text = self._traceback_panel()
-        self.mount(label, text, before=f"#{self._wire_label}")
-        return text
-
-    async def build(self) -> None:
-        """Mount what ``lazy_wire`` left out (the traceback panel, the wire JSON's provider
-        tabs); the Call view calls it right after the first screen. Idempotent."""
-        if not self.is_attached:  # the app is closing
-            return
-        if not self.query(f"#{self.prefix}-traceback"):
-            await self.mount(*self._traceback_panel(), before=f"#{self._wire_label}")
-        await self.wire.build()
+        yield Static("", id=f"{self.prefix}-traceback", classes="traceback", markup=False)
+        yield Label("Wire JSON (what the model reads back)", classes="section")
+        yield WireView(prefix=f"{self.prefix}-wire")
 
     def _set(self, field: str, text: str, style: str = "") -> None:
         self.fields[field] = text
@@ -200,7 +162,7 @@ class RecordView(VerticalScroll):
             text.append(f" in {frame.get('function')}")
             if frame.get("code"):
                 text.append(f"\n    {frame.get('code')}", style="yellow")
-        self._traceback_text().update(text)
+        self.query_one(f"#{self.prefix}-traceback", Static).update(text)
         for widget in self.query(".traceback"):
             widget.display = bool(self.frames)
 

@@ -1,0 +1,86 @@
+"""What the TUI's first screen composes (issue 13 item 6): the tabs, the Call view's panes, the
+(empty) contract list with "loading tools…", and the footer keys; the arguments, the run bar,
+the record panel and the hidden boxes are mounted right after it, before the tools are shown.
+``bench/bench_tui.py`` times the same moment (the first refresh after mount)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+from textual.widget import Widget
+from textual.widgets import Footer
+
+import playground.tui.app as app_module
+from playground.tui.app import PlaygroundApp
+from playground.tui.views.call_view import LOADING, CallView
+from tests.tui.helpers import SIZE, settle
+
+#: Mounted by ``CallView.complete`` after the first screen (never part of it).
+LATER = ("args-editor", "arg-form", "args-json", "run", "run-repair", "record", "contract-doc")
+LATER += ("problems", "empty-help", "rv-wire-tabs", "rv-traceback")
+
+
+class FirstScreen(PlaygroundApp):
+    """Notes the widgets on screen at the first refresh after mount."""
+
+    CSS_PATH = str(Path(app_module.__file__).with_name("app.tcss"))  # a subclass's own folder
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.first: list[Widget] = []
+        self.head_at_first = ""
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.call_after_refresh(self.note_first_screen)
+
+    def note_first_screen(self) -> None:
+        self.first = list(self.screen.walk_children(with_self=True))
+        self.head_at_first = str(self.query_one("#contract-head").render())
+
+
+async def test_the_first_screen_shows_the_list_and_loading_and_mounts_the_rest_after(tools_dir):
+    app = FirstScreen(tools=[str(tools_dir)], no_history=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        ids = {w.id for w in app.first}
+        assert {"modes", "call-view", "contracts-col", "contracts", "args-col"} <= ids
+        assert app.head_at_first == LOADING == "loading tools…"
+        assert [i for i in LATER if i in ids] == []
+        assert len(app.first) <= 40  # 65 when the whole Call view was composed at start
+        # once the tools are in: every later widget is there; the list opens on the first
+        # module that is not a demo of faults (inventory.py, after flaky.py)
+        for widget_id in LATER:
+            assert app.query(f"#{widget_id}"), widget_id
+        assert app.query_one(CallView).shown == "stock_lookup"
+        assert "stock_lookup" in str(app.query_one("#contract-head").render())
+        keys = [key.description for key in app.query_one(Footer).query("FooterKey")]
+        assert {"Keys", "Run", "Form/JSON"} <= set(keys), keys
+
+
+async def test_the_view_keys_wait_for_the_widgets_they_drive():
+    """f6 (Form/JSON), f7 (wire tab) and f8 (edit the failing line) before ``complete`` has
+    mounted the arguments and the record: nothing breaks; f8 says why it does nothing."""
+
+    class Bare(App):
+        def compose(self):
+            yield CallView()
+
+    app = Bare()
+    notes: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(CallView)
+        view.notify = lambda message, **kw: notes.append(str(message))  # type: ignore[method-assign]
+        assert not view.completed
+        view.action_args_tab()
+        view.action_wire_tab()
+        view.action_edit_source()
+        await pilot.pause()
+        assert notes == ["No traceback shown: f8 opens $EDITOR at a raised call's failing line."]
+        await view.complete()
+        await view.complete()  # idempotent
+        assert view.completed and len(app.query("#args-editor")) == 1
+        view.action_args_tab()
+        await pilot.pause()
+        assert view.args_editor.mode == "json"
