@@ -49,3 +49,15 @@ def tmp_tool(tmp_path: Path):
         return tmp_path
 
     return write
+
+
+@pytest.fixture(autouse=True)
+def no_animations(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Apps built in a TUI test run with ``animation_level = "none"`` (what
+    ``TEXTUAL_ANIMATIONS=none`` sets; Textual reads that variable once, at import). An animated
+    tab underline moves 20 ms after a tab is activated, on a timer that no wait on the app's
+    state sees: under load a snapshot caught the Form/JSON underline half-way
+    (``╸╺━━━`` for ``╸━━━━╺``). Nothing in these tests is about animation."""
+    import textual.constants
+
+    monkeypatch.setattr(textual.constants, "TEXTUAL_ANIMATIONS", "none")
