@@ -35,8 +35,8 @@ async def go_to_contract(app, pilot, name: str) -> None:
 
 async def test_enter_on_a_contract_focuses_its_field_and_typed_korean_is_sent(tools_dir):
     """Enter on a contract of the list focuses its first field: for one whose description
-    scrolls (stock_lookup), then for search_products, whose typed Korean is sent (one app;
-    these were two tests)."""
+    scrolls (stock_lookup), then for search_products, whose typed Korean is sent; then invalid
+    JSON, not sent, blanks that record (one app; these were three tests)."""
     app = PlaygroundApp(tools=[str(tools_dir)])
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -63,6 +63,18 @@ async def test_enter_on_a_contract_focuses_its_field_and_typed_korean_is_sent(to
         assert record.args == {"keyword": "텀블러"}
         assert record.verdict == "valid" and record.body_ran
         assert app.query_one(RecordView).fields["verdict"] == "valid"
+        # arguments that are not sent (invalid JSON) blank the previous record
+        rv = app.query_one(RecordView)
+        assert rv.fields["verdict"] == "valid" and rv.fields["cache"] == "stored"
+        editor = app.query_one("#args-editor")
+        editor.set_mode("json")
+        await pilot.pause()
+        editor.editor.load_text('xx{ "keyword": "텀블러" }')
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert rv.fields["status"].startswith("not sent: invalid JSON")
+        assert rv.fields["verdict"] == rv.fields["cache"] == rv.fields["cache_key"] == "-"
+        assert rv.value_text == "" and rv.wire.texts == {}
 
 
 async def test_ctrl_t_returns_to_the_contract_list_from_any_mode(tools_dir):
@@ -332,25 +344,3 @@ def test_explanation_values_are_readable_json_not_python_repr():
         }
     )
     assert "arg on = true (boolean: )" in lines
-
-
-async def test_not_sent_blanks_the_previous_record(tools_dir):
-    app = PlaygroundApp(tools=[str(tools_dir)])
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await app.query_one(CallView).select_contract("search_products")
-        await pilot.pause()
-        app.query_one(ArgForm).set_field("keyword", "텀블러")
-        await pilot.press("ctrl+r")
-        await settle(app, pilot)
-        rv = app.query_one(RecordView)
-        assert rv.fields["verdict"] == "valid" and rv.fields["cache"] == "stored"
-        editor = app.query_one("#args-editor")
-        editor.set_mode("json")
-        await pilot.pause()
-        editor.editor.load_text('xx{ "keyword": "텀블러" }')
-        await pilot.press("ctrl+r")
-        await settle(app, pilot)
-        assert rv.fields["status"].startswith("not sent: invalid JSON")
-        assert rv.fields["verdict"] == rv.fields["cache"] == rv.fields["cache_key"] == "-"
-        assert rv.value_text == "" and rv.wire.texts == {}
