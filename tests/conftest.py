@@ -35,6 +35,11 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "worker_process: the test is about tool bodies running in a worker process (the CLI and "
+        "TUI tests otherwise run them in-process: tests/cli/conftest.py, tests/tui/conftest.py)",
+    )
     _, second, third = gc.get_threshold()
     gc.set_threshold(GC_THRESHOLD0, second, third)
 

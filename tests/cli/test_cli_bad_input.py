@@ -345,6 +345,7 @@ __tools__ = [odd_number]
 '''
 
 
+@pytest.mark.worker_process  # its "worker" case is the worker's own JSON check
 @pytest.mark.parametrize("where", ["worker", "in-process"])
 @pytest.mark.parametrize(
     ("which", "what", "path"),

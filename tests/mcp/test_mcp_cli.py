@@ -38,8 +38,12 @@ def playground(*args: str, env: dict[str, str] | None = None) -> subprocess.Comp
 
 @pytest.fixture(autouse=True)
 def _in_the_repository(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Relative paths (tools/shop.py, fixtures/...) resolve as in the subprocess runs."""
+    """Relative paths (tools/shop.py, fixtures/...) resolve as in the subprocess runs. The
+    Python tools some commands load beside the server run in-process (``PLAYGROUND_IN_PROCESS``,
+    inherited by the subprocess runs): these tests are about the servers, and a worker process
+    for the Python tools cost about 0.4 s of CPU a command."""
     monkeypatch.chdir(REPO)
+    monkeypatch.setenv("PLAYGROUND_IN_PROCESS", "1")
     monkeypatch.delenv("GEMINI_API_KEY", raising=False)
     monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
 

@@ -38,8 +38,11 @@ __tools__ = [renew_loan]
 
 @pytest.fixture(autouse=True)
 def no_keys(monkeypatch):
+    """No key (the offline router answers); tool bodies run in-process: these tests are about
+    routing, and a worker process per ``ask`` cost about 0.4 s of CPU."""
     for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PLAYGROUND_IN_PROCESS", "1")
 
 
 def ask_json(question: str, tools: str) -> dict:

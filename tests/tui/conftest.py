@@ -11,12 +11,6 @@ import pytest
 from tests.tui.helpers import TOOLS
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", "worker_process: the test is about tool bodies running in a worker process"
-    )
-
-
 @pytest.fixture(autouse=True)
 def bodies_in_process(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tool bodies run in the test's process (``PLAYGROUND_IN_PROCESS=1``), as the palette's

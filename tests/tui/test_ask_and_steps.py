@@ -26,10 +26,15 @@ async def ask(app, pilot, question: str, typed: bool = False) -> AskView:
     return await app.view("ask")
 
 
-async def test_ask_offline_shows_choice_calls_reply_and_gemini_request(tools_dir, monkeypatch):
+async def test_ask_offline_then_step_through_and_fork_the_episode(tools_dir, monkeypatch):
+    """One question, typed into Ask, answered by the offline router; then its episode in Steps:
+    the step keys, a fork whose arguments are not JSON, and a fork at the validate step. (One
+    app for what were four tests, each an app start and the same answer: the checks are the
+    same, in the order a user meets them.)"""
     monkeypatch.delenv("GEMINI_API_KEY", raising=False)
     monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
     app = PlaygroundApp(tools=[str(tools_dir)])
+    seen = capture_notifications(app)
     async with app.run_test(size=SIZE) as pilot:
         view = await ask(app, pilot, "HR20260601 택배 어디쯤인가요?", typed=True)
         assert view.episode is not None and view.episode.router == "offline"
@@ -45,8 +50,42 @@ async def test_ask_offline_shows_choice_calls_reply_and_gemini_request(tools_dir
         request = json.loads(view.texts["request"])
         assert request["method"] == "POST" and "generateContent" in request["url"]
         assert "track_shipping" in view.texts["request"]
-        # the episode is also in the step-through
+        # the episode is also in the step-through: n / p / e move the selection
         assert len((await app.view("steps")).episodes) == 1
+        await pilot.press("f3")
+        await pilot.pause()
+        steps = await app.view("steps")
+        assert steps.cursor == 0 and steps.selected == 0
+        await pilot.press("n", "n")
+        assert steps.cursor == 2 and steps.selected == 2
+        assert "node: run" in steps.state_text and "body ran: yes" in steps.state_text
+        await pilot.press("p")
+        assert steps.cursor == 1 and "node: validate" in steps.state_text
+        await pilot.press("e")
+        assert steps.cursor == len(steps.episode.steps) - 1
+        assert "node: reply" in steps.state_text
+        # fork arguments that are not JSON: a message, no fork
+        steps.select_step(1)
+        steps.query_one("#fork-args").load_text('{"order_id": ')
+        steps.action_fork()
+        await settle(app, pilot)
+        assert len(steps.episodes) == 1
+        assert any("invalid JSON" in message for message in seen)
+        # fork at the validate step (table row "2") with another order id; the original is kept
+        steps.select_step(1)
+        steps.query_one("#fork-args").load_text('{"order_id": "HR99999999"}')
+        await pilot.click("#steps-table")
+        await pilot.press("ctrl+f")
+        await settle(app, pilot)
+        assert len(steps.episodes) == 2
+        original, fork = steps.episodes
+        assert original.calls[0].args == {"order_id": "HR20260601"}
+        assert fork.forked_from["args"] == {"order_id": "HR99999999"}
+        assert fork.calls[0].args == {"order_id": "HR99999999"}
+        assert steps.current == 1 and steps.episode is fork
+        # the fork's labels use the table's step numbers (1-based)
+        assert "fork of #1 at step 2" in steps.labels[1]
+        assert "forked at step 2 " in str(steps.query_one("#episode-summary").render())
 
 
 async def test_switching_to_gemini_without_a_key_stays_offline(tools_dir, monkeypatch):
@@ -62,51 +101,6 @@ async def test_switching_to_gemini_without_a_key_stays_offline(tools_dir, monkey
         assert any("GEMINI_API_KEY" in message for message in seen)
         app.set_router_mode("ANY")  # the offline router has no modes: refused, nothing changes
         assert app.router_pick.mode is None and app.router_modes == {}
-
-
-async def test_step_keys_move_the_selection_and_fork_keeps_the_original(tools_dir):
-    app = PlaygroundApp(tools=[str(tools_dir)])
-    async with app.run_test(size=SIZE) as pilot:
-        await ask(app, pilot, "HR20260601 택배 어디쯤인가요?")
-        await pilot.press("f3")
-        await pilot.pause()
-        steps = await app.view("steps")
-        assert steps.cursor == 0 and steps.selected == 0
-        await pilot.press("n", "n")
-        assert steps.cursor == 2 and steps.selected == 2
-        assert "node: run" in steps.state_text and "body ran: yes" in steps.state_text
-        await pilot.press("p")
-        assert steps.cursor == 1 and "node: validate" in steps.state_text
-        await pilot.press("e")
-        assert steps.cursor == len(steps.episode.steps) - 1
-        assert "node: reply" in steps.state_text
-        # fork at the validate step with another order id
-        steps.select_step(1)
-        steps.query_one("#fork-args").load_text('{"order_id": "HR99999999"}')
-        await pilot.click("#steps-table")
-        await pilot.press("ctrl+f")
-        await settle(app, pilot)
-        assert len(steps.episodes) == 2
-        original, fork = steps.episodes
-        assert original.calls[0].args == {"order_id": "HR20260601"}
-        assert fork.forked_from["args"] == {"order_id": "HR99999999"}
-        assert fork.calls[0].args == {"order_id": "HR99999999"}
-        assert steps.current == 1 and steps.episode is fork
-        assert "fork of #1 at step 2" in steps.labels[1]  # 1-based, as in the table
-
-
-async def test_invalid_fork_json_is_a_message(tools_dir):
-    app = PlaygroundApp(tools=[str(tools_dir)])
-    seen = capture_notifications(app)
-    async with app.run_test(size=SIZE) as pilot:
-        await ask(app, pilot, "HR20260601 택배 어디쯤인가요?")
-        await pilot.press("f3")
-        steps = await app.view("steps")
-        steps.query_one("#fork-args").load_text('{"order_id": ')
-        steps.action_fork()
-        await settle(app, pilot)
-        assert len(steps.episodes) == 1
-        assert any("invalid JSON" in message for message in seen)
 
 
 async def test_run_with_repair_opens_the_step_through(tools_dir):

@@ -48,48 +48,15 @@ async def test_bad_integer_is_sent_as_typed_and_body_does_not_run(tools_dir):
         assert "function_response" in wire["gemini"]
 
 
-async def test_cache_stored_then_hit_and_korean_value(tools_dir):
+async def test_call_view_json_tab_palette_form_sync_korean_and_cache(tools_dir):
+    """Five checks of the Call view on the real ./tools, in one app (they were five tests, each
+    an app start; each works on its own contract or says what it expects of the one before):
+    the JSON tab is sent and invalid JSON is a message; the palette clears the cache; the form
+    and JSON tabs stay in sync; Korean typed in the form reaches the body; a call is stored in
+    the cache, then hit."""
     app = PlaygroundApp(tools=[str(tools_dir)])
     async with app.run_test(size=SIZE) as pilot:
-        await open_contract(app, pilot, "stock_lookup")
-        form = app.query_one("#arg-form")
-        form.set_field("sku", "KB-101")
-        form._inputs[1].value = "seoul"
-        form.set_field("limit", "2")
-        await pilot.press("ctrl+r")
-        await settle(app, pilot)
-        rv = app.query_one(RecordView)
-        assert rv.fields["verdict"] == "valid"
-        assert rv.fields["body"] == "yes" and rv.fields["runs"] == "1"
-        assert rv.fields["cache"] == "stored" and rv.fields["kind"] == "ok"
-        assert "강남점" in rv.value_text  # Korean kept as is
-        assert json.loads(rv.value_text)["region"] == "seoul"
-        await pilot.press("ctrl+r")
-        await settle(app, pilot)
-        assert (
-            rv.fields["cache"] == "hit" and rv.fields["body"] == "no" and rv.fields["runs"] == "1"
-        )
-        tabs = rv.wire.query_one("TabbedContent")
-        assert "tok" in str(tabs.get_tab("rv-wire-gemini").label)
-
-
-async def test_korean_typed_in_the_form_reaches_the_body(tools_dir):
-    app = PlaygroundApp(tools=[str(tools_dir)])
-    async with app.run_test(size=SIZE) as pilot:
-        await open_contract(app, pilot, "search_products")
-        await type_into(pilot, app, "keyword", "키보드")
-        assert app.query_one("#arg-form").args() == {"keyword": "키보드"}
-        await pilot.press("ctrl+r")
-        await settle(app, pilot)
-        rv = app.query_one(RecordView)
-        assert rv.fields["body"] == "yes"
-        assert json.loads(rv.value_text)["keyword"] == "키보드"
-        assert "키보드" in rv.wire.texts["gemini"]
-
-
-async def test_json_tab_is_sent_and_invalid_json_is_a_message_not_a_crash(tools_dir):
-    app = PlaygroundApp(tools=[str(tools_dir)])
-    async with app.run_test(size=SIZE) as pilot:
+        # the JSON tab is sent, and invalid JSON is a message, not a crash
         await open_contract(app, pilot, "get_order_status")
         editor = app.query_one(ArgsEditor)
         editor.set_mode("json")
@@ -112,10 +79,31 @@ async def test_json_tab_is_sent_and_invalid_json_is_a_message_not_a_crash(tools_
         await settle(app, pilot)
         assert app.is_running
 
+        # the command palette clears the cache (nothing was stored before: no body ran)
+        await open_contract(app, pilot, "get_order_status")
+        editor.set_mode("form")
+        await pilot.pause()
+        app.query_one("#arg-form").set_field("order_id", "HR20260601")
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert rv.fields["verdict"] == "valid"
+        assert len(app.pg.gate.cache) == 1
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"clear cache")
+        palette = app.screen.query_one(CommandList)
+        await until(  # the palette searches its providers in a worker
+            pilot,
+            lambda: (
+                palette.option_count > 0 and "Clear" in str(palette.get_option_at_index(0).prompt)
+            ),
+            "the palette offers 'Clear cache'",
+        )
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert len(app.pg.gate.cache) == 0
 
-async def test_form_and_json_tabs_stay_in_sync(tools_dir):
-    app = PlaygroundApp(tools=[str(tools_dir)])
-    async with app.run_test(size=SIZE) as pilot:
+        # the form and JSON tabs stay in sync
         await open_contract(app, pilot, "track_shipping")
         editor = app.query_one(ArgsEditor)
         app.query_one("#arg-form").set_field("order_id", "HR20260601")
@@ -126,6 +114,39 @@ async def test_form_and_json_tabs_stay_in_sync(tools_dir):
         editor.set_mode("form")
         await pilot.pause()
         assert app.query_one("#arg-form").args() == {"order_id": "HR20260602"}
+
+        # Korean typed in the form reaches the body
+        await open_contract(app, pilot, "search_products")
+        await type_into(pilot, app, "keyword", "키보드")
+        assert app.query_one("#arg-form").args() == {"keyword": "키보드"}
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        rv = app.query_one(RecordView)
+        assert rv.fields["body"] == "yes"
+        assert json.loads(rv.value_text)["keyword"] == "키보드"
+        assert "키보드" in rv.wire.texts["gemini"]
+
+        # a call is stored in the cache, then hit (the body ran once); Korean kept in the value
+        await open_contract(app, pilot, "stock_lookup")
+        form = app.query_one("#arg-form")
+        form.set_field("sku", "KB-101")
+        form._inputs[1].value = "seoul"
+        form.set_field("limit", "2")
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        rv = app.query_one(RecordView)
+        assert rv.fields["verdict"] == "valid"
+        assert rv.fields["body"] == "yes" and rv.fields["runs"] == "1"
+        assert rv.fields["cache"] == "stored" and rv.fields["kind"] == "ok"
+        assert "강남점" in rv.value_text  # Korean kept as is
+        assert json.loads(rv.value_text)["region"] == "seoul"
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert (
+            rv.fields["cache"] == "hit" and rv.fields["body"] == "no" and rv.fields["runs"] == "1"
+        )
+        tabs = rv.wire.query_one("TabbedContent")
+        assert "tok" in str(tabs.get_tab("rv-wire-gemini").label)
 
 
 @pytest.mark.worker_process  # the body outlives its time limit: the worker process is ended
@@ -205,30 +226,6 @@ async def test_temp_module_boolean_and_side_effect_badge(tmp_tool):
         rv = app.query_one(RecordView)
         assert json.loads(rv.value_text) == {"name": "beta", "on": True}
         assert rv.fields["cache"] == "skip"
-
-
-async def test_command_palette_clear_cache(tools_dir):
-    app = PlaygroundApp(tools=[str(tools_dir)])
-    async with app.run_test(size=SIZE) as pilot:
-        await open_contract(app, pilot, "get_order_status")
-        app.query_one("#arg-form").set_field("order_id", "HR20260601")
-        await pilot.press("ctrl+r")
-        await settle(app, pilot)
-        assert len(app.pg.gate.cache) == 1
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"clear cache")
-        palette = app.screen.query_one(CommandList)
-        await until(  # the palette searches its providers in a worker
-            pilot,
-            lambda: (
-                palette.option_count > 0 and "Clear" in str(palette.get_option_at_index(0).prompt)
-            ),
-            "the palette offers 'Clear cache'",
-        )
-        await pilot.press("enter")
-        await settle(app, pilot)
-        assert len(app.pg.gate.cache) == 0
 
 
 @pytest.mark.parametrize(("value", "expected"), [("on", True), ("yes", True), ("off", False)])

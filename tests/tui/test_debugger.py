@@ -188,10 +188,39 @@ async def test_list_opens_on_the_first_module_not_a_demo_then_on_the_last_used(t
         assert app.query_one(ContractList).chosen == "pong"  # the last one used
 
 
-async def test_sub_tab_keys_and_the_help_screen(tools_dir):
+async def test_copy_and_save_then_sub_tab_keys_and_the_help_screen(tools_dir, tmp_path):
+    """Copy and save from the Call view, then the sub-tab keys and the help screen, on one app
+    (two tests before, each an app start on the same contract)."""
     app = PlaygroundApp(tools=[str(tools_dir)])
     async with app.run_test(size=SIZE) as pilot:
+        # copy (OSC 52) and save the record from the export screen
         await open_contract(app, pilot, "get_order_status")
+        app.query_one(ArgForm).set_field("order_id", "HR20260601")
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        app.query_one(ContractList).focus()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ExportScreen)
+        assert screen.labels == ["wire JSON (gemini)", "record", "declaration"]
+        await pilot.press("f8")  # copy the wire JSON (OSC 52)
+        await pilot.pause()
+        assert json.loads(app.clipboard)["function_response"]["name"] == "get_order_status"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("down")  # record
+        path = app.screen.query_one("#export-path")
+        path.value = str(tmp_path / "record.json")
+        path.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        saved = json.loads((tmp_path / "record.json").read_text(encoding="utf-8"))
+        assert saved["tool"] == "get_order_status" and saved["args"] == {"order_id": "HR20260601"}
+        assert not isinstance(app.screen, ExportScreen)
+
+        # every sub-tab has a key in the footer; the help screen lists the view's keys
+        app.query_one(ArgForm).set_field("order_id", "")  # the "?" typed below is all it holds
         app.query_one(ContractList).focus()
         footer_keys = {b.binding.key for b in app.screen.active_bindings.values() if b.binding.show}
         assert {"f6", "f7", "question_mark", "ctrl+s"} <= footer_keys
@@ -290,35 +319,6 @@ def test_save_text_errors_are_one_line_and_nothing_is_overwritten_silently(tmp_p
     ok, message = save_text(str(tmp_path), "{}")
     assert not ok and "folder" in message
     assert save_text("  ", "{}") == (False, "type a file path first")
-
-
-async def test_copy_and_save_from_the_call_view(tools_dir, tmp_path):
-    app = PlaygroundApp(tools=[str(tools_dir)])
-    async with app.run_test(size=SIZE) as pilot:
-        await open_contract(app, pilot, "get_order_status")
-        app.query_one(ArgForm).set_field("order_id", "HR20260601")
-        await pilot.press("ctrl+r")
-        await settle(app, pilot)
-        app.query_one(ContractList).focus()
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, ExportScreen)
-        assert screen.labels == ["wire JSON (gemini)", "record", "declaration"]
-        await pilot.press("f8")  # copy the wire JSON (OSC 52)
-        await pilot.pause()
-        assert json.loads(app.clipboard)["function_response"]["name"] == "get_order_status"
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        await pilot.press("down")  # record
-        path = app.screen.query_one("#export-path")
-        path.value = str(tmp_path / "record.json")
-        path.focus()
-        await pilot.press("enter")
-        await pilot.pause()
-        saved = json.loads((tmp_path / "record.json").read_text(encoding="utf-8"))
-        assert saved["tool"] == "get_order_status" and saved["args"] == {"order_id": "HR20260601"}
-        assert not isinstance(app.screen, ExportScreen)
 
 
 async def test_steps_open_at_step_one_and_show_the_ending_only_at_the_end(tools_dir):

@@ -31,7 +31,7 @@ async def run_eval(app, pilot, path: str) -> EvalView:
     return view
 
 
-async def test_evaluate_a_case_file_and_open_a_failure_in_ask(tools_dir, tmp_path):
+async def test_evaluate_a_case_file_lint_a_contract_and_open_a_failure_in_ask(tools_dir, tmp_path):
     cases = tmp_path / "cases.jsonl"
     cases.write_text(
         "\n".join(json.dumps(c, ensure_ascii=False) for c in CASES) + "\n", encoding="utf-8"
@@ -49,6 +49,10 @@ async def test_evaluate_a_case_file_and_open_a_failure_in_ask(tools_dir, tmp_pat
         assert any(r.case.question == "오늘 날씨 어때요?" for r in view.failing)
         confusion = view.query_one("#confusion")
         assert confusion.row_count >= 2
+        # the lint panel for a contract (one app with the evaluation; it was a test of its own)
+        view.query_one("#lint-contract").value = "legacy_stock"
+        await pilot.pause()
+        assert "name-version" in view.lint_text  # "legacy" in the name (seed 002)
         # Enter on a failing question opens it in Ask mode and runs it
         index = next(
             i for i, r in enumerate(view.failing) if r.case.question == "오늘 날씨 어때요?"
@@ -79,13 +83,3 @@ async def test_default_case_file_and_missing_file_message(tools_dir, monkeypatch
         await settle(app, pilot)
         assert any("no such case file" in m for m in seen)
         assert app.is_running
-
-
-async def test_lint_panel_for_a_contract(tools_dir):
-    app = PlaygroundApp(tools=[str(tools_dir)])
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        view = await app.view("evaluate")
-        view.query_one("#lint-contract").value = "legacy_stock"
-        await pilot.pause()
-        assert "name-version" in view.lint_text  # "legacy" in the name (seed 002)

@@ -14,7 +14,7 @@ from playground.tui.formatting import clip, contract_badges
 from playground.tui.views.ask_view import ASK_EMPTY
 from playground.tui.views.call_view import CallView
 from playground.tui.views.steps_view import attempt_label
-from playground.tui.widgets.arg_form import ArgForm
+from playground.tui.widgets.arg_form import OTHER, ArgForm
 from playground.tui.widgets.contract_list import ContractList, group_by_module, module_of
 from playground.tui.widgets.record_view import RecordView
 from tests.tui.helpers import SIZE, WIDE, settle
@@ -34,9 +34,21 @@ async def go_to_contract(app, pilot, name: str) -> None:
 
 
 async def test_enter_on_a_contract_focuses_its_field_and_typed_korean_is_sent(tools_dir):
+    """Enter on a contract of the list focuses its first field: for one whose description
+    scrolls (stock_lookup), then for search_products, whose typed Korean is sent; then invalid
+    JSON, not sent, blanks that record (one app; these were three tests)."""
     app = PlaygroundApp(tools=[str(tools_dir)])
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
+        # a contract whose description scrolls
+        await go_to_contract(app, pilot, "stock_lookup")
+        await pilot.press("enter")
+        await pilot.pause()
+        form = app.query_one(ArgForm)
+        assert form.specs[0].name == "sku" and app.focused is form.fields[0]
+        await pilot.press(*"KB-101")
+        assert form.args() == {"sku": "KB-101"}
+        # another contract, reached with keys only; the typed Korean is what is sent
         await go_to_contract(app, pilot, "search_products")
         await pilot.press("enter")
         await pilot.pause()
@@ -51,19 +63,18 @@ async def test_enter_on_a_contract_focuses_its_field_and_typed_korean_is_sent(to
         assert record.args == {"keyword": "텀블러"}
         assert record.verdict == "valid" and record.body_ran
         assert app.query_one(RecordView).fields["verdict"] == "valid"
-
-
-async def test_enter_works_for_a_contract_whose_description_scrolls(tools_dir):
-    app = PlaygroundApp(tools=[str(tools_dir)])
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await go_to_contract(app, pilot, "stock_lookup")
-        await pilot.press("enter")
+        # arguments that are not sent (invalid JSON) blank the previous record
+        rv = app.query_one(RecordView)
+        assert rv.fields["verdict"] == "valid" and rv.fields["cache"] == "stored"
+        editor = app.query_one("#args-editor")
+        editor.set_mode("json")
         await pilot.pause()
-        form = app.query_one(ArgForm)
-        assert form.specs[0].name == "sku" and app.focused is form.fields[0]
-        await pilot.press(*"KB-101")
-        assert form.args() == {"sku": "KB-101"}
+        editor.editor.load_text('xx{ "keyword": "텀블러" }')
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert rv.fields["status"].startswith("not sent: invalid JSON")
+        assert rv.fields["verdict"] == rv.fields["cache"] == rv.fields["cache_key"] == "-"
+        assert rv.value_text == "" and rv.wire.texts == {}
 
 
 async def test_ctrl_t_returns_to_the_contract_list_from_any_mode(tools_dir):
@@ -86,42 +97,6 @@ async def test_ctrl_t_returns_to_the_contract_list_from_any_mode(tools_dir):
             await pilot.wait_for_scheduled_animations()
         assert app.mode_name == "call"
         assert isinstance(app.focused, ContractList)
-
-
-async def test_read_only_panels_are_not_tab_stops_and_the_field_is_two_tabs_away(tools_dir):
-    app = PlaygroundApp(tools=[str(tools_dir)])
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        for name in ("search_products", "stock_lookup", "get_order_status"):
-            await app.query_one(CallView).select_contract(name)
-            await pilot.pause()
-            chain = app.screen.focus_chain
-            ids = [w.id for w in chain]
-            assert "contract-doc" not in ids and "record" not in ids and "arg-form" not in ids
-            assert not any(isinstance(w, RecordView) for w in chain)
-            # contracts → Form/JSON tabs → the first field, for every contract
-            assert ids.index("arg-0") - ids.index("contracts") == 2, (name, ids)
-        # Tab from the list really lands there
-        app.query_one(ContractList).focus()
-        await pilot.press("tab", "tab")
-        assert app.focused is app.query_one(ArgForm).fields[0]
-
-
-async def test_the_focused_pane_is_highlighted(tools_dir):
-    app = PlaygroundApp(tools=[str(tools_dir)])
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        contracts_col, args_col = app.query_one("#contracts-col"), app.query_one("#args-col")
-        app.query_one(ContractList).focus()
-        await pilot.pause()
-        lit = contracts_col.styles.border_top[1]
-        dim = args_col.styles.border_top[1]
-        assert lit != dim
-        await pilot.press("enter")
-        await pilot.pause()
-        assert args_col.has_pseudo_class("focus-within")
-        assert args_col.styles.border_top[1] == lit
-        assert contracts_col.styles.border_top[1] == dim
 
 
 @pytest.mark.parametrize("size", [(100, 30), (80, 24)])
@@ -165,10 +140,15 @@ async def test_wide_terminal_keeps_arguments_and_record_side_by_side(tools_dir):
         assert record.width >= 50 and 40 <= args.width <= 64
 
 
-async def test_contracts_are_grouped_by_module_in_load_order(tools_dir):
+async def test_the_call_view_at_start_panes_focus_chain_and_ask_empty_state(tools_dir):
+    """What the first screen shows and how the focus moves, on one app (these only read the
+    app's state and were four tests, each an app start): the contracts grouped by module in
+    load order, the focused pane highlighted, read-only panels that are no tab stops, the Ask
+    view's empty state and the enum field's "other value…"."""
     app = PlaygroundApp(tools=[str(tools_dir)])
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
+        # the contracts are grouped by module in load order
         tree = app.query_one(ContractList)
         modules = [str(node.label).split()[0] for node in tree.root.children]
         assert modules == ["flaky.py", "inventory.py", "shop.py"]
@@ -184,6 +164,45 @@ async def test_contracts_are_grouped_by_module_in_load_order(tools_dir):
         assert tree.names == list(app.pg.registry.contracts)
         # opens on the first module that is not a demo of faults (flaky.py says __demo__ = True)
         assert tree.chosen == "stock_lookup" == app.query_one(CallView).shown
+        # the focused pane is highlighted
+        contracts_col, args_col = app.query_one("#contracts-col"), app.query_one("#args-col")
+        app.query_one(ContractList).focus()
+        await pilot.pause()
+        lit = contracts_col.styles.border_top[1]
+        dim = args_col.styles.border_top[1]
+        assert lit != dim
+        await pilot.press("enter")
+        await pilot.pause()
+        assert args_col.has_pseudo_class("focus-within")
+        assert args_col.styles.border_top[1] == lit
+        assert contracts_col.styles.border_top[1] == dim
+        # read-only panels are not tab stops, and the first field is two tabs away
+        for name in ("search_products", "stock_lookup", "get_order_status"):
+            await app.query_one(CallView).select_contract(name)
+            await pilot.pause()
+            chain = app.screen.focus_chain
+            ids = [w.id for w in chain]
+            assert "contract-doc" not in ids and "record" not in ids and "arg-form" not in ids
+            assert not any(isinstance(w, RecordView) for w in chain)
+            # contracts → Form/JSON tabs → the first field, for every contract
+            assert ids.index("arg-0") - ids.index("contracts") == 2, (name, ids)
+        # Tab from the list really lands there
+        app.query_one(ContractList).focus()
+        await pilot.press("tab", "tab")
+        assert app.focused is app.query_one(ArgForm).fields[0]
+        # the Ask view's empty state, and the enum hint of a select field
+        ask_record = (await app.view("ask")).query_one(RecordView)
+        assert "type a customer question" in ASK_EMPTY and "enter" in ASK_EMPTY
+        assert str(ask_record.query_one("#ask-rv-status").render()) == ASK_EMPTY
+        assert "fill in the arguments" not in ASK_EMPTY
+        await app.query_one(CallView).select_contract("stock_lookup")
+        await pilot.pause()
+        labels = [str(label.render()) for label in app.query_one(ArgForm).query(".arg-label")]
+        assert any(text.startswith("region") for text in labels)
+        select = app.query_one(ArgForm).fields[1]
+        select.value = OTHER  # a legal option: "other value…" (raises when it is not one)
+        await pilot.pause()
+        assert app.query_one("#arg-1-other").display
 
 
 def test_module_of_and_grouping(tools_dir):
@@ -256,6 +275,14 @@ async def test_steps_view_numbers_from_one_and_forks_only_the_selected_episodes_
         await settle(app, pilot)
         await ask(app, pilot, "HR20260601 택배 어디쯤인가요?")
         await ask(app, pilot, "에어프라이어 재고 있어요?")
+        # the explanation values are readable JSON, not Python's repr (the later moves' text is
+        # the loop's reply, not the TUI's rendering)
+        choice = (await app.view("ask")).texts["choice"].split("\nmove ")[0]
+        assert (
+            "kept: 에어프라이어 · dropped: 재고 (matched stock_lookup description), 있어요 (stopword)"
+            in choice
+        )
+        assert "{'" not in choice and "None" not in choice and "True" not in choice
         await ask(app, pilot, "안녕하세요")
         await pilot.press("f3")
         await settle(app, pilot)
@@ -298,35 +325,10 @@ async def test_steps_view_numbers_from_one_and_forks_only_the_selected_episodes_
         assert steps.cursor == len(steps.episodes[0].steps) - 1
 
 
-async def test_fork_labels_use_the_tables_step_numbers(tools_dir):
-    app = PlaygroundApp(tools=[str(tools_dir)])
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await ask(app, pilot, "HR20260601 택배 어디쯤인가요?")
-        await pilot.press("f3")
-        await settle(app, pilot)
-        steps = await app.view("steps")
-        steps.action_to_end()
-        steps.select_step(1)  # table row "2" (validate)
-        steps.query_one("#fork-args").load_text('{"order_id": "HR99999999"}')
-        steps.action_fork()
-        await settle(app, pilot)
-        assert "fork of #1 at step 2" in steps.labels[1]
-        assert "forked at step 2 " in str(steps.query_one("#episode-summary").render())
-
-
-async def test_explanation_values_are_readable_json_not_python_repr(tools_dir):
-    app = PlaygroundApp(tools=[str(tools_dir)])
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await ask(app, pilot, "에어프라이어 재고 있어요?")
-        # the explanation (the later moves' text is the loop's reply, not the TUI's rendering)
-        choice = (await app.view("ask")).texts["choice"].split("\nmove ")[0]
-        assert (
-            "kept: 에어프라이어 · dropped: 재고 (matched stock_lookup description), 있어요 (stopword)"
-            in choice
-        )
-        assert "{'" not in choice and "None" not in choice and "True" not in choice
+def test_explanation_values_are_readable_json_not_python_repr():
+    """The explanation in the Ask view is checked in
+    :func:`test_steps_view_numbers_from_one_and_forks_only_the_selected_episodes_call`, which
+    asks the same question."""
     assert evidence_detail({"a": True, "b": None}) == '{"a": true, "b": null}'
     assert evidence_detail("plain") == "plain"
     lines = explanation_lines(
@@ -342,45 +344,3 @@ async def test_explanation_values_are_readable_json_not_python_repr(tools_dir):
         }
     )
     assert "arg on = true (boolean: )" in lines
-
-
-async def test_not_sent_blanks_the_previous_record(tools_dir):
-    app = PlaygroundApp(tools=[str(tools_dir)])
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await app.query_one(CallView).select_contract("search_products")
-        await pilot.pause()
-        app.query_one(ArgForm).set_field("keyword", "텀블러")
-        await pilot.press("ctrl+r")
-        await settle(app, pilot)
-        rv = app.query_one(RecordView)
-        assert rv.fields["verdict"] == "valid" and rv.fields["cache"] == "stored"
-        editor = app.query_one("#args-editor")
-        editor.set_mode("json")
-        await pilot.pause()
-        editor.editor.load_text('xx{ "keyword": "텀블러" }')
-        await pilot.press("ctrl+r")
-        await settle(app, pilot)
-        assert rv.fields["status"].startswith("not sent: invalid JSON")
-        assert rv.fields["verdict"] == rv.fields["cache"] == rv.fields["cache_key"] == "-"
-        assert rv.value_text == "" and rv.wire.texts == {}
-
-
-async def test_ask_empty_state_and_enum_hint(tools_dir):
-    app = PlaygroundApp(tools=[str(tools_dir)])
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        ask_record = (await app.view("ask")).query_one(RecordView)
-        assert "type a customer question" in ASK_EMPTY and "enter" in ASK_EMPTY
-        assert str(ask_record.query_one("#ask-rv-status").render()) == ASK_EMPTY
-        assert "fill in the arguments" not in ASK_EMPTY
-        await app.query_one(CallView).select_contract("stock_lookup")
-        await pilot.pause()
-        labels = [str(label.render()) for label in app.query_one(ArgForm).query(".arg-label")]
-        assert any(text.startswith("region") for text in labels)
-        from playground.tui.widgets.arg_form import OTHER
-
-        select = app.query_one(ArgForm).fields[1]
-        select.value = OTHER  # a legal option: "other value…" (raises when it is not one)
-        await pilot.pause()
-        assert app.query_one("#arg-1-other").display
