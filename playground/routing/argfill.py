@@ -58,7 +58,7 @@ from typing import Any
 from anyascii import anyascii
 
 from playground.core.optional_schema import nullable_branch
-from playground.routing import korean, values
+from playground.routing import command_line, korean, values
 from playground.routing.values import Value
 
 _SECTION_RE = re.compile(
@@ -841,6 +841,30 @@ def _year_text(text: str, used: list[tuple[int, int]]) -> tuple[Any, dict[str, A
     return None
 
 
+def takes_command_line(spec: ParamSpec) -> bool:
+    """True when ``spec`` is a plain string parameter that takes a command line
+    (:func:`playground.routing.command_line.takes_command`)."""
+    return _plain_string(spec) and command_line.takes_command(spec.name, spec.doc)
+
+
+def _command(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``command``: for a parameter that takes a command line
+    (:func:`playground.routing.command_line.takes_command`), the whole command the question
+    writes ("using the exact command shutdown /s /t 0" -> ``shutdown /s /t 0``), not its first
+    path-like piece; :func:`playground.routing.command_line.command_span` says which spans."""
+    span = command_line.command_span(text, used)
+    if span is None:
+        return None
+    return span.text, {
+        "rule": "command",
+        "span": [span.start, span.end],
+        "text": span.text,
+        "detail": span.why,
+    }
+
+
 def fill_structured(
     specs: list[ParamSpec], question: str, tokens: list[korean.Token] | None = None
 ) -> Fill:
@@ -849,7 +873,9 @@ def fill_structured(
     text = korean.normalize(question)
     fill = Fill()
     for spec in specs:
-        found = _structural(spec, text, fill.consumed)
+        found = _command(spec, text, fill.consumed) if takes_command_line(spec) else None
+        if found is None:
+            found = _structural(spec, text, fill.consumed)
         if (
             found is None
             and _plain_string(spec)
