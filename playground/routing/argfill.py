@@ -2262,6 +2262,11 @@ def _per_unit(unit: str, text: str) -> bool:
 _REGION_NAME_RE = re.compile(r"country|state|province|region|county|nation|prefecture", re.I)
 
 
+#: A parameter named for a city alone, whose description asks for nothing more.
+_CITY_ONLY_NAME_RE = re.compile(r"(?i)city(?:[_ ]?name)?")
+_CITY_MORE_DOC_RE = re.compile(r"(?i)\b(?:state|country|region|province|format|e\.g\.|such as)\b|,")
+
+
 def _split_place(specs: list[ParamSpec], fill: Fill, text: str) -> None:
     """A place written "City, Country" ("London, UK") given whole to one parameter while a
     required country/state/region parameter is still empty: the part after the comma goes to
@@ -2290,10 +2295,19 @@ def _split_place(specs: list[ParamSpec], fill: Fill, text: str) -> None:
             ),
             None,
         )
-        if taker is None:
-            continue
         head, tail = value.split(", ")
         start = ev["span"][0]
+        if taker is None:
+            if (
+                _CITY_ONLY_NAME_RE.fullmatch(spec.name)
+                and not _CITY_MORE_DOC_RE.search(spec.doc)
+                and places.is_state_code(tail)
+            ):
+                # "the name of the city" asks for the city: "Marshall, MN" -> "Marshall"
+                fill.args[spec.name] = head
+                ev.update(span=[start, start + len(head)], text=head)
+                ev["detail"] += f"; {tail!r} after the comma is a US state, not the city's name"
+            continue
         fill.args[spec.name] = head
         ev.update(span=[start, start + len(head)], text=head)
         ev["detail"] += f"; {tail!r} after the comma is its {taker.name}"

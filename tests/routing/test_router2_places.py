@@ -113,3 +113,39 @@ def test_places_lookups() -> None:
     assert places.is_state_code("NY") and not places.is_state_code("UK")
     assert places.state_named("in new york", []) is None  # a proper name is capitalised
     assert places.complete("Boston", "London, UK", "") is None
+
+
+FORECAST = {
+    "name": "Weather_1_GetWeather",
+    "description": "Retrieves the weather forecast for a specified city on a particular date.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "city": {
+                "type": "string",
+                "description": "The name of the city for which weather information is requested.",
+            }
+        },
+        "required": ["city"],
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "want"),
+    [
+        ("Could you tell me the weather forecast for Marshall, MN on March 5th 2023?", "Marshall"),
+        ("could you help me check the weather in Washington, DC for March 1st?", "Washington"),
+    ],
+)
+def test_the_name_of_the_city_drops_its_state(question: str, want: str) -> None:
+    args, evidence = call(question, FORECAST)
+    assert args["city"] == want
+    assert evidence["city"]["text"] == want
+
+
+def test_a_city_parameter_that_asks_for_its_state_keeps_it() -> None:
+    decl = {**FORECAST, "parameters": {**FORECAST["parameters"], "properties": {
+        "city": {"type": "string", "description": "The city and its state."}}}}  # fmt: skip
+    args, _evidence = call("the weather forecast for Marshall, MN on March 5th 2023?", decl)
+    assert args["city"] == "Marshall, MN"
