@@ -58,7 +58,7 @@ from typing import Any
 from anyascii import anyascii
 
 from playground.core.optional_schema import nullable_branch
-from playground.routing import command_line, korean, places, values
+from playground.routing import command_line, korean, languages, places, values
 from playground.routing.values import Value
 
 _SECTION_RE = re.compile(
@@ -850,6 +850,40 @@ def _year_text(text: str, used: list[tuple[int, int]]) -> tuple[Any, dict[str, A
     return None
 
 
+def takes_language_code(spec: ParamSpec) -> bool:
+    """True when ``spec`` takes language codes: its enum values (or, without an enum, its
+    examples) are all shaped like codes and it says language
+    (:func:`playground.routing.languages.wants_code`)."""
+    return ("string" in spec.types or not spec.types) and languages.wants_code(
+        spec.name, spec.doc, spec.enum or spec.examples
+    )
+
+
+def _language(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``language``: the code of a language the question names ("in Spanish" ->
+    ``es-ES`` among ``en-US``/``es-ES``; "from English to French" -> ``en`` for the source,
+    ``fr`` for the target), from :mod:`playground.routing.languages`."""
+    found = languages.named(text, used)
+    if not found:
+        return None
+    values = list(spec.enum or spec.examples)
+    got = languages.pick(spec.name, text, found, values)
+    if got is None and not spec.enum:
+        # examples only ("'en' for English"): any language's code, not just the examples'
+        got = languages.pick(spec.name, text, found, [f.code for f in found])
+    if got is None:
+        return None
+    value, lang = got
+    return value, {
+        "rule": "language",
+        "span": [lang.start, lang.end],
+        "text": lang.word,
+        "detail": f"{lang.word} -> {lang.code} from {languages.SOURCE}",
+    }
+
+
 _STATE_CODE_DOC_RE = re.compile(
     r"\bstate\s+(?:abbreviation|code)|two[- ]letter\s+(?:U\.?S\.?\s+)?state", re.I
 )
@@ -917,6 +951,8 @@ def fill_structured(
     fill = Fill()
     for spec in specs:
         found = _command(spec, text, fill.consumed) if takes_command_line(spec) else None
+        if found is None and takes_language_code(spec):
+            found = _language(spec, text, fill.consumed)
         if found is None and takes_state_code(spec):
             found = _state_code(spec, text, fill.consumed)
         if found is None:
