@@ -236,6 +236,8 @@ def _place_shape(spec: ParamSpec, text: str, fill: Fill) -> None:
                 break
             end = m.end()
     elif spec.joined < 0 and "," in value:
+        if any(v.start == start for v in values.verbatim(text)):
+            return  # "verbatim: no onions, extra cheese" is kept whole
         end = start + value.index(",")
     else:
         return
