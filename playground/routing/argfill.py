@@ -1683,6 +1683,23 @@ def fill_loose(
                     give(spec, f"{clock[0]:02d}:{clock[1]:02d}", "date", *t.span(), said)
                     used.append(t.span())
                     break
+    # "the answer to the question:\n\nLogistic regression is ...": text a colon introduces
+    # after the parameter's own word is its value, before any name inside it is paired
+    for spec in open_specs:
+        if spec.name in fill.args or not _plain_string(spec):
+            continue
+        cue = _cue_span(spec, text, toks, labels[spec.name][0])
+        if cue is not None and _COLON_END_RE.search(text[: cue[0]]) and _free(cue[:2], used):
+            give(
+                spec,
+                text[cue[0] : cue[1]],
+                "cue",
+                cue[0],
+                cue[1],
+                f"after its word {cue[2]!r} and a colon",
+            )
+            used.append(cue[:2])
+    cands = [v for v in cands if _free((v.start, v.end), used)]
     # a word list ("Microsoft and Google") for a string array whose words label it, or for a
     # required one
     for spec in open_specs:
@@ -2689,6 +2706,9 @@ _PRONOUNS = frozenset(
 )
 
 
+_COLON_END_RE = re.compile(r":(?:\\n|\s|\*{1,2})*$")
+
+
 def _cue_span(
     spec: ParamSpec, text: str, tokens: list[korean.Token], words: set[str]
 ) -> tuple[int, int, str] | None:
@@ -2713,10 +2733,14 @@ def _cue_span(
             skip += w.end()
             lead = _LEAD_RE.match(rest[skip:])
             skip += lead.end() if lead else 0
-        # "modification verbatim: no onions, extra cheese": one word before a colon
-        colon = re.match(r"[A-Za-z]+\s*:\s*", rest[skip:])
+        # "modification verbatim: no onions, extra cheese": one word before a colon; "the
+        # answer to the question: ..." -- a colon closing the words after its own word
+        colon = re.match(r"(?:[A-Za-z]+\s+){0,4}[A-Za-z]+\s*:\s*", rest[skip:])
         if colon:
             skip += colon.end()
+            # escaped line breaks and markdown emphasis around the text are not part of it
+            wrap = re.match(r"(?:\\n|\s|\*{1,2})+", rest[skip:])
+            skip += wrap.end() if wrap else 0
         body = rest[skip:]
         # a message-like parameter ("content", "message") takes its whole sentence ("add todo
         # with content go to sleep at 9 pm"), and so does any text a colon introduces; others
@@ -2724,7 +2748,11 @@ def _cue_span(
         whole = bool(_MESSAGE_NAME_RE.search(spec.name) or ":" in rest[:skip])
         stop = (_SENTENCE_STOP_RE if whole else _CUE_STOP_RE).search(" " + body)
         raw = body[: max(0, stop.start() - 1)] if stop else body
+        if stop and ":" in rest[:skip] and body[stop.start() - 1 : stop.start()] in ".?!":
+            raw = body[: stop.start()]  # the text a colon introduces keeps its full stop
         value = raw.strip(" -:")
+        if ":" in rest[:skip]:
+            value = re.sub(r"(?:\\n|\s|\*{1,2})+$", "", value)
         limit = 20 if whole else 6
         if (
             re.search(r"\w", value)
