@@ -1851,6 +1851,18 @@ def fill_loose(
             ):
                 score += 2
                 why.append("a name after in/at/near where the parameter wants a place")
+            if (
+                v.kind == "name"
+                and spec.joined > 0
+                and (
+                    v.text.count(",") == spec.joined
+                    or ("," not in v.text and _NEXT_PART_RE.match(text, v.end))
+                )
+            ):
+                # "in Chennai, Tamil Nadu" for 'City, State' such as 'San Francisco, CA': a
+                # name written in its examples' shape is what it asks for ("I'm at Bengaluru")
+                score += 1.5
+                why.append("written in its examples' 'X, Y' shape")
             if v.kind in ("url", "email", "path") and re.search(
                 {
                     "url": r"url|link|address|주소",

@@ -149,3 +149,13 @@ def test_a_city_parameter_that_asks_for_its_state_keeps_it() -> None:
         "city": {"type": "string", "description": "The city and its state."}}}}  # fmt: skip
     args, _evidence = call("the weather forecast for Marshall, MN on March 5th 2023?", decl)
     assert args["city"] == "Marshall, MN"
+
+
+def test_a_name_in_the_examples_shape_wins_over_a_bare_name() -> None:
+    q = (
+        "Could you tell me the current weather in Yosemite National Park which locates at "
+        "Mariposa, CA, and make sure to give me the temperature in Celsius?"
+    )
+    args, evidence = call(q, STATE_OR_COUNTRY)
+    assert args["location"] == "Mariposa, CA"
+    assert "written in its examples' 'X, Y' shape" in evidence["location"]["detail"]
