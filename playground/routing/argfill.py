@@ -2919,6 +2919,67 @@ def _time_of_day(
     return None
 
 
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+#: "today is Monday April 25th 2023", "Today is monday 2022-10-20", "today is 20230929": the
+#: day the question counts from.
+_TODAY_RE = re.compile(
+    r"(?i)\btoday\s+is\s+(?:(?P<wd>"
+    + "|".join(_WEEKDAYS)
+    + r"),?\s+)?(?P<d>\d{8}\b|"
+    + _DATE_SPAN_RE.pattern.replace("\\b(?:", "(?:", 1)
+    + ")"
+)
+#: A day said relative to today: "tomorrow", "the day after tomorrow", "(the) upcoming /
+#: next / coming / this Wednesday".
+_RELATIVE_DAY_RE = re.compile(
+    r"(?i)\b(?:(?P<after>the\s+day\s+after\s+tomorrow)|(?P<tomorrow>tomorrow)|"
+    r"(?:the\s+)?(?:upcoming|next|coming|this)\s+(?P<wd>" + "|".join(_WEEKDAYS) + r"))\b"
+)
+
+
+def _relative_date(
+    text: str, used: list[tuple[int, int]], fmt: str
+) -> tuple[Any, str, int, int, str] | None:
+    """A day said relative to a today the question states ("the forecast for the upcoming
+    Wednesday, today is Monday April 25th 2023" -> 2023-04-27; "available tomorrow, today is
+    20230929" -> 2023-09-30), written in ``fmt``; ``None`` when the question states no today
+    or says no relative day. The next such weekday is at least one day ahead of the weekday
+    the question says today is (of the date's own weekday when it names none)."""
+    from dateutil import parser as dparser
+
+    today_m = _TODAY_RE.search(text)
+    rel = _RELATIVE_DAY_RE.search(text)
+    if today_m is None or rel is None or not _free(rel.span(), used):
+        return None
+    raw = today_m.group("d")
+    try:
+        if re.fullmatch(r"\d{8}", raw):
+            today = _dt.datetime.strptime(raw, "%Y%m%d")
+        else:
+            today = dparser.parse(raw.replace("of ", ""))
+    except (ValueError, OverflowError):
+        return None
+    if rel.group("after"):
+        ahead = 2
+    elif rel.group("tomorrow"):
+        ahead = 1
+    else:
+        # the weekday the user says today is counts, even when the date is another day's
+        said_wd = today_m.group("wd")
+        now = _WEEKDAYS.index(said_wd.lower()) if said_wd else today.weekday()
+        ahead = (_WEEKDAYS.index(rel.group("wd").lower()) - now) % 7 or 7
+    when = today + _dt.timedelta(days=ahead)
+    start, end = rel.span()
+    said = f"{rel.group()!r} counted from {today_m.group()!r}"
+    if "%H" in fmt:
+        t = _TIME_SPAN_RE.search(text, max(0, start - 40))
+        clock = _clock(t) if t else None
+        if t and clock and abs(t.start() - end) < 40 and _free(t.span(), used):
+            when = when.replace(hour=clock[0], minute=clock[1])
+            said += f" and {t.group().strip()!r}"
+    return when.strftime(fmt), "date", start, end, f"{said}, written as {fmt!r}"
+
+
 def _date(
     spec: ParamSpec, text: str, used: list[tuple[int, int]] | None = None
 ) -> tuple[Any, str, int, int, str] | None:
@@ -2940,6 +3001,9 @@ def _date(
         for y in re.finditer(r"\b\d{4}\b", d.group())
     ]
     year = int(said_years[0]) if said_years else _dt.date.today().year
+    relative = _relative_date(text, used, fmt)
+    if relative is not None:
+        return relative
     for m in _DATE_SPAN_RE.finditer(text):
         if not _free(m.span(), used):
             continue
