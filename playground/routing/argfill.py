@@ -2945,7 +2945,7 @@ def _relative_date(
     20230929" -> 2023-09-30), written in ``fmt``; ``None`` when the question states no today
     or says no relative day. The next such weekday is at least one day ahead of the weekday
     the question says today is (of the date's own weekday when it names none)."""
-    from dateutil import parser as dparser
+    from dateutil import parser as dparser  # type: ignore[import-untyped]
 
     today_m = _TODAY_RE.search(text)
     rel = _RELATIVE_DAY_RE.search(text)
