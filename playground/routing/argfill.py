@@ -2987,7 +2987,7 @@ def _date(
     parsed with ``dateutil`` and written in the parameter's format (:func:`date_format`;
     ISO ``YYYY-MM-DD`` when none is said). ``format: time`` takes a time of day and
     ``format: date-time`` gets an offset, so the value passes the format (RFC 3339)."""
-    from dateutil import parser as dparser  # type: ignore[import-untyped]
+    from dateutil import parser as dparser
 
     used = used or []
     if spec.format == "time":
