@@ -219,6 +219,14 @@ _FORMAT_RE = re.compile(
 _NEXT_PART_RE = re.compile(r",\s*([A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)*)")
 
 
+#: A format whose first part is a street address ("in the format of 'Street Address, City,
+#: State (abbr), Country'").
+_STREET_FORMAT_RE = re.compile(r"(?i)format[^'\"]*['\"]\s*street")
+#: A street address right before a place's comma: a house number and capitalised words
+#: ("2020 Addison Street, " / "221B Baker Street, ").
+_STREET_BEFORE_RE = re.compile(r"(?<![\w-])\d+[A-Za-z]?(?:\s+[A-Z][\w.'’-]*){1,5},\s*$")
+
+
 def _place_shape(spec: ParamSpec, text: str, fill: Fill) -> None:
     """Give a name the shape the parameter's examples show (issue 12: "by schema"): with
     ``'San Francisco, CA'`` as the example, ``Naples`` followed by ``, Florida`` becomes
@@ -235,6 +243,15 @@ def _place_shape(spec: ParamSpec, text: str, fill: Fill) -> None:
             if not m:
                 break
             end = m.end()
+        if _STREET_FORMAT_RE.search(spec.doc):
+            # 'Street Address, City, State (abbr), Country': the house number before the street
+            # ("221B Baker Street, ..."), or the whole street before the city
+            number = re.search(r"(?<![\w-])\d+[A-Za-z]?\s+$", text[:start])
+            street = _STREET_BEFORE_RE.search(text[:start])
+            if number:
+                start = number.start()
+            elif street and text[start:end].count(",") < spec.joined:
+                start = street.start()
     elif spec.joined < 0 and "," in value:
         if any(v.start == start for v in values.verbatim(text)):
             return  # "verbatim: no onions, extra cheese" is kept whole

@@ -159,3 +159,25 @@ def test_a_name_in_the_examples_shape_wins_over_a_bare_name() -> None:
     args, evidence = call(q, STATE_OR_COUNTRY)
     assert args["location"] == "Mariposa, CA"
     assert "written in its examples' 'X, Y' shape" in evidence["location"]["detail"]
+
+
+def test_a_street_address_format_takes_the_house_number() -> None:
+    uber = {
+        "name": "uber.ride",
+        "description": "Finds a suitable Uber ride for customers.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "loc": {
+                    "type": "string",
+                    "description": "The starting location for the Uber ride, in the format of "
+                    "'Street Address, City, State (abbr), Country'.",
+                },
+                "time": {"type": "integer", "description": "The waiting time in seconds."},
+            },
+            "required": ["loc", "time"],
+        },
+    }
+    q = "I need an Uber from 221B Baker Street, Berkeley, CA, USA, and I can wait up to 600 seconds."
+    args, _evidence = call(q, uber)
+    assert args == {"loc": "221B Baker Street, Berkeley, CA, USA", "time": 600}
