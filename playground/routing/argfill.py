@@ -129,6 +129,7 @@ WEAK_RULES = frozenset(
         "object",
         "enum_list",
         "state",
+        "coordinate",
     }
 )
 _ALNUM = "A-Za-z0-9"
@@ -869,6 +870,38 @@ def _year_text(text: str, used: list[tuple[int, int]]) -> tuple[Any, dict[str, A
     return None
 
 
+_LAT_NAME_RE = re.compile(r"(?i)^(?:lat|latitude)$|_lat(?:itude)?$|^lat(?:itude)?_")
+_LON_NAME_RE = re.compile(
+    r"(?i)^(?:lon|lng|long|longitude)$|_(?:lon|lng|longitude)$|^(?:lon|lng|longitude)_"
+)
+#: A coordinate with its hemisphere: "37.8651 N", "119.5383 W", "48.8584° N".
+_HEMISPHERE_RE = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d+)?)\s*°?\s*([NSEW])\b")
+
+
+def _coordinate(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``coordinate``: for a latitude (longitude) parameter, the first number written with
+    a N/S (E/W) hemisphere; south and west are negative ("119.5383 W" -> -119.5383)."""
+    if _LAT_NAME_RE.search(spec.name):
+        sides = "NS"
+    elif _LON_NAME_RE.search(spec.name):
+        sides = "EW"
+    else:
+        return None
+    for m in _HEMISPHERE_RE.finditer(text):
+        if m.group(2) in sides and _free(m.span(), used):
+            value = float(m.group(1)) * (-1 if m.group(2) in "SW" else 1)
+            return value, {
+                "rule": "coordinate",
+                "span": list(m.span()),
+                "text": m.group(),
+                "detail": f"{m.group()!r}: hemisphere {m.group(2)}"
+                + ("; south and west are negative" if value < 0 else ""),
+            }
+    return None
+
+
 def takes_language_code(spec: ParamSpec) -> bool:
     """True when ``spec`` takes language codes: its enum values (or, without an enum, its
     examples) are all shaped like codes and it says language
@@ -970,6 +1003,8 @@ def fill_structured(
     fill = Fill()
     for spec in specs:
         found = _command(spec, text, fill.consumed) if takes_command_line(spec) else None
+        if found is None and {"number", "integer"} & set(spec.types):
+            found = _coordinate(spec, text, fill.consumed)
         if found is None and takes_language_code(spec):
             found = _language(spec, text, fill.consumed)
         if found is None and takes_state_code(spec):
