@@ -742,6 +742,10 @@ _UNIT_AFTER_IN_RE = re.compile(
 )
 
 
+#: A possessive right before a word: the word names a thing the user has, not an option.
+_OWNED_RE = re.compile(r"(?i)\b(?:my|your|our|his|her|their|its)\s+$")
+
+
 def _listed_or_unit(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[Any, dict[str, Any]] | None:
@@ -752,6 +756,8 @@ def _listed_or_unit(
     which tool."""
     for value in spec.listed:
         m = re.search(rf"(?<![\w/]){re.escape(value)}(?![\w/])", text, re.I)
+        if m and not spec.required and _OWNED_RE.search(text[: m.start()]):
+            continue  # "the exports for my bot": a thing the user has, not an option chosen
         if m and _free(m.span(), used):
             return m.group(), {
                 "rule": "listed",
