@@ -1655,7 +1655,12 @@ def fill_loose(
         for s in specs
         if s.name not in fill.args
         and not s.free_text
-        and (not s.structured or not (s.enum or s.pattern or s.shapes or s.prefix))
+        and (
+            not s.structured
+            or not (s.enum or s.pattern or s.shapes or s.prefix)
+            # a date with an ISO example ('2023-04-01') is written in words ("April 3rd")
+            or (not (s.enum or s.pattern or s.prefix) and is_date_param(s))
+        )
     ]
     if not open_specs:
         return fill

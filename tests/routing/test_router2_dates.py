@@ -54,3 +54,31 @@ def test_a_relative_day_counts_from_the_today_the_question_states(question: str,
     if "today is" in question.lower():
         ev = mv.explanation["tools"][0]["arg_evidence"]["date"]
         assert "counted from" in ev["detail"]
+
+
+def test_a_date_with_an_iso_example_is_read_from_words() -> None:
+    decl = {
+        "name": "weather.forecast",
+        "description": "Provides a weather forecast for a location over a period.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "location": {"type": "string", "description": "The city, such as 'Paris'."},
+                "start_date": {
+                    "type": "string",
+                    "description": "The start date of the forecast period in the format of "
+                    "'YYYY-MM-DD', such as '2023-04-01'.",
+                },
+                "end_date": {
+                    "type": "string",
+                    "description": "The end date of the forecast period in the format of "
+                    "'YYYY-MM-DD', such as '2023-04-07'.",
+                },
+            },
+            "required": ["location", "start_date", "end_date"],
+        },
+    }
+    q = "What will the weather be like in Paris from April 3rd to April 5th 2023?"
+    mv = OfflineRouter().next_move([Turn(role="user", text=q)], [decl])
+    args = mv.calls[0].args
+    assert (args["start_date"], args["end_date"]) == ("2023-04-03", "2023-04-05")
