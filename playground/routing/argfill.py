@@ -130,6 +130,7 @@ WEAK_RULES = frozenset(
         "enum_list",
         "state",
         "coordinate",
+        "template",
     }
 )
 _ALNUM = "A-Za-z0-9"
@@ -876,6 +877,50 @@ def _year_text(text: str, used: list[tuple[int, int]]) -> tuple[Any, dict[str, A
     return None
 
 
+#: A format of labelled parts: "in the format 'track:SongName artist:ArtistName'".
+_TEMPLATE_RE = re.compile(
+    r"format(?:ted)?\s+(?:of\s+|as\s+|like\s+)?['\"]"
+    r"((?:[A-Za-z_]+:[A-Za-z_]+(?:\s[A-Z][A-Za-z_]*)*\s*){2,})['\"]"
+)
+
+
+def _template(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``template``: a string whose description gives a format of labelled parts
+    ('track:SongName artist:ArtistName') is written in it, each part filled from the question
+    as a field of its own named by its label and placeholder ("the song 'Friends' by
+    Marshmello" -> ``track:Friends artist:Marshmello``); ``None`` unless every part is found."""
+    m = _TEMPLATE_RE.search(spec.doc)
+    if m is None:
+        return None
+    parts = re.findall(r"([A-Za-z_]+):(.+?)(?=\s+[A-Za-z_]+:|\s*$)", m.group(1))
+    sub = [
+        ParamSpec(
+            name=key,
+            types=("string",),
+            required=True,
+            doc=f"The {' '.join(korean.split_identifier(holder)).lower()}.",
+        )
+        for key, holder in parts
+    ]
+    inner = fill_structured(sub, text)
+    fill_loose(sub, text, inner)
+    if not all(isinstance(inner.args.get(k), str) for k, _h in parts):
+        return None
+    spans = [ev["span"] for ev in inner.evidence.values()]
+    if any(not _free(tuple(sp), used) for sp in spans):
+        return None
+    value = " ".join(f"{k}:{inner.args[k]}" for k, _h in parts)
+    return value, {
+        "rule": "template",
+        "span": [min(a for a, _b in spans), max(b for _a, b in spans)],
+        "text": value,
+        "detail": f"the format {m.group(1).strip()!r}, its parts: "
+        + "; ".join(f"{k} by {inner.evidence[k]['rule']}" for k, _h in parts),
+    }
+
+
 _LAT_NAME_RE = re.compile(r"(?i)^(?:lat|latitude)$|_lat(?:itude)?$|^lat(?:itude)?_")
 _LON_NAME_RE = re.compile(
     r"(?i)^(?:lon|lng|long|longitude)$|_(?:lon|lng|longitude)$|^(?:lon|lng|longitude)_"
@@ -1009,6 +1054,8 @@ def fill_structured(
     fill = Fill()
     for spec in specs:
         found = _command(spec, text, fill.consumed) if takes_command_line(spec) else None
+        if found is None and ("string" in spec.types or not spec.types) and not spec.enum:
+            found = _template(spec, text, fill.consumed)
         if found is None and {"number", "integer"} & set(spec.types):
             found = _coordinate(spec, text, fill.consumed)
         if found is None and takes_language_code(spec):
