@@ -229,6 +229,10 @@ _STREET_FORMAT_RE = re.compile(r"(?i)format[^'\"]*['\"]\s*street")
 _STREET_BEFORE_RE = re.compile(r"(?<![\w-])\d+[A-Za-z]?(?:\s+[A-Z][\w.'’-]*){1,5},\s*$")
 
 
+#: What follows a house number: capitalised words up to a comma (" Addison Street,").
+_HOUSE_NUMBER_RE = re.compile(r"[A-Za-z]?(?:\s+[A-Z][\w.'’-]*){1,5},")
+
+
 def _place_shape(spec: ParamSpec, text: str, fill: Fill) -> None:
     """Give a name the shape the parameter's examples show (issue 12: "by schema"): with
     ``'San Francisco, CA'`` as the example, ``Naples`` followed by ``, Florida`` becomes
@@ -1756,12 +1760,16 @@ def fill_loose(
         noun = re.match(r"\s+(?:[A-Za-z-]+\s+)?([A-Za-z]+s)\b", text[v.end :])
         return bool(noun) and korean.stem(noun.group(1).lower()) in subject  # type: ignore[union-attr]
 
+    # "from 2020 Addison Street, Berkeley": where a parameter takes a street address, a
+    # number opening one is its house number, not a value of its own
+    street = any(_STREET_FORMAT_RE.search(sp.doc) for sp in open_specs)
     cands = [
         v
         for v in nums + strings + list(found.lists)
         if _free((v.start, v.end), used)
         and not (v.kind == "name" and intent and stated(v))
         and not counts_subject(v)
+        and not (street and v.kind == "number" and _HOUSE_NUMBER_RE.match(text, v.end))
     ]
     assigned = found.assigned
     labels = {s.name: _label_words(s) for s in open_specs}

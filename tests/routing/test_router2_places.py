@@ -181,6 +181,10 @@ def test_a_street_address_format_takes_the_house_number() -> None:
     q = "I need an Uber from 221B Baker Street, Berkeley, CA, USA, and I can wait up to 600 seconds."
     args, _evidence = call(q, uber)
     assert args == {"loc": "221B Baker Street, Berkeley, CA, USA", "time": 600}
+    # a house number is part of the address, not the waiting time
+    q = "I need a Comfort Uber ride from 2020 Addison Street, Berkeley, CA, USA, and I can wait up to 600 seconds for it."
+    args, _evidence = call(q, uber)
+    assert args == {"loc": "2020 Addison Street, Berkeley, CA, USA", "time": 600}
 
 
 def test_a_city_parameter_takes_the_name_that_is_a_city() -> None:
