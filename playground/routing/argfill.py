@@ -483,6 +483,13 @@ def _upper_like(value: str, model: str) -> tuple[str, bool]:
     return value, False
 
 
+#: What stands between the two values of a change: "pizza to a BURGER", "COOL into HEAT".
+_FROM_TO_RE = re.compile(r"(?i)\s+(?:to|into)\s+(?:(?:a|an|the)\s+)?")
+_FROM_RE_BEFORE = re.compile(r"(?i)\bfrom\s+(?:(?:a|an|the|my)\s+)?$")
+#: A parameter named for the state before a change.
+_OLD_NAME_RE = re.compile(r"(?i)old|from|source|current|previous|original")
+
+
 def _structural(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[Any, dict[str, Any]] | None:
@@ -509,6 +516,20 @@ def _structural(
                 }
         if hits:
             s, e, value = min(hits, key=lambda h: (h[0], -h[1]))
+            # "switch my order from pizza to a BURGER": of a change from one listed value to
+            # another, the parameter takes the new one (unless it is named for the old one)
+            target = next(
+                (
+                    h
+                    for h in hits
+                    if h[0] > e
+                    and _FROM_TO_RE.fullmatch(text[e : h[0]])
+                    and _FROM_RE_BEFORE.search(text[:s])
+                ),
+                None,
+            )
+            if target is not None and not _OLD_NAME_RE.search(spec.name):
+                s, e, value = target
             return value, {
                 "rule": "enum",
                 "span": [s, e],
