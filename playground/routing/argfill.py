@@ -58,7 +58,7 @@ from typing import Any
 from anyascii import anyascii
 
 from playground.core.optional_schema import nullable_branch
-from playground.routing import korean, values
+from playground.routing import command_line, korean, languages, places, values
 from playground.routing.values import Value
 
 _SECTION_RE = re.compile(
@@ -128,6 +128,9 @@ WEAK_RULES = frozenset(
         "coded",
         "object",
         "enum_list",
+        "state",
+        "coordinate",
+        "template",
     }
 )
 _ALNUM = "A-Za-z0-9"
@@ -218,6 +221,18 @@ _FORMAT_RE = re.compile(
 _NEXT_PART_RE = re.compile(r",\s*([A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)*)")
 
 
+#: A format whose first part is a street address ("in the format of 'Street Address, City,
+#: State (abbr), Country'").
+_STREET_FORMAT_RE = re.compile(r"(?i)format[^'\"]*['\"]\s*street")
+#: A street address right before a place's comma: a house number and capitalised words
+#: ("2020 Addison Street, " / "221B Baker Street, ").
+_STREET_BEFORE_RE = re.compile(r"(?<![\w-])\d+[A-Za-z]?(?:\s+[A-Z][\w.'’-]*){1,5},\s*$")
+
+
+#: What follows a house number: capitalised words up to a comma (" Addison Street,").
+_HOUSE_NUMBER_RE = re.compile(r"[A-Za-z]?(?:\s+[A-Z][\w.'’-]*){1,5},")
+
+
 def _place_shape(spec: ParamSpec, text: str, fill: Fill) -> None:
     """Give a name the shape the parameter's examples show (issue 12: "by schema"): with
     ``'San Francisco, CA'`` as the example, ``Naples`` followed by ``, Florida`` becomes
@@ -234,13 +249,32 @@ def _place_shape(spec: ParamSpec, text: str, fill: Fill) -> None:
             if not m:
                 break
             end = m.end()
+        if _STREET_FORMAT_RE.search(spec.doc):
+            # 'Street Address, City, State (abbr), Country': the house number before the street
+            # ("221B Baker Street, ..."), or the whole street before the city
+            number = re.search(r"(?<![\w-])\d+[A-Za-z]?\s+$", text[:start])
+            street = _STREET_BEFORE_RE.search(text[:start])
+            if number:
+                start = number.start()
+            elif street and text[start:end].count(",") < spec.joined:
+                start = street.start()
     elif spec.joined < 0 and "," in value:
+        if any(v.start == start for v in values.verbatim(text)):
+            return  # "verbatim: no onions, extra cheese" is kept whole
         end = start + value.index(",")
     else:
         return
     new = text[start:end]
     stop = re.search(r"(?<=[a-z]{2})[.!?]\s", new)  # the qualifier ends with its sentence
     new = (new[: stop.start()] if stop else new).rstrip(".")
+    if spec.joined == 1 and "," not in new:
+        # "weather in Boston" for 'City, State' such as 'San Francisco, CA': what a reader
+        # knows of the city completes it (Boston, MA; Tel Aviv, Israel)
+        example = next((e for e in spec.examples if e.count(",") == 1), None)
+        known = places.complete(new, example, spec.doc) if example else None
+        if known is not None:
+            new = known[0]
+            ev["detail"] = f"{ev.get('detail', '')}; {known[1]}".lstrip("; ")
     if new != value:
         fill.args[spec.name] = new
         ev.update(span=[start, start + len(new)], text=new)
@@ -449,6 +483,13 @@ def _upper_like(value: str, model: str) -> tuple[str, bool]:
     return value, False
 
 
+#: What stands between the two values of a change: "pizza to a BURGER", "COOL into HEAT".
+_FROM_TO_RE = re.compile(r"(?i)\s+(?:to|into)\s+(?:(?:a|an|the)\s+)?")
+_FROM_RE_BEFORE = re.compile(r"(?i)\bfrom\s+(?:(?:a|an|the|my)\s+)?$")
+#: A parameter named for the state before a change.
+_OLD_NAME_RE = re.compile(r"(?i)old|from|source|current|previous|original")
+
+
 def _structural(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[Any, dict[str, Any]] | None:
@@ -475,6 +516,20 @@ def _structural(
                 }
         if hits:
             s, e, value = min(hits, key=lambda h: (h[0], -h[1]))
+            # "switch my order from pizza to a BURGER": of a change from one listed value to
+            # another, the parameter takes the new one (unless it is named for the old one)
+            target = next(
+                (
+                    h
+                    for h in hits
+                    if h[0] > e
+                    and _FROM_TO_RE.fullmatch(text[e : h[0]])
+                    and _FROM_RE_BEFORE.search(text[:s])
+                ),
+                None,
+            )
+            if target is not None and not _OLD_NAME_RE.search(spec.name):
+                s, e, value = target
             return value, {
                 "rule": "enum",
                 "span": [s, e],
@@ -713,6 +768,10 @@ _UNIT_AFTER_IN_RE = re.compile(
 )
 
 
+#: A possessive right before a word: the word names a thing the user has, not an option.
+_OWNED_RE = re.compile(r"(?i)\b(?:my|your|our|his|her|their|its)\s+$")
+
+
 def _listed_or_unit(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[Any, dict[str, Any]] | None:
@@ -723,6 +782,8 @@ def _listed_or_unit(
     which tool."""
     for value in spec.listed:
         m = re.search(rf"(?<![\w/]){re.escape(value)}(?![\w/])", text, re.I)
+        if m and not spec.required and _OWNED_RE.search(text[: m.start()]):
+            continue  # "the exports for my bot": a thing the user has, not an option chosen
         if m and _free(m.span(), used):
             return m.group(), {
                 "rule": "listed",
@@ -841,6 +902,174 @@ def _year_text(text: str, used: list[tuple[int, int]]) -> tuple[Any, dict[str, A
     return None
 
 
+#: A format of labelled parts: "in the format 'track:SongName artist:ArtistName'".
+_TEMPLATE_RE = re.compile(
+    r"format(?:ted)?\s+(?:of\s+|as\s+|like\s+)?['\"]"
+    r"((?:[A-Za-z_]+:[A-Za-z_]+(?:\s[A-Z][A-Za-z_]*)*\s*){2,})['\"]"
+)
+
+
+def _template(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``template``: a string whose description gives a format of labelled parts
+    ('track:SongName artist:ArtistName') is written in it, each part filled from the question
+    as a field of its own named by its label and placeholder ("the song 'Friends' by
+    Marshmello" -> ``track:Friends artist:Marshmello``); ``None`` unless every part is found."""
+    m = _TEMPLATE_RE.search(spec.doc)
+    if m is None:
+        return None
+    parts = re.findall(r"([A-Za-z_]+):(.+?)(?=\s+[A-Za-z_]+:|\s*$)", m.group(1))
+    sub = [
+        ParamSpec(
+            name=key,
+            types=("string",),
+            required=True,
+            doc=f"The {' '.join(korean.split_identifier(holder)).lower()}.",
+        )
+        for key, holder in parts
+    ]
+    inner = fill_structured(sub, text)
+    fill_loose(sub, text, inner)
+    if not all(isinstance(inner.args.get(k), str) for k, _h in parts):
+        return None
+    spans = [ev["span"] for ev in inner.evidence.values()]
+    if any(not _free(tuple(sp), used) for sp in spans):
+        return None
+    value = " ".join(f"{k}:{inner.args[k]}" for k, _h in parts)
+    return value, {
+        "rule": "template",
+        "span": [min(a for a, _b in spans), max(b for _a, b in spans)],
+        "text": value,
+        "detail": f"the format {m.group(1).strip()!r}, its parts: "
+        + "; ".join(f"{k} by {inner.evidence[k]['rule']}" for k, _h in parts),
+    }
+
+
+_LAT_NAME_RE = re.compile(r"(?i)^(?:lat|latitude)$|_lat(?:itude)?$|^lat(?:itude)?_")
+_LON_NAME_RE = re.compile(
+    r"(?i)^(?:lon|lng|long|longitude)$|_(?:lon|lng|longitude)$|^(?:lon|lng|longitude)_"
+)
+#: A coordinate with its hemisphere: "37.8651 N", "119.5383 W", "48.8584° N".
+_HEMISPHERE_RE = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d+)?)\s*°?\s*([NSEW])\b")
+
+
+def _coordinate(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``coordinate``: for a latitude (longitude) parameter, the first number written with
+    a N/S (E/W) hemisphere; south and west are negative ("119.5383 W" -> -119.5383)."""
+    if _LAT_NAME_RE.search(spec.name):
+        sides = "NS"
+    elif _LON_NAME_RE.search(spec.name):
+        sides = "EW"
+    else:
+        return None
+    for m in _HEMISPHERE_RE.finditer(text):
+        if m.group(2) in sides and _free(m.span(), used):
+            value = float(m.group(1)) * (-1 if m.group(2) in "SW" else 1)
+            return value, {
+                "rule": "coordinate",
+                "span": list(m.span()),
+                "text": m.group(),
+                "detail": f"{m.group()!r}: hemisphere {m.group(2)}"
+                + ("; south and west are negative" if value < 0 else ""),
+            }
+    return None
+
+
+def takes_language_code(spec: ParamSpec) -> bool:
+    """True when ``spec`` takes language codes: its enum values (or, without an enum, its
+    examples) are all shaped like codes and it says language
+    (:func:`playground.routing.languages.wants_code`)."""
+    return ("string" in spec.types or not spec.types) and languages.wants_code(
+        spec.name, spec.doc, spec.enum or spec.examples
+    )
+
+
+def _language(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``language``: the code of a language the question names ("in Spanish" ->
+    ``es-ES`` among ``en-US``/``es-ES``; "from English to French" -> ``en`` for the source,
+    ``fr`` for the target), from :mod:`playground.routing.languages`."""
+    found = languages.named(text, used)
+    if not found:
+        return None
+    values = list(spec.enum or spec.examples)
+    got = languages.pick(spec.name, text, found, values)
+    if got is None and not spec.enum:
+        # examples only ("'en' for English"): any language's code, not just the examples'
+        got = languages.pick(spec.name, text, found, [f.code for f in found])
+    if got is None:
+        return None
+    value, lang = got
+    return value, {
+        "rule": "language",
+        "span": [lang.start, lang.end],
+        "text": lang.word,
+        "detail": f"{lang.word} -> {lang.code} from {languages.SOURCE}",
+    }
+
+
+_STATE_CODE_DOC_RE = re.compile(
+    r"\bstate\s+(?:abbreviation|code)|two[- ]letter\s+(?:U\.?S\.?\s+)?state", re.I
+)
+
+
+def takes_state_code(spec: ParamSpec) -> bool:
+    """True when ``spec`` is a plain string parameter that wants a US state's two-letter code:
+    its description says "state abbreviation"/"state code"/"two-letter state", or every
+    example it gives is one (``such as 'CA' for California``)."""
+    if not _plain_string(spec) or not (spec.examples or "state" in spec.doc.lower()):
+        return False
+    if _STATE_CODE_DOC_RE.search(spec.doc):
+        return True
+    return bool(spec.examples) and all(places.is_state_code(e) for e in spec.examples)
+
+
+def _state_code(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``state``: for a parameter that wants a US state's code (:func:`takes_state_code`),
+    the state the question names ("in California" -> ``CA``; the code from
+    :mod:`playground.routing.places`)."""
+    found = places.state_named(text, used)
+    if found is None:
+        return None
+    start, end, name, code = found
+    return code, {
+        "rule": "state",
+        "span": [start, end],
+        "text": name,
+        "detail": f"{name} -> {code} from {places.SOURCE}",
+    }
+
+
+def takes_command_line(spec: ParamSpec) -> bool:
+    """True when ``spec`` is a plain string parameter that takes a command line
+    (:func:`playground.routing.command_line.takes_command`)."""
+    return _plain_string(spec) and command_line.takes_command(spec.name, spec.doc)
+
+
+def _command(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``command``: for a parameter that takes a command line
+    (:func:`playground.routing.command_line.takes_command`), the whole command the question
+    writes ("using the exact command shutdown /s /t 0" -> ``shutdown /s /t 0``), not its first
+    path-like piece; :func:`playground.routing.command_line.command_span` says which spans."""
+    span = command_line.command_span(text, used)
+    if span is None:
+        return None
+    return span.text, {
+        "rule": "command",
+        "span": [span.start, span.end],
+        "text": span.text,
+        "detail": span.why,
+    }
+
+
 def fill_structured(
     specs: list[ParamSpec], question: str, tokens: list[korean.Token] | None = None
 ) -> Fill:
@@ -849,7 +1078,17 @@ def fill_structured(
     text = korean.normalize(question)
     fill = Fill()
     for spec in specs:
-        found = _structural(spec, text, fill.consumed)
+        found = _command(spec, text, fill.consumed) if takes_command_line(spec) else None
+        if found is None and ("string" in spec.types or not spec.types) and not spec.enum:
+            found = _template(spec, text, fill.consumed)
+        if found is None and {"number", "integer"} & set(spec.types):
+            found = _coordinate(spec, text, fill.consumed)
+        if found is None and takes_language_code(spec):
+            found = _language(spec, text, fill.consumed)
+        if found is None and takes_state_code(spec):
+            found = _state_code(spec, text, fill.consumed)
+        if found is None:
+            found = _structural(spec, text, fill.consumed)
         if (
             found is None
             and _plain_string(spec)
@@ -1488,7 +1727,12 @@ def fill_loose(
         for s in specs
         if s.name not in fill.args
         and not s.free_text
-        and (not s.structured or not (s.enum or s.pattern or s.shapes or s.prefix))
+        and (
+            not s.structured
+            or not (s.enum or s.pattern or s.shapes or s.prefix)
+            # a date with an ISO example ('2023-04-01') is written in words ("April 3rd")
+            or (not (s.enum or s.pattern or s.prefix) and is_date_param(s))
+        )
     ]
     if not open_specs:
         return fill
@@ -1537,12 +1781,16 @@ def fill_loose(
         noun = re.match(r"\s+(?:[A-Za-z-]+\s+)?([A-Za-z]+s)\b", text[v.end :])
         return bool(noun) and korean.stem(noun.group(1).lower()) in subject  # type: ignore[union-attr]
 
+    # "from 2020 Addison Street, Berkeley": where a parameter takes a street address, a
+    # number opening one is its house number, not a value of its own
+    street = any(_STREET_FORMAT_RE.search(sp.doc) for sp in open_specs)
     cands = [
         v
         for v in nums + strings + list(found.lists)
         if _free((v.start, v.end), used)
         and not (v.kind == "name" and intent and stated(v))
         and not counts_subject(v)
+        and not (street and v.kind == "number" and _HOUSE_NUMBER_RE.match(text, v.end))
     ]
     assigned = found.assigned
     labels = {s.name: _label_words(s) for s in open_specs}
@@ -1574,6 +1822,23 @@ def fill_loose(
                     give(spec, f"{clock[0]:02d}:{clock[1]:02d}", "date", *t.span(), said)
                     used.append(t.span())
                     break
+    # "the answer to the question:\n\nLogistic regression is ...": text a colon introduces
+    # after the parameter's own word is its value, before any name inside it is paired
+    for spec in open_specs:
+        if spec.name in fill.args or not _plain_string(spec):
+            continue
+        cue = _cue_span(spec, text, toks, labels[spec.name][0])
+        if cue is not None and _COLON_END_RE.search(text[: cue[0]]) and _free(cue[:2], used):
+            give(
+                spec,
+                text[cue[0] : cue[1]],
+                "cue",
+                cue[0],
+                cue[1],
+                f"after its word {cue[2]!r} and a colon",
+            )
+            used.append(cue[:2])
+    cands = [v for v in cands if _free((v.start, v.end), used)]
     # a word list ("Microsoft and Google") for a string array whose words label it, or for a
     # required one
     for spec in open_specs:
@@ -1725,6 +1990,27 @@ def fill_loose(
             ):
                 score += 2
                 why.append("a name after in/at/near where the parameter wants a place")
+            if (
+                v.kind == "name"
+                and "city" in korean.split_identifier(spec.name.lower())
+                and places.city(v.text.split(",")[0]) is not None
+            ):
+                # "of Seattle, that city where Mr. Gates works": a city parameter takes the
+                # name that is a city (GeoNames, loaded only for a parameter named city)
+                score += 1.0
+                why.append(f"a city in {places.SOURCE}")
+            if (
+                v.kind == "name"
+                and spec.joined > 0
+                and (
+                    v.text.count(",") == spec.joined
+                    or ("," not in v.text and _NEXT_PART_RE.match(text, v.end))
+                )
+            ):
+                # "in Chennai, Tamil Nadu" for 'City, State' such as 'San Francisco, CA': a
+                # name written in its examples' shape is what it asks for ("I'm at Bengaluru")
+                score += 1.5
+                why.append("written in its examples' 'X, Y' shape")
             if v.kind in ("url", "email", "path") and re.search(
                 {
                     "url": r"url|link|address|주소",
@@ -2191,6 +2477,11 @@ def _per_unit(unit: str, text: str) -> bool:
 _REGION_NAME_RE = re.compile(r"country|state|province|region|county|nation|prefecture", re.I)
 
 
+#: A parameter named for a city alone, whose description asks for nothing more.
+_CITY_ONLY_NAME_RE = re.compile(r"(?i)city(?:[_ ]?name)?")
+_CITY_MORE_DOC_RE = re.compile(r"(?i)\b(?:state|country|region|province|format|e\.g\.|such as)\b|,")
+
+
 def _split_place(specs: list[ParamSpec], fill: Fill, text: str) -> None:
     """A place written "City, Country" ("London, UK") given whole to one parameter while a
     required country/state/region parameter is still empty: the part after the comma goes to
@@ -2219,10 +2510,19 @@ def _split_place(specs: list[ParamSpec], fill: Fill, text: str) -> None:
             ),
             None,
         )
-        if taker is None:
-            continue
         head, tail = value.split(", ")
         start = ev["span"][0]
+        if taker is None:
+            if (
+                _CITY_ONLY_NAME_RE.fullmatch(spec.name)
+                and not _CITY_MORE_DOC_RE.search(spec.doc)
+                and places.is_state_code(tail)
+            ):
+                # "the name of the city" asks for the city: "Marshall, MN" -> "Marshall"
+                fill.args[spec.name] = head
+                ev.update(span=[start, start + len(head)], text=head)
+                ev["detail"] += f"; {tail!r} after the comma is a US state, not the city's name"
+            continue
         fill.args[spec.name] = head
         ev.update(span=[start, start + len(head)], text=head)
         ev["detail"] += f"; {tail!r} after the comma is its {taker.name}"
@@ -2566,6 +2866,9 @@ _PRONOUNS = frozenset(
 )
 
 
+_COLON_END_RE = re.compile(r":(?:\\n|\s|\*{1,2})*$")
+
+
 def _cue_span(
     spec: ParamSpec, text: str, tokens: list[korean.Token], words: set[str]
 ) -> tuple[int, int, str] | None:
@@ -2590,10 +2893,14 @@ def _cue_span(
             skip += w.end()
             lead = _LEAD_RE.match(rest[skip:])
             skip += lead.end() if lead else 0
-        # "modification verbatim: no onions, extra cheese": one word before a colon
-        colon = re.match(r"[A-Za-z]+\s*:\s*", rest[skip:])
+        # "modification verbatim: no onions, extra cheese": one word before a colon; "the
+        # answer to the question: ..." -- a colon closing the words after its own word
+        colon = re.match(r"(?:[A-Za-z]+\s+){0,4}[A-Za-z]+\s*:\s*", rest[skip:])
         if colon:
             skip += colon.end()
+            # escaped line breaks and markdown emphasis around the text are not part of it
+            wrap = re.match(r"(?:\\n|\s|\*{1,2})+", rest[skip:])
+            skip += wrap.end() if wrap else 0
         body = rest[skip:]
         # a message-like parameter ("content", "message") takes its whole sentence ("add todo
         # with content go to sleep at 9 pm"), and so does any text a colon introduces; others
@@ -2601,7 +2908,11 @@ def _cue_span(
         whole = bool(_MESSAGE_NAME_RE.search(spec.name) or ":" in rest[:skip])
         stop = (_SENTENCE_STOP_RE if whole else _CUE_STOP_RE).search(" " + body)
         raw = body[: max(0, stop.start() - 1)] if stop else body
+        if stop and ":" in rest[:skip] and body[stop.start() - 1 : stop.start()] in ".?!":
+            raw = body[: stop.start()]  # the text a colon introduces keeps its full stop
         value = raw.strip(" -:")
+        if ":" in rest[:skip]:
+            value = re.sub(r"(?:\\n|\s|\*{1,2})+$", "", value)
         limit = 20 if whole else 6
         if (
             re.search(r"\w", value)
@@ -2756,6 +3067,67 @@ def _time_of_day(
     return None
 
 
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+#: "today is Monday April 25th 2023", "Today is monday 2022-10-20", "today is 20230929": the
+#: day the question counts from.
+_TODAY_RE = re.compile(
+    r"(?i)\btoday\s+is\s+(?:(?P<wd>"
+    + "|".join(_WEEKDAYS)
+    + r"),?\s+)?(?P<d>\d{8}\b|"
+    + _DATE_SPAN_RE.pattern.replace("\\b(?:", "(?:", 1)
+    + ")"
+)
+#: A day said relative to today: "tomorrow", "the day after tomorrow", "(the) upcoming /
+#: next / coming / this Wednesday".
+_RELATIVE_DAY_RE = re.compile(
+    r"(?i)\b(?:(?P<after>the\s+day\s+after\s+tomorrow)|(?P<tomorrow>tomorrow)|"
+    r"(?:the\s+)?(?:upcoming|next|coming|this)\s+(?P<wd>" + "|".join(_WEEKDAYS) + r"))\b"
+)
+
+
+def _relative_date(
+    text: str, used: list[tuple[int, int]], fmt: str
+) -> tuple[Any, str, int, int, str] | None:
+    """A day said relative to a today the question states ("the forecast for the upcoming
+    Wednesday, today is Monday April 25th 2023" -> 2023-04-27; "available tomorrow, today is
+    20230929" -> 2023-09-30), written in ``fmt``; ``None`` when the question states no today
+    or says no relative day. The next such weekday is at least one day ahead of the weekday
+    the question says today is (of the date's own weekday when it names none)."""
+    from dateutil import parser as dparser  # type: ignore[import-untyped]
+
+    today_m = _TODAY_RE.search(text)
+    rel = _RELATIVE_DAY_RE.search(text)
+    if today_m is None or rel is None or not _free(rel.span(), used):
+        return None
+    raw = today_m.group("d")
+    try:
+        if re.fullmatch(r"\d{8}", raw):
+            today = _dt.datetime.strptime(raw, "%Y%m%d")
+        else:
+            today = dparser.parse(raw.replace("of ", ""))
+    except (ValueError, OverflowError):
+        return None
+    if rel.group("after"):
+        ahead = 2
+    elif rel.group("tomorrow"):
+        ahead = 1
+    else:
+        # the weekday the user says today is counts, even when the date is another day's
+        said_wd = today_m.group("wd")
+        now = _WEEKDAYS.index(said_wd.lower()) if said_wd else today.weekday()
+        ahead = (_WEEKDAYS.index(rel.group("wd").lower()) - now) % 7 or 7
+    when = today + _dt.timedelta(days=ahead)
+    start, end = rel.span()
+    said = f"{rel.group()!r} counted from {today_m.group()!r}"
+    if "%H" in fmt:
+        t = _TIME_SPAN_RE.search(text, max(0, start - 40))
+        clock = _clock(t) if t else None
+        if t and clock and abs(t.start() - end) < 40 and _free(t.span(), used):
+            when = when.replace(hour=clock[0], minute=clock[1])
+            said += f" and {t.group().strip()!r}"
+    return when.strftime(fmt), "date", start, end, f"{said}, written as {fmt!r}"
+
+
 def _date(
     spec: ParamSpec, text: str, used: list[tuple[int, int]] | None = None
 ) -> tuple[Any, str, int, int, str] | None:
@@ -2763,7 +3135,7 @@ def _date(
     parsed with ``dateutil`` and written in the parameter's format (:func:`date_format`;
     ISO ``YYYY-MM-DD`` when none is said). ``format: time`` takes a time of day and
     ``format: date-time`` gets an offset, so the value passes the format (RFC 3339)."""
-    from dateutil import parser as dparser  # type: ignore[import-untyped]
+    from dateutil import parser as dparser
 
     used = used or []
     if spec.format == "time":
@@ -2777,6 +3149,9 @@ def _date(
         for y in re.finditer(r"\b\d{4}\b", d.group())
     ]
     year = int(said_years[0]) if said_years else _dt.date.today().year
+    relative = _relative_date(text, used, fmt)
+    if relative is not None:
+        return relative
     for m in _DATE_SPAN_RE.finditer(text):
         if not _free(m.span(), used):
             continue

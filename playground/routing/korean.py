@@ -323,6 +323,7 @@ STOPWORDS: frozenset[str] = frozenset(
         "should",
         "may",
         "please",
+        "verbatim",  # says how a value is given ("the following words verbatim: ..."), no value
         "thank",
         "thanks",
         "all",

@@ -407,6 +407,8 @@ def _index_tool(
                 always = True
         if spec.pattern or spec.format in {"date", "email"}:
             always = True
+        if argfill.takes_command_line(spec):
+            always = True  # "using docker --version": the command alone says what is asked
     enums = tuple(str(v).lower() for s in specs for v in s.enum)
     deprecated = tuple(
         dict.fromkeys(m.group() for m in _DEPRECATED_RE.finditer(parts.summary + " " + parts.other))

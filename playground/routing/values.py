@@ -354,12 +354,33 @@ def numbers(text: str) -> list[Value]:
     return sorted(out, key=lambda v: v.start)
 
 
+#: Text a question marks as given word for word without quotes: after "verbatim:" or "word for
+#: word:" up to the end of its line ("create todo with the following words verbatim: go for
+#: shopping at 9 pm"; "the following data: 85, 90" is not one: its values are read by kind).
+_VERBATIM_RE = re.compile(
+    r"(?i)\b(?:verbatim|word\s+for\s+word)\s*:[ \t]*"
+    r"(?P<v>[^\n'\"“”‘’`\[\]{}]+?)[ \t.]*(?=\n|$)"
+)
+
+
 def quoted(text: str) -> list[Value]:
-    """Text between quotes, without the quotes (span: the inside)."""
+    """Text between quotes, without the quotes (span: the inside), and :func:`verbatim` text."""
     out = []
     for m in _QUOTED_RE.finditer(text):
         g = next(i for i in range(1, 6) if m.group(i) is not None)
         out.append(Value("quoted", m.group(g), m.start(g), m.end(g), m.group(g)))
+    out.extend(verbatim(text))
+    return sorted(out, key=lambda v: v.start)
+
+
+def verbatim(text: str) -> list[Value]:
+    """Text marked as given word for word without quotes (:data:`_VERBATIM_RE`: at most 20
+    words, no quotes inside), as ``quoted`` values: kept whole, commas and all."""
+    out = []
+    for m in _VERBATIM_RE.finditer(text):
+        said = m.group("v")
+        if said.strip() and len(said.split()) <= 20:
+            out.append(Value("quoted", said, m.start("v"), m.end("v"), said))
     return out
 
 

@@ -718,7 +718,8 @@ def test_a_value_introduced_by_the_parameters_word_makes_a_description_word_enou
     q = "disconnect wifi, using the command netsh wlan disconnect"
     move = OfflineRouter().next_move([Turn(role="user", text=q)], [tool])
     assert move.calls[0].args == {"command": "netsh wlan disconnect"}
-    assert move.explanation["tools"][0]["arg_evidence"]["command"]["rule"] == "cue"
+    # a command-line parameter takes the whole command (rule ``command``, router2)
+    assert move.explanation["tools"][0]["arg_evidence"]["command"]["rule"] == "command"
     # without the cue, the one description word is not enough
     move = OfflineRouter().next_move([Turn(role="user", text="disconnect wifi, Command")], [tool])
     assert not move.calls
