@@ -285,8 +285,11 @@ def test_golden_episode_replays_clean_then_names_the_changed_declaration(tmp_pat
     clean = invoke("replay", golden, "--tools", SHOP)
     assert clean.exit_code == 0, clean.stdout
     assert "1 replayed, 0 drifted" in clean.stdout
-    # a copy whose track_shipping docstring no longer invites shipping questions
-    text = SHOP.read_text(encoding="utf-8")
+    # a copy whose track_shipping docstring no longer invites shipping questions, and whose
+    # get_order_status no longer points shipping questions to it
+    text = SHOP.read_text(encoding="utf-8").replace(
+        "사용하지 않는다(track_shipping을 쓴다).", "사용하지 않는다."
+    )
     at = text.index('"""', text.index("def track_shipping("))
     end = text.index('"""', at + 3) + 3
     edited = tmp_path / "copy" / "shop.py"
@@ -302,14 +305,13 @@ def test_golden_episode_replays_clean_then_names_the_changed_declaration(tmp_pat
     assert drift.exit_code == 1
     [result] = json.loads(drift.stdout)
     fields = {d["field"]: d for d in result["drift"]}
-    # The offline router still starts with track_shipping (get_order_status's boundary sentence
-    # points to it) but, with that docstring gone, goes on to get_order_status: the moves drift.
-    assert fields["moves[1].tool"] == {
-        "field": "moves[1].tool",
-        "saved": None,
-        "now": "get_order_status",
+    # With neither declaration inviting the shipping question, the offline router calls nothing.
+    assert fields["moves[0].tool"] == {
+        "field": "moves[0].tool",
+        "saved": "track_shipping",
+        "now": None,
     }
-    assert fields["calls"]["saved"] == 1 and fields["calls"]["now"] == 2
+    assert fields["calls"]["saved"] == 1 and fields["calls"]["now"] == 0
     assert result["causes"][0] == "track_shipping's declaration changed since this was saved"
     table = invoke("replay", golden, "--tools", edited)
     assert "likely cause: track_shipping's declaration changed since this was saved" in table.stdout
