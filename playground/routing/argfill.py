@@ -446,10 +446,6 @@ class Fill:
     consumed: list[tuple[int, int]] = field(default_factory=list)
 
 
-def _free(span: tuple[int, int], used: list[tuple[int, int]]) -> bool:
-    return all(span[1] <= a or span[0] >= b for a, b in used)
-
-
 def _bounded(rx: str) -> str:
     return rf"(?<![{_ALNUM}])(?:{rx})(?![{_ALNUM}])"
 
@@ -462,7 +458,7 @@ def _search(
     except re.error:
         return None
     for m in compiled.finditer(text):
-        if _free(m.span(), used):
+        if values.outside(m.span(), used):
             return m
     return None
 
@@ -499,7 +495,7 @@ def _structural(
             v = str(value)
             rx = re.escape(v) if korean.has_hangul(v) else _bounded(re.escape(v))
             m = re.search(rx, text, re.I)
-            if m and _free(m.span(), used):
+            if m and values.outside(m.span(), used):
                 hits.append((m.start(), m.end(), value))
         how = list(spec.enum)
         if not hits:  # a Hangul word whose romanisation is a listed value (서울 -> seoul)
@@ -551,7 +547,7 @@ def _structural(
                 _dt.date.fromisoformat(m.group(1))
             except ValueError:
                 continue
-            if _free(m.span(1), used):
+            if values.outside(m.span(1), used):
                 return m.group(1), {
                     "rule": "format",
                     "span": list(m.span(1)),
@@ -560,7 +556,7 @@ def _structural(
                 }
     if spec.format == "email":
         m = _EMAIL_RE.search(text)
-        if m and _free(m.span(), used):
+        if m and values.outside(m.span(), used):
             return m.group(), {
                 "rule": "format",
                 "span": list(m.span()),
@@ -618,7 +614,7 @@ def _enum_words(
     """A listed string value every word of which (3+ letters) the question says, also
     inflected ("completed" for ``complete``, "air dry" for ``AIR_DRY``); the value with the
     most words wins. ``(start, end, value, words)`` or ``None``."""
-    tokens = [t for t in korean.tokenize(text) if _free((t.start, t.end), used)]
+    tokens = [t for t in korean.tokenize(text) if values.outside((t.start, t.end), used)]
     best: tuple[int, int, int, Any, str] | None = None
     for value in spec.enum:
         if not isinstance(value, str):
@@ -661,7 +657,7 @@ def _romanised_enum(
         for word in dict.fromkeys((m.group(), korean.stem(m.group()))):
             latin = _latin(word)
             span = (m.start(), m.start() + len(word))
-            if latin in by_latin and _free(span, used):
+            if latin in by_latin and values.outside(span, used):
                 value = by_latin[latin]
                 return [
                     (span[0], span[1], value)
@@ -674,7 +670,7 @@ def _integer(
 ) -> tuple[Any, dict[str, Any]] | None:
     for rx in (_COUNTED_RE,):  # bare numbers are given by label in fill_loose
         for m in rx.finditer(text):
-            if not _free(m.span(1), used):
+            if not values.outside(m.span(1), used):
                 continue
             n = int(m.group(1))
             if (spec.minimum is not None and n < spec.minimum) or (
@@ -701,7 +697,7 @@ def _word(
     """Rules 6 (a question word equal to an example) and 7 (the only lowercase latin word)."""
     words = [e for e in spec.examples if _PLAIN_WORD_RE.fullmatch(e)]
     for tok in tokens:
-        if not _free((tok.start, tok.end), used):
+        if not values.outside((tok.start, tok.end), used):
             continue
         for example in words:
             if korean.has_hangul(example):
@@ -733,7 +729,7 @@ def _word(
         ):
             continue
         m = re.search(_bounded(re.escape(example)), text, re.I)
-        if m and _free(m.span(), used):
+        if m and values.outside(m.span(), used):
             return m.group(), {
                 "rule": "word",
                 "span": list(m.span()),
@@ -749,7 +745,7 @@ def _word(
             and not korean.is_stopword(t.stem)
             and t.stem not in korean.QUESTION_WORDS
             and t.surface not in korean.QUESTION_WORDS
-            and _free((t.start, t.end), used)
+            and values.outside((t.start, t.end), used)
         ]
         if len(lower) == 1:
             tok = lower[0]
@@ -784,7 +780,7 @@ def _listed_or_unit(
         m = re.search(rf"(?<![\w/]){re.escape(value)}(?![\w/])", text, re.I)
         if m and not spec.required and _OWNED_RE.search(text[: m.start()]):
             continue  # "the exports for my bot": a thing the user has, not an option chosen
-        if m and _free(m.span(), used):
+        if m and values.outside(m.span(), used):
             return m.group(), {
                 "rule": "listed",
                 "span": list(m.span()),
@@ -812,7 +808,7 @@ def _listed_or_unit(
     for start, end, why in found:
         if not end:
             end = start + len(re.match(r"[A-Za-z°/^\d]+", text[start:]).group())  # type: ignore[union-attr]
-        if _free((start, end), used) and end > start:
+        if values.outside((start, end), used) and end > start:
             return text[start:end], {
                 "rule": "unit",
                 "span": [start, end],
@@ -859,7 +855,7 @@ def _coded(
     if not codes:
         return None
     common = frozenset.intersection(*(w for _c, w in codes))
-    said = {t.stem.lower(): t for t in tokens if _free((t.start, t.end), used)}
+    said = {t.stem.lower(): t for t in tokens if values.outside((t.start, t.end), used)}
     best: tuple[int, Any, frozenset[str]] | None = None
     for code, words in codes:
         own = words - common
@@ -891,7 +887,7 @@ def _year_text(text: str, used: list[tuple[int, int]]) -> tuple[Any, dict[str, A
     """Rule ``year``: a year or a season written in digits ("in 2022", "the 2019-2020
     season") for a string parameter named for a year or season, as written."""
     for m in _YEAR_TEXT_RE.finditer(text):
-        if _free(m.span(), used):
+        if values.outside(m.span(), used):
             value = m.group(1) + (f"-{m.group(2)}" if m.group(2) else "")
             return value, {
                 "rule": "year",
@@ -934,7 +930,7 @@ def _template(
     if not all(isinstance(inner.args.get(k), str) for k, _h in parts):
         return None
     spans = [ev["span"] for ev in inner.evidence.values()]
-    if any(not _free(tuple(sp), used) for sp in spans):
+    if any(not values.outside(tuple(sp), used) for sp in spans):
         return None
     value = " ".join(f"{k}:{inner.args[k]}" for k, _h in parts)
     return value, {
@@ -966,7 +962,7 @@ def _coordinate(
     else:
         return None
     for m in _HEMISPHERE_RE.finditer(text):
-        if m.group(2) in sides and _free(m.span(), used):
+        if m.group(2) in sides and values.outside(m.span(), used):
             value = float(m.group(1)) * (-1 if m.group(2) in "SW" else 1)
             return value, {
                 "rule": "coordinate",
@@ -1183,7 +1179,11 @@ def fill_free_text(
         if spec.name in fill.args or not spec.free_text:
             continue
         quote, said = next(
-            ((q, w) for q, w in quotes if _free((q.start, q.end), fill.consumed + reserved)),
+            (
+                (q, w)
+                for q, w in quotes
+                if values.outside((q.start, q.end), fill.consumed + reserved)
+            ),
             (None, ""),
         )
         if quote is not None:  # the text the user quoted is the text to use
@@ -1210,7 +1210,7 @@ def fill_free_text(
         for tok in tokens:
             span = (tok.start, tok.end)
             why = None
-            if not _free(span, fill.consumed + reserved):
+            if not values.outside(span, fill.consumed + reserved):
                 why = "argument value"
             elif korean.is_stopword(tok.stem):
                 why = "stopword"
@@ -1787,7 +1787,7 @@ def fill_loose(
     cands = [
         v
         for v in nums + strings + list(found.lists)
-        if _free((v.start, v.end), used)
+        if values.outside((v.start, v.end), used)
         and not (v.kind == "name" and intent and stated(v))
         and not counts_subject(v)
         and not (street and v.kind == "number" and _HOUSE_NUMBER_RE.match(text, v.end))
@@ -1817,7 +1817,7 @@ def fill_loose(
             # a free-form time ("at 12pm" for time): the clock time as HH:MM
             for t in _TIME_SPAN_RE.finditer(text):
                 clock = _clock(t)
-                if clock is not None and _free(t.span(), used):
+                if clock is not None and values.outside(t.span(), used):
                     said = f"{t.group().strip()!r} as a clock time (HH:MM)"
                     give(spec, f"{clock[0]:02d}:{clock[1]:02d}", "date", *t.span(), said)
                     used.append(t.span())
@@ -1828,7 +1828,11 @@ def fill_loose(
         if spec.name in fill.args or not _plain_string(spec):
             continue
         cue = _cue_span(spec, text, toks, labels[spec.name][0])
-        if cue is not None and _COLON_END_RE.search(text[: cue[0]]) and _free(cue[:2], used):
+        if (
+            cue is not None
+            and _COLON_END_RE.search(text[: cue[0]])
+            and values.outside(cue[:2], used)
+        ):
             give(
                 spec,
                 text[cue[0] : cue[1]],
@@ -1838,7 +1842,7 @@ def fill_loose(
                 f"after its word {cue[2]!r} and a colon",
             )
             used.append(cue[:2])
-    cands = [v for v in cands if _free((v.start, v.end), used)]
+    cands = [v for v in cands if values.outside((v.start, v.end), used)]
     # a word list ("Microsoft and Google") for a string array whose words label it, or for a
     # required one
     for spec in open_specs:
@@ -1849,7 +1853,7 @@ def fill_loose(
         for spans in word_series(text, used + list(intent)) + _quoted_series(text, found):
             start, end = spans[0][0], spans[-1][1]
             listed = [text[a:b] for a, b in spans]
-            if not _free((start, end), used) or any(
+            if not values.outside((start, end), used) or any(
                 v.start < b and a < v.end and not (a <= v.start and v.end <= b)
                 for v in found.strings
                 for a, b in spans
@@ -1873,7 +1877,7 @@ def fill_loose(
             used.extend(spans)  # the items ("five 'burgers' and six ...": six stays a value)
     # numbered arrays (coord1, coord2) take as many written lists, in order
     for members in _numbered(open_specs).values():
-        written = [v for v in cands if v.kind == "list" and _free((v.start, v.end), used)]
+        written = [v for v in cands if v.kind == "list" and values.outside((v.start, v.end), used)]
         if (
             len(members) == len(written)
             and all("array" in s.types and s.name not in fill.args for s in members)
@@ -1898,7 +1902,7 @@ def fill_loose(
         lists = [
             sp
             for sp in word_series(text, used + list(intent))
-            if len(sp) == len(members) and _free((sp[0][0], sp[-1][1]), used)
+            if len(sp) == len(members) and values.outside((sp[0][0], sp[-1][1]), used)
         ]
         if lists:
             sp = max(
@@ -1911,11 +1915,11 @@ def fill_loose(
             for spec, (a, b) in zip(members, sp, strict=True):
                 give(spec, text[a:b], "string", a, b, "a word list, in the order of the numbers")
                 used.append((a, b))
-    cands = [v for v in cands if _free((v.start, v.end), used)]
+    cands = [v for v in cands if values.outside((v.start, v.end), used)]
     for spec, v, detail in _respectively(open_specs, text, cands, fill, labels):
         give(spec, _fits(spec, v), "number", v.start, v.end, detail)
         used.append((v.start, v.end))
-    cands = [v for v in cands if _free((v.start, v.end), used)]
+    cands = [v for v in cands if values.outside((v.start, v.end), used)]
     # start/end roles only where the tool has both ends (from_year + to_year), not for a lone
     # to_address
     roles = {sp.name: _role(sp) for sp in specs}
@@ -2121,7 +2125,7 @@ def fill_loose(
             continue
         if "string" in spec.types or not spec.types:
             cue = _cue_span(spec, text, toks, labels[spec.name][0])
-            if cue is not None and _free(
+            if cue is not None and values.outside(
                 cue[:2], [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
             ):
                 give(
@@ -2180,7 +2184,7 @@ def fill_loose(
         and c.kind == "name"
         and " " in str(c.value)
         and not re.search(r"[.!?]\s", str(c.value))
-        and _free((c.start, c.end), held_now)
+        and values.outside((c.start, c.end), held_now)
     ]
     takers = [
         s
@@ -2626,7 +2630,7 @@ def word_series(
             and not word.isdigit()
         ) or low in _SERIES_STOP:
             marks.append(("|", m.start(), m.end()))
-        elif not _free(m.span(), list(blocked)):
+        elif not values.outside(m.span(), list(blocked)):
             marks.append(("b", m.start(), m.end()))
         else:
             marks.append(("w", m.start(), m.end()))
@@ -2783,7 +2787,7 @@ def _leftover_runs(
             and w.isascii()
             and w.isalpha()
             and (tok.start, tok.end) not in intent
-            and _free((tok.start, tok.end), held)
+            and values.outside((tok.start, tok.end), held)
             and not korean.is_stopword(tok.stem)
             and w.lower() not in _LEFTOVER_STOP
             and tok.stem not in korean.QUESTION_WORDS
@@ -2832,7 +2836,7 @@ def _modifier_of(
         if tok.stem.lower() not in heads or korean.has_hangul(tok.surface):
             continue
         m = re.search(r"(?<![\w-])([a-z][a-z-]*[a-z])\s+$", text[: tok.start])
-        if not m or not _free(m.span(1), used):
+        if not m or not values.outside(m.span(1), used):
             continue
         word = m.group(1)
         if korean.is_stopword(word) or korean.stem(word) in heads or word in _NOT_UNITS:
@@ -3055,7 +3059,7 @@ def _time_of_day(
     RFC 3339 ``HH:MM:SS`` with an offset (``"1pm"`` -> ``13:00:00+09:00`` in Seoul)."""
     for t in _TIME_SPAN_RE.finditer(text):
         clock = _clock(t)
-        if clock is None or not _free(t.span(), used):
+        if clock is None or not values.outside(t.span(), used):
             continue
         today = _dt.datetime.now()
         when = _offset(text, today.replace(hour=clock[0], minute=clock[1], second=0, microsecond=0))
@@ -3097,7 +3101,7 @@ def _relative_date(
 
     today_m = _TODAY_RE.search(text)
     rel = _RELATIVE_DAY_RE.search(text)
-    if today_m is None or rel is None or not _free(rel.span(), used):
+    if today_m is None or rel is None or not values.outside(rel.span(), used):
         return None
     raw = today_m.group("d")
     try:
@@ -3122,7 +3126,7 @@ def _relative_date(
     if "%H" in fmt:
         t = _TIME_SPAN_RE.search(text, max(0, start - 40))
         clock = _clock(t) if t else None
-        if t and clock and abs(t.start() - end) < 40 and _free(t.span(), used):
+        if t and clock and abs(t.start() - end) < 40 and values.outside(t.span(), used):
             when = when.replace(hour=clock[0], minute=clock[1])
             said += f" and {t.group().strip()!r}"
     return when.strftime(fmt), "date", start, end, f"{said}, written as {fmt!r}"
@@ -3153,7 +3157,7 @@ def _date(
     if relative is not None:
         return relative
     for m in _DATE_SPAN_RE.finditer(text):
-        if not _free(m.span(), used):
+        if not values.outside(m.span(), used):
             continue
         raw = m.group()
         try:
@@ -3165,7 +3169,12 @@ def _date(
         if "%H" in fmt:
             t = _TIME_SPAN_RE.search(text, max(0, start - 40))
             clock = _clock(t) if t else None
-            if t and clock and abs(t.start() - end) < 40 and _free(t.span(), used + [m.span()]):
+            if (
+                t
+                and clock
+                and abs(t.start() - end) < 40
+                and values.outside(t.span(), used + [m.span()])
+            ):
                 when = when.replace(hour=clock[0], minute=clock[1])
                 said += f" and {t.group().strip()!r}"
                 start, end = min(start, t.start()), max(end, t.end())
@@ -3308,7 +3317,7 @@ def series(
                     sp
                     for sp in word_series(text)
                     if any(a <= start and _end <= b for a, b in (sp[0], sp[-1]))
-                    and all(_free(item, others_at) for item in sp)
+                    and all(values.outside(item, others_at) for item in sp)
                     and not any(
                         korean.stem(w.lower()) in arg_words
                         for a, b in sp

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from playground.routing import korean
+from playground.routing import korean, values
 
 #: Words of a parameter's name that say it takes a command line (split on ``_``/camelCase).
 _COMMAND_NAME_WORDS = frozenset({"command", "commands", "cmd", "commandline", "cmdline"})
@@ -62,10 +62,6 @@ def takes_command(name: str, doc: str) -> bool:
     return bool(parts & _COMMAND_NAME_WORDS) or bool(_COMMAND_DOC_RE.search(doc))
 
 
-def _free(span: tuple[int, int], used: list[tuple[int, int]]) -> bool:
-    return all(span[1] <= a or span[0] >= b for a, b in used)
-
-
 def command_span(text: str, used: list[tuple[int, int]]) -> CommandSpan | None:
     """The command line ``text`` writes, or ``None``. In order of preference: the span a
     command word introduces ("using the exact command shutdown /s /t 0", up to the end of the
@@ -79,7 +75,7 @@ def command_span(text: str, used: list[tuple[int, int]]) -> CommandSpan | None:
         end = _END_RE.search(text, m.end())
         stop = end.start() if end else len(text)
         value = text[m.end() : stop].strip()
-        if value and _free((m.end(), m.end() + len(value)), used):
+        if value and values.outside((m.end(), m.end() + len(value)), used):
             why = f"the command after {text[m.start() : m.end()].strip()!r}"
             found.append((0, 0, CommandSpan(m.end(), m.end() + len(value), value, why)))
     low = text.lower()
@@ -116,7 +112,7 @@ def command_span(text: str, used: list[tuple[int, int]]) -> CommandSpan | None:
         if not value or value.lower() in ("command", "the command") or len(value.split()) > 12:
             continue
         value = _TRAILING_COMMAND_RE.sub("", value)
-        if _free((start, start + len(value)), used):
+        if values.outside((start, start + len(value)), used):
             rank = 1 if " " in value else 2
             found.append((rank, -len(value), CommandSpan(start, start + len(value), value, why)))
     if not found:

@@ -14,6 +14,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from playground.routing.values import outside
+
 #: Where the knowledge comes from, as the explanation's evidence names it.
 SOURCE = "pycountry"
 _TAG_RE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?")
@@ -63,7 +65,7 @@ def named(text: str, used: list[tuple[int, int]]) -> list[Named]:
     "Spanish", "Chinese"), outside the spans ``used``, in order."""
     out = []
     for m in _CAPITALISED_RE.finditer(text):
-        if all(m.end() <= a or m.start() >= b for a, b in used):
+        if outside(m.span(), used):
             code = _code(m.group())
             if code is not None:
                 out.append(Named(m.start(), m.end(), m.group(), code))

