@@ -344,8 +344,7 @@ class PlaygroundApp(App[None]):
 
         registry = self.pg.registry
         call_view = self.query_one(CallView)
-        await call_view.complete()
-        await call_view.set_playground(self.pg, keep=event.keep)
+        await call_view.set_playground(self.pg, keep=event.keep)  # mounts the panes if not yet
         for tab in ("ask", "steps", "evaluate"):
             if (view := self.built(tab)) is not None:
                 view.set_playground(self.pg)
@@ -708,13 +707,11 @@ class PlaygroundApp(App[None]):
 
         entry = event.entry
         if entry.type == "call":
-            from playground.tui.widgets.record_view import RecordView
-
             self.show_mode("call")
             call_view = self.query_one(CallView)
             if self.pg is not None and entry.tool in self.pg.registry:
                 await call_view.select_contract(entry.tool)
-            call_view.query_one("#record", RecordView).show_record(record_from_json(entry.data))
+            call_view.record_view.show_record(record_from_json(entry.data))
         else:
             label = f"history #{entry.id}: {entry.question or entry.tool}"
             steps: StepsView = await self.view("steps")
