@@ -9,13 +9,11 @@ question is also put to a tool it is not about, which must not be called.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from playground.routing import korean
-from playground.routing.base import Turn
 from playground.routing.offline import OfflineRouter, structured
+from tests.routing.helpers import move, row
 
 MULTIPLY = {
     "name": "multiply",
@@ -79,14 +77,6 @@ ARTIST = {
         "required": ["artist_name"],
     },
 }
-
-
-def move(question: str, *decls: dict[str, Any]):
-    return OfflineRouter().next_move([Turn(role="user", text=question)], list(decls))
-
-
-def row(mv, name: str) -> dict[str, Any]:
-    return next(t for t in mv.explanation["tools"] if t["name"] == name)
 
 
 @pytest.mark.parametrize(

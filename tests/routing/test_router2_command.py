@@ -5,13 +5,10 @@ no command in it is not about the tool."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from playground.routing.base import Turn
 from playground.routing.command_line import command_span, takes_command
-from playground.routing.offline import OfflineRouter
+from tests.routing.helpers import move
 
 EXECUTE = {
     "name": "cmd_controller.execute",
@@ -36,10 +33,6 @@ EXECUTE = {
         "required": ["command"],
     },
 }
-
-
-def move(question: str, *decls: dict[str, Any]):
-    return OfflineRouter().next_move([Turn(role="user", text=question)], list(decls))
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from playground.routing.base import Turn
-from playground.routing.offline import OfflineRouter
+from tests.routing.helpers import args_of
 
 
 def change(param: str) -> dict[str, Any]:
@@ -25,12 +24,6 @@ def change(param: str) -> dict[str, Any]:
             "required": [param],
         },
     }
-
-
-def args_of(question: str, decl: dict[str, Any]) -> dict[str, Any]:
-    mv = OfflineRouter().next_move([Turn(role="user", text=question)], [decl])
-    assert [c.name for c in mv.calls] == ["ChaFod"]
-    return mv.calls[0].args
 
 
 def test_the_new_value_of_a_change_is_taken() -> None:

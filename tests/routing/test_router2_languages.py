@@ -4,11 +4,8 @@ the code of the language the question names (ISO 639 data from pycountry): "in S
 
 from __future__ import annotations
 
-from typing import Any
-
 from playground.routing import languages
-from playground.routing.base import Turn
-from playground.routing.offline import OfflineRouter
+from tests.routing.helpers import call
 
 SPEECH = {
     "name": "text_to_speech.convert",
@@ -51,13 +48,6 @@ TRANSLATE = {
         "required": ["source_language", "target_language", "text"],
     },
 }
-
-
-def call(question: str, decl: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    mv = OfflineRouter().next_move([Turn(role="user", text=question)], [decl])
-    assert [c.name for c in mv.calls] == [decl["name"]]
-    row = next(t for t in mv.explanation["tools"] if t["name"] == decl["name"])
-    return mv.calls[0].args, row["arg_evidence"]
 
 
 def test_a_language_named_gives_the_enum_code() -> None:

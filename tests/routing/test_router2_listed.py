@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from playground.routing.base import Turn
-from playground.routing.offline import OfflineRouter
+from tests.routing.helpers import args_of
 
 
 def exports() -> dict[str, Any]:
@@ -28,12 +27,6 @@ def exports() -> dict[str, Any]:
             "required": ["botId"],
         },
     }
-
-
-def args_of(question: str, decl: dict[str, Any]) -> dict[str, Any]:
-    mv = OfflineRouter().next_move([Turn(role="user", text=question)], [decl])
-    assert [c.name for c in mv.calls] == [decl["name"]]
-    return mv.calls[0].args
 
 
 def test_a_word_the_user_owns_is_no_listed_option() -> None:

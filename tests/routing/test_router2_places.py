@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 
 from playground.routing import places
-from playground.routing.base import Turn
-from playground.routing.offline import OfflineRouter
+from tests.routing.helpers import call
 
 
 def weather(doc: str) -> dict[str, Any]:
@@ -50,13 +49,6 @@ TAX = {
         "required": ["purchase_amount", "state"],
     },
 }
-
-
-def call(question: str, decl: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    mv = OfflineRouter().next_move([Turn(role="user", text=question)], [decl])
-    assert [c.name for c in mv.calls] == [decl["name"]]
-    row = next(t for t in mv.explanation["tools"] if t["name"] == decl["name"])
-    return mv.calls[0].args, row["arg_evidence"]
 
 
 @pytest.mark.parametrize(

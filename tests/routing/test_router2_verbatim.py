@@ -4,11 +4,8 @@ following words verbatim: go for shopping at 9 pm") is one value, kept whole, co
 
 from __future__ import annotations
 
-from typing import Any
-
 from playground.routing import values
-from playground.routing.base import Turn
-from playground.routing.offline import OfflineRouter
+from tests.routing.helpers import args_of
 
 TODO = {
     "name": "todo_add",
@@ -36,12 +33,6 @@ CHANGE_FOOD = {
         "required": ["food_item", "modification_request"],
     },
 }
-
-
-def args_of(question: str, decl: dict[str, Any]) -> dict[str, Any]:
-    mv = OfflineRouter().next_move([Turn(role="user", text=question)], [decl])
-    assert [c.name for c in mv.calls] == [decl["name"]]
-    return mv.calls[0].args
 
 
 def test_verbatim_text_is_one_value() -> None:
