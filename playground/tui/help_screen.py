@@ -20,7 +20,7 @@ from textual.widgets import Static
 
 #: Keys of widgets that may not hold the focus now (listed so that they can be found).
 TEXT_KEYS = (
-    ("ctrl+a", "select all (form fields and JSON editors)"),
+    ("ctrl+a", "select all (every text field and JSON editor)"),
     ("ctrl+n", "send the focused argument as null (Call form)"),
     ("escape", "close a dialog (this help, copy / save, the palette)"),
 )

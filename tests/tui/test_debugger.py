@@ -8,7 +8,7 @@ import json
 
 import pytest
 from textual import events
-from textual.widgets import TabbedContent
+from textual.widgets import Input, TabbedContent
 
 from playground.tui.app import PlaygroundApp
 from playground.tui.export_screen import ExportScreen, save_text
@@ -304,6 +304,14 @@ async def test_ctrl_a_selects_all_send_as_null_and_enum_other_value(tools_dir):
         await pilot.press("ctrl+a")
         await pilot.pause()
         assert editor.editor.selected_text == editor.editor.text
+        # and in the other views' text fields (the Ask question here): select all, type over
+        await pilot.press("f2")
+        await app.view("ask")
+        await pilot.pause()
+        question = app.query_one("#question", Input)
+        question.focus()
+        await pilot.press(*"KB-1 stock", "ctrl+a", *"재고")
+        assert question.value == "재고"
 
 
 def test_save_text_errors_are_one_line_and_nothing_is_overwritten_silently(tmp_path):

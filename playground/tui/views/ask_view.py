@@ -33,6 +33,7 @@ from playground.tui.explain import (
 from playground.tui.formatting import json_syntax, pretty_json
 from playground.tui.router_pick import RouterPick
 from playground.tui.tabkeys import cycle_tabs
+from playground.tui.widgets.fields import FieldInput
 from playground.tui.widgets.record_view import RecordView
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ class AskView(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="ask-bar"):
-            yield Input(
+            yield FieldInput(
                 placeholder="고객 질문을 입력하세요 — e.g. HR20260601 택배 어디쯤인가요?",
                 id="question",
             )

@@ -21,6 +21,7 @@ from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Select
 from playground.routing import registry
 from playground.tui.daemon_thread import in_daemon_thread
 from playground.tui.router_pick import RouterPick
+from playground.tui.widgets.fields import FieldInput
 
 if TYPE_CHECKING:
     from playground.workbench import Playground
@@ -124,7 +125,7 @@ class EvalView(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="eval-bar"):
-            yield Input(DEFAULT_CASES, placeholder="case file (JSON Lines)", id="eval-path")
+            yield FieldInput(DEFAULT_CASES, placeholder="case file (JSON Lines)", id="eval-path")
             yield Button("Evaluate  ctrl+r", id="eval-run", variant="primary")
         with Horizontal(id="eval-progress-row"):
             yield ProgressBar(id="eval-progress", show_eta=False)

@@ -29,6 +29,7 @@ from textual.widgets import DataTable, Input, Static
 
 from playground.core.history import Entry, HistoryStore, Query
 from playground.core.record import verdict_of
+from playground.tui.widgets.fields import FieldInput
 
 #: Entries the view reads at a time (newest first); the next page is read when the cursor
 #: comes near the end of the list, so a history of 100,000 entries opens as fast as one of 10.
@@ -148,11 +149,11 @@ class HistoryView(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="history-bar"):
-            yield Input(
+            yield FieldInput(
                 placeholder="filter: words, tool:NAME, kind:ok|invalid_args|call|episode",
                 id="history-filter",
             )
-            yield Input(value=DEFAULT_CASE_FILE, id="history-case-file")
+            yield FieldInput(value=DEFAULT_CASE_FILE, id="history-case-file")
         yield Static("", id="history-status", classes="status")
         table: DataTable[Any] = DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
         yield table

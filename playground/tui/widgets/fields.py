@@ -1,4 +1,5 @@
-"""The form's text field: ``ctrl+a`` selects all (issue 13).
+"""Every text field's ``ctrl+a`` selects all (issue 13): the form's fields, the Ask question,
+the History filter and case file, the Evaluate path and the export path.
 
 Textual's ``Input`` binds ``ctrl+a`` to "start of line" (as a shell does); in a form the user
 expects "select all" before typing over a value, so this subclass rebinds it (``home`` still
