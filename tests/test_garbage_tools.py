@@ -411,32 +411,44 @@ def test_a_body_that_hangs_is_a_timeout_after_its_limit_only(gate, tool):
     assert 0.25 < elapsed < 10.0
 
 
+def _wait_for_file(path, limit_s: float = 30.0) -> None:
+    """Wait on state: until ``path`` exists (a body writes it), at most ``limit_s`` seconds."""
+    deadline = time.monotonic() + limit_s
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert path.exists(), f"{path.name} was never written"
+
+
 def test_what_a_timed_out_body_prints_later_is_dropped(tmp_path, capsys):
+    printed = tmp_path / "printed"
     path = write(
         tmp_path,
         "late",
-        '''
+        f'''
         import time
+        from pathlib import Path
         def late() -> dict:
-            """Prints after its limit."""
+            """Prints after its limit, then leaves a file saying it did."""
             time.sleep(0.4)
             print("LATE PRINT")
-            return {}
+            Path({str(printed)!r}).write_text("printed")
+            return {{}}
         __tools__ = [late]
-        __contracts__ = {"late": {"timeout_s": 0.2}}
+        __contracts__ = {{"late": {{"timeout_s": 0.2}}}}
     ''',
     )
     gate = Gate(load_registry([path]))
     out = sys.stdout
     assert gate.call("late", {}).error == "transient:timeout"
-    time.sleep(0.5)
+    _wait_for_file(printed)  # the abandoned body has printed by now
     print("after")
     captured = capsys.readouterr().out
     assert "LATE PRINT" not in captured and captured == "after\n"  # other threads still print
+    printed.unlink()
     assert (
         gate.call("late", {}).error == "transient:timeout"
     )  # a second abandoned run stacks cleanly
-    time.sleep(0.5)
+    _wait_for_file(printed)
     assert "LATE PRINT" not in capsys.readouterr().out
     assert out is not None and sys.stdout.isatty() is out.isatty()
 
