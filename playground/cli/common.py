@@ -227,9 +227,24 @@ def one_line(text: str) -> str:
     return " ".join(visible(text).split())
 
 
+#: how many ``error: interrupted…`` lines this process has printed (see :func:`interrupt_lines`)
+_interrupt_lines = 0
+
+
 def error_line(message: str) -> None:
     """Print ``error: <message>`` as ONE line on stderr."""
+    global _interrupt_lines
+    if message.startswith("interrupted"):
+        _interrupt_lines += 1
     typer.echo(f"error: {one_line(message)}", err=True)
+
+
+def interrupt_lines() -> int:
+    """How many ``error: interrupted…`` lines this process has printed so far. Typer turns a
+    ctrl+c outside a command's :func:`boundary` (while the arguments are parsed, say) into a
+    silent exit code 130; :func:`playground.cli.main.run` compares the count before and after
+    a command and prints the line when none came."""
+    return _interrupt_lines
 
 
 def fail(message: str, code: int = ExitCode.USAGE) -> NoReturn:

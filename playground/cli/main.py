@@ -37,6 +37,7 @@ from playground.cli.common import (
     error_line,
     fail,
     guard_stdout,
+    interrupt_lines,
     mcp_specs,
     one_line,
     tools_paths,
@@ -184,7 +185,8 @@ def __getattr__(name: str) -> Any:
 
 
 def run(argv: Sequence[str] | None = None) -> None:
-    """Console entry point (``playground`` and ``python -m playground``).
+    """The command line (called by :func:`playground.__main__.main`, the console entry point
+    of ``playground`` and ``python -m playground``).
 
     Runs ``app`` with click's non-standalone mode so that usage errors print as one plain line
     (``error: No such option: --x (see 'playground call --help')``) with exit 2, ^C exits 130,
@@ -204,8 +206,9 @@ def run(argv: Sequence[str] | None = None) -> None:
     from typer._click.exceptions import ClickException  # typer vendors click (typer>=0.29)
 
     args = list(argv) if argv is not None else sys.argv[1:]
-    command = typer.main.get_command(build_app(args[0] if args else None))
+    said = interrupt_lines()
     try:
+        command = typer.main.get_command(build_app(args[0] if args else None))
         rv = command.main(
             args=args,
             prog_name="playground",
@@ -226,4 +229,6 @@ def run(argv: Sequence[str] | None = None) -> None:
             f"internal error: {type(exc).__name__}: {exc} (set PLAYGROUND_DEBUG=1 for the traceback)"
         )
         sys.exit(int(ExitCode.USAGE))
+    if rv == ExitCode.INTERRUPTED and interrupt_lines() == said:
+        error_line("interrupted")  # a ctrl+c typer caught before any command's boundary
     sys.exit(rv if isinstance(rv, int) and not isinstance(rv, bool) else 0)
