@@ -43,7 +43,8 @@ rule                       severity  what it flags (seed 002 unless said otherwi
 ``effects-undeclared``     warning   a Python tool that sets neither ``side_effects`` nor
                                      ``cacheable``: assumed read-only, so its successes are
                                      cached and its transient failures retried.
-``returns-undeclared``     warning   no ``returns`` schema ("반환값도 스키마 설계의 일부다").
+``returns-undeclared``     warning   no ``returns`` schema and no return annotation with a shape
+                                     ("반환값도 스키마 설계의 일부다").
 ``returns-personal-data``  warning   a returned key that looks like personal data (seed 000:
                                      "수령인 이름과 주소는 돌려주지 않는다"); see
                                      :func:`personal_key`.

@@ -650,7 +650,8 @@ def returns_findings(contract: Contract) -> list[Finding]:
                 src,
                 f"{contract.name} declares no result shape: nothing checks what it returns or that it "
                 "returns only what the purpose needs.",
-                "declare 'returns' (JSON Schema, plus max_rows for lists) in __contracts__ or the TOOLS table.",
+                "annotate the return with a shape (a pydantic model, list[Model], int), or declare "
+                "'returns' (JSON Schema, plus max_rows for lists) in __contracts__ or the TOOLS table.",
             )
         ]
     out: list[Finding] = []

@@ -211,6 +211,80 @@ def sdk_declaration_for(fn: Callable[..., Any]) -> dict[str, Any]:
         ) from None
 
 
+#: The keys a schema may carry that say nothing about a value's shape.
+_ANNOTATION_ONLY = frozenset({"title", "description", "$schema"})
+
+
+def _says_no_shape(schema: dict[str, Any]) -> bool:
+    """Whether ``schema`` accepts any value of its type: ``{}`` (``Any``), an object with no
+    keys or value schema (``dict``, ``dict[str, Any]``), an array with no item schema
+    (``list``, ``list[Any]``)."""
+    rest = {k: v for k, v in schema.items() if k not in _ANNOTATION_ONLY}
+    rest = {
+        k: v
+        for k, v in rest.items()
+        if not (k in ("items", "additionalProperties") and v in ({}, True))
+    }
+    return rest in ({}, {"type": "object"}, {"type": "array"})
+
+
+def _drop_offset_formats(schema: Any) -> None:
+    """Remove ``format: date-time`` and ``format: time`` from ``schema``, in place, at any
+    depth. pydantic writes a naive ``datetime``/``time`` without an offset, which RFC 3339
+    (JSON Schema's formats) refuses; a tool returning ``datetime.now()`` under a
+    ``-> datetime`` annotation keeps its own contract, so those two are not checked."""
+    if isinstance(schema, dict):
+        if schema.get("format") in ("date-time", "time"):
+            del schema["format"]
+        for value in schema.values():
+            _drop_offset_formats(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            _drop_offset_formats(value)
+
+
+def annotated_returns(fn: Callable[..., Any]) -> dict[str, Any] | None:
+    """The JSON Schema of ``fn``'s return annotation, or ``None`` when it has none or it says
+    no shape (``Any``, ``dict``, ``list[Any]``: see :func:`_says_no_shape`).
+
+    Derived as google-genai derives a declaration's ``response_json_schema``
+    (``_automatic_function_calling_util.parse_function_declaration_json_schema``: pydantic's
+    ``TypeAdapter(annotation).json_schema()``, arbitrary types allowed), which the SDK does
+    only for functions that take parameters; here for every function, so that
+    ``def count() -> int`` returning ``"three"`` is the ``shape`` fault it is. An annotation
+    pydantic cannot describe (or cannot resolve) gives ``None``: the result goes unchecked,
+    as before. Imports pydantic; :func:`contract_from_function` caches the answer on disk.
+    """
+    import typing
+
+    try:
+        hint = typing.get_type_hints(fn).get("return", inspect.Signature.empty)
+    except Exception:  # an unresolvable forward reference: the SDK reports it for parameters
+        return None
+    if hint is inspect.Signature.empty:
+        return None
+    import pydantic
+
+    try:
+        adapter = pydantic.TypeAdapter(
+            hint, config=pydantic.ConfigDict(arbitrary_types_allowed=True)
+        )
+        schema = adapter.json_schema()
+    except Exception:  # a class pydantic cannot describe, a config on a model class
+        try:
+            schema = pydantic.TypeAdapter(hint).json_schema()
+        except Exception:
+            return None
+    if not isinstance(schema, dict) or _says_no_shape(schema):
+        return None
+    _drop_offset_formats(schema)
+    try:  # e.g. a pydantic pattern that is no ECMA-262 regex: left unchecked, never a fault
+        check_schema(getattr(fn, "__name__", "tool"), "returns", schema)
+    except LoadError:
+        return None
+    return schema
+
+
 def contract_from_function(
     fn: Callable[..., Any],
     meta: dict[str, Any] | None = None,
@@ -243,6 +317,11 @@ def contract_from_function(
         params = {"type": "object", "properties": {}}
     returns = meta.get("returns")
     _check_meta(fn.__name__, meta, returns)
+    if returns is None:  # no 'returns' in __contracts__: the return annotation, if it says one
+        if use_cache:
+            returns = declcache.cached_fact(fn, "returns", lambda: annotated_returns(fn))
+        else:
+            returns = annotated_returns(fn)
     check_signature(fn, decl["name"], params)
     return Contract(
         name=decl["name"],

@@ -8,7 +8,9 @@ SDK version and the Python version, so it is cached as JSON:
   the installed ``google-genai`` version read with ``importlib.metadata`` -- no import -- and
   ``sys.version``);
 * folder: ``$PLAYGROUND_CACHE_DIR``, else ``$XDG_CACHE_HOME/tool-playground``, else
-  ``~/.cache/tool-playground``; one file ``declarations/<key>.json`` per function;
+  ``~/.cache/tool-playground``; one file ``declarations/<key>.json`` per function, and one
+  per other fact about it kept the same way (:func:`cached_fact`: the schema of its return
+  annotation);
 * a hit never imports ``google.genai``; a missing, corrupt or unwritable cache is silently
   bypassed (the declaration is built again) -- the cache can never make loading fail.
 
@@ -152,15 +154,14 @@ def load(key: str) -> dict[str, Any] | None:
     return decl
 
 
-def store(key: str, declaration: dict[str, Any]) -> bool:
-    """Write ``declaration`` under ``key`` atomically; ``False`` (never an error) when it cannot."""
+def _write(path: Path, data: dict[str, Any]) -> bool:
+    """Write ``data`` as JSON to ``path`` atomically; ``False`` (never an error) when it cannot."""
     import tempfile
 
-    path = _path(key)
     tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps({"format": FORMAT, "declaration": declaration}, ensure_ascii=False)
+        text = json.dumps(data, ensure_ascii=False)
         fd, tmp = tempfile.mkstemp(prefix=".decl-", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -171,6 +172,34 @@ def store(key: str, declaration: dict[str, Any]) -> bool:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
         return False
+
+
+def store(key: str, declaration: dict[str, Any]) -> bool:
+    """Write ``declaration`` under ``key`` atomically; ``False`` (never an error) when it cannot."""
+    return _write(_path(key), {"format": FORMAT, "declaration": declaration})
+
+
+def cached_fact(fn: Callable[..., Any], kind: str, build: Callable[[], Any]) -> Any:
+    """A JSON value about ``fn`` (``kind`` names which, e.g. ``"returns"``) from the cache, or
+    ``build()`` stored for next time under the declaration's key plus ``kind``.
+
+    Like the declaration, it depends only on the function's source, the SDK and Python
+    versions; a hit imports nothing. A value JSON cannot hold, or a cache that cannot be
+    written, only means ``build`` runs again next time; what ``build`` raises propagates.
+    """
+    key = declaration_key(fn)
+    if key is None:
+        return build()
+    path = _path(hashlib.sha256(f"{key}\0{kind}".encode()).hexdigest())
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and data.get("format") == FORMAT and "value" in data:
+            return data["value"]
+    except (OSError, ValueError):
+        pass
+    value = build()
+    _write(path, {"format": FORMAT, "value": value})
+    return value
 
 
 def cached_declaration(

@@ -78,6 +78,30 @@ def by(findings, rule):
     return [f for f in findings if f.rule == rule]
 
 
+def test_a_return_annotation_with_a_shape_declares_the_result(tmp_path: Path):
+    source = '''
+        from pydantic import BaseModel
+
+        class Slot(BaseModel):
+            room: str
+            start: str
+
+        def next_slot(room: str) -> Slot:
+            """The next free slot of a room."""
+            return Slot(room=room, start="09:00")
+
+        def raw_slot(room: str) -> dict:
+            """The next free slot of a room, as a dict."""
+            return {"room": room}
+
+        __tools__ = [next_slot, raw_slot]
+    '''
+    registry = load_registry([write(tmp_path, "slots", source)])
+    assert registry.problems == []
+    undeclared = by(lint_registry(registry), "returns-undeclared")
+    assert [f.tool for f in undeclared] == ["raw_slot"]  # "-> dict" says no shape
+
+
 def test_bad_module_rule_ids(bad_findings):
     rules = {(f.rule, f.location) for f in bad_findings}
     assert ("name-vague", "get_data") in rules

@@ -135,8 +135,36 @@ def mutator(items: list[int]) -> dict:
     return {"n": len(items)}
 
 
+class Receipt(BaseModel):
+    id: uuid.UUID
+    day: dt.date
+    at: dt.datetime
+    price: Decimal
+    colour: Colour
+    tags: set[str]
+    pair: tuple[int, int]
+    win: Window
+
+
+def receipt() -> Receipt:
+    """A result with a field of every kind, a naive time among them."""
+    return Receipt(id=uuid.UUID(int=1), day=dt.date(2026, 3, 1), at=dt.datetime(2026, 3, 1, 9, 30),
+                   price=Decimal("2.5"), colour=Colour.RED, tags={"b", "a"}, pair=(1, 2),
+                   win=Window(1, 2))
+
+
+def count_rooms() -> int:
+    """How many rooms there are (returned as a word, against its annotation)."""
+    return "three"
+
+
+def points(n: int) -> list[Point]:
+    """n points; for 0, a malformed one."""
+    return [Point(x=i, y=i) for i in range(n)] if n else [{"x": "one"}]
+
+
 __tools__ = [register, days_until, kinds, point, assorted, opaque, read_lines, picky, crash,
-             search, nested, mutator]
+             search, nested, mutator, receipt, count_rooms, points]
 '''
 
 
@@ -229,6 +257,47 @@ def test_a_decimal_result_is_the_same_at_the_top_level_and_inside_a_model():
     assert to_json_value(Decimal("1.50")) == "1.50"
     assert to_json_value(Price(amount=Decimal("1.50"))) == {"amount": "1.50"}
     assert to_json_value({"rows": [Decimal("12000")]}) == {"rows": ["12000"]}
+
+
+def test_a_result_is_checked_against_the_return_annotation(pg):
+    """``-> int`` returning a word is the shape fault it is, with or without parameters (the
+    SDK derives ``response_json_schema`` only for functions that take some)."""
+    record = pg.gate.call("count_rooms", {})
+    assert (record.kind, record.error, record.body_ran) == ("bad_result", "result:shape", True)
+    assert "at $: 'three' is not of type 'integer'" in record.message
+    record = pg.gate.call("points", {"n": 0})
+    assert (record.kind, record.error) == ("bad_result", "result:shape")
+    assert "at $[0]" in record.message
+    record = pg.gate.call("points", {"n": 2})
+    assert (record.kind, record.value) == ("ok", [{"x": 0, "y": 0}, {"x": 1, "y": 1}])
+
+
+def test_what_pydantic_makes_of_an_annotated_model_passes_its_own_schema(pg):
+    """No false fault: a Decimal as a string, a set as a list, a tuple, a dataclass, an enum, a
+    UUID and a naive datetime (no RFC 3339 offset) all pass the annotation's schema."""
+    record = pg.gate.call("receipt", {})
+    assert (record.kind, record.error) == ("ok", ""), record.message
+    assert sorted(record.value.pop("tags")) == ["a", "b"]  # pydantic keeps the set's own order
+    assert record.value == {
+        "id": "00000000-0000-0000-0000-000000000001",
+        "day": "2026-03-01",
+        "at": "2026-03-01T09:30:00",
+        "price": "2.5",
+        "colour": "red",
+        "pair": [1, 2],
+        "win": {"start": 1, "end": 2},
+    }
+
+
+def test_the_annotation_is_the_returns_unless_it_says_no_shape(pg):
+    contracts = pg.registry.contracts
+    assert contracts["count_rooms"].returns == {"type": "integer"}
+    assert contracts["point"].returns["required"] == ["x", "y"]
+    assert contracts["points"].returns["type"] == "array"
+    assert "format" not in contracts["receipt"].returns["properties"]["at"]  # naive is fine
+    assert contracts["receipt"].returns["properties"]["day"]["format"] == "date"
+    for vague in ("register", "assorted", "search"):  # -> dict: no shape, nothing derived
+        assert contracts[vague].returns is None
 
 
 def test_only_what_cannot_be_represented_is_not_serializable_with_its_path(pg):

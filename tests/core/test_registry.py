@@ -317,6 +317,33 @@ def test_a_load_stores_the_declaration_and_the_next_load_reads_it(write_module, 
     assert calls == [] and decl == first.sdk_declaration
 
 
+COUNTS = '''
+def count_rooms(floor: int) -> int:
+    """How many rooms a floor has."""
+    return 3
+
+def note(floor: int):
+    """A note about a floor (no return annotation)."""
+    return "quiet"
+
+__tools__ = [count_rooms, note]
+'''
+
+
+def test_the_return_annotations_schema_is_cached_beside_the_declaration(
+    write_module, isolated_cache
+):
+    registry = load_registry([write_module("counts", COUNTS)])
+    assert registry.problems == []
+    counted, noted = registry.get("count_rooms"), registry.get("note")
+    assert (counted.returns, noted.returns) == ({"type": "integer"}, None)
+    assert len(list((isolated_cache / "declarations").glob("*.json"))) == 4  # 2 declarations
+    calls: list[str] = []
+    assert declcache.cached_fact(counted.fn, "returns", calls.append) == {"type": "integer"}
+    assert declcache.cached_fact(noted.fn, "returns", calls.append) is None  # None is kept too
+    assert calls == []  # both from the cache: no pydantic on a warm load
+
+
 def test_editing_the_module_changes_the_key(write_module):
     path = write_module("shop", GOOD)
     before = declcache.declaration_key(load_registry([path]).get("get_order_status").fn)
