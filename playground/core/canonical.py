@@ -397,15 +397,26 @@ def to_json_value(
             ]
         try:
             items = sorted(value)
-        except TypeError:
-            raise NotSerializable(path, "a set of unorderable items (return a list)") from None
+        except TypeError:  # Enum members, say: their JSON values may still order
+            converted = [
+                to_json_value(item, f"{path}[]", _depth=deeper, _seen=seen) for item in value
+            ]
+            try:
+                return sorted(converted)
+            except TypeError:
+                raise NotSerializable(path, "a set of unorderable items (return a list)") from None
         return [
             to_json_value(item, f"{path}[{i}]", _depth=deeper, _seen=seen)
             for i, item in enumerate(items)
         ]
     if isinstance(value, (bytes, bytearray, memoryview)):
         raise NotSerializable(path, "bytes (decode to str or base64-encode in the tool)")
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    if (
+        dataclasses.is_dataclass(value)
+        and not isinstance(value, type)
+        # a pydantic dataclass is made JSON the way a pydantic model is (aliases, serializers)
+        and not hasattr(type(value), "__pydantic_serializer__")
+    ):
         try:
             as_dict = dataclasses.asdict(value)
         except RecursionError:
@@ -457,6 +468,16 @@ def _json_key(key: Any, path: str) -> str:
         return str(key)
     if isinstance(key, (dt.datetime, dt.date, dt.time)):
         return key.isoformat()
+    if isinstance(key, enum.Enum):  # as pydantic writes a dict[Status, int]: the value
+        return _json_key(key.value, path)
+    from pydantic_core import to_jsonable_python
+
+    try:  # a UUID, a Path, a Decimal key: the string pydantic makes of it
+        converted = to_jsonable_python(key)
+    except (ValueError, TypeError):
+        converted = None
+    if isinstance(converted, str):
+        return _json_key(converted, path)
     raise NotSerializable(f"{path}<key>", f"a dict key of type {type(key).__name__}")
 
 

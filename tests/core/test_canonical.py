@@ -6,6 +6,7 @@ import dataclasses
 import datetime as dt
 import enum
 import math
+import uuid
 from decimal import Decimal
 
 import pytest
@@ -56,6 +57,7 @@ def test_cache_key_is_order_insensitive():
 
 class Colour(enum.Enum):
     RED = "red"
+    BLUE = "blue"
 
 
 @dataclasses.dataclass
@@ -76,6 +78,9 @@ def test_to_json_value_conversions():
         "colour": Colour.RED,
         "row": Row("강남점", dt.date(2026, 1, 1)),
         "set": frozenset({3, 1}),
+        Colour.RED: "enum key",  # as pydantic writes dict[Colour, str]
+        uuid.UUID(int=1): "uuid key",
+        "enum set": {Colour.RED, Colour.BLUE},  # members do not order; their values do
     }
     assert to_json_value(value) == {
         "tuple": [1, 2],
@@ -88,6 +93,9 @@ def test_to_json_value_conversions():
         "colour": "red",
         "row": {"store": "강남점", "when": "2026-01-01"},
         "set": [1, 3],
+        "red": "enum key",
+        "00000000-0000-0000-0000-000000000001": "uuid key",
+        "enum set": ["blue", "red"],
     }
 
 
