@@ -19,9 +19,10 @@ import datetime as dt
 import enum
 import uuid
 from decimal import Decimal
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, field_validator
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_serializer, field_validator
+from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 
 class Address(BaseModel):
@@ -163,8 +164,48 @@ def points(n: int) -> list[Point]:
     return [Point(x=i, y=i) for i in range(n)] if n else [{"x": "one"}]
 
 
+class Written(BaseModel):
+    """Fields pydantic writes otherwise than it reads."""
+    model_config = ConfigDict(extra="forbid")
+    order_id: str = Field(serialization_alias="orderId")
+    password: str = Field(exclude=True)
+    at: dt.datetime
+    limit: int = None  # sloppy, and common: pydantic does not validate defaults
+    w: int = 2
+
+    @field_serializer("at")
+    def _stamp(self, value: dt.datetime) -> int:
+        return int(value.timestamp())
+
+    @computed_field
+    @property
+    def area(self) -> int:
+        return self.w * 3
+
+
+@pydantic_dataclass
+class Ref:
+    ref_id: str = Field(alias="refId")
+
+
+def written() -> Written:
+    """A model whose JSON differs from its input."""
+    return Written(order_id="O1", password="secret",
+                   at=dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc))
+
+
+def ref() -> Ref:
+    """A pydantic dataclass with an alias."""
+    return Ref(refId="R1")
+
+
+def small(n: int) -> Annotated[int, Field(ge=0, le=10)]:
+    """A number that must stay between 0 and 10."""
+    return n
+
+
 __tools__ = [register, days_until, kinds, point, assorted, opaque, read_lines, picky, crash,
-             search, nested, mutator, receipt, count_rooms, points]
+             search, nested, mutator, receipt, count_rooms, points, written, ref, small]
 '''
 
 
@@ -287,6 +328,24 @@ def test_what_pydantic_makes_of_an_annotated_model_passes_its_own_schema(pg):
         "pair": [1, 2],
         "win": {"start": 1, "end": 2},
     }
+
+
+def test_the_annotation_is_read_as_pydantic_writes_the_result(pg):
+    """The schema is pydantic's serialization mode: a serialization alias, an excluded field,
+    a field serializer, a computed field under extra="forbid", an unvalidated None default,
+    a pydantic dataclass's alias — none of them is a false shape fault."""
+    record = pg.gate.call("written", {})
+    assert (record.kind, record.error) == ("ok", ""), record.message
+    assert record.value == {"orderId": "O1", "at": 1767225600, "limit": None, "w": 2, "area": 6}
+    record = pg.gate.call("ref", {})
+    assert (record.kind, record.value) == ("ok", {"refId": "R1"}), record.message
+
+
+def test_constraints_on_an_annotated_return_are_kept(pg):
+    assert pg.gate.call("small", {"n": 7}).kind == "ok"
+    record = pg.gate.call("small", {"n": 99})
+    assert (record.kind, record.error) == ("bad_result", "result:range")
+    assert "99 is greater than the maximum of 10" in record.message
 
 
 def test_the_annotation_is_the_returns_unless_it_says_no_shape(pg):

@@ -331,17 +331,58 @@ __tools__ = [count_rooms, note]
 
 
 def test_the_return_annotations_schema_is_cached_beside_the_declaration(
-    write_module, isolated_cache
+    write_module, isolated_cache, monkeypatch
 ):
     registry = load_registry([write_module("counts", COUNTS)])
     assert registry.problems == []
     counted, noted = registry.get("count_rooms"), registry.get("note")
     assert (counted.returns, noted.returns) == ({"type": "integer"}, None)
     assert len(list((isolated_cache / "declarations").glob("*.json"))) == 4  # 2 declarations
-    calls: list[str] = []
-    assert declcache.cached_fact(counted.fn, "returns", calls.append) == {"type": "integer"}
-    assert declcache.cached_fact(noted.fn, "returns", calls.append) is None  # None is kept too
-    assert calls == []  # both from the cache: no pydantic on a warm load
+    from playground.core import contracts
+
+    def not_again(fn):
+        raise AssertionError(f"{fn.__name__}: derived again, not read from the cache")
+
+    monkeypatch.setattr(contracts, "annotated_returns", not_again)  # no pydantic on a warm load
+    assert contract_from_function(counted.fn, {}, None).returns == {"type": "integer"}
+    assert contract_from_function(noted.fn, {}, None).returns is None  # None is kept too
+
+
+def test_a_model_edited_in_a_sibling_module_changes_the_result_schema(tmp_path, isolated_cache):
+    """The cached schema of ``-> Slot`` follows models.py, not only the tool's own file; two
+    identical tool files over different models.py files do not share it."""
+    import uuid
+
+    models = f"models_{uuid.uuid4().hex}"
+    tool = f"""
+from {models} import Slot
+
+def get_slot() -> Slot:
+    \"\"\"The next slot.\"\"\"
+    return Slot(**{{name: "x" for name in Slot.model_fields}})
+
+__tools__ = [get_slot]
+"""
+
+    def load(folder: Path, field: str):
+        folder.mkdir(exist_ok=True)
+        (folder / f"{models}.py").write_text(
+            f"from pydantic import BaseModel\nclass Slot(BaseModel):\n    {field}: str\n"
+        )
+        (folder / "tool.py").write_text(tool)
+        sys.modules.pop(models, None)
+        sys.path.insert(0, str(folder))
+        try:
+            registry = load_registry([folder / "tool.py"])
+        finally:
+            sys.path.remove(str(folder))
+        assert registry.problems == []
+        return registry.get("get_slot")
+
+    assert load(tmp_path / "a", "doctor").returns["required"] == ["doctor"]
+    assert load(tmp_path / "a", "doctor_name").returns["required"] == ["doctor_name"]
+    assert load(tmp_path / "b", "room").returns["required"] == ["room"]  # a twin tool.py
+    sys.modules.pop(models, None)
 
 
 def test_editing_the_module_changes_the_key(write_module):
