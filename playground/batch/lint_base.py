@@ -663,6 +663,13 @@ class DocstringSources:
         return contract.source
 
 
+def is_rows_list(schema: dict[str, Any]) -> bool:
+    """Whether a result schema is a list of rows: an array that is not a fixed-length tuple
+    (``prefixItems``: ``-> tuple[int, str]``, a ``NamedTuple``), whose length says nothing
+    about how much matched."""
+    return schema.get("type") == "array" and "prefixItems" not in schema
+
+
 def make_finding(
     rule: str,
     contract: Contract | None,

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from playground.batch.lint_base import Finding, make_finding
+from playground.batch.lint_base import Finding, is_rows_list, make_finding
 from playground.core.budget import DEFAULT_TOKEN_BUDGET
 from playground.core.contracts import Contract
 from playground.core.wire import declaration_problems
@@ -97,10 +97,10 @@ def budget_findings(contract: Contract) -> list[Finding]:
         return []
     rows_key = returns.get("rows_key", "rows")
     props = returns.get("properties") or {}
-    is_rows = returns.get("type") == "array" or (
-        isinstance(props.get(rows_key), dict) and props[rows_key].get("type") == "array"
+    is_rows = is_rows_list(returns) or (
+        isinstance(props.get(rows_key), dict) and is_rows_list(props[rows_key])
     )
-    if not is_rows:
+    if not is_rows or "maxItems" in returns:  # a bounded list: Field(max_length=...)
         return []
     return [
         make_finding(

@@ -38,6 +38,7 @@ from playground.batch.lint_base import (
     Finding,
     content_words,
     has_keyword,
+    is_rows_list,
     make_finding,
     name_words,
     schema_types,
@@ -674,7 +675,7 @@ def returns_findings(contract: Contract) -> list[Finding]:
         )
     rows_key = returns.get("rows_key", "rows")
     props = returns.get("properties") or {}
-    if returns.get("type") == "array":
+    if is_rows_list(returns):
         out.append(
             make_finding(
                 "empty-no-note",

@@ -234,12 +234,22 @@ def _as_pydantic_writes(schema: Any) -> None:
     * ``format: date-time`` and ``format: time`` are removed: pydantic writes a naive
       ``datetime``/``time`` without an offset, which RFC 3339 (JSON Schema's formats) refuses;
       a tool returning ``datetime.now()`` under ``-> datetime`` keeps its own contract;
+    * a fixed-length tuple says ``items: false`` instead of ``maxItems`` (an extra item is a
+      ``shape`` fault, not ``too_big``, which asks for fewer rows);
     * a field whose default is ``None`` also accepts ``null`` (``limit: int = None``):
       pydantic does not validate defaults, so the model holds and writes that ``None``.
     """
     if isinstance(schema, dict):
         if schema.get("format") in ("date-time", "time"):
             del schema["format"]
+        prefix = schema.get("prefixItems")
+        if (
+            isinstance(prefix, list)
+            and schema.get("maxItems") == len(prefix)
+            and "items" not in schema
+        ):
+            del schema["maxItems"]  # a tuple: one item too many is its shape, not "too many rows"
+            schema["items"] = False
         for value in schema.values():
             _as_pydantic_writes(value)
         properties = schema.get("properties")

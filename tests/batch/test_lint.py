@@ -80,7 +80,9 @@ def by(findings, rule):
 
 def test_a_return_annotation_with_a_shape_declares_the_result(tmp_path: Path):
     source = '''
-        from pydantic import BaseModel
+        from typing import Annotated
+
+        from pydantic import BaseModel, Field
 
         class Slot(BaseModel):
             room: str
@@ -94,12 +96,27 @@ def test_a_return_annotation_with_a_shape_declares_the_result(tmp_path: Path):
             """The next free slot of a room, as a dict."""
             return {"room": room}
 
-        __tools__ = [next_slot, raw_slot]
+        def slot_times(room: str) -> tuple[str, str]:
+            """The next slot's start and end."""
+            return ("09:00", "09:30")
+
+        def few_slots(room: str) -> Annotated[list[Slot], Field(max_length=3)]:
+            """At most three free slots."""
+            return []
+
+        def all_slots(room: str) -> list[Slot]:
+            """Every free slot."""
+            return []
+
+        __tools__ = [next_slot, raw_slot, slot_times, few_slots, all_slots]
     '''
     registry = load_registry([write(tmp_path, "slots", source)])
     assert registry.problems == []
-    undeclared = by(lint_registry(registry), "returns-undeclared")
-    assert [f.tool for f in undeclared] == ["raw_slot"]  # "-> dict" says no shape
+    findings = lint_registry(registry)
+    assert [f.tool for f in by(findings, "returns-undeclared")] == ["raw_slot"]  # "-> dict"
+    # a tuple is no list of rows; a list with max_length is bounded
+    assert [f.tool for f in by(findings, "returns-unbounded")] == ["all_slots"]
+    assert sorted(f.tool for f in by(findings, "empty-no-note")) == ["all_slots", "few_slots"]
 
 
 def test_bad_module_rule_ids(bad_findings):

@@ -204,8 +204,13 @@ def small(n: int) -> Annotated[int, Field(ge=0, le=10)]:
     return n
 
 
+def pair() -> tuple[int, str]:
+    """A pair, with one item too many."""
+    return (1, "a", "extra")
+
+
 __tools__ = [register, days_until, kinds, point, assorted, opaque, read_lines, picky, crash,
-             search, nested, mutator, receipt, count_rooms, points, written, ref, small]
+             search, nested, mutator, receipt, count_rooms, points, written, ref, small, pair]
 '''
 
 
@@ -346,6 +351,12 @@ def test_constraints_on_an_annotated_return_are_kept(pg):
     record = pg.gate.call("small", {"n": 99})
     assert (record.kind, record.error) == ("bad_result", "result:range")
     assert "99 is greater than the maximum of 10" in record.message
+
+
+def test_an_extra_item_in_a_tuple_is_its_shape_not_too_many_rows(pg):
+    record = pg.gate.call("pair", {})
+    assert (record.kind, record.error) == ("bad_result", "result:shape")
+    assert "Expected at most 2 items but found 1 extra: 'extra'" in record.message
 
 
 def test_the_annotation_is_the_returns_unless_it_says_no_shape(pg):
