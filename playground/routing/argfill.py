@@ -1244,9 +1244,15 @@ _FORMAT_SCHEMAS: dict[str, dict[str, Any]] = {}
 
 
 def conforms(spec: ParamSpec, value: Any) -> bool:
-    """True when ``value`` passes ``spec``'s ``format`` as the gate checks it (the Draft 2020-12
-    format checker of :func:`playground.core.validation.validator_for`); formats outside
-    :data:`CHECKED_FORMATS` and non-strings are not checked here."""
+    """True when ``value`` is one of ``spec``'s ``enum`` values (when it lists any) and passes
+    its ``format`` as the gate checks it (the Draft 2020-12 format checker of
+    :func:`playground.core.validation.validator_for`); formats outside
+    :data:`CHECKED_FORMATS` and non-strings are not format-checked here. A word a rule took
+    from the question ("scheduled" after the parameter's own word) is no listed value."""
+    if spec.enum and not any(
+        value == v and isinstance(value, bool) == isinstance(v, bool) for v in spec.enum
+    ):
+        return False
     if spec.format not in CHECKED_FORMATS or not isinstance(value, str):
         return True
     from playground.core.validation import validator_for  # jsonschema only when a format is met
@@ -1256,7 +1262,7 @@ def conforms(spec: ParamSpec, value: Any) -> bool:
 
 
 def drop_nonconforming(specs: list[ParamSpec], fill: Fill) -> list[str]:
-    """Remove from ``fill`` every value that fails its parameter's format (:func:`conforms`):
+    """Remove from ``fill`` every value outside its parameter's enum or format (:func:`conforms`):
     such a value would be refused by the gate, so the parameter counts as not given (the router
     asks for it). Returns the names dropped."""
     dropped = [s.name for s in specs if s.name in fill.args and not conforms(s, fill.args[s.name])]
@@ -2945,6 +2951,12 @@ _TIME_SPAN_RE = re.compile(
     r"(오전|오후|아침|저녁|밤)?\s*(\d{1,2})\s*시(?:\s*(\d{1,2})\s*분|\s*(반))?",
     re.I,
 )
+#: A date and time written as ISO 8601 / RFC 3339 ("2024-06-03T07:00:00+02:00",
+#: "2024-06-03 07:00", "2024-06-03T07:00Z"): one value, never a date and a separate clock.
+_ISO_DATETIME_RE = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?![\w:+-])",
+    re.I,
+)
 #: A zone said in the question that fixes the offset of a ``time``/``date-time`` value.
 _UTC_RE = re.compile(r"\b(?:UTC|GMT|Z(?:ulu)?\s+time)\b")
 #: A date or time format written in a description ("in the format of 'YYYY-MM-DD'",
@@ -3132,6 +3144,36 @@ def _relative_date(
     return when.strftime(fmt), "date", start, end, f"{said}, written as {fmt!r}"
 
 
+def _iso_datetime(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, str, int, int, str] | None:
+    """The first unused ISO 8601 date and time in ``text`` (:data:`_ISO_DATETIME_RE`), taken
+    whole — its offset kept, the local zone's added when it has none — and written for the
+    parameter: RFC 3339 ``date-time`` or ``time``, else its :func:`date_format` (``YYYY-MM-DD``
+    for a date). Without this, "07:00:00+02:00" read as a clock gave "00:00"."""
+    for m in _ISO_DATETIME_RE.finditer(text):
+        if not values.outside(m.span(), used):
+            continue
+        raw = m.group()
+        try:
+            when = _dt.datetime.fromisoformat(raw.replace(",", ".").replace("z", "Z"))
+        except ValueError:
+            continue
+        said = f"{raw!r} (ISO 8601 date and time"
+        if spec.format in ("date-time", "time"):
+            if when.tzinfo is None:
+                when = _offset(text, when)
+                said += "; the local zone's offset added"
+            value = _rfc3339(when, spec.format)
+            said += f"), written as RFC 3339 {spec.format}"
+        else:
+            fmt = date_format(spec) or "%Y-%m-%d"
+            value = when.strftime(fmt)
+            said += f"), written as {fmt!r}"
+        return value, "date", m.start(), m.end(), said
+    return None
+
+
 def _date(
     spec: ParamSpec, text: str, used: list[tuple[int, int]] | None = None
 ) -> tuple[Any, str, int, int, str] | None:
@@ -3142,6 +3184,9 @@ def _date(
     from dateutil import parser as dparser
 
     used = used or []
+    iso = _iso_datetime(spec, text, used)
+    if iso is not None:
+        return iso
     if spec.format == "time":
         return _time_of_day(spec, text, used)
     fmt = date_format(spec) or ("%Y-%m-%dT%H:%M:%S" if spec.format == "date-time" else "%Y-%m-%d")
