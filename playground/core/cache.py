@@ -2,7 +2,8 @@
 
 Seed 003, step 5: "성공만 기억합니다" — remembering failures would block the repaired retry; the
 key is order-insensitive (``json.dumps(args, sort_keys=True, ensure_ascii=False)``). A contract
-marked ``side_effects`` (or ``cacheable=False``) is never cached; the gate enforces that.
+marked ``side_effects`` (or ``cacheable=False``) is never cached; the gate enforces that, and
+empties the cache when such a body ran (:meth:`ResultCache.forget_values`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,16 @@ class ResultCache:
     def store(self, key: str, value: Any) -> None:
         """Remember a successful value under ``key``."""
         self.entries[key] = copy_json(value)
+
+    def forget_values(self) -> int:
+        """Forget every stored value, keep the counters; returns how many were forgotten.
+
+        The gate calls it after the body of a tool with side effects ran: a booking, a write
+        or a delete may change what any read returns, so a cached read would be stale (a
+        serious cache invalidates on writes; the memo of seed 003 only ever served reads)."""
+        count = len(self.entries)
+        self.entries.clear()
+        return count
 
     def clear(self) -> None:
         """Forget everything and reset the counters."""

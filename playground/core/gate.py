@@ -139,6 +139,13 @@ class Gate:
                 return record, oc.Outcome(True, cached, "", oc.OK, "")
         outcome = self._run_with_retries(contract, call_args, record)
         record.body_runs = self.body_runs[contract.name]
+        if contract.side_effects and record.body_ran:  # it may have changed what reads return
+            forgotten = self.cache.forget_values()
+            if forgotten:
+                record.warnings.append(
+                    f"{contract.name} has side effects and ran: {forgotten} cached "
+                    f"result{'s' if forgotten != 1 else ''} forgotten, so the next reads run again."
+                )
         if contract.caches:
             if outcome.kind == oc.OK:
                 self.cache.store(record.cache_key, outcome.value)

@@ -81,6 +81,24 @@ def test_side_effects_are_never_cached(gate):
     assert gate.registry.get("place_order").caches is False
 
 
+def test_a_side_effect_that_ran_forgets_the_cached_reads(gate):
+    """A booking may change what the next read returns: after a side-effecting body ran, reads
+    run again (a newcomer's list after a schedule was served stale from the cache)."""
+    reads = [{"sku": "A", "region": "r"}, {"sku": "B", "region": "r"}]
+    assert [gate.call("lookup", a).cache for a in reads] == ["stored", "stored"]
+    placed = gate.call("place_order", {"item": "키보드"})
+    assert placed.body_ran and placed.warnings == [
+        "place_order has side effects and ran: 2 cached results forgotten, so the next reads "
+        "run again."
+    ]
+    assert [gate.call("lookup", a).cache for a in reads] == ["stored", "stored"]
+    assert gate.body_runs["lookup"] == 4 and (gate.cache.hits, gate.cache.misses) == (0, 4)
+    # a side-effecting call the gate refused ran nothing and forgets nothing
+    refused = gate.call("place_order", {})
+    assert (refused.body_ran, refused.warnings) == (False, [])
+    assert gate.call("lookup", reads[0]).cache == "hit"
+
+
 def test_cacheable_false_is_skipped(gate):
     assert [gate.call("now", {"zone": "KST"}).cache for _ in range(2)] == ["skip", "skip"]
     assert gate.body_runs["now"] == 2
