@@ -18,6 +18,11 @@ CASES = [
     {"question": "안녕하세요 좋은 아침입니다", "expect_tool": None},
     {"question": "오늘 날씨 어때요?", "expect_tool": "track_shipping"},  # fails on purpose
 ]
+#: cases for tools that are not loaded: one warning each, shown in one toast
+NOT_LOADED = [
+    {"question": "Start the dishwasher at 7", "expect_tool": "schedule_appliance"},
+    {"question": "Which runs are scheduled?", "expect_tool": "list_schedules"},
+]
 
 
 async def run_eval(app, pilot, path: str) -> EvalView:
@@ -34,12 +39,18 @@ async def run_eval(app, pilot, path: str) -> EvalView:
 async def test_evaluate_a_case_file_lint_a_contract_and_open_a_failure_in_ask(tools_dir, tmp_path):
     cases = tmp_path / "cases.jsonl"
     cases.write_text(
-        "\n".join(json.dumps(c, ensure_ascii=False) for c in CASES) + "\n", encoding="utf-8"
+        "\n".join(json.dumps(c, ensure_ascii=False) for c in CASES + NOT_LOADED) + "\n",
+        encoding="utf-8",
     )
     app = PlaygroundApp(tools=[str(tools_dir)])
+    seen = capture_notifications(app)
     async with app.run_test(size=SIZE) as pilot:
         view = await run_eval(app, pilot, str(cases))
-        assert view.report is not None and len(view.report.results) == 4
+        assert view.report is not None and len(view.report.results) == 6
+        assert [m for m in seen if "not a loaded tool" in m] == [
+            "line 5: expect_tool 'schedule_appliance' is not a loaded tool (the case can only "
+            "fail) (and 1 more warning)"
+        ]
         assert (
             "selection rate" in view.rates_text and "false-selection rate 0.0%" in view.rates_text
         )

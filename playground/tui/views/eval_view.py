@@ -283,8 +283,13 @@ class EvalView(Vertical):
             status += f" · {len(report.problems)} bad line(s): " + "; ".join(
                 str(p) for p in report.problems[:3]
             )
-        for warning in report.warnings[:5]:
-            self.notify(warning, severity="warning")
+        if report.warnings:  # one toast: forty cases for tools not loaded hid the table
+            more = len(report.warnings) - 1
+            self.notify(
+                report.warnings[0]
+                + (f" (and {more} more warning{'s' * (more > 1)})" if more else ""),
+                severity="warning",
+            )
         self.query_one("#eval-status", Static).update(status)
         self._show_confusion(metrics.get("confusion") or {})
         self.failing = list(report.failures)
