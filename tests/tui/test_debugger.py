@@ -55,6 +55,35 @@ async def test_keys_typed_in_the_same_frame_as_ctrl_r_are_all_sent_50_times(tool
         assert all(record.verdict == "valid" for record in view.records)
 
 
+async def test_ctrl_a_typed_in_the_same_frame_as_the_keys_around_it_selects_all_in_order(
+    tools_dir,
+):
+    """In tmux, ``ctrl+a`` then an id, pressed right after other keys, appended the id
+    ("HR55555555HR66666666"): a binding runs only once its key has bubbled up to the app, after
+    the keys behind it are already in the field. Each editor handles it in its own queue."""
+    app = PlaygroundApp(tools=[str(tools_dir / "shop.py")])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_contract(app, pilot, "get_order_status")
+        field = app.query_one(ArgForm).fields[0]
+        field.focus()
+        await pilot.pause()
+        for keys in ("HR11111111", "ctrl+a", "HR22222222", "ctrl+a", "HR33333333"):
+            for key in [keys] if keys.startswith("ctrl") else keys:
+                app.post_message(events.Key(key, None if key.startswith("ctrl") else key))
+        await pilot.pause()
+        assert field.value == "HR33333333"
+        editor = app.query_one(ArgsEditor)
+        editor.set_mode("json")
+        await pilot.pause()
+        editor.editor.focus()
+        await pilot.pause()
+        for keys in ("ctrl+a", '{"order_id": "HR1"}', "ctrl+a", '{"order_id": "HR2"}'):
+            for key in [keys] if keys.startswith("ctrl") else keys:
+                app.post_message(events.Key(key, None if key.startswith("ctrl") else key))
+        await pilot.pause()
+        assert json.loads(editor.editor.text) == {"order_id": "HR2"}
+
+
 async def test_reload_keeps_the_contract_the_arguments_and_the_records(tools_dir):
     app = PlaygroundApp(tools=[str(tools_dir)])
     async with app.run_test(size=SIZE) as pilot:

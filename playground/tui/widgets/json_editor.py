@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual import events
 from textual.binding import Binding
 from textual.widgets import TextArea
 
@@ -28,6 +29,15 @@ class JsonEditor(TextArea):
     sideways rather than look as if they held line breaks)."""
 
     BINDINGS = [Binding("ctrl+a", "select_all", "Select all", show=False)]
+
+    async def _on_key(self, event: events.Key) -> None:
+        # in the keys' order, as :class:`playground.tui.widgets.fields.FieldInput` does
+        if event.key == "ctrl+a":
+            event.stop()
+            event.prevent_default()
+            self.select_all()
+            return
+        await super()._on_key(event)
 
     def __init__(self, text: str = "", **kwargs: Any) -> None:
         kwargs.setdefault("soft_wrap", False)
