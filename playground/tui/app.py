@@ -82,6 +82,12 @@ class PlaygroundApp(App[None]):
             priority=True,
             show=False,
         ),
+        # Tab moves the focus as soon as it arrives (as ctrl+r is handled), so the keys typed
+        # right behind it go to the next field: as the screen's binding it ran only once the
+        # key had bubbled up from the field, after those keys had gone to the old one
+        # ("HR1 Tab 500" put 500 into the first field). Not on dialogs (check_action).
+        Binding("tab", "focus_next_now", show=False, priority=True),
+        Binding("shift+tab", "focus_previous_now", show=False, priority=True),
         Binding("ctrl+l", "reload_tools", "Reload", id="reload-tools"),
         Binding("f9", "switch_router", "Router", id="switch-router"),
         Binding("ctrl+s", "export", "Export", id="export"),
@@ -141,6 +147,9 @@ class PlaygroundApp(App[None]):
         self.router_models: dict[str, str] = {}
         #: Per tab id: its view, once built and handed the app's state (see :meth:`view`).
         self._views: dict[str, Widget] = {}
+        #: the widgets Tab moved the focus away from since the last ctrl+r: keys typed into
+        #: them just before may still wait in their queues (see :meth:`action_run`)
+        self._left_by_tab: list[Widget] = []
         self._building = asyncio.Lock()
         #: The garbage collector is paused from Load to the first screen (see :meth:`on_load`).
         self._gc_paused = False
@@ -451,6 +460,28 @@ class PlaygroundApp(App[None]):
             footer.show_command_palette = not narrow
         return narrow
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The app's own Tab (:meth:`action_focus_next_now`) only on the main screen: a dialog
+        (help, export, the palette) keeps Textual's."""
+        if action in ("focus_next_now", "focus_previous_now"):
+            return self.screen is self.screen_stack[0]
+        return True
+
+    def action_focus_next_now(self) -> None:
+        """Focus the next widget now (see the ``tab`` binding)."""
+        self._note_left()
+        self.screen.focus_next()
+
+    def action_focus_previous_now(self) -> None:
+        """Focus the previous widget now (see the ``tab`` binding)."""
+        self._note_left()
+        self.screen.focus_previous()
+
+    def _note_left(self) -> None:
+        if self.focused is not None:
+            self._left_by_tab = [w for w in self._left_by_tab if w is not self.focused][-7:]
+            self._left_by_tab.append(self.focused)
+
     def action_run(self) -> None:
         """Run the active view's main action, after every key already sent to the focused widget.
 
@@ -458,10 +489,21 @@ class PlaygroundApp(App[None]):
         keys typed just before it may still wait in the focused field's message queue. Reading
         the fields now would send what was there before those keys (seen as ``missing:order_id``
         with the id on screen). So the read is queued behind them, in the focused widget's own
-        queue: what is sent is what the fields show once the keys before ctrl+r are in."""
-        focused = self.focused
-        if focused is None or not focused.call_later(self._run_active_view):
-            self._run_active_view()
+        queue: what is sent is what the fields show once the keys before ctrl+r are in. The
+        fields Tab left since the last run are waited for first, in the order they were left
+        ("HR1 Tab 500 ctrl+r": the first field's keys, then the second's, then the run)."""
+        chain = [w for w in self._left_by_tab if w is not self.focused]
+        if self.focused is not None:
+            chain.append(self.focused)
+        self._left_by_tab = []
+
+        def after(index: int) -> None:
+            if index == len(chain):
+                self._run_active_view()
+            elif not chain[index].is_attached or not chain[index].call_later(after, index + 1):
+                after(index + 1)
+
+        after(0)
 
     def _run_active_view(self) -> None:
         mode = self.mode_name

@@ -84,6 +84,32 @@ async def test_ctrl_a_typed_in_the_same_frame_as_the_keys_around_it_selects_all_
         assert json.loads(editor.editor.text) == {"order_id": "HR2"}
 
 
+async def test_keys_typed_behind_tab_in_the_same_frame_go_to_the_next_field(tools_dir):
+    """"KB-101 Tab Tab 3 ctrl+r" in one burst (a paste, a script, fast typing) put the 3 into
+    the first field: Tab moved the focus only after the keys behind it had gone to the old
+    field. Now Tab moves it at once, and ctrl+r waits for every field Tab left."""
+    app = PlaygroundApp(tools=[str(tools_dir)])
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await open_contract(app, pilot, "stock_lookup")
+        sku, region, limit = app.query_one(ArgForm).fields
+        sku.focus()
+        await pilot.pause()
+        for key in [*"KB-101", "tab", "tab", "3", "ctrl+r"]:
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.focused is limit and (sku.value, limit.value) == ("KB-101", "3")
+        assert view.records[-1].args == {"sku": "KB-101", "limit": 3}
+        # and back: shift+tab twice, then the sku is typed over
+        for key in ["shift+tab", "shift+tab", "ctrl+a", *"KB-202", "ctrl+r"]:
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert view.records[-1].args == {"sku": "KB-202", "limit": 3}
+
+
 async def test_reload_keeps_the_contract_the_arguments_and_the_records(tools_dir):
     app = PlaygroundApp(tools=[str(tools_dir)])
     async with app.run_test(size=SIZE) as pilot:
