@@ -85,13 +85,13 @@ async def test_ctrl_a_typed_in_the_same_frame_as_the_keys_around_it_selects_all_
 
 
 async def test_keys_typed_behind_tab_in_the_same_frame_go_to_the_next_field(tools_dir):
-    """"KB-101 Tab Tab 3 ctrl+r" in one burst (a paste, a script, fast typing) put the 3 into
+    """ "KB-101 Tab Tab 3 ctrl+r" in one burst (a paste, a script, fast typing) put the 3 into
     the first field: Tab moved the focus only after the keys behind it had gone to the old
     field. Now Tab moves it at once, and ctrl+r waits for every field Tab left."""
     app = PlaygroundApp(tools=[str(tools_dir)])
     async with app.run_test(size=(80, 24)) as pilot:
         view = await open_contract(app, pilot, "stock_lookup")
-        sku, region, limit = app.query_one(ArgForm).fields
+        sku, _region, limit = app.query_one(ArgForm).fields
         sku.focus()
         await pilot.pause()
         for key in [*"KB-101", "tab", "tab", "3", "ctrl+r"]:

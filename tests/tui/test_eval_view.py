@@ -94,3 +94,29 @@ async def test_default_case_file_and_missing_file_message(tools_dir, monkeypatch
         await settle(app, pilot)
         assert any("no such case file" in m for m in seen)
         assert app.is_running
+
+
+async def test_the_progress_bar_shows_only_with_an_evaluation_and_every_bad_line_is_counted(
+    tools_dir, tmp_path
+):
+    """An empty bar pulsed at start and after a refused file, as if something ran; the status
+    listed 3 of 6 bad lines and said nothing of the others."""
+    from textual.widgets import ProgressBar
+
+    app = PlaygroundApp(tools=[str(tools_dir)])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f4")
+        await pilot.pause()
+        view = await app.view("evaluate")
+        bar = view.query_one("#eval-progress", ProgressBar)
+        assert not bar.display  # nothing evaluated yet
+        view = await run_eval(app, pilot, str(tmp_path / "missing.jsonl"))
+        assert not bar.display and "not evaluated" in str(view.query_one("#eval-status").render())
+        bad = tmp_path / "bad.jsonl"
+        good = json.dumps(CASES[0], ensure_ascii=False)
+        bad.write_text(good + "\n" + "\n".join(f"garbage {i}" for i in range(6)) + "\n")
+        view = await run_eval(app, pilot, str(bad))
+        status = str(view.query_one("#eval-status").render())
+        assert bar.display and "6 bad line(s)" in status
+        assert "+3 more (playground eval lists them all)" in status

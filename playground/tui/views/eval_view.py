@@ -150,9 +150,13 @@ class EvalView(Vertical):
         self.query_one("#failing", DataTable).add_columns(
             "line", "category", "expected", "chosen", "question", "reason"
         )
+        # no evaluation yet: no bar (an empty one pulses as if something ran)
+        self.query_one("#eval-progress", ProgressBar).display = False
 
     def watch_running(self, running: bool) -> None:
         self.query_one("#eval-run", Button).disabled = running
+        if running:  # shown from the first evaluation on; its pulse means "running"
+            self.query_one("#eval-progress", ProgressBar).display = True
 
     # -- state down ------------------------------------------------------------------------------
     def set_playground(self, pg: Playground) -> None:
@@ -260,6 +264,7 @@ class EvalView(Vertical):
         event.stop()
         self.running = False
         if event.error:
+            self.query_one("#eval-progress", ProgressBar).display = False  # nothing ran
             self.query_one("#eval-status", Static).update(
                 Text(f"not evaluated: {event.error}", style="red")
             )
@@ -283,6 +288,8 @@ class EvalView(Vertical):
             status += f" · {len(report.problems)} bad line(s): " + "; ".join(
                 str(p) for p in report.problems[:3]
             )
+            if len(report.problems) > 3:
+                status += f"; +{len(report.problems) - 3} more (playground eval lists them all)"
         if report.warnings:  # one toast: forty cases for tools not loaded hid the table
             more = len(report.warnings) - 1
             self.notify(
