@@ -18,7 +18,7 @@ from playground.tui.widgets.arg_form import OTHER, ArgForm
 from playground.tui.widgets.args_editor import ArgsEditor
 from playground.tui.widgets.contract_list import ContractList, first_choice, is_demo_module
 from playground.tui.widgets.record_view import RecordGrid
-from tests.tui.helpers import SIZE, settle
+from tests.tui.helpers import SIZE, capture_notifications, settle
 
 
 async def open_contract(app, pilot, name: str) -> CallView:
@@ -165,6 +165,7 @@ async def test_typed_arguments_survive_a_failed_reload_followed_by_a_good_one(tm
     folder = tmp_tool(TWO_TOOLS)
     module = folder / "mytools.py"
     app = PlaygroundApp(tools=[str(folder)])
+    seen = capture_notifications(app)
     async with app.run_test(size=SIZE) as pilot:
         view = await open_contract(app, pilot, "ping")
         app.query_one(ArgForm).set_field("host", "example.org")
@@ -178,6 +179,7 @@ async def test_typed_arguments_survive_a_failed_reload_followed_by_a_good_one(tm
         await pilot.press("ctrl+l")
         await settle(app, pilot)
         assert "ping" not in app.pg.registry and view.shown is None  # the module was refused
+        assert any(m.startswith("ping is not in the reloaded tools") for m in seen)  # said
         module.write_text(TWO_TOOLS, encoding="utf-8")
         await pilot.press("ctrl+l")
         await settle(app, pilot)

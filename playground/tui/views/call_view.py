@@ -192,6 +192,12 @@ class CallView(Horizontal):
         self.shown = None
         await self.show_contract(contracts.chosen if registry.contracts else None, force=True)
         self._lost = wanted if wanted is not None and self.shown != wanted else None
+        if self._lost is not None:  # say so: the view shows another contract now
+            self.notify(
+                f"{self._lost} is not in the reloaded tools (see the load problems); its "
+                "arguments are kept, and the reload that brings it back selects it with them.",
+                severity="warning",
+            )
         if self.shown is not None and self.shown in self._kept_args:
             self._restore_args(*self._kept_args.pop(self.shown))
         self._kept_args = {k: v for k, v in self._kept_args.items() if k == self._lost}
