@@ -10,6 +10,8 @@ import pytest
 
 from tests.routing.helpers import args_of, move
 
+APPLIANCE = {"type": "string", "enum": ["dishwasher", "washer", "heat_pump"]}
+
 
 def schedule(start: dict[str, Any]) -> dict[str, Any]:
     return {
@@ -18,11 +20,7 @@ def schedule(start: dict[str, Any]) -> dict[str, Any]:
         "parameters": {
             "type": "object",
             "properties": {
-                "appliance": {
-                    "type": "string",
-                    "enum": ["dishwasher", "washer", "heat_pump"],
-                    "description": "the appliance",
-                },
+                "appliance": {**APPLIANCE, "description": "the appliance"},
                 "start": start,
                 "mode": {
                     "type": "string",
@@ -82,13 +80,7 @@ LIST_SCHEDULES = {
     "description": "List the scheduled appliance runs.",
     "parameters": {
         "type": "object",
-        "properties": {
-            "appliance": {
-                "type": "string",
-                "enum": ["dishwasher", "washer", "heat_pump"],
-                "description": "only this appliance",
-            }
-        },
+        "properties": {"appliance": {**APPLIANCE, "description": "only this appliance"}},
     },
 }
 

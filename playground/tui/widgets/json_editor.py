@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual import events
 from textual.binding import Binding
 from textual.widgets import TextArea
+
+from playground.tui.widgets.select_all import SelectAllInOrder
 
 
 def json_language() -> str | None:
@@ -24,20 +25,11 @@ def json_language() -> str | None:
     return "json" if TREE_SITTER else None
 
 
-class JsonEditor(TextArea):
+class JsonEditor(SelectAllInOrder, TextArea):
     """A ``TextArea`` for JSON: ``ctrl+a`` selects all, no soft wrap (long strings scroll
     sideways rather than look as if they held line breaks)."""
 
     BINDINGS = [Binding("ctrl+a", "select_all", "Select all", show=False)]
-
-    async def _on_key(self, event: events.Key) -> None:
-        # in the keys' order, as :class:`playground.tui.widgets.fields.FieldInput` does
-        if event.key == "ctrl+a":
-            event.stop()
-            event.prevent_default()
-            self.select_all()
-            return
-        await super()._on_key(event)
 
     def __init__(self, text: str = "", **kwargs: Any) -> None:
         kwargs.setdefault("soft_wrap", False)
