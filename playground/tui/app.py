@@ -479,8 +479,13 @@ class PlaygroundApp(App[None]):
 
     def _note_left(self) -> None:
         if self.focused is not None:
-            self._left_by_tab = [w for w in self._left_by_tab if w is not self.focused][-7:]
-            self._left_by_tab.append(self.focused)
+            self.note_focus_left(self.focused)
+
+    def note_focus_left(self, widget: Widget) -> None:
+        """``widget`` loses the focus while keys typed into it may still wait in its queue (Tab,
+        or a key the contract list hands to a field): the next ctrl+r waits for them first."""
+        self._left_by_tab = [w for w in self._left_by_tab if w is not widget][-7:]
+        self._left_by_tab.append(widget)
 
     def action_run(self) -> None:
         """Run the active view's main action, after every key already sent to the focused widget.

@@ -110,6 +110,34 @@ async def test_keys_typed_behind_tab_in_the_same_frame_go_to_the_next_field(tool
         assert view.records[-1].args == {"sku": "KB-202", "limit": 3}
 
 
+async def test_an_id_typed_in_the_contract_list_goes_into_the_first_field(tools_dir):
+    """A newcomer typed a day while the list had the focus (it has at start) and got
+    ``missing:day``: the keys went nowhere. They go to the first field now, in order, with
+    ctrl+r in the same frame."""
+    app = PlaygroundApp(tools=[str(tools_dir / "shop.py")])
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await open_contract(app, pilot, "get_order_status")
+        app.query_one(ContractList).focus()
+        await pilot.pause()
+        for key in [*"HR20260601", "ctrl+r"]:
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        field = app.query_one(ArgForm).fields[0]
+        assert app.focused is field and field.value == "HR20260601"
+        assert view.records[-1].args == {"order_id": "HR20260601"}
+        # "?" in the list is still the help screen
+        app.query_one(ContractList).focus()
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        from playground.tui.help_screen import HelpScreen
+
+        assert isinstance(app.screen, HelpScreen)
+        assert field.value == "HR20260601"
+
+
 async def test_reload_keeps_the_contract_the_arguments_and_the_records(tools_dir):
     app = PlaygroundApp(tools=[str(tools_dir)])
     async with app.run_test(size=SIZE) as pilot:

@@ -143,6 +143,7 @@ class CallView(Horizontal):
                 [doc, ArgsEditor(id="args-editor"), run_bar]
             )
             await self.query_one("#work").mount(record)
+            self.query_one(ContractList).type_ahead = self._type_ahead
             self._completed = True
             self.watch_running(self.running)
 
@@ -371,6 +372,26 @@ class CallView(Horizontal):
         event.stop()
         await self.show_contract(event.name)
         self.focus_first_field()
+
+    def _type_ahead(self, char: str) -> bool:
+        """``char``, typed in the contract list, into the shown contract's first field when
+        the Form tab is open and that field takes text; the field gets the focus. ``False``
+        (the key is left to the list) otherwise."""
+        from textual.widgets import Input
+
+        if self.shown is None or self.args_editor.mode != "form":
+            return False
+        fields = self.args_editor.form.fields
+        if not fields or not isinstance(fields[0], Input):
+            return False
+        field = fields[0]
+        if not field.has_focus:  # keys still queued in the list go in first (ctrl+r waits)
+            note = getattr(self.app, "note_focus_left", None)
+            if note is not None:
+                note(self.query_one(ContractList))
+            field.focus()
+        field.insert_text_at_cursor(char)
+        return True
 
     def focus_first_field(self) -> None:
         """Focus the first argument field (the Run button when the contract takes none)."""

@@ -12,12 +12,13 @@ on a contract posts :class:`ContractList.Entered` (the Call view then focuses th
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Tree
@@ -109,6 +110,24 @@ class ContractList(Tree[str]):
         def __init__(self, name: str) -> None:
             super().__init__()
             self.name = name
+
+    #: Set by the Call view: puts a character typed in the list into the arguments and
+    #: returns ``True`` when it took it (see :meth:`on_key`).
+    type_ahead: Callable[[str], bool] | None = None
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key (not space, which toggles a module, nor ``?``, the help) goes to
+        the highlighted contract's first text field, which takes the focus: typing an id right
+        after the list opens is not lost (a newcomer's ``missing:day`` with the day typed)."""
+        char = event.character
+        if (
+            event.is_printable
+            and char not in (None, " ", "?")
+            and self.type_ahead is not None
+            and self.type_ahead(char)
+        ):
+            event.stop()
+            event.prevent_default()
 
     def __init__(self, **kwargs: Any) -> None:
         # a Text, not markup: a str label is parsed as markup with emoji codes, whose table
