@@ -52,6 +52,7 @@ import itertools
 import json
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -1821,7 +1822,7 @@ def fill_loose(
                 used.append((start, end))
         elif _plain_string(spec) and "time" in korean.split_identifier(spec.name.lower()):
             # a free-form time ("at 12pm" for time): the clock time as HH:MM
-            for t in _TIME_SPAN_RE.finditer(text):
+            for t in _clock_matches(text):
                 clock = _clock(t)
                 if clock is not None and values.outside(t.span(), used):
                     said = f"{t.group().strip()!r} as a clock time (HH:MM)"
@@ -3022,6 +3023,20 @@ def is_date_param(spec: ParamSpec) -> bool:
     )
 
 
+def _clock_matches(text: str, pos: int = 0) -> Iterator[re.Match[str]]:
+    """The :data:`_TIME_SPAN_RE` matches of ``text`` from ``pos``, with each ISO 8601 date and
+    time (:data:`_ISO_DATETIME_RE`) read as its own clock only: "2024-06-03T07:00:00+02:00"
+    gives 07:00, never "00:00" from its seconds or "02:00" from its offset. The rest of such a
+    value is blanked in the text searched (same length: spans and groups stay those of
+    ``text``). Every reader of a clock time in a question goes through here."""
+
+    def clock_only(m: re.Match[str]) -> str:
+        whole = m.group()
+        return " " * 11 + whole[11:16] + " " * (len(whole) - 16)
+
+    return _TIME_SPAN_RE.finditer(_ISO_DATETIME_RE.sub(clock_only, text), pos)
+
+
 def _clock(t: re.Match[str]) -> tuple[int, int] | None:
     """``(hour, minute)`` of a :data:`_TIME_SPAN_RE` match ("1pm", "13:00", "3 in the
     afternoon", "오후 1시 30분", "13시 반"); ``None`` when it is not a time of day."""
@@ -3069,7 +3084,7 @@ def _time_of_day(
 ) -> tuple[Any, str, int, int, str] | None:
     """The first unused time of day in ``text`` for a ``format: time`` parameter, written as
     RFC 3339 ``HH:MM:SS`` with an offset (``"1pm"`` -> ``13:00:00+09:00`` in Seoul)."""
-    for t in _TIME_SPAN_RE.finditer(text):
+    for t in _clock_matches(text):
         clock = _clock(t)
         if clock is None or not values.outside(t.span(), used):
             continue
@@ -3136,7 +3151,7 @@ def _relative_date(
     start, end = rel.span()
     said = f"{rel.group()!r} counted from {today_m.group()!r}"
     if "%H" in fmt:
-        t = _TIME_SPAN_RE.search(text, max(0, start - 40))
+        t = next(_clock_matches(text, max(0, start - 40)), None)
         clock = _clock(t) if t else None
         if t and clock and abs(t.start() - end) < 40 and values.outside(t.span(), used):
             when = when.replace(hour=clock[0], minute=clock[1])
@@ -3212,7 +3227,7 @@ def _date(
         start, end = m.span()
         said = f"{raw!r}"
         if "%H" in fmt:
-            t = _TIME_SPAN_RE.search(text, max(0, start - 40))
+            t = next(_clock_matches(text, max(0, start - 40)), None)
             clock = _clock(t) if t else None
             if (
                 t

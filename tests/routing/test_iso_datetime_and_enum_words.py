@@ -75,6 +75,21 @@ def test_a_date_or_time_parameter_takes_its_part_of_the_iso_value(start, want):
     assert args["start"] == want
 
 
+def test_a_plain_time_parameter_takes_the_clock_of_the_iso_value():
+    # was "00:00", read from the seconds and the offset of the timestamp
+    decl = {
+        "name": "schedule_run",
+        "description": "Schedule an appliance run at a start time.",
+        "parameters": {
+            "type": "object",
+            "properties": {"start_time": {"type": "string", "description": "when to start"}},
+            "required": ["start_time"],
+        },
+    }
+    assert args_of("Schedule a run at 2024-06-03T07:00:00+02:00", decl) == {"start_time": "07:00"}
+    assert args_of("Schedule a run from 10:30-11:00", decl) == {"start_time": "10:30"}
+
+
 LIST_SCHEDULES = {
     "name": "list_schedules",
     "description": "List the scheduled appliance runs.",
