@@ -147,9 +147,10 @@ class PlaygroundApp(App[None]):
         self.router_models: dict[str, str] = {}
         #: Per tab id: its view, once built and handed the app's state (see :meth:`view`).
         self._views: dict[str, Widget] = {}
-        #: the widgets Tab moved the focus away from since the last ctrl+r: keys typed into
-        #: them just before may still wait in their queues (see :meth:`action_run`)
-        self._left_by_tab: list[Widget] = []
+        #: the widgets the focus left since the last ctrl+r by Tab or by a key the contract
+        #: list handed to a field: keys typed into them just before may still wait in their
+        #: queues (see :meth:`note_focus_left`, :meth:`action_run`)
+        self._left_with_keys: list[Widget] = []
         self._building = asyncio.Lock()
         #: The garbage collector is paused from Load to the first screen (see :meth:`on_load`).
         self._gc_paused = False
@@ -484,8 +485,8 @@ class PlaygroundApp(App[None]):
     def note_focus_left(self, widget: Widget) -> None:
         """``widget`` loses the focus while keys typed into it may still wait in its queue (Tab,
         or a key the contract list hands to a field): the next ctrl+r waits for them first."""
-        self._left_by_tab = [w for w in self._left_by_tab if w is not widget][-7:]
-        self._left_by_tab.append(widget)
+        self._left_with_keys = [w for w in self._left_with_keys if w is not widget][-7:]
+        self._left_with_keys.append(widget)
 
     def action_run(self) -> None:
         """Run the active view's main action, after every key already sent to the focused widget.
@@ -495,12 +496,12 @@ class PlaygroundApp(App[None]):
         the fields now would send what was there before those keys (seen as ``missing:order_id``
         with the id on screen). So the read is queued behind them, in the focused widget's own
         queue: what is sent is what the fields show once the keys before ctrl+r are in. The
-        fields Tab left since the last run are waited for first, in the order they were left
+        widgets the focus left since the last run are waited for first, in the order left
         ("HR1 Tab 500 ctrl+r": the first field's keys, then the second's, then the run)."""
-        chain = [w for w in self._left_by_tab if w is not self.focused]
+        chain = [w for w in self._left_with_keys if w is not self.focused]
         if self.focused is not None:
             chain.append(self.focused)
-        self._left_by_tab = []
+        self._left_with_keys = []
 
         def after(index: int) -> None:
             if index == len(chain):
