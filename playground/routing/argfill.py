@@ -3166,8 +3166,17 @@ def _iso_datetime(
     whole — its offset kept, the local zone's added when it has none — and written for the
     parameter: RFC 3339 ``date-time`` or ``time``, else its :func:`date_format` (``YYYY-MM-DD``
     for a date). Without this, "07:00:00+02:00" read as a clock gave "00:00"."""
+    rfc = spec.format if spec.format in ("date-time", "time") else None
+    fmt = date_format(spec) or "%Y-%m-%d"
     for m in _ISO_DATETIME_RE.finditer(text):
-        if not values.outside(m.span(), used):
+        # the part the parameter takes must be free: a date parameter may have taken the date
+        # ("day" and "at" from one "2026-12-03T11:00:00+09:00")
+        start, end = m.span()
+        if rfc == "time":
+            start += 11
+        elif rfc is None and "%H" not in fmt:
+            end = start + 10
+        if not values.outside((start, end), used):
             continue
         raw = m.group()
         try:
@@ -3175,17 +3184,16 @@ def _iso_datetime(
         except ValueError:
             continue
         said = f"{raw!r} (ISO 8601 date and time"
-        if spec.format in ("date-time", "time"):
+        if rfc is not None:
             if when.tzinfo is None:
                 when = _offset(text, when)
                 said += "; the local zone's offset added"
-            value = _rfc3339(when, spec.format)
-            said += f"), written as RFC 3339 {spec.format}"
+            value = _rfc3339(when, rfc)
+            said += f"), written as RFC 3339 {rfc}"
         else:
-            fmt = date_format(spec) or "%Y-%m-%d"
             value = when.strftime(fmt)
             said += f"), written as {fmt!r}"
-        return value, "date", m.start(), m.end(), said
+        return value, "date", start, end, said
     return None
 
 

@@ -90,6 +90,26 @@ def test_a_plain_time_parameter_takes_the_clock_of_the_iso_value():
     assert args_of("Schedule a run from 10:30-11:00", decl) == {"start_time": "10:30"}
 
 
+def test_a_date_and_a_time_parameter_share_one_iso_value_offset_kept():
+    # was at="11:00:00Z": the date rule took the date part, then the clock lost the +09:00
+    decl = {
+        "name": "free_at",
+        "description": "Rooms free on a day at a time.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "day": {"type": "string", "format": "date"},
+                "at": {"type": "string", "format": "time"},
+            },
+            "required": ["day", "at"],
+        },
+    }
+    assert args_of("회의실 빈 곳 2026-12-03T11:00:00+09:00", decl) == {
+        "day": "2026-12-03",
+        "at": "11:00:00+09:00",
+    }
+
+
 LIST_SCHEDULES = {
     "name": "list_schedules",
     "description": "List the scheduled appliance runs.",
