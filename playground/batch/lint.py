@@ -40,9 +40,9 @@ rule                       severity  what it flags (seed 002 unless said otherwi
 ``optional-undocumented``  warning   an optional parameter whose prose never says when to leave
                                      it out ("선택 인자는 비워도 된다는 사실을 명시해야 실제로
                                      비운다").
-``effects-undeclared``     warning   a Python tool that sets neither ``side_effects`` nor
-                                     ``cacheable``: assumed read-only, so its successes are
-                                     cached and its transient failures retried.
+``effects-undeclared``     warning   a tool whose effects are only inferred from a verb or
+                                     unknown (a Python tool without ``side_effects`` /
+                                     ``cacheable``, an MCP tool without annotations).
 ``returns-undeclared``     warning   no ``returns`` schema and no return annotation with a shape
                                      ("반환값도 스키마 설계의 일부다").
 ``returns-personal-data``  warning   a returned key that looks like personal data (seed 000:

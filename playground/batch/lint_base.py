@@ -94,7 +94,7 @@ RULES: dict[str, tuple[str, str, str]] = {
     ),
     "effects-undeclared": (
         WARNING,
-        "neither side_effects nor cacheable declared: read-only is assumed",
+        "effects only inferred or unknown: neither declared nor annotated",
         "seed 004, 일시적 오류는 툴 실행 계층에서 재시도; MCP 2025-06-18 ToolAnnotations "
         "(readOnlyHint defaults to false)",
     ),

@@ -47,7 +47,7 @@ from playground.core.canonical import canonical_json
 from playground.core.contracts import Contract
 from playground.core.examples import refused_examples
 from playground.core.registry import Registry
-from playground.core.validation import arg_doc
+from playground.core.validation import arg_doc, validation_schema
 
 # --------------------------------------------------------------------------------- name rules
 
@@ -421,8 +421,9 @@ def param_findings(contract: Contract, sources: DocstringSources) -> list[Findin
             else contract.source
         )
         out.extend(_prose_findings(contract, param, schema, prose, src))
-        for example, why in refused_examples(
-            param, schema, contract.description, root=contract.parameters
+        checked = (validation_schema(contract).get("properties") or {}).get(param, schema)
+        for example, why in refused_examples(  # as the gate checks it: the parameter's own type
+            param, checked, contract.description, root=contract.parameters
         ):
             out.append(
                 make_finding(
@@ -452,28 +453,39 @@ def param_findings(contract: Contract, sources: DocstringSources) -> list[Findin
 
 
 def effects_findings(contract: Contract) -> list[Finding]:
-    """``effects-undeclared``: a Python tool (function or table) that sets neither
-    ``side_effects`` nor ``cacheable``. The playground then treats it as read-only: a repeated
-    call is answered from the cache without running the body, and a transient failure is
-    retried (seed 004) — both wrong for a tool that books, sends or writes. MCP tools are not
-    flagged: without ``readOnlyHint`` they already count as having side effects (the MCP spec's
-    default)."""
-    if contract.effects_declared or contract.origin not in ("function", "table"):
+    """``effects-undeclared``: a tool whose effects are only inferred (from its name's or its
+    description's verb) or unknown (:mod:`playground.core.effects`, issue 20 item 1). The gate
+    never caches or retries a tool that may write, so a read the guess took for a write (or
+    for unknown) loses its cache, and a write it took for a read would be cached: the author
+    should say. The fix fits the source: for a Python tool, ``__contracts__`` / the ``TOOLS``
+    table; for an MCP tool, annotations the server's author adds (MCP 2025-06-18 tool
+    annotations ``readOnlyHint`` / ``destructiveHint`` / ``idempotentHint``)."""
+    if contract.effects_basis not in ("inferred", "unknown"):
         return []
-    where = "__contracts__" if contract.origin == "function" else "the TOOLS table"
-    return [
-        make_finding(
-            "effects-undeclared",
-            contract,
-            contract.name,
-            contract.source,
-            f"{contract.name} declares neither side_effects nor cacheable, so it is assumed to "
-            "only read: a repeated call is served from the cache without running the body, and "
-            "a transient failure is retried.",
-            f'declare it in {where}: "side_effects": True for a tool that changes anything '
-            '(books, sends, writes), else "side_effects": False.',
+    if contract.effects_basis == "inferred":
+        said = (
+            f"{contract.name}'s effects are only inferred ({contract.effects}, from "
+            f"{contract.effects_evidence})"
         )
-    ]
+    else:
+        said = f"{contract.name}'s effects are unknown (its name and description name no verb)"
+    said += (
+        ": a write or unknown tool is never served from the cache and a failure is not retried;"
+        " a read is cached and retried."
+    )
+    if contract.origin == "mcp":
+        fix = (
+            "ask the server's author to annotate the tool: readOnlyHint: true for a read, else "
+            "destructiveHint and idempotentHint (MCP tool annotations)."
+        )
+    else:
+        where = "__contracts__" if contract.origin == "function" else "the TOOLS table"
+        fix = (
+            f'declare it in {where}: "side_effects": True for a tool that changes anything '
+            '(books, sends, writes), else "side_effects": False; "idempotent": True where a '
+            "repeat is harmless."
+        )
+    return [make_finding("effects-undeclared", contract, contract.name, contract.source, said, fix)]
 
 
 # ------------------------------------------------------------------------------ returns rules

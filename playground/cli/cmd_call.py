@@ -143,8 +143,10 @@ def build_call_args(items: Sequence[str] | None, args_json: str | None) -> Any:
 
 
 def contract_summary(contract: Any) -> dict[str, Any]:
-    """One ``list`` row: ``{name, origin, side_effects, cacheable, caches, timeout_s (s),
-    description (first line), required [arg], arguments [arg], source}``."""
+    """One ``list`` row: ``{name, origin, side_effects, effects (read|write|unknown),
+    effects_basis (declared|annotations|inferred|unknown), effects_evidence, idempotent,
+    cacheable, caches, timeout_s (s), description (first line), required [arg], arguments
+    [arg], source}``."""
     from playground.cli.render import first_line
 
     params = contract.parameters or {}
@@ -152,6 +154,10 @@ def contract_summary(contract: Any) -> dict[str, Any]:
         "name": contract.name,
         "origin": contract.origin,
         "side_effects": bool(contract.side_effects),
+        "effects": contract.effects,
+        "effects_basis": contract.effects_basis,
+        "effects_evidence": contract.effects_evidence,
+        "idempotent": bool(contract.idempotent),
         "cacheable": bool(contract.cacheable),
         "caches": bool(contract.caches),
         "timeout_s": contract.timeout_s,

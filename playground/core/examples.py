@@ -19,6 +19,10 @@ from typing import Any
 from playground.core.canonical import canonical_json
 from playground.core.docstrings import arg_text
 from playground.core.ecma import EcmaValidator
+from playground.core.type_formats import FORMAT_KIND, KINDS, register
+
+# the gate's format checker takes the date/time formats of a parameter's own type
+register(EcmaValidator.FORMAT_CHECKER)
 
 #: Returned by :func:`valid_example` when nothing built or written passes the schema.
 NO_EXAMPLE: Any = object()
@@ -149,12 +153,16 @@ def _resolve(schema: Any, root: dict[str, Any]) -> dict[str, Any]:
     return schema if isinstance(schema, dict) else {}
 
 
-def build_example(schema: Any, root: dict[str, Any] | None = None, depth: int = 0) -> Any:
+def build_example(
+    schema: Any, root: dict[str, Any] | None = None, depth: int = 0, *, placeholder: bool = True
+) -> Any:
     """A value built from ``schema`` alone (no validation here; :func:`valid_example` checks
     it): non-null branches and types first; an object with each required key built; an array
     of one built item (``minItems`` of them when larger); a number at its lower bound (or 1,
     kept within ``maximum``); a string of its ``format``, else ``"text"`` padded to
-    ``minLength``. ``NO_EXAMPLE`` when nothing can be built (too deep, ``false``)."""
+    ``minLength`` — unless ``placeholder`` is false: then a free string has no example (what a
+    model reads never holds a placeholder word). ``NO_EXAMPLE`` when nothing can be built (too
+    deep, ``false``)."""
     root = root or {}
     if depth > 12 or schema is False:
         return NO_EXAMPLE
@@ -170,7 +178,7 @@ def build_example(schema: Any, root: dict[str, Any] | None = None, depth: int = 
         branches.sort(key=lambda b: _resolve(b, root).get("type") == "null")
         for branch in branches:
             merged = {**{k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}, **branch}
-            value = build_example(merged, root, depth + 1)
+            value = build_example(merged, root, depth + 1, placeholder=placeholder)
             if value is not NO_EXAMPLE:
                 return value
     for sub in schema.get("allOf") or []:
@@ -182,7 +190,7 @@ def build_example(schema: Any, root: dict[str, Any] | None = None, depth: int = 
         props = schema.get("properties") or {}
         out = {}
         for name in schema.get("required") or []:
-            value = build_example(props.get(name, {}), root, depth + 1)
+            value = build_example(props.get(name, {}), root, depth + 1, placeholder=placeholder)
             if value is NO_EXAMPLE:
                 return NO_EXAMPLE
             out[name] = value
@@ -192,9 +200,9 @@ def build_example(schema: Any, root: dict[str, Any] | None = None, depth: int = 
         prefix = schema.get("prefixItems")
         built = []
         if isinstance(prefix, list):
-            built = [build_example(p, root, depth + 1) for p in prefix]
+            built = [build_example(p, root, depth + 1, placeholder=placeholder) for p in prefix]
         elif isinstance(items, dict):
-            one = build_example(items, root, depth + 1)
+            one = build_example(items, root, depth + 1, placeholder=placeholder)
             if one is not NO_EXAMPLE:
                 built = [one] * max(1, int(schema.get("minItems", 1) or 1))
         if any(b is NO_EXAMPLE for b in built):
@@ -221,6 +229,10 @@ def build_example(schema: Any, root: dict[str, Any] | None = None, depth: int = 
         fmt = schema.get("format")
         if fmt in _FORMATS:
             return _FORMATS[fmt]
+        if fmt in FORMAT_KIND:  # a date/time format read as the parameter's own type reads it
+            return KINDS[FORMAT_KIND[fmt]][3]
+        if not placeholder:
+            return NO_EXAMPLE
         size = schema.get("minLength")
         text = "text"
         if isinstance(size, int) and size > len(text):
@@ -236,10 +248,12 @@ def valid_example(
     *,
     root: dict[str, Any] | None = None,
     avoid: Any = NO_EXAMPLE,
+    placeholders: bool = True,
 ) -> Any:
     """The first candidate (module docstring) that passes ``schema`` and is not ``avoid`` (the
     value just refused), or :data:`NO_EXAMPLE`. ``name``: the parameter, for its docstring line
-    in ``tool_description``; ``root``: the whole parameters schema (for ``$ref``/``$defs``)."""
+    in ``tool_description``; ``root``: the whole parameters schema (for ``$ref``/``$defs``);
+    ``placeholders=False``: no built placeholder string (``"text"``) is offered."""
     root = root or {}
     full = dict(schema)
     for key in ("$defs", "definitions"):
@@ -247,7 +261,7 @@ def valid_example(
             full[key] = root[key]
     # formats are checked as the gate checks them: an example the gate refuses is no example
     validator = EcmaValidator(full, format_checker=EcmaValidator.FORMAT_CHECKER)
-    for value in _candidates(name, _resolve(schema, root), tool_description, root):
+    for value in _candidates(name, _resolve(schema, root), tool_description, root, placeholders):
         if value is NO_EXAMPLE:
             continue
         if avoid is not NO_EXAMPLE and canonical_json(value) == canonical_json(avoid):
@@ -260,7 +274,13 @@ def valid_example(
     return NO_EXAMPLE
 
 
-def _candidates(name: str, schema: dict[str, Any], description: str, root: dict[str, Any]) -> Any:
+def _candidates(
+    name: str,
+    schema: dict[str, Any],
+    description: str,
+    root: dict[str, Any],
+    placeholders: bool = True,
+) -> Any:
     yield from schema.get("examples") or []
     if schema.get("default") is not None:
         yield schema["default"]
@@ -270,7 +290,7 @@ def _candidates(name: str, schema: dict[str, Any], description: str, root: dict[
     prose = " ".join(x for x in (schema.get("description") or "", arg_text(description, name)) if x)
     for text in written_examples(prose):
         yield from _typed(text, schema)
-    yield build_example(schema, root)
+    yield build_example(schema, root, placeholder=placeholders)
     if schema.get("default") is None and "default" in schema:
         yield None
 

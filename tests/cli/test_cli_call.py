@@ -287,7 +287,7 @@ def test_list_jsonl_and_table():
     assert table.exit_code == 0
     assert (
         "stock_lookup" in table.stdout
-        and "read-only" in table.stdout
+        and "read (declared)" in table.stdout
         and "legacy_stock" in table.stdout
     )
 
