@@ -6,7 +6,7 @@ Every rule names its source. Severities: ``error`` (exit 1), ``warning`` (exit 1
 =========================  ========  ==========================================================
 rule                       severity  what it flags (seed 002 unless said otherwise)
 =========================  ========  ==========================================================
-``name-invalid``           error     a name Gemini's API refuses (google-genai 3.6.1,
+``gemini-name``           error     a name Gemini's API refuses (google-genai 3.6.1,
                                      ``google/genai/types.py``, ``FunctionDeclaration.name``:
                                      "Must start with a letter or an underscore. Must be a-z,
                                      A-Z, 0-9, or contain underscores, dots, colons and dashes,
