@@ -356,7 +356,7 @@ def _recursive_refs(parameters: dict[str, Any]) -> list[tuple[tuple[str, ...], s
                 if not isinstance(sub_ref, str) or not sub_ref.startswith("#"):
                     continue
                 nxt = tuple(t for t in sub_ref.lstrip("#").split("/") if t)
-                if nxt == target or path[: len(nxt)] == nxt:
+                if path[: len(nxt)] == nxt:
                     out.append((path, ref))
                     todo = []
                     break
