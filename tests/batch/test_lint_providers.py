@@ -13,6 +13,7 @@ import pytest
 from playground.batch.lint import lint_exit_code, lint_registry
 from playground.core.contracts import Contract
 from playground.core.declarable import declarable_fix
+from playground.core.examples import valid_example
 from playground.core.registry import Registry, load_registry
 from playground.core.wire import gemini_function_declaration
 from playground.core.wire_rules import (
@@ -350,3 +351,12 @@ def test_loading_a_dataclass_return_names_the_return_fix(tmp_path: Path):
     [problem] = registry.problems
     assert "return annotation Slot (a dataclass)" in str(problem)
     assert "annotate each parameter" not in str(problem)
+
+
+def test_the_gate_offers_a_json_written_example_whole():
+    """The same reading serves the fix hints: the example the author wrote, commas and all."""
+    doc = 'Tag customers.\n\nArgs:\n    names: e.g. ["Acme", "Beta"]; at least one\n'
+    names = {"type": "array", "items": {"type": "string"}}
+    assert valid_example("names", names, doc) == ["Acme", "Beta"]
+    doc = 'Tag customers.\n\nArgs:\n    meta: extra fields, e.g. {"a": 1, "b": [2, 3]}\n'
+    assert valid_example("meta", {"type": "object"}, doc) == {"a": 1, "b": [2, 3]}
