@@ -50,8 +50,8 @@ def declarable_fix(fn: Callable[..., Any], sdk_message: str) -> str:
     m = _FAILED.search(sdk_message)
     name = m.group(1) if m else ""
     try:
-        signature = inspect.signature(fn, eval_str=True)
-    except (TypeError, ValueError, NameError):
+        signature: inspect.Signature | None = inspect.signature(fn, eval_str=True)
+    except Exception:  # an annotation that does not evaluate: name no type
         signature = None
     if name == "return_value":
         annotation = signature.return_annotation if signature is not None else None
