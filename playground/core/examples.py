@@ -13,6 +13,7 @@ passes, there is no example (:data:`NO_EXAMPLE`) rather than a wrong one.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -64,15 +65,35 @@ _FORMATS = {
 }
 
 
+_JSON = json.JSONDecoder()
+
+
+def _json_written(text: str, m: re.Match[str]) -> str | None:
+    """The JSON array or object written right after an example marker (``e.g. ["Acme"]``,
+    ``예: {"a": 1, "b": 2}``), whole -- commas and brackets inside it included -- or ``None``
+    when what follows the marker is no JSON array or object."""
+    start = m.start(2) if m.group(2) is not None else m.start(1) - 1
+    if start < 0 or start >= len(text) or text[start] not in "[{":
+        return None
+    try:
+        _, end = _JSON.raw_decode(text, start)
+    except ValueError:
+        return None
+    return text[start:end]
+
+
 def written_examples(text: str) -> list[str]:
-    """Examples written in prose: the quoted text whole, or the unquoted clause up to the next
-    ``;``, bracket, line end, or ``.``/``,`` followed by a space or the end -- a dot inside
-    ``2.5`` or ``kim@example.com`` is part of the value (then its first word as a shorter
-    candidate)."""
+    """Examples written in prose: a JSON array or object whole (``e.g. ["Acme", "Beta"]``),
+    the quoted text whole, or the unquoted clause up to the next ``;``, bracket, line end, or
+    ``.``/``,`` followed by a space or the end -- a dot inside ``2.5`` or ``kim@example.com``
+    is part of the value (then its first word as a shorter candidate)."""
     out: list[str] = []
     for m in _WRITTEN.finditer(text or ""):
         quoted, bare = m.group(1), m.group(2)
-        if quoted:
+        as_json = _json_written(text, m)
+        if as_json is not None:
+            out.append(as_json)
+        elif quoted:
             out.append(quoted.strip())
         elif bare and bare.strip():
             clause = bare.strip()
@@ -93,9 +114,10 @@ def refused_examples(
     """The examples an author gave for parameter ``name`` that its own ``schema`` refuses (the
     gate's validator, formats included): the schema's ``examples`` and each example written in
     the parameter's description or its docstring line (``e.g.``, ``예:``, ``such as`` ...).
-    Returns ``[(example, the validator's message)]`` in the order written; a written example
-    counts as refused only when neither its whole clause nor its first word, read as a string,
-    number or boolean, passes. A model copies examples, so each one here teaches it a value
+    Returns ``[(example, the validator's message)]`` in the order written; a JSON array or
+    object written after the marker (``e.g. ["Acme"]``, ``e.g. {"a": 1}``) is read as JSON and
+    reported as that value; any other written example counts as refused only when neither its
+    whole clause nor its first word, read as a string, number or boolean, passes. A model copies examples, so each one here teaches it a value
     the gate will refuse (seed 001 §3: the model puts the example's form straight into the argument)."""
     root = root or {}
     full = dict(schema)
@@ -116,6 +138,13 @@ def refused_examples(
         x for x in (schema.get("description") or "", arg_text(tool_description, name)) if x
     )
     for m in _WRITTEN.finditer(prose):
+        as_json = _json_written(prose, m)
+        if as_json is not None:
+            value = json.loads(as_json)
+            error = next(iter(validator.iter_errors(value)), None)
+            if error is not None:
+                out.append((value, error.message))
+            continue
         quoted, bare = m.group(1), (m.group(2) or "").strip()
         texts = [quoted.strip()] if quoted else [bare, bare.split()[0]] if bare else []
         readings = [v for text in texts for v in _typed(text, schema)]
@@ -127,9 +156,14 @@ def refused_examples(
 
 
 def _typed(text: str, schema: dict[str, Any]) -> list[Any]:
-    """``text`` as the values it could mean for ``schema`` (a string, an int, a float, a
-    boolean): the validator picks the one that fits."""
+    """``text`` as the values it could mean for ``schema`` (a JSON array or object, a string,
+    an int, a float, a boolean): the validator picks the one that fits."""
     out: list[Any] = [text]
+    if text[:1] in ("[", "{"):
+        try:
+            out.insert(0, json.loads(text))
+        except ValueError:
+            pass
     try:
         number = float(text)
         out.insert(0, int(number) if number.is_integer() else number)

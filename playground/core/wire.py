@@ -284,7 +284,7 @@ def declaration_problems(provider: str, declaration: dict[str, Any]) -> list[tup
     :data:`TOOL_NAME_RULES`), ``"parameter"`` (a parameter name breaks
     :data:`PARAMETER_NAME_RULES`, one triple per name) or ``"schema"`` (the parameters schema
     is not ``type: object`` or has a combinator at its root). ``[]`` when all is well; Gemini's
-    own rules are checked by lint's ``name-invalid`` and the Gemini schema conversion. Raises
+    own rules are checked by lint's ``gemini-name`` and the Gemini schema conversion. Raises
     ``ValueError`` for another provider."""
     if provider not in TOOL_NAME_RULES:
         raise ValueError(f"unknown provider {provider!r} (anthropic, openai)")
