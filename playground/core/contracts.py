@@ -235,23 +235,16 @@ def source_of(fn: Callable[..., Any]) -> str:
         return repr(fn)
 
 
-DECLARABLE_HINT = (
-    "Fix: annotate each parameter with a type google-genai can declare: str, int, float, bool, "
-    "list[...] or dict of those, Literal[...], an Enum, date/datetime, or a pydantic BaseModel "
-    "(for a dataclass or TypedDict, use a pydantic model)."
-)
-"""The fix named in the load problem of a tool google-genai cannot declare (issue 11, kind 4:
-a load problem names the tool, the parameter and the fix)."""
-
-
 def sdk_declaration_for(fn: Callable[..., Any]) -> dict[str, Any]:
     """Build the declaration google-genai sends for ``tools=[fn]``, as JSON
     (:func:`playground.core.wire.gemini_function_declaration`, which imports google.genai).
 
     Returns ``{"name", "description", "parameters_json_schema", ...}``. Raises
     :class:`LoadError` naming the function's ``path:line`` when the SDK cannot describe it (an
-    unsupported type hint).
+    unsupported type hint), with the fix for what it could not describe (a parameter or the
+    return annotation: :func:`playground.core.declarable.declarable_fix`).
     """
+    from playground.core.declarable import declarable_fix
     from playground.core.wire import gemini_function_declaration
 
     try:
@@ -259,7 +252,7 @@ def sdk_declaration_for(fn: Callable[..., Any]) -> dict[str, Any]:
     except ValueError as exc:
         raise LoadError(
             f"{source_of(fn)}: google-genai cannot build a declaration for "
-            f"{getattr(fn, '__name__', fn)!r}: {exc} {DECLARABLE_HINT}"
+            f"{getattr(fn, '__name__', fn)!r}: {exc} {declarable_fix(fn, str(exc))}"
         ) from None
 
 

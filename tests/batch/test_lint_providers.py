@@ -328,11 +328,6 @@ def test_a_dataclass_parameter_gets_advice_naming_the_parameter():
     assert "pydantic BaseModel" in fix
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="playground/core/contracts.py (the lead's file) still appends DECLARABLE_HINT; it "
-    "is to call playground.core.declarable.declarable_fix(fn, str(exc)) instead",
-)
 def test_loading_a_dataclass_return_names_the_return_fix(tmp_path: Path):
     source = '''
     from dataclasses import dataclass
