@@ -54,6 +54,10 @@ rule                       severity  what it flags (seed 002 unless said otherwi
                                      ``1..5`` → ``minimum``/``maximum``; "YYYY-MM-DD" →
                                      ``format: date``; "starts with"/"로 시작"/"8자리" →
                                      ``pattern``; "기본값"/"default is" → ``default``.
+``format-type-disagree``   info      a ``date-time``/``time`` parameter whose own type takes
+                                     what the declared format refuses (a plain ``datetime``
+                                     takes local time; RFC 3339 needs an offset): the gate
+                                     checks the type's rule and the declaration says so.
 ``example-invalid``        warning   an example (``examples``, or "e.g."/"예:" in the prose) that
                                      the parameter's own schema refuses, formats included: the
                                      model copies it and the gate refuses the call. An array or
@@ -121,6 +125,7 @@ from playground.batch.lint_providers import budget_findings, provider_findings
 from playground.batch.lint_rules import (
     description_findings,
     effects_findings,
+    format_type_findings,
     invalid_name_findings,
     name_findings,
     param_findings,
@@ -179,6 +184,7 @@ def lint_contract(
         + param_findings(contract, sources)
         + returns_findings(contract)
         + effects_findings(contract)
+        + format_type_findings(contract)
         + provider_findings(contract)
         + budget_findings(contract)
     )

@@ -120,6 +120,12 @@ RULES: dict[str, tuple[str, str, str]] = {
         "seed 004, 일시적 오류는 툴 실행 계층에서 재시도; MCP 2025-06-18 ToolAnnotations "
         "(readOnlyHint defaults to false)",
     ),
+    "format-type-disagree": (
+        INFO,
+        "a date/time parameter's type takes more than its declared format says",
+        "JSON Schema 2020-12 §7.3.1 (RFC 3339 date-time needs an offset); pydantic datetime "
+        "accepts a naive ISO 8601 value",
+    ),
     "returns-undeclared": (
         WARNING,
         "no declared return schema",

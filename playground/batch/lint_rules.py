@@ -501,6 +501,36 @@ def param_findings(contract: Contract, sources: DocstringSources) -> list[Findin
     return out
 
 
+def format_type_findings(contract: Contract) -> list[Finding]:
+    """``format-type-disagree``: where a parameter's declared ``format`` (RFC 3339's
+    ``date-time`` or ``time``, as google-genai writes every ``datetime``/``time``) and its own
+    Python type disagree (issue 20 item 3): the type takes a value without an offset. The gate
+    checks what the type takes (:mod:`playground.core.type_formats`) and the declaration's
+    description says so; the author may prefer a type that says what is meant."""
+    from playground.core.type_formats import KINDS
+
+    out: list[Finding] = []
+    for param, kind in sorted(contract.type_formats.items()):
+        declared, _, words, example = KINDS[kind]
+        if kind == "aware-datetime":
+            continue  # only the minutes-without-seconds detail differs: nothing to decide
+        out.append(
+            make_finding(
+                "format-type-disagree",
+                contract,
+                f"{contract.name}.{param}",
+                contract.source,
+                f"{param} is declared format {declared!r} (RFC 3339: seconds and an offset), "
+                f"but its type takes {example!r} ({words.rstrip('.')}). The playground checks "
+                "what the type takes and tells the model so in the parameter's description.",
+                "annotate it AwareDatetime (pydantic) if an offset is required, NaiveDatetime if "
+                "only local times are meant; a plain datetime compared with aware ones raises "
+                "TypeError",
+            )
+        )
+    return out
+
+
 def effects_findings(contract: Contract) -> list[Finding]:
     """``effects-undeclared``: a tool whose effects are only inferred (from its name's or its
     description's verb) or unknown (:mod:`playground.core.effects`, issue 20 item 1). The gate

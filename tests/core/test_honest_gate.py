@@ -145,6 +145,17 @@ def test_a_naive_datetime_parameter_takes_local_time_and_the_body_gets_it_naive(
     assert when["format"] == "date-time"  # google-genai's format is kept
 
 
+def test_lint_reports_where_the_declared_format_and_the_type_disagree(gate):
+    from playground.batch.lint import lint_registry
+
+    found = [f for f in lint_registry(gate.registry) if f.rule == "format-type-disagree"]
+    assert [(f.tool, f.location, f.severity) for f in found] == [
+        ("book_appointment", "book_appointment.when", "info")
+    ]
+    assert "declared format 'date-time'" in found[0].message
+    assert "'2026-12-03T10:00'" in found[0].message
+
+
 def test_an_aware_datetime_refuses_local_time_with_a_hint_the_type_takes(gate):
     record = gate.call("book_online", {"patient_id": "P-3", "when": "2026-12-03T10:00"})
     assert record.verdict == "format:when" and not record.body_ran
