@@ -343,6 +343,8 @@ def episode_view(episode: Mapping[str, Any]) -> RenderableType:
     summary.add_row("fixes", ", ".join(map(str, episode.get("fixes") or [])) or "-")
     summary.add_row("gave up", yes_no(bool(episode.get("gave_up"))))
     summary.add_row("router", str(episode.get("router", "")))
+    for warning in episode.get("warnings") or []:
+        summary.add_row("warning", Text(visible(str(warning)), style="yellow"))
     return Group(
         steps,
         calls,

@@ -11,13 +11,13 @@ Wire rules followed (Gemini API function-calling guide and google-genai 3.6.1 ``
 * the model's turn is echoed back UNCHANGED (its ``Content`` JSON kept in ``Move.raw``), so
   thought signatures reach the model again as it requires for multi-turn function calling;
 * the answers to one model turn travel in ONE ``Content(role="user")`` with one
-  ``function_response`` part per call (``name``, ``id`` = the call id, ``response``), in the
-  order of the calls;
-* a call without an id gets ``call_<n>`` (``n`` counts the calls in the conversation from 1),
-  written back into ``raw`` so the function response matches it.
-
+  ``function_response`` part per call (``name``, ``id`` = the id the model gave the call,
+  ``response``), in the order of the calls — also when the model gave two calls the same id
+  (each answer matched to its call by position) or none (the answer carries no id either);
+  the loop runs such calls under ids of their own and flags them
+  (:mod:`playground.loop.call_ids`);
 * a forked model turn (the loop edited one of its calls) is written back into the raw content
-  here, by call id, so the loop never touches Gemini's message format.
+  here, by the call's position in the turn, so the loop never touches Gemini's message format.
 
 Errors: every failure (no key, HTTP error, network error, blocked prompt, no candidate) raises
 :class:`playground.errors.RouterError` with one line of text; nothing else escapes. A model the
@@ -134,15 +134,13 @@ def _content_from_raw(raw: Any) -> types.Content:
 
 
 def _write_calls_back(content: types.Content, calls: list[FunctionCall]) -> types.Content:
-    """``content`` (a model turn's raw ``Content``) with each ``function_call`` part whose id is
-    among ``calls`` showing that call's name and args — the loop edits ``Move.calls`` when it
-    forks an episode; the thought signatures and every other part stay as the model sent them."""
-    by_id = {c.id: c for c in calls}
-    for part in content.parts or []:
-        fc = part.function_call
-        call = by_id.get(fc.id or "") if fc is not None else None
-        if fc is None or call is None:
-            continue
+    """``content`` (a model turn's raw ``Content``) with its n-th ``function_call`` part showing
+    the n-th of ``calls``' name and args — the loop edits ``Move.calls`` when it forks an
+    episode. By position, not by id: two calls of one turn may share an id (the calls were
+    read from these parts in order). The thought signatures and every other part stay as the
+    model sent them."""
+    parts = [p.function_call for p in content.parts or [] if p.function_call is not None]
+    for fc, call in zip(parts, calls):
         if fc.name != call.name or (fc.args or {}) != call.args:
             fc.name, fc.args = call.name, call.args
     return content
@@ -153,7 +151,7 @@ def _content_from_move(move: Move) -> types.Content:
     from google.genai import types
 
     parts = [
-        types.Part(function_call=types.FunctionCall(name=c.name, args=c.args, id=c.id))
+        types.Part(function_call=types.FunctionCall(name=c.name, args=c.args, id=c.id or None))
         for c in move.calls
     ]
     if not parts:
@@ -164,24 +162,31 @@ def _content_from_move(move: Move) -> types.Content:
 def _responses_content(results: list[ToolResult], call_order: list[str]) -> types.Content:
     """ONE ``Content(role="user")`` holding one ``function_response`` part per result.
 
-    Parts follow ``call_order`` (the ids of the calls in the model's turn); results whose id is
-    not among them come last, in the order given.
+    Parts follow ``call_order`` (the ids of the calls in the model's turn, ``""`` for a call
+    without one): each result takes the first position not yet taken whose id is its own, so
+    two calls sharing an id are answered in their order; results whose id is not among them
+    come last, in the order given. A result with the id ``""`` is sent without an id.
     """
     from google.genai import types
 
-    rank = {call_id: i for i, call_id in enumerate(call_order)}
-    ordered = sorted(
-        enumerate(results), key=lambda pair: (rank.get(pair[1].call_id, len(rank)), pair[0])
-    )
+    slots: dict[str, list[int]] = {}
+    for position, call_id in enumerate(call_order):
+        slots.setdefault(call_id, []).append(position)
+
+    def rank(result: ToolResult) -> int:
+        free = slots.get(result.call_id)
+        return free.pop(0) if free else len(call_order)
+
+    ordered = sorted(((rank(r), i, r) for i, r in enumerate(results)), key=lambda t: t[:2])
     parts = [
         types.Part(
             function_response=types.FunctionResponse(
-                id=result.call_id,
+                id=result.call_id or None,
                 name=result.name,
                 response=gemini_response_payload(result.outcome),
             )
         )
-        for _, result in ordered
+        for _, _, result in ordered
     ]
     return types.Content(role="user", parts=parts)
 
@@ -428,19 +433,16 @@ class GeminiRouter:
         if content.role is None:
             content.role = "model"
 
-        seen = sum(len(t.move.calls) for t in conversation if t.role == "model" and t.move)
         calls: list[FunctionCall] = []
         for part in content.parts:
             call = part.function_call
             if call is None:
                 continue
-            if not call.id:
-                call.id = f"call_{seen + len(calls) + 1}"  # written back into raw below
-            calls.append(
+            calls.append(  # the model's id as is ("" for none): the loop gives each its own
                 FunctionCall(
                     name=call.name or "",
                     args=call.args if call.args is not None else {},
-                    id=call.id,
+                    id=call.id or "",
                 )
             )
 
