@@ -8,7 +8,7 @@ console. Rich measures Hangul as double-width cells, so Korean columns line up.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rich import box
@@ -196,9 +196,11 @@ def contract_view(
     summary: Mapping[str, Any],
     declaration: Mapping[str, Any],
     returns: Any,
-    title: str = "as google-genai builds it",
+    title: str = "as a Gemini request carries it",
+    notes: Sequence[str] = (),
 ) -> RenderableType:
-    """``show``: a provider's declaration (``title`` says whose), the returns schema and the
+    """``show``: a provider's declaration (``title`` says whose), what that provider cannot
+    carry as the tool declares it (``notes``, one line each), the returns schema and the
     flags."""
     flags = Table.grid(padding=(0, 2))
     flags.add_column(style="bold")
@@ -221,6 +223,17 @@ def contract_view(
                 flags.add_row(key, str(returns[key]))
     parts: list[RenderableType] = [
         json_block(declaration, title=f"declaration of {summary['name']} ({title})"),
+        *(
+            [
+                Panel(
+                    Text("\n".join(visible(n) for n in notes), style="yellow"),
+                    title="what this provider cannot carry as declared",
+                    title_align="left",
+                )
+            ]
+            if notes
+            else []
+        ),
         json_block(returns, title="returns")
         if returns is not None
         else Panel(

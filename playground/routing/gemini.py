@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from playground.core.wire import gemini_response_payload
+from playground.core.wire import ProviderDeclaration, gemini_response_payload
 from playground.errors import RouterError, UsageError
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
 from playground.routing.gemini_schema import convert_declaration, map_back
@@ -93,31 +93,55 @@ def gemini_key_from_env(environ: Mapping[str, str]) -> str | None:
     return SPEC.key_from(environ)
 
 
+def _function_declaration(
+    declaration: dict[str, Any], *, vertex: bool
+) -> tuple[types.FunctionDeclaration, list[str]]:
+    """THE builder of a Gemini request's declaration for one tool (the request's
+    :func:`function_declarations` and ``show``'s :func:`request_declaration` both call it):
+    ``(FunctionDeclaration(name, description, parameters_json_schema), notes)`` with the
+    parameters converted by :func:`~playground.routing.gemini_schema.convert_declaration` and
+    its notes. Raises :class:`RouterError` for a declaration without a name."""
+    from google.genai import types
+
+    converted, notes = convert_declaration(declaration, vertex=vertex)
+    name = converted["name"]
+    if not isinstance(name, str) or not name:
+        raise RouterError(f"a declaration has no name: {declaration!r:.80}")
+    built = types.FunctionDeclaration(
+        name=name,
+        description=converted["description"],
+        parameters_json_schema=converted["parameters"],
+    )
+    return built, notes
+
+
 def function_declarations(
     declarations: list[dict[str, Any]], *, vertex: bool = False
 ) -> list[types.FunctionDeclaration]:
-    """One ``FunctionDeclaration`` per declaration dict of the router.
+    """One ``FunctionDeclaration`` per declaration dict of the router, as the request sends them.
 
     ``declarations``: ``[{"name", "description", "parameters"}]``. Parameters go in
     ``parameters_json_schema`` after :func:`~playground.routing.gemini_schema.convert_declaration`.
     Raises :class:`RouterError` for a declaration without a name.
     """
-    from google.genai import types
+    return [_function_declaration(d, vertex=vertex)[0] for d in declarations]
 
-    out: list[types.FunctionDeclaration] = []
-    for declaration in declarations:
-        converted, _changes = convert_declaration(declaration, vertex=vertex)
-        name = converted["name"]
-        if not isinstance(name, str) or not name:
-            raise RouterError(f"a declaration has no name: {declaration!r:.80}")
-        out.append(
-            types.FunctionDeclaration(
-                name=name,
-                description=converted["description"],
-                parameters_json_schema=converted["parameters"],
-            )
-        )
-    return out
+
+def request_declaration(
+    declaration: dict[str, Any], *, vertex: bool = False
+) -> ProviderDeclaration:
+    """What a request of this router carries for one tool: the entry of
+    ``tools[0].functionDeclarations`` in the request body, as JSON (``{"name", "description",
+    "parameters_json_schema"}``; ``parameters_json_schema`` left out for a tool without
+    parameters), built by the same :func:`_function_declaration` as the request itself and
+    dumped as the SDK writes it into the body (``model_dump(mode="json", exclude_none=True)``).
+    ``notes``: what the Gemini API cannot carry and how the copy differs from the tool's own
+    schema (``"properties.code: const 7 -> enum [\"7\"]"``, ``"... dropped (not supported by
+    the Gemini API)"``). ``declaration``: ``{"name", "description", "parameters"}``. Imports
+    google.genai. Raises :class:`RouterError` for a declaration without a name.
+    """
+    built, notes = _function_declaration(declaration, vertex=vertex)
+    return ProviderDeclaration("gemini", built.model_dump(mode="json", exclude_none=True), notes)
 
 
 def _content_from_raw(raw: Any) -> types.Content:
@@ -471,4 +495,5 @@ SPEC = RouterSpec(
     no_key_hint=NO_KEY_HINT,
     default_model=DEFAULT_MODEL,
     model_env_var=MODEL_ENV_VAR,
+    declare=request_declaration,
 )
