@@ -398,7 +398,8 @@ class GeminiRouter:
         """Ask Gemini for the next move (see :meth:`playground.routing.base.Router.next_move`).
 
         Returns ``Move(calls=[FunctionCall(name, args, id)], text=None, raw=<Content JSON>)`` when
-        the model calls functions (several = parallel calls), else ``Move(text=<text parts
+        the model calls functions (several = parallel calls; ``id`` as the model wrote it, ``""``
+        for none, possibly repeated), else ``Move(text=<text parts
         joined>, raw=...)``. Raises :class:`RouterError`: no key (:data:`NO_KEY_MESSAGE`), HTTP
         error (status + provider message), network error, blocked prompt, no candidate.
         """

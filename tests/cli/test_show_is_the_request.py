@@ -76,7 +76,7 @@ def python_tools() -> tuple[list[dict], dict[str, dict]]:
 def test_every_python_tool_is_covered(python_tools):
     declarations, gemini = python_tools
     names = [d["name"] for d in declarations]
-    assert set(gemini) == set(names) and len(names) == len(set(names)) == 13 + 9
+    assert set(gemini) == set(names) and len(names) == len(set(names)) == 13 + 10
     for odd in ("place_marker", "tally_votes", "set_mode", "adopt_pet", "lock_door"):
         assert odd in names
 
@@ -92,7 +92,7 @@ def show_json(name: str, provider: str, paths: list[Path]) -> dict:
 def test_show_equals_the_request_for_every_odd_schema(provider, python_tools):
     declarations, gemini = python_tools
     odd = load_registry([ODD]).names()
-    assert len(odd) == 9
+    assert len(odd) == 10
     for declaration in (d for d in declarations if d["name"] in odd):
         shown = show_json(declaration["name"], provider, [ODD])
         assert shown == expected(provider, declaration, gemini), declaration["name"]
@@ -138,6 +138,10 @@ def test_gemini_says_what_it_cannot_carry(python_tools):
         'properties.speed: enum [0, 2, 4] -> strings ["0", "2", "4"] (type "integer" -> "string")'
         in fan.notes
     )
+    clock = provider_declaration("gemini", by_name["server_time"])
+    assert "parameters_json_schema" not in clock.body
+    assert clock.notes == ["(root): no parameters; parameters left unset"]
+    assert provider_declaration("anthropic", by_name["server_time"]).body["input_schema"] == EMPTY
     mode = provider_declaration("gemini", by_name["set_mode"])
     assert mode.body["parameters_json_schema"]["properties"]["mode"]["enum"] == ["maintenance"]
     assert 'properties.mode: const "maintenance" -> enum ["maintenance"]' in mode.notes
