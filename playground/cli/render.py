@@ -8,7 +8,7 @@ console. Rich measures Hangul as double-width cells, so Korean columns line up.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rich import box
@@ -226,9 +226,11 @@ def contract_view(
     summary: Mapping[str, Any],
     declaration: Mapping[str, Any],
     returns: Any,
-    title: str = "as google-genai builds it",
+    title: str = "as a Gemini request carries it",
+    notes: Sequence[str] = (),
 ) -> RenderableType:
-    """``show``: a provider's declaration (``title`` says whose), the returns schema and the
+    """``show``: a provider's declaration (``title`` says whose), what that provider cannot
+    carry as the tool declares it (``notes``, one line each), the returns schema and the
     flags."""
     flags = Table.grid(padding=(0, 2))
     flags.add_column(style="bold")
@@ -255,6 +257,17 @@ def contract_view(
                 flags.add_row(key, str(returns[key]))
     parts: list[RenderableType] = [
         json_block(declaration, title=f"declaration of {summary['name']} ({title})"),
+        *(
+            [
+                Panel(
+                    Text("\n".join(visible(n) for n in notes), style="yellow"),
+                    title="what this provider cannot carry as declared",
+                    title_align="left",
+                )
+            ]
+            if notes
+            else []
+        ),
         json_block(returns, title="returns")
         if returns is not None
         else Panel(
@@ -379,6 +392,8 @@ def episode_view(episode: Mapping[str, Any]) -> RenderableType:
     summary.add_row("fixes", ", ".join(map(str, episode.get("fixes") or [])) or "-")
     summary.add_row("gave up", yes_no(bool(episode.get("gave_up"))))
     summary.add_row("router", str(episode.get("router", "")))
+    for warning in episode.get("warnings") or []:
+        summary.add_row("warning", Text(visible(str(warning)), style="yellow"))
     return Group(
         steps,
         calls,

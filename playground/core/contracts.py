@@ -100,7 +100,8 @@ class Contract:
     JSON), or ``None`` when undeclared. ``timeout_s``: the body's time limit in seconds.
     ``source``: ``"path:line"`` where it was defined. ``origin``: ``"function"`` or ``"table"``.
     ``sdk_declaration``: the Gemini declaration JSON as google-genai built it (plain functions,
-    from loading; table contracts on first :func:`playground.core.wire.gemini_declaration`).
+    from loading; ``None`` for table and MCP contracts, whose requests are built from
+    ``parameters`` by :mod:`playground.routing.declarations`).
     ``fn``: the callable when the body lives in this process, else ``None`` (a worker process
     or an MCP server runs it). ``tool_source``: the :class:`~playground.core.toolsource.ToolSource`
     whose ``call`` runs the body (``None``: run ``fn`` in this process). ``module_file``: the tool

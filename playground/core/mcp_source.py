@@ -80,15 +80,6 @@ class McpContract(Contract):
     annotations: dict[str, Any] = field(default_factory=dict)
     mcp_tool: dict[str, Any] = field(default_factory=dict, repr=False)
 
-    def gemini_declaration(self) -> dict[str, Any]:
-        """The Gemini declaration google-genai builds from the MCP tool (its MCP conversion,
-        :func:`playground.core.wire.gemini_declaration_from_mcp`), under the contract's name."""
-        if self.sdk_declaration is None:
-            from playground.core.wire import gemini_declaration_from_mcp
-
-            self.sdk_declaration = gemini_declaration_from_mcp(self.mcp_tool, self.name)
-        return self.sdk_declaration
-
 
 def contract_from_tool(
     spec: McpServerSpec, tool: dict[str, Any], timeout_s: float = DEFAULT_TIMEOUT_S

@@ -171,7 +171,8 @@ def test_check_lint_probe_and_show_run_on_the_server() -> None:
     show = cli("show", "check_stock", "--mcp", shop(), "-f", "json")
     declaration = json.loads(show.stdout)
     assert declaration["name"] == "check_stock"
-    assert declaration["parameters"]["properties"] == {"product_id": {"type": "STRING"}}
+    # what a Gemini request carries (the router's own builder), not google-genai's MCP conversion
+    assert declaration["parameters_json_schema"]["properties"] == {"product_id": {"type": "string"}}
 
 
 def test_report_measures_the_servers_tools(tmp_path: Path) -> None:
