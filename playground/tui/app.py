@@ -710,7 +710,10 @@ class PlaygroundApp(App[None]):
 
         from playground.core.history import source_text
 
-        servers = [f"MCP server {spec.name}" for spec in self.mcp]
+        sources = self.pg.registry.sources if self.pg is not None else []
+        loaded = [s.label[4:] for s in sources if s.label.startswith("mcp:")]
+        names = loaded or [spec.name for spec in self.mcp]
+        servers = [f"MCP server {name}" for name in names]
         paths = source_text(self.tools or ([] if servers else ["tools"]))
         return os.pathsep.join(part for part in (paths, *servers) if part)
 

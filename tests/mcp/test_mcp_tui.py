@@ -61,7 +61,7 @@ async def test_call_and_ask_views_over_mcp(monkeypatch: pytest.MonkeyPatch) -> N
         log = await app.view("mcp-log-tab")
         log.refresh_log()
         text = "\n".join(str(line) for line in log.query_one("#mcp-log").lines)
-        assert "== mcp:mcp_shop_server (stdio) ==" in text
+        assert "== mcp:haru-shop (stdio) ==" in text
         assert "wrote non-protocol text to stdout" in text
         sources = [s for s in app.pg.registry.sources if isinstance(s, McpSource)]
         assert len(sources) == 2
