@@ -24,8 +24,11 @@ from playground.cli.common import (
     InProcessOption,
     McpConfigOption,
     McpHeaderOption,
+    McpMaxTotalOption,
     McpOption,
     McpServerOption,
+    McpTimeoutOption,
+    McpToolTimeoutOption,
     McpUrlOption,
     NoHistoryOption,
     OutputFormat,
@@ -150,6 +153,9 @@ def ask(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    mcp_timeout: McpTimeoutOption = None,
+    mcp_max_total: McpMaxTotalOption = None,
+    mcp_tool_timeout: McpToolTimeoutOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
@@ -174,7 +180,16 @@ def ask(
             tools,
             wire=not dry_run,
             in_process=in_process,
-            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+            mcp=mcp_specs(
+                mcp,
+                mcp_url,
+                mcp_header,
+                mcp_config,
+                mcp_server,
+                mcp_timeout,
+                mcp_max_total,
+                mcp_tool_timeout,
+            ),
         )
         stop_if_nothing_loaded(pg, "the question was not routed")
         choice = choose_router(router, model, mode, os.environ, dry_run=dry_run)

@@ -21,8 +21,11 @@ from playground.cli.common import (
     InProcessOption,
     McpConfigOption,
     McpHeaderOption,
+    McpMaxTotalOption,
     McpOption,
     McpServerOption,
+    McpTimeoutOption,
+    McpToolTimeoutOption,
     McpUrlOption,
     NoHistoryOption,
     OutputFormat,
@@ -173,6 +176,9 @@ def list_tools(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    mcp_timeout: McpTimeoutOption = None,
+    mcp_max_total: McpMaxTotalOption = None,
+    mcp_tool_timeout: McpToolTimeoutOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -182,7 +188,16 @@ def list_tools(
             tools,
             wire=False,
             in_process=in_process,
-            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+            mcp=mcp_specs(
+                mcp,
+                mcp_url,
+                mcp_header,
+                mcp_config,
+                mcp_server,
+                mcp_timeout,
+                mcp_max_total,
+                mcp_tool_timeout,
+            ),
         )
         rows = [contract_summary(c) for c in pg.registry.contracts.values()]
         if not rows:  # an empty table would read as "fine, nothing here": say why, exit 2
@@ -234,6 +249,9 @@ def show(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    mcp_timeout: McpTimeoutOption = None,
+    mcp_max_total: McpMaxTotalOption = None,
+    mcp_tool_timeout: McpToolTimeoutOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -247,7 +265,16 @@ def show(
             tools,
             wire=False,
             in_process=in_process,
-            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+            mcp=mcp_specs(
+                mcp,
+                mcp_url,
+                mcp_header,
+                mcp_config,
+                mcp_server,
+                mcp_timeout,
+                mcp_max_total,
+                mcp_tool_timeout,
+            ),
         )
         contract = pg.registry.get(name)
         if contract is None:
@@ -312,6 +339,9 @@ def call(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    mcp_timeout: McpTimeoutOption = None,
+    mcp_max_total: McpMaxTotalOption = None,
+    mcp_tool_timeout: McpToolTimeoutOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -327,7 +357,16 @@ def call(
         pg = open_workbench(
             tools,
             in_process=in_process,
-            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+            mcp=mcp_specs(
+                mcp,
+                mcp_url,
+                mcp_header,
+                mcp_config,
+                mcp_server,
+                mcp_timeout,
+                mcp_max_total,
+                mcp_tool_timeout,
+            ),
         )
         stop_if_nothing_loaded(pg, "the call was not run")
         if repair:
@@ -342,7 +381,10 @@ def call(
                 finish(pg, ExitCode.USAGE)
             finish(pg)
             return
-        record = pg.gate.call(name, args)
+        from playground.cli.mcp_progress import live_progress
+
+        with live_progress(pg):
+            record = pg.gate.call(name, args)
         _keep(store, pg, "call", record.to_json(), tools, save)
         if fmt is OutputFormat.table:
             from playground.cli import render
@@ -353,6 +395,8 @@ def call(
         if record.kind == OutcomeKind.UNKNOWN_TOOL:
             error_line(unknown_tool_message(name, pg.registry.names()))
             finish(pg, ExitCode.USAGE)
+        if record.kind == OutcomeKind.CANCELLED:  # ctrl+c: the record is printed, then 130
+            finish(pg, ExitCode.INTERRUPTED)
     finish(pg)
 
 

@@ -19,8 +19,11 @@ from playground.cli.common import (
     InProcessOption,
     McpConfigOption,
     McpHeaderOption,
+    McpMaxTotalOption,
     McpOption,
     McpServerOption,
+    McpTimeoutOption,
+    McpToolTimeoutOption,
     McpUrlOption,
     OutputFormat,
     ToolsOption,
@@ -49,6 +52,9 @@ def check(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    mcp_timeout: McpTimeoutOption = None,
+    mcp_max_total: McpMaxTotalOption = None,
+    mcp_tool_timeout: McpToolTimeoutOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
@@ -69,7 +75,16 @@ def check(
         pg = open_workbench(
             tools,
             in_process=in_process,
-            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+            mcp=mcp_specs(
+                mcp,
+                mcp_url,
+                mcp_header,
+                mcp_config,
+                mcp_server,
+                mcp_timeout,
+                mcp_max_total,
+                mcp_tool_timeout,
+            ),
         )
         stop_if_nothing_loaded(pg, "no case was run")
         if fmt is OutputFormat.jsonl:

@@ -16,8 +16,11 @@ from playground.cli.common import (
     InProcessOption,
     McpConfigOption,
     McpHeaderOption,
+    McpMaxTotalOption,
     McpOption,
     McpServerOption,
+    McpTimeoutOption,
+    McpToolTimeoutOption,
     McpUrlOption,
     OutputFormat,
     ToolsOption,
@@ -44,6 +47,9 @@ def lint(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    mcp_timeout: McpTimeoutOption = None,
+    mcp_max_total: McpMaxTotalOption = None,
+    mcp_tool_timeout: McpToolTimeoutOption = None,
     in_process: InProcessOption = False,
     strict: Annotated[
         bool, typer.Option("--strict", help="Exit 1 on warnings too (info never fails).")
@@ -67,7 +73,16 @@ def lint(
             tools,
             wire=False,
             in_process=in_process,
-            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+            mcp=mcp_specs(
+                mcp,
+                mcp_url,
+                mcp_header,
+                mcp_config,
+                mcp_server,
+                mcp_timeout,
+                mcp_max_total,
+                mcp_tool_timeout,
+            ),
         )
         registry = pg.registry
         if only is not None:

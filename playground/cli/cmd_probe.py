@@ -17,8 +17,11 @@ from playground.cli.common import (
     InProcessOption,
     McpConfigOption,
     McpHeaderOption,
+    McpMaxTotalOption,
     McpOption,
     McpServerOption,
+    McpTimeoutOption,
+    McpToolTimeoutOption,
     McpUrlOption,
     OutputFormat,
     ToolsOption,
@@ -46,6 +49,9 @@ def probe(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    mcp_timeout: McpTimeoutOption = None,
+    mcp_max_total: McpMaxTotalOption = None,
+    mcp_tool_timeout: McpToolTimeoutOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
@@ -59,7 +65,16 @@ def probe(
             tools,
             wire=False,
             in_process=in_process,
-            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+            mcp=mcp_specs(
+                mcp,
+                mcp_url,
+                mcp_header,
+                mcp_config,
+                mcp_server,
+                mcp_timeout,
+                mcp_max_total,
+                mcp_tool_timeout,
+            ),
         )
         if name not in pg.registry:
             fail(unknown_tool_message(name, pg.registry.names()))

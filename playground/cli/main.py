@@ -27,8 +27,11 @@ from playground.cli.common import (
     InProcessOption,
     McpConfigOption,
     McpHeaderOption,
+    McpMaxTotalOption,
     McpOption,
     McpServerOption,
+    McpTimeoutOption,
+    McpToolTimeoutOption,
     McpUrlOption,
     NoHistoryOption,
     ToolsOption,
@@ -77,6 +80,9 @@ def root(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    mcp_timeout: McpTimeoutOption = None,
+    mcp_max_total: McpMaxTotalOption = None,
+    mcp_tool_timeout: McpToolTimeoutOption = None,
     in_process: InProcessOption = False,
     history: HistoryOption = None,
     no_history: NoHistoryOption = False,
@@ -109,7 +115,16 @@ def root(
         guard_stdout()  # stdout carries only the command's data (not the TUI: it owns the terminal)
         return
     with boundary():
-        specs = mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+        specs = mcp_specs(
+            mcp,
+            mcp_url,
+            mcp_header,
+            mcp_config,
+            mcp_server,
+            mcp_timeout,
+            mcp_max_total,
+            mcp_tool_timeout,
+        )
     open_tui(
         tools,
         in_process=wants_in_process(in_process),

@@ -85,7 +85,7 @@ def result_as_sent(result: types.CallToolResult) -> dict[str, Any]:
     """The ``tools/call`` result as JSON, by alias, as the server sent it: ``content`` (each
     block whole: base64 ``data``, ``annotations``, ``_meta``), ``structuredContent``,
     ``isError``, ``_meta``."""
-    return result.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return result.model_dump(mode="json", by_alias=True, exclude_unset=True)
 
 
 def empty_content_warning(result: types.CallToolResult) -> str:
