@@ -147,7 +147,8 @@ def build_call_args(items: Sequence[str] | None, args_json: str | None) -> Any:
 
 def contract_summary(contract: Any) -> dict[str, Any]:
     """One ``list`` row: ``{name, origin, side_effects, cacheable, caches, timeout_s (s),
-    description (first line), required [arg], arguments [arg], source}``."""
+    description (first line), required [arg], arguments [arg], source}``; an MCP tool adds
+    ``protocol_version`` (negotiated with its server) and ``transport``."""
     from playground.cli.render import first_line
 
     params = contract.parameters or {}
@@ -162,7 +163,15 @@ def contract_summary(contract: Any) -> dict[str, Any]:
         "required": list(params.get("required") or []),
         "arguments": list((params.get("properties") or {}).keys()),
         "source": contract.source,
-    }
+    } | _mcp_summary(contract)
+
+
+def _mcp_summary(contract: Any) -> dict[str, Any]:
+    source = contract.tool_source
+    version = getattr(source, "protocol_version", None)
+    if not contract.source.startswith("mcp:") or version is None:
+        return {}
+    return {"protocol_version": version, "transport": source.spec.transport}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -211,6 +220,12 @@ def list_tools(
             from playground.cli import render
 
             render.console().print(render.contracts_table(rows))
+            for server in dict.fromkeys(
+                f"{r['source']}: MCP protocol {r['protocol_version'] or '?'} over {r['transport']}"
+                for r in rows
+                if "protocol_version" in r
+            ):
+                render.console().print(server, highlight=False, markup=False)
         elif fmt is OutputFormat.jsonl:
             emit_json_lines(rows)
         else:
