@@ -203,6 +203,7 @@ class McpSource:
         self.on_progress: Callable[[str, float, float | None, str | None], None] | None = None
         self.on_tools_changed: Callable[[], None] | None = None
         self.on_relisted: Callable[[LoadResult], None] | None = None
+        self._running: _CallState | None = None
         self.protocol_version = ""
         self.server_name = ""
         self.list_fault = ""
@@ -700,6 +701,7 @@ class McpSource:
         pos = self._stderr_pos
         notices_before = len(self.notices)
         state = _CallState(tool, started)
+        self._running = state
         future = self._submit(self._call(tool, args, timeout_s, max_total_s, state))
         try:
             kind, payload = future.result(self.connect_timeout_s + max_total_s + CALL_GRACE_S)
@@ -778,6 +780,7 @@ class McpSource:
                 details={"server": self.spec.name},
             )
         run.protocol = protocol
+        self._running = None
         if self.tools_changed and not self._closed:
             run.warnings += self._relist_after_change()
         text, self._stderr_pos = self._stderr_since(pos)
@@ -786,6 +789,17 @@ class McpSource:
         run.output = output if len(output) <= MAX_OUTPUT_CHARS else output[:MAX_OUTPUT_CHARS] + "…"
         run.duration_ms = (time.perf_counter() - started) * 1000
         return run
+
+    def cancel_current(self) -> bool:
+        """Cancel the call running now, from any thread (the TUI's cancel key): the SDK sends
+        ``notifications/cancelled`` and that call returns a run with ``cancelled`` set.
+        Returns whether a call was running."""
+        state, loop = self._running, self._loop
+        if state is None or state.task is None or loop is None:
+            return False
+        state.user_cancelled = True
+        loop.call_soon_threadsafe(state.task.cancel)
+        return True
 
     def _cancel(self, future: concurrent.futures.Future[Any], state: _CallState) -> str:
         """ctrl+c during a call: cancel its task on the loop (the SDK then sends

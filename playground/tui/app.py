@@ -13,6 +13,7 @@ app's state then (issue 13 item 6: a first screen close to a bare Textual app's)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import importlib
 import os
@@ -294,11 +295,15 @@ class PlaygroundApp(App[None]):
     def _progress_from_server(
         self, tool: str, done: float, total: float | None, message: str | None
     ) -> None:
-        """A ``notifications/progress`` from a server (on its loop thread): a toast."""
-        shown = f"{done:g}/{total:g}" if total else f"{done:g}"
-        self.call_from_thread(
-            self.notify, f"{tool}: {shown} {message or ''}".rstrip(), title="Progress", timeout=3
-        )
+        """A ``notifications/progress`` from a server (on its loop thread): the progress bar
+        of the Call view's record panel."""
+        self.call_from_thread(self._show_progress, done, total, message)
+
+    def _show_progress(self, done: float, total: float | None, message: str | None) -> None:
+        from playground.tui.views.call_view import CallView
+
+        with contextlib.suppress(Exception):  # the view may be gone (quitting)
+            self.query_one(CallView).record_view.show_progress(done, total, message)
 
     def _tools_changed(self, source: Any) -> None:
         """``notifications/tools/list_changed``: list that server's tools again."""

@@ -83,3 +83,39 @@ async def test_tools_list_changed_refreshes_the_contract_list() -> None:
             await pilot.pause(0.05)
         assert "extra" in app.pg.registry.names()
         assert "extra" in app.query_one(CallView).query_one("#contracts").names
+
+
+async def test_progress_moves_a_bar_in_the_record_panel_and_ctrl_x_cancels(tmp_path) -> None:
+    from textual.widgets import ProgressBar
+
+    from tests.mcp.servers import PROTOCOL_SERVER, read_log
+
+    log = tmp_path / "calls.jsonl"
+    specs = server_specs(commands=[stdio_line(PROTOCOL_SERVER, "--log", str(log))])
+    app = PlaygroundApp(mcp=specs)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        view = app.query_one(CallView)
+        assert await view.select_contract("ticking")
+        await pilot.pause()
+        form = app.query_one("#arg-form")
+        form.set_field("seconds", "8")
+        form.set_field("every", "0.1")
+        await pilot.press("ctrl+r")
+        bar = app.query_one(RecordView).query_one(ProgressBar)
+        for _ in range(400):  # wait on state: the bar shows the server's progress
+            await asyncio.sleep(0.02)
+            if bar.display and (bar.progress or 0) >= 2:
+                break
+        assert bar.display and bar.total == 80 and bar.progress >= 2
+        assert "progress" in app.query_one(RecordView).fields["status"]
+        await pilot.press("ctrl+x")
+        await settle(app, pilot)
+        fields = app.query_one(RecordView).fields
+        assert fields["kind"] == "cancelled"
+        assert not bar.display
+    for _ in range(200):
+        if {"cancelled": "ticking"} in read_log(log):
+            break
+        await asyncio.sleep(0.02)
+    assert {"cancelled": "ticking"} in read_log(log)

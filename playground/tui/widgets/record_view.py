@@ -93,6 +93,11 @@ class RecordView(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         yield Static(self.empty_text, id=f"{self.prefix}-status", classes="status")
+        from textual.widgets import ProgressBar
+
+        bar = ProgressBar(id=f"{self.prefix}-progress", show_eta=False)
+        bar.display = False  # shown while an MCP server sends notifications/progress
+        yield bar
         yield RecordGrid(id=f"{self.prefix}-grid", classes="record-grid")
         yield Label("Value", classes="section")
         yield Static("-", id=f"{self.prefix}-value", classes="json")
@@ -120,14 +125,34 @@ class RecordView(VerticalScroll):
     def show_running(self, tool: str, timeout_s: float | None = None) -> None:
         """Mark a call to ``tool`` as running (the grid keeps the previous record, dimmed)."""
         limit = f" (time limit {timeout_s:g} s)" if timeout_s else ""
-        self.show_status(f"running {tool}…{limit}", running=True)
+        self.running_text = f"running {tool}…{limit}"
+        self.show_status(self.running_text, running=True)
         self.add_class("stale")
+        self._progress_bar(False)
+
+    def _progress_bar(self, shown: bool) -> Any:
+        from textual.widgets import ProgressBar
+
+        bar = self.query_one(f"#{self.prefix}-progress", ProgressBar)
+        bar.display = shown
+        if not shown:
+            bar.update(total=None, progress=0)
+        return bar
+
+    def show_progress(self, done: float, total: float | None, message: str | None) -> None:
+        """A ``notifications/progress`` of the running call: the bar (its total when the
+        server gives one) and the message in the status line."""
+        self._progress_bar(True).update(total=total, progress=done)
+        shown = f"{done:g}/{total:g}" if total else f"{done:g}"
+        text = f"{getattr(self, 'running_text', 'running')} progress {shown}"
+        self.show_status(f"{text} {message}" if message else text, running=True)
 
     def show_record(self, record: CallRecord) -> None:
         """Show every field of ``record`` and its wire JSON."""
         from playground.core.record import VALID, verdict_of
 
         self.remove_class("stale")
+        self._progress_bar(False)
         values = record_fields(record)
         kind_style = KIND_STYLES.get(record.kind, "")
         for field, _ in ROWS:
