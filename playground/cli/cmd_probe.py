@@ -54,6 +54,14 @@ def probe(
     mcp_tool_timeout: McpToolTimeoutOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
+    against_server: Annotated[
+        bool,
+        typer.Option(
+            "--against-server",
+            help="Also send every case straight to the tool's MCP server (past the gate) and "
+            "report where the server and the schema disagree (read-only tools only).",
+        ),
+    ] = False,
 ) -> None:
     """Send every derived input (missing, wrong types, true for an integer, bounds, enum and pattern
     misses, a bad date, an unknown argument, the arguments as a JSON string) through the gate and
@@ -79,6 +87,10 @@ def probe(
         if name not in pg.registry:
             fail(unknown_tool_message(name, pg.registry.names()))
         report = probe_contract(pg, name)
+        if against_server:
+            from playground.batch.probe import probe_against_server
+
+            probe_against_server(pg, report)
         if fmt is OutputFormat.json:
             emit_json(report.to_json(), fmt)
         elif fmt is OutputFormat.jsonl:
@@ -124,6 +136,11 @@ def _print_table(report: ProbeReport) -> None:
                 style="bold red",
             )
         )
+    for c in report.cases:
+        if c.disagrees:
+            console.print(
+                Text(f"DISAGREE {c.name}: {c.disagrees} (server: {c.server})", style="bold yellow")
+            )
     for warning in sorted({w for c in report.cases for w in c.warnings}):
         console.print(Text(f"warning: {warning}", style="yellow"))
     invalid = [c for c in report.cases if c.expected == "invalid"]

@@ -338,3 +338,22 @@ def test_a_wrong_http_path_names_the_404() -> None:
             assert "cat" not in problem.message
         finally:
             sources[0].close()
+
+
+# ---- probe --against-server -------------------------------------------------------------------
+
+
+def test_probe_against_the_server_reports_where_server_and_schema_disagree(lab, log) -> None:
+    from playground.batch.probe import probe_against_server, probe_contract
+
+    _, gate, _ = lab
+    report = probe_against_server(gate, probe_contract(gate, "sum"))
+    cases = {c.name: c for c in report.cases}
+    # the fixture does no validation of its own: it adds True as 1
+    assert cases["type:a=true"].verdict != "valid"
+    assert cases["type:a=true"].server == "accepted"
+    assert cases["type:a=true"].disagrees == "schema refuses, server accepts"
+    assert cases["args-as-json-string"].server == "not sent"
+    assert report.to_json()["disagreements"] == len([c for c in report.cases if c.disagrees])
+    sent = [e for e in read_log(log) if e.get("tool") == "sum"]
+    assert {"tool": "sum", "arguments": {"a": True, "b": 1}} in sent
