@@ -23,9 +23,11 @@ from playground.cli.common import (
     HistoryOption,
     InProcessOption,
     McpConfigOption,
+    McpElicitOption,
     McpHeaderOption,
     McpMaxTotalOption,
     McpOption,
+    McpRootOption,
     McpServerOption,
     McpTimeoutOption,
     McpToolTimeoutOption,
@@ -156,6 +158,8 @@ def ask(
     mcp_timeout: McpTimeoutOption = None,
     mcp_max_total: McpMaxTotalOption = None,
     mcp_tool_timeout: McpToolTimeoutOption = None,
+    root: McpRootOption = None,
+    elicit: McpElicitOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
@@ -189,6 +193,8 @@ def ask(
                 mcp_timeout,
                 mcp_max_total,
                 mcp_tool_timeout,
+                root,
+                elicit,
             ),
         )
         stop_if_nothing_loaded(pg, "the question was not routed")

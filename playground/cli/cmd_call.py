@@ -20,9 +20,11 @@ from playground.cli.common import (
     HistoryOption,
     InProcessOption,
     McpConfigOption,
+    McpElicitOption,
     McpHeaderOption,
     McpMaxTotalOption,
     McpOption,
+    McpRootOption,
     McpServerOption,
     McpTimeoutOption,
     McpToolTimeoutOption,
@@ -188,6 +190,8 @@ def list_tools(
     mcp_timeout: McpTimeoutOption = None,
     mcp_max_total: McpMaxTotalOption = None,
     mcp_tool_timeout: McpToolTimeoutOption = None,
+    root: McpRootOption = None,
+    elicit: McpElicitOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -206,6 +210,8 @@ def list_tools(
                 mcp_timeout,
                 mcp_max_total,
                 mcp_tool_timeout,
+                root,
+                elicit,
             ),
         )
         rows = [contract_summary(c) for c in pg.registry.contracts.values()]
@@ -267,6 +273,8 @@ def show(
     mcp_timeout: McpTimeoutOption = None,
     mcp_max_total: McpMaxTotalOption = None,
     mcp_tool_timeout: McpToolTimeoutOption = None,
+    root: McpRootOption = None,
+    elicit: McpElicitOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -289,6 +297,8 @@ def show(
                 mcp_timeout,
                 mcp_max_total,
                 mcp_tool_timeout,
+                root,
+                elicit,
             ),
         )
         contract = pg.registry.get(name)
@@ -357,6 +367,8 @@ def call(
     mcp_timeout: McpTimeoutOption = None,
     mcp_max_total: McpMaxTotalOption = None,
     mcp_tool_timeout: McpToolTimeoutOption = None,
+    root: McpRootOption = None,
+    elicit: McpElicitOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -381,6 +393,8 @@ def call(
                 mcp_timeout,
                 mcp_max_total,
                 mcp_tool_timeout,
+                root,
+                elicit,
             ),
         )
         stop_if_nothing_loaded(pg, "the call was not run")

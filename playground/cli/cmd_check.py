@@ -18,9 +18,11 @@ from playground.cli.common import (
     FormatOption,
     InProcessOption,
     McpConfigOption,
+    McpElicitOption,
     McpHeaderOption,
     McpMaxTotalOption,
     McpOption,
+    McpRootOption,
     McpServerOption,
     McpTimeoutOption,
     McpToolTimeoutOption,
@@ -55,6 +57,8 @@ def check(
     mcp_timeout: McpTimeoutOption = None,
     mcp_max_total: McpMaxTotalOption = None,
     mcp_tool_timeout: McpToolTimeoutOption = None,
+    root: McpRootOption = None,
+    elicit: McpElicitOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
@@ -84,6 +88,8 @@ def check(
                 mcp_timeout,
                 mcp_max_total,
                 mcp_tool_timeout,
+                root,
+                elicit,
             ),
         )
         stop_if_nothing_loaded(pg, "no case was run")

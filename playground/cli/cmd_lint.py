@@ -15,9 +15,11 @@ from playground.cli.common import (
     FormatOption,
     InProcessOption,
     McpConfigOption,
+    McpElicitOption,
     McpHeaderOption,
     McpMaxTotalOption,
     McpOption,
+    McpRootOption,
     McpServerOption,
     McpTimeoutOption,
     McpToolTimeoutOption,
@@ -50,6 +52,8 @@ def lint(
     mcp_timeout: McpTimeoutOption = None,
     mcp_max_total: McpMaxTotalOption = None,
     mcp_tool_timeout: McpToolTimeoutOption = None,
+    root: McpRootOption = None,
+    elicit: McpElicitOption = None,
     in_process: InProcessOption = False,
     strict: Annotated[
         bool, typer.Option("--strict", help="Exit 1 on warnings too (info never fails).")
@@ -82,6 +86,8 @@ def lint(
                 mcp_timeout,
                 mcp_max_total,
                 mcp_tool_timeout,
+                root,
+                elicit,
             ),
         )
         registry = pg.registry

@@ -16,9 +16,11 @@ from playground.cli.common import (
     FormatOption,
     InProcessOption,
     McpConfigOption,
+    McpElicitOption,
     McpHeaderOption,
     McpMaxTotalOption,
     McpOption,
+    McpRootOption,
     McpServerOption,
     McpTimeoutOption,
     McpToolTimeoutOption,
@@ -52,6 +54,8 @@ def probe(
     mcp_timeout: McpTimeoutOption = None,
     mcp_max_total: McpMaxTotalOption = None,
     mcp_tool_timeout: McpToolTimeoutOption = None,
+    root: McpRootOption = None,
+    elicit: McpElicitOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
     against_server: Annotated[
@@ -82,6 +86,8 @@ def probe(
                 mcp_timeout,
                 mcp_max_total,
                 mcp_tool_timeout,
+                root,
+                elicit,
             ),
         )
         if name not in pg.registry:

@@ -16,9 +16,11 @@ from playground.cli.common import (
     FormatOption,
     InProcessOption,
     McpConfigOption,
+    McpElicitOption,
     McpHeaderOption,
     McpMaxTotalOption,
     McpOption,
+    McpRootOption,
     McpServerOption,
     McpTimeoutOption,
     McpToolTimeoutOption,
@@ -54,6 +56,8 @@ def report(
     mcp_timeout: McpTimeoutOption = None,
     mcp_max_total: McpMaxTotalOption = None,
     mcp_tool_timeout: McpToolTimeoutOption = None,
+    root: McpRootOption = None,
+    elicit: McpElicitOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -72,6 +76,8 @@ def report(
             mcp_timeout,
             mcp_max_total,
             mcp_tool_timeout,
+            root,
+            elicit,
         )
         data = measure(
             [str(t) for t in tools] if tools else ([] if specs else list(DEFAULT_TOOLS)),

@@ -159,6 +159,25 @@ McpToolTimeoutOption = Annotated[
     ),
 ]
 
+McpRootOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--root",
+        help="A folder offered to the MCP servers as a root (repeatable; default: the working "
+        "directory).",
+        show_default=False,
+    ),
+]
+McpElicitOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--elicit",
+        help='A JSON file answering the servers\' elicitation requests: {"action": "accept", '
+        '"content": {...}} or just the content object. Without it requests are declined.',
+        show_default=False,
+    ),
+]
+
 InProcessOption = Annotated[
     bool,
     typer.Option(
@@ -317,6 +336,8 @@ def mcp_specs(
     mcp_timeout: float | None = None,
     mcp_max_total: float | None = None,
     mcp_tool_timeout: Iterable[str] | None = None,
+    root: Iterable[Path] | None = None,
+    elicit: Path | None = None,
 ) -> list[Any]:
     """The MCP servers the ``--mcp*`` options name (``core.mcp_config.server_specs``); a
     malformed option or config file raises :class:`~playground.errors.UsageError` (exit 2)."""
@@ -339,6 +360,8 @@ def mcp_specs(
         timeout_ms=mcp_timeout,
         max_total_ms=mcp_max_total,
         tool_timeouts=mcp_tool_timeout or (),
+        roots=root or (),
+        elicit_file=elicit,
     )
 
 

@@ -73,6 +73,8 @@ class McpServerSpec:
     max_total_s: float | None = None
     tool_timeouts: dict[str, float] = field(default_factory=dict)
     named_by_user: bool = False
+    roots: tuple[str, ...] = ()
+    elicit_file: str = ""
 
     @property
     def transport(self) -> str:
@@ -295,12 +297,17 @@ def server_specs(
     timeout_ms: float | None = None,
     max_total_ms: float | None = None,
     tool_timeouts: Iterable[str] = (),
+    roots: Iterable[str | Path] = (),
+    elicit_file: str | Path | None = None,
 ) -> list[McpServerSpec]:
     """All specs from the CLI options, in the order config files, ``--mcp``, ``--mcp-url``.
 
     ``timeout_ms`` (``--mcp-timeout``), ``max_total_ms`` (``--mcp-max-total``) and
     ``tool_timeouts`` (``--mcp-tool-timeout TOOL=MS``, repeatable) apply to every server and
     win over a config file's ``timeout`` / ``maxTotalTimeout`` / ``toolTimeouts``.
+    ``roots`` (``--root DIR``, repeatable): the folders offered as MCP roots (default: the
+    working directory). ``elicit_file`` (``--elicit FILE``): the answers to elicitation
+    requests (see :mod:`playground.core.mcp_client`); without it every request is declined.
 
     ``only`` (``--mcp-server NAME``, repeatable) keeps the config entries with those names;
     a name that matches nothing raises :class:`UsageError` listing the names there are, and
@@ -328,7 +335,23 @@ def server_specs(
     specs += [http_spec(url, header_map, taken) for url in urls]
     if header_map and not list(urls):
         raise UsageError("--mcp-header applies to --mcp-url servers; no --mcp-url was given")
-    return [with_times(s, timeout_ms, max_total_ms, tool_timeouts) for s in specs]
+    import dataclasses
+
+    folders = tuple(str(Path(r).resolve()) for r in roots)
+    for folder in folders:
+        if not Path(folder).is_dir():
+            raise UsageError(f"--root {folder}: not a folder")
+    if elicit_file is not None and not Path(elicit_file).is_file():
+        raise UsageError(f"--elicit {elicit_file}: no such file")
+    answers = str(elicit_file or "")
+    return [
+        dataclasses.replace(
+            with_times(s, timeout_ms, max_total_ms, tool_timeouts),
+            roots=folders,
+            elicit_file=answers,
+        )
+        for s in specs
+    ]
 
 
 def parse_tool_timeout(raw: str) -> tuple[str, float]:

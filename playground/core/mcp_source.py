@@ -369,14 +369,28 @@ class McpSource:
             )
         from mcp.client.session import ClientSession
 
+        from playground.core.mcp_client import ClientFeatures
+
+        client = ClientFeatures(self.spec, note=self._client_note)
         return await stack.enter_async_context(
             ClientSession(
                 read,
                 write,
                 logging_callback=self._on_log,
                 message_handler=self._on_message,
+                list_roots_callback=client.list_roots,
+                elicitation_callback=client.elicit,
+                sampling_callback=client.sample,
             )
         )
+
+    def _client_note(self, text: str) -> None:
+        """A server request the client answered (elicitation, sampling): in the MCP log, and
+        in the warnings of the call running now."""
+        self.notices.append(redact(f"{self.label}: {text}", self.spec)[:500])
+        state = self._running
+        if state is not None:
+            state.notes.append(text)
 
     async def _connection(self, ready: asyncio.Future[list[dict[str, Any]]]) -> None:
         import anyio
@@ -467,6 +481,8 @@ class McpSource:
         assert self._conn_lock is not None
         async with self._conn_lock:
             await self._stop_connection()
+            if self._closed:  # close() came meanwhile: a new process would outlive it
+                return
             self.restarts += 1
             self.notices.append(f"{self.label}: restarted ({why})")
             try:
@@ -780,6 +796,7 @@ class McpSource:
                 details={"server": self.spec.name},
             )
         run.protocol = protocol
+        run.warnings += state.notes
         self._running = None
         if self.tools_changed and not self._closed:
             run.warnings += self._relist_after_change()
@@ -962,7 +979,7 @@ class McpSource:
             return
         except Exception:
             pass
-        if session is not self._session:
+        if session is not self._session or self._closed:  # closing: never start it again
             return
         if self.spec.transport == "stdio":
             await self._restart(
@@ -1006,6 +1023,7 @@ class _CallState:
     progress: list[dict[str, Any]] = field(default_factory=list)
     user_cancelled: bool = False
     cancel_reason: str = ""
+    notes: list[str] = field(default_factory=list)
 
 
 def _end_unclosed(live: list[Any]) -> None:

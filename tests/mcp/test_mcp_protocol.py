@@ -357,3 +357,33 @@ def test_probe_against_the_server_reports_where_server_and_schema_disagree(lab, 
     assert report.to_json()["disagreements"] == len([c for c in report.cases if c.disagrees])
     sent = [e for e in read_log(log) if e.get("tool") == "sum"]
     assert {"tool": "sum", "arguments": {"a": True, "b": 1}} in sent
+
+
+# ---- client features ------------------------------------------------------------------------
+
+
+def test_roots_elicitation_and_sampling(tmp_path: Path) -> None:
+    answers = tmp_path / "answers.json"
+    answers.write_text(json.dumps({"name": "하루"}), encoding="utf-8")
+    specs = server_specs(
+        commands=[stdio_line(PROTOCOL_SERVER)], roots=[tmp_path], elicit_file=answers
+    )
+    _, gate, sources = served(specs)
+    try:
+        assert gate.call("roots", {}).value == tmp_path.resolve().as_uri()
+        record = gate.call("ask_name", {})
+        assert json.loads(record.value) == {"action": "accept", "content": {"name": "하루"}}
+        assert any("accepted with" in w for w in record.warnings)
+        sampled = gate.call("sample", {})
+        assert sampled.kind == "raised" and "sampling/createMessage refused" in sampled.message
+        assert any("asked for a model completion" in w for w in sampled.warnings)
+    finally:
+        sources[0].close()
+    _registry, gate, sources = served(server_specs(commands=[stdio_line(PROTOCOL_SERVER)]))
+    try:
+        record = gate.call("ask_name", {})  # no --elicit: declined, and the record says so
+        assert json.loads(record.value) == {"action": "decline", "content": None}
+        assert any("declined: no --elicit FILE" in w for w in record.warnings)
+        assert gate.call("roots", {}).value == Path.cwd().as_uri()
+    finally:
+        sources[0].close()
