@@ -63,6 +63,8 @@ COMMAND_MODULES: dict[str, str] = {
     "report": "cmd_report",
     "history": "cmd_history",
     "replay": "cmd_replay",
+    "resources": "cmd_mcp",
+    "prompts": "cmd_mcp",
 }
 
 

@@ -807,6 +807,55 @@ class McpSource:
         run.duration_ms = (time.perf_counter() - started) * 1000
         return run
 
+    # ---- resources and prompts (issue 21, item 6) -------------------------------------------
+
+    def request(self, method: str, **params: Any) -> Any:
+        """One client request on the live connection, as JSON (by alias): ``resources/list``
+        (every page; templates too: ``{"resources", "resourceTemplates"}``),
+        ``resources/read`` (``uri``), ``prompts/list`` (every page) or ``prompts/get``
+        (``name``, ``arguments``). Raises :class:`LoadError` with one line naming the server
+        for a server that is down or answers with an error."""
+        from mcp import MCPError
+
+        async def ask() -> Any:
+            session = await self._session_for_call()
+            dump: dict[str, Any] = {"mode": "json", "by_alias": True, "exclude_none": True}
+            if method == "resources/list":
+                found: dict[str, list[Any]] = {"resources": [], "resourceTemplates": []}
+                caps = session.server_capabilities
+                if caps is None or caps.resources is None:
+                    return found
+                page = await session.list_resources()
+                found["resources"] += [r.model_dump(**dump) for r in page.resources]
+                with contextlib.suppress(MCPError):
+                    templates = await session.list_resource_templates()
+                    found["resourceTemplates"] += [
+                        t.model_dump(**dump) for t in templates.resource_templates
+                    ]
+                return found
+            if method == "resources/read":
+                return (await session.read_resource(params["uri"])).model_dump(**dump)
+            if method == "prompts/list":
+                caps = session.server_capabilities
+                if caps is None or caps.prompts is None:
+                    return {"prompts": []}
+                return {
+                    "prompts": [
+                        p.model_dump(**dump) for p in (await session.list_prompts()).prompts
+                    ]
+                }
+            if method == "prompts/get":
+                got = await session.get_prompt(params["name"], params.get("arguments") or None)
+                return got.model_dump(**dump)
+            raise ValueError(method)
+
+        try:
+            return self._submit(ask()).result(self.connect_timeout_s + 30.0)
+        except MCPError as exc:
+            raise LoadError(f"{self.label}: {method} failed: {exc.message} ({exc.code})") from None
+        except Exception as exc:
+            raise LoadError(f"{self.label}: {method} failed: {self._describe(exc)}") from None
+
     def cancel_current(self) -> bool:
         """Cancel the call running now, from any thread (the TUI's cancel key): the SDK sends
         ``notifications/cancelled`` and that call returns a run with ``cancelled`` set.

@@ -387,3 +387,29 @@ def test_roots_elicitation_and_sampling(tmp_path: Path) -> None:
         assert gate.call("roots", {}).value == Path.cwd().as_uri()
     finally:
         sources[0].close()
+
+
+def test_a_resource_link_can_be_opened_and_prompts_got_from_the_cli(tmp_path: Path) -> None:
+    import os
+
+    line = stdio_line(PROTOCOL_SERVER)
+    env = {**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1"}
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "playground", *args, "--mcp", line, "--format", "json"],
+            cwd=REPO, env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+
+    linked = json.loads(cli("call", "link", "--no-history").stdout)
+    uri = linked["mcp"]["result"]["content"][0]["uri"]
+    listed = cli("resources")
+    assert listed.returncode == 0, listed.stderr
+    assert json.loads(listed.stdout)["mcp:protocol-lab"]["resources"][0]["uri"] == uri
+    read = json.loads(cli("resources", uri).stdout)
+    assert read["mcp:protocol-lab"]["contents"][0]["text"] == "영수증 HR20260604"
+    got = json.loads(cli("prompts", "summarise", "topic=배송").stdout)
+    assert got["mcp:protocol-lab"]["messages"][0]["content"]["text"] == "Summarise 배송."
+    missing = cli("prompts", "nope")
+    assert missing.returncode == 2
+    assert missing.stderr.strip() == "error: no prompt named 'nope'; the servers list: summarise"
