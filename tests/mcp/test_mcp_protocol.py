@@ -413,3 +413,25 @@ def test_a_resource_link_can_be_opened_and_prompts_got_from_the_cli(tmp_path: Pa
     missing = cli("prompts", "nope")
     assert missing.returncode == 2
     assert missing.stderr.strip() == "error: no prompt named 'nope'; the servers list: summarise"
+
+
+def test_http_status_decides_the_kind_and_retry_after_is_honoured(tmp_path: Path) -> None:
+    log = tmp_path / "http.jsonl"
+    with http_protocol_server("--http", log) as port:
+        registry = Registry()
+        add_mcp_servers(registry, server_specs(urls=[f"http://127.0.0.1:{port}/mcp"]))
+        slept: list[float] = []
+        gate = Gate(registry, retry=RetryPolicy(max_attempts=3), sleep=slept.append)
+        try:
+            record = gate.call("throttled", {})
+            assert record.kind == "transient" and record.error == "transient:http_429"
+            assert record.body_runs == 3 and [r.reason for r in record.retries] == [
+                "transient:http_429",
+                "transient:http_429",
+            ]
+            assert slept == [0.0, 0.0]  # Retry-After: 0 replaces the backoff
+            assert read_log(log).count({"http": 429}) == 3
+            forbidden = gate.call("forbidden", {})
+            assert forbidden.kind == "permission" and forbidden.body_runs == 1
+        finally:
+            registry.close()
