@@ -53,7 +53,12 @@ TABS: dict[str, tuple[str, str, str, str]] = {
     "steps": ("Steps F3", "playground.tui.views.steps_view", "StepsView", "steps-view"),
     "evaluate": ("Evaluate F4", "playground.tui.views.eval_view", "EvalView", "eval-view"),
     "history": ("History F5", "playground.tui.views.history_view", "HistoryView", "history-view"),
-    "mcp-log-tab": ("MCP log", "playground.tui.views.mcp_log_view", "McpLogView", "mcp-log-view"),
+    "mcp-log-tab": (
+        "MCP log F11",
+        "playground.tui.views.mcp_log_view",
+        "McpLogView",
+        "mcp-log-view",
+    ),
 }
 
 
@@ -91,6 +96,7 @@ class PlaygroundApp(App[None]):
         Binding("shift+tab", "focus_previous_now", show=False, priority=True),
         Binding("ctrl+l", "reload_tools", "Reload", id="reload-tools"),
         Binding("f9", "switch_router", "Router", id="switch-router"),
+        Binding("f11", "mcp_log", "MCP log", id="mcp-log", show=False, priority=True),
         Binding("ctrl+s", "export", "Export", id="export"),
     ]
 
@@ -421,6 +427,14 @@ class PlaygroundApp(App[None]):
             return
         await self.view(mode)
         self.show_mode(mode)
+
+    async def action_mcp_log(self) -> None:
+        """Open the MCP log tab: each server's stderr, log messages, progress, notices."""
+        view = await self.view("mcp-log-tab")
+        if view is not None:
+            self.query_one("#modes", TabbedContent).active = "mcp-log-tab"
+            # the focus goes along: one left in another tab would switch the tabs back
+            self.set_focus(view.query_one("#mcp-log"))
 
     def show_mode(self, mode: str) -> None:
         """Show the mode tab ``mode``, whose view is built, and focus its first widget at once.

@@ -57,7 +57,12 @@ async def test_call_and_ask_views_over_mcp(monkeypatch: pytest.MonkeyPatch) -> N
         assert ask.texts["choice"].startswith(
             'offline router calls track_shipping({"order_id": "HR20260604"})'
         )
-        # the MCP log panel: both servers, the noisy one's stdout line
+        # the MCP log panel (f11): both servers, the noisy one's stdout line
+        await pilot.press("f11")
+        await pilot.pause()
+        from textual.widgets import TabbedContent
+
+        assert app.query_one("#modes", TabbedContent).active == "mcp-log-tab"
         log = await app.view("mcp-log-tab")
         log.refresh_log()
         text = "\n".join(str(line) for line in log.query_one("#mcp-log").lines)
