@@ -54,7 +54,7 @@ TABS: dict[str, tuple[str, str, str, str]] = {
     "evaluate": ("Evaluate F4", "playground.tui.views.eval_view", "EvalView", "eval-view"),
     "history": ("History F5", "playground.tui.views.history_view", "HistoryView", "history-view"),
     "mcp-log-tab": (
-        "MCP log F11",
+        "MCP log",
         "playground.tui.views.mcp_log_view",
         "McpLogView",
         "mcp-log-view",
