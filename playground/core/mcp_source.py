@@ -714,6 +714,19 @@ class McpSource:
         max_total_s = max(getattr(contract, "max_total_s", timeout_s), timeout_s)
         if self._closed:
             return BodyRun(error=self._down_error("the source is closed"), stopped="closed")
+        execution = getattr(contract, "mcp_tool", {}).get("execution") or {}
+        if execution.get("taskSupport") == "required":
+            return BodyRun(
+                error=RaisedError(
+                    type_name="McpTaskRequired",
+                    text=f"McpTaskRequired: {tool} runs only as a task (execution.taskSupport: "
+                    "required); the playground's MCP client cannot make task-augmented calls "
+                    "yet, so it was not sent",
+                    kind=oc.RAISED,
+                    reason="task_required",
+                    details={"server": self.spec.name},
+                )
+            )
         pos = self._stderr_pos
         notices_before = len(self.notices)
         state = _CallState(tool, started)

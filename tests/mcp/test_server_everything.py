@@ -99,3 +99,12 @@ def test_the_http_modes(mode: str, path: str) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_a_task_only_tool_is_named_as_such_not_sent(everything) -> None:
+    _, gate, source = everything
+    before = source.server_calls
+    record = gate.call("simulate-research-query", {"topic": "배송"})
+    assert record.kind == "raised" and record.error == "raised:McpTaskRequired"
+    assert "runs only as a task (execution.taskSupport: required)" in record.message
+    assert source.server_calls == before
