@@ -340,13 +340,15 @@ class PlaygroundApp(App[None]):
         call_view = self.query_one(CallView)
         try:  # the record panel is mounted right after the first screen
             path = call_view.record_view.save_value() if call_view.completed else None
+            media = call_view.record_view.save_media() if path is not None else []
         except OSError as exc:
             self.notify(f"Could not save the value: {exc}", severity="error")
             return
         if path is None:
             self.notify("No value to save yet: run a call first.", severity="warning")
-        else:
-            self.notify(f"Value saved to {path}")
+        else:  # an MCP result's images and audio too, as the bytes the server sent
+            also = "; " + ", ".join(str(p) for p in media) if media else ""
+            self.notify(f"Value saved to {path}{also}")
 
     def action_toggle_in_process(self) -> None:
         """Switch where bodies run (worker process ⇄ this process) and reload the tools."""

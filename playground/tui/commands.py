@@ -64,7 +64,7 @@ def palette_commands(app: PlaygroundApp) -> list[tuple[str, Callable[[], object]
             "Save value to a file",
             app.action_save_value,
             "Write the last call's whole value (the view shows a bounded preview) to "
-            "./playground-<call id>-<tool>.json",
+            "./playground-<call id>-<tool>.json, and an MCP result's images and audio beside it",
         ),
         (
             "Switch router",

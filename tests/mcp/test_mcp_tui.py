@@ -124,3 +124,30 @@ async def test_progress_moves_a_bar_in_the_record_panel_and_ctrl_x_cancels(tmp_p
             break
         await asyncio.sleep(0.02)
     assert {"cancelled": "ticking"} in read_log(log)
+
+
+async def test_an_image_result_is_named_and_saved_as_the_bytes_sent(tmp_path, monkeypatch) -> None:
+    import base64
+
+    from fixtures.mcp_protocol_server import PICTURE
+    from tests.mcp.servers import PROTOCOL_SERVER
+
+    monkeypatch.chdir(tmp_path)
+    app = PlaygroundApp(mcp=server_specs(commands=[stdio_line(PROTOCOL_SERVER)]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert await app.query_one(CallView).select_contract("picture")
+        await pilot.pause()
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        record_view = app.query_one(RecordView)
+        assert "2 media block(s) (image/png, audio/wav)" in record_view.fields["status"]
+        app.action_save_value()
+        await pilot.pause()
+    saved = sorted(p.name for p in tmp_path.iterdir())
+    assert saved == [
+        "playground-call_1-picture-1.png",
+        "playground-call_1-picture-2.wav",
+        "playground-call_1-picture.json",
+    ]
+    assert (tmp_path / saved[0]).read_bytes() == base64.b64decode(PICTURE)

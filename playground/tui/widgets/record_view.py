@@ -153,6 +153,7 @@ class RecordView(VerticalScroll):
 
         self.remove_class("stale")
         self._progress_bar(False)
+        self.media = media_blocks(record.mcp)
         values = record_fields(record)
         kind_style = KIND_STYLES.get(record.kind, "")
         for field, _ in ROWS:
@@ -167,8 +168,13 @@ class RecordView(VerticalScroll):
         self.fields["tool"] = record.tool
         self.fields["call_id"] = record.call_id
         verdict = verdict_of(record.verdict)
+        media = ""
+        if self.media:
+            kinds = ", ".join(mime for _, mime, _ in self.media)
+            media = f" · {len(self.media)} media block(s) ({kinds}): 'Save value' writes them"
         self.show_status(
-            f"{record.call_id} {record.tool}: {record.kind} · verdict {verdict} · cache {record.cache}"
+            f"{record.call_id} {record.tool}: {record.kind} · verdict {verdict} · cache "
+            f"{record.cache}{media}"
         )
         self.value_text = pretty_json(record.value)
         self.query_one(f"#{self.prefix}-value", Static).update(bounded_syntax(self.value_text))
@@ -203,6 +209,26 @@ class RecordView(VerticalScroll):
         self.query_one(WireView).show(None)
         self.show_status(text)
 
+    def save_media(self, folder: Path | None = None) -> list[Path]:
+        """Write each image, audio or blob block of the shown MCP result as the bytes the
+        server sent, to ``<folder>/playground-<call id>-<tool>-<index>.<ext>``; returns the
+        paths (``[]`` when there is none). Raises ``OSError``."""
+        import base64
+        import mimetypes
+
+        name = f"playground-{self.fields.get('call_id', 'call')}-{self.fields.get('tool', '')}"
+        paths = []
+        for index, mime, data in getattr(self, "media", []):
+            ext = (  # audio/wav is registered as audio/x-wav
+                mimetypes.guess_extension(mime)
+                or mimetypes.guess_extension(mime.replace("/", "/x-", 1))
+                or ".bin"
+            )
+            path = (folder or Path.cwd()) / f"{name}-{index}{ext}"
+            path.write_bytes(base64.b64decode(data))
+            paths.append(path)
+        return paths
+
     def save_value(self, folder: Path | None = None) -> Path | None:
         """Write the shown value (all of it, not the preview) and its wire JSON to
         ``<folder>/playground-<call id>-<tool>.json`` (default: the working directory);
@@ -217,3 +243,19 @@ class RecordView(VerticalScroll):
     @property
     def wire(self) -> WireView:
         return self.query_one(WireView)
+
+
+def media_blocks(mcp: dict[str, Any]) -> list[tuple[int, str, str]]:
+    """``(index, mimeType, base64 data)`` of the image / audio / blob blocks of an MCP
+    record's result as sent (``record.mcp["result"]["content"]``)."""
+    found = []
+    content = (mcp.get("result") or {}).get("content") or [] if mcp else []
+    for index, block in enumerate(content):
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") in ("image", "audio") and isinstance(block.get("data"), str):
+            found.append((index, str(block.get("mimeType") or ""), block["data"]))
+        resource = block.get("resource")
+        if isinstance(resource, dict) and isinstance(resource.get("blob"), str):
+            found.append((index, str(resource.get("mimeType") or ""), resource["blob"]))
+    return found
