@@ -25,6 +25,7 @@ from playground.cli.common import (
     McpConfigOption,
     McpElicitOption,
     McpHeaderOption,
+    McpLogLevelOption,
     McpMaxTotalOption,
     McpOption,
     McpRootOption,
@@ -160,6 +161,7 @@ def ask(
     mcp_tool_timeout: McpToolTimeoutOption = None,
     root: McpRootOption = None,
     elicit: McpElicitOption = None,
+    mcp_log_level: McpLogLevelOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
@@ -195,6 +197,7 @@ def ask(
                 mcp_tool_timeout,
                 root,
                 elicit,
+                mcp_log_level,
             ),
         )
         stop_if_nothing_loaded(pg, "the question was not routed")

@@ -22,6 +22,7 @@ from playground.cli.common import (
     McpConfigOption,
     McpElicitOption,
     McpHeaderOption,
+    McpLogLevelOption,
     McpMaxTotalOption,
     McpOption,
     McpRootOption,
@@ -192,6 +193,7 @@ def list_tools(
     mcp_tool_timeout: McpToolTimeoutOption = None,
     root: McpRootOption = None,
     elicit: McpElicitOption = None,
+    mcp_log_level: McpLogLevelOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -212,6 +214,7 @@ def list_tools(
                 mcp_tool_timeout,
                 root,
                 elicit,
+                mcp_log_level,
             ),
         )
         rows = [contract_summary(c) for c in pg.registry.contracts.values()]
@@ -275,6 +278,7 @@ def show(
     mcp_tool_timeout: McpToolTimeoutOption = None,
     root: McpRootOption = None,
     elicit: McpElicitOption = None,
+    mcp_log_level: McpLogLevelOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -299,6 +303,7 @@ def show(
                 mcp_tool_timeout,
                 root,
                 elicit,
+                mcp_log_level,
             ),
         )
         contract = pg.registry.get(name)
@@ -369,6 +374,7 @@ def call(
     mcp_tool_timeout: McpToolTimeoutOption = None,
     root: McpRootOption = None,
     elicit: McpElicitOption = None,
+    mcp_log_level: McpLogLevelOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -395,6 +401,7 @@ def call(
                 mcp_tool_timeout,
                 root,
                 elicit,
+                mcp_log_level,
             ),
         )
         stop_if_nothing_loaded(pg, "the call was not run")

@@ -20,6 +20,7 @@ from playground.cli.common import (
     McpConfigOption,
     McpElicitOption,
     McpHeaderOption,
+    McpLogLevelOption,
     McpMaxTotalOption,
     McpOption,
     McpRootOption,
@@ -59,6 +60,7 @@ def check(
     mcp_tool_timeout: McpToolTimeoutOption = None,
     root: McpRootOption = None,
     elicit: McpElicitOption = None,
+    mcp_log_level: McpLogLevelOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
@@ -90,6 +92,7 @@ def check(
                 mcp_tool_timeout,
                 root,
                 elicit,
+                mcp_log_level,
             ),
         )
         stop_if_nothing_loaded(pg, "no case was run")

@@ -31,6 +31,7 @@ from playground.cli.common import (
     McpConfigOption,
     McpElicitOption,
     McpHeaderOption,
+    McpLogLevelOption,
     McpMaxTotalOption,
     McpOption,
     McpRootOption,
@@ -142,6 +143,7 @@ def eval_cases(
     mcp_tool_timeout: McpToolTimeoutOption = None,
     root: McpRootOption = None,
     elicit: McpElicitOption = None,
+    mcp_log_level: McpLogLevelOption = None,
     in_process: InProcessOption = False,
     router: RouterOption = registry.DEFAULT_ROUTER,
     model: ModelOption = None,
@@ -217,6 +219,7 @@ def eval_cases(
                 mcp_tool_timeout,
                 root,
                 elicit,
+                mcp_log_level,
             ),
         )
         other_pg = (

@@ -17,6 +17,7 @@ from playground.cli.common import (
     McpConfigOption,
     McpElicitOption,
     McpHeaderOption,
+    McpLogLevelOption,
     McpMaxTotalOption,
     McpOption,
     McpRootOption,
@@ -54,6 +55,7 @@ def lint(
     mcp_tool_timeout: McpToolTimeoutOption = None,
     root: McpRootOption = None,
     elicit: McpElicitOption = None,
+    mcp_log_level: McpLogLevelOption = None,
     in_process: InProcessOption = False,
     strict: Annotated[
         bool, typer.Option("--strict", help="Exit 1 on warnings too (info never fails).")
@@ -88,6 +90,7 @@ def lint(
                 mcp_tool_timeout,
                 root,
                 elicit,
+                mcp_log_level,
             ),
         )
         registry = pg.registry

@@ -18,6 +18,7 @@ from playground.cli.common import (
     McpConfigOption,
     McpElicitOption,
     McpHeaderOption,
+    McpLogLevelOption,
     McpMaxTotalOption,
     McpOption,
     McpRootOption,
@@ -56,6 +57,7 @@ def probe(
     mcp_tool_timeout: McpToolTimeoutOption = None,
     root: McpRootOption = None,
     elicit: McpElicitOption = None,
+    mcp_log_level: McpLogLevelOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
     against_server: Annotated[
@@ -88,6 +90,7 @@ def probe(
                 mcp_tool_timeout,
                 root,
                 elicit,
+                mcp_log_level,
             ),
         )
         if name not in pg.registry:

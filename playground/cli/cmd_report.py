@@ -18,6 +18,7 @@ from playground.cli.common import (
     McpConfigOption,
     McpElicitOption,
     McpHeaderOption,
+    McpLogLevelOption,
     McpMaxTotalOption,
     McpOption,
     McpRootOption,
@@ -58,6 +59,7 @@ def report(
     mcp_tool_timeout: McpToolTimeoutOption = None,
     root: McpRootOption = None,
     elicit: McpElicitOption = None,
+    mcp_log_level: McpLogLevelOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -78,6 +80,7 @@ def report(
             mcp_tool_timeout,
             root,
             elicit,
+            mcp_log_level,
         )
         data = measure(
             [str(t) for t in tools] if tools else ([] if specs else list(DEFAULT_TOOLS)),

@@ -178,6 +178,16 @@ McpElicitOption = Annotated[
     ),
 ]
 
+McpLogLevelOption = Annotated[
+    str | None,
+    typer.Option(
+        "--mcp-log-level",
+        help="Ask each MCP server that offers logging for messages from this level up "
+        "(logging/setLevel: debug, info, notice, warning, error, ...); they show in the MCP log.",
+        show_default=False,
+    ),
+]
+
 InProcessOption = Annotated[
     bool,
     typer.Option(
@@ -338,6 +348,7 @@ def mcp_specs(
     mcp_tool_timeout: Iterable[str] | None = None,
     root: Iterable[Path] | None = None,
     elicit: Path | None = None,
+    mcp_log_level: str | None = None,
 ) -> list[Any]:
     """The MCP servers the ``--mcp*`` options name (``core.mcp_config.server_specs``); a
     malformed option or config file raises :class:`~playground.errors.UsageError` (exit 2)."""
@@ -362,6 +373,7 @@ def mcp_specs(
         tool_timeouts=mcp_tool_timeout or (),
         roots=root or (),
         elicit_file=elicit,
+        log_level=mcp_log_level,
     )
 
 

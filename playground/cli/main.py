@@ -28,6 +28,7 @@ from playground.cli.common import (
     McpConfigOption,
     McpElicitOption,
     McpHeaderOption,
+    McpLogLevelOption,
     McpMaxTotalOption,
     McpOption,
     McpRootOption,
@@ -89,6 +90,7 @@ def root(
     mcp_tool_timeout: McpToolTimeoutOption = None,
     root: McpRootOption = None,
     elicit: McpElicitOption = None,
+    mcp_log_level: McpLogLevelOption = None,
     in_process: InProcessOption = False,
     history: HistoryOption = None,
     no_history: NoHistoryOption = False,
@@ -132,6 +134,7 @@ def root(
             mcp_tool_timeout,
             root,
             elicit,
+            mcp_log_level,
         )
     open_tui(
         tools,

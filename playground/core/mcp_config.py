@@ -45,6 +45,8 @@ DEFAULT_MCP_TIMEOUT_S = 10.0
 #: (MCP Inspector's ``MCP_REQUEST_MAX_TOTAL_TIMEOUT`` = 60000 ms).
 DEFAULT_MCP_MAX_TOTAL_S = 60.0
 _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+#: MCP logging levels (RFC 5424 severities, MCP spec "Utilities: logging"), least severe first.
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 #: The ``type`` values of an mcpServers entry (Claude Code / Cursor / VS Code spellings).
 _TRANSPORT_TYPES = ("stdio", "http", "streamable-http", "streamableHttp", "sse")
 
@@ -75,6 +77,7 @@ class McpServerSpec:
     named_by_user: bool = False
     roots: tuple[str, ...] = ()
     elicit_file: str = ""
+    log_level: str = ""
 
     @property
     def transport(self) -> str:
@@ -299,6 +302,7 @@ def server_specs(
     tool_timeouts: Iterable[str] = (),
     roots: Iterable[str | Path] = (),
     elicit_file: str | Path | None = None,
+    log_level: str | None = None,
 ) -> list[McpServerSpec]:
     """All specs from the CLI options, in the order config files, ``--mcp``, ``--mcp-url``.
 
@@ -308,6 +312,8 @@ def server_specs(
     ``roots`` (``--root DIR``, repeatable): the folders offered as MCP roots (default: the
     working directory). ``elicit_file`` (``--elicit FILE``): the answers to elicitation
     requests (see :mod:`playground.core.mcp_client`); without it every request is declined.
+    ``log_level`` (``--mcp-log-level``): sent as ``logging/setLevel`` to each server that
+    offers logging, right after ``initialize``.
 
     ``only`` (``--mcp-server NAME``, repeatable) keeps the config entries with those names;
     a name that matches nothing raises :class:`UsageError` listing the names there are, and
@@ -344,11 +350,14 @@ def server_specs(
     if elicit_file is not None and not Path(elicit_file).is_file():
         raise UsageError(f"--elicit {elicit_file}: no such file")
     answers = str(elicit_file or "")
+    if log_level is not None and log_level not in LOG_LEVELS:
+        raise UsageError(f"--mcp-log-level {log_level!r}: one of {', '.join(LOG_LEVELS)}")
     return [
         dataclasses.replace(
             with_times(s, timeout_ms, max_total_ms, tool_timeouts),
             roots=folders,
             elicit_file=answers,
+            log_level=log_level or "",
         )
         for s in specs
     ]

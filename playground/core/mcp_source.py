@@ -403,6 +403,8 @@ class McpSource:
                     self._stage = "initialize"
                     await session.initialize()
                     self.protocol_version = str(session.protocol_version or "")
+                    if self.spec.log_level and _offers_logging(session):
+                        await session.set_logging_level(self.spec.log_level)
                     info = session.server_info
                     self.server_name = str(getattr(info, "name", "") or "")
                     self._stage = "tools/list"
@@ -1072,6 +1074,17 @@ class McpSource:
                 loop.close()
         if self._stderr is not None:
             self._stderr.close()
+
+
+def _offers_logging(session: Any) -> bool:
+    """Whether the server's capabilities include logging (the SDK warns that the capability
+    is deprecated from protocol 2026-07-28; this client speaks the 2025 handshake era)."""
+    import warnings
+
+    caps = session.server_capabilities
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return caps is not None and caps.logging is not None
 
 
 @dataclass

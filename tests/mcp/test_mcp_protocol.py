@@ -21,6 +21,7 @@ from playground.core.gate import Gate, RetryPolicy
 from playground.core.mcp_config import server_specs
 from playground.core.mcp_source import McpSource, add_mcp_servers
 from playground.core.registry import Registry
+from playground.errors import UsageError
 from tests.mcp.servers import (
     PROTOCOL_SERVER,
     REPO,
@@ -435,3 +436,24 @@ def test_http_status_decides_the_kind_and_retry_after_is_honoured(tmp_path: Path
             assert forbidden.kind == "permission" and forbidden.body_runs == 1
         finally:
             registry.close()
+
+
+def test_the_log_level_is_sent_and_the_servers_messages_reach_the_log(tmp_path: Path) -> None:
+    log = tmp_path / "calls.jsonl"
+    specs = server_specs(
+        commands=[stdio_line(PROTOCOL_SERVER, "--log", str(log))], log_level="warning"
+    )
+    _, gate, sources = served(specs)
+    try:
+        assert {"setLevel": "warning"} in read_log(log)
+        assert gate.call("chatty", {}).value == "logged"
+        deadline = time.monotonic() + 5
+        while not any("warning line" in n for n in sources[0].notices):
+            assert time.monotonic() < deadline, sources[0].notices
+            time.sleep(0.02)
+        assert "mcp:protocol-lab: log warning: warning line" in sources[0].notices
+        assert not any("info line" in n for n in sources[0].notices)
+    finally:
+        sources[0].close()
+    with pytest.raises(UsageError, match="--mcp-log-level 'loud'"):
+        server_specs(commands=[stdio_line(PROTOCOL_SERVER)], log_level="loud")
