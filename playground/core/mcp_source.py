@@ -404,7 +404,7 @@ class McpSource:
                     await session.initialize()
                     self.protocol_version = str(session.protocol_version or "")
                     if self.spec.log_level and _offers_logging(session):
-                        await session.set_logging_level(self.spec.log_level)
+                        await _set_log_level(session, self.spec.log_level)
                     info = session.server_info
                     self.server_name = str(getattr(info, "name", "") or "")
                     self._stage = "tools/list"
@@ -1085,6 +1085,15 @@ def _offers_logging(session: Any) -> bool:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return caps is not None and caps.logging is not None
+
+
+async def _set_log_level(session: Any, level: str) -> None:
+    """``logging/setLevel`` (without the SDK's deprecation warning of the 2026 era)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        await session.set_logging_level(level)
 
 
 @dataclass
