@@ -23,6 +23,7 @@ import pytest
 from typer.testing import CliRunner
 
 from playground.cli.main import app
+from tests.signals import sigint_as_in_a_terminal
 
 REPO = Path(__file__).resolve().parents[1]
 SHOP = REPO / "tools" / "shop.py"
@@ -614,15 +615,6 @@ def test_undecodable_argument_bytes_are_a_usage_error(tools):
     assert len(lines) == 1 and "is not valid UTF-8 text" in lines[0]
 
 
-def _sigint_as_in_a_terminal() -> None:
-    """In the child, before exec: ctrl+c's default disposition. A shell starts a background
-    job (``cmd &`` without job control, as CI scripts and ``nohup`` do) with SIGINT ignored,
-    and an ignored signal stays ignored across ``fork``/``exec`` (POSIX), so a playground
-    started from such a test process would ignore the SIGINT below, as it should there; the
-    test is about the foreground command of a terminal, where SIGINT is not ignored."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def test_ctrl_c_during_a_hung_body_exits_130_with_one_line(tools, tmp_path):
     marker = tmp_path / "started"
     proc = subprocess.Popen(
@@ -641,7 +633,7 @@ def test_ctrl_c_during_a_hung_body_exits_130_with_one_line(tools, tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=REPO,
-        preexec_fn=_sigint_as_in_a_terminal,
+        preexec_fn=sigint_as_in_a_terminal,
     )
     try:
         deadline = time.monotonic() + 60

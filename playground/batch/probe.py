@@ -88,6 +88,21 @@ class ProbeCase:
     note: str = ""
     warnings: list[str] = field(default_factory=list)
     reasons: list[dict[str, str]] = field(default_factory=list)
+    server: str = ""
+
+    @property
+    def disagrees(self) -> str:
+        """With ``--against-server``: ``""`` when the server and the schema agree, else
+        ``"schema refuses, server accepts"`` / ``"schema accepts, server refuses"``."""
+        if not self.server or self.server == "not sent":
+            return ""
+        refused_by_schema = self.verdict != VALID_VERDICT
+        accepted_by_server = self.server == "accepted"
+        if refused_by_schema and accepted_by_server:
+            return "schema refuses, server accepts"
+        if not refused_by_schema and self.server.startswith("refused"):
+            return "schema accepts, server refuses"
+        return ""
 
     @property
     def ok(self) -> bool:
@@ -124,7 +139,7 @@ class ProbeCase:
             "note": self.note,
             "warnings": self.warnings,
             "reasons": self.reasons,
-        }
+        } | ({"server": self.server, "disagrees": self.disagrees} if self.server else {})
 
 
 @dataclass
@@ -149,6 +164,7 @@ class ProbeReport:
             "total": len(self.cases),
             "problems": len(self.problems),
             "warnings": sorted({w for c in self.cases for w in c.warnings}),
+            "disagreements": len([c for c in self.cases if c.disagrees]),
             "cases": [c.to_json() for c in self.cases],
         }
 
@@ -499,4 +515,36 @@ def probe_contract(
             case.reasons = list(record.reasons)
             case.body_runs = gate.body_runs[contract.name] - before
         report.cases.append(case)
+    return report
+
+
+def probe_against_server(target: Playground | Gate, report: ProbeReport) -> ProbeReport:
+    """Send each case of ``report`` to the tool's own source as well, past the gate (issue 21,
+    item 5: ``probe --against-server``), and note in ``case.server`` what the server did:
+    ``accepted``, ``refused (<kind>: <reason>)`` (an ``isError`` result or a JSON-RPC error),
+    or ``not sent`` (arguments that are not an object cannot be a ``tools/call``).
+    :attr:`ProbeCase.disagrees` then says where the server and the schema disagree.
+
+    Refuses (:class:`UsageError`) a tool with side effects: its invalid cases would run it.
+    """
+    gate = _gate_of(target)
+    contract = gate.registry.get(report.tool)
+    if contract is None or contract.tool_source is None:
+        raise UsageError(f"--against-server: {report.tool!r} has no tool source to send to")
+    if contract.side_effects:
+        raise UsageError(
+            f"--against-server: {report.tool} has side effects (not annotated readOnlyHint): "
+            "sending invalid cases to it could change data; not sent"
+        )
+    for case in report.cases:
+        if not isinstance(case.args, dict):
+            case.server = "not sent"
+            continue
+        run = contract.tool_source.call(contract, case.args, contract.timeout_s)
+        if run.error is not None:
+            case.server = f"refused ({run.error.kind}: {run.error.text[:160]})"
+        elif run.timed_out or run.stopped:
+            case.server = f"no answer ({run.stopped or 'timed out'})"
+        else:
+            case.server = "accepted"
     return report

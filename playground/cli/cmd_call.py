@@ -20,9 +20,15 @@ from playground.cli.common import (
     HistoryOption,
     InProcessOption,
     McpConfigOption,
+    McpElicitOption,
     McpHeaderOption,
+    McpLogLevelOption,
+    McpMaxTotalOption,
     McpOption,
+    McpRootOption,
     McpServerOption,
+    McpTimeoutOption,
+    McpToolTimeoutOption,
     McpUrlOption,
     NoHistoryOption,
     OutputFormat,
@@ -146,7 +152,8 @@ def contract_summary(contract: Any) -> dict[str, Any]:
     """One ``list`` row: ``{name, origin, side_effects, effects (read|write|unknown),
     effects_basis (declared|annotations|inferred|unknown), effects_evidence, idempotent,
     cacheable, caches, timeout_s (s), description (first line), required [arg], arguments
-    [arg], source}``."""
+    [arg], source}``; an MCP tool adds ``protocol_version`` (negotiated with its server) and
+    ``transport``."""
     from playground.cli.render import first_line
 
     params = contract.parameters or {}
@@ -165,7 +172,15 @@ def contract_summary(contract: Any) -> dict[str, Any]:
         "required": list(params.get("required") or []),
         "arguments": list((params.get("properties") or {}).keys()),
         "source": contract.source,
-    }
+    } | _mcp_summary(contract)
+
+
+def _mcp_summary(contract: Any) -> dict[str, Any]:
+    source = contract.tool_source
+    version = getattr(source, "protocol_version", None)
+    if not contract.source.startswith("mcp:") or version is None:
+        return {}
+    return {"protocol_version": version, "transport": source.spec.transport}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -179,6 +194,12 @@ def list_tools(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    mcp_timeout: McpTimeoutOption = None,
+    mcp_max_total: McpMaxTotalOption = None,
+    mcp_tool_timeout: McpToolTimeoutOption = None,
+    root: McpRootOption = None,
+    elicit: McpElicitOption = None,
+    mcp_log_level: McpLogLevelOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -188,7 +209,19 @@ def list_tools(
             tools,
             wire=False,
             in_process=in_process,
-            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+            mcp=mcp_specs(
+                mcp,
+                mcp_url,
+                mcp_header,
+                mcp_config,
+                mcp_server,
+                mcp_timeout,
+                mcp_max_total,
+                mcp_tool_timeout,
+                root,
+                elicit,
+                mcp_log_level,
+            ),
         )
         rows = [contract_summary(c) for c in pg.registry.contracts.values()]
         if not rows:  # an empty table would read as "fine, nothing here": say why, exit 2
@@ -202,6 +235,12 @@ def list_tools(
             from playground.cli import render
 
             render.console().print(render.contracts_table(rows))
+            for server in dict.fromkeys(
+                f"{r['source']}: MCP protocol {r['protocol_version'] or '?'} over {r['transport']}"
+                for r in rows
+                if "protocol_version" in r
+            ):
+                render.console().print(server, highlight=False, markup=False)
         elif fmt is OutputFormat.jsonl:
             emit_json_lines(rows)
         else:
@@ -241,6 +280,12 @@ def show(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    mcp_timeout: McpTimeoutOption = None,
+    mcp_max_total: McpMaxTotalOption = None,
+    mcp_tool_timeout: McpToolTimeoutOption = None,
+    root: McpRootOption = None,
+    elicit: McpElicitOption = None,
+    mcp_log_level: McpLogLevelOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -255,7 +300,19 @@ def show(
             tools,
             wire=False,
             in_process=in_process,
-            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+            mcp=mcp_specs(
+                mcp,
+                mcp_url,
+                mcp_header,
+                mcp_config,
+                mcp_server,
+                mcp_timeout,
+                mcp_max_total,
+                mcp_tool_timeout,
+                root,
+                elicit,
+                mcp_log_level,
+            ),
         )
         contract = pg.registry.get(name)
         if contract is None:
@@ -318,6 +375,12 @@ def call(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    mcp_timeout: McpTimeoutOption = None,
+    mcp_max_total: McpMaxTotalOption = None,
+    mcp_tool_timeout: McpToolTimeoutOption = None,
+    root: McpRootOption = None,
+    elicit: McpElicitOption = None,
+    mcp_log_level: McpLogLevelOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -333,7 +396,19 @@ def call(
         pg = open_workbench(
             tools,
             in_process=in_process,
-            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+            mcp=mcp_specs(
+                mcp,
+                mcp_url,
+                mcp_header,
+                mcp_config,
+                mcp_server,
+                mcp_timeout,
+                mcp_max_total,
+                mcp_tool_timeout,
+                root,
+                elicit,
+                mcp_log_level,
+            ),
         )
         stop_if_nothing_loaded(pg, "the call was not run")
         if repair:
@@ -348,7 +423,10 @@ def call(
                 finish(pg, ExitCode.USAGE)
             finish(pg)
             return
-        record = pg.gate.call(name, args)
+        from playground.cli.mcp_progress import live_progress
+
+        with live_progress(pg):
+            record = pg.gate.call(name, args)
         _keep(store, pg, "call", record.to_json(), tools, save)
         if fmt is OutputFormat.table:
             from playground.cli import render
@@ -359,6 +437,8 @@ def call(
         if record.kind == OutcomeKind.UNKNOWN_TOOL:
             error_line(unknown_tool_message(name, pg.registry.names()))
             finish(pg, ExitCode.USAGE)
+        if record.kind == OutcomeKind.CANCELLED:  # ctrl+c: the record is printed, then 130
+            finish(pg, ExitCode.INTERRUPTED)
     finish(pg)
 
 

@@ -375,7 +375,14 @@ def rerun(
                 note_line(text)
             chosen = choice.router
         result = run_again(pg, entry.type, entry.data, entry.hashes, chosen)
-        servers = [f"MCP server {s.name}" for s in specs]
+        servers = (
+            [  # the names the servers gave once connected (serverInfo.name)
+                f"MCP server {s.label[4:]}"
+                for s in pg.registry.sources
+                if s.label.startswith("mcp:")
+            ]
+            or [f"MCP server {s.name}" for s in specs]
+        )
         new_id = None
         if not no_history:
             module_paths = paths or ([] if specs else [Path("tools")])

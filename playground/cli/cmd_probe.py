@@ -16,9 +16,15 @@ from playground.cli.common import (
     FormatOption,
     InProcessOption,
     McpConfigOption,
+    McpElicitOption,
     McpHeaderOption,
+    McpLogLevelOption,
+    McpMaxTotalOption,
     McpOption,
+    McpRootOption,
     McpServerOption,
+    McpTimeoutOption,
+    McpToolTimeoutOption,
     McpUrlOption,
     OutputFormat,
     ToolsOption,
@@ -46,8 +52,22 @@ def probe(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    mcp_timeout: McpTimeoutOption = None,
+    mcp_max_total: McpMaxTotalOption = None,
+    mcp_tool_timeout: McpToolTimeoutOption = None,
+    root: McpRootOption = None,
+    elicit: McpElicitOption = None,
+    mcp_log_level: McpLogLevelOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
+    against_server: Annotated[
+        bool,
+        typer.Option(
+            "--against-server",
+            help="Also send every case straight to the tool's MCP server (past the gate) and "
+            "report where the server and the schema disagree (read-only tools only).",
+        ),
+    ] = False,
 ) -> None:
     """Send every derived input (missing, wrong types, true for an integer, bounds, enum and pattern
     misses, a bad date, an unknown argument, the arguments as a JSON string) through the gate and
@@ -59,11 +79,27 @@ def probe(
             tools,
             wire=False,
             in_process=in_process,
-            mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
+            mcp=mcp_specs(
+                mcp,
+                mcp_url,
+                mcp_header,
+                mcp_config,
+                mcp_server,
+                mcp_timeout,
+                mcp_max_total,
+                mcp_tool_timeout,
+                root,
+                elicit,
+                mcp_log_level,
+            ),
         )
         if name not in pg.registry:
             fail(unknown_tool_message(name, pg.registry.names()))
         report = probe_contract(pg, name)
+        if against_server:
+            from playground.batch.probe import probe_against_server
+
+            probe_against_server(pg, report)
         if fmt is OutputFormat.json:
             emit_json(report.to_json(), fmt)
         elif fmt is OutputFormat.jsonl:
@@ -111,6 +147,11 @@ def _print_table(report: ProbeReport) -> None:
                 style="bold red",
             )
         )
+    for c in report.cases:
+        if c.disagrees:
+            console.print(
+                Text(f"DISAGREE {c.name}: {c.disagrees} (server: {c.server})", style="bold yellow")
+            )
     for warning in sorted({w for c in report.cases for w in c.warnings}):
         console.print(Text(f"warning: {warning}", style="yellow"))
     invalid = [c for c in report.cases if c.expected == "invalid"]

@@ -16,9 +16,15 @@ from playground.cli.common import (
     FormatOption,
     InProcessOption,
     McpConfigOption,
+    McpElicitOption,
     McpHeaderOption,
+    McpLogLevelOption,
+    McpMaxTotalOption,
     McpOption,
+    McpRootOption,
     McpServerOption,
+    McpTimeoutOption,
+    McpToolTimeoutOption,
     McpUrlOption,
     OutputFormat,
     ToolsOption,
@@ -48,6 +54,12 @@ def report(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    mcp_timeout: McpTimeoutOption = None,
+    mcp_max_total: McpMaxTotalOption = None,
+    mcp_tool_timeout: McpToolTimeoutOption = None,
+    root: McpRootOption = None,
+    elicit: McpElicitOption = None,
+    mcp_log_level: McpLogLevelOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
@@ -57,7 +69,19 @@ def report(
     from playground.batch.report import DEFAULT_TOOLS, measure, write_report
 
     with boundary():
-        specs = mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+        specs = mcp_specs(
+            mcp,
+            mcp_url,
+            mcp_header,
+            mcp_config,
+            mcp_server,
+            mcp_timeout,
+            mcp_max_total,
+            mcp_tool_timeout,
+            root,
+            elicit,
+            mcp_log_level,
+        )
         data = measure(
             [str(t) for t in tools] if tools else ([] if specs else list(DEFAULT_TOOLS)),
             in_process=wants_in_process(in_process),

@@ -132,6 +132,62 @@ McpServerOption = Annotated[
     ),
 ]
 
+McpTimeoutOption = Annotated[
+    float | None,
+    typer.Option(
+        "--mcp-timeout",
+        help="Time limit of each MCP tool call in milliseconds (as mcpServers files write "
+        "'timeout'); each progress notification starts it again. Default 10000.",
+        show_default=False,
+    ),
+]
+McpMaxTotalOption = Annotated[
+    float | None,
+    typer.Option(
+        "--mcp-max-total",
+        help="Longest an MCP call may run while progress keeps resetting its limit, in "
+        "milliseconds. Default 60000.",
+        show_default=False,
+    ),
+]
+McpToolTimeoutOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--mcp-tool-timeout",
+        help="TOOL=MS: the time limit of one MCP tool's calls (repeatable).",
+        show_default=False,
+    ),
+]
+
+McpRootOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--root",
+        help="A folder offered to the MCP servers as a root (repeatable; default: the working "
+        "directory).",
+        show_default=False,
+    ),
+]
+McpElicitOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--elicit",
+        help='A JSON file answering the servers\' elicitation requests: {"action": "accept", '
+        '"content": {...}} or just the content object. Without it requests are declined.',
+        show_default=False,
+    ),
+]
+
+McpLogLevelOption = Annotated[
+    str | None,
+    typer.Option(
+        "--mcp-log-level",
+        help="Ask each MCP server that offers logging for messages from this level up "
+        "(logging/setLevel: debug, info, notice, warning, error, ...); they show in the MCP log.",
+        show_default=False,
+    ),
+]
+
 InProcessOption = Annotated[
     bool,
     typer.Option(
@@ -287,10 +343,22 @@ def mcp_specs(
     mcp_header: Iterable[str] | None = None,
     mcp_config: Iterable[Path | str] | None = None,
     mcp_server: Iterable[str] | None = None,
+    mcp_timeout: float | None = None,
+    mcp_max_total: float | None = None,
+    mcp_tool_timeout: Iterable[str] | None = None,
+    root: Iterable[Path] | None = None,
+    elicit: Path | None = None,
+    mcp_log_level: str | None = None,
 ) -> list[Any]:
     """The MCP servers the ``--mcp*`` options name (``core.mcp_config.server_specs``); a
     malformed option or config file raises :class:`~playground.errors.UsageError` (exit 2)."""
     if not (mcp or mcp_url or mcp_header or mcp_config or mcp_server):
+        if mcp_timeout is not None or mcp_max_total is not None or mcp_tool_timeout:
+            from playground.errors import UsageError
+
+            raise UsageError(
+                "--mcp-timeout and --mcp-tool-timeout apply to MCP servers; none given"
+            )
         return []
     from playground.core.mcp_config import server_specs
 
@@ -300,6 +368,12 @@ def mcp_specs(
         headers=mcp_header or (),
         configs=mcp_config or (),
         only=mcp_server or (),
+        timeout_ms=mcp_timeout,
+        max_total_ms=mcp_max_total,
+        tool_timeouts=mcp_tool_timeout or (),
+        roots=root or (),
+        elicit_file=elicit,
+        log_level=mcp_log_level,
     )
 
 

@@ -26,9 +26,15 @@ from playground.cli.common import (
     HistoryOption,
     InProcessOption,
     McpConfigOption,
+    McpElicitOption,
     McpHeaderOption,
+    McpLogLevelOption,
+    McpMaxTotalOption,
     McpOption,
+    McpRootOption,
     McpServerOption,
+    McpTimeoutOption,
+    McpToolTimeoutOption,
     McpUrlOption,
     NoHistoryOption,
     ToolsOption,
@@ -58,6 +64,8 @@ COMMAND_MODULES: dict[str, str] = {
     "report": "cmd_report",
     "history": "cmd_history",
     "replay": "cmd_replay",
+    "resources": "cmd_mcp",
+    "prompts": "cmd_mcp",
 }
 
 
@@ -77,6 +85,12 @@ def root(
     mcp_header: McpHeaderOption = None,
     mcp_config: McpConfigOption = None,
     mcp_server: McpServerOption = None,
+    mcp_timeout: McpTimeoutOption = None,
+    mcp_max_total: McpMaxTotalOption = None,
+    mcp_tool_timeout: McpToolTimeoutOption = None,
+    root: McpRootOption = None,
+    elicit: McpElicitOption = None,
+    mcp_log_level: McpLogLevelOption = None,
     in_process: InProcessOption = False,
     history: HistoryOption = None,
     no_history: NoHistoryOption = False,
@@ -109,7 +123,19 @@ def root(
         guard_stdout()  # stdout carries only the command's data (not the TUI: it owns the terminal)
         return
     with boundary():
-        specs = mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+        specs = mcp_specs(
+            mcp,
+            mcp_url,
+            mcp_header,
+            mcp_config,
+            mcp_server,
+            mcp_timeout,
+            mcp_max_total,
+            mcp_tool_timeout,
+            root,
+            elicit,
+            mcp_log_level,
+        )
     open_tui(
         tools,
         in_process=wants_in_process(in_process),

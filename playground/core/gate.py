@@ -186,12 +186,23 @@ class Gate:
         if run.error is not None and run.error.frames:
             record.traceback = [dataclasses.asdict(f) for f in run.error.frames]
         out = self._outcome_of(contract, run)
+        record.warnings += run.warnings
+        if run.protocol:  # an MCP call: the result as sent, progress, version (issue 21)
+            record.mcp = run.protocol
+            content = run.protocol.get("result", {}).get("content")
+            if content is not None and out.ok:
+                out.details["content"] = content  # the blocks each provider's wire carries
         if out.kind == oc.INVALID_ARGS:
             record.verdict = out.error.removeprefix("args:")
         return out
 
     def _outcome_of(self, contract: Contract, run: BodyRun) -> oc.Outcome:
         name = contract.name
+        if run.cancelled:
+            detail = run.stopped or "cancelled"
+            return oc.Outcome(
+                False, None, "cancelled:user", oc.CANCELLED, oc.cancelled_message(name, detail)
+            )
         if run.timed_out:
             detail = f"no answer within its time limit of {contract.timeout_s:g} s"
             if run.stopped:

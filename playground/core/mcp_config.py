@@ -5,11 +5,20 @@ Streamable HTTP endpoint (``url``, ``headers``). Specs come from
 
 * ``--mcp "COMMAND ARG..."`` (split like a shell line, :func:`shlex.split`), named after the
   script or command (``mcp_shop_server``) unless that name is taken;
-* ``--mcp-url URL`` with ``--mcp-header "Name: value"`` (repeatable; applied to every URL);
+* ``--mcp-url URL`` with ``--mcp-header "Name: value"`` (repeatable; applied to every URL); a
+  URL whose path ends in ``/sse`` is the legacy HTTP+SSE transport (protocol 2024-11-05);
 * ``--mcp-config FILE``: the ``mcpServers`` JSON shape Claude Desktop, Cursor and VS Code use,
   ``{"mcpServers": {"name": {"command", "args", "env", "cwd"} | {"url", "headers"}}}`` (VS Code's
   ``{"servers": {...}}`` spelling is read too); ``--mcp-server NAME`` (repeatable) keeps only
-  the named entries.
+  the named entries. An entry's ``"type": "sse"`` selects the legacy SSE transport
+  (``"http"`` / ``"streamable-http"`` / ``"stdio"`` are read too).
+
+Time (issue 21, item 1): an entry's ``timeout`` is the per-call limit in **milliseconds**, as
+Claude Desktop, Cursor and VS Code write it; ``maxTotalTimeout`` (ms, MCP Inspector's name) bounds
+a call whose progress notifications keep resetting that limit; ``toolTimeouts`` (``{tool: ms}``,
+the playground's own key) overrides the limit of single tools. ``--mcp-timeout MS``,
+``--mcp-max-total MS`` and ``--mcp-tool-timeout TOOL=MS`` set the same for every server and win
+over the file. Defaults are MCP Inspector's: 10 s, reset on progress, at most 60 s in all.
 
 Header and ``env`` values are secrets: :meth:`McpServerSpec.describe` and every error message
 show them as ``<redacted>`` (issue 10, "Security"). Malformed input raises :class:`UsageError`
@@ -29,7 +38,17 @@ from typing import Any
 from playground.errors import UsageError
 
 REDACTED = "<redacted>"
+#: A call's time limit when nothing sets one, in seconds (MCP Inspector's default request
+#: timeout, ``MCP_SERVER_REQUEST_TIMEOUT`` = 10000 ms).
+DEFAULT_MCP_TIMEOUT_S = 10.0
+#: The longest a call may run while progress notifications keep resetting its limit, in seconds
+#: (MCP Inspector's ``MCP_REQUEST_MAX_TOTAL_TIMEOUT`` = 60000 ms).
+DEFAULT_MCP_MAX_TOTAL_S = 60.0
 _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+#: MCP logging levels (RFC 5424 severities, MCP spec "Utilities: logging"), least severe first.
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+#: The ``type`` values of an mcpServers entry (Claude Code / Cursor / VS Code spellings).
+_TRANSPORT_TYPES = ("stdio", "http", "streamable-http", "streamableHttp", "sse")
 
 
 @dataclass(frozen=True)
@@ -51,17 +70,40 @@ class McpServerSpec:
     url: str = ""
     headers: dict[str, str] = field(default_factory=dict)
     origin: str = ""
+    sse: bool = False
+    timeout_s: float | None = None
+    max_total_s: float | None = None
+    tool_timeouts: dict[str, float] = field(default_factory=dict)
+    named_by_user: bool = False
+    roots: tuple[str, ...] = ()
+    elicit_file: str = ""
+    log_level: str = ""
 
     @property
     def transport(self) -> str:
-        """``"stdio"`` or ``"http"``."""
-        return "http" if self.url else "stdio"
+        """``"stdio"``, ``"http"`` (Streamable HTTP) or ``"sse"`` (the legacy HTTP+SSE
+        transport of protocol 2024-11-05)."""
+        if not self.url:
+            return "stdio"
+        return "sse" if self.sse else "http"
+
+    def timeout_for(self, tool: str) -> float:
+        """The time limit of ``tool``'s calls in seconds: its ``toolTimeouts`` entry, else the
+        server's ``timeout``, else :data:`DEFAULT_MCP_TIMEOUT_S`."""
+        found = self.tool_timeouts.get(tool, self.timeout_s)
+        return DEFAULT_MCP_TIMEOUT_S if found is None else found
+
+    def max_total_for(self, tool: str) -> float:
+        """The longest a call of ``tool`` may run while progress resets its limit (seconds):
+        ``maxTotalTimeout``, else :data:`DEFAULT_MCP_MAX_TOTAL_S`, never below the limit."""
+        total = DEFAULT_MCP_MAX_TOTAL_S if self.max_total_s is None else self.max_total_s
+        return max(total, self.timeout_for(tool))
 
     def describe(self) -> str:
         """One line for the user, secrets redacted: ``shop: stdio python server.py env
         {KEY=<redacted>}`` or ``api: http https://… headers {Authorization: <redacted>}``."""
         if self.url:
-            text = f"{self.name}: http {self.url}"
+            text = f"{self.name}: {self.transport} {self.url}"
             if self.headers:
                 text += " headers {" + ", ".join(f"{k}: {REDACTED}" for k in self.headers) + "}"
             return text
@@ -116,9 +158,38 @@ def stdio_spec(line: str, taken: set[str]) -> McpServerSpec:
     )
 
 
+def _ms(value: Any, where: str, what: str) -> float | None:
+    """A millisecond value of a config entry as seconds (``None`` when absent)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise UsageError(f"{where}: {what!r} must be a number of milliseconds above 0")
+    return float(value) / 1000
+
+
+def _time_fields(entry: dict[str, Any], where: str) -> dict[str, Any]:
+    tools = entry.get("toolTimeouts") or {}
+    if not isinstance(tools, dict):
+        raise UsageError(f"{where}: 'toolTimeouts' must be an object of tool: milliseconds")
+    per_tool = {str(k): _ms(v, where, f"toolTimeouts.{k}") for k, v in tools.items()}
+    return {
+        "timeout_s": _ms(entry.get("timeout"), where, "timeout"),
+        "max_total_s": _ms(entry.get("maxTotalTimeout"), where, "maxTotalTimeout"),
+        "tool_timeouts": {k: v for k, v in per_tool.items() if v is not None},
+    }
+
+
+def is_sse_url(url: str) -> bool:
+    """Whether ``url`` names a legacy SSE endpoint: its path ends in ``/sse`` (the path the
+    SDK's ``sse_client`` servers and ``server-everything`` serve it at)."""
+    path = re.sub(r"^https?://[^/]*", "", url).split("?")[0].rstrip("/")
+    return path.endswith("/sse")
+
+
 def http_spec(url: str, headers: dict[str, str], taken: set[str]) -> McpServerSpec:
-    """A spec from one ``--mcp-url``; named after the host. Raises :class:`UsageError` for a
-    URL that is not ``http(s)://``."""
+    """A spec from one ``--mcp-url``; named after the host (the ``serverInfo.name`` the server
+    gives replaces it at connection). A URL ending in ``/sse`` is the legacy SSE transport.
+    Raises :class:`UsageError` for a URL that is not ``http(s)://``."""
     if not re.match(r"^https?://[^/\s]+", url):
         raise UsageError(f"--mcp-url {url!r}: expected an http:// or https:// URL")
     host = re.sub(r"^https?://", "", url).split("/")[0].split(":")[0]
@@ -127,6 +198,7 @@ def http_spec(url: str, headers: dict[str, str], taken: set[str]) -> McpServerSp
         url=url,
         headers=dict(headers),
         origin="--mcp-url",
+        sse=is_sse_url(url),
     )
 
 
@@ -178,13 +250,23 @@ def config_specs(path: str | Path, taken: set[str]) -> list[McpServerSpec]:
                 f"{where}: server names must be unique and use letters, digits, '_' or '-'"
             )
         taken.add(name)
+        times = _time_fields(entry, where)
+        kind = entry.get("type", entry.get("transport"))
+        if kind is not None and kind not in _TRANSPORT_TYPES:
+            raise UsageError(
+                f"{where}: 'type' must be one of {', '.join(_TRANSPORT_TYPES)}, got {kind!r}"
+            )
         if isinstance(entry.get("url"), str):
+            url = entry["url"]
             specs.append(
                 McpServerSpec(
                     name=name,
-                    url=entry["url"],
+                    url=url,
                     headers=_str_dict(entry.get("headers"), where, "headers"),
                     origin=str(file),
+                    sse=kind == "sse" or (kind is None and is_sse_url(url)),
+                    named_by_user=True,
+                    **times,
                 )
             )
             continue
@@ -202,6 +284,8 @@ def config_specs(path: str | Path, taken: set[str]) -> list[McpServerSpec]:
                 env=_str_dict(entry.get("env"), where, "env"),
                 cwd=cwd if isinstance(cwd, str) else None,
                 origin=str(file),
+                named_by_user=True,
+                **times,
             )
         )
     return specs
@@ -213,8 +297,23 @@ def server_specs(
     headers: Iterable[str] = (),
     configs: Iterable[str | Path] = (),
     only: Iterable[str] = (),
+    timeout_ms: float | None = None,
+    max_total_ms: float | None = None,
+    tool_timeouts: Iterable[str] = (),
+    roots: Iterable[str | Path] = (),
+    elicit_file: str | Path | None = None,
+    log_level: str | None = None,
 ) -> list[McpServerSpec]:
     """All specs from the CLI options, in the order config files, ``--mcp``, ``--mcp-url``.
+
+    ``timeout_ms`` (``--mcp-timeout``), ``max_total_ms`` (``--mcp-max-total``) and
+    ``tool_timeouts`` (``--mcp-tool-timeout TOOL=MS``, repeatable) apply to every server and
+    win over a config file's ``timeout`` / ``maxTotalTimeout`` / ``toolTimeouts``.
+    ``roots`` (``--root DIR``, repeatable): the folders offered as MCP roots (default: the
+    working directory). ``elicit_file`` (``--elicit FILE``): the answers to elicitation
+    requests (see :mod:`playground.core.mcp_client`); without it every request is declined.
+    ``log_level`` (``--mcp-log-level``): sent as ``logging/setLevel`` to each server that
+    offers logging, right after ``initialize``.
 
     ``only`` (``--mcp-server NAME``, repeatable) keeps the config entries with those names;
     a name that matches nothing raises :class:`UsageError` listing the names there are, and
@@ -242,4 +341,58 @@ def server_specs(
     specs += [http_spec(url, header_map, taken) for url in urls]
     if header_map and not list(urls):
         raise UsageError("--mcp-header applies to --mcp-url servers; no --mcp-url was given")
-    return specs
+    import dataclasses
+
+    folders = tuple(str(Path(r).resolve()) for r in roots)
+    for folder in folders:
+        if not Path(folder).is_dir():
+            raise UsageError(f"--root {folder}: not a folder")
+    if elicit_file is not None and not Path(elicit_file).is_file():
+        raise UsageError(f"--elicit {elicit_file}: no such file")
+    answers = str(elicit_file or "")
+    if log_level is not None and log_level not in LOG_LEVELS:
+        raise UsageError(f"--mcp-log-level {log_level!r}: one of {', '.join(LOG_LEVELS)}")
+    return [
+        dataclasses.replace(
+            with_times(s, timeout_ms, max_total_ms, tool_timeouts),
+            roots=folders,
+            elicit_file=answers,
+            log_level=log_level or "",
+        )
+        for s in specs
+    ]
+
+
+def parse_tool_timeout(raw: str) -> tuple[str, float]:
+    """``"TOOL=MS"`` → ``("TOOL", seconds)``. Raises :class:`UsageError`."""
+    tool, sep, value = raw.rpartition("=")
+    try:
+        ms = float(value)
+    except ValueError:
+        ms = -1.0
+    if not sep or not tool.strip() or ms <= 0:
+        raise UsageError(
+            f"--mcp-tool-timeout {raw!r}: expected TOOL=MILLISECONDS, e.g. get_report=60000"
+        )
+    return tool.strip(), ms / 1000
+
+
+def with_times(
+    spec: McpServerSpec,
+    timeout_ms: float | None = None,
+    max_total_ms: float | None = None,
+    tool_timeouts: Iterable[str] = (),
+) -> McpServerSpec:
+    """``spec`` with the CLI's time options applied over its own (see :func:`server_specs`).
+    Raises :class:`UsageError` for a value that is not a positive number of milliseconds."""
+    import dataclasses
+
+    changes: dict[str, Any] = {}
+    if timeout_ms is not None:
+        changes["timeout_s"] = _ms(timeout_ms, "--mcp-timeout", "MS")
+    if max_total_ms is not None:
+        changes["max_total_s"] = _ms(max_total_ms, "--mcp-max-total", "MS")
+    per_tool = dict(parse_tool_timeout(t) for t in tool_timeouts)
+    if per_tool:
+        changes["tool_timeouts"] = {**spec.tool_timeouts, **per_tool}
+    return dataclasses.replace(spec, **changes) if changes else spec

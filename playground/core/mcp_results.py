@@ -7,34 +7,30 @@
   (the base64 data is not copied into records), resource links as ``{"type", "uri", "name"}``,
   embedded resources with their text or blob size; no blocks at all is an empty result (``[]``,
   which the gate reports as ``empty``);
-* ``isError: true`` becomes a :class:`RaisedError` classified like a Python exception (issue 10,
-  item 3): words for rate limits, temporary unavailability or timeouts → ``transient``;
-  unauthorized / forbidden → ``permission``; anything else → ``raised``;
-* a JSON-RPC error answer (:class:`mcp.MCPError`): invalid params (-32602) → ``invalid_args``
-  with the server's message; other codes → ``raised``.
+* ``isError: true`` is the tool's own error (issue 21, item 3): a :class:`RaisedError` of kind
+  ``raised`` carrying the server's text verbatim (every text block, newlines kept), whatever the
+  text says — the words of a message never decide a kind;
+* a JSON-RPC error answer (:class:`mcp.MCPError`) is classified by protocol signals only: its
+  code (invalid params -32602 → ``invalid_args`` with the server's message; method not found
+  -32601 and others → ``raised``) and, over HTTP, the response status (401/403 →
+  ``permission``; 408/429/5xx → ``transient``, its ``Retry-After`` honoured), read by
+  :func:`playground.core.outcome.classify_status`.
+
+The result exactly as the server sent it (every block with its data, annotations, ``_meta``,
+``structuredContent``) is :func:`result_as_sent`; it goes into the record's ``mcp`` field and,
+for the blocks, into each provider's wire JSON (:mod:`playground.core.wire`).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import re
 from typing import Any
 
 import mcp.types as types
 
 from playground.core import outcome as oc
 from playground.core.toolsource import RaisedError
-
-_TRANSIENT_WORDS = re.compile(
-    r"rate[- ]?limit|too many requests|\b429\b|temporar(?:il)?y|unavailable|try again|"
-    r"timed? ?out|timeout|\b50[234]\b|overloaded|busy|일시적|잠시 후",
-    re.I,
-)
-_PERMISSION_WORDS = re.compile(
-    r"unauthori[sz]ed|forbidden|not allowed|permission denied|access denied|\b40[13]\b|권한",
-    re.I,
-)
 
 
 def _size(data: str) -> int:
@@ -85,36 +81,70 @@ def result_value(result: types.CallToolResult) -> Any:
     return blocks
 
 
-def classify_error_text(text: str) -> tuple[str, str]:
-    """``(kind, reason)`` for the text of an ``isError`` result: transient / permission words
-    first (seed 004's kinds), else ``raised``."""
-    if _PERMISSION_WORDS.search(text):
-        return oc.PERMISSION, "isError"
-    if _TRANSIENT_WORDS.search(text):
-        return oc.TRANSIENT, "isError"
-    return oc.RAISED, "isError"
+def result_as_sent(result: types.CallToolResult) -> dict[str, Any]:
+    """The ``tools/call`` result as JSON, by alias, as the server sent it: ``content`` (each
+    block whole: base64 ``data``, ``annotations``, ``_meta``), ``structuredContent``,
+    ``isError``, ``_meta``."""
+    return result.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+
+def empty_content_warning(result: types.CallToolResult) -> str:
+    """A warning when ``structuredContent`` comes with no content blocks (clients that read only
+    ``content`` show nothing; the spec says a tool returning structured content SHOULD also
+    return it serialised in a text block), else ``""``."""
+    if result.structured_content is not None and not result.content:
+        return (
+            "the result has structuredContent but an empty content list: clients that read "
+            "only content (most chat clients) show nothing (MCP spec, tools: structured "
+            "content SHOULD also be returned as a TextContent block)"
+        )
+    return ""
 
 
 def error_of_result(server: str, result: types.CallToolResult) -> RaisedError:
-    """The :class:`RaisedError` for an ``isError: true`` result of server ``server``."""
-    text = " ".join(result_text(result).split()) or "(no message)"
-    kind, reason = classify_error_text(text)
-    cut = text if len(text) <= 300 else text[:297] + "..."
+    """The :class:`RaisedError` for an ``isError: true`` result of server ``server``: the tool's
+    own error, kind ``raised``, reason ``isError``; ``text`` is ``McpToolError: `` and the
+    server's text verbatim (``(no message)`` when it sent no text)."""
+    text = result_text(result) or "(no message)"
     return RaisedError(
         type_name="McpToolError",
-        text=f"McpToolError: {cut}",
-        kind=kind,
-        reason=reason,
-        details={"server": server, "isError": True},
+        text=f"McpToolError: {text}",
+        kind=oc.RAISED,
+        reason="isError",
+        details={"server": server, "isError": True, "text": text},
     )
 
 
-def error_of_rpc(server: str, code: int, message: str) -> RaisedError:
-    """The :class:`RaisedError` for a JSON-RPC error answer: invalid params → ``invalid_args``
-    (the server's ``message`` kept for the model), other codes → ``raised``."""
-    message = " ".join(message.split()) or "(no message)"
-    if code == types.INVALID_PARAMS:
+def error_of_rpc(
+    server: str,
+    code: int,
+    message: str,
+    http_status: int | None = None,
+    retry_after_s: float | None = None,
+    data: Any = None,
+) -> RaisedError:
+    """The :class:`RaisedError` for a JSON-RPC error answer.
+
+    ``code``: the JSON-RPC code; ``http_status``: the HTTP status of the response that carried
+    it (Streamable HTTP / SSE), else ``None``; ``retry_after_s``: its ``Retry-After`` in
+    seconds. Invalid params → ``invalid_args`` (the server's ``message`` kept for the model);
+    an HTTP status of 401/403 → ``permission``, 408/409/425/429/5xx → ``transient`` (RFC 9110;
+    :data:`playground.core.outcome.TRANSIENT_STATUSES`); anything else → ``raised`` with reason
+    ``jsonrpc_<code>``. ``data``: the error's ``data`` member, kept in ``details``.
+    """
+    message = message.strip() or "(no message)"
+    details: dict[str, Any] = {"server": server, "code": code, "message": message}
+    if data is not None:
+        details["data"] = data
+    if http_status is not None:
+        details["http_status"] = http_status
+    found = oc.kind_of_status(http_status) if http_status is not None else None
+    if code == types.INVALID_PARAMS and found is None:
         kind, reason = oc.INVALID_ARGS, "invalid_params"
+    elif found is not None:
+        kind, reason = found, f"http_{http_status}"
+    elif code == types.METHOD_NOT_FOUND:
+        kind, reason = oc.RAISED, "method_not_found"
     else:
         kind, reason = oc.RAISED, f"jsonrpc_{code}"
     return RaisedError(
@@ -122,5 +152,6 @@ def error_of_rpc(server: str, code: int, message: str) -> RaisedError:
         text=f"McpError: {message}",
         kind=kind,
         reason=reason,
-        details={"server": server, "code": code, "message": message},
+        retry_after_s=retry_after_s if kind == oc.TRANSIENT else None,
+        details=details,
     )

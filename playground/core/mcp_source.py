@@ -35,6 +35,7 @@ import concurrent.futures
 import contextlib
 import logging
 import os
+import re
 import signal
 import tempfile
 import threading
@@ -45,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playground.core import outcome as oc
-from playground.core.contracts import DEFAULT_TIMEOUT_S, Contract, check_schema
+from playground.core.contracts import Contract, check_schema
 from playground.core.effects import from_annotations
 from playground.core.mcp_config import McpServerSpec, redact
 from playground.core.registry import LoadProblem, Registry
@@ -58,6 +59,12 @@ BASE_ENV = ("PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ")
 MAX_OUTPUT_CHARS = 4000
 #: Seconds to wait beyond a call's own limit before the sync side gives up on the loop.
 CALL_GRACE_S = 2.0
+#: Most ``tools/list`` pages read at one listing (a server whose cursors never end is cut off).
+MAX_LIST_PAGES = 100
+#: Seconds a cancelled call (ctrl+c) may take to send ``notifications/cancelled`` and end.
+CANCEL_WAIT_S = 2.0
+
+_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 # The SDK logs a traceback for every non-protocol stdout line; the source reports those itself
 # (as a load problem or in the run's output), so the SDK's records are not printed by default.
@@ -79,12 +86,17 @@ class McpContract(Contract):
     title: str = ""
     annotations: dict[str, Any] = field(default_factory=dict)
     mcp_tool: dict[str, Any] = field(default_factory=dict, repr=False)
+    max_total_s: float = 60.0
 
 
 def contract_from_tool(
-    spec: McpServerSpec, tool: dict[str, Any], timeout_s: float = DEFAULT_TIMEOUT_S
+    spec: McpServerSpec, tool: dict[str, Any], timeout_s: float | None = None
 ) -> McpContract:
     """An :class:`McpContract` from one listed tool (JSON by alias: ``inputSchema`` …).
+
+    ``timeout_s``: the time limit in seconds; ``None`` takes the spec's
+    (:meth:`McpServerSpec.timeout_for`: the tool's own, the server's ``timeout``, else MCP
+    Inspector's 10 s). ``max_total_s`` is :meth:`McpServerSpec.max_total_for`.
 
     Raises :class:`LoadError` naming the server and tool when ``inputSchema`` or
     ``outputSchema`` is not a valid JSON Schema.
@@ -108,7 +120,8 @@ def contract_from_tool(
         effects_basis=effects.basis,
         effects_evidence=effects.evidence,
         idempotent=effects.idempotent,
-        timeout_s=timeout_s,
+        timeout_s=spec.timeout_for(name) if timeout_s is None else timeout_s,
+        max_total_s=max(spec.max_total_for(name), timeout_s or 0.0),
         source=f"mcp:{spec.name}",
         origin="mcp",
         server=spec.name,
@@ -137,8 +150,9 @@ class McpSource:
     """One MCP server as a :class:`ToolSource` (stdio or Streamable HTTP).
 
     ``spec``: the server. ``connect_timeout_s``: the bound on start + ``initialize`` +
-    ``tools/list`` (seconds). ``timeout_s``: the time limit given to every contract (the MCP
-    tool list carries none). ``cancel_grace_s``: how long a server may take to answer a ping
+    ``tools/list`` (seconds). ``timeout_s``: the time limit given to every contract, or
+    ``None`` for the spec's own (``timeout`` / ``toolTimeouts`` of its mcpServers entry,
+    ``--mcp-timeout``; :meth:`McpServerSpec.timeout_for`). ``cancel_grace_s``: how long a server may take to answer a ping
     after a cancelled call before a stdio server is killed and restarted.
 
     Observable state, for the TUI and tests: ``notices`` (non-protocol stdout lines, server log
@@ -154,7 +168,7 @@ class McpSource:
         spec: McpServerSpec,
         *,
         connect_timeout_s: float = 15.0,
-        timeout_s: float = DEFAULT_TIMEOUT_S,
+        timeout_s: float | None = None,
         cancel_grace_s: float = 1.0,
     ) -> None:
         self.spec = spec
@@ -169,6 +183,14 @@ class McpSource:
         self.server_calls = 0
         self.on_progress: Callable[[str, float, float | None, str | None], None] | None = None
         self.on_tools_changed: Callable[[], None] | None = None
+        self.on_relisted: Callable[[LoadResult], None] | None = None
+        self._running: _CallState | None = None
+        self.protocol_version = ""
+        self.server_name = ""
+        self.list_fault = ""
+        self._http_status: int | None = None
+        self._http_retry_after: float | None = None
+        self._http_note = ""
         self._contracts: dict[str, McpContract] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -270,6 +292,39 @@ class McpSource:
             with contextlib.suppress(Exception):
                 await stop_process(await asyncio.wrap_future(early))
 
+    async def _on_http_response(self, response: Any) -> None:
+        """httpx2's response hook: keep the status and ``Retry-After`` of the last response
+        that was not 2xx, and note an SSE stream where Streamable HTTP was expected, so that a
+        failure can name its real cause (the SDK turns an HTTP 404 into a JSON-RPC "Not
+        Found")."""
+        status = int(response.status_code)
+        if status < 300:
+            return
+        self._http_status = status
+        self._http_note = f"HTTP {status} {response.reason_phrase or ''}".strip()
+        from playground.core.outcome import retry_after_of
+
+        class _Carrier(Exception):
+            pass
+
+        carrier = _Carrier()
+        carrier.headers = response.headers  # type: ignore[attr-defined]
+        self._http_retry_after = retry_after_of(carrier)
+
+    def _http_client(
+        self, headers: dict[str, str] | None = None, timeout: Any = None, auth: Any = None
+    ) -> Any:
+        """An ``httpx2.AsyncClient`` with the spec's headers and the response hook (the SDK's
+        ``McpHttpClientFactory`` shape, for ``sse_client``)."""
+        import httpx2
+
+        return httpx2.AsyncClient(
+            headers={**self.spec.headers, **(headers or {})},
+            timeout=timeout or httpx2.Timeout(30.0, read=300.0),
+            auth=auth,
+            event_hooks={"response": [self._on_http_response]},
+        )
+
     async def _open(self, stack: contextlib.AsyncExitStack) -> Any:
         from playground.core.mcp_imports import load_client_packages
 
@@ -279,27 +334,44 @@ class McpSource:
 
             process = await self._take_process()
             read, write = await stack.enter_async_context(process_streams(process))
+        elif self.spec.transport == "sse":  # the legacy HTTP+SSE transport (2024-11-05)
+            from mcp.client.sse import sse_client
+
+            read, write = await stack.enter_async_context(
+                sse_client(self.spec.url, httpx_client_factory=self._http_client)
+            )
         else:
-            import httpx2
             from mcp.client.streamable_http import streamable_http_client
 
-            client = httpx2.AsyncClient(
-                headers=self.spec.headers, timeout=httpx2.Timeout(30.0, read=300.0)
-            )
+            client = self._http_client()
             await stack.enter_async_context(client)
             read, write = await stack.enter_async_context(
                 streamable_http_client(self.spec.url, http_client=client)
             )
         from mcp.client.session import ClientSession
 
+        from playground.core.mcp_client import ClientFeatures
+
+        client = ClientFeatures(self.spec, note=self._client_note)
         return await stack.enter_async_context(
             ClientSession(
                 read,
                 write,
                 logging_callback=self._on_log,
                 message_handler=self._on_message,
+                list_roots_callback=client.list_roots,
+                elicitation_callback=client.elicit,
+                sampling_callback=client.sample,
             )
         )
+
+    def _client_note(self, text: str) -> None:
+        """A server request the client answered (elicitation, sampling): in the MCP log, and
+        in the warnings of the call running now."""
+        self.notices.append(redact(f"{self.label}: {text}", self.spec)[:500])
+        state = self._running
+        if state is not None:
+            state.notes.append(text)
 
     async def _connection(self, ready: asyncio.Future[list[dict[str, Any]]]) -> None:
         import anyio
@@ -311,6 +383,11 @@ class McpSource:
                 with anyio.fail_after(self.connect_timeout_s):
                     self._stage = "initialize"
                     await session.initialize()
+                    self.protocol_version = str(session.protocol_version or "")
+                    if self.spec.log_level and _offers_logging(session):
+                        await _set_log_level(session, self.spec.log_level)
+                    info = session.server_info
+                    self.server_name = str(getattr(info, "name", "") or "")
                     self._stage = "tools/list"
                     tools = await self._list_tools(session)
                 self._session, self._broken = session, ""
@@ -327,11 +404,17 @@ class McpSource:
             self._session = None
 
     async def _list_tools(self, session: Any) -> list[dict[str, Any]]:
+        """Every page of ``tools/list``. A cursor the server already sent, or more than
+        :data:`MAX_LIST_PAGES` pages, ends the listing with the tools so far, and
+        ``list_fault`` names the server's fault (issue 21, item 4); else ``list_fault`` is
+        ``""``."""
         import mcp.types as types
 
         tools: list[dict[str, Any]] = []
         cursor: str | None = None
-        while True:
+        seen: set[str] = set()
+        self.list_fault = ""
+        for page_number in range(1, MAX_LIST_PAGES + 1):
             params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
             page = await session.list_tools(params=params)
             tools += [
@@ -340,6 +423,19 @@ class McpSource:
             cursor = page.next_cursor
             if not cursor:
                 return tools
+            if cursor in seen:
+                self.list_fault = (
+                    f"tools/list page {page_number} sent the nextCursor {cursor[:60]!r} again: "
+                    f"the server's pagination loops; listing stopped with the {len(tools)} "
+                    "tool(s) listed so far"
+                )
+                return tools
+            seen.add(cursor)
+        self.list_fault = (
+            f"tools/list still sent a nextCursor after {MAX_LIST_PAGES} pages; listing stopped "
+            f"with the {len(tools)} tool(s) listed so far"
+        )
+        return tools
 
     async def _start(self) -> list[dict[str, Any]]:
         """Start the connection task and wait for ``initialize`` + ``tools/list``."""
@@ -368,6 +464,8 @@ class McpSource:
         assert self._conn_lock is not None
         async with self._conn_lock:
             await self._stop_connection()
+            if self._closed:  # close() came meanwhile: a new process would outlive it
+                return
             self.restarts += 1
             self.notices.append(f"{self.label}: restarted ({why})")
             try:
@@ -428,23 +526,46 @@ class McpSource:
             text = f"cannot start {self.spec.command!r}: command not found"
         elif isinstance(exc, OSError) and self.spec.transport == "stdio":
             text = f"cannot start {self.spec.command!r}: {exc.strerror or exc}"
-        elif self.spec.transport == "http" and not isinstance(exc, MCPError):
-            text = f"cannot reach {self.spec.url}: {oc.exception_text(exc)}"
+        elif self.spec.transport != "stdio" and self._http_status is not None:
+            text = self._http_cause()
+        elif self.spec.transport != "stdio" and not isinstance(exc, MCPError):
+            text = f"cannot reach {self.spec.url}: {oc.exception_text(_leaf(exc))}"
         else:
             text = oc.exception_text(exc)
         return redact(text, self.spec)
+
+    def _http_cause(self) -> str:
+        """What the last non-2xx HTTP answer says about a failed connection: the status, and
+        for 404 / 405 which endpoint the URL probably is not (issue 21, item 4)."""
+        status = self._http_status
+        text = f"{self.spec.url} answered {self._http_note}"
+        if status == 404:
+            text += " (no MCP endpoint at this path"
+            if self.spec.transport == "http":
+                text += "; Streamable HTTP servers usually serve /mcp, legacy SSE ones /sse"
+            text += ")"
+        elif status == 405 and self.spec.transport == "http":
+            text += (
+                " (the path refuses POST: it may be a legacy SSE endpoint; use a URL ending in "
+                '/sse or "type": "sse" in the mcpServers entry)'
+            )
+        elif status in (401, 403):
+            text += " (not authorised: check the --mcp-header / headers values)"
+        return text
 
     def _start_failure(self, exc: BaseException) -> str:
         from mcp import MCPError, types
 
         text = self._describe(exc)
+        if self.spec.transport != "stdio" and self._http_status is not None:
+            return redact(f"{self._stage} failed: {self._http_cause()}", self.spec)
         if isinstance(exc, MCPError) and exc.code != types.CONNECTION_CLOSED:
             # a JSON-RPC error where the MCP lifecycle expects a result: name the request, and
             # for initialize say what the command probably is (cat echoes the request back, and
             # the SDK's own "Method not found" reply to it comes back as the answer)
             stage = self._stage
             text = f"{stage} failed with the JSON-RPC error {exc.code} {exc.message!r}"
-            if stage == "initialize":
+            if stage == "initialize" and self.spec.transport == "stdio":
                 text += (
                     "; the command does not answer as an MCP server does (a stdio server "
                     "replies to initialize with its capabilities; a program that echoes its "
@@ -478,6 +599,8 @@ class McpSource:
                 raise
             return LoadResult(problems=[LoadProblem(self.label, self._start_failure(exc))])
         self._stderr_pos = self._stderr_since(0)[1]
+        if not self.spec.named_by_user and self.server_name:
+            self.rename(self.server_name)
         result = self._contracts_of(tools)
         noise = [n for n in self.notices[before:] if "non-protocol text" in n]
         if noise:
@@ -503,7 +626,27 @@ class McpSource:
             contracts[contract.tool_name] = contract
         result.contracts = list(contracts.values())
         self._contracts = contracts
+        if self.list_fault:
+            result.problems.append(LoadProblem(self.label, self.list_fault))
         return result
+
+    def rename(self, name: str) -> None:
+        """Name the server ``name`` (made safe: letters, digits, ``_``, ``-``) in its label,
+        spec and contracts: a server started from ``--mcp`` / ``--mcp-url`` takes the
+        ``serverInfo.name`` it gives (issue 21, item 4); an mcpServers key is never replaced."""
+        import dataclasses
+
+        safe = _NAME_UNSAFE.sub("_", name).strip("_") or self.spec.name
+        if safe == self.spec.name:
+            return
+        old = self.label
+        self.spec = dataclasses.replace(self.spec, name=safe)
+        self.label = f"mcp:{safe}"
+        self.notices[:] = [
+            f"{self.label}{n[len(old) :]}" if n.startswith(f"{old}:") else n for n in self.notices
+        ]
+        for contract in self._contracts.values():
+            contract.server, contract.source = safe, self.label
 
     def refresh(self) -> LoadResult:
         """List the tools again on the live connection (after ``tools/list_changed``), without
@@ -531,38 +674,105 @@ class McpSource:
     def call(self, contract: Contract, args: dict[str, Any], timeout_s: float) -> BodyRun:
         """``tools/call`` on the server; returns a :class:`BodyRun` and never raises.
 
+        ``timeout_s``: the limit in seconds without an answer; each ``notifications/progress``
+        the server sends for the call starts it again (MCP Inspector's "reset timeout on
+        progress"), up to the contract's ``max_total_s`` in all (issue 21, item 1). When it
+        passes, ``notifications/cancelled`` goes to the server and the run is ``timed_out``.
+        ctrl+c (``KeyboardInterrupt`` in the waiting thread) sends ``notifications/cancelled``
+        too and returns a run with ``cancelled`` set.
+
         ``value``: ``structuredContent`` or the content blocks (see
-        :mod:`playground.core.mcp_results`). ``error``: an ``isError`` result or a JSON-RPC
-        error, classified. ``timed_out``: no answer within ``timeout_s`` seconds (the SDK sent
-        ``notifications/cancelled``). ``stopped``: the connection ended during the call.
-        ``output``: what the server wrote to stderr meanwhile, and non-protocol stdout lines.
+        :mod:`playground.core.mcp_results`). ``error``: an ``isError`` result (the server's
+        text verbatim) or a JSON-RPC error, classified by its code and HTTP status.
+        ``stopped``: the connection ended during the call. ``output``: what the server wrote
+        to stderr meanwhile, and non-protocol stdout lines. ``protocol``: the record's ``mcp``
+        field (server, ``protocolVersion``, the result as sent, progress, time limits).
+        ``warnings``: blocks a provider's format cannot carry, ``structuredContent`` with
+        empty ``content``, a tool list that changed (listed again at once).
         """
         from playground.core.mcp_results import error_of_result, error_of_rpc
 
         started = time.perf_counter()
         tool = contract.tool_name if isinstance(contract, McpContract) else contract.name
+        max_total_s = max(getattr(contract, "max_total_s", timeout_s), timeout_s)
         if self._closed:
             return BodyRun(error=self._down_error("the source is closed"), stopped="closed")
+        execution = getattr(contract, "mcp_tool", {}).get("execution") or {}
+        if execution.get("taskSupport") == "required":
+            return BodyRun(
+                error=RaisedError(
+                    type_name="McpTaskRequired",
+                    text=f"McpTaskRequired: {tool} runs only as a task (execution.taskSupport: "
+                    "required); the playground's MCP client cannot make task-augmented calls "
+                    "yet, so it was not sent",
+                    kind=oc.RAISED,
+                    reason="task_required",
+                    details={"server": self.spec.name},
+                )
+            )
         pos = self._stderr_pos
         notices_before = len(self.notices)
-        future = self._submit(self._call(tool, args, timeout_s))
+        state = _CallState(tool, started)
+        self._running = state
+        future = self._submit(self._call(tool, args, timeout_s, max_total_s, state))
         try:
-            kind, payload = future.result(self.connect_timeout_s + timeout_s + CALL_GRACE_S)
+            kind, payload = future.result(self.connect_timeout_s + max_total_s + CALL_GRACE_S)
         except concurrent.futures.TimeoutError:
             future.cancel()
             kind, payload = "timeout", None
+        except KeyboardInterrupt:  # ctrl+c: cancel on the server, then report it
+            kind, payload = self._cancel(future, state), None
         except Exception as exc:
             kind, payload = "down", self._describe(exc)
         run = BodyRun()
-        if kind == "ok":
-            run.value = payload
-        elif kind == "is_error":
-            run.error = error_of_result(self.spec.name, payload)
+        protocol: dict[str, Any] = {
+            "server": self.spec.name,
+            "protocolVersion": self.protocol_version,
+            "transport": self.spec.transport,
+            "timeout_s": timeout_s,
+            "max_total_s": max_total_s,
+        }
+        if state.progress:
+            protocol["progress"] = state.progress
+        if kind in ("ok", "is_error"):
+            from playground.core.mcp_results import (
+                empty_content_warning,
+                result_as_sent,
+                result_value,
+            )
+
+            protocol["result"] = result_as_sent(payload)
+            warning = empty_content_warning(payload)
+            if warning:
+                run.warnings.append(warning)
+            if kind == "ok":
+                run.value = result_value(payload)
+                from playground.core.wire_content import content_gaps
+
+                run.warnings += content_gaps(protocol["result"].get("content") or [])
+            else:
+                run.error = error_of_result(self.spec.name, payload)
         elif kind == "rpc":
-            code, message = payload
-            run.error = error_of_rpc(self.spec.name, code, redact(message, self.spec))
+            code, message, data = payload
+            run.error = error_of_rpc(
+                self.spec.name,
+                code,
+                redact(message, self.spec),
+                self._http_status,
+                self._http_retry_after,
+                data,
+            )
         elif kind == "timeout":
             run.timed_out = True
+            protocol["cancelled"] = state.cancel_reason or "timed out"
+            run.stopped = f"cancelled with notifications/cancelled ({protocol['cancelled']})"
+        elif kind == "cancelled":
+            run.cancelled = True
+            protocol["cancelled"] = "cancelled by the user (ctrl+c)"
+            run.stopped = (
+                f"cancelled by the user after {time.perf_counter() - started:.1f} s; "
+                "notifications/cancelled sent to the server"
+            )
         elif kind == "closed":
             run.stopped = "the server closed the connection"
             run.error = self._down_error(
@@ -581,12 +791,110 @@ class McpSource:
                 reason="malformed_result",
                 details={"server": self.spec.name},
             )
+        run.protocol = protocol
+        run.warnings += state.notes
+        self._running = None
+        if self.tools_changed and not self._closed:
+            run.warnings += self._relist_after_change()
         text, self._stderr_pos = self._stderr_since(pos)
         extra = [n for n in self.notices[notices_before:] if "non-protocol text" in n]
         output = text + "".join(f"{n}\n" for n in extra)
         run.output = output if len(output) <= MAX_OUTPUT_CHARS else output[:MAX_OUTPUT_CHARS] + "…"
         run.duration_ms = (time.perf_counter() - started) * 1000
         return run
+
+    # ---- resources and prompts (issue 21, item 6) -------------------------------------------
+
+    def request(self, method: str, **params: Any) -> Any:
+        """One client request on the live connection, as JSON (by alias): ``resources/list``
+        (every page; templates too: ``{"resources", "resourceTemplates"}``),
+        ``resources/read`` (``uri``), ``prompts/list`` (every page) or ``prompts/get``
+        (``name``, ``arguments``). Raises :class:`LoadError` with one line naming the server
+        for a server that is down or answers with an error."""
+        from mcp import MCPError
+
+        async def ask() -> Any:
+            session = await self._session_for_call()
+            dump: dict[str, Any] = {"mode": "json", "by_alias": True, "exclude_none": True}
+            if method == "resources/list":
+                found: dict[str, list[Any]] = {"resources": [], "resourceTemplates": []}
+                caps = session.server_capabilities
+                if caps is None or caps.resources is None:
+                    return found
+                page = await session.list_resources()
+                found["resources"] += [r.model_dump(**dump) for r in page.resources]
+                with contextlib.suppress(MCPError):
+                    templates = await session.list_resource_templates()
+                    found["resourceTemplates"] += [
+                        t.model_dump(**dump) for t in templates.resource_templates
+                    ]
+                return found
+            if method == "resources/read":
+                return (await session.read_resource(params["uri"])).model_dump(**dump)
+            if method == "prompts/list":
+                caps = session.server_capabilities
+                if caps is None or caps.prompts is None:
+                    return {"prompts": []}
+                return {
+                    "prompts": [
+                        p.model_dump(**dump) for p in (await session.list_prompts()).prompts
+                    ]
+                }
+            if method == "prompts/get":
+                got = await session.get_prompt(params["name"], params.get("arguments") or None)
+                return got.model_dump(**dump)
+            raise ValueError(method)
+
+        try:
+            return self._submit(ask()).result(self.connect_timeout_s + 30.0)
+        except MCPError as exc:
+            raise LoadError(f"{self.label}: {method} failed: {exc.message} ({exc.code})") from None
+        except Exception as exc:
+            raise LoadError(f"{self.label}: {method} failed: {self._describe(exc)}") from None
+
+    def cancel_current(self) -> bool:
+        """Cancel the call running now, from any thread (the TUI's cancel key): the SDK sends
+        ``notifications/cancelled`` and that call returns a run with ``cancelled`` set.
+        Returns whether a call was running."""
+        state, loop = self._running, self._loop
+        if state is None or state.task is None or loop is None:
+            return False
+        state.user_cancelled = True
+        loop.call_soon_threadsafe(state.task.cancel)
+        return True
+
+    def _cancel(self, future: concurrent.futures.Future[Any], state: _CallState) -> str:
+        """ctrl+c during a call: cancel its task on the loop (the SDK then sends
+        ``notifications/cancelled`` for the request) and wait up to :data:`CANCEL_WAIT_S` for
+        that to go out. Returns ``"cancelled"``."""
+        state.user_cancelled = True
+        task = state.task
+        if task is not None and self._loop is not None:
+            self._loop.call_soon_threadsafe(task.cancel)
+            with contextlib.suppress(BaseException):
+                future.result(CANCEL_WAIT_S)
+        else:
+            future.cancel()
+        return "cancelled"
+
+    def _relist_after_change(self) -> list[str]:
+        """``tools/list_changed`` arrived: list the tools again now, tell ``on_relisted`` (the
+        registry), and say what changed, for the record."""
+        before = set(self._contracts)
+        result = self.refresh()
+        if self.on_relisted is not None:
+            self.on_relisted(result)
+        after = {c.tool_name for c in result.contracts if isinstance(c, McpContract)}
+        added, removed = sorted(after - before), sorted(before - after)
+        change = []
+        if added:
+            change.append("added " + ", ".join(added))
+        if removed:
+            change.append("removed " + ", ".join(removed))
+        return [
+            f"{self.label} sent notifications/tools/list_changed; its tools were listed again"
+            + (f": {'; '.join(change)}" if change else " (no tool added or removed)")
+        ]
 
     def _down_error(self, text: str) -> RaisedError:
         tail = self._stderr_tail()
@@ -618,34 +926,70 @@ class McpSource:
             await self._start()
             return self._session
 
-    async def _call(self, tool: str, args: dict[str, Any], timeout_s: float) -> tuple[str, Any]:
+    async def _call(
+        self,
+        tool: str,
+        args: dict[str, Any],
+        timeout_s: float,
+        max_total_s: float,
+        state: _CallState,
+    ) -> tuple[str, Any]:
+        """One ``tools/call``: ``(kind, payload)`` with kind ``ok`` / ``is_error`` (the
+        result), ``rpc`` (``(code, message, data)``), ``timeout``, ``cancelled``, ``closed``,
+        ``down`` or ``malformed``. The limit is an anyio cancel scope whose deadline each
+        progress notification moves to ``timeout_s`` from now, never past ``max_total_s``
+        from the start; the SDK's own read timeout is ``max_total_s``. Leaving the scope makes
+        the SDK send ``notifications/cancelled``."""
+        import anyio
         import mcp.types as types
         from mcp.shared.exceptions import MCPError
 
-        from playground.core.mcp_results import result_value
-
+        state.task = asyncio.current_task()
         try:
             session = await self._session_for_call()
         except Exception as exc:
             return "down", self._start_failure(exc)
 
+        start = anyio.current_time()
+        scope = anyio.CancelScope(deadline=start + timeout_s)
+
         async def progress(done: float, total: float | None, message: str | None) -> None:
+            now = anyio.current_time()
+            state.progress.append(
+                {
+                    "progress": done,
+                    "total": total,
+                    "message": message,
+                    "at_ms": round((now - start) * 1000, 1),
+                }
+            )
+            scope.deadline = min(now + timeout_s, start + max_total_s)
             self.progress.append((tool, done, total, message))
             if self.on_progress is not None:
                 self.on_progress(tool, done, total, message)
 
         self.server_calls += 1
+        self._http_status = self._http_retry_after = None
+        result: Any = None
         try:
-            result = await session.send_request(
-                types.CallToolRequest(
-                    params=types.CallToolRequestParams(name=tool, arguments=args)
-                ),
-                types.CallToolResult,
-                request_read_timeout_seconds=timeout_s,
-                progress_callback=progress,
-            )
+            with scope:
+                result = await session.send_request(
+                    types.CallToolRequest(
+                        params=types.CallToolRequestParams(name=tool, arguments=args)
+                    ),
+                    types.CallToolResult,
+                    request_read_timeout_seconds=max_total_s,
+                    progress_callback=progress,
+                )
+        except asyncio.CancelledError:
+            if state.user_cancelled:
+                return "cancelled", None
+            raise
         except MCPError as exc:
             if exc.code == types.REQUEST_TIMEOUT:
+                state.cancel_reason = (
+                    f"no result within the maximum total time of {max_total_s:g} s"
+                )
                 self._health = asyncio.get_running_loop().create_task(
                     self._check_after_cancel(session)
                 )
@@ -653,12 +997,24 @@ class McpSource:
             if exc.code == types.CONNECTION_CLOSED:
                 self._broken = "the server closed the connection"
                 return "closed", None
-            return "rpc", (exc.code, exc.message)
+            return "rpc", (exc.code, exc.message, getattr(exc, "data", None))
         except Exception as exc:  # a result the SDK's types refuse
             return "malformed", " ".join(str(exc).split())[:300]
+        if scope.cancelled_caught or result is None:
+            elapsed = anyio.current_time() - start
+            if elapsed >= max_total_s - 0.01:
+                state.cancel_reason = (
+                    f"no result within the maximum total time of {max_total_s:g} s"
+                )
+            else:
+                state.cancel_reason = (
+                    f"no result or progress within {timeout_s:g} s, after {elapsed:.1f} s"
+                )
+            self._health = asyncio.get_running_loop().create_task(self._check_after_cancel(session))
+            return "timeout", None
         if result.is_error:
             return "is_error", result
-        return "ok", result_value(result)
+        return "ok", result
 
     async def _check_after_cancel(self, session: Any) -> None:
         """After a cancelled call: ping; a stdio server that does not answer within
@@ -668,7 +1024,7 @@ class McpSource:
             return
         except Exception:
             pass
-        if session is not self._session:
+        if session is not self._session or self._closed:  # closing: never start it again
             return
         if self.spec.transport == "stdio":
             await self._restart(
@@ -699,6 +1055,40 @@ class McpSource:
                 loop.close()
         if self._stderr is not None:
             self._stderr.close()
+
+
+def _offers_logging(session: Any) -> bool:
+    """Whether the server's capabilities include logging (the SDK warns that the capability
+    is deprecated from protocol 2026-07-28; this client speaks the 2025 handshake era)."""
+    import warnings
+
+    caps = session.server_capabilities
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return caps is not None and caps.logging is not None
+
+
+async def _set_log_level(session: Any, level: str) -> None:
+    """``logging/setLevel`` (without the SDK's deprecation warning of the 2026 era)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        await session.set_logging_level(level)
+
+
+@dataclass
+class _CallState:
+    """One call's shared state between the caller's thread and the loop: its task (for a
+    ctrl+c cancel), the progress notifications so far, and why it was cancelled."""
+
+    tool: str
+    started: float
+    task: asyncio.Task[Any] | None = None
+    progress: list[dict[str, Any]] = field(default_factory=list)
+    user_cancelled: bool = False
+    cancel_reason: str = ""
+    notes: list[str] = field(default_factory=list)
 
 
 def _end_unclosed(live: list[Any]) -> None:
@@ -780,6 +1170,13 @@ def merge_sources(
     others keep working.
     """
     out = SourcesLoad()
+    servers: set[str] = set()
+    for source in sources:  # two servers giving the same serverInfo.name: name_2, name_3 …
+        base, n = source.spec.name, 2
+        while source.spec.name in servers:
+            source.rename(f"{base}_{n}")
+            n += 1
+        servers.add(source.spec.name)
     taken_names = set(taken)
     counts: dict[str, int] = {}
     for result in results:
@@ -835,4 +1232,20 @@ def add_mcp_servers(
         contract.tool_source = by_server[contract.server]
         registry.add(contract)
     registry.problems.extend(loaded.problems)
+    for source in sources:
+        source.on_relisted = lambda result, source=source: relisted_into(registry, source, result)
     return sources, loaded.choices
+
+
+def relisted_into(registry: Registry, source: McpSource, result: LoadResult) -> None:
+    """Replace ``source``'s contracts in ``registry`` by those of a new listing (after
+    ``tools/list_changed``), so a tool the server added is callable at once; the problems of
+    the listing join ``registry.problems``."""
+    for name in [n for n, c in registry.contracts.items() if c.tool_source is source]:
+        del registry.contracts[name]
+    for contract in result.contracts:
+        contract.tool_source = source
+        if contract.name in registry.contracts:
+            contract.name = prefixed_name(source.spec.name, contract.name)
+        registry.add(contract)
+    registry.problems.extend(result.problems)

@@ -34,6 +34,7 @@ class OutcomeKind(StrEnum):
     PERMISSION = "permission"
     RAISED = "raised"
     UNKNOWN_TOOL = "unknown_tool"
+    CANCELLED = "cancelled"
 
 
 # Short names for the members, as the gate and the loop write them (``oc.OK``).
@@ -45,6 +46,7 @@ TRANSIENT = OutcomeKind.TRANSIENT
 PERMISSION = OutcomeKind.PERMISSION
 RAISED = OutcomeKind.RAISED
 UNKNOWN_TOOL = OutcomeKind.UNKNOWN_TOOL
+CANCELLED = OutcomeKind.CANCELLED
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,8 @@ POLICIES: dict[str, KindPolicy] = {
     PERMISSION: KindPolicy(is_error=True, gate_retries=False, repairable=False, failure=True),
     RAISED: KindPolicy(is_error=True, gate_retries=False, repairable=False, failure=True),
     UNKNOWN_TOOL: KindPolicy(is_error=True, gate_retries=False, repairable=True, failure=True),
+    # the user stopped the call (ctrl+c; issue 21 item 1): not the tool's fault, never retried
+    CANCELLED: KindPolicy(is_error=True, gate_retries=False, repairable=False, failure=False),
 }
 
 
@@ -188,6 +192,18 @@ def _int_status(value: Any) -> int | None:
         return value
     if isinstance(value, str) and value.isdigit() and 100 <= int(value) <= 599:
         return int(value)
+    return None
+
+
+def kind_of_status(status: int | None) -> OutcomeKind | None:
+    """The kind an HTTP status alone gives: 401/403 → ``permission``; 408, 409, 425, 429 and
+    5xx → ``transient`` (RFC 9110); anything else (or ``None``) → ``None``."""
+    if status is None:
+        return None
+    if status in (401, 403):
+        return PERMISSION
+    if status in TRANSIENT_STATUSES or status >= 500:
+        return TRANSIENT
     return None
 
 
@@ -386,6 +402,14 @@ def transient_message(tool: str, detail: str, attempts: int) -> str:
         f"{tool} failed temporarily ({detail}) and still failed after {attempts} attempt(s). "
         "This is a temporary problem, not a problem with the arguments: tell the user the "
         "service is busy and to try again shortly. Do not retry now."
+    )
+
+
+def cancelled_message(tool: str, detail: str) -> str:
+    """Model-facing text for a call the user cancelled while it ran (issue 21, item 1)."""
+    return (
+        f"{tool} was cancelled by the user while it ran ({detail}). There is no result; do not "
+        "retry unless the user asks again."
     )
 
 

@@ -47,7 +47,11 @@ class CallRecord:
     body's own frames ``{file, line, function, code}``, innermost last; never in wire JSON),
     ``source`` (the tool source that ran the body: ``worker``, ``in-process``, ``mcp:...``). ``warnings``
     (notes that do not fail the call, e.g. a result over the token budget:
-    :mod:`playground.core.budget`).
+    :mod:`playground.core.budget`). ``mcp``: for an MCP tool, what the protocol carried
+    (issue 21): ``server``, ``protocolVersion``, ``result`` (the ``tools/call`` result exactly as
+    sent: every content block with its data, annotations, ``_meta``, ``structuredContent``),
+    ``progress`` (each ``notifications/progress`` as ``{progress, total, message, at_ms}``),
+    ``timeout_s`` / ``max_total_s`` and ``cancelled`` (``notifications/cancelled`` sent, and why).
     """
 
     tool: str
@@ -74,9 +78,12 @@ class CallRecord:
     warnings: list[str] = field(default_factory=list)
     reasons: list[dict[str, str]] = field(default_factory=list)
     side_effects: dict[str, Any] = field(default_factory=dict)
+    mcp: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict (the field order of DESIGN.md first)."""
         data = asdict(self)
         data["duration_ms"] = round(self.duration_ms, 3)
+        if not self.mcp:  # only MCP calls carry it
+            del data["mcp"]
         return data

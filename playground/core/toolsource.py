@@ -66,6 +66,10 @@ class BodyRun:
     time of the body in ms. ``refused`` / ``refused_message``: a result reason
     (``not_serializable``, ``too_big``) when the source refused the value before it could cross
     to the playground (then ``value`` is ``None``), and the model-facing sentence saying why.
+    ``cancelled``: the user cancelled the run (ctrl+c; the source told the server, e.g. MCP's
+    ``notifications/cancelled``). ``warnings``: notes for the record that do not fail the call.
+    ``protocol``: what a protocol source keeps in the record's ``mcp`` field (the MCP result as
+    sent, progress, the negotiated version; :mod:`playground.core.mcp_source`), else ``{}``.
     """
 
     value: Any = None
@@ -76,6 +80,9 @@ class BodyRun:
     duration_ms: float = 0.0
     refused: str = ""
     refused_message: str = ""
+    cancelled: bool = False
+    warnings: list[str] = field(default_factory=list)
+    protocol: dict[str, Any] = field(default_factory=dict)
 
 
 #: at most this many characters of a body's printed output are kept in a record

@@ -9,6 +9,13 @@
 * OpenAI: a ``{"role": "tool", "tool_call_id", "content"}`` message; the content is the JSON
   result, or states the error (OpenAI Chat Completions function calling guide).
 
+A result that is a string is sent as that text, not as a JSON-quoted string (issue 21). An MCP
+result whose content blocks carry an image or a file (``outcome.details["content"]``, the
+blocks as the server sent them) is carried in each format's own way — Gemini ``parts`` with
+``inline_data``, Anthropic ``image`` / ``document`` blocks, an OpenAI Responses
+``function_call_output`` item — by :mod:`playground.core.wire_content`, which also says where
+a format cannot carry a block and what images cost in tokens.
+
 Declarations: what a request to Anthropic or OpenAI carries for one tool
 (:func:`anthropic_declaration`, :func:`openai_declaration`, in :data:`DECLARATION_VIEWS`); the
 Gemini one is built by the Gemini router's own request builder
@@ -58,9 +65,22 @@ def gemini_response_payload(outcome: Outcome) -> dict[str, Any]:
 
 def _result_text(outcome: Outcome) -> str:
     """The text of a successful result for Anthropic/OpenAI: the value's JSON (with the empty
-    note, as in :func:`gemini_response_payload`)."""
+    note, as in :func:`gemini_response_payload`); a string value is its own text."""
     payload = gemini_response_payload(outcome)
+    if "note" not in payload and isinstance(payload["result"], str):
+        return payload["result"]
     return _text(payload if "note" in payload else payload["result"])
+
+
+def _binary_blocks(outcome: Outcome) -> list[dict[str, Any]] | None:
+    """The MCP content blocks of a successful result when one carries binary data (an image,
+    audio, a blob), else ``None`` (the plain JSON result says everything)."""
+    from playground.core.wire_content import has_binary
+
+    blocks = outcome.details.get("content") if not outcome.is_error else None
+    if isinstance(blocks, list) and has_binary(blocks):
+        return blocks
+    return None
 
 
 def gemini_part(name: str, call_id: str | None, outcome: Outcome) -> dict[str, Any]:
@@ -73,10 +93,19 @@ def gemini_part(name: str, call_id: str | None, outcome: Outcome) -> dict[str, A
     drops only the Part's own unset fields, never ``null`` values inside ``response``.
     """
     response: dict[str, Any] = {}
+    blocks = _binary_blocks(outcome)
+    if blocks is not None:  # FunctionResponse.parts: inline_data for images and documents
+        from playground.core.wire_content import gemini_parts
+
+        parts, notes = gemini_parts(blocks)
+        if parts:
+            response["parts"] = parts
     if call_id is not None:
         response["id"] = call_id
     response["name"] = name
     response["response"] = gemini_response_payload(outcome)
+    if blocks is not None and notes:
+        response["response"] = {**response["response"], "not_carried": notes}
     return {"function_response": response}
 
 
@@ -90,13 +119,28 @@ def anthropic_block(call_id: str | None, outcome: Outcome) -> dict[str, Any]:
     if outcome.is_error:
         block["content"] = outcome.message or outcome.error
         block["is_error"] = True
+    elif (blocks := _binary_blocks(outcome)) is not None:
+        from playground.core.wire_content import anthropic_content
+
+        block["content"] = anthropic_content(blocks)
     else:
         block["content"] = _result_text(outcome)
     return block
 
 
 def openai_message(call_id: str | None, outcome: Outcome) -> dict[str, Any]:
-    """The OpenAI ``tool`` message; a failure states the error in the content as JSON."""
+    """The OpenAI ``tool`` message; a failure states the error in the content as JSON. A
+    result with an image or a file is the Responses API ``function_call_output`` item instead
+    (Chat Completions tool messages carry text only)."""
+    blocks = _binary_blocks(outcome)
+    if blocks is not None:
+        from playground.core.wire_content import openai_output
+
+        return {
+            "type": "function_call_output",
+            "call_id": call_id or "call_local",
+            "output": openai_output(blocks),
+        }
     if outcome.is_error:
         content = _text({"error": outcome.error, "message": outcome.message})
     else:
@@ -127,8 +171,32 @@ def provider_views(name: str, call_id: str | None, outcome: Outcome) -> dict[str
         "anthropic": anthropic_block(call_id, outcome),
         "openai": openai_message(call_id, outcome),
     }
-    views["tokens"] = {k: approx_tokens(v) for k, v in views.items()}
+    blocks = _binary_blocks(outcome)
+    if blocks is None:
+        views["tokens"] = {k: approx_tokens(v) for k, v in views.items()}
+        return views
+    from playground.core.wire_content import binary_tokens
+
+    # base64 is not read as text: each image counts by its provider's published rule
+    views["tokens"] = {
+        k: approx_tokens(_without_data(v)) + binary_tokens(k, blocks) for k, v in views.items()
+    }
     return views
+
+
+def _without_data(value: Any) -> Any:
+    """``value`` with its base64 payloads (``data``, ``data:`` URLs) emptied."""
+    if isinstance(value, dict):
+        return {
+            k: ""
+            if (k == "data" and isinstance(v, str))
+            or (isinstance(v, str) and v.startswith("data:"))
+            else _without_data(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_without_data(v) for v in value]
+    return value
 
 
 def group_for_provider(provider: str, views: list[dict[str, Any]]) -> Any:

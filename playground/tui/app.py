@@ -13,6 +13,7 @@ app's state then (issue 13 item 6: a first screen close to a bare Textual app's)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import importlib
 import os
@@ -52,7 +53,12 @@ TABS: dict[str, tuple[str, str, str, str]] = {
     "steps": ("Steps F3", "playground.tui.views.steps_view", "StepsView", "steps-view"),
     "evaluate": ("Evaluate F4", "playground.tui.views.eval_view", "EvalView", "eval-view"),
     "history": ("History F5", "playground.tui.views.history_view", "HistoryView", "history-view"),
-    "mcp-log-tab": ("MCP log", "playground.tui.views.mcp_log_view", "McpLogView", "mcp-log-view"),
+    "mcp-log-tab": (
+        "MCP log",
+        "playground.tui.views.mcp_log_view",
+        "McpLogView",
+        "mcp-log-view",
+    ),
 }
 
 
@@ -90,6 +96,7 @@ class PlaygroundApp(App[None]):
         Binding("shift+tab", "focus_previous_now", show=False, priority=True),
         Binding("ctrl+l", "reload_tools", "Reload", id="reload-tools"),
         Binding("f9", "switch_router", "Router", id="switch-router"),
+        Binding("f11", "mcp_log", "MCP log", id="mcp-log", show=False, priority=True),
         Binding("ctrl+s", "export", "Export", id="export"),
     ]
 
@@ -294,11 +301,15 @@ class PlaygroundApp(App[None]):
     def _progress_from_server(
         self, tool: str, done: float, total: float | None, message: str | None
     ) -> None:
-        """A ``notifications/progress`` from a server (on its loop thread): a toast."""
-        shown = f"{done:g}/{total:g}" if total else f"{done:g}"
-        self.call_from_thread(
-            self.notify, f"{tool}: {shown} {message or ''}".rstrip(), title="Progress", timeout=3
-        )
+        """A ``notifications/progress`` from a server (on its loop thread): the progress bar
+        of the Call view's record panel."""
+        self.call_from_thread(self._show_progress, done, total, message)
+
+    def _show_progress(self, done: float, total: float | None, message: str | None) -> None:
+        from playground.tui.views.call_view import CallView
+
+        with contextlib.suppress(Exception):  # the view may be gone (quitting)
+            self.query_one(CallView).record_view.show_progress(done, total, message)
 
     def _tools_changed(self, source: Any) -> None:
         """``notifications/tools/list_changed``: list that server's tools again."""
@@ -329,13 +340,15 @@ class PlaygroundApp(App[None]):
         call_view = self.query_one(CallView)
         try:  # the record panel is mounted right after the first screen
             path = call_view.record_view.save_value() if call_view.completed else None
+            media = call_view.record_view.save_media() if path is not None else []
         except OSError as exc:
             self.notify(f"Could not save the value: {exc}", severity="error")
             return
         if path is None:
             self.notify("No value to save yet: run a call first.", severity="warning")
-        else:
-            self.notify(f"Value saved to {path}")
+        else:  # an MCP result's images and audio too, as the bytes the server sent
+            also = "; " + ", ".join(str(p) for p in media) if media else ""
+            self.notify(f"Value saved to {path}{also}")
 
     def action_toggle_in_process(self) -> None:
         """Switch where bodies run (worker process ⇄ this process) and reload the tools."""
@@ -416,6 +429,14 @@ class PlaygroundApp(App[None]):
             return
         await self.view(mode)
         self.show_mode(mode)
+
+    async def action_mcp_log(self) -> None:
+        """Open the MCP log tab: each server's stderr, log messages, progress, notices."""
+        view = await self.view("mcp-log-tab")
+        if view is not None:
+            self.query_one("#modes", TabbedContent).active = "mcp-log-tab"
+            # the focus goes along: one left in another tab would switch the tabs back
+            self.set_focus(view.query_one("#mcp-log"))
 
     def show_mode(self, mode: str) -> None:
         """Show the mode tab ``mode``, whose view is built, and focus its first widget at once.
@@ -710,7 +731,10 @@ class PlaygroundApp(App[None]):
 
         from playground.core.history import source_text
 
-        servers = [f"MCP server {spec.name}" for spec in self.mcp]
+        sources = self.pg.registry.sources if self.pg is not None else []
+        loaded = [s.label[4:] for s in sources if s.label.startswith("mcp:")]
+        names = loaded or [spec.name for spec in self.mcp]
+        servers = [f"MCP server {name}" for name in names]
         paths = source_text(self.tools or ([] if servers else ["tools"]))
         return os.pathsep.join(part for part in (paths, *servers) if part)
 

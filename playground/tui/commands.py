@@ -56,10 +56,15 @@ def palette_commands(app: PlaygroundApp) -> list[tuple[str, Callable[[], object]
             "the playground down); reloads the tools",
         ),
         (
+            "MCP log",
+            app.action_mcp_log,
+            "Open the MCP log: each server's stderr, log messages, progress and notices (f11)",
+        ),
+        (
             "Save value to a file",
             app.action_save_value,
             "Write the last call's whole value (the view shows a bounded preview) to "
-            "./playground-<call id>-<tool>.json",
+            "./playground-<call id>-<tool>.json, and an MCP result's images and audio beside it",
         ),
         (
             "Switch router",

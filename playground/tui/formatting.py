@@ -178,4 +178,5 @@ KIND_STYLES: dict[str, str] = {
     "bad_result": "bold red",
     "permission": "bold red",
     "raised": "bold red",
+    "cancelled": "bold magenta",
 }

@@ -96,7 +96,7 @@ def test_an_unknown_history_kind_is_refused_listing_the_kinds(one_entry):
     assert result.exit_code == 2
     assert result.stderr == (
         "error: --kind: unknown kind 'weird'; use one of ok, empty, invalid_args, bad_result, "
-        "transient, permission, raised, unknown_tool, call, episode\n"
+        "transient, permission, raised, unknown_tool, cancelled, call, episode\n"
     )
     assert result.stdout == ""
     listed = invoke("history", "--kind", "ok", "--history", one_entry, "--format", "json")
@@ -175,7 +175,7 @@ def test_list_of_an_mcp_server_without_tools_says_so(tmp_path):
 
     result = invoke("list", "--mcp", f"{sys.executable} {server}")
     assert result.exit_code == 2, result.output
-    assert result.stderr == "error: no tool loaded: mcp:empty_server declared none\n"
+    assert result.stderr == "error: no tool loaded: mcp:empty declared none\n"
     assert result.stdout == ""
 
 
@@ -210,7 +210,7 @@ def test_a_call_on_a_server_that_declares_no_tool_says_so_once(tmp_path):
     result = invoke("call", "anything", "--mcp", f"{sys.executable} {server}", "--no-history")
     assert result.exit_code == 2, result.output
     assert result.stderr == (
-        "error: no tool loaded: mcp:empty_server declared none; the call was not run\n"
+        "error: no tool loaded: mcp:empty declared none; the call was not run\n"
     )
     assert result.stdout == ""
 

@@ -535,23 +535,23 @@ def test_rerun_reconnects_the_stdio_mcp_server_it_ran_on(tmp_path, monkeypatch):
     assert asked.exit_code == 0, asked.stderr
     assert len(read_log(log)) == 2
     entry = json.loads(invoke("history", "show", "1", "--history", db, "--format", "json").stdout)
-    assert entry["source"] == "MCP server mcp_shop_server"
-    assert entry["mcp"] == [{"name": "mcp_shop_server", "mcp": line, "cwd": os.getcwd()}]
+    assert entry["source"] == "MCP server haru-shop"
+    assert entry["mcp"] == [{"name": "haru-shop", "mcp": line, "cwd": os.getcwd()}]
     monkeypatch.chdir(tmp_path)  # a rerun from elsewhere starts the server where it first ran
     again = invoke("history", "rerun", "1", "--history", db, "--format", "json")
     assert again.exit_code == 0, again.stderr
     result = json.loads(again.stdout)
-    assert result["ran_on"] == {"old": ["mcp:mcp_shop_server"], "new": ["mcp:mcp_shop_server"]}
-    assert result["same"] is True and result["new"]["source"] == "mcp:mcp_shop_server"
+    assert result["ran_on"] == {"old": ["mcp:haru-shop"], "new": ["mcp:haru-shop"]}
+    assert result["same"] is True and result["new"]["source"] == "mcp:haru-shop"
     assert [c["tool"] for c in read_log(log)][2] == "get_order_status"
     header = invoke("history", "rerun", "1", "--history", db, "--mcp-header", "X-Key: v")
     assert header.exit_code == 2 and "this entry used none" in header.stderr
     table = invoke("history", "rerun", "2", "--history", db)
-    assert "#2 → #4 on mcp:mcp_shop_server: the same" in table.stdout
+    assert "#2 → #4 on mcp:haru-shop: the same" in table.stdout
     assert len(read_log(log)) == 4
     new = json.loads(invoke("history", "show", "3", "--history", db, "--format", "json").stdout)
     assert new["rerun_of"] == 1 and new["mcp"] == entry["mcp"]
-    assert new["source"] == "MCP server mcp_shop_server"  # ./tools was not loaded
+    assert new["source"] == "MCP server haru-shop"  # ./tools was not loaded
     assert b"gemini-key-never-stored" not in _db_bytes(db)
 
 
@@ -568,15 +568,15 @@ def test_rerun_reconnects_an_http_server_and_asks_for_its_headers_again(tmp_path
         assert called.exit_code == 0, called.stderr
         entry = json.loads(invoke("history", "show", "1", "--history", db, "-f", "json").stdout)
         assert entry["mcp"] == [
-            {"name": "127_0_0_1", "mcp_url": url, "header_names": ["Authorization"]}
+            {"name": "haru-shop", "mcp_url": url, "header_names": ["Authorization"]}
         ]
         shown = " ".join(invoke("history", "show", "1", "--history", db).stdout.split())
         # (words compared: the line wraps at the console's width)
-        assert f"MCP server 127_0_0_1: {url} (headers Authorization: values not stored)" in shown
+        assert f"MCP server haru-shop: {url} (headers Authorization: values not stored)" in shown
         bare = invoke("history", "rerun", "1", "--history", db, "--format", "json")
         assert bare.exit_code == 0, bare.stderr
         assert "header(s) Authorization" in bare.stderr and "--mcp-header" in bare.stderr
-        assert json.loads(bare.stdout)["ran_on"]["new"] == ["mcp:127_0_0_1"]
+        assert json.loads(bare.stdout)["ran_on"]["new"] == ["mcp:haru-shop"]
         given = invoke(
             "history", "rerun", "1", "--history", db, "--mcp-header", header, "-f", "json"
         )

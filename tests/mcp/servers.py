@@ -78,3 +78,29 @@ def http_shop_server(log: Path) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(5)
+
+
+PROTOCOL_SERVER = REPO / "fixtures" / "mcp_protocol_server.py"
+
+
+@contextmanager
+def http_protocol_server(flag: str, log: Path | None = None) -> Iterator[int]:
+    """Start the protocol server with ``flag`` (``--http`` or ``--sse``) on a free port;
+    yields the port and stops the process on exit."""
+    port = free_port()
+    extra = ["--log", str(log)] if log is not None else []
+    proc = subprocess.Popen(
+        [sys.executable, str(PROTOCOL_SERVER), flag, str(port), *extra],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, proc)
+        yield port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)

@@ -64,7 +64,7 @@ def test_list_shows_the_shop_tools() -> None:
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
     assert [r["name"] for r in rows] == SHOP_TOOLS
-    assert {r["source"] for r in rows} == {"mcp:mcp_shop_server"}
+    assert {r["source"] for r in rows} == {"mcp:haru-shop"}
 
 
 def test_call_gives_the_same_record_shape_as_the_python_module() -> None:
@@ -76,7 +76,10 @@ def test_call_gives_the_same_record_shape_as_the_python_module() -> None:
     )
     assert mcp.returncode == 0 and py.returncode == 0, mcp.stderr + py.stderr
     over_mcp, in_python = json.loads(mcp.stdout), json.loads(py.stdout)
-    assert over_mcp.keys() == in_python.keys()
+    assert over_mcp.keys() - {"mcp"} == in_python.keys()  # mcp: what the protocol carried
+    assert over_mcp["mcp"]["server"] == "haru-shop"
+    assert over_mcp["mcp"]["protocolVersion"]
+    assert over_mcp["mcp"]["result"]["structuredContent"] == over_mcp["value"]
     assert over_mcp["body_ran"] is True and over_mcp["kind"] == "ok"
     assert over_mcp["value"]["found"] is False
     assert over_mcp["value"] == in_python["value"]
@@ -202,7 +205,7 @@ def test_mcp_combines_with_tools_and_in_process_and_history(tmp_path: Path) -> N
     )
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
-    assert (record["body_ran"], record["source"]) == (True, "mcp:mcp_shop_server")
+    assert (record["body_ran"], record["source"]) == (True, "mcp:haru-shop")
     listed = cli("list", "--tools", "tools/inventory.py", "--mcp", shop(), "-f", "json")
     names = [r["name"] for r in json.loads(listed.stdout)]
     assert names == ["stock_lookup", "legacy_stock", *SHOP_TOOLS]
@@ -211,7 +214,7 @@ def test_mcp_combines_with_tools_and_in_process_and_history(tmp_path: Path) -> N
     assert (entry["tool"], entry["outcome"]) == ("check_stock", "ok")
     assert entry["source"].split(os.pathsep) == [
         str((REPO / "tools/inventory.py").resolve()),
-        "MCP server mcp_shop_server",
+        "MCP server haru-shop",
     ]
 
 
@@ -237,10 +240,10 @@ def test_clash_with_tools_is_prefixed_and_noted() -> None:
     done = cli("list", "--mcp", shop(), "--tools", "tools/shop.py", "-f", "json")
     assert done.returncode == 0, done.stderr
     names = [r["name"] for r in json.loads(done.stdout)]
-    assert names == SHOP_TOOLS + [f"mcp_shop_server__{n}" for n in SHOP_TOOLS]
+    assert names == SHOP_TOOLS + [f"haru-shop__{n}" for n in SHOP_TOOLS]
     assert done.stderr.splitlines()[0] == (
-        "note: mcp:mcp_shop_server: tool 'get_order_status' is also defined elsewhere; "
-        "registered as 'mcp_shop_server__get_order_status'"
+        "note: mcp:haru-shop: tool 'get_order_status' is also defined elsewhere; "
+        "registered as 'haru-shop__get_order_status'"
     )
 
 

@@ -15,7 +15,8 @@ from playground.core.mcp_source import McpContract, McpSource
 from playground.core.validation import check_result
 from tests.mcp.servers import FAULTY_SERVER, read_log, source_for, stdio_line
 
-LABEL = "mcp:mcp_faulty_server"
+LABEL = "mcp:faulty"  # the serverInfo.name it gives
+START_LABEL = "mcp:mcp_faulty_server"  # named after its script until it answers initialize
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +54,7 @@ def load_problem(mode: str, connect_timeout_s: float = 2.0) -> tuple[str, str, f
 
 def test_server_that_exits_at_start() -> None:
     where, message, _ = load_problem("exit", connect_timeout_s=10.0)
-    assert where == LABEL
+    assert where == START_LABEL
     assert message == (
         "the server closed the connection; stderr: faulty: cannot open config.toml, giving up"
     )
@@ -61,13 +62,13 @@ def test_server_that_exits_at_start() -> None:
 
 def test_server_that_never_answers_initialize() -> None:
     where, message, took = load_problem("silent", connect_timeout_s=1.0)
-    assert (where, message) == (LABEL, "no answer to initialize within 1 s")
+    assert (where, message) == (START_LABEL, "no answer to initialize within 1 s")
     assert took < 20.0  # a hang would never end; a loaded machine is slow
 
 
 def test_server_that_writes_non_protocol_text_instead_of_answering() -> None:
     where, message, _ = load_problem("garbage", connect_timeout_s=2.0)
-    assert where == LABEL
+    assert where == START_LABEL
     assert message == (
         "no answer to initialize within 2 s; it wrote non-protocol text to stdout: "
         "'Welcome to the faulty server! Type help for help.'"
@@ -105,18 +106,22 @@ def test_command_not_found() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "kind", "text"),
+    ("name", "text"),
     [
-        ("rate_limited", oc.TRANSIENT, "429 Too Many Requests: rate limited, try again later"),
-        ("unauthorized", oc.PERMISSION, "401 Unauthorized: this token may not read orders"),
-        ("broken", oc.RAISED, "the order database returned garbage"),
+        ("rate_limited", "429 Too Many Requests: rate limited, try again later"),
+        ("unauthorized", "401 Unauthorized: this token may not read orders"),
+        ("broken", "the order database returned garbage"),
     ],
 )
-def test_is_error_results_map_to_kinds(faulty: McpSource, name: str, kind: str, text: str) -> None:
+def test_is_error_results_are_the_tools_own_error_whatever_they_say(
+    faulty: McpSource, name: str, text: str
+) -> None:
+    # issue 21 item 3: words in an isError text never decide the kind
     run = faulty.call(tool(faulty, name), {}, 2.0)
     assert run.error is not None
-    assert (run.error.kind, run.error.text) == (kind, f"McpToolError: {text}")
-    assert run.error.details["server"] == "mcp_faulty_server"
+    assert (run.error.kind, run.error.reason) == (oc.RAISED, "isError")
+    assert run.error.text == f"McpToolError: {text}"
+    assert run.error.details["server"] == "faulty"
 
 
 def test_jsonrpc_invalid_params_is_invalid_args_with_the_servers_message(
@@ -203,20 +208,20 @@ def test_time_limit_cancels_and_a_responsive_server_is_kept(
     assert {"cancelled": "hang"} in read_log(faulty_log)  # notifications/cancelled arrived
 
 
-def test_tools_list_changed_is_noticed_and_reload_lists_the_new_tool(tmp_path: Path) -> None:
+def test_tools_list_changed_lists_again_at_once_and_the_new_tool_is_callable() -> None:
     source = source_for(stdio_line(FAULTY_SERVER, "serve"))
     changed: list[bool] = []
     source.on_tools_changed = lambda: changed.append(True)
     try:
         source.load()
-        assert source.call(tool(source, "add_tool"), {}, 2.0).value == "added"
-        deadline = time.monotonic() + 5
-        while not source.tools_changed and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert source.tools_changed and changed == [True]
         pid = source.call(tool(source, "pid"), {}, 2.0).value["pid"]
-        names = [c.name for c in source.refresh().contracts]
-        assert names[-1] == "extra"
+        run = source.call(tool(source, "add_tool"), {}, 2.0)
+        assert run.value == "added" and changed == [True]
+        assert run.warnings == [
+            f"{LABEL} sent notifications/tools/list_changed; its tools were listed again: "
+            "added extra"
+        ]
+        assert [c.name for c in source.contracts()][-1] == "extra"
         assert source.tools_changed is False
         assert source.call(tool(source, "pid"), {}, 2.0).value["pid"] == pid  # same process
         assert source.call(tool(source, "extra"), {}, 2.0).error is not None  # unknown to it

@@ -34,22 +34,28 @@ def gate(registry: Registry) -> Gate:
     return Gate(registry, retry=RetryPolicy(max_attempts=3), sleep=lambda s: None)
 
 
-def test_is_error_rate_limit_is_transient_and_retried_on_the_server(
+def test_is_error_saying_429_is_the_tools_own_error_sent_once(
     served: tuple[Registry, McpSource], log: Path
 ) -> None:
+    # issue 21 item 3: an isError text is never read for words ("rate limited", "try again")
     registry, source = served
     before = source.server_calls
     record = gate(registry).call("rate_limited", {})
-    assert record.kind == "transient"
-    assert record.body_runs == 3 and len(record.retries) == 2
-    assert source.server_calls - before == 3
-    assert sum(1 for e in read_log(log) if e.get("tool") == "rate_limited") == 3
-    assert "429 Too Many Requests" in record.message
+    assert record.kind == "raised" and record.error == "raised:McpToolError"
+    assert record.body_runs == 1 and record.retries == []
+    assert source.server_calls - before == 1
+    assert sum(1 for e in read_log(log) if e.get("tool") == "rate_limited") == 1
+    text = "429 Too Many Requests: rate limited, try again later"
+    assert text in record.message
+    assert text in record.wire["anthropic"]["content"]
+    assert text in record.wire["gemini"]["function_response"]["response"]["error"]
 
 
-def test_unauthorized_is_permission_and_not_retried(served: tuple[Registry, McpSource]) -> None:
+def test_is_error_saying_unauthorized_is_not_permission(
+    served: tuple[Registry, McpSource],
+) -> None:
     record = gate(served[0]).call("unauthorized", {})
-    assert record.kind == "permission" and record.body_runs == 1
+    assert record.kind == "raised" and record.body_runs == 1
     assert record.wire["anthropic"]["is_error"] is True
 
 
@@ -86,4 +92,4 @@ def test_server_stderr_is_in_the_records_printed_output(
 ) -> None:
     record = gate(served[0]).call("shout", {})
     assert record.kind == "ok" and "shouting on stderr" in record.printed
-    assert record.source == "mcp:mcp_faulty_server"
+    assert record.source == "mcp:faulty"

@@ -29,11 +29,11 @@ async def test_a_tui_call_on_a_server_is_rerun_on_that_server(tmp_path) -> None:
         await settle(app, pilot)
     entry = HistoryStore(db).get(1)
     assert entry is not None and entry.origin == "tui"
-    assert entry.source == "MCP server mcp_shop_server"  # not ./tools: none was loaded
+    assert entry.source == "MCP server haru-shop"  # not ./tools: none was loaded
     assert [m["mcp"] for m in entry.mcp] == [line]
     rerun = CliRunner().invoke(cli, ["history", "rerun", "1", "--history", str(db), "-f", "json"])
     assert rerun.exit_code == 0, rerun.stderr
     result = json.loads(rerun.stdout)
-    assert result["ran_on"] == {"old": ["mcp:mcp_shop_server"], "new": ["mcp:mcp_shop_server"]}
+    assert result["ran_on"] == {"old": ["mcp:haru-shop"], "new": ["mcp:haru-shop"]}
     assert result["same"] is True
     assert [c["tool"] for c in read_log(log)] == ["track_shipping", "track_shipping"]

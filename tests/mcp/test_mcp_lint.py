@@ -16,7 +16,7 @@ from playground.core.registry import Registry
 from tests.mcp.servers import REPO, stdio_line
 
 TRIAGE_SERVER = REPO / "fixtures" / "mcp_triage_server.py"
-ASK = "ask the author of MCP server 'mcp_triage_server' to "
+ASK = "ask the author of MCP server 'triage' to "
 #: Words of a fix for Python code; none belongs in a fix for a server's tool.
 PYTHON_ADVICE = ("annotate", "pydantic", "__contracts__", "docstring", "Field(", "TOOLS", "list[")
 

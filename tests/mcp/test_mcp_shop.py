@@ -29,7 +29,7 @@ def test_load_lists_the_shop_tools_with_schemas_and_flags(shop_source: McpSource
     contracts = {c.tool_name: c for c in shop_source.contracts()}
     assert list(contracts) == SHOP_TOOLS
     order = contracts["get_order_status"]
-    assert order.origin == "mcp" and order.source == "mcp:mcp_shop_server"
+    assert order.origin == "mcp" and order.source == "mcp:haru-shop"
     assert order.title == "주문 상태 조회"
     assert order.description == python.get("get_order_status").description
     assert order.parameters == python.get("get_order_status").parameters
@@ -118,17 +118,17 @@ def test_clashing_names_are_prefixed_as_a_visible_choice(tmp_path: Path) -> None
     sources = [McpSource(s) for s in specs]
     try:
         loaded = load_sources(sources[:1], taken=python.names())
-        assert [c.name for c in loaded.contracts] == [f"mcp_shop_server__{n}" for n in SHOP_TOOLS]
+        assert [c.name for c in loaded.contracts] == [f"haru-shop__{n}" for n in SHOP_TOOLS]
         assert loaded.choices[0] == (
-            "mcp:mcp_shop_server: tool 'get_order_status' is also defined elsewhere; "
-            "registered as 'mcp_shop_server__get_order_status'"
+            "mcp:haru-shop: tool 'get_order_status' is also defined elsewhere; "
+            "registered as 'haru-shop__get_order_status'"
         )
         renamed = loaded.contracts[0]
         assert isinstance(renamed, McpContract) and renamed.tool_name == "get_order_status"
         run = sources[0].call(renamed, {"order_id": "HR20260601"}, 2.0)
         assert run.value["found"] is True
         shown = provider_declaration("gemini", renamed.declaration())
-        assert shown.body["name"] == "mcp_shop_server__get_order_status"
+        assert shown.body["name"] == "haru-shop__get_order_status"
     finally:
         for source in sources:
             source.close()

@@ -57,11 +57,16 @@ async def test_call_and_ask_views_over_mcp(monkeypatch: pytest.MonkeyPatch) -> N
         assert ask.texts["choice"].startswith(
             'offline router calls track_shipping({"order_id": "HR20260604"})'
         )
-        # the MCP log panel: both servers, the noisy one's stdout line
+        # the MCP log panel (f11): both servers, the noisy one's stdout line
+        await pilot.press("f11")
+        await pilot.pause()
+        from textual.widgets import TabbedContent
+
+        assert app.query_one("#modes", TabbedContent).active == "mcp-log-tab"
         log = await app.view("mcp-log-tab")
         log.refresh_log()
         text = "\n".join(str(line) for line in log.query_one("#mcp-log").lines)
-        assert "== mcp:mcp_shop_server (stdio) ==" in text
+        assert "== mcp:haru-shop (stdio) ==" in text
         assert "wrote non-protocol text to stdout" in text
         sources = [s for s in app.pg.registry.sources if isinstance(s, McpSource)]
         assert len(sources) == 2
@@ -83,3 +88,66 @@ async def test_tools_list_changed_refreshes_the_contract_list() -> None:
             await pilot.pause(0.05)
         assert "extra" in app.pg.registry.names()
         assert "extra" in app.query_one(CallView).query_one("#contracts").names
+
+
+async def test_progress_moves_a_bar_in_the_record_panel_and_ctrl_x_cancels(tmp_path) -> None:
+    from textual.widgets import ProgressBar
+
+    from tests.mcp.servers import PROTOCOL_SERVER, read_log
+
+    log = tmp_path / "calls.jsonl"
+    specs = server_specs(commands=[stdio_line(PROTOCOL_SERVER, "--log", str(log))])
+    app = PlaygroundApp(mcp=specs)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        view = app.query_one(CallView)
+        assert await view.select_contract("ticking")
+        await pilot.pause()
+        form = app.query_one("#arg-form")
+        form.set_field("seconds", "8")
+        form.set_field("every", "0.1")
+        await pilot.press("ctrl+r")
+        bar = app.query_one(RecordView).query_one(ProgressBar)
+        for _ in range(400):  # wait on state: the bar shows the server's progress
+            await asyncio.sleep(0.02)
+            if bar.display and (bar.progress or 0) >= 2:
+                break
+        assert bar.display and bar.total == 80 and bar.progress >= 2
+        assert "progress" in app.query_one(RecordView).fields["status"]
+        await pilot.press("ctrl+x")
+        await settle(app, pilot)
+        fields = app.query_one(RecordView).fields
+        assert fields["kind"] == "cancelled"
+        assert not bar.display
+    for _ in range(200):
+        if {"cancelled": "ticking"} in read_log(log):
+            break
+        await asyncio.sleep(0.02)
+    assert {"cancelled": "ticking"} in read_log(log)
+
+
+async def test_an_image_result_is_named_and_saved_as_the_bytes_sent(tmp_path, monkeypatch) -> None:
+    import base64
+
+    from fixtures.mcp_protocol_server import PICTURE
+    from tests.mcp.servers import PROTOCOL_SERVER
+
+    monkeypatch.chdir(tmp_path)
+    app = PlaygroundApp(mcp=server_specs(commands=[stdio_line(PROTOCOL_SERVER)]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert await app.query_one(CallView).select_contract("picture")
+        await pilot.pause()
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        record_view = app.query_one(RecordView)
+        assert "2 media block(s) (image/png, audio/wav)" in record_view.fields["status"]
+        app.action_save_value()
+        await pilot.pause()
+    saved = sorted(p.name for p in tmp_path.iterdir())
+    assert saved == [
+        "playground-call_1-picture-1.png",
+        "playground-call_1-picture-2.wav",
+        "playground-call_1-picture.json",
+    ]
+    assert (tmp_path / saved[0]).read_bytes() == base64.b64decode(PICTURE)

@@ -55,6 +55,7 @@ class CallView(Horizontal):
         Binding("f6", "args_tab", "Form/JSON", id="args-tab", priority=True),
         Binding("f7", "wire_tab", "Wire", id="call-wire-tab", priority=True),
         Binding("f8", "edit_source", "Edit line", id="call-edit-source"),
+        Binding("ctrl+x", "cancel_call", "Cancel call", id="call-cancel", show=False),
     ]
 
     #: A call is in the worker: the Run button is disabled while it runs.
@@ -283,6 +284,15 @@ class CallView(Horizontal):
         self.record_view.show_running(name, contract.timeout_s if contract else None)
         remember_contract(name)
         self._call_worker(self.pg.gate, name, args)
+
+    def action_cancel_call(self) -> None:
+        """Cancel the running call on its MCP server (``notifications/cancelled``; the record
+        then says ``cancelled``)."""
+        sources = self.pg.registry.sources if self.pg is not None else []
+        if not self.running or not any(
+            getattr(s, "cancel_current", lambda: False)() for s in sources
+        ):
+            self.notify("No MCP call is running.", severity="warning")
 
     @work(exclusive=True, group="call", exit_on_error=False)
     async def _call_worker(self, gate: Gate, name: str, args: Any) -> None:

@@ -93,6 +93,11 @@ class RecordView(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         yield Static(self.empty_text, id=f"{self.prefix}-status", classes="status")
+        from textual.widgets import ProgressBar
+
+        bar = ProgressBar(id=f"{self.prefix}-progress", show_eta=False)
+        bar.display = False  # shown while an MCP server sends notifications/progress
+        yield bar
         yield RecordGrid(id=f"{self.prefix}-grid", classes="record-grid")
         yield Label("Value", classes="section")
         yield Static("-", id=f"{self.prefix}-value", classes="json")
@@ -120,14 +125,35 @@ class RecordView(VerticalScroll):
     def show_running(self, tool: str, timeout_s: float | None = None) -> None:
         """Mark a call to ``tool`` as running (the grid keeps the previous record, dimmed)."""
         limit = f" (time limit {timeout_s:g} s)" if timeout_s else ""
-        self.show_status(f"running {tool}…{limit}", running=True)
+        self.running_text = f"running {tool}…{limit}"
+        self.show_status(self.running_text, running=True)
         self.add_class("stale")
+        self._progress_bar(False)
+
+    def _progress_bar(self, shown: bool) -> Any:
+        from textual.widgets import ProgressBar
+
+        bar = self.query_one(f"#{self.prefix}-progress", ProgressBar)
+        bar.display = shown
+        if not shown:
+            bar.update(total=None, progress=0)
+        return bar
+
+    def show_progress(self, done: float, total: float | None, message: str | None) -> None:
+        """A ``notifications/progress`` of the running call: the bar (its total when the
+        server gives one) and the message in the status line."""
+        self._progress_bar(True).update(total=total, progress=done)
+        shown = f"{done:g}/{total:g}" if total else f"{done:g}"
+        text = f"{getattr(self, 'running_text', 'running')} progress {shown}"
+        self.show_status(f"{text} {message}" if message else text, running=True)
 
     def show_record(self, record: CallRecord) -> None:
         """Show every field of ``record`` and its wire JSON."""
         from playground.core.record import VALID, verdict_of
 
         self.remove_class("stale")
+        self._progress_bar(False)
+        self.media = media_blocks(record.mcp)
         values = record_fields(record)
         kind_style = KIND_STYLES.get(record.kind, "")
         for field, _ in ROWS:
@@ -142,8 +168,13 @@ class RecordView(VerticalScroll):
         self.fields["tool"] = record.tool
         self.fields["call_id"] = record.call_id
         verdict = verdict_of(record.verdict)
+        media = ""
+        if self.media:
+            kinds = ", ".join(mime for _, mime, _ in self.media)
+            media = f" · {len(self.media)} media block(s) ({kinds}): 'Save value' writes them"
         self.show_status(
-            f"{record.call_id} {record.tool}: {record.kind} · verdict {verdict} · cache {record.cache}"
+            f"{record.call_id} {record.tool}: {record.kind} · verdict {verdict} · cache "
+            f"{record.cache}{media}"
         )
         self.value_text = pretty_json(record.value)
         self.query_one(f"#{self.prefix}-value", Static).update(bounded_syntax(self.value_text))
@@ -178,6 +209,26 @@ class RecordView(VerticalScroll):
         self.query_one(WireView).show(None)
         self.show_status(text)
 
+    def save_media(self, folder: Path | None = None) -> list[Path]:
+        """Write each image, audio or blob block of the shown MCP result as the bytes the
+        server sent, to ``<folder>/playground-<call id>-<tool>-<index>.<ext>``; returns the
+        paths (``[]`` when there is none). Raises ``OSError``."""
+        import base64
+        import mimetypes
+
+        name = f"playground-{self.fields.get('call_id', 'call')}-{self.fields.get('tool', '')}"
+        paths = []
+        for index, mime, data in getattr(self, "media", []):
+            ext = (  # audio/wav is registered as audio/x-wav
+                mimetypes.guess_extension(mime)
+                or mimetypes.guess_extension(mime.replace("/", "/x-", 1))
+                or ".bin"
+            )
+            path = (folder or Path.cwd()) / f"{name}-{index}{ext}"
+            path.write_bytes(base64.b64decode(data))
+            paths.append(path)
+        return paths
+
     def save_value(self, folder: Path | None = None) -> Path | None:
         """Write the shown value (all of it, not the preview) and its wire JSON to
         ``<folder>/playground-<call id>-<tool>.json`` (default: the working directory);
@@ -192,3 +243,19 @@ class RecordView(VerticalScroll):
     @property
     def wire(self) -> WireView:
         return self.query_one(WireView)
+
+
+def media_blocks(mcp: dict[str, Any]) -> list[tuple[int, str, str]]:
+    """``(index, mimeType, base64 data)`` of the image / audio / blob blocks of an MCP
+    record's result as sent (``record.mcp["result"]["content"]``)."""
+    found = []
+    content = (mcp.get("result") or {}).get("content") or [] if mcp else []
+    for index, block in enumerate(content):
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") in ("image", "audio") and isinstance(block.get("data"), str):
+            found.append((index, str(block.get("mimeType") or ""), block["data"]))
+        resource = block.get("resource")
+        if isinstance(resource, dict) and isinstance(resource.get("blob"), str):
+            found.append((index, str(resource.get("mimeType") or ""), resource["blob"]))
+    return found
