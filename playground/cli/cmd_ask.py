@@ -41,10 +41,10 @@ from playground.cli.common import (
     record_history,
     stop_if_nothing_loaded,
     tools_paths,
-    visible,
 )
 from playground.cli.router_options import ModelOption, ModeOption, RouterOption
 from playground.core.canonical import shorten
+from playground.core.untrusted import shown
 from playground.routing import registry
 
 if TYPE_CHECKING:
@@ -92,9 +92,9 @@ def _moves_table(moves: list[dict[str, Any]]) -> Any:
         )
         table.add_row(
             str(i),
-            visible(what),
-            visible(str(exp.get("chosen") or "-")),
-            visible(_top_scores(exp)),
+            shown(what),
+            shown(str(exp.get("chosen") or "-")),
+            shown(_top_scores(exp)),
             one_line(str(exp.get("reason", ""))),
         )
     return table
@@ -113,7 +113,7 @@ def _table_view(data: dict[str, Any]) -> Any:
     ]
     parts: list[Any] = []
     if data.get("question") is not None:
-        parts.append(Text.assemble(("question ", "bold"), visible(str(data["question"]))))
+        parts.append(Text.assemble(("question ", "bold"), shown(str(data["question"]))))
     if data.get("moves"):
         parts.append(_moves_table(data["moves"]))
     parts.append(render.episode_view(shown))
