@@ -106,8 +106,8 @@ def _table_view(data: dict[str, Any]) -> Any:
 
     from playground.cli import render
 
-    shown = dict(data)
-    shown["steps"] = [
+    trimmed = dict(data)
+    trimmed["steps"] = [
         {k: v for k, v in s.items() if v not in (None, [], "") and k not in ("explanation",)}
         for s in data.get("steps") or []
     ]
@@ -116,7 +116,7 @@ def _table_view(data: dict[str, Any]) -> Any:
         parts.append(Text.assemble(("question ", "bold"), shown(str(data["question"]))))
     if data.get("moves"):
         parts.append(_moves_table(data["moves"]))
-    parts.append(render.episode_view(shown))
+    parts.append(render.episode_view(trimmed))
     return Group(*parts)
 
 

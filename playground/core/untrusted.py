@@ -10,7 +10,7 @@ CLI table shows such text through :func:`shown`; JSON shown or printed goes thro
 :func:`json_shown`. What the model reads (the wire JSON) is never changed: the rule is for
 display only.
 
-The rule (the character classes, Unicode 15):
+The rule (the character classes, Unicode 15.0):
 
 * C0 controls other than newline and tab (``U+0000``–``U+001F``), DEL (``U+007F``) and C1
   controls (``U+0080``–``U+009F``) become ``\\xNN`` (``\\x1b``, ``\\x9b``, ``\\x0d``). The rest
@@ -87,10 +87,10 @@ def shown(text: Any) -> str:
     """``text`` (any object: ``str(text)``) as the screen must show it (see the module
     docstring): ``"a\\x1b]52;c;eA==\\x07"`` → ``'a\\\\x1b]52;c;eA==\\\\x07'``, ``"x\\u202ey"`` →
     ``'x<U+202E>y'``, ``"재고 👍"`` unchanged. Newlines and tabs are kept."""
-    text = text if isinstance(text, str) else str(text)
-    if UNSAFE.search(text) is None:
-        return text
-    return UNSAFE.sub(_mark, text)
+    text_str: str = text if isinstance(text, str) else str(text)
+    if UNSAFE.search(text_str) is None:
+        return text_str
+    return UNSAFE.sub(_mark, text_str)
 
 
 def is_shown(text: str) -> bool:

@@ -9,11 +9,12 @@ import sys
 from typing import Literal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from corpus import ALL, CORPUS, OVERLONG  # noqa: E402
+from corpus import ALL, CORPUS, OVERLONG
 
 print("import-time stdout " + ALL)
 print("import-time stderr " + ALL, file=sys.stderr)
 os.write(1, b"import-time raw fd 1 \x1b]52;c;aW1wb3J0\x07\n")
+
 
 def corpus_echo(
     entry: str = "osc52_clipboard",
