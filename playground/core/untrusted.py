@@ -99,6 +99,26 @@ def is_shown(text: str) -> bool:
     return all(_kept(text, m.start()) for m in UNSAFE.finditer(text))
 
 
+def _one_cell(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    if code < 0x20:
+        return chr(0x2400 + code)  # the control pictures: ␛ for ESC, ␀ for NUL
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    return char if _kept(match.string, match.start()) else "\ufffd"
+
+
+def one_cell(text: str) -> str:
+    """``text`` for an editable field, where each character must stay one character (the
+    cursor moves over them): C0 controls as their control pictures (``␛`` for ESC), DEL as
+    ``␡``, C1 controls, bidi and invisible characters as ``\ufffd`` (joiners inside emoji
+    kept). Only what is drawn changes; the field's value stays as it is."""
+    if UNSAFE.search(text) is None:
+        return text
+    return UNSAFE.sub(_one_cell, text)
+
+
 def _json_escape(match: re.Match[str]) -> str:
     char = match.group()
     if _kept(match.string, match.start()):

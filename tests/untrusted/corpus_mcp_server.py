@@ -9,11 +9,11 @@ import sys
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import anyio  # noqa: E402
-import mcp.types as types  # noqa: E402
-from corpus import ALL, CORPUS  # noqa: E402
-from mcp.server.lowlevel import Server  # noqa: E402
-from mcp.server.stdio import stdio_server  # noqa: E402
+import anyio
+import mcp.types as types
+from corpus import ALL, CORPUS
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
 
 SCHEMA: dict[str, Any] = {
     "type": "object",

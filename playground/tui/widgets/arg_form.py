@@ -172,7 +172,7 @@ class ArgForm(VerticalScroll):
             self._others[index] = other
             return Horizontal(select, other, classes="arg-enum"), select
         field = FieldInput(
-            placeholder=spec.doc or spec.type_label,
+            placeholder=shown(spec.doc or spec.type_label),
             id=wid,
             validators=field_validators(spec),
             valid_empty=True,
