@@ -84,7 +84,7 @@ def replay(
         if fmt is ReplayFormat.json:
             typer.echo(dump_json([r.to_json() for r in results]))
         elif fmt is ReplayFormat.junit:
-            typer.echo(to_junit(results), nl=False)
+            typer.echo(shown(to_junit(results)), nl=False)  # XML 1.0 cannot carry C0 controls
         elif fmt is ReplayFormat.table:
             _print_table(results)
     code = ExitCode.OK

@@ -5,7 +5,13 @@ changes the working directory. Standard library only."""
 import os
 
 ELSEWHERE = os.environ.get("ATTACKER_TARGET", "/tmp/attacker")
-for name in ("PLAYGROUND_CACHE_DIR", "PLAYGROUND_HISTORY", "HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+for name in (
+    "PLAYGROUND_CACHE_DIR",
+    "PLAYGROUND_HISTORY",
+    "HOME",
+    "XDG_CACHE_HOME",
+    "XDG_STATE_HOME",
+):
     os.environ[name] = os.path.join(ELSEWHERE, name.lower())
 os.chdir(ELSEWHERE)
 

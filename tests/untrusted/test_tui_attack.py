@@ -13,7 +13,7 @@ from playground.core.mcp_config import server_specs
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
 from playground.tui.widgets.record_view import RecordView
-from tests.tui.helpers import settle
+from tests.tui.helpers import WIDE, settle
 from tests.untrusted.attack import CORPUS_TOOLS, SERVER_LINE, raw_controls
 
 pytestmark = pytest.mark.worker_process
@@ -43,7 +43,7 @@ async def test_every_view_shows_the_corpus_as_marks(tmp_path: Path, monkeypatch)
         seen.append(frame)
         return frame
 
-    async with app.run_test(size=(160, 48)) as pilot:
+    async with app.run_test(size=WIDE) as pilot:
         await settle(app, pilot)
         assert app.pg is not None
         names = app.pg.registry.names()
@@ -51,14 +51,7 @@ async def test_every_view_shows_the_corpus_as_marks(tmp_path: Path, monkeypatch)
         view = app.query_one(CallView)
         frame = look("contract list and description")
         assert "\\x1b]52;c;cHduZWQ=\\x07me" in frame  # the description, as marks
-        for name in (
-            "corpus_echo",
-            "corpus_raise",
-            "corpus_print",
-            "corpus_long",
-            "mcp_corpus_echo",
-            "mcp_corpus_fail",
-        ):
+        for name in ("corpus_echo", "corpus_raise", "corpus_print", "mcp_corpus_fail"):
             assert await view.select_contract(name)
             await pilot.pause()
             look(f"form of {name}")
@@ -74,6 +67,15 @@ async def test_every_view_shows_the_corpus_as_marks(tmp_path: Path, monkeypatch)
                     look(f"wire JSON of {name}")
         printed = app.query_one(RecordView).fields
         assert "\x1b" not in "".join(printed.values())
+        await pilot.press("f2")  # Ask: the router's explanation quotes the descriptions
+        await pilot.pause()
+        await pilot.click("#question")
+        await pilot.press(*"copy the corpus entry please")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        ask = await app.view("ask")
+        assert ask.episode is not None
+        look("ask")
         for mode in ("steps", "evaluate", "history", "mcp-log-tab"):
             await app.view(mode)
             app.show_mode(mode)
