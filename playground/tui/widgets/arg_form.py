@@ -16,11 +16,11 @@ import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.markup import escape
 from textual.validation import Function, Integer, Number, Validator
 from textual.widget import Widget
 from textual.widgets import Label, Select, Static, Switch
@@ -125,20 +125,19 @@ class ArgForm(VerticalScroll):
                 widgets.append(Static(shown(spec.doc), classes="arg-doc", markup=False))
         await self.mount_all(widgets)
 
-    def _label_text(self, spec: FieldSpec) -> Text:
-        """The field's label: its name, ``*`` when required, its type, its default and the
-        null mark; the schema's texts as they are shown (:func:`shown`), never as markup."""
-        text = Text.assemble((shown(spec.name), "bold"))
-        if spec.required:
-            text.append(" *", style="bold red")
-        text.append(f" {shown(spec.type_label)}", style="dim")
-        if spec.default is not None:
-            text.append(f" default {shown(repr(spec.default))}", style="dim")
-        if spec.name in self.nulls:
-            text.append(" ")
-            text.append(" null ", style="bold reverse")
-            text.append(" ctrl+n: undo", style="dim")
-        return text
+    def _label_text(self, spec: FieldSpec) -> str:
+        """The field's label (markup): its name, ``*`` when required, its type, its default
+        and the null mark; the schema's texts as they are shown (:func:`shown`) and escaped, so
+        never read as markup."""
+        name, type_label = escape(shown(spec.name)), escape(shown(spec.type_label))
+        mark = " [b red]*[/]" if spec.required else ""
+        default = (
+            f" [dim]default {escape(shown(repr(spec.default)))}[/]"
+            if spec.default is not None
+            else ""
+        )
+        null = " [b reverse] null [/] [dim]ctrl+n: undo[/]" if spec.name in self.nulls else ""
+        return f"[b]{name}[/]{mark} [dim]{type_label}[/]{default}{null}"
 
     def _field_widget(self, index: int, spec: FieldSpec) -> tuple[Widget, Any]:
         """``(widget to mount, the input widget)`` for one field."""
