@@ -20,7 +20,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.markup import escape
+from textual.content import Content
 from textual.validation import Function, Integer, Number, Validator
 from textual.widget import Widget
 from textual.widgets import Label, Select, Static, Switch
@@ -125,19 +125,18 @@ class ArgForm(VerticalScroll):
                 widgets.append(Static(shown(spec.doc), classes="arg-doc", markup=False))
         await self.mount_all(widgets)
 
-    def _label_text(self, spec: FieldSpec) -> str:
-        """The field's label (markup): its name, ``*`` when required, its type, its default
-        and the null mark; the schema's texts as they are shown (:func:`shown`) and escaped, so
-        never read as markup."""
-        name, type_label = escape(shown(spec.name)), escape(shown(spec.type_label))
-        mark = " [b red]*[/]" if spec.required else ""
-        default = (
-            f" [dim]default {escape(shown(repr(spec.default)))}[/]"
-            if spec.default is not None
-            else ""
-        )
-        null = " [b reverse] null [/] [dim]ctrl+n: undo[/]" if spec.name in self.nulls else ""
-        return f"[b]{name}[/]{mark} [dim]{type_label}[/]{default}{null}"
+    def _label_text(self, spec: FieldSpec) -> Content:
+        """The field's label: its name, ``*`` when required, its type, its default and the
+        null mark; the schema's texts as they are shown (:func:`shown`), never as markup."""
+        parts: list[str | tuple[str, str]] = [(shown(spec.name), "bold")]
+        if spec.required:
+            parts += [" ", ("*", "bold red")]
+        parts += [" ", (shown(spec.type_label), "dim")]
+        if spec.default is not None:
+            parts += [" ", (f"default {shown(repr(spec.default))}", "dim")]
+        if spec.name in self.nulls:
+            parts += [" ", (" null ", "bold reverse"), " ", ("ctrl+n: undo", "dim")]
+        return Content.assemble(*parts)
 
     def _field_widget(self, index: int, spec: FieldSpec) -> tuple[Widget, Any]:
         """``(widget to mount, the input widget)`` for one field."""
