@@ -11,7 +11,6 @@ printed).
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -44,7 +43,7 @@ from playground.cli.common import (
 )
 from playground.cli.router_options import ModelOption, ModeOption, RouterOption
 from playground.core.canonical import shorten
-from playground.core.untrusted import shown
+from playground.core.untrusted import dumps, shown
 from playground.routing import registry
 
 if TYPE_CHECKING:
@@ -72,7 +71,7 @@ def _top_scores(explanation: Any, n: int = 3) -> str:
 
 
 def _args_text(args: Any) -> str:
-    return json.dumps(args, ensure_ascii=False, default=repr)
+    return dumps(args, default=repr)
 
 
 def _moves_table(moves: list[dict[str, Any]]) -> Any:
