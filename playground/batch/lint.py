@@ -4,15 +4,35 @@ Every rule names its source. Severities: ``error`` (exit 1), ``warning`` (exit 1
 ``--strict``), ``info`` (never changes the exit code).
 
 =========================  ========  ==========================================================
-rule                       severity  what it flags (seed 002 unless said otherwise)
+rule                       severity  what it flags (seed 002 unless said otherwise; the
+                                     provider rules are in :mod:`playground.batch.lint_providers`
+                                     with their sources)
 =========================  ========  ==========================================================
-``name-invalid``           error     a name Gemini's API refuses (google-genai 3.6.1,
+``gemini-name``            error     a name Gemini's API refuses (google-genai 3.6.1,
                                      ``google/genai/types.py``, ``FunctionDeclaration.name``:
                                      "Must start with a letter or an underscore. Must be a-z,
                                      A-Z, 0-9, or contain underscores, dots, colons and dashes,
                                      with a maximum length of 128."): Hangul or other non-ASCII
                                      letters, spaces, a leading digit, over 128 characters.
                                      See :func:`gemini_name_problems`.
+``gemini-schema``          error     parameters that are no object schema (Gemini's
+                                     ``parameters_json_schema`` "must describe an object").
+``anthropic-name``,        error     a tool name Anthropic / OpenAI refuses
+``openai-name``                      (``^[a-zA-Z0-9_-]{1,64}$``).
+``anthropic-param-name``   error     a parameter name Anthropic refuses
+                                     (``^[a-zA-Z0-9_.-]{1,64}$``).
+``anthropic-schema``,      error     parameters that are no object schema, or a combinator at
+``openai-schema``                    the root.
+``openai-array-items``     error     an array schema without ``items``: OpenAI answers 400
+                                     "array schema missing items", strict or not.
+``openai-strict``          info      what OpenAI's ``strict: true`` would refuse (Structured
+                                     Outputs, "Supported schemas"): ``additionalProperties``
+                                     not ``false``, a property not ``required``, an unsupported
+                                     keyword or format, ``$ref`` beside other keywords, limits.
+``anthropic-strict``       info      what Anthropic's ``strict: true`` would refuse (Structured
+                                     outputs, "JSON Schema limitations").
+``gemini-lossy``           warning   a keyword the Gemini copy drops that an answer cannot be
+                                     mapped back from.
 ``name-verb-object``       warning   a name that is one word (``search``) or has no verb from
                                      :data:`VERBS` first or last ("이름은 동사 + 대상의 꼴").
                                      ``stock_lookup`` (object + verb-noun) is accepted: both
@@ -34,17 +54,24 @@ rule                       severity  what it flags (seed 002 unless said otherwi
                                      ``1..5`` → ``minimum``/``maximum``; "YYYY-MM-DD" →
                                      ``format: date``; "starts with"/"로 시작"/"8자리" →
                                      ``pattern``; "기본값"/"default is" → ``default``.
+``format-type-disagree``   info      a ``date-time``/``time`` parameter whose own type takes
+                                     what the declared format refuses (a plain ``datetime``
+                                     takes local time; RFC 3339 needs an offset): the gate
+                                     checks the type's rule and the declaration says so.
 ``example-invalid``        warning   an example (``examples``, or "e.g."/"예:" in the prose) that
                                      the parameter's own schema refuses, formats included: the
-                                     model copies it and the gate refuses the call.
+                                     model copies it and the gate refuses the call. An array or
+                                     object written in JSON (``e.g. ["Acme"]``) is read as JSON.
 ``optional-undocumented``  warning   an optional parameter whose prose never says when to leave
                                      it out ("선택 인자는 비워도 된다는 사실을 명시해야 실제로
                                      비운다").
-``effects-undeclared``     warning   a Python tool that sets neither ``side_effects`` nor
-                                     ``cacheable``: assumed read-only, so its successes are
-                                     cached and its transient failures retried.
+``effects-undeclared``     warning   a tool whose effects are only inferred from a verb or
+                                     unknown (a Python tool without ``side_effects`` /
+                                     ``cacheable``, an MCP tool without annotations).
 ``returns-undeclared``     warning   no ``returns`` schema and no return annotation with a shape
                                      ("반환값도 스키마 설계의 일부다").
+``returns-unbounded``      warning   rows with no ``max_rows`` / ``max_bytes`` (Claude Code
+                                     caps MCP tool output at 25,000 tokens).
 ``returns-personal-data``  warning   a returned key that looks like personal data (seed 000:
                                      "수령인 이름과 주소는 돌려주지 않는다"); see
                                      :func:`personal_key`.
@@ -70,6 +97,10 @@ at least :data:`OVERLAP_MIN_SHARED` (3) words. A description has a boundary when
 of :data:`BOUNDARY_MARKERS` or names another registered tool (seed 002: "서로를 가리켜 주면
 경계가 생긴다").
 
+Every fix fits where the tool comes from (:func:`playground.batch.lint_base.fix_for`): what to
+change in the code for a Python function, in the ``TOOLS`` table for a table entry, and what to
+ask of the server's author for an MCP server's tool.
+
 This module owns the entry points (:func:`lint_contract`, :func:`lint_registry`, sorting,
 counting, the exit code) and the tool-count rule. The rule functions are in
 :mod:`playground.batch.lint_rules`, the shared severities, :data:`RULES`, :class:`Finding`,
@@ -94,6 +125,7 @@ from playground.batch.lint_providers import budget_findings, provider_findings
 from playground.batch.lint_rules import (
     description_findings,
     effects_findings,
+    format_type_findings,
     invalid_name_findings,
     name_findings,
     param_findings,
@@ -152,6 +184,7 @@ def lint_contract(
         + param_findings(contract, sources)
         + returns_findings(contract)
         + effects_findings(contract)
+        + format_type_findings(contract)
         + provider_findings(contract)
         + budget_findings(contract)
     )

@@ -32,10 +32,32 @@ SEVERITY_ORDER = {ERROR: 0, WARNING: 1, INFO: 2}
 
 #: rule id → (default severity, one-line summary, source)
 RULES: dict[str, tuple[str, str, str]] = {
-    "name-invalid": (
+    "gemini-name": (
         ERROR,
         "a tool name Gemini's API refuses",
         "google-genai 3.6.1 types.py, FunctionDeclaration.name",
+    ),
+    "gemini-schema": (
+        ERROR,
+        "parameters that do not describe an object, which Gemini's API refuses",
+        "google-genai 3.6.1 types.py, FunctionDeclaration.parameters_json_schema",
+    ),
+    "openai-array-items": (
+        ERROR,
+        "an array schema without items, which OpenAI's API refuses (strict or not)",
+        "OpenAI API error 400 invalid_function_parameters: 'array schema missing items'",
+    ),
+    "openai-strict": (
+        INFO,
+        "what OpenAI refuses with strict: true (additionalProperties false in every object, "
+        "every property required, supported keywords and formats, size limits)",
+        "OpenAI Structured Outputs guide, 'Supported schemas'",
+    ),
+    "anthropic-strict": (
+        INFO,
+        "what Anthropic refuses with strict: true (additionalProperties false in every object, "
+        "supported keywords and formats, no recursion)",
+        "Anthropic docs, Structured outputs: 'JSON Schema limitations'",
     ),
     "anthropic-name": (
         ERROR,
@@ -94,9 +116,15 @@ RULES: dict[str, tuple[str, str, str]] = {
     ),
     "effects-undeclared": (
         WARNING,
-        "neither side_effects nor cacheable declared: read-only is assumed",
+        "effects only inferred or unknown: neither declared nor annotated",
         "seed 004, 일시적 오류는 툴 실행 계층에서 재시도; MCP 2025-06-18 ToolAnnotations "
         "(readOnlyHint defaults to false)",
+    ),
+    "format-type-disagree": (
+        INFO,
+        "a date/time parameter's type takes more than its declared format says",
+        "JSON Schema 2020-12 §7.3.1 (RFC 3339 date-time needs an offset); pydantic datetime "
+        "accepts a naive ISO 8601 value",
     ),
     "returns-undeclared": (
         WARNING,
@@ -668,6 +696,27 @@ def is_rows_list(schema: dict[str, Any]) -> bool:
     (``prefixItems``: ``-> tuple[int, str]``, a ``NamedTuple``), whose length says nothing
     about how much matched."""
     return schema.get("type") == "array" and "prefixItems" not in schema
+
+
+def server_of(contract: Contract | None) -> str:
+    """The MCP server's name for a contract of an MCP server, else ``""``."""
+    if contract is None or contract.origin != "mcp":
+        return ""
+    return str(getattr(contract, "server", "") or "?")
+
+
+def fix_for(contract: Contract | None, *, code: str, mcp: str, table: str | None = None) -> str:
+    """The fix that fits where ``contract`` comes from: ``code`` for a Python function (what to
+    change in the code), ``table`` for a seed-003 ``TOOLS`` table entry (``code`` when not
+    given), and for an MCP server's tool what to ask of the server's author: ``"ask the author
+    of MCP server 'shop' to " + mcp`` (the playground sends the tool as the server lists it,
+    so there is nothing to change locally)."""
+    server = server_of(contract)
+    if server:
+        return f"ask the author of MCP server {server!r} to {mcp}"
+    if contract is not None and contract.origin == "table" and table is not None:
+        return table
+    return code
 
 
 def make_finding(

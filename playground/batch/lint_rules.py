@@ -1,6 +1,6 @@
 """The schema lint rules, grouped: naming, description/boundary, parameter prose, returns.
 
-Owns the rule functions that turn one contract into findings: name rules (``name-invalid``
+Owns the rule functions that turn one contract into findings: name rules (``gemini-name``
 with :func:`gemini_name_problems` / :func:`suggest_gemini_name`, ``name-verb-object``,
 ``name-vague``, ``name-version``, ``name-two-things``), description rules
 (``description-missing``, ``description-no-boundary`` with :func:`has_boundary` and
@@ -37,6 +37,7 @@ from playground.batch.lint_base import (
     DocstringSources,
     Finding,
     content_words,
+    fix_for,
     has_keyword,
     is_rows_list,
     make_finding,
@@ -47,7 +48,7 @@ from playground.core.canonical import canonical_json
 from playground.core.contracts import Contract
 from playground.core.examples import refused_examples
 from playground.core.registry import Registry
-from playground.core.validation import arg_doc
+from playground.core.validation import arg_doc, validation_schema
 
 # --------------------------------------------------------------------------------- name rules
 
@@ -110,14 +111,14 @@ def invalid_name_findings(contract: Contract) -> list[Finding]:
     )
     return [
         make_finding(
-            "name-invalid",
+            "gemini-name",
             contract,
             name,
             contract.source,
             f"{shown!r} {'; '.join(why)}: Gemini's API rejects the whole request (google-genai "
             "FunctionDeclaration.name: start with a letter or underscore; a-z, A-Z, 0-9, _ . : -; "
             f"at most {GEMINI_NAME_MAX} characters).",
-            hint + ".",
+            fix_for(contract, code=hint, mcp=hint.replace("rename it", "rename the tool")) + ".",
         )
     ]
 
@@ -138,7 +139,11 @@ def name_findings(contract: Contract) -> list[Finding]:
                 src,
                 f"{name!r} says it does two things ({left!r} and {right!r}): the model calls it when "
                 "only one is wanted, or hesitates to call it at all.",
-                f"split it into two tools, e.g. {left} + {right}; keep side effects in separate tools.",
+                _same(
+                    contract,
+                    f"split it into two tools, e.g. {left} + {right}; keep side effects in separate "
+                    "tools.",
+                ),
             )
         )
     if VERSION_RE.search(name) or VERSION_WORDS & set(words):
@@ -149,7 +154,11 @@ def name_findings(contract: Contract) -> list[Finding]:
                 name,
                 src,
                 f"{name!r} carries a version or age marker; a version means nothing to the model.",
-                "name it for what it does (query_v2 → query_inventory) and retire or hide the old one.",
+                _same(
+                    contract,
+                    "name it for what it does (query_v2 → query_inventory) and retire or hide the "
+                    "old one.",
+                ),
             )
         )
     vague = [w for w in words if w in VAGUE_WORDS]
@@ -162,8 +171,11 @@ def name_findings(contract: Contract) -> list[Finding]:
                 name,
                 src,
                 f"{name!r} uses vague word(s) ({shown}): neither the action nor the object is clear.",
-                "use a concrete verb and object, e.g. get_data → get_customer_profile, handler → "
-                "cancel_subscription.",
+                _same(
+                    contract,
+                    "use a concrete verb and object, e.g. get_data → get_customer_profile, "
+                    "handler → cancel_subscription.",
+                ),
             )
         )
     plain = [w for w in words if not w.isdigit() and not re.fullmatch(r"v\d*", w)]
@@ -175,7 +187,7 @@ def name_findings(contract: Contract) -> list[Finding]:
                 name,
                 src,
                 f"{name!r} is a single word: it does not say what it acts on.",
-                "name it verb + concrete object, e.g. search → search_orders.",
+                _same(contract, "name it verb + concrete object, e.g. search → search_orders."),
             )
         )
     elif not ({plain[0], plain[-1]} & (VERBS | VAGUE_VERBS)):
@@ -186,7 +198,9 @@ def name_findings(contract: Contract) -> list[Finding]:
                 name,
                 src,
                 f"{name!r} has no verb (first or last word): the model cannot tell what it does.",
-                "name it verb + concrete object, e.g. handler → cancel_subscription.",
+                _same(
+                    contract, "name it verb + concrete object, e.g. handler → cancel_subscription."
+                ),
             )
         )
     return out
@@ -241,7 +255,15 @@ def description_findings(contract: Contract, registry: Registry) -> list[Finding
                 loc,
                 src,
                 f"{contract.name} has no description: the model sees only its name and argument names.",
-                "say what it does, when to use it and when not (pointing at the alternative tool).",
+                fix_for(
+                    contract,
+                    code="write a docstring that says what it does, when to use it and when not "
+                    "(pointing at the alternative tool).",
+                    table='write its "description": what it does, when to use it and when not '
+                    "(pointing at the alternative tool).",
+                    mcp="describe the tool: what it does, when to use it and when not (pointing "
+                    "at the alternative tool).",
+                ),
             )
         ]
     names = registry.names()
@@ -260,8 +282,12 @@ def description_findings(contract: Contract, registry: Registry) -> list[Finding
             loc,
             src,
             f"{contract.name}'s description never says when NOT to use it, yet it overlaps {near}.",
-            f'add a boundary sentence naming the alternative, e.g. "... 문의에는 사용하지 않는다({hits[0][0]}를 쓴다)" '
-            f'/ "Do not use it for ...; use {hits[0][0]} instead."',
+            _same(
+                contract,
+                "add a boundary sentence naming the alternative to its description, e.g. "
+                f'"... 문의에는 사용하지 않는다({hits[0][0]}를 쓴다)" / "Do not use it for ...; use '
+                f'{hits[0][0]} instead."',
+            ),
         )
     ]
 
@@ -316,6 +342,12 @@ def _number(text: str) -> int | float:
     return float(text) if "." in text else int(text)
 
 
+def _same(contract: Contract, fix: str) -> str:
+    """``fix`` as it is for a Python tool; for an MCP server's tool, what to ask of its author
+    (:func:`playground.batch.lint_base.fix_for`)."""
+    return fix_for(contract, code=fix, mcp=fix)
+
+
 def _how(contract: Contract, table_key: str, function_hint: str) -> str:
     if contract.origin == "table":
         return f" In the TOOLS table: {table_key}."
@@ -341,8 +373,14 @@ def _prose_findings(
                 src,
                 f"{param}: the prose says {_clause(prose, what)!r}, but the schema has no {keyword}; the "
                 "model may ignore prose, and the gate cannot enforce it.",
-                f"declare it in the schema: {example}; keep only what a type cannot say (where the "
-                "value comes from, when not to use it)." + _how(contract, table_key, fn_hint),
+                fix_for(
+                    contract,
+                    code=f"declare it in the schema: {example}; keep only what a type cannot say "
+                    "(where the value comes from, when not to use it)."
+                    + _how(contract, table_key, fn_hint),
+                    mcp=f"declare it in the tool's inputSchema: {example}, and keep in the prose "
+                    "only what a type cannot say (where the value comes from, when not to use it).",
+                ),
             )
         )
 
@@ -421,8 +459,9 @@ def param_findings(contract: Contract, sources: DocstringSources) -> list[Findin
             else contract.source
         )
         out.extend(_prose_findings(contract, param, schema, prose, src))
-        for example, why in refused_examples(
-            param, schema, contract.description, root=contract.parameters
+        checked = (validation_schema(contract).get("properties") or {}).get(param, schema)
+        for example, why in refused_examples(  # as the gate checks it: the parameter's own type
+            param, checked, contract.description, root=contract.parameters
         ):
             out.append(
                 make_finding(
@@ -432,7 +471,15 @@ def param_findings(contract: Contract, sources: DocstringSources) -> list[Findin
                     src,
                     f"the example {canonical_json(example)} for {param} is refused by its own "
                     f"schema ({why}); the model copies examples, then the call is refused.",
-                    "write an example that passes the schema, or change the schema to accept it",
+                    fix_for(
+                        contract,
+                        code="write an example in the docstring that passes the schema, or change "
+                        "the annotation to accept it",
+                        table='write an example in its "description" that passes the schema, or '
+                        "change the schema to accept it",
+                        mcp="make the example in the tool's description pass its inputSchema, or "
+                        "the inputSchema accept it",
+                    ),
                 )
             )
         if param not in required and not any(m in prose.lower() for m in OMIT_MARKERS):
@@ -444,36 +491,80 @@ def param_findings(contract: Contract, sources: DocstringSources) -> list[Findin
                     src,
                     f"{param} is optional, but nothing says when to leave it out; models fill optional "
                     "arguments with guesses (today's date, an arbitrary value).",
-                    'say when to omit it, e.g. "사용자가 말하지 않았으면 생략한다" / '
-                    '"Omit it unless the user gives one."',
+                    _same(
+                        contract,
+                        'say in its description when to omit it, e.g. "사용자가 말하지 않았으면 '
+                        '생략한다" / "Omit it unless the user gives one."',
+                    ),
                 )
             )
     return out
 
 
-def effects_findings(contract: Contract) -> list[Finding]:
-    """``effects-undeclared``: a Python tool (function or table) that sets neither
-    ``side_effects`` nor ``cacheable``. The playground then treats it as read-only: a repeated
-    call is answered from the cache without running the body, and a transient failure is
-    retried (seed 004) — both wrong for a tool that books, sends or writes. MCP tools are not
-    flagged: without ``readOnlyHint`` they already count as having side effects (the MCP spec's
-    default)."""
-    if contract.effects_declared or contract.origin not in ("function", "table"):
-        return []
-    where = "__contracts__" if contract.origin == "function" else "the TOOLS table"
-    return [
-        make_finding(
-            "effects-undeclared",
-            contract,
-            contract.name,
-            contract.source,
-            f"{contract.name} declares neither side_effects nor cacheable, so it is assumed to "
-            "only read: a repeated call is served from the cache without running the body, and "
-            "a transient failure is retried.",
-            f'declare it in {where}: "side_effects": True for a tool that changes anything '
-            '(books, sends, writes), else "side_effects": False.',
+def format_type_findings(contract: Contract) -> list[Finding]:
+    """``format-type-disagree``: where a parameter's declared ``format`` (RFC 3339's
+    ``date-time`` or ``time``, as google-genai writes every ``datetime``/``time``) and its own
+    Python type disagree (issue 20 item 3): the type takes a value without an offset. The gate
+    checks what the type takes (:mod:`playground.core.type_formats`) and the declaration's
+    description says so; the author may prefer a type that says what is meant."""
+    from playground.core.type_formats import KINDS
+
+    out: list[Finding] = []
+    for param, kind in sorted(contract.type_formats.items()):
+        declared, _, words, example = KINDS[kind]
+        if kind == "aware-datetime":
+            continue  # only the minutes-without-seconds detail differs: nothing to decide
+        out.append(
+            make_finding(
+                "format-type-disagree",
+                contract,
+                f"{contract.name}.{param}",
+                contract.source,
+                f"{param} is declared format {declared!r} (RFC 3339: seconds and an offset), "
+                f"but its type takes {example!r} ({words.rstrip('.')}). The playground checks "
+                "what the type takes and tells the model so in the parameter's description.",
+                "annotate it AwareDatetime (pydantic) if an offset is required, NaiveDatetime if "
+                "only local times are meant; a plain datetime compared with aware ones raises "
+                "TypeError",
+            )
         )
-    ]
+    return out
+
+
+def effects_findings(contract: Contract) -> list[Finding]:
+    """``effects-undeclared``: a tool whose effects are only inferred (from its name's or its
+    description's verb) or unknown (:mod:`playground.core.effects`, issue 20 item 1). The gate
+    never caches or retries a tool that may write, so a read the guess took for a write (or
+    for unknown) loses its cache, and a write it took for a read would be cached: the author
+    should say. The fix fits the source: for a Python tool, ``__contracts__`` / the ``TOOLS``
+    table; for an MCP tool, annotations the server's author adds (MCP 2025-06-18 tool
+    annotations ``readOnlyHint`` / ``destructiveHint`` / ``idempotentHint``)."""
+    if contract.effects_basis not in ("inferred", "unknown"):
+        return []
+    if contract.effects_basis == "inferred":
+        said = (
+            f"{contract.name}'s effects are only inferred ({contract.effects}, from "
+            f"{contract.effects_evidence})"
+        )
+    else:
+        said = f"{contract.name}'s effects are unknown (its name and description name no verb)"
+    said += (
+        ": a write or unknown tool is never served from the cache and a failure is not retried;"
+        " a read is cached and retried."
+    )
+    if contract.origin == "mcp":
+        fix = (
+            "ask the server's author to annotate the tool: readOnlyHint: true for a read, else "
+            "destructiveHint and idempotentHint (MCP tool annotations)."
+        )
+    else:
+        where = "__contracts__" if contract.origin == "function" else "the TOOLS table"
+        fix = (
+            f'declare it in {where}: "side_effects": True for a tool that changes anything '
+            '(books, sends, writes), else "side_effects": False; "idempotent": True where a '
+            "repeat is harmless."
+        )
+    return [make_finding("effects-undeclared", contract, contract.name, contract.source, said, fix)]
 
 
 # ------------------------------------------------------------------------------ returns rules
@@ -651,8 +742,14 @@ def returns_findings(contract: Contract) -> list[Finding]:
                 src,
                 f"{contract.name} declares no result shape: nothing checks what it returns or that it "
                 "returns only what the purpose needs.",
-                "annotate the return with a shape (a pydantic model, list[Model], int), or declare "
-                "'returns' (JSON Schema, plus max_rows for lists) in __contracts__ or the TOOLS table.",
+                fix_for(
+                    contract,
+                    code="annotate the return with a shape (a pydantic model, list[Model], int), "
+                    "or declare 'returns' (JSON Schema, plus max_rows for lists) in __contracts__.",
+                    table="declare 'returns' in its TOOLS entry (keys and rows, with max_len).",
+                    mcp="declare an outputSchema for the tool and return structuredContent that "
+                    "fits it (MCP 2025-06-18, tools: 'Output Schema').",
+                ),
             )
         ]
     out: list[Finding] = []
@@ -669,8 +766,11 @@ def returns_findings(contract: Contract) -> list[Finding]:
                 src,
                 f"{contract.name} returns {path!r}, which looks like personal data; every result stays "
                 "in the conversation and is re-sent on every turn.",
-                "return only what the purpose needs (seed 000: no recipient name or address); if it is "
-                "the name of a thing, say so in the key (product_name, store_address).",
+                _same(
+                    contract,
+                    "return only what the purpose needs (seed 000: no recipient name or address); "
+                    "if it is the name of a thing, say so in the key (product_name, store_address).",
+                ),
             )
         )
     rows_key = returns.get("rows_key", "rows")
@@ -683,8 +783,11 @@ def returns_findings(contract: Contract) -> list[Finding]:
                 loc,
                 src,
                 f"{contract.name} returns a bare list: [] cannot say whether nothing matched or the lookup failed.",
-                '{"rows": [...], "note": "..."} with a note when rows is empty, e.g. "조건에 맞는 주문이 '
-                '없다. 기간을 넓히거나 키워드를 바꿔 볼 것".',
+                _same(
+                    contract,
+                    'return {"rows": [...], "note": "..."} with a note when rows is empty, e.g. '
+                    '"조건에 맞는 주문이 없다. 기간을 넓히거나 키워드를 바꿔 볼 것".',
+                ),
             )
         )
     elif (
@@ -701,8 +804,11 @@ def returns_findings(contract: Contract) -> list[Finding]:
                 f"{contract.name} returns {rows_key!r} rows but declares no 'note': an empty result "
                 "cannot say what to try next (the playground's gate adds a generic note; a real "
                 "deployment does not).",
-                f'add "note" (string) to the returns schema and set it when {rows_key} is empty, '
-                'e.g. "nothing matched: widen the period or change the keyword".',
+                _same(
+                    contract,
+                    f'add "note" (string) to the returns schema and set it when {rows_key} is '
+                    'empty, e.g. "nothing matched: widen the period or change the keyword".',
+                ),
             )
         )
     return out

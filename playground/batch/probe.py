@@ -24,7 +24,10 @@ Cases generated (:func:`probe_cases`), in this order:
   format, which a padded string would break).
 * ``not-in-enum:<arg>``, ``pattern-miss:<arg>``, ``bad-date:<arg>`` (``2026-02-30``, for
   ``format: date``).
-* ``unknown-arg`` -- the baseline plus an argument the contract does not declare.
+* ``unknown-arg`` -- the baseline plus an argument the contract does not declare: invalid for a
+  Python tool (its signature refuses it) and for an MCP tool whose ``inputSchema`` says
+  ``additionalProperties: false``; valid for another MCP tool (JSON Schema allows other
+  properties unless it says not), so it reaches the server.
 * ``args-as-json-string`` -- the baseline serialised as a JSON string (verdict ``shape``).
 
 A case passes when an ``invalid`` input got a non-empty verdict and the body did not run
@@ -66,7 +69,8 @@ class ProbeCase:
 
     ``name``: the case id (``missing:sku``). ``args``: the arguments sent. ``expected``:
     ``valid`` | ``invalid``. ``expected_verdict``: the reason code the schema implies (a hint;
-    the gate reports only the first defect, so it may differ). ``verdict`` / ``kind`` /
+    the verdict is the gate's first reason, so it may differ). ``reasons``: every violation
+    the gate found, ``{code, path, message}``. ``verdict`` / ``kind`` /
     ``body_ran``: from the gate's record. ``body_runs``: how much the contract's body-run count
     moved for this case. ``ran``: ``False`` when the case was only validated (side effects).
     ``note``: why a case was judged a problem, or an explanation.
@@ -83,6 +87,7 @@ class ProbeCase:
     ran: bool = True
     note: str = ""
     warnings: list[str] = field(default_factory=list)
+    reasons: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -118,6 +123,7 @@ class ProbeCase:
             "problem": self.problem,
             "note": self.note,
             "warnings": self.warnings,
+            "reasons": self.reasons,
         }
 
 
@@ -345,7 +351,17 @@ def probe_cases(contract: Contract) -> list[ProbeCase]:
     extra = EXTRA_ARG
     while extra in props:
         extra += "_x"
-    cases.append(ProbeCase("unknown-arg", {**base, extra: 1}, INVALID, f"unknown:{extra}"))
+    if contract.origin != "mcp" or contract.parameters.get("additionalProperties") is False:
+        cases.append(ProbeCase("unknown-arg", {**base, extra: 1}, INVALID, f"unknown:{extra}"))
+    else:  # JSON Schema allows other properties unless it says not: the server decides
+        cases.append(
+            ProbeCase(
+                "unknown-arg",
+                {**base, extra: 1},
+                VALID,
+                note="the inputSchema allows other properties (additionalProperties is not false)",
+            )
+        )
     cases.append(
         ProbeCase(
             "args-as-json-string",
@@ -471,6 +487,7 @@ def probe_contract(
         if case.expected == VALID and not run_valid:
             verdict = check_args(contract, case.args)
             case.verdict, case.ran = verdict_of(verdict.code), False
+            case.reasons = [r.to_json() for r in verdict.reasons]
             case.note = (
                 case.note + "; " if case.note else ""
             ) + "validated only (the tool has side effects)"
@@ -479,6 +496,7 @@ def probe_contract(
             record = gate.call(contract.name, case.args)
             case.verdict, case.kind, case.body_ran = record.verdict, record.kind, record.body_ran
             case.warnings = list(record.warnings)
+            case.reasons = list(record.reasons)
             case.body_runs = gate.body_runs[contract.name] - before
         report.cases.append(case)
     return report

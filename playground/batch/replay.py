@@ -206,7 +206,8 @@ def replay_file(
     """Replay the golden file at ``path`` on ``pg`` and compare.
 
     ``make_router(name) -> (router, notes)`` builds the router a question was saved with
-    (the CLI's router choice; notes say when another one is used). ``update``: rewrite the file
+    (the CLI's router choice); a :class:`UsageError` it raises (a router without its key:
+    never replayed on another one) becomes the file's ``error``. ``update``: rewrite the file
     with today's run when it drifted. Never raises for a bad file: ``error`` says what is wrong.
     """
     result = ReplayResult(file=str(path))

@@ -2,8 +2,8 @@
 
 Routers: any registered in :mod:`playground.routing.registry` (``offline``, the default, is
 deterministic and explains its choice; ``gemini`` needs ``GEMINI_API_KEY`` or
-``GOOGLE_API_KEY``). A router whose key is missing is replaced by the default one with a one-line
-note on stderr saying how to set it. ``--dry-run``: run nothing — for a router with a dry run
+``GOOGLE_API_KEY``). A router whose key is missing is an error: one line naming the variable,
+exit 2, before any tool is loaded (never a silent run of another router). ``--dry-run``: run nothing — for a router with a dry run
 (Gemini) print the exact request it would send (no key needed), for others the first move it
 would make. A router error mid-episode ends the episode with a clear reply (exit 0: the episode
 printed).
@@ -169,6 +169,8 @@ def ask(
             check_text(question, "the question")
         except JsonInputError as exc:
             fail(str(exc))
+        # no key for --router: exit 2 before loading anything (an MCP server, a worker)
+        choice = choose_router(router, model, mode, os.environ, dry_run=dry_run)
         pg = open_workbench(
             tools,
             wire=not dry_run,
@@ -176,7 +178,6 @@ def ask(
             mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
         )
         stop_if_nothing_loaded(pg, "the question was not routed")
-        choice = choose_router(router, model, mode, os.environ, dry_run=dry_run)
         for text in choice.notes:
             note(text)
         apply_synonyms(choice.router, tools_paths(tools))  # synonyms.json beside the tools

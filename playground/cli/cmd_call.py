@@ -34,6 +34,7 @@ from playground.cli.common import (
     fail,
     finish,
     mcp_specs,
+    note_line,
     nothing_loaded,
     open_history_store,
     open_workbench,
@@ -42,7 +43,6 @@ from playground.cli.common import (
     unknown_tool_message,
 )
 from playground.core.outcome import OutcomeKind
-from playground.core.wire import anthropic_tool, openai_tool
 from playground.errors import UsageError
 
 if TYPE_CHECKING:
@@ -143,8 +143,10 @@ def build_call_args(items: Sequence[str] | None, args_json: str | None) -> Any:
 
 
 def contract_summary(contract: Any) -> dict[str, Any]:
-    """One ``list`` row: ``{name, origin, side_effects, cacheable, caches, timeout_s (s),
-    description (first line), required [arg], arguments [arg], source}``."""
+    """One ``list`` row: ``{name, origin, side_effects, effects (read|write|unknown),
+    effects_basis (declared|annotations|inferred|unknown), effects_evidence, idempotent,
+    cacheable, caches, timeout_s (s), description (first line), required [arg], arguments
+    [arg], source}``."""
     from playground.cli.render import first_line
 
     params = contract.parameters or {}
@@ -152,6 +154,10 @@ def contract_summary(contract: Any) -> dict[str, Any]:
         "name": contract.name,
         "origin": contract.origin,
         "side_effects": bool(contract.side_effects),
+        "effects": contract.effects,
+        "effects_basis": contract.effects_basis,
+        "effects_evidence": contract.effects_evidence,
+        "idempotent": bool(contract.idempotent),
         "cacheable": bool(contract.cacheable),
         "caches": bool(contract.caches),
         "timeout_s": contract.timeout_s,
@@ -212,7 +218,7 @@ class Provider(str, Enum):
 
 
 _DECLARATION_TITLES = {
-    Provider.gemini: "as google-genai builds it",
+    Provider.gemini: "as a Gemini request carries it: one of tools[].functionDeclarations",
     Provider.anthropic: "the Anthropic tool: name, description, input_schema",
     Provider.openai: "the OpenAI function tool: type, function{name, description, parameters}",
 }
@@ -224,8 +230,9 @@ def show(
         Provider,
         typer.Option(
             "--provider",
-            help="Whose declaration to print: gemini (as google-genai builds it), anthropic "
-            "(name, description, input_schema) or openai (a function tool).",
+            help="Whose declaration to print, exactly as a request to it carries it: gemini "
+            "(a functionDeclarations entry), anthropic (name, description, input_schema) or "
+            "openai (a function tool).",
         ),
     ] = Provider.gemini,
     tools: ToolsOption = None,
@@ -237,10 +244,11 @@ def show(
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
 ) -> None:
-    """Show the declaration the model reads: Gemini's exactly as google-genai builds it, or
-    Anthropic's / OpenAI's tool definition (--provider).
+    """Show the declaration the model reads, exactly as a request to --provider carries it
+    (built by the same function as the request), and what that provider cannot carry.
 
-    json/jsonl print only that declaration; table adds the returns schema and the flags.
+    json/jsonl print only that declaration (what it cannot carry: note lines on stderr);
+    table adds those notes, the returns schema and the flags.
     """
     with boundary():
         pg = open_workbench(
@@ -252,27 +260,25 @@ def show(
         contract = pg.registry.get(name)
         if contract is None:
             fail(unknown_tool_message(name, pg.registry.names()))
-        if provider is Provider.anthropic:
-            declaration = anthropic_tool(contract.declaration())
-        elif provider is Provider.openai:
-            declaration = openai_tool(contract.declaration())
-        else:
-            from playground.core.wire import gemini_declaration
+        from playground.routing.declarations import provider_declaration
 
-            declaration = gemini_declaration(contract)
+        shown = provider_declaration(provider.value, contract.declaration())
         if fmt is OutputFormat.table:
             from playground.cli import render
 
             render.console().print(
                 render.contract_view(
                     contract_summary(contract),
-                    declaration,
+                    shown.body,
                     contract.returns,
                     title=_DECLARATION_TITLES[provider],
+                    notes=shown.notes,
                 )
             )
         else:
-            emit_json(declaration, fmt)
+            for text in shown.notes:
+                note_line(f"{contract.name}: {text}")
+            emit_json(shown.body, fmt)
     finish(pg)
 
 

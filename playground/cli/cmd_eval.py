@@ -92,9 +92,7 @@ def _pct(value: float | None) -> str:
 def _make_router(name: str, model: str | None, mode: str | None) -> Router:
     from playground.routing.factory import choose_router
 
-    choice = choose_router(name, model, mode)
-    if choice.fell_back:
-        fail(f"--router {name}: " + "; ".join(choice.notes or ["the router is not available"]))
+    choice = choose_router(name, model, mode)  # UsageError (exit 2) without the router's key
     for note in choice.notes:
         typer.echo(f"note: {one_line(note)}", err=True)
     return choice.router

@@ -56,9 +56,12 @@ def lint(
     ] = None,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
-    """Check tool schemas against seed 002: names (verb + object, no versions, one job), boundary
-    sentences, constraints in prose that belong in the schema, optional arguments, declared and
-    minimal returns, empty-result notes, and the 10 / 30 tool-count thresholds."""
+    """Check tool schemas against seed 002 (names: verb + object, no versions, one job; boundary
+    sentences; constraints in prose that belong in the schema; optional arguments; declared and
+    minimal returns; empty-result notes; the 10 / 30 tool-count thresholds) and against each
+    provider's rules (gemini-*, anthropic-*, openai-*: what the API refuses, and as info what
+    strict: true would refuse). Fixes fit the source: the code, the TOOLS table, or what to ask
+    of an MCP server's author."""
     from playground.batch.lint import lint_contract, lint_exit_code, lint_registry, summarize
     from playground.batch.lint_base import RULES
 

@@ -94,6 +94,8 @@ def _print_table(report: ProbeReport) -> None:
         case = Text(c.name, style="bold")
         case.append("\n" + dump_json(c.args, compact=True), style="dim")
         verdict = Text(c.verdict, style="green" if c.verdict == VALID else "yellow")
+        for reason in c.reasons[1:]:  # the other violations the gate found
+            verdict.append("\n" + str(reason.get("code", "")), style="yellow")
         verdict.append("\n" + (c.kind or ("validated only" if not c.ran else "-")), style="dim")
         status = Text("ok", style="green") if c.ok else Text("FAIL", style="bold red")
         ran = "yes" if c.body_ran else "no"

@@ -63,11 +63,9 @@ def replay(
     from playground.routing.factory import choose_router
 
     def make_router(name: str) -> tuple[Any, list[str]]:
+        # without the router's key: UsageError, the file's error (never replayed on another)
         choice = choose_router(name, None, None, os.environ)
-        notes = list(choice.notes)
-        if choice.router.name != name:
-            notes.append(f"saved with the {name} router, replayed with {choice.router.name}")
-        return choice.router, notes
+        return choice.router, list(choice.notes)
 
     with boundary():
         pg = open_workbench(tools, in_process=in_process)

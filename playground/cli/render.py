@@ -8,7 +8,7 @@ console. Rich measures Hangul as double-width cells, so Korean columns line up.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rich import box
@@ -141,12 +141,33 @@ def record_view(record: Any) -> RenderableType:
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
     grid.add_row("verdict", verdict_text(data.get("verdict", "")))
+    reasons = data.get("reasons") or []
+    if len(reasons) > 1:  # every violation with its JSON path (issue 20 item 4)
+        for reason in reasons:
+            grid.add_row(
+                "reason",
+                Text.assemble(
+                    (f"{reason.get('path') or '/'}  ", "dim"),
+                    (shown(str(reason.get("code", ""))), "yellow"),
+                    f"  {shown(str(reason.get('message', '')))}",
+                ),
+            )
     ran = Text("ran", style="green") if data.get("body_ran") else Text("did not run", style="dim")
     grid.add_row("body", Text.assemble(ran, f"  (body_runs {data.get('body_runs', 0)})"))
     cache = Text.assemble(cache_text(data.get("cache", "")))
     if data.get("cache_key"):
         cache.append(f"  key {shown(data['cache_key'])}", style="dim")
+    effects = data.get("side_effects") or {}
+    if effects.get("cache_skip"):
+        cache.append(f"  {shown(effects['cache_skip'])}", style="dim")
     grid.add_row("cache", cache)
+    if effects.get("effects"):
+        said = effects["effects"]
+        if effects.get("basis") not in (None, "", "unknown"):
+            said += f" ({effects['basis']}: {effects.get('evidence', '')})"
+        if effects.get("idempotent") and effects["effects"] != "read":
+            said += ", idempotent"
+        grid.add_row("effects", Text(shown(said)))
     outcome = Text.assemble(
         kind_text(data.get("kind", "")),
         f"  ok {str(bool(data.get('ok'))).lower()}",
@@ -198,6 +219,19 @@ def first_line(text: str) -> str:
     return ""
 
 
+_EFFECT_STYLES = {"write": "bold red", "unknown": "bold yellow", "read": "green"}
+
+
+def effects_text(row: Mapping[str, Any]) -> Text:
+    """``write (inferred)`` in red, ``unknown`` in yellow, ``read (declared)`` in green: a
+    contract's effects and how they are known (:mod:`playground.core.effects`), from a
+    :func:`playground.cli.cmd_call.contract_summary` row."""
+    kind = row.get("effects") or ("write" if row.get("side_effects") else "read")
+    basis = row.get("effects_basis") or "declared"
+    label = kind if basis == "unknown" else f"{kind} ({basis})"
+    return Text(label, style=_EFFECT_STYLES.get(kind, ""))
+
+
 def contracts_table(rows: Iterable[Mapping[str, Any]]) -> Table:
     """The ``list`` table from :func:`playground.cli.cmd_call.contract_summary` rows: the name
     with the first line of its description below it, origin, effects badge, cache, time limit
@@ -210,11 +244,7 @@ def contracts_table(rows: Iterable[Mapping[str, Any]]) -> Table:
     table.add_column("timeout", justify="right", no_wrap=True)
     table.add_column("required args", overflow="fold", max_width=24)
     for row in rows:
-        effects = (
-            Text("side effects", style="bold red")
-            if row["side_effects"]
-            else Text("read-only", style="green")
-        )
+        effects = effects_text(row)
         tool = Text(shown(row["name"]), style="bold")
         if row["description"]:
             tool.append("\n" + shown(row["description"]), style="dim")
@@ -233,22 +263,28 @@ def contract_view(
     summary: Mapping[str, Any],
     declaration: Mapping[str, Any],
     returns: Any,
-    title: str = "as google-genai builds it",
+    title: str = "as a Gemini request carries it",
+    notes: Sequence[str] = (),
 ) -> RenderableType:
-    """``show``: a provider's declaration (``title`` says whose), the returns schema and the
+    """``show``: a provider's declaration (``title`` says whose), what that provider cannot
+    carry as the tool declares it (``notes``, one line each), the returns schema and the
     flags."""
     flags = Table.grid(padding=(0, 2))
     flags.add_column(style="bold")
     flags.add_column(overflow="fold")
     flags.add_row("origin", summary["origin"])
     flags.add_row("source", summary["source"])
-    flags.add_row("side effects", yes_no(summary["side_effects"]))
+    flags.add_row(
+        "effects",
+        Text.assemble(effects_text(summary), (f"  {summary.get('effects_evidence', '')}", "dim")),
+    )
+    flags.add_row("idempotent", yes_no(bool(summary.get("idempotent"))))
     flags.add_row("cacheable", yes_no(summary["cacheable"]))
     flags.add_row(
         "cached",
         Text.assemble(
             yes_no(summary["caches"]),
-            (" (never with side effects)", "dim") if summary["side_effects"] else "",
+            (" (never for a write or unknown effects)", "dim") if summary["side_effects"] else "",
         ),
     )
     flags.add_row("time limit", f"{summary['timeout_s']:g} s")
@@ -258,6 +294,17 @@ def contract_view(
                 flags.add_row(key, str(returns[key]))
     parts: list[RenderableType] = [
         json_block(declaration, title=f"declaration of {summary['name']} ({title})"),
+        *(
+            [
+                Panel(
+                    Text("\n".join(shown(n) for n in notes), style="yellow"),
+                    title="what this provider cannot carry as declared",
+                    title_align="left",
+                )
+            ]
+            if notes
+            else []
+        ),
         json_block(returns, title="returns")
         if returns is not None
         else Panel(
@@ -297,6 +344,8 @@ def check_table(report: Mapping[str, Any]) -> RenderableType:
             call.append("\n" + shown(str(case["message"])), style="dim")
         if "kind" in case:  # a record (a malformed line has none)
             outcome = Text.assemble(kind_text(case["kind"]), "\n", verdict_text(case["verdict"]))
+            for reason in (case.get("reasons") or [])[1:]:  # the other violations found
+                outcome.append("\n" + shown(str(reason.get("code", ""))), style="yellow")
             body = Text.assemble(
                 cache_text(case["cache"]),
                 "\n",
@@ -380,6 +429,8 @@ def episode_view(episode: Mapping[str, Any]) -> RenderableType:
     summary.add_row("fixes", ", ".join(map(str, episode.get("fixes") or [])) or "-")
     summary.add_row("gave up", yes_no(bool(episode.get("gave_up"))))
     summary.add_row("router", str(episode.get("router", "")))
+    for warning in episode.get("warnings") or []:
+        summary.add_row("warning", Text(shown(str(warning)), style="yellow"))
     return Group(
         steps,
         calls,

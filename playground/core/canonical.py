@@ -119,12 +119,29 @@ def json_depth_problem(value: Any, limit: int = MAX_DEPTH) -> str:
     return ""
 
 
+def _is_plain_leaf(value: Any) -> bool:
+    """Whether ``value`` is a scalar JSON carries as is: an ASCII string, a bool, ``None``, a
+    small int or a finite float (no walk needed)."""
+    kind = type(value)
+    if kind is str:
+        return bool(value.isascii())
+    if kind is int:
+        return bool(-(2**62) < value < 2**62)
+    if kind is float:
+        return math.isfinite(value)
+    return kind is bool or value is None
+
+
 def args_shape_problem(value: Any) -> str:
     """``""`` when ``value`` (arguments handed to the gate, maybe built in Python) can be made
     canonical JSON; else one line saying why not (issue 11 item 12): a key that is not a
     string, a value that contains itself, nesting deeper than :data:`MAX_DEPTH`, an integer
     longer than :data:`MAX_INT_DIGITS` digits, a non-finite number, a string that is not valid
     Unicode. Recursion is bounded by :data:`MAX_DEPTH`."""
+    if type(value) is dict and all(
+        type(k) is str and k.isascii() and _is_plain_leaf(v) for k, v in value.items()
+    ):
+        return ""  # the usual arguments: a flat object of ASCII keys and plain scalars
 
     def walk(item: Any, depth: int, path: str, above: frozenset[int]) -> str:
         if isinstance(item, str):

@@ -25,7 +25,10 @@ from typing import Any
 
 from playground.core import declcache, schemacache
 from playground.core.canonical import canonical_json
+from playground.core.effects import from_meta
 from playground.core.returns_annotation import annotated_returns, annotation_sources
+from playground.core.type_formats import declared as declared_type_formats
+from playground.core.type_formats import has_probed_formats, probe_kinds
 from playground.errors import LoadError
 
 DEFAULT_TIMEOUT_S = 5.0
@@ -97,14 +100,25 @@ class Contract:
     JSON), or ``None`` when undeclared. ``timeout_s``: the body's time limit in seconds.
     ``source``: ``"path:line"`` where it was defined. ``origin``: ``"function"`` or ``"table"``.
     ``sdk_declaration``: the Gemini declaration JSON as google-genai built it (plain functions,
-    from loading; table contracts on first :func:`playground.core.wire.gemini_declaration`).
+    from loading; ``None`` for table and MCP contracts, whose requests are built from
+    ``parameters`` by :mod:`playground.routing.declarations`).
     ``fn``: the callable when the body lives in this process, else ``None`` (a worker process
     or an MCP server runs it). ``tool_source``: the :class:`~playground.core.toolsource.ToolSource`
     whose ``call`` runs the body (``None``: run ``fn`` in this process). ``module_file``: the tool
     module's path; ``module_constants``: its UPPER_CASE JSON-scalar names (``FALLBACK_<ARG>``),
     read at load time (:func:`playground.core.registry.module_constants`). ``effects_declared``:
-    whether the author set ``side_effects`` or ``cacheable``; ``False`` means the defaults
-    (read-only, cached, retried) are an assumption, which ``lint`` reports (``effects-undeclared``).
+    whether the author set ``side_effects`` or ``cacheable`` (``lint`` reports the others,
+    ``effects-undeclared``).
+
+    Effects (:mod:`playground.core.effects`, issue 20 item 1): ``effects`` is ``"read"``,
+    ``"write"`` or ``"unknown"``; ``effects_basis`` how that is known (``"declared"``,
+    ``"annotations"``, ``"inferred"``, ``"unknown"``); ``effects_evidence`` what decided it;
+    ``idempotent`` whether a repeat is harmless (the gate retries only those). Built by hand
+    with only ``side_effects``, a contract is a declared write (``True``) or read (``False``).
+    ``side_effects`` is then kept true for every contract that may write (``write`` or
+    ``unknown``): such a contract is never cached. ``type_formats``: ``{parameter: kind}`` for
+    the date/time parameters whose own type takes more than RFC 3339
+    (:mod:`playground.core.type_formats`); the gate checks them as that type does.
     """
 
     name: str
@@ -122,6 +136,39 @@ class Contract:
     module_file: str = ""
     module_constants: dict[str, Any] = field(default_factory=dict, repr=False)
     effects_declared: bool = True
+    effects: str = ""
+    effects_basis: str = ""
+    effects_evidence: str = ""
+    idempotent: bool | None = None
+    type_formats: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        from playground.core import effects as fx
+
+        if not self.effects:
+            self.effects = fx.WRITE if self.side_effects else fx.READ
+            self.effects_basis = self.effects_basis or fx.DECLARED
+            self.effects_evidence = self.effects_evidence or f"side_effects: {self.side_effects}"
+        self.side_effects = self.effects != fx.READ
+        if self.idempotent is None:
+            self.idempotent = self.effects == fx.READ
+
+    @property
+    def effects_info(self) -> Any:
+        """The :class:`playground.core.effects.Effects` of this contract."""
+        from playground.core.effects import Effects
+
+        return Effects(
+            self.effects, self.effects_basis, bool(self.idempotent), self.effects_evidence
+        )
+
+    @property
+    def cache_skip_reason(self) -> str:
+        """Why this contract's calls are not cached (``""`` when they are): one line for the
+        record (:func:`playground.core.effects.cache_skip_reason`)."""
+        from playground.core.effects import cache_skip_reason
+
+        return cache_skip_reason(self.effects_info, self.cacheable)
 
     def to_data(self) -> dict[str, Any]:
         """Everything but ``fn`` and ``tool_source``, as JSON-compatible data (what a worker
@@ -140,6 +187,11 @@ class Contract:
             "module_file": self.module_file,
             "module_constants": self.module_constants,
             "effects_declared": self.effects_declared,
+            "effects": self.effects,
+            "effects_basis": self.effects_basis,
+            "effects_evidence": self.effects_evidence,
+            "idempotent": self.idempotent,
+            "type_formats": self.type_formats,
         }
 
     @property
@@ -184,23 +236,16 @@ def source_of(fn: Callable[..., Any]) -> str:
         return repr(fn)
 
 
-DECLARABLE_HINT = (
-    "Fix: annotate each parameter with a type google-genai can declare: str, int, float, bool, "
-    "list[...] or dict of those, Literal[...], an Enum, date/datetime, or a pydantic BaseModel "
-    "(for a dataclass or TypedDict, use a pydantic model)."
-)
-"""The fix named in the load problem of a tool google-genai cannot declare (issue 11, kind 4:
-a load problem names the tool, the parameter and the fix)."""
-
-
 def sdk_declaration_for(fn: Callable[..., Any]) -> dict[str, Any]:
     """Build the declaration google-genai sends for ``tools=[fn]``, as JSON
     (:func:`playground.core.wire.gemini_function_declaration`, which imports google.genai).
 
     Returns ``{"name", "description", "parameters_json_schema", ...}``. Raises
     :class:`LoadError` naming the function's ``path:line`` when the SDK cannot describe it (an
-    unsupported type hint).
+    unsupported type hint), with the fix for what it could not describe (a parameter or the
+    return annotation: :func:`playground.core.declarable.declarable_fix`).
     """
+    from playground.core.declarable import declarable_fix
     from playground.core.wire import gemini_function_declaration
 
     try:
@@ -208,7 +253,7 @@ def sdk_declaration_for(fn: Callable[..., Any]) -> dict[str, Any]:
     except ValueError as exc:
         raise LoadError(
             f"{source_of(fn)}: google-genai cannot build a declaration for "
-            f"{getattr(fn, '__name__', fn)!r}: {exc} {DECLARABLE_HINT}"
+            f"{getattr(fn, '__name__', fn)!r}: {exc} {declarable_fix(fn, str(exc))}"
         ) from None
 
 
@@ -243,7 +288,7 @@ def contract_from_function(
     if meta is not None and not isinstance(meta, dict):
         raise LoadError(
             f"{getattr(fn, '__name__', fn)}: its __contracts__ entry must be a dict "
-            f"(returns, side_effects, cacheable, timeout_s), got {type(meta).__name__}"
+            f"(returns, side_effects, cacheable, idempotent, timeout_s), got {type(meta).__name__}"
         )
     meta = dict(meta or {})
     check_parameter_kinds(fn)
@@ -265,13 +310,27 @@ def contract_from_function(
         else:
             returns = _checked_annotated_returns(fn)
     check_signature(fn, decl["name"], params)
+    if not has_probed_formats(params):
+        kinds = {}
+    elif use_cache:
+        kinds = declcache.cached_fact(fn, "type_formats", lambda: probe_kinds(fn, params))
+    else:
+        kinds = probe_kinds(fn, params)
+    if kinds:  # the declaration says what the parameter's own type takes (issue 20 item 3)
+        params = declared_type_formats(params, kinds)
+        decl = {**decl, "parameters_json_schema": params}
+    effects = from_meta(decl["name"], decl.get("description", ""), meta)
     return Contract(
         name=decl["name"],
         description=decl.get("description", ""),
         parameters=params,
         fn=fn,
         returns=returns,
-        side_effects=bool(meta.get("side_effects", False)),
+        effects=effects.kind,
+        effects_basis=effects.basis,
+        effects_evidence=effects.evidence,
+        idempotent=effects.idempotent,
+        type_formats=dict(kinds or {}),
         cacheable=bool(meta.get("cacheable", True)),
         timeout_s=float(meta.get("timeout_s", DEFAULT_TIMEOUT_S)),
         source=source_of(fn),
@@ -372,6 +431,9 @@ def check_signature(fn: Callable[..., Any], name: str, params: dict[str, Any]) -
 
 
 def _check_meta(name: str, meta: dict[str, Any], returns: Any) -> None:
+    for flag in ("side_effects", "cacheable", "idempotent"):
+        if flag in meta and not isinstance(meta[flag], bool):
+            raise LoadError(f"{name}: {flag!r} must be True or False, got {meta[flag]!r}")
     if returns is not None and not isinstance(returns, dict):
         raise LoadError(
             f"{name}: 'returns' must be a JSON Schema object, got {type(returns).__name__}"
@@ -527,18 +589,24 @@ def contract_from_table(name: str, entry: Any) -> Contract:
         raise LoadError(f"TOOLS[{name!r}] must be a dict with a callable 'fn'")
     fn = entry["fn"]
     description = entry.get("description") or inspect.getdoc(fn) or ""
-    meta = {k: entry[k] for k in ("side_effects", "cacheable", "timeout_s") if k in entry}
+    meta = {
+        k: entry[k] for k in ("side_effects", "cacheable", "idempotent", "timeout_s") if k in entry
+    }
     returns = returns_from_table(name, entry.get("returns"))
     _check_meta(name, meta, returns)
     parameters = schema_from_table_args(name, entry.get("args", {}))
     check_schema(name, "args", parameters)
+    effects = from_meta(name, description, meta)
     return Contract(
         name=name,
         description=description,
         parameters=parameters,
         fn=fn,
         returns=returns,
-        side_effects=bool(meta.get("side_effects", False)),
+        effects=effects.kind,
+        effects_basis=effects.basis,
+        effects_evidence=effects.evidence,
+        idempotent=effects.idempotent,
         cacheable=bool(meta.get("cacheable", True)),
         timeout_s=float(meta.get("timeout_s", DEFAULT_TIMEOUT_S)),
         source=source_of(fn),

@@ -13,12 +13,17 @@ passes, there is no example (:data:`NO_EXAMPLE`) rather than a wrong one.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from playground.core.canonical import canonical_json
 from playground.core.docstrings import arg_text
 from playground.core.ecma import EcmaValidator
+from playground.core.type_formats import FORMAT_KIND, KINDS, register
+
+# the gate's format checker takes the date/time formats of a parameter's own type
+register(EcmaValidator.FORMAT_CHECKER)
 
 #: Returned by :func:`valid_example` when nothing built or written passes the schema.
 NO_EXAMPLE: Any = object()
@@ -60,15 +65,35 @@ _FORMATS = {
 }
 
 
+_JSON = json.JSONDecoder()
+
+
+def _json_written(text: str, m: re.Match[str]) -> str | None:
+    """The JSON array or object written right after an example marker (``e.g. ["Acme"]``,
+    ``예: {"a": 1, "b": 2}``), whole -- commas and brackets inside it included -- or ``None``
+    when what follows the marker is no JSON array or object."""
+    start = m.start(2) if m.group(2) is not None else m.start(1) - 1
+    if start < 0 or start >= len(text) or text[start] not in "[{":
+        return None
+    try:
+        _, end = _JSON.raw_decode(text, start)
+    except ValueError:
+        return None
+    return text[start:end]
+
+
 def written_examples(text: str) -> list[str]:
-    """Examples written in prose: the quoted text whole, or the unquoted clause up to the next
-    ``;``, bracket, line end, or ``.``/``,`` followed by a space or the end -- a dot inside
-    ``2.5`` or ``kim@example.com`` is part of the value (then its first word as a shorter
-    candidate)."""
+    """Examples written in prose: a JSON array or object whole (``e.g. ["Acme", "Beta"]``),
+    the quoted text whole, or the unquoted clause up to the next ``;``, bracket, line end, or
+    ``.``/``,`` followed by a space or the end -- a dot inside ``2.5`` or ``kim@example.com``
+    is part of the value (then its first word as a shorter candidate)."""
     out: list[str] = []
     for m in _WRITTEN.finditer(text or ""):
         quoted, bare = m.group(1), m.group(2)
-        if quoted:
+        as_json = _json_written(text, m)
+        if as_json is not None:
+            out.append(as_json)
+        elif quoted:
             out.append(quoted.strip())
         elif bare and bare.strip():
             clause = bare.strip()
@@ -89,9 +114,10 @@ def refused_examples(
     """The examples an author gave for parameter ``name`` that its own ``schema`` refuses (the
     gate's validator, formats included): the schema's ``examples`` and each example written in
     the parameter's description or its docstring line (``e.g.``, ``예:``, ``such as`` ...).
-    Returns ``[(example, the validator's message)]`` in the order written; a written example
-    counts as refused only when neither its whole clause nor its first word, read as a string,
-    number or boolean, passes. A model copies examples, so each one here teaches it a value
+    Returns ``[(example, the validator's message)]`` in the order written; a JSON array or
+    object written after the marker (``e.g. ["Acme"]``, ``e.g. {"a": 1}``) is read as JSON and
+    reported as that value; any other written example counts as refused only when neither its
+    whole clause nor its first word, read as a string, number or boolean, passes. A model copies examples, so each one here teaches it a value
     the gate will refuse (seed 001 §3: the model puts the example's form straight into the argument)."""
     root = root or {}
     full = dict(schema)
@@ -112,6 +138,13 @@ def refused_examples(
         x for x in (schema.get("description") or "", arg_text(tool_description, name)) if x
     )
     for m in _WRITTEN.finditer(prose):
+        as_json = _json_written(prose, m)
+        if as_json is not None:
+            value = json.loads(as_json)
+            error = next(iter(validator.iter_errors(value)), None)
+            if error is not None:
+                out.append((value, error.message))
+            continue
         quoted, bare = m.group(1), (m.group(2) or "").strip()
         texts = [quoted.strip()] if quoted else [bare, bare.split()[0]] if bare else []
         readings = [v for text in texts for v in _typed(text, schema)]
@@ -123,9 +156,14 @@ def refused_examples(
 
 
 def _typed(text: str, schema: dict[str, Any]) -> list[Any]:
-    """``text`` as the values it could mean for ``schema`` (a string, an int, a float, a
-    boolean): the validator picks the one that fits."""
+    """``text`` as the values it could mean for ``schema`` (a JSON array or object, a string,
+    an int, a float, a boolean): the validator picks the one that fits."""
     out: list[Any] = [text]
+    if text[:1] in ("[", "{"):
+        try:
+            out.insert(0, json.loads(text))
+        except ValueError:
+            pass
     try:
         number = float(text)
         out.insert(0, int(number) if number.is_integer() else number)
@@ -149,12 +187,16 @@ def _resolve(schema: Any, root: dict[str, Any]) -> dict[str, Any]:
     return schema if isinstance(schema, dict) else {}
 
 
-def build_example(schema: Any, root: dict[str, Any] | None = None, depth: int = 0) -> Any:
+def build_example(
+    schema: Any, root: dict[str, Any] | None = None, depth: int = 0, *, placeholder: bool = True
+) -> Any:
     """A value built from ``schema`` alone (no validation here; :func:`valid_example` checks
     it): non-null branches and types first; an object with each required key built; an array
     of one built item (``minItems`` of them when larger); a number at its lower bound (or 1,
     kept within ``maximum``); a string of its ``format``, else ``"text"`` padded to
-    ``minLength``. ``NO_EXAMPLE`` when nothing can be built (too deep, ``false``)."""
+    ``minLength`` — unless ``placeholder`` is false: then a free string has no example (what a
+    model reads never holds a placeholder word). ``NO_EXAMPLE`` when nothing can be built (too
+    deep, ``false``)."""
     root = root or {}
     if depth > 12 or schema is False:
         return NO_EXAMPLE
@@ -170,7 +212,7 @@ def build_example(schema: Any, root: dict[str, Any] | None = None, depth: int = 
         branches.sort(key=lambda b: _resolve(b, root).get("type") == "null")
         for branch in branches:
             merged = {**{k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}, **branch}
-            value = build_example(merged, root, depth + 1)
+            value = build_example(merged, root, depth + 1, placeholder=placeholder)
             if value is not NO_EXAMPLE:
                 return value
     for sub in schema.get("allOf") or []:
@@ -182,7 +224,7 @@ def build_example(schema: Any, root: dict[str, Any] | None = None, depth: int = 
         props = schema.get("properties") or {}
         out = {}
         for name in schema.get("required") or []:
-            value = build_example(props.get(name, {}), root, depth + 1)
+            value = build_example(props.get(name, {}), root, depth + 1, placeholder=placeholder)
             if value is NO_EXAMPLE:
                 return NO_EXAMPLE
             out[name] = value
@@ -192,9 +234,9 @@ def build_example(schema: Any, root: dict[str, Any] | None = None, depth: int = 
         prefix = schema.get("prefixItems")
         built = []
         if isinstance(prefix, list):
-            built = [build_example(p, root, depth + 1) for p in prefix]
+            built = [build_example(p, root, depth + 1, placeholder=placeholder) for p in prefix]
         elif isinstance(items, dict):
-            one = build_example(items, root, depth + 1)
+            one = build_example(items, root, depth + 1, placeholder=placeholder)
             if one is not NO_EXAMPLE:
                 built = [one] * max(1, int(schema.get("minItems", 1) or 1))
         if any(b is NO_EXAMPLE for b in built):
@@ -221,6 +263,10 @@ def build_example(schema: Any, root: dict[str, Any] | None = None, depth: int = 
         fmt = schema.get("format")
         if fmt in _FORMATS:
             return _FORMATS[fmt]
+        if fmt in FORMAT_KIND:  # a date/time format read as the parameter's own type reads it
+            return KINDS[FORMAT_KIND[fmt]][3]
+        if not placeholder:
+            return NO_EXAMPLE
         size = schema.get("minLength")
         text = "text"
         if isinstance(size, int) and size > len(text):
@@ -236,10 +282,12 @@ def valid_example(
     *,
     root: dict[str, Any] | None = None,
     avoid: Any = NO_EXAMPLE,
+    placeholders: bool = True,
 ) -> Any:
     """The first candidate (module docstring) that passes ``schema`` and is not ``avoid`` (the
     value just refused), or :data:`NO_EXAMPLE`. ``name``: the parameter, for its docstring line
-    in ``tool_description``; ``root``: the whole parameters schema (for ``$ref``/``$defs``)."""
+    in ``tool_description``; ``root``: the whole parameters schema (for ``$ref``/``$defs``);
+    ``placeholders=False``: no built placeholder string (``"text"``) is offered."""
     root = root or {}
     full = dict(schema)
     for key in ("$defs", "definitions"):
@@ -247,7 +295,7 @@ def valid_example(
             full[key] = root[key]
     # formats are checked as the gate checks them: an example the gate refuses is no example
     validator = EcmaValidator(full, format_checker=EcmaValidator.FORMAT_CHECKER)
-    for value in _candidates(name, _resolve(schema, root), tool_description, root):
+    for value in _candidates(name, _resolve(schema, root), tool_description, root, placeholders):
         if value is NO_EXAMPLE:
             continue
         if avoid is not NO_EXAMPLE and canonical_json(value) == canonical_json(avoid):
@@ -260,7 +308,13 @@ def valid_example(
     return NO_EXAMPLE
 
 
-def _candidates(name: str, schema: dict[str, Any], description: str, root: dict[str, Any]) -> Any:
+def _candidates(
+    name: str,
+    schema: dict[str, Any],
+    description: str,
+    root: dict[str, Any],
+    placeholders: bool = True,
+) -> Any:
     yield from schema.get("examples") or []
     if schema.get("default") is not None:
         yield schema["default"]
@@ -270,7 +324,7 @@ def _candidates(name: str, schema: dict[str, Any], description: str, root: dict[
     prose = " ".join(x for x in (schema.get("description") or "", arg_text(description, name)) if x)
     for text in written_examples(prose):
         yield from _typed(text, schema)
-    yield build_example(schema, root)
+    yield build_example(schema, root, placeholder=placeholders)
     if schema.get("default") is None and "default" in schema:
         yield None
 

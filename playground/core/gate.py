@@ -5,7 +5,8 @@ It never raises, whatever the body does, and it is the only place a tool body ru
 failures are retried inside the gate with exponential backoff and jitter (tenacity), bounded in
 attempts and total time (seed 004: "일시적 오류는 툴 실행 계층에서 지수 백오프로 ... 재시도");
 a timeout is transient but not retried, so a hung body costs one time limit, not several; and a
-contract with ``side_effects`` is never retried automatically (its first attempt may have acted).
+contract that writes or whose effects are unknown is retried automatically only when declared
+idempotent (its first attempt may have acted; :mod:`playground.core.effects`, issue 20 item 1).
 """
 
 from __future__ import annotations
@@ -118,6 +119,7 @@ class Gate:
             record.verdict = "unknown_tool"
             return record, self._unknown_tool(tool)
         record.timeout_s = contract.timeout_s
+        record.side_effects = contract_effects(contract)
         record.body_runs = self.body_runs[contract.name]
         verdict = check_args(contract, args)
         if not verdict.ok:
@@ -126,17 +128,22 @@ class Gate:
                 canonical_json(args) if verdict.code != "shape" else _shown(args)
             )
             record.verdict = verdict.code
+            record.reasons = [r.to_json() for r in verdict.reasons]
             return record, oc.Outcome(
                 False, None, f"args:{verdict.code}", oc.INVALID_ARGS, verdict.message
             )
-        call_args = verdict.args
-        record.canonical_args = canonical_json(call_args)
+        call_args = verdict.args  # as sent (issue 20 item 2); key_args only make the cache key
+        record.canonical_args = canonical_json(verdict.key_args)
         if contract.caches:
-            record.cache_key = self.cache.key(contract.name, call_args, record.canonical_args)
+            record.cache_key = self.cache.key(
+                contract.name, verdict.key_args, record.canonical_args
+            )
             hit, cached = self.cache.lookup(record.cache_key)
             if hit:
                 record.cache = "hit"
                 return record, oc.Outcome(True, cached, "", oc.OK, "")
+        else:
+            record.side_effects["cache_skip"] = contract.cache_skip_reason
         outcome = self._run_with_retries(contract, call_args, record)
         record.body_runs = self.body_runs[contract.name]
         if contract.side_effects and record.body_ran:  # it may have changed what reads return
@@ -262,12 +269,13 @@ class Gate:
         start = self.clock()
 
         def retryable(out: oc.Outcome) -> bool:
-            # The kinds the outcome table marks gate_retries (transient). A body with side effects (a payment, an e-mail) is never re-run behind the model's
-            # back: the first attempt may have acted before it failed.
+            # The kinds the outcome table marks gate_retries (transient). A body that may write
+            # (a payment, an e-mail) is re-run behind the model's back only when declared
+            # idempotent: the first attempt may have acted before it failed.
             return (
                 oc.POLICIES[out.kind].gate_retries
                 and not out.details.get("timeout")
-                and not contract.side_effects
+                and bool(contract.idempotent)
             )
 
         first = self._run_once(contract, args, record)
@@ -279,10 +287,12 @@ class Gate:
             attempts = len(record.retries) + 1
             detail = result.details.get("detail", result.error)
             result.message = oc.transient_message(contract.name, detail, attempts)
-            if contract.side_effects and not result.details.get("timeout"):
+            if not contract.idempotent and not result.details.get("timeout"):
+                why = "it writes" if contract.effects == "write" else "its effects are unknown"
                 result.message += (
-                    " It was not retried automatically because it has side effects: check whether"
-                    " the action already happened before anyone tries it again."
+                    f" It was not retried automatically because {why} and it is not declared"
+                    " idempotent: check whether the action already happened before anyone"
+                    " tries it again."
                 )
         return result
 
@@ -351,6 +361,18 @@ class Gate:
         )
         result: oc.Outcome = retrying(attempt)
         return result
+
+
+def contract_effects(contract: Contract) -> dict[str, Any]:
+    """The record's ``side_effects`` for ``contract``: ``{effects, basis, evidence,
+    idempotent, cache_skip}`` (``cache_skip`` filled in by the gate when it skips the cache)."""
+    return {
+        "effects": contract.effects,
+        "basis": contract.effects_basis,
+        "evidence": contract.effects_evidence,
+        "idempotent": bool(contract.idempotent),
+        "cache_skip": "",
+    }
 
 
 def _shown(args: Any) -> str:

@@ -46,6 +46,7 @@ from typing import Any
 
 from playground.core import outcome as oc
 from playground.core.contracts import DEFAULT_TIMEOUT_S, Contract, check_schema
+from playground.core.effects import from_annotations
 from playground.core.mcp_config import McpServerSpec, redact
 from playground.core.registry import LoadProblem, Registry
 from playground.core.toolsource import BodyRun, LoadResult, RaisedError
@@ -79,28 +80,6 @@ class McpContract(Contract):
     annotations: dict[str, Any] = field(default_factory=dict)
     mcp_tool: dict[str, Any] = field(default_factory=dict, repr=False)
 
-    def gemini_declaration(self) -> dict[str, Any]:
-        """The Gemini declaration google-genai builds from the MCP tool (its MCP conversion,
-        :func:`playground.core.wire.gemini_declaration_from_mcp`), under the contract's name."""
-        if self.sdk_declaration is None:
-            from playground.core.wire import gemini_declaration_from_mcp
-
-            self.sdk_declaration = gemini_declaration_from_mcp(self.mcp_tool, self.name)
-        return self.sdk_declaration
-
-
-def flags_from_annotations(annotations: dict[str, Any]) -> tuple[bool, bool]:
-    """``(side_effects, cacheable)`` from MCP tool annotations (issue 10, item 2).
-
-    ``readOnlyHint: true`` (and no ``destructiveHint: true``) → no side effects, cacheable.
-    Anything else — not read-only (the spec's default), or destructive → side effects: never
-    cached, never retried by the gate.
-    """
-    read_only = annotations.get("readOnlyHint") is True
-    destructive = annotations.get("destructiveHint") is True
-    side_effects = destructive or not read_only
-    return side_effects, not side_effects
-
 
 def contract_from_tool(
     spec: McpServerSpec, tool: dict[str, Any], timeout_s: float = DEFAULT_TIMEOUT_S
@@ -118,15 +97,17 @@ def contract_from_tool(
     if returns is not None:
         check_schema(label, "outputSchema", returns)
     annotations = dict(tool.get("annotations") or {})
-    side_effects, cacheable = flags_from_annotations(annotations)
+    effects = from_annotations(name, tool.get("description") or "", annotations)
     return McpContract(
         name=name,
         description=tool.get("description") or "",
         parameters=params,
         fn=_not_local(spec.name, name),
         returns=returns,
-        side_effects=side_effects,
-        cacheable=cacheable,
+        effects=effects.kind,
+        effects_basis=effects.basis,
+        effects_evidence=effects.evidence,
+        idempotent=effects.idempotent,
         timeout_s=timeout_s,
         source=f"mcp:{spec.name}",
         origin="mcp",

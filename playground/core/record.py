@@ -33,7 +33,13 @@ class CallRecord:
     ``args``: as given (any JSON value). ``canonical_args``: canonical JSON of the normalised
     args. ``verdict``: ``"valid"`` (:data:`VALID`) or a reason code without the ``args:`` prefix. ``body_ran``: the
     body ran for this call; ``body_runs``: this contract's total runs so far in this gate.
-    ``cache``: ``hit`` | ``miss`` | ``stored`` | ``skip``. ``duration_ms``: wall time of the whole
+    ``cache``: ``hit`` | ``miss`` | ``stored`` | ``skip``. ``side_effects`` (DESIGN.md):
+    the tool's effects and how they are known, ``{effects: read|write|unknown, basis:
+    declared|annotations|inferred|unknown, evidence, idempotent, cache_skip}`` where
+    ``cache_skip`` says why a valid call was not cached (``""`` when it was cacheable;
+    :mod:`playground.core.effects`). ``reasons``: every violation the validator found,
+    ``{code, path, message}`` with ``path`` a JSON Pointer into the arguments (``""`` for the
+    whole object); ``verdict`` is the first of them (``[]`` when valid). ``duration_ms``: wall time of the whole
     call in ms. ``wire``: provider views (``gemini``, ``anthropic``, ``openai``, ``tokens``).
     Extra fields: ``call_id``, ``message`` (what the model reads on failure, or the empty note),
     ``cache_key``, ``retries``, ``timeout_s``, ``printed`` (what the body printed: stdout, stderr,
@@ -66,6 +72,8 @@ class CallRecord:
     traceback: list[dict[str, Any]] = field(default_factory=list)
     source: str = ""
     warnings: list[str] = field(default_factory=list)
+    reasons: list[dict[str, str]] = field(default_factory=list)
+    side_effects: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict (the field order of DESIGN.md first)."""

@@ -17,6 +17,7 @@ import json
 import operator
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,9 +39,9 @@ from playground.core.examples import (
     FORMAT_WORDS,
     NO_EXAMPLE,
     build_example,
-    cli_hint,
     valid_example,
 )
+from playground.core.type_formats import KINDS
 
 # When several defects are present, the first in this order is reported (deterministic).
 _ORDER = ("shape", "unknown", "missing", "type", "allowed", "range", "pattern", "format")
@@ -67,17 +68,38 @@ _FORMAT_CHECKER = EcmaValidator.FORMAT_CHECKER
 
 
 @dataclass(frozen=True)
+class Reason:
+    """One violation: ``code`` (``"type:actions"``), ``path`` (a JSON Pointer into the
+    arguments, RFC 6901: ``"/actions/0/a"``; ``""`` for the whole object) and ``message`` (one
+    sentence naming the mistake and the fix)."""
+
+    code: str
+    path: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        """``{"code", "path", "message"}`` (the record's ``reasons`` items)."""
+        return {"code": self.code, "path": self.path, "message": self.message}
+
+
+@dataclass(frozen=True)
 class Verdict:
     """The result of validating arguments.
 
-    ``code``: ``""`` when valid, else one reason code (``"type:limit"``). ``message``: for the
-    model and the developer — what was wrong, why, how to fix it, with an example. ``args``: the
-    arguments as the body will see them (numbers normalised); the original when invalid.
+    ``code``: ``""`` when valid, else the first reason code (``"type:limit"``). ``message``:
+    for the model and the developer — what was wrong, why, how to fix it, with an example
+    (every reason when there are several). ``args``: the arguments the body receives (as sent;
+    a Python tool's integral floats for integers made ints); the original when invalid.
+    ``key_args``: the arguments the cache key and ``canonical_args`` are made of (strings in
+    Unicode NFC, integral floats as ints, omitted defaults filled; ``None`` when invalid).
+    ``reasons``: every violation found, ``verdict`` first.
     """
 
     code: str
     message: str
     args: Any
+    key_args: Any = None
+    reasons: tuple[Reason, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -167,9 +189,15 @@ def _resolve(schema: Any, root: dict[str, Any]) -> Any:
     return schema
 
 
-def _normalise(value: Any, schema: Any, root: dict[str, Any]) -> Any:
+def _nfc_text(text: str) -> str:
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+def _normalise(
+    value: Any, schema: Any, root: dict[str, Any], nfc: Callable[[str], str] = _nfc_text
+) -> Any:
     if isinstance(value, str):
-        return value if value.isascii() else unicodedata.normalize("NFC", value)
+        return nfc(value)
     schema = _resolve(schema, root)
     if not isinstance(schema, dict):
         schema = {}
@@ -179,15 +207,13 @@ def _normalise(value: Any, schema: Any, root: dict[str, Any]) -> Any:
         return int(value)
     if isinstance(value, list):
         items = schema.get("items")
-        new = [_normalise(item, items, root) for item in value]
+        new = [_normalise(item, items, root, nfc) for item in value]
         return value if all(a is b for a, b in zip(new, value)) else new
     if isinstance(value, dict):
         props = schema.get("properties")
         props = props if isinstance(props, dict) else {}
         return {
-            (k if not isinstance(k, str) or k.isascii() else unicodedata.normalize("NFC", k)): (
-                _normalise(v, props.get(k), root)
-            )
+            (nfc(k) if isinstance(k, str) else k): _normalise(v, props.get(k), root, nfc)
             for k, v in value.items()
         }
     return value
@@ -197,20 +223,24 @@ def _normalise(value: Any, schema: Any, root: dict[str, Any]) -> Any:
 _UNCHANGED = frozenset({int, bool, type(None)})
 
 
-def normalise_args(args: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
+def normalise_args(
+    args: dict[str, Any], parameters: dict[str, Any], *, unicode: bool = True
+) -> dict[str, Any]:
     """Return a normalised copy of ``args`` (issue 11 item 5; DESIGN.md): strings (keys
-    included) in Unicode NFC, ``1.0`` → ``1`` wherever the schema says integer, at every depth
-    of ``properties`` / ``items`` (local ``$ref`` followed); ``True`` stays a boolean. The
-    same values make the cache key and reach the body."""
+    included) in Unicode NFC (unless ``unicode=False``), ``1.0`` → ``1`` wherever the schema
+    says integer, at every depth of ``properties`` / ``items`` (local ``$ref`` followed);
+    ``True`` stays a boolean. With NFC, these values make the cache key (NFC and NFD spellings
+    share one); without, they are what a Python body receives (issue 20 item 2: the body gets
+    the strings as sent)."""
     if all(type(v) in _UNCHANGED or (type(v) is str and v.isascii()) for v in args.values()):
         return dict(args)  # nothing to normalise: a plain copy
     props = parameters.get("properties", {}) or {}
-    return {
-        (k if k.isascii() else unicodedata.normalize("NFC", k)): _normalise(
-            value, props.get(k), parameters
-        )
-        for k, value in args.items()
-    }
+    nfc = _nfc_text if unicode else _same
+    return {nfc(k): _normalise(value, props.get(k), parameters, nfc) for k, value in args.items()}
+
+
+def _same(text: str) -> str:
+    return text
 
 
 def fill_defaults(args: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
@@ -282,7 +312,7 @@ def _example_args(parameters: dict[str, Any], tool_description: str = "") -> Any
     for n in required:
         if n not in props:
             continue
-        value = valid_example(n, props[n], tool_description, root=parameters)
+        value = valid_example(n, props[n], tool_description, root=parameters, placeholders=False)
         if value is NO_EXAMPLE:
             return NO_EXAMPLE
         example[n] = value
@@ -338,52 +368,192 @@ def _rank(code: str) -> int:
 def check_args(contract: Contract, args: Any) -> Verdict:
     """Validate ``args`` against ``contract.parameters``; never raises.
 
-    Returns a :class:`Verdict`; ``code`` is empty when valid. Unknown arguments are reported
-    even when the schema allows additional properties (the body's signature would reject them).
+    Returns a :class:`Verdict`; ``code`` is empty when valid, else the first of ``reasons``
+    (every violation, by :data:`_ORDER`, each with its JSON Pointer). The arguments are checked
+    as sent (no Unicode normalisation: a body compares what it receives), with date and time
+    formats read as the parameter's own type reads them (:mod:`playground.core.type_formats`).
+    An argument the schema does not list is ``unknown`` for a Python tool (its signature would
+    refuse it), and for an MCP tool only where its ``inputSchema`` refuses it (JSON Schema allows
+    other properties unless ``additionalProperties`` says otherwise).
     """
     params = contract.parameters
     props = params.get("properties", {}) or {}
     if not isinstance(args, dict):
-        return Verdict(
-            "shape",
+        message = (
             f"The arguments must be a JSON object like {_example_call(params, contract.description)}, but "
             f"{describe_arrival(args)} arrived. Send the object itself"
-            + (" (parse the string first)." if isinstance(args, str) else "."),
-            args,
+            + (" (parse the string first)." if isinstance(args, str) else ".")
         )
+        return Verdict("shape", message, args, reasons=(Reason("shape", "", message),))
     problem = args_shape_problem(args)
     if problem:
-        return Verdict(
-            "shape",
+        message = (
             f"The arguments of {contract.name} cannot be read as JSON: {problem}. Send a plain"
-            " JSON object (string keys, no cycles, at most 100 levels deep).",
-            args,
+            " JSON object (string keys, no cycles, at most 100 levels deep)."
         )
-    args = normalise_args(args, params)
-    codes: list[tuple[str, str]] = []
-    for name in args:
-        if name not in props:
-            allowed = ", ".join(props) or "(none)"
-            codes.append(
-                (
-                    f"unknown:{name}",
+        return Verdict("shape", message, args, reasons=(Reason("shape", "", message),))
+    found: dict[tuple[str, str], tuple[str, ValidationError | None]] = {}
+    if contract.origin != "mcp":  # a Python body's signature takes only its parameters
+        for name in args:
+            if name not in props:
+                allowed = ", ".join(props) or "(none)"
+                found[(f"unknown:{name}", _pointer([name]))] = (
                     f"{name!r} is not an argument of {contract.name}. Allowed: {allowed}.",
+                    None,
                 )
-            )
-    failing: dict[str, ValidationError] = {}
     try:
-        validator = validator_for(params)
+        validator = validator_for(validation_schema(contract))
         for error in validator.iter_errors(args):
             error = _informative(error)
             code = _code_of(error)
-            codes.append((code, error.message))
-            failing.setdefault(code, error)
+            found.setdefault((code, _error_pointer(error)), (error.message, error))
     except Exception as exc:  # a broken schema must not crash the gate
         return Verdict("shape", f"The contract's parameter schema is invalid: {exc}", args)
-    if not codes:
-        return Verdict("", "", fill_defaults(args, params))
-    code, detail = min(codes, key=lambda c: (_rank(c[0]), c[0]))
-    return Verdict(code, _args_message(contract, code, detail, args, failing.get(code)), args)
+    if not found:
+        if all(type(v) in _UNCHANGED or (type(v) is str and v.isascii()) for v in args.values()):
+            # nothing to normalise (the usual case): the body and the key get the same copy
+            return Verdict("", "", dict(args), fill_defaults(dict(args), params))
+        return Verdict(
+            "", "", _body_args(contract, args), fill_defaults(normalise_args(args, params), params)
+        )
+    ordered = sorted(found.items(), key=lambda item: (_rank(item[0][0]), item[0][0], item[0][1]))
+    reasons = tuple(
+        Reason(code, path, _reason_text(contract, code, detail, args, error))
+        for (code, path), (detail, error) in ordered
+    )
+    (code, _), (detail, first) = ordered[0]
+    if len(reasons) == 1:
+        message = _args_message(contract, code, detail, args, first)
+    else:
+        message = _many_message(contract, reasons)
+    return Verdict(code, message, args, reasons=reasons)
+
+
+def _body_args(contract: Contract, args: dict[str, Any]) -> dict[str, Any]:
+    """What the body receives: the arguments as sent (a copy). A Python tool's integral float
+    for an integer parameter (``1.0``) becomes ``1``, as its declared type converts it; strings
+    are never normalised. An MCP server gets the JSON value as sent."""
+    if contract.origin == "mcp":
+        copied: dict[str, Any] = copy_json(args)
+        return copied
+    return normalise_args(args, contract.parameters, unicode=False)
+
+
+_validation_schemas: dict[int, tuple[dict[str, Any], tuple[tuple[str, str], ...], Any]] = {}
+
+
+def validation_schema(contract: Contract) -> dict[str, Any]:
+    """The schema the gate validates ``contract``'s arguments with: its ``parameters``, with the
+    date/time formats of ``type_formats`` swapped for the formats its own types take
+    (:func:`playground.core.type_formats.for_validation`); kept per parameters object, so its
+    validator is cached like the parameters' own."""
+    kinds = contract.type_formats
+    params = contract.parameters
+    if not kinds:
+        return params
+    key = tuple(sorted(kinds.items()))
+    entry = _validation_schemas.get(id(params))
+    if entry is not None and entry[0] is params and entry[1] == key:
+        schema: dict[str, Any] = entry[2]
+        return schema
+    from playground.core.type_formats import for_validation
+
+    schema = for_validation(params, kinds)
+    if len(_validation_schemas) >= _MAX_VALIDATORS:
+        _validation_schemas.clear()
+    _validation_schemas[id(params)] = (params, key, schema)
+    return schema
+
+
+def _pointer(parts: list[Any]) -> str:
+    """A JSON Pointer (RFC 6901) into the arguments: ``["items", 0, "a/b"]`` → ``/items/0/a~1b``."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def _error_pointer(error: ValidationError) -> str:
+    """Where ``error`` is: the failing value's path, plus the key for a missing or unknown one."""
+    parts: list[Any] = list(error.absolute_path)
+    if error.validator in ("required", "additionalProperties"):
+        parts.append(_arg_of(error).rsplit(".", 1)[-1])
+    return _pointer(parts)
+
+
+def _string_holding_json(value: Any, schema: Any) -> str:
+    """``"array"`` or ``"object"`` when ``value`` is a string whose text is JSON of that type
+    and ``schema`` expects it (a model that serialised the value twice), else ``""``."""
+    if not isinstance(value, str) or not isinstance(schema, dict):
+        return ""
+    try:
+        inner = json.loads(value)
+    except (ValueError, TypeError, RecursionError):
+        return ""
+    kind = "array" if isinstance(inner, list) else "object" if isinstance(inner, dict) else ""
+    words = _type_words(schema)
+    return kind if kind and kind in words and "string" not in words.split(" or ") else ""
+
+
+def _reason_text(
+    contract: Contract,
+    code: str,
+    detail: str,
+    args: dict[str, Any],
+    error: ValidationError | None,
+) -> str:
+    """One reason in one sentence, for ``reasons`` and the many-reasons message."""
+    head, _, arg = code.partition(":")
+    schema = (contract.parameters.get("properties", {}) or {}).get(arg, {})
+    if head == "type" and error is not None:
+        kind = _string_holding_json(error.instance, error.schema)
+        if kind:
+            where = ".".join(str(p) for p in error.absolute_path) or arg
+            return (
+                f"{where!r} is a string holding JSON (an {kind}), not the {kind} itself: "
+                f"send the {kind} itself, not a string."
+            )
+    if head == "unknown" and "." in arg:
+        parent, _, key = arg.rpartition(".")
+        allowed = ""
+        if error is not None and isinstance(error.schema, dict):
+            allowed = ", ".join((error.schema.get("properties") or {}).keys()) or "(none)"
+        return (
+            f"{key!r} is not a field of {parent!r}; the fields allowed there are "
+            f"{allowed or '(see the schema)'}."
+        )
+    if head == "unknown":
+        allowed = ", ".join(contract.parameters.get("properties", {}) or {}) or "(none)"
+        return f"{arg!r} is not an argument of {contract.name}; the arguments are {allowed}."
+    if head == "missing":
+        return f"{arg!r} is required: add it."
+    where = ".".join(str(p) for p in error.absolute_path) if error is not None else arg
+    value = error.instance if error is not None else args.get(arg)
+    got = f" (got {canonical_json(value)})"
+    if head == "type":
+        return f"{where or arg!r} must be {_type_words(schema)}{got}."
+    return f"{_detail(contract, code, detail, error).rstrip('.')}{got}."
+
+
+def _detail(contract: Contract, code: str, detail: str, error: ValidationError | None) -> str:
+    """jsonschema's message, except for a format the gate reads as the parameter's own type
+    (its ``x-python-…`` name means nothing to a model): what that type takes, in words."""
+    head, _, arg = code.partition(":")
+    kind = contract.type_formats.get(arg) if head == "format" else None
+    if kind is None or error is None:
+        return detail
+    return f"{error.instance!r} is not {KINDS[kind][2].split(', e.g.')[0]}"
+
+
+def _many_message(contract: Contract, reasons: tuple[Reason, ...]) -> str:
+    """What the model reads when several arguments are wrong: every reason, numbered, then an
+    example call. Provider-neutral: examples are JSON values."""
+    parts = [
+        f"Invalid arguments for {contract.name}: {len(reasons)} problems "
+        f"({', '.join(r.code for r in reasons)})."
+    ]
+    parts += [f"{n}) {r.code}: {r.message}" for n, r in enumerate(reasons, 1)]
+    call = _example_args(validation_schema(contract), contract.description)
+    if call is not NO_EXAMPLE:
+        parts.append(f"Example call: {contract.name}({canonical_json(call)}).")
+    return " ".join(parts)
 
 
 def _informative(error: ValidationError) -> ValidationError:
@@ -419,40 +589,90 @@ def _args_message(
         if path and path[0] == arg and isinstance(error.schema, dict):
             where, failed = ".".join(path), error.schema
     refused = args.get(arg, NO_EXAMPLE)
+    vschema = (validation_schema(contract).get("properties", {}) or {}).get(arg, {})
     example = (
-        valid_example(arg, schema, contract.description, root=contract.parameters, avoid=refused)
-        if schema and head != "unknown"
+        valid_example(
+            arg,
+            vschema,
+            contract.description,
+            root=contract.parameters,
+            avoid=refused,
+            placeholders=False,
+        )
+        if vschema and head not in ("unknown",) and "." not in arg
         else NO_EXAMPLE
     )
     got = canonical_json(args.get(arg)) if arg in args else None
     allowed_names = ", ".join(contract.parameters.get("properties", {}) or {}) or "(none)"
     allowed_values = failed.get("enum", [failed["const"]] if "const" in failed else [])
     fmt = failed.get("format")
+    kind = contract.type_formats.get(arg) if head == "format" else None
+    holding = (
+        _string_holding_json(error.instance, error.schema)
+        if head == "type" and error is not None
+        else ""
+    )
     fix = {
         "missing": f"Add {arg!r}",
-        "unknown": f"Remove {arg!r}; the allowed arguments are {allowed_names}",
-        "type": f"Give {arg!r} as {_type_words(schema)}",
+        "unknown": _unknown_fix(contract, arg, error, allowed_names),
+        "type": (
+            f"{where!r} is a string holding JSON (an {holding}): send the {holding} itself, "
+            "not a string"
+            if holding
+            else f"Give {arg!r} as {_type_words(_resolve(schema, contract.parameters), contract.parameters)}"
+        ),
         "allowed": f"Use one of {canonical_json(allowed_values)} for {where!r}",
         "range": f"Keep {where!r} within {_bounds(failed)}",
         "pattern": f"Make {where!r} match the pattern {failed.get('pattern')!r}",
-        "format": f"Write {where!r} in {fmt} format"
-        + (f" ({FORMAT_WORDS[fmt]})" if fmt in FORMAT_WORDS else ""),
+        "format": (
+            f"Write {where!r} as {KINDS[kind][2].split(', e.g.')[0]}"
+            if kind
+            else f"Write {where!r} in {fmt} format"
+            + (f" ({FORMAT_WORDS[fmt]})" if fmt in FORMAT_WORDS else "")
+        ),
     }.get(head, "Fix the arguments")
     parts = [f"Invalid arguments for {contract.name}: {code}."]
     if got is not None and head != "unknown":
         parts.append(f"Got {got}.")
-    parts.append(detail.rstrip(".") + ".")
-    parts.append(fix + (f", e.g. {cli_hint(arg, example)}." if example is not NO_EXAMPLE else "."))
-    call = _example_args(contract.parameters, contract.description)
+    parts.append(_detail(contract, code, detail, error).rstrip(".") + ".")
+    parts.append(
+        fix + (f", e.g. {canonical_json({arg: example})}." if example is not NO_EXAMPLE else ".")
+    )
+    call = _example_args(validation_schema(contract), contract.description)
     if call is not NO_EXAMPLE:
         parts.append(f"Example call: {contract.name}({canonical_json(call)}).")
     return " ".join(parts)
 
 
-def _type_words(schema: dict[str, Any]) -> str:
-    """``"string"``, ``"integer or null"``, ``"array of string"``: the declared type in words."""
+def _unknown_fix(
+    contract: Contract, arg: str, error: ValidationError | None, allowed_names: str
+) -> str:
+    """The fix for ``unknown:<arg>``: a nested key names the keys allowed at its own level."""
+    if "." in arg and error is not None and isinstance(error.schema, dict):
+        parent, _, key = arg.rpartition(".")
+        here = ", ".join((error.schema.get("properties") or {}).keys()) or "(none)"
+        return f"Remove {key!r} from {parent!r}; the fields allowed there are {here}"
+    return f"Remove {arg!r}; the allowed arguments are {allowed_names}"
+
+
+def _type_words(schema: Any, root: dict[str, Any] | None = None) -> str:
+    """``"string"``, ``"integer or null"``, ``"array of string"``, ``"object with city
+    (string), zip_code (string)"`` (its required fields): the declared type in words, with no
+    placeholder value. ``root``: the parameters schema, for a local ``$ref``."""
+    if not isinstance(schema, dict):
+        return "the declared type"
     types: list[str] = []
     for branch in [schema, *(schema.get("anyOf") or []), *(schema.get("oneOf") or [])]:
+        branch = _resolve(branch, root) if root is not None else branch
+        if isinstance(branch, dict) and branch.get("type") == "object" and branch.get("required"):
+            fields = branch.get("properties") or {}
+            said = ", ".join(
+                f"{name} ({_type_words(_resolve(fields.get(name, {}), root or {}), None)})"
+                for name in branch["required"]
+            )
+            if said and f"object with {said}" not in types:
+                types.append(f"object with {said}")
+            continue
         t = branch.get("type") if isinstance(branch, dict) else None
         for one in t if isinstance(t, list) else [t] if t else []:
             items = branch.get("items") if isinstance(branch, dict) else None

@@ -9,9 +9,15 @@
 * OpenAI: a ``{"role": "tool", "tool_call_id", "content"}`` message; the content is the JSON
   result, or states the error (OpenAI Chat Completions function calling guide).
 
-Declarations in Gemini's shape are built here too, by google-genai itself (imported inside
-:func:`gemini_function_declaration` and :func:`gemini_declaration` only — the declaration cache
-of :mod:`playground.core.declcache` keeps a warm ``playground call`` from ever importing it).
+Declarations: what a request to Anthropic or OpenAI carries for one tool
+(:func:`anthropic_declaration`, :func:`openai_declaration`, in :data:`DECLARATION_VIEWS`); the
+Gemini one is built by the Gemini router's own request builder
+(:func:`playground.routing.gemini.request_declaration`), and
+:func:`playground.routing.declarations.provider_declaration` picks the one builder per provider
+that ``show``, the TUI and every request use. :func:`gemini_function_declaration` asks
+google-genai for a plain function's declaration at load time (the contract's parameter schema;
+google.genai is imported there only — the declaration cache of :mod:`playground.core.declcache`
+keeps a warm ``playground call`` from ever importing it).
 
 Hangul is kept as is (``ensure_ascii=False``). ``approx_tokens`` gives a rough token count.
 """
@@ -22,12 +28,10 @@ import json
 import math
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 from playground.core.outcome import EMPTY, Outcome
-
-if TYPE_CHECKING:
-    from playground.core.contracts import Contract
 
 #: The providers whose views every record carries, in display order.
 PROVIDERS = ("gemini", "anthropic", "openai")
@@ -143,31 +147,6 @@ def group_for_provider(provider: str, views: list[dict[str, Any]]) -> Any:
     raise ValueError(f"unknown provider {provider!r} (gemini, anthropic, openai)")
 
 
-def gemini_declaration_from_mcp(tool: dict[str, Any], name: str | None = None) -> dict[str, Any]:
-    """The Gemini ``FunctionDeclaration`` google-genai sends for an MCP tool, as JSON.
-
-    ``tool``: the MCP tool as listed (JSON by alias: ``name``, ``description``,
-    ``inputSchema``). Built by google-genai's own MCP conversion
-    (``google/genai/_mcp_utils.py: mcp_to_gemini_tool``, what ``tools=[mcp_tool]`` and
-    ``tools=[session]`` use: the ``inputSchema`` filtered to the fields Gemini supports and
-    converted to a ``types.Schema``). ``name``: the name to show when the playground registered
-    the tool under another one (a clash prefix). Imports ``google.genai`` (about 1 s).
-    """
-    import mcp.types
-    from google.genai import _mcp_utils
-
-    shaped = mcp.types.Tool(
-        name=tool["name"],
-        description=tool.get("description"),
-        input_schema=tool.get("inputSchema") or {"type": "object", "properties": {}},
-    )
-    declarations = _mcp_utils.mcp_to_gemini_tool(shaped).function_declarations or []
-    dumped: dict[str, Any] = declarations[0].model_dump(mode="json", exclude_none=True)
-    if name is not None:
-        dumped["name"] = name
-    return dumped
-
-
 def gemini_function_declaration(fn: Callable[..., Any]) -> dict[str, Any]:
     """The declaration google-genai sends for ``tools=[fn]``, as JSON: the SDK's own
     ``FunctionDeclaration.from_callable_with_api_option(callable=fn, api_option="GEMINI_API",
@@ -185,32 +164,6 @@ def gemini_function_declaration(fn: Callable[..., Any]) -> dict[str, Any]:
     except Exception as exc:  # the SDK raises ValueError/TypeError/pydantic errors
         raise ValueError(f"{type(exc).__name__}: {exc}") from None
     return decl.model_dump(mode="json", exclude_none=True)
-
-
-def gemini_declaration(contract: Contract) -> dict[str, Any]:
-    """``contract``'s Gemini ``FunctionDeclaration`` as google-genai builds it, as JSON.
-
-    For plain functions this is the SDK's own ``from_callable`` output kept from loading
-    (``contract.sdk_declaration``); for table contracts ``types.FunctionDeclaration(name,
-    description, parameters_json_schema)``, built on first use (imports google.genai) and kept
-    in ``contract.sdk_declaration``; for an MCP server's tool (``contract.mcp_tool``),
-    :func:`gemini_declaration_from_mcp`.
-    """
-    if contract.sdk_declaration is not None:
-        return contract.sdk_declaration
-    mcp_tool = getattr(contract, "mcp_tool", None)
-    if mcp_tool:  # an MCP server's tool: google-genai's own MCP conversion
-        contract.sdk_declaration = gemini_declaration_from_mcp(mcp_tool, contract.name)
-        return contract.sdk_declaration
-    from google.genai import types
-
-    decl = types.FunctionDeclaration(
-        name=contract.name,
-        description=contract.description,
-        parameters_json_schema=contract.parameters,
-    )
-    contract.sdk_declaration = decl.model_dump(mode="json", exclude_none=True)
-    return contract.sdk_declaration
 
 
 # ------------------------------------------------------------------------- declarations
@@ -277,6 +230,59 @@ def openai_tool(declaration: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class ProviderDeclaration:
+    """What a request to one provider carries for one tool.
+
+    ``provider``: ``"gemini"``, ``"anthropic"`` or ``"openai"``. ``body``: the tool's
+    declaration as JSON, exactly as the request carries it (Gemini: one entry of
+    ``tools[].functionDeclarations``; Anthropic: one ``tools[]`` entry; OpenAI: one ``tools[]``
+    function tool). ``notes``: one line per thing the provider cannot carry as the tool
+    declares it — what was changed or dropped on the way (Gemini's conversion) or why the
+    provider would refuse it (:func:`declaration_problems`); empty when it carries the
+    declaration as it is.
+    """
+
+    provider: str
+    body: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+
+
+def _refusals(provider: str, declaration: dict[str, Any]) -> list[str]:
+    title = {"anthropic": "Anthropic", "openai": "OpenAI"}[provider]
+    return [
+        f"{title} refuses it: {message} ({source})"
+        for _rule, message, source in declaration_problems(provider, declaration)
+    ]
+
+
+def anthropic_declaration(declaration: dict[str, Any]) -> ProviderDeclaration:
+    """What an Anthropic Messages request carries for one tool: :func:`anthropic_tool` (the
+    parameter schema as it is: Anthropic reads JSON Schema, ``const``, ``oneOf``,
+    ``additionalProperties`` and ``$defs`` included), with a note for each rule of
+    :func:`declaration_problems` the declaration breaks. ``declaration``: the provider-neutral
+    ``{"name", "description", "parameters"}``."""
+    return ProviderDeclaration(
+        "anthropic", anthropic_tool(declaration), _refusals("anthropic", declaration)
+    )
+
+
+def openai_declaration(declaration: dict[str, Any]) -> ProviderDeclaration:
+    """What an OpenAI Chat Completions request carries for one tool: :func:`openai_tool` (the
+    parameter schema as it is), with a note for each rule of :func:`declaration_problems` the
+    declaration breaks. ``declaration``: the provider-neutral ``{"name", "description",
+    "parameters"}``."""
+    return ProviderDeclaration("openai", openai_tool(declaration), _refusals("openai", declaration))
+
+
+#: The declaration builders of the providers without a router of their own (a router's
+#: ``RouterSpec.declare`` comes first: :func:`playground.routing.declarations.provider_declaration`).
+DECLARATION_VIEWS: dict[str, Callable[[dict[str, Any]], ProviderDeclaration]] = {
+    "anthropic": anthropic_declaration,
+    "openai": openai_declaration,
+}
+
+
 def declaration_problems(provider: str, declaration: dict[str, Any]) -> list[tuple[str, str, str]]:
     """Why ``provider`` (``"anthropic"`` or ``"openai"``) would refuse this declaration.
 
@@ -284,7 +290,7 @@ def declaration_problems(provider: str, declaration: dict[str, Any]) -> list[tup
     :data:`TOOL_NAME_RULES`), ``"parameter"`` (a parameter name breaks
     :data:`PARAMETER_NAME_RULES`, one triple per name) or ``"schema"`` (the parameters schema
     is not ``type: object`` or has a combinator at its root). ``[]`` when all is well; Gemini's
-    own rules are checked by lint's ``name-invalid`` and the Gemini schema conversion. Raises
+    own rules are checked by lint's ``gemini-name`` and the Gemini schema conversion. Raises
     ``ValueError`` for another provider."""
     if provider not in TOOL_NAME_RULES:
         raise ValueError(f"unknown provider {provider!r} (anthropic, openai)")

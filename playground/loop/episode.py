@@ -42,6 +42,7 @@ from playground.core.record import VALID, CallRecord
 from playground.core.wire import PROVIDERS, group_for_provider, provider_views
 from playground.errors import UsageError
 from playground.loop import reply as replies
+from playground.loop.call_ids import distinct_calls
 from playground.loop.failures import FAILURE_LIMIT, FailureTracker, failure_message
 from playground.loop.repair import Fix, can_repair, repair
 from playground.loop.step import Node, Step
@@ -67,8 +68,11 @@ class _Checkpoint:
     fixes: int
     moves: int
     changes: int
+    warnings: int
     conversation: list[Turn]
     pending: list[FunctionCall]
+    model_ids: list[str]
+    id_warnings: list[str]
     index: int
     results: list[ToolResult]
     tracker: FailureTracker
@@ -97,6 +101,9 @@ class Episode:
     ``changes``: what the repairs changed in the request (``Fix.changes`` dicts); when an
     episode ends ``answered`` or ``nothing_found`` after such a change the reply says so
     (:func:`playground.loop.reply.repair_note`, in the question's language).
+    ``warnings``: one line per router move whose calls repeated an id or had none
+    (``"move 1: repeated call ids 'x' ×2: ..."``; :mod:`playground.loop.call_ids`); each such
+    call's record carries its own warning too.
     """
 
     question: str | None
@@ -116,6 +123,7 @@ class Episode:
     max_attempts: int = MAX_ATTEMPTS
     failure_limit: int = FAILURE_LIMIT
     tool_turns: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     conversation: list[Turn] = field(default_factory=list, repr=False)
     checkpoints: dict[int, _Checkpoint] = field(default_factory=dict, repr=False)
     router_obj: Router | None = field(default=None, repr=False)
@@ -126,8 +134,8 @@ class Episode:
         "tool", "args", "verdict", "body_ran", "cache", "kind", "error", "retries", "delays_ms",
         "fixes", "call", "move", "explanation", "message", "reason"}], "reply", "ok", "attempts",
         "fixes", "changes", "gave_up", "moves", "end", "repairs_by", "forked_from", "max_attempts",
-        "failure_limit"}``. ``call`` / ``move`` in a step index ``calls`` / ``moves``; keys that
-        do not apply to a node are ``None``."""
+        "failure_limit", "tool_turns", "warnings"}``. ``call`` / ``move`` in a step index
+        ``calls`` / ``moves``; keys that do not apply to a node are ``None``."""
         return {
             "question": self.question,
             "router": self.router,
@@ -146,6 +154,7 @@ class Episode:
             "max_attempts": self.max_attempts,
             "failure_limit": self.failure_limit,
             "tool_turns": copy.deepcopy(self.tool_turns),
+            "warnings": list(self.warnings),
         }
 
 
@@ -153,8 +162,10 @@ def tool_turn_wire(move: int, results: list[ToolResult]) -> dict[str, Any]:
     """What answers one router move on the wire, grouped as each provider requires (all the
     calls of one turn together): ``{"move", "call_ids", "wire": {"gemini": one Content with a
     function_response part per call, "anthropic": one user message with every tool_result
-    block, "openai": one tool message per call}}`` (see :func:`core.wire.group_for_provider`)."""
-    views = [provider_views(res.name, res.call_id, res.outcome) for res in results]
+    block, "openai": one tool message per call}}`` (see :func:`core.wire.group_for_provider`).
+    ``call_ids``: the ids the answers go back under (the model's; ``""`` for a call it gave no
+    id, whose answer then carries none)."""
+    views = [provider_views(res.name, res.call_id or None, res.outcome) for res in results]
     return {
         "move": move,
         "call_ids": [res.call_id for res in results],
@@ -162,11 +173,12 @@ def tool_turn_wire(move: int, results: list[ToolResult]) -> dict[str, Any]:
     }
 
 
-def _tool_result(call: FunctionCall, record: CallRecord, message: str) -> ToolResult:
-    """The answer sent back to the router for ``call``: ``record``'s outcome, with the
-    accumulated ``message`` as the model-facing text on failures."""
+def _tool_result(call: FunctionCall, model_id: str, record: CallRecord, message: str) -> ToolResult:
+    """The answer sent back to the router for ``call``, under ``model_id`` (the id the model
+    gave the call, ``""`` for none): ``record``'s outcome, with the accumulated ``message`` as
+    the model-facing text on failures."""
     return ToolResult(
-        call_id=call.id,
+        call_id=model_id,
         name=call.name,
         ok=record.ok,
         kind=record.kind,
@@ -186,6 +198,8 @@ class _Machine:
         self.manual = manual
         self.tracker = FailureTracker()
         self.pending: list[FunctionCall] = []
+        self.model_ids: list[str] = []  # per pending call: the id its answer goes back under
+        self.id_warnings: list[str] = []  # per pending call: why its id was flagged, or ""
         self.index = 0
         self.results: list[ToolResult] = []
         self.tries = 0
@@ -220,8 +234,11 @@ class _Machine:
             fixes=len(self.ep.fixes),
             moves=len(self.ep.moves),
             changes=len(self.ep.changes),
+            warnings=len(self.ep.warnings),
             conversation=list(self.ep.conversation),
             pending=list(self.pending),
+            model_ids=list(self.model_ids),
+            id_warnings=list(self.id_warnings),
             index=self.index,
             results=list(self.results),
             tracker=copy.deepcopy(self.tracker),
@@ -233,6 +250,7 @@ class _Machine:
 
     def restore(self, cp: _Checkpoint) -> None:
         self.pending, self.index, self.results = list(cp.pending), cp.index, list(cp.results)
+        self.model_ids, self.id_warnings = list(cp.model_ids), list(cp.id_warnings)
         self.tracker, self.tries = copy.deepcopy(cp.tracker), cp.tries
         self.tool, self.args, self.call_id = cp.tool, copy.deepcopy(cp.args), cp.call_id
         self.ep.conversation = list(cp.conversation)
@@ -296,14 +314,35 @@ class _Machine:
         )
         if not move.calls:
             return Node.REPLY
-        self.pending, self.index, self.results = list(move.calls), 0, []
+        turn = distinct_calls(move.calls, taken=(r.call_id for r in self.ep.calls))
+        if turn.summary:
+            self.ep.warnings.append(f"move {move_index + 1}: {turn.summary}")
+        self.pending, self.index, self.results = turn.calls, 0, []
+        self.model_ids, self.id_warnings = turn.model_ids, turn.warnings
         return self.begin_call(self.pending[0])
+
+    def answered_under(self, record: CallRecord) -> None:
+        """In a question episode: flag ``record`` when its call's id was repeated or missing,
+        and make its wire views carry the id its answer really goes back under (the model's,
+        not the playground's ``x#2`` or a repair's ``x~r1``)."""
+        if self.manual or self.index >= len(self.model_ids):
+            return
+        warning = self.id_warnings[self.index]
+        if warning:
+            record.warnings.append(warning)
+        model_id = self.model_ids[self.index]
+        if record.wire and model_id != record.call_id:
+            outcome = oc.Outcome(
+                record.ok, record.value, record.error, oc.OutcomeKind(record.kind), record.message
+            )
+            record.wire = provider_views(record.tool, model_id or None, outcome)
 
     def _validate(self) -> Node | None:
         self.checkpoint()
         self.tries += 1
         self.ep.attempts += 1
         record = self.pg.gate.call(self.tool, self.args, call_id=self.call_id or None)
+        self.answered_under(record)
         self.record = record
         self.ep.calls.append(record)
         call_index = len(self.ep.calls) - 1
@@ -394,7 +433,9 @@ class _Machine:
             )
             return Node.GIVEUP
         # question episode: answer the router's call and go on
-        self.results.append(_tool_result(self.pending[self.index], r, self.message))
+        self.results.append(
+            _tool_result(self.pending[self.index], self.model_ids[self.index], r, self.message)
+        )
         self.index += 1
         if self.index < len(self.pending):
             return self.begin_call(self.pending[self.index])
@@ -516,18 +557,19 @@ def run_manual_episode(pg: Playground, tool: str, args: Any) -> Episode:
     return machine.run()
 
 
-def _edit_last_move(ep: Episode, call_id: str, name: str, args: Any) -> None:
-    """Make the model turn being forked show the edited call in its ``calls``, so the router
-    reads what really ran (a router that echoes its provider's raw turn back — Gemini — writes
-    the calls into that raw content itself when it builds its request)."""
+def _edit_last_move(ep: Episode, position: int, name: str, args: Any) -> None:
+    """Make the model turn being forked show the edited call (the ``position``-th of its
+    ``calls``; by position, since two calls may share an id) so the router reads what really
+    ran (a router that echoes its provider's raw turn back — Gemini — writes the calls into
+    that raw content itself, by position, when it builds its request)."""
     for i in range(len(ep.conversation) - 1, -1, -1):
         turn = ep.conversation[i]
         if turn.role != "model" or turn.move is None:
             continue
         move = turn.move
         calls = [
-            FunctionCall(name, copy.deepcopy(args), c.id) if c.id == call_id else c
-            for c in move.calls
+            FunctionCall(name, copy.deepcopy(args), c.id) if i == position else c
+            for i, c in enumerate(move.calls)
         ]
         ep.conversation[i] = Turn(role="model", move=replace(move, calls=calls))
         return
@@ -567,6 +609,8 @@ def fork_episode(
         fixes=list(episode.fixes[: cp.fixes]),
         changes=copy.deepcopy(episode.changes[: cp.changes]),
         moves=copy.deepcopy(episode.moves[: cp.moves]),
+        warnings=list(episode.warnings[: cp.warnings]),
+        tool_turns=copy.deepcopy([t for t in episode.tool_turns if t["move"] < cp.moves]),
         reply="",
         ok=False,
         gave_up=False,
@@ -586,6 +630,6 @@ def fork_episode(
         machine.pending[machine.index] = FunctionCall(
             name=machine.tool, args=machine.args, id=old.id
         )
-        _edit_last_move(ep, old.id, machine.tool, machine.args)
+        _edit_last_move(ep, machine.index, machine.tool, machine.args)
     machine.node = Node.VALIDATE
     return machine.run()

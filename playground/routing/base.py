@@ -26,7 +26,9 @@ class FunctionCall:
     ``name``: the tool name (may be unknown to the registry: the gate answers ``unknown_tool``).
     ``args``: the arguments as the model wrote them (normally a dict, but anything is possible).
     ``id``: the call id used to match the function response (Gemini ``id``, Anthropic
-    ``tool_use_id``, OpenAI ``tool_call_id``).
+    ``tool_use_id``, OpenAI ``tool_call_id``) as the model wrote it — ``""`` when it wrote
+    none; it may repeat within a turn. The loop runs each call under an id of its own
+    (:mod:`playground.loop.call_ids`) and answers under this one.
     """
 
     name: str
@@ -65,7 +67,9 @@ class Move:
 class ToolResult:
     """The answer to one function call, as the gate produced it (provider-neutral).
 
-    ``call_id`` / ``name``: the call answered. ``ok`` / ``kind`` / ``value`` / ``error`` /
+    ``call_id`` / ``name``: the call answered; ``call_id`` is the id the model gave it (what
+    the answer goes back under; ``""`` when it gave none — the answer then carries no id).
+    Several results of one turn may share an id: they answer the calls in order. ``ok`` / ``kind`` / ``value`` / ``error`` /
     ``message``: the outcome (``message``: what the model reads — on a failure the loop's text,
     including the consecutive-failure count; on an empty result the note). Each provider's
     shape of it is built from :attr:`outcome` by :mod:`playground.core.wire`.

@@ -1,10 +1,13 @@
 """Build a router by name for the CLI and the TUI, from the declarations in
 :mod:`playground.routing.registry`.
 
-A backend that needs a key (its ``key_env_vars``) and finds none in the environment is replaced
-by the default router (:data:`~playground.routing.registry.DEFAULT_ROUTER`), and
-:attr:`RouterChoice.notes` says so with the backend's own hint — unless a dry run is wanted,
-which builds the backend without any key (only its ``dry_run`` is used). ``model`` and ``mode``
+A backend that needs a key (its ``key_env_vars``) and finds none in the environment cannot run:
+:func:`choose_router` raises :class:`~playground.errors.UsageError` with the backend's own hint
+(naming the variable), so ``--router gemini`` without a key is an error (exit 2), never a
+silent run of another router (issue 20 item 8). Only a caller that asks for ``fallback`` (the
+TUI, whose router switch skips such a backend with a note) gets the default router
+(:data:`~playground.routing.registry.DEFAULT_ROUTER`) with :attr:`RouterChoice.notes` saying so.
+A dry run builds the backend without any key (only its ``dry_run`` is used). ``model`` and ``mode``
 given to a backend without models or modes are ignored with a note. A backend's module (and
 google.genai for Gemini) is imported only when that backend is asked for.
 """
@@ -15,6 +18,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from playground.errors import UsageError
 from playground.routing import registry
 from playground.routing.base import Router
 from playground.routing.registry import RouterSettings
@@ -49,10 +53,11 @@ def make_router(
     environ: Mapping[str, str] = os.environ,
     *,
     dry_run: bool = False,
+    fallback: bool = False,
 ) -> Router:
     """The router of :func:`choose_router`; its notes are dropped — use :func:`choose_router`
     to show them. Raises :class:`UsageError` as that does."""
-    return choose_router(name, model, mode, environ, dry_run=dry_run).router
+    return choose_router(name, model, mode, environ, dry_run=dry_run, fallback=fallback).router
 
 
 def choose_router(
@@ -62,6 +67,7 @@ def choose_router(
     environ: Mapping[str, str] = os.environ,
     *,
     dry_run: bool = False,
+    fallback: bool = False,
 ) -> RouterChoice:
     """Build the router called ``name`` (a registered name, case-insensitive).
 
@@ -69,16 +75,25 @@ def choose_router(
     ``model_env_var`` from ``environ``, else its default. ``mode``: one of its
     ``capabilities.modes`` (case-insensitive; else ignored with a note). ``environ``: where the
     key and the model variable are looked up (tests pass a dict). ``dry_run``: build the backend
-    even without a key, and never with one. Raises :class:`UsageError` for an unknown name, or
-    what the backend's factory raises (an unknown mode).
+    even without a key, and never with one. ``fallback``: without the key, build the default
+    router and say so in the notes instead of raising (the TUI only).
+
+    Raises :class:`UsageError` for an unknown name; for a backend that needs a key and finds
+    none (not a dry run, no ``fallback``), with the backend's ``no_key_hint`` — one line naming
+    its environment variable (``no Gemini API key: set GEMINI_API_KEY (or GOOGLE_API_KEY)…``);
+    or what the backend's factory raises (an unknown mode).
     """
     spec = registry.get(name)
     notes: list[str] = []
     key = spec.key_from(environ)
     if spec.needs_key and key is None and not dry_run:
-        fallback = registry.get(registry.DEFAULT_ROUTER)
-        notes.append(f"{spec.no_key_hint}; using the {fallback.name} router instead")
-        return RouterChoice(fallback.build(RouterSettings()), spec.name, notes)
+        if not fallback:
+            raise UsageError(
+                spec.no_key_hint or f"the {spec.name} router needs {' or '.join(spec.key_env_vars)}"
+            )
+        default = registry.get(registry.DEFAULT_ROUTER)
+        notes.append(f"{spec.no_key_hint}; using the {default.name} router instead")
+        return RouterChoice(default.build(RouterSettings()), spec.name, notes)
     ignored = [
         option
         for option, given, supported in (

@@ -11,13 +11,13 @@ Wire rules followed (Gemini API function-calling guide and google-genai 3.6.1 ``
 * the model's turn is echoed back UNCHANGED (its ``Content`` JSON kept in ``Move.raw``), so
   thought signatures reach the model again as it requires for multi-turn function calling;
 * the answers to one model turn travel in ONE ``Content(role="user")`` with one
-  ``function_response`` part per call (``name``, ``id`` = the call id, ``response``), in the
-  order of the calls;
-* a call without an id gets ``call_<n>`` (``n`` counts the calls in the conversation from 1),
-  written back into ``raw`` so the function response matches it.
-
+  ``function_response`` part per call (``name``, ``id`` = the id the model gave the call,
+  ``response``), in the order of the calls — also when the model gave two calls the same id
+  (each answer matched to its call by position) or none (the answer carries no id either);
+  the loop runs such calls under ids of their own and flags them
+  (:mod:`playground.loop.call_ids`);
 * a forked model turn (the loop edited one of its calls) is written back into the raw content
-  here, by call id, so the loop never touches Gemini's message format.
+  here, by the call's position in the turn, so the loop never touches Gemini's message format.
 
 Errors: every failure (no key, HTTP error, network error, blocked prompt, no candidate) raises
 :class:`playground.errors.RouterError` with one line of text; nothing else escapes. A model the
@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from playground.core.wire import gemini_response_payload
+from playground.core.wire import ProviderDeclaration, gemini_response_payload
 from playground.errors import RouterError, UsageError
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
 from playground.routing.gemini_schema import convert_declaration, map_back
@@ -93,31 +93,55 @@ def gemini_key_from_env(environ: Mapping[str, str]) -> str | None:
     return SPEC.key_from(environ)
 
 
+def _function_declaration(
+    declaration: dict[str, Any], *, vertex: bool
+) -> tuple[types.FunctionDeclaration, list[str]]:
+    """THE builder of a Gemini request's declaration for one tool (the request's
+    :func:`function_declarations` and ``show``'s :func:`request_declaration` both call it):
+    ``(FunctionDeclaration(name, description, parameters_json_schema), notes)`` with the
+    parameters converted by :func:`~playground.routing.gemini_schema.convert_declaration` and
+    its notes. Raises :class:`RouterError` for a declaration without a name."""
+    from google.genai import types
+
+    converted, notes = convert_declaration(declaration, vertex=vertex)
+    name = converted["name"]
+    if not isinstance(name, str) or not name:
+        raise RouterError(f"a declaration has no name: {declaration!r:.80}")
+    built = types.FunctionDeclaration(
+        name=name,
+        description=converted["description"],
+        parameters_json_schema=converted["parameters"],
+    )
+    return built, notes
+
+
 def function_declarations(
     declarations: list[dict[str, Any]], *, vertex: bool = False
 ) -> list[types.FunctionDeclaration]:
-    """One ``FunctionDeclaration`` per declaration dict of the router.
+    """One ``FunctionDeclaration`` per declaration dict of the router, as the request sends them.
 
     ``declarations``: ``[{"name", "description", "parameters"}]``. Parameters go in
     ``parameters_json_schema`` after :func:`~playground.routing.gemini_schema.convert_declaration`.
     Raises :class:`RouterError` for a declaration without a name.
     """
-    from google.genai import types
+    return [_function_declaration(d, vertex=vertex)[0] for d in declarations]
 
-    out: list[types.FunctionDeclaration] = []
-    for declaration in declarations:
-        converted, _changes = convert_declaration(declaration, vertex=vertex)
-        name = converted["name"]
-        if not isinstance(name, str) or not name:
-            raise RouterError(f"a declaration has no name: {declaration!r:.80}")
-        out.append(
-            types.FunctionDeclaration(
-                name=name,
-                description=converted["description"],
-                parameters_json_schema=converted["parameters"],
-            )
-        )
-    return out
+
+def request_declaration(
+    declaration: dict[str, Any], *, vertex: bool = False
+) -> ProviderDeclaration:
+    """What a request of this router carries for one tool: the entry of
+    ``tools[0].functionDeclarations`` in the request body, as JSON (``{"name", "description",
+    "parameters_json_schema"}``; ``parameters_json_schema`` left out for a tool without
+    parameters), built by the same :func:`_function_declaration` as the request itself and
+    dumped as the SDK writes it into the body (``model_dump(mode="json", exclude_none=True)``).
+    ``notes``: what the Gemini API cannot carry and how the copy differs from the tool's own
+    schema (``"properties.code: const 7 -> enum [\"7\"]"``, ``"... dropped (not supported by
+    the Gemini API)"``). ``declaration``: ``{"name", "description", "parameters"}``. Imports
+    google.genai. Raises :class:`RouterError` for a declaration without a name.
+    """
+    built, notes = _function_declaration(declaration, vertex=vertex)
+    return ProviderDeclaration("gemini", built.model_dump(mode="json", exclude_none=True), notes)
 
 
 def _content_from_raw(raw: Any) -> types.Content:
@@ -134,15 +158,13 @@ def _content_from_raw(raw: Any) -> types.Content:
 
 
 def _write_calls_back(content: types.Content, calls: list[FunctionCall]) -> types.Content:
-    """``content`` (a model turn's raw ``Content``) with each ``function_call`` part whose id is
-    among ``calls`` showing that call's name and args — the loop edits ``Move.calls`` when it
-    forks an episode; the thought signatures and every other part stay as the model sent them."""
-    by_id = {c.id: c for c in calls}
-    for part in content.parts or []:
-        fc = part.function_call
-        call = by_id.get(fc.id or "") if fc is not None else None
-        if fc is None or call is None:
-            continue
+    """``content`` (a model turn's raw ``Content``) with its n-th ``function_call`` part showing
+    the n-th of ``calls``' name and args — the loop edits ``Move.calls`` when it forks an
+    episode. By position, not by id: two calls of one turn may share an id (the calls were
+    read from these parts in order). The thought signatures and every other part stay as the
+    model sent them."""
+    parts = [p.function_call for p in content.parts or [] if p.function_call is not None]
+    for fc, call in zip(parts, calls):
         if fc.name != call.name or (fc.args or {}) != call.args:
             fc.name, fc.args = call.name, call.args
     return content
@@ -153,7 +175,7 @@ def _content_from_move(move: Move) -> types.Content:
     from google.genai import types
 
     parts = [
-        types.Part(function_call=types.FunctionCall(name=c.name, args=c.args, id=c.id))
+        types.Part(function_call=types.FunctionCall(name=c.name, args=c.args, id=c.id or None))
         for c in move.calls
     ]
     if not parts:
@@ -164,24 +186,31 @@ def _content_from_move(move: Move) -> types.Content:
 def _responses_content(results: list[ToolResult], call_order: list[str]) -> types.Content:
     """ONE ``Content(role="user")`` holding one ``function_response`` part per result.
 
-    Parts follow ``call_order`` (the ids of the calls in the model's turn); results whose id is
-    not among them come last, in the order given.
+    Parts follow ``call_order`` (the ids of the calls in the model's turn, ``""`` for a call
+    without one): each result takes the first position not yet taken whose id is its own, so
+    two calls sharing an id are answered in their order; results whose id is not among them
+    come last, in the order given. A result with the id ``""`` is sent without an id.
     """
     from google.genai import types
 
-    rank = {call_id: i for i, call_id in enumerate(call_order)}
-    ordered = sorted(
-        enumerate(results), key=lambda pair: (rank.get(pair[1].call_id, len(rank)), pair[0])
-    )
+    slots: dict[str, list[int]] = {}
+    for position, call_id in enumerate(call_order):
+        slots.setdefault(call_id, []).append(position)
+
+    def rank(result: ToolResult) -> int:
+        free = slots.get(result.call_id)
+        return free.pop(0) if free else len(call_order)
+
+    ordered = sorted(((rank(r), i, r) for i, r in enumerate(results)), key=lambda t: t[:2])
     parts = [
         types.Part(
             function_response=types.FunctionResponse(
-                id=result.call_id,
+                id=result.call_id or None,
                 name=result.name,
                 response=gemini_response_payload(result.outcome),
             )
         )
-        for _, result in ordered
+        for _, _, result in ordered
     ]
     return types.Content(role="user", parts=parts)
 
@@ -369,7 +398,8 @@ class GeminiRouter:
         """Ask Gemini for the next move (see :meth:`playground.routing.base.Router.next_move`).
 
         Returns ``Move(calls=[FunctionCall(name, args, id)], text=None, raw=<Content JSON>)`` when
-        the model calls functions (several = parallel calls), else ``Move(text=<text parts
+        the model calls functions (several = parallel calls; ``id`` as the model wrote it, ``""``
+        for none, possibly repeated), else ``Move(text=<text parts
         joined>, raw=...)``. Raises :class:`RouterError`: no key (:data:`NO_KEY_MESSAGE`), HTTP
         error (status + provider message), network error, blocked prompt, no candidate.
         """
@@ -428,19 +458,16 @@ class GeminiRouter:
         if content.role is None:
             content.role = "model"
 
-        seen = sum(len(t.move.calls) for t in conversation if t.role == "model" and t.move)
         calls: list[FunctionCall] = []
         for part in content.parts:
             call = part.function_call
             if call is None:
                 continue
-            if not call.id:
-                call.id = f"call_{seen + len(calls) + 1}"  # written back into raw below
-            calls.append(
+            calls.append(  # the model's id as is ("" for none): the loop gives each its own
                 FunctionCall(
                     name=call.name or "",
                     args=call.args if call.args is not None else {},
-                    id=call.id,
+                    id=call.id or "",
                 )
             )
 
@@ -469,4 +496,5 @@ SPEC = RouterSpec(
     no_key_hint=NO_KEY_HINT,
     default_model=DEFAULT_MODEL,
     model_env_var=MODEL_ENV_VAR,
+    declare=request_declaration,
 )

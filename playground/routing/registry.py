@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from playground.errors import UsageError
 
 if TYPE_CHECKING:  # annotations only: the TUI's first screen reads DEFAULT_ROUTER and names()
+    from playground.core.wire import ProviderDeclaration
     from playground.routing.base import Router, RouterCapabilities
 
 #: Built-in backends: name -> the module defining its ``SPEC``, in the order the UI offers them.
@@ -62,7 +63,12 @@ class RouterSpec:
     API key, in order of precedence; empty = needs no key. ``no_key_hint``: one line telling a
     user without a key how to set one. ``capabilities``: what the router can do. ``default_model``
     and ``model_env_var``: the model used when ``--model`` is not given (the variable wins over
-    the default); ``None`` for a backend without models.
+    the default); ``None`` for a backend without models. ``declare``: for a backend that talks
+    to a provider of the same name, the one function its requests build a tool's declaration
+    with (``{"name", "description", "parameters"}`` ->
+    :class:`~playground.core.wire.ProviderDeclaration`), so ``show --provider NAME`` prints
+    exactly what its requests carry (:mod:`playground.routing.declarations`); ``None`` for a
+    backend that sends no declarations (offline).
     """
 
     name: str
@@ -73,6 +79,7 @@ class RouterSpec:
     no_key_hint: str = ""
     default_model: str | None = None
     model_env_var: str | None = None
+    declare: Callable[[dict[str, Any]], ProviderDeclaration] | None = None
 
     @property
     def needs_key(self) -> bool:

@@ -811,7 +811,7 @@ class PlaygroundApp(App[None]):
                     if entry.router in router_registry.names()
                     else router_registry.DEFAULT_ROUTER
                 )
-                router = choose_router(name, None, None, os.environ).router
+                router = choose_router(name, None, None, os.environ, fallback=True).router
             result = rerun(pg, entry.type, entry.data, entry.hashes, router)
         except Exception as exc:  # a rerun must never take the app down
             self.post_message(self.RerunDone(entry, error=f"{type(exc).__name__}: {exc}"))

@@ -71,15 +71,21 @@ def plain(text: Any, style: str = "") -> Text:
 
 
 def contract_badges(contract: Contract) -> list[tuple[str, str]]:
-    """``(label, style)`` badges for a contract: side effects (red: it changes something), no
-    cache (yellow), a time limit other than the default ``DEFAULT_TIMEOUT_S`` (5 s, from
+    """``(label, style)`` badges for a contract: ``writes`` (red: it changes something; with
+    ``(inferred)`` or ``(annotations)`` when not declared), ``effects unknown`` (yellow: treated
+    as a write), no cache (yellow), a time limit other than the default ``DEFAULT_TIMEOUT_S`` (5 s, from
     ``playground.core.contracts``), and ``table`` for a seed-003 table contract (neutral: it is
     where the contract was declared, not a warning)."""
     from playground.core.contracts import DEFAULT_TIMEOUT_S
 
     badges: list[tuple[str, str]] = []
-    if contract.side_effects:
-        badges.append(("side effects", "bold white on red"))
+    basis = (
+        "" if contract.effects_basis in ("declared", "unknown") else f" ({contract.effects_basis})"
+    )
+    if contract.effects == "write":
+        badges.append((f"writes{basis}", "bold white on red"))
+    elif contract.effects == "unknown":
+        badges.append(("effects unknown", "black on yellow"))
     elif not contract.caches:
         badges.append(("no cache", "black on yellow"))
     if contract.timeout_s != DEFAULT_TIMEOUT_S:
@@ -131,21 +137,36 @@ def yes_no(flag: bool) -> str:
 def record_fields(record: CallRecord) -> dict[str, str]:
     """The record's panel rows as plain strings, by field id.
 
-    ``verdict``: the reason code or ``"valid"``; ``body``: ``yes``/``no``; ``runs``: this
-    contract's body runs so far; ``cache``: the state; ``cache_key``; ``kind``; ``error``;
+    ``verdict``: the reason code or ``"valid"`` (with every reason and its path below it when
+    there are several); ``body``: ``yes``/``no``; ``runs``: this contract's body runs so far;
+    ``cache``: the state (with why it was skipped: the tool writes or its effects are
+    unknown); ``cache_key``; ``kind``; ``error``;
     ``message`` (with each of the record's ``warnings`` on its own line); ``retries``: one ``attempt N: reason, waited D ms`` per retry; ``duration``.
     Each value as the screen shows it (:func:`~playground.core.untrusted.shown`).
     """
     retries = "; ".join(
         f"attempt {r.attempt}: {r.reason}, waited {r.delay_ms:g} ms" for r in record.retries
     )
+    verdict = record.verdict
+    if len(record.reasons) > 1:  # every violation, with its JSON path (issue 20 item 4)
+        verdict = "\n".join(
+            [f"{verdict} (+{len(record.reasons) - 1} more)"]
+            + [
+                f"{r.get('path') or '/'}  {r.get('code')}: {r.get('message')}"
+                for r in record.reasons
+            ]
+        )
+    cache = record.cache
+    skip = (record.side_effects or {}).get("cache_skip")
+    if skip:
+        cache += f" ({skip})"
     fields = {
         "tool": record.tool,
         "call_id": record.call_id,
-        "verdict": record.verdict,
+        "verdict": verdict,
         "body": yes_no(record.body_ran),
         "runs": str(record.body_runs),
-        "cache": record.cache,
+        "cache": cache,
         "cache_key": record.cache_key or "-",
         "kind": record.kind,
         "error": record.error or "-",

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from playground.batch.lint import lint_contract, lint_exit_code, lint_registry
-from playground.batch.lint_base import ERROR, WARNING, content_words
+from playground.batch.lint_base import ERROR, INFO, WARNING, content_words
 from playground.batch.lint_rules import has_boundary, overlaps, personal_key
 from playground.core.contracts import Contract
 from playground.core.registry import Registry, load_registry
@@ -76,6 +76,12 @@ def bad_findings(tmp_path: Path):
 
 def by(findings, rule):
     return [f for f in findings if f.rule == rule]
+
+
+def advice(findings):
+    """The findings but the info-level ones (what blocks a provider's strict: true, which
+    nearly every schema has; tests/batch/test_lint_providers.py covers those)."""
+    return [f for f in findings if f.severity != INFO]
 
 
 def test_a_return_annotation_with_a_shape_declares_the_result(tmp_path: Path):
@@ -178,7 +184,7 @@ def test_default_in_prose_only_is_flagged():
             returns={"type": "object"},
         )
     )
-    [finding] = lint_registry(registry)
+    [finding] = advice(lint_registry(registry))
     assert (finding.rule, finding.location) == ("prose-constraint", "list_orders.limit")
     assert "no default" in finding.message and '"default": 20' in finding.suggestion
 
@@ -220,7 +226,7 @@ def test_schema_keywords_silence_prose_rules(tmp_path: Path):
     registry = load_registry([write(tmp_path, "ok_tools", source)])
     findings = lint_contract(registry, "count_stock")
     assert [f.rule for f in findings if f.rule == "prose-constraint"] == []
-    assert findings == []
+    assert advice(findings) == []
 
 
 def test_function_prose_without_schema_keyword_is_flagged_with_the_signature_fix(tmp_path: Path):
@@ -237,7 +243,7 @@ def test_function_prose_without_schema_keyword_is_flagged_with_the_signature_fix
     __contracts__ = {"lookup_order": {"returns": {"type": "object"}, "side_effects": False}}
     '''
     registry = load_registry([write(tmp_path, "fn_tools", source)])
-    [finding] = lint_registry(registry)
+    [finding] = advice(lint_registry(registry))
     assert (finding.rule, finding.location) == ("prose-constraint", "lookup_order.order_id")
     assert 'Field(pattern="^ORD\\-")' in finding.suggestion
 
@@ -249,12 +255,14 @@ def test_bundled_shop_tools_only_explained_warnings():
     enforce the prefix. Everything else (names, boundaries, returns, notes) is clean."""
     registry = load_registry([REPO / "tools" / "shop.py"])
     findings = lint_registry(registry)
-    assert {(f.rule, f.location) for f in findings} == {
+    assert {(f.rule, f.location) for f in advice(findings)} == {
         ("prose-constraint", "get_order_status.order_id"),
         ("prose-constraint", "track_shipping.order_id"),
         ("prose-constraint", "check_stock.product_id"),
     }
-    assert all(f.severity == WARNING for f in findings)
+    assert all(f.severity == WARNING for f in advice(findings))
+    # what a strict declaration would need is info: it never changes the exit code
+    assert {f.rule for f in findings if f.severity == INFO} == {"openai-strict", "anthropic-strict"}
     assert lint_exit_code(findings) == 0
     assert lint_exit_code(findings, strict=True) == 1
 
@@ -317,7 +325,7 @@ def test_name_rules(name, rules):
             returns={"type": "object"},
         )
     )
-    assert {f.rule for f in lint_registry(registry)} == rules
+    assert {f.rule for f in advice(lint_registry(registry))} == rules
 
 
 @pytest.mark.parametrize(
@@ -412,7 +420,7 @@ def _named(name: str) -> Registry:
     ],
 )
 def test_a_name_gemini_refuses_is_an_error_with_a_suggestion(name, why, suggestion):
-    [finding] = by(lint_registry(_named(name)), "name-invalid")
+    [finding] = by(lint_registry(_named(name)), "gemini-name")
     assert finding.severity == ERROR and finding.location == name and finding.tool == name
     assert why in finding.message and "Gemini's API rejects the whole request" in finding.message
     assert finding.suggestion == suggestion
@@ -426,7 +434,7 @@ def test_names_gemini_accepts(name):
     from playground.batch.lint_rules import gemini_name_problems
 
     assert gemini_name_problems(name) == []
-    assert by(lint_registry(_named(name)), "name-invalid") == []
+    assert by(lint_registry(_named(name)), "gemini-name") == []
 
 
 def test_the_rule_matches_the_installed_sdk_docstring():
@@ -439,7 +447,7 @@ def test_the_rule_matches_the_installed_sdk_docstring():
     assert "Must start with a letter or an underscore" in doc
     assert "underscores, dots, colons and dashes" in doc
     assert f"maximum length of {GEMINI_NAME_MAX}" in doc
-    assert RULES["name-invalid"][0] == ERROR
+    assert RULES["gemini-name"][0] == ERROR
 
 
 def test_the_omission_sentences_lint_asks_for_make_no_overlap():

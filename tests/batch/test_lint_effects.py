@@ -1,6 +1,6 @@
-"""``effects-undeclared``: a Python tool that declares neither ``side_effects`` nor
-``cacheable`` is assumed read-only (cached, retried); lint says so, in-process and through the
-worker (the flag crosses the process boundary with the contract)."""
+"""``effects-undeclared``: a tool whose effects are only inferred (a verb of its name or
+description) or unknown is named by lint, in-process and through the worker (the effects cross
+the process boundary with the contract). ``cacheable: False`` alone says nothing of effects."""
 
 from __future__ import annotations
 
@@ -41,9 +41,18 @@ def test_only_the_tool_without_declared_effects_is_flagged(tmp_path, in_process)
         assert pg.registry.problems == []
         flags = {c.name: c.effects_declared for c in pg.registry.contracts.values()}
         assert flags == {"book_appointment": False, "find_slots": True, "cancel_booking": True}
+        effects = {c.name: (c.effects, c.effects_basis) for c in pg.registry.contracts.values()}
+        assert effects == {
+            "book_appointment": ("write", "inferred"),
+            "find_slots": ("read", "declared"),
+            "cancel_booking": ("write", "inferred"),
+        }
         found = [f for f in lint_registry(pg.registry) if f.rule == "effects-undeclared"]
-        assert [(f.tool, f.severity) for f in found] == [("book_appointment", "warning")]
-        assert "served from the cache without running the body" in found[0].message
+        assert [(f.tool, f.severity) for f in found] == [
+            ("book_appointment", "warning"),
+            ("cancel_booking", "warning"),
+        ]
+        assert "only inferred (write, from the name's verb 'book')" in found[0].message
         assert '"side_effects": True' in found[0].suggestion
     finally:
         pg.close()

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from playground.cli.main import app
-from playground.errors import RouterError
+from playground.errors import RouterError, UsageError
 from playground.routing import factory
 from playground.routing.base import FunctionCall, Move, RouterCapabilities
 
@@ -89,21 +92,43 @@ def test_ask_table_shows_moves_and_reply():
     assert "moves" in result.stdout and "reply" in result.stdout and "steps" in result.stdout
 
 
-def test_gemini_without_a_key_falls_back_with_one_line():
-    result = run(
-        "ask",
-        "KB-101 부산 재고 3곳",
-        "--router",
-        "gemini",
-        "--format",
-        "json",
-        "--tools",
-        INVENTORY,
+def _without_keys() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("GEMINI_API_KEY", "GOOGLE_API_KEY")}
+    env["PLAYGROUND_HISTORY"] = "off"
+    return env
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["ask", "KB-101 부산 재고 3곳", "--router", "gemini", "--format", "json"],
+        ["eval", "--router", "gemini", "--format", "json"],
+    ],
+    ids=["ask", "eval"],
+)
+def test_gemini_without_a_key_is_exit_2_with_one_line_naming_the_variable(command, tmp_path):
+    """Issue 20 item 8: no silent fallback. A real ``playground`` process with neither key
+    variable in its environment: one error line naming GEMINI_API_KEY, exit 2, nothing on
+    stdout (no offline episode or report a CI job could take for a Gemini run)."""
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(
+        json.dumps({"question": "KB-101 부산 재고", "expect_tool": "stock_lookup"}) + "\n",
+        encoding="utf-8",
     )
-    assert result.exit_code == 0, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "GEMINI_API_KEY" in lines[0] and "offline router instead" in lines[0]
-    assert json.loads(result.stdout)["router"] == "offline"
+    extra = ["--tools", INVENTORY] + ([str(cases)] if command[0] == "eval" else [])
+    done = subprocess.run(
+        [sys.executable, "-m", "playground", *command, *extra],
+        capture_output=True,
+        text=True,
+        env=_without_keys(),
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("error: no Gemini API key: set GEMINI_API_KEY (or GOOGLE_API_KEY)")
+    assert "offline" not in lines[0] and "Traceback" not in done.stderr
 
 
 def test_gemini_dry_run_shows_the_exact_request_without_a_key():
@@ -183,7 +208,9 @@ def test_router_error_mid_episode_prints_the_episode_not_a_traceback(monkeypatch
 
 def test_make_router_factory():
     assert factory.make_router("offline").name == "offline"
-    choice = factory.choose_router("gemini", environ={})
+    with pytest.raises(UsageError, match="GEMINI_API_KEY"):
+        factory.choose_router("gemini", environ={})
+    choice = factory.choose_router("gemini", environ={}, fallback=True)  # the TUI's choice
     assert (
         choice.router.name == "offline" and choice.fell_back and "GEMINI_API_KEY" in choice.notes[0]
     )

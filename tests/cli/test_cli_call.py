@@ -287,27 +287,30 @@ def test_list_jsonl_and_table():
     assert table.exit_code == 0
     assert (
         "stock_lookup" in table.stdout
-        and "read-only" in table.stdout
+        and "read (declared)" in table.stdout
         and "legacy_stock" in table.stdout
     )
 
 
-def test_show_json_is_the_declaration_google_genai_builds():
-    from google.genai import types
+def test_show_json_is_the_declaration_the_gemini_request_carries():
+    """Not google-genai's ``from_callable`` output (which holds a ``response_json_schema`` no
+    request of the router sends): the entry of the Gemini dry run's functionDeclarations."""
+    from playground.core.registry import load_registry
+    from playground.routing.base import Turn
+    from playground.routing.factory import choose_router
 
     result = invoke("show", "get_order_status", "--tools", SHOP, "--format", "json")
     assert result.exit_code == 0, result.stderr
     shown = json.loads(result.stdout)
     assert "하루마켓" in result.stdout  # Hangul as is
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("shop_for_show_test", SHOP)
-    shop = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(shop)
-    expected = types.FunctionDeclaration.from_callable_with_api_option(
-        callable=shop.get_order_status, api_option="GEMINI_API", use_json_schema=True
-    ).model_dump(mode="json", exclude_none=True)
-    assert shown == expected
+    router = choose_router("gemini", environ={}, dry_run=True).router
+    declarations = load_registry([SHOP]).declarations()
+    body = router.dry_run([Turn(role="user", text="주문 상태")], declarations)["body"]
+    (sent,) = [
+        d for d in body["tools"][0]["functionDeclarations"] if d["name"] == "get_order_status"
+    ]
+    assert shown == sent
+    assert set(shown) == {"name", "description", "parameters_json_schema"}
     assert "Args:" in shown["description"]
 
 

@@ -100,7 +100,7 @@ def test_lint_reports_each_bad_name_and_parameter_with_provider_and_source(tmp_p
         assert ("anthropic-name", name) in got and ("openai-name", name) in got
     assert ("anthropic-param-name", "get_product.상품ID") in got
     # Gemini's own rule accepts '.' and ':' and 70 characters
-    assert not any(f["rule"] == "name-invalid" for f in findings)
+    assert not any(f["rule"] == "gemini-name" for f in findings)
     by = {(f["rule"], f["location"]): f for f in findings}
     a = by[("anthropic-name", "shop.search")]["message"]
     assert a.startswith("Anthropic refuses") and "Anthropic Messages API" in a

@@ -28,7 +28,11 @@ def now(zone: str) -> dict:
     return {"zone": zone}
 
 __tools__ = [lookup, sometimes, place_order, now]
-__contracts__ = {"place_order": {"side_effects": True}, "now": {"cacheable": False}}
+__contracts__ = {
+    "place_order": {"side_effects": True},
+    "now": {"cacheable": False, "side_effects": False},
+    "sometimes": {"side_effects": False},
+}
 '''
 
 

@@ -67,7 +67,7 @@ def test_every_style_is_read(style, make_gate):
     assert "optional-undocumented" not in rules and "name-verb-object" not in rules
     # argument examples in fix hints come from the docstring, whole
     record = gate.call("renew_loan", {"loan_id": 5})
-    assert 'e.g. loan_id="L-100".' in record.message
+    assert 'e.g. {"loan_id":"L-100"}.' in record.message
 
 
 def test_an_undocumented_optional_is_still_found(make_gate):

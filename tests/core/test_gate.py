@@ -94,9 +94,14 @@ async def later(word: str) -> dict:
     return {"word": word}
 
 __tools__ = [add, nothing, too_many, fail, flaky, slow, chatty, later]
+# reads, declared: a read is cached and retried (an undeclared 'add' or 'flaky' has unknown effects)
 __contracts__ = {
-    "too_many": {"returns": {"type": "object", "max_rows": 3}},
-    "slow": {"timeout_s": 0.2},
+    "add": {"side_effects": False},
+    "nothing": {"side_effects": False},
+    "too_many": {"returns": {"type": "object", "max_rows": 3}, "side_effects": False},
+    "fail": {"side_effects": False},
+    "flaky": {"side_effects": False},
+    "slow": {"timeout_s": 0.2, "side_effects": False},
 }
 '''
 

@@ -230,6 +230,7 @@ def server403(q: str) -> dict:
     raise OpenAI403("Error code: 403 - {'error': {'type': 'server_error', ...}}")
 
 __tools__ = [limited, server403]
+__contracts__ = {"limited": {"side_effects": False}, "server403": {"side_effects": False}}
 '''
 
 

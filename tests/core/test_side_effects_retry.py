@@ -29,7 +29,7 @@ def test_side_effecting_tool_runs_once_on_a_transient_error(make_gate, fake_slee
     assert gate.body_runs["send_notice"] == 1
     assert record.retries == []
     assert fake_sleep.delays == []
-    assert "not retried automatically because it has side effects" in record.message
+    assert "not retried automatically because it writes" in record.message
 
 
 def test_tool_without_side_effects_is_still_retried(make_gate, fake_sleep):

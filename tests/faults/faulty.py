@@ -153,3 +153,10 @@ def stops_in_debugger() -> dict:
 
 
 __tools__.append(stops_in_debugger)
+
+# Every fault here is in the body's behaviour, not in what it changes: each tool only reads
+# (declared, so its effects are not guessed from a name like 'hard_exit' and an undeclared
+# tool's run never empties the cache between the faults).
+__contracts__ = {
+    fn.__name__: {**__contracts__.get(fn.__name__, {}), "side_effects": False} for fn in __tools__
+}

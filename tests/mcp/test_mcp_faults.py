@@ -180,8 +180,14 @@ def test_server_stderr_is_the_runs_output_and_kept_per_server(faulty: McpSource)
 
 def test_annotations_give_flags(faulty: McpSource) -> None:
     wipe, pid = tool(faulty, "wipe"), tool(faulty, "pid")
-    assert (wipe.side_effects, wipe.cacheable, wipe.caches) == (True, False, False)
-    assert (pid.side_effects, pid.cacheable) == (False, True)
+    # destructiveHint: a write (never cached); readOnlyHint: a read (cached)
+    assert (wipe.side_effects, wipe.caches, wipe.effects, wipe.effects_basis) == (
+        True,
+        False,
+        "write",
+        "annotations",
+    )
+    assert (pid.side_effects, pid.caches, pid.effects) == (False, True, "read")
 
 
 def test_time_limit_cancels_and_a_responsive_server_is_kept(

@@ -12,6 +12,7 @@ from playground.core.mcp_config import server_specs
 from playground.core.mcp_source import McpContract, McpSource, load_sources
 from playground.core.registry import load_registry
 from playground.core.validation import check_result
+from playground.routing.declarations import provider_declaration
 from tests.mcp.servers import REPO, SHOP_SERVER, read_log, source_for, stdio_line
 
 SHOP_TOOLS = ["get_order_status", "track_shipping", "search_products", "check_stock"]
@@ -63,15 +64,19 @@ def test_korean_search_with_limit(shop_source: McpSource) -> None:
     assert all("텀블러" in row["product_name"] for row in run.value["rows"])
 
 
-def test_gemini_declaration_is_google_genai_mcp_conversion(shop_source: McpSource) -> None:
-    decl = contract(shop_source, "track_shipping").gemini_declaration()
+def test_gemini_declaration_is_what_the_request_carries(shop_source: McpSource) -> None:
+    """The Gemini router's own builder (``show --provider gemini``), not google-genai's MCP
+    conversion: the inputSchema as JSON Schema in ``parameters_json_schema``."""
+    shown = provider_declaration("gemini", contract(shop_source, "track_shipping").declaration())
+    decl = shown.body
     assert decl["name"] == "track_shipping"
     assert decl["description"].startswith("하루마켓 주문번호로 택배 배송 현황을 조회한다.")
-    assert decl["parameters"] == {
-        "type": "OBJECT",
-        "properties": {"order_id": {"type": "STRING"}},
+    assert decl["parameters_json_schema"] == {
+        "type": "object",
+        "properties": {"order_id": {"type": "string"}},
         "required": ["order_id"],
     }
+    assert shown.notes == []
 
 
 def test_streamable_http_with_header(http_shop: tuple[str, Path]) -> None:
@@ -122,7 +127,8 @@ def test_clashing_names_are_prefixed_as_a_visible_choice(tmp_path: Path) -> None
         assert isinstance(renamed, McpContract) and renamed.tool_name == "get_order_status"
         run = sources[0].call(renamed, {"order_id": "HR20260601"}, 2.0)
         assert run.value["found"] is True
-        assert renamed.gemini_declaration()["name"] == "mcp_shop_server__get_order_status"
+        shown = provider_declaration("gemini", renamed.declaration())
+        assert shown.body["name"] == "mcp_shop_server__get_order_status"
     finally:
         for source in sources:
             source.close()

@@ -312,7 +312,10 @@ def test_error_response_is_sent_as_the_function_response():
     ]
 
 
-def test_calls_without_ids_get_call_n_written_back_into_raw():
+def test_calls_without_ids_stay_without_ids_and_are_answered_in_order():
+    """The model's ids are kept as it wrote them ("" for none; the loop gives each call its own
+    id and flags it, playground.loop.call_ids): nothing is written into the raw turn, and the
+    answers go back without an id, in the order of the calls."""
     router, fake = router_with(
         (200, response(call_part("search_products", {"keyword": "운동화"}))),
         (
@@ -325,29 +328,34 @@ def test_calls_without_ids_get_call_n_written_back_into_raw():
     )
     conversation = question("운동화 재고")
     move = router.next_move(conversation, DECLARATIONS)
-    assert [c.id for c in move.calls] == ["call_1"]
-    assert move.raw["parts"][0]["function_call"]["id"] == "call_1"
+    assert [c.id for c in move.calls] == [""]
+    assert "id" not in move.raw["parts"][0]["function_call"]
     conversation += [
         Turn(role="model", move=move),
         Turn(
             role="tool",
             results=[
                 ToolResult(
-                    "call_1",
-                    "search_products",
-                    True,
-                    "ok",
-                    {"products": [{"product_id": "P008"}]},
-                    "",
+                    "", "search_products", True, "ok", {"products": [{"product_id": "P008"}]}, ""
                 )
             ],
         ),
     ]
     second = router.next_move(conversation, DECLARATIONS)
-    assert [c.id for c in second.calls] == ["call_2", "call_3"]
+    assert [c.id for c in second.calls] == ["", ""]
     sent = fake.bodies[1]["contents"]
-    assert sent[1]["parts"][0]["functionCall"]["id"] == "call_1"
-    assert sent[2]["parts"][0]["functionResponse"]["id"] == "call_1"
+    assert sent[1]["parts"][0]["functionCall"] == {
+        "name": "search_products",
+        "args": {"keyword": "운동화"},
+    }
+    assert sent[2]["parts"] == [
+        {
+            "functionResponse": {
+                "name": "search_products",
+                "response": {"result": {"products": [{"product_id": "P008"}]}},
+            }
+        }
+    ]
 
 
 def test_text_answer_joins_text_parts_and_skips_thoughts():

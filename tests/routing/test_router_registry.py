@@ -71,8 +71,19 @@ def test_model_choice_flag_then_environment_then_default():
     assert registry.get("offline").model_for("x", env) is None
 
 
-def test_factory_falls_back_with_the_backends_hint_and_builds_with_a_key():
-    choice = factory.choose_router("gemini", environ={})
+def test_factory_refuses_a_router_without_its_key_naming_the_variable():
+    with pytest.raises(UsageError) as info:
+        factory.choose_router("gemini", model="m", mode="ANY", environ={"GEMINI_API_KEY": " "})
+    assert str(info.value) == (
+        "no Gemini API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), e.g. `export GEMINI_API_KEY=...` "
+        "with a key from https://aistudio.google.com/apikey"
+    )
+    with pytest.raises(UsageError, match="GEMINI_API_KEY"):
+        factory.make_router("gemini", environ={})
+
+
+def test_factory_falls_back_only_when_asked_and_builds_with_a_key():
+    choice = factory.choose_router("gemini", environ={}, fallback=True)
     assert choice.router.name == "offline" and choice.fell_back
     assert choice.notes == [
         "no Gemini API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), e.g. `export GEMINI_API_KEY=...` "

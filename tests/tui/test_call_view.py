@@ -218,14 +218,16 @@ async def test_temp_module_boolean_and_side_effect_badge(tmp_tool):
     app = PlaygroundApp(tools=[str(folder)])
     async with app.run_test(size=SIZE) as pilot:
         await open_contract(app, pilot, "set_flag")
-        assert "side effects" in str(app.query_one("#contract-head").render())
+        assert "writes" in str(app.query_one("#contract-head").render())
         await type_into(pilot, app, "name", "beta")
         await pilot.click("#arg-1")  # the Switch
         await pilot.press("ctrl+r")
         await settle(app, pilot)
         rv = app.query_one(RecordView)
         assert json.loads(rv.value_text) == {"name": "beta", "on": True}
-        assert rv.fields["cache"] == "skip"
+        assert rv.fields["cache"] == (
+            "skip (it writes (declared: side_effects: True); a write is never served from the cache)"
+        )
 
 
 @pytest.mark.parametrize(("value", "expected"), [("on", True), ("yes", True), ("off", False)])

@@ -160,7 +160,7 @@ class AskView(Vertical):
 
         notes: list[str] = []
         try:
-            choice = choose_router(pick.name, pick.model, pick.mode)
+            choice = choose_router(pick.name, pick.model, pick.mode, fallback=True)
             notes = list(choice.notes)
             episode = run_question_episode(pg, question, choice.router)
         except Exception as exc:  # UsageError from the factory; never let it kill the app

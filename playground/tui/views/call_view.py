@@ -342,10 +342,10 @@ class CallView(Horizontal):
             out["record"] = (pretty_json(record.to_json()), f"{record.tool}.record.json")
         contract = self.pg.registry.get(self.shown) if (self.pg and self.shown) else None
         if contract is not None:
-            try:  # as google-genai builds it (what `playground show` prints)
-                from playground.core.wire import gemini_declaration
+            try:  # what a Gemini request carries (what `playground show` prints)
+                from playground.routing.declarations import provider_declaration
 
-                declaration = gemini_declaration(contract)
+                declaration = provider_declaration("gemini", contract.declaration()).body
             except Exception:  # the SDK could not build it: the provider-neutral one
                 declaration = contract.declaration()
             out["declaration"] = (

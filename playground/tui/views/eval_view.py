@@ -243,7 +243,7 @@ class EvalView(Vertical):
 
         try:
             cases = load_cases(path)
-            choice = choose_router(pick.name, pick.model, pick.mode)
+            choice = choose_router(pick.name, pick.model, pick.mode, fallback=True)
             rpm = choice.router.capabilities.default_rpm
             report = evaluate(
                 pg,

@@ -197,6 +197,7 @@ class StepsView(Vertical):
                 f"forked at step {episode.forked_from['step'] + 1} (attempt "
                 f"{episode.forked_from['attempt']}) with {args_to_json_text(episode.forked_from['args'])}"
             )
+        summary.extend(f"warning: {w}" for w in getattr(episode, "warnings", []))
         if at_end:
             summary.append(f"end: {episode.end} (ok: {ok_words(episode.ok)})")
             summary.append(f"reply: {episode.reply}")
