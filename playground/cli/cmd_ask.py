@@ -11,7 +11,6 @@ printed).
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -47,10 +46,10 @@ from playground.cli.common import (
     record_history,
     stop_if_nothing_loaded,
     tools_paths,
-    visible,
 )
 from playground.cli.router_options import ModelOption, ModeOption, RouterOption
 from playground.core.canonical import shorten
+from playground.core.untrusted import dumps, shown
 from playground.routing import registry
 
 if TYPE_CHECKING:
@@ -78,7 +77,7 @@ def _top_scores(explanation: Any, n: int = 3) -> str:
 
 
 def _args_text(args: Any) -> str:
-    return json.dumps(args, ensure_ascii=False, default=repr)
+    return dumps(args, default=repr)
 
 
 def _moves_table(moves: list[dict[str, Any]]) -> Any:
@@ -98,9 +97,9 @@ def _moves_table(moves: list[dict[str, Any]]) -> Any:
         )
         table.add_row(
             str(i),
-            visible(what),
-            visible(str(exp.get("chosen") or "-")),
-            visible(_top_scores(exp)),
+            shown(what),
+            shown(str(exp.get("chosen") or "-")),
+            shown(_top_scores(exp)),
             one_line(str(exp.get("reason", ""))),
         )
     return table
@@ -112,17 +111,17 @@ def _table_view(data: dict[str, Any]) -> Any:
 
     from playground.cli import render
 
-    shown = dict(data)
-    shown["steps"] = [
+    trimmed = dict(data)
+    trimmed["steps"] = [
         {k: v for k, v in s.items() if v not in (None, [], "") and k not in ("explanation",)}
         for s in data.get("steps") or []
     ]
     parts: list[Any] = []
     if data.get("question") is not None:
-        parts.append(Text.assemble(("question ", "bold"), visible(str(data["question"]))))
+        parts.append(Text.assemble(("question ", "bold"), shown(str(data["question"]))))
     if data.get("moves"):
         parts.append(_moves_table(data["moves"]))
-    parts.append(render.episode_view(shown))
+    parts.append(render.episode_view(trimmed))
     return Group(*parts)
 
 

@@ -46,10 +46,12 @@ from playground.cli.common import (
     fail,
     finish,
     mcp_specs,
+    one_line,
     open_workbench,
     tools_paths,
 )
 from playground.cli.router_options import ModelOption, ModeOption, RouterOption
+from playground.core.untrusted import shown
 from playground.errors import UsageError
 from playground.routing import registry
 
@@ -98,7 +100,7 @@ def _make_router(name: str, model: str | None, mode: str | None) -> Router:
 
     choice = choose_router(name, model, mode)  # UsageError (exit 2) without the router's key
     for note in choice.notes:
-        typer.echo(f"note: {note}", err=True)
+        typer.echo(f"note: {one_line(note)}", err=True)
     return choice.router
 
 
@@ -330,7 +332,8 @@ def _emit(
     if fmt is EvalFormat.junit:
         from playground.batch.junit import to_junit
 
-        typer.echo(to_junit(*reports), nl=False)
+        # XML 1.0 cannot carry C0 controls, and none may reach a terminal: the rule's escapes
+        typer.echo(shown(to_junit(*reports)), nl=False)
     elif fmt is EvalFormat.json:
         data = comparison.to_json() if comparison else reports[0].to_json()
         data["thresholds"] = misses

@@ -33,8 +33,8 @@ from playground.cli.common import (
     open_history_store,
     open_workbench,
     stop_if_nothing_loaded,
-    visible,
 )
+from playground.core.untrusted import shown
 from playground.errors import UsageError
 
 history_app = typer.Typer(
@@ -272,8 +272,8 @@ def show(
                 f"{entry.time_text} · {entry.type}",
                 f" · router {entry.router}" if entry.router else "",
                 f" · rerun of #{entry.rerun_of}" if entry.rerun_of else "",
-                f"\nsource {visible(entry.source)}" if entry.source else "",
-                *(f"\n{visible(_server_line(m))}" for m in entry.mcp),
+                f"\nsource {shown(entry.source)}" if entry.source else "",
+                *(f"\n{shown(_server_line(m))}" for m in entry.mcp),
             )
             body = (
                 render.record_view(entry.data)
@@ -429,7 +429,7 @@ def _print_comparison(old_id: int, new_id: int | None, result: Any, ran_on: list
         return
     out.print(Text.assemble((label, "bold"), f": {len(result.drifts)} field(s) changed"))
     for drift in result.drifts:
-        out.print(Text("  " + visible(drift.text()), style="yellow"))
+        out.print(Text("  " + shown(drift.text()), style="yellow"))
     for cause in result.causes:
         out.print(Text("  likely cause: " + cause, style="bold"))
 

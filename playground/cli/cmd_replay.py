@@ -26,8 +26,8 @@ from playground.cli.common import (
     finish,
     note_line,
     open_workbench,
-    visible,
 )
+from playground.core.untrusted import shown
 
 
 class ReplayFormat(str, Enum):
@@ -82,7 +82,7 @@ def replay(
         if fmt is ReplayFormat.json:
             typer.echo(dump_json([r.to_json() for r in results]))
         elif fmt is ReplayFormat.junit:
-            typer.echo(to_junit(results), nl=False)
+            typer.echo(shown(to_junit(results)), nl=False)  # XML 1.0 cannot carry C0 controls
         elif fmt is ReplayFormat.table:
             _print_table(results)
     code = ExitCode.OK
@@ -101,15 +101,15 @@ def _print_table(results: list[Any]) -> None:
     out = render.console()
     for r in results:
         if r.error:
-            out.print(Text.assemble(("ERROR ", "bold red"), visible(r.file)))
+            out.print(Text.assemble(("ERROR ", "bold red"), shown(r.file)))
             continue
         if not r.drifts:
-            out.print(Text.assemble(("same  ", "green"), visible(f"{r.file}: {r.label}")))
+            out.print(Text.assemble(("same  ", "green"), shown(f"{r.file}: {r.label}")))
             continue
         head = ("updated ", "yellow") if r.updated else ("DRIFT ", "bold red")
-        out.print(Text.assemble(head, visible(f"{r.file}: {r.label}")))
+        out.print(Text.assemble(head, shown(f"{r.file}: {r.label}")))
         for drift in r.drifts:
-            out.print(Text("  " + visible(drift.text()), style="yellow"))
+            out.print(Text("  " + shown(drift.text()), style="yellow"))
         for cause in r.causes:
             out.print(Text("  likely cause: " + cause, style="bold"))
     drifted = sum(1 for r in results if r.drifts and not r.updated)

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import math
 import os
 import sys
@@ -55,6 +54,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TextIO
 
 import typer
 
+from playground.core.untrusted import dumps, shown
 from playground.errors import PlaygroundError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -267,20 +267,11 @@ def record_history(
     )
 
 
-_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F)}
-
-
-def visible(text: str) -> str:
-    """``text`` with terminal control characters (ESC, BEL, backspace, NUL, ...) written as
-    ``\\x1b``-style escapes, so a tool's message or output cannot move the cursor, clear the
-    screen or recolour the terminal; tabs and line breaks are kept."""
-    return str(text).translate(_CONTROL)
-
-
 def one_line(text: str) -> str:
-    """``text`` with its line breaks and runs of spaces collapsed to single spaces and control
-    characters made visible (see :func:`visible`)."""
-    return " ".join(visible(text).split())
+    """``text`` with its line breaks and runs of spaces collapsed to single spaces, shown by
+    the rule for untrusted text (:func:`playground.core.untrusted.shown`: control characters as
+    ``\\x1b``-style escapes, bidi and invisible characters as ``<U+202E>`` marks)."""
+    return " ".join(shown(text).split())
 
 
 #: how many ``error: interrupted…`` lines this process has printed (see :func:`interrupt_lines`)
@@ -503,6 +494,8 @@ def unknown_tool_message(name: str, names: Iterable[str]) -> str:
 
 def dump_json(data: Any, *, compact: bool = False) -> str:
     """JSON text of ``data``, Hangul as is; ``compact``: one line. Non-JSON objects via ``repr``.
+    Control, bidi and invisible characters inside strings are JSON ``\\uXXXX`` escapes
+    (:func:`playground.core.untrusted.json_shown`): the same values, and nothing a terminal acts on.
 
     Always strict JSON (RFC 8259): a NaN or ±Infinity that reached here (the playground
     refuses them on input and in results, so only a value built by hand) is written as the
@@ -511,11 +504,9 @@ def dump_json(data: Any, *, compact: bool = False) -> str:
     """
     options: dict[str, Any] = {"separators": (", ", ": ")} if compact else {"indent": 2}
     try:
-        return json.dumps(data, ensure_ascii=False, default=repr, allow_nan=False, **options)
+        return dumps(data, default=repr, allow_nan=False, **options)
     except ValueError:  # a non-finite float somewhere
-        return json.dumps(
-            _finite(data), ensure_ascii=False, default=repr, allow_nan=False, **options
-        )
+        return dumps(_finite(data), default=repr, allow_nan=False, **options)
 
 
 def _finite(value: Any) -> Any:

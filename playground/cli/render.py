@@ -12,14 +12,24 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rich import box
-from rich.console import Console, Group, RenderableType
+from rich.console import (
+    Console,
+    ConsoleOptions,
+    ConsoleRenderable,
+    Group,
+    RenderableType,
+    RenderHook,
+    RenderResult,
+)
 from rich.panel import Panel
+from rich.segment import Segment
 from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from playground.cli.common import dump_json, visible
+from playground.cli.common import dump_json
 from playground.core.record import VALID, verdict_of
+from playground.core.untrusted import is_shown, shown
 from playground.tui.formatting import KIND_STYLES
 
 # A JSON block longer than this many characters is cut in the table view (Rich needs ~3 s per
@@ -34,14 +44,41 @@ CACHE_STYLES = {"hit": "green", "stored": "cyan", "miss": "yellow", "skip": "dim
 PIPE_WIDTH = 120
 
 
+class _Shown:
+    """A renderable drawn as ``inner`` is, with the text of every segment through the rule for
+    untrusted text (:func:`playground.core.untrusted.shown`); Rich's own control segments (cursor
+    moves) and styles are kept. The renderings of this module apply the rule to each text they
+    take from a tool or server (so the columns are laid out on the shown text); this is the
+    net under them, so that a text one of them missed still reaches no terminal raw."""
+
+    def __init__(self, inner: RenderableType) -> None:
+        self.inner = inner
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for segment in console.render(self.inner, options):
+            if segment.control or is_shown(segment.text):
+                yield segment
+            else:
+                yield Segment(shown(segment.text), segment.style)
+
+
+class _ShowAll(RenderHook):
+    """Wraps everything a console prints in :class:`_Shown`."""
+
+    def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
+        return [_Shown(r) for r in renderables]
+
+
 def console() -> Console:
     """A console on stdout (resolved at print time, so test runners capture it). Markup is off:
-    tool names, paths and messages are printed as they are, never read as ``[style]`` tags.
-    When stdout is not a terminal and ``COLUMNS`` is unset, tables are laid out at
-    :data:`PIPE_WIDTH` columns instead of 80."""
+    tool names, paths and messages are printed as they are, never read as ``[style]`` tags, and
+    every text goes through the rule for untrusted text (:class:`_Shown`). When stdout is not a
+    terminal and ``COLUMNS`` is unset, tables are laid out at :data:`PIPE_WIDTH` columns
+    instead of 80."""
     out = Console(highlight=False, markup=False)
     if not out.is_terminal and not os.environ.get("COLUMNS"):
         out = Console(highlight=False, markup=False, width=PIPE_WIDTH)
+    out.push_render_hook(_ShowAll())
     return out
 
 
@@ -67,7 +104,7 @@ def json_block(data: Any, *, title: str | None = None) -> RenderableType:
         )
     if title is None:
         return syntax
-    return Panel(syntax, title=visible(title), title_align="left", box=box.ROUNDED)
+    return Panel(syntax, title=shown(title), title_align="left", box=box.ROUNDED)
 
 
 def kind_text(kind: str) -> Text:
@@ -111,18 +148,18 @@ def record_view(record: Any) -> RenderableType:
                 "reason",
                 Text.assemble(
                     (f"{reason.get('path') or '/'}  ", "dim"),
-                    (visible(str(reason.get("code", ""))), "yellow"),
-                    f"  {visible(str(reason.get('message', '')))}",
+                    (shown(str(reason.get("code", ""))), "yellow"),
+                    f"  {shown(str(reason.get('message', '')))}",
                 ),
             )
     ran = Text("ran", style="green") if data.get("body_ran") else Text("did not run", style="dim")
     grid.add_row("body", Text.assemble(ran, f"  (body_runs {data.get('body_runs', 0)})"))
     cache = Text.assemble(cache_text(data.get("cache", "")))
     if data.get("cache_key"):
-        cache.append(f"  key {visible(data['cache_key'])}", style="dim")
+        cache.append(f"  key {shown(data['cache_key'])}", style="dim")
     effects = data.get("side_effects") or {}
     if effects.get("cache_skip"):
-        cache.append(f"  {visible(effects['cache_skip'])}", style="dim")
+        cache.append(f"  {shown(effects['cache_skip'])}", style="dim")
     grid.add_row("cache", cache)
     if effects.get("effects"):
         said = effects["effects"]
@@ -130,13 +167,13 @@ def record_view(record: Any) -> RenderableType:
             said += f" ({effects['basis']}: {effects.get('evidence', '')})"
         if effects.get("idempotent") and effects["effects"] != "read":
             said += ", idempotent"
-        grid.add_row("effects", Text(visible(said)))
+        grid.add_row("effects", Text(shown(said)))
     outcome = Text.assemble(
         kind_text(data.get("kind", "")),
         f"  ok {str(bool(data.get('ok'))).lower()}",
     )
     if data.get("error"):
-        outcome.append(f"  error {visible(data['error'])}", style="red")
+        outcome.append(f"  error {shown(data['error'])}", style="red")
     grid.add_row("outcome", outcome)
     for retry in data.get("retries") or []:
         r = retry if isinstance(retry, Mapping) else vars(retry)
@@ -149,18 +186,18 @@ def record_view(record: Any) -> RenderableType:
         timing += f"  (time limit {data['timeout_s']:g} s)"
     grid.add_row("duration", timing)
     if data.get("message"):
-        grid.add_row("message", Text(visible(data["message"])))
+        grid.add_row("message", Text(shown(data["message"])))
     grid.add_row(
         "args", Text(data.get("canonical_args") or dump_json(data.get("args"), compact=True))
     )
     if data.get("printed"):
-        grid.add_row("printed", Text(visible(data["printed"].rstrip("\n")), style="dim"))
+        grid.add_row("printed", Text(shown(data["printed"].rstrip("\n")), style="dim"))
     for warning in data.get("warnings") or []:
-        grid.add_row("warning", Text(visible(warning), style="yellow"))
+        grid.add_row("warning", Text(shown(warning), style="yellow"))
     ok = bool(data.get("ok"))
     title = Text.assemble(
         (f"{data.get('call_id', '')}  ", "dim"),
-        (visible(str(data.get("tool", ""))), "bold"),
+        (shown(str(data.get("tool", ""))), "bold"),
         "  ",
         ("✓ " if ok else "✗ ", "green" if ok else "red"),
         kind_text(data.get("kind", "")),
@@ -208,9 +245,9 @@ def contracts_table(rows: Iterable[Mapping[str, Any]]) -> Table:
     table.add_column("required args", overflow="fold", max_width=24)
     for row in rows:
         effects = effects_text(row)
-        tool = Text(visible(row["name"]), style="bold")
+        tool = Text(shown(row["name"]), style="bold")
         if row["description"]:
-            tool.append("\n" + visible(row["description"]), style="dim")
+            tool.append("\n" + shown(row["description"]), style="dim")
         table.add_row(
             tool,
             row["origin"],
@@ -260,7 +297,7 @@ def contract_view(
         *(
             [
                 Panel(
-                    Text("\n".join(visible(n) for n in notes), style="yellow"),
+                    Text("\n".join(shown(n) for n in notes), style="yellow"),
                     title="what this provider cannot carry as declared",
                     title_align="left",
                 )
@@ -293,7 +330,7 @@ def check_table(report: Mapping[str, Any]) -> RenderableType:
     for case in report["cases"]:
         passed = case["passed"]
         call = Text(
-            visible(str(case.get("tool") if case.get("tool") is not None else "-")), style="bold"
+            shown(str(case.get("tool") if case.get("tool") is not None else "-")), style="bold"
         )
         args = case.get("canonical_args") or (
             dump_json(case["args"], compact=True) if "args" in case else ""
@@ -301,14 +338,14 @@ def check_table(report: Mapping[str, Any]) -> RenderableType:
         if args:
             call.append("\n" + args, style="dim")
         for mismatch in case["mismatches"]:
-            call.append("\n" + visible(mismatch), style="red")
+            call.append("\n" + shown(mismatch), style="red")
         if not passed and case.get("kind") not in (None, "ok") and case.get("message"):
             # why the outcome is what it is (a FileNotFoundError in a copied module, say)
-            call.append("\n" + visible(str(case["message"])), style="dim")
+            call.append("\n" + shown(str(case["message"])), style="dim")
         if "kind" in case:  # a record (a malformed line has none)
             outcome = Text.assemble(kind_text(case["kind"]), "\n", verdict_text(case["verdict"]))
             for reason in (case.get("reasons") or [])[1:]:  # the other violations found
-                outcome.append("\n" + visible(str(reason.get("code", ""))), style="yellow")
+                outcome.append("\n" + shown(str(reason.get("code", ""))), style="yellow")
             body = Text.assemble(
                 cache_text(case["cache"]),
                 "\n",
@@ -339,11 +376,11 @@ def step_detail(step: Mapping[str, Any]) -> Text:
     :data:`STEP_FIELDS`, an explanation, and the message on its own line."""
     text = Text()
     if step.get("tool"):
-        text.append(visible(str(step["tool"])), style="bold")
+        text.append(shown(str(step["tool"])), style="bold")
         if step.get("args") is not None:
             text.append(" " + dump_json(step["args"], compact=True))
     fields = [
-        f"{k}={dump_json(step[k], compact=True) if not isinstance(step[k], str) else visible(step[k])}"
+        f"{k}={dump_json(step[k], compact=True) if not isinstance(step[k], str) else shown(step[k])}"
         for k in STEP_FIELDS
         if step.get(k) not in (None, "")
     ]
@@ -354,7 +391,7 @@ def step_detail(step: Mapping[str, Any]) -> Text:
             ("\n" if text else "") + dump_json(step["explanation"], compact=True), style="dim"
         )
     if step.get("message"):
-        text.append(("\n" if text else "") + visible(str(step["message"])), style="dim")
+        text.append(("\n" if text else "") + shown(str(step["message"])), style="dim")
     return text
 
 
@@ -377,7 +414,7 @@ def episode_view(episode: Mapping[str, Any]) -> RenderableType:
     for rec in episode.get("calls") or []:
         rec = rec if isinstance(rec, Mapping) else rec.to_json()
         calls.add_row(
-            visible(str(rec.get("tool", ""))),
+            shown(str(rec.get("tool", ""))),
             rec.get("canonical_args", ""),
             verdict_text(rec.get("verdict", "")),
             kind_text(rec.get("kind", "")),
@@ -393,10 +430,10 @@ def episode_view(episode: Mapping[str, Any]) -> RenderableType:
     summary.add_row("gave up", yes_no(bool(episode.get("gave_up"))))
     summary.add_row("router", str(episode.get("router", "")))
     for warning in episode.get("warnings") or []:
-        summary.add_row("warning", Text(visible(str(warning)), style="yellow"))
+        summary.add_row("warning", Text(shown(str(warning)), style="yellow"))
     return Group(
         steps,
         calls,
-        Panel(Text(visible(str(episode.get("reply", "")))), title="reply", title_align="left"),
+        Panel(Text(shown(str(episode.get("reply", "")))), title="reply", title_align="left"),
         summary,
     )

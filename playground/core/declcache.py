@@ -37,14 +37,25 @@ FORMAT = 1  # bump when the stored JSON changes shape
 
 
 def cache_dir() -> Path:
-    """The playground's cache folder (see the module docstring for the order of precedence)."""
-    explicit = os.environ.get(CACHE_ENV, "").strip()
+    """The playground's cache folder (see the module docstring for the order of precedence),
+    from the playground's settings (:func:`playground.core.settings.current_environ`: in the worker, as
+    they were before any tool module was imported)."""
+    from playground.core.settings import current_environ
+
+    env = current_environ()
+    home = env.get("HOME", "").strip()
+    base = Path(home) if home else Path.home()
+
+    def expand(text: str) -> Path:
+        return base / text[2:] if text == "~" or text.startswith("~/") else Path(text)
+
+    explicit = env.get(CACHE_ENV, "").strip()
     if explicit:
-        return Path(explicit).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+        return expand(explicit)
+    xdg = env.get("XDG_CACHE_HOME", "").strip()
     if xdg:
-        return Path(xdg).expanduser() / "tool-playground"
-    return Path.home() / ".cache" / "tool-playground"
+        return expand(xdg) / "tool-playground"
+    return base / ".cache" / "tool-playground"
 
 
 def environment_stamp() -> str:

@@ -101,12 +101,42 @@ SETTINGS: dict[str, Setting] = {
 }
 
 
+#: Variables besides the ``PLAYGROUND_*`` settings that decide the playground's own paths (the
+#: cache folder, the TUI's state file; :func:`Path.home` reads ``HOME``)
+PATH_VARIABLES = ("HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
+
+_frozen: dict[str, str] | None = None
+
+
+def freeze() -> None:
+    """Read every setting (and :data:`PATH_VARIABLES`) now and ignore later changes to
+    ``os.environ`` in this process: :func:`current_environ` answers from this copy from now on. The
+    worker process calls it before it imports a tool module (issue 27), so a module that sets
+    ``os.environ["PLAYGROUND_CACHE_DIR"]`` (or ``HOME``) at import time moves nothing; the
+    values are those the worker inherited from the playground's own process. A relative
+    ``PLAYGROUND_CACHE_DIR`` is made absolute against the working directory of this moment
+    (a later ``os.chdir`` moves nothing either)."""
+    global _frozen
+    names = (*SETTINGS, *PATH_VARIABLES)
+    copy = {name: os.environ[name] for name in names if name in os.environ}
+    cache = copy.get("PLAYGROUND_CACHE_DIR", "").strip()
+    if cache:
+        copy["PLAYGROUND_CACHE_DIR"] = os.path.abspath(os.path.expanduser(cache))
+    _frozen = copy
+
+
+def current_environ() -> Mapping[str, str]:
+    """The environment the playground reads its settings and paths from: the copy
+    :func:`freeze` took, else ``os.environ``."""
+    return os.environ if _frozen is None else _frozen
+
+
 def setting(name: str, default: Any, environ: Mapping[str, str] | None = None) -> Any:
     """The parsed value of the setting ``name`` (a key of :data:`SETTINGS`) from ``environ``
     (default ``os.environ``), or ``default`` when it is unset or blank. Raises
     :class:`~playground.errors.UsageError` ``PLAYGROUND_X='abc': expected ...`` when the value
     is not one the setting takes."""
-    env = os.environ if environ is None else environ
+    env = current_environ() if environ is None else environ
     text = env.get(name)
     if text is None or not text.strip():
         return default

@@ -24,9 +24,10 @@ printing — none of it reaches the playground process, its terminal or the TUI'
 * Values cross as JSON data after DESIGN.md's result rules; a result whose data is over
   ``result_cap_bytes`` (default :data:`RESULT_CAP_BYTES`, 16 MB; env
   ``PLAYGROUND_RESULT_CAP_MB``) is refused in the worker as ``result:too_big`` with its size.
-* Printed output: fds 1 and 2 of the worker (and its children) are an unlinked temporary file;
-  each call reads what was written during it (first :data:`~playground.core.toolsource.PRINTED_LIMIT`
-  characters, with the full size).
+* Printed output: fds 1 and 2 of the worker (and its children) are a pipe the playground
+  drains (:class:`~playground.core.worker_output.WorkerOutput`); each call keeps what was
+  written during it (first :data:`~playground.core.toolsource.PRINTED_LIMIT` characters, with
+  the full size), and a flood of output neither stalls the caller nor grows without bound.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ import os
 import pickle
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import weakref
@@ -45,7 +45,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from playground.core.toolsource import BodyRun, LoadResult, RaisedError, bounded_output
+from playground.core.toolsource import BodyRun, LoadResult, RaisedError
+from playground.core.worker_output import WorkerOutput
 
 if TYPE_CHECKING:
     from playground.core.contracts import Contract
@@ -70,7 +71,7 @@ def grace_s(timeout_s: float) -> float:
 class _Process:
     """One running worker: the ``Popen``, the two connections and the capture file."""
 
-    def __init__(self, capture_fd: int) -> None:
+    def __init__(self, output: WorkerOutput) -> None:
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
         env = dict(os.environ)
@@ -82,8 +83,8 @@ class _Process:
             self.popen = subprocess.Popen(
                 [sys.executable, "-c", _ENTRY, str(req_r), str(rep_w)],
                 stdin=subprocess.DEVNULL,
-                stdout=capture_fd,
-                stderr=capture_fd,
+                stdout=output.write_fd,
+                stderr=output.write_fd,
                 pass_fds=(req_r, rep_w),
                 start_new_session=True,
                 env=env,
@@ -118,14 +119,13 @@ class _Process:
                 conn.close()
 
 
-def _shutdown(holder: list[_Process | None], capture_fd: int) -> None:
+def _shutdown(holder: list[_Process | None], output: WorkerOutput) -> None:
     for slot in range(len(holder)):  # the worker, and a replacement still loading
         proc = holder[slot]
         holder[slot] = None
         if proc is not None:
             proc.end(0.2)
-    with contextlib.suppress(OSError):
-        os.close(capture_fd)
+    output.close()
 
 
 class WorkerSource:
@@ -161,15 +161,12 @@ class WorkerSource:
         self._load_sent: _Process | None = None
         self._skip: list[str] = []
         self._skip_problems: list[tuple[str, str]] = []
-        fd, path = tempfile.mkstemp(prefix="playground-printed-")
-        os.close(fd)
-        self._capture = os.open(path, os.O_RDWR | os.O_APPEND)
-        os.unlink(path)
+        self._output = WorkerOutput()
         # [the worker, a replacement loading in the background (see _replace)]
         self._holder: list[_Process | None] = [None, None]
         self._generation = 0  # bumped by every new worker: a stale replacement is dropped
         self._concurrent = True  # imports on threads; False after a hang that held them all
-        self._finalizer = weakref.finalize(self, _shutdown, self._holder, self._capture)
+        self._finalizer = weakref.finalize(self, _shutdown, self._holder, self._output)
         # start importing at once: the worker loads while the caller goes on (the CLI imports
         # the gate meanwhile); :meth:`load` collects the answer
         self._load_sent = self._send_load(self._start())
@@ -177,7 +174,7 @@ class WorkerSource:
     # -- process management -------------------------------------------------------------
 
     def _start(self) -> _Process:
-        proc = _Process(self._capture)
+        proc = _Process(self._output)
         self._holder[0] = proc
         self._generation += 1
         return proc
@@ -241,7 +238,7 @@ class WorkerSource:
 
         while True:
             if self._load_sent is not proc:
-                os.ftruncate(self._capture, 0)
+                self._output.reset()
             outcome = self._load_once(proc)
             if isinstance(outcome, dict):
                 break
@@ -256,7 +253,7 @@ class WorkerSource:
             self._skip.append(file)
             self._skip_problems.append((str(Path(file).resolve()), problem))
             proc = self._start()
-        os.ftruncate(self._capture, 0)
+        self._output.reset()  # what the modules printed at import time is no call's
         problems = [LoadProblem(w, m) for w, m in self._skip_problems]
         problems += [LoadProblem(w, m) for w, m in outcome["problems"]]
         contracts = [contract_from_data(d) for d in outcome["contracts"]]
@@ -287,7 +284,7 @@ class WorkerSource:
                 if not self._finalizer.alive or self._generation != generation:
                     return
                 try:
-                    proc = _Process(self._capture)
+                    proc = _Process(self._output)
                 except OSError:
                     return
                 self._holder[1] = proc
@@ -316,7 +313,7 @@ class WorkerSource:
 
     def _send_load(self, proc: _Process) -> _Process | None:
         try:
-            os.ftruncate(self._capture, 0)
+            self._output.reset()
             proc.requests.send(self._load_message(self._skip))
         except OSError:
             return None  # the worker died at once: _load_once reports it
@@ -369,7 +366,7 @@ class WorkerSource:
                 proc.popen.wait(2)
             status = proc.popen.returncode
             how = "unknown status" if status is None else describe_exit(status)
-            printed = self._printed()[-300:].strip()
+            printed = self._output.tail().strip()
             tail = f": {' '.join(printed.split())}" if printed else ""
             if not pending:
                 return None, f"the worker process ended {stage} ({how}){tail}"
@@ -391,7 +388,7 @@ class WorkerSource:
         from playground.core.worker_main import worker_exited
 
         proc = self._proc()
-        os.ftruncate(self._capture, 0)
+        self._output.reset()
         grace = grace_s(timeout_s)
         started = time.perf_counter()
         msg = {
@@ -414,7 +411,7 @@ class WorkerSource:
             return BodyRun(
                 timed_out=True,
                 stopped=f"stopped after {elapsed:.1f} s (the whole worker was restarted)",
-                output=self._printed(),
+                output=self._output.printed(),
                 duration_ms=elapsed * 1000,
             )
         except (EOFError, OSError, pickle.UnpicklingError):
@@ -429,7 +426,7 @@ class WorkerSource:
             return BodyRun(
                 error=worker_exited(how),
                 stopped=how,
-                output=self._printed(),
+                output=self._output.printed(),
                 duration_ms=(time.perf_counter() - started) * 1000,
             )
         error = reply.get("error")
@@ -438,18 +435,8 @@ class WorkerSource:
             error=error if isinstance(error, RaisedError) else None,
             timed_out=bool(reply.get("timed_out")),
             stopped=reply.get("stopped", ""),
-            output=self._printed(),
+            output=self._output.printed(),
             duration_ms=reply.get("duration_ms", 0.0),
             refused=reply.get("refused", ""),
             refused_message=reply.get("refused_message", ""),
         )
-
-    def _printed(self, limit_bytes: int = 256_000) -> str:
-        try:
-            size = os.fstat(self._capture).st_size
-            if not size:
-                return ""
-            data = os.pread(self._capture, min(size, limit_bytes), 0)
-        except OSError:
-            return ""
-        return bounded_output(data.decode("utf-8", "replace"), size)

@@ -15,7 +15,8 @@ Two processes (Linux/macOS; ``os.fork``):
   the same way.
 
 File descriptors 1 and 2 of both processes (and of every child process a body starts) are the
-playground's capture file, so nothing a body prints reaches the terminal. Standard input is
+pipe the playground drains (:mod:`playground.core.worker_output`), so nothing a body prints
+reaches the terminal. Standard input is
 ``/dev/null``. The worker is in its own session (ctrl+c in the terminal does not reach it) and
 exits when the playground closes its pipe; the runner is killed when the loader dies
 (``PR_SET_PDEATHSIG`` on Linux).
@@ -308,7 +309,10 @@ def main() -> None:
     req_fd, rep_fd = int(sys.argv[1]), int(sys.argv[2])
     for fd in (req_fd, rep_fd):
         os.set_inheritable(fd, False)
-    faulthandler.enable()  # a segfault's Python traceback goes to fd 2: the capture file
+    faulthandler.enable()  # a segfault's Python traceback goes to fd 2: the output pipe
+    from playground.core.settings import freeze
+
+    freeze()  # before any tool module is imported: what one sets in os.environ moves nothing
     loader = Loader(Connection(req_fd, writable=False), Connection(rep_fd, readable=False))
     loader.serve()
 

@@ -26,6 +26,7 @@ from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
 
@@ -184,6 +185,24 @@ class PlaygroundApp(App[None]):
         if self._gc_paused:
             self._gc_paused = False
             gc.enable()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Textual's toast, with the rule for untrusted text applied to ``message`` and
+        ``title`` (:func:`~playground.core.untrusted.shown`; they often quote a tool's name,
+        message or a server's words) and markup off unless a caller asks for it."""
+        from playground.core.untrusted import shown
+
+        super().notify(
+            shown(message), title=shown(title), severity=severity, timeout=timeout, markup=markup
+        )
 
     def compose(self) -> ComposeResult:
         # The layout classes are set before the first style pass: set after mount, each one

@@ -17,22 +17,24 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from playground.tui.formatting import clip, json_syntax, json_text, pretty_json
+from playground.core.untrusted import json_shown, shown
+from playground.tui.formatting import clip, json_syntax, json_text, plain, pretty_json
 
 
 def move_summary(move: dict[str, Any]) -> str:
     """One line for a move: ``calls track_shipping({"order_id": "HR…"})`` or ``text: …``."""
     calls = move.get("calls") or []
     if calls:
-        return "calls " + ", ".join(f"{c.get('name')}({_compact(c.get('args'))})" for c in calls)
-    text = (move.get("text") or "").strip()
+        names = (f"{shown(c.get('name'))}({_compact(c.get('args'))})" for c in calls)
+        return "calls " + ", ".join(names)
+    text = shown((move.get("text") or "").strip())
     return f"answers: {clip(' '.join(text.split()), 120)}" if text else "answers (empty)"
 
 
 def _compact(value: Any) -> str:
     import json
 
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=repr)
+    return json_shown(json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=repr))
 
 
 def evidence_detail(detail: Any) -> str:
@@ -87,21 +89,21 @@ def explanation_lines(explanation: dict[str, Any] | None, top: int = 5) -> list[
             )
         if chosen.get("missing"):
             lines.append(f"missing: {', '.join(chosen['missing'])}")
-    return lines
+    return [shown(line) for line in lines]
 
 
 def explanation_renderable(explanation: dict[str, Any] | None, top: int = 6) -> RenderableType:
     """A Rich renderable for an explanation (a score table plus the chosen tool's evidence)."""
     if not explanation or explanation.get("picked_by") or "tools" not in explanation:
-        return Text("\n".join(explanation_lines(explanation)))
+        return Text("\n".join(explanation_lines(explanation)))  # already shown
     parts: list[Any] = []
     head = Text()
     head.append("chosen ", style="dim")
-    head.append(str(explanation.get("chosen") or "(none)"), style="bold green")
+    head.append(shown(explanation.get("chosen") or "(none)"), style="bold green")
     head.append(f"   threshold {explanation.get('threshold', '-')}", style="dim")
     parts.append(head)
     if explanation.get("reason"):
-        parts.append(Text(str(explanation["reason"]), style="italic"))
+        parts.append(plain(explanation["reason"], style="italic"))
     table = Table(expand=True, show_edge=False, pad_edge=False)
     table.add_column("tool", no_wrap=True)
     table.add_column("score", justify="right")
@@ -115,28 +117,30 @@ def explanation_renderable(explanation: dict[str, Any] | None, top: int = 6) -> 
             f"{m.get('word')}→{m.get('term')} ({m.get('where')})" for m in tool.get("matched") or []
         )
         table.add_row(
-            Text(str(tool.get("name")), style=style),
-            json_text(tool.get("score", "-")),
-            json_text(tool.get("relevance", "-")),
-            json_text(tool.get("boundary_penalty", "-")),
-            terms or "-",
+            plain(tool.get("name"), style=style),
+            Text(json_text(tool.get("score", "-"))),
+            Text(json_text(tool.get("relevance", "-"))),
+            Text(json_text(tool.get("boundary_penalty", "-"))),
+            plain(terms or "-"),
         )
     parts.append(table)
     chosen = next((t for t in tools if t.get("name") == explanation.get("chosen")), None)
     if chosen:
         for b in chosen.get("boundary") or []:
             line = Text("boundary: ", style="yellow")
-            line.append(str(b.get("sentence")))
+            line.append(shown(b.get("sentence")))
             if b.get("hit"):
-                line.append(f"  (hit {', '.join(b['hit'])})", style="dim")
+                line.append(shown(f"  (hit {', '.join(b['hit'])})"), style="dim")
             parts.append(line)
         for arg, ev in (chosen.get("arg_evidence") or {}).items():
-            line = Text(f"{arg} = ", style="cyan")
+            line = plain(f"{arg} = ", style="cyan")
             line.append(json_text(ev.get("text")), style="bold")
-            line.append(f"  {ev.get('rule')}: {evidence_detail(ev.get('detail'))}", style="dim")
+            line.append(
+                shown(f"  {ev.get('rule')}: {evidence_detail(ev.get('detail'))}"), style="dim"
+            )
             parts.append(line)
         if chosen.get("missing"):
-            parts.append(Text(f"missing: {', '.join(chosen['missing'])}", style="red"))
+            parts.append(plain(f"missing: {', '.join(chosen['missing'])}", style="red"))
     return Group(*parts)
 
 

@@ -15,6 +15,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from playground.core.untrusted import json_shown
+
 #: Field kinds the form knows: one widget per kind.
 STRING, INTEGER, NUMBER, BOOLEAN, ENUM, JSON = (
     "string",
@@ -210,7 +212,7 @@ def field_text(spec: FieldSpec, value: Any) -> Any:
         return ""
     if isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False)
+    return json_shown(json.dumps(value, ensure_ascii=False))
 
 
 def is_choice(spec: FieldSpec, value: Any) -> bool:
@@ -220,8 +222,9 @@ def is_choice(spec: FieldSpec, value: Any) -> bool:
 
 
 def args_to_json_text(args: Any) -> str:
-    """Pretty JSON for the raw editor (Korean kept as is)."""
-    return json.dumps(args, ensure_ascii=False, indent=2)
+    """Pretty JSON for the raw editor (Korean kept as is; control, bidi and invisible characters
+    as JSON escapes, :func:`~playground.core.untrusted.json_shown`: the same values)."""
+    return json_shown(json.dumps(args, ensure_ascii=False, indent=2))
 
 
 def parse_json_text(text: str) -> tuple[Any, str]:

@@ -1,7 +1,10 @@
 """Plain-text and Rich renderings of records and contracts for the TUI panels.
 
 Pure functions (no widgets): the panels show these strings, and the tests read the same
-strings back. JSON is shown with ``ensure_ascii=False`` so Korean stays readable.
+strings back. JSON is shown with ``ensure_ascii=False`` so Korean stays readable. Every text a
+tool or server wrote goes through the rule for untrusted text
+(:mod:`playground.core.untrusted`: control characters as ``\\x1b``, bidi and invisible
+characters as ``<U+202E>``; in JSON, as ``\\uXXXX`` escapes); Textual never reads it as markup.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from rich.cells import cell_len
 from rich.console import Group
 from rich.text import Text
 
+from playground.core.untrusted import json_shown, shown
+
 if TYPE_CHECKING:
     from rich.syntax import Syntax
 
@@ -23,8 +28,9 @@ PROVIDERS = (("gemini", "Gemini"), ("anthropic", "Anthropic"), ("openai", "OpenA
 
 
 def pretty_json(value: Any) -> str:
-    """Indented JSON (2 spaces), Korean as is; anything JSON cannot carry shown by ``repr``."""
-    return json.dumps(value, ensure_ascii=False, indent=2, default=repr)
+    """Indented JSON (2 spaces), Korean as is; anything JSON cannot carry shown by ``repr``;
+    control, bidi and invisible characters as JSON escapes (:func:`~playground.core.untrusted.json_shown`)."""
+    return json_shown(json.dumps(value, ensure_ascii=False, indent=2, default=repr))
 
 
 #: at most this many characters of a value or a wire JSON are drawn (highlighting 50 MB of
@@ -52,7 +58,16 @@ def json_syntax(text: str) -> Syntax:
     Pygments) is imported on the first call, off the TUI's first-screen path."""
     from rich.syntax import Syntax
 
-    return Syntax(text, "json", theme="ansi_dark", word_wrap=False, background_color="default")
+    return Syntax(
+        json_shown(text), "json", theme="ansi_dark", word_wrap=False, background_color="default"
+    )
+
+
+def plain(text: Any, style: str = "") -> Text:
+    """``text`` (a tool's or server's; any object, by ``str``) as a Rich ``Text`` in ``style``,
+    shown by the rule for untrusted text (:func:`~playground.core.untrusted.shown`). A ``Text``
+    is never parsed as markup, so ``[red]`` or ``[@click=…]`` in it stays literal."""
+    return Text(shown(text), style=style)
 
 
 def contract_badges(contract: Contract) -> list[tuple[str, str]]:
@@ -82,7 +97,7 @@ def contract_badges(contract: Contract) -> list[tuple[str, str]]:
 
 def contract_label(contract: Contract) -> Text:
     """The contract list entry (one line): the name and its badges."""
-    text = Text(contract.name, style="bold")
+    text = Text(shown(contract.name), style="bold")
     for label, style in contract_badges(contract):
         text.append(" ")
         text.append(f" {label} ", style=style)
@@ -103,10 +118,11 @@ def clip(text: str, width: int) -> str:
 
 
 def json_text(value: Any) -> str:
-    """A value as compact one-line JSON (``true``/``null``, Korean as is); strings as is."""
+    """A value as compact one-line JSON (``true``/``null``, Korean as is); strings as they are
+    shown (:func:`~playground.core.untrusted.shown`)."""
     if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str)
+        return shown(value)
+    return json_shown(json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str))
 
 
 def first_line(text: str) -> str:
@@ -126,6 +142,7 @@ def record_fields(record: CallRecord) -> dict[str, str]:
     ``cache``: the state (with why it was skipped: the tool writes or its effects are
     unknown); ``cache_key``; ``kind``; ``error``;
     ``message`` (with each of the record's ``warnings`` on its own line); ``retries``: one ``attempt N: reason, waited D ms`` per retry; ``duration``.
+    Each value as the screen shows it (:func:`~playground.core.untrusted.shown`).
     """
     retries = "; ".join(
         f"attempt {r.attempt}: {r.reason}, waited {r.delay_ms:g} ms" for r in record.retries
@@ -143,7 +160,7 @@ def record_fields(record: CallRecord) -> dict[str, str]:
     skip = (record.side_effects or {}).get("cache_skip")
     if skip:
         cache += f" ({skip})"
-    return {
+    fields = {
         "tool": record.tool,
         "call_id": record.call_id,
         "verdict": verdict,
@@ -161,6 +178,7 @@ def record_fields(record: CallRecord) -> dict[str, str]:
         + (f" (limit {record.timeout_s:g} s)" if record.timeout_s else ""),
         "printed": record.printed.strip() or "-",
     }
+    return {name: shown(value) for name, value in fields.items()}
 
 
 #: The one style table for outcome kinds (the TUI's record and step views and the CLI's tables):

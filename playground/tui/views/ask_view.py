@@ -30,7 +30,7 @@ from playground.tui.explain import (
     move_summary,
     raw_renderable,
 )
-from playground.tui.formatting import json_syntax, pretty_json
+from playground.tui.formatting import json_syntax, plain, pretty_json
 from playground.tui.router_pick import RouterPick
 from playground.tui.tabkeys import cycle_tabs
 from playground.tui.widgets.fields import FieldInput
@@ -127,7 +127,7 @@ class AskView(Vertical):
             f"router: {self.router} · {', '.join(traits)}   "
             "(switch: F9 or ctrl+p → Router / mode / model)"
         )
-        self.query_one("#ask-router", Static).update(text)
+        self.query_one("#ask-router", Static).update(plain(text))
 
     # -- actions --------------------------------------------------------------------------------
     def run_question(self, question: str | None = None) -> None:
@@ -207,7 +207,7 @@ class AskView(Vertical):
         for note in event.notes:
             self.notify(note, severity="warning", timeout=10)
         if event.episode is None:
-            self.query_one("#ask-reply", Static).update(Text("; ".join(event.notes), style="red"))
+            self.query_one("#ask-reply", Static).update(plain("; ".join(event.notes), style="red"))
             return
         self.show_episode(event.episode, event.request)
         self.post_message(self.EpisodeReady(event.episode))
@@ -221,7 +221,7 @@ class AskView(Vertical):
         parts: list[Any] = []
         lines: list[str] = []
         if first is not None:
-            head = Text(f"{episode.router} router {move_summary(first)}", style="bold")
+            head = plain(f"{episode.router} router {move_summary(first)}", style="bold")
             parts.append(head)
             lines.append(head.plain)
             if first.get("explanation"):
@@ -234,11 +234,11 @@ class AskView(Vertical):
         else:
             error_step = next((s for s in episode.steps if s.reason == "router_error"), None)
             msg = (error_step.message or "") if error_step else "the router made no move"
-            parts.append(Text(msg, style="red"))
+            parts.append(plain(msg, style="red"))
             lines.append(msg)
         for i, move in enumerate(moves[1:], start=2):
             line = f"move {i}: {move_summary(move)}"
-            parts.append(Text(line, style="dim"))
+            parts.append(plain(line, style="dim"))
             lines.append(line)
         self.query_one("#ask-choice", Static).update(Group(*parts))
         self.texts["choice"] = "\n".join(lines)
@@ -248,13 +248,13 @@ class AskView(Vertical):
         )
         self.texts["reply"] = reply
         self.query_one("#ask-reply", Static).update(
-            Text(status, style="dim") + Text(reply, style="bold")
+            plain(status, style="dim") + plain(reply, style="bold")
         )
         calls = self.query_one("#ask-calls", OptionList)
         calls.clear_options()
         calls.add_options(
             Option(
-                f"{r.call_id} {r.tool}  {r.kind}  verdict {r.verdict}  cache {r.cache}",
+                plain(f"{r.call_id} {r.tool}  {r.kind}  verdict {r.verdict}  cache {r.cache}"),
                 id=str(i),
             )
             for i, r in enumerate(episode.calls)

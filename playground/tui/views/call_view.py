@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any, cast
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,10 +19,11 @@ from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Button, Static, TabbedContent
 
+from playground.core.untrusted import shown
 from playground.tui.css_files import CALL_CSS, read_css
 from playground.tui.daemon_thread import in_daemon_thread
 from playground.tui.editor import failing_frame, open_in_editor
-from playground.tui.formatting import contract_badges, pretty_json
+from playground.tui.formatting import contract_badges, plain, pretty_json
 from playground.tui.last_used import last_contract, remember_contract
 from playground.tui.tabkeys import cycle_tabs
 from playground.tui.widgets.contract_list import ContractList
@@ -187,7 +187,7 @@ class CallView(Horizontal):
         help_box.update(EMPTY_REGISTRY_HELP if not registry.contracts else "")
         help_box.display = not registry.contracts
         problems = self.query_one("#problems", Static)
-        problems.update("\n".join(f"⚠ {p}" for p in registry.problems))
+        problems.update(plain("\n".join(f"⚠ {p}" for p in registry.problems)))
         problems.display = bool(registry.problems)
         if not keep:
             self.record_view.clear(NO_CALL_YET)
@@ -196,9 +196,10 @@ class CallView(Horizontal):
         self._lost = wanted if wanted is not None and self.shown != wanted else None
         if self._lost is not None:  # say so: the view shows another contract now
             self.notify(
-                f"{self._lost} is not in the reloaded tools (see the load problems); its "
+                f"{shown(self._lost)} is not in the reloaded tools (see the load problems); its "
                 "arguments are kept, and the reload that brings it back selects it with them.",
                 severity="warning",
+                markup=False,
             )
         if self.shown is not None and self.shown in self._kept_args:
             self._restore_args(*self._kept_args.pop(self.shown))
@@ -239,18 +240,18 @@ class CallView(Horizontal):
             head.update("")
             desc.update("")
         else:
-            text = Text(contract.name, style="bold")
+            text = plain(contract.name, style="bold")
             for label, style in contract_badges(contract):
                 text.append("  ")
                 text.append(f" {label} ", style=style)
             # one line, never wrapped: the facts first, the (possibly long) path last, cut with …
             text.append(
                 f"\nlimit {contract.timeout_s:g} s · {'cached' if contract.caches else 'not cached'}"
-                f" · {contract.location.relative()}",
+                f" · {shown(contract.location.relative())}",
                 style="dim",
             )
             head.update(text)
-            desc.update(contract.description or "(no description)")
+            desc.update(plain(contract.description or "(no description)"))
         await self.args_editor.show_contract(contract)
 
     async def select_contract(self, name: str) -> bool:

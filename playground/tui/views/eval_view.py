@@ -18,8 +18,10 @@ from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Select, Static
 
+from playground.core.untrusted import shown
 from playground.routing import registry
 from playground.tui.daemon_thread import in_daemon_thread
+from playground.tui.formatting import plain
 from playground.tui.router_pick import RouterPick
 from playground.tui.widgets.fields import FieldInput
 
@@ -78,7 +80,9 @@ def rates_renderable(metrics: dict[str, Any]) -> Table:
         if not (tool.get("tp") or tool.get("fp") or tool.get("fn")):
             continue
         table.add_row(
-            Text(tool["tool"], style="bold"), "", f"tp {tool['tp']} fp {tool['fp']} fn {tool['fn']}"
+            plain(tool["tool"], style="bold"),
+            "",
+            f"tp {tool['tp']} fp {tool['fp']} fn {tool['fn']}",
         )
         table.add_row("  precision", _bar(tool.get("precision"), False), pct(tool.get("precision")))
         table.add_row("  recall", _bar(tool.get("recall"), False), pct(tool.get("recall")))
@@ -164,7 +168,7 @@ class EvalView(Vertical):
         self.pg = pg
         select = self.query_one("#lint-contract", Select)
         names = pg.registry.names()
-        select.set_options([(n, n) for n in names])
+        select.set_options([(plain(n), n) for n in names])
         if names:
             select.value = names[0]
 
@@ -188,7 +192,7 @@ class EvalView(Vertical):
             findings = lint_contract(self.pg.registry, name)
         except Exception as exc:  # a lint bug must not take the app down
             self.query_one("#lint-findings", Static).update(
-                Text(f"lint failed: {type(exc).__name__}: {exc}", style="red")
+                plain(f"lint failed: {type(exc).__name__}: {exc}", style="red")
             )
             return
         text = Text()
@@ -196,10 +200,10 @@ class EvalView(Vertical):
         for f in findings:
             text.append(f"{f.severity:<8}", style=SEVERITY_STYLES.get(f.severity, ""))
             text.append(f"{f.rule}  ", style="bold")
-            text.append(f"{f.location}\n", style="dim")
-            text.append(f"  {f.message}\n")
+            text.append(shown(f"{f.location}\n"), style="dim")
+            text.append(shown(f"  {f.message}\n"))
             if f.suggestion:
-                text.append(f"  → {f.suggestion}\n", style="italic")
+                text.append(shown(f"  → {f.suggestion}\n"), style="italic")
             lines.append(f"{f.severity} {f.rule} {f.location}: {f.message}")
         if not findings:
             text.append("no findings", style="green")
@@ -219,7 +223,7 @@ class EvalView(Vertical):
         path = self.query_one("#eval-path", Input).value.strip() or DEFAULT_CASES
         self.running = True
         self.query_one("#eval-status", Static).update(
-            f"evaluating {path} with the {self.router} router…"
+            plain(f"evaluating {path} with the {self.router} router…")
         )
         self.query_one("#eval-progress", ProgressBar).update(total=None, progress=0)
         self._eval_worker(self.pg, path, self.router)
@@ -266,7 +270,7 @@ class EvalView(Vertical):
         if event.error:
             self.query_one("#eval-progress", ProgressBar).display = False  # nothing ran
             self.query_one("#eval-status", Static).update(
-                Text(f"not evaluated: {event.error}", style="red")
+                plain(f"not evaluated: {event.error}", style="red")
             )
             self.notify(event.error, title="Evaluate", severity="error")
             return
@@ -297,7 +301,7 @@ class EvalView(Vertical):
                 + (f" (and {more} more warning{'s' * (more > 1)})" if more else ""),
                 severity="warning",
             )
-        self.query_one("#eval-status", Static).update(status)
+        self.query_one("#eval-status", Static).update(plain(status))
         self._show_confusion(metrics.get("confusion") or {})
         self.failing = list(report.failures)
         table = self.query_one("#failing", DataTable)
@@ -305,11 +309,11 @@ class EvalView(Vertical):
         for i, result in enumerate(self.failing):
             table.add_row(
                 str(result.case.line),
-                result.category,
-                result.case.expect_tool or "(none)",
-                result.choice,
-                result.case.question,
-                result.reason(),
+                plain(result.category),
+                plain(result.case.expect_tool or "(none)"),
+                plain(result.choice),
+                plain(result.case.question),
+                plain(result.reason()),
                 key=str(i),
             )
 
@@ -326,14 +330,14 @@ class EvalView(Vertical):
         table.clear(columns=True)
         table.add_column("expected \\ chosen")
         for label in used:
-            table.add_column(label)
+            table.add_column(plain(label))
         for expected in used:
             cells = []
             for chosen in used:
                 n = rows.get(expected, {}).get(chosen, 0)
                 style = "bold green" if expected == chosen and n else ("bold red" if n else "dim")
                 cells.append(Text(str(n), style=style))
-            table.add_row(expected, *cells)
+            table.add_row(plain(expected), *cells)
 
     @staticmethod
     def _matrix_rows(labels: list[str], matrix: Any) -> dict[str, dict[str, int]]:

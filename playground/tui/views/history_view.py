@@ -29,6 +29,7 @@ from textual.widgets import DataTable, Input, Static
 
 from playground.core.history import Entry, HistoryStore, Query
 from playground.core.record import verdict_of
+from playground.tui.formatting import json_text, plain
 from playground.tui.widgets.fields import FieldInput
 
 #: Entries the view reads at a time (newest first); the next page is read when the cursor
@@ -257,8 +258,10 @@ class HistoryView(Vertical):
         where = str(self.store.path) if self.store is not None else "-"
         more = " (more as you scroll)" if self.more else ""
         self.query_one("#history-status", Static).update(
-            f"{len(self.shown)} of {self.total} entries{more} · {where} · enter open · r rerun · "
-            "m mark · d diff · s save case · g save golden"
+            plain(
+                f"{len(self.shown)} of {self.total} entries{more} · {where} · enter open · r rerun · "
+                "m mark · d diff · s save case · g save golden"
+            )
         )
 
     def _add_rows(self, entries: list[Entry]) -> None:
@@ -269,10 +272,10 @@ class HistoryView(Vertical):
             table.add_row(
                 f"{mark}{e.id}",
                 e.time_text,
-                e.type,
-                e.outcome,
-                e.router or "-",
-                what,
+                plain(e.type),
+                plain(e.outcome),
+                plain(e.router or "-"),
+                plain(what),
                 key=str(e.id),
             )
 
@@ -314,7 +317,7 @@ class HistoryView(Vertical):
                     f"{name} {digest[:12]}" for name, digest in list(entry.hashes.items())[:6]
                 )
             )
-        box.update("\n".join(lines))
+        box.update(plain("\n".join(lines)))
 
     # -- the diff --------------------------------------------------------------------------------
     def show_diff(self, left: Entry, right: Entry) -> None:
@@ -330,7 +333,7 @@ class HistoryView(Vertical):
             style = "bold yellow" if differs else "dim"
             changed += differs
             diff.add_row(
-                Text(path, style=style),
+                plain(path, style=style),
                 Text(_cell(a), style="red" if differs else ""),
                 Text(_cell(b), style="green" if differs else ""),
             )
@@ -433,5 +436,7 @@ class HistoryView(Vertical):
 
 
 def _cell(value: Any, limit: int = 70) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+    """A diff cell: ``value`` (a string as it is shown, other values as JSON) cut to ``limit``
+    characters."""
+    text = json_text(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"

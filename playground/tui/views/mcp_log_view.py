@@ -1,7 +1,8 @@
 """The MCP log panel: per server, what it wrote to stderr and what the playground noticed
 (non-protocol stdout lines, server log messages, progress, tool list changes, restarts).
 
-Secrets are already redacted by the source (``McpSource.stderr_text`` / ``notices``). The panel
+Secrets are already redacted by the source (``McpSource.stderr_text`` / ``notices``); what a
+server wrote is shown by the rule for untrusted text (:mod:`playground.core.untrusted`). The panel
 re-reads the sources twice a second while there are any; it never blocks on a server.
 """
 
@@ -12,6 +13,8 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Log, Static
+
+from playground.core.untrusted import shown
 
 NO_SERVERS = "No MCP servers. Start with --mcp, --mcp-url or --mcp-config to see their logs here."
 
@@ -29,7 +32,7 @@ def log_text(sources: list[Any]) -> str:
         stderr = source.stderr_text().rstrip("\n")
         lines += [f"[stderr] {line}" for line in stderr.splitlines()[-200:]]
         blocks.append("\n".join(lines))
-    return "\n\n".join(blocks)
+    return shown("\n\n".join(blocks))
 
 
 class McpLogView(Vertical):

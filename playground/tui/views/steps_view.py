@@ -21,10 +21,11 @@ from textual.reactive import var
 from textual.widgets import Button, DataTable, Label, OptionList, Static, TabbedContent, TextArea
 from textual.widgets.option_list import Option
 
+from playground.core.untrusted import shown
 from playground.loop.step import Node, Step
 from playground.tui.daemon_thread import in_daemon_thread
 from playground.tui.form_values import args_to_json_text, parse_json_text
-from playground.tui.formatting import KIND_STYLES, pretty_json
+from playground.tui.formatting import KIND_STYLES, plain, pretty_json
 from playground.tui.tabkeys import cycle_tabs
 from playground.tui.widgets.json_editor import JsonEditor
 from playground.tui.widgets.record_view import RecordView
@@ -165,7 +166,7 @@ class StepsView(Vertical):
         label = f"#{len(self.episodes)} {label}"
         self.labels.append(label)
         self.query_one("#episodes", OptionList).add_option(
-            Option(label, id=str(len(self.episodes) - 1))
+            Option(plain(label), id=str(len(self.episodes) - 1))
         )
         self.show_episode(len(self.episodes) - 1, start)
 
@@ -202,7 +203,7 @@ class StepsView(Vertical):
             summary.append(f"reply: {episode.reply}")
         else:
             summary.append(f"{len(episode.steps)} steps: n next, e to the end to see how it ends")
-        self.query_one("#episode-summary", Static).update("\n".join(summary))
+        self.query_one("#episode-summary", Static).update(plain("\n".join(summary)))
 
     @property
     def episode(self) -> Any:
@@ -220,10 +221,10 @@ class StepsView(Vertical):
                 str(i + 1),
                 step.node,
                 attempt_label(step),
-                step.tool or "",
-                Text(kind, style=KIND_STYLES.get(kind, "")),
-                step.verdict or "",
-                step.cache or "",
+                plain(step.tool or ""),
+                plain(kind, style=KIND_STYLES.get(kind, "")),
+                plain(step.verdict or ""),
+                plain(step.cache or ""),
                 key=str(i),
             )
         table.move_cursor(row=self.cursor)
@@ -247,7 +248,7 @@ class StepsView(Vertical):
                 if label == "kind"
                 else ("bold" if label == "node" else "")
             )
-            text.append(f"{value}\n", style=style)
+            text.append(f"{shown(value)}\n", style=style)
         self.query_one("#step-state", Static).update(text)
         record_view = self.query_one(RecordView)
         call = step.call
@@ -258,8 +259,10 @@ class StepsView(Vertical):
         self._show_fork_args(episode, step)
         total = len(episode.steps)
         self.query_one("#steps-status", Static).update(
-            f"step {index + 1}/{total} ({step.node}) · revealed {self.cursor + 1}/{total} · "
-            "ctrl+f forks from this step"
+            plain(
+                f"step {index + 1}/{total} ({step.node}) · revealed {self.cursor + 1}/{total} · "
+                "ctrl+f forks from this step"
+            )
         )
 
     def _show_fork_args(self, episode: Any, step: Step) -> None:
@@ -350,7 +353,7 @@ class StepsView(Vertical):
         if self.pg is None:
             self.notify("The tools are still loading.", severity="warning")
             return
-        self.query_one("#steps-status", Static).update(f"running {tool} with repair…")
+        self.query_one("#steps-status", Static).update(plain(f"running {tool} with repair…"))
         self._manual_worker(self.pg, tool, args)
 
     @work(exclusive=True, group="episode", exit_on_error=False)

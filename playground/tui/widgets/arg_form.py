@@ -20,10 +20,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
 from textual.validation import Function, Integer, Number, Validator
 from textual.widget import Widget
 from textual.widgets import Label, Select, Static, Switch
 
+from playground.core.untrusted import json_shown, shown
 from playground.tui.form_values import (
     BOOLEAN,
     ENUM,
@@ -103,35 +105,55 @@ class ArgForm(VerticalScroll):
             await self.mount(Static("Choose a contract on the left.", classes="form-empty"))
             return
         if not self.specs:
-            await self.mount(Static(f"{contract.name} takes no arguments.", classes="form-empty"))
+            await self.mount(
+                Static(
+                    f"{shown(contract.name)} takes no arguments.",
+                    classes="form-empty",
+                    markup=False,
+                )
+            )
             return
         widgets: list[Widget] = []
         for index, spec in enumerate(self.specs):
             label = Label(self._label_text(spec), classes="arg-label")
             self._labels.append(label)
             widgets.append(label)
-            shown, field = self._field_widget(index, spec)
+            outer, field = self._field_widget(index, spec)
             self._inputs.append(field)
-            widgets.append(shown)
+            widgets.append(outer)
             if spec.doc:
-                widgets.append(Static(spec.doc, classes="arg-doc", markup=False))
+                widgets.append(Static(shown(spec.doc), classes="arg-doc", markup=False))
         await self.mount_all(widgets)
 
-    def _label_text(self, spec: FieldSpec) -> str:
-        mark = " [b red]*[/]" if spec.required else ""
-        default = f" [dim]default {spec.default!r}[/]" if spec.default is not None else ""
-        null = " [b reverse] null [/] [dim]ctrl+n: undo[/]" if spec.name in self.nulls else ""
-        return f"[b]{spec.name}[/]{mark} [dim]{spec.type_label}[/]{default}{null}"
+    def _label_text(self, spec: FieldSpec) -> Content:
+        """The field's label: its name, ``*`` when required, its type, its default and the
+        null mark; the schema's texts as they are shown (:func:`shown`), never as markup."""
+        parts: list[str | tuple[str, str]] = [(shown(spec.name), "bold")]
+        if spec.required:
+            parts += [" ", ("*", "bold red")]
+        parts += [" ", (shown(spec.type_label), "dim")]
+        if spec.default is not None:
+            parts += [" ", (f"default {shown(repr(spec.default))}", "dim")]
+        if spec.name in self.nulls:
+            parts += [" ", (" null ", "bold reverse"), " ", ("ctrl+n: undo", "dim")]
+        return Content.assemble(*parts)
 
     def _field_widget(self, index: int, spec: FieldSpec) -> tuple[Widget, Any]:
         """``(widget to mount, the input widget)`` for one field."""
         wid = f"arg-{index}"
         if spec.kind == BOOLEAN:
             switch = Switch(value=spec.default is True, id=wid)
-            return Horizontal(switch, Label(spec.name), classes="arg-switch"), switch
+            return Horizontal(
+                switch, Label(shown(spec.name), markup=False), classes="arg-switch"
+            ), switch
         if spec.kind == ENUM:
             options: list[tuple[str, Any]] = [
-                (json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else v, v)
+                (
+                    shown(v)
+                    if isinstance(v, str)
+                    else json_shown(json.dumps(v, ensure_ascii=False)),
+                    v,
+                )
                 for v in spec.choices
             ]
             options.append(("other value…", OTHER))
@@ -148,7 +170,7 @@ class ArgForm(VerticalScroll):
             self._others[index] = other
             return Horizontal(select, other, classes="arg-enum"), select
         field = FieldInput(
-            placeholder=spec.doc or spec.type_label,
+            placeholder=shown(spec.doc or spec.type_label),
             id=wid,
             validators=field_validators(spec),
             valid_empty=True,

@@ -24,6 +24,7 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from playground.core.untrusted import shown
 from playground.tui.formatting import contract_label
 
 if TYPE_CHECKING:
@@ -145,7 +146,8 @@ class ContractList(Tree[str]):
         self._leaves = {}
         for module, names in group_by_module(registry).items():
             count = f"{len(names)} contract" + ("" if len(names) == 1 else "s")
-            node = self.root.add(f"[b]{module}[/]  [dim]{count}[/]", expand=True)
+            label = Text.assemble((shown(module), "bold"), "  ", (count, "dim"))
+            node = self.root.add(label, expand=True)
             for name in names:
                 self._leaves[name] = node.add_leaf(
                     contract_label(registry.contracts[name]), data=name

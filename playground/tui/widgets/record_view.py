@@ -14,9 +14,11 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Label, Static
 
+from playground.core.untrusted import shown
 from playground.tui.formatting import (
     KIND_STYLES,
     bounded_syntax,
+    plain,
     pretty_json,
     record_fields,
 )
@@ -113,12 +115,12 @@ class RecordView(VerticalScroll):
 
     def _set(self, field: str, text: str, style: str = "") -> None:
         self.fields[field] = text
-        self.query_one(RecordGrid).set_cell(field, Text(text, style=style))
+        self.query_one(RecordGrid).set_cell(field, plain(text, style=style))
 
     def show_status(self, text: str, running: bool = False) -> None:
         """The one-line status above the grid (``running`` adds the running style)."""
         status = self.query_one(f"#{self.prefix}-status", Static)
-        status.update(Text(text))
+        status.update(plain(text))
         status.set_class(running, "running")
         self.fields["status"] = text
 
@@ -189,10 +191,10 @@ class RecordView(VerticalScroll):
         for i, frame in enumerate(self.frames):
             if i:
                 text.append("\n")
-            text.append(f"{frame.get('file')}:{frame.get('line')}", style="bold")
-            text.append(f" in {frame.get('function')}")
+            text.append(shown(f"{frame.get('file')}:{frame.get('line')}"), style="bold")
+            text.append(shown(f" in {frame.get('function')}"))
             if frame.get("code"):
-                text.append(f"\n    {frame.get('code')}", style="yellow")
+                text.append(shown(f"\n    {frame.get('code')}"), style="yellow")
         self.query_one(f"#{self.prefix}-traceback", Static).update(text)
         for widget in self.query(".traceback"):
             widget.display = bool(self.frames)
