@@ -48,6 +48,7 @@ from playground.core.canonical import canonical_json
 from playground.core.contracts import Contract
 from playground.core.examples import refused_examples
 from playground.core.registry import Registry
+from playground.core.type_formats import readable
 from playground.core.validation import arg_doc, validation_schema
 
 # --------------------------------------------------------------------------------- name rules
@@ -470,7 +471,7 @@ def param_findings(contract: Contract, sources: DocstringSources) -> list[Findin
                     f"{contract.name}.{param}",
                     src,
                     f"the example {canonical_json(example)} for {param} is refused by its own "
-                    f"schema ({why}); the model copies examples, then the call is refused.",
+                    f"schema ({readable(why)}); the model copies examples, then the call is refused.",
                     fix_for(
                         contract,
                         code="write an example in the docstring that passes the schema, or change "
@@ -514,6 +515,16 @@ def format_type_findings(contract: Contract) -> list[Finding]:
         declared, _, words, example = KINDS[kind]
         if kind == "aware-datetime":
             continue  # only the minutes-without-seconds detail differs: nothing to decide
+        fix = {
+            "datetime": "annotate it AwareDatetime (pydantic) if an offset is required, "
+            "NaiveDatetime if only local times are meant; a plain datetime compared with aware "
+            "ones raises TypeError",
+            "naive-datetime": "nothing to change in the code: the type already says local time; "
+            "say so in the docstring too, since google-genai's declaration alone asks for an "
+            "offset",
+            "time": "say in the docstring whether the time is local or carries an offset; a "
+            "plain time compared with an aware one raises TypeError",
+        }[kind]
         out.append(
             make_finding(
                 "format-type-disagree",
@@ -523,9 +534,7 @@ def format_type_findings(contract: Contract) -> list[Finding]:
                 f"{param} is declared format {declared!r} (RFC 3339: seconds and an offset), "
                 f"but its type takes {example!r} ({words.rstrip('.')}). The playground checks "
                 "what the type takes and tells the model so in the parameter's description.",
-                "annotate it AwareDatetime (pydantic) if an offset is required, NaiveDatetime if "
-                "only local times are meant; a plain datetime compared with aware ones raises "
-                "TypeError",
+                fix,
             )
         )
     return out

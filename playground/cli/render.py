@@ -332,8 +332,11 @@ def check_table(report: Mapping[str, Any]) -> RenderableType:
         call = Text(
             shown(str(case.get("tool") if case.get("tool") is not None else "-")), style="bold"
         )
-        args = case.get("canonical_args") or (
-            dump_json(case["args"], compact=True) if "args" in case else ""
+        # the arguments as sent (canonical_args is the cache key's form: defaults filled in)
+        args = (
+            dump_json(case["args"], compact=True)
+            if "args" in case
+            else case.get("canonical_args") or ""
         )
         if args:
             call.append("\n" + args, style="dim")

@@ -247,14 +247,17 @@ def normalise_numbers(value: Any) -> Any:
     return value
 
 
-def canonical_json(value: Any) -> str:
+def canonical_json(value: Any, *, keep_floats: bool = False) -> str:
     """Canonical JSON text: keys sorted at every depth, Hangul as is, numbers normalised.
 
-    Args: ``value``: any JSON-compatible value. Returns: a compact ``str``. Values JSON cannot
-    carry are rendered with ``repr`` (a cache key must never crash the gate).
+    Args: ``value``: any JSON-compatible value; ``keep_floats``: write an integral float as
+    ``1.0`` rather than ``1`` (the cache key of a call: a Python body receives ``1.0`` and ``1``
+    as different values unless its schema says integer, where the gate already made it ``1``).
+    Returns: a compact ``str``. Values JSON cannot carry are rendered with ``repr`` (a cache key
+    must never crash the gate).
     """
     return json.dumps(
-        normalise_numbers(value),
+        value if keep_floats else normalise_numbers(value),
         sort_keys=True,
         ensure_ascii=False,
         separators=(",", ":"),

@@ -28,7 +28,7 @@ from playground.core.canonical import canonical_json
 from playground.core.effects import from_meta
 from playground.core.returns_annotation import annotated_returns, annotation_sources
 from playground.core.type_formats import declared as declared_type_formats
-from playground.core.type_formats import has_probed_formats, probe_kinds
+from playground.core.type_formats import for_validation, has_probed_formats, probe_kinds
 from playground.errors import LoadError
 
 DEFAULT_TIMEOUT_S = 5.0
@@ -309,13 +309,14 @@ def contract_from_function(
             returns = declcache.cached_fact(fn, kind, lambda: _checked_annotated_returns(fn))
         else:
             returns = _checked_annotated_returns(fn)
-    check_signature(fn, decl["name"], params)
     if not has_probed_formats(params):
         kinds = {}
     elif use_cache:
         kinds = declcache.cached_fact(fn, "type_formats", lambda: probe_kinds(fn, params))
     else:
         kinds = probe_kinds(fn, params)
+    # defaults are checked as the gate checks calls: a date or time by its own type
+    check_signature(fn, decl["name"], for_validation(params, kinds, python=True))
     if kinds:  # the declaration says what the parameter's own type takes (issue 20 item 3)
         params = declared_type_formats(params, kinds)
         decl = {**decl, "parameters_json_schema": params}

@@ -21,6 +21,7 @@ was not cached, for the record.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -33,130 +34,157 @@ DECLARED = "declared"
 ANNOTATIONS = "annotations"
 INFERRED = "inferred"
 
-# Verbs a tool name starts with (``send_email``, ``bookAppointment``, ``delete-file``).
-# Deliberately small and general: each is an action on the world (write) or a question about it
-# (read). A name starting with none of them falls through to the description, then ``unknown``.
+# The words of a tool's name, by what they say of its effects. Deliberately general: each is an
+# action on the world (a write) or a question about it (a read), never a benchmark's word.
+#: verbs that only ever act: a write wherever they stand in the name (``get_or_create_user``)
 WRITE_VERBS = frozenset(
     [
+        "accept",
+        "activate",
         "add",
+        "allocate",
+        "answer",
         "append",
         "apply",
         "approve",
         "archive",
         "assign",
         "attach",
+        "authorize",
         "ban",
-        "block",
-        "book",
         "buy",
         "cancel",
         "charge",
         "checkout",
+        "claim",
         "clear",
         "close",
-        "comment",
         "commit",
         "confirm",
         "create",
         "deactivate",
+        "decline",
         "decrement",
         "delete",
         "deploy",
+        "deposit",
         "destroy",
         "detach",
         "disable",
+        "dismiss",
+        "dispatch",
         "drop",
         "edit",
-        "email",
         "enable",
-        "enroll",
         "enqueue",
+        "enroll",
+        "erase",
         "escalate",
         "execute",
-        "file",
         "grant",
-        "import",
         "increment",
         "insert",
         "install",
         "invite",
         "kill",
         "launch",
-        "like",
-        "link",
-        "lock",
-        "log",
-        "login",
         "logout",
-        "mark",
         "merge",
-        "message",
         "modify",
-        "move",
         "mute",
         "notify",
-        "order",
-        "patch",
         "pay",
-        "place",
-        "post",
+        "pop",
         "publish",
         "purchase",
         "purge",
-        "push",
-        "put",
-        "record",
         "refund",
         "register",
         "reject",
-        "release",
         "reload",
         "remove",
         "rename",
         "reopen",
-        "reply",
-        "report",
-        "request",
+        "replace",
         "reschedule",
         "reserve",
         "reset",
         "restart",
         "restore",
         "revoke",
-        "run",
+        "rollback",
         "save",
-        "schedule",
         "sell",
         "send",
-        "set",
-        "share",
-        "sign",
-        "signup",
-        "start",
-        "stop",
-        "store",
         "submit",
         "subscribe",
-        "sync",
-        "tag",
+        "suspend",
         "terminate",
         "transfer",
         "trigger",
         "truncate",
+        "unassign",
         "unban",
         "unblock",
+        "unfollow",
         "uninstall",
         "unlink",
         "unlock",
+        "unmute",
+        "unpin",
         "unsubscribe",
         "update",
         "upload",
         "upsert",
-        "vote",
         "withdraw",
         "write",
     ]
 )
+#: words that are a noun as often as a verb (``order_status``, ``email_lookup``): a write only
+#: when one leads the name (or a part of it after ``and``/``or``) and no read word says otherwise
+NOUN_VERBS = frozenset(
+    [
+        "block",
+        "book",
+        "comment",
+        "email",
+        "file",
+        "follow",
+        "import",
+        "like",
+        "link",
+        "lock",
+        "log",
+        "mark",
+        "message",
+        "move",
+        "order",
+        "patch",
+        "pin",
+        "place",
+        "post",
+        "print",
+        "put",
+        "record",
+        "release",
+        "reply",
+        "report",
+        "request",
+        "run",
+        "schedule",
+        "set",
+        "share",
+        "sign",
+        "start",
+        "stop",
+        "store",
+        "sync",
+        "tag",
+        "turn",
+        "vote",
+    ]
+)
+#: verbs that ask about the world
 READ_VERBS = frozenset(
     [
         "analyse",
@@ -164,6 +192,7 @@ READ_VERBS = frozenset(
         "browse",
         "calc",
         "calculate",
+        "can",
         "check",
         "classify",
         "compare",
@@ -178,7 +207,6 @@ READ_VERBS = frozenset(
         "estimate",
         "evaluate",
         "explain",
-        "export",
         "extract",
         "fetch",
         "find",
@@ -186,12 +214,10 @@ READ_VERBS = frozenset(
         "get",
         "grep",
         "guess",
+        "has",
         "inspect",
         "is",
-        "has",
-        "can",
         "list",
-        "load",
         "lookup",
         "match",
         "measure",
@@ -211,7 +237,6 @@ READ_VERBS = frozenset(
         "search",
         "show",
         "stat",
-        "status",
         "suggest",
         "summarise",
         "summarize",
@@ -224,13 +249,54 @@ READ_VERBS = frozenset(
         "whois",
     ]
 )
+#: nouns that name something read (``order_status``, ``payment_history``, ``booking_details``)
+READ_NOUNS = frozenset(
+    [
+        "availability",
+        "balance",
+        "balances",
+        "count",
+        "counts",
+        "details",
+        "detail",
+        "forecast",
+        "history",
+        "info",
+        "information",
+        "price",
+        "prices",
+        "rate",
+        "rates",
+        "stats",
+        "statistics",
+        "status",
+        "summary",
+        "tracking",
+    ]
+)
+#: a dry run or a preview acts on nothing, whatever verb it names (``delete_preview``)
+DRY_RUN_WORDS = frozenset({"preview", "dry", "simulate", "simulation"})
+#: a read verb that becomes a write with its particle (``check_in``, ``sign_up``)
+PHRASAL_WRITES = frozenset(
+    {
+        ("check", "in"),
+        ("check", "out"),
+        ("sign", "in"),
+        ("sign", "up"),
+        ("log", "in"),
+        ("log", "out"),
+        ("turn", "on"),
+        ("turn", "off"),
+    }
+)
+_JOINERS = frozenset({"and", "or", "then"})
 
 # The first verb of a description: "Books an appointment" / "Send an e-mail" / "Returns …".
 _EN_WORD = re.compile(r"[A-Za-z]+")
 # Korean verb stems, write first: 예약 (book), 취소 (cancel), 삭제 (delete), 등록 (register),
 # 변경/수정 (change), 보내/전송/발송 (send), 결제/송금 (pay), 저장 (save), 생성/만들 (create),
-# 주문 (order); read: 조회 (look up), 검색 (search), 확인 (check), 알려 (tell), 보여 (show),
-# 계산 (calculate), 찾 (find), 읽 (read).
+# 주문 (order), 신청 (apply), 추가 (add), 제거 (remove), 가입 (sign up); read: 조회 (look up),
+# 검색 (search), 확인 (check), 알려 (tell), 보여 (show), 계산 (calculate), 찾 (find), 읽 (read).
 _KO_WRITE = (
     "예약",
     "취소",
@@ -252,9 +318,9 @@ _KO_WRITE = (
     "신청",
     "추가",
     "제거",
+    "가입",
 )
 _KO_READ = ("조회", "검색", "확인", "알려", "보여", "계산", "찾", "읽", "반환", "돌려준")
-
 
 _PREDICATES = frozenset({"is", "has", "can"})
 
@@ -286,21 +352,68 @@ def name_words(name: str) -> list[str]:
 
 
 def infer(name: str, description: str = "") -> Effects:
-    """Effects inferred from ``name``'s leading (else trailing) verb, else ``description``'s
-    first verb; an
-    :data:`UNKNOWN` kind (basis :data:`UNKNOWN`) when neither names one. Never raises."""
-    words = name_words(name)
-    # the verb leads (``get_order``) or, in noun-first names, ends it (``stock_lookup``)
-    for verb in dict.fromkeys(words[:1] + words[-1:]):
-        if verb in WRITE_VERBS:
-            return Effects(WRITE, INFERRED, False, f"the name's verb {verb!r}")
-        if verb in READ_VERBS:
-            return Effects(READ, INFERRED, True, f"the name's verb {verb!r}")
-    found = _description_verb(description or "")
+    """Effects inferred from the words of ``name`` (:func:`name_verb`), else from
+    ``description``'s first verb; a description that opens with a write verb (``get_next_id``:
+    "Allocate the next id") outweighs a read the name suggested. An :data:`UNKNOWN` kind
+    (basis :data:`UNKNOWN`) when neither names one. Never raises."""
+    said = _description_verb(description or "")
+    found = name_verb(name) if name_words(name) or said is None else None
+    if (
+        found is not None
+        and found[0] == READ
+        and said is not None
+        and said[0] == WRITE
+        and _stems(said[1]) & WRITE_VERBS
+    ):
+        return Effects(WRITE, INFERRED, False, f"the description's verb {said[1]!r}")
     if found is not None:
-        kind, verb = found
+        kind, why = found
+        return Effects(kind, INFERRED, kind == READ, why)
+    if said is not None:
+        kind, verb = said
         return Effects(kind, INFERRED, kind == READ, f"the description's verb {verb!r}")
     return Effects(UNKNOWN, UNKNOWN, False, "neither the name nor the description names a verb")
+
+
+def name_verb(name: str) -> tuple[str, str] | None:
+    """``(kind, evidence)`` from the words of a tool's name, or ``None``. In order: a dry run or
+    preview word is a read; a verb of :data:`WRITE_VERBS` anywhere, a phrasal write
+    (``check_in``), or a :data:`NOUN_VERBS` word leading the name or a part after ``and``/``or``
+    (``read_and_mark_read``) is a write; a read verb first or last (``stock_lookup``) or a read
+    noun last (``order_status``) is a read; a Korean verb stem in the name counts as in a
+    description (a Korean name is read only when its description names no verb: "주문상태" is
+    a noun phrase)."""
+    words = name_words(name)
+    if not words:
+        found = _korean_verb(name)
+        return (found[0], f"the name's verb {found[1]!r}") if found else None
+    for word in words:
+        if word in DRY_RUN_WORDS:
+            return READ, f"the name's {word!r} (a dry run acts on nothing)"
+    for word in words:
+        if word in WRITE_VERBS:
+            return WRITE, f"the name's verb {word!r}"
+    for pair in itertools.pairwise(words):
+        if pair in PHRASAL_WRITES:
+            return WRITE, f"the name's verb {' '.join(pair)!r}"
+    leads = [words[0]] + [w for prev, w in itertools.pairwise(words) if prev in _JOINERS]
+    reads_last = words[-1] in READ_VERBS or words[-1] in READ_NOUNS
+    for word in leads:
+        if word in NOUN_VERBS and not (word == words[0] and reads_last):
+            return WRITE, f"the name's verb {word!r}"
+    for word in dict.fromkeys([words[0], words[-1]]):
+        if word in READ_VERBS:
+            return READ, f"the name's verb {word!r}"
+    if words[-1] in READ_NOUNS:
+        return READ, f"the name's {words[-1]!r}"
+    found = _korean_verb(name)
+    return (found[0], f"the name's verb {found[1]!r}") if found else None
+
+
+def _stems(word: str) -> set[str]:
+    """``word`` lower-cased with and without a third-person ``s`` / ``es``."""
+    low = word.lower()
+    return {low, low.removesuffix("s"), low.removesuffix("es")}
 
 
 def _description_verb(text: str) -> tuple[str, str] | None:
@@ -314,13 +427,16 @@ def _description_verb(text: str) -> tuple[str, str] | None:
             low[:-1] if low.endswith("s") else low,
             low[:-2] if low.endswith("es") else low,
         ):
-            if stem in WRITE_VERBS:
+            if stem in WRITE_VERBS or (stem != low and stem in NOUN_VERBS):  # "Books …"
                 return WRITE, word
             if stem in READ_VERBS or stem == "return":
                 return READ, word
-    # Korean puts the verb last: the stem nearest the end of the first sentence wins
-    # ("주문 상태를 조회한다" reads; "조회 후 취소한다" writes)
-    sentence = re.split(r"[.!?。]\s", first, maxsplit=1)[0]
+    return _korean_verb(re.split(r"[.!?。]\s", first, maxsplit=1)[0])
+
+
+def _korean_verb(sentence: str) -> tuple[str, str] | None:
+    """Korean puts the verb last: the stem nearest the end of ``sentence`` wins ("주문 상태를
+    조회한다" reads; "조회 후 취소한다" writes)."""
     found = [(sentence.rfind(s), WRITE, s) for s in _KO_WRITE if s in sentence]
     found += [(sentence.rfind(s), READ, s) for s in _KO_READ if s in sentence]
     if found:
@@ -360,6 +476,13 @@ def from_annotations(name: str, description: str, annotations: dict[str, Any]) -
     if read_only is False or destructive is True:
         said = "destructiveHint: true" if destructive is True else "readOnlyHint: false"
         return Effects(WRITE, ANNOTATIONS, idem is True, said)
+    if read_only is None and (destructive is not None or idem is not None):
+        # destructiveHint and idempotentHint mean something only for a tool that is not
+        # read-only (MCP 2025-06-18), and readOnlyHint's default is false: a write
+        said = "destructiveHint" if destructive is not None else "idempotentHint"
+        return Effects(
+            WRITE, ANNOTATIONS, idem is True, f"{said} without readOnlyHint (default false)"
+        )
     guessed = infer(name, description)
     if idem is True:
         return Effects(

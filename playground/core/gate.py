@@ -133,7 +133,7 @@ class Gate:
                 False, None, f"args:{verdict.code}", oc.INVALID_ARGS, verdict.message
             )
         call_args = verdict.args  # as sent (issue 20 item 2); key_args only make the cache key
-        record.canonical_args = canonical_json(verdict.key_args)
+        record.canonical_args = canonical_json(verdict.key_args, keep_floats=True)
         if contract.caches:
             record.cache_key = self.cache.key(
                 contract.name, verdict.key_args, record.canonical_args
@@ -149,8 +149,9 @@ class Gate:
         if contract.side_effects and record.body_ran:  # it may have changed what reads return
             forgotten = self.cache.forget_values()
             if forgotten:
+                how = "writes" if contract.effects == "write" else "may write (effects unknown)"
                 record.warnings.append(
-                    f"{contract.name} has side effects and ran: {forgotten} cached "
+                    f"{contract.name} {how} and ran: {forgotten} cached "
                     f"result{'s' if forgotten != 1 else ''} forgotten, so the next reads run again."
                 )
         if contract.caches:
@@ -194,6 +195,17 @@ class Gate:
                 out.details["content"] = content  # the blocks each provider's wire carries
         if out.kind == oc.INVALID_ARGS:
             record.verdict = out.error.removeprefix("args:")
+            if run.error is not None and run.error.details.get("before_body"):
+                # the argument did not become its annotated type: the body never ran
+                self.body_runs[contract.name] -= 1
+                record.body_ran = False
+                path = str(run.error.details.get("path") or "")
+                pointer = "".join(
+                    "/" + p.replace("~", "~0").replace("/", "~1") for p in path.split(".") if p
+                )
+                record.reasons.append(
+                    {"code": record.verdict, "path": pointer, "message": run.error.text}
+                )
         return out
 
     def _outcome_of(self, contract: Contract, run: BodyRun) -> oc.Outcome:
@@ -297,14 +309,11 @@ class Gate:
         if result.kind == oc.TRANSIENT:
             attempts = len(record.retries) + 1
             detail = result.details.get("detail", result.error)
-            result.message = oc.transient_message(contract.name, detail, attempts)
             if not contract.idempotent and not result.details.get("timeout"):
                 why = "it writes" if contract.effects == "write" else "its effects are unknown"
-                result.message += (
-                    f" It was not retried automatically because {why} and it is not declared"
-                    " idempotent: check whether the action already happened before anyone"
-                    " tries it again."
-                )
+                result.message = oc.unsure_write_message(contract.name, detail, why)
+            else:
+                result.message = oc.transient_message(contract.name, detail, attempts)
         return result
 
     def _retry_after(

@@ -405,6 +405,18 @@ def transient_message(tool: str, detail: str, attempts: int) -> str:
     )
 
 
+def unsure_write_message(tool: str, detail: str, why: str) -> str:
+    """Model-facing text for a transient failure of a tool that may have acted before it
+    failed (a write, or unknown effects, not declared idempotent): it ran once and was not
+    retried, and whether it acted is unknown (seed 004; issue 20 item 1)."""
+    return (
+        f"{tool} failed temporarily ({detail}). It ran once and was not retried automatically "
+        f"because {why} and is not declared idempotent: it may have acted before it failed. "
+        "Do not retry now; tell the user it is not known whether it happened, and to check "
+        "before anyone tries it again."
+    )
+
+
 def cancelled_message(tool: str, detail: str) -> str:
     """Model-facing text for a call the user cancelled while it ran (issue 21, item 1)."""
     return (

@@ -144,13 +144,14 @@ def raised_error(exc: BaseException) -> RaisedError:
 def conversion_error(exc: Exception) -> RaisedError:
     """A validated argument that could not become its annotated type
     (:class:`playground.core.convert.ArgConversionError`), as an ``invalid_args`` error whose
-    reason is ``type:<field path>``."""
+    reason is ``type:<field path>``; ``details["before_body"]`` says the body did not run."""
     path = getattr(exc, "path", "")
     return RaisedError(
         type_name=type(exc).__name__,
         text=str(exc),
         kind="invalid_args",
         reason=f"type:{path}" if path else "type",
+        details={"before_body": True, "path": path},  # the body never ran
     )
 
 

@@ -153,16 +153,66 @@ def declared(parameters: dict[str, Any], kinds: dict[str, str]) -> dict[str, Any
     return {**parameters, "properties": props}
 
 
-def for_validation(parameters: dict[str, Any], kinds: dict[str, str]) -> dict[str, Any]:
+#: the format a pydantic ``datetime`` / ``time`` takes, for a value below the top level (a
+#: model's field, an item of ``list[datetime]``): the conversion before the body (pydantic,
+#: :mod:`playground.core.convert`) still refuses what a stricter type refuses
+_NESTED = {"date-time": "x-python-datetime", "time": "x-python-time"}
+# keys whose values are data, not schemas: never rewritten
+_DATA_KEYS = frozenset({"enum", "const", "default", "examples", "example"})
+
+
+def for_validation(
+    parameters: dict[str, Any], kinds: dict[str, str], *, python: bool = False
+) -> dict[str, Any]:
     """``parameters`` with each probed parameter's ``format`` (and its branches') replaced by
-    the gate's own format of that kind; ``parameters`` itself when ``kinds`` is empty."""
-    if not kinds:
+    the gate's own format of that kind. With ``python=True`` (a Python function's schema, built
+    by google-genai from pydantic types) every other ``date-time`` / ``time`` format, at any
+    depth (``items``, model fields in ``$defs``), becomes the one pydantic's ``datetime`` /
+    ``time`` takes; a stricter type's refusal then comes from the conversion before the body.
+    ``parameters`` itself when nothing changes."""
+    swapped = _swap_deep(parameters) if python else parameters
+    if not kinds and swapped is parameters:
         return parameters
-    props = dict(parameters.get("properties") or {})
+    props = dict(swapped.get("properties") or {})
     for name, kind in kinds.items():
         if name in props:
-            props[name] = _swap(props[name], KINDS[kind][0], KINDS[kind][1])
-    return {**parameters, "properties": props}
+            declared, fmt = KINDS[kind][0], KINDS[kind][1]
+            props[name] = _swap(_swap(props[name], _NESTED[declared], declared), declared, fmt)
+    return {**swapped, "properties": props}
+
+
+def words_for(fmt: str) -> str:
+    """What the gate's format ``fmt`` (``x-python-datetime``) takes, in words without the
+    example; ``fmt`` itself for another format."""
+    kind = FORMAT_KIND.get(fmt)
+    return KINDS[kind][2].split(", e.g.")[0] if kind else fmt
+
+
+def readable(message: str) -> str:
+    """A jsonschema message with the gate's own format names (``'x-python-time'``) said in
+    words, for people and models who never saw those names."""
+    for fmt in FORMAT_KIND:
+        message = message.replace(f"is not a {fmt!r}", f"is not {words_for(fmt)}")
+    return message
+
+
+def _swap_deep(node: Any) -> Any:
+    """``node`` with every ``date-time`` / ``time`` format below it made pydantic's (the same
+    object when there is none)."""
+    if isinstance(node, list):
+        items = [_swap_deep(item) for item in node]
+        return node if all(a is b for a, b in zip(items, node)) else items
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] | None = None
+    for key, value in node.items():
+        if key in _DATA_KEYS:
+            continue
+        new = _NESTED[value] if key == "format" and value in _NESTED else _swap_deep(value)
+        if new is not value:
+            out = out if out is not None else dict(node)
+            out[key] = new
+    return node if out is None else out
 
 
 def _swap(schema: Any, old: str, new: str) -> Any:

@@ -41,7 +41,7 @@ from playground.core.examples import (
     build_example,
     valid_example,
 )
-from playground.core.type_formats import KINDS
+from playground.core.type_formats import FORMAT_KIND, KINDS, readable, words_for
 
 # When several defects are present, the first in this order is reported (deterministic).
 _ORDER = ("shape", "unknown", "missing", "type", "allowed", "range", "pattern", "format")
@@ -439,7 +439,7 @@ def _body_args(contract: Contract, args: dict[str, Any]) -> dict[str, Any]:
     return normalise_args(args, contract.parameters, unicode=False)
 
 
-_validation_schemas: dict[int, tuple[dict[str, Any], tuple[tuple[str, str], ...], Any]] = {}
+_validation_schemas: dict[int, tuple[dict[str, Any], tuple[Any, ...], Any]] = {}
 
 
 def validation_schema(contract: Contract) -> dict[str, Any]:
@@ -449,16 +449,17 @@ def validation_schema(contract: Contract) -> dict[str, Any]:
     validator is cached like the parameters' own."""
     kinds = contract.type_formats
     params = contract.parameters
-    if not kinds:
+    python = contract.origin == "function"
+    if not kinds and not python:
         return params
-    key = tuple(sorted(kinds.items()))
+    key = (python, *sorted(kinds.items()))
     entry = _validation_schemas.get(id(params))
     if entry is not None and entry[0] is params and entry[1] == key:
         schema: dict[str, Any] = entry[2]
         return schema
     from playground.core.type_formats import for_validation
 
-    schema = for_validation(params, kinds)
+    schema = for_validation(params, kinds, python=python)
     if len(_validation_schemas) >= _MAX_VALIDATORS:
         _validation_schemas.clear()
     _validation_schemas[id(params)] = (params, key, schema)
@@ -528,18 +529,19 @@ def _reason_text(
     value = error.instance if error is not None else args.get(arg)
     got = f" (got {canonical_json(value)})"
     if head == "type":
-        return f"{where or arg!r} must be {_type_words(schema)}{got}."
+        # the schema that failed may sit below the argument (an item, a model's field)
+        failed = error.schema if error is not None and where != arg else schema
+        words = _type_words(_resolve(failed, contract.parameters), contract.parameters)
+        return f"{where or arg!r} must be {words}{got}."
     return f"{_detail(contract, code, detail, error).rstrip('.')}{got}."
 
 
 def _detail(contract: Contract, code: str, detail: str, error: ValidationError | None) -> str:
     """jsonschema's message, except for a format the gate reads as the parameter's own type
     (its ``x-python-…`` name means nothing to a model): what that type takes, in words."""
-    head, _, arg = code.partition(":")
-    kind = contract.type_formats.get(arg) if head == "format" else None
-    if kind is None or error is None:
+    if error is None or error.validator != "format":
         return detail
-    return f"{error.instance!r} is not {KINDS[kind][2].split(', e.g.')[0]}"
+    return readable(detail)
 
 
 def _many_message(contract: Contract, reasons: tuple[Reason, ...]) -> str:
@@ -619,7 +621,7 @@ def _args_message(
             f"{where!r} is a string holding JSON (an {holding}): send the {holding} itself, "
             "not a string"
             if holding
-            else f"Give {arg!r} as {_type_words(_resolve(schema, contract.parameters), contract.parameters)}"
+            else _give_as(contract, arg, schema, error)
         ),
         "allowed": f"Use one of {canonical_json(allowed_values)} for {where!r}",
         "range": f"Keep {where!r} within {_bounds(failed)}",
@@ -627,6 +629,8 @@ def _args_message(
         "format": (
             f"Write {where!r} as {KINDS[kind][2].split(', e.g.')[0]}"
             if kind
+            else f"Write {where!r} as {words_for(fmt)}"
+            if fmt in FORMAT_KIND
             else f"Write {where!r} in {fmt} format"
             + (f" ({FORMAT_WORDS[fmt]})" if fmt in FORMAT_WORDS else "")
         ),
@@ -642,6 +646,16 @@ def _args_message(
     if call is not NO_EXAMPLE:
         parts.append(f"Example call: {contract.name}({canonical_json(call)}).")
     return " ".join(parts)
+
+
+def _give_as(contract: Contract, arg: str, schema: Any, error: ValidationError | None) -> str:
+    """``Give 'x' as <type>`` for a ``type`` verdict, naming the field that failed and its own
+    type when it sits below the argument (``triage.labels.0`` as ``object with name ...``)."""
+    root = contract.parameters
+    where = ".".join(str(p) for p in error.absolute_path) if error is not None else arg
+    if error is not None and where and where != arg:
+        return f"Give {where!r} as {_type_words(_resolve(error.schema, root), root)}"
+    return f"Give {arg!r} as {_type_words(_resolve(schema, root), root)}"
 
 
 def _unknown_fix(

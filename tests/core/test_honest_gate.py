@@ -13,7 +13,7 @@ import unicodedata
 
 import pytest
 
-from playground.core.effects import infer
+from playground.core.effects import from_annotations, infer
 from playground.core.gate import RetryPolicy
 
 CLINIC = '''
@@ -177,6 +177,30 @@ def test_an_nfd_name_reaches_the_body_byte_for_byte_and_shares_the_cache_key(gat
     assert other.cache == "hit"
 
 
+def test_a_float_the_schema_does_not_make_an_integer_keeps_its_own_cache_key(make_gate):
+    gate = make_gate(
+        """
+from typing import Any
+
+def describe(payload: dict[str, Any], limit: int = 3) -> dict:
+    \"\"\"Describe the types of a payload.\"\"\"
+    return {k: type(v).__name__ for k, v in payload.items()}
+
+__contracts__ = {"describe": {"side_effects": False}}
+__tools__ = [describe]
+""",
+        name="stats",
+    )
+    as_float = gate.call("describe", {"payload": {"n": 1.0}})
+    as_int = gate.call("describe", {"payload": {"n": 1}})
+    assert (as_float.value, as_int.value) == ({"n": "float"}, {"n": "int"})
+    assert as_int.cache == "stored" and as_float.cache_key != as_int.cache_key
+    # where the schema says integer, 3.0 and 3 are one call (the body gets 3 either way)
+    first = gate.call("describe", {"payload": {}, "limit": 3.0})
+    again = gate.call("describe", {"payload": {}, "limit": 3})
+    assert again.cache == "hit" and first.cache_key == again.cache_key
+
+
 def test_three_violations_are_all_listed_with_their_paths(gate):
     record = gate.call("triage", {"actions": '[{"a":1}]', "ticket": 7, "extra": True})
     assert record.verdict == "unknown:extra"  # the first, by the fixed order
@@ -220,6 +244,22 @@ def test_what_the_model_reads_holds_no_cli_syntax_and_no_placeholder(gate):
 
 
 @pytest.mark.parametrize(
+    ("annotations", "kind", "idempotent"),
+    [
+        ({"readOnlyHint": True}, "read", True),
+        ({"destructiveHint": True}, "write", False),
+        ({"readOnlyHint": False, "idempotentHint": True}, "write", True),
+        # only meaningful for a tool that is not read-only, and readOnlyHint defaults to false
+        ({"destructiveHint": False}, "write", False),
+        ({"idempotentHint": True}, "write", True),
+    ],
+)
+def test_mcp_annotations_decide_the_effects(annotations, kind, idempotent):
+    effects = from_annotations("get_or_fetch_report", "Returns a report.", annotations)
+    assert (effects.kind, effects.basis, effects.idempotent) == (kind, "annotations", idempotent)
+
+
+@pytest.mark.parametrize(
     ("name", "description", "kind", "basis"),
     [
         ("book_appointment", "", "write", "inferred"),
@@ -235,6 +275,19 @@ def test_what_the_model_reads_holds_no_cli_syntax_and_no_placeholder(gate):
         ("주문상태", "주문 상태를 조회한다.", "read", "inferred"),
         ("주문", "주문을 조회한 뒤 취소한다.", "write", "inferred"),
         ("mutator", "Mutates its argument.", "unknown", "unknown"),
+        # found by a tester: compound and noun-first names, dry runs, phrasal verbs
+        ("get_or_create_user", "", "write", "inferred"),
+        ("fetch_and_assign_ticket", "", "write", "inferred"),
+        ("read_and_mark_read", "", "write", "inferred"),
+        ("check_out_guest", "", "write", "inferred"),
+        ("get_next_id", "Allocate the next id.", "write", "inferred"),
+        ("email_lookup", "", "read", "inferred"),
+        ("order_status", "", "read", "inferred"),
+        ("payment_history", "", "read", "inferred"),
+        ("delete_preview", "", "read", "inferred"),
+        ("next_run", "Returns the next scheduled run after a time.", "read", "inferred"),
+        ("pin", "Pins the note to the top.", "write", "inferred"),
+        ("회원_가입", "", "write", "inferred"),
         ("thing", "Is the thing there?", "unknown", "unknown"),
     ],
 )
@@ -242,3 +295,101 @@ def test_effects_are_inferred_from_the_name_then_the_description(name, descripti
     effects = infer(name, description)
     assert (effects.kind, effects.basis) == (kind, basis)
     assert effects.idempotent == (kind == "read")
+
+
+CALENDAR = '''
+import datetime as dt
+from typing import Annotated
+from pydantic import AfterValidator, BaseModel
+
+
+def _upper(value: str) -> str:
+    if value != value.upper():
+        raise ValueError("must be upper case")
+    return value
+
+
+class Label(BaseModel):
+    name: str
+
+
+class Event(BaseModel):
+    title: str
+    start: dt.datetime
+    labels: list[Label] = []
+
+
+def find_common_slot(candidates: list[dt.datetime]) -> dict:
+    """Find the first slot all can attend."""
+    return {"first": min(candidates).isoformat()}
+
+
+def add_event(event: Event) -> dict:
+    """Add an event to the calendar."""
+    return {"start": event.start.isoformat(), "aware": event.start.tzinfo is not None}
+
+
+def quiet_hours(start: dt.time = dt.time(22, 0), end: dt.time = "07:00") -> dict:
+    """Returns the quiet hours window."""
+    return {"start": start.isoformat(), "end": str(end)}
+
+
+def assign_ward(patient_id: str, ward: Annotated[str, AfterValidator(_upper)]) -> dict:
+    """Assign a patient to a ward."""
+    return {"ward": ward}
+
+
+__tools__ = [find_common_slot, add_event, quiet_hours, assign_ward]
+__contracts__ = {name: {"side_effects": False} for name in ("find_common_slot", "quiet_hours")}
+'''
+
+
+@pytest.fixture
+def calendar(make_gate):
+    return make_gate(CALENDAR, name="calendar", wire=True)
+
+
+def test_time_defaults_load_and_nested_datetimes_are_read_as_their_type(calendar):
+    assert calendar.registry.get("quiet_hours") is not None  # its time defaults loaded
+    record = calendar.call(
+        "find_common_slot", {"candidates": ["2026-12-03T14:00", "2026-12-03T10:00"]}
+    )
+    assert (record.verdict, record.value) == ("valid", {"first": "2026-12-03T10:00:00"})
+    record = calendar.call(
+        "add_event", {"event": {"title": "standup", "start": "2026-12-03T10:00"}}
+    )
+    assert (record.verdict, record.value) == (
+        "valid",
+        {"start": "2026-12-03T10:00:00", "aware": False},
+    )
+    # a default is Python's own: the body gets it as written (pydantic converts only what is sent)
+    assert calendar.call("quiet_hours", {}).value == {"start": "22:00:00", "end": "07:00"}
+
+
+def test_a_bad_nested_datetime_is_named_in_words_with_an_example_the_type_takes(calendar):
+    record = calendar.call("find_common_slot", {"candidates": ["soon"]})
+    assert record.verdict == "format:candidates" and not record.body_ran
+    assert "x-python" not in record.message
+    assert "'soon' is not ISO 8601 date and time" in record.message
+
+
+def test_a_type_conversion_refusal_did_not_run_the_body_and_is_a_reason(calendar):
+    record = calendar.call("assign_ward", {"patient_id": "p1", "ward": "a"})
+    assert (record.kind, record.verdict, record.body_ran, record.body_runs) == (
+        "invalid_args",
+        "type:ward",
+        False,
+        0,
+    )
+    assert record.reasons == [
+        {"code": "type:ward", "path": "/ward", "message": "ward: Value error, must be upper case"}
+    ]
+    assert calendar.body_runs["assign_ward"] == 0
+
+
+def test_a_nested_type_error_describes_the_field_that_failed(calendar):
+    event = {"title": "standup", "start": "2026-12-03T10:00", "labels": ["urgent"]}
+    record = calendar.call("add_event", {"event": event})
+    assert record.verdict == "type:event"
+    assert "Give 'event.labels.0' as object with name (string)" in record.message
+    assert record.reasons[0]["path"] == "/event/labels/0"
