@@ -212,8 +212,9 @@ def _normalise(
     if isinstance(value, dict):
         props = schema.get("properties")
         props = props if isinstance(props, dict) else {}
+        extra = schema.get("additionalProperties")  # dict[str, int]: every value's schema
         return {
-            (nfc(k) if isinstance(k, str) else k): _normalise(v, props.get(k), root, nfc)
+            (nfc(k) if isinstance(k, str) else k): _normalise(v, props.get(k, extra), root, nfc)
             for k, v in value.items()
         }
     return value
@@ -439,30 +440,24 @@ def _body_args(contract: Contract, args: dict[str, Any]) -> dict[str, Any]:
     return normalise_args(args, contract.parameters, unicode=False)
 
 
-_validation_schemas: dict[int, tuple[dict[str, Any], tuple[Any, ...], Any]] = {}
-
-
 def validation_schema(contract: Contract) -> dict[str, Any]:
     """The schema the gate validates ``contract``'s arguments with: its ``parameters``, with the
-    date/time formats of ``type_formats`` swapped for the formats its own types take
-    (:func:`playground.core.type_formats.for_validation`); kept per parameters object, so its
-    validator is cached like the parameters' own."""
-    kinds = contract.type_formats
+    date/time formats read as its own types read them (a Python function's:
+    :func:`playground.core.type_formats.for_validation`; ``parameters`` itself otherwise). Kept
+    on the contract beside the parameters object it was built from (rebuilt when that object is
+    replaced), so its validator is cached like the parameters' own."""
     params = contract.parameters
-    python = contract.origin == "function"
-    if not kinds and not python:
-        return params
-    key = (python, *sorted(kinds.items()))
-    entry = _validation_schemas.get(id(params))
-    if entry is not None and entry[0] is params and entry[1] == key:
-        schema: dict[str, Any] = entry[2]
+    kept = contract.__dict__.get("_validation_schema")
+    if kept is not None and kept[0] is params:
+        schema: dict[str, Any] = kept[1]
         return schema
-    from playground.core.type_formats import for_validation
+    if contract.origin == "function" or contract.type_formats:
+        from playground.core.type_formats import for_validation
 
-    schema = for_validation(params, kinds, python=python)
-    if len(_validation_schemas) >= _MAX_VALIDATORS:
-        _validation_schemas.clear()
-    _validation_schemas[id(params)] = (params, key, schema)
+        schema = for_validation(params, contract.type_formats, python=contract.origin == "function")
+    else:
+        schema = params
+    contract.__dict__["_validation_schema"] = (params, schema)
     return schema
 
 

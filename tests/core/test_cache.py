@@ -92,8 +92,7 @@ def test_a_side_effect_that_ran_forgets_the_cached_reads(gate):
     assert [gate.call("lookup", a).cache for a in reads] == ["stored", "stored"]
     placed = gate.call("place_order", {"item": "키보드"})
     assert placed.body_ran and placed.warnings == [
-        "place_order has side effects and ran: 2 cached results forgotten, so the next reads "
-        "run again."
+        "place_order writes and ran: 2 cached results forgotten, so the next reads run again."
     ]
     assert [gate.call("lookup", a).cache for a in reads] == ["stored", "stored"]
     assert gate.body_runs["lookup"] == 4 and (gate.cache.hits, gate.cache.misses) == (0, 4)
