@@ -16,11 +16,9 @@ changed hash is named as the likely cause. :func:`rerun` does the same for a his
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
 import os
-import tempfile
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping
@@ -57,32 +55,24 @@ def golden_document(
     }
 
 
-def write_json_atomic(path: str | Path, document: Any) -> None:
-    """Write ``document`` as indented JSON (Hangul as is) to ``path`` through a temp file and
-    ``os.replace``, so a reader never sees half a file. Raises :class:`UsageError` when the
-    folder cannot be written."""
-    target = Path(path)
+def write_json_atomic(path: str | Path, document: Any, *, force: bool = False) -> None:
+    """Write ``document`` as indented JSON (Hangul as is) to ``path`` with
+    :func:`~playground.batch.outfiles.write_text_atomic` (a temp file renamed into place, so a
+    reader never sees half a file and a full disk leaves the old file whole). Raises
+    :class:`UsageError` when ``path`` exists and ``force`` is false, or cannot be written."""
+    from playground.batch.outfiles import write_text_atomic
+
     text = json.dumps(document, ensure_ascii=False, indent=2, default=repr) + "\n"
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
-    except OSError as exc:
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
+    write_text_atomic(path, text, force=force)
 
 
 def save_golden(
-    path: str | Path, registry: Any, kind: str, data: Mapping[str, Any]
+    path: str | Path, registry: Any, kind: str, data: Mapping[str, Any], *, force: bool = False
 ) -> dict[str, Any]:
-    """Write the golden file for a run at ``path``; returns the document written."""
+    """Write the golden file for a run at ``path``; returns the document written. Raises
+    :class:`UsageError` when ``path`` exists and ``force`` is false."""
     document = golden_document(kind, data, touched_hashes(registry, kind, data))
-    write_json_atomic(path, document)
+    write_json_atomic(path, document, force=force)
     return document
 
 
@@ -233,7 +223,7 @@ def replay_file(
             involved = _called(kind, doc["data"]) + _called(kind, now)
             result.causes = declaration_causes(saved_hashes, current, involved)
             if update:
-                save_golden(path, pg.registry, kind, now)
+                save_golden(path, pg.registry, kind, now, force=True)  # --update consents
                 result.updated = True
     except UsageError as exc:
         result.error = str(exc)

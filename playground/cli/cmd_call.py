@@ -16,6 +16,7 @@ import typer
 
 from playground.cli.common import (
     ExitCode,
+    ForceOption,
     FormatOption,
     HistoryOption,
     InProcessOption,
@@ -28,6 +29,7 @@ from playground.cli.common import (
     OutputFormat,
     ToolsOption,
     boundary,
+    check_save_target,
     emit_json,
     emit_json_lines,
     error_line,
@@ -304,6 +306,7 @@ def call(
             show_default=False,
         ),
     ] = None,
+    force: ForceOption = False,
     history: HistoryOption = None,
     no_history: NoHistoryOption = False,
     tools: ToolsOption = None,
@@ -323,6 +326,7 @@ def call(
     """
     with boundary():
         args = build_call_args(items, args_json)
+        check_save_target(save, force)
         store = open_history_store(history, no_history)
         pg = open_workbench(
             tools,
@@ -334,7 +338,7 @@ def call(
             from playground.loop.episode import run_manual_episode
 
             episode = run_manual_episode(pg, name, args)
-            _keep(store, pg, "episode", episode.to_json(), tools, save)
+            _keep(store, pg, "episode", episode.to_json(), tools, save, force)
             _print_episode(episode, fmt)
             if name not in pg.registry and not episode.ok:
                 # as without --repair: an unregistered name the loop could not re-route is exit 2
@@ -343,7 +347,7 @@ def call(
             finish(pg)
             return
         record = pg.gate.call(name, args)
-        _keep(store, pg, "call", record.to_json(), tools, save)
+        _keep(store, pg, "call", record.to_json(), tools, save, force)
         if fmt is OutputFormat.table:
             from playground.cli import render
 
@@ -356,13 +360,16 @@ def call(
     finish(pg)
 
 
-def _keep(store: Any, pg: Playground, kind: str, data: Any, tools: Any, save: Path | None) -> None:
-    """Record the run in the history and, with ``--save``, write it as a golden file."""
+def _keep(
+    store: Any, pg: Playground, kind: str, data: Any, tools: Any, save: Path | None, force: bool
+) -> None:
+    """Record the run in the history and, with ``--save``, write it as a golden file (over an
+    existing file only with ``--force``)."""
     record_history(store, pg, kind, data, tools)
     if save is not None:
         from playground.batch.replay import save_golden
 
-        save_golden(save, pg.registry, kind, data)
+        save_golden(save, pg.registry, kind, data, force=force)
 
 
 def _print_episode(episode: Episode, fmt: OutputFormat) -> None:

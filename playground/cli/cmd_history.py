@@ -8,6 +8,7 @@ replay) do not. Exit codes: 0, 2 for an unknown id, a bad date or an unwritable 
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -73,9 +74,15 @@ IdArgument = Annotated[int, typer.Argument(help="The entry id (see playground hi
 
 
 def _store(history: Path | None) -> Any:
-    store = open_history_store(history)
+    """The history store to read or change; exit 2 with one line when history is off or the
+    file is not a playground history (refused, left as it is)."""
+    store = open_history_store(history, quiet=True)
     if store is None:
         fail("history is off (PLAYGROUND_HISTORY is off); give a file with --history PATH")
+    if os.path.lexists(store.path) and store.connection() is None:
+        fail(store.notices[-1] if store.notices else f"cannot open {store.path}")
+    for text in store.notices:
+        note_line(text)
     return store
 
 

@@ -181,12 +181,19 @@ class RecordView(VerticalScroll):
     def save_value(self, folder: Path | None = None) -> Path | None:
         """Write the shown value (all of it, not the preview) and its wire JSON to
         ``<folder>/playground-<call id>-<tool>.json`` (default: the working directory);
-        returns the path, or ``None`` when no record is shown. Raises ``OSError``."""
+        returns the path, or ``None`` when no record is shown. Raises ``OSError`` when the file
+        exists (never overwritten) or cannot be written (a temp file renamed into place)."""
         if not self.value_text:
             return None
         name = f"playground-{self.fields.get('call_id', 'call')}-{self.fields.get('tool', '')}"
         path = (folder or Path.cwd()) / f"{name}.json"
-        path.write_text(self.value_text + "\n", encoding="utf-8")
+        from playground.batch.outfiles import write_text_atomic
+        from playground.errors import UsageError
+
+        try:
+            write_text_atomic(path, self.value_text + "\n", option="another name")
+        except UsageError as exc:
+            raise OSError(str(exc)) from None
         return path
 
     @property
