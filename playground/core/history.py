@@ -138,8 +138,13 @@ def redact(value: Any, secrets: Iterable[str] = ()) -> Any:
 
     Dict entries under :data:`SECRET_KEYS` become ``"[redacted]"``; every string has each of
     ``secrets`` (the values of :data:`SECRET_ENV` when set, at least 8 characters) and a URL's
-    ``user:password@`` replaced by ``[redacted]``. Returns a new value; ``value`` is unchanged.
+    ``user:password@`` replaced by ``[redacted]``; then
+    :func:`playground.core.redaction.redact`: values under secret names (``password``,
+    ``token``, ``client_secret``, … at any depth) and key-looking strings. Returns a new value;
+    ``value`` is unchanged.
     """
+    from playground.core import redaction
+
     cut = [s for s in secrets if len(s) >= 8]
 
     def walk(v: Any) -> Any:
@@ -161,7 +166,7 @@ def redact(value: Any, secrets: Iterable[str] = ()) -> Any:
             return [walk(x) for x in v]
         return v
 
-    return walk(value)
+    return redaction.redact(walk(value))
 
 
 def env_secrets(environ: Mapping[str, str] | None = None) -> list[str]:
@@ -827,9 +832,7 @@ def _check_ours(conn: sqlite3.Connection) -> None:
     """Raise :class:`_Foreign` when the database is another program's: an ``application_id``
     that is not ours, or none and tables of its own. Only reads."""
     app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
-    tables = {
-        row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-    }
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if app_id not in (0, APPLICATION_ID) or (app_id == 0 and (tables - {"sqlite_sequence"})):
         raise _Foreign("another program's SQLite database")
 

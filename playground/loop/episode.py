@@ -127,8 +127,12 @@ class Episode:
         "fixes", "call", "move", "explanation", "message", "reason"}], "reply", "ok", "attempts",
         "fixes", "changes", "gave_up", "moves", "end", "repairs_by", "forked_from", "max_attempts",
         "failure_limit"}``. ``call`` / ``move`` in a step index ``calls`` / ``moves``; keys that
-        do not apply to a node are ``None``."""
-        return {
+        do not apply to a node are ``None``. Secrets are redacted everywhere
+        (:mod:`playground.core.redaction`): those of every call's arguments and every move's
+        arguments, and key-looking strings."""
+        from playground.core.redaction import redact, secret_values
+
+        data = {
             "question": self.question,
             "router": self.router,
             "calls": [r.to_json() for r in self.calls],
@@ -147,6 +151,10 @@ class Episode:
             "failure_limit": self.failure_limit,
             "tool_turns": copy.deepcopy(self.tool_turns),
         }
+        secrets = set().union(
+            *(secret_values(r.args) for r in self.calls), secret_values(data["moves"])
+        )
+        return dict(redact(data, secrets))
 
 
 def tool_turn_wire(move: int, results: list[ToolResult]) -> dict[str, Any]:

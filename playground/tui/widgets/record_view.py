@@ -124,9 +124,21 @@ class RecordView(VerticalScroll):
         self.add_class("stale")
 
     def show_record(self, record: CallRecord) -> None:
-        """Show every field of ``record`` and its wire JSON."""
+        """Show every field of ``record`` and its wire JSON, secrets redacted as in its
+        ``to_json()`` (:mod:`playground.core.redaction`)."""
+        import dataclasses
+
         from playground.core.record import VALID, verdict_of
 
+        data = record.to_json()
+        record = dataclasses.replace(
+            record,
+            **{
+                k: data[k]
+                for k in ("args", "canonical_args", "message", "error", "value", "wire", "printed")
+            },
+            warnings=list(data["warnings"]),
+        )
         self.remove_class("stale")
         values = record_fields(record)
         kind_style = KIND_STYLES.get(record.kind, "")
