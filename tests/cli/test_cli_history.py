@@ -499,7 +499,7 @@ def test_history_listing_of_a_text_file_is_refused_and_the_file_unchanged(tmp_pa
         ("history", "clear", "--history", str(notes_txt)),
     ):
         proc = run_cli(*argv)
-        out, err = proc.communicate(timeout=60)
+        _out, err = proc.communicate(timeout=60)
         assert proc.returncode == 2, (argv, err)
         assert err.count("\n") == 1 and err.startswith("error: ")
         assert "notes.txt is not a playground history (not a SQLite file)" in err
