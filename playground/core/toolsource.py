@@ -66,6 +66,9 @@ class BodyRun:
     time of the body in ms. ``refused`` / ``refused_message``: a result reason
     (``not_serializable``, ``too_big``) when the source refused the value before it could cross
     to the playground (then ``value`` is ``None``), and the model-facing sentence saying why.
+    ``notes``: what the source cleaned up after the body, one sentence each (child processes
+    ended, the working directory or environment restored, late output dropped); the gate adds
+    them to the record's ``warnings``.
     """
 
     value: Any = None
@@ -76,6 +79,7 @@ class BodyRun:
     duration_ms: float = 0.0
     refused: str = ""
     refused_message: str = ""
+    notes: list[str] = field(default_factory=list)
 
 
 #: at most this many characters of a body's printed output are kept in a record

@@ -391,7 +391,7 @@ class WorkerSource:
         from playground.core.worker_main import worker_exited
 
         proc = self._proc()
-        os.ftruncate(self._capture, 0)
+        late = self._drop_late_output()
         grace = grace_s(timeout_s)
         started = time.perf_counter()
         msg = {
@@ -434,6 +434,7 @@ class WorkerSource:
             )
         error = reply.get("error")
         return BodyRun(
+            notes=[*late, *(reply.get("notes") or [])],
             value=reply.get("value"),
             error=error if isinstance(error, RaisedError) else None,
             timed_out=bool(reply.get("timed_out")),
@@ -443,6 +444,22 @@ class WorkerSource:
             refused=reply.get("refused", ""),
             refused_message=reply.get("refused_message", ""),
         )
+
+    def _drop_late_output(self) -> list[str]:
+        """Empty the capture file before a call; output found there was written after an
+        earlier call's body returned (a thread or process it left) and is dropped, never
+        attributed to this call: returns the note saying so (issue 28 item 6)."""
+        try:
+            late = os.fstat(self._capture).st_size
+            os.ftruncate(self._capture, 0)
+        except OSError:
+            return []
+        if not late:
+            return []
+        return [
+            f"{late:,} byte{'s' if late != 1 else ''} of output written after an earlier call's "
+            "body returned were dropped (not this call's)"
+        ]
 
     def _printed(self, limit_bytes: int = 256_000) -> str:
         try:
