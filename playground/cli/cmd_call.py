@@ -7,6 +7,8 @@ Arguments follow HTTPie (DESIGN.md, "Command line"; https://httpie.io/docs/cli/n
 
 from __future__ import annotations
 
+import contextlib
+import time
 from collections.abc import Sequence
 from enum import Enum
 from pathlib import Path
@@ -346,7 +348,12 @@ def call(
                 finish(pg, ExitCode.USAGE)
             finish(pg)
             return
-        record = pg.gate.call(name, args)
+        started = time.perf_counter()
+        try:
+            record = pg.gate.call(name, args)
+        except KeyboardInterrupt:  # ctrl+c during the body: keep what happened, then exit 130
+            _keep_cancelled(store, pg, name, args, started, tools)
+            raise
         _keep(store, pg, "call", record.to_json(), tools, save, force)
         if fmt is OutputFormat.table:
             from playground.cli import render
@@ -370,6 +377,30 @@ def _keep(
         from playground.batch.replay import save_golden
 
         save_golden(save, pg.registry, kind, data, force=force)
+
+
+def _keep_cancelled(
+    store: Any, pg: Playground, name: str, args: Any, started: float, tools: Any
+) -> None:
+    """Record a call stopped by ctrl+c in the history as kind ``cancelled`` (its body was
+    running; the worker that ran it is ended as the command exits)."""
+    from playground.core.record import CallRecord
+
+    seconds = time.perf_counter() - started
+    record = CallRecord(
+        tool=name,
+        args=args,
+        kind="cancelled",
+        error="cancelled",
+        message=f"the call was cancelled (ctrl+c) after {seconds:.1f} s; no result",
+        duration_ms=seconds * 1000,
+    )
+    contract = pg.registry.get(name)
+    if contract is not None:
+        record.body_ran = True
+        record.source = contract.tool_source.label if contract.tool_source else "in-process"
+    with contextlib.suppress(Exception):  # never in the way of the exit
+        record_history(store, pg, "call", record.to_json(), tools)
 
 
 def _print_episode(episode: Episode, fmt: OutputFormat) -> None:

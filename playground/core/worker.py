@@ -73,6 +73,9 @@ class _Process:
     def __init__(self, capture_fd: int) -> None:
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
+        # the worker's lifeline: this end stays here, unwritten; when this process is gone for
+        # any reason (SIGKILL, a crash) the worker's watchdog reads EOF and ends the worker
+        life_r, self._life_w = os.pipe()
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
             p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p
@@ -80,17 +83,21 @@ class _Process:
         env["PYTHONBREAKPOINT"] = "0"  # no debugger without a terminal: breakpoint() is a no-op
         try:
             self.popen = subprocess.Popen(
-                [sys.executable, "-c", _ENTRY, str(req_r), str(rep_w)],
+                [sys.executable, "-c", _ENTRY, str(req_r), str(rep_w), str(life_r)],
                 stdin=subprocess.DEVNULL,
                 stdout=capture_fd,
                 stderr=capture_fd,
-                pass_fds=(req_r, rep_w),
+                pass_fds=(req_r, rep_w, life_r),
                 start_new_session=True,
                 env=env,
             )
+        except BaseException:
+            os.close(self._life_w)
+            raise
         finally:
             os.close(req_r)
             os.close(rep_w)
+            os.close(life_r)
         self.requests = Connection(req_w, readable=False)
         self.replies = Connection(rep_r, writable=False)
 
@@ -105,6 +112,12 @@ class _Process:
             self.popen.wait(wait_s)
         except subprocess.TimeoutExpired:
             self.kill()
+        self._close_life()
+
+    def _close_life(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self._life_w)
+        self._life_w = -1
 
     def kill(self) -> None:
         with contextlib.suppress(OSError):
@@ -116,6 +129,7 @@ class _Process:
         for conn in (self.requests, self.replies):
             with contextlib.suppress(OSError):
                 conn.close()
+        self._close_life()
 
 
 def _shutdown(holder: list[_Process | None], capture_fd: int) -> None:

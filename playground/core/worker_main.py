@@ -469,7 +469,7 @@ class Loader:
     def _end_orphans(self, reply: dict[str, Any], runner_pid: int) -> None:
         """End what the stopped runner's body had started (re-parented to this subreaper),
         sparing the spare runner; the reply's ``notes`` say how many."""
-        keep = frozenset([self.spare[0]] if self.spare is not None else [])
+        keep = frozenset([*WATCHDOG, *([self.spare[0]] if self.spare is not None else [])])
         ended = end_descendants(keep, uncounted=frozenset([runner_pid, *self.killed]))
         self.killed.clear()  # reaped by end_descendants
         if ended:
@@ -479,11 +479,43 @@ class Loader:
             ]
 
 
+#: the watchdog process's id (:func:`_watch_parent`): never ended as an orphan of a body
+WATCHDOG: list[int] = []
+
+
+def _watch_parent(life_fd: int, close: tuple[int, ...] = ()) -> None:
+    """Fork the worker's watchdog: a process that blocks reading ``life_fd`` (a pipe whose
+    write end only the playground holds) and, at its end of file — the playground is gone,
+    whatever ended it — SIGKILLs the worker's whole process group (the loader, the runners,
+    the bodies' children), itself included. It dies with the loader (``PR_SET_PDEATHSIG``).
+    A separate process, since a module hanging in C at import holds the loader's GIL."""
+    pid = os.fork()
+    if pid != 0:
+        os.close(life_fd)
+        WATCHDOG.append(pid)
+        return
+    try:  # the watchdog: holds no end of the playground's pipes
+        for fd in close:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        _die_with_parent()
+        if os.getppid() == 1:  # the loader is already gone
+            os._exit(0)
+        with contextlib.suppress(OSError):
+            while os.read(life_fd, 1):
+                pass
+        os.killpg(0, signal.SIGKILL)
+    finally:
+        os._exit(0)
+
+
 def main() -> None:
-    """Entry point: ``python -c "...main()" REQUESTS_FD REPLIES_FD``."""
+    """Entry point: ``python -c "...main()" REQUESTS_FD REPLIES_FD [LIFE_FD]``."""
     req_fd, rep_fd = int(sys.argv[1]), int(sys.argv[2])
     for fd in (req_fd, rep_fd):
         os.set_inheritable(fd, False)
+    if len(sys.argv) > 3:
+        _watch_parent(int(sys.argv[3]), close=(req_fd, rep_fd))
     faulthandler.enable()  # a segfault's Python traceback goes to fd 2: the capture file
     _set_subreaper()  # a stopped runner's children come back here to be ended
     loader = Loader(Connection(req_fd, writable=False), Connection(rep_fd, readable=False))
