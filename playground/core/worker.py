@@ -52,6 +52,10 @@ if TYPE_CHECKING:
 
 IMPORT_TIMEOUT_S = 10.0
 RESULT_CAP_BYTES = 16 * 1024 * 1024
+#: restarts of a worker that died or hung while importing, before loading gives up: each
+#: restart leaves out the module that caused it, so this bounds loading to about this many
+#: import time limits (issue 28 item 1)
+MAX_LOAD_RESTARTS = 8
 #: how much longer than time limit + grace the playground waits for the loader to answer
 BACKSTOP_S = 2.0
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
@@ -253,6 +257,7 @@ class WorkerSource:
         from playground.core.contracts import contract_from_data
         from playground.core.registry import LoadProblem
 
+        restarts = 0
         while True:
             if self._load_sent is not proc:
                 os.ftruncate(self._capture, 0)
@@ -261,6 +266,18 @@ class WorkerSource:
                 break
             file, problem = outcome
             proc.kill()
+            restarts += 1
+            if restarts > MAX_LOAD_RESTARTS:  # bounded whatever the combination of faults
+                self._holder[0] = None
+                problems = [LoadProblem(w, m) for w, m in self._skip_problems]
+                problems.append(
+                    LoadProblem(
+                        self.label,
+                        f"the worker was restarted {MAX_LOAD_RESTARTS} times while importing "
+                        f"the tool modules; loading stopped ({problem or 'no answer'})",
+                    )
+                )
+                return LoadResult([], problems)
             if file is _ONE_AT_A_TIME:  # a hang held every import thread: find it, one by one
                 self._concurrent = False
                 proc = self._start()

@@ -342,7 +342,9 @@ class Loader:
 
     def load(self, msg: dict[str, Any]) -> None:
         from playground.core import canonical, convert, outcome  # noqa: F401 - warm the runners
-        from playground.core.registry import collect_contracts
+        from playground.core.registry import IMPORT_INTERRUPT_IS_FAULT, collect_contracts
+
+        IMPORT_INTERRUPT_IS_FAULT[0] = True  # no ctrl+c reaches this process
 
         sending = threading.Lock()  # progress comes from the importing threads
 
