@@ -31,6 +31,9 @@ from playground.core.history import contract_hashes, picked_call, touched_hashes
 from playground.errors import UsageError
 
 GOLDEN_VERSION = 1
+#: the deepest nesting a golden file may have: a record's values nest at most
+#: ``canonical.MAX_DEPTH`` (100) levels, under the file's own few (data, calls, wire, ...)
+GOLDEN_MAX_DEPTH = 160
 
 
 def golden_document(
@@ -78,7 +81,8 @@ def save_golden(
 
 def read_golden(path: str | Path) -> dict[str, Any]:
     """Read and check a golden file. Raises :class:`UsageError` naming the file and the
-    problem (missing, not JSON, not a golden episode)."""
+    problem (missing, not JSON, nested deeper than :data:`GOLDEN_MAX_DEPTH`, not a golden
+    episode) — one line, never ``RecursionError``."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8-sig")
@@ -86,10 +90,21 @@ def read_golden(path: str | Path) -> dict[str, Any]:
         raise UsageError(f"{p}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{p}: cannot read it ({exc})") from None
+    from playground.core.canonical import MAX_DEPTH, json_depth_problem
+
     try:
         doc = json.loads(text)
+    except RecursionError:
+        raise UsageError(
+            f"{p}: nested deeper than {GOLDEN_MAX_DEPTH} levels; not a golden file"
+        ) from None
     except ValueError as exc:
-        raise UsageError(f"{p}: not JSON ({exc})") from None
+        raise UsageError(f"{p}: not JSON ({' '.join(str(exc).split())[:200]})") from None
+    problem = json_depth_problem(doc, GOLDEN_MAX_DEPTH)
+    if problem:  # a record's values nest at most MAX_DEPTH levels, the file a few more
+        raise UsageError(
+            f"{p}: {problem}; not a golden file (a value in one nests at most {MAX_DEPTH})"
+        )
     if not isinstance(doc, dict) or doc.get("golden") != GOLDEN_VERSION:
         raise UsageError(f'{p}: not a golden episode (no "golden": {GOLDEN_VERSION})')
     if doc.get("type") not in ("call", "episode") or not isinstance(doc.get("data"), dict):
