@@ -226,6 +226,16 @@ class WorkerSource:
         proc = self._holder[0]
         return proc.popen.pid if proc is not None else None
 
+    def cancel(self) -> None:
+        """Stop the body running now (ctrl+c in the TUI): the worker's process group is
+        killed; the running call returns ``WorkerExited`` and the next call starts a fresh
+        worker (the modules are imported again). Safe from any thread, with or without a
+        running call."""
+        proc = self._holder[0]
+        if proc is not None:
+            with contextlib.suppress(OSError):
+                os.killpg(proc.popen.pid, 9)
+
     def close(self) -> None:
         """End the worker process and free the capture file; safe to call twice."""
         with self._slot_lock:

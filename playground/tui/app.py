@@ -89,6 +89,7 @@ class PlaygroundApp(App[None]):
         Binding("tab", "focus_next_now", show=False, priority=True),
         Binding("shift+tab", "focus_previous_now", show=False, priority=True),
         Binding("ctrl+l", "reload_tools", "Reload", id="reload-tools"),
+        Binding("ctrl+c", "cancel_call", show=False, priority=True),
         Binding("f9", "switch_router", "Router", id="switch-router"),
         Binding("ctrl+s", "export", "Export", id="export"),
     ]
@@ -323,6 +324,20 @@ class PlaygroundApp(App[None]):
         self._resume_gc()
         if self.pg is not None:
             self.pg.close()  # ends the worker process and the MCP servers
+
+    def action_cancel_call(self) -> None:
+        """ctrl+c: cancel the Call view's running call; otherwise what ctrl+c does without
+        a call (copy the focused field's selection, or the hint how to quit)."""
+        call_view = self.query_one(CallView)
+        if call_view.cancel_call():
+            self.notify("Call cancelled (ctrl+c).", severity="warning")
+            return
+        focused = self.focused
+        copy = getattr(focused, "action_copy", None)
+        if callable(copy):
+            copy()
+        else:
+            self.action_help_quit()
 
     def action_save_value(self) -> None:
         """Write the Call view's last value (all of it, not the preview) to a file."""
