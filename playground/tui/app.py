@@ -261,8 +261,16 @@ class PlaygroundApp(App[None]):
         return [s for s in self.pg.registry.sources if isinstance(s, module.McpSource)]
 
     # -- loading ---------------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def _load_worker(self, tools: list[str] | None, keep: bool = False) -> None:
+    @work(exclusive=True, group="load", exit_on_error=False)
+    async def _load_worker(self, tools: list[str] | None, keep: bool = False) -> None:
+        # a daemon thread: ctrl+q while a module hangs at import quits at once (a thread
+        # worker is waited for at exit); the worker process it started ends at exit
+        from playground.tui.daemon_thread import in_daemon_thread
+
+        await in_daemon_thread(self._load_tools, tools, keep, name="playground-load")
+
+    def _load_tools(self, tools: list[str] | None, keep: bool = False) -> None:
+        """Load the tools (and MCP servers) and post :class:`Loaded` (on a daemon thread)."""
         from playground.workbench import Playground, open_playground
 
         registry.get(self.router_name)  # import the router's module here, off the UI thread
