@@ -96,13 +96,13 @@ def _entry(store: Any, entry_id: int) -> Any:
 
 
 def _kind(kind: str | None) -> str | None:
-    """``--kind`` checked: an outcome kind (DESIGN.md, "Outcome kinds") or an entry type
-    (``call``, ``episode``). Raises :class:`UsageError` listing them for anything else."""
+    """``--kind`` checked: an outcome kind (DESIGN.md, "Outcome kinds"), ``cancelled`` (a call
+    stopped by ctrl+c) or an entry type (``call``, ``episode``). Raises :class:`UsageError` listing them for anything else."""
     if kind is None:
         return None
     from playground.core.outcome import OutcomeKind
 
-    known = [k.value for k in OutcomeKind] + ["call", "episode"]
+    known = [k.value for k in OutcomeKind] + ["cancelled", "call", "episode"]
     if kind not in known:
         raise UsageError(f"--kind: unknown kind {kind!r}; use one of {', '.join(known)}")
     return kind

@@ -144,6 +144,14 @@ def test_ctrl_c_during_a_body_answers_at_once_and_keeps_the_record_as_cancelled(
 
     rows = sqlite3.connect(history).execute("SELECT tool, outcome FROM entries").fetchall()
     assert rows == [("slow", "cancelled")]
+    listed = subprocess.run(
+        [sys.executable, "-m", "playground", "history", "--kind", "cancelled",
+         "--history", str(history), "--format", "jsonl"],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)},
+    )  # fmt: skip
+    assert listed.returncode == 0, listed.stderr
+    (line,) = listed.stdout.splitlines()
+    assert '"kind": "cancelled"' in line or '"kind":"cancelled"' in line
 
 
 def _is_sleep(pid: int) -> bool:
