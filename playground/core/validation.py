@@ -29,6 +29,7 @@ from playground.core.canonical import (
     canonical_json,
     copy_json,
     json_type_name,
+    shorten,
     to_json_value,
 )
 from playground.core.contracts import Contract
@@ -402,6 +403,10 @@ def _informative(error: ValidationError) -> ValidationError:
     return min(inner, key=lambda e: _rank(_code_of(e)))
 
 
+#: how many characters of a refused value a model-facing message quotes
+QUOTE_CHARS = 200
+
+
 def _args_message(
     contract: Contract,
     code: str,
@@ -424,7 +429,10 @@ def _args_message(
         if schema and head != "unknown"
         else NO_EXAMPLE
     )
-    got = canonical_json(args.get(arg)) if arg in args else None
+    # a refused value is quoted cut short (the record's args hold it whole): a 5,000-character
+    # argument is not copied into the message and each provider's wire view (issue 28 item 7)
+    got = shorten(canonical_json(args.get(arg)), QUOTE_CHARS) if arg in args else None
+    detail = shorten(detail, 2 * QUOTE_CHARS)
     allowed_names = ", ".join(contract.parameters.get("properties", {}) or {}) or "(none)"
     allowed_values = failed.get("enum", [failed["const"]] if "const" in failed else [])
     fmt = failed.get("format")
