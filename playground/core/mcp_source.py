@@ -574,7 +574,13 @@ class McpSource:
             kind, payload = "down", self._describe(exc)
         run = BodyRun()
         if kind == "ok":
-            run.value = payload
+            from playground.core.mcp_results import result_cap_bytes, too_big_message
+
+            refused = too_big_message(tool, payload, result_cap_bytes())
+            if refused:  # bounded like a Python result: never copied into the record
+                run.refused, run.refused_message = "too_big", refused
+            else:
+                run.value = payload
         elif kind == "is_error":
             run.error = error_of_result(self.spec.name, payload)
         elif kind == "rpc":
