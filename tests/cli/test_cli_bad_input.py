@@ -96,7 +96,7 @@ def test_an_unknown_history_kind_is_refused_listing_the_kinds(one_entry):
     assert result.exit_code == 2
     assert result.stderr == (
         "error: --kind: unknown kind 'weird'; use one of ok, empty, invalid_args, bad_result, "
-        "transient, permission, raised, unknown_tool, call, episode\n"
+        "transient, permission, raised, unknown_tool, cancelled, call, episode\n"
     )
     assert result.stdout == ""
     listed = invoke("history", "--kind", "ok", "--history", one_entry, "--format", "json")
