@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+
+
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM / SIGHUP: end like an exit (``atexit`` and ``weakref.finalize`` run, so the
+    worker process and MCP servers are ended), with exit code 128 + the signal's number."""
+    signal.signal(signum, signal.SIG_DFL)  # a second one ends the process at once
+    sys.stderr.write(f"error: terminated ({signal.Signals(signum).name})\n")
+    raise SystemExit(128 + signum)
 
 
 def main() -> None:
@@ -11,8 +20,11 @@ def main() -> None:
 
     A ctrl+c while the command-line modules are still importing (the first tenth of a second
     or so) ends as a later one does — ``error: interrupted`` on stderr, exit 130 — rather than
-    with a traceback.
+    with a traceback. SIGTERM and SIGHUP end the process as an exit does, ending what it
+    started (exit 143 / 129).
     """
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _terminated)
     try:
         from playground.cli.main import run
     except KeyboardInterrupt:

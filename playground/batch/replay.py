@@ -16,11 +16,9 @@ changed hash is named as the likely cause. :func:`rerun` does the same for a his
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
 import os
-import tempfile
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping
@@ -33,6 +31,9 @@ from playground.core.history import contract_hashes, picked_call, touched_hashes
 from playground.errors import UsageError
 
 GOLDEN_VERSION = 1
+#: the deepest nesting a golden file may have: a record's values nest at most
+#: ``canonical.MAX_DEPTH`` (100) levels, under the file's own few (data, calls, wire, ...)
+GOLDEN_MAX_DEPTH = 160
 
 
 def golden_document(
@@ -57,38 +58,31 @@ def golden_document(
     }
 
 
-def write_json_atomic(path: str | Path, document: Any) -> None:
-    """Write ``document`` as indented JSON (Hangul as is) to ``path`` through a temp file and
-    ``os.replace``, so a reader never sees half a file. Raises :class:`UsageError` when the
-    folder cannot be written."""
-    target = Path(path)
+def write_json_atomic(path: str | Path, document: Any, *, force: bool = False) -> None:
+    """Write ``document`` as indented JSON (Hangul as is) to ``path`` with
+    :func:`~playground.batch.outfiles.write_text_atomic` (a temp file renamed into place, so a
+    reader never sees half a file and a full disk leaves the old file whole). Raises
+    :class:`UsageError` when ``path`` exists and ``force`` is false, or cannot be written."""
+    from playground.batch.outfiles import write_text_atomic
+
     text = json.dumps(document, ensure_ascii=False, indent=2, default=repr) + "\n"
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
-    except OSError as exc:
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
+    write_text_atomic(path, text, force=force)
 
 
 def save_golden(
-    path: str | Path, registry: Any, kind: str, data: Mapping[str, Any]
+    path: str | Path, registry: Any, kind: str, data: Mapping[str, Any], *, force: bool = False
 ) -> dict[str, Any]:
-    """Write the golden file for a run at ``path``; returns the document written."""
+    """Write the golden file for a run at ``path``; returns the document written. Raises
+    :class:`UsageError` when ``path`` exists and ``force`` is false."""
     document = golden_document(kind, data, touched_hashes(registry, kind, data))
-    write_json_atomic(path, document)
+    write_json_atomic(path, document, force=force)
     return document
 
 
 def read_golden(path: str | Path) -> dict[str, Any]:
     """Read and check a golden file. Raises :class:`UsageError` naming the file and the
-    problem (missing, not JSON, not a golden episode)."""
+    problem (missing, not JSON, nested deeper than :data:`GOLDEN_MAX_DEPTH`, not a golden
+    episode) — one line, never ``RecursionError``."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8-sig")
@@ -96,10 +90,21 @@ def read_golden(path: str | Path) -> dict[str, Any]:
         raise UsageError(f"{p}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{p}: cannot read it ({exc})") from None
+    from playground.core.canonical import MAX_DEPTH, json_depth_problem
+
     try:
         doc = json.loads(text)
+    except RecursionError:
+        raise UsageError(
+            f"{p}: nested deeper than {GOLDEN_MAX_DEPTH} levels; not a golden file"
+        ) from None
     except ValueError as exc:
-        raise UsageError(f"{p}: not JSON ({exc})") from None
+        raise UsageError(f"{p}: not JSON ({' '.join(str(exc).split())[:200]})") from None
+    problem = json_depth_problem(doc, GOLDEN_MAX_DEPTH)
+    if problem:  # a record's values nest at most MAX_DEPTH levels, the file a few more
+        raise UsageError(
+            f"{p}: {problem}; not a golden file (a value in one nests at most {MAX_DEPTH})"
+        )
     if not isinstance(doc, dict) or doc.get("golden") != GOLDEN_VERSION:
         raise UsageError(f'{p}: not a golden episode (no "golden": {GOLDEN_VERSION})')
     if doc.get("type") not in ("call", "episode") or not isinstance(doc.get("data"), dict):
@@ -234,7 +239,7 @@ def replay_file(
             involved = _called(kind, doc["data"]) + _called(kind, now)
             result.causes = declaration_causes(saved_hashes, current, involved)
             if update:
-                save_golden(path, pg.registry, kind, now)
+                save_golden(path, pg.registry, kind, now, force=True)  # --update consents
                 result.updated = True
     except UsageError as exc:
         result.error = str(exc)

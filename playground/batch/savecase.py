@@ -12,7 +12,8 @@
   arguments the router chose first: ``{"question", "expect_tool" (null when it called none),
   "expect_args", "note"}``.
 
-:func:`append_line` adds one line at the end of the file and never rewrites the others.
+:func:`append_line` adds one line at the end of the file; the others stay as they were (the
+whole file is written anew to a temporary file and renamed into place).
 """
 
 from __future__ import annotations
@@ -89,24 +90,30 @@ def case_for_entry(
 
 
 def append_line(path: str | Path, case: Mapping[str, Any]) -> int:
-    """Append ``case`` as one JSON line to ``path`` (created when missing) in a single write
-    with ``O_APPEND``; a file whose last line has no line break gets one first. Returns the
-    new line's number (1-based). Raises :class:`UsageError` when the file cannot be written."""
+    """Add ``case`` as one JSON line at the end of ``path`` (created when missing); a file
+    whose last line has no line break gets one first. Returns the new line's number (1-based).
+
+    The file is never appended to in place: the old content plus the new line is written to a
+    temporary file in the same folder and renamed over it
+    (:func:`~playground.batch.outfiles.write_text_atomic`), so a full disk or a crash leaves
+    the old file whole, never half a line. Raises :class:`UsageError` when the file cannot be
+    read or written, or is not a regular file."""
+    from playground.batch.outfiles import write_text_atomic
+
     target = Path(path)
     text = json.dumps(case, ensure_ascii=False, default=repr) + "\n"
     try:
-        with open(target, "ab+") as fh:
-            fh.seek(0, os.SEEK_END)
-            size = fh.tell()
-            lines = 0
-            if size:
-                fh.seek(0)
-                content = fh.read()
-                lines = content.count(b"\n")
-                if not content.endswith(b"\n"):
-                    text = "\n" + text
-                    lines += 1
-            fh.write(text.encode("utf-8"))
+        content = target.read_bytes() if os.path.lexists(target) and target.is_file() else b""
     except OSError as exc:
         raise UsageError(f"cannot append to {target}: {exc.strerror or exc}") from None
-    return lines + 1
+    try:
+        old = content.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot append to {target}: it is not UTF-8 text") from None
+    if old and not old.endswith("\n"):
+        old += "\n"
+    try:
+        write_text_atomic(target, old + text, force=True)
+    except UsageError as exc:
+        raise UsageError(str(exc).replace("cannot write", "cannot append to", 1)) from None
+    return old.count("\n") + 1

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from playground.cli.common import (
+    ForceOption,
     FormatOption,
     HistoryOption,
     InProcessOption,
@@ -36,6 +37,7 @@ from playground.cli.common import (
     OutputFormat,
     ToolsOption,
     boundary,
+    check_save_target,
     emit_json,
     fail,
     finish,
@@ -147,6 +149,7 @@ def ask(
             show_default=False,
         ),
     ] = None,
+    force: ForceOption = False,
     history: HistoryOption = None,
     no_history: NoHistoryOption = False,
     tools: ToolsOption = None,
@@ -175,6 +178,7 @@ def ask(
     with boundary():
         if not question.strip():
             fail("the question is empty")
+        check_save_target(save, force)
         from playground.core.canonical import JsonInputError, check_text
 
         try:
@@ -218,7 +222,7 @@ def ask(
         if save is not None:
             from playground.batch.replay import save_golden
 
-            save_golden(save, pg.registry, "episode", data)
+            save_golden(save, pg.registry, "episode", data, force=force)
         if episode.end == "router_error":
             note(episode.reply)
         if fmt is OutputFormat.table:

@@ -7,6 +7,8 @@ Arguments follow HTTPie (DESIGN.md, "Command line"; https://httpie.io/docs/cli/n
 
 from __future__ import annotations
 
+import contextlib
+import time
 from collections.abc import Sequence
 from enum import Enum
 from pathlib import Path
@@ -16,6 +18,7 @@ import typer
 
 from playground.cli.common import (
     ExitCode,
+    ForceOption,
     FormatOption,
     HistoryOption,
     InProcessOption,
@@ -34,6 +37,7 @@ from playground.cli.common import (
     OutputFormat,
     ToolsOption,
     boundary,
+    check_save_target,
     emit_json,
     emit_json_lines,
     error_line,
@@ -367,6 +371,7 @@ def call(
             show_default=False,
         ),
     ] = None,
+    force: ForceOption = False,
     history: HistoryOption = None,
     no_history: NoHistoryOption = False,
     tools: ToolsOption = None,
@@ -392,6 +397,7 @@ def call(
     """
     with boundary():
         args = build_call_args(items, args_json)
+        check_save_target(save, force)
         store = open_history_store(history, no_history)
         pg = open_workbench(
             tools,
@@ -415,7 +421,7 @@ def call(
             from playground.loop.episode import run_manual_episode
 
             episode = run_manual_episode(pg, name, args)
-            _keep(store, pg, "episode", episode.to_json(), tools, save)
+            _keep(store, pg, "episode", episode.to_json(), tools, save, force)
             _print_episode(episode, fmt)
             if name not in pg.registry and not episode.ok:
                 # as without --repair: an unregistered name the loop could not re-route is exit 2
@@ -425,9 +431,14 @@ def call(
             return
         from playground.cli.mcp_progress import live_progress
 
-        with live_progress(pg):
-            record = pg.gate.call(name, args)
-        _keep(store, pg, "call", record.to_json(), tools, save)
+        started = time.perf_counter()
+        try:
+            with live_progress(pg):
+                record = pg.gate.call(name, args)
+        except KeyboardInterrupt:  # ctrl+c during the body: keep what happened, then exit 130
+            _keep_cancelled(store, pg, name, args, started, tools)
+            raise
+        _keep(store, pg, "call", record.to_json(), tools, save, force)
         if fmt is OutputFormat.table:
             from playground.cli import render
 
@@ -442,13 +453,40 @@ def call(
     finish(pg)
 
 
-def _keep(store: Any, pg: Playground, kind: str, data: Any, tools: Any, save: Path | None) -> None:
-    """Record the run in the history and, with ``--save``, write it as a golden file."""
+def _keep(
+    store: Any, pg: Playground, kind: str, data: Any, tools: Any, save: Path | None, force: bool
+) -> None:
+    """Record the run in the history and, with ``--save``, write it as a golden file (over an
+    existing file only with ``--force``)."""
     record_history(store, pg, kind, data, tools)
     if save is not None:
         from playground.batch.replay import save_golden
 
-        save_golden(save, pg.registry, kind, data)
+        save_golden(save, pg.registry, kind, data, force=force)
+
+
+def _keep_cancelled(
+    store: Any, pg: Playground, name: str, args: Any, started: float, tools: Any
+) -> None:
+    """Record a call stopped by ctrl+c in the history as kind ``cancelled`` (its body was
+    running; the worker that ran it is ended as the command exits)."""
+    from playground.core.record import CallRecord
+
+    seconds = time.perf_counter() - started
+    record = CallRecord(
+        tool=name,
+        args=args,
+        kind="cancelled",
+        error="cancelled",
+        message=f"the call was cancelled (ctrl+c) after {seconds:.1f} s; no result",
+        duration_ms=seconds * 1000,
+    )
+    contract = pg.registry.get(name)
+    if contract is not None:
+        record.body_ran = True
+        record.source = contract.tool_source.label if contract.tool_source else "in-process"
+    with contextlib.suppress(Exception):  # never in the way of the exit
+        record_history(store, pg, "call", record.to_json(), tools)
 
 
 def _print_episode(episode: Episode, fmt: OutputFormat) -> None:

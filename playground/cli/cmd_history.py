@@ -8,6 +8,7 @@ replay) do not. Exit codes: 0, 2 for an unknown id, a bad date or an unwritable 
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -73,9 +74,15 @@ IdArgument = Annotated[int, typer.Argument(help="The entry id (see playground hi
 
 
 def _store(history: Path | None) -> Any:
-    store = open_history_store(history)
+    """The history store to read or change; exit 2 with one line when history is off or the
+    file is not a playground history (refused, left as it is)."""
+    store = open_history_store(history, quiet=True)
     if store is None:
         fail("history is off (PLAYGROUND_HISTORY is off); give a file with --history PATH")
+    if os.path.lexists(store.path) and store.connection() is None:
+        fail(store.notices[-1] if store.notices else f"cannot open {store.path}")
+    for text in store.notices:
+        note_line(text)
     return store
 
 
@@ -89,13 +96,13 @@ def _entry(store: Any, entry_id: int) -> Any:
 
 
 def _kind(kind: str | None) -> str | None:
-    """``--kind`` checked: an outcome kind (DESIGN.md, "Outcome kinds") or an entry type
-    (``call``, ``episode``). Raises :class:`UsageError` listing them for anything else."""
+    """``--kind`` checked: an outcome kind (DESIGN.md, "Outcome kinds"), ``cancelled`` (a call
+    stopped by ctrl+c) or an entry type (``call``, ``episode``). Raises :class:`UsageError` listing them for anything else."""
     if kind is None:
         return None
     from playground.core.outcome import OutcomeKind
 
-    known = [k.value for k in OutcomeKind] + ["call", "episode"]
+    known = list(dict.fromkeys([k.value for k in OutcomeKind] + ["cancelled", "call", "episode"]))
     if kind not in known:
         raise UsageError(f"--kind: unknown kind {kind!r}; use one of {', '.join(known)}")
     return kind

@@ -223,19 +223,37 @@ NoHistoryOption = Annotated[
     typer.Option("--no-history", help="Do not record this run in the history."),
 ]
 
+ForceOption = Annotated[
+    bool,
+    typer.Option(
+        "--force", help="Overwrite the --save file when it exists (never a folder or device)."
+    ),
+]
+
+
+def check_save_target(path: Path | None, force: bool) -> None:
+    """Refuse ``--save PATH`` before anything runs: an existing file without ``--force``, or a
+    folder, device, FIFO or socket at all (:func:`playground.batch.outfiles.refuse_existing`).
+    Raises :class:`UsageError` (exit 2)."""
+    if path is not None:
+        from playground.batch.outfiles import refuse_existing
+
+        refuse_existing(path, force=force)
+
 
 def note_line(message: str) -> None:
     """Print ``note: <message>`` as ONE line on stderr."""
     typer.echo(f"note: {one_line(message)}", err=True)
 
 
-def open_history_store(path: Path | None, disabled: bool = False) -> Any:
+def open_history_store(path: Path | None, disabled: bool = False, *, quiet: bool = False) -> Any:
     """The :class:`~playground.core.history.HistoryStore` chosen by ``--history`` /
-    ``--no-history`` / ``PLAYGROUND_HISTORY`` (``None`` when off); its notices (a file moved
-    aside, history off because the folder is read-only) print as ``note:`` lines on stderr."""
+    ``--no-history`` / ``PLAYGROUND_HISTORY`` (``None`` when off); its notices (a file refused
+    or moved aside, history off because the folder is read-only) print as ``note:`` lines on
+    stderr, unless ``quiet`` (they stay in the store's ``notices``)."""
     from playground.core.history import open_history
 
-    return open_history(path, disabled=disabled, notice=note_line)
+    return open_history(path, disabled=disabled, notice=None if quiet else note_line)
 
 
 def record_history(

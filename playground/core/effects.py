@@ -43,7 +43,6 @@ WRITE_VERBS = frozenset(
         "activate",
         "add",
         "allocate",
-        "answer",
         "append",
         "apply",
         "approve",
@@ -145,6 +144,7 @@ WRITE_VERBS = frozenset(
 NOUN_VERBS = frozenset(
     [
         "block",
+        "answer",
         "book",
         "comment",
         "email",

@@ -184,6 +184,7 @@ class Gate:
         run = source.call(contract, args, contract.timeout_s)
         if run.output:
             record.printed += run.output
+        record.warnings.extend(run.notes)  # what the source cleaned up after the body
         if run.error is not None and run.error.frames:
             record.traceback = [dataclasses.asdict(f) for f in run.error.frames]
         out = self._outcome_of(contract, run)

@@ -10,7 +10,10 @@ Where: ``.playground/history.db`` in the working directory, or ``--history PATH`
 ``PLAYGROUND_HISTORY=PATH``; ``--no-history`` or ``PLAYGROUND_HISTORY=off`` turns it off
 (:func:`resolve_path`). The file is created with mode 0600: values may hold personal data.
 
-Never fatal: a corrupt or foreign file is moved aside (one notice) and a new one started; a
+Never fatal, never the user's file: a file that is not a playground history (not SQLite,
+another program's database, unreadable without this playground's ``application_id`` in its
+header) is refused — history is off for the run with one notice and the file is left as it is
+(issue 28 item 4); a damaged history of ours is moved aside and a new one started; a
 directory that cannot be written, or a database that fails later, turns history off for the
 process with one notice. Notices are strings in :attr:`HistoryStore.notices` and passed to the
 ``notice`` callback; the CLI prints them on stderr, the TUI as notifications.
@@ -135,8 +138,13 @@ def redact(value: Any, secrets: Iterable[str] = ()) -> Any:
 
     Dict entries under :data:`SECRET_KEYS` become ``"[redacted]"``; every string has each of
     ``secrets`` (the values of :data:`SECRET_ENV` when set, at least 8 characters) and a URL's
-    ``user:password@`` replaced by ``[redacted]``. Returns a new value; ``value`` is unchanged.
+    ``user:password@`` replaced by ``[redacted]``; then
+    :func:`playground.core.redaction.redact`: values under secret names (``password``,
+    ``token``, ``client_secret``, … at any depth) and key-looking strings. Returns a new value;
+    ``value`` is unchanged.
     """
+    from playground.core import redaction
+
     cut = [s for s in secrets if len(s) >= 8]
 
     def walk(v: Any) -> Any:
@@ -158,7 +166,7 @@ def redact(value: Any, secrets: Iterable[str] = ()) -> Any:
             return [walk(x) for x in v]
         return v
 
-    return walk(value)
+    return redaction.redact(walk(value))
 
 
 def env_secrets(environ: Mapping[str, str] | None = None) -> list[str]:
@@ -422,13 +430,15 @@ class HistoryStore:
             raise HistoryError(f"cannot create {self.path.parent}: {exc.strerror or exc}") from None
         why = self._foreign_reason()
         if why:
-            self._move_aside(why)
+            raise HistoryError(self._refusal(why))
         try:
             conn = self._connect()
             self._migrate(conn)
         except _Foreign as exc:
             with contextlib.suppress(Exception):
                 conn.close()
+            if not self._ours():  # the user's file: never renamed, never written
+                raise HistoryError(self._refusal(str(exc))) from None
             self._move_aside(str(exc))
             try:
                 conn = self._connect()
@@ -450,6 +460,21 @@ class HistoryStore:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         return conn
 
+    def _refusal(self, why: str) -> str:
+        return f"{self.path} is not a playground history ({why}); it was left as it is"
+
+    def _ours(self) -> bool:
+        """The file's SQLite header carries this playground's ``application_id`` (bytes 68–71,
+        big-endian: sqlite.org/fileformat.html): a damaged history of ours, safe to move aside."""
+        try:
+            with open(self.path, "rb") as fh:
+                head = fh.read(72)
+        except OSError:
+            return False
+        return (
+            head.startswith(SQLITE_MAGIC) and int.from_bytes(head[68:72], "big") == APPLICATION_ID
+        )
+
     def _foreign_reason(self) -> str:
         """Why the existing file is not a SQLite database ('' when it is one or does not exist)."""
         try:
@@ -465,6 +490,7 @@ class HistoryStore:
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
         try:
+            _check_ours(conn)  # before the first write (journal_mode rewrites the header)
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
         except sqlite3.DatabaseError as exc:
             if _is_corrupt(exc):
@@ -481,15 +507,7 @@ class HistoryStore:
             raise
         try:
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-            app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
-            tables = {
-                row[0]
-                for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-            }
-            if app_id not in (0, APPLICATION_ID) or (
-                app_id == 0 and (tables - {"sqlite_sequence"})
-            ):
-                raise _Foreign("another program's SQLite database")
+            _check_ours(conn)
             if version > SCHEMA_VERSION:
                 raise HistoryError(
                     f"{self.path} has schema version {version}, newer than this playground's "
@@ -806,7 +824,17 @@ class HistoryStore:
 
 
 class _Foreign(Exception):
-    """The file is SQLite but not ours, or unreadable: move it aside."""
+    """The file is SQLite but not ours, or unreadable: refused, or moved aside when its header
+    says it is a playground history (:meth:`HistoryStore._ours`)."""
+
+
+def _check_ours(conn: sqlite3.Connection) -> None:
+    """Raise :class:`_Foreign` when the database is another program's: an ``application_id``
+    that is not ours, or none and tables of its own. Only reads."""
+    app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if app_id not in (0, APPLICATION_ID) or (app_id == 0 and (tables - {"sqlite_sequence"})):
+        raise _Foreign("another program's SQLite database")
 
 
 def _is_corrupt(exc: sqlite3.DatabaseError) -> bool:

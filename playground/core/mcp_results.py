@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 from typing import Any
 
 import mcp.types as types
@@ -154,4 +155,26 @@ def error_of_rpc(
         reason=reason,
         retry_after_s=retry_after_s if kind == oc.TRANSIENT else None,
         details=details,
+    )
+
+
+def result_cap_bytes() -> int:
+    """The largest result accepted, in bytes: ``PLAYGROUND_RESULT_CAP_MB`` (default 16 MB), the
+    cap Python results have in the worker (:data:`playground.core.worker.RESULT_CAP_BYTES`)."""
+    from playground.core.settings import setting
+    from playground.core.worker import RESULT_CAP_BYTES
+
+    return int(setting("PLAYGROUND_RESULT_CAP_MB", RESULT_CAP_BYTES / 1048576) * 1048576)
+
+
+def too_big_message(tool: str, value: Any, cap: int) -> str:
+    """``""`` when ``value``'s JSON is at most ``cap`` bytes (UTF-8), else the model-facing
+    sentence refusing it as ``result:too_big`` with its size — so an MCP result is bounded like
+    a Python one (issue 28 item 7)."""
+    size = len(json.dumps(value, ensure_ascii=False, default=str).encode("utf-8"))
+    if size <= cap:
+        return ""
+    return (
+        f"{tool} returned {size:,} bytes of data; the playground refuses results over "
+        f"{cap:,} bytes (the result cap, PLAYGROUND_RESULT_CAP_MB)."
     )

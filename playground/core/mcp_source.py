@@ -738,9 +738,18 @@ class McpSource:
             from playground.core.mcp_results import (
                 empty_content_warning,
                 result_as_sent,
+                result_cap_bytes,
                 result_value,
+                too_big_message,
             )
 
+            refused = too_big_message(tool, payload, result_cap_bytes())
+            if refused:  # bounded like a Python result: never copied into the record
+                run.refused, run.refused_message = "too_big", refused
+                kind = "refused"
+        if kind == "refused":
+            pass  # run.refused says it; the result is not kept
+        elif kind in ("ok", "is_error"):
             protocol["result"] = result_as_sent(payload)
             warning = empty_content_warning(payload)
             if warning:

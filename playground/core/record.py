@@ -81,9 +81,14 @@ class CallRecord:
     mcp: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """The record as a JSON-ready dict (the field order of DESIGN.md first)."""
+        """The record as a JSON-ready dict (the field order of DESIGN.md first), with secrets
+        redacted in every field (:func:`playground.core.redaction.redact_record`: values under
+        names such as ``password`` or ``api_key`` and key-looking strings become
+        ``"[redacted]"``; the body got the real values)."""
+        from playground.core.redaction import redact_record
+
         data = asdict(self)
         data["duration_ms"] = round(self.duration_ms, 3)
         if not self.mcp:  # only MCP calls carry it
             del data["mcp"]
-        return data
+        return redact_record(data, self.args)

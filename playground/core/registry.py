@@ -376,7 +376,17 @@ def import_tool_module(file: Path, *, isolated: bool = True) -> ModuleType:
         with quiet[0], quiet[1]:
             spec.loader.exec_module(module)
     except KeyboardInterrupt:
-        raise
+        # ctrl+c reaches only the main thread of the process the user runs: anywhere else
+        # (an import thread, the worker) the module raised it itself, a fault to name
+        if (
+            not IMPORT_INTERRUPT_IS_FAULT[0]
+            and threading.current_thread() is threading.main_thread()
+        ):
+            raise
+        sys.modules.pop(mod_name, None)
+        raise LoadError(
+            f"{file}: import failed: KeyboardInterrupt raised at import time by the module"
+        ) from None
     except BaseException as exc:  # SyntaxError, ImportError, SystemExit, anything
         sys.modules.pop(mod_name, None)
         line = getattr(exc, "lineno", None)
@@ -387,6 +397,11 @@ def import_tool_module(file: Path, *, isolated: bool = True) -> ModuleType:
             with contextlib.suppress(ValueError):
                 sys.path.remove(folder)
     return module
+
+
+#: ``[True]`` in the worker process, where no ctrl+c arrives (it is in its own session): a
+#: ``KeyboardInterrupt`` during an import is then always the module's own (set by the loader)
+IMPORT_INTERRUPT_IS_FAULT = [False]
 
 
 def load_module_into(

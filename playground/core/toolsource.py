@@ -70,6 +70,9 @@ class BodyRun:
     ``notifications/cancelled``). ``warnings``: notes for the record that do not fail the call.
     ``protocol``: what a protocol source keeps in the record's ``mcp`` field (the MCP result as
     sent, progress, the negotiated version; :mod:`playground.core.mcp_source`), else ``{}``.
+    ``notes``: what the source cleaned up after the body, one sentence each (child processes
+    ended, the working directory or environment restored, late output dropped); the gate adds
+    them to the record's ``warnings``.
     """
 
     value: Any = None
@@ -83,6 +86,7 @@ class BodyRun:
     cancelled: bool = False
     warnings: list[str] = field(default_factory=list)
     protocol: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
 
 #: at most this many characters of a body's printed output are kept in a record

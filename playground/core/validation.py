@@ -30,6 +30,7 @@ from playground.core.canonical import (
     canonical_json,
     copy_json,
     json_type_name,
+    shorten,
     to_json_value,
 )
 from playground.core.contracts import Contract
@@ -65,6 +66,10 @@ RESULT_LIMIT_KEYS = ("max_rows", "rows_key", "max_bytes")
 # ``FormatChecker()`` would mix every draft's checkers, and draft 3's ``time`` (HH:MM:SS, no
 # offset) would shadow RFC 3339's ``time`` that 2020-12 names (its §7.3.1).
 _FORMAT_CHECKER = EcmaValidator.FORMAT_CHECKER
+
+
+#: how many characters of a refused value a model-facing message (and a reason) quotes
+QUOTE_CHARS = 200
 
 
 @dataclass(frozen=True)
@@ -522,7 +527,8 @@ def _reason_text(
         return f"{arg!r} is required: add it."
     where = ".".join(str(p) for p in error.absolute_path) if error is not None else arg
     value = error.instance if error is not None else args.get(arg)
-    got = f" (got {canonical_json(value)})"
+    got = f" (got {shorten(canonical_json(value), QUOTE_CHARS)})"
+    detail = shorten(detail, 2 * QUOTE_CHARS)
     if head == "type":
         # the schema that failed may sit below the argument (an item, a model's field)
         failed = error.schema if error is not None and where != arg else schema
@@ -599,7 +605,10 @@ def _args_message(
         if vschema and head not in ("unknown",) and "." not in arg
         else NO_EXAMPLE
     )
-    got = canonical_json(args.get(arg)) if arg in args else None
+    # a refused value is quoted cut short (the record's args hold it whole): a 5,000-character
+    # argument is not copied into the message and each provider's wire view (issue 28 item 7)
+    got = shorten(canonical_json(args.get(arg)), QUOTE_CHARS) if arg in args else None
+    detail = shorten(detail, 2 * QUOTE_CHARS)
     allowed_names = ", ".join(contract.parameters.get("properties", {}) or {}) or "(none)"
     allowed_values = failed.get("enum", [failed["const"]] if "const" in failed else [])
     fmt = failed.get("format")

@@ -53,6 +53,10 @@ if TYPE_CHECKING:
 
 IMPORT_TIMEOUT_S = 10.0
 RESULT_CAP_BYTES = 16 * 1024 * 1024
+#: restarts of a worker that died or hung while importing, before loading gives up: each
+#: restart leaves out the module that caused it, so this bounds loading to about this many
+#: import time limits (issue 28 item 1)
+MAX_LOAD_RESTARTS = 8
 #: how much longer than time limit + grace the playground waits for the loader to answer
 BACKSTOP_S = 2.0
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
@@ -62,6 +66,18 @@ _ENTRY = "from playground.core.worker_main import main; main()"
 _ONE_AT_A_TIME = "\0one at a time"
 
 
+def _late_output_note(late: int) -> list[str]:
+    """The note for ``late`` bytes found in the output pipe as a call starts: written after an
+    earlier call's body returned (a thread or process it left), dropped and never attributed to
+    this call (issue 28 item 6); ``[]`` for none."""
+    if not late:
+        return []
+    return [
+        f"{late:,} byte{'s' if late != 1 else ''} of output written after an earlier call's "
+        "body returned were dropped (not this call's)"
+    ]
+
+
 def grace_s(timeout_s: float) -> float:
     """The grace after a time limit before the body is killed: a fifth of the limit, at most
     0.5 s (so a 0.01 s limit costs 0.012 s and a 5 s limit 5.5 s)."""
@@ -69,11 +85,14 @@ def grace_s(timeout_s: float) -> float:
 
 
 class _Process:
-    """One running worker: the ``Popen``, the two connections and the capture file."""
+    """One running worker: the ``Popen``, the two connections and its lifeline."""
 
     def __init__(self, output: WorkerOutput) -> None:
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
+        # the worker's lifeline: this end stays here, unwritten; when this process is gone for
+        # any reason (SIGKILL, a crash) the worker's watchdog reads EOF and ends the worker
+        life_r, self._life_w = os.pipe()
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
             p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p
@@ -81,17 +100,21 @@ class _Process:
         env["PYTHONBREAKPOINT"] = "0"  # no debugger without a terminal: breakpoint() is a no-op
         try:
             self.popen = subprocess.Popen(
-                [sys.executable, "-c", _ENTRY, str(req_r), str(rep_w)],
+                [sys.executable, "-c", _ENTRY, str(req_r), str(rep_w), str(life_r)],
                 stdin=subprocess.DEVNULL,
                 stdout=output.write_fd,
                 stderr=output.write_fd,
-                pass_fds=(req_r, rep_w),
+                pass_fds=(req_r, rep_w, life_r),
                 start_new_session=True,
                 env=env,
             )
+        except BaseException:
+            os.close(self._life_w)
+            raise
         finally:
             os.close(req_r)
             os.close(rep_w)
+            os.close(life_r)
         self.requests = Connection(req_w, readable=False)
         self.replies = Connection(rep_r, writable=False)
 
@@ -106,6 +129,12 @@ class _Process:
             self.popen.wait(wait_s)
         except subprocess.TimeoutExpired:
             self.kill()
+        self._close_life()
+
+    def _close_life(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self._life_w)
+        self._life_w = -1
 
     def kill(self) -> None:
         with contextlib.suppress(OSError):
@@ -117,6 +146,7 @@ class _Process:
         for conn in (self.requests, self.replies):
             with contextlib.suppress(OSError):
                 conn.close()
+        self._close_life()
 
 
 def _shutdown(holder: list[_Process | None], output: WorkerOutput) -> None:
@@ -205,8 +235,18 @@ class WorkerSource:
         proc = self._holder[0]
         return proc.popen.pid if proc is not None else None
 
+    def cancel(self) -> None:
+        """Stop the body running now (ctrl+c in the TUI): the worker's process group is
+        killed; the running call returns ``WorkerExited`` and the next call starts a fresh
+        worker (the modules are imported again). Safe from any thread, with or without a
+        running call."""
+        proc = self._holder[0]
+        if proc is not None:
+            with contextlib.suppress(OSError):
+                os.killpg(proc.popen.pid, 9)
+
     def close(self) -> None:
-        """End the worker process and free the capture file; safe to call twice."""
+        """End the worker process and stop reading its output; safe to call twice."""
         with self._slot_lock:
             self._finalizer()
 
@@ -236,6 +276,7 @@ class WorkerSource:
         from playground.core.contracts import contract_from_data
         from playground.core.registry import LoadProblem
 
+        restarts = 0
         while True:
             if self._load_sent is not proc:
                 self._output.reset()
@@ -244,6 +285,18 @@ class WorkerSource:
                 break
             file, problem = outcome
             proc.kill()
+            restarts += 1
+            if restarts > MAX_LOAD_RESTARTS:  # bounded whatever the combination of faults
+                self._holder[0] = None
+                problems = [LoadProblem(w, m) for w, m in self._skip_problems]
+                problems.append(
+                    LoadProblem(
+                        self.label,
+                        f"the worker was restarted {MAX_LOAD_RESTARTS} times while importing "
+                        f"the tool modules; loading stopped ({problem or 'no answer'})",
+                    )
+                )
+                return LoadResult([], problems)
             if file is _ONE_AT_A_TIME:  # a hang held every import thread: find it, one by one
                 self._concurrent = False
                 proc = self._start()
@@ -388,7 +441,7 @@ class WorkerSource:
         from playground.core.worker_main import worker_exited
 
         proc = self._proc()
-        self._output.reset()
+        late = _late_output_note(self._output.reset())
         grace = grace_s(timeout_s)
         started = time.perf_counter()
         msg = {
@@ -431,6 +484,7 @@ class WorkerSource:
             )
         error = reply.get("error")
         return BodyRun(
+            notes=[*late, *(reply.get("notes") or [])],
             value=reply.get("value"),
             error=error if isinstance(error, RaisedError) else None,
             timed_out=bool(reply.get("timed_out")),

@@ -146,7 +146,140 @@ def _encode(reply: dict[str, Any], name: str, cap: int) -> bytes:
     return payload
 
 
+def _set_subreaper() -> None:
+    """Linux: orphaned descendants of this process are re-parented to it, not to init
+    (``prctl(PR_SET_CHILD_SUBREAPER)``), so :func:`end_descendants` finds a body's grandchildren
+    too, even a daemon that double-forked into its own session."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1)  # PR_SET_CHILD_SUBREAPER = 36
+
+
+def _parents() -> dict[int, int]:
+    """``{pid: parent pid}`` of every process, read from ``/proc/PID/stat`` (empty where there
+    is no ``/proc``)."""
+    out: dict[int, int] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return out
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) > 1:
+            out[int(name)] = int(fields[1])
+    return out
+
+
+def _has_children() -> bool:
+    """Whether this process has a child (``/proc/self/task/*/children``; ``True`` when that
+    cannot be read, so the full scan decides)."""
+    try:
+        tasks = os.listdir("/proc/self/task")
+        for task in tasks:
+            with open(f"/proc/self/task/{task}/children", "rb") as fh:
+                if fh.read().strip():
+                    return True
+    except OSError:
+        return True
+    return False
+
+
+def descendants(pid: int, keep: frozenset[int] = frozenset()) -> list[int]:
+    """The processes below ``pid`` (children, theirs, ...), leaving out ``keep`` and what is
+    below them."""
+    children: dict[int, list[int]] = {}
+    for child, parent in _parents().items():
+        children.setdefault(parent, []).append(child)
+    found: list[int] = []
+    stack = [pid]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            if child not in keep:
+                found.append(child)
+                stack.append(child)
+    return found
+
+
+def end_descendants(
+    keep: frozenset[int] = frozenset(), uncounted: frozenset[int] = frozenset()
+) -> int:
+    """SIGKILL every process below this one (but ``keep``), reap them; returns how many were
+    ended, not counting ``uncounted`` (a runner ended on purpose). Repeats while new ones
+    appear (a parent forking as it is killed), at most 5 times."""
+    ended: set[int] = set()
+    if not _has_children():  # a subreaper without children has no descendants: no /proc scan
+        return 0
+    for _ in range(5):
+        pids = [p for p in descendants(os.getpid(), keep) if p not in ended]
+        if not pids:
+            break
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        ended.update(pids)
+        time.sleep(0.001)
+    # SIGKILL is not instant: reap until every one is gone (its orphans come back here too),
+    # so none is found again, as a zombie, after the next call
+    deadline = time.monotonic() + 2.0
+    pending = set(ended)
+    while pending and time.monotonic() < deadline:
+        _reap_all()
+        pending = {pid for pid in pending if os.path.exists(f"/proc/{pid}")}
+        if pending:
+            time.sleep(0.002)
+    return len(ended - uncounted)
+
+
+def _reap_all() -> None:
+    """Collect the exit status of every child that has ended (zombies of killed processes)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+class _CleanState:
+    """What a body may change that the next call must not see: the working directory (held as
+    an open folder, so a renamed folder is still found) and the environment."""
+
+    def __init__(self) -> None:
+        self.cwd = os.getcwd()
+        self.cwd_fd = os.open(".", os.O_RDONLY)
+        self.environ = dict(os.environ)
+
+    def restore(self) -> list[str]:
+        """Put both back; returns a note for each that the body had changed."""
+        notes: list[str] = []
+        try:
+            changed = os.getcwd() != self.cwd
+        except OSError:  # the body removed the folder it moved into
+            changed = True
+        if changed:
+            os.fchdir(self.cwd_fd)
+            notes.append("the body changed the working directory; it was restored")
+        if os.environ != self.environ:
+            os.environ.clear()
+            os.environ.update(self.environ)
+            notes.append("the body changed the environment; it was restored")
+        return notes
+
+
 def _runner_loop(requests: Connection, replies: Connection, functions: dict[str, Any]) -> None:
+    _set_subreaper()
+    clean = _CleanState()
     while True:
         try:
             msg = requests.recv()
@@ -154,7 +287,25 @@ def _runner_loop(requests: Connection, replies: Connection, functions: dict[str,
             return
         name = msg["name"]
         reply = run_one(functions[name], name, msg["args"], msg["cap"])
+        # each call starts clean (issue 28 item 6): nothing the body left carries over
+        notes = clean.restore()
+        ended = end_descendants()
+        if ended:
+            notes.append(
+                f"the body left {ended} child process{'es' if ended != 1 else ''} running; "
+                "the playground ended them when the call ended"
+            )
+        threads = threading.active_count() - 1
+        if threads > 0:
+            notes.append(
+                f"the body left {threads} thread{'s' if threads != 1 else ''} running; the "
+                "next call runs in a fresh process"
+            )
+        if notes:
+            reply["notes"] = notes
         replies.send_bytes(_encode(reply, name, msg["cap"]))
+        if threads > 0:  # its output would land in a later call: end this runner
+            os._exit(0)
 
 
 class Loader:
@@ -192,7 +343,9 @@ class Loader:
 
     def load(self, msg: dict[str, Any]) -> None:
         from playground.core import canonical, convert, outcome  # noqa: F401 - warm the runners
-        from playground.core.registry import collect_contracts
+        from playground.core.registry import IMPORT_INTERRUPT_IS_FAULT, collect_contracts
+
+        IMPORT_INTERRUPT_IS_FAULT[0] = True  # no ctrl+c reaches this process
 
         sending = threading.Lock()  # progress comes from the importing threads
 
@@ -259,6 +412,13 @@ class Loader:
         rep.close()
         self.killed.append(pid)
 
+    @staticmethod
+    def _ended(pid: int) -> bool:
+        try:
+            return os.waitpid(pid, os.WNOHANG)[0] != 0
+        except ChildProcessError:
+            return True
+
     def reap(self) -> None:
         for pid in list(self.killed):
             with contextlib.suppress(ChildProcessError):
@@ -267,6 +427,10 @@ class Loader:
             self.killed.remove(pid)
 
     def call(self, msg: dict[str, Any]) -> bytes:
+        if self.runner is not None and self._ended(self.runner[0]):
+            self.runner[1].close()
+            self.runner[2].close()
+            self.runner = None  # it ended itself after a body left a thread running
         if self.runner is None:
             self.runner, self.spare = self.spare or self.fork_runner(), None
         pid, req, rep = self.runner
@@ -292,6 +456,7 @@ class Loader:
                 "stopped": how,
                 "duration_ms": (time.perf_counter() - started) * 1000,
             }
+            self._end_orphans(reply, pid)
             return pickle.dumps(reply)
         elapsed = time.perf_counter() - started
         self.kill(self.runner)
@@ -301,15 +466,61 @@ class Loader:
             "stopped": f"stopped after {elapsed:.{1 if elapsed >= 0.1 else 3}f} s",
             "duration_ms": elapsed * 1000,
         }
+        self._end_orphans(reply, pid)
         return pickle.dumps(reply)
+
+    def _end_orphans(self, reply: dict[str, Any], runner_pid: int) -> None:
+        """End what the stopped runner's body had started (re-parented to this subreaper),
+        sparing the spare runner; the reply's ``notes`` say how many."""
+        keep = frozenset([*WATCHDOG, *([self.spare[0]] if self.spare is not None else [])])
+        ended = end_descendants(keep, uncounted=frozenset([runner_pid, *self.killed]))
+        self.killed.clear()  # reaped by end_descendants
+        if ended:
+            reply["notes"] = [
+                f"the body left {ended} child process{'es' if ended != 1 else ''} running; "
+                "the playground ended them when the call ended"
+            ]
+
+
+#: the watchdog process's id (:func:`_watch_parent`): never ended as an orphan of a body
+WATCHDOG: list[int] = []
+
+
+def _watch_parent(life_fd: int, close: tuple[int, ...] = ()) -> None:
+    """Fork the worker's watchdog: a process that blocks reading ``life_fd`` (a pipe whose
+    write end only the playground holds) and, at its end of file — the playground is gone,
+    whatever ended it — SIGKILLs the worker's whole process group (the loader, the runners,
+    the bodies' children), itself included. It dies with the loader (``PR_SET_PDEATHSIG``).
+    A separate process, since a module hanging in C at import holds the loader's GIL."""
+    pid = os.fork()
+    if pid != 0:
+        os.close(life_fd)
+        WATCHDOG.append(pid)
+        return
+    try:  # the watchdog: holds no end of the playground's pipes
+        for fd in close:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        _die_with_parent()
+        if os.getppid() == 1:  # the loader is already gone
+            os._exit(0)
+        with contextlib.suppress(OSError):
+            while os.read(life_fd, 1):
+                pass
+        os.killpg(0, signal.SIGKILL)
+    finally:
+        os._exit(0)
 
 
 def main() -> None:
-    """Entry point: ``python -c "...main()" REQUESTS_FD REPLIES_FD``."""
+    """Entry point: ``python -c "...main()" REQUESTS_FD REPLIES_FD [LIFE_FD]``."""
     req_fd, rep_fd = int(sys.argv[1]), int(sys.argv[2])
     for fd in (req_fd, rep_fd):
         os.set_inheritable(fd, False)
+    if len(sys.argv) > 3:
+        _watch_parent(int(sys.argv[3]), close=(req_fd, rep_fd))
     faulthandler.enable()  # a segfault's Python traceback goes to fd 2: the output pipe
+    _set_subreaper()  # a stopped runner's children come back here to be ended
     from playground.core.settings import freeze
 
     freeze()  # before any tool module is imported: what one sets in os.environ moves nothing

@@ -107,13 +107,16 @@ class WorkerOutput:
                     return
             time.sleep(0.001)
 
-    def reset(self) -> None:
-        """Forget what was printed so far (a call or a load starts)."""
+    def reset(self) -> int:
+        """Forget what was printed so far (a call or a load starts); returns how many bytes
+        were forgotten (printed since the last reset: after a body returned, as a call starts)."""
         self.settle(0.05)
         with self._lock:
+            dropped = self._total
             self._head = bytearray()
             self._tail = bytearray()
             self._total = 0
+        return dropped
 
     def printed(self) -> str:
         """What was printed since :meth:`reset` (after :meth:`settle`): the first

@@ -135,8 +135,12 @@ class Episode:
         "fixes", "call", "move", "explanation", "message", "reason"}], "reply", "ok", "attempts",
         "fixes", "changes", "gave_up", "moves", "end", "repairs_by", "forked_from", "max_attempts",
         "failure_limit", "tool_turns", "warnings"}``. ``call`` / ``move`` in a step index
-        ``calls`` / ``moves``; keys that do not apply to a node are ``None``."""
-        return {
+        ``calls`` / ``moves``; keys that do not apply to a node are ``None``. Secrets are
+        redacted everywhere (:mod:`playground.core.redaction`): those of every call's arguments
+        and every move's arguments, and key-looking strings."""
+        from playground.core.redaction import redact, secret_values
+
+        data = {
             "question": self.question,
             "router": self.router,
             "calls": [r.to_json() for r in self.calls],
@@ -156,6 +160,10 @@ class Episode:
             "tool_turns": copy.deepcopy(self.tool_turns),
             "warnings": list(self.warnings),
         }
+        secrets = set().union(
+            *(secret_values(r.args) for r in self.calls), secret_values(data["moves"])
+        )
+        return dict(redact(data, secrets))
 
 
 def tool_turn_wire(move: int, results: list[ToolResult]) -> dict[str, Any]:

@@ -96,6 +96,7 @@ class PlaygroundApp(App[None]):
         Binding("tab", "focus_next_now", show=False, priority=True),
         Binding("shift+tab", "focus_previous_now", show=False, priority=True),
         Binding("ctrl+l", "reload_tools", "Reload", id="reload-tools"),
+        Binding("ctrl+c", "cancel_call", show=False, priority=True),
         Binding("f9", "switch_router", "Router", id="switch-router"),
         Binding("f11", "mcp_log", "MCP log", id="mcp-log", show=False, priority=True),
         Binding("ctrl+s", "export", "Export", id="export"),
@@ -286,8 +287,16 @@ class PlaygroundApp(App[None]):
         return [s for s in self.pg.registry.sources if isinstance(s, module.McpSource)]
 
     # -- loading ---------------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def _load_worker(self, tools: list[str] | None, keep: bool = False) -> None:
+    @work(exclusive=True, group="load", exit_on_error=False)
+    async def _load_worker(self, tools: list[str] | None, keep: bool = False) -> None:
+        # a daemon thread: ctrl+q while a module hangs at import quits at once (a thread
+        # worker is waited for at exit); the worker process it started ends at exit
+        from playground.tui.daemon_thread import in_daemon_thread
+
+        await in_daemon_thread(self._load_tools, tools, keep, name="playground-load")
+
+    def _load_tools(self, tools: list[str] | None, keep: bool = False) -> None:
+        """Load the tools (and MCP servers) and post :class:`Loaded` (on a daemon thread)."""
         from playground.workbench import Playground, open_playground
 
         registry.get(self.router_name)  # import the router's module here, off the UI thread
@@ -353,6 +362,20 @@ class PlaygroundApp(App[None]):
         self._resume_gc()
         if self.pg is not None:
             self.pg.close()  # ends the worker process and the MCP servers
+
+    def action_cancel_call(self) -> None:
+        """ctrl+c: cancel the Call view's running call; otherwise what ctrl+c does without
+        a call (copy the focused field's selection, or the hint how to quit)."""
+        call_view = self.query_one(CallView)
+        if call_view.cancel_call():
+            self.notify("Call cancelled (ctrl+c).", severity="warning")
+            return
+        focused = self.focused
+        copy = getattr(focused, "action_copy", None)
+        if callable(copy):
+            copy()
+        else:
+            self.action_help_quit()
 
     def action_save_value(self) -> None:
         """Write the Call view's last value (all of it, not the preview) to a file."""

@@ -3,12 +3,14 @@ episode (``ctrl+s``, or "Copy / save…" in the command palette).
 
 Copying uses ``App.copy_to_clipboard`` (the OSC 52 escape: works over ssh and in tmux with
 ``set -g set-clipboard on``). Saving writes UTF-8 JSON (Korean kept) to the path typed; an
-existing file is overwritten only when the save is confirmed a second time, and every failure
+existing file is overwritten only when the save is confirmed a second time (a device or a
+FIFO never), the file is written to a temporary file and renamed into place, and every failure
 (a missing folder, no permission, a folder given as the path) is a one-line notification.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -30,16 +32,19 @@ def save_text(path_text: str, text: str, overwrite: bool = False) -> tuple[bool,
     existing file is refused unless ``overwrite`` (the reason says so). Never raises."""
     if not path_text.strip():
         return False, "type a file path first"
+    from playground.batch.outfiles import write_text_atomic
+    from playground.errors import UsageError
+
     path = Path(path_text.strip()).expanduser()
     if path.is_dir():
         return False, f"{path} is a folder: give a file name"
-    if path.exists() and not overwrite:
+    if os.path.lexists(path) and not overwrite and (path.is_file() or path.is_symlink()):
         return False, f"{path} exists: press enter again to overwrite it"
     data = text if text.endswith("\n") else text + "\n"
-    try:
-        path.write_text(data, encoding="utf-8")
-    except OSError as exc:
-        return False, f"cannot write {path}: {exc.strerror or exc}"
+    try:  # a temp file renamed into place: a full disk leaves the old file whole
+        write_text_atomic(path, data, force=overwrite)
+    except UsageError as exc:
+        return False, str(exc)
     return True, f"saved {path} ({len(data.encode('utf-8'))} bytes)"
 
 

@@ -33,8 +33,11 @@ def last_contract() -> str | None:
 def remember_contract(name: str) -> None:
     """Record ``name`` as the contract last run (errors are ignored)."""
     path = state_file()
+    from playground.batch.outfiles import write_text_atomic
+    from playground.errors import UsageError
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"contract": name}, ensure_ascii=False), encoding="utf-8")
-    except OSError:
+        write_text_atomic(path, json.dumps({"contract": name}, ensure_ascii=False), force=True)
+    except (OSError, UsageError):
         pass

@@ -146,3 +146,25 @@ def test_case_lines_and_a_changed_declaration_note(tmp_path):
     ]
     append_line(cases, {"tool": "get_order_status", "declaration_hash": 5})
     assert "declaration_hash" in check_file(pg.gate, cases).results[1].mismatches[0]
+
+
+@pytest.mark.parametrize("opening, closing", [("[", "]"), ('{"a":', "}")])
+def test_a_3000_deep_golden_file_is_one_line_error_not_a_recursion_error(
+    tmp_path, opening, closing
+):
+    deep = opening * 3000 + ("1" if opening != "[" else "") + closing * 3000
+    path = tmp_path / "deep.json"
+    path.write_text(
+        '{"golden": 1, "type": "call", "tool": "get_order_status", "args": {}, "data": '
+        + deep
+        + "}",
+        encoding="utf-8",
+    )
+    with pytest.raises(UsageError) as caught:
+        read_golden(path)
+    assert str(caught.value) == f"{path}: nested deeper than 160 levels; not a golden file"
+    from playground.cli.main import run
+
+    with pytest.raises(SystemExit) as done:
+        run(["replay", str(path), "--tools", str(SHOP)])
+    assert done.value.code == 2

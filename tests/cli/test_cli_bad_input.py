@@ -447,8 +447,11 @@ def test_listing_a_history_that_cannot_be_read_is_an_error_not_an_empty_list(tmp
     folder.mkdir()
     result = invoke("history", "--history", folder, "--format", fmt)
     assert result.exit_code == 2
-    assert result.stderr.splitlines()[-1] == f"error: no history to read at {folder}"
-    assert result.stdout == ("[]\n" if fmt == "json" else "")
+    assert result.stderr.splitlines() == [
+        f"error: history is off for this run: cannot read {folder}: Is a directory "
+        "(choose another file with --history PATH, or --no-history)"
+    ]
+    assert result.stdout == ""  # refused before any output
 
 
 @pytest.mark.parametrize("command", [["replay"], ["history", "rerun"]])

@@ -474,7 +474,7 @@ def test_default_file_is_in_the_working_directory_and_private(tmp_path):
     assert db.exists() and (db.stat().st_mode & 0o777) == 0o600
 
 
-def test_a_corrupt_file_is_moved_aside_and_the_call_still_works(tmp_path):
+def test_a_history_file_that_is_not_ours_is_refused_and_the_call_still_works(tmp_path):
     db = tmp_path / "h.db"
     db.write_text("garbage " * 100, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(REPO), "PLAYGROUND_HISTORY": str(db)}
@@ -484,8 +484,28 @@ def test_a_corrupt_file_is_moved_aside_and_the_call_still_works(tmp_path):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0 and json.loads(out)["tool"] == "get_order_status"
     notes = [line for line in err.splitlines() if line.startswith("note:")]
-    assert len(notes) == 1 and "not a SQLite file" in notes[0] and "moved it to" in notes[0]
-    assert sqlite3.connect(db).execute("SELECT count(*) FROM entries").fetchone() == (1,)
+    assert len(notes) == 1 and "not a playground history (not a SQLite file)" in notes[0]
+    assert db.read_text(encoding="utf-8") == "garbage " * 100
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.db"]
+
+
+def test_history_listing_of_a_text_file_is_refused_and_the_file_unchanged(tmp_path):
+    notes_txt = tmp_path / "notes.txt"
+    notes_txt.write_text("장보기: 우유, 계란\n", encoding="utf-8")
+    before = notes_txt.stat()
+    for argv in (
+        ("history", "--history", str(notes_txt)),
+        ("history", "show", "1", "--history", str(notes_txt)),
+        ("history", "clear", "--history", str(notes_txt)),
+    ):
+        proc = run_cli(*argv)
+        _out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 2, (argv, err)
+        assert err.count("\n") == 1 and err.startswith("error: ")
+        assert "notes.txt is not a playground history (not a SQLite file)" in err
+    assert notes_txt.read_text(encoding="utf-8") == "장보기: 우유, 계란\n"
+    assert notes_txt.stat().st_mtime_ns == before.st_mtime_ns
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
 @pytest.mark.parametrize("where", ["unwritable-file", "read-only-folder"])

@@ -120,49 +120,68 @@ def test_keys_and_header_values_are_never_stored(tmp_path, monkeypatch):
     assert redact({"a": ["x"]}) == {"a": ["x"]}
 
 
-def test_a_file_that_is_not_sqlite_is_moved_aside_with_one_notice(tmp_path):
-    path = tmp_path / "history.db"
-    path.write_bytes(b"this is my shopping list, not a database\n" * 50)
+def test_a_file_that_is_not_sqlite_is_refused_and_left_as_it_is(tmp_path):
+    path = tmp_path / "notes.txt"
+    text = b"this is my shopping list, not a database\n" * 50
+    path.write_bytes(text)
     notices: list[str] = []
     store = HistoryStore(path, notices.append)
-    assert store.add(call_entry(record())) == 1
-    assert len(notices) == 1 and "not a SQLite file" in notices[0] and "moved it to" in notices[0]
-    aside = [p for p in tmp_path.iterdir() if p.name.startswith("history.db.bad-")]
-    assert len(aside) == 1 and aside[0].read_bytes().startswith(b"this is my shopping list")
-    assert store.count() == 1
+    assert store.add(call_entry(record())) is None
+    assert store.entries() == [] and not store.enabled
+    assert len(notices) == 1 and "not a playground history (not a SQLite file)" in notices[0]
+    assert "left as it is" in notices[0]
+    assert path.read_bytes() == text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # nothing renamed
 
 
-def test_a_corrupt_sqlite_file_is_moved_aside(tmp_path):
+def test_a_damaged_history_of_ours_is_moved_aside(tmp_path):
     path = tmp_path / "history.db"
     HistoryStore(path).add(call_entry(record()))
-    data = bytearray(path.read_bytes())
-    data[16:100] = b"\xff" * 84  # the header after the magic string: page size etc.
-    path.write_bytes(bytes(data))
     for suffix in ("-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
+    data = bytearray(path.read_bytes())
+    data[100:4096] = b"\xff" * (4096 - 100)  # the schema page; the header (our id) stays
+    path.write_bytes(bytes(data))
     notices: list[str] = []
     store = HistoryStore(path, notices.append)
     assert store.add(call_entry(record())) == 1
-    assert len(notices) == 1 and "moved it to" in notices[0]
+    assert len(notices) == 1 and "malformed" in notices[0] and "moved it to" in notices[0]
+    aside = [p for p in tmp_path.iterdir() if p.name.startswith("history.db.bad-")]
+    assert len(aside) == 1 and aside[0].read_bytes() == bytes(data)
 
 
-def test_another_programs_sqlite_database_is_not_written_into(tmp_path):
+def test_a_corrupt_sqlite_file_without_our_id_is_refused(tmp_path):
+    path = tmp_path / "history.db"
+    HistoryStore(path).add(call_entry(record()))
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    data = bytearray(path.read_bytes())
+    data[16:100] = b"\xff" * 84  # the header after the magic string: page size, id etc.
+    path.write_bytes(bytes(data))
+    notices: list[str] = []
+    store = HistoryStore(path, notices.append)
+    assert store.add(call_entry(record())) is None
+    assert len(notices) == 1 and "not a playground history" in notices[0]
+    assert path.read_bytes() == bytes(data)
+    assert not [p for p in tmp_path.iterdir() if ".bad-" in p.name]
+
+
+def test_another_programs_sqlite_database_is_refused_and_not_written_into(tmp_path):
     path = tmp_path / "history.db"
     conn = sqlite3.connect(path)
     conn.execute("CREATE TABLE contacts (name TEXT, phone TEXT)")
     conn.execute("INSERT INTO contacts VALUES ('kim', '010')")
     conn.commit()
     conn.close()
+    before = path.read_bytes()
     notices: list[str] = []
     store = HistoryStore(path, notices.append)
-    assert store.add(call_entry(record())) == 1
-    assert "another program's SQLite database" in notices[0]
-    aside = next(
-        p
-        for p in tmp_path.iterdir()
-        if p.name.startswith("history.db.bad-") and not p.name.endswith(("-wal", "-shm"))
-    )
-    assert sqlite3.connect(aside).execute("SELECT phone FROM contacts").fetchone() == ("010",)
+    assert store.add(call_entry(record())) is None
+    assert len(notices) == 1 and "another program's SQLite database" in notices[0]
+    assert path.read_bytes() == before
+    assert not [p for p in tmp_path.iterdir() if ".bad-" in p.name]
+    tables = sqlite3.connect(path).execute("SELECT name FROM sqlite_master").fetchall()
+    assert tables == [("contacts",)]
 
 
 def test_a_newer_schema_turns_history_off_without_touching_the_file(tmp_path):

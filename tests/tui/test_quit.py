@@ -73,3 +73,42 @@ def test_ctrl_q_while_a_call_is_running_ends_the_process(tmp_path):
         raise AssertionError(f"the app did not exit while a call ran: {exc.stdout!r}") from None
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["running", "exited"]
+
+
+HANGING_IMPORT_CHILD = r"""
+import sys
+from playground.tui.app import PlaygroundApp
+
+async def drive(pilot):
+    app = pilot.app
+    while not any(w.name == "_load_worker" for w in app.workers):
+        await pilot.pause()
+    sys.__stdout__.write("loading\n")
+    sys.__stdout__.flush()
+    await pilot.press("ctrl+q")
+
+app = PlaygroundApp(tools=[sys.argv[1]], no_history=True)
+app.run(headless=True, size=(100, 30), auto_pilot=drive)
+print("exited", flush=True)
+"""
+
+
+def test_ctrl_q_while_a_module_hangs_at_import_ends_the_process(tmp_path):
+    """Loading runs in a daemon thread: quitting does not wait for the import time limit
+    (before, ctrl+q waited for every import to time out)."""
+    (tmp_path / "hangs.py").write_text("import time\ntime.sleep(3600)\n", encoding="utf-8")
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    env["PLAYGROUND_IMPORT_TIMEOUT_S"] = "60"  # the hang is not given up within the test
+    env.pop("PLAYGROUND_IN_PROCESS", None)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", HANGING_IMPORT_CHILD, str(tmp_path)],
+            capture_output=True,
+            text=True,
+            timeout=40,  # a hang guard: before the fix the app waited for the 60 s import limit
+            env=env,
+        )
+    except subprocess.TimeoutExpired as exc:
+        raise AssertionError(f"the app did not exit while loading: {exc.stdout!r}") from None
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["loading", "exited"]

@@ -9,6 +9,7 @@ the UI; the worker posts :class:`CallView.CallDone` with the record. ``f6`` swit
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING, Any, cast
 
 from textual import on, work
@@ -79,6 +80,8 @@ class CallView(Horizontal):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.pg: Playground | None = None
+        #: the running call's (tool, args, perf_counter at start), for ctrl+c
+        self._call_started: tuple[str, Any, float] | None = None
         self.last_record: CallRecord | None = None
         self.records: list[CallRecord] = []
         self.shown: str | None = None
@@ -298,7 +301,39 @@ class CallView(Horizontal):
     @work(exclusive=True, group="call", exit_on_error=False)
     async def _call_worker(self, gate: Gate, name: str, args: Any) -> None:
         # a daemon thread: quitting never waits for a call (see playground.tui.daemon_thread)
+        self._call_started = (name, args, time.perf_counter())
         self.post_message(self.CallDone(await in_daemon_thread(gate.call, name, args)))
+
+    def cancel_call(self) -> bool:
+        """ctrl+c: cancel the running call (``False`` when none runs). The body is stopped
+        where its source can stop it (the worker process is ended, and started again for
+        the next call); its result, if it still comes, is dropped. The record shown (and
+        kept in the history) has kind ``cancelled``."""
+        if not self.running or self._call_started is None:
+            return False
+        name, args, started = self._call_started
+        self._call_started = None
+        self.workers.cancel_group(self, "call")
+        contract = self.pg.registry.get(name) if self.pg is not None else None
+        source = getattr(contract, "tool_source", None)
+        stop = getattr(source, "cancel", None)
+        if callable(stop):
+            stop()
+        from playground.core.record import CallRecord
+
+        seconds = time.perf_counter() - started
+        record = CallRecord(
+            tool=name,
+            args=args,
+            kind="cancelled",
+            error="cancelled",
+            message=f"the call was cancelled (ctrl+c) after {seconds:.1f} s; no result",
+            body_ran=contract is not None,
+            duration_ms=seconds * 1000,
+            source=getattr(source, "label", ""),
+        )
+        self.post_message(self.CallDone(record))
+        return True
 
     def request_repair(self) -> None:
         """Post :class:`RepairRequested` for the selected contract and current arguments."""

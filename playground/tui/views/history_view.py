@@ -147,6 +147,7 @@ class HistoryView(Vertical):
         self.total = 0  # entries in the file
         self.more = False  # the filter may match entries past the loaded pages
         self._paging = False
+        self._confirm_golden = ""  # the golden file a second g overwrites
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="history-bar"):
@@ -393,7 +394,8 @@ class HistoryView(Vertical):
         self.notify(f"Saved #{entry.id} as {kind} case: {target} line {line}")
 
     def action_save_golden(self) -> None:
-        """Write the selected entry as a golden file ``golden_<id>.json`` next to the case file."""
+        """Write the selected entry as a golden file ``golden_<id>.json`` next to the case file;
+        an existing file is overwritten only when ``g`` is pressed a second time."""
         from playground.batch.replay import golden_document, write_json_atomic
         from playground.errors import UsageError
 
@@ -402,11 +404,18 @@ class HistoryView(Vertical):
             return
         folder = Path(self.query_one("#history-case-file", Input).value.strip() or ".").parent
         target = folder / f"golden_{entry.id}.json"
+        force = self._confirm_golden == str(target)
         try:
-            write_json_atomic(target, golden_document(entry.type, entry.data, entry.hashes))
+            if not force and (target.is_file() or target.is_symlink()):
+                raise UsageError(f"{target} exists: press g again to overwrite it")
+            write_json_atomic(
+                target, golden_document(entry.type, entry.data, entry.hashes), force=force
+            )
         except UsageError as exc:
+            self._confirm_golden = str(target) if "press g again" in str(exc) else ""
             self.notify(str(exc), title="Not saved", severity="error")
             return
+        self._confirm_golden = ""
         self.notify(f"Saved #{entry.id} as a golden file: {target} (playground replay {target})")
 
     # -- events ----------------------------------------------------------------------------------

@@ -150,9 +150,21 @@ class RecordView(VerticalScroll):
         self.show_status(f"{text} {message}" if message else text, running=True)
 
     def show_record(self, record: CallRecord) -> None:
-        """Show every field of ``record`` and its wire JSON."""
+        """Show every field of ``record`` and its wire JSON, secrets redacted as in its
+        ``to_json()`` (:mod:`playground.core.redaction`)."""
+        import dataclasses
+
         from playground.core.record import VALID, verdict_of
 
+        data = record.to_json()
+        record = dataclasses.replace(
+            record,
+            **{
+                k: data[k]
+                for k in ("args", "canonical_args", "message", "error", "value", "wire", "printed")
+            },
+            warnings=list(data["warnings"]),
+        )
         self.remove_class("stale")
         self._progress_bar(False)
         self.media = media_blocks(record.mcp)
@@ -234,12 +246,19 @@ class RecordView(VerticalScroll):
     def save_value(self, folder: Path | None = None) -> Path | None:
         """Write the shown value (all of it, not the preview) and its wire JSON to
         ``<folder>/playground-<call id>-<tool>.json`` (default: the working directory);
-        returns the path, or ``None`` when no record is shown. Raises ``OSError``."""
+        returns the path, or ``None`` when no record is shown. Raises ``OSError`` when the file
+        exists (never overwritten) or cannot be written (a temp file renamed into place)."""
         if not self.value_text:
             return None
         name = f"playground-{self.fields.get('call_id', 'call')}-{self.fields.get('tool', '')}"
         path = (folder or Path.cwd()) / f"{name}.json"
-        path.write_text(self.value_text + "\n", encoding="utf-8")
+        from playground.batch.outfiles import write_text_atomic
+        from playground.errors import UsageError
+
+        try:
+            write_text_atomic(path, self.value_text + "\n", option="another name")
+        except UsageError as exc:
+            raise OSError(str(exc)) from None
         return path
 
     @property

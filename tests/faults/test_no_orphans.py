@@ -1,0 +1,162 @@
+"""No orphans (issue 28 item 2): whatever ends the playground — SIGTERM, SIGHUP, SIGKILL during a
+hanging import, ctrl+c during a body, a normal exit after a body that started 40 children — no
+process it started is left. Processes are counted by a marker in their environment (every
+process the playground starts inherits it), read from ``/proc``."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+
+REPO = Path(__file__).resolve().parents[2]
+
+HANGS = "import time\ntime.sleep(3600)\n"
+SPINS = "while True:\n    pass\n"
+TOOLS = '''
+import subprocess
+import time
+
+
+def spawn(n: int) -> dict:
+    """Starts n sleeping child processes.
+
+    Args:
+        n: how many.
+    """
+    return {"pids": [subprocess.Popen(["sleep", "60"]).pid for _ in range(n)]}
+
+
+def slow() -> dict:
+    """Starts a child, then sleeps 25 s."""
+    subprocess.Popen(["sleep", "60"])
+    time.sleep(25)
+    return {"ok": True}
+
+
+__tools__ = [spawn, slow]
+__contracts__ = {"slow": {"timeout_s": 60}}
+'''
+
+
+def marked(marker: str) -> list[int]:
+    """The live processes whose environment holds ``marker`` (zombies left out)."""
+    found = []
+    needle = f"ORPHAN_MARK={marker}".encode()
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as fh:
+                if needle not in fh.read().split(b"\0"):
+                    continue
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                if fh.read().rsplit(b")", 1)[1].split()[0] == b"Z":
+                    continue
+        except OSError:
+            continue
+        found.append(int(name))
+    return found
+
+
+def start(args: list[str], marker: str, cwd: Path) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "ORPHAN_MARK": marker}
+    env.pop("PLAYGROUND_IN_PROCESS", None)
+    return subprocess.Popen(
+        [sys.executable, "-m", "playground", *args],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def wait_until(predicate, timeout_s: float = 30.0) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return predicate()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
+def test_a_signal_during_a_hanging_import_leaves_no_process(tmp_path, sig):
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "hangs.py").write_text(HANGS, encoding="utf-8")
+    (tmp_path / "tools" / "spins.py").write_text(SPINS, encoding="utf-8")
+    marker = uuid.uuid4().hex
+    proc = start(["list", "--tools", str(tmp_path / "tools")], marker, tmp_path)
+    # the worker (and its watchdog) started and are importing
+    assert wait_until(lambda: len(marked(marker)) >= 3), marked(marker)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    if sig != signal.SIGKILL:
+        assert proc.returncode == 128 + sig
+        assert err.strip().splitlines()[-1] == f"error: terminated ({sig.name})"
+    assert wait_until(lambda: not marked(marker), 5.0), marked(marker)
+
+
+def test_children_of_a_body_are_gone_when_the_command_ends(tmp_path):
+    (tmp_path / "spawner.py").write_text(TOOLS, encoding="utf-8")
+    marker = uuid.uuid4().hex
+    proc = start(
+        ["call", "spawn", "n:=40", "--tools", str(tmp_path / "spawner.py"), "--no-history",
+         "--format", "json"],
+        marker,
+        tmp_path,
+    )  # fmt: skip
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "the body left 40 child processes running" in out
+    assert wait_until(lambda: not marked(marker), 5.0), marked(marker)
+
+
+def test_ctrl_c_during_a_body_answers_at_once_and_keeps_the_record_as_cancelled(tmp_path):
+    (tmp_path / "spawner.py").write_text(TOOLS, encoding="utf-8")
+    marker = uuid.uuid4().hex
+    history = tmp_path / "h.db"
+    proc = start(
+        ["call", "slow", "--tools", str(tmp_path / "spawner.py"), "--history", str(history)],
+        marker,
+        tmp_path,
+    )
+    # the body runs once its child is there: the worker, its watchdog, the runner, the spare
+    # runner and the sleep
+    assert wait_until(lambda: any(_is_sleep(p) for p in marked(marker)), 60.0)
+    proc.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    _, err = proc.communicate(timeout=30)
+    assert time.monotonic() - sent < 1.0
+    assert proc.returncode == 130
+    assert err.strip().splitlines()[-1] == "error: interrupted"
+    assert wait_until(lambda: not marked(marker), 5.0), marked(marker)
+    import sqlite3
+
+    rows = sqlite3.connect(history).execute("SELECT tool, outcome FROM entries").fetchall()
+    assert rows == [("slow", "cancelled")]
+    listed = subprocess.run(
+        [sys.executable, "-m", "playground", "history", "--kind", "cancelled",
+         "--history", str(history), "--format", "jsonl"],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)},
+    )  # fmt: skip
+    assert listed.returncode == 0, listed.stderr
+    (line,) = listed.stdout.splitlines()
+    assert '"kind": "cancelled"' in line or '"kind":"cancelled"' in line
+
+
+def _is_sleep(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            return fh.read().startswith(b"sleep\0")
+    except OSError:
+        return False

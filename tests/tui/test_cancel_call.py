@@ -1,0 +1,55 @@
+"""ctrl+c in the TUI cancels the running call (issue 28 item 3): the body is stopped (its
+worker process ended), the record shown is ``cancelled``, and the next call runs."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from playground.tui.app import PlaygroundApp
+from playground.tui.views.call_view import CallView
+from playground.tui.widgets.record_view import RecordView
+from tests.tui.helpers import SIZE, settle, until
+
+SLOW = '''
+import time
+
+
+def nap(seconds: float) -> dict:
+    """Sleeps.
+
+    Args:
+        seconds: how long.
+    """
+    time.sleep(seconds)
+    return {"slept": seconds}
+
+
+__tools__ = [nap]
+__contracts__ = {"nap": {"timeout_s": 60, "cacheable": False}}
+'''
+
+
+@pytest.mark.worker_process  # ctrl+c ends the worker process that runs the body
+async def test_ctrl_c_cancels_a_running_call_and_the_next_call_runs(tmp_tool):
+    folder = tmp_tool(SLOW, name="napping.py")
+    app = PlaygroundApp(tools=[str(folder)], no_history=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        view = app.query_one(CallView)
+        assert await view.select_contract("nap")
+        app.query_one("#arg-form").set_field("seconds", "25")
+        await pilot.press("ctrl+r")
+        rv = app.query_one(RecordView)
+        await until(pilot, lambda: view.running, "the call runs")
+        pressed = time.monotonic()
+        await pilot.press("ctrl+c")
+        await until(pilot, lambda: not view.running, "the call is cancelled")
+        assert time.monotonic() - pressed < 1.0
+        assert rv.fields["kind"] == "cancelled"
+        assert view.last_record.error == "cancelled"
+        app.query_one("#arg-form").set_field("seconds", "0")
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: rv.fields.get("kind") == "ok", "the next call runs")
+        assert view.last_record.value == {"slept": 0.0}
