@@ -43,6 +43,7 @@ from playground.cli.common import (
     tools_paths,
     visible,
 )
+from playground.cli.html_option import HtmlOption, check_html_target, save_html
 from playground.cli.router_options import ModelOption, ModeOption, RouterOption
 from playground.core.canonical import shorten
 from playground.routing import registry
@@ -152,6 +153,7 @@ def ask(
     mcp_server: McpServerOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
+    html: HtmlOption = None,
 ) -> None:
     """Ask a question: the router picks tools, the gate runs them, the loop repairs or gives up.
 
@@ -164,6 +166,7 @@ def ask(
     with boundary():
         if not question.strip():
             fail("the question is empty")
+        check_html_target(html)
         from playground.core.canonical import JsonInputError, check_text
 
         try:
@@ -196,6 +199,9 @@ def ask(
             from playground.batch.replay import save_golden
 
             save_golden(save, pg.registry, "episode", data)
+        from playground.batch.html_report import episode_page
+
+        save_html(html, lambda: episode_page(data))
         if episode.end == "router_error":
             note(episode.reply)
         if fmt is OutputFormat.table:

@@ -43,6 +43,7 @@ from playground.cli.common import (
     open_workbench,
     tools_paths,
 )
+from playground.cli.html_option import HtmlOption, check_html_target, save_html
 from playground.cli.router_options import ModelOption, ModeOption, RouterOption
 from playground.errors import UsageError
 from playground.routing import registry
@@ -174,6 +175,7 @@ def eval_cases(
             "offline router is never limited unless this is given).",
         ),
     ] = None,
+    html: HtmlOption = None,
 ) -> None:
     """Judge a router's FIRST move on every question: selection rate, false-selection rate,
     wrong-tool rate, argument accuracy, per-tool precision/recall and a confusion matrix."""
@@ -184,6 +186,7 @@ def eval_cases(
     # jsonl streams: each result is written as it is judged and nothing per case is kept
     stream = fmt is EvalFormat.jsonl and not compare_with
     with boundary():
+        check_html_target(html)
         check_case_path(cases)  # missing file: UsageError → exit 2 before loading tools
         if next(iter(iter_case_file(cases)), None) is None:  # rates over no case: say so first
             raise UsageError(
@@ -242,6 +245,7 @@ def eval_cases(
         }
         if stream or not all(map(no_case_judged, reports)):  # rates of nothing: the error alone
             _emit(fmt, reports, comparison, misses, streamed=stream)
+            save_html(html, functools.partial(_html_page, reports, comparison))
     if any(r.interrupted for r in reports):
         error_line("interrupted: the cases judged so far are above")
         raise typer.Exit(int(ExitCode.INTERRUPTED))
@@ -267,6 +271,13 @@ class _Cases:
 
     def __iter__(self) -> Any:
         return iter(self._reader(self._path))
+
+
+def _html_page(reports: list[Any], comparison: Any) -> str:
+    from playground.batch.html_report import eval_page
+
+    flips = [f.to_json() for f in comparison.flips] if comparison else []
+    return eval_page([r.to_json() for r in reports], flips)
 
 
 def _count_cases(path: Path) -> int:

@@ -35,6 +35,7 @@ from playground.cli.common import (
     stop_if_nothing_loaded,
     visible,
 )
+from playground.cli.html_option import HtmlOption
 from playground.errors import UsageError
 
 history_app = typer.Typer(
@@ -256,11 +257,20 @@ def _json_array(lines: Iterator[str]) -> Iterator[str]:
 
 
 def show(
-    entry_id: IdArgument, history: HistoryOption = None, fmt: FormatOption = OutputFormat.table
+    entry_id: IdArgument,
+    history: HistoryOption = None,
+    fmt: FormatOption = OutputFormat.table,
+    html: HtmlOption = None,
 ) -> None:
     """Show one entry: its record (a call) or episode, the router and the declaration hashes."""
+    from playground.cli.html_option import check_html_target, save_html
+
     with boundary():
+        check_html_target(html)
         entry = _entry(_store(history), entry_id)
+        from playground.batch.html_report import history_page
+
+        save_html(html, lambda: history_page(entry.to_json()))
         if fmt is OutputFormat.table:
             from rich.console import Group
             from rich.text import Text
