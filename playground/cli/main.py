@@ -58,6 +58,7 @@ COMMAND_MODULES: dict[str, str] = {
     "report": "cmd_report",
     "history": "cmd_history",
     "replay": "cmd_replay",
+    "serve": "cmd_serve",
 }
 
 
