@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import ipaddress
 import logging
@@ -185,7 +186,7 @@ class PlaygroundServer(Server):
                 self.command,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
-                close=websocket.close,
+                close=functools.partial(_close, websocket),
                 download_manager=self.download_manager,
                 debug=self.debug,
             )
@@ -203,6 +204,10 @@ class PlaygroundServer(Server):
                 session.kill_group()
                 self.sessions.discard(session)
         return websocket
+
+
+async def _close(websocket: web.WebSocketResponse) -> None:
+    await websocket.close()
 
 
 def _int(text: str | None, default: int) -> int:
