@@ -284,7 +284,7 @@ def record_item(
         "cls": "ok" if ok is True else ("bad" if ok is False else ""),
         "open": open_,
         "fields": fields,
-        "images": images_in(record.get("value")),
+        "images": images_in([record.get("value"), record.get("media")]),
         "blocks": blocks,
         "children": [],
     }

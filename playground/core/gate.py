@@ -183,6 +183,7 @@ class Gate:
         run = source.call(contract, args, contract.timeout_s)
         if run.output:
             record.printed += run.output
+        record.media = list(run.media)
         if run.error is not None and run.error.frames:
             record.traceback = [dataclasses.asdict(f) for f in run.error.frames]
         out = self._outcome_of(contract, run)

@@ -69,6 +69,27 @@ def block_value(block: Any) -> Any:
     return dumped
 
 
+#: The largest image (base64 characters) a record keeps with its data (:func:`result_media`).
+MEDIA_LIMIT_CHARS = 1_000_000
+_MEDIA_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
+
+
+def result_media(
+    result: types.CallToolResult, limit: int = MEDIA_LIMIT_CHARS
+) -> list[dict[str, Any]]:
+    """The image blocks of a result with their data, ``[{"type": "image", "mimeType", "data"}]``
+    (PNG, JPEG, GIF or WebP; at most ``limit`` base64 characters each, larger ones left out).
+    The value keeps only ``{"type", "mimeType", "bytes"}`` (it is what the model reads back);
+    this is for showing the picture (``--html``), never part of the wire JSON."""
+    return [
+        {"type": "image", "mimeType": b.mime_type, "data": b.data}
+        for b in result.content
+        if isinstance(b, types.ImageContent)
+        and b.mime_type in _MEDIA_TYPES
+        and len(b.data) <= limit
+    ]
+
+
 def result_text(result: types.CallToolResult) -> str:
     """The text blocks of a result joined with newlines (what an ``isError`` result says)."""
     return "\n".join(b.text for b in result.content if isinstance(b, types.TextContent)).strip()

@@ -555,7 +555,7 @@ class McpSource:
             kind, payload = "down", self._describe(exc)
         run = BodyRun()
         if kind == "ok":
-            run.value = payload
+            run.value, run.media = payload
         elif kind == "is_error":
             run.error = error_of_result(self.spec.name, payload)
         elif kind == "rpc":
@@ -622,7 +622,7 @@ class McpSource:
         import mcp.types as types
         from mcp.shared.exceptions import MCPError
 
-        from playground.core.mcp_results import result_value
+        from playground.core.mcp_results import result_media, result_value
 
         try:
             session = await self._session_for_call()
@@ -658,7 +658,7 @@ class McpSource:
             return "malformed", " ".join(str(exc).split())[:300]
         if result.is_error:
             return "is_error", result
-        return "ok", result_value(result)
+        return "ok", (result_value(result), result_media(result))
 
     async def _check_after_cancel(self, session: Any) -> None:
         """After a cancelled call: ping; a stdio server that does not answer within

@@ -47,7 +47,9 @@ class CallRecord:
     body's own frames ``{file, line, function, code}``, innermost last; never in wire JSON),
     ``source`` (the tool source that ran the body: ``worker``, ``in-process``, ``mcp:...``). ``warnings``
     (notes that do not fail the call, e.g. a result over the token budget:
-    :mod:`playground.core.budget`).
+    :mod:`playground.core.budget`). ``media``: the images an MCP result carried, with their
+    base64 data (``{"type": "image", "mimeType", "data"}``; the value names them by size only,
+    and they are never in the wire JSON), for ``--html`` pages.
     """
 
     tool: str
@@ -74,6 +76,7 @@ class CallRecord:
     warnings: list[str] = field(default_factory=list)
     reasons: list[dict[str, str]] = field(default_factory=list)
     side_effects: dict[str, Any] = field(default_factory=dict)
+    media: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict (the field order of DESIGN.md first)."""

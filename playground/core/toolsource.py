@@ -66,6 +66,8 @@ class BodyRun:
     time of the body in ms. ``refused`` / ``refused_message``: a result reason
     (``not_serializable``, ``too_big``) when the source refused the value before it could cross
     to the playground (then ``value`` is ``None``), and the model-facing sentence saying why.
+    ``media``: the images of an MCP result with their base64 data
+    (:func:`playground.core.mcp_results.result_media`), which ``value`` names by size only.
     """
 
     value: Any = None
@@ -76,6 +78,7 @@ class BodyRun:
     duration_ms: float = 0.0
     refused: str = ""
     refused_message: str = ""
+    media: list[dict[str, Any]] = field(default_factory=list)
 
 
 #: at most this many characters of a body's printed output are kept in a record

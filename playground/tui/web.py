@@ -9,6 +9,8 @@ rule, per-tab sessions and an end that leaves no process behind.
   ``secrets.token_urlsafe(24)``, printed once in the URL): a request without it (or with a
   wrong one) gets 403. The page that came with the right token gets it as an HttpOnly,
   SameSite=Strict cookie, so its scripts, styles and websocket pass too.
+* The page is textual-serve's own (``serve_templates/app_index.html``) without its Google
+  Fonts link: it requests nothing but this server.
 * The page's URLs are built from the request's ``Host`` (textual-serve builds them from the
   bind address, which is ``0.0.0.0`` for "every address").
 * Quitting (ctrl+c, SIGTERM) sends every session's TUI the quit message, waits up to
@@ -28,6 +30,7 @@ import os
 import secrets
 import signal
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
@@ -83,7 +86,13 @@ class PlaygroundServer(Server):
     on a loopback address) is required in every request."""
 
     def __init__(self, command: str, host: str, port: int, token: str | None) -> None:
-        super().__init__(command, host=host, port=port, title="Tool Playground")
+        super().__init__(
+            command,
+            host=host,
+            port=port,
+            title="Tool Playground",
+            templates_path=str(Path(__file__).parent / "serve_templates"),
+        )
         self.token = token
         self.sessions: set[_Session] = set()
         self.announce: Callable[[str], None] = lambda line: print(line, flush=True)

@@ -44,6 +44,7 @@ def test_commands_are_registered_in_help_order():
         "probe",
         "report",
         "replay",
+        "serve",
     ]
     assert [g.name for g in app.registered_groups] == ["history"]
 

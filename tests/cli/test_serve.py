@@ -29,10 +29,13 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start(*args: str) -> tuple[subprocess.Popen[str], str]:
-    """Start ``playground serve ARGS`` and return it with the URL it printed."""
+def start(*args: str, state: Path | None = None) -> tuple[subprocess.Popen[str], str]:
+    """Start ``playground serve ARGS`` and return it with the URL it printed (``state``: the
+    sessions' $XDG_STATE_HOME, where the TUI remembers the last contract run)."""
     # tool bodies in their worker process (the default): stopping must end the workers too
     env = {**os.environ, "PLAYGROUND_HISTORY": "off", "PLAYGROUND_IN_PROCESS": "0"}
+    if state is not None:
+        env["XDG_STATE_HOME"] = str(state)
     proc = subprocess.Popen(
         [sys.executable, "-m", "playground", "serve", "--tools", str(SHOP), *args],
         stdout=subprocess.PIPE,
