@@ -11,7 +11,7 @@ it makes no network request and runs nothing even if it were opened from a hosti
 Styles are inline, charts are inline SVG, images a tool returned are ``data:`` URIs. Episodes'
 steps, records and wire JSON per provider sit in collapsible ``<details>``.
 
-Size: a 1,000-case eval is about 0.5 MB (each case is one table row; the router's explanation
+Size: a 1,000-case eval is about 0.2 MB (each case is one table row; the router's explanation
 of each case is left to ``--format json``). Korean text renders with a font stack with CJK
 fallbacks and a UTF-8 ``<meta charset>``.
 """
@@ -28,6 +28,7 @@ from typing import Any
 import jinja2
 
 from playground.batch.outfiles import write_files
+from playground.errors import UsageError
 
 #: Series colours of the charts (base / compare / further runs).
 SERIES_COLORS = ("#3b6fd6", "#d6813b", "#2f9e77", "#9b59b6", "#c0392b", "#7f8c8d")
@@ -93,8 +94,6 @@ def write_html(path: str | Path, text: str, *, force: bool = False) -> Path:
     :class:`playground.errors.UsageError` (one line) when it cannot."""
     target = Path(path)
     if target.name in ("", ".", ".."):
-        from playground.errors import UsageError
-
         raise UsageError(f"--html {path}: give a file name")
     return write_files(target.parent, {target.name: text}, force=force)[0]
 

@@ -225,7 +225,7 @@ def eval_cases(
                 progress=callback,
                 rpm=limit,
                 label=label,
-                keep_results=not stream,
+                keep_results=not stream or html is not None,  # the page lists every case
                 on_result=_echo_result(label) if stream else None,
                 on_problem=_echo_problem(label) if stream else None,
             )
