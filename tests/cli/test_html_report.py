@@ -305,3 +305,14 @@ def test_check_probe_report_replay_and_history_pages(tmp_path, monkeypatch):
     page = Page(shown.read_text(encoding="utf-8"))
     assert_self_contained(page)
     assert question in page.plain and any(t.startswith("step 6 · reply") for t in page.text)
+
+
+def test_a_streamed_eval_page_still_lists_every_case(tmp_path):
+    out = tmp_path / "stream.html"
+    result = run(["eval", str(CASES), "--tools", str(SHOP), "-f", "jsonl", "--html", str(out)])
+    assert result.exit_code == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    judged = [line for line in lines if "question" in line]
+    assert len(judged) == 63  # each result written once, as it was judged
+    page = Page(out.read_text(encoding="utf-8"))
+    assert [row[1] for row in page.tables[-1][1:]] == [r["question"] for r in judged]
