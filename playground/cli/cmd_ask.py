@@ -49,6 +49,7 @@ from playground.cli.common import (
     stop_if_nothing_loaded,
     tools_paths,
 )
+from playground.cli.html_option import HtmlOption, check_html_target, save_html
 from playground.cli.router_options import ModelOption, ModeOption, RouterOption
 from playground.core.canonical import shorten
 from playground.core.untrusted import dumps, shown
@@ -166,6 +167,7 @@ def ask(
     mcp_log_level: McpLogLevelOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
+    html: HtmlOption = None,
 ) -> None:
     """Ask a question: the router picks tools, the gate runs them, the loop repairs or gives up.
 
@@ -179,6 +181,7 @@ def ask(
         if not question.strip():
             fail("the question is empty")
         check_save_target(save, force)
+        check_html_target(html, force=force)
         from playground.core.canonical import JsonInputError, check_text
 
         try:
@@ -223,6 +226,9 @@ def ask(
             from playground.batch.replay import save_golden
 
             save_golden(save, pg.registry, "episode", data, force=force)
+        from playground.batch.html_report import episode_page
+
+        save_html(html, lambda: episode_page(data), force=force)
         if episode.end == "router_error":
             note(episode.reply)
         if fmt is OutputFormat.table:

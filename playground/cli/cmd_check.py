@@ -39,6 +39,7 @@ from playground.cli.common import (
     open_workbench,
     stop_if_nothing_loaded,
 )
+from playground.cli.html_option import HtmlOption, check_html_target, save_html
 from playground.errors import UsageError
 
 
@@ -63,6 +64,7 @@ def check(
     mcp_log_level: McpLogLevelOption = None,
     in_process: InProcessOption = False,
     fmt: FormatOption = OutputFormat.table,
+    html: HtmlOption = None,
 ) -> None:
     """Run every case of a file through one gate (the cache carries across lines); exit 1 if any fails.
 
@@ -72,6 +74,7 @@ def check(
     from playground.batch.check import read_cases, run_cases
 
     with boundary():
+        check_html_target(html)
         parsed = read_cases(cases)  # a missing file is a UsageError: exit 2 before loading tools
         if not parsed:  # passing zero cases proves nothing: say so, as eval does
             raise UsageError(
@@ -111,6 +114,9 @@ def check(
                 from playground.cli import render
 
                 render.console().print(render.check_table(report.to_json()))
+        from playground.batch.html_report import check_page
+
+        save_html(html, lambda: check_page(report.to_json()))
     for result in report.results:
         for text in result.notes:  # a declaration changed since the line was written
             note_line(f"{cases}: line {result.case.line}: {text}")

@@ -50,6 +50,7 @@ from playground.cli.common import (
     open_workbench,
     tools_paths,
 )
+from playground.cli.html_option import HtmlOption, check_html_target, save_html
 from playground.cli.router_options import ModelOption, ModeOption, RouterOption
 from playground.core.untrusted import shown
 from playground.errors import UsageError
@@ -188,6 +189,7 @@ def eval_cases(
             "offline router is never limited unless this is given).",
         ),
     ] = None,
+    html: HtmlOption = None,
 ) -> None:
     """Judge a router's FIRST move on every question: selection rate, false-selection rate,
     wrong-tool rate, argument accuracy, per-tool precision/recall and a confusion matrix."""
@@ -198,6 +200,7 @@ def eval_cases(
     # jsonl streams: each result is written as it is judged and nothing per case is kept
     stream = fmt is EvalFormat.jsonl and not compare_with
     with boundary():
+        check_html_target(html)
         check_case_path(cases)  # missing file: UsageError → exit 2 before loading tools
         if next(iter(iter_case_file(cases)), None) is None:  # rates over no case: say so first
             raise UsageError(
@@ -248,7 +251,7 @@ def eval_cases(
                 progress=callback,
                 rpm=limit,
                 label=label,
-                keep_results=not stream,
+                keep_results=not stream or html is not None,  # the page lists every case
                 on_result=_echo_result(label) if stream else None,
                 on_problem=_echo_problem(label) if stream else None,
             )
@@ -268,6 +271,7 @@ def eval_cases(
         }
         if stream or not all(map(no_case_judged, reports)):  # rates of nothing: the error alone
             _emit(fmt, reports, comparison, misses, streamed=stream)
+            save_html(html, functools.partial(_html_page, reports, comparison))
     if any(r.interrupted for r in reports):
         error_line("interrupted: the cases judged so far are above")
         raise typer.Exit(int(ExitCode.INTERRUPTED))
@@ -293,6 +297,13 @@ class _Cases:
 
     def __iter__(self) -> Any:
         return iter(self._reader(self._path))
+
+
+def _html_page(reports: list[Any], comparison: Any) -> str:
+    from playground.batch.html_report import eval_page
+
+    flips = [f.to_json() for f in comparison.flips] if comparison else []
+    return eval_page([r.to_json() for r in reports], flips)
 
 
 def _count_cases(path: Path) -> int:

@@ -35,6 +35,7 @@ from playground.cli.common import (
     open_workbench,
     stop_if_nothing_loaded,
 )
+from playground.cli.html_option import HtmlOption
 from playground.core.untrusted import shown
 from playground.errors import UsageError
 
@@ -263,11 +264,20 @@ def _json_array(lines: Iterator[str]) -> Iterator[str]:
 
 
 def show(
-    entry_id: IdArgument, history: HistoryOption = None, fmt: FormatOption = OutputFormat.table
+    entry_id: IdArgument,
+    history: HistoryOption = None,
+    fmt: FormatOption = OutputFormat.table,
+    html: HtmlOption = None,
 ) -> None:
     """Show one entry: its record (a call) or episode, the router and the declaration hashes."""
+    from playground.cli.html_option import check_html_target, save_html
+
     with boundary():
+        check_html_target(html)
         entry = _entry(_store(history), entry_id)
+        from playground.batch.html_report import history_page
+
+        save_html(html, lambda: history_page(entry.to_json()))
         if fmt is OutputFormat.table:
             from rich.console import Group
             from rich.text import Text

@@ -38,6 +38,7 @@ from playground.cli.common import (
     open_workbench,
     unknown_tool_message,
 )
+from playground.cli.html_option import HtmlOption, check_html_target, save_html
 from playground.core.record import VALID
 
 if TYPE_CHECKING:
@@ -68,6 +69,7 @@ def probe(
             "report where the server and the schema disagree (read-only tools only).",
         ),
     ] = False,
+    html: HtmlOption = None,
 ) -> None:
     """Send every derived input (missing, wrong types, true for an integer, bounds, enum and pattern
     misses, a bad date, an unknown argument, the arguments as a JSON string) through the gate and
@@ -75,6 +77,7 @@ def probe(
     from playground.batch.probe import probe_contract
 
     with boundary():
+        check_html_target(html)
         pg = open_workbench(
             tools,
             wire=False,
@@ -106,6 +109,9 @@ def probe(
             emit_json_lines(c.to_json() for c in report.cases)
         else:
             _print_table(report)
+        from playground.batch.html_report import probe_page
+
+        save_html(html, lambda: probe_page(report.to_json()))
     finish(pg, ExitCode.OK if report.ok else ExitCode.FAILED)
 
 

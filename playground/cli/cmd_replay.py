@@ -27,6 +27,7 @@ from playground.cli.common import (
     note_line,
     open_workbench,
 )
+from playground.cli.html_option import HtmlOption, check_html_target, save_html
 from playground.core.untrusted import shown
 
 
@@ -55,6 +56,7 @@ def replay(
             "--format", "-f", help="table, json, jsonl or junit (JUnit XML).", case_sensitive=False
         ),
     ] = ReplayFormat.table,
+    html: HtmlOption = None,
 ) -> None:
     """Replay golden episodes: same question or call, compared field by field (router choice,
     arguments, verdicts, kinds, values, reply); a changed declaration is named as the cause.
@@ -68,6 +70,7 @@ def replay(
         return choice.router, list(choice.notes)
 
     with boundary():
+        check_html_target(html)
         pg = open_workbench(tools, in_process=in_process)
         results = []
         for path in files:
@@ -85,6 +88,9 @@ def replay(
             typer.echo(shown(to_junit(results)), nl=False)  # XML 1.0 cannot carry C0 controls
         elif fmt is ReplayFormat.table:
             _print_table(results)
+        from playground.batch.html_report import replay_page
+
+        save_html(html, lambda: replay_page([r.to_json() for r in results]))
     code = ExitCode.OK
     if any(r.drifts and not r.updated for r in results):
         code = ExitCode.FAILED

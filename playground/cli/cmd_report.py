@@ -33,6 +33,7 @@ from playground.cli.common import (
     mcp_specs,
     wants_in_process,
 )
+from playground.cli.html_option import HtmlOption, check_html_target, save_html
 
 
 def report(
@@ -62,6 +63,7 @@ def report(
     mcp_log_level: McpLogLevelOption = None,
     fmt: FormatOption = OutputFormat.table,
     in_process: InProcessOption = False,
+    html: HtmlOption = None,
 ) -> None:
     """Measure the tools (seed 003 step 8) and write tool_report.json and tool_report.md.
 
@@ -69,6 +71,7 @@ def report(
     from playground.batch.report import DEFAULT_TOOLS, measure, write_report
 
     with boundary():
+        check_html_target(html, force=force)
         specs = mcp_specs(
             mcp,
             mcp_url,
@@ -88,6 +91,9 @@ def report(
             mcp=specs,
         )
         json_path, md_path = write_report(data, out or Path("."), force=force)
+        from playground.batch.html_report import report_page
+
+        save_html(html, lambda: report_page(data), force=force)
         if fmt is OutputFormat.table:
             from rich.table import Table
 

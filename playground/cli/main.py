@@ -66,6 +66,7 @@ COMMAND_MODULES: dict[str, str] = {
     "replay": "cmd_replay",
     "resources": "cmd_mcp",
     "prompts": "cmd_mcp",
+    "serve": "cmd_serve",
 }
 
 

@@ -46,6 +46,7 @@ def test_commands_are_registered_in_help_order():
         "replay",
         "resources",
         "prompts",
+        "serve",
     ]
     assert [g.name for g in app.registered_groups] == ["history"]
 

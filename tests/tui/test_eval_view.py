@@ -120,3 +120,41 @@ async def test_the_progress_bar_shows_only_with_an_evaluation_and_every_bad_line
         status = str(view.query_one("#eval-status").render())
         assert bar.display and "6 bad line(s)" in status
         assert "+3 more (playground eval lists them all)" in status
+
+
+async def test_the_rates_chart_draws_each_run_and_before_after_on_the_same_file(
+    tools_dir, tmp_path
+):
+    """Issue 26 item 3: the rates as a plotext chart (percent per rate); evaluating the same
+    case file again (after editing it or the tools) draws the last run as "before"."""
+    from textual_plotext import PlotextPlot
+
+    from playground.tui.views.eval_view import RATE_LABELS
+
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(
+        "\n".join(json.dumps(c, ensure_ascii=False) for c in CASES[:3]) + "\n", encoding="utf-8"
+    )
+    app = PlaygroundApp(tools=[str(tools_dir)])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f4")
+        await pilot.pause()
+        view = await app.view("evaluate")
+        chart = view.query_one("#eval-chart", PlotextPlot)
+        assert not chart.display  # nothing evaluated yet
+        view = await run_eval(app, pilot, str(cases))
+        first = view.report.metrics.rates()
+        expected = [round(100 * (first[k] or 0.0), 1) for k, _l, _b in RATE_LABELS]
+        assert view.chart_series == [("rates", expected)] and expected[0] == 100.0
+        assert chart.display
+        with cases.open("a", encoding="utf-8") as handle:  # one case the router gets wrong
+            handle.write(json.dumps(CASES[3], ensure_ascii=False) + "\n")
+        view = await run_eval(app, pilot, str(cases))
+        second = view.report.metrics.rates()
+        after = [round(100 * (second[k] or 0.0), 1) for k, _l, _b in RATE_LABELS]
+        assert view.chart_series == [("before", expected), ("after", after)]
+        assert after[0] == round(100 * 2 / 3, 1)  # 2 of 3 should-use cases selected
+        await pilot.pause()
+        drawn = str(chart.render())
+        assert "before" in drawn and "after" in drawn and "rates % (before / after)" in drawn

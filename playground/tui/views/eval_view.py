@@ -1,7 +1,8 @@
 """The Evaluate view: run a routing case file (``playground.batch.evaluate.evaluate``) in a
-worker and show the rates as bars, per-tool precision/recall, the confusion matrix and the
-failing questions (Enter on one opens it in Ask mode); plus the schema lint of one contract
-(``playground.batch.lint.lint_contract``).
+worker and show the rates as a chart (textual-plotext; before/after when the same case file
+was evaluated before in this session, e.g. after editing a docstring and ctrl+l) and as bars,
+per-tool precision/recall, the confusion matrix and the failing questions (Enter on one opens
+it in Ask mode); plus the schema lint of one contract (``playground.batch.lint.lint_contract``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Select, Static
+from textual_plotext import PlotextPlot
 
 from playground.core.untrusted import shown
 from playground.routing import registry
@@ -37,6 +39,8 @@ RATE_LABELS = (
     ("argument_accuracy", "argument accuracy", False),
 )
 SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "dim"}
+#: The rates' short names under the chart's bars, in the order of :data:`RATE_LABELS`.
+CHART_LABELS = ("select", "false-sel", "wrong", "asked", "args")
 
 
 def pct(rate: float | None) -> str:
@@ -126,6 +130,13 @@ class EvalView(Vertical):
         self.failing: list[Any] = []
         self.rates_text = ""
         self.lint_text = ""
+        #: What the chart draws: ``[(series name, [percent per rate of RATE_LABELS])]`` —
+        #: ``[("after" | "rates", ...)]``, or ``[("before", ...), ("after", ...)]`` when the same
+        #: case file was evaluated before (None rates drawn as 0).
+        self.chart_series: list[tuple[str, list[float]]] = []
+        self._last: tuple[str, list[float]] | None = None  # the last run: case file, rates
+        self._before: list[float] | None = None  # the run before it on the same file
+        self._drawn: Any = None  # the report the chart shows (shown again: same chart)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="eval-bar"):
@@ -140,6 +151,7 @@ class EvalView(Vertical):
         with Horizontal(id="eval-body"):
             with VerticalScroll(id="eval-left"):
                 yield Label("Rates", classes="section")
+                yield PlotextPlot(id="eval-chart")
                 yield Static("-", id="eval-rates")
                 yield Label("Lint (seed 002) for", classes="section")
                 yield Select([], id="lint-contract", prompt="(contract)")
@@ -154,8 +166,9 @@ class EvalView(Vertical):
         self.query_one("#failing", DataTable).add_columns(
             "line", "category", "expected", "chosen", "question", "reason"
         )
-        # no evaluation yet: no bar (an empty one pulses as if something ran)
+        # no evaluation yet: no bar (an empty one pulses as if something ran), no chart
         self.query_one("#eval-progress", ProgressBar).display = False
+        self.query_one("#eval-chart", PlotextPlot).display = False
 
     def watch_running(self, running: bool) -> None:
         self.query_one("#eval-run", Button).disabled = running
@@ -284,6 +297,7 @@ class EvalView(Vertical):
         counts = metrics.get("counts", {})
         self.rates_text = "\n".join(rate_lines(metrics))
         self.query_one("#eval-rates", Static).update(rates_renderable(metrics))
+        self._draw_chart(report, metrics)
         status = (
             f"{report.source}: {counts.get('passed', 0)}/{counts.get('total', 0)} passed · router "
             f"{report.router} · {report.duration_ms / 1000:.1f} s"
@@ -316,6 +330,37 @@ class EvalView(Vertical):
                 plain(result.reason()),
                 key=str(i),
             )
+
+    def _draw_chart(self, report: Any, metrics: dict[str, Any]) -> None:
+        """Draw the rates (percent) as bars; with the previous run of the same case file beside
+        them as "before" (a report shown again keeps its chart)."""
+        now = [round(100 * (metrics.get(key) or 0.0), 1) for key, _label, _bad in RATE_LABELS]
+        source = str(report.source)
+        if report is not self._drawn:
+            same_file = self._last is not None and self._last[0] == source
+            self._before = self._last[1] if same_file and self._last is not None else None
+            self._last, self._drawn = (source, now), report
+        if self._before is not None:
+            self.chart_series = [("before", self._before), ("after", now)]
+        else:
+            self.chart_series = [("rates", now)]
+        chart = self.query_one("#eval-chart", PlotextPlot)
+        plt = chart.plt
+        plt.clear_data()
+        plt.clear_figure()
+        if len(self.chart_series) == 2:
+            plt.multiple_bar(  # type: ignore[call-arg]  # plotext takes labels=; its stub says label
+                list(CHART_LABELS),
+                [values for _name, values in self.chart_series],
+                labels=[name for name, _values in self.chart_series],
+            )
+            plt.title("rates % (before / after)")
+        else:
+            plt.bar(list(CHART_LABELS), now)
+            plt.title("rates %")
+        plt.ylim(0, 100)
+        chart.display = True
+        chart.refresh()
 
     def _show_confusion(self, confusion: dict[str, Any]) -> None:
         labels = list(confusion.get("labels") or [])

@@ -1,0 +1,110 @@
+"""``playground serve``: the TUI in a browser (textual-serve; the server is
+:mod:`playground.tui.web`).
+
+Every browser tab is its own TUI session, each started with the same tool options as the
+command (``--tools``, ``--mcp*``, ``--in-process``, ``--history``/``--no-history``). Bound to
+127.0.0.1 by default; ``--host`` another address requires the token printed in the URL.
+Exit codes: 0 stopped with ctrl+c or SIGTERM; 2 a bad option or an address that cannot be
+bound.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from playground.cli.common import (
+    HistoryOption,
+    InProcessOption,
+    McpConfigOption,
+    McpHeaderOption,
+    McpOption,
+    McpServerOption,
+    McpUrlOption,
+    NoHistoryOption,
+    ToolsOption,
+    boundary,
+    fail,
+    mcp_specs,
+)
+
+
+def tui_command(
+    tools: list[Path] | None,
+    mcp: list[str] | None,
+    mcp_url: list[str] | None,
+    mcp_header: list[str] | None,
+    mcp_config: list[Path] | None,
+    mcp_server: list[str] | None,
+    in_process: bool,
+    history: Path | None,
+    no_history: bool,
+) -> str:
+    """The shell command line that opens one TUI session with these options (paths made
+    absolute, every word quoted; ``exec`` so the session's process is the TUI itself)."""
+    argv = [sys.executable, "-m", "playground"]
+    for path in tools or []:
+        argv += ["--tools", str(Path(path).resolve())]
+    for flag, values in (("--mcp", mcp), ("--mcp-url", mcp_url), ("--mcp-header", mcp_header)):
+        for value in values or []:
+            argv += [flag, value]
+    for path in mcp_config or []:
+        argv += ["--mcp-config", str(Path(path).resolve())]
+    for name in mcp_server or []:
+        argv += ["--mcp-server", name]
+    if in_process:
+        argv.append("--in-process")
+    if history is not None:
+        argv += ["--history", str(Path(history).resolve())]
+    if no_history:
+        argv.append("--no-history")
+    return "exec " + shlex.join(argv)
+
+
+def serve(
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            help="Address to listen on. Another than 127.0.0.1/::1/localhost requires the "
+            "token printed in the URL.",
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")
+    ] = 8000,
+    tools: ToolsOption = None,
+    mcp: McpOption = None,
+    mcp_url: McpUrlOption = None,
+    mcp_header: McpHeaderOption = None,
+    mcp_config: McpConfigOption = None,
+    mcp_server: McpServerOption = None,
+    in_process: InProcessOption = False,
+    history: HistoryOption = None,
+    no_history: NoHistoryOption = False,
+) -> None:
+    """Serve the TUI in a browser: each tab its own session on the same tools; ctrl+c ends
+    every session and its worker."""
+    with boundary():
+        mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)  # bad options: exit 2 now
+        for path in tools or []:
+            if not Path(path).exists():
+                fail(f"--tools {path}: no such file or folder")
+        command = tui_command(
+            tools, mcp, mcp_url, mcp_header, mcp_config, mcp_server, in_process, history, no_history
+        )
+        from playground.tui.web import serve as serve_web
+
+        try:
+            serve_web(command, host, port)
+        except OSError as exc:
+            fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` to ``app``."""
+    app.command("serve")(serve)
