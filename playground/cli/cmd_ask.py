@@ -43,7 +43,13 @@ from playground.cli.common import (
     tools_paths,
     visible,
 )
-from playground.cli.router_options import ModelOption, ModeOption, RouterOption
+from playground.cli.router_options import (
+    ApiOption,
+    BaseUrlOption,
+    ModelOption,
+    ModeOption,
+    RouterOption,
+)
 from playground.core.canonical import shorten
 from playground.routing import registry
 
@@ -125,6 +131,8 @@ def ask(
     router: RouterOption = registry.DEFAULT_ROUTER,
     model: ModelOption = None,
     mode: ModeOption = None,
+    base_url: BaseUrlOption = None,
+    api: ApiOption = None,
     dry_run: Annotated[
         bool,
         typer.Option(
@@ -171,7 +179,9 @@ def ask(
         except JsonInputError as exc:
             fail(str(exc))
         # no key for --router: exit 2 before loading anything (an MCP server, a worker)
-        choice = choose_router(router, model, mode, os.environ, dry_run=dry_run)
+        choice = choose_router(
+            router, model, mode, os.environ, dry_run=dry_run, base_url=base_url, api=api
+        )
         pg = open_workbench(
             tools,
             wire=not dry_run,
@@ -196,6 +206,9 @@ def ask(
             from playground.batch.replay import save_golden
 
             save_golden(save, pg.registry, "episode", data)
+        for move in data.get("moves") or []:  # what the provider did against the request
+            for text in move.get("notes") or []:
+                note(f"{pg.router.name}: {text}")
         if episode.end == "router_error":
             note(episode.reply)
         if fmt is OutputFormat.table:

@@ -1,4 +1,5 @@
-"""The router options ``ask`` and ``eval`` share: ``--router``, ``--model``, ``--mode``.
+"""The router options ``ask`` and ``eval`` share: ``--router``, ``--model``, ``--mode``,
+``--base-url``, ``--api``.
 
 Their help lists the routers of :mod:`playground.routing.registry` (names only: no backend is
 imported to print ``--help``); the values are checked when the router is built
@@ -28,7 +29,8 @@ ModelOption = Annotated[
     typer.Option(
         "--model",
         help="Model name, for a router with models (gemini: default gemini-3.6-flash, or "
-        "$PLAYGROUND_GEMINI_MODEL).",
+        "$PLAYGROUND_GEMINI_MODEL; openai: gpt-5-mini or $PLAYGROUND_OPENAI_MODEL; anthropic: "
+        "claude-haiku-4-5 or $PLAYGROUND_ANTHROPIC_MODEL; openai-compatible: required).",
     ),
 ]
 ModeOption = Annotated[
@@ -36,6 +38,23 @@ ModeOption = Annotated[
     typer.Option(
         "--mode",
         help="Function-calling mode, for a router with modes (gemini: AUTO, ANY, NONE or "
-        "VALIDATED).",
+        "VALIDATED; openai, anthropic, openai-compatible: AUTO, ANY or NONE).",
+    ),
+]
+BaseUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--base-url",
+        help="The API's base URL (openai-compatible: required, e.g. http://127.0.0.1:11434/v1 "
+        "for Ollama; openai, anthropic: another endpoint of the same API).",
+        show_default=False,
+    ),
+]
+ApiOption = Annotated[
+    str | None,
+    typer.Option(
+        "--api",
+        help="Which API the router speaks (openai: responses, the default, or chat).",
+        show_default=False,
     ),
 ]

@@ -54,10 +54,14 @@ def make_router(
     *,
     dry_run: bool = False,
     fallback: bool = False,
+    base_url: str | None = None,
+    api: str | None = None,
 ) -> Router:
     """The router of :func:`choose_router`; its notes are dropped — use :func:`choose_router`
     to show them. Raises :class:`UsageError` as that does."""
-    return choose_router(name, model, mode, environ, dry_run=dry_run, fallback=fallback).router
+    return choose_router(
+        name, model, mode, environ, dry_run=dry_run, fallback=fallback, base_url=base_url, api=api
+    ).router
 
 
 def choose_router(
@@ -68,6 +72,8 @@ def choose_router(
     *,
     dry_run: bool = False,
     fallback: bool = False,
+    base_url: str | None = None,
+    api: str | None = None,
 ) -> RouterChoice:
     """Build the router called ``name`` (a registered name, case-insensitive).
 
@@ -76,7 +82,9 @@ def choose_router(
     ``capabilities.modes`` (case-insensitive; else ignored with a note). ``environ``: where the
     key and the model variable are looked up (tests pass a dict). ``dry_run``: build the backend
     even without a key, and never with one. ``fallback``: without the key, build the default
-    router and say so in the notes instead of raising (the TUI only).
+    router and say so in the notes instead of raising (the TUI only). ``base_url`` / ``api``:
+    ``--base-url`` / ``--api``, for a backend whose ``options`` name them (else ignored with a
+    note).
 
     Raises :class:`UsageError` for an unknown name; for a backend that needs a key and finds
     none (not a dry run, no ``fallback``), with the backend's ``no_key_hint`` — one line naming
@@ -99,16 +107,21 @@ def choose_router(
         for option, given, supported in (
             ("--model", model, spec.default_model is not None),
             ("--mode", mode, bool(spec.capabilities.modes)),
+            ("--base-url", base_url, "base_url" in spec.options),
+            ("--api", api, "api" in spec.options),
         )
         if given and not supported
     ]
     if ignored:
         verb = "does" if len(ignored) == 1 else "do"
         notes.append(f"{' and '.join(ignored)} {verb} not apply to the {spec.name} router; ignored")
+    supported = spec.options
     settings = RouterSettings(
         model=spec.model_for(model, environ),
         mode=mode.upper() if mode and spec.capabilities.modes else None,
         api_key=None if dry_run else key,
         dry_run=dry_run,
+        base_url=base_url.strip() if base_url and "base_url" in supported else None,
+        api=api.strip().lower() if api and "api" in supported else None,
     )
     return RouterChoice(spec.build(settings), spec.name, notes)
