@@ -58,3 +58,20 @@ ApiOption = Annotated[
         show_default=False,
     ),
 ]
+RoutersOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--router",
+        "-r",
+        help=f"Who picks the tools: {' | '.join(registry.names())} (default "
+        f"{registry.DEFAULT_ROUTER}). Repeat it to run the same cases on each router side by "
+        "side; NAME:MODEL picks that router's model (openai:gpt-5-mini).",
+        show_default=False,
+    ),
+]
+
+
+def split_router(value: str) -> tuple[str, str | None]:
+    """``NAME`` or ``NAME:MODEL`` -> ``(name, model or None)``."""
+    name, _, model = value.partition(":")
+    return name.strip(), (model.strip() or None)

@@ -18,6 +18,7 @@ is a note). Every other failure raises :class:`~playground.errors.RouterError` w
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -170,6 +171,8 @@ class AnthropicRouter:
         self.max_tokens = max_tokens
         self.timeout_s = timeout_s
         self.sleep = sleep or time.sleep
+        self._sdk_client: Anthropic | None = None
+        self._client_lock = threading.Lock()
 
     def _client(self, api_key: str, http_client: httpx2.Client | None) -> Anthropic:
         from anthropic import Anthropic
@@ -212,7 +215,10 @@ class AnthropicRouter:
         """
         if not self.api_key:
             raise RouterError(NO_KEY_HINT)
-        client = self._client(self.api_key, self.http_client)
+        with self._client_lock:  # built once: its connection pool serves every request
+            if self._sdk_client is None:
+                self._sdk_client = self._client(self.api_key, self.http_client)
+            client = self._sdk_client
         body = self.request_body(conversation, declarations)
         response, notes = send(lambda: client.messages.create(**body), sdk_failure, self.sleep)
         move = self._move_from_response(response)

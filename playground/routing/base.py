@@ -125,7 +125,8 @@ class RouterCapabilities:
     ``repairs``: who repairs a failed call in a question episode — ``"loop"`` (the REPAIRS
     table stands in for a model, seed 003) or ``"model"`` (the model reads the error and tries
     again, seed 004). ``default_rpm``: requests per minute ``eval`` keeps to by default
-    (``None``: unlimited).
+    (``None``: unlimited). ``deterministic``: the same conversation always gets the same move
+    (``eval --repeat N`` runs it once per case: N of N by construction).
     """
 
     explains: bool = False
@@ -134,6 +135,7 @@ class RouterCapabilities:
     modes: tuple[str, ...] = ()
     repairs: Literal["loop", "model"] = "loop"
     default_rpm: float | None = None
+    deterministic: bool = False
 
 
 @runtime_checkable

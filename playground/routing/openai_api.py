@@ -379,9 +379,12 @@ class OpenAIRouter:
         self.base_url = base_url
         self.http_client = http_client
         self.timeout_s = timeout_s
+        import threading
         import time
 
         self.sleep = sleep or time.sleep
+        self._sdk_client: OpenAI | None = None
+        self._client_lock = threading.Lock()
 
     @classmethod
     def apis(cls) -> tuple[str, ...]:
@@ -389,6 +392,14 @@ class OpenAIRouter:
         return APIS
 
     # -- request -------------------------------------------------------------------------------
+    def _live_client(self) -> OpenAI:
+        """The SDK client of :meth:`next_move`, built once (its connection pool is reused by
+        every request, from any thread: ``eval --jobs``)."""
+        with self._client_lock:
+            if self._sdk_client is None:
+                self._sdk_client = self._client(self._key(), self.http_client)
+            return self._sdk_client
+
     def _key(self) -> str:
         if not self.api_key:
             raise RouterError(NO_KEY_HINT)
@@ -442,7 +453,7 @@ class OpenAIRouter:
         :class:`RouterError`: no key, an HTTP error (after retries for 429 / 5xx), a network
         error, an answer without a choice.
         """
-        client = self._client(self._key(), self.http_client)
+        client = self._live_client()
         body = self.request_body(conversation, declarations)
         response, notes = send(
             lambda: self._create(client, body),

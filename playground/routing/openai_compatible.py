@@ -14,17 +14,19 @@ object instead of a JSON string, a ``finish_reason`` of ``stop`` beside tool cal
 No key is needed (local servers take none); ``PLAYGROUND_COMPATIBLE_API_KEY`` is sent as the
 bearer token when set (a hosted vLLM behind a key). The SDK's ``OPENAI_API_KEY`` is never read:
 a real OpenAI key must not travel to another server. ``--base-url`` and ``--model`` are
-required: there is no default server, and each server names its models.
+required (there is no default server); without ``--model`` the server's only model is used
+(``GET /models``), and a server with several says which.
 """
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from playground.core.wire import openai_declaration
-from playground.errors import UsageError
-from playground.routing.base import RouterCapabilities
-from playground.routing.openai_api import MODES, OpenAIRouter, settings_api
+from playground.errors import RouterError, UsageError
+from playground.routing.base import Move, RouterCapabilities, Turn
+from playground.routing.openai_api import MODES, OpenAIRouter, sdk_failure, send, settings_api
 from playground.routing.registry import RouterSettings, RouterSpec
 
 #: The optional key variable (sent as ``Authorization: Bearer``).
@@ -52,7 +54,7 @@ NEEDS_MODEL = (
 
 class CompatibleRouter(OpenAIRouter):
     """:class:`~playground.routing.openai_api.OpenAIRouter` on the Chat Completions API of the
-    server at ``base_url`` (required). Raises :class:`UsageError` without a base URL or model."""
+    server at ``base_url`` (required: :func:`build` raises :class:`UsageError` without one)."""
 
     name = "openai-compatible"
     provider_title = "OpenAI-compatible server"
@@ -68,17 +70,44 @@ class CompatibleRouter(OpenAIRouter):
     def _key(self) -> str:
         return self.api_key or NO_KEY
 
+    def request_body(
+        self, conversation: list[Turn], declarations: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """As :meth:`OpenAIRouter.request_body`; without ``--model`` (``model`` is ``""``) the
+        dry run shows ``"model": ""`` and :meth:`next_move` first asks the server for it."""
+        return super().request_body(conversation, declarations)
+
+    def next_move(self, conversation: list[Turn], declarations: list[dict[str, Any]]) -> Move:
+        """As :meth:`OpenAIRouter.next_move`; without ``--model`` the model is the server's
+        only one (``GET /models``, asked once; llama.cpp and a single-model vLLM serve one).
+        Raises :class:`RouterError` when the server serves none or several (naming them)."""
+        if not self.model:
+            self.model = self._only_model()
+        return super().next_move(conversation, declarations)
+
+    def _only_model(self) -> str:
+        client = self._live_client()
+        page, _notes = send(
+            lambda: client.models.list(),
+            lambda exc: sdk_failure(exc, self.provider_title),
+            self.sleep,
+        )
+        served = [str(m.id) for m in getattr(page, "data", None) or []]
+        if len(served) == 1:
+            return served[0]
+        listed = ", ".join(served[:10]) or "none"
+        raise RouterError(f"{NEEDS_MODEL}; the server at {self.base_url} serves: {listed}")
+
 
 def build(settings: RouterSettings) -> CompatibleRouter:
     """The registry's factory. ``settings.base_url`` else ``$PLAYGROUND_COMPATIBLE_BASE_URL``
-    (required); ``settings.model`` (required); the optional key from the environment."""
+    (required); ``settings.model`` (``""``: the server's only model, asked at the first
+    request); the optional key from the environment."""
     base_url = settings.base_url or os.environ.get(BASE_URL_ENV_VAR, "").strip()
     if not base_url:
         raise UsageError(NEEDS_BASE_URL)
-    if not settings.model:
-        raise UsageError(NEEDS_MODEL)
     return CompatibleRouter(
-        model=settings.model,
+        model=settings.model or "",
         mode=settings.mode or MODES[0],
         api=settings_api(settings, CompatibleRouter.apis()),
         api_key=None if settings.dry_run else os.environ.get(KEY_ENV_VAR),
@@ -96,4 +125,5 @@ SPEC = RouterSpec(
     model_env_var=MODEL_ENV_VAR,
     declare=openai_declaration,
     options=frozenset({"base_url", "api"}),
+    needs_base_url=True,
 )

@@ -77,6 +77,8 @@ class RouterSpec:
     exactly what its requests carry (:mod:`playground.routing.declarations`); ``None`` for a
     backend that sends no declarations (offline). ``options``: which of the settings
     ``base_url`` and ``api`` the backend reads (another given to it is ignored with a note).
+    ``needs_base_url``: the backend has no endpoint of its own (``eval`` with several routers
+    gives ``--base-url`` to these only).
     """
 
     name: str
@@ -89,6 +91,7 @@ class RouterSpec:
     model_env_var: str | None = None
     declare: Callable[[dict[str, Any]], ProviderDeclaration] | None = None
     options: frozenset[str] = frozenset()
+    needs_base_url: bool = False
 
     @property
     def needs_key(self) -> bool:

@@ -101,6 +101,20 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def do_GET(self) -> None:
+        if self.path.split("?")[0] == "/v1/models":  # OpenAI "List models"
+            self._send(
+                200,
+                {
+                    "object": "list",
+                    "data": [
+                        {"id": "canned-model", "object": "model", "created": 0, "owned_by": "test"}
+                    ],
+                },
+            )
+        else:
+            self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+
     def do_POST(self) -> None:
         length = int(self.headers.get("content-length") or 0)
         body = json.loads(self.rfile.read(length) or b"{}")

@@ -168,8 +168,13 @@ def test_openai_compatible_without_a_base_url_or_model_is_a_usage_error(monkeypa
     result = run("ask", "x", "--router", "openai-compatible", "--tools", SHOP)
     assert result.exit_code == 2
     assert "needs --base-url URL" in result.output
-    result = run("ask", "x", "--router", "openai-compatible", "--base-url", "http://h/v1")
-    assert result.exit_code == 2 and "needs --model NAME" in result.output
+
+
+def test_openai_compatible_without_a_model_uses_the_servers_only_model(server):
+    router = CompatibleRouter(model="", base_url=f"{server.url}/v1")
+    move = router.next_move([Turn("user", QUESTION)], declarations())
+    assert router.model == "canned-model" and move.calls[0].name == "get_order_status"
+    assert server.requests()[0]["body"]["model"] == "canned-model"
 
 
 # --------------------------------------------------------------- canned answers, one by one
