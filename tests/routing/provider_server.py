@@ -20,6 +20,8 @@ Which answer a question gets (markers in the question text):
 * ``[500]``: HTTP 500 every time; ``[429]``: HTTP 429 with ``Retry-After: 1`` on the first two
   requests for that question, then the normal answer; ``[429fast]``: the same with
   ``Retry-After: 0``;
+* ``[flaky]``: a call on the 1st, 3rd, ... request for that question, a text answer on the
+  others (a model that changes its mind between runs);
 * ``[ignore-choice]``: a text answer even when ``tool_choice`` asks for a call (the quirk of
   some local servers);
 * otherwise a call of the tool whose name and description share the most character bigrams with
@@ -191,7 +193,17 @@ def answer(api: str, body: dict[str, Any], question: str, answered: str | None) 
     model = body.get("model", "test-model")
     tools = _tools(body)
     picked = None
-    if answered is None and "[text]" not in question and "[ignore-choice]" not in question:
+    flip = False
+    if "[flaky]" in question and answered is None:
+        with _lock:
+            _counts[question] = _counts.get(question, 0) + 1
+            flip = _counts[question] % 2 == 0
+    if (
+        answered is None
+        and not flip
+        and "[text]" not in question
+        and "[ignore-choice]" not in question
+    ):
         picked = choose(question, tools)
     text = f"Done: {answered}" if answered is not None else "I can answer without a tool."
     calls: list[tuple[str, str, str]] = []  # (id, name, arguments JSON)
