@@ -2,7 +2,9 @@
 
 Routers: any registered in :mod:`playground.routing.registry` (``offline``, the default, is
 deterministic and explains its choice; ``gemini`` needs ``GEMINI_API_KEY`` or
-``GOOGLE_API_KEY``). A router whose key is missing is an error: one line naming the variable,
+``GOOGLE_API_KEY``, ``openai`` ``OPENAI_API_KEY``, ``anthropic`` ``ANTHROPIC_API_KEY``;
+``openai-compatible`` needs ``--base-url``). The notes a router puts on its moves (retries, a
+server's quirks) are printed as ``note:`` lines. A router whose key is missing is an error: one line naming the variable,
 exit 2, before any tool is loaded (never a silent run of another router). ``--dry-run``: run nothing — for a router with a dry run
 (Gemini) print the exact request it would send (no key needed), for others the first move it
 would make. A router error mid-episode ends the episode with a clear reply (exit 0: the episode

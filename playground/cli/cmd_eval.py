@@ -4,7 +4,10 @@ The engine is :mod:`playground.batch.evaluate` (metrics and case format document
 JUnit writer is :mod:`playground.batch.junit`. ``--compare PATH`` (repeatable: the paths together
 are the second version of the tools) runs the same cases against that version and lists the
 cases that flipped, with both sets of rates side by side (seed 002: compare every schema edit
-on the same questions).
+on the same questions). ``--router`` given more than once runs the same cases on each router and
+prints them side by side (:mod:`playground.batch.sidebyside`; tables in
+:mod:`playground.cli.render_eval`); ``--repeat N`` measures consistency, ``--jobs N`` keeps N
+requests in flight, ``--resume FILE`` continues an interrupted ``--format jsonl`` run.
 
 Exit codes: 0 done (failed cases are data); 1 a ``--min-selection`` / ``--max-false-selection``
 threshold is not met (by the ``--tools`` run, and by the ``--compare`` run when given), or the
