@@ -50,7 +50,8 @@ from playground.cli.router_options import (
     BaseUrlOption,
     ModelOption,
     ModeOption,
-    RouterOption,
+    RoutersOption,
+    split_router,
 )
 from playground.core.canonical import shorten
 from playground.routing import registry
@@ -130,7 +131,7 @@ def _table_view(data: dict[str, Any]) -> Any:
 
 def ask(
     question: Annotated[str, typer.Argument(help="The customer's question, in any language.")],
-    router: RouterOption = registry.DEFAULT_ROUTER,
+    router: RoutersOption = None,
     model: ModelOption = None,
     mode: ModeOption = None,
     base_url: BaseUrlOption = None,
@@ -180,10 +181,25 @@ def ask(
             check_text(question, "the question")
         except JsonInputError as exc:
             fail(str(exc))
-        # no key for --router: exit 2 before loading anything (an MCP server, a worker)
-        choice = choose_router(
-            router, model, mode, os.environ, dry_run=dry_run, base_url=base_url, api=api
-        )
+        routers = list(router or [registry.DEFAULT_ROUTER])
+        if save is not None and len(routers) > 1:
+            fail("--save writes one episode: give one --router")
+        # no key for a --router: exit 2 before loading anything (an MCP server, a worker)
+        choices = []
+        for value in routers:
+            name, own_model = split_router(value)
+            url = base_url if len(routers) == 1 or registry.get(name).needs_base_url else None
+            choices.append(
+                choose_router(
+                    name,
+                    own_model or model,
+                    mode,
+                    os.environ,
+                    dry_run=dry_run,
+                    base_url=url,
+                    api=api,
+                )
+            )
         pg = open_workbench(
             tools,
             wire=not dry_run,
@@ -191,35 +207,78 @@ def ask(
             mcp=mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server),
         )
         stop_if_nothing_loaded(pg, "the question was not routed")
-        for text in choice.notes:
-            note(text)
-        apply_synonyms(choice.router, tools_paths(tools))  # synonyms.json beside the tools
-        pg.router = choice.router
+        episodes: list[tuple[str, dict[str, Any]]] = []
+        for choice in choices:
+            for text in choice.notes:
+                note(text)
+            apply_synonyms(choice.router, tools_paths(tools))  # synonyms.json beside the tools
+            pg.router = choice.router
+            if dry_run:
+                _dry_run(pg, question, fmt)
+                continue
+            if episodes:  # each router's calls run their tools: no answer from the last one's
+                pg.gate.cache.clear()
+            episodes.append(
+                (
+                    choice.router.name,
+                    _episode(pg, question, max_steps, save, tools, history, no_history),
+                )
+            )
         if dry_run:
-            _dry_run(pg, question, fmt)
             finish(pg)
             return
-        from playground.loop.episode import run_question_episode
+        if len(episodes) == 1:
+            data = episodes[0][1]
+            if fmt is OutputFormat.table:
+                from playground.cli import render
 
-        episode = run_question_episode(pg, question, pg.router, max_steps=max_steps)
-        data = episode.to_json()
-        record_history(open_history_store(history, no_history), pg, "episode", data, tools)
-        if save is not None:
-            from playground.batch.replay import save_golden
+                render.console().print(_table_view(data))
+            else:
+                emit_json(data, fmt)
+        elif fmt is OutputFormat.table:
+            from rich.rule import Rule
 
-            save_golden(save, pg.registry, "episode", data)
-        for move in data.get("moves") or []:  # what the provider did against the request
-            for text in move.get("notes") or []:
-                note(f"{pg.router.name}: {text}")
-        if episode.end == "router_error":
-            note(episode.reply)
-        if fmt is OutputFormat.table:
             from playground.cli import render
 
-            render.console().print(_table_view(data))
+            out = render.console()
+            for name, data in episodes:
+                out.print(Rule(f"router {name}", align="left"))
+                out.print(_table_view(data))
         else:
-            emit_json(data, fmt)
+            emit_json(
+                {"question": question, "episodes": [{"router": n, **d} for n, d in episodes]}, fmt
+            )
     finish(pg)
+
+
+def _episode(
+    pg: Playground,
+    question: str,
+    max_steps: int,
+    save: Path | None,
+    tools: Any,
+    history: Any,
+    no_history: bool,
+) -> dict[str, Any]:
+    """Run one question episode with ``pg.router``, record it in the history (and ``save`` it),
+    print the router's notes; returns the episode JSON."""
+    from playground.loop.episode import run_question_episode
+
+    router = pg.router
+    assert router is not None  # set by ask() before the episode
+    episode = run_question_episode(pg, question, router, max_steps=max_steps)
+    data = episode.to_json()
+    record_history(open_history_store(history, no_history), pg, "episode", data, tools)
+    if save is not None:
+        from playground.batch.replay import save_golden
+
+        save_golden(save, pg.registry, "episode", data)
+    for move in data.get("moves") or []:  # what the provider did against the request
+        for text in move.get("notes") or []:
+            note(f"{router.name}: {text}")
+    if episode.end == "router_error":
+        note(episode.reply)
+    return data
 
 
 def _dry_run(pg: Playground, question: str, fmt: OutputFormat) -> None:

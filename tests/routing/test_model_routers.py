@@ -338,3 +338,17 @@ def test_responses_through_the_sdk_mock_transport():
         seen[0]["tool_choice"] == "required"
         and seen[0]["input"][0]["content"] == "두 주문 HR1, HR2"
     )
+
+
+def test_ask_with_two_routers_shows_both_episodes(server):
+    data = ask_json(
+        QUESTION, "--router", "offline", "--router", "openai-compatible:llama3.2",
+        "--base-url", f"{server.url}/v1",
+    )  # fmt: skip
+    offline, compatible = data["episodes"]
+    assert (offline["router"], compatible["router"]) == ("offline", "openai-compatible")
+    assert offline["calls"][0]["tool"] == "track_shipping"
+    assert compatible["calls"][0]["tool"] == "get_order_status"
+    assert compatible["calls"][0]["cache"] == "stored"  # its own run, not the offline one's
+    assert server.requests()[0]["body"]["model"] == "llama3.2"
+    assert run("ask", "x", "-r", "offline", "-r", "offline", "--save", "/tmp/x.json").exit_code == 2
