@@ -46,6 +46,20 @@ def has_key(name: str, environ: Mapping[str, str] = os.environ) -> bool:
     return not spec.needs_key or spec.key_from(environ) is not None
 
 
+def missing_setting(name: str, environ: Mapping[str, str] = os.environ) -> str:
+    """Why router ``name`` cannot run with ``environ`` alone (no command-line options: the
+    TUI), in one line: its ``no_key_hint`` without a key, or that it needs a base URL
+    (``base_url_env_var``) when it has no endpoint of its own; ``""`` when it can run. Raises
+    :class:`UsageError` for an unknown name."""
+    spec = registry.get(name)
+    if spec.needs_key and spec.key_from(environ) is None:
+        return spec.no_key_hint or f"the {spec.name} router needs {' or '.join(spec.key_env_vars)}"
+    if spec.needs_base_url and not (environ.get(spec.base_url_env_var or "") or "").strip():
+        where = f"set {spec.base_url_env_var}" if spec.base_url_env_var else "use --base-url"
+        return f"the {spec.name} router needs a base URL: {where}"
+    return ""
+
+
 def make_router(
     name: str = registry.DEFAULT_ROUTER,
     model: str | None = None,

@@ -126,4 +126,5 @@ SPEC = RouterSpec(
     declare=openai_declaration,
     options=frozenset({"base_url", "api"}),
     needs_base_url=True,
+    base_url_env_var=BASE_URL_ENV_VAR,
 )

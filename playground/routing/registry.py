@@ -78,7 +78,8 @@ class RouterSpec:
     backend that sends no declarations (offline). ``options``: which of the settings
     ``base_url`` and ``api`` the backend reads (another given to it is ignored with a note).
     ``needs_base_url``: the backend has no endpoint of its own (``eval`` with several routers
-    gives ``--base-url`` to these only).
+    gives ``--base-url`` to these only; the TUI, which has no ``--base-url``, offers them only
+    when ``base_url_env_var`` is set).
     """
 
     name: str
@@ -92,6 +93,7 @@ class RouterSpec:
     declare: Callable[[dict[str, Any]], ProviderDeclaration] | None = None
     options: frozenset[str] = frozenset()
     needs_base_url: bool = False
+    base_url_env_var: str | None = None
 
     @property
     def needs_key(self) -> bool:

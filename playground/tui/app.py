@@ -585,13 +585,14 @@ class PlaygroundApp(App[None]):
 
     def _usable(self, name: str) -> bool:
         """Whether router ``name`` can run here; notifies the backend's key hint when not."""
-        from playground.routing.factory import has_key
+        from playground.routing.factory import missing_setting
 
-        if has_key(name):
+        missing = missing_setting(name)
+        if not missing:
             return True
         spec = registry.get(name)
         self.notify(
-            f"{spec.no_key_hint}. Staying with the {self.router_name} router.",
+            f"{missing}. Staying with the {self.router_name} router.",
             title=spec.name,
             severity="warning",
             timeout=12,

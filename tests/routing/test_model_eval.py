@@ -45,7 +45,7 @@ def test_offline_and_a_compatible_server_side_by_side_with_repeats(server, tmp_p
     )
     table = run("eval", *common, "--repeat", "3", "--jobs", "4", "--in-process")
     assert table.exit_code == 0, table.output
-    out = table.stdout
+    out = " ".join(table.stdout.split())  # the table wraps at the terminal's width
     assert "routers side by side" in out and "openai-compatible" in out
     assert (
         "offline: the offline router is deterministic: run once per case, 3 of 3 by construction"

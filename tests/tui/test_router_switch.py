@@ -14,7 +14,10 @@ from tests.tui.helpers import SIZE, capture_notifications, settle
 
 @pytest.fixture
 def echo(monkeypatch):
-    for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "PLAYGROUND_GEMINI_MODEL"):
+    for name in (
+        "GEMINI_API_KEY", "GOOGLE_API_KEY", "PLAYGROUND_GEMINI_MODEL", "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY", "PLAYGROUND_COMPATIBLE_BASE_URL",
+    ):  # fmt: skip
         monkeypatch.delenv(name, raising=False)
     registry.register(ECHO)  # the one line a new backend needs
     yield ECHO
@@ -27,7 +30,7 @@ async def test_f9_skips_a_router_without_key_and_reaches_the_registered_one(tool
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert "Router: echo" in [name for name, _, _ in palette_commands(app)]
-        await pilot.press("f9")  # offline → gemini has no key → echo
+        await pilot.press("f9")  # offline → gemini, openai, anthropic have no key, openai-compatible no URL → echo
         await pilot.pause()
         assert app.router_name == "echo"
         assert any("GEMINI_API_KEY" in message for message in seen)
