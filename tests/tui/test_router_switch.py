@@ -30,7 +30,8 @@ async def test_f9_skips_a_router_without_key_and_reaches_the_registered_one(tool
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert "Router: echo" in [name for name, _, _ in palette_commands(app)]
-        await pilot.press("f9")  # offline → gemini, openai, anthropic have no key, openai-compatible no URL → echo
+        # offline → gemini, openai, anthropic have no key, openai-compatible no URL → echo
+        await pilot.press("f9")
         await pilot.pause()
         assert app.router_name == "echo"
         assert any("GEMINI_API_KEY" in message for message in seen)
