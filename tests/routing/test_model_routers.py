@@ -352,3 +352,21 @@ def test_ask_with_two_routers_shows_both_episodes(server):
     assert compatible["calls"][0]["cache"] == "stored"  # its own run, not the offline one's
     assert server.requests()[0]["body"]["model"] == "llama3.2"
     assert run("ask", "x", "-r", "offline", "-r", "offline", "--save", "/tmp/x.json").exit_code == 2
+
+
+def test_gemini_moves_carry_the_apis_token_counts_for_the_comparison():
+    from playground.routing.gemini import GeminiRouter
+
+    answer = {
+        "candidates": [{"content": {"role": "model", "parts": [{"text": "안녕하세요"}]}}],
+        "usageMetadata": {
+            "promptTokenCount": 12,
+            "candidatesTokenCount": 3,
+            "thoughtsTokenCount": 5,
+        },
+    }
+    client = httpx2.Client(
+        transport=httpx2.MockTransport(lambda r: httpx2.Response(200, json=answer))
+    )
+    move = GeminiRouter(api_key="k", http_client=client).next_move([Turn("user", "안녕")], [])
+    assert move.text == "안녕하세요" and move.usage == {"input_tokens": 12, "output_tokens": 8}
