@@ -613,6 +613,15 @@ class PlaygroundApp(App[None]):
         self._router_changed()
         self.notify(f"Router: {self.router_pick}")
 
+    async def set_compare_router(self, name: str | None) -> None:
+        """Ask's compare mode: also run each question on router ``name`` and show both side by
+        side (``None``: off). A router that cannot run here is refused with the reason."""
+        if name is not None and not self._usable(name):
+            return
+        view: AskView = await self.view("ask")
+        view.set_compare(name)
+        self.notify(f"Compare with: {name}" if name else "Compare: off")
+
     def _router_changed(self) -> None:
         for tab in ("ask", "evaluate"):
             if (view := self.built(tab)) is not None:
