@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from playground.core.wire import anthropic_block, anthropic_declaration
 from playground.errors import RouterError, UsageError
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, Turn
-from playground.routing.openai_api import in_call_order, provider_message, send
+from playground.routing.openai_api import in_call_order, provider_message, refused, send
 from playground.routing.registry import RouterSettings, RouterSpec
 from playground.routing.retry import Retryable, retry_after_seconds
 
@@ -129,6 +129,8 @@ def sdk_failure(exc: Exception) -> Exception:
     if isinstance(exc, anthropic.APITimeoutError):
         return Retryable(0, "Anthropic did not answer in time (timeout)")
     if isinstance(exc, anthropic.APIConnectionError):
+        if refused(exc):
+            return RouterError("cannot reach Anthropic: connection refused (is it running?)")
         return Retryable(0, f"cannot reach Anthropic: {exc}")
     if isinstance(exc, anthropic.AnthropicError):
         return RouterError(f"Anthropic client error: {exc}")

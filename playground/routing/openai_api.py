@@ -274,6 +274,17 @@ def provider_message(body: Any, fallback: Any) -> str:
     return " ".join(str(fallback or "").split())
 
 
+def refused(exc: BaseException) -> bool:
+    """Whether an SDK connection error was a refused connection (nothing listens there: a
+    local server that is not running) — not worth retrying, unlike a dropped one."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, ConnectionRefusedError) or "connection refused" in str(seen).lower():
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def sdk_failure(exc: Exception, provider: str) -> Exception:
     """An ``openai`` SDK exception as :class:`Retryable` (429, 5xx, connection, timeout) or
     :class:`RouterError` (one line: ``OpenAI API error 401: <provider message>``); another
@@ -294,6 +305,8 @@ def sdk_failure(exc: Exception, provider: str) -> Exception:
     if isinstance(exc, openai.APITimeoutError):
         return Retryable(0, f"{provider} did not answer in time (timeout)")
     if isinstance(exc, openai.APIConnectionError):
+        if refused(exc):
+            return RouterError(f"cannot reach {provider}: connection refused (is it running?)")
         return Retryable(0, f"cannot reach {provider}: {exc}")
     if isinstance(exc, openai.OpenAIError):
         return RouterError(f"{provider} client error: {exc}")

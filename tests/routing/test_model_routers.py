@@ -370,3 +370,21 @@ def test_gemini_moves_carry_the_apis_token_counts_for_the_comparison():
     )
     move = GeminiRouter(api_key="k", http_client=client).next_move([Turn("user", "안녕")], [])
     assert move.text == "안녕하세요" and move.usage == {"input_tokens": 12, "output_tokens": 8}
+
+
+def test_a_refused_connection_is_one_line_at_once_not_retried():
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    waits: list[float] = []
+    router = CompatibleRouter(
+        model="m", base_url=f"http://127.0.0.1:{port}/v1", sleep=no_sleep(waits)
+    )
+    with pytest.raises(RouterError) as caught:
+        router.next_move([Turn("user", "x")], [])
+    assert str(caught.value) == (
+        "cannot reach OpenAI-compatible server: connection refused (is it running?)"
+    )
+    assert waits == []
