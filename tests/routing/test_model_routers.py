@@ -388,3 +388,24 @@ def test_a_refused_connection_is_one_line_at_once_not_retried():
         "cannot reach OpenAI-compatible server: connection refused (is it running?)"
     )
     assert waits == []
+
+
+def test_reasoning_and_the_models_own_arguments_go_back_through_a_repair(server):
+    """The model wrote arguments that are not JSON: the gate refuses the call, and the next
+    request carries the reasoning item and the call exactly as the model sent them, then the
+    error it reads (the model repairs: repairs="model")."""
+    data = ask_json(
+        f"{QUESTION} [malformed]", "--router", "openai", "--base-url", f"{server.url}/v1",
+        "--max-steps", "2",
+    )  # fmt: skip
+    assert data["calls"][0]["kind"] != "ok"
+    second = server.requests()[1]["body"]["input"]
+    assert second[1] == {
+        "type": "reasoning",
+        "id": "rs_1",
+        "summary": [],
+        "encrypted_content": ENCRYPTED,
+    }
+    assert second[2]["arguments"] == '{"order_id": "HR1'  # as the model wrote it
+    output = json.loads(second[3]["output"])
+    assert second[3]["type"] == "function_call_output" and output["error"]
