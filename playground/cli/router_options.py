@@ -28,6 +28,7 @@ ModelOption = Annotated[
     str | None,
     typer.Option(
         "--model",
+        metavar="NAME",
         help="Model name, for a router with models (gemini: default gemini-3.6-flash, or "
         "$PLAYGROUND_GEMINI_MODEL; openai: gpt-5-mini or $PLAYGROUND_OPENAI_MODEL; anthropic: "
         "claude-haiku-4-5 or $PLAYGROUND_ANTHROPIC_MODEL; openai-compatible: required).",
@@ -45,6 +46,7 @@ BaseUrlOption = Annotated[
     str | None,
     typer.Option(
         "--base-url",
+        metavar="URL",
         help="The API's base URL (openai-compatible: required, e.g. http://127.0.0.1:11434/v1 "
         "for Ollama; openai, anthropic: another endpoint of the same API).",
         show_default=False,
@@ -64,8 +66,9 @@ RoutersOption = Annotated[
         "--router",
         "-r",
         help=f"Who picks the tools: {' | '.join(registry.names())} (default "
-        f"{registry.DEFAULT_ROUTER}). Repeat it to run the same cases on each router side by "
+        f"{registry.DEFAULT_ROUTER}). Repeat it to compare routers on the same questions side by "
         "side; NAME:MODEL picks that router's model (openai:gpt-5-mini).",
+        metavar="NAME[:MODEL]",
         show_default=False,
     ),
 ]
