@@ -221,7 +221,10 @@ class CaseResult:
     arguments. ``calls``: every tool name of the first move, in order. ``text``: the move's text.
     ``category``: see :mod:`playground.batch.evaluate`. ``args_ok``: ``None`` when not judged (no
     ``expect_args`` or a different tool). ``error``: the router's error text for ``error``.
-    ``duration_ms``: the router's time for this case.
+    ``duration_ms``: the router's time for this case. ``run``: which of ``--repeat N`` runs
+    this is (1..N; 0 for a single run). ``usage``: the provider's token counts for the request
+    (``{"input_tokens", "output_tokens"}``; ``None``: none counted). ``notes``: the router's
+    notes on the move (retries, server quirks).
     """
 
     case: EvalCase
@@ -235,6 +238,9 @@ class CaseResult:
     error: str = ""
     duration_ms: float = 0.0
     explanation: dict[str, Any] | None = None
+    run: int = 0
+    usage: dict[str, int] | None = None
+    notes: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -284,7 +290,38 @@ class CaseResult:
             "error": self.error,
             "reason": self.reason(),
             "duration_ms": round(self.duration_ms, 3),
+            **({"repetition": self.run} if self.run else {}),
+            **({"usage": dict(self.usage)} if self.usage is not None else {}),
+            **({"notes": list(self.notes)} if self.notes else {}),
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> CaseResult:
+        """A result back from its :meth:`to_json` line (``--resume``). Raises ``KeyError`` /
+        ``TypeError`` / ``ValueError`` for a line that is not one."""
+        case = EvalCase(
+            line=int(data["line"]),
+            question=str(data["question"]),
+            expect_tool=data.get("expect_tool"),
+            expect_args=data.get("expect_args"),
+            id=data.get("id"),
+        )
+        usage = data.get("usage")
+        return cls(
+            case=case,
+            category=str(data["category"]),
+            chosen=data.get("chosen"),
+            chosen_args=data.get("chosen_args"),
+            calls=list(data.get("calls") or []),
+            text=data.get("text"),
+            args_ok=data.get("args_ok"),
+            arg_diffs=list(data.get("arg_diffs") or []),
+            error=str(data.get("error") or ""),
+            duration_ms=float(data.get("duration_ms") or 0.0),
+            run=int(data.get("repetition") or 0),
+            usage=dict(usage) if isinstance(usage, dict) else None,
+            notes=list(data.get("notes") or []),
+        )
 
 
 def judge(case: EvalCase, move: Move) -> CaseResult:
@@ -292,7 +329,13 @@ def judge(case: EvalCase, move: Move) -> CaseResult:
     calls = [c.name for c in move.calls]
     first = move.calls[0] if move.calls else None
     result = CaseResult(
-        case=case, category="", calls=calls, text=move.text, explanation=move.explanation
+        case=case,
+        category="",
+        calls=calls,
+        text=move.text,
+        explanation=move.explanation,
+        usage=dict(move.usage) if move.usage is not None else None,
+        notes=list(move.notes),
     )
     if first is not None:
         result.chosen, result.chosen_args = first.name, first.args

@@ -71,8 +71,10 @@ judging cases is in :mod:`playground.batch.evalcases`, the metrics in
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -116,6 +118,9 @@ class EvalReport:
     duration_ms: float = 0.0
     first_error: str = ""
     interrupted: bool = False
+    model: str = ""
+    repeat: int = 1
+    repeat_note: str = ""
 
     @property
     def failures(self) -> list[CaseResult]:
@@ -134,6 +139,9 @@ class EvalReport:
             "warnings": list(self.warnings),
             "duration_ms": round(self.duration_ms, 3),
             "interrupted": self.interrupted,
+            **({"model": self.model} if self.model else {}),
+            **({"repeat": self.repeat} if self.repeat > 1 or self.repeat_note else {}),
+            **({"repeat_note": self.repeat_note} if self.repeat_note else {}),
         }
 
 
@@ -149,15 +157,18 @@ class RateLimiter:
     clock: Callable[[], float] = time.monotonic
     waited_s: float = 0.0
     _last: float | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def wait(self) -> None:
-        """Block until the next request may start, then mark its start."""
-        if self.rpm and self.rpm > 0 and self._last is not None:
-            gap = 60.0 / self.rpm - (self.clock() - self._last)
-            if gap > 0:
-                self.sleep(gap)
-                self.waited_s += gap
-        self._last = self.clock()
+        """Block until the next request may start, then mark its start (thread-safe: with
+        ``--jobs`` the starts stay ``60 / rpm`` apart)."""
+        with self._lock:
+            if self.rpm and self.rpm > 0 and self._last is not None:
+                gap = 60.0 / self.rpm - (self.clock() - self._last)
+                if gap > 0:
+                    self.sleep(gap)
+                    self.waited_s += gap
+            self._last = self.clock()
 
 
 def _registry_of(target: Playground | Registry) -> Registry:
@@ -181,8 +192,11 @@ def evaluate(
     on_result: Callable[[CaseResult], None] | None = None,
     on_problem: Callable[[CaseProblem], None] | None = None,
     keep_results: bool = True,
+    jobs: int = 1,
+    repeat: int = 1,
+    resumed: Iterable[CaseResult] = (),
 ) -> EvalReport:
-    """Run ``router`` on every case, sequentially, and judge each first move.
+    """Run ``router`` on every case and judge each first move.
 
     ``target``: a Playground or a Registry (its ``declarations()`` are shown to the router).
     ``cases``: a :class:`CaseSet` (its problems are carried into the report) or an iterable of
@@ -191,11 +205,18 @@ def evaluate(
     called after each case (``total`` 0 when unknown). ``rpm``: requests per minute (``None``:
     no limit). ``stop_after``: after this many consecutive identical router errors the rest are
     ``skipped`` (``None``: never). ``on_result(result)`` / ``on_problem(problem)``: called as
-    each case is judged / each malformed line is met (streaming output). ``keep_results``:
-    keep every result in the report (``False``: ``results`` stays empty so that memory stays
-    flat; the metrics are running counts either way). Never raises for a router failure: the
-    error text is the case's ``error``. A ``KeyboardInterrupt`` (ctrl+c) ends the run early:
-    the report holds every case judged so far and ``interrupted`` is true (the CLI exits 130).
+    each case is judged / each malformed line is met (streaming output; with ``jobs`` > 1 in
+    the order the answers arrive). ``keep_results``: keep every result in the report
+    (``False``: ``results`` stays empty so that memory stays flat; the metrics are running
+    counts either way). ``jobs``: requests in flight at once (1: one after the other).
+    ``repeat``: runs per case (``CaseResult.run`` 1..N); a router whose
+    ``capabilities.deterministic`` is true is run once per case whatever ``repeat`` says (the
+    report's ``repeat_note`` says so). ``resumed``: results of an earlier, interrupted run of
+    the same router (``--resume``): those (line, run) pairs are counted, not asked again.
+
+    Never raises for a router failure: the error text is the case's ``error``. A
+    ``KeyboardInterrupt`` (ctrl+c) ends the run early: the report holds every case judged so
+    far (requests in flight are abandoned) and ``interrupted`` is true (the CLI exits 130).
     Returns an :class:`EvalReport`.
     """
     registry = _registry_of(target)
@@ -205,6 +226,9 @@ def evaluate(
         items = [*cases.problems, *cases.cases]
     else:
         source, items, total = getattr(cases, "source", ""), cases, 0
+    deterministic = bool(getattr(router.capabilities, "deterministic", False))
+    runs = 1 if deterministic else max(1, repeat)
+    total *= runs
     declarations = registry.declarations()
     names = registry.names()
     limiter = RateLimiter(rpm, sleep=sleep, clock=clock)
@@ -217,45 +241,69 @@ def evaluate(
     done = 0
     interrupted = False
     first_error = ""
-    try:
+    earlier = {(r.case.line, r.run): r for r in resumed}
+
+    def record(result: CaseResult) -> None:
+        nonlocal done, first_error, streak
+        done += 1
+        if result.category != ERROR:
+            streak = ("", 0) if result.category != SKIPPED else streak
+        elif result.error == streak[0]:
+            streak = (result.error, streak[1] + 1)
+        else:
+            streak = (result.error, 1)
+        tally.add(result)
+        if result.error and not first_error:
+            first_error = result.error
+        if keep_results:
+            results.append(result)
+        if on_result is not None and (result.case.line, result.run) not in earlier:
+            on_result(result)
+        if progress is not None:
+            progress(done, total, result)
+
+    def work() -> Iterator[tuple[EvalCase, int]]:
         for case in items:
             if isinstance(case, CaseProblem):
                 problems.append(case)
                 if on_problem is not None:
                     on_problem(case)
                 continue
-            done += 1
             if case.expect_tool is not None and case.expect_tool not in registry:
                 warnings.append(
                     f"line {case.line}: expect_tool {case.expect_tool!r} is not a loaded tool "
                     "(the case can only fail)"
                 )
-            if stop_after and streak[1] >= stop_after:
-                result = CaseResult(
-                    case=case,
-                    category=SKIPPED,
-                    error=f"stopped after {streak[1]} identical router errors: {streak[0]}",
-                )
-            else:
-                result = _run_case(case, router, declarations, limiter)
-                if result.category != ERROR:
-                    streak = ("", 0)
-                elif result.error == streak[0]:
-                    streak = (result.error, streak[1] + 1)
-                else:
-                    streak = (result.error, 1)
-            tally.add(result)
-            if result.error and not first_error:
-                first_error = result.error
-            if keep_results:
-                results.append(result)
-            if on_result is not None:
-                on_result(result)
-            if progress is not None:
-                progress(done, total, result)
+            for run in range(1, runs + 1) if runs > 1 else (0,):
+                yield case, run
+
+    def skipped(case: EvalCase, run: int) -> CaseResult | None:
+        kept = earlier.get((case.line, run))
+        if kept is not None:
+            return kept
+        if stop_after and streak[1] >= stop_after:
+            return CaseResult(
+                case=case,
+                category=SKIPPED,
+                error=f"stopped after {streak[1]} identical router errors: {streak[0]}",
+                run=run,
+            )
+        return None
+
+    def ask(case: EvalCase, run: int) -> CaseResult:
+        result = _run_case(case, router, declarations, limiter)
+        result.run = run
+        return result
+
+    try:
+        if jobs <= 1:
+            for case, run in work():
+                record(skipped(case, run) or ask(case, run))
+        else:
+            _run_concurrently(work(), jobs, skipped, ask, record)
     except KeyboardInterrupt:
         interrupted = True  # keep what was judged; the caller exits 130
-    return EvalReport(
+    report = EvalReport(
         router=str(getattr(router, "name", type(router).__name__)),
         tools=names,
         results=results,
@@ -268,6 +316,47 @@ def evaluate(
         first_error=first_error,
         interrupted=interrupted,
     )
+    report.model = str(getattr(router, "model", "") or "")
+    report.repeat = runs
+    if deterministic and repeat > 1:
+        report.repeat_note = (
+            f"the {report.router} router is deterministic: run once per case, "
+            f"{repeat} of {repeat} by construction"
+        )
+    return report
+
+
+def _run_concurrently(
+    work: Iterator[tuple[EvalCase, int]],
+    jobs: int,
+    skipped: Callable[[EvalCase, int], CaseResult | None],
+    ask: Callable[[EvalCase, int], CaseResult],
+    record: Callable[[CaseResult], None],
+) -> None:
+    """Keep at most ``jobs`` requests in flight (a thread each); ``record`` each result in the
+    order the answers arrive, on this thread. A ``KeyboardInterrupt`` cancels what has not
+    started and is raised again (the threads of requests in flight are not waited for)."""
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="eval")
+    pending: set[Future[CaseResult]] = set()
+    try:
+        for case, run in work:
+            ready = skipped(case, run)
+            if ready is not None:
+                record(ready)
+                continue
+            pending.add(pool.submit(ask, case, run))
+            while len(pending) >= jobs:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    record(future.result())
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                record(future.result())
+    except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def no_case_judged(report: EvalReport) -> str:

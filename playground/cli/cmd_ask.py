@@ -2,7 +2,9 @@
 
 Routers: any registered in :mod:`playground.routing.registry` (``offline``, the default, is
 deterministic and explains its choice; ``gemini`` needs ``GEMINI_API_KEY`` or
-``GOOGLE_API_KEY``). A router whose key is missing is an error: one line naming the variable,
+``GOOGLE_API_KEY``, ``openai`` ``OPENAI_API_KEY``, ``anthropic`` ``ANTHROPIC_API_KEY``;
+``openai-compatible`` needs ``--base-url``). The notes a router puts on its moves (retries, a
+server's quirks) are printed as ``note:`` lines. A router whose key is missing is an error: one line naming the variable,
 exit 2, before any tool is loaded (never a silent run of another router). ``--dry-run``: run nothing — for a router with a dry run
 (Gemini) print the exact request it would send (no key needed), for others the first move it
 would make. A router error mid-episode ends the episode with a clear reply (exit 0: the episode
@@ -50,7 +52,14 @@ from playground.cli.common import (
     tools_paths,
 )
 from playground.cli.html_option import HtmlOption, check_html_target, save_html
-from playground.cli.router_options import ModelOption, ModeOption, RouterOption
+from playground.cli.router_options import (
+    ApiOption,
+    BaseUrlOption,
+    ModelOption,
+    ModeOption,
+    RoutersOption,
+    split_router,
+)
 from playground.core.canonical import shorten
 from playground.core.untrusted import dumps, shown
 from playground.routing import registry
@@ -130,9 +139,11 @@ def _table_view(data: dict[str, Any]) -> Any:
 
 def ask(
     question: Annotated[str, typer.Argument(help="The customer's question, in any language.")],
-    router: RouterOption = registry.DEFAULT_ROUTER,
+    router: RoutersOption = None,
     model: ModelOption = None,
     mode: ModeOption = None,
+    base_url: BaseUrlOption = None,
+    api: ApiOption = None,
     dry_run: Annotated[
         bool,
         typer.Option(
@@ -188,8 +199,25 @@ def ask(
             check_text(question, "the question")
         except JsonInputError as exc:
             fail(str(exc))
-        # no key for --router: exit 2 before loading anything (an MCP server, a worker)
-        choice = choose_router(router, model, mode, os.environ, dry_run=dry_run)
+        routers = list(router or [registry.DEFAULT_ROUTER])
+        if save is not None and len(routers) > 1:
+            fail("--save writes one episode: give one --router")
+        # no key for a --router: exit 2 before loading anything (an MCP server, a worker)
+        choices = []
+        for value in routers:
+            name, own_model = split_router(value)
+            url = base_url if len(routers) == 1 or registry.get(name).needs_base_url else None
+            choices.append(
+                choose_router(
+                    name,
+                    own_model or model,
+                    mode,
+                    os.environ,
+                    dry_run=dry_run,
+                    base_url=url,
+                    api=api,
+                )
+            )
         pg = open_workbench(
             tools,
             wire=not dry_run,
@@ -209,35 +237,94 @@ def ask(
             ),
         )
         stop_if_nothing_loaded(pg, "the question was not routed")
-        for text in choice.notes:
-            note(text)
-        apply_synonyms(choice.router, tools_paths(tools))  # synonyms.json beside the tools
-        pg.router = choice.router
+        episodes: list[tuple[str, dict[str, Any]]] = []
+        for choice in choices:
+            for text in choice.notes:
+                note(text)
+            apply_synonyms(choice.router, tools_paths(tools))  # synonyms.json beside the tools
+            pg.router = choice.router
+            if dry_run:
+                _dry_run(pg, question, fmt)
+                continue
+            if episodes:  # each router's calls run their tools: no answer from the last one's
+                pg.gate.cache.clear()
+            episodes.append(
+                (
+                    choice.router.name,
+                    _episode(pg, question, max_steps, save, force, tools, history, no_history),
+                )
+            )
         if dry_run:
-            _dry_run(pg, question, fmt)
             finish(pg)
             return
-        from playground.loop.episode import run_question_episode
+        from playground.batch.html_report import episode_page, episode_sections, render_page
 
-        episode = run_question_episode(pg, question, pg.router, max_steps=max_steps)
-        data = episode.to_json()
-        record_history(open_history_store(history, no_history), pg, "episode", data, tools)
-        if save is not None:
-            from playground.batch.replay import save_golden
+        save_html(  # one page: the episode, or each router's in turn
+            html,
+            lambda: (
+                episode_page(episodes[0][1])
+                if len(episodes) == 1
+                else render_page(
+                    f"ask: {question}",
+                    [s for _, d in episodes for s in episode_sections(d)],
+                    subtitle=", ".join(f"router {n}" for n, _ in episodes),
+                )
+            ),
+            force=force,
+        )
+        if len(episodes) == 1:
+            data = episodes[0][1]
+            if fmt is OutputFormat.table:
+                from playground.cli import render
 
-            save_golden(save, pg.registry, "episode", data, force=force)
-        from playground.batch.html_report import episode_page
+                render.console().print(_table_view(data))
+            else:
+                emit_json(data, fmt)
+        elif fmt is OutputFormat.table:
+            from rich.rule import Rule
 
-        save_html(html, lambda: episode_page(data), force=force)
-        if episode.end == "router_error":
-            note(episode.reply)
-        if fmt is OutputFormat.table:
             from playground.cli import render
 
-            render.console().print(_table_view(data))
+            out = render.console()
+            for name, data in episodes:
+                out.print(Rule(f"router {name}", align="left"))
+                out.print(_table_view(data))
         else:
-            emit_json(data, fmt)
+            emit_json(
+                {"question": question, "episodes": [{"router": n, **d} for n, d in episodes]}, fmt
+            )
     finish(pg)
+
+
+def _episode(
+    pg: Playground,
+    question: str,
+    max_steps: int,
+    save: Path | None,
+    force: bool,
+    tools: Any,
+    history: Any,
+    no_history: bool,
+) -> dict[str, Any]:
+    """Run one question episode with ``pg.router``, record it in the history (and ``save`` it),
+    print the router's notes; returns the episode JSON."""
+    from playground.loop.episode import run_question_episode
+
+    router = pg.router
+    assert router is not None  # set by ask() before the episode
+    episode = run_question_episode(pg, question, router, max_steps=max_steps)
+    data = episode.to_json()
+    record_history(open_history_store(history, no_history), pg, "episode", data, tools)
+    if save is not None:
+        from playground.batch.replay import save_golden
+
+        save_golden(save, pg.registry, "episode", data, force=force)
+    for move in data.get("moves") or []:  # what the provider did against the request
+        for text in move.get("notes") or []:
+            note(f"{router.name}: {text}")
+    if episode.end == "router_error":
+        note(episode.reply)
+    return data
 
 
 def _dry_run(pg: Playground, question: str, fmt: OutputFormat) -> None:

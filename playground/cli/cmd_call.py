@@ -258,12 +258,15 @@ class Provider(str, Enum):
     gemini = "gemini"
     anthropic = "anthropic"
     openai = "openai"
+    openai_compatible = "openai-compatible"
 
 
 _DECLARATION_TITLES = {
     Provider.gemini: "as a Gemini request carries it: one of tools[].functionDeclarations",
     Provider.anthropic: "the Anthropic tool: name, description, input_schema",
-    Provider.openai: "the OpenAI function tool: type, function{name, description, parameters}",
+    Provider.openai: "the OpenAI Responses function tool: type, name, description, parameters, strict",
+    Provider.openai_compatible: "the Chat Completions function tool (openai-compatible, openai "
+    "--api chat): type, function{name, description, parameters}",
 }
 
 
@@ -274,8 +277,9 @@ def show(
         typer.Option(
             "--provider",
             help="Whose declaration to print, exactly as a request to it carries it: gemini "
-            "(a functionDeclarations entry), anthropic (name, description, input_schema) or "
-            "openai (a function tool).",
+            "(a functionDeclarations entry), anthropic (name, description, input_schema), "
+            "openai (a Responses function tool) or openai-compatible (a Chat Completions "
+            "function tool, as openai --api chat sends too).",
         ),
     ] = Provider.gemini,
     tools: ToolsOption = None,

@@ -4,7 +4,10 @@ The engine is :mod:`playground.batch.evaluate` (metrics and case format document
 JUnit writer is :mod:`playground.batch.junit`. ``--compare PATH`` (repeatable: the paths together
 are the second version of the tools) runs the same cases against that version and lists the
 cases that flipped, with both sets of rates side by side (seed 002: compare every schema edit
-on the same questions).
+on the same questions). ``--router`` given more than once runs the same cases on each router and
+prints them side by side (:mod:`playground.batch.sidebyside`; tables in
+:mod:`playground.cli.render_eval`); ``--repeat N`` measures consistency, ``--jobs N`` keeps N
+requests in flight, ``--resume FILE`` continues an interrupted ``--format jsonl`` run.
 
 Exit codes: 0 done (failed cases are data); 1 a ``--min-selection`` / ``--max-false-selection``
 threshold is not met (by the ``--tools`` run, and by the ``--compare`` run when given), or the
@@ -51,7 +54,14 @@ from playground.cli.common import (
     tools_paths,
 )
 from playground.cli.html_option import HtmlOption, check_html_target, save_html
-from playground.cli.router_options import ModelOption, ModeOption, RouterOption
+from playground.cli.router_options import (
+    ApiOption,
+    BaseUrlOption,
+    ModelOption,
+    ModeOption,
+    RoutersOption,
+    split_router,
+)
 from playground.core.untrusted import shown
 from playground.errors import UsageError
 from playground.routing import registry
@@ -96,10 +106,44 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value:.1%}"
 
 
-def _make_router(name: str, model: str | None, mode: str | None) -> Router:
+def _make_routers(
+    values: list[str],
+    model: str | None,
+    mode: str | None,
+    base_url: str | None,
+    api: str | None,
+) -> list[tuple[str, Router]]:
+    """``(label, router)`` per ``--router`` (``NAME`` or ``NAME:MODEL``), all built before any
+    case runs: a missing key is a usage error (exit 2) naming the variable. ``--base-url`` goes
+    to the one router, or with several to those without an endpoint of their own
+    (openai-compatible). Labels: ``base`` for one router (as before), else the name (``:MODEL``
+    when given; ``#2``... for a repeated one)."""
+    several = len(values) > 1
+    built: list[tuple[str, Router]] = []
+    for value in values:
+        name, own_model = split_router(value)
+        spec = registry.get(name)
+        url = base_url if (not several or spec.needs_base_url) else None
+        chosen = _make_router(name, own_model or model, mode, url, api)
+        label = "base" if not several else (f"{spec.name}:{own_model}" if own_model else spec.name)
+        taken = {existing for existing, _ in built}
+        if label in taken:
+            label = f"{label}#{sum(1 for t in taken if t.split('#')[0] == label) + 1}"
+        built.append((label, chosen))
+    return built
+
+
+def _make_router(
+    name: str,
+    model: str | None,
+    mode: str | None,
+    base_url: str | None = None,
+    api: str | None = None,
+) -> Router:
+    """One router by name, its notes on stderr; :class:`UsageError` (exit 2) without its key."""
     from playground.routing.factory import choose_router
 
-    choice = choose_router(name, model, mode)  # UsageError (exit 2) without the router's key
+    choice = choose_router(name, model, mode, base_url=base_url, api=api)
     for note in choice.notes:
         typer.echo(f"note: {one_line(note)}", err=True)
     return choice.router
@@ -146,9 +190,48 @@ def eval_cases(
     elicit: McpElicitOption = None,
     mcp_log_level: McpLogLevelOption = None,
     in_process: InProcessOption = False,
-    router: RouterOption = registry.DEFAULT_ROUTER,
+    router: RoutersOption = None,
     model: ModelOption = None,
     mode: ModeOption = None,
+    base_url: BaseUrlOption = None,
+    api: ApiOption = None,
+    repeat: Annotated[
+        int,
+        typer.Option(
+            "--repeat",
+            min=1,
+            help="Run each case N times and report, per question, the share of runs that made "
+            "the same call (tool and arguments); flaky questions are listed.",
+        ),
+    ] = 1,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Requests in flight at once (429 answers are waited out as Retry-After says).",
+        ),
+    ] = 1,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            help="The --format jsonl output of an interrupted run: its judged lines are "
+            "counted, not asked again (append the new output to the same file).",
+            show_default=False,
+        ),
+    ] = None,
+    prices: Annotated[
+        Path | None,
+        typer.Option(
+            "--prices",
+            help="Price file (JSON: MODEL or ROUTER:MODEL -> input_usd_per_mtok, "
+            "output_usd_per_mtok) for the cost column; default ./prices.json when present. "
+            "A model without a price has a blank cost.",
+            show_default=False,
+        ),
+    ] = None,
     compare_with: Annotated[
         list[Path] | None,
         typer.Option(
@@ -197,10 +280,22 @@ def eval_cases(
     from playground.batch.evalstream import check_case_path, iter_case_file
     from playground.batch.evaluate import evaluate, no_case_judged, threshold_failures
 
-    # jsonl streams: each result is written as it is judged and nothing per case is kept
+    routers = list(router or [registry.DEFAULT_ROUTER])
+    # jsonl streams: each result is written as it is judged
     stream = fmt is EvalFormat.jsonl and not compare_with
+    # one router, one run: nothing per case is kept (flat memory over 100,000 cases)
+    side_by_side = len(routers) > 1 or repeat > 1
     with boundary():
         check_html_target(html)
+        if compare_with and len(routers) > 1:
+            raise UsageError("--compare compares two versions of the tools on one --router")
+        from playground.batch.sidebyside import load_prices
+
+        price_file = prices if prices is not None else Path("prices.json")
+        price_table = load_prices(
+            price_file if prices is not None or price_file.is_file() else None
+        )
+        earlier = _read_resume(resume) if resume is not None else {}
         check_case_path(cases)  # missing file: UsageError → exit 2 before loading tools
         if next(iter(iter_case_file(cases)), None) is None:  # rates over no case: say so first
             raise UsageError(
@@ -234,15 +329,18 @@ def eval_cases(
             # Rates over a partly loaded tool set look plausible and are wrong: measure nothing.
             if target is not None and (target.registry.problems or not target.registry.contracts):
                 fail(f"{label}: the tools did not load cleanly (see above); nothing was evaluated")
-        chosen = _make_router(router, model, mode)
+        chosen_routers = _make_routers(routers, model, mode, base_url, api)
         from playground.routing.synonyms import apply_synonyms
 
-        apply_synonyms(chosen, tools_paths(tools))  # synonyms.json beside the tools
-        limit = rpm if rpm is not None else chosen.capabilities.default_rpm
-        runs = [("base", pg)] + ([("compare", other_pg)] if other_pg is not None else [])
+        for _label, chosen in chosen_routers:
+            apply_synonyms(chosen, tools_paths(tools))  # synonyms.json beside the tools
+        runs = [(label, pg, chosen) for label, chosen in chosen_routers]
+        if other_pg is not None:
+            runs.append(("compare", other_pg, chosen_routers[0][1]))
         reports = []
-        for label, target in runs:
-            bar, callback = _progress(f"eval {label}", _count_cases(cases))
+        for index, (label, target, chosen) in enumerate(runs):
+            limit = rpm if rpm is not None else chosen.capabilities.default_rpm
+            bar, callback = _progress(f"eval {label}", _count_cases(cases) * repeat)
             run = functools.partial(
                 evaluate,
                 target,
@@ -251,9 +349,13 @@ def eval_cases(
                 progress=callback,
                 rpm=limit,
                 label=label,
-                keep_results=not stream or html is not None,  # the page lists every case
+                # the page lists every case; the side-by-side table compares them
+                keep_results=not stream or html is not None or side_by_side,
                 on_result=_echo_result(label) if stream else None,
-                on_problem=_echo_problem(label) if stream else None,
+                on_problem=_echo_problem(label) if stream and index == 0 else None,
+                jobs=jobs,
+                repeat=repeat,
+                resumed=earlier.get(label, []),
             )
             if bar is not None:
                 with bar:
@@ -270,7 +372,10 @@ def eval_cases(
             r.label: threshold_failures(r, min_selection, max_false_selection) for r in reports
         }
         if stream or not all(map(no_case_judged, reports)):  # rates of nothing: the error alone
-            _emit(fmt, reports, comparison, misses, streamed=stream)
+            if side_by_side:
+                _emit_side_by_side(fmt, reports, misses, price_table, streamed=stream)
+            else:
+                _emit(fmt, reports, comparison, misses, streamed=stream)
             save_html(html, functools.partial(_html_page, reports, comparison))
     if any(r.interrupted for r in reports):
         error_line("interrupted: the cases judged so far are above")
@@ -286,6 +391,73 @@ def eval_cases(
     if other_pg is not None and other_pg.registry.problems:
         code = ExitCode.USAGE
     finish(pg, code)
+
+
+def _read_resume(path: Path) -> dict[str, list[Any]]:
+    """The judged lines of an earlier ``--format jsonl`` output, by run label. Summary,
+    problem and flip lines are skipped. Raises :class:`UsageError` for a missing file or a line
+    that is not JSON (one line naming it)."""
+    from playground.batch.evalcases import CaseResult
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read the --resume file ({exc.strerror or exc})") from None
+    import json
+
+    done: dict[str, dict[tuple[int, int], Any]] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            if not isinstance(data, dict) or "category" not in data:
+                continue
+            result = CaseResult.from_json(data)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise UsageError(f"{path}: line {number} is not an eval result line ({exc})") from None
+        done.setdefault(str(data.get("run") or "base"), {})[(result.case.line, result.run)] = result
+    return {label: list(results.values()) for label, results in done.items()}
+
+
+def _emit_side_by_side(
+    fmt: EvalFormat,
+    reports: list[Any],
+    misses: dict[str, list[str]],
+    prices: dict[str, dict[str, float]],
+    *,
+    streamed: bool,
+) -> None:
+    from playground.batch.sidebyside import disagreements, side_by_side_json, summarize
+
+    if fmt is EvalFormat.junit:
+        from playground.batch.junit import to_junit
+
+        typer.echo(to_junit(*reports), nl=False)
+    elif fmt is EvalFormat.json:
+        data = side_by_side_json(reports, prices)
+        data["thresholds"] = misses
+        typer.echo(dump_json(data))
+    elif fmt is EvalFormat.jsonl:
+        for report in reports:
+            if not streamed:
+                for result in report.results:
+                    typer.echo(dump_json({"run": report.label, **result.to_json()}, compact=True))
+            row = summarize(report, prices).to_json()
+            typer.echo(
+                dump_json(
+                    {"run": report.label, "summary": report.metrics.to_json(), "side_by_side": row},
+                    compact=True,
+                )
+            )
+        for item in disagreements(reports):
+            typer.echo(dump_json({"disagreement": item.to_json()}, compact=True))
+    else:
+        from playground.cli.render_eval import side_by_side_tables
+
+        side_by_side_tables(
+            reports, [summarize(r, prices) for r in reports], disagreements(reports)
+        )
 
 
 class _Cases:

@@ -44,23 +44,37 @@ class Move:
     ``text``: the text answer, when the router answers without (more) tools.
     ``explanation``: why (offline router: per-tool scores, matched terms, boundary sentences,
     argument evidence, threshold); a JSON-serialisable dict.
-    ``raw``: the provider's raw content for this turn (Gemini: the model ``Content`` as JSON),
-    appended back to the conversation unchanged.
+    ``raw``: the provider's raw content for this turn (Gemini: the model ``Content`` as JSON;
+    OpenAI Responses: the output items; Chat Completions: the assistant message; Anthropic: the
+    content blocks, thinking blocks and their signatures included), appended back to the
+    conversation unchanged.
+    ``usage``: what the provider counted for this request, ``{"input_tokens": int,
+    "output_tokens": int}`` (``None``: no count, e.g. the offline router).
+    ``notes``: one line per thing the provider did that the playground noticed and did not
+    paper over (an OpenAI-compatible server that ignored ``tool_choice``; a retry after 429).
     """
 
     calls: list[FunctionCall] = field(default_factory=list)
     text: str | None = None
     explanation: dict[str, Any] | None = None
     raw: Any = None
+    usage: dict[str, int] | None = None
+    notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """The move as JSON: ``{"calls": [{"name","args","id"}], "text", "explanation", "raw"}``."""
-        return {
+        """The move as JSON: ``{"calls": [{"name","args","id"}], "text", "explanation", "raw"}``,
+        plus ``"usage"`` and ``"notes"`` when the router gave them."""
+        data: dict[str, Any] = {
             "calls": [{"name": c.name, "args": c.args, "id": c.id} for c in self.calls],
             "text": self.text,
             "explanation": self.explanation,
             "raw": self.raw,
         }
+        if self.usage is not None:
+            data["usage"] = dict(self.usage)
+        if self.notes:
+            data["notes"] = list(self.notes)
+        return data
 
 
 @dataclass
@@ -111,7 +125,8 @@ class RouterCapabilities:
     ``repairs``: who repairs a failed call in a question episode — ``"loop"`` (the REPAIRS
     table stands in for a model, seed 003) or ``"model"`` (the model reads the error and tries
     again, seed 004). ``default_rpm``: requests per minute ``eval`` keeps to by default
-    (``None``: unlimited).
+    (``None``: unlimited). ``deterministic``: the same conversation always gets the same move
+    (``eval --repeat N`` runs it once per case: N of N by construction).
     """
 
     explains: bool = False
@@ -120,6 +135,7 @@ class RouterCapabilities:
     modes: tuple[str, ...] = ()
     repairs: Literal["loop", "model"] = "loop"
     default_rpm: float | None = None
+    deterministic: bool = False
 
 
 @runtime_checkable

@@ -29,7 +29,7 @@ PLACEHOLDER_KEY = "DRY-RUN"
 REDACTED = "<redacted>"
 
 #: Header names (lower case) that carry credentials.
-SECRET_HEADERS = frozenset({"x-goog-api-key", "authorization", "proxy-authorization"})
+SECRET_HEADERS = frozenset({"x-goog-api-key", "x-api-key", "authorization", "proxy-authorization"})
 
 #: Query parameters that carry credentials (``?key=`` is the Gemini API's alternative to the
 #: ``x-goog-api-key`` header).

@@ -46,6 +46,20 @@ def has_key(name: str, environ: Mapping[str, str] = os.environ) -> bool:
     return not spec.needs_key or spec.key_from(environ) is not None
 
 
+def missing_setting(name: str, environ: Mapping[str, str] = os.environ) -> str:
+    """Why router ``name`` cannot run with ``environ`` alone (no command-line options: the
+    TUI), in one line: its ``no_key_hint`` without a key, or that it needs a base URL
+    (``base_url_env_var``) when it has no endpoint of its own; ``""`` when it can run. Raises
+    :class:`UsageError` for an unknown name."""
+    spec = registry.get(name)
+    if spec.needs_key and spec.key_from(environ) is None:
+        return spec.no_key_hint or f"the {spec.name} router needs {' or '.join(spec.key_env_vars)}"
+    if spec.needs_base_url and not (environ.get(spec.base_url_env_var or "") or "").strip():
+        where = f"set {spec.base_url_env_var}" if spec.base_url_env_var else "use --base-url"
+        return f"the {spec.name} router needs a base URL: {where}"
+    return ""
+
+
 def make_router(
     name: str = registry.DEFAULT_ROUTER,
     model: str | None = None,
@@ -54,10 +68,14 @@ def make_router(
     *,
     dry_run: bool = False,
     fallback: bool = False,
+    base_url: str | None = None,
+    api: str | None = None,
 ) -> Router:
     """The router of :func:`choose_router`; its notes are dropped — use :func:`choose_router`
     to show them. Raises :class:`UsageError` as that does."""
-    return choose_router(name, model, mode, environ, dry_run=dry_run, fallback=fallback).router
+    return choose_router(
+        name, model, mode, environ, dry_run=dry_run, fallback=fallback, base_url=base_url, api=api
+    ).router
 
 
 def choose_router(
@@ -68,6 +86,8 @@ def choose_router(
     *,
     dry_run: bool = False,
     fallback: bool = False,
+    base_url: str | None = None,
+    api: str | None = None,
 ) -> RouterChoice:
     """Build the router called ``name`` (a registered name, case-insensitive).
 
@@ -76,7 +96,9 @@ def choose_router(
     ``capabilities.modes`` (case-insensitive; else ignored with a note). ``environ``: where the
     key and the model variable are looked up (tests pass a dict). ``dry_run``: build the backend
     even without a key, and never with one. ``fallback``: without the key, build the default
-    router and say so in the notes instead of raising (the TUI only).
+    router and say so in the notes instead of raising (the TUI only). ``base_url`` / ``api``:
+    ``--base-url`` / ``--api``, for a backend whose ``options`` name them (else ignored with a
+    note).
 
     Raises :class:`UsageError` for an unknown name; for a backend that needs a key and finds
     none (not a dry run, no ``fallback``), with the backend's ``no_key_hint`` — one line naming
@@ -99,16 +121,21 @@ def choose_router(
         for option, given, supported in (
             ("--model", model, spec.default_model is not None),
             ("--mode", mode, bool(spec.capabilities.modes)),
+            ("--base-url", base_url, "base_url" in spec.options),
+            ("--api", api, "api" in spec.options),
         )
         if given and not supported
     ]
     if ignored:
         verb = "does" if len(ignored) == 1 else "do"
         notes.append(f"{' and '.join(ignored)} {verb} not apply to the {spec.name} router; ignored")
+    supported = spec.options
     settings = RouterSettings(
         model=spec.model_for(model, environ),
         mode=mode.upper() if mode and spec.capabilities.modes else None,
         api_key=None if dry_run else key,
         dry_run=dry_run,
+        base_url=base_url.strip() if base_url and "base_url" in supported else None,
+        api=api.strip().lower() if api and "api" in supported else None,
     )
     return RouterChoice(spec.build(settings), spec.name, notes)

@@ -472,10 +472,25 @@ class GeminiRouter:
             )
 
         raw = content.model_dump(mode="json", exclude_none=True)
+        usage = _usage(response)
         if calls:
-            return Move(calls=calls, text=None, raw=raw)
+            return Move(calls=calls, text=None, raw=raw, usage=usage)
         text = "".join(p.text for p in content.parts if p.text and not p.thought)
-        return Move(calls=[], text=text, raw=raw)
+        return Move(calls=[], text=text, raw=raw, usage=usage)
+
+
+def _usage(response: types.GenerateContentResponse) -> dict[str, int] | None:
+    """The API's token counts (``usage_metadata``): ``input_tokens`` = the prompt's,
+    ``output_tokens`` = the candidates' plus the thoughts' (both billed as output); ``None``
+    when the response has none."""
+    meta = response.usage_metadata
+    if meta is None:
+        return None
+    return {
+        "input_tokens": int(meta.prompt_token_count or 0),
+        "output_tokens": int(meta.candidates_token_count or 0)
+        + int(meta.thoughts_token_count or 0),
+    }
 
 
 def build(settings: RouterSettings) -> GeminiRouter:

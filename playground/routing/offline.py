@@ -114,7 +114,7 @@ class OfflineRouter:
 
     name = "offline"
     capabilities = RouterCapabilities(
-        explains=True, parallel_calls=True, dry_run=False, repairs="loop"
+        explains=True, parallel_calls=True, dry_run=False, repairs="loop", deterministic=True
     )
 
     def __init__(

@@ -31,6 +31,9 @@ if TYPE_CHECKING:  # annotations only: the TUI's first screen reads DEFAULT_ROUT
 BUILTIN: dict[str, str] = {
     "offline": "playground.routing.offline",
     "gemini": "playground.routing.gemini",
+    "openai": "playground.routing.openai_api",
+    "anthropic": "playground.routing.anthropic_api",
+    "openai-compatible": "playground.routing.openai_compatible",
 }
 
 #: The router used when none is named, and when a named one has no key (it needs none).
@@ -44,13 +47,17 @@ class RouterSettings:
     ``model``: the model name (``None``: :meth:`RouterSpec.model_for` picks). ``mode``: a
     function-calling mode from ``capabilities.modes`` (``None``: the first). ``api_key``: the key
     found in the environment, ``None`` without one (or in a dry run, which never uses a key).
-    ``dry_run``: the router is built only to show its next request.
+    ``dry_run``: the router is built only to show its next request. ``base_url``: the API's
+    base URL (``--base-url``; ``None``: the provider's own). ``api``: which of the backend's
+    APIs to speak (``--api``; ``None``: its first, e.g. OpenAI ``responses``).
     """
 
     model: str | None = None
     mode: str | None = None
     api_key: str | None = None
     dry_run: bool = False
+    base_url: str | None = None
+    api: str | None = None
 
 
 @dataclass(frozen=True)
@@ -68,7 +75,11 @@ class RouterSpec:
     with (``{"name", "description", "parameters"}`` ->
     :class:`~playground.core.wire.ProviderDeclaration`), so ``show --provider NAME`` prints
     exactly what its requests carry (:mod:`playground.routing.declarations`); ``None`` for a
-    backend that sends no declarations (offline).
+    backend that sends no declarations (offline). ``options``: which of the settings
+    ``base_url`` and ``api`` the backend reads (another given to it is ignored with a note).
+    ``needs_base_url``: the backend has no endpoint of its own (``eval`` with several routers
+    gives ``--base-url`` to these only; the TUI, which has no ``--base-url``, offers them only
+    when ``base_url_env_var`` is set).
     """
 
     name: str
@@ -80,6 +91,9 @@ class RouterSpec:
     default_model: str | None = None
     model_env_var: str | None = None
     declare: Callable[[dict[str, Any]], ProviderDeclaration] | None = None
+    options: frozenset[str] = frozenset()
+    needs_base_url: bool = False
+    base_url_env_var: str | None = None
 
     @property
     def needs_key(self) -> bool:

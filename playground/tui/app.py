@@ -648,13 +648,14 @@ class PlaygroundApp(App[None]):
 
     def _usable(self, name: str) -> bool:
         """Whether router ``name`` can run here; notifies the backend's key hint when not."""
-        from playground.routing.factory import has_key
+        from playground.routing.factory import missing_setting
 
-        if has_key(name):
+        missing = missing_setting(name)
+        if not missing:
             return True
         spec = registry.get(name)
         self.notify(
-            f"{spec.no_key_hint}. Staying with the {self.router_name} router.",
+            f"{missing}. Staying with the {self.router_name} router.",
             title=spec.name,
             severity="warning",
             timeout=12,
@@ -674,6 +675,15 @@ class PlaygroundApp(App[None]):
         self.router_name = spec.name
         self._router_changed()
         self.notify(f"Router: {self.router_pick}")
+
+    async def set_compare_router(self, name: str | None) -> None:
+        """Ask's compare mode: also run each question on router ``name`` and show both side by
+        side (``None``: off). A router that cannot run here is refused with the reason."""
+        if name is not None and not self._usable(name):
+            return
+        view: AskView = await self.view("ask")
+        view.set_compare(name)
+        self.notify(f"Compare with: {name}" if name else "Compare: off")
 
     def _router_changed(self) -> None:
         for tab in ("ask", "evaluate"):

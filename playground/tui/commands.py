@@ -107,6 +107,15 @@ def palette_commands(app: PlaygroundApp) -> list[tuple[str, Callable[[], object]
     ]
     for spec in registry.specs():
         commands.append((f"Router: {spec.name}", partial(app.set_router, spec.name), spec.summary))
+        if spec.name != app.router_name:
+            commands.append(
+                (
+                    f"Compare with: {spec.name}",
+                    partial(app.set_compare_router, spec.name),
+                    f"Ask: also run each question on the {spec.name} router, side by side",
+                )
+            )
+    commands.append(("Compare: off", partial(app.set_compare_router, None), "Ask: one router"))
     current = registry.get(app.router_name)
     pick = app.router_pick
     for mode in current.capabilities.modes:

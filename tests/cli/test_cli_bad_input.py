@@ -106,7 +106,10 @@ def test_an_unknown_history_kind_is_refused_listing_the_kinds(one_entry):
 def test_rerun_refuses_an_unknown_router_even_for_a_call(one_entry):
     result = invoke("history", "rerun", "1", "--router", "weird", "--history", one_entry)
     assert result.exit_code == 2
-    assert result.stderr == "error: unknown router 'weird'; use one of offline, gemini\n"
+    assert (
+        result.stderr
+        == "error: unknown router 'weird'; use one of offline, gemini, openai, anthropic, openai-compatible\n"
+    )
 
 
 @pytest.mark.parametrize("text", ["", "\n\n", "# only a comment\n  \n"])

@@ -62,8 +62,13 @@ def test_show_provider_for_every_bundled_tool(name):
     assert a["name"] == name and a["description"] == contract.description
     assert a["input_schema"]["type"] == "object"
     assert a["input_schema"] == (contract.parameters or {"type": "object", "properties": {}})
-    assert o["type"] == "function" and set(o["function"]) == {"name", "description", "parameters"}
-    assert o["function"]["name"] == name and o["function"]["parameters"] == a["input_schema"]
+    assert o == {  # the Responses API function tool (the openai router's default request)
+        "type": "function",
+        "name": name,
+        "description": contract.description,
+        "parameters": a["input_schema"],
+        "strict": False,
+    }
     assert declaration_problems("anthropic", contract.declaration()) == []
     assert declaration_problems("openai", contract.declaration()) == []
 
@@ -71,7 +76,7 @@ def test_show_provider_for_every_bundled_tool(name):
 def test_show_table_names_the_provider():
     result = runner.invoke(app, ["show", "check_stock", "--provider", "openai", "--tools", TOOLS])
     assert result.exit_code == 0
-    assert "the OpenAI function tool" in result.stdout
+    assert "the OpenAI Responses function tool" in result.stdout
 
 
 def test_a_tool_without_parameters_gets_an_empty_object_schema():

@@ -50,7 +50,8 @@ def test_builtin_names_need_no_import_and_specs_declare_keys_and_capabilities():
 
 def test_unknown_router_lists_the_registered_ones(echo):
     with pytest.raises(
-        UsageError, match="unknown router 'claude'; use one of offline, gemini, echo"
+        UsageError,
+        match="unknown router 'claude'; use one of offline, gemini, openai, anthropic, openai-compatible, echo",
     ):
         registry.get("claude")
 

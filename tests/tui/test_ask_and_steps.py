@@ -33,6 +33,8 @@ async def test_ask_offline_then_step_through_and_fork_the_episode(tools_dir, mon
     same, in the order a user meets them.)"""
     monkeypatch.delenv("GEMINI_API_KEY", raising=False)
     monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "PLAYGROUND_COMPATIBLE_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
     app = PlaygroundApp(tools=[str(tools_dir)])
     seen = capture_notifications(app)
     async with app.run_test(size=SIZE) as pilot:
@@ -91,6 +93,8 @@ async def test_ask_offline_then_step_through_and_fork_the_episode(tools_dir, mon
 async def test_switching_to_gemini_without_a_key_stays_offline(tools_dir, monkeypatch):
     monkeypatch.delenv("GEMINI_API_KEY", raising=False)
     monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "PLAYGROUND_COMPATIBLE_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
     app = PlaygroundApp(tools=[str(tools_dir)])
     seen = capture_notifications(app)
     async with app.run_test(size=SIZE) as pilot:

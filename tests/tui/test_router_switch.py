@@ -14,7 +14,10 @@ from tests.tui.helpers import SIZE, capture_notifications, settle
 
 @pytest.fixture
 def echo(monkeypatch):
-    for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "PLAYGROUND_GEMINI_MODEL"):
+    for name in (
+        "GEMINI_API_KEY", "GOOGLE_API_KEY", "PLAYGROUND_GEMINI_MODEL", "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY", "PLAYGROUND_COMPATIBLE_BASE_URL",
+    ):  # fmt: skip
         monkeypatch.delenv(name, raising=False)
     registry.register(ECHO)  # the one line a new backend needs
     yield ECHO
@@ -27,7 +30,8 @@ async def test_f9_skips_a_router_without_key_and_reaches_the_registered_one(tool
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert "Router: echo" in [name for name, _, _ in palette_commands(app)]
-        await pilot.press("f9")  # offline → gemini has no key → echo
+        # offline → gemini, openai, anthropic have no key, openai-compatible no URL → echo
+        await pilot.press("f9")
         await pilot.pause()
         assert app.router_name == "echo"
         assert any("GEMINI_API_KEY" in message for message in seen)
@@ -75,3 +79,29 @@ async def test_palette_offers_modes_and_models_of_the_current_router(tools_dir, 
         assert "gemini (ANY, gemini-3.6-pro)" in app.sub_title
         app.set_router_model("")
         assert app.router_pick.model is None
+
+
+async def test_ask_compare_mode_shows_a_second_router_beside_the_first(tools_dir, echo):
+    app = PlaygroundApp(tools=[str(tools_dir)])
+    seen = capture_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        names = [name for name, _, _ in palette_commands(app)]
+        assert "Compare with: echo" in names and "Compare with: offline" not in names
+        await app.set_compare_router("gemini")  # no key: refused, with the reason
+        assert any("GEMINI_API_KEY" in message for message in seen)
+        view = await app.view("ask")
+        assert view.compare is None and not view.query_one("#ask-compare").display
+        await app.set_compare_router("echo")
+        await pilot.press("f2")
+        await pilot.pause()
+        assert view.query_one("#ask-compare").display
+        assert "compared with: echo" in str(view.query_one("#ask-router").render())
+        view.run_question("track_shipping order_id=HR20260601")
+        await settle(app, pilot)
+        assert view.episode.router == "offline" and view.compare_episode.router == "echo"
+        shown = view.texts["compare"]
+        assert 'call track_shipping {"order_id": "HR20260601"}' in shown
+        assert "echo: {" in shown
+        await app.set_compare_router(None)
+        assert view.compare is None and not view.query_one("#ask-compare").display

@@ -8,6 +8,7 @@ shown, :class:`AskView.EpisodeReady` goes up so the app can open it in the step-
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
@@ -57,11 +58,14 @@ class AskView(Vertical):
     class AskDone(Message):
         """The worker's result: the ``episode``, router ``notes``, the first ``request`` (dry run)."""
 
-        def __init__(self, episode: Any, notes: list[str], request: Any) -> None:
+        def __init__(
+            self, episode: Any, notes: list[str], request: Any, compare: Any = None
+        ) -> None:
             super().__init__()
             self.episode = episode
             self.notes = notes
             self.request = request
+            self.compare = compare
 
     class EpisodeReady(Message):
         """An episode finished in Ask mode (for the step-through): ``episode``."""
@@ -77,6 +81,9 @@ class AskView(Vertical):
         self.episode = None
         self.request: Any = None
         self.texts: dict[str, str] = {}
+        #: The second router of compare mode (``None``: off): each question also runs on it.
+        self.compare: str | None = None
+        self.compare_episode: Any = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="ask-bar"):
@@ -94,6 +101,11 @@ class AskView(Vertical):
                 )
                 yield Label("Reply", classes="section")
                 yield Static("-", id="ask-reply", markup=False)
+            compare = VerticalScroll(id="ask-compare")
+            compare.display = False  # compare mode off
+            with compare:
+                yield Label("Compare", classes="section", id="ask-compare-title")
+                yield Static("-", id="ask-compare-body", markup=False)
             with TabbedContent(id="ask-tabs"):
                 with TabPane("Calls", id="ask-calls-pane"):
                     yield OptionList(id="ask-calls")
@@ -121,12 +133,25 @@ class AskView(Vertical):
         self.router = pick
         self._show_router()
 
+    def set_compare(self, name: str | None) -> None:
+        """Compare mode: also run each question on router ``name`` and show its choice, calls
+        and reply beside the first router's (``None``: off)."""
+        self.compare = name
+        self.compare_episode = None
+        pane = self.query_one("#ask-compare", VerticalScroll)
+        pane.display = name is not None
+        self.query_one("#ask-compare-title", Label).update(f"Compare: {name} router")
+        self.query_one("#ask-compare-body", Static).update("Ask a question to compare.")
+        self._show_router()
+
     def _show_router(self) -> None:
         traits = capability_words(registry.get(self.router.name))
         text = (
             f"router: {self.router} · {', '.join(traits)}   "
             "(switch: F9 or ctrl+p → Router / mode / model)"
         )
+        if self.compare:
+            text += f" · compared with: {self.compare}"
         self.query_one("#ask-router", Static).update(plain(text))
 
     # -- actions --------------------------------------------------------------------------------
@@ -147,6 +172,10 @@ class AskView(Vertical):
             return
         self.running = True
         self.query_one("#ask-reply", Static).update(Text("running…", style="bold yellow"))
+        if self.compare:
+            self.query_one("#ask-compare-body", Static).update(
+                Text("running…", style="bold yellow")
+            )
         self._ask_worker(self.pg, text, self.router)
 
     @work(exclusive=True, group="ask", exit_on_error=False)
@@ -166,7 +195,16 @@ class AskView(Vertical):
         except Exception as exc:  # UsageError from the factory; never let it kill the app
             self.post_message(self.AskDone(None, [f"{type(exc).__name__}: {exc}"], None))
             return
-        self.post_message(self.AskDone(episode, notes, dry_run_request(pg, question, pick)))
+        compare: Any = None
+        if self.compare:
+            try:  # the same question on the second router (no fallback: say why it cannot run)
+                other = choose_router(self.compare, None, None).router
+                compare = run_question_episode(pg, question, other)
+            except Exception as exc:
+                compare = f"{type(exc).__name__}: {exc}"
+        self.post_message(
+            self.AskDone(episode, notes, dry_run_request(pg, question, pick), compare)
+        )
 
     def action_ask_tab(self) -> None:
         """``f6``: the next of the Calls, Moves (raw) and Gemini request tabs."""
@@ -195,6 +233,11 @@ class AskView(Vertical):
                 )
             out["record"] = (pretty_json(record.to_json()), f"{record.tool}.record.json")
         out["episode"] = (pretty_json(episode.to_json()), "episode.json")
+        if self.compare_episode is not None:
+            out[f"episode ({self.compare_episode.router})"] = (
+                pretty_json(self.compare_episode.to_json()),
+                f"episode-{self.compare_episode.router}.json",
+            )
         if "request" in self.texts:
             out["Gemini request"] = (self.texts["request"], "gemini-request.json")
         return out
@@ -210,7 +253,41 @@ class AskView(Vertical):
             self.query_one("#ask-reply", Static).update(plain("; ".join(event.notes), style="red"))
             return
         self.show_episode(event.episode, event.request)
+        if self.compare:
+            self.show_compare(event.compare)
         self.post_message(self.EpisodeReady(event.episode))
+        if self.compare_episode is not None:  # the history keeps both episodes
+            self.post_message(self.EpisodeReady(self.compare_episode))
+
+    def show_compare(self, episode: Any) -> None:
+        """Show the compare router's ``episode`` (or the one-line reason it could not run):
+        its moves, each call (tool, arguments, outcome kind, cache) and its reply."""
+        self.compare_episode = episode if not isinstance(episode, str) else None
+        body = self.query_one("#ask-compare-body", Static)
+        if episode is None:
+            body.update("-")
+            return
+        if isinstance(episode, str):
+            self.texts["compare"] = episode
+            body.update(Text(episode, style="red"))
+            return
+        parts: list[Any] = []
+        for i, move in enumerate(episode.moves, start=1):
+            parts.append(Text(f"move {i}: {move_summary(move)}"))
+        for record in episode.calls:
+            parts.append(
+                Text(
+                    f"call {record.tool} {json.dumps(record.args, ensure_ascii=False, default=repr)}  "
+                    f"{record.kind}  cache {record.cache}",
+                    style="dim",
+                )
+            )
+        parts.append(
+            Text(f"[{episode.end}] ", style="dim")
+            + Text(episode.reply or "(no reply)", style="bold")
+        )
+        self.texts["compare"] = "\n".join(part.plain for part in parts)
+        body.update(Group(*parts))
 
     def show_episode(self, episode: Any, request: Any = None) -> None:
         """Show ``episode`` (a ``loop.episode.Episode``) and the first ``request`` (dry run)."""
