@@ -35,8 +35,8 @@ def side_by_side_tables(
     from rich.table import Table
     from rich.text import Text
 
-    from playground.core.untrusted import shown as visible
     from playground.cli.render import console as make_console
+    from playground.core.untrusted import shown as visible
 
     console = make_console()
     base = reports[0]
