@@ -78,6 +78,13 @@ def _late_output_note(late: int) -> list[str]:
     ]
 
 
+def _culprit(pending: dict[str, None]) -> str:
+    """The module to blame among those whose import started and did not report back: the last
+    one started (one after the other, the earlier ones ended without a word: a module that
+    raised ``KeyboardInterrupt`` or a ``SyntaxError``, found again on the next load)."""
+    return next(reversed(pending))
+
+
 def grace_s(timeout_s: float) -> float:
     """The grace after a time limit before the body is killed: a fifth of the limit, at most
     0.5 s (so a 0.01 s limit costs 0.012 s and a 5 s limit 5.5 s)."""
@@ -393,9 +400,9 @@ class WorkerSource:
                             None,
                             f"the worker process did not answer {stage} within {deadline:g} s",
                         )
-                    if len(pending) > 1:
+                    if len(pending) > 1 and concurrent:
                         return _ONE_AT_A_TIME, ""
-                    return next(iter(pending)), (
+                    return _culprit(pending), (
                         f"import did not finish within {limit:g} s (an endless loop or a "
                         "sleep at import time?); the module was not loaded"
                     )
@@ -423,9 +430,9 @@ class WorkerSource:
             tail = f": {' '.join(printed.split())}" if printed else ""
             if not pending:
                 return None, f"the worker process ended {stage} ({how}){tail}"
-            if len(pending) > 1:
+            if len(pending) > 1 and concurrent:
                 return _ONE_AT_A_TIME, ""
-            return next(iter(pending)), (
+            return _culprit(pending), (
                 f"import ended the worker process ({how}); the module was not loaded"
             )
 
