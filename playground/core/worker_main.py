@@ -277,6 +277,10 @@ class _CleanState:
         return notes
 
 
+#: the first byte of a runner's reply: it ends after this reply, or keeps serving
+_ENDS, _KEEPS = b"E", b"K"
+
+
 def _runner_loop(requests: Connection, replies: Connection, functions: dict[str, Any]) -> None:
     _set_subreaper()
     clean = _CleanState()
@@ -303,8 +307,11 @@ def _runner_loop(requests: Connection, replies: Connection, functions: dict[str,
             )
         if notes:
             reply["notes"] = notes
-        replies.send_bytes(_encode(reply, name, msg["cap"]))
-        if threads > 0:  # its output would land in a later call: end this runner
+        # one byte ahead of the reply: E, this runner ends now (the loader waits for it, so the
+        # next call never reaches a runner on its way out); K, it keeps serving
+        ending = threads > 0  # its output would land in a later call: end this runner
+        replies.send_bytes((_ENDS if ending else _KEEPS) + _encode(reply, name, msg["cap"]))
+        if ending:
             os._exit(0)
 
 
@@ -442,7 +449,14 @@ class Loader:
                 self.spare = self.fork_runner()
             left = timeout_s + grace_s - (time.perf_counter() - started)
             if rep.poll(max(0.0, left)):
-                return rep.recv_bytes()
+                data = rep.recv_bytes()
+                if data[:1] == _ENDS:  # it ends itself now: the next call takes the spare
+                    with contextlib.suppress(ChildProcessError):
+                        os.waitpid(pid, 0)
+                    req.close()
+                    rep.close()
+                    self.runner = None
+                return data[1:]
         except (EOFError, OSError):
             # the runner died: reap it for its status
             how = ""

@@ -101,7 +101,8 @@ def test_next_call_works_and_counts_and_cache_are_right_after_every_fault(worker
         assert (record.kind, record.error, record.body_ran) == (kind, error, True), tool
         assert record.body_runs == 1 and gate.body_runs[tool] == 1
         after = gate.call("healthy", {"n": n})  # a fresh argument: a cache miss, the body runs
-        assert (after.kind, after.value, after.cache) == ("ok", {"ok": True, "n": n}, "stored")
+        outcome = (after.kind, after.value, after.cache)
+        assert outcome == ("ok", {"ok": True, "n": n}, "stored"), (tool, after.message)
         assert gate.body_runs["healthy"] == n
     hit = gate.call("healthy", {"n": 1})
     assert (hit.cache, hit.body_ran, gate.body_runs["healthy"]) == ("hit", False, len(FAULTS) + 1)
