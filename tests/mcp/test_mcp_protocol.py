@@ -150,17 +150,25 @@ def test_ctrl_c_cancels_the_call_on_the_server_and_the_record_says_cancelled(lab
     before = len(read_log(log))
     main = threading.main_thread().ident
     assert main is not None
+    # ctrl+c raises KeyboardInterrupt here even when pytest was started with SIGINT ignored (a
+    # background job, as CI scripts run it: the disposition is inherited across exec)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    returned = threading.Event()
 
     def interrupt_when_running() -> None:
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not returned.is_set():
             if any(e.get("tool") == "ticking" for e in read_log(log)[before:]):
-                break
+                signal.pthread_kill(main, signal.SIGINT)  # only while the call runs
+                return
             time.sleep(0.02)
-        signal.pthread_kill(main, signal.SIGINT)
 
     threading.Thread(target=interrupt_when_running, daemon=True).start()
-    record = gate.call("ticking", {"seconds": 2, "every": 0.2})
+    try:
+        record = gate.call("ticking", {"seconds": 5, "every": 0.2})
+    finally:
+        returned.set()
+        signal.signal(signal.SIGINT, previous)
     assert record.kind == "cancelled" and record.error == "cancelled:user"
     assert record.mcp["cancelled"] == "cancelled by the user (ctrl+c)"
     assert "cancelled by the user" in record.message
