@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.signals import sigint_as_in_a_terminal
+
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = ROOT / "tools" / "shop.py"
 
@@ -43,6 +45,7 @@ def start(*args: str, state: Path | None = None) -> tuple[subprocess.Popen[str],
         text=True,
         env=env,
         cwd=ROOT,
+        preexec_fn=sigint_as_in_a_terminal,
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()  # the one line the server prints when it listens

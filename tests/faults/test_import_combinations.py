@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.signals import sigint_as_in_a_terminal
+
 REPO = Path(__file__).resolve().parents[2]
 
 MODULES = {
@@ -58,6 +60,7 @@ def start(folder: Path, *args: str) -> subprocess.Popen:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=sigint_as_in_a_terminal,
     )
 
 

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.signals import sigint_as_in_a_terminal
+
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
 
 REPO = Path(__file__).resolve().parents[2]
@@ -77,6 +79,7 @@ def start(args: list[str], marker: str, cwd: Path) -> subprocess.Popen:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=sigint_as_in_a_terminal,
     )
 
 

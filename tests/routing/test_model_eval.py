@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from playground.cli.main import app
 from tests.routing.conftest import start_server, stop_server
+from tests.signals import sigint_as_in_a_terminal
 
 REPO = Path(__file__).resolve().parents[2]
 SHOP = str(REPO / "tools" / "shop.py")
@@ -167,7 +168,13 @@ def test_ctrl_c_keeps_the_finished_lines_and_resume_finishes_the_rest(tmp_path):
             "--tools", SHOP, "-f", "jsonl",
         ]  # fmt: skip
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+        process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            preexec_fn=sigint_as_in_a_terminal,
+        )
         assert process.stdout is not None
         first = [process.stdout.readline() for _ in range(3)]  # wait on output, not on time
         process.send_signal(signal.SIGINT)
