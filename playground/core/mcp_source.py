@@ -37,7 +37,6 @@ import logging
 import os
 import re
 import signal
-import tempfile
 import threading
 import time
 import weakref
@@ -46,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playground.core import outcome as oc
+from playground.core.capped_log import CappedLog
 from playground.core.contracts import Contract, check_schema
 from playground.core.effects import from_annotations
 from playground.core.mcp_config import McpServerSpec, redact
@@ -202,12 +202,9 @@ class McpSource:
         self._closed = False
         self._stage = "initialize"  # the lifecycle request under way while starting
         self._health: asyncio.Task[None] | None = None
-        # Closed in close(); a file (not a pipe) so the server can never block on stderr.
-        self._stderr = (
-            tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
-            if spec.transport == "stdio"
-            else None
-        )
+        # Closed in close(); a pipe read as fast as it is written, so the server can never
+        # block on stderr, and bounded, so it can never fill the disk (core/capped_log)
+        self._stderr = CappedLog() if spec.transport == "stdio" else None
         self._stderr_pos = 0
         self._early: concurrent.futures.Future[Any] | None = None
         self._process: Any = None
@@ -262,7 +259,7 @@ class McpSource:
             self.spec.args,
             inherited_environment() | self.environment(),
             self.spec.cwd,
-            self._stderr,
+            self._stderr.writer if self._stderr is not None else None,
         )
         self._live[0] = self._process
         return self._process
@@ -499,12 +496,17 @@ class McpSource:
         """Everything the server wrote to stderr so far (stdio servers; ``""`` for HTTP)."""
         if self._stderr is None or self._stderr.closed:
             return ""
+        self._stderr.settle()
         data = os.pread(self._stderr.fileno(), 1 << 24, 0)
-        return redact(data.decode("utf-8", "replace"), self.spec)
+        text = redact(data.decode("utf-8", "replace"), self.spec)
+        if self._stderr.dropped:
+            text += f"\n[{self._stderr.dropped:,} more bytes of stderr dropped: past the cap]\n"
+        return text
 
     def _stderr_since(self, pos: int) -> tuple[str, int]:
         if self._stderr is None or self._stderr.closed:
             return "", pos
+        self._stderr.settle()
         data = os.pread(self._stderr.fileno(), 1 << 20, pos)
         return redact(data.decode("utf-8", "replace"), self.spec), pos + len(data)
 
