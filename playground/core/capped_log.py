@@ -10,14 +10,11 @@ or fill the disk).
 
 from __future__ import annotations
 
-import array
 import contextlib
-import fcntl
 import os
+import select
 import tempfile
-import termios
 import threading
-import time
 from typing import IO, Any
 
 #: bytes of a server's stderr kept (8 MiB); what comes after is counted, not kept
@@ -27,7 +24,8 @@ CAP_BYTES = 8 << 20
 class CappedLog:
     """The server's end is :attr:`writer` (a text file object to pass as the child's stderr);
     :meth:`fileno` is the kept file's descriptor for ``os.pread``. ``dropped``: bytes read past
-    the cap (not kept). Call :meth:`settle` before reading what was just written."""
+    the cap (not kept). Call :meth:`settle` before reading what was just written: it takes in
+    what the pipe holds at once, in order with the reader thread (both read under one lock)."""
 
     def __init__(self, cap_bytes: int = CAP_BYTES) -> None:
         read_fd, write_fd = os.pipe()
@@ -37,48 +35,51 @@ class CappedLog:
         self._file = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
         self._lock = threading.Lock()
         self._kept = 0
-        self._read = 0
+        self._eof = False
         self.dropped = 0
+        os.set_blocking(read_fd, False)
         self._thread = threading.Thread(target=self._drain, name="mcp-stderr", daemon=True)
         self._thread.start()
 
     def _drain(self) -> None:
-        while True:
+        while not self._eof:
+            try:
+                ready, _, _ = select.select([self._read_fd], [], [], 0.5)
+            except (OSError, ValueError):
+                return
+            if ready:
+                with self._lock:
+                    self._read_available()
+
+    def _read_available(self) -> None:
+        """Read what the pipe holds now, in order (the caller holds the lock; the pipe is
+        non-blocking)."""
+        while not self._eof:
             try:
                 data = os.read(self._read_fd, 1 << 16)
+            except BlockingIOError:
+                return
             except OSError:
+                self._eof = True
                 return
             if not data:
+                self._eof = True
                 return
-            with self._lock:
-                room = max(0, self.cap - self._kept)
-                keep = data[:room]
-                if keep:
-                    with contextlib.suppress(OSError, ValueError):
-                        os.pwrite(self._file.fileno(), keep, self._kept)
-                    self._kept += len(keep)
-                self.dropped += len(data) - len(keep)
-                self._read += len(data)
+            room = max(0, self.cap - self._kept)
+            keep = data[:room]
+            if keep:
+                with contextlib.suppress(OSError, ValueError):
+                    os.pwrite(self._file.fileno(), keep, self._kept)
+                self._kept += len(keep)
+            self.dropped += len(data) - len(keep)
 
-    def _unread(self) -> int:
-        count = array.array("i", [0])
-        try:
-            fcntl.ioctl(self._read_fd, termios.FIONREAD, count)
-        except OSError:
-            return 0
-        return count[0]
-
-    def settle(self, limit_s: float = 0.25) -> None:
-        """Wait until every byte written to the pipe before this call is kept or counted (at
-        most ``limit_s`` seconds; a server that keeps writing does not make it wait longer)."""
-        deadline = time.monotonic() + limit_s
+    def settle(self) -> None:
+        """Take in, now, every byte the server wrote so far (the reader thread may not have
+        woken yet): what a call printed before it answered is then in the file."""
+        if self._file.closed:
+            return
         with self._lock:
-            target = self._read + self._unread()
-        while self._thread.is_alive() and time.monotonic() < deadline:
-            with self._lock:
-                if self._read >= target:
-                    return
-            time.sleep(0.001)
+            self._read_available()
 
     def fileno(self) -> int:
         """The kept file's descriptor (read it with ``os.pread``)."""
@@ -93,7 +94,9 @@ class CappedLog:
         """Close the server's end, let the reader finish (0.5 s at most), free the file."""
         with contextlib.suppress(OSError):
             self.writer.close()
-        self._thread.join(0.5)
-        with contextlib.suppress(OSError):
-            os.close(self._read_fd)
-        self._file.close()
+        self._thread.join(1.0)
+        with self._lock:
+            self._eof = True
+            with contextlib.suppress(OSError):
+                os.close(self._read_fd)
+            self._file.close()
