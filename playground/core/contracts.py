@@ -1,6 +1,6 @@
 """Contracts: one registered tool (name, description, parameters, returns, callable, flags).
 
-Two ways a tool module declares contracts (see README, "Writing a tool module"):
+Two ways a tool module declares contracts (see docs/tool-modules.md):
 
 * plain functions listed in ``__tools__``, with optional metadata in ``__contracts__``
   (``returns``, ``side_effects``, ``cacheable``, ``timeout_s``). The declaration is built by

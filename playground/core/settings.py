@@ -6,7 +6,7 @@ ignored (``PLAYGROUND_IMPORT_TIMEOUT_S=abc`` is refused; it used to mean "the de
 limit and result cap, the size budget, ``--in-process``); :func:`check_environment` checks them
 all at once and names ``PLAYGROUND_*`` variables that are not settings (a misspelt name such as
 ``PLAYGROUND_TIMEOUT`` would otherwise change nothing, silently). The command line calls it
-before any command (exit 2 on a bad value); the README lists the settings.
+before any command (exit 2 on a bad value); docs/cli.md lists the settings.
 """
 
 from __future__ import annotations

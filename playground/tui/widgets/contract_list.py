@@ -5,7 +5,7 @@ Order: the registry's load order (the ``--tools`` order; files of a folder sorte
 for the modules and for the contracts inside a module. The selection starts on the contract last
 run (``playground.tui.last_used``) when it is still registered, else on the first contract of
 the first module that is not a demo of faults: a module declares itself one with a top-level
-``__demo__ = True`` (read from the file with ``ast``, never by its name; see the README). Highlighting a contract posts :class:`ContractList.Chosen`; ``Enter``
+``__demo__ = True`` (read from the file with ``ast``, never by its name; see docs/tool-modules.md). Highlighting a contract posts :class:`ContractList.Chosen`; ``Enter``
 on a contract posts :class:`ContractList.Entered` (the Call view then focuses the first field).
 """
 
