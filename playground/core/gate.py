@@ -29,7 +29,7 @@ from playground.core.record import CallRecord, Retry
 from playground.core.registry import Registry
 from playground.core.runner import InProcessSource
 from playground.core.toolsource import BodyRun, Frame, ToolSource
-from playground.core.validation import check_args, check_result
+from playground.core.validation import check_args, check_result, json_pointer
 from playground.core.wire import provider_views, result_tokens
 
 if TYPE_CHECKING:
@@ -201,9 +201,7 @@ class Gate:
                 self.body_runs[contract.name] -= 1
                 record.body_ran = False
                 path = str(run.error.details.get("path") or "")
-                pointer = "".join(
-                    "/" + p.replace("~", "~0").replace("/", "~1") for p in path.split(".") if p
-                )
+                pointer = json_pointer([p for p in path.split(".") if p])
                 record.reasons.append(
                     {"code": record.verdict, "path": pointer, "message": run.error.text}
                 )

@@ -403,7 +403,7 @@ def check_args(contract: Contract, args: Any) -> Verdict:
         for name in args:
             if name not in props:
                 allowed = ", ".join(props) or "(none)"
-                found[(f"unknown:{name}", _pointer([name]))] = (
+                found[(f"unknown:{name}", json_pointer([name]))] = (
                     f"{name!r} is not an argument of {contract.name}. Allowed: {allowed}.",
                     None,
                 )
@@ -466,8 +466,9 @@ def validation_schema(contract: Contract) -> dict[str, Any]:
     return schema
 
 
-def _pointer(parts: list[Any]) -> str:
-    """A JSON Pointer (RFC 6901) into the arguments: ``["items", 0, "a/b"]`` → ``/items/0/a~1b``."""
+def json_pointer(parts: list[Any]) -> str:
+    """A JSON Pointer (RFC 6901) into the arguments: ``["items", 0, "a/b"]`` → ``/items/0/a~1b``
+    (``""`` for the whole object). The paths of a record's ``reasons``."""
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
@@ -476,7 +477,7 @@ def _error_pointer(error: ValidationError) -> str:
     parts: list[Any] = list(error.absolute_path)
     if error.validator in ("required", "additionalProperties"):
         parts.append(_arg_of(error).rsplit(".", 1)[-1])
-    return _pointer(parts)
+    return json_pointer(parts)
 
 
 def _string_holding_json(value: Any, schema: Any) -> str:
