@@ -56,6 +56,19 @@ KINDS: dict[str, tuple[str, str, str, str]] = {
         "ISO 8601 time, HH:MM or HH:MM:SS; an offset is optional, e.g. 10:00.",
         "10:00",
     ),
+    # below: not probed (one Python type per format); the format pydantic's own type takes
+    "date": (
+        "date",
+        "x-python-date",
+        "ISO 8601 date, YYYY-MM-DD (a date and a zero time also do), e.g. 2026-12-03.",
+        "2026-12-03",
+    ),
+    "uuid": (
+        "uuid",
+        "x-python-uuid",
+        "a UUID, 32 hex digits with or without dashes, e.g. 123e4567-e89b-12d3-a456-426614174000.",
+        "123e4567-e89b-12d3-a456-426614174000",
+    ),
 }
 #: the validator's format name → the kind (for the fix hint's words and example)
 FORMAT_KIND = {fmt: kind for kind, (_, fmt, _, _) in KINDS.items()}
@@ -153,10 +166,17 @@ def declared(parameters: dict[str, Any], kinds: dict[str, str]) -> dict[str, Any
     return {**parameters, "properties": props}
 
 
-#: the format a pydantic ``datetime`` / ``time`` takes, for a value below the top level (a
-#: model's field, an item of ``list[datetime]``): the conversion before the body (pydantic,
-#: :mod:`playground.core.convert`) still refuses what a stricter type refuses
-_NESTED = {"date-time": "x-python-datetime", "time": "x-python-time"}
+#: the format pydantic's ``datetime`` / ``time`` / ``date`` / ``UUID`` takes, for every value not
+#: probed (a model's field, an item of ``list[datetime]``, any ``date`` or ``uuid``): the
+#: conversion before the body (pydantic, :mod:`playground.core.convert`) still refuses what a
+#: stricter type refuses, and the gate refuses nothing that conversion takes (a UUID without
+#: dashes, a date written with a zero time)
+_NESTED = {
+    "date-time": "x-python-datetime",
+    "time": "x-python-time",
+    "date": "x-python-date",
+    "uuid": "x-python-uuid",
+}
 # keys whose values are data, not schemas: never rewritten
 _DATA_KEYS = frozenset({"enum", "const", "default", "examples", "example"})
 
@@ -166,9 +186,9 @@ def for_validation(
 ) -> dict[str, Any]:
     """``parameters`` with each probed parameter's ``format`` (and its branches') replaced by
     the gate's own format of that kind. With ``python=True`` (a Python function's schema, built
-    by google-genai from pydantic types) every other ``date-time`` / ``time`` format, at any
-    depth (``items``, model fields in ``$defs``), becomes the one pydantic's ``datetime`` /
-    ``time`` takes; a stricter type's refusal then comes from the conversion before the body.
+    by google-genai from pydantic types) every other ``date-time`` / ``time`` / ``date`` /
+    ``uuid`` format, at any depth (``items``, model fields in ``$defs``), becomes the one
+    pydantic's ``datetime`` / ``time`` / ``date`` / ``UUID`` takes; a stricter type's refusal then comes from the conversion before the body.
     ``parameters`` itself when nothing changes."""
     swapped = _swap_deep(parameters) if python else parameters
     if not kinds and swapped is parameters:
@@ -197,8 +217,8 @@ def readable(message: str) -> str:
 
 
 def _swap_deep(node: Any) -> Any:
-    """``node`` with every ``date-time`` / ``time`` format below it made pydantic's (the same
-    object when there is none)."""
+    """``node`` with every format of :data:`_NESTED` below it made pydantic's (the same object
+    when there is none)."""
     if isinstance(node, list):
         items = [_swap_deep(item) for item in node]
         return node if all(a is b for a, b in zip(items, node)) else items
@@ -230,6 +250,7 @@ def _swap(schema: Any, old: str, new: str) -> Any:
 @cache
 def _adapter(kind: str) -> Any:
     import datetime as dt
+    import uuid
 
     from pydantic import AwareDatetime, NaiveDatetime, TypeAdapter
 
@@ -238,6 +259,8 @@ def _adapter(kind: str) -> Any:
         "naive-datetime": NaiveDatetime,
         "aware-datetime": AwareDatetime,
         "time": dt.time,
+        "date": dt.date,
+        "uuid": uuid.UUID,
     }
     return TypeAdapter(types[kind])
 
