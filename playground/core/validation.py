@@ -569,11 +569,56 @@ def _informative(error: ValidationError) -> ValidationError:
     on its type (then ``type:<arg>`` is the right code)."""
     if error.validator not in ("anyOf", "oneOf") or not error.context:
         return error
-    inner = [_informative(e) for e in error.context if e.validator != "type"]
+    inner = [_informative(e) for e in _chosen_branches(error.context) if e.validator != "type"]
     inner = [e for e in inner if e.validator not in ("anyOf", "oneOf")]
     if not inner:
         return error
     return min(inner, key=lambda e: _rank(_code_of(e)))
+
+
+def _chosen_branches(context: list[ValidationError]) -> list[ValidationError]:
+    """The errors of the ``anyOf``/``oneOf`` branches the value chose. A branch whose field
+    ``const``/``enum`` refuses the value's field (a discriminated union: ``{"kind": "transfer"}``
+    against the ``kind: "card"`` branch) is not the one the value meant, so its other errors
+    ("number is required") would point the fix at the wrong shape. When every branch is refused
+    that way, the refusals of the discriminating field are what is wrong; ``context`` itself when
+    no branch is."""
+    by_branch: dict[Any, list[ValidationError]] = {}
+    for error in context:
+        branch = error.relative_schema_path[0] if error.relative_schema_path else None
+        by_branch.setdefault(branch, []).append(error)
+    chosen = [
+        error
+        for errors in by_branch.values()
+        if not any(e.validator in ("const", "enum") and len(e.relative_path) == 1 for e in errors)
+        for error in errors
+    ]
+    if chosen:
+        return chosen
+    refusals = [e for e in context if e.validator in ("const", "enum")]
+    return [_one_refusal(refusals)] if refusals else context
+
+
+def _one_refusal(refusals: list[ValidationError]) -> ValidationError:
+    """One ``enum`` error whose allowed values are every branch's (``["card", "transfer"]``),
+    at the place of the first refusal, so the fix names every shape the union takes."""
+    values: list[Any] = []
+    for error in refusals:
+        taken: Any = error.validator_value
+        for value in taken if error.validator == "enum" else [taken]:
+            if value not in values:
+                values.append(value)
+    first = refusals[0]
+    return ValidationError(
+        f"{first.instance!r} is not one of {values!r}",
+        validator="enum",
+        validator_value=values,
+        instance=first.instance,
+        schema={"enum": values},
+        path=first.relative_path,
+        schema_path=first.relative_schema_path,
+        parent=first.parent,
+    )
 
 
 def _args_message(
