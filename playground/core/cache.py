@@ -23,6 +23,9 @@ class ResultCache:
     """
 
     entries: dict[str, Any] = field(default_factory=dict)
+    #: the MCP content blocks sent with a stored value (images, audio, resources), under the
+    #: same key: a hit must put on the wire what the server sent, not the value alone
+    content: dict[str, list[Any]] = field(default_factory=dict)
     hits: int = 0
     misses: int = 0
 
@@ -39,9 +42,19 @@ class ResultCache:
         self.misses += 1
         return False, None
 
-    def store(self, key: str, value: Any) -> None:
-        """Remember a successful value under ``key``."""
+    def store(self, key: str, value: Any, content: list[Any] | None = None) -> None:
+        """Remember a successful value under ``key``, with the MCP ``content`` blocks it came
+        with (``None`` for a Python tool)."""
         self.entries[key] = copy_json(value)
+        if content is not None:
+            self.content[key] = copy_json(content)
+        else:
+            self.content.pop(key, None)
+
+    def content_of(self, key: str) -> list[Any] | None:
+        """A copy of the content blocks stored with ``key``'s value, or ``None``."""
+        blocks = self.content.get(key)
+        return None if blocks is None else copy_json(blocks)
 
     def forget_values(self) -> int:
         """Forget every stored value, keep the counters; returns how many were forgotten.
@@ -51,11 +64,13 @@ class ResultCache:
         serious cache invalidates on writes; the memo of seed 003 only ever served reads)."""
         count = len(self.entries)
         self.entries.clear()
+        self.content.clear()
         return count
 
     def clear(self) -> None:
         """Forget everything and reset the counters."""
         self.entries.clear()
+        self.content.clear()
         self.hits = self.misses = 0
 
     def __len__(self) -> int:

@@ -141,7 +141,11 @@ class Gate:
             hit, cached = self.cache.lookup(record.cache_key)
             if hit:
                 record.cache = "hit"
-                return record, oc.Outcome(True, cached, "", oc.OK, "")
+                served = oc.Outcome(True, cached, "", oc.OK, "")
+                blocks = self.cache.content_of(record.cache_key)
+                if blocks is not None:  # the wire carries what the server sent the first time
+                    served.details["content"] = blocks
+                return record, served
         else:
             record.side_effects["cache_skip"] = contract.cache_skip_reason
         outcome = self._run_with_retries(contract, call_args, record)
@@ -156,7 +160,7 @@ class Gate:
                 )
         if contract.caches:
             if outcome.kind == oc.OK:
-                self.cache.store(record.cache_key, outcome.value)
+                self.cache.store(record.cache_key, outcome.value, outcome.details.get("content"))
                 record.cache = "stored"
             else:
                 record.cache = "miss"

@@ -62,6 +62,20 @@ def test_the_tiny_image_reaches_every_providers_wire(everything) -> None:
     assert record.wire["tokens"]["gemini"] >= 258
 
 
+def test_a_cached_image_result_puts_the_same_blocks_on_the_wire(everything) -> None:
+    registry, _, source = everything
+    gate = Gate(registry, wire=True)  # a cache of its own
+    calls = source.server_calls
+    first, again = gate.call("get-tiny-image", {}), gate.call("get-tiny-image", {})
+    assert (first.cache, again.cache, source.server_calls - calls) == ("stored", "hit", 1)
+    ids = {"tool_use_id": "", "call_id": ""}  # each call has its own id
+    for provider in ("anthropic", "openai"):
+        assert again.wire[provider] | ids == first.wire[provider] | ids
+    parts = [r.wire["gemini"]["function_response"]["parts"] for r in (first, again)]
+    assert parts[0] == parts[1]
+    assert again.wire["tokens"] == first.wire["tokens"]
+
+
 def test_get_sum_gives_the_servers_answer_as_plain_text(everything) -> None:
     _, gate, _ = everything
     record = gate.call("get-sum", {"a": 2, "b": 3})
