@@ -1,6 +1,6 @@
 """``playground history``: list, show, rerun, save and clear what the hand tests did.
 
-The store is :mod:`playground.core.history` (``.playground/history.db`` by default;
+The store is :mod:`playground.history` (``.playground/history.db`` by default;
 ``--history PATH`` or ``PLAYGROUND_HISTORY`` for another file). ``call``, ``call --repair``,
 ``ask`` and the TUI record into it; the batch commands (check, eval, probe, lint, report,
 replay) do not. Exit codes: 0, 2 for an unknown id, a bad date or an unwritable case file.
@@ -112,7 +112,7 @@ def _kind(kind: str | None) -> str | None:
 def _when(text: str | None, option: str) -> float | None:
     if text is None:
         return None
-    from playground.core.history import parse_when
+    from playground.history.queries import parse_when
 
     try:
         return parse_when(text)
@@ -161,7 +161,7 @@ def _table_lines(
     from rich.cells import cell_len, set_cell_size
 
     from playground.cli.render import kind_text
-    from playground.core.history import LocalTimes
+    from playground.history.queries import LocalTimes
 
     top, kinds = shape  # kinds: (type, outcome, router), a handful
     widths = [
@@ -219,7 +219,7 @@ def list_entries(
     --limit 0 lists every entry)."""
     if ctx.invoked_subcommand is not None:
         return
-    from playground.core.history import Query
+    from playground.history.queries import Query
 
     with boundary():
         store = _store(history)
@@ -354,7 +354,7 @@ def rerun(
 
     from playground.batch.replay import mcp_specs_for, ran_on
     from playground.batch.replay import rerun as run_again
-    from playground.core.history import mcp_sources, record_run, source_text
+    from playground.history.runs import mcp_sources, record_run, source_text
 
     with boundary():
         if router is not None:

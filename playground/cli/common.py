@@ -247,11 +247,11 @@ def note_line(message: str) -> None:
 
 
 def open_history_store(path: Path | None, disabled: bool = False, *, quiet: bool = False) -> Any:
-    """The :class:`~playground.core.history.HistoryStore` chosen by ``--history`` /
+    """The :class:`~playground.history.store.HistoryStore` chosen by ``--history`` /
     ``--no-history`` / ``PLAYGROUND_HISTORY`` (``None`` when off); its notices (a file refused
     or moved aside, history off because the folder is read-only) print as ``note:`` lines on
     stderr, unless ``quiet`` (they stay in the store's ``notices``)."""
-    from playground.core.history import open_history
+    from playground.history.store import open_history
 
     return open_history(path, disabled=disabled, notice=None if quiet else note_line)
 
@@ -263,11 +263,11 @@ def record_history(
 
     The stored source is the tool module paths, then ``MCP server NAME`` for each MCP server;
     an MCP-only run stores no module path. The servers are kept apart for ``history rerun`` to
-    reconnect them (``core.history.mcp_sources``: the command, URL or config file, never a
+    reconnect them (``history.runs.mcp_sources``: the command, URL or config file, never a
     header value, an env value or a key)."""
     if store is None:
         return None
-    from playground.core.history import mcp_sources, record_run, source_text
+    from playground.history.runs import mcp_sources, record_run, source_text
 
     servers = [  # no ":" in them: the parts are joined with os.pathsep
         f"MCP server {s.label[4:]}" for s in pg.registry.sources if s.label.startswith("mcp:")
@@ -369,7 +369,7 @@ def mcp_specs(
                 "--mcp-timeout and --mcp-tool-timeout apply to MCP servers; none given"
             )
         return []
-    from playground.core.mcp_config import server_specs
+    from playground.sources.mcp_config import server_specs
 
     return server_specs(
         commands=mcp or (),
@@ -416,7 +416,7 @@ def open_workbench(
     :class:`~playground.workbench.Playground`.
 
     Bodies run in a worker process unless ``in_process`` (``--in-process``) or
-    ``PLAYGROUND_IN_PROCESS=1``. ``mcp``: :class:`~playground.core.mcp_config.McpServerSpec`
+    ``PLAYGROUND_IN_PROCESS=1``. ``mcp``: :class:`~playground.sources.mcp_config.McpServerSpec`
     values (:func:`mcp_specs`); each server is a tool source of the registry; with servers and
     no ``--tools``, ./tools is not loaded. Each load problem is printed at once on stderr as
     ``error: <where>: <message>``, each renamed clash as ``note: ...``; the command goes on
@@ -425,7 +425,7 @@ def open_workbench(
     """
     pending = None
     if mcp:  # the servers boot while the rest of the playground is imported and loaded
-        from playground.core.mcp_source import start_mcp_servers
+        from playground.sources.mcp_source import start_mcp_servers
 
         pending = start_mcp_servers(mcp)
     in_process = wants_in_process(in_process)
@@ -433,7 +433,7 @@ def open_workbench(
         paths = tools_paths(tools)
         source = None
         if not in_process:  # the worker boots and imports the tools while the gate imports here
-            from playground.core.worker import WorkerSource
+            from playground.sources.worker import WorkerSource
 
             source = WorkerSource(paths)
         from playground.workbench import open_playground
@@ -447,7 +447,7 @@ def open_workbench(
         registry = Registry()
         pg = Playground(registry=registry, gate=Gate(registry, wire=wire), in_process=in_process)
     if pending is not None:
-        from playground.core.mcp_source import add_mcp_servers
+        from playground.sources.mcp_source import add_mcp_servers
 
         _, choices = add_mcp_servers(pg.registry, pending)
         for choice in choices:

@@ -1,9 +1,12 @@
-"""The registry: contracts loaded from tool modules (files or folders), names unique.
+"""Tool modules: the ``--tools`` files and folders imported and turned into contracts.
 
-Loading never stops at the first bad module: each problem (a module that fails to import, a
-duplicate name, a malformed contract) is recorded as a :class:`LoadProblem` naming the place,
-and the other modules still load. Callers decide what a problem means (the CLI prints each on
-stderr and exits 2 after doing its work).
+Finds the tool module files of a path, imports them (one after another, or concurrently with a
+time limit in the worker), and collects each module's ``__tools__`` / ``TOOLS`` into a
+:class:`~playground.core.registry.Registry` without sources. Loading never stops at the first
+bad module: each problem is a :class:`~playground.core.toolsource.LoadProblem` naming the place,
+and the other modules still load. Both tool-module sources use it: the in-process source
+(:mod:`playground.sources.in_process`) here, the worker (:mod:`playground.sources.worker_main`)
+in its own process.
 """
 
 from __future__ import annotations
@@ -17,97 +20,19 @@ import json
 import sys
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from playground.core.contracts import Contract, contract_from_function, contract_from_table
-from playground.core.toolsource import ToolSource
+from playground.core.registry import Registry
+from playground.core.toolsource import LoadProblem
 from playground.errors import LoadError
 
 #: the problem of a ``--tools`` folder without any ``*.py`` tool module
 NO_MODULES = "no tool modules found (expected .py files declaring __tools__ or TOOLS)"
 #: the problem of a ``--tools`` path whose modules declare no tool at all
 NO_CONTRACTS = "no tools declared (expected .py files declaring __tools__ or TOOLS)"
-
-
-@dataclass(frozen=True)
-class LoadProblem:
-    """One thing that could not be loaded: ``where`` (a path or ``path:line``) and ``message``."""
-
-    where: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.where}: {self.message}"
-
-
-@dataclass
-class Registry:
-    """Contracts by name, in load order, plus the problems met while loading."""
-
-    contracts: dict[str, Contract] = field(default_factory=dict)
-    problems: list[LoadProblem] = field(default_factory=list)
-    paths: list[Path] = field(default_factory=list)
-    sources: list[ToolSource] = field(default_factory=list)
-
-    def add_source(self, source: ToolSource) -> None:
-        """Load ``source`` and register its contracts (each calls back into ``source``) and
-        its load problems. A source that raises while loading (a bug, not a faulty tool)
-        becomes one problem naming the source."""
-        self.sources.append(source)
-        try:
-            result = source.load()
-        except Exception as exc:  # pragma: no cover - sources report problems as data
-            self.problems.append(
-                LoadProblem(source.label, f"could not load: {type(exc).__name__}: {exc}")
-            )
-            return
-        for contract in result.contracts:
-            contract.tool_source = source
-            self.add(contract)
-        self.problems.extend(result.problems)
-
-    def close(self) -> None:
-        """Close every source (ends worker processes and connections); safe to call twice."""
-        for source in self.sources:
-            source.close()
-
-    def __contains__(self, name: object) -> bool:
-        return name in self.contracts
-
-    def __len__(self) -> int:
-        return len(self.contracts)
-
-    def names(self) -> list[str]:
-        """Registered names in load order."""
-        return list(self.contracts)
-
-    def get(self, name: str) -> Contract | None:
-        """The contract called ``name``, or ``None``."""
-        return self.contracts.get(name)
-
-    def declarations(self) -> list[dict[str, Any]]:
-        """Provider-neutral declarations ``{"name", "description", "parameters"}`` of all contracts."""
-        return [c.declaration() for c in self.contracts.values()]
-
-    def add(self, contract: Contract) -> None:
-        """Register ``contract``; a name registered twice is a :class:`LoadProblem` naming both places."""
-        if not isinstance(contract.name, str) or not contract.name:
-            self.problems.append(LoadProblem(contract.source, "a contract needs a non-empty name"))
-            return
-        existing = self.contracts.get(contract.name)
-        if existing is not None:
-            self.problems.append(
-                LoadProblem(
-                    contract.source,
-                    f"tool name {contract.name!r} is registered twice: first at {existing.source}, "
-                    f"again at {contract.source}; the second was not loaded (rename one)",
-                )
-            )
-            return
-        self.contracts[contract.name] = contract
 
 
 def tool_files(path: Path) -> list[Path]:
@@ -170,34 +95,6 @@ def unusable_entries(path: Path) -> list[LoadProblem]:
     ]
 
 
-def load_registry(
-    paths: Iterable[str | Path], *, in_process: bool = True, source: ToolSource | None = None
-) -> Registry:
-    """Load every tool module under ``paths`` into a new :class:`Registry`.
-
-    ``in_process``: import the modules here and run bodies on a thread of this process
-    (:class:`~playground.core.runner.InProcessSource`; for debuggers and library use), else in a
-    worker process (:class:`~playground.core.worker.WorkerSource`, the CLI's and TUI's
-    default). ``source``: an already started source for these paths (the CLI starts the
-    worker before importing the gate, so the two overlap); ``in_process`` is then ignored.
-    Problems are in ``registry.problems`` (see :func:`collect_contracts`).
-    """
-    path_list = [Path(p) for p in paths]
-    if source is not None:
-        pass
-    elif in_process:
-        from playground.core.runner import InProcessSource
-
-        source = InProcessSource(path_list)
-    else:
-        from playground.core.worker import WorkerSource
-
-        source = WorkerSource(path_list)
-    registry = Registry(paths=path_list)
-    registry.add_source(source)
-    return registry
-
-
 def collect_contracts(
     paths: Iterable[str | Path],
     *,
@@ -223,7 +120,7 @@ def collect_contracts(
     still importing then is a problem (``import did not finish within N s``), its thread is
     abandoned, and its file is appended to ``hung``, so that one module stuck at import
     delays the others by nothing. ``None``: one after the other, in this thread. Only for a
-    process that can afford a stuck thread (the worker; see :mod:`playground.core.worker`).
+    process that can afford a stuck thread (the worker; see :mod:`playground.sources.worker`).
     """
     registry = Registry()
     skipped = set(skip)
