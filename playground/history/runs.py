@@ -64,7 +64,7 @@ def mcp_sources(sources: Any) -> list[dict[str, Any]]:
     """What a history entry keeps of the MCP servers a run used, to reconnect them on
     ``history rerun``: never a header value, an ``env`` value or a key. ``sources``:
     ``Registry.sources`` (an MCP source has ``label`` ``mcp:NAME`` and ``spec``, a
-    :class:`~playground.core.mcp_config.McpServerSpec`).
+    :class:`~playground.sources.mcp_config.McpServerSpec`).
 
     One dict per MCP server, in the order they were given: ``{"name", "mcp": "COMMAND ARG...",
     "cwd"}`` for ``--mcp`` (the directory it started in), ``{"name", "mcp_url",
