@@ -105,9 +105,9 @@ def _cases() -> dict[str, Callable[[], None]]:
     from jsonschema import Draft202012Validator, FormatChecker
 
     from playground.core.gate import Gate
-    from playground.core.registry import load_registry
-    from playground.core.runner import BodyRun
+    from playground.core.toolsource import BodyRun
     from playground.core.validation import check_args, check_result
+    from playground.sources.loading import load_registry
 
     registry = load_registry([tmp / "inv.py"])
     assert not registry.problems, registry.problems

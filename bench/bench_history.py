@@ -49,7 +49,8 @@ def verdict(value: float, goal: float) -> str:
 
 
 def bench_write(folder: Path, calls: int) -> None:
-    from playground.core.history import HistoryStore, record_run
+    from playground.history.runs import record_run
+    from playground.history.store import HistoryStore
     from playground.workbench import open_playground
 
     pg = open_playground([ROOT / "tools" / "shop.py"], wire=True)
@@ -97,7 +98,8 @@ def fill(path: Path, count: int) -> None:
     import json
     import sqlite3
 
-    from playground.core.history import HistoryStore, call_entry, episode_entry, what_of
+    from playground.history.entries import call_entry, episode_entry, what_of
+    from playground.history.store import HistoryStore
 
     store = HistoryStore(path)
     conn = store.connection()
@@ -178,7 +180,8 @@ def _sink(lines: Any) -> int:
 def bench_list(folder: Path, count: int, rounds: int) -> None:
     from playground.cli import render
     from playground.cli.cmd_history import _table_lines
-    from playground.core.history import HistoryStore, Query
+    from playground.history.queries import Query
+    from playground.history.store import HistoryStore
 
     path = folder / "list.db"
     started = time.perf_counter()

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from playground.core.gate import Gate
-from playground.core.registry import Registry, load_registry
+from playground.core.registry import Registry
 from playground.core.toolsource import ToolSource
+from playground.sources.loading import load_registry
 
 if TYPE_CHECKING:
     from playground.routing.base import Router
@@ -51,9 +52,9 @@ def open_playground(
 
     ``in_process``: run bodies in this process (the library default, and ``--in-process``
     for debuggers) or, when false, in a worker process (the CLI's and the TUI's default; see
-    :mod:`playground.core.worker`). Load problems are kept in ``playground.registry.problems``;
+    :mod:`playground.sources.worker`). Load problems are kept in ``playground.registry.problems``;
     nothing is raised for them. ``source``: an already started tool source for ``tools``
-    (see :func:`~playground.core.registry.load_registry`). Call :meth:`Playground.close` when done (a worker also ends
+    (see :func:`~playground.sources.loading.load_registry`). Call :meth:`Playground.close` when done (a worker also ends
     when the interpreter exits).
     """
     registry = load_registry(

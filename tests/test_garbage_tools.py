@@ -28,7 +28,7 @@ from playground.core.canonical import (
 )
 from playground.core.gate import Gate, RetryPolicy
 from playground.core.outcome import classify_exception, exception_text
-from playground.core.registry import load_registry
+from playground.sources.loading import load_registry
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -1,5 +1,5 @@
 """The headless layers never import the UI libraries (DESIGN.md "Layers"; Harlequin's
-import-hygiene test): importing playground.core, routing, loop and batch in a fresh interpreter
+import-hygiene test): importing playground.core, sources, history, routing, loop and batch in a fresh interpreter
 leaves textual, typer and rich out of sys.modules."""
 
 from __future__ import annotations
@@ -14,7 +14,14 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 FORBIDDEN = ("textual", "typer", "rich")
-HEADLESS = ("playground.core", "playground.routing", "playground.loop", "playground.batch")
+HEADLESS = (
+    "playground.core",
+    "playground.sources",
+    "playground.history",
+    "playground.routing",
+    "playground.loop",
+    "playground.batch",
+)
 
 # Runs in a fresh interpreter: discover every module of the headless packages with pkgutil,
 # import each one in turn, and report which forbidden top-level packages appeared.
@@ -75,6 +82,8 @@ def test_headless_layers_all_import_and_do_not_import_ui_libraries():
         "playground.core.registry",
         "playground.core.declcache",
         "playground.core.wire",
+        "playground.sources.worker",
+        "playground.history.store",
     } <= set(report["imported"])
 
 

@@ -50,7 +50,8 @@ from playground.core.ecma import ecma_search
 from playground.core.gate import Gate
 from playground.core.record import VALID as VALID_VERDICT
 from playground.core.record import verdict_of
-from playground.core.validation import check_args, example_value, validator_for
+from playground.core.validation import check_args, example_value
+from playground.core.validators import validator_for
 from playground.errors import UsageError
 
 if TYPE_CHECKING:

@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from playground.batch.drift import Drift, compare, declaration_causes
-from playground.core.history import contract_hashes, picked_call, touched_hashes
 from playground.errors import UsageError
+from playground.history.entries import picked_call
+from playground.history.runs import contract_hashes, touched_hashes
 
 GOLDEN_VERSION = 1
 #: the deepest nesting a golden file may have: a record's values nest at most
@@ -327,8 +328,8 @@ def to_junit(results: list[ReplayResult], name: str = "playground replay") -> st
 def mcp_specs_for(
     stored: list[Mapping[str, Any]], headers: list[str] | None = None
 ) -> tuple[list[Any], list[str]]:
-    """The :class:`~playground.core.mcp_config.McpServerSpec` values to reconnect the MCP
-    servers of a history entry (``stored``: :func:`~playground.core.history.mcp_sources`),
+    """The :class:`~playground.sources.mcp_config.McpServerSpec` values to reconnect the MCP
+    servers of a history entry (``stored``: :func:`~playground.history.runs.mcp_sources`),
     and notes for the user.
 
     ``headers``: ``--mcp-header "Name: value"`` given again for the ``--mcp-url`` servers (the
@@ -337,7 +338,7 @@ def mcp_specs_for(
     first started in (when it still exists). Raises :class:`UsageError` for a config file that
     is gone or no longer names the server, a malformed header, or headers for an entry that
     used no ``--mcp-url`` server."""
-    from playground.core.mcp_config import config_specs, http_spec, parse_header, stdio_spec
+    from playground.sources.mcp_config import config_specs, http_spec, parse_header, stdio_spec
 
     header_map = dict(parse_header(h) for h in headers or [])
     taken: set[str] = set()

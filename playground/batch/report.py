@@ -57,15 +57,16 @@ from playground.core.canonical import canonical_json
 from playground.core.contracts import Contract
 from playground.core.gate import Gate
 from playground.core.record import verdict_of
-from playground.core.registry import Registry, load_registry
+from playground.core.registry import Registry
 from playground.core.validation import check_result, example_value
 from playground.errors import UsageError
 from playground.loop.episode import MAX_ATTEMPTS, run_manual_episode
 from playground.loop.failures import FAILURE_LIMIT
+from playground.sources.loading import load_registry
 from playground.workbench import Playground
 
 if TYPE_CHECKING:
-    from playground.core.mcp_config import McpServerSpec
+    from playground.sources.mcp_config import McpServerSpec
 
 DEFAULT_TOOLS = ("tools/inventory.py",)
 JSON_NAME = "tool_report.json"
@@ -283,7 +284,7 @@ def measure(
     """
     pending = None
     if mcp:  # the servers boot while the tool modules load
-        from playground.core.mcp_source import start_mcp_servers
+        from playground.sources.mcp_source import start_mcp_servers
 
         pending = start_mcp_servers(mcp)
     if tools or not mcp:
@@ -292,7 +293,7 @@ def measure(
     else:
         paths, registry = [], Registry()
     if pending is not None:
-        from playground.core.mcp_source import add_mcp_servers
+        from playground.sources.mcp_source import add_mcp_servers
 
         add_mcp_servers(registry, pending)
         paths += [source.label for source in pending.sources]

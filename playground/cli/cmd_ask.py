@@ -23,30 +23,15 @@ from playground.cli.common import (
     ForceOption,
     FormatOption,
     HistoryOption,
-    InProcessOption,
-    McpConfigOption,
-    McpElicitOption,
-    McpHeaderOption,
-    McpLogLevelOption,
-    McpMaxTotalOption,
-    McpOption,
-    McpRootOption,
-    McpServerOption,
-    McpTimeoutOption,
-    McpToolTimeoutOption,
-    McpUrlOption,
     NoHistoryOption,
     OutputFormat,
-    ToolsOption,
     boundary,
     check_save_target,
     emit_json,
     fail,
     finish,
-    mcp_specs,
     one_line,
     open_history_store,
-    open_workbench,
     record_history,
     stop_if_nothing_loaded,
     tools_paths,
@@ -60,6 +45,7 @@ from playground.cli.router_options import (
     RoutersOption,
     split_router,
 )
+from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
 from playground.core.canonical import shorten
 from playground.core.untrusted import dumps, shown
 from playground.routing import registry
@@ -137,6 +123,7 @@ def _table_view(data: dict[str, Any]) -> Any:
     return Group(*parts)
 
 
+@tool_source_options()
 def ask(
     question: Annotated[str, typer.Argument(help="The customer's question, in any language.")],
     router: RoutersOption = None,
@@ -164,19 +151,7 @@ def ask(
     force: ForceOption = False,
     history: HistoryOption = None,
     no_history: NoHistoryOption = False,
-    tools: ToolsOption = None,
-    mcp: McpOption = None,
-    mcp_url: McpUrlOption = None,
-    mcp_header: McpHeaderOption = None,
-    mcp_config: McpConfigOption = None,
-    mcp_server: McpServerOption = None,
-    mcp_timeout: McpTimeoutOption = None,
-    mcp_max_total: McpMaxTotalOption = None,
-    mcp_tool_timeout: McpToolTimeoutOption = None,
-    root: McpRootOption = None,
-    elicit: McpElicitOption = None,
-    mcp_log_level: McpLogLevelOption = None,
-    in_process: InProcessOption = False,
+    sources: ToolSourceOptions = NO_SOURCES,
     fmt: FormatOption = OutputFormat.table,
     html: HtmlOption = None,
 ) -> None:
@@ -218,30 +193,15 @@ def ask(
                     api=api,
                 )
             )
-        pg = open_workbench(
-            tools,
-            wire=not dry_run,
-            in_process=in_process,
-            mcp=mcp_specs(
-                mcp,
-                mcp_url,
-                mcp_header,
-                mcp_config,
-                mcp_server,
-                mcp_timeout,
-                mcp_max_total,
-                mcp_tool_timeout,
-                root,
-                elicit,
-                mcp_log_level,
-            ),
-        )
+        pg = sources.open(wire=not dry_run)
         stop_if_nothing_loaded(pg, "the question was not routed")
         episodes: list[tuple[str, dict[str, Any]]] = []
         for choice in choices:
             for text in choice.notes:
                 note(text)
-            apply_synonyms(choice.router, tools_paths(tools))  # synonyms.json beside the tools
+            apply_synonyms(
+                choice.router, tools_paths(sources.tools)
+            )  # synonyms.json beside the tools
             pg.router = choice.router
             if dry_run:
                 _dry_run(pg, question, fmt)
@@ -251,7 +211,9 @@ def ask(
             episodes.append(
                 (
                     choice.router.name,
-                    _episode(pg, question, max_steps, save, force, tools, history, no_history),
+                    _episode(
+                        pg, question, max_steps, save, force, sources.tools, history, no_history
+                    ),
                 )
             )
         if dry_run:

@@ -21,21 +21,8 @@ from playground.cli.common import (
     ForceOption,
     FormatOption,
     HistoryOption,
-    InProcessOption,
-    McpConfigOption,
-    McpElicitOption,
-    McpHeaderOption,
-    McpLogLevelOption,
-    McpMaxTotalOption,
-    McpOption,
-    McpRootOption,
-    McpServerOption,
-    McpTimeoutOption,
-    McpToolTimeoutOption,
-    McpUrlOption,
     NoHistoryOption,
     OutputFormat,
-    ToolsOption,
     boundary,
     check_save_target,
     emit_json,
@@ -43,15 +30,14 @@ from playground.cli.common import (
     error_line,
     fail,
     finish,
-    mcp_specs,
     note_line,
     nothing_loaded,
     open_history_store,
-    open_workbench,
     record_history,
     stop_if_nothing_loaded,
     unknown_tool_message,
 )
+from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
 from playground.core.outcome import OutcomeKind
 from playground.errors import UsageError
 
@@ -191,42 +177,15 @@ def _mcp_summary(contract: Any) -> dict[str, Any]:
 # commands
 
 
+@tool_source_options()
 def list_tools(
-    tools: ToolsOption = None,
-    mcp: McpOption = None,
-    mcp_url: McpUrlOption = None,
-    mcp_header: McpHeaderOption = None,
-    mcp_config: McpConfigOption = None,
-    mcp_server: McpServerOption = None,
-    mcp_timeout: McpTimeoutOption = None,
-    mcp_max_total: McpMaxTotalOption = None,
-    mcp_tool_timeout: McpToolTimeoutOption = None,
-    root: McpRootOption = None,
-    elicit: McpElicitOption = None,
-    mcp_log_level: McpLogLevelOption = None,
+    sources: ToolSourceOptions = NO_SOURCES,
     fmt: FormatOption = OutputFormat.table,
-    in_process: InProcessOption = False,
+    no_history: NoHistoryOption = False,  # as call takes it; a listing records nothing anyway
 ) -> None:
     """List the loaded tools: name, origin, side effects, caching, time limit, required args."""
     with boundary():
-        pg = open_workbench(
-            tools,
-            wire=False,
-            in_process=in_process,
-            mcp=mcp_specs(
-                mcp,
-                mcp_url,
-                mcp_header,
-                mcp_config,
-                mcp_server,
-                mcp_timeout,
-                mcp_max_total,
-                mcp_tool_timeout,
-                root,
-                elicit,
-                mcp_log_level,
-            ),
-        )
+        pg = sources.open(wire=False)
         rows = [contract_summary(c) for c in pg.registry.contracts.values()]
         if not rows:  # an empty table would read as "fine, nothing here": say why, exit 2
             if fmt is OutputFormat.json:
@@ -270,6 +229,7 @@ _DECLARATION_TITLES = {
 }
 
 
+@tool_source_options()
 def show(
     name: Annotated[str, typer.Argument(help="The tool name (see playground list).")],
     provider: Annotated[
@@ -282,20 +242,8 @@ def show(
             "function tool, as openai --api chat sends too).",
         ),
     ] = Provider.gemini,
-    tools: ToolsOption = None,
-    mcp: McpOption = None,
-    mcp_url: McpUrlOption = None,
-    mcp_header: McpHeaderOption = None,
-    mcp_config: McpConfigOption = None,
-    mcp_server: McpServerOption = None,
-    mcp_timeout: McpTimeoutOption = None,
-    mcp_max_total: McpMaxTotalOption = None,
-    mcp_tool_timeout: McpToolTimeoutOption = None,
-    root: McpRootOption = None,
-    elicit: McpElicitOption = None,
-    mcp_log_level: McpLogLevelOption = None,
+    sources: ToolSourceOptions = NO_SOURCES,
     fmt: FormatOption = OutputFormat.table,
-    in_process: InProcessOption = False,
 ) -> None:
     """Show the declaration the model reads, exactly as a request to --provider carries it
     (built by the same function as the request), and what that provider cannot carry.
@@ -304,24 +252,7 @@ def show(
     table adds those notes, the returns schema and the flags.
     """
     with boundary():
-        pg = open_workbench(
-            tools,
-            wire=False,
-            in_process=in_process,
-            mcp=mcp_specs(
-                mcp,
-                mcp_url,
-                mcp_header,
-                mcp_config,
-                mcp_server,
-                mcp_timeout,
-                mcp_max_total,
-                mcp_tool_timeout,
-                root,
-                elicit,
-                mcp_log_level,
-            ),
-        )
+        pg = sources.open(wire=False)
         contract = pg.registry.get(name)
         if contract is None:
             fail(unknown_tool_message(name, pg.registry.names()))
@@ -347,6 +278,7 @@ def show(
     finish(pg)
 
 
+@tool_source_options()
 def call(
     name: Annotated[str, typer.Argument(help="The tool name.")],
     items: Annotated[
@@ -378,20 +310,8 @@ def call(
     force: ForceOption = False,
     history: HistoryOption = None,
     no_history: NoHistoryOption = False,
-    tools: ToolsOption = None,
-    mcp: McpOption = None,
-    mcp_url: McpUrlOption = None,
-    mcp_header: McpHeaderOption = None,
-    mcp_config: McpConfigOption = None,
-    mcp_server: McpServerOption = None,
-    mcp_timeout: McpTimeoutOption = None,
-    mcp_max_total: McpMaxTotalOption = None,
-    mcp_tool_timeout: McpToolTimeoutOption = None,
-    root: McpRootOption = None,
-    elicit: McpElicitOption = None,
-    mcp_log_level: McpLogLevelOption = None,
+    sources: ToolSourceOptions = NO_SOURCES,
     fmt: FormatOption = OutputFormat.table,
-    in_process: InProcessOption = False,
 ) -> None:
     """Call one tool through the gate and print the record: verdict, body, cache, outcome, wire JSON.
 
@@ -403,29 +323,13 @@ def call(
         args = build_call_args(items, args_json)
         check_save_target(save, force)
         store = open_history_store(history, no_history)
-        pg = open_workbench(
-            tools,
-            in_process=in_process,
-            mcp=mcp_specs(
-                mcp,
-                mcp_url,
-                mcp_header,
-                mcp_config,
-                mcp_server,
-                mcp_timeout,
-                mcp_max_total,
-                mcp_tool_timeout,
-                root,
-                elicit,
-                mcp_log_level,
-            ),
-        )
+        pg = sources.open()
         stop_if_nothing_loaded(pg, "the call was not run")
         if repair:
             from playground.loop.episode import run_manual_episode
 
             episode = run_manual_episode(pg, name, args)
-            _keep(store, pg, "episode", episode.to_json(), tools, save, force)
+            _keep(store, pg, "episode", episode.to_json(), sources.tools, save, force)
             _print_episode(episode, fmt)
             if name not in pg.registry and not episode.ok:
                 # as without --repair: an unregistered name the loop could not re-route is exit 2
@@ -440,9 +344,9 @@ def call(
             with live_progress(pg):
                 record = pg.gate.call(name, args)
         except KeyboardInterrupt:  # ctrl+c during the body: keep what happened, then exit 130
-            _keep_cancelled(store, pg, name, args, started, tools)
+            _keep_cancelled(store, pg, name, args, started, sources.tools)
             raise
-        _keep(store, pg, "call", record.to_json(), tools, save, force)
+        _keep(store, pg, "call", record.to_json(), sources.tools, save, force)
         if fmt is OutputFormat.table:
             from playground.cli import render
 

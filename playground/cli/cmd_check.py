@@ -16,33 +16,20 @@ import typer
 from playground.cli.common import (
     ExitCode,
     FormatOption,
-    InProcessOption,
-    McpConfigOption,
-    McpElicitOption,
-    McpHeaderOption,
-    McpLogLevelOption,
-    McpMaxTotalOption,
-    McpOption,
-    McpRootOption,
-    McpServerOption,
-    McpTimeoutOption,
-    McpToolTimeoutOption,
-    McpUrlOption,
     OutputFormat,
-    ToolsOption,
     boundary,
     emit_json,
     emit_json_lines,
     finish,
-    mcp_specs,
     note_line,
-    open_workbench,
     stop_if_nothing_loaded,
 )
 from playground.cli.html_option import HtmlOption, check_html_target, save_html
+from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
 from playground.errors import UsageError
 
 
+@tool_source_options()
 def check(
     cases: Annotated[
         Path,
@@ -50,19 +37,7 @@ def check(
             help='A case file (JSON Lines): {"tool", "args", "expect"} a line.', show_default=False
         ),
     ],
-    tools: ToolsOption = None,
-    mcp: McpOption = None,
-    mcp_url: McpUrlOption = None,
-    mcp_header: McpHeaderOption = None,
-    mcp_config: McpConfigOption = None,
-    mcp_server: McpServerOption = None,
-    mcp_timeout: McpTimeoutOption = None,
-    mcp_max_total: McpMaxTotalOption = None,
-    mcp_tool_timeout: McpToolTimeoutOption = None,
-    root: McpRootOption = None,
-    elicit: McpElicitOption = None,
-    mcp_log_level: McpLogLevelOption = None,
-    in_process: InProcessOption = False,
+    sources: ToolSourceOptions = NO_SOURCES,
     fmt: FormatOption = OutputFormat.table,
     html: HtmlOption = None,
 ) -> None:
@@ -81,23 +56,7 @@ def check(
                 f'{cases}: no case to run (write one JSON object a line: {{"tool": ..., '
                 '"args": {...}, "expect": {...}})'
             )
-        pg = open_workbench(
-            tools,
-            in_process=in_process,
-            mcp=mcp_specs(
-                mcp,
-                mcp_url,
-                mcp_header,
-                mcp_config,
-                mcp_server,
-                mcp_timeout,
-                mcp_max_total,
-                mcp_tool_timeout,
-                root,
-                elicit,
-                mcp_log_level,
-            ),
-        )
+        pg = sources.open()
         stop_if_nothing_loaded(pg, "no case was run")
         if fmt is OutputFormat.jsonl:
             report = run_cases(

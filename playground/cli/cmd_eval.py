@@ -22,33 +22,20 @@ import functools
 import math
 import sys
 from collections.abc import Callable
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from playground.cli.common import (
+    CiFormat,
+    CiFormatOption,
     ExitCode,
-    InProcessOption,
-    McpConfigOption,
-    McpElicitOption,
-    McpHeaderOption,
-    McpLogLevelOption,
-    McpMaxTotalOption,
-    McpOption,
-    McpRootOption,
-    McpServerOption,
-    McpTimeoutOption,
-    McpToolTimeoutOption,
-    McpUrlOption,
-    ToolsOption,
     boundary,
     dump_json,
     error_line,
     fail,
     finish,
-    mcp_specs,
     one_line,
     open_workbench,
     tools_paths,
@@ -62,6 +49,7 @@ from playground.cli.router_options import (
     RoutersOption,
     split_router,
 )
+from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
 from playground.core.untrusted import shown
 from playground.errors import UsageError
 from playground.routing import registry
@@ -90,16 +78,6 @@ def _rpm_option(value: float | None) -> float | None:
             f"{MIN_RPM:.6f} (one a day) up"
         )
     return value
-
-
-class EvalFormat(str, Enum):
-    """``--format`` for eval: table, json (one document), jsonl (one case a line, then a
-    summary line per run), junit (JUnit XML for CI)."""
-
-    table = "table"
-    json = "json"
-    jsonl = "jsonl"
-    junit = "junit"
 
 
 def _pct(value: float | None) -> str:
@@ -168,6 +146,7 @@ def _progress(label: str, total: int) -> tuple[Any, Callable[..., None] | None]:
     return progress, lambda done, _total, _result: progress.update(task, completed=done)
 
 
+@tool_source_options()
 def eval_cases(
     cases: Annotated[
         Path,
@@ -177,19 +156,7 @@ def eval_cases(
             show_default=False,
         ),
     ],
-    tools: ToolsOption = None,
-    mcp: McpOption = None,
-    mcp_url: McpUrlOption = None,
-    mcp_header: McpHeaderOption = None,
-    mcp_config: McpConfigOption = None,
-    mcp_server: McpServerOption = None,
-    mcp_timeout: McpTimeoutOption = None,
-    mcp_max_total: McpMaxTotalOption = None,
-    mcp_tool_timeout: McpToolTimeoutOption = None,
-    root: McpRootOption = None,
-    elicit: McpElicitOption = None,
-    mcp_log_level: McpLogLevelOption = None,
-    in_process: InProcessOption = False,
+    sources: ToolSourceOptions = NO_SOURCES,
     router: RoutersOption = None,
     model: ModelOption = None,
     mode: ModeOption = None,
@@ -257,12 +224,7 @@ def eval_cases(
             help="Exit 1 if the false-selection rate is above this (0..1).",
         ),
     ] = None,
-    fmt: Annotated[
-        EvalFormat,
-        typer.Option(
-            "--format", "-f", case_sensitive=False, help="table, json, jsonl or junit (JUnit XML)."
-        ),
-    ] = EvalFormat.table,
+    fmt: CiFormatOption = CiFormat.table,
     rpm: Annotated[
         float | None,
         typer.Option(
@@ -282,7 +244,7 @@ def eval_cases(
 
     routers = list(router or [registry.DEFAULT_ROUTER])
     # jsonl streams: each result is written as it is judged
-    stream = fmt is EvalFormat.jsonl and not compare_with
+    stream = fmt is CiFormat.jsonl and not compare_with
     # one router, one run: nothing per case is kept (flat memory over 100,000 cases)
     side_by_side = len(routers) > 1 or repeat > 1
     with boundary():
@@ -302,26 +264,9 @@ def eval_cases(
                 f'{cases}: no case to judge (write one JSON object a line: {{"question": ..., '
                 '"expect_tool": ... | null})'
             )
-        pg = open_workbench(
-            tools,
-            wire=False,
-            in_process=in_process,
-            mcp=mcp_specs(
-                mcp,
-                mcp_url,
-                mcp_header,
-                mcp_config,
-                mcp_server,
-                mcp_timeout,
-                mcp_max_total,
-                mcp_tool_timeout,
-                root,
-                elicit,
-                mcp_log_level,
-            ),
-        )
+        pg = sources.open(wire=False)
         other_pg = (
-            open_workbench(compare_with, wire=False, in_process=in_process)
+            open_workbench(compare_with, wire=False, in_process=sources.in_process)
             if compare_with
             else None
         )
@@ -333,7 +278,7 @@ def eval_cases(
         from playground.routing.synonyms import apply_synonyms
 
         for _label, chosen in chosen_routers:
-            apply_synonyms(chosen, tools_paths(tools))  # synonyms.json beside the tools
+            apply_synonyms(chosen, tools_paths(sources.tools))  # synonyms.json beside the tools
         runs = [(label, pg, chosen) for label, chosen in chosen_routers]
         if other_pg is not None:
             runs.append(("compare", other_pg, chosen_routers[0][1]))
@@ -421,7 +366,7 @@ def _read_resume(path: Path) -> dict[str, list[Any]]:
 
 
 def _emit_side_by_side(
-    fmt: EvalFormat,
+    fmt: CiFormat,
     reports: list[Any],
     misses: dict[str, list[str]],
     prices: dict[str, dict[str, float]],
@@ -430,15 +375,15 @@ def _emit_side_by_side(
 ) -> None:
     from playground.batch.sidebyside import disagreements, side_by_side_json, summarize
 
-    if fmt is EvalFormat.junit:
+    if fmt is CiFormat.junit:
         from playground.batch.junit import to_junit
 
         typer.echo(to_junit(*reports), nl=False)
-    elif fmt is EvalFormat.json:
+    elif fmt is CiFormat.json:
         data = side_by_side_json(reports, prices)
         data["thresholds"] = misses
         typer.echo(dump_json(data))
-    elif fmt is EvalFormat.jsonl:
+    elif fmt is CiFormat.jsonl:
         for report in reports:
             if not streamed:
                 for result in report.results:
@@ -505,23 +450,23 @@ def _echo_problem(label: str) -> Callable[[Any], None]:
 
 
 def _emit(
-    fmt: EvalFormat,
+    fmt: CiFormat,
     reports: list[Any],
     comparison: Any,
     misses: dict[str, list[str]],
     *,
     streamed: bool = False,
 ) -> None:
-    if fmt is EvalFormat.junit:
+    if fmt is CiFormat.junit:
         from playground.batch.junit import to_junit
 
         # XML 1.0 cannot carry C0 controls, and none may reach a terminal: the rule's escapes
         typer.echo(shown(to_junit(*reports)), nl=False)
-    elif fmt is EvalFormat.json:
+    elif fmt is CiFormat.json:
         data = comparison.to_json() if comparison else reports[0].to_json()
         data["thresholds"] = misses
         typer.echo(dump_json(data))
-    elif fmt is EvalFormat.jsonl:
+    elif fmt is CiFormat.jsonl:
         for report in reports:
             if not streamed:  # a streamed run already wrote its results and problems
                 for result in report.results:

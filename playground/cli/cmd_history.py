@@ -1,6 +1,6 @@
 """``playground history``: list, show, rerun, save and clear what the hand tests did.
 
-The store is :mod:`playground.core.history` (``.playground/history.db`` by default;
+The store is :mod:`playground.history` (``.playground/history.db`` by default;
 ``--history PATH`` or ``PLAYGROUND_HISTORY`` for another file). ``call``, ``call --repair``,
 ``ask`` and the TUI record into it; the batch commands (check, eval, probe, lint, report,
 replay) do not. Exit codes: 0, 2 for an unknown id, a bad date or an unwritable case file.
@@ -19,11 +19,8 @@ import typer
 from playground.cli.common import (
     FormatOption,
     HistoryOption,
-    InProcessOption,
-    McpHeaderOption,
     NoHistoryOption,
     OutputFormat,
-    ToolsOption,
     boundary,
     dump_json,
     emit_json,
@@ -36,6 +33,7 @@ from playground.cli.common import (
     stop_if_nothing_loaded,
 )
 from playground.cli.html_option import HtmlOption
+from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
 from playground.core.untrusted import shown
 from playground.errors import UsageError
 
@@ -112,7 +110,7 @@ def _kind(kind: str | None) -> str | None:
 def _when(text: str | None, option: str) -> float | None:
     if text is None:
         return None
-    from playground.core.history import parse_when
+    from playground.history.queries import parse_when
 
     try:
         return parse_when(text)
@@ -161,7 +159,7 @@ def _table_lines(
     from rich.cells import cell_len, set_cell_size
 
     from playground.cli.render import kind_text
-    from playground.core.history import LocalTimes
+    from playground.history.queries import LocalTimes
 
     top, kinds = shape  # kinds: (type, outcome, router), a handful
     widths = [
@@ -219,7 +217,7 @@ def list_entries(
     --limit 0 lists every entry)."""
     if ctx.invoked_subcommand is not None:
         return
-    from playground.core.history import Query
+    from playground.history.queries import Query
 
     with boundary():
         store = _store(history)
@@ -330,6 +328,7 @@ def _tools_for(entry: Any, tools: list[Path] | None) -> list[Path] | None:
     return paths if paths and all(p.exists() for p in paths) else None
 
 
+@tool_source_options("tools", "mcp_header", "in_process")
 def rerun(
     entry_id: IdArgument,
     router: Annotated[
@@ -338,9 +337,7 @@ def rerun(
     ] = None,
     history: HistoryOption = None,
     no_history: NoHistoryOption = False,
-    tools: ToolsOption = None,
-    mcp_header: McpHeaderOption = None,
-    in_process: InProcessOption = False,
+    sources: ToolSourceOptions = NO_SOURCES,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Run an entry again (same arguments or question), record the new run and compare the two.
@@ -354,7 +351,7 @@ def rerun(
 
     from playground.batch.replay import mcp_specs_for, ran_on
     from playground.batch.replay import rerun as run_again
-    from playground.core.history import mcp_sources, record_run, source_text
+    from playground.history.runs import mcp_sources, record_run, source_text
 
     with boundary():
         if router is not None:
@@ -366,8 +363,8 @@ def rerun(
                 )
         store = _store(history)
         entry = _entry(store, entry_id)
-        paths = _tools_for(entry, tools)
-        specs, notes = mcp_specs_for(entry.mcp, mcp_header)
+        paths = _tools_for(entry, sources.tools)
+        specs, notes = mcp_specs_for(entry.mcp, sources.mcp_header)
         if not entry.mcp and "MCP server " in (entry.source or ""):
             notes.append(
                 f"#{entry.id} ran on an MCP server but was recorded before the history kept "
@@ -375,7 +372,7 @@ def rerun(
             )
         for text in notes:
             note_line(text)
-        pg = open_workbench(paths, in_process=in_process, mcp=specs)
+        pg = open_workbench(paths, in_process=sources.in_process, mcp=specs)
         stop_if_nothing_loaded(pg, f"#{entry.id} was not rerun")
         chosen = None
         if entry.type == "episode" and entry.question is not None:

@@ -13,29 +13,15 @@ import typer
 from playground.cli.common import (
     ExitCode,
     FormatOption,
-    InProcessOption,
-    McpConfigOption,
-    McpElicitOption,
-    McpHeaderOption,
-    McpLogLevelOption,
-    McpMaxTotalOption,
-    McpOption,
-    McpRootOption,
-    McpServerOption,
-    McpTimeoutOption,
-    McpToolTimeoutOption,
-    McpUrlOption,
     OutputFormat,
-    ToolsOption,
     boundary,
     emit_json,
     emit_json_lines,
     fail,
     finish,
-    mcp_specs,
-    open_workbench,
     unknown_tool_message,
 )
+from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
 
 SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
@@ -43,20 +29,9 @@ if TYPE_CHECKING:
     from playground.batch.lint_base import Finding
 
 
+@tool_source_options()
 def lint(
-    tools: ToolsOption = None,
-    mcp: McpOption = None,
-    mcp_url: McpUrlOption = None,
-    mcp_header: McpHeaderOption = None,
-    mcp_config: McpConfigOption = None,
-    mcp_server: McpServerOption = None,
-    mcp_timeout: McpTimeoutOption = None,
-    mcp_max_total: McpMaxTotalOption = None,
-    mcp_tool_timeout: McpToolTimeoutOption = None,
-    root: McpRootOption = None,
-    elicit: McpElicitOption = None,
-    mcp_log_level: McpLogLevelOption = None,
-    in_process: InProcessOption = False,
+    sources: ToolSourceOptions = NO_SOURCES,
     strict: Annotated[
         bool, typer.Option("--strict", help="Exit 1 on warnings too (info never fails).")
     ] = False,
@@ -78,24 +53,7 @@ def lint(
     from playground.batch.lint_base import RULES
 
     with boundary():
-        pg = open_workbench(
-            tools,
-            wire=False,
-            in_process=in_process,
-            mcp=mcp_specs(
-                mcp,
-                mcp_url,
-                mcp_header,
-                mcp_config,
-                mcp_server,
-                mcp_timeout,
-                mcp_max_total,
-                mcp_tool_timeout,
-                root,
-                elicit,
-                mcp_log_level,
-            ),
-        )
+        pg = sources.open(wire=False)
         registry = pg.registry
         if only is not None:
             if only not in registry:

@@ -15,24 +15,24 @@ import typer
 
 from playground.cli.common import (
     FormatOption,
-    McpConfigOption,
-    McpHeaderOption,
-    McpOption,
-    McpServerOption,
-    McpUrlOption,
     OutputFormat,
     boundary,
     emit_json,
     fail,
     finish,
-    mcp_specs,
     open_workbench,
+)
+from playground.cli.source_options import (
+    MCP_SERVER_OPTIONS,
+    NO_SOURCES,
+    ToolSourceOptions,
+    tool_source_options,
 )
 from playground.errors import UsageError
 
 
-def _sources(mcp: Any, mcp_url: Any, mcp_header: Any, mcp_config: Any, mcp_server: Any) -> Any:
-    specs = mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+def _servers(sources: ToolSourceOptions) -> Any:
+    specs = sources.mcp_specs()
     if not specs:
         raise UsageError("give an MCP server: --mcp, --mcp-url or --mcp-config")
     pg = open_workbench([], wire=False, mcp=specs)
@@ -48,23 +48,20 @@ def _print(data: Any, fmt: OutputFormat) -> None:
         emit_json(data, fmt)
 
 
+@tool_source_options(*MCP_SERVER_OPTIONS)
 def resources(
     uri: Annotated[str | None, typer.Argument(help="A resource URI to read.")] = None,
-    mcp: McpOption = None,
-    mcp_url: McpUrlOption = None,
-    mcp_header: McpHeaderOption = None,
-    mcp_config: McpConfigOption = None,
-    mcp_server: McpServerOption = None,
+    sources: ToolSourceOptions = NO_SOURCES,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """List the MCP servers' resources and templates, or read the resource at URI."""
     with boundary():
-        pg, sources = _sources(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
+        pg, servers = _servers(sources)
         if uri is None:
-            data: Any = {s.label: s.request("resources/list") for s in sources}
+            data: Any = {s.label: s.request("resources/list") for s in servers}
         else:
             errors, data = [], None
-            for source in sources:
+            for source in servers:
                 try:
                     data = {source.label: source.request("resources/read", uri=uri)}
                     break
@@ -76,16 +73,13 @@ def resources(
     finish(pg)
 
 
+@tool_source_options(*MCP_SERVER_OPTIONS)
 def prompts(
     name: Annotated[str | None, typer.Argument(help="A prompt to get.")] = None,
     items: Annotated[
         list[str] | None, typer.Argument(help="The prompt's arguments as k=v.", show_default=False)
     ] = None,
-    mcp: McpOption = None,
-    mcp_url: McpUrlOption = None,
-    mcp_header: McpHeaderOption = None,
-    mcp_config: McpConfigOption = None,
-    mcp_server: McpServerOption = None,
+    sources: ToolSourceOptions = NO_SOURCES,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """List the MCP servers' prompts, or get prompt NAME with k=v arguments."""
@@ -96,13 +90,13 @@ def prompts(
             if not sep or not key:
                 raise UsageError(f"prompt argument {item!r}: expected k=v")
             arguments[key] = value
-        pg, sources = _sources(mcp, mcp_url, mcp_header, mcp_config, mcp_server)
-        listed = {s.label: s.request("prompts/list") for s in sources}
+        pg, servers = _servers(sources)
+        listed = {s.label: s.request("prompts/list") for s in servers}
         if name is None:
             data: Any = listed
         else:
             owner = next(
-                (s for s in sources if any(p["name"] == name for p in listed[s.label]["prompts"])),
+                (s for s in servers if any(p["name"] == name for p in listed[s.label]["prompts"])),
                 None,
             )
             if owner is None:

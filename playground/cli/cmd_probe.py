@@ -14,52 +14,27 @@ import typer
 from playground.cli.common import (
     ExitCode,
     FormatOption,
-    InProcessOption,
-    McpConfigOption,
-    McpElicitOption,
-    McpHeaderOption,
-    McpLogLevelOption,
-    McpMaxTotalOption,
-    McpOption,
-    McpRootOption,
-    McpServerOption,
-    McpTimeoutOption,
-    McpToolTimeoutOption,
-    McpUrlOption,
     OutputFormat,
-    ToolsOption,
     boundary,
     dump_json,
     emit_json,
     emit_json_lines,
     fail,
     finish,
-    mcp_specs,
-    open_workbench,
     unknown_tool_message,
 )
 from playground.cli.html_option import HtmlOption, check_html_target, save_html
+from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
 from playground.core.record import VALID
 
 if TYPE_CHECKING:
     from playground.batch.probe import ProbeReport
 
 
+@tool_source_options()
 def probe(
     name: Annotated[str, typer.Argument(help="The tool to probe.", show_default=False)],
-    tools: ToolsOption = None,
-    mcp: McpOption = None,
-    mcp_url: McpUrlOption = None,
-    mcp_header: McpHeaderOption = None,
-    mcp_config: McpConfigOption = None,
-    mcp_server: McpServerOption = None,
-    mcp_timeout: McpTimeoutOption = None,
-    mcp_max_total: McpMaxTotalOption = None,
-    mcp_tool_timeout: McpToolTimeoutOption = None,
-    root: McpRootOption = None,
-    elicit: McpElicitOption = None,
-    mcp_log_level: McpLogLevelOption = None,
-    in_process: InProcessOption = False,
+    sources: ToolSourceOptions = NO_SOURCES,
     fmt: FormatOption = OutputFormat.table,
     against_server: Annotated[
         bool,
@@ -78,24 +53,7 @@ def probe(
 
     with boundary():
         check_html_target(html)
-        pg = open_workbench(
-            tools,
-            wire=False,
-            in_process=in_process,
-            mcp=mcp_specs(
-                mcp,
-                mcp_url,
-                mcp_header,
-                mcp_config,
-                mcp_server,
-                mcp_timeout,
-                mcp_max_total,
-                mcp_tool_timeout,
-                root,
-                elicit,
-                mcp_log_level,
-            ),
-        )
+        pg = sources.open(wire=False)
         if name not in pg.registry:
             fail(unknown_tool_message(name, pg.registry.names()))
         report = probe_contract(pg, name)

@@ -9,16 +9,15 @@ load. ``--format junit`` prints JUnit XML for CI. Replays are not recorded in th
 from __future__ import annotations
 
 import os
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from playground.cli.common import (
+    CiFormat,
+    CiFormatOption,
     ExitCode,
-    InProcessOption,
-    ToolsOption,
     boundary,
     dump_json,
     emit_json_lines,
@@ -28,18 +27,11 @@ from playground.cli.common import (
     open_workbench,
 )
 from playground.cli.html_option import HtmlOption, check_html_target, save_html
+from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
 from playground.core.untrusted import shown
 
 
-class ReplayFormat(str, Enum):
-    """``--format`` of replay: table, json, jsonl or junit (JUnit XML)."""
-
-    table = "table"
-    json = "json"
-    jsonl = "jsonl"
-    junit = "junit"
-
-
+@tool_source_options("tools", "in_process")
 def replay(
     files: Annotated[
         list[Path], typer.Argument(help="Golden files (ask/call ... --save FILE.json).")
@@ -48,14 +40,8 @@ def replay(
         bool,
         typer.Option("--update", help="Accept today's behaviour: rewrite the files that drifted."),
     ] = False,
-    tools: ToolsOption = None,
-    in_process: InProcessOption = False,
-    fmt: Annotated[
-        ReplayFormat,
-        typer.Option(
-            "--format", "-f", help="table, json, jsonl or junit (JUnit XML).", case_sensitive=False
-        ),
-    ] = ReplayFormat.table,
+    sources: ToolSourceOptions = NO_SOURCES,
+    fmt: CiFormatOption = CiFormat.table,
     html: HtmlOption = None,
 ) -> None:
     """Replay golden episodes: same question or call, compared field by field (router choice,
@@ -71,7 +57,7 @@ def replay(
 
     with boundary():
         check_html_target(html)
-        pg = open_workbench(tools, in_process=in_process)
+        pg = open_workbench(sources.tools, in_process=sources.in_process)
         results = []
         for path in files:
             result = replay_file(pg, path, make_router, update=update)
@@ -80,13 +66,13 @@ def replay(
                 note_line(f"{path}: {text}")
             if result.error:
                 error_line(result.error)
-            if fmt is ReplayFormat.jsonl:
+            if fmt is CiFormat.jsonl:
                 emit_json_lines([result.to_json()])
-        if fmt is ReplayFormat.json:
+        if fmt is CiFormat.json:
             typer.echo(dump_json([r.to_json() for r in results]))
-        elif fmt is ReplayFormat.junit:
+        elif fmt is CiFormat.junit:
             typer.echo(shown(to_junit(results)), nl=False)  # XML 1.0 cannot carry C0 controls
-        elif fmt is ReplayFormat.table:
+        elif fmt is CiFormat.table:
             _print_table(results)
         from playground.batch.html_report import replay_page
 

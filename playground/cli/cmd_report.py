@@ -14,28 +14,16 @@ import typer
 
 from playground.cli.common import (
     FormatOption,
-    InProcessOption,
-    McpConfigOption,
-    McpElicitOption,
-    McpHeaderOption,
-    McpLogLevelOption,
-    McpMaxTotalOption,
-    McpOption,
-    McpRootOption,
-    McpServerOption,
-    McpTimeoutOption,
-    McpToolTimeoutOption,
-    McpUrlOption,
     OutputFormat,
-    ToolsOption,
     boundary,
     emit_json,
-    mcp_specs,
     wants_in_process,
 )
 from playground.cli.html_option import HtmlOption, check_html_target, save_html
+from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
 
 
+@tool_source_options()
 def report(
     out: Annotated[
         Path | None,
@@ -49,20 +37,8 @@ def report(
             "--force", help="Overwrite existing report files (never through a link out of --out)."
         ),
     ] = False,
-    tools: ToolsOption = None,
-    mcp: McpOption = None,
-    mcp_url: McpUrlOption = None,
-    mcp_header: McpHeaderOption = None,
-    mcp_config: McpConfigOption = None,
-    mcp_server: McpServerOption = None,
-    mcp_timeout: McpTimeoutOption = None,
-    mcp_max_total: McpMaxTotalOption = None,
-    mcp_tool_timeout: McpToolTimeoutOption = None,
-    root: McpRootOption = None,
-    elicit: McpElicitOption = None,
-    mcp_log_level: McpLogLevelOption = None,
+    sources: ToolSourceOptions = NO_SOURCES,
     fmt: FormatOption = OutputFormat.table,
-    in_process: InProcessOption = False,
     html: HtmlOption = None,
 ) -> None:
     """Measure the tools (seed 003 step 8) and write tool_report.json and tool_report.md.
@@ -72,22 +48,12 @@ def report(
 
     with boundary():
         check_html_target(html, force=force)
-        specs = mcp_specs(
-            mcp,
-            mcp_url,
-            mcp_header,
-            mcp_config,
-            mcp_server,
-            mcp_timeout,
-            mcp_max_total,
-            mcp_tool_timeout,
-            root,
-            elicit,
-            mcp_log_level,
-        )
+        specs = sources.mcp_specs()
         data = measure(
-            [str(t) for t in tools] if tools else ([] if specs else list(DEFAULT_TOOLS)),
-            in_process=wants_in_process(in_process),
+            [str(t) for t in sources.tools]
+            if sources.tools
+            else ([] if specs else list(DEFAULT_TOOLS)),
+            in_process=wants_in_process(sources.in_process),
             mcp=specs,
         )
         json_path, md_path = write_report(data, out or Path("."), force=force)

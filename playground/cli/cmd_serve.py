@@ -19,44 +19,36 @@ import typer
 
 from playground.cli.common import (
     HistoryOption,
-    InProcessOption,
-    McpConfigOption,
-    McpHeaderOption,
-    McpOption,
-    McpServerOption,
-    McpUrlOption,
     NoHistoryOption,
-    ToolsOption,
     boundary,
     fail,
-    mcp_specs,
+)
+from playground.cli.source_options import (
+    MCP_SERVER_OPTIONS,
+    NO_SOURCES,
+    ToolSourceOptions,
+    tool_source_options,
 )
 
 
-def tui_command(
-    tools: list[Path] | None,
-    mcp: list[str] | None,
-    mcp_url: list[str] | None,
-    mcp_header: list[str] | None,
-    mcp_config: list[Path] | None,
-    mcp_server: list[str] | None,
-    in_process: bool,
-    history: Path | None,
-    no_history: bool,
-) -> str:
+def tui_command(sources: ToolSourceOptions, history: Path | None, no_history: bool) -> str:
     """The shell command line that opens one TUI session with these options (paths made
     absolute, every word quoted; ``exec`` so the session's process is the TUI itself)."""
     argv = [sys.executable, "-m", "playground"]
-    for path in tools or []:
+    for path in sources.tools or []:
         argv += ["--tools", str(Path(path).resolve())]
-    for flag, values in (("--mcp", mcp), ("--mcp-url", mcp_url), ("--mcp-header", mcp_header)):
+    for flag, values in (
+        ("--mcp", sources.mcp),
+        ("--mcp-url", sources.mcp_url),
+        ("--mcp-header", sources.mcp_header),
+    ):
         for value in values or []:
             argv += [flag, value]
-    for path in mcp_config or []:
+    for path in sources.mcp_config or []:
         argv += ["--mcp-config", str(Path(path).resolve())]
-    for name in mcp_server or []:
+    for name in sources.mcp_server or []:
         argv += ["--mcp-server", name]
-    if in_process:
+    if sources.in_process:
         argv.append("--in-process")
     if history is not None:
         argv += ["--history", str(Path(history).resolve())]
@@ -65,6 +57,7 @@ def tui_command(
     return "exec " + shlex.join(argv)
 
 
+@tool_source_options("tools", *MCP_SERVER_OPTIONS, "in_process")
 def serve(
     host: Annotated[
         str,
@@ -77,26 +70,18 @@ def serve(
     port: Annotated[
         int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")
     ] = 8000,
-    tools: ToolsOption = None,
-    mcp: McpOption = None,
-    mcp_url: McpUrlOption = None,
-    mcp_header: McpHeaderOption = None,
-    mcp_config: McpConfigOption = None,
-    mcp_server: McpServerOption = None,
-    in_process: InProcessOption = False,
+    sources: ToolSourceOptions = NO_SOURCES,
     history: HistoryOption = None,
     no_history: NoHistoryOption = False,
 ) -> None:
     """Serve the TUI in a browser: each tab its own session on the same tools; ctrl+c ends
     every session and its worker."""
     with boundary():
-        mcp_specs(mcp, mcp_url, mcp_header, mcp_config, mcp_server)  # bad options: exit 2 now
-        for path in tools or []:
+        sources.mcp_specs()  # bad options: exit 2 now
+        for path in sources.tools or []:
             if not Path(path).exists():
                 fail(f"--tools {path}: no such file or folder")
-        command = tui_command(
-            tools, mcp, mcp_url, mcp_header, mcp_config, mcp_server, in_process, history, no_history
-        )
+        command = tui_command(sources, history, no_history)
         from playground.tui.web import serve as serve_web
 
         try:

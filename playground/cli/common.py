@@ -13,10 +13,12 @@ How to write a command module (``playground/cli/cmd_<name>.py``)
    that adds them (``app.command("eval")(eval_cases)``).
 3. Inside the command::
 
+       @tool_source_options()                     # --tools, --mcp*, --in-process, ...
        def eval_cases(cases: Annotated[Path, typer.Argument(...)],
-                      tools: ToolsOption = None, fmt: FormatOption = OutputFormat.table) -> None:
+                      sources: ToolSourceOptions = NO_SOURCES,
+                      fmt: FormatOption = OutputFormat.table) -> None:
            with boundary():                       # PlaygroundError -> exit 2, ^C -> 130
-               pg = open_workbench(tools)         # prints load problems on stderr
+               pg = sources.open()                # prints load problems on stderr
                ...                                # the work; data to stdout
                if fmt is OutputFormat.table:
                    from playground.cli import render   # rich, imported lazily
@@ -81,123 +83,6 @@ class OutputFormat(str, Enum):
     jsonl = "jsonl"
 
 
-ToolsOption = Annotated[
-    list[Path] | None,
-    typer.Option(
-        "--tools",
-        "-t",
-        help="A tool module (.py) or a folder of them. Repeat to load several. Default: ./tools",
-        show_default=False,
-    ),
-]
-
-McpOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--mcp",
-        help='An MCP server to start over stdio: "COMMAND ARG..." (repeatable; combines with '
-        "--tools). Without --tools, ./tools is then not loaded.",
-        show_default=False,
-    ),
-]
-McpUrlOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--mcp-url", help="An MCP server over Streamable HTTP (repeatable).", show_default=False
-    ),
-]
-McpHeaderOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--mcp-header",
-        help='An HTTP header for the --mcp-url servers: "Name: value" (repeatable; never printed).',
-        show_default=False,
-    ),
-]
-McpConfigOption = Annotated[
-    list[Path] | None,
-    typer.Option(
-        "--mcp-config",
-        help="A JSON file in the mcpServers shape of Claude Desktop, Cursor or VS Code "
-        '({"mcpServers": {name: {command, args, env} | {url, headers}}}).',
-        show_default=False,
-    ),
-]
-McpServerOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--mcp-server",
-        help="Use only this entry of the --mcp-config file(s) (repeatable).",
-        show_default=False,
-    ),
-]
-
-McpTimeoutOption = Annotated[
-    float | None,
-    typer.Option(
-        "--mcp-timeout",
-        help="Time limit of each MCP tool call in milliseconds (as mcpServers files write "
-        "'timeout'); each progress notification starts it again. Default 10000.",
-        show_default=False,
-    ),
-]
-McpMaxTotalOption = Annotated[
-    float | None,
-    typer.Option(
-        "--mcp-max-total",
-        help="Longest an MCP call may run while progress keeps resetting its limit, in "
-        "milliseconds. Default 60000.",
-        show_default=False,
-    ),
-]
-McpToolTimeoutOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--mcp-tool-timeout",
-        help="TOOL=MS: the time limit of one MCP tool's calls (repeatable).",
-        show_default=False,
-    ),
-]
-
-McpRootOption = Annotated[
-    list[Path] | None,
-    typer.Option(
-        "--root",
-        help="A folder offered to the MCP servers as a root (repeatable; default: the working "
-        "directory).",
-        show_default=False,
-    ),
-]
-McpElicitOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--elicit",
-        help='A JSON file answering the servers\' elicitation requests: {"action": "accept", '
-        '"content": {...}} or just the content object. Without it requests are declined.',
-        show_default=False,
-    ),
-]
-
-McpLogLevelOption = Annotated[
-    str | None,
-    typer.Option(
-        "--mcp-log-level",
-        help="Ask each MCP server that offers logging for messages from this level up "
-        "(logging/setLevel: debug, info, notice, warning, error, ...); they show in the MCP log.",
-        show_default=False,
-    ),
-]
-
-InProcessOption = Annotated[
-    bool,
-    typer.Option(
-        "--in-process",
-        help="Run tool bodies in this process instead of an isolated worker process (for a "
-        "debugger: breakpoint() in a body stops in pdb). A crashing or hung body can then take "
-        "the playground down. Also set by PLAYGROUND_IN_PROCESS=1.",
-    ),
-]
-
 FormatOption = Annotated[
     OutputFormat,
     typer.Option(
@@ -205,6 +90,24 @@ FormatOption = Annotated[
         "-f",
         help="Output: table (for people), json (one document) or jsonl (one JSON object a line).",
         case_sensitive=False,
+    ),
+]
+
+
+class CiFormat(str, Enum):
+    """``--format`` of the commands a CI job runs (``eval``, ``replay``): the
+    :class:`OutputFormat` ones plus ``junit`` (JUnit XML)."""
+
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
+    junit = "junit"
+
+
+CiFormatOption = Annotated[
+    CiFormat,
+    typer.Option(
+        "--format", "-f", help="table, json, jsonl or junit (JUnit XML).", case_sensitive=False
     ),
 ]
 
@@ -247,11 +150,11 @@ def note_line(message: str) -> None:
 
 
 def open_history_store(path: Path | None, disabled: bool = False, *, quiet: bool = False) -> Any:
-    """The :class:`~playground.core.history.HistoryStore` chosen by ``--history`` /
+    """The :class:`~playground.history.store.HistoryStore` chosen by ``--history`` /
     ``--no-history`` / ``PLAYGROUND_HISTORY`` (``None`` when off); its notices (a file refused
     or moved aside, history off because the folder is read-only) print as ``note:`` lines on
     stderr, unless ``quiet`` (they stay in the store's ``notices``)."""
-    from playground.core.history import open_history
+    from playground.history.store import open_history
 
     return open_history(path, disabled=disabled, notice=None if quiet else note_line)
 
@@ -263,11 +166,11 @@ def record_history(
 
     The stored source is the tool module paths, then ``MCP server NAME`` for each MCP server;
     an MCP-only run stores no module path. The servers are kept apart for ``history rerun`` to
-    reconnect them (``core.history.mcp_sources``: the command, URL or config file, never a
+    reconnect them (``history.runs.mcp_sources``: the command, URL or config file, never a
     header value, an env value or a key)."""
     if store is None:
         return None
-    from playground.core.history import mcp_sources, record_run, source_text
+    from playground.history.runs import mcp_sources, record_run, source_text
 
     servers = [  # no ":" in them: the parts are joined with os.pathsep
         f"MCP server {s.label[4:]}" for s in pg.registry.sources if s.label.startswith("mcp:")
@@ -346,46 +249,6 @@ def tools_paths(tools: Iterable[Path | str] | None) -> list[Path]:
     return given or [Path(p) for p in DEFAULT_TOOLS]
 
 
-def mcp_specs(
-    mcp: Iterable[str] | None = None,
-    mcp_url: Iterable[str] | None = None,
-    mcp_header: Iterable[str] | None = None,
-    mcp_config: Iterable[Path | str] | None = None,
-    mcp_server: Iterable[str] | None = None,
-    mcp_timeout: float | None = None,
-    mcp_max_total: float | None = None,
-    mcp_tool_timeout: Iterable[str] | None = None,
-    root: Iterable[Path] | None = None,
-    elicit: Path | None = None,
-    mcp_log_level: str | None = None,
-) -> list[Any]:
-    """The MCP servers the ``--mcp*`` options name (``core.mcp_config.server_specs``); a
-    malformed option or config file raises :class:`~playground.errors.UsageError` (exit 2)."""
-    if not (mcp or mcp_url or mcp_header or mcp_config or mcp_server):
-        if mcp_timeout is not None or mcp_max_total is not None or mcp_tool_timeout:
-            from playground.errors import UsageError
-
-            raise UsageError(
-                "--mcp-timeout and --mcp-tool-timeout apply to MCP servers; none given"
-            )
-        return []
-    from playground.core.mcp_config import server_specs
-
-    return server_specs(
-        commands=mcp or (),
-        urls=mcp_url or (),
-        headers=mcp_header or (),
-        configs=mcp_config or (),
-        only=mcp_server or (),
-        timeout_ms=mcp_timeout,
-        max_total_ms=mcp_max_total,
-        tool_timeouts=mcp_tool_timeout or (),
-        roots=root or (),
-        elicit_file=elicit,
-        log_level=mcp_log_level,
-    )
-
-
 def wants_in_process(flag: bool = False) -> bool:
     """``--in-process`` given, or ``PLAYGROUND_IN_PROCESS`` set to ``1``/``true``/``yes``/``on``
     (a value that is not a switch raises :class:`~playground.errors.UsageError`)."""
@@ -416,16 +279,16 @@ def open_workbench(
     :class:`~playground.workbench.Playground`.
 
     Bodies run in a worker process unless ``in_process`` (``--in-process``) or
-    ``PLAYGROUND_IN_PROCESS=1``. ``mcp``: :class:`~playground.core.mcp_config.McpServerSpec`
-    values (:func:`mcp_specs`); each server is a tool source of the registry; with servers and
-    no ``--tools``, ./tools is not loaded. Each load problem is printed at once on stderr as
+    ``PLAYGROUND_IN_PROCESS=1``. ``mcp``: :class:`~playground.sources.mcp_config.McpServerSpec`
+    values (:meth:`~playground.cli.source_options.ToolSourceOptions.mcp_specs`); each server
+    is a tool source of the registry; with servers and no ``--tools``, ./tools is not loaded. Each load problem is printed at once on stderr as
     ``error: <where>: <message>``, each renamed clash as ``note: ...``; the command goes on
     with what loaded, and :func:`finish` turns the exit code into 2 at the end (and ends the
     worker and the servers).
     """
     pending = None
     if mcp:  # the servers boot while the rest of the playground is imported and loaded
-        from playground.core.mcp_source import start_mcp_servers
+        from playground.sources.mcp_source import start_mcp_servers
 
         pending = start_mcp_servers(mcp)
     in_process = wants_in_process(in_process)
@@ -433,7 +296,7 @@ def open_workbench(
         paths = tools_paths(tools)
         source = None
         if not in_process:  # the worker boots and imports the tools while the gate imports here
-            from playground.core.worker import WorkerSource
+            from playground.sources.worker import WorkerSource
 
             source = WorkerSource(paths)
         from playground.workbench import open_playground
@@ -447,7 +310,7 @@ def open_workbench(
         registry = Registry()
         pg = Playground(registry=registry, gate=Gate(registry, wire=wire), in_process=in_process)
     if pending is not None:
-        from playground.core.mcp_source import add_mcp_servers
+        from playground.sources.mcp_source import add_mcp_servers
 
         _, choices = add_mcp_servers(pg.registry, pending)
         for choice in choices:

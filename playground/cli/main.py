@@ -24,31 +24,18 @@ import typer
 from playground.cli.common import (
     ExitCode,
     HistoryOption,
-    InProcessOption,
-    McpConfigOption,
-    McpElicitOption,
-    McpHeaderOption,
-    McpLogLevelOption,
-    McpMaxTotalOption,
-    McpOption,
-    McpRootOption,
-    McpServerOption,
-    McpTimeoutOption,
-    McpToolTimeoutOption,
-    McpUrlOption,
     NoHistoryOption,
-    ToolsOption,
     boundary,
     check_settings,
     error_line,
     fail,
     guard_stdout,
     interrupt_lines,
-    mcp_specs,
     one_line,
     tools_paths,
     wants_in_process,
 )
+from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
 
 #: Each command name and the module (in ``playground.cli``) that registers it, in the order
 #: of ``--help``.
@@ -78,21 +65,10 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+@tool_source_options()
 def root(
     ctx: typer.Context,
-    tools: ToolsOption = None,
-    mcp: McpOption = None,
-    mcp_url: McpUrlOption = None,
-    mcp_header: McpHeaderOption = None,
-    mcp_config: McpConfigOption = None,
-    mcp_server: McpServerOption = None,
-    mcp_timeout: McpTimeoutOption = None,
-    mcp_max_total: McpMaxTotalOption = None,
-    mcp_tool_timeout: McpToolTimeoutOption = None,
-    root: McpRootOption = None,
-    elicit: McpElicitOption = None,
-    mcp_log_level: McpLogLevelOption = None,
-    in_process: InProcessOption = False,
+    sources: ToolSourceOptions = NO_SOURCES,
     history: HistoryOption = None,
     no_history: NoHistoryOption = False,
     version: Annotated[
@@ -105,11 +81,11 @@ def root(
     """Tool Playground. Run without a command to open the TUI."""
     check_settings()  # a bad PLAYGROUND_* value: exit 2 naming it
     if ctx.invoked_subcommand is not None:
-        if tools:
+        if sources.tools:
             fail(
                 f"--tools goes after the command: playground {ctx.invoked_subcommand} --tools PATH"
             )
-        if mcp or mcp_url or mcp_header or mcp_config or mcp_server:
+        if sources.names_servers:
             fail(
                 f"the --mcp options go after the command: playground "
                 f'{ctx.invoked_subcommand} --mcp "COMMAND ARG..."'
@@ -119,27 +95,17 @@ def root(
                 "--history/--no-history go after the command: "
                 f"playground {ctx.invoked_subcommand} --history PATH"
             )
-        if in_process:  # ``playground --in-process call ...``: the same as after the command
+        if (
+            sources.in_process
+        ):  # ``playground --in-process call ...``: the same as after the command
             os.environ["PLAYGROUND_IN_PROCESS"] = "1"
         guard_stdout()  # stdout carries only the command's data (not the TUI: it owns the terminal)
         return
     with boundary():
-        specs = mcp_specs(
-            mcp,
-            mcp_url,
-            mcp_header,
-            mcp_config,
-            mcp_server,
-            mcp_timeout,
-            mcp_max_total,
-            mcp_tool_timeout,
-            root,
-            elicit,
-            mcp_log_level,
-        )
+        specs = sources.mcp_specs()
     open_tui(
-        tools,
-        in_process=wants_in_process(in_process),
+        sources.tools,
+        in_process=wants_in_process(sources.in_process),
         history=history,
         no_history=no_history,
         mcp=specs,

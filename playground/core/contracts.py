@@ -415,7 +415,7 @@ def check_signature(fn: Callable[..., Any], name: str, params: dict[str, Any]) -
                 key = schemacache.schema_key({"schema": own, "value": value}, against="own schema")
                 problem = None
                 if key is None or not schemacache.known_valid(key):
-                    from playground.core.validation import validator_for
+                    from playground.core.validators import validator_for
 
                     problem = next(iter(validator_for(own).iter_errors(value)), None)
                     if problem is None and key is not None:

@@ -27,7 +27,7 @@ from playground.core.canonical import args_shape_problem, canonical_json, shorte
 from playground.core.contracts import Contract
 from playground.core.record import CallRecord, Retry
 from playground.core.registry import Registry
-from playground.core.runner import InProcessSource
+from playground.core.runner import InProcessRunner
 from playground.core.toolsource import BodyRun, Frame, ToolSource
 from playground.core.validation import check_args, check_result, json_pointer
 from playground.core.wire import provider_views, result_tokens
@@ -182,7 +182,7 @@ class Gate:
         source = contract.tool_source
         if source is None:  # a contract built by hand: its fn runs in this process
             if self._local is None:
-                self._local = InProcessSource()
+                self._local = InProcessRunner()
             source = self._local
         record.source = source.label
         run = source.call(contract, args, contract.timeout_s)

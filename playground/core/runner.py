@@ -1,11 +1,14 @@
-"""The in-process tool source: bodies run in a thread of the playground's own process.
+"""The in-process runner: bodies run in a thread of the playground's own process.
 
-This is the ``--in-process`` source (DESIGN.md, "tool source"), kept for stepping through a
+It stays in core because the gate needs it for a contract built by hand (a ``Contract`` with
+``fn`` and no tool source: library use and tests), and it depends only on core. The
+``--in-process`` tool source (:class:`playground.sources.in_process.InProcessSource`, DESIGN.md
+"tool source") is this runner plus the loading of tool modules; it is kept for stepping through a
 body with a debugger: ``breakpoint()`` in a body stops in pdb on the terminal (the time limit
 is suspended while the debugger is active and the body's output is not captured then). It
 cannot protect the playground: a body stuck in one C call, ``os._exit``, a changed working
 directory or environment all reach the playground. The worker-process source
-(:mod:`playground.core.worker`) is the default for the CLI and the TUI.
+(:mod:`playground.sources.worker`) is the default for the CLI and the TUI.
 
 Bodies run one at a time on one reused daemon thread (starting a thread per call cost more than
 the body of a cheap tool); a body that passes its time limit is abandoned (Python cannot stop a
@@ -25,8 +28,7 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
-from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from playground.core.convert import ArgConversionError, call_args
@@ -129,16 +131,14 @@ def _serve(jobs: queue.SimpleQueue[_Job | None]) -> None:
         job.run()
 
 
-class InProcessSource:
-    """Tool modules imported into this process; bodies run on a reused daemon thread.
+class InProcessRunner:
+    """Runs contracts' functions on a reused daemon thread of this process.
 
-    ``paths``: the ``--tools`` files or folders. See the module docstring for what this
-    source can and cannot protect against. Implements
-    :class:`~playground.core.toolsource.ToolSource`.
+    It loads nothing (contracts are handed to it); see the module docstring for what it can and
+    cannot protect against. Implements :class:`~playground.core.toolsource.ToolSource`.
     """
 
-    def __init__(self, paths: Iterable[str | Path] = ()) -> None:
-        self.paths = [Path(p) for p in paths]
+    def __init__(self) -> None:
         self.label = "in-process"
         self._lock = threading.Lock()
         self._routes: dict[threading.Thread, io.StringIO | None] = {}
@@ -148,14 +148,11 @@ class InProcessSource:
         self._err: _RoutedStream | None = None
 
     def load(self) -> LoadResult:
-        """Import the modules under ``paths`` here (see :func:`registry.collect_contracts`)."""
-        from playground.core.registry import collect_contracts
-
-        found = collect_contracts(self.paths)
-        return LoadResult(list(found.contracts.values()), list(found.problems))
+        """Nothing to load: the contracts come from whoever built them."""
+        return LoadResult()
 
     def reload(self) -> LoadResult:
-        """Import the modules again (a fresh module object per file)."""
+        """Nothing to load again."""
         return self.load()
 
     def close(self) -> None:

@@ -81,7 +81,7 @@ def _is_plain(value: Any) -> bool:
 @functools.lru_cache(maxsize=1)
 def _validator_code() -> bytes:
     """The source of the playground's validator (``validation.py``, ``ecma.py``): part of the
-    key of a check made with :func:`playground.core.validation.validator_for`."""
+    key of a check made with :func:`playground.core.validators.validator_for`."""
     here = Path(__file__).resolve().parent
     parts = []
     for name in ("validation.py", "ecma.py"):

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from playground.core.contracts import Contract
-    from playground.core.registry import LoadProblem
 
 
 @dataclass(frozen=True)
@@ -69,7 +68,7 @@ class BodyRun:
     ``cancelled``: the user cancelled the run (ctrl+c; the source told the server, e.g. MCP's
     ``notifications/cancelled``). ``warnings``: notes for the record that do not fail the call.
     ``protocol``: what a protocol source keeps in the record's ``mcp`` field (the MCP result as
-    sent, progress, the negotiated version; :mod:`playground.core.mcp_source`), else ``{}``.
+    sent, progress, the negotiated version; :mod:`playground.sources.mcp_source`), else ``{}``.
     ``notes``: what the source cleaned up after the body, one sentence each (child processes
     ended, the working directory or environment restored, late output dropped); the gate adds
     them to the record's ``warnings``.
@@ -157,6 +156,17 @@ def conversion_error(exc: Exception) -> RaisedError:
         reason=f"type:{path}" if path else "type",
         details={"before_body": True, "path": path},  # the body never ran
     )
+
+
+@dataclass(frozen=True)
+class LoadProblem:
+    """One thing that could not be loaded: ``where`` (a path or ``path:line``) and ``message``."""
+
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
 
 
 @dataclass

@@ -12,9 +12,7 @@ Results (seed 003 ``validate_result``): ``not_serializable``, ``shape``, ``empty
 
 from __future__ import annotations
 
-import contextlib
 import json
-import operator
 import re
 import unicodedata
 from collections.abc import Callable
@@ -22,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from jsonschema.exceptions import ValidationError
-from jsonschema.protocols import Validator
 
 from playground.core.canonical import (
     NotSerializable,
@@ -35,7 +32,6 @@ from playground.core.canonical import (
 )
 from playground.core.contracts import Contract
 from playground.core.docstrings import arg_text, parse_docstring
-from playground.core.ecma import EcmaValidator
 from playground.core.examples import (
     FORMAT_WORDS,
     NO_EXAMPLE,
@@ -43,6 +39,7 @@ from playground.core.examples import (
     valid_example,
 )
 from playground.core.type_formats import FORMAT_KIND, KINDS, readable, words_for
+from playground.core.validators import validator_for
 
 # When several defects are present, the first in this order is reported (deterministic).
 _ORDER = ("shape", "unknown", "missing", "type", "allowed", "range", "pattern", "format")
@@ -62,10 +59,6 @@ _RANGE_KEYWORDS = {
 }
 # Non-standard keys the playground adds to a ``returns`` schema; jsonschema ignores them.
 RESULT_LIMIT_KEYS = ("max_rows", "rows_key", "max_bytes")
-# One format checker for every validator (it holds no per-schema state): Draft 2020-12's own.
-# ``FormatChecker()`` would mix every draft's checkers, and draft 3's ``time`` (HH:MM:SS, no
-# offset) would shadow RFC 3339's ``time`` that 2020-12 names (its §7.3.1).
-_FORMAT_CHECKER = EcmaValidator.FORMAT_CHECKER
 
 
 #: how many characters of a refused value a model-facing message (and a reason) quotes
@@ -119,52 +112,6 @@ class ResultCheck:
     reason: str
     message: str
     value: Any
-
-
-@dataclass(frozen=True)
-class _Compiled:
-    """One cached validator: the schema object it was built on (kept alive, so its ``id`` cannot
-    be reused while cached) and that schema's top-level keys and values at build time."""
-
-    schema: dict[str, Any]
-    keys: tuple[str, ...]
-    values: tuple[Any, ...]
-    validator: Validator
-
-    def fits(self, schema: dict[str, Any]) -> bool:
-        """Whether this entry still describes ``schema``: the same object, the same top-level
-        keys in the same order, each holding the very object it held at build time."""
-        return (
-            self.schema is schema
-            and tuple(schema) == self.keys
-            and all(map(operator.is_, schema.values(), self.values))
-        )
-
-
-_MAX_VALIDATORS = 512
-_validators: dict[int, _Compiled] = {}
-
-
-def validator_for(schema: dict[str, Any]) -> Validator:
-    """A Draft 2020-12 validator with the format checker for ``schema``, cached by identity;
-    its ``pattern`` keyword is ECMA-262 (:mod:`playground.core.ecma`).
-
-    The validator is built on ``schema`` itself (not a copy) and cached under ``id(schema)``,
-    keeping a reference so the id cannot be reused. jsonschema reads nested subschemas live at
-    every validation, and takes only the top-level keywords at build time, so an entry is reused
-    only while every top-level value is the very object it was built with: a schema edited in
-    place (at any depth) never keeps a stale validator. At most 512 schemas are kept (the oldest
-    is dropped first). Raises what jsonschema raises for a schema it cannot compile.
-    """
-    entry = _validators.get(id(schema))
-    if entry is not None and entry.fits(schema):
-        return entry.validator
-    validator = EcmaValidator(schema, format_checker=_FORMAT_CHECKER)
-    if len(_validators) >= _MAX_VALIDATORS:
-        with contextlib.suppress(RuntimeError, StopIteration, KeyError):  # another thread's edit
-            del _validators[next(iter(_validators))]
-    _validators[id(schema)] = _Compiled(schema, tuple(schema), tuple(schema.values()), validator)
-    return validator
 
 
 def _is_integer_schema(schema: dict[str, Any]) -> bool:

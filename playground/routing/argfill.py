@@ -1247,7 +1247,7 @@ _FORMAT_SCHEMAS: dict[str, dict[str, Any]] = {}
 def conforms(spec: ParamSpec, value: Any) -> bool:
     """True when ``value`` is one of ``spec``'s ``enum`` values (when it lists any) and passes
     its ``format`` as the gate checks it (the Draft 2020-12 format checker of
-    :func:`playground.core.validation.validator_for`); formats outside
+    :func:`playground.core.validators.validator_for`); formats outside
     :data:`CHECKED_FORMATS` and non-strings are not format-checked here. A word a rule took
     from the question ("scheduled" after the parameter's own word) is no listed value."""
     if spec.enum and not any(
@@ -1256,7 +1256,7 @@ def conforms(spec: ParamSpec, value: Any) -> bool:
         return False
     if spec.format not in CHECKED_FORMATS or not isinstance(value, str):
         return True
-    from playground.core.validation import validator_for  # jsonschema only when a format is met
+    from playground.core.validators import validator_for  # jsonschema only when a format is met
 
     schema = _FORMAT_SCHEMAS.setdefault(spec.format, {"type": "string", "format": spec.format})
     return bool(validator_for(schema).is_valid(value))

@@ -37,7 +37,7 @@ from playground.tui.router_pick import RouterPick
 from playground.tui.views.call_view import CallView
 
 if TYPE_CHECKING:
-    from playground.core.history import HistoryStore
+    from playground.history.store import HistoryStore
     from playground.tui.views.ask_view import AskView
     from playground.tui.views.eval_view import EvalView
     from playground.tui.views.history_view import HistoryView
@@ -167,9 +167,9 @@ class PlaygroundApp(App[None]):
     @cached_property
     def history(self) -> HistoryStore | None:
         """The history store (``None``: history off), opened on first use: the app opens it
-        right after its first screen (importing :mod:`playground.core.history` and ``sqlite3``
+        right after its first screen (importing :mod:`playground.history` and ``sqlite3``
         is ~5 ms the first screen does not need)."""
-        from playground.core.history import open_history
+        from playground.history.store import open_history
 
         option, disabled = self._history_option
         return open_history(option, disabled=disabled, notice=self._history_notice)
@@ -281,7 +281,7 @@ class PlaygroundApp(App[None]):
     def _mcp_sources(self) -> list[Any]:
         """The registry's MCP sources (none unless ``core.mcp_source`` was ever imported: no
         McpSource can exist without it, and importing it would pull in the ``mcp`` SDK)."""
-        module = sys.modules.get("playground.core.mcp_source")
+        module = sys.modules.get("playground.sources.mcp_source")
         if module is None or self.pg is None:
             return []
         return [s for s in self.pg.registry.sources if isinstance(s, module.McpSource)]
@@ -305,7 +305,7 @@ class PlaygroundApp(App[None]):
             self.post_message(self.Loaded(open_playground(tools, in_process=self.in_process), keep))
             return
         # a reload (ctrl+l) reconnects the MCP servers too: _loaded closes the old playground
-        from playground.core.mcp_source import add_mcp_servers, start_mcp_servers
+        from playground.sources.mcp_source import add_mcp_servers, start_mcp_servers
 
         pending = start_mcp_servers(self.mcp)
         if tools:
@@ -781,7 +781,7 @@ class PlaygroundApp(App[None]):
         session), then ``MCP server NAME`` for each server (as the CLI stores it)."""
         import os
 
-        from playground.core.history import source_text
+        from playground.history.runs import source_text
 
         sources = self.pg.registry.sources if self.pg is not None else []
         loaded = [s.label[4:] for s in sources if s.label.startswith("mcp:")]
@@ -797,7 +797,7 @@ class PlaygroundApp(App[None]):
 
     @work(thread=True, group="history-write", exit_on_error=False)
     def _history_worker(self, registry: Any, kind: str, data: Any) -> None:
-        from playground.core.history import mcp_sources, record_run
+        from playground.history.runs import mcp_sources, record_run
 
         entry_id = record_run(
             self.history,
@@ -855,7 +855,8 @@ class PlaygroundApp(App[None]):
         import os
 
         from playground.batch.replay import rerun
-        from playground.core.history import call_entry, episode_entry, mcp_sources, record_run
+        from playground.history.entries import call_entry, episode_entry
+        from playground.history.runs import mcp_sources, record_run
 
         try:
             router = None

@@ -22,8 +22,8 @@ from playground.batch.check import (
 )
 from playground.core.gate import Gate
 from playground.core.record import CallRecord
-from playground.core.registry import load_registry
 from playground.errors import UsageError
+from playground.sources.loading import load_registry
 
 REPO = Path(__file__).resolve().parents[2]
 

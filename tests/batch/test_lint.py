@@ -12,7 +12,8 @@ from playground.batch.lint import lint_contract, lint_exit_code, lint_registry
 from playground.batch.lint_base import ERROR, INFO, WARNING, content_words
 from playground.batch.lint_rules import has_boundary, overlaps, personal_key
 from playground.core.contracts import Contract
-from playground.core.registry import Registry, load_registry
+from playground.core.registry import Registry
+from playground.sources.loading import load_registry
 
 REPO = Path(__file__).resolve().parents[2]
 

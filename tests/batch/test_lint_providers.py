@@ -14,7 +14,7 @@ from playground.batch.lint import lint_exit_code, lint_registry
 from playground.core.contracts import Contract
 from playground.core.declarable import declarable_fix
 from playground.core.examples import valid_example
-from playground.core.registry import Registry, load_registry
+from playground.core.registry import Registry
 from playground.core.wire import gemini_function_declaration
 from playground.core.wire_rules import (
     anthropic_strict_problems,
@@ -22,6 +22,7 @@ from playground.core.wire_rules import (
     openai_array_problems,
     openai_strict_problems,
 )
+from playground.sources.loading import load_registry
 
 
 @pytest.fixture(autouse=True)

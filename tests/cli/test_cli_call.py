@@ -295,9 +295,9 @@ def test_list_jsonl_and_table():
 def test_show_json_is_the_declaration_the_gemini_request_carries():
     """Not google-genai's ``from_callable`` output (which holds a ``response_json_schema`` no
     request of the router sends): the entry of the Gemini dry run's functionDeclarations."""
-    from playground.core.registry import load_registry
     from playground.routing.base import Turn
     from playground.routing.factory import choose_router
+    from playground.sources.loading import load_registry
 
     result = invoke("show", "get_order_status", "--tools", SHOP, "--format", "json")
     assert result.exit_code == 0, result.stderr

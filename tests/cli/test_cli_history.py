@@ -111,7 +111,8 @@ def test_a_call_is_listed_with_its_record_and_show_prints_the_same_record(tmp_pa
 def test_the_list_in_every_format_and_limit_0_for_every_entry(tmp_path):
     """The table is one aligned line per entry (what: the call or the question); --limit 0 is
     every entry; json is one array (an entry a line), jsonl one entry a line, newest first."""
-    from playground.core.history import HistoryStore, call_entry, episode_entry
+    from playground.history.entries import call_entry, episode_entry
+    from playground.history.store import HistoryStore
 
     db = tmp_path / "h.db"
     store = HistoryStore(db)
@@ -660,7 +661,9 @@ def test_on_a_terminal_the_list_is_cut_to_its_width_keeping_the_rerun_mark(tmp_p
     from rich.console import Console
 
     from playground.cli.cmd_history import _table_lines
-    from playground.core.history import HistoryStore, Query, call_entry, episode_entry
+    from playground.history.entries import call_entry, episode_entry
+    from playground.history.queries import Query
+    from playground.history.store import HistoryStore
 
     store = HistoryStore(tmp_path / "h.db")
     store.add(call_entry({"tool": "check_stock", "args": {}, "kind": "invalid_args"}))

@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from playground.cli.main import app
-from playground.core.registry import load_registry
 from playground.core.wire import anthropic_tool, declaration_problems, openai_tool
+from playground.sources.loading import load_registry
 
 REPO = Path(__file__).resolve().parents[2]
 TOOLS = REPO / "tools"

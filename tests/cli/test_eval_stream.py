@@ -16,9 +16,9 @@ from playground.batch.evalstream import iter_case_file
 from playground.batch.evaluate import evaluate
 from playground.cli import cmd_eval
 from playground.cli.main import app
-from playground.core.registry import load_registry
 from playground.errors import RouterError
 from playground.routing.base import FunctionCall, Move, RouterCapabilities
+from playground.sources.loading import load_registry
 
 REPO = Path(__file__).resolve().parents[2]
 SHOP = REPO / "tools" / "shop.py"

@@ -94,7 +94,7 @@ def test_the_served_app_runs_a_contract_from_the_browser(tmp_path):
     """The page opens a session (websocket), and ctrl+r typed into the page runs the
     highlighted contract: the run lands in the session's history with its verdict."""
     chromium_or_skip()
-    from playground.core.history import HistoryStore
+    from playground.history.store import HistoryStore
 
     history = tmp_path / "history.db"
     proc, url = start("--port", str(free_port()), "--history", str(history), state=tmp_path)

@@ -18,11 +18,11 @@ import pytest
 from typer.testing import CliRunner
 
 from playground.cli.main import app
-from playground.core.mcp_source import load_sources
-from playground.core.registry import load_registry
 from playground.routing.base import Turn
 from playground.routing.declarations import provider_declaration
 from playground.routing.factory import choose_router
+from playground.sources.loading import load_registry
+from playground.sources.mcp_source import load_sources
 from tests.mcp.servers import SHOP_SERVER, source_for, stdio_line
 
 REPO = Path(__file__).resolve().parents[2]

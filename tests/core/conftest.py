@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from playground.core.gate import Gate, RetryPolicy
-from playground.core.registry import Registry, load_registry
+from playground.core.registry import Registry
+from playground.sources.loading import load_registry
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from playground.core.registry import load_registry
+from playground.sources.loading import load_registry
 from playground.workbench import open_playground
 
 TOOLS = '''

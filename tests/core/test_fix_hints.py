@@ -11,7 +11,7 @@ import re
 import pytest
 
 from playground.core.examples import NO_EXAMPLE, valid_example, written_examples
-from playground.core.validation import validator_for
+from playground.core.validators import validator_for
 
 TOOLS = '''
 from typing import Optional

@@ -11,7 +11,7 @@ import pytest
 
 from playground.core import outcome as oc
 from playground.core.gate import Gate, RetryPolicy
-from playground.core.registry import load_registry
+from playground.sources.loading import load_registry
 
 BODIES = '''
 import time

@@ -1,4 +1,4 @@
-"""The history store (playground.core.history) on real SQLite files in tmp_path."""
+"""The history store (playground.history) on real SQLite files in tmp_path."""
 
 from __future__ import annotations
 
@@ -10,18 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from playground.core.history import (
+from playground.history.entries import call_entry, episode_entry
+from playground.history.migrations import SCHEMA_VERSION
+from playground.history.queries import LocalTimes, Query, parse_when
+from playground.history.redaction import redact
+from playground.history.store import (
     APPLICATION_ID,
     DEFAULT_PATH,
-    SCHEMA_VERSION,
     HistoryStore,
-    LocalTimes,
-    Query,
-    call_entry,
-    episode_entry,
     open_history,
-    parse_when,
-    redact,
     resolve_path,
 )
 from playground.workbench import open_playground
@@ -316,7 +313,7 @@ def test_a_schema_1_file_is_migrated_and_its_list_summaries_filled(tmp_path):
 
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path)
-    from playground.core.history import MIGRATIONS
+    from playground.history.migrations import MIGRATIONS
 
     for statement in MIGRATIONS[0]:
         conn.execute(statement)

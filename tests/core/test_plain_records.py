@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playground.batch.drift import compare_calls
 from playground.core.gate import Gate
-from playground.core.registry import load_registry
+from playground.sources.loading import load_registry
 
 TOOLS = '''
 def lookup(item_id: str) -> dict:

@@ -12,7 +12,9 @@ import pytest
 
 from playground.core import declcache
 from playground.core.contracts import contract_from_function
-from playground.core.registry import NO_CONTRACTS, NO_MODULES, LoadProblem, load_registry
+from playground.core.toolsource import LoadProblem
+from playground.sources.loading import load_registry
+from playground.sources.tool_modules import NO_CONTRACTS, NO_MODULES
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -438,7 +440,7 @@ def test_a_cache_hit_does_not_import_google_genai(write_module, isolated_cache):
     path = write_module("shop", GOOD)
     script = (
         "import sys, json\n"
-        "from playground.core.registry import load_registry\n"
+        "from playground.sources.loading import load_registry\n"
         f"r = load_registry([{str(path)!r}])\n"
         "print(json.dumps({'names': r.names(), 'problems': [str(p) for p in r.problems],"
         " 'genai': 'google.genai' in sys.modules}))\n"

@@ -9,7 +9,7 @@ import sys
 import threading
 from typing import Any
 
-from playground.core.runner import InProcessSource
+from playground.sources.in_process import InProcessSource
 
 
 def contract(fn: Any) -> Any:

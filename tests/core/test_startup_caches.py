@@ -88,7 +88,7 @@ def test_a_valid_default_is_remembered_and_an_invalid_one_never(isolated_cache: 
 
 PROBE = r"""
 import json, sys
-from playground.core.registry import collect_contracts
+from playground.sources.tool_modules import collect_contracts
 found = collect_contracts(["tools"])
 print(json.dumps({"contracts": len(found.contracts), "problems": len(found.problems),
                   "jsonschema": "jsonschema" in sys.modules, "pydantic": "pydantic" in sys.modules}))

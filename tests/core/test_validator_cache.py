@@ -12,9 +12,10 @@ from playground.core import schemacache
 from playground.core.cache import ResultCache
 from playground.core.canonical import copy_json, to_json_value
 from playground.core.contracts import Contract, check_schema, contract_from_table
-from playground.core.registry import load_registry
-from playground.core.validation import check_args, check_result, validator_for
+from playground.core.validation import check_args, check_result
+from playground.core.validators import validator_for
 from playground.errors import LoadError
+from playground.sources.loading import load_registry
 
 
 def _contract(parameters=None, returns=None) -> Contract:

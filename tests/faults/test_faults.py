@@ -232,7 +232,7 @@ async def test_tui_shows_a_record_for_the_regex_and_os_exit_and_stays_responsive
 
 
 def test_in_process_source_reuses_its_body_thread_and_replaces_an_abandoned_one():
-    from playground.core.runner import InProcessSource
+    from playground.sources.in_process import InProcessSource
 
     def whoami() -> str:
         import threading
@@ -260,7 +260,7 @@ def test_another_threads_print_during_a_body_reaches_a_stream_whose_write_return
     the body's, while a body runs in-process, must reach it instead of raising TypeError."""
     import threading
 
-    from playground.core.runner import InProcessSource
+    from playground.sources.in_process import InProcessSource
 
     class Capture:  # the shape of Textual's _PrintCapture: write() returns None
         def __init__(self) -> None:

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from playground.core.worker import WorkerSource
+from playground.sources.worker import WorkerSource
 
 REPO = Path(__file__).resolve().parents[2]
 

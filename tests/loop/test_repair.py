@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from playground.core.record import CallRecord
-from playground.core.registry import load_registry
 from playground.loop.failures import FAILURE_LIMIT, FailureTracker, failure_message
 from playground.loop.repair import REPAIRS, can_repair, reason_key, repair
+from playground.sources.loading import load_registry
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from playground.core.mcp_source import McpSource
+from playground.sources.mcp_source import McpSource
 from tests.mcp.servers import SHOP_SERVER, http_shop_server, source_for, stdio_line
 
 

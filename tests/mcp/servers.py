@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from playground.core.mcp_config import server_specs
-from playground.core.mcp_source import McpSource
+from playground.sources.mcp_config import server_specs
+from playground.sources.mcp_source import McpSource
 
 REPO = Path(__file__).resolve().parents[2]
 SHOP_SERVER = REPO / "fixtures" / "mcp_shop_server.py"

@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 
-from playground.core.capped_log import CappedLog
+from playground.sources.capped_log import CappedLog
 
 FLOOD = (
     "import sys\nfor i in range(5000):\n    sys.stderr.write('x' * 999 + '\\n')\nprint('done')\n"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from playground.core.mcp_config import REDACTED, parse_header, redact, server_specs
 from playground.errors import UsageError
+from playground.sources.mcp_config import REDACTED, parse_header, redact, server_specs
 
 
 def write_config(tmp_path: Path, data: object) -> Path:

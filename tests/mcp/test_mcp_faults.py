@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from playground.core import outcome as oc
-from playground.core.mcp_source import McpContract, McpSource
 from playground.core.validation import check_result
+from playground.sources.mcp_source import McpContract, McpSource
 from tests.mcp.servers import FAULTY_SERVER, read_log, source_for, stdio_line
 
 LABEL = "mcp:faulty"  # the serverInfo.name it gives

@@ -8,8 +8,8 @@ import json
 from typer.testing import CliRunner
 
 from playground.cli.main import app as cli
-from playground.core.history import HistoryStore
-from playground.core.mcp_config import server_specs
+from playground.history.store import HistoryStore
+from playground.sources.mcp_config import server_specs
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
 from tests.mcp.servers import SHOP_SERVER, read_log, stdio_line

@@ -10,9 +10,9 @@ import pytest
 
 from playground.batch.lint import lint_exit_code, lint_registry
 from playground.batch.lint_base import Finding
-from playground.core.mcp_config import server_specs
-from playground.core.mcp_source import add_mcp_servers
 from playground.core.registry import Registry
+from playground.sources.mcp_config import server_specs
+from playground.sources.mcp_source import add_mcp_servers
 from tests.mcp.servers import REPO, stdio_line
 
 TRIAGE_SERVER = REPO / "fixtures" / "mcp_triage_server.py"

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from playground.core.gate import Gate, RetryPolicy
-from playground.core.mcp_config import server_specs
-from playground.core.mcp_source import McpSource, add_mcp_servers
 from playground.core.registry import Registry
 from playground.errors import UsageError
+from playground.sources.mcp_config import server_specs
+from playground.sources.mcp_source import McpSource, add_mcp_servers
 from tests.mcp.servers import (
     PROTOCOL_SERVER,
     REPO,

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from playground.core.gate import Gate
-from playground.core.mcp_config import server_specs
-from playground.core.mcp_source import add_mcp_servers
 from playground.core.registry import Registry
+from playground.sources.mcp_config import server_specs
+from playground.sources.mcp_source import add_mcp_servers
 from tests.mcp.servers import stdio_line
 
 SERVER = '''

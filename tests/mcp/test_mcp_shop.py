@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from playground.core.mcp_config import server_specs
-from playground.core.mcp_source import McpContract, McpSource, load_sources
-from playground.core.registry import load_registry
 from playground.core.validation import check_result
 from playground.routing.declarations import provider_declaration
+from playground.sources.loading import load_registry
+from playground.sources.mcp_config import server_specs
+from playground.sources.mcp_source import McpContract, McpSource, load_sources
 from tests.mcp.servers import REPO, SHOP_SERVER, read_log, source_for, stdio_line
 
 SHOP_TOOLS = ["get_order_status", "track_shipping", "search_products", "check_stock"]

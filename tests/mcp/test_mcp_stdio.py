@@ -1,4 +1,4 @@
-"""The stdio server process started before the SDK (``core/mcp_stdio.py``): it starts without
+"""The stdio server process started before the SDK (``sources/mcp_stdio.py``): it starts without
 importing the SDK, gets the SDK's inherited environment, and never outlives its source — also
 when the source is closed before it loaded, or when the server ignores its stdin closing."""
 
@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-from playground.core.mcp_stdio import SDK_INHERITED_ENV, inherited_environment
+from playground.sources.mcp_stdio import SDK_INHERITED_ENV, inherited_environment
 from tests.mcp.servers import REPO, SHOP_SERVER, source_for, stdio_line
 
 
@@ -25,8 +25,8 @@ def test_the_inherited_environment_is_the_sdks() -> None:
 
 EARLY = r"""
 import json, sys, time
-from playground.core.mcp_config import server_specs
-from playground.core.mcp_source import McpSource
+from playground.sources.mcp_config import server_specs
+from playground.sources.mcp_source import McpSource
 
 source = McpSource(server_specs(commands=[sys.argv[1]])[0])
 source.start_process()
@@ -104,7 +104,7 @@ def test_load_connects_to_the_process_started_early_and_close_stops_it() -> None
 
 DEFERRED = r"""
 import json, sys
-from playground.core.mcp_imports import load_client_packages
+from playground.sources.mcp_imports import load_client_packages
 
 load_client_packages()
 import mcp.client.session
@@ -144,8 +144,8 @@ def test_the_client_modules_load_without_the_server_and_the_packages_complete_on
 
 UNCLOSED = r"""
 import sys, time
-from playground.core.mcp_config import server_specs
-from playground.core.mcp_source import McpSource
+from playground.sources.mcp_config import server_specs
+from playground.sources.mcp_source import McpSource
 
 source = McpSource(server_specs(commands=[sys.argv[1]])[0])
 source.start_process()

@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from playground.core.mcp_config import server_specs
-from playground.core.mcp_source import McpSource
+from playground.sources.mcp_config import server_specs
+from playground.sources.mcp_source import McpSource
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
 from playground.tui.widgets.record_view import RecordView

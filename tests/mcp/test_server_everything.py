@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import pytest
 
 from playground.core.gate import Gate
-from playground.core.mcp_config import server_specs
-from playground.core.mcp_source import McpSource, add_mcp_servers
 from playground.core.registry import Registry
+from playground.sources.mcp_config import server_specs
+from playground.sources.mcp_source import McpSource, add_mcp_servers
 from tests.mcp.servers import REPO, free_port, wait_for_port
 
 EVERYTHING = REPO / ".ci" / "node" / "node_modules" / ".bin" / "mcp-server-everything"

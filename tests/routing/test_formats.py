@@ -9,7 +9,7 @@ import time
 import pytest
 
 from playground.core.optional_schema import nullable_branch
-from playground.core.validation import validator_for
+from playground.core.validators import validator_for
 from playground.routing import argfill
 from playground.routing.base import Turn
 from playground.routing.offline import OfflineRouter

@@ -12,10 +12,10 @@ import textwrap
 import httpx2
 
 from playground.core.gate import Gate
-from playground.core.registry import load_registry
 from playground.routing.base import Turn
 from playground.routing.gemini import GeminiRouter
 from playground.routing.gemini_schema import convert_parameters, lossy_changes, map_back
+from playground.sources.loading import load_registry
 
 FAN = '''
 from typing import Literal

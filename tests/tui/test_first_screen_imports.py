@@ -22,7 +22,7 @@ DEFERRED = (
     "playground.core.contracts",
     "playground.core.registry",
     "playground.core.record",
-    "playground.core.history",
+    "playground.history.store",
     "playground.routing.base",
     "playground.tui.widgets.json_editor",
     "playground.tui.widgets.args_editor",

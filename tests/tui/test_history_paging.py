@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import time
 
-from playground.core.history import HistoryStore, call_entry, episode_entry
+from playground.history.entries import call_entry, episode_entry
+from playground.history.store import HistoryStore
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.history_view import PAGE, HistoryView
 from tests.tui.helpers import SIZE, settle, until_idle

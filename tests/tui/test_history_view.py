@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from playground.core.history import HistoryStore, call_entry, episode_entry
+from playground.history.entries import call_entry, episode_entry
+from playground.history.store import HistoryStore
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
 from playground.tui.views.history_view import HistoryView, episode_from_json, matches

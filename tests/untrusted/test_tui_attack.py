@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from playground.core.mcp_config import server_specs
+from playground.sources.mcp_config import server_specs
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
 from playground.tui.widgets.record_view import RecordView

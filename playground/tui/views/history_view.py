@@ -1,4 +1,4 @@
-"""The History view (F5): what the hand tests did, from :mod:`playground.core.history`.
+"""The History view (F5): what the hand tests did, from :mod:`playground.history`.
 
 The list (newest first) with a filter box; the selected entry's fields below it. Keys on the
 list: ``enter`` opens the entry in the Call view (a call) or the Steps view (an episode); ``r``
@@ -27,8 +27,10 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Input, Static
 
-from playground.core.history import Entry, HistoryStore, Query
 from playground.core.record import verdict_of
+from playground.history.entries import Entry
+from playground.history.queries import Query
+from playground.history.store import HistoryStore
 from playground.tui.formatting import json_text, plain
 from playground.tui.widgets.fields import FieldInput
 

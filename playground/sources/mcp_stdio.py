@@ -98,7 +98,7 @@ async def stop_process(process: Process, exit_grace_s: float = EXIT_GRACE_S) -> 
             with contextlib.suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
                 await process.stdin.aclose()
         if not await _exited(process, exit_grace_s):
-            from playground.core.mcp_imports import load_client_packages
+            from playground.sources.mcp_imports import load_client_packages
 
             load_client_packages()
             from mcp.os.posix.utilities import terminate_posix_process_tree
@@ -126,7 +126,7 @@ async def process_streams(
     import mcp_types
     from anyio.streams.buffered import BufferedByteReceiveStream
 
-    from playground.core.mcp_imports import load_client_packages
+    from playground.sources.mcp_imports import load_client_packages
 
     load_client_packages()
     from mcp.shared.message import SessionMessage

@@ -1,9 +1,9 @@
-"""The worker process's side of :class:`~playground.core.worker.WorkerSource`.
+"""The worker process's side of :class:`~playground.sources.worker.WorkerSource`.
 
 Two processes (Linux/macOS; ``os.fork``):
 
 * the **loader** (started by the playground with ``subprocess``): imports the tool modules,
-  builds the contracts (:func:`~playground.core.registry.collect_contracts`) and sends them as
+  builds the contracts (:func:`~playground.sources.tool_modules.collect_contracts`) and sends them as
   data, then never runs tool code again. It answers the playground over two pipes
   (:class:`multiprocessing.connection.Connection`: length-prefixed pickles of plain data).
 * the **runner**, forked from the loader after loading: runs bodies one at a time in its main
@@ -15,7 +15,7 @@ Two processes (Linux/macOS; ``os.fork``):
   the same way.
 
 File descriptors 1 and 2 of both processes (and of every child process a body starts) are the
-pipe the playground drains (:mod:`playground.core.worker_output`), so nothing a body prints
+pipe the playground drains (:mod:`playground.sources.worker_output`), so nothing a body prints
 reaches the terminal. Standard input is
 ``/dev/null``. The worker is in its own session (ctrl+c in the terminal does not reach it) and
 exits when the playground closes its pipe; the runner is killed when the loader dies
@@ -350,7 +350,7 @@ class Loader:
 
     def load(self, msg: dict[str, Any]) -> None:
         from playground.core import canonical, convert, outcome  # noqa: F401 - warm the runners
-        from playground.core.registry import IMPORT_INTERRUPT_IS_FAULT, collect_contracts
+        from playground.sources.tool_modules import IMPORT_INTERRUPT_IS_FAULT, collect_contracts
 
         IMPORT_INTERRUPT_IS_FAULT[0] = True  # no ctrl+c reaches this process
 

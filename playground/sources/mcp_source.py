@@ -1,7 +1,7 @@
 """An MCP server as a tool source (DESIGN.md, "tool source"; issue 10).
 
 :class:`McpSource` implements :class:`~playground.core.toolsource.ToolSource` over the official
-``mcp`` SDK: a server process (its pipes bridged by :mod:`playground.core.mcp_stdio`, which
+``mcp`` SDK: a server process (its pipes bridged by :mod:`playground.sources.mcp_stdio`, which
 starts the process before the SDK is imported) or ``streamable_http_client`` (a URL), and a
 ``ClientSession`` for ``initialize``, ``tools/list`` and ``tools/call``. No protocol code here.
 Nothing here imports the SDK at module level: :func:`start_mcp_servers` starts the stdio
@@ -45,13 +45,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playground.core import outcome as oc
-from playground.core.capped_log import CappedLog
 from playground.core.contracts import Contract, check_schema
 from playground.core.effects import from_annotations
-from playground.core.mcp_config import McpServerSpec, redact
-from playground.core.registry import LoadProblem, Registry
-from playground.core.toolsource import BodyRun, LoadResult, RaisedError
+from playground.core.registry import Registry
+from playground.core.toolsource import BodyRun, LoadProblem, LoadResult, RaisedError
 from playground.errors import LoadError
+from playground.sources.capped_log import CappedLog
+from playground.sources.mcp_config import McpServerSpec, redact
 
 #: Environment variables every stdio server gets from the playground's own environment.
 BASE_ENV = ("PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ")
@@ -238,7 +238,7 @@ class McpSource:
 
     def start_process(self) -> None:
         """Start a stdio server's process now, without importing the SDK (see
-        :mod:`playground.core.mcp_stdio`), so that it boots while the playground imports the
+        :mod:`playground.sources.mcp_stdio`), so that it boots while the playground imports the
         SDK and its own modules; the next :meth:`load` connects to it. Does not wait; a process
         that cannot start is reported by that load. No-op for an HTTP server, a closed source,
         or a source already started or connected."""
@@ -252,7 +252,7 @@ class McpSource:
         self._early = self._submit(self._spawn())
 
     async def _spawn(self) -> Any:
-        from playground.core.mcp_stdio import inherited_environment, spawn
+        from playground.sources.mcp_stdio import inherited_environment, spawn
 
         self._process = await spawn(
             self.spec.command,
@@ -282,7 +282,7 @@ class McpSource:
 
     async def _discard_early(self) -> None:
         """Stop a process started early that no load took (a source closed before loading)."""
-        from playground.core.mcp_stdio import stop_process
+        from playground.sources.mcp_stdio import stop_process
 
         early, self._early = self._early, None
         if early is not None:
@@ -323,11 +323,11 @@ class McpSource:
         )
 
     async def _open(self, stack: contextlib.AsyncExitStack) -> Any:
-        from playground.core.mcp_imports import load_client_packages
+        from playground.sources.mcp_imports import load_client_packages
 
         load_client_packages()  # the SDK's client modules without its server
         if self.spec.transport == "stdio":
-            from playground.core.mcp_stdio import process_streams
+            from playground.sources.mcp_stdio import process_streams
 
             process = await self._take_process()
             read, write = await stack.enter_async_context(process_streams(process))
@@ -347,7 +347,7 @@ class McpSource:
             )
         from mcp.client.session import ClientSession
 
-        from playground.core.mcp_client import ClientFeatures
+        from playground.sources.mcp_client import ClientFeatures
 
         client = ClientFeatures(self.spec, note=self._client_note)
         return await stack.enter_async_context(
@@ -684,7 +684,7 @@ class McpSource:
         too and returns a run with ``cancelled`` set.
 
         ``value``: ``structuredContent`` or the content blocks (see
-        :mod:`playground.core.mcp_results`). ``error``: an ``isError`` result (the server's
+        :mod:`playground.sources.mcp_results`). ``error``: an ``isError`` result (the server's
         text verbatim) or a JSON-RPC error, classified by its code and HTTP status.
         ``stopped``: the connection ended during the call. ``output``: what the server wrote
         to stderr meanwhile, and non-protocol stdout lines. ``protocol``: the record's ``mcp``
@@ -692,7 +692,7 @@ class McpSource:
         ``warnings``: blocks a provider's format cannot carry, ``structuredContent`` with
         empty ``content``, a tool list that changed (listed again at once).
         """
-        from playground.core.mcp_results import error_of_result, error_of_rpc
+        from playground.sources.mcp_results import error_of_result, error_of_rpc
 
         started = time.perf_counter()
         tool = contract.tool_name if isinstance(contract, McpContract) else contract.name
@@ -737,7 +737,7 @@ class McpSource:
         if state.progress:
             protocol["progress"] = state.progress
         if kind in ("ok", "is_error"):
-            from playground.core.mcp_results import (
+            from playground.sources.mcp_results import (
                 empty_content_warning,
                 result_as_sent,
                 result_cap_bytes,

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playground.core.mcp_config import McpServerSpec
+from playground.sources.mcp_config import McpServerSpec
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """The worker-process tool source: tool bodies run in a child process (the default).
 
-:class:`WorkerSource` starts ``python`` with :func:`playground.core.worker_main.main` (a loader
+:class:`WorkerSource` starts ``python`` with :func:`playground.sources.worker_main.main` (a loader
 that imports the tool modules and forks a runner; see that module for the process layout) and
 talks to it over two pipes with :class:`multiprocessing.connection.Connection` (no socket, no
 port). What this buys (issue 9): a body stuck in one C call (a catastrophic regular
@@ -25,7 +25,7 @@ printing — none of it reaches the playground process, its terminal or the TUI'
   ``result_cap_bytes`` (default :data:`RESULT_CAP_BYTES`, 16 MB; env
   ``PLAYGROUND_RESULT_CAP_MB``) is refused in the worker as ``result:too_big`` with its size.
 * Printed output: fds 1 and 2 of the worker (and its children) are a pipe the playground
-  drains (:class:`~playground.core.worker_output.WorkerOutput`); each call keeps what was
+  drains (:class:`~playground.sources.worker_output.WorkerOutput`); each call keeps what was
   written during it (first :data:`~playground.core.toolsource.PRINTED_LIMIT` characters, with
   the full size), and a flood of output neither stalls the caller nor grows without bound.
 """
@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from playground.core.toolsource import BodyRun, LoadResult, RaisedError
-from playground.core.worker_output import WorkerOutput
+from playground.sources.worker_output import WorkerOutput
 
 if TYPE_CHECKING:
     from playground.core.contracts import Contract
@@ -60,7 +60,7 @@ MAX_LOAD_RESTARTS = 8
 #: how much longer than time limit + grace the playground waits for the loader to answer
 BACKSTOP_S = 2.0
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
-_ENTRY = "from playground.core.worker_main import main; main()"
+_ENTRY = "from playground.sources.worker_main import main; main()"
 #: :meth:`WorkerSource._load_once`'s answer when several imports were under way as the worker
 #: stopped answering or ended: load again, one module at a time, to name the culprit
 _ONE_AT_A_TIME = "\0one at a time"
@@ -281,7 +281,7 @@ class WorkerSource:
 
     def _load(self, proc: _Process) -> LoadResult:
         from playground.core.contracts import contract_from_data
-        from playground.core.registry import LoadProblem
+        from playground.core.toolsource import LoadProblem
 
         restarts = 0
         while True:
@@ -420,7 +420,7 @@ class WorkerSource:
                     continue
                 return dict(msg)
         except (EOFError, OSError):
-            from playground.core.worker_main import describe_exit
+            from playground.sources.worker_main import describe_exit
 
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.popen.wait(2)
@@ -445,7 +445,7 @@ class WorkerSource:
             return self._call(contract, args, timeout_s)
 
     def _call(self, contract: Contract, args: dict[str, Any], timeout_s: float) -> BodyRun:
-        from playground.core.worker_main import worker_exited
+        from playground.sources.worker_main import worker_exited
 
         proc = self._proc()
         late = _late_output_note(self._output.reset())
@@ -475,7 +475,7 @@ class WorkerSource:
                 duration_ms=elapsed * 1000,
             )
         except (EOFError, OSError, pickle.UnpicklingError):
-            from playground.core.worker_main import describe_exit
+            from playground.sources.worker_main import describe_exit
 
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.popen.wait(2)

@@ -311,7 +311,7 @@ def server_specs(
     win over a config file's ``timeout`` / ``maxTotalTimeout`` / ``toolTimeouts``.
     ``roots`` (``--root DIR``, repeatable): the folders offered as MCP roots (default: the
     working directory). ``elicit_file`` (``--elicit FILE``): the answers to elicitation
-    requests (see :mod:`playground.core.mcp_client`); without it every request is declined.
+    requests (see :mod:`playground.sources.mcp_client`); without it every request is declined.
     ``log_level`` (``--mcp-log-level``): sent as ``logging/setLevel`` to each server that
     offers logging, right after ``initialize``.
 

@@ -160,9 +160,9 @@ def error_of_rpc(
 
 def result_cap_bytes() -> int:
     """The largest result accepted, in bytes: ``PLAYGROUND_RESULT_CAP_MB`` (default 16 MB), the
-    cap Python results have in the worker (:data:`playground.core.worker.RESULT_CAP_BYTES`)."""
+    cap Python results have in the worker (:data:`playground.sources.worker.RESULT_CAP_BYTES`)."""
     from playground.core.settings import setting
-    from playground.core.worker import RESULT_CAP_BYTES
+    from playground.sources.worker import RESULT_CAP_BYTES
 
     return int(setting("PLAYGROUND_RESULT_CAP_MB", RESULT_CAP_BYTES / 1048576) * 1048576)
 

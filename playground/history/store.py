@@ -1,0 +1,539 @@
+"""History: every hand-test call record and episode, kept in a local SQLite file (issue 14).
+
+The store is the standard library's :mod:`sqlite3` in WAL mode (https://sqlite.org/wal.html:
+readers never block the writer, and one writer at a time waits on ``busy_timeout``), so two
+playground processes writing at once lose nothing. The schema is versioned with
+``PRAGMA user_version`` and migrated forward by :data:`MIGRATIONS`; ``PRAGMA application_id``
+marks the file as a playground history, so a foreign SQLite file is never written into.
+
+Where: ``.playground/history.db`` in the working directory, or ``--history PATH`` /
+``PLAYGROUND_HISTORY=PATH``; ``--no-history`` or ``PLAYGROUND_HISTORY=off`` turns it off
+(:func:`resolve_path`). The file is created with mode 0600: values may hold personal data.
+
+Never fatal, never the user's file: a file that is not a playground history (not SQLite,
+another program's database, unreadable without this playground's ``application_id`` in its
+header) is refused — history is off for the run with one notice and the file is left as it is
+(issue 28 item 4); a damaged history of ours is moved aside and a new one started; a
+directory that cannot be written, or a database that fails later, turns history off for the
+process with one notice. Notices are strings in :attr:`HistoryStore.notices` and passed to the
+``notice`` callback; the CLI prints them on stderr, the TUI as notifications.
+
+What is stored (:class:`Entry`): the record or episode JSON (``to_json()`` as given, after
+:func:`redact` removed API keys and header values), the tool source, the time, the router, and
+the sha256 of each involved contract's declaration (:meth:`Contract.declaration_hash`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import threading
+import time
+import weakref
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from playground.history.entries import Entry, json_text, what_of
+from playground.history.migrations import MIGRATIONS, SCHEMA_VERSION
+from playground.history.queries import (
+    BODY_COLUMNS,
+    LIST_COLUMNS,
+    PAGE_ROWS,
+    SQLITE_MAX_INT,
+    SUMMARY_COLUMNS,
+    Query,
+    entry_of_row,
+    joined_list,
+    json_lines_of_rows,
+    select_sql,
+)
+from playground.history.redaction import env_secrets, redact
+
+#: ``PRAGMA application_id`` of a playground history file ("TPhi" as a big-endian int32).
+APPLICATION_ID = 0x54506869
+DEFAULT_PATH = Path(".playground") / "history.db"
+ENV_VAR = "PLAYGROUND_HISTORY"
+OFF_VALUES = frozenset({"off", "0", "no", "false", "none"})
+#: How long a writer waits for another process's write to finish (ms).
+BUSY_TIMEOUT_MS = 10_000
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+class HistoryError(Exception):
+    """A history database could not be opened or written (never leaves :class:`HistoryStore`)."""
+
+
+class HistoryStore:
+    """The history database at ``path``.
+
+    ``notice``: called with each one-line notice (a file moved aside, history turned off).
+    Opening is lazy (first read or write). When the store cannot work it turns itself off:
+    :attr:`enabled` becomes ``False``, a notice says why, writes are skipped and reads return
+    nothing. Methods never raise :mod:`sqlite3` errors.
+    """
+
+    def __init__(self, path: str | Path, notice: Callable[[str], None] | None = None) -> None:
+        self.path = Path(path)
+        self.notices: list[str] = []
+        self.enabled = True
+        self._notice = notice
+        self._conn: sqlite3.Connection | None = None
+        # One connection shared by the TUI's worker threads: one statement at a time.
+        self._lock = threading.RLock()
+
+    # -- opening --------------------------------------------------------------------------------
+    def _say(self, text: str) -> None:
+        self.notices.append(text)
+        if self._notice is not None:
+            self._notice(text)
+
+    def _off(self, why: str) -> None:
+        if self.enabled:
+            self.enabled = False
+            self._say(
+                f"history is off for this run: {why} (choose another file with --history PATH, "
+                "or --no-history)"
+            )
+        self.close()
+
+    def _reader(self) -> sqlite3.Connection | None:
+        """The connection for a read: ``None`` (nothing to read) when the file does not exist
+        yet, so listing an empty history creates no file."""
+        if self._conn is None and self.enabled and not self.path.exists():
+            return None
+        return self.connection()
+
+    def connection(self) -> sqlite3.Connection | None:
+        """The open connection (opening, creating and migrating the file on first use), or
+        ``None`` when history is off."""
+        if self._conn is not None or not self.enabled:
+            return self._conn
+        try:
+            self._conn = self._open()
+        except HistoryError as exc:
+            self._off(str(exc))
+        else:  # closed (WAL checkpointed) at exit even while the store is still referenced
+            weakref.finalize(self, self._conn.close)
+        return self._conn
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise HistoryError(f"cannot create {self.path.parent}: {exc.strerror or exc}") from None
+        why = self._foreign_reason()
+        if why:
+            raise HistoryError(self._refusal(why))
+        try:
+            conn = self._connect()
+            self._migrate(conn)
+        except _Foreign as exc:
+            with contextlib.suppress(Exception):
+                conn.close()
+            if not self._ours():  # the user's file: never renamed, never written
+                raise HistoryError(self._refusal(str(exc))) from None
+            self._move_aside(str(exc))
+            try:
+                conn = self._connect()
+                self._migrate(conn)
+            except (sqlite3.Error, OSError, _Foreign) as exc2:
+                raise HistoryError(f"cannot start {self.path}: {exc2}") from None
+        except (sqlite3.Error, OSError) as exc:
+            raise HistoryError(f"cannot write {self.path}: {_why(exc)}") from None
+        return conn
+
+    def _connect(self) -> sqlite3.Connection:
+        # Create the file 0600 first: sqlite3 would create it with the umask's mode, and the
+        # -wal / -shm files copy the main file's permissions.
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        os.close(fd)
+        conn = sqlite3.connect(
+            self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+        )
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        return conn
+
+    def _refusal(self, why: str) -> str:
+        return f"{self.path} is not a playground history ({why}); it was left as it is"
+
+    def _ours(self) -> bool:
+        """The file's SQLite header carries this playground's ``application_id`` (bytes 68–71,
+        big-endian: sqlite.org/fileformat.html): a damaged history of ours, safe to move aside."""
+        try:
+            with open(self.path, "rb") as fh:
+                head = fh.read(72)
+        except OSError:
+            return False
+        return (
+            head.startswith(SQLITE_MAGIC) and int.from_bytes(head[68:72], "big") == APPLICATION_ID
+        )
+
+    def _foreign_reason(self) -> str:
+        """Why the existing file is not a SQLite database ('' when it is one or does not exist)."""
+        try:
+            with open(self.path, "rb") as fh:
+                head = fh.read(len(SQLITE_MAGIC))
+        except FileNotFoundError:
+            return ""
+        except OSError as exc:
+            raise HistoryError(f"cannot read {self.path}: {exc.strerror or exc}") from None
+        if head and head != SQLITE_MAGIC:
+            return "not a SQLite file"
+        return ""
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        try:
+            _check_ours(conn)  # before the first write (journal_mode rewrites the header)
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+        except sqlite3.DatabaseError as exc:
+            if _is_corrupt(exc):
+                raise _Foreign(f"unreadable ({exc})") from None
+            raise
+        if mode and str(mode[0]).lower() != "wal":
+            raise sqlite3.OperationalError(f"journal_mode is {mode[0]}, not wal")
+        conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable across crashes of the process
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.DatabaseError as exc:
+            if _is_corrupt(exc):
+                raise _Foreign(f"unreadable ({exc})") from None
+            raise
+        try:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            _check_ours(conn)
+            if version > SCHEMA_VERSION:
+                raise HistoryError(
+                    f"{self.path} has schema version {version}, newer than this playground's "
+                    f"{SCHEMA_VERSION}"
+                )
+            for step in MIGRATIONS[version:]:
+                for statement in step:
+                    if callable(statement):
+                        statement(conn)
+                    else:
+                        conn.execute(statement)
+            if version < SCHEMA_VERSION:
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            if _is_corrupt(exc):
+                raise _Foreign(f"unreadable ({exc})") from None
+            raise
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+
+    def _move_aside(self, why: str) -> None:
+        stamp = time.strftime("%Y%m%dT%H%M%S")
+        target = self.path.with_name(f"{self.path.name}.bad-{stamp}-{os.getpid()}")
+        try:
+            os.replace(self.path, target)
+        except FileNotFoundError:
+            return  # another process moved it first
+        except OSError as exc:
+            raise HistoryError(f"{self.path} is {why} and cannot be moved aside: {exc}") from None
+        for suffix in ("-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                os.replace(f"{self.path}{suffix}", f"{target}{suffix}")
+        self._say(
+            f"history: {self.path} was {why}; moved it to {target.name} and started a new one"
+        )
+
+    def close(self) -> None:
+        """Close the connection (reopened on next use while enabled)."""
+        if self._conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.close()
+            self._conn = None
+
+    # -- writing --------------------------------------------------------------------------------
+    def _add_unlocked(self, entry: Entry) -> int | None:
+        """Store ``entry`` (``created`` defaults to now); returns its id, or ``None`` when history
+        is off or the write failed (then history turns off with a notice)."""
+        conn = self.connection()
+        if conn is None:
+            return None
+        created = entry.created or time.time()
+        secrets = env_secrets()
+        redacted = redact(entry.data, secrets)
+        data = json_text(redacted)
+        what = what_of(entry.type, redacted)  # from the redacted data: no key in the list
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = conn.execute(
+                    "INSERT INTO entries (created, type, tool, tools, kinds, outcome, question, "
+                    "router, origin, rerun_of, what) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        created,
+                        entry.type,
+                        entry.tool,
+                        joined_list(entry.tools),
+                        joined_list(entry.kinds),
+                        entry.outcome,
+                        entry.question,
+                        entry.router,
+                        entry.origin,
+                        entry.rerun_of,
+                        what,
+                    ),
+                )
+                conn.execute(
+                    "INSERT INTO bodies (id, source, hashes, data, mcp) VALUES (?, ?, ?, ?, ?)",
+                    (
+                        cursor.lastrowid,
+                        redact(entry.source, secrets),
+                        json.dumps(entry.hashes, sort_keys=True),
+                        data,
+                        json_text(redact(entry.mcp, secrets)),
+                    ),
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            self._off(f"cannot write {self.path}: {_why(exc)}")
+            return None
+        entry.id, entry.created, entry.what = int(cursor.lastrowid or 0), created, what
+        return entry.id
+
+    def _clear_unlocked(self, before: float | None = None) -> int:
+        """Delete every entry (or those created before Unix time ``before``); returns how many.
+        Frees the space (``VACUUM``) when everything was deleted."""
+        conn = self._reader()
+        if conn is None:
+            return 0
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                if before is None:
+                    conn.execute("DELETE FROM bodies")
+                    count = conn.execute("DELETE FROM entries").rowcount
+                else:
+                    conn.execute(
+                        "DELETE FROM bodies WHERE id IN (SELECT id FROM entries WHERE created < ?)",
+                        (before,),
+                    )
+                    count = conn.execute(
+                        "DELETE FROM entries WHERE created < ?", (before,)
+                    ).rowcount
+                conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                raise
+            if before is None:
+                conn.execute("VACUUM")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as exc:
+            self._off(f"cannot write {self.path}: {_why(exc)}")
+            return 0
+        return int(count)
+
+    # -- reading --------------------------------------------------------------------------------
+    def _list_unlocked(self, query: Query | None = None, *, with_data: bool = False) -> list[Entry]:
+        """Entries matching ``query``, newest first (``data`` only when ``with_data``)."""
+        conn = self._reader()
+        if conn is None:
+            return []
+        columns = SUMMARY_COLUMNS + (f", {BODY_COLUMNS}" if with_data else "")
+        sql, params = select_sql(query or Query(), columns, with_data)
+        try:
+            rows = conn.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            self._off(f"cannot read {self.path}: {_why(exc)}")
+            return []
+        return [entry_of_row(row, with_data) for row in rows]
+
+    def _get_unlocked(self, entry_id: int) -> Entry | None:
+        """The entry with ``entry_id`` (with its data), or ``None`` (also for an id SQLite
+        cannot hold: below 1 or above :data:`SQLITE_MAX_INT`)."""
+        conn = self._reader()
+        if conn is None or not 1 <= int(entry_id) <= SQLITE_MAX_INT:
+            return None
+        try:
+            row = conn.execute(
+                f"SELECT {SUMMARY_COLUMNS}, {BODY_COLUMNS} FROM entries e "
+                "LEFT JOIN bodies b ON b.id = e.id WHERE e.id = ?",
+                (int(entry_id),),
+            ).fetchone()
+        except sqlite3.Error as exc:
+            self._off(f"cannot read {self.path}: {_why(exc)}")
+            return None
+        return entry_of_row(row, True) if row else None
+
+    def _count_unlocked(self) -> int:
+        """How many entries are stored (0 when history is off)."""
+        conn = self._reader()
+        if conn is None:
+            return 0
+        try:
+            return int(conn.execute("SELECT count(*) FROM entries").fetchone()[0])
+        except sqlite3.Error:
+            return 0
+
+    # -- public, thread-safe ----------------------------------------------------------------------
+    def add(self, entry: Entry) -> int | None:
+        """Store ``entry`` (``created`` defaults to now); returns its id, or ``None`` when history
+        is off or the write failed (then history turns off with a notice)."""
+        with self._lock:
+            return self._add_unlocked(entry)
+
+    def clear(self, before: float | None = None) -> int:
+        """Delete every entry (or those created before Unix time ``before``); returns how many.
+        Frees the space (``VACUUM``) when everything was deleted."""
+        with self._lock:
+            return self._clear_unlocked(before)
+
+    def entries(self, query: Query | None = None, *, with_data: bool = False) -> list[Entry]:
+        """Entries matching ``query``, newest first (``data`` only when ``with_data``)."""
+        with self._lock:
+            return self._list_unlocked(query, with_data=with_data)
+
+    def json_lines(self, query: Query | None = None) -> Iterator[str]:
+        """Each entry matching ``query`` (newest first) as one compact JSON object, the
+        :meth:`Entry.to_json` shape with its ``data``, read a page at a time (memory stays flat).
+
+        The stored record or episode text is written into the line as it is, not parsed and
+        dumped again (it was stored as strict JSON by :func:`json_text`); a row stored by an
+        older version with a bare ``NaN`` goes through :func:`json.loads` first. Stops (after a
+        notice) when the file cannot be read."""
+        columns = f"{SUMMARY_COLUMNS}, {BODY_COLUMNS}"
+        for rows in self._pages(query or Query(), columns, True):
+            yield from json_lines_of_rows(rows)
+
+    def summary_rows(self, query: Query | None = None) -> Iterator[tuple[Any, ...]]:
+        """What a list of the entries matching ``query`` shows, newest first: tuples of
+        :data:`LIST_COLUMNS` (id, created, type, outcome, router, what, rerun_of), read from
+        the ``entries_list`` index alone (no JSON is parsed) a page at a time, so a list of
+        any length is printed in flat memory."""
+        for rows in self._pages(query or Query(), LIST_COLUMNS, False):
+            yield from rows
+
+    def summary_shape(self, query: Query | None = None) -> tuple[int, set[tuple[str, str, str]]]:
+        """What a table needs to size its columns before its rows arrive: the largest id and
+        the distinct ``(type, outcome, router)`` among the entries matching ``query``
+        (``(0, set())`` when there are none or history is off)."""
+        conn = self._reader()
+        if conn is None:
+            return 0, set()
+        sql, params = select_sql(query or Query(), "e.id, e.type, e.outcome, e.router", False)
+        with self._lock:
+            try:
+                top = conn.execute(f"SELECT max(id) FROM ({sql})", params).fetchone()[0]
+                kinds = conn.execute(
+                    f"SELECT DISTINCT type, outcome, router FROM ({sql})", params
+                ).fetchall()
+            except sqlite3.Error as exc:
+                self._off(f"cannot read {self.path}: {_why(exc)}")
+                return 0, set()
+        return int(top or 0), {(t, o, r) for t, o, r in kinds}
+
+    def _pages(self, q: Query, columns: str, join: bool) -> Iterator[list[tuple[Any, ...]]]:
+        """The rows of :func:`~playground.history.queries.select_sql` in pages of :data:`PAGE_ROWS` (stops after a notice when
+        the file cannot be read)."""
+        conn = self._reader()
+        if conn is None:
+            return
+        sql, params = select_sql(q, columns, join)
+        with self._lock:
+            try:
+                cursor = conn.execute(sql, params)
+            except sqlite3.Error as exc:
+                self._off(f"cannot read {self.path}: {_why(exc)}")
+                return
+        while True:
+            with self._lock:
+                try:
+                    rows = cursor.fetchmany(PAGE_ROWS)
+                except sqlite3.Error as exc:
+                    self._off(f"cannot read {self.path}: {_why(exc)}")
+                    return
+            if not rows:
+                return
+            yield rows
+
+    def get(self, entry_id: int) -> Entry | None:
+        """The entry with ``entry_id`` (with its data), or ``None`` when there is none (any
+        int: ids outside SQLite's 64-bit range are simply not found)."""
+        with self._lock:
+            return self._get_unlocked(entry_id)
+
+    def count(self) -> int:
+        """How many entries are stored (0 when history is off)."""
+        with self._lock:
+            return self._count_unlocked()
+
+
+class _Foreign(Exception):
+    """The file is SQLite but not ours, or unreadable: refused, or moved aside when its header
+    says it is a playground history (:meth:`HistoryStore._ours`)."""
+
+
+def _check_ours(conn: sqlite3.Connection) -> None:
+    """Raise :class:`_Foreign` when the database is another program's: an ``application_id``
+    that is not ours, or none and tables of its own. Only reads."""
+    app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if app_id not in (0, APPLICATION_ID) or (app_id == 0 and (tables - {"sqlite_sequence"})):
+        raise _Foreign("another program's SQLite database")
+
+
+def _is_corrupt(exc: sqlite3.DatabaseError) -> bool:
+    text = str(exc).lower()
+    return "not a database" in text or "malformed" in text or "corrupt" in text
+
+
+def _why(exc: BaseException) -> str:
+    text = str(exc)
+    if "readonly" in text or "read-only" in text:
+        return "the file or its folder is read-only"
+    if "unable to open" in text:
+        return "the file cannot be opened (is its folder writable?)"
+    return text
+
+
+def resolve_path(
+    option: str | Path | None = None,
+    *,
+    disabled: bool = False,
+    environ: Mapping[str, str] | None = None,
+) -> Path | None:
+    """The history file to use, or ``None`` when history is off.
+
+    Order: ``disabled`` (``--no-history``) → ``option`` (``--history PATH``) →
+    ``PLAYGROUND_HISTORY`` (``off``/``0``/``no``/``false``/``none`` or empty: off) →
+    ``.playground/history.db`` in the working directory.
+    """
+    if disabled:
+        return None
+    if option is not None and str(option) != "":
+        return Path(option)
+    env = os.environ if environ is None else environ
+    if ENV_VAR in env:
+        value = env[ENV_VAR].strip()
+        if not value or value.lower() in OFF_VALUES:
+            return None
+        return Path(value)
+    return DEFAULT_PATH
+
+
+def open_history(
+    option: str | Path | None = None,
+    *,
+    disabled: bool = False,
+    notice: Callable[[str], None] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> HistoryStore | None:
+    """A :class:`HistoryStore` at :func:`resolve_path`'s file, or ``None`` when history is off."""
+    path = resolve_path(option, disabled=disabled, environ=environ)
+    return None if path is None else HistoryStore(path, notice)
