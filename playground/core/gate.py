@@ -7,6 +7,11 @@ attempts and total time (seed 004: "일시적 오류는 툴 실행 계층에서 
 a timeout is transient but not retried, so a hung body costs one time limit, not several; and a
 contract that writes or whose effects are unknown is retried automatically only when declared
 idempotent (its first attempt may have acted; :mod:`playground.core.effects`, issue 20 item 1).
+
+A body runs through its contract's tool source, seen only as the
+:class:`~playground.core.toolsource.ToolSource` protocol: the gate never imports
+:mod:`playground.sources` (the worker, MCP servers). A contract built by hand, with a function
+and no source, runs on the core's :class:`~playground.core.runner.InProcessRunner`.
 """
 
 from __future__ import annotations

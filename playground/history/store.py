@@ -1,9 +1,10 @@
-"""History: every hand-test call record and episode, kept in a local SQLite file (issue 14).
+"""The history store: the SQLite file that keeps every hand-test call record and episode.
 
 The store is the standard library's :mod:`sqlite3` in WAL mode (https://sqlite.org/wal.html:
 readers never block the writer, and one writer at a time waits on ``busy_timeout``), so two
 playground processes writing at once lose nothing. The schema is versioned with
-``PRAGMA user_version`` and migrated forward by :data:`MIGRATIONS`; ``PRAGMA application_id``
+``PRAGMA user_version`` and migrated forward by
+:data:`~playground.history.migrations.MIGRATIONS`; ``PRAGMA application_id``
 marks the file as a playground history, so a foreign SQLite file is never written into.
 
 Where: ``.playground/history.db`` in the working directory, or ``--history PATH`` /
@@ -18,9 +19,10 @@ directory that cannot be written, or a database that fails later, turns history 
 process with one notice. Notices are strings in :attr:`HistoryStore.notices` and passed to the
 ``notice`` callback; the CLI prints them on stderr, the TUI as notifications.
 
-What is stored (:class:`Entry`): the record or episode JSON (``to_json()`` as given, after
-:func:`redact` removed API keys and header values), the tool source, the time, the router, and
-the sha256 of each involved contract's declaration (:meth:`Contract.declaration_hash`).
+What is stored (:class:`~playground.history.entries.Entry`): the record or episode JSON
+(``to_json()`` as given, after :func:`~playground.history.redaction.redact` removed API keys
+and header values), the tool source, the time, the router, and the sha256 of each involved
+contract's declaration (:meth:`Contract.declaration_hash`).
 """
 
 from __future__ import annotations
