@@ -86,8 +86,8 @@ class Gate:
         try:
             record, outcome = self._call(name, args, call_id)
         except BaseException as exc:  # the gate itself must never raise  # pragma: no cover
-            if isinstance(exc, KeyboardInterrupt):
-                raise
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise  # ctrl+c, or SIGTERM / SIGHUP ending the playground (``__main__``)
             record = CallRecord(tool=str(name), args=args, call_id=call_id)
             outcome = oc.Outcome(
                 False,
