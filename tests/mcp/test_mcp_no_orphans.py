@@ -11,100 +11,23 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
 import pytest
 
 from tests.mcp.servers import stdio_line
+from tests.orphans import SPAWNER_SERVER, ours, sleepers, wait_until
 from tests.signals import sigint_as_in_a_terminal
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
 
 REPO = Path(__file__).resolve().parents[2]
 
-SERVER = '''
-import os
-import subprocess
-import sys
-import time
-
-from mcp.server import MCPServer
-
-MARK = sys.argv[1]
-server = MCPServer("spawner")
-
-
-def children(n: int) -> list[int]:
-    env = {**os.environ, "ORPHAN_MARK": MARK}
-    return [subprocess.Popen(["sleep", "60"], env=env).pid for _ in range(n)]
-
-
-@server.tool()
-def spawn(n: int) -> str:
-    """Starts n sleeping child processes and returns."""
-    return f"started {len(children(n))}"
-
-
-@server.tool()
-def slow(n: int) -> str:
-    """Starts n sleeping child processes, then sleeps 30 s."""
-    children(n)
-    time.sleep(30)
-    return "done"
-
-
-server.run()
-'''
-
-
-def ours(marker: str) -> list[int]:
-    """Live processes (zombies left out) whose command line or environment holds ``marker``:
-    the playground, the server, its children and the watchdog."""
-    found = []
-    needle = marker.encode()
-    for name in os.listdir("/proc"):
-        if not name.isdigit() or int(name) == os.getpid():
-            continue
-        try:
-            with open(f"/proc/{name}/cmdline", "rb") as fh:
-                cmdline = fh.read()
-            with open(f"/proc/{name}/environ", "rb") as fh:
-                environ = fh.read()
-            with open(f"/proc/{name}/stat", "rb") as fh:
-                if fh.read().rsplit(b")", 1)[1].split()[0] == b"Z":
-                    continue
-        except OSError:
-            continue
-        if needle in cmdline or needle in environ:
-            found.append(int(name))
-    return found
-
-
-def sleepers(marker: str) -> int:
-    count = 0
-    for pid in ours(marker):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                count += fh.read().startswith(b"sleep\0")
-        except OSError:
-            pass
-    return count
-
-
-def wait_until(predicate, timeout_s: float = 30.0) -> bool:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return predicate()
-
 
 def start(tmp_path: Path, marker: str, *call: str) -> subprocess.Popen[str]:
     script = tmp_path / "spawner_server.py"
-    script.write_text(SERVER, encoding="utf-8")
+    script.write_text(SPAWNER_SERVER, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(REPO), "ORPHAN_MARK": marker}
     return subprocess.Popen(
         [sys.executable, "-m", "playground", "call", *call, "--mcp", stdio_line(script, marker),
