@@ -378,7 +378,11 @@ def eval_cases(
                 _emit(fmt, reports, comparison, misses, streamed=stream)
             save_html(html, functools.partial(_html_page, reports, comparison))
     if any(r.interrupted for r in reports):
-        error_line("interrupted: the cases judged so far are above")
+        done = sum(r.metrics.total for r in reports)
+        error_line(
+            f"interrupted after {done:,} case{'s' if done != 1 else ''} "
+            "(the cases done so far are above)"
+        )
         raise typer.Exit(int(ExitCode.INTERRUPTED))
     unjudged = [why for why in map(no_case_judged, reports) if why]
     if unjudged:
