@@ -407,14 +407,15 @@ def _read_resume(path: Path) -> dict[str, list[Any]]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"{path}: cannot read the --resume file ({exc.strerror or exc})") from None
-    import json
+    from playground.core.canonical import MAX_DEPTH
+    from playground.core.json_files import load_json
 
     done: dict[str, dict[tuple[int, int], Any]] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            data = json.loads(line)
+        try:  # a result line nests its case's values (at most MAX_DEPTH) a few levels down
+            data = load_json(line, MAX_DEPTH + 10)
             if not isinstance(data, dict) or "category" not in data:
                 continue
             result = CaseResult.from_json(data)

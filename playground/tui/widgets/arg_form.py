@@ -48,11 +48,9 @@ OTHER = "\x00other"
 
 
 def _is_json(text: str) -> bool:
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True
+    from playground.tui.form_values import parse_json_text
+
+    return not parse_json_text(text)[1]
 
 
 def field_validators(spec: FieldSpec) -> list[Validator]:
