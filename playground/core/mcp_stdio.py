@@ -129,6 +129,18 @@ def release_watchdog(pgid: int) -> None:
         watchdog.wait(1.0)
 
 
+def _group_alive(pgid: int) -> bool:
+    """Whether process group ``pgid`` has a member (signal 0; only ``ESRCH`` proves it gone),
+    so that a server whose group is already gone costs no import of the SDK."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
+
+
 async def _exited(process: Process, within_s: float) -> bool:
     """Whether ``process`` exited within ``within_s`` seconds, polling its return code (not
     ``wait()``, which also waits for the pipes of any child that inherited them)."""
@@ -152,14 +164,14 @@ async def stop_process(process: Process, exit_grace_s: float = EXIT_GRACE_S) -> 
             with contextlib.suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
                 await process.stdin.aclose()
         await _exited(process, exit_grace_s)
-        # exited or not, its group goes: what its tools started is in it
-        from playground.core.mcp_imports import load_client_packages
+        if _group_alive(int(process.pid)):  # exited or not: what its tools started is in it
+            from playground.core.mcp_imports import load_client_packages
 
-        load_client_packages()
-        from mcp.os.posix.utilities import terminate_posix_process_tree
+            load_client_packages()
+            from mcp.os.posix.utilities import terminate_posix_process_tree
 
-        await terminate_posix_process_tree(process, KILL_TIMEOUT_S)
-        await _exited(process, KILL_TIMEOUT_S)
+            await terminate_posix_process_tree(process, KILL_TIMEOUT_S)
+            await _exited(process, KILL_TIMEOUT_S)
         release_watchdog(int(process.pid))
         if process.stdout is not None:  # a survivor may hold the pipe: end the reader anyway
             with contextlib.suppress(OSError, anyio.BrokenResourceError):
