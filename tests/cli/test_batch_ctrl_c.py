@@ -56,8 +56,13 @@ def interrupt_after_first_line(args: list[str], cwd: Path) -> tuple[list[str], s
     assert first, proc.communicate(timeout=30)[1]
     proc.send_signal(signal.SIGINT)
     sent = time.monotonic()
-    rest, err = proc.communicate(timeout=30)
+    # read(), not communicate(): lines already in the reader's buffer are kept (communicate
+    # reads the pipe itself); stderr is one or two lines, so reading stdout first cannot block
+    rest = proc.stdout.read()
     took = time.monotonic() - sent
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    proc.wait(30)
     return [first.rstrip("\n"), *rest.splitlines()], err, proc.returncode, took
 
 
