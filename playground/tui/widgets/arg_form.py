@@ -50,7 +50,7 @@ OTHER = "\x00other"
 def _is_json(text: str) -> bool:
     from playground.tui.form_values import parse_json_text
 
-    return not parse_json_text(text)[1]
+    return bool(text.strip()) and not parse_json_text(text)[1]  # bounded: deep is not JSON
 
 
 def field_validators(spec: FieldSpec) -> list[Validator]:
