@@ -90,6 +90,10 @@ class CheckReport:
 
     results: list[CaseResult] = field(default_factory=list)
     source: str = ""
+    #: ctrl+c ended the run early: ``results`` are the cases run before it
+    interrupted: bool = False
+    #: how many cases the run was given (``len(results)`` unless interrupted)
+    planned: int = 0
 
     @property
     def passed(self) -> int:
@@ -105,13 +109,17 @@ class CheckReport:
         return self.failed == 0
 
     def to_json(self) -> dict[str, Any]:
-        """``{"file", "cases": [CaseResult.to_json(), ...], "passed": n, "failed": n}``."""
-        return {
+        """``{"file", "cases": [CaseResult.to_json(), ...], "passed": n, "failed": n}``, plus
+        ``"interrupted": true`` and ``"planned": n`` when ctrl+c ended the run early."""
+        data: dict[str, Any] = {
             "file": self.source,
             "cases": [r.to_json() for r in self.results],
             "passed": self.passed,
             "failed": self.failed,
         }
+        if self.interrupted:
+            data.update(interrupted=True, planned=self.planned)
+        return data
 
 
 def parse_case(text: str, line: int) -> Case | None:
@@ -281,15 +289,20 @@ def run_cases(
 ) -> CheckReport:
     """Run ``cases`` in order through ONE ``gate`` (the cache carries across cases).
 
-    ``on_result`` is called after each case (progress for a TUI). ``KeyboardInterrupt``
-    propagates (the gate never raises anything else).
+    ``on_result`` is called after each case (progress for a TUI, a streamed line). A
+    ``KeyboardInterrupt`` (ctrl+c) ends the run early: the report holds the cases run before it
+    and ``interrupted`` is true (the CLI exits 130); the gate never raises anything else.
     """
-    report = CheckReport(source=source)
-    for case in cases:
-        result = run_case(gate, case)
-        report.results.append(result)
-        if on_result is not None:
-            on_result(result)
+    cases = list(cases)
+    report = CheckReport(source=source, planned=len(cases))
+    try:
+        for case in cases:
+            result = run_case(gate, case)
+            report.results.append(result)
+            if on_result is not None:
+                on_result(result)
+    except KeyboardInterrupt:
+        report.interrupted = True
     return report
 
 

@@ -149,6 +149,10 @@ class ProbeReport:
 
     tool: str
     cases: list[ProbeCase] = field(default_factory=list)
+    #: ctrl+c ended the run early: ``cases`` are the ones run before it
+    interrupted: bool = False
+    #: how many cases were derived (``len(cases)`` unless interrupted)
+    planned: int = 0
 
     @property
     def ok(self) -> bool:
@@ -167,6 +171,7 @@ class ProbeReport:
             "warnings": sorted({w for c in self.cases for w in c.warnings}),
             "disagreements": len([c for c in self.cases if c.disagrees]),
             "cases": [c.to_json() for c in self.cases],
+            **({"interrupted": True, "planned": self.planned} if self.interrupted else {}),
         }
 
 
@@ -483,14 +488,20 @@ def _gate_of(target: Playground | Gate) -> Gate:
 
 
 def probe_contract(
-    target: Playground | Gate, name: str, *, run_valid: bool | None = None
+    target: Playground | Gate,
+    name: str,
+    *,
+    run_valid: bool | None = None,
+    on_case: Callable[[ProbeCase], None] | None = None,
 ) -> ProbeReport:
     """Generate the probe cases for contract ``name`` and run each through ONE gate.
 
     ``target``: a Playground (its gate is used, so its cache and ``body_runs`` carry) or a Gate.
     ``run_valid``: run the valid cases' bodies (default: yes unless the contract has
     ``side_effects``; then they are only validated). Invalid cases always go through the gate.
-    Raises :class:`UsageError` when ``name`` is not registered.
+    ``on_case``: called with each case once it ran (a streamed line). A ``KeyboardInterrupt``
+    (ctrl+c) ends the run early: the report holds the cases run before it and ``interrupted``
+    is true. Raises :class:`UsageError` when ``name`` is not registered.
     """
     gate = _gate_of(target)
     contract = gate.registry.get(name) if isinstance(name, str) else None
@@ -499,8 +510,24 @@ def probe_contract(
         raise UsageError(f"no tool named {name!r}; registered: {names}")
     if run_valid is None:
         run_valid = not contract.side_effects
-    report = ProbeReport(contract.name)
-    for case in probe_cases(contract):
+    cases = probe_cases(contract)
+    report = ProbeReport(contract.name, planned=len(cases))
+    try:
+        _run_probe_cases(gate, contract, cases, run_valid, report, on_case)
+    except KeyboardInterrupt:
+        report.interrupted = True
+    return report
+
+
+def _run_probe_cases(
+    gate: Gate,
+    contract: Contract,
+    cases: list[ProbeCase],
+    run_valid: bool,
+    report: ProbeReport,
+    on_case: Callable[[ProbeCase], None] | None,
+) -> None:
+    for case in cases:
         if case.expected == VALID and not run_valid:
             verdict = check_args(contract, case.args)
             case.verdict, case.ran = verdict_of(verdict.code), False
@@ -516,7 +543,8 @@ def probe_contract(
             case.reasons = list(record.reasons)
             case.body_runs = gate.body_runs[contract.name] - before
         report.cases.append(case)
-    return report
+        if on_case is not None:
+            on_case(case)
 
 
 def probe_against_server(target: Playground | Gate, report: ProbeReport) -> ProbeReport:

@@ -84,14 +84,16 @@ def read_golden(path: str | Path) -> dict[str, Any]:
     """Read and check a golden file. Raises :class:`UsageError` naming the file and the
     problem (missing, not JSON, nested deeper than :data:`GOLDEN_MAX_DEPTH`, not a golden
     episode) — one line, never ``RecursionError``."""
+    from playground.core.canonical import MAX_DEPTH, JsonInputError, json_depth_problem
+    from playground.core.json_files import read_json_text
+
     p = Path(path)
+    if not p.exists():
+        raise UsageError(f"{p}: no such file")
     try:
-        text = p.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise UsageError(f"{p}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{p}: cannot read it ({exc})") from None
-    from playground.core.canonical import MAX_DEPTH, json_depth_problem
+        text = read_json_text(p)  # at most 16 MB
+    except JsonInputError as exc:
+        raise UsageError(f"{p}: {exc}") from None
 
     try:
         doc = json.loads(text)

@@ -47,13 +47,13 @@ def load_prices(path: str | Path | None) -> dict[str, dict[str, float]]:
     be read or an entry without both numbers."""
     if path is None:
         return {}
+    from playground.core.json_files import read_json_file
+
     path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read the price file ({exc.strerror or exc})") from None
-    except ValueError as exc:
-        raise UsageError(f"{path}: the price file is not JSON ({exc})") from None
+    try:  # bounded: a huge or deeply nested file is one line, never a RecursionError
+        data = read_json_file(path)
+    except ValueError as exc:  # JsonInputError
+        raise UsageError(f"{path}: the price file: {exc}") from None
     if not isinstance(data, dict):
         raise UsageError(f"{path}: the price file must be a JSON object of models")
     prices: dict[str, dict[str, float]] = {}

@@ -20,11 +20,13 @@ from playground.cli.common import (
     boundary,
     emit_json,
     emit_json_lines,
+    error_line,
     finish,
     note_line,
     stop_if_nothing_loaded,
 )
 from playground.cli.html_option import HtmlOption, check_html_target, save_html
+from playground.cli.interrupted import interrupted_after
 from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
 from playground.errors import UsageError
 
@@ -79,6 +81,9 @@ def check(
     for result in report.results:
         for text in result.notes:  # a declaration changed since the line was written
             note_line(f"{cases}: line {result.case.line}: {text}")
+    if report.interrupted:  # ctrl+c: what ran is above, written as it ran
+        error_line(interrupted_after(len(report.results), report.planned))
+        finish(pg, ExitCode.INTERRUPTED)
     finish(pg, ExitCode.OK if report.ok else ExitCode.FAILED)
 
 

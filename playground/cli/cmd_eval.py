@@ -323,7 +323,11 @@ def eval_cases(
                 _emit(fmt, reports, comparison, misses, streamed=stream)
             save_html(html, functools.partial(_html_page, reports, comparison))
     if any(r.interrupted for r in reports):
-        error_line("interrupted: the cases judged so far are above")
+        done = sum(r.metrics.total for r in reports)
+        error_line(
+            f"interrupted after {done:,} case{'s' if done != 1 else ''} "
+            "(the cases done so far are above)"
+        )
         raise typer.Exit(int(ExitCode.INTERRUPTED))
     unjudged = [why for why in map(no_case_judged, reports) if why]
     if unjudged:
@@ -348,14 +352,15 @@ def _read_resume(path: Path) -> dict[str, list[Any]]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"{path}: cannot read the --resume file ({exc.strerror or exc})") from None
-    import json
+    from playground.core.canonical import MAX_DEPTH
+    from playground.core.json_files import load_json
 
     done: dict[str, dict[tuple[int, int], Any]] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            data = json.loads(line)
+        try:  # a result line nests its case's values (at most MAX_DEPTH) a few levels down
+            data = load_json(line, MAX_DEPTH + 10)
             if not isinstance(data, dict) or "category" not in data:
                 continue
             result = CaseResult.from_json(data)

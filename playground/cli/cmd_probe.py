@@ -19,11 +19,13 @@ from playground.cli.common import (
     dump_json,
     emit_json,
     emit_json_lines,
+    error_line,
     fail,
     finish,
     unknown_tool_message,
 )
 from playground.cli.html_option import HtmlOption, check_html_target, save_html
+from playground.cli.interrupted import interrupted_after
 from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
 from playground.core.record import VALID
 
@@ -56,20 +58,27 @@ def probe(
         pg = sources.open(wire=False)
         if name not in pg.registry:
             fail(unknown_tool_message(name, pg.registry.names()))
-        report = probe_contract(pg, name)
-        if against_server:
+        stream = fmt is OutputFormat.jsonl and not against_server
+        report = probe_contract(
+            pg, name, on_case=(lambda case: emit_json_lines([case.to_json()])) if stream else None
+        )
+        if against_server and not report.interrupted:
             from playground.batch.probe import probe_against_server
 
             probe_against_server(pg, report)
         if fmt is OutputFormat.json:
             emit_json(report.to_json(), fmt)
         elif fmt is OutputFormat.jsonl:
-            emit_json_lines(c.to_json() for c in report.cases)
+            if not stream:
+                emit_json_lines(c.to_json() for c in report.cases)
         else:
             _print_table(report)
         from playground.batch.html_report import probe_page
 
         save_html(html, lambda: probe_page(report.to_json()))
+    if report.interrupted:  # ctrl+c: what ran is above
+        error_line(interrupted_after(len(report.cases), report.planned))
+        finish(pg, ExitCode.INTERRUPTED)
     finish(pg, ExitCode.OK if report.ok else ExitCode.FAILED)
 
 

@@ -418,7 +418,7 @@ def episode_view(episode: Mapping[str, Any]) -> RenderableType:
         rec = rec if isinstance(rec, Mapping) else rec.to_json()
         calls.add_row(
             shown(str(rec.get("tool", ""))),
-            rec.get("canonical_args", ""),
+            rec.get("canonical_args") or dump_json(rec.get("args"), compact=True),
             verdict_text(rec.get("verdict", "")),
             kind_text(rec.get("kind", "")),
             cache_text(rec.get("cache", "")),

@@ -26,6 +26,8 @@ MAX_DEPTH = 100
 # Python refuses to convert integers longer than this to text (``sys.get_int_max_str_digits``,
 # CVE-2020-10735), so such a number can be neither read from nor written as JSON.
 MAX_INT_DIGITS = 4300
+# The longest JSON text read as one document (an argument, a case line), in characters.
+MAX_JSON_CHARS = 16 * 1024 * 1024
 
 
 class NotSerializable(ValueError):
@@ -203,8 +205,14 @@ def parse_json(text: str) -> Any:
     repeated in one object is refused, nesting deeper than :data:`MAX_DEPTH` is refused, a
     string with a lone surrogate (``"\\ud800"``) is refused, and integers longer than
     :data:`MAX_INT_DIGITS` digits are refused. Raises :class:`JsonInputError` with a one-line
-    reason (the column for syntax errors); never ``RecursionError``.
+    reason (the column for syntax errors); never ``RecursionError``. Text longer than
+    :data:`MAX_JSON_CHARS` is refused unread.
     """
+    if len(text) > MAX_JSON_CHARS:
+        raise JsonInputError(
+            f"larger than {MAX_JSON_CHARS // 1048576} MB (the most the playground reads as one "
+            "JSON document)"
+        )
     try:
         value = json.loads(
             text,

@@ -155,7 +155,7 @@ def load(key: str) -> dict[str, Any] | None:
     """The cached declaration for ``key``, or ``None`` (missing, unreadable or corrupt)."""
     try:
         data = json.loads(_path(key).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         return None
@@ -206,7 +206,7 @@ def cached_fact(fn: Callable[..., Any], kind: str, build: Callable[[], Any]) -> 
         data = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(data, dict) and data.get("format") == FORMAT and "value" in data:
             return data["value"]
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # a damaged cache file: built again
         pass
     value = build()
     _write(path, {"format": FORMAT, "value": value})

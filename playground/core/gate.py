@@ -91,8 +91,8 @@ class Gate:
         try:
             record, outcome = self._call(name, args, call_id)
         except BaseException as exc:  # the gate itself must never raise  # pragma: no cover
-            if isinstance(exc, KeyboardInterrupt):
-                raise
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise  # ctrl+c, or SIGTERM / SIGHUP ending the playground (``__main__``)
             record = CallRecord(tool=str(name), args=args, call_id=call_id)
             outcome = oc.Outcome(
                 False,
@@ -118,9 +118,7 @@ class Gate:
         record = CallRecord(tool=tool, args=args, call_id=call_id)
         contract = self.registry.get(tool) if isinstance(name, str) else None
         if contract is None:
-            record.canonical_args = (
-                canonical_json(args) if not args_shape_problem(args) else _shown(args)
-            )
+            record.canonical_args = _refused_args_text(args)
             record.verdict = "unknown_tool"
             return record, self._unknown_tool(tool)
         record.timeout_s = contract.timeout_s
@@ -128,10 +126,7 @@ class Gate:
         record.body_runs = self.body_runs[contract.name]
         verdict = check_args(contract, args)
         if not verdict.ok:
-            # arguments that cannot be canonical (a cycle, a huge int) are shown by repr
-            record.canonical_args = (
-                canonical_json(args) if verdict.code != "shape" else _shown(args)
-            )
+            record.canonical_args = _refused_args_text(args)
             record.verdict = verdict.code
             record.reasons = [r.to_json() for r in verdict.reasons]
             return record, oc.Outcome(
@@ -401,6 +396,15 @@ def contract_effects(contract: Contract) -> dict[str, Any]:
         "idempotent": bool(contract.idempotent),
         "cache_skip": "",
     }
+
+
+def _refused_args_text(args: Any) -> str:
+    """``canonical_args`` of a refused call (an unknown tool, arguments the gate refused): ``""``
+    — the arguments were never made canonical, and ``args`` already keeps them, so a refused
+    value is kept once per record (issue 28 item 7) — except for arguments JSON cannot carry
+    (a cycle, a huge integer, a non-string key), shown by their ``repr`` cut to 2,000
+    characters (:func:`_shown`), as ``args`` then has no JSON form."""
+    return _shown(args) if args_shape_problem(args) else ""
 
 
 def _shown(args: Any) -> str:

@@ -31,7 +31,8 @@ class CallRecord:
     """One call through the gate; ``to_json()`` is the ``--format json`` shape of DESIGN.md.
 
     ``args``: as given (any JSON value). ``canonical_args``: canonical JSON of the normalised
-    args. ``verdict``: ``"valid"`` (:data:`VALID`) or a reason code without the ``args:`` prefix. ``body_ran``: the
+    args; ``""`` for a refused call (an unknown tool, arguments the gate refused: ``args``
+    keeps them, once), or the ``repr`` of arguments JSON cannot carry. ``verdict``: ``"valid"`` (:data:`VALID`) or a reason code without the ``args:`` prefix. ``body_ran``: the
     body ran for this call; ``body_runs``: this contract's total runs so far in this gate.
     ``cache``: ``hit`` | ``miss`` | ``stored`` | ``skip``. ``side_effects`` (DESIGN.md):
     the tool's effects and how they are known, ``{effects: read|write|unknown, basis:

@@ -48,12 +48,15 @@ def load_synonyms(path: str | Path) -> dict[str, tuple[str, ...]]:
     import jsonschema
 
     from playground.core.canonical import JsonInputError, parse_json
+    from playground.core.json_files import read_json_text
 
     p = Path(path)
     try:
-        data = parse_json(p.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{p}: cannot read the synonyms file ({exc.__class__.__name__})") from exc
+        text = read_json_text(p)  # at most 16 MB
+    except JsonInputError as exc:
+        raise UsageError(f"{p}: the synonyms file: {exc}") from None
+    try:
+        data = parse_json(text)
     except JsonInputError as exc:
         raise UsageError(f"{p}: {exc}") from None
     if not isinstance(data, dict):

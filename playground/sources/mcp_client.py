@@ -61,9 +61,11 @@ class ClientFeatures:
         if not self.spec.elicit_file:
             self._say(f"{asked}; declined: no --elicit FILE gives an answer")
             return types.ElicitResult(action="decline")
-        try:
-            answer = json.loads(Path(self.spec.elicit_file).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
+        from playground.core.json_files import read_json_file
+
+        try:  # read again at each request (edited meanwhile); bounded in size and depth
+            answer = read_json_file(self.spec.elicit_file)
+        except ValueError as exc:  # JsonInputError: one line
             self._say(f"{asked}; declined: --elicit {self.spec.elicit_file} unreadable ({exc})")
             return types.ElicitResult(action="decline")
         if isinstance(answer, dict) and answer.get("action") in ("accept", "decline", "cancel"):

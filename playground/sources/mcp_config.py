@@ -27,7 +27,6 @@ with one line naming the file or option.
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
 from collections.abc import Iterable
@@ -217,21 +216,17 @@ def config_specs(path: str | Path, taken: set[str]) -> list[McpServerSpec]:
     """The servers of an ``mcpServers`` file (Claude Desktop, Cursor; VS Code's ``servers``).
 
     Entries with ``"disabled": true`` are skipped. Raises :class:`UsageError` naming the file
-    and entry for a missing file, bad JSON or an entry with neither ``command`` nor ``url``.
+    and entry for a missing file, bad JSON (a file over 16 MB or nested deeper than 100
+    levels included: :mod:`playground.core.json_files`) or an entry with neither ``command`` nor ``url``.
     """
+    from playground.core.canonical import JsonInputError
+    from playground.core.json_files import read_json_file
+
     file = Path(path)
-    try:
-        data = json.loads(file.read_text(encoding="utf-8-sig"))  # a BOM is allowed
-    except OSError as exc:
-        raise UsageError(f"--mcp-config {file}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise UsageError(
-            f"--mcp-config {file}: not UTF-8 text ({exc.reason} at byte {exc.start})"
-        ) from None
-    except json.JSONDecodeError as exc:
-        raise UsageError(
-            f"--mcp-config {file}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"
-        ) from None
+    try:  # a BOM is allowed; a huge or deeply nested file is refused in one line
+        data = read_json_file(file)
+    except JsonInputError as exc:
+        raise UsageError(f"--mcp-config {file}: {exc}") from None
     servers = data.get("mcpServers", data.get("servers")) if isinstance(data, dict) else None
     if not isinstance(servers, dict):
         raise UsageError(
@@ -349,6 +344,14 @@ def server_specs(
             raise UsageError(f"--root {folder}: not a folder")
     if elicit_file is not None and not Path(elicit_file).is_file():
         raise UsageError(f"--elicit {elicit_file}: no such file")
+    if elicit_file is not None:  # garbage (huge, deeply nested, not JSON) is refused now
+        from playground.core.canonical import JsonInputError
+        from playground.core.json_files import read_json_file
+
+        try:
+            read_json_file(elicit_file)
+        except JsonInputError as exc:
+            raise UsageError(f"--elicit {elicit_file}: {exc}") from None
     answers = str(elicit_file or "")
     if log_level is not None and log_level not in LOG_LEVELS:
         raise UsageError(f"--mcp-log-level {log_level!r}: one of {', '.join(LOG_LEVELS)}")

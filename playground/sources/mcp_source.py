@@ -1105,11 +1105,16 @@ class _CallState:
 def _end_unclosed(live: list[Any]) -> None:
     """When a source is collected or the interpreter exits without :meth:`McpSource.close`
     (a command that failed midway): SIGTERM its stdio server's process group, so that a server
-    that ignores its stdin closing is not left running as an orphan."""
+    that ignores its stdin closing is not left running as an orphan, then release its watchdog
+    (which SIGKILLs what is left of the group: the processes its tools started)."""
+    from playground.sources.mcp_stdio import release_watchdog
+
     process = live[0]
-    if process is not None and process.returncode is None:
-        with contextlib.suppress(OSError):
-            os.killpg(process.pid, signal.SIGTERM)
+    if process is not None:
+        if process.returncode is None:
+            with contextlib.suppress(OSError):
+                os.killpg(process.pid, signal.SIGTERM)
+        release_watchdog(int(process.pid))
 
 
 def _non_protocol_text(exc: Exception) -> str:

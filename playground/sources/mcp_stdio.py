@@ -17,14 +17,25 @@ Shutdown follows the spec's sequence as ``stdio_client`` does
 (https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#shutdown): close the
 server's stdin, wait for it to exit (``exit_grace_s``), then SIGTERM its process group and
 SIGKILL what remains (``mcp.os.posix.utilities.terminate_posix_process_tree``); its stdout is
-drained meanwhile so that a server flushing output can exit. No server process outlives
-:func:`process_streams` or :func:`stop_process`. POSIX only (the playground's platforms).
+drained meanwhile so that a server flushing output can exit. Then, whether the server exited
+by itself or not, its process group is ended the same way, so the processes its tools started
+(which stay in its group) end with it (issue 28, item 2). No server process outlives
+:func:`process_streams` or :func:`stop_process`.
+
+Every exit path of the playground ends the group, a SIGKILL or a crash included: :func:`spawn`
+also starts the server's **watchdog**, a ``/bin/sh`` in a session of its own that blocks reading
+a pipe whose write end only the playground holds; at that pipe's end of file — the server was
+stopped, or the playground is gone for any reason — it SIGKILLs the server's process group
+(the same lifeline as the tool worker's, ``core/worker_main.py``). A process that leaves the
+group (``setsid``, a daemon) is out of reach, as with the SDK. POSIX only (the playground's
+platforms).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import subprocess
 from collections.abc import AsyncIterator, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
@@ -44,6 +55,11 @@ KILL_TIMEOUT_S = 2.0
 #: Seconds the writer may take to flush messages already accepted before stdin closes.
 FLUSH_TIMEOUT_S = 0.5
 _POLL_S = 0.01
+#: The watchdog's script: wait for end of file on stdin (the lifeline), then SIGKILL the group
+#: ``$1`` (``kill -9 -PGID``, the form dash's builtin takes).
+_WATCHDOG_SCRIPT = 'read _ ; kill -9 -"$1"'
+#: server pid → (the lifeline's write end, the watchdog's ``Popen``)
+_WATCHDOGS: dict[int, tuple[int, subprocess.Popen[bytes]]] = {}
 
 
 def inherited_environment(source: dict[str, str] | None = None) -> dict[str, str]:
@@ -71,9 +87,58 @@ async def spawn(
     """
     import anyio
 
-    return await anyio.open_process(
+    process = await anyio.open_process(
         [command, *args], env=env, cwd=cwd, stderr=stderr, start_new_session=True
     )
+    _watch(int(process.pid))
+    return process
+
+
+def _watch(pgid: int) -> None:
+    """Start the watchdog of process group ``pgid`` (see the module docstring). The lifeline's
+    read end goes to the watchdog only; its write end stays here, not inheritable, until
+    :func:`release_watchdog`. A watchdog that cannot start leaves the group unguarded (the
+    normal stop still ends it)."""
+    life_r, life_w = os.pipe()
+    try:
+        watchdog = subprocess.Popen(
+            ["/bin/sh", "-c", _WATCHDOG_SCRIPT, "sh", str(pgid)],
+            stdin=life_r,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # a ctrl+c or SIGTERM sent to the playground's group spares it
+        )
+    except OSError:
+        os.close(life_w)
+        return
+    finally:
+        os.close(life_r)
+    _WATCHDOGS[pgid] = (life_w, watchdog)
+
+
+def release_watchdog(pgid: int) -> None:
+    """Close the lifeline of group ``pgid``'s watchdog: it SIGKILLs what is left of the group
+    and exits (it is reaped here, at most 1 s). No-op when there is none."""
+    entry = _WATCHDOGS.pop(pgid, None)
+    if entry is None:
+        return
+    life_w, watchdog = entry
+    with contextlib.suppress(OSError):
+        os.close(life_w)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        watchdog.wait(1.0)
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether process group ``pgid`` has a member (signal 0; only ``ESRCH`` proves it gone),
+    so that a server whose group is already gone costs no import of the SDK."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
 
 
 async def _exited(process: Process, within_s: float) -> bool:
@@ -89,7 +154,8 @@ async def _exited(process: Process, within_s: float) -> bool:
 
 async def stop_process(process: Process, exit_grace_s: float = EXIT_GRACE_S) -> None:
     """Close the server's stdin, wait up to ``exit_grace_s`` seconds for it to exit, then end
-    its process group (SIGTERM, SIGKILL after :data:`KILL_TIMEOUT_S`). Never raises for a
+    its process group — exited or not, since the processes its tools started are in it
+    (SIGTERM, SIGKILL after :data:`KILL_TIMEOUT_S`) — and release its watchdog. Never raises for a
     server already gone; shielded from cancellation (every wait is bounded)."""
     import anyio
 
@@ -97,7 +163,8 @@ async def stop_process(process: Process, exit_grace_s: float = EXIT_GRACE_S) -> 
         if process.stdin is not None:
             with contextlib.suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
                 await process.stdin.aclose()
-        if not await _exited(process, exit_grace_s):
+        await _exited(process, exit_grace_s)
+        if _group_alive(int(process.pid)):  # exited or not: what its tools started is in it
             from playground.sources.mcp_imports import load_client_packages
 
             load_client_packages()
@@ -105,6 +172,7 @@ async def stop_process(process: Process, exit_grace_s: float = EXIT_GRACE_S) -> 
 
             await terminate_posix_process_tree(process, KILL_TIMEOUT_S)
             await _exited(process, KILL_TIMEOUT_S)
+        release_watchdog(int(process.pid))
         if process.stdout is not None:  # a survivor may hold the pipe: end the reader anyway
             with contextlib.suppress(OSError, anyio.BrokenResourceError):
                 await process.stdout.aclose()

@@ -159,10 +159,8 @@ def parse_text(kind: str, text: str) -> tuple[bool, Any]:
         except ValueError:
             return True, text
         return (True, value) if value == value and abs(value) != float("inf") else (True, text)
-    try:
-        return True, json.loads(stripped)
-    except ValueError:
-        return True, text
+    value, problem = parse_json_text(stripped)
+    return (True, text) if problem else (True, value)
 
 
 def form_to_args(
@@ -228,14 +226,26 @@ def args_to_json_text(args: Any) -> str:
 
 
 def parse_json_text(text: str) -> tuple[Any, str]:
-    """``(value, "")`` for valid JSON text, else ``(None, "line L col C: message")``.
+    """``(value, "")`` for valid JSON text, else ``(None, "line L col C: message")`` (or
+    ``nested deeper than 100 levels``, ``larger than 16 MB ...``: bounded as every JSON input).
 
     Empty text is ``{}`` (no arguments). Any JSON value is accepted: a non-object is sent and
     the gate answers ``shape``.
     """
     if not text.strip():
         return {}, ""
+    from playground.core.canonical import MAX_DEPTH, MAX_JSON_CHARS, json_depth_problem
+    from playground.core.json_files import too_big
+
+    if len(text) > MAX_JSON_CHARS:
+        return None, too_big(len(text))
     try:
-        return json.loads(text), ""
+        value = json.loads(text)
     except json.JSONDecodeError as exc:
         return None, f"line {exc.lineno} col {exc.colno}: {exc.msg}"
+    except RecursionError:
+        return None, f"nested deeper than {MAX_DEPTH} levels"
+    except ValueError as exc:  # an integer longer than 4,300 digits
+        return None, " ".join(str(exc).split())[:160]
+    problem = json_depth_problem(value)  # deep garbage: one line, never a crash later
+    return (None, problem) if problem else (value, "")

@@ -24,7 +24,7 @@ def last_contract() -> str | None:
     """The name of the contract last run, or ``None``."""
     try:
         data = json.loads(state_file().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # a damaged state file: forgotten
         return None
     name = data.get("contract") if isinstance(data, dict) else None
     return name if isinstance(name, str) and name else None

@@ -86,7 +86,11 @@ def test_faults_together_end_loading_naming_each_and_the_good_tool_runs(faults):
 
 def test_ctrl_c_while_loading_exits_130_at_once_and_runs_nothing(faults):
     proc = start(faults, "call", "ping", "--no-history")
-    time.sleep(0.5)  # loading: the sleeper and the regex take their time limit
+    # loading: the worker process is there (the sleeper and the regex take their time limit)
+    deadline = time.monotonic() + 30
+    while not _children(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert _children(proc.pid), "the worker never started"
     proc.send_signal(signal.SIGINT)
     sent = time.monotonic()
     _, err = proc.communicate(timeout=30)
@@ -94,3 +98,12 @@ def test_ctrl_c_while_loading_exits_130_at_once_and_runs_nothing(faults):
     assert proc.returncode == 130
     assert err.strip().splitlines()[-1] == "error: interrupted"
     assert not (faults.parent / "ping.mark").exists()
+
+
+def _children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (``/proc``; ``[]`` where it cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as fh:
+            return [int(x) for x in fh.read().split()]
+    except OSError:
+        return []

@@ -48,11 +48,9 @@ OTHER = "\x00other"
 
 
 def _is_json(text: str) -> bool:
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True
+    from playground.tui.form_values import parse_json_text
+
+    return bool(text.strip()) and not parse_json_text(text)[1]  # bounded: deep is not JSON
 
 
 def field_validators(spec: FieldSpec) -> list[Validator]:
