@@ -5,7 +5,7 @@ questions that should use a tool and ~20 that should not, and after every edit l
 selection rate (써야 할 때 골랐는가) and the false-selection rate (안 써도 될 때 골랐는가)
 *together*, because "use this tool actively" in a description raises both.
 
-Case file (DESIGN.md, "Case files"): JSON Lines, one case a line::
+Case file (docs/design.md, "Case files"): JSON Lines, one case a line::
 
     {"question": "...", "expect_tool": "track_shipping" | null, "expect_args": {...}}
 

@@ -3,7 +3,7 @@
 The cache key rule comes from seed 003 (step 5): ``json.dumps(args, sort_keys=True,
 ensure_ascii=False)`` joined to the tool name, so the order in which arguments were written does
 not matter. We also normalise numbers (an integral float such as ``1.0`` becomes ``1``) so that
-``limit:=1`` and ``limit:=1.0`` share one key, as DESIGN.md asks.
+``limit:=1`` and ``limit:=1.0`` share one key, as docs/design.md asks.
 """
 
 from __future__ import annotations

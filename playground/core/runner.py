@@ -1,6 +1,6 @@
 """The in-process tool source: bodies run in a thread of the playground's own process.
 
-This is the ``--in-process`` source (DESIGN.md, "tool source"), kept for stepping through a
+This is the ``--in-process`` source (docs/design.md, "tool source"), kept for stepping through a
 body with a debugger: ``breakpoint()`` in a body stops in pdb on the terminal (the time limit
 is suspended while the debugger is active and the body's output is not captured then). It
 cannot protect the playground: a body stuck in one C call, ``os._exit``, a changed working
