@@ -1,7 +1,7 @@
 """Garbage at every CLI entry point: arguments, ``--args``, case files, tool modules, bodies.
 
 The brief: "Bad input gets a clear error, never a traceback, and nothing is lost." So, for each
-attack: the exit code DESIGN.md names (0 data, 1 a check failed, 2 usage or load error, 130
+attack: the exit code docs/design.md names (0 data, 1 a check failed, 2 usage or load error, 130
 interrupted), ONE plain ``error: ...`` line on stderr per error, and stdout that a strict JSON
 parser reads (no NaN, valid UTF-8, nothing a body printed) with ``--format json``/``jsonl``.
 Most tests run in-process through typer's CliRunner; the ones about the real file descriptor 1

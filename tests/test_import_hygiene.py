@@ -1,4 +1,4 @@
-"""The headless layers never import the UI libraries (DESIGN.md "Layers"; Harlequin's
+"""The headless layers never import the UI libraries (docs/design.md "Layers"; Harlequin's
 import-hygiene test): importing playground.core, sources, history, routing, loop and batch in a fresh interpreter
 leaves textual, typer and rich out of sys.modules."""
 

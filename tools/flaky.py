@@ -1,7 +1,7 @@
 """Tools that misbehave on purpose: one tool per outcome kind, to try each by hand.
 
 Plain Python (standard library only), importable without the playground package. The gate
-classifies what a body raises (DESIGN.md, "Outcome kinds"; seed 004): by a ``kind`` attribute
+classifies what a body raises (docs/design.md, "Outcome kinds"; seed 004): by a ``kind`` attribute
 on the exception, by an HTTP ``status_code`` attribute (429/5xx transient, 401/403 permission,
 except a 403 whose message says it is a server error), by ``PermissionError`` /
 ``TimeoutError`` / ``ConnectionError``, else ``raised``. The exception classes below carry

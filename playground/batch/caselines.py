@@ -1,7 +1,7 @@
 """Reading JSON Lines case files, shared by ``check`` (:mod:`playground.batch.check`) and
 ``eval`` (:mod:`playground.batch.evaluate`), so both accept and refuse the same text.
 
-The rules (DESIGN.md, "Case files"):
+The rules (docs/design.md, "Case files"):
 
 * The file is UTF-8; a leading byte-order mark is allowed (``utf-8-sig``: editors on Windows
   write one) and CRLF line ends are fine.

@@ -1,6 +1,6 @@
 """The headless check runner: a case file of calls with expectations, run through ONE gate.
 
-Case file format (DESIGN.md, "Case files"): JSON Lines, one case a line::
+Case file format (docs/design.md, "Case files"): JSON Lines, one case a line::
 
     {"tool": "stock_lookup", "args": {...}, "expect": {"kind": "invalid_args", "verdict": "type:limit"}}
 

@@ -9,7 +9,7 @@ The full rules (case file, judging table, argument match) are in :mod:`playgroun
 docstring, which remains the reference; lines are read by :mod:`playground.batch.caselines`.
 
 Rule sources: seed 002 (``002_5dea94806f69c756.txt``: ~20 should-use and ~20 should-not-use
-questions per schema edit) and DESIGN.md ("Case files").
+questions per schema edit) and docs/design.md ("Case files").
 """
 
 from __future__ import annotations

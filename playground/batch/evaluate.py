@@ -5,7 +5,7 @@ questions that should use a tool and ~20 that should not, and after every edit l
 selection rate (써야 할 때 골랐는가) and the false-selection rate (안 써도 될 때 골랐는가)
 *together*, because "use this tool actively" in a description raises both.
 
-Case file (DESIGN.md, "Case files"): JSON Lines, one case a line::
+Case file (docs/design.md, "Case files"): JSON Lines, one case a line::
 
     {"question": "...", "expect_tool": "track_shipping" | null, "expect_args": {...}}
 
@@ -228,92 +228,43 @@ def evaluate(
         source, items, total = getattr(cases, "source", ""), cases, 0
     deterministic = bool(getattr(router.capabilities, "deterministic", False))
     runs = 1 if deterministic else max(1, repeat)
-    total *= runs
-    declarations = registry.declarations()
     names = registry.names()
-    limiter = RateLimiter(rpm, sleep=sleep, clock=clock)
+    run = _EvalRun(
+        registry=registry,
+        router=router,
+        declarations=registry.declarations(),
+        limiter=RateLimiter(rpm, sleep=sleep, clock=clock),
+        tally=MetricsTally(names),
+        runs=runs,
+        total=total * runs,
+        stop_after=stop_after,
+        keep_results=keep_results,
+        progress=progress,
+        on_result=on_result,
+        on_problem=on_problem,
+        earlier={(r.case.line, r.run): r for r in resumed},
+    )
     started = time.perf_counter()
-    tally = MetricsTally(names)
-    results: list[CaseResult] = []
-    problems: list[CaseProblem] = []
-    warnings: list[str] = []
-    streak: tuple[str, int] = ("", 0)
-    done = 0
     interrupted = False
-    first_error = ""
-    earlier = {(r.case.line, r.run): r for r in resumed}
-
-    def record(result: CaseResult) -> None:
-        nonlocal done, first_error, streak
-        done += 1
-        if result.category != ERROR:
-            streak = ("", 0) if result.category != SKIPPED else streak
-        elif result.error == streak[0]:
-            streak = (result.error, streak[1] + 1)
-        else:
-            streak = (result.error, 1)
-        tally.add(result)
-        if result.error and not first_error:
-            first_error = result.error
-        if keep_results:
-            results.append(result)
-        if on_result is not None and (result.case.line, result.run) not in earlier:
-            on_result(result)
-        if progress is not None:
-            progress(done, total, result)
-
-    def work() -> Iterator[tuple[EvalCase, int]]:
-        for case in items:
-            if isinstance(case, CaseProblem):
-                problems.append(case)
-                if on_problem is not None:
-                    on_problem(case)
-                continue
-            if case.expect_tool is not None and case.expect_tool not in registry:
-                warnings.append(
-                    f"line {case.line}: expect_tool {case.expect_tool!r} is not a loaded tool "
-                    "(the case can only fail)"
-                )
-            for run in range(1, runs + 1) if runs > 1 else (0,):
-                yield case, run
-
-    def skipped(case: EvalCase, run: int) -> CaseResult | None:
-        kept = earlier.get((case.line, run))
-        if kept is not None:
-            return kept
-        if stop_after and streak[1] >= stop_after:
-            return CaseResult(
-                case=case,
-                category=SKIPPED,
-                error=f"stopped after {streak[1]} identical router errors: {streak[0]}",
-                run=run,
-            )
-        return None
-
-    def ask(case: EvalCase, run: int) -> CaseResult:
-        result = _run_case(case, router, declarations, limiter)
-        result.run = run
-        return result
-
     try:
         if jobs <= 1:
-            for case, run in work():
-                record(skipped(case, run) or ask(case, run))
+            for case, number in run.work(items):
+                run.record(run.skipped(case, number) or run.ask(case, number))
         else:
-            _run_concurrently(work(), jobs, skipped, ask, record)
+            _run_concurrently(run.work(items), jobs, run.skipped, run.ask, run.record)
     except KeyboardInterrupt:
         interrupted = True  # keep what was judged; the caller exits 130
     report = EvalReport(
         router=str(getattr(router, "name", type(router).__name__)),
         tools=names,
-        results=results,
-        problems=problems,
-        metrics=tally.metrics,
+        results=run.results,
+        problems=run.problems,
+        metrics=run.tally.metrics,
         source=source,
         label=label,
-        warnings=warnings,
+        warnings=run.warnings,
         duration_ms=(time.perf_counter() - started) * 1000,
-        first_error=first_error,
+        first_error=run.first_error,
         interrupted=interrupted,
     )
     report.model = str(getattr(router, "model", "") or "")
@@ -324,6 +275,89 @@ def evaluate(
             f"{repeat} of {repeat} by construction"
         )
     return report
+
+
+@dataclass
+class _EvalRun:
+    """The state of one :func:`evaluate` run: what it asks with, what it has judged so far,
+    and the streak of identical router errors that stops it (``stop_after``)."""
+
+    registry: Registry
+    router: Router
+    declarations: list[dict[str, Any]]
+    limiter: RateLimiter
+    tally: MetricsTally
+    runs: int  # runs per case (1: the single run is numbered 0)
+    total: int  # cases x runs (0 when unknown)
+    stop_after: int | None
+    keep_results: bool
+    progress: Callable[[int, int, CaseResult], None] | None
+    on_result: Callable[[CaseResult], None] | None
+    on_problem: Callable[[CaseProblem], None] | None
+    earlier: dict[tuple[int, int], CaseResult]  # (line, run) -> a resumed result
+    results: list[CaseResult] = field(default_factory=list)
+    problems: list[CaseProblem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    streak: tuple[str, int] = ("", 0)
+    done: int = 0
+    first_error: str = ""
+
+    def record(self, result: CaseResult) -> None:
+        """Count ``result`` (and the error streak), keep it, and report it to the callbacks."""
+        self.done += 1
+        if result.category != ERROR:
+            self.streak = ("", 0) if result.category != SKIPPED else self.streak
+        elif result.error == self.streak[0]:
+            self.streak = (result.error, self.streak[1] + 1)
+        else:
+            self.streak = (result.error, 1)
+        self.tally.add(result)
+        if result.error and not self.first_error:
+            self.first_error = result.error
+        if self.keep_results:
+            self.results.append(result)
+        if self.on_result is not None and (result.case.line, result.run) not in self.earlier:
+            self.on_result(result)
+        if self.progress is not None:
+            self.progress(self.done, self.total, result)
+
+    def work(self, items: Iterable[EvalCase | CaseProblem]) -> Iterator[tuple[EvalCase, int]]:
+        """Each (case, run number) to judge; malformed lines are kept (and reported) as they
+        are met, and a case expecting a tool that is not loaded adds a warning."""
+        for case in items:
+            if isinstance(case, CaseProblem):
+                self.problems.append(case)
+                if self.on_problem is not None:
+                    self.on_problem(case)
+                continue
+            if case.expect_tool is not None and case.expect_tool not in self.registry:
+                self.warnings.append(
+                    f"line {case.line}: expect_tool {case.expect_tool!r} is not a loaded tool "
+                    "(the case can only fail)"
+                )
+            for run in range(1, self.runs + 1) if self.runs > 1 else (0,):
+                yield case, run
+
+    def skipped(self, case: EvalCase, run: int) -> CaseResult | None:
+        """The result of a run not to ask: resumed from an earlier run, or ``skipped`` after
+        ``stop_after`` identical router errors in a row; ``None`` to ask the router."""
+        kept = self.earlier.get((case.line, run))
+        if kept is not None:
+            return kept
+        if self.stop_after and self.streak[1] >= self.stop_after:
+            return CaseResult(
+                case=case,
+                category=SKIPPED,
+                error=f"stopped after {self.streak[1]} identical router errors: {self.streak[0]}",
+                run=run,
+            )
+        return None
+
+    def ask(self, case: EvalCase, run: int) -> CaseResult:
+        """Ask the router about ``case`` (waiting for the rate limit) and judge its move."""
+        result = _run_case(case, self.router, self.declarations, self.limiter)
+        result.run = run
+        return result
 
 
 def _run_concurrently(

@@ -89,35 +89,56 @@ RULES: dict[str, tuple[str, str, str]] = {
         "the schema sent to Gemini differs from the local one in a way answers cannot be mapped back",
         "google-genai 3.6.1 types.JSONSchema; routing/gemini_schema.py",
     ),
-    "name-verb-object": (WARNING, "name is not verb + object", "seed 002, 이름이 가장 강한 신호다"),
-    "name-vague": (WARNING, "vague verb or object in the name", "seed 002, get_data / handler"),
-    "name-version": (WARNING, "version in the name", "seed 002, query_v2"),
-    "name-two-things": (ERROR, "the tool does two things", "seed 002, do_refund_and_notify"),
-    "description-missing": (ERROR, "no description", "seed 002 / seed 001"),
+    "name-verb-object": (
+        WARNING,
+        "name is not verb + object",
+        "이름이 가장 강한 신호다 (a name is the strongest signal a model reads)",
+    ),
+    "name-vague": (
+        WARNING,
+        "vague verb or object in the name",
+        "vague names such as get_data or handler tell the model nothing",
+    ),
+    "name-version": (
+        WARNING,
+        "version in the name",
+        "a version in a name (query_v2) tells the model nothing about the job",
+    ),
+    "name-two-things": (
+        ERROR,
+        "the tool does two things",
+        "one tool, one job (do_refund_and_notify is two)",
+    ),
+    "description-missing": (
+        ERROR,
+        "no description",
+        "the model sees only the name, the description and the argument types",
+    ),
     "description-no-boundary": (
         WARNING,
         "no 'when not to use' sentence next to an overlapping tool",
-        "seed 002, 설명문에는 '언제 쓰지 않는가'를 쓴다",
+        "설명문에는 '언제 쓰지 않는가'를 쓴다 (say when not to use the tool)",
     ),
     "prose-constraint": (
         WARNING,
         "a constraint written in prose that belongs in the schema",
-        "seed 002, 타입으로 말할 수 있는 것은 설명문에 쓰지 않는다",
+        "타입으로 말할 수 있는 것은 설명문에 쓰지 않는다 (what a type can say goes in the schema)",
     ),
     "example-invalid": (
         WARNING,
         "an example the parameter's own schema refuses",
-        'seed 001, 인자 설명의 예시가 하는 일: 질문 속의 "P008"을 그대로 product_id에 넣습니다',
+        '인자 설명의 예시가 하는 일: 질문 속의 "P008"을 그대로 product_id에 넣습니다 (an example shows the model the value to copy)',
     ),
     "optional-undocumented": (
         WARNING,
         "optional parameter without a word on when to omit it",
-        "seed 002, 선택 인자는 비워도 된다는 사실을 명시",
+        "선택 인자는 비워도 된다는 사실을 명시 (say that an optional argument may be left out)",
     ),
     "effects-undeclared": (
         WARNING,
         "effects only inferred or unknown: neither declared nor annotated",
-        "seed 004, 일시적 오류는 툴 실행 계층에서 재시도; MCP 2025-06-18 ToolAnnotations "
+        "일시적 오류는 툴 실행 계층에서 재시도 (transient errors are retried by the tool layer); "
+        "MCP 2025-06-18 ToolAnnotations "
         "(readOnlyHint defaults to false)",
     ),
     "format-type-disagree": (
@@ -129,12 +150,12 @@ RULES: dict[str, tuple[str, str, str]] = {
     "returns-undeclared": (
         WARNING,
         "no declared return schema",
-        "seed 002, 반환값도 스키마 설계의 일부다",
+        "반환값도 스키마 설계의 일부다 (the return value is part of the schema design)",
     ),
     "returns-personal-data": (
         WARNING,
         "a returned key looks like personal data",
-        "seed 000, 필요한 것만 돌려준다",
+        "필요한 것만 돌려준다 (return only what the purpose needs)",
     ),
     "returns-unbounded": (
         WARNING,
@@ -144,12 +165,12 @@ RULES: dict[str, tuple[str, str, str]] = {
     "empty-no-note": (
         WARNING,
         "an empty result cannot carry a note",
-        "seed 002, 빈 결과에 말을 붙인다",
+        "빈 결과에 말을 붙인다 (an empty result carries a note)",
     ),
     "tool-count": (
         WARNING,
         "too many tools in one list (10 / 30)",
-        "seed 002, 도구가 몇 개까지 괜찮은가",
+        "도구가 몇 개까지 괜찮은가 (how many tools one list can hold)",
     ),
 }
 

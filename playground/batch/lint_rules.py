@@ -777,7 +777,7 @@ def returns_findings(contract: Contract) -> list[Finding]:
                 "in the conversation and is re-sent on every turn.",
                 _same(
                     contract,
-                    "return only what the purpose needs (seed 000: no recipient name or address); "
+                    "return only what the purpose needs (no recipient name or address); "
                     "if it is the name of a thing, say so in the key (product_name, store_address).",
                 ),
             )

@@ -15,7 +15,7 @@ Cases generated (:func:`probe_cases`), in this order:
 * ``type:<arg>=<json type>`` -- each argument given each wrong JSON type among string, integer,
   number, boolean, null, array, object (the declared types skipped; an integer is a right
   ``number``). For an integer argument the boolean value is ``true`` (JSON ``true`` is never an
-  integer, DESIGN.md) and the number is ``1.5``; a string is the baseline written as text.
+  integer, docs/design.md) and the number is ``1.5``; a string is the baseline written as text.
 * ``float-integral:<arg>`` -- valid: ``3.0`` for an integer (normalised to ``3`` by the gate).
 * ``min:<arg>`` / ``below-min:<arg>`` / ``max:<arg>`` / ``above-max:<arg>`` -- the value just
   inside and just outside ``minimum``/``maximum`` (±1 for integers, ±0.5 for numbers) and

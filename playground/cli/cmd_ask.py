@@ -158,7 +158,7 @@ def ask(
     """Ask a question: the router picks tools, the gate runs them, the loop repairs or gives up.
 
     Prints each router move (table: the chosen tool, top scores and why), each call record and
-    the reply; --format json prints the episode (DESIGN.md, "Episode").
+    the reply; --format json prints the episode (docs/records.md).
     """
     from playground.routing.factory import choose_router
     from playground.routing.synonyms import apply_synonyms

@@ -1,6 +1,6 @@
 """``playground list``, ``show NAME`` and ``call NAME [k=v | k:=json ...] [--args JSON]``.
 
-Arguments follow HTTPie (DESIGN.md, "Command line"; https://httpie.io/docs/cli/non-string-json-fields):
+Arguments follow HTTPie (docs/design.md, "Command line"; https://httpie.io/docs/cli/non-string-json-fields):
 ``name=value`` is the string ``value``; ``name:=json`` is raw JSON (``limit:=3``, ``ok:=true``,
 ``tags:='["a"]'``). ``--args JSON`` gives the whole arguments value at once, object or not.
 """

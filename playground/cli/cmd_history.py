@@ -95,7 +95,7 @@ def _entry(store: Any, entry_id: int) -> Any:
 
 
 def _kind(kind: str | None) -> str | None:
-    """``--kind`` checked: an outcome kind (DESIGN.md, "Outcome kinds"), ``cancelled`` (a call
+    """``--kind`` checked: an outcome kind (docs/design.md, "Outcome kinds"), ``cancelled`` (a call
     stopped by ctrl+c) or an entry type (``call``, ``episode``). Raises :class:`UsageError` listing them for anything else."""
     if kind is None:
         return None

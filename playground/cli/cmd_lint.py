@@ -43,7 +43,7 @@ def lint(
     ] = None,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
-    """Check tool schemas against seed 002 (names: verb + object, no versions, one job; boundary
+    """Check tool schemas against the tool-design rules (names: verb + object, no versions, one job; boundary
     sentences; constraints in prose that belong in the schema; optional arguments; declared and
     minimal returns; empty-result notes; the 10 / 30 tool-count thresholds) and against each
     provider's rules (gemini-*, anthropic-*, openai-*: what the API refuses, and as info what

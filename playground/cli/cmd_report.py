@@ -41,7 +41,8 @@ def report(
     fmt: FormatOption = OutputFormat.table,
     html: HtmlOption = None,
 ) -> None:
-    """Measure the tools (seed 003 step 8) and write tool_report.json and tool_report.md.
+    """Measure the tools by running them (calls blocked before the body, result checks, the
+    cache, repair and give-up) and write tool_report.json and tool_report.md.
 
     Probes every tool whose 'returns' declares max_rows or max_bytes."""
     from playground.batch.report import DEFAULT_TOOLS, measure, write_report

@@ -34,7 +34,7 @@ Output format choice: ``table`` is the default whether or not stdout is a termin
 command prints the same thing in a pipe; scripts ask for ``--format json``/``jsonl``
 explicitly). Rich drops colours by itself when stdout is not a terminal.
 
-Exit codes (DESIGN.md, "Command line"): see :class:`ExitCode`. A tool's failure (an invalid
+Exit codes (docs/design.md, "Command line"): see :class:`ExitCode`. A tool's failure (an invalid
 argument verdict, a bad result) is data, not an exit code: ``call`` exits 0 when it printed
 the record. When several apply, the largest wins (load problems 2 beat a failed check 1).
 """
@@ -66,7 +66,7 @@ DEFAULT_TOOLS: tuple[str, ...] = ("tools",)
 
 
 class ExitCode(IntEnum):
-    """Process exit codes of every subcommand (DESIGN.md, "Command line")."""
+    """Process exit codes of every subcommand (docs/design.md, "Command line")."""
 
     OK = 0  # success (a tool's failure shown as data is still success)
     FAILED = 1  # a check or threshold failed

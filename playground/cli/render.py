@@ -400,7 +400,7 @@ def step_detail(step: Mapping[str, Any]) -> Text:
 
 def episode_view(episode: Mapping[str, Any]) -> RenderableType:
     """``call --repair``: steps, the calls in the order they ran, then the reply and summary
-    (DESIGN.md, "Episode")."""
+    (docs/design.md, "Episode")."""
     steps = Table(title="steps", box=box.SIMPLE_HEAD, title_justify="left")
     steps.add_column("#", justify="right", style="dim")
     steps.add_column("node", style="bold")

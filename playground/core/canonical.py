@@ -3,7 +3,7 @@
 The cache key rule comes from seed 003 (step 5): ``json.dumps(args, sort_keys=True,
 ensure_ascii=False)`` joined to the tool name, so the order in which arguments were written does
 not matter. We also normalise numbers (an integral float such as ``1.0`` becomes ``1``) so that
-``limit:=1`` and ``limit:=1.0`` share one key, as DESIGN.md asks.
+``limit:=1`` and ``limit:=1.0`` share one key, as docs/design.md asks.
 """
 
 from __future__ import annotations
@@ -145,46 +145,65 @@ def args_shape_problem(value: Any) -> str:
     ):
         return ""  # the usual arguments: a flat object of ASCII keys and plain scalars
 
-    def walk(item: Any, depth: int, path: str, above: frozenset[int]) -> str:
-        if isinstance(item, str):
-            if _first_surrogate(item) is not None:
-                return f"the string at {path} is not valid Unicode (a lone surrogate)"
-            return ""
-        if isinstance(item, bool) or item is None:
-            return ""
-        if isinstance(item, int):
-            if item.bit_length() > 14_000 and not _fits(item):
-                return f"the integer at {path} is longer than {MAX_INT_DIGITS} digits"
-            return ""
-        if isinstance(item, float):
-            return "" if math.isfinite(item) else f"the number at {path} is NaN or Infinity"
-        if isinstance(item, (dict, list, tuple)):
-            if id(item) in above:
-                return f"the value at {path} contains itself (a reference cycle)"
-            if depth >= MAX_DEPTH:
-                return f"nested deeper than {MAX_DEPTH} levels"
-            inner = above | {id(item)}
-            if isinstance(item, dict):
-                for key, sub in item.items():
-                    if not isinstance(key, str):
-                        return (
-                            f"the object at {path} has a key of type {type(key).__name__} "
-                            f"({shorten(repr(key), 40)}); JSON object keys are strings"
-                        )
-                    if _first_surrogate(key) is not None:
-                        return f"a key in {path} is not valid Unicode (a lone surrogate)"
-                    found = walk(sub, depth + 1, f"{path}.{key}", inner)
-                    if found:
-                        return found
-            else:
-                for i, sub in enumerate(item):
-                    found = walk(sub, depth + 1, f"{path}[{i}]", inner)
-                    if found:
-                        return found
-            return ""
-        return f"the value at {path} is a {type(item).__name__}, which is not JSON data"
+    return _shape_problem(value, 0, "$", frozenset())
 
-    return walk(value, 0, "$", frozenset())
+
+def _shape_problem(item: Any, depth: int, path: str, above: frozenset[int]) -> str:
+    """:func:`args_shape_problem` of ``item`` found at ``path`` (JSONPath-like, ``$.a[0]``),
+    ``depth`` levels down, inside the containers whose ids are ``above``."""
+    if isinstance(item, (dict, list, tuple)):
+        return _container_problem(item, depth, path, above)
+    return _scalar_problem(item, path)
+
+
+def _scalar_problem(item: Any, path: str) -> str:
+    """Why the scalar ``item`` at ``path`` is not JSON data, or ``""``."""
+    if isinstance(item, str):
+        if _first_surrogate(item) is not None:
+            return f"the string at {path} is not valid Unicode (a lone surrogate)"
+        return ""
+    if isinstance(item, bool) or item is None:
+        return ""
+    if isinstance(item, int):
+        if item.bit_length() > 14_000 and not _fits(item):
+            return f"the integer at {path} is longer than {MAX_INT_DIGITS} digits"
+        return ""
+    if isinstance(item, float):
+        return "" if math.isfinite(item) else f"the number at {path} is NaN or Infinity"
+    return f"the value at {path} is a {type(item).__name__}, which is not JSON data"
+
+
+def _container_problem(
+    item: dict[Any, Any] | list[Any] | tuple[Any, ...],
+    depth: int,
+    path: str,
+    above: frozenset[int],
+) -> str:
+    """Why the object or array ``item`` at ``path`` (or something in it) is not JSON data,
+    or ``""``: a cycle, too deep, a key that is not a string or not valid Unicode."""
+    if id(item) in above:
+        return f"the value at {path} contains itself (a reference cycle)"
+    if depth >= MAX_DEPTH:
+        return f"nested deeper than {MAX_DEPTH} levels"
+    inner = above | {id(item)}
+    if not isinstance(item, dict):
+        for i, sub in enumerate(item):
+            found = _shape_problem(sub, depth + 1, f"{path}[{i}]", inner)
+            if found:
+                return found
+        return ""
+    for key, sub in item.items():
+        if not isinstance(key, str):
+            return (
+                f"the object at {path} has a key of type {type(key).__name__} "
+                f"({shorten(repr(key), 40)}); JSON object keys are strings"
+            )
+        if _first_surrogate(key) is not None:
+            return f"a key in {path} is not valid Unicode (a lone surrogate)"
+        found = _shape_problem(sub, depth + 1, f"{path}.{key}", inner)
+        if found:
+            return found
+    return ""
 
 
 def _fits(value: int) -> bool:
@@ -367,30 +386,31 @@ def to_json_value(
             return _plain_copy(value, 0)
         except _NotPlain:
             pass  # convert or refuse below, naming the path
+    scalar = _scalar_json(value, path, _depth, _seen)
+    if scalar is not _NOT_SCALAR:
+        return scalar
+    if isinstance(value, (dict, list, tuple, set, frozenset)):
+        return _container_json(value, path, _depth, _seen)
+    return _object_json(value, path, _depth, _seen)
+
+
+#: What :func:`_scalar_json` returns for a value that is not a scalar.
+_NOT_SCALAR: Any = object()
+
+
+def _scalar_json(value: Any, path: str, depth: int, seen: frozenset[int]) -> Any:
+    """:func:`to_json_value` of a scalar (``None``, bool, str, a number, an ``Enum``, a date or
+    time), or :data:`_NOT_SCALAR` for anything else."""
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, str):
         if _first_surrogate(value) is not None:
             raise NotSerializable(path, "a string that is not valid Unicode (a lone surrogate)")
         return value if type(value) is str else str.__str__(value)
-    if isinstance(value, int):
-        if value.bit_length() > 14_000:  # about 4,200 digits: only then can str() refuse it
-            _int_text(value, path)
-        return value if type(value) is int else int(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise NotSerializable(path, f"{value!r} (NaN/Infinity is not valid JSON)")
-        return float(value)
-    if isinstance(value, Decimal):
-        if not value.is_finite():
-            raise NotSerializable(path, f"Decimal {value} (not a finite number)")
-        from pydantic_core import to_jsonable_python
-
-        # as pydantic makes it (issue 11 item 2): a string that keeps every digit ("1.50"),
-        # the same inside a pydantic model and at the top level
-        return to_jsonable_python(value)
+    if isinstance(value, (int, float, Decimal)):
+        return _number_json(value, path)
     if isinstance(value, enum.Enum):
-        return to_json_value(value.value, path, _depth=_depth, _seen=_seen)
+        return to_json_value(value.value, path, _depth=depth, _seen=seen)
     if isinstance(value, numbers.Number):  # complex, Fraction: no JSON number says the same
         raise NotSerializable(
             path,
@@ -399,44 +419,82 @@ def to_json_value(
         )
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
         return value.isoformat()
-    if isinstance(value, (dict, list, tuple, set, frozenset)):
-        if id(value) in _seen:
-            raise NotSerializable(path, "a value that contains itself (a reference cycle)")
-        if _depth >= MAX_DEPTH:
-            shown = path if len(path) <= 60 else f"{path[:30]}…{path[-20:]}"
-            raise NotSerializable(shown, f"a value nested deeper than {MAX_DEPTH} levels")
-        seen = _seen | {id(value)}
-        deeper = _depth + 1
-        if isinstance(value, dict):
-            out: dict[str, Any] = {}
-            for key, item in value.items():
-                text = _json_key(key, path)
-                if text in out:
-                    raise NotSerializable(
-                        f"{path}<key>",
-                        f"two keys that both become {text!r} in JSON (one would be lost)",
-                    )
-                out[text] = to_json_value(item, f"{path}.{text}", _depth=deeper, _seen=seen)
-            return out
-        if isinstance(value, (list, tuple)):
-            return [
-                to_json_value(item, f"{path}[{i}]", _depth=deeper, _seen=seen)
-                for i, item in enumerate(value)
-            ]
-        try:
-            items = sorted(value)
-        except TypeError:  # Enum members, say: their JSON values may still order
-            converted = [
-                to_json_value(item, f"{path}[]", _depth=deeper, _seen=seen) for item in value
-            ]
-            try:
-                return sorted(converted)
-            except TypeError:
-                raise NotSerializable(path, "a set of unorderable items (return a list)") from None
+    return _NOT_SCALAR
+
+
+def _number_json(value: int | float | Decimal, path: str) -> Any:
+    """:func:`to_json_value` of an int, a float or a ``Decimal`` (subclasses included)."""
+    if isinstance(value, int):
+        if value.bit_length() > 14_000:  # about 4,200 digits: only then can str() refuse it
+            _int_text(value, path)
+        return value if type(value) is int else int(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise NotSerializable(path, f"{value!r} (NaN/Infinity is not valid JSON)")
+        return float(value)
+    if not value.is_finite():
+        raise NotSerializable(path, f"Decimal {value} (not a finite number)")
+    from pydantic_core import to_jsonable_python
+
+    # as pydantic makes it (issue 11 item 2): a string that keeps every digit ("1.50"),
+    # the same inside a pydantic model and at the top level
+    return to_jsonable_python(value)
+
+
+def _container_json(
+    value: dict[Any, Any] | list[Any] | tuple[Any, ...] | set[Any] | frozenset[Any],
+    path: str,
+    depth: int,
+    seen: frozenset[int],
+) -> Any:
+    """:func:`to_json_value` of a dict, list, tuple or set: refuses a cycle and nesting deeper
+    than :data:`MAX_DEPTH`, then converts each item."""
+    if id(value) in seen:
+        raise NotSerializable(path, "a value that contains itself (a reference cycle)")
+    if depth >= MAX_DEPTH:
+        shown = path if len(path) <= 60 else f"{path[:30]}…{path[-20:]}"
+        raise NotSerializable(shown, f"a value nested deeper than {MAX_DEPTH} levels")
+    seen = seen | {id(value)}
+    deeper = depth + 1
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            text = _json_key(key, path)
+            if text in out:
+                raise NotSerializable(
+                    f"{path}<key>",
+                    f"two keys that both become {text!r} in JSON (one would be lost)",
+                )
+            out[text] = to_json_value(item, f"{path}.{text}", _depth=deeper, _seen=seen)
+        return out
+    if isinstance(value, (list, tuple)):
         return [
             to_json_value(item, f"{path}[{i}]", _depth=deeper, _seen=seen)
-            for i, item in enumerate(items)
+            for i, item in enumerate(value)
         ]
+    return _set_json(value, path, deeper, seen)
+
+
+def _set_json(value: set[Any] | frozenset[Any], path: str, depth: int, seen: frozenset[int]) -> Any:
+    """A set as a sorted list (sorted by its items, else by their JSON values); refuses a set
+    whose items do not order either way. ``depth`` and ``seen`` are those of the items."""
+    try:
+        items = sorted(value)
+    except TypeError:  # Enum members, say: their JSON values may still order
+        converted = [to_json_value(item, f"{path}[]", _depth=depth, _seen=seen) for item in value]
+        try:
+            return sorted(converted)
+        except TypeError:
+            raise NotSerializable(path, "a set of unorderable items (return a list)") from None
+    return [
+        to_json_value(item, f"{path}[{i}]", _depth=depth, _seen=seen)
+        for i, item in enumerate(items)
+    ]
+
+
+def _object_json(value: Any, path: str, depth: int, seen: frozenset[int]) -> Any:
+    """:func:`to_json_value` of any other object: bytes are refused, a dataclass becomes a
+    dict, anything else is what pydantic's ``to_jsonable_python`` makes of it (else refused)."""
     if isinstance(value, (bytes, bytearray, memoryview)):
         raise NotSerializable(path, "bytes (decode to str or base64-encode in the tool)")
     if (
@@ -451,7 +509,7 @@ def to_json_value(
             raise NotSerializable(
                 path, "a dataclass that contains itself (a reference cycle)"
             ) from None
-        return to_json_value(as_dict, path, _depth=_depth, _seen=_seen)
+        return to_json_value(as_dict, path, _depth=depth, _seen=seen)
     # everything else the documented way: pydantic's ``to_jsonable_python`` (pydantic models,
     # UUID, Path, IP addresses, …); only what it cannot represent is refused
     from pydantic_core import PydanticSerializationError, to_jsonable_python
@@ -466,7 +524,7 @@ def to_json_value(
         raise NotSerializable(
             path, f"an object of type {type(value).__name__} (JSON has no such type)"
         )
-    return to_json_value(converted, path, _depth=_depth, _seen=_seen | {id(value)})
+    return to_json_value(converted, path, _depth=depth, _seen=seen | {id(value)})
 
 
 def _short_repr(value: Any, limit: int = 40) -> str:

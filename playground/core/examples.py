@@ -207,6 +207,34 @@ def build_example(
     if isinstance(enum, list) and enum:
         non_null = [v for v in enum if v is not None]
         return (non_null or enum)[0]
+    value = _branch_example(schema, root, depth, placeholder)
+    if value is not NO_EXAMPLE:
+        return value
+    for sub in schema.get("allOf") or []:
+        schema = {**schema, **_resolve(sub, root)}
+    t = schema.get("type")
+    if isinstance(t, list):
+        t = next((x for x in t if x != "null"), "null")
+    if t == "object" or (t is None and "properties" in schema):
+        return _object_example(schema, root, depth, placeholder)
+    if t == "array":
+        return _array_example(schema, root, depth, placeholder)
+    if t in ("integer", "number"):
+        return _number_example(schema, integer=t == "integer")
+    if t == "boolean":
+        return True
+    if t == "null":
+        return None
+    if t == "string" or t is None:
+        return _string_example(schema, placeholder)
+    return NO_EXAMPLE
+
+
+def _branch_example(
+    schema: dict[str, Any], root: dict[str, Any], depth: int, placeholder: bool
+) -> Any:
+    """The first ``anyOf``/``oneOf`` branch (non-null ones first, each merged with the rest of
+    ``schema``) that :func:`build_example` can build, or :data:`NO_EXAMPLE`."""
     for key in ("anyOf", "oneOf"):
         branches = [b for b in schema.get(key) or [] if isinstance(b, dict)]
         branches.sort(key=lambda b: _resolve(b, root).get("type") == "null")
@@ -215,64 +243,74 @@ def build_example(
             value = build_example(merged, root, depth + 1, placeholder=placeholder)
             if value is not NO_EXAMPLE:
                 return value
-    for sub in schema.get("allOf") or []:
-        schema = {**schema, **_resolve(sub, root)}
-    t = schema.get("type")
-    if isinstance(t, list):
-        t = next((x for x in t if x != "null"), "null")
-    if t == "object" or (t is None and "properties" in schema):
-        props = schema.get("properties") or {}
-        out = {}
-        for name in schema.get("required") or []:
-            value = build_example(props.get(name, {}), root, depth + 1, placeholder=placeholder)
-            if value is NO_EXAMPLE:
-                return NO_EXAMPLE
-            out[name] = value
-        return out
-    if t == "array":
-        items = schema.get("items")
-        prefix = schema.get("prefixItems")
-        built = []
-        if isinstance(prefix, list):
-            built = [build_example(p, root, depth + 1, placeholder=placeholder) for p in prefix]
-        elif isinstance(items, dict):
-            one = build_example(items, root, depth + 1, placeholder=placeholder)
-            if one is not NO_EXAMPLE:
-                built = [one] * max(1, int(schema.get("minItems", 1) or 1))
-        if any(b is NO_EXAMPLE for b in built):
-            return NO_EXAMPLE
-        top = schema.get("maxItems")
-        return built[:top] if isinstance(top, int) else built
-    if t in ("integer", "number"):
-        lo = schema.get("minimum")
-        if lo is None and isinstance(schema.get("exclusiveMinimum"), (int, float)):
-            lo = schema["exclusiveMinimum"] + 1
-        value = lo if isinstance(lo, (int, float)) and not isinstance(lo, bool) else 1
-        hi = schema.get("maximum")
-        if isinstance(hi, (int, float)) and value > hi:
-            value = hi
-        step = schema.get("multipleOf")
-        if isinstance(step, (int, float)) and step > 0 and value % step:
-            value = (value // step + 1) * step
-        return int(value) if t == "integer" else value
-    if t == "boolean":
-        return True
-    if t == "null":
-        return None
-    if t == "string" or t is None:
-        fmt = schema.get("format")
-        if fmt in _FORMATS:
-            return _FORMATS[fmt]
-        if fmt in FORMAT_KIND:  # a date/time format read as the parameter's own type reads it
-            return KINDS[FORMAT_KIND[fmt]][3]
-        if not placeholder:
-            return NO_EXAMPLE
-        size = schema.get("minLength")
-        text = "text"
-        if isinstance(size, int) and size > len(text):
-            text = text + "x" * (size - len(text))
-        return text
     return NO_EXAMPLE
+
+
+def _object_example(
+    schema: dict[str, Any], root: dict[str, Any], depth: int, placeholder: bool
+) -> Any:
+    """An object with each required key built (:data:`NO_EXAMPLE` if one cannot be)."""
+    props = schema.get("properties") or {}
+    out = {}
+    for name in schema.get("required") or []:
+        value = build_example(props.get(name, {}), root, depth + 1, placeholder=placeholder)
+        if value is NO_EXAMPLE:
+            return NO_EXAMPLE
+        out[name] = value
+    return out
+
+
+def _array_example(
+    schema: dict[str, Any], root: dict[str, Any], depth: int, placeholder: bool
+) -> Any:
+    """Each ``prefixItems`` entry built, else one built item (``minItems`` of them when
+    larger), cut at ``maxItems``; :data:`NO_EXAMPLE` if an item cannot be built."""
+    items = schema.get("items")
+    prefix = schema.get("prefixItems")
+    built = []
+    if isinstance(prefix, list):
+        built = [build_example(p, root, depth + 1, placeholder=placeholder) for p in prefix]
+    elif isinstance(items, dict):
+        one = build_example(items, root, depth + 1, placeholder=placeholder)
+        if one is not NO_EXAMPLE:
+            built = [one] * max(1, int(schema.get("minItems", 1) or 1))
+    if any(b is NO_EXAMPLE for b in built):
+        return NO_EXAMPLE
+    top = schema.get("maxItems")
+    return built[:top] if isinstance(top, int) else built
+
+
+def _number_example(schema: dict[str, Any], *, integer: bool) -> Any:
+    """A number at the lower bound (``minimum``, or ``exclusiveMinimum`` + 1), else 1; kept
+    within ``maximum``, rounded up to a ``multipleOf``; an int when ``integer``."""
+    lo = schema.get("minimum")
+    if lo is None and isinstance(schema.get("exclusiveMinimum"), (int, float)):
+        lo = schema["exclusiveMinimum"] + 1
+    value = lo if isinstance(lo, (int, float)) and not isinstance(lo, bool) else 1
+    hi = schema.get("maximum")
+    if isinstance(hi, (int, float)) and value > hi:
+        value = hi
+    step = schema.get("multipleOf")
+    if isinstance(step, (int, float)) and step > 0 and value % step:
+        value = (value // step + 1) * step
+    return int(value) if integer else value
+
+
+def _string_example(schema: dict[str, Any], placeholder: bool) -> Any:
+    """A string of the schema's ``format``; else ``"text"`` padded to ``minLength``, or
+    :data:`NO_EXAMPLE` when ``placeholder`` is false."""
+    fmt = schema.get("format")
+    if fmt in _FORMATS:
+        return _FORMATS[fmt]
+    if fmt in FORMAT_KIND:  # a date/time format read as the parameter's own type reads it
+        return KINDS[FORMAT_KIND[fmt]][3]
+    if not placeholder:
+        return NO_EXAMPLE
+    size = schema.get("minLength")
+    text = "text"
+    if isinstance(size, int) and size > len(text):
+        text = text + "x" * (size - len(text))
+    return text
 
 
 def valid_example(

@@ -1,6 +1,6 @@
 """Outcomes and their kinds: how every call ends, as a value, never an exception.
 
-The kinds and their policies are the table in ``../shared/DESIGN.md`` ("Outcome kinds"), which
+The kinds and their policies are the table in ``docs/design.md`` ("Outcome kinds"), which
 comes from seed 004 (error kinds input / transient / permission / empty, each with its own signal
 to the model) and seed 003 (``{"ok", "value", "error"}`` with ``args:`` / ``raised:`` /
 ``result:`` prefixes).
@@ -22,7 +22,7 @@ from typing import Any
 
 
 class OutcomeKind(StrEnum):
-    """The outcome kinds of DESIGN.md's table. A ``StrEnum``: each member is its string value,
+    """The outcome kinds of docs/design.md's table. A ``StrEnum``: each member is its string value,
     so records, episodes and case files keep ``"ok"``, ``"invalid_args"``, ... in JSON and
     compare equal to those strings."""
 
@@ -51,7 +51,7 @@ CANCELLED = OutcomeKind.CANCELLED
 
 @dataclass(frozen=True)
 class KindPolicy:
-    """One row of DESIGN.md's outcome table.
+    """One row of docs/design.md's outcome table.
 
     ``is_error``: the model sees an error flag. ``gate_retries``: the gate retries it with
     backoff (:meth:`playground.core.gate.Gate` reads it; a timeout and a body with side effects
@@ -81,7 +81,7 @@ POLICIES: dict[str, KindPolicy] = {
 
 @dataclass(frozen=True)
 class Reason:
-    """An outcome's ``error`` parsed once (DESIGN.md, "Reason codes"): ``head`` (``args``,
+    """An outcome's ``error`` parsed once (docs/design.md, "Reason codes"): ``head`` (``args``,
     ``result``, ``raised``, ``transient``, ``permission``), ``code`` and ``arg``.
 
     ``args:allowed:region`` → ``Reason("args", "allowed", "region")``; ``result:too_big`` →
@@ -331,7 +331,7 @@ def classify_exception(exc: BaseException) -> tuple[OutcomeKind, str]:
 
 
 def classify_failure(exc: BaseException) -> Classification:
-    """Classify an exception from a tool body (rules from seed 004 and DESIGN.md's table).
+    """Classify an exception from a tool body (rules from seed 004 and docs/design.md's table).
 
     * a ``kind`` attribute of ``"transient"`` / ``"permission"`` wins (duck-typed, so tool modules
       need not import the playground);

@@ -1,4 +1,4 @@
-"""The call record: everything the gate saw for one call (DESIGN.md, "Call record")."""
+"""The call record: everything the gate saw for one call (docs/design.md, "Call record")."""
 
 from __future__ import annotations
 
@@ -28,13 +28,13 @@ class Retry:
 
 @dataclass
 class CallRecord:
-    """One call through the gate; ``to_json()`` is the ``--format json`` shape of DESIGN.md.
+    """One call through the gate; ``to_json()`` is the ``--format json`` shape of docs/design.md.
 
     ``args``: as given (any JSON value). ``canonical_args``: canonical JSON of the normalised
     args; ``""`` for a refused call (an unknown tool, arguments the gate refused: ``args``
     keeps them, once), or the ``repr`` of arguments JSON cannot carry. ``verdict``: ``"valid"`` (:data:`VALID`) or a reason code without the ``args:`` prefix. ``body_ran``: the
     body ran for this call; ``body_runs``: this contract's total runs so far in this gate.
-    ``cache``: ``hit`` | ``miss`` | ``stored`` | ``skip``. ``side_effects`` (DESIGN.md):
+    ``cache``: ``hit`` | ``miss`` | ``stored`` | ``skip``. ``side_effects`` (docs/design.md):
     the tool's effects and how they are known, ``{effects: read|write|unknown, basis:
     declared|annotations|inferred|unknown, evidence, idempotent, cache_skip}`` where
     ``cache_skip`` says why a valid call was not cached (``""`` when it was cacheable;
@@ -82,7 +82,7 @@ class CallRecord:
     mcp: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """The record as a JSON-ready dict (the field order of DESIGN.md first), with secrets
+        """The record as a JSON-ready dict (the field order of docs/design.md first), with secrets
         redacted in every field (:func:`playground.core.redaction.redact_record`: values under
         names such as ``password`` or ``api_key`` and key-looking strings become
         ``"[redacted]"``; the body got the real values)."""

@@ -2,7 +2,7 @@
 
 It stays in core because the gate needs it for a contract built by hand (a ``Contract`` with
 ``fn`` and no tool source: library use and tests), and it depends only on core. The
-``--in-process`` tool source (:class:`playground.sources.in_process.InProcessSource`, DESIGN.md
+``--in-process`` tool source (:class:`playground.sources.in_process.InProcessSource`, docs/design.md
 "tool source") is this runner plus the loading of tool modules; it is kept for stepping through a
 body with a debugger: ``breakpoint()`` in a body stops in pdb on the terminal (the time limit
 is suspended while the debugger is active and the body's output is not captured then). It

@@ -1,4 +1,4 @@
-"""Tool sources: where tool bodies run (DESIGN.md, "tool source").
+"""Tool sources: where tool bodies run (docs/design.md, "tool source").
 
 A tool source loads contracts and runs one body at a time for the gate. The gate, the cache, the
 body-run counts, records and outcomes stay in the playground process and are the same whatever

@@ -1,6 +1,6 @@
-"""Argument and result validation with jsonschema, mapped to the reason codes of DESIGN.md.
+"""Argument and result validation with jsonschema, mapped to the reason codes of docs/design.md.
 
-Arguments (seed 003 ``validate_args``; codes in ``../shared/DESIGN.md``): ``missing:<arg>``,
+Arguments (seed 003 ``validate_args``; codes in ``docs/design.md``): ``missing:<arg>``,
 ``unknown:<arg>``, ``type:<arg>``, ``allowed:<arg>``, ``range:<arg>``, ``pattern:<arg>``,
 ``format:<arg>``, ``shape``. Validation uses ``Draft202012Validator`` with its ``FormatChecker``
 (JSON Schema 2020-12). JSON ``true`` is never an integer (jsonschema's type checker already says
@@ -179,7 +179,7 @@ _UNCHANGED = frozenset({int, bool, type(None)})
 def normalise_args(
     args: dict[str, Any], parameters: dict[str, Any], *, unicode: bool = True
 ) -> dict[str, Any]:
-    """Return a normalised copy of ``args`` (issue 11 item 5; DESIGN.md): strings (keys
+    """Return a normalised copy of ``args`` (issue 11 item 5; docs/design.md): strings (keys
     included) in Unicode NFC (unless ``unicode=False``), ``1.0`` → ``1`` wherever the schema
     says integer, at every depth of ``properties`` / ``items`` (local ``$ref`` followed);
     ``True`` stays a boolean. With NFC, these values make the cache key (NFC and NFD spellings

@@ -1,6 +1,6 @@
 """The episode loop: failure as a path, not an exception (seed 003 steps 6-7, seed 004).
 
-An explicit state machine over the nodes of DESIGN.md: ``pick``, ``validate``, ``run``,
+An explicit state machine over the nodes of docs/design.md: ``pick``, ``validate``, ``run``,
 ``check``, ``repair``, ``reply``, ``giveup``. The gate validates, runs and checks in one
 ``Gate.call``; the machine makes that call in ``validate`` and then steps through the one
 :class:`~playground.core.record.CallRecord` as three steps (validate: the verdict; run: body,
@@ -84,7 +84,7 @@ class _Checkpoint:
 
 @dataclass
 class Episode:
-    """One question (or one hand-picked call) handled end to end; ``to_json()`` is DESIGN.md's shape.
+    """One question (or one hand-picked call) handled end to end; ``to_json()`` is docs/design.md's shape.
 
     ``question``: the user's text, ``None`` for a manual episode. ``router``: the router's name
     (``"manual"`` when the developer picked). ``calls``: the records in the order they ran.

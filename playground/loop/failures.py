@@ -6,7 +6,7 @@ deterministic, not left to the model. (2) The error message states the chances u
 limit, says to stop retrying the same way and what to do instead ("3회 연속 같은 오류입니다
 (InvalidDateFormat). 같은 방식의 재시도는 중단하세요. 대신: 1. ... 2. 사용자에게 ... 질문하세요.").
 
-A failure is any outcome kind whose policy has ``failure`` set (DESIGN.md, "Outcome kinds"):
+A failure is any outcome kind whose policy has ``failure`` set (docs/design.md, "Outcome kinds"):
 ``invalid_args``, ``bad_result``, ``transient``, ``permission``, ``raised``, ``unknown_tool``.
 ``ok`` resets the count; ``empty`` is not a failure and also resets it.
 """
@@ -24,7 +24,7 @@ FAILURE_LIMIT = 3
 
 
 def is_failure(kind: str) -> bool:
-    """Whether an outcome ``kind`` counts towards the limit (DESIGN.md's last column)."""
+    """Whether an outcome ``kind`` counts towards the limit (docs/design.md's last column)."""
     policy = POLICIES.get(kind)
     return bool(policy and policy.failure)
 

@@ -25,7 +25,7 @@ reason                        fix
                               cutoff 0.6), same arguments
 ============================  ===============================================================
 
-Never repaired (DESIGN.md, "Outcome kinds"; seed 003: "빈 결과는 다시 물어도 빈 결과"): an
+Never repaired (docs/design.md, "Outcome kinds"; seed 003: "빈 결과는 다시 물어도 빈 결과"): an
 empty result, ``transient`` (the gate already retried), ``permission``, ``raised``, and every
 other argument reason (``missing``, ``type``, ``unknown``, ``pattern``, ``format``, ``shape``):
 guessing a missing value would be inventing it. The same holds for ``args:tool[:<arg>]`` (the

@@ -1,4 +1,4 @@
-"""One step of an episode: the node the loop visited and what it saw there (DESIGN.md, "Episode").
+"""One step of an episode: the node the loop visited and what it saw there (docs/design.md, "Episode").
 
 :class:`Node` names the nodes of the loop's state machine; :class:`Step` is one visit, written by
 :mod:`playground.loop.episode` and read by the TUI's step-through. ``Step.to_json()`` is the

@@ -1,4 +1,4 @@
-"""An MCP server as a tool source (DESIGN.md, "tool source"; issue 10).
+"""An MCP server as a tool source (docs/design.md, "tool source"; issue 10).
 
 :class:`McpSource` implements :class:`~playground.core.toolsource.ToolSource` over the official
 ``mcp`` SDK: a server process (its pipes bridged by :mod:`playground.sources.mcp_stdio`, which

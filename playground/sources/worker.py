@@ -21,7 +21,7 @@ printing — none of it reaches the playground process, its terminal or the TUI'
   loads in the background and takes over (:meth:`WorkerSource._replace`). A module that ends
   the process, or a hang that stops every thread (a long C call holding the GIL), is found by
   loading again one module at a time, and the worker is started again without it.
-* Values cross as JSON data after DESIGN.md's result rules; a result whose data is over
+* Values cross as JSON data after docs/design.md's result rules; a result whose data is over
   ``result_cap_bytes`` (default :data:`RESULT_CAP_BYTES`, 16 MB; env
   ``PLAYGROUND_RESULT_CAP_MB``) is refused in the worker as ``result:too_big`` with its size.
 * Printed output: fds 1 and 2 of the worker (and its children) are a pipe the playground

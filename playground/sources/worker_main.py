@@ -87,7 +87,7 @@ def _flush() -> None:
 
 def run_one(fn: Any, name: str, args: dict[str, Any], cap: int) -> dict[str, Any]:
     """Run ``fn(**args)`` here and describe it: ``{"duration_ms", "error"? , "value"? ,
-    "refused"?, "refused_message"?}``; the value is converted to JSON data first (DESIGN.md's
+    "refused"?, "refused_message"?}``; the value is converted to JSON data first (docs/design.md's
     result rules) and refused when it is not JSON data or its pickle is over ``cap`` bytes."""
     from playground.core.canonical import NotSerializable, to_json_value
     from playground.core.convert import ArgConversionError, call_args

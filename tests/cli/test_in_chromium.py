@@ -142,6 +142,7 @@ def test_the_served_app_runs_a_contract_from_the_browser(tmp_path):
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=20)
+        proc.stdout.close()  # the pipe start() read the URL from
     assert seen["ws"] and "/ws" in seen["ws"][0]  # the tab's session
     base = url.split("?")[0]
     assert all(u.startswith((base, "data:")) for u in seen["requests"]), seen["requests"]

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from playground.core.record import CallRecord
 from playground.core.redaction import is_secret_name, redact, secret_values
 
@@ -54,6 +56,7 @@ def run(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProce
     return proc
 
 
+@pytest.mark.slow
 def test_no_secret_in_any_stored_or_printed_form(tmp_path):
     (tmp_path / "tools").mkdir()
     (tmp_path / "tools" / "login.py").write_text(LOGIN, encoding="utf-8")

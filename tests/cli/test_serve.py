@@ -163,6 +163,8 @@ def test_serve_on_loopback_two_tabs_then_nothing_left():
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
             proc.kill()
+            proc.wait(timeout=20)
+        proc.stdout.close()  # the pipe start() read the URL from
 
 
 def _is_tui(pid: int) -> bool:
@@ -189,6 +191,7 @@ def test_another_bind_address_requires_the_token():
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=20)
+        proc.stdout.close()  # the pipe start() read the URL from
 
 
 def test_a_port_in_use_is_one_line(tmp_path):

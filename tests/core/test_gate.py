@@ -1,4 +1,4 @@
-"""Every outcome kind through the gate (DESIGN.md "Outcome kinds"; seeds 003 and 004).
+"""Every outcome kind through the gate (docs/design.md "Outcome kinds"; seeds 003 and 004).
 
 Retries use the fake sleep of conftest.py: no test sleeps for real except the one timeout test,
 which waits for a 0.2 s limit. Timings are not asserted (they belong in bench/)."""

@@ -1,4 +1,4 @@
-"""Failure kinds from what an HTTP error really carries (issue 11 item 8; DESIGN.md "Outcome
+"""Failure kinds from what an HTTP error really carries (issue 11 item 8; docs/design.md "Outcome
 kinds"; seed 004).
 
 The exception classes below mimic the attribute shapes of the client libraries without importing

@@ -1,6 +1,6 @@
 """A refused argument is not copied over and over into its record (issue 28 item 7): the
 message (and so each provider's wire view) quotes at most 200 characters of it; only ``args``
-(as given) holds it whole, and ``canonical_args`` is ``""`` (still a string, as DESIGN.md's
+(as given) holds it whole, and ``canonical_args`` is ``""`` (still a string, as docs/design.md's
 record shape has it): the refused arguments were never made canonical."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Argument verdicts and result checks (DESIGN.md "Reason codes"; seed 003 validate_args /
+"""Argument verdicts and result checks (docs/design.md "Reason codes"; seed 003 validate_args /
 validate_result)."""
 
 from __future__ import annotations

@@ -124,6 +124,7 @@ def test_a_timeout_message_says_the_body_was_stopped(worker_pg):
     assert record.retries == []  # a timeout is not retried
 
 
+@pytest.mark.slow
 def test_check_with_1100_time_outs_reports_each_as_transient(tmp_path):
     cases = tmp_path / "ticks.jsonl"
     line = json.dumps({"tool": "tick", "args": {}, "expect": {"kind": "transient"}})

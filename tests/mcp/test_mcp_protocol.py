@@ -399,6 +399,7 @@ def test_roots_elicitation_and_sampling(tmp_path: Path) -> None:
         sources[0].close()
 
 
+@pytest.mark.slow
 def test_a_resource_link_can_be_opened_and_prompts_got_from_the_cli(tmp_path: Path) -> None:
     import os
 

@@ -54,6 +54,8 @@ def start_server(log: Path, *extra: str) -> ProviderServer:
 def stop_server(server: ProviderServer) -> None:
     server.process.terminate()
     server.process.wait(timeout=10)
+    if server.process.stdout is not None:
+        server.process.stdout.close()  # the pipe start_server read the port from
 
 
 @pytest.fixture(scope="session")

@@ -29,6 +29,7 @@ async def open_contract(app, pilot, name: str) -> CallView:
     return view
 
 
+@pytest.mark.slow
 async def test_keys_typed_in_the_same_frame_as_ctrl_r_are_all_sent_50_times(tools_dir):
     """The reported ``missing:order_id`` with the id on screen: ctrl+r is a priority binding,
     handled before the keys still queued in the focused field. Every key of one frame is
@@ -346,6 +347,7 @@ async def test_copy_and_save_then_sub_tab_keys_and_the_help_screen(tools_dir, tm
         assert "Calls/Moves/Request (this view)" in app.screen.text
 
 
+@pytest.mark.slow
 async def test_ctrl_a_selects_all_send_as_null_and_enum_other_value(tools_dir):
     app = PlaygroundApp(tools=[str(tools_dir)])
     async with app.run_test(size=SIZE) as pilot:

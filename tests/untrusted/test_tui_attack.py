@@ -26,6 +26,7 @@ def _frame(app: PlaygroundApp) -> str:
     return update.render_segments(app.console)
 
 
+@pytest.mark.slow
 async def test_every_view_shows_the_corpus_as_marks(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     monkeypatch.setenv("PLAYGROUND_CACHE_DIR", str(tmp_path / "cache"))

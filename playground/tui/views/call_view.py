@@ -43,8 +43,8 @@ NO_CALL_YET = "No call yet: fill in the arguments and press ctrl+r."
 
 EMPTY_REGISTRY_HELP = (
     "No contracts loaded.\n\n"
-    "Put tool modules in ./tools (list functions in __tools__ = [...], or define a seed-003 "
-    "TOOLS table), or start with `playground --tools PATH`. Then reload the tools "
+    "Put tool modules in ./tools (list functions in __tools__ = [...], or define a TOOLS "
+    "contract table), or start with `playground --tools PATH`. Then reload the tools "
     "(ctrl+l, or 'reload tools' in the command palette, ctrl+p)."
 )
 

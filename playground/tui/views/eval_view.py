@@ -153,7 +153,7 @@ class EvalView(Vertical):
                 yield Label("Rates", classes="section")
                 yield PlotextPlot(id="eval-chart")
                 yield Static("-", id="eval-rates")
-                yield Label("Lint (seed 002) for", classes="section")
+                yield Label("Lint for", classes="section")
                 yield Select([], id="lint-contract", prompt="(contract)")
                 yield Static("-", id="lint-findings")
             with Vertical(id="eval-right"):

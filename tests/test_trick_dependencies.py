@@ -1,0 +1,131 @@
+"""The performance tricks of docs/performance.md that lean on another project's internals: the
+installed versions stay inside the bounds pyproject.toml sets, and each private attribute a
+trick uses is still there. A failure names the trick to re-check (and where it is described)
+before the bound is raised or the trick changed."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import importlib.util
+import tomllib
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+
+PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
+
+#: distribution -> the tricks that use its internals (docs/performance.md)
+TRICKS_BY_DISTRIBUTION = {
+    "mcp": "the deferred SDK packages (playground/core/mcp_imports.py) and the early stdio "
+    "server start (playground/core/mcp_stdio.py)",
+    "mcp-types": "the early stdio server start (playground/core/mcp_stdio.py: "
+    "mcp_types.jsonrpc_message_adapter)",
+    "textual": "the phase-split CSS (playground/tui/css_files.py: Stylesheet.add_source) and "
+    "the test suite's StylesCache clearing (tests/conftest.py)",
+}
+
+#: (module, attribute path, the trick that uses it)
+PRIVATE_ATTRIBUTES = [
+    ("atexit", "_run_exitfuncs", "the fast exit (playground/cli/fast_exit.py)"),
+    (
+        "mcp.os.posix.utilities",
+        "terminate_posix_process_tree",
+        "the early stdio server start (playground/core/mcp_stdio.py: stop_process)",
+    ),
+    (
+        "mcp.client.stdio",
+        "DEFAULT_INHERITED_ENV_VARS",
+        "the early stdio server start (playground/core/mcp_stdio.py: SDK_INHERITED_ENV)",
+    ),
+    (
+        "mcp.shared.message",
+        "SessionMessage",
+        "the early stdio server start (playground/core/mcp_stdio.py: process_streams)",
+    ),
+    (
+        "mcp_types",
+        "jsonrpc_message_adapter.validate_json",
+        "the early stdio server start (playground/core/mcp_stdio.py: process_streams)",
+    ),
+    (
+        "textual.css.stylesheet",
+        "Stylesheet.add_source",
+        "the phase-split CSS (playground/tui/css_files.py)",
+    ),
+    (
+        "textual.css.stylesheet",
+        "Stylesheet.has_source",
+        "the phase-split CSS (playground/tui/css_files.py)",
+    ),
+    (
+        "textual._styles_cache",
+        "StylesCache.get_inner_outer.cache_clear",
+        "the test suite's StylesCache clearing (tests/conftest.py)",
+    ),
+]
+
+
+def _declared() -> dict[str, Requirement]:
+    data = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
+    requirements = [Requirement(line) for line in data["project"]["dependencies"]]
+    return {r.name.lower(): r for r in requirements}
+
+
+@pytest.mark.parametrize("distribution", sorted(TRICKS_BY_DISTRIBUTION))
+def test_a_trick_dependency_has_an_upper_bound_and_is_inside_it(distribution: str) -> None:
+    trick = TRICKS_BY_DISTRIBUTION[distribution]
+    requirement = _declared().get(distribution)
+    assert requirement is not None, f"{distribution} is not declared in pyproject.toml"
+    assert any(s.operator in ("<", "<=", "~=", "==") for s in requirement.specifier), (
+        f"{distribution} needs an upper bound in pyproject.toml: {trick} uses its internals"
+    )
+    installed = importlib.metadata.version(distribution)
+    assert requirement.specifier.contains(installed, prereleases=True), (
+        f"{distribution} {installed} is outside {requirement.specifier} (pyproject.toml): "
+        f"re-check {trick} (docs/performance.md) against it, then move the bound"
+    )
+
+
+@pytest.mark.parametrize(
+    ("module", "attribute", "trick"),
+    PRIVATE_ATTRIBUTES,
+    ids=[f"{module}.{attribute}" for module, attribute, _ in PRIVATE_ATTRIBUTES],
+)
+def test_the_private_attribute_a_trick_uses_is_still_there(
+    module: str, attribute: str, trick: str
+) -> None:
+    found: object = importlib.import_module(module)
+    for part in attribute.split("."):
+        assert hasattr(found, part), (
+            f"{module}.{attribute} is gone: re-check {trick} (docs/performance.md)"
+        )
+        found = getattr(found, part)
+    assert callable(found) or isinstance(found, (tuple, list, dict, type)), (
+        f"{module}.{attribute} is no longer what {trick} expects"
+    )
+
+
+def test_the_deferred_mcp_packages_are_still_packages() -> None:
+    """``mcp_imports`` builds module objects for ``mcp`` and ``mcp.client`` from their specs;
+    each must still be a package (a folder with ``__init__``)."""
+    from playground.core.mcp_imports import DEFERRED_PACKAGES
+
+    for name in DEFERRED_PACKAGES:
+        spec = importlib.util.find_spec(name)
+        assert spec is not None and spec.submodule_search_locations is not None, (
+            f"{name} is no longer a package: re-check the deferred SDK packages "
+            "(playground/core/mcp_imports.py, docs/performance.md)"
+        )
+
+
+def test_jsonschema_format_checkers_come_without_the_iri_grammar() -> None:
+    """The format checkers are declared one by one, not as jsonschema's ``format-nongpl``
+    extra, whose ``rfc3987-syntax`` compiles lark grammars at import (~2.6 s added to every
+    command's start-up; docs/performance.md, "format checkers without the IRI grammar")."""
+    declared = _declared()
+    assert "rfc3987-syntax" not in declared, "rfc3987-syntax is back: see docs/performance.md"
+    assert "format-nongpl" not in declared["jsonschema"].extras, (
+        "jsonschema[format-nongpl] brings rfc3987-syntax back: see docs/performance.md"
+    )
