@@ -11,7 +11,7 @@ system, ``os.wait4``) per variant, and the difference. Nothing in the package is
   :func:`playground.cli.fast_exit.leave`) against ``run(argv)`` (raises ``SystemExit``: the
   interpreter's normal teardown).
 * ``mcp-imports``: importing the SDK's client session and Streamable HTTP client after
-  :func:`playground.core.mcp_imports.load_client_packages` against plain imports.
+  :func:`playground.sources.mcp_imports.load_client_packages` against plain imports.
 * ``lazy-commands``: building the Typer app with only ``call``'s module
   (``build_app("call")``, what ``playground call`` does) against every command module.
 * ``startup-caches``: ``playground list --format json`` on ``./tools`` with the declaration and
@@ -103,7 +103,7 @@ CASES: dict[str, tuple[tuple[str, list[str], dict[str, str]], ...]] = {
         (
             "with (deferred __init__)",
             _cli(
-                "from playground.core.mcp_imports import load_client_packages; "
+                "from playground.sources.mcp_imports import load_client_packages; "
                 "load_client_packages(); import mcp.client.session, mcp.client.streamable_http"
             ),
             {},

@@ -18,9 +18,9 @@ PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 
 #: distribution -> the tricks that use its internals (docs/performance.md)
 TRICKS_BY_DISTRIBUTION = {
-    "mcp": "the deferred SDK packages (playground/core/mcp_imports.py) and the early stdio "
-    "server start (playground/core/mcp_stdio.py)",
-    "mcp-types": "the early stdio server start (playground/core/mcp_stdio.py: "
+    "mcp": "the deferred SDK packages (playground/sources/mcp_imports.py) and the early stdio "
+    "server start (playground/sources/mcp_stdio.py)",
+    "mcp-types": "the early stdio server start (playground/sources/mcp_stdio.py: "
     "mcp_types.jsonrpc_message_adapter)",
     "textual": "the phase-split CSS (playground/tui/css_files.py: Stylesheet.add_source) and "
     "the test suite's StylesCache clearing (tests/conftest.py)",
@@ -32,22 +32,22 @@ PRIVATE_ATTRIBUTES = [
     (
         "mcp.os.posix.utilities",
         "terminate_posix_process_tree",
-        "the early stdio server start (playground/core/mcp_stdio.py: stop_process)",
+        "the early stdio server start (playground/sources/mcp_stdio.py: stop_process)",
     ),
     (
         "mcp.client.stdio",
         "DEFAULT_INHERITED_ENV_VARS",
-        "the early stdio server start (playground/core/mcp_stdio.py: SDK_INHERITED_ENV)",
+        "the early stdio server start (playground/sources/mcp_stdio.py: SDK_INHERITED_ENV)",
     ),
     (
         "mcp.shared.message",
         "SessionMessage",
-        "the early stdio server start (playground/core/mcp_stdio.py: process_streams)",
+        "the early stdio server start (playground/sources/mcp_stdio.py: process_streams)",
     ),
     (
         "mcp_types",
         "jsonrpc_message_adapter.validate_json",
-        "the early stdio server start (playground/core/mcp_stdio.py: process_streams)",
+        "the early stdio server start (playground/sources/mcp_stdio.py: process_streams)",
     ),
     (
         "textual.css.stylesheet",
@@ -110,13 +110,13 @@ def test_the_private_attribute_a_trick_uses_is_still_there(
 def test_the_deferred_mcp_packages_are_still_packages() -> None:
     """``mcp_imports`` builds module objects for ``mcp`` and ``mcp.client`` from their specs;
     each must still be a package (a folder with ``__init__``)."""
-    from playground.core.mcp_imports import DEFERRED_PACKAGES
+    from playground.sources.mcp_imports import DEFERRED_PACKAGES
 
     for name in DEFERRED_PACKAGES:
         spec = importlib.util.find_spec(name)
         assert spec is not None and spec.submodule_search_locations is not None, (
             f"{name} is no longer a package: re-check the deferred SDK packages "
-            "(playground/core/mcp_imports.py, docs/performance.md)"
+            "(playground/sources/mcp_imports.py, docs/performance.md)"
         )
 
 

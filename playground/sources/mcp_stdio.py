@@ -26,7 +26,7 @@ Every exit path of the playground ends the group, a SIGKILL or a crash included:
 also starts the server's **watchdog**, a ``/bin/sh`` in a session of its own that blocks reading
 a pipe whose write end only the playground holds; at that pipe's end of file — the server was
 stopped, or the playground is gone for any reason — it SIGKILLs the server's process group
-(the same lifeline as the tool worker's, ``core/worker_main.py``). A process that leaves the
+(the same lifeline as the tool worker's, ``sources/worker_main.py``). A process that leaves the
 group (``setsid``, a daemon) is out of reach, as with the SDK. POSIX only (the playground's
 platforms).
 """
