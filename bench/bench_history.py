@@ -294,8 +294,8 @@ def bench_cli(path: Path, rounds: int) -> None:
 
 def measure_listing(count: int = 100_000, rounds: int = 5) -> dict[str, float]:
     """Medians over ``rounds`` alternated rounds on a file of ``count`` entries:
-    ``table_s`` -- every entry's table lines in this process (what ``history -n 0`` prints,
-    streamed to a buffer); ``cli_s`` -- ``playground history -n 0`` end to end in a subprocess
+    ``table_s`` / ``table_cpu_s`` -- wall / CPU seconds of every entry's table lines in this
+    process (what ``history -n 0`` prints, streamed to a buffer); ``cli_s`` -- ``playground history -n 0`` end to end in a subprocess
     (stdout to /dev/null); ``help_s`` -- ``playground --help`` (start-up alone)."""
     import os
     import subprocess
@@ -307,7 +307,7 @@ def measure_listing(count: int = 100_000, rounds: int = 5) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     every = Query(limit=None)
-    got: dict[str, list[float]] = {"table_s": [], "cli_s": [], "help_s": []}
+    got: dict[str, list[float]] = {"table_s": [], "table_cpu_s": [], "cli_s": [], "help_s": []}
     with tempfile.TemporaryDirectory(prefix="bench-history-") as tmp:
         path = Path(tmp) / "list.db"
         fill(path, count)
@@ -335,9 +335,11 @@ def measure_listing(count: int = 100_000, rounds: int = 5) -> dict[str, float]:
             run()  # warm-up
         for i in range(rounds):
             for name in list(sides)[:: 1 if i % 2 == 0 else -1]:
-                started = time.perf_counter()
+                started, cpu = time.perf_counter(), time.process_time()
                 sides[name]()
                 got[name].append(time.perf_counter() - started)
+                if name == "table_s":
+                    got["table_cpu_s"].append(time.process_time() - cpu)
     return {name: statistics.median(values) for name, values in got.items()}
 
 
