@@ -19,7 +19,11 @@ after the screen was shown (the worker started in parallel is counted). Then ctr
 the tree is reaped. The sides alternate; medians. Goals (issue 25): wall and CPU ≤ 3× the
 bare app, tree memory ≤ 90 MiB.
 
-Run from the repository root: ``python bench/bench_first_screen.py [-n 7] [--dump]``.
+``--headless`` runs the same two apps with Textual's headless driver at 160×48 instead (no
+terminal; the screen is judged shown when the contract list has its modules and the form its
+fields, after the next refresh).
+
+Run from the repository root: ``python bench/bench_first_screen.py [-n 7] [--dump] [--headless]``.
 """
 
 from __future__ import annotations
@@ -58,6 +62,83 @@ Bare().run()
 #: What the first useful screen of ``playground`` on ./tools shows: contract names of the list
 #: and the first contract's parameter labels (its form).
 PLAYGROUND_EXPECT = ("slow_lookup", "check_stock", "sku * string", "limit * integer", "Run  ctrl+r")
+
+
+HEADLESS = """
+import sys
+from pathlib import Path
+from textual.app import App
+from textual.widgets import Footer, Header, Static
+
+def shown(app):
+    app.call_after_refresh(lambda: print("shown", flush=True))
+    app.set_timer(1.0, app.exit)
+
+if sys.argv[1] == "bare":
+    class Bare(App):
+        def compose(self):
+            yield Header()
+            yield Static("hello")
+            yield Footer()
+        def on_mount(self):
+            shown(self)
+    app = Bare()
+else:
+    import playground.tui.app as tui_app
+    from playground.tui.app import PlaygroundApp
+    from playground.tui.widgets.arg_form import ArgForm
+    from playground.tui.widgets.contract_list import ContractList
+
+    class Timed(PlaygroundApp):
+        CSS_PATH = str(Path(tui_app.__file__).with_name(PlaygroundApp.CSS_PATH))
+        def on_mount(self):
+            super().on_mount()
+            self._watch = self.set_interval(0.005, self._check)
+        def _check(self):
+            forms = self.query(ArgForm)
+            lists = self.query(ContractList)
+            if forms and forms.first().fields and lists and lists.first().root.children:
+                self._watch.stop()
+                shown(self)
+    app = Timed(tools=[sys.argv[2]], in_process=False)
+app.run(headless=True, size=(160, 48))
+"""
+
+
+def headless_run(side: str, env: dict[str, str]) -> dict[str, float]:
+    """One headless process (Textual's ``headless=True`` at 160×48) until the same screen."""
+    import subprocess
+
+    cmd = [sys.executable, "-c", HEADLESS, side, str(REPO / "tools")]
+    started = time.perf_counter()
+    child = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    line = child.stdout.readline()
+    wall = time.perf_counter() - started
+    cpu = tree_cpu_s(child.pid)
+    time.sleep(0.5)
+    memory = tree_memory_mib(child.pid)
+    child.stdout.read()
+    child.wait(60)
+    reap_all()
+    if line.strip() != "shown":
+        raise RuntimeError(f"headless {side}: no first screen (exit {child.returncode})")
+    return {"wall_s": wall, "cpu_s": cpu, **{f"{k}_mib": v for k, v in memory.items()}}
+
+
+def measure_headless(runs: int = 7) -> dict[str, dict[str, float]]:
+    """:func:`measure` without a terminal: Textual's headless driver at 160×48."""
+    adopt_orphans()
+    state = tempfile.mkdtemp(prefix="bench-first-screen-")
+    env = {**os.environ, "PYTHONPATH": str(REPO), "XDG_STATE_HOME": state}
+    for key in ("PYTHONDONTWRITEBYTECODE", "PLAYGROUND_IN_PROCESS"):
+        env.pop(key, None)
+    for side in ("bare", "playground"):
+        headless_run(side, env)  # warm-up
+    return alternate(
+        {side: (lambda side=side: headless_run(side, env)) for side in ("bare", "playground")},
+        runs,
+    )
 
 
 def screen_text(screen: pyte.Screen) -> str:
@@ -136,9 +217,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=7, help="runs per side (alternated)")
     parser.add_argument("--dump", action="store_true", help="print the warm-up runs' screens")
+    parser.add_argument("--headless", action="store_true", help="Textual's headless driver")
     opts = parser.parse_args()
-    figures = measure(opts.n, opts.dump)
-    print(f"first useful screen in a 160x48 pty, {opts.n} alternated runs, medians ({load()})")
+    figures = measure_headless(opts.n) if opts.headless else measure(opts.n, opts.dump)
+    where = "headless at 160x48" if opts.headless else "in a 160x48 pty"
+    print(f"first useful screen {where}, {opts.n} alternated runs, medians ({load()})")
     print(f"  {'side':<12}{'wall ms':>9}{'cpu ms':>9}{'PSS MiB':>9}{'USS MiB':>9}{'RSS MiB':>9}")
     for name, f in figures.items():
         print(

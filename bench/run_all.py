@@ -1,8 +1,8 @@
 """Every user-facing performance figure in one table: measured, peer, ratio, goal, met.
 
 Runs, in turn: :mod:`bench_first_screen` (the TUI until the contract list and the first
-contract's form are shown in a 160×48 pty, beside a bare Textual app; the memory of the whole
-process tree), :mod:`bench_call` (``call`` and ``call --mcp`` beside MCP Inspector's CLI as
+contract's form are shown in a 160×48 pty, then headless, beside a bare Textual app; the
+memory of the whole process tree), :mod:`bench_call` (``call`` and ``call --mcp`` beside MCP Inspector's CLI as
 npm installs it, the whole tree's CPU), :mod:`bench_gate` (the gate's validation and a full
 cache miss, beside raw jsonschema), :mod:`bench_eval_memory` (``eval`` of 100,000 generated
 cases in every output format) and :func:`bench_history.measure_listing` (listing 100,000
@@ -77,6 +77,24 @@ def tui_rows(runs: int) -> list[Row]:
             "≤ 90 MiB",
             pg["pss_mib"] <= 90,
         ),
+    ]
+
+
+def headless_rows(runs: int) -> list[Row]:
+    from bench_first_screen import measure_headless
+
+    f = measure_headless(runs)
+    pg, bare = f["playground"], f["bare"]
+    wall, cpu = pg["wall_s"] / bare["wall_s"], pg["cpu_s"] / bare["cpu_s"]
+    return [
+        Row(
+            "TUI until the contract list and the first form (headless 160×48)",
+            f"{_ms(pg['wall_s'])} wall, {_ms(pg['cpu_s'])} CPU, {pg['pss_mib']:.0f} MiB PSS",
+            f"bare Textual app {_ms(bare['wall_s'])}, {_ms(bare['cpu_s'])} CPU",
+            f"{wall:.1f}× wall, {cpu:.1f}× CPU",
+            "≤ 3× (wall and CPU)",
+            wall <= 3 and cpu <= 3,
+        )
     ]
 
 
@@ -207,12 +225,15 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer rounds, 20,000 eval cases")
     parser.add_argument("--write-readme", action="store_true", help="update README.md's table")
     parser.add_argument(
-        "--only", default="tui,call,gate,eval,history", help="comma-separated parts to run"
+        "--only",
+        default="tui,headless,call,gate,eval,history",
+        help="comma-separated parts to run",
     )
     opts = parser.parse_args()
     runs = 3 if opts.quick else 7
     parts: dict[str, Callable[[], list[Row]]] = {
         "tui": lambda: tui_rows(runs),
+        "headless": lambda: headless_rows(runs),
         "call": lambda: call_rows(runs),
         "gate": lambda: gate_rows(5 if opts.quick else 15),
         "eval": lambda: eval_rows(20_000 if opts.quick else 100_000),
