@@ -9,6 +9,8 @@ cases in every output format) and :func:`bench_history.measure_listing` (listing
 history entries). Each benchmark alternates its sides and reports medians; the machine's load
 is printed with the table (a loaded machine stretches wall times, not CPU times).
 
+Each part's rows are kept in ``.bench/run_all.json``; the table printed lists every part as
+last measured, so ``--only history`` measures one part again and prints the whole table.
 ``--write-readme`` replaces the table in README.md between ``<!-- bench:start -->`` and
 ``<!-- bench:end -->`` (the README's performance table is this script's output, never edited
 by hand). ``--quick`` runs fewer rounds and 20,000 eval cases (for a check, not a figure).
@@ -20,10 +22,12 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import Any
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -199,6 +203,18 @@ def history_rows(rounds: int) -> list[Row]:
     ]
 
 
+SAVED = REPO / ".bench" / "run_all.json"
+
+
+def _load_saved() -> dict[str, dict[str, Any]]:
+    """The rows of each part as last measured (``.bench/run_all.json``), ``{}`` when none."""
+    try:
+        data: dict[str, dict[str, Any]] = json.loads(SAVED.read_text(encoding="utf-8"))
+        return data
+    except (OSError, ValueError):
+        return {}
+
+
 HEAD = ["what the user waits for", "measured", "peer / floor", "ratio", "goal", "met"]
 
 
@@ -239,17 +255,31 @@ def main() -> None:
         "eval": lambda: eval_rows(20_000 if opts.quick else 100_000),
         "history": lambda: history_rows(3 if opts.quick else 5),
     }
-    rows: list[Row] = []
-    loads = [os.getloadavg()[0]]
+    saved = _load_saved()
     for name in opts.only.split(","):
         print(f"running {name} ...", file=sys.stderr, flush=True)
-        rows += parts[name]()
-        loads.append(os.getloadavg()[0])
-    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+        load_before = os.getloadavg()[0]
+        rows = parts[name]()
+        saved[name] = {
+            "rows": [asdict(r) for r in rows],
+            "when": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "load": [load_before, os.getloadavg()[0]],
+            "quick": opts.quick,
+        }
+        SAVED.parent.mkdir(exist_ok=True)
+        SAVED.write_text(json.dumps(saved, ensure_ascii=False, indent=1), encoding="utf-8")
+    # the table: every part, in order, as last measured (this run's parts, and earlier ones)
+    shown = [name for name in parts if name in saved]
+    rows = [Row(**r) for name in shown for r in saved[name]["rows"]]
+    loads = [x for name in shown for x in saved[name]["load"]]
+    times = sorted({saved[name]["when"] for name in shown})
+    when = times[0] if len(times) == 1 else f"{times[0]} to {times[-1]}"
+    quick = [name for name in shown if saved[name].get("quick")]
     caption = (
         f"Measured by `python bench/run_all.py` on {when}, Python {sys.version.split()[0]}, "
         f"{os.cpu_count()} cores, 1-minute load {min(loads):.1f}–{max(loads):.1f} during the run "
         "(medians of alternated runs; wall times stretch under load, CPU times much less)."
+        + (f" Quick runs (fewer rounds): {', '.join(quick)}." if quick else "")
     )
     text = markdown(rows, caption)
     print(text)
