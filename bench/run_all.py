@@ -26,9 +26,9 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
