@@ -255,11 +255,11 @@ def main() -> None:
         "eval": lambda: eval_rows(20_000 if opts.quick else 100_000),
         "history": lambda: history_rows(3 if opts.quick else 5),
     }
-    saved = _load_saved()
-    for name in opts.only.split(","):
+    for name in [n for n in opts.only.split(",") if n]:
         print(f"running {name} ...", file=sys.stderr, flush=True)
         load_before = os.getloadavg()[0]
         rows = parts[name]()
+        saved = _load_saved()  # read again: another run may have saved a part meanwhile
         saved[name] = {
             "rows": [asdict(r) for r in rows],
             "when": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -269,6 +269,7 @@ def main() -> None:
         SAVED.parent.mkdir(exist_ok=True)
         SAVED.write_text(json.dumps(saved, ensure_ascii=False, indent=1), encoding="utf-8")
     # the table: every part, in order, as last measured (this run's parts, and earlier ones)
+    saved = _load_saved()
     shown = [name for name in parts if name in saved]
     rows = [Row(**r) for name in shown for r in saved[name]["rows"]]
     loads = [x for name in shown for x in saved[name]["load"]]
