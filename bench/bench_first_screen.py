@@ -72,7 +72,7 @@ from textual.widgets import Footer, Header, Static
 
 def shown(app):
     def say():  # past Textual's capture of print(); the exit only once it is said
-        sys.__stdout__.write("shown\n")
+        sys.__stdout__.write("shown\\n")
         sys.__stdout__.flush()
         app.set_timer(1.0, app.exit)
     app.call_after_refresh(say)
