@@ -241,6 +241,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer rounds, 20,000 eval cases")
     parser.add_argument("--write-readme", action="store_true", help="update README.md's table")
     parser.add_argument(
+        "--eval-cases", type=int, default=0, help="cases for eval (default 100,000; 20,000 quick)"
+    )
+    parser.add_argument(
         "--only",
         default="tui,headless,call,gate,eval,history",
         help="comma-separated parts to run",
@@ -252,7 +255,7 @@ def main() -> None:
         "headless": lambda: headless_rows(runs),
         "call": lambda: call_rows(runs),
         "gate": lambda: gate_rows(5 if opts.quick else 15),
-        "eval": lambda: eval_rows(20_000 if opts.quick else 100_000),
+        "eval": lambda: eval_rows(opts.eval_cases or (20_000 if opts.quick else 100_000)),
         "history": lambda: history_rows(3 if opts.quick else 5),
     }
     for name in [n for n in opts.only.split(",") if n]:
