@@ -155,6 +155,7 @@ def test_table_prints_each_failing_question_as_it_is_judged(tmp_path, monkeypatc
         return report
 
     monkeypatch.setattr(evaluate_module, "evaluate", spy)
+    monkeypatch.setenv("COLUMNS", "200")  # no reason folded over two lines
     result = runner.invoke(app, ["eval", str(cases), "--tools", str(SHOP)])
     assert result.exit_code == 0, result.stderr
     out = result.stdout
