@@ -180,25 +180,32 @@ def _cases() -> dict[str, Callable[[], None]]:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--number", type=int, default=2000, help="calls per measurement")
-    parser.add_argument("--rounds", type=int, default=15, help="alternated rounds (medians)")
-    opts = parser.parse_args()
-
+def measure(number: int = 2000, rounds: int = 15) -> tuple[dict[str, float], dict[str, float]]:
+    """(median CPU µs per call, median wall µs per call) per case, ``rounds`` alternated
+    rounds of ``number`` calls each."""
     cases = _cases()
     names = list(cases)
     cpu: dict[str, list[float]] = {n: [] for n in names}
     wall: dict[str, list[float]] = {n: [] for n in names}
     for n in names:  # warm-up round, not recorded
-        _measure(cases[n], max(1, opts.number // 4))
-    for r in range(opts.rounds):
+        _measure(cases[n], max(1, number // 4))
+    for r in range(rounds):
         for n in names if r % 2 == 0 else reversed(names):
-            c, w = _measure(cases[n], opts.number)
+            c, w = _measure(cases[n], number)
             cpu[n].append(c)
             wall[n].append(w)
     med_cpu = {n: statistics.median(v) for n, v in cpu.items()}
     med_wall = {n: statistics.median(v) for n, v in wall.items()}
+    return med_cpu, med_wall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--number", type=int, default=2000, help="calls per measurement")
+    parser.add_argument("--rounds", type=int, default=15, help="alternated rounds (medians)")
+    opts = parser.parse_args()
+    med_cpu, med_wall = measure(opts.number, opts.rounds)
+    names = list(med_cpu)
 
     print(
         f"python {sys.version.split()[0]}; {opts.rounds} alternated rounds x {opts.number} calls;"

@@ -295,6 +295,58 @@ def bench_cli(path: Path, rounds: int) -> None:
         print(f"  {label:<36} {wall:8.1f} ms   beyond start-up {wall - base:8.1f} ms")
 
 
+def measure_listing(count: int = 100_000, rounds: int = 5) -> dict[str, float]:
+    """Medians over ``rounds`` alternated rounds on a file of ``count`` entries:
+    ``table_s`` / ``table_cpu_s`` -- wall / CPU seconds of every entry's table lines in this
+    process (what ``history -n 0`` prints, streamed to a buffer); ``cli_s`` -- ``playground history -n 0`` end to end in a subprocess
+    (stdout to /dev/null); ``help_s`` -- ``playground --help`` (start-up alone)."""
+    import os
+    import subprocess
+
+    from playground.cli import render
+    from playground.cli.cmd_history import _table_lines
+    from playground.history.queries import Query
+    from playground.history.store import HistoryStore
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    every = Query(limit=None)
+    got: dict[str, list[float]] = {"table_s": [], "table_cpu_s": [], "cli_s": [], "help_s": []}
+    with tempfile.TemporaryDirectory(prefix="bench-history-") as tmp:
+        path = Path(tmp) / "list.db"
+        fill(path, count)
+
+        def table() -> None:
+            store = HistoryStore(path)
+            store.connection()
+            _sink(
+                _table_lines(
+                    store.summary_rows(every), store.summary_shape(every), render.console()
+                )
+            )
+            store.close()
+
+        def cli(*args: str) -> Callable[[], None]:
+            cmd = [sys.executable, "-m", "playground", *args]
+            return lambda: subprocess.run(cmd, stdout=subprocess.DEVNULL, env=env, check=True)
+
+        sides = {
+            "table_s": table,
+            "cli_s": cli("history", "--history", str(path), "-n", "0"),
+            "help_s": cli("--help"),
+        }
+        for run in sides.values():
+            run()  # warm-up
+        for i in range(rounds):
+            for name in list(sides)[:: 1 if i % 2 == 0 else -1]:
+                started, cpu = time.perf_counter(), time.process_time()
+                sides[name]()
+                got[name].append(time.perf_counter() - started)
+                if name == "table_s":
+                    got["table_cpu_s"].append(time.process_time() - cpu)
+    return {name: statistics.median(values) for name, values in got.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=300, help="calls per side (default 300)")

@@ -28,7 +28,7 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from playground.batch.evalcases import ERROR, SKIPPED
+from playground.batch.evalcases import ERROR, SKIPPED, CaseResult
 from playground.batch.evaluate import EvalReport
 
 MAX_NAME = 80
@@ -43,6 +43,48 @@ def _case_name(label: str, question: str) -> str:
     if len(q) > MAX_NAME:
         q = q[: MAX_NAME - 1] + "…"
     return f"{label}: {q}"
+
+
+def testcase_element(r: CaseResult) -> tuple[ET.Element, str]:
+    """The ``<testcase>`` element of one judged case and its kind: ``"passed"``,
+    ``"failure"``, ``"error"`` (router error) or ``"skipped"``."""
+    seconds = r.duration_ms / 1000
+    case = ET.Element(
+        "testcase",
+        classname=f"eval.{r.case.expect_tool or 'none'}",
+        name=_case_name(r.case.label, r.case.question),
+        time=f"{seconds:.3f}",
+    )
+    if r.passed:
+        return case, "passed"
+    detail = "\n".join(
+        [
+            f"question: {r.case.question}",
+            f"expected: {r.case.expect_tool or '(none)'}"
+            + (
+                f" {json.dumps(r.case.expect_args, ensure_ascii=False)}"
+                if r.case.expect_args
+                else ""
+            ),
+            f"chosen: {r.choice}"
+            + (
+                f" {json.dumps(r.chosen_args, ensure_ascii=False, default=repr)}"
+                if r.chosen
+                else ""
+            ),
+        ]
+    )
+    if r.category == ERROR:
+        kind = "error"
+        el = ET.SubElement(case, "error", message=r.reason(), type="router_error")
+    elif r.category == SKIPPED:
+        kind = "skipped"
+        el = ET.SubElement(case, "skipped", message=r.reason())
+    else:
+        kind = "failure"
+        el = ET.SubElement(case, "failure", message=r.reason(), type=r.category)
+    el.text = detail
+    return case, kind
 
 
 def suite_element(report: EvalReport, name: str | None = None) -> ET.Element:
@@ -61,44 +103,12 @@ def suite_element(report: EvalReport, name: str | None = None) -> ET.Element:
     failures = errors = skipped = 0
     total_s = 0.0
     for r in report.results:
-        seconds = r.duration_ms / 1000
-        total_s += seconds
-        case = ET.SubElement(
-            suite,
-            "testcase",
-            classname=f"eval.{r.case.expect_tool or 'none'}",
-            name=_case_name(r.case.label, r.case.question),
-            time=f"{seconds:.3f}",
-        )
-        if r.passed:
-            continue
-        detail = "\n".join(
-            [
-                f"question: {r.case.question}",
-                f"expected: {r.case.expect_tool or '(none)'}"
-                + (
-                    f" {json.dumps(r.case.expect_args, ensure_ascii=False)}"
-                    if r.case.expect_args
-                    else ""
-                ),
-                f"chosen: {r.choice}"
-                + (
-                    f" {json.dumps(r.chosen_args, ensure_ascii=False, default=repr)}"
-                    if r.chosen
-                    else ""
-                ),
-            ]
-        )
-        if r.category == ERROR:
-            errors += 1
-            el = ET.SubElement(case, "error", message=r.reason(), type="router_error")
-        elif r.category == SKIPPED:
-            skipped += 1
-            el = ET.SubElement(case, "skipped", message=r.reason())
-        else:
-            failures += 1
-            el = ET.SubElement(case, "failure", message=r.reason(), type=r.category)
-        el.text = detail
+        case, kind = testcase_element(r)
+        suite.append(case)
+        total_s += r.duration_ms / 1000
+        failures += kind == "failure"
+        errors += kind == "error"
+        skipped += kind == "skipped"
     for problem in report.problems:
         errors += 1
         case = ET.SubElement(

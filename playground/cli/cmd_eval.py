@@ -247,6 +247,10 @@ def eval_cases(
     stream = fmt is CiFormat.jsonl and not compare_with
     # one router, one run: nothing per case is kept (flat memory over 100,000 cases)
     side_by_side = len(routers) > 1 or repeat > 1
+    # table, json and junit of one run: each case written (or spooled) as judged, not kept
+    from playground.cli.eval_sinks import sink_for
+
+    sink = sink_for(fmt.value) if not (stream or compare_with or side_by_side or html) else None
     with boundary():
         check_html_target(html)
         if compare_with and len(routers) > 1:
@@ -286,6 +290,8 @@ def eval_cases(
         for index, (label, target, chosen) in enumerate(runs):
             limit = rpm if rpm is not None else chosen.capabilities.default_rpm
             bar, callback = _progress(f"eval {label}", _count_cases(cases) * repeat)
+            if sink is not None:
+                sink.start(str(cases), str(getattr(chosen, "name", "")), target.registry.names())
             run = functools.partial(
                 evaluate,
                 target,
@@ -295,8 +301,8 @@ def eval_cases(
                 rpm=limit,
                 label=label,
                 # the page lists every case; the side-by-side table compares them
-                keep_results=not stream or html is not None or side_by_side,
-                on_result=_echo_result(label) if stream else None,
+                keep_results=not (stream or sink) or html is not None or side_by_side,
+                on_result=_echo_result(label) if stream else (sink.add if sink else None),
                 on_problem=_echo_problem(label) if stream and index == 0 else None,
                 jobs=jobs,
                 repeat=repeat,
@@ -319,6 +325,8 @@ def eval_cases(
         if stream or not all(map(no_case_judged, reports)):  # rates of nothing: the error alone
             if side_by_side:
                 _emit_side_by_side(fmt, reports, misses, price_table, streamed=stream)
+            elif sink is not None:
+                sink.finish(reports[0], misses)
             else:
                 _emit(fmt, reports, comparison, misses, streamed=stream)
             save_html(html, functools.partial(_html_page, reports, comparison))
@@ -490,24 +498,11 @@ def _emit(
         _print_tables(reports, comparison)
 
 
-def _print_tables(reports: list[Any], comparison: Any) -> None:
+def _rates_table(m: Any, comparison: Any) -> Any:
+    """The rates table of metrics ``m``: rate and count, or base, compare and Δ beside
+    ``comparison``'s other run (a Rich ``Table``)."""
     from rich import box
     from rich.table import Table
-    from rich.text import Text
-
-    from playground.cli.render import console as make_console
-
-    console = make_console()  # markup off; 120 columns when piped
-    base = reports[0]
-    m = base.metrics
-    console.print(
-        Text(
-            f"eval {Path(base.source).name or 'cases'} · router {base.router} · "
-            f"{len(base.tools)} tools · {m.total} cases ({m.should_use} should-use, "
-            f"{m.should_not_use} should-not-use)",
-            style="bold",
-        )
-    )
 
     rates = Table(title="rates", box=box.SIMPLE_HEAD, title_justify="left")
     rates.add_column("metric")
@@ -543,7 +538,32 @@ def _print_tables(reports: list[Any], comparison: Any) -> None:
         for key, value in m.rates().items():
             num, den = fractions[key]
             rates.add_row(names[key], _pct(value), f"{num}/{den}")
-    console.print(rates)
+    return rates
+
+
+def _print_tables(
+    reports: list[Any], comparison: Any, *, streamed_failures: int | None = None
+) -> None:
+    """The rates, per-tool, confusion and failing-question tables of ``reports``.
+    ``streamed_failures``: the run's failing questions were printed as judged (how many): the
+    title line was printed first and the failing questions are not listed again."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    from playground.cli.render import console as make_console
+
+    console = make_console()  # markup off; 120 columns when piped
+    base = reports[0]
+    m = base.metrics
+    counts = f"{m.total} cases ({m.should_use} should-use, {m.should_not_use} should-not-use)"
+    if streamed_failures is None:
+        title = f"eval {Path(base.source).name or 'cases'} · router {base.router} · "
+        console.print(Text(f"{title}{len(base.tools)} tools · {counts}", style="bold"))
+    else:
+        console.print(Text(counts, style="bold"))
+
+    console.print(_rates_table(m, comparison))
 
     for report in reports:
         suffix = f" ({report.label})" if comparison else ""
@@ -590,6 +610,8 @@ def _print_tables(reports: list[Any], comparison: Any) -> None:
         console.print(confusion)
 
         failures = report.failures
+        if streamed_failures:
+            console.print(Text(f"failing questions: {streamed_failures} (listed above)"))
         if failures:
             table = Table(
                 title=f"failing questions{suffix}: {len(failures)}",

@@ -125,8 +125,6 @@ def open_tui(
     worker process; ``history`` / ``no_history``: the history file, or none; ``mcp``: MCP server
     specs (``--mcp*``; with servers, ./tools is loaded only when ``--tools`` is given). A
     non-zero int the app returns is the exit code."""
-    from playground.tui.app import run_tui
-
     with boundary():
         extra: dict[str, Any] = {}
         if history is not None:
@@ -138,6 +136,15 @@ def open_tui(
             extra["mcp"] = list(mcp)
         else:
             paths = [str(p) for p in tools_paths(tools)]
+            if not wants_in_process(in_process):
+                # the worker starts now and imports the tools while Textual is imported and
+                # the first screen is built (in parallel on a second core); the app collects
+                # its answer when it loads the tools
+                from playground.sources.worker import WorkerSource
+
+                extra["source"] = WorkerSource(paths)
+        from playground.tui.app import run_tui
+
         run_tui(tools=paths, in_process=in_process, **extra)
 
 

@@ -58,15 +58,22 @@ def cache_dir() -> Path:
     return base / ".cache" / "tool-playground"
 
 
+#: ``sys.path`` as this module found it: the folders packages are installed in. The tool
+#: folders the registry puts on ``sys.path`` later are left out of :func:`environment_stamp`
+#: (else the worker process, which has them, and the playground process, which has not, would
+#: each remove the other's remembered file and compute it again on every start).
+_PACKAGE_PATH = tuple(sys.path)
+
+
 def environment_stamp() -> str:
     """A digest of what decides which packages Python imports here: ``sys.version``,
-    ``sys.prefix`` and the modification time (ns) of every folder on ``sys.path`` except the
-    working directory. Installing, upgrading or removing a package adds or removes entries in
-    its ``site-packages`` folder, which changes that folder's modification time, so the stamp
-    changes with the installed packages; reading it costs a few ``stat`` calls."""
+    ``sys.prefix`` and the modification time (ns) of every folder of :data:`_PACKAGE_PATH`
+    except the working directory. Installing, upgrading or removing a package adds or removes
+    entries in its ``site-packages`` folder, which changes that folder's modification time, so
+    the stamp changes with the installed packages; reading it costs a few ``stat`` calls."""
     parts = [sys.version, sys.prefix]
     cwd = os.getcwd()
-    for entry in sys.path:
+    for entry in _PACKAGE_PATH:
         if not entry or entry == cwd:
             continue
         with contextlib.suppress(OSError):

@@ -194,9 +194,48 @@ def _has_children() -> bool:
     return False
 
 
+def _children_files(pid: int) -> list[int] | None:
+    """The children of ``pid`` from ``/proc/PID/task/*/children`` (``[]`` when it has ended;
+    ``None`` when the kernel has no such file: scan ``/proc`` instead)."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except FileNotFoundError:
+        return []
+    except OSError:
+        return None
+    found: list[int] = []
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children", "rb") as fh:
+                found += [int(x) for x in fh.read().split()]
+        except FileNotFoundError:
+            if not os.path.exists(f"/proc/{pid}/task/{task}"):
+                continue  # the thread ended
+            return None
+        except OSError:
+            return None
+    return found
+
+
 def descendants(pid: int, keep: frozenset[int] = frozenset()) -> list[int]:
     """The processes below ``pid`` (children, theirs, ...), leaving out ``keep`` and what is
-    below them."""
+    below them. Walks the ``children`` files of the tree itself (a few reads) where the kernel
+    has them, else reads every process's parent from ``/proc``."""
+    found: list[int] = []
+    stack = [pid]
+    while stack:
+        below = _children_files(stack.pop())
+        if below is None:
+            return _descendants_by_scan(pid, keep)
+        for child in below:
+            if child not in keep:
+                found.append(child)
+                stack.append(child)
+    return found
+
+
+def _descendants_by_scan(pid: int, keep: frozenset[int]) -> list[int]:
+    """:func:`descendants` from every process's parent (``/proc/*/stat``)."""
     children: dict[int, list[int]] = {}
     for child, parent in _parents().items():
         children.setdefault(parent, []).append(child)
@@ -487,6 +526,12 @@ class Loader:
         """End what the stopped runner's body had started (re-parented to this subreaper),
         sparing the spare runner; the reply's ``notes`` say how many."""
         keep = frozenset([*WATCHDOG, *([self.spare[0]] if self.spare is not None else [])])
+        # reap the killed runner first: its children are ours from then on, and a runner
+        # that had none leaves nothing to scan for again and nothing to wait for
+        deadline = time.monotonic() + 0.5
+        with contextlib.suppress(ChildProcessError):
+            while os.waitpid(runner_pid, os.WNOHANG)[0] == 0 and time.monotonic() < deadline:
+                time.sleep(0.0002)
         ended = end_descendants(keep, uncounted=frozenset([runner_pid, *self.killed]))
         self.killed.clear()  # reaped by end_descendants
         if ended:

@@ -134,12 +134,16 @@ class PlaygroundApp(App[None]):
         history: str | None = None,
         no_history: bool = False,
         mcp: list[Any] | None = None,
+        source: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.tools = list(tools) if tools else None
         self.mcp = list(mcp or [])
         self.pg = playground
+        #: a worker source already loading ``tools`` (started by the CLI before Textual was
+        #: imported); the first load collects it
+        self._started_source = source
         self._main_thread = threading.get_ident()
         #: ``--history`` and ``--no-history``: the store is opened by :attr:`history`.
         self._history_option = (history, no_history)
@@ -301,8 +305,13 @@ class PlaygroundApp(App[None]):
 
         registry.get(self.router_name)  # import the router's module here, off the UI thread
 
+        source, self._started_source = self._started_source, None
         if not self.mcp:
-            self.post_message(self.Loaded(open_playground(tools, in_process=self.in_process), keep))
+            if source is not None and (self.in_process or keep):
+                source.close()  # the first load is not this one: the source is not for it
+                source = None
+            pg = open_playground(tools, in_process=self.in_process, source=source)
+            self.post_message(self.Loaded(pg, keep))
             return
         # a reload (ctrl+l) reconnects the MCP servers too: _loaded closes the old playground
         from playground.sources.mcp_source import add_mcp_servers, start_mcp_servers
@@ -907,14 +916,21 @@ def run_tui(
     history: str | None = None,
     no_history: bool = False,
     mcp: list[Any] | None = None,
+    source: Any = None,
 ) -> None:
     """Open the TUI on ``tools`` (files or folders of tool modules; default ``./tools``).
     ``in_process``: run bodies in this process (default: a worker process, or
     ``PLAYGROUND_IN_PROCESS=1``); ``history``: the history file (default:
     ``PLAYGROUND_HISTORY``, else ``.playground/history.db``); ``no_history``: record nothing;
-    ``mcp``: MCP server specs (``core.mcp_config.McpServerSpec``), each a tool source."""
+    ``mcp``: MCP server specs (``core.mcp_config.McpServerSpec``), each a tool source;
+    ``source``: a :class:`~playground.sources.worker.WorkerSource` already loading ``tools``."""
     PlaygroundApp(
-        tools=tools, in_process=in_process, history=history, no_history=no_history, mcp=mcp
+        tools=tools,
+        in_process=in_process,
+        history=history,
+        no_history=no_history,
+        mcp=mcp,
+        source=source,
     ).run()
     # What the app held (records with their values, wire JSON) is garbage now; the collector's
     # passes over it at interpreter exit made ctrl+q take over a second after a 30 MB result.

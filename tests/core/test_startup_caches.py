@@ -40,7 +40,7 @@ def test_a_new_stamp_recomputes_and_drops_the_old_file(
 ):
     site = tmp_path / "site-packages"
     site.mkdir()
-    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(declcache, "_PACKAGE_PATH", (str(site), *declcache._PACKAGE_PATH))
     values = iter(["old", "new"])
     assert declcache.remembered("fact", lambda: next(values)) == "old"
     before = declcache.environment_stamp()
@@ -49,6 +49,22 @@ def test_a_new_stamp_recomputes_and_drops_the_old_file(
     assert declcache.environment_stamp() != before
     assert declcache.remembered("fact", lambda: next(values)) == "new"
     assert len(list((isolated_cache / "env").glob("fact-*"))) == 1
+
+
+def test_a_tool_folder_put_on_sys_path_later_keeps_the_stamp(
+    isolated_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The worker puts the tool folders on ``sys.path``; the playground process does not. Both
+    must read the same remembered file, not remove each other's on every start."""
+    before = declcache.environment_stamp()
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    monkeypatch.syspath_prepend(str(tools))
+    (tools / "new_tool.py").write_text("")  # what editing the tools does to the folder
+    assert declcache.environment_stamp() == before
+    values = iter(["first", "again"])
+    assert declcache.remembered("fact", lambda: next(values)) == "first"
+    assert declcache.remembered("fact", lambda: next(values)) == "first"
 
 
 def test_an_unwritable_cache_still_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
