@@ -102,9 +102,9 @@ class TableSink(EvalSink):
         sys.stdout.flush()
 
     def finish(self, report: EvalReport, misses: dict[str, list[str]]) -> None:
-        from playground.cli.cmd_eval import _print_tables
+        from playground.cli.eval_tables import print_tables
 
-        _print_tables([report], None, streamed_failures=self.failed)
+        print_tables([report], None, streamed_failures=self.failed)
 
 
 class JsonSink(EvalSink):

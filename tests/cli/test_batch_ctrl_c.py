@@ -42,7 +42,7 @@ def interrupt_after_first_line(args: list[str], cwd: Path) -> tuple[list[str], s
     line is written; ``(stdout lines, stderr, exit code, seconds from ctrl+c to exit)``."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("PLAYGROUND_IN_PROCESS", None)
-    proc = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-m", "playground", *args, "--format", "jsonl"],
         cwd=cwd,
         env=env,
@@ -50,19 +50,20 @@ def interrupt_after_first_line(args: list[str], cwd: Path) -> tuple[list[str], s
         stderr=subprocess.PIPE,
         text=True,
         preexec_fn=sigint_as_in_a_terminal,
-    )
-    assert proc.stdout is not None
-    first = proc.stdout.readline()
-    assert first, proc.communicate(timeout=30)[1]
-    proc.send_signal(signal.SIGINT)
-    sent = time.monotonic()
-    # read(), not communicate(): lines already in the reader's buffer are kept (communicate
-    # reads the pipe itself); stderr is one or two lines, so reading stdout first cannot block
-    rest = proc.stdout.read()
-    took = time.monotonic() - sent
-    assert proc.stderr is not None
-    err = proc.stderr.read()
-    proc.wait(30)
+    ) as proc:  # the pipes are closed on the way out
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert first, proc.communicate(timeout=30)[1]
+        proc.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        # read(), not communicate(): lines already in the reader's buffer are kept
+        # (communicate reads the pipe itself); stderr is one or two lines, so reading stdout
+        # first cannot block
+        rest = proc.stdout.read()
+        took = time.monotonic() - sent
+        assert proc.stderr is not None
+        err = proc.stderr.read()
+        proc.wait(30)
     return [first.rstrip("\n"), *rest.splitlines()], err, proc.returncode, took
 
 
