@@ -75,9 +75,18 @@ def toggle_in_process(app: PlaygroundState) -> None:
 MODEL_PREFIX = "model "
 
 
-def palette_commands(app: PlaygroundState) -> list[tuple[str, Callable[[], object], str]]:
+#: A palette command: its name, what it runs, its help line.
+Command = tuple[str, Callable[[], object], str]
+
+
+def palette_commands(app: PlaygroundState) -> list[Command]:
     """``(name, callback, help)`` for every palette command of ``app`` (a PlaygroundApp)."""
-    commands: list[tuple[str, Callable[[], object], str]] = [
+    return _session_commands(app) + _view_commands(app) + _router_commands(app)
+
+
+def _session_commands(app: PlaygroundState) -> list[Command]:
+    """Run, the tools, the cache, the tool source, the MCP log, the value, the router."""
+    return [
         (
             "Run",
             partial(app.run_action, "run"),
@@ -123,6 +132,12 @@ def palette_commands(app: PlaygroundState) -> list[tuple[str, Callable[[], objec
             f"Switch Ask and Evaluate to the next router: {', '.join(registry.names())} "
             f"(now {app.router}) (F9)",
         ),
+    ]
+
+
+def _view_commands(app: PlaygroundState) -> list[Command]:
+    """Open each mode, the help screen, the copy / save dialog."""
+    return [
         (
             "Open Call",
             partial(app.run_action, "mode('call')"),
@@ -143,8 +158,6 @@ def palette_commands(app: PlaygroundState) -> list[tuple[str, Callable[[], objec
             partial(app.run_action, "mode('evaluate')"),
             "Run a routing case file; rates, confusion, lint (F4)",
         ),
-    ]
-    commands += [
         (
             "Help: keys",
             partial(app.run_action, "help"),
@@ -156,6 +169,11 @@ def palette_commands(app: PlaygroundState) -> list[tuple[str, Callable[[], objec
             "Copy or save the wire JSON, the record, the declaration or the episode (ctrl+s)",
         ),
     ]
+
+
+def _router_commands(app: PlaygroundState) -> list[Command]:
+    """``Router:``, ``Compare with:``, and the current router's ``Mode:`` and ``Model:``."""
+    commands: list[Command] = []
     for spec in registry.specs():
         commands.append((f"Router: {spec.name}", partial(set_router, app, spec.name), spec.summary))
         if spec.name != app.router.name:
@@ -190,9 +208,7 @@ def palette_commands(app: PlaygroundState) -> list[tuple[str, Callable[[], objec
     return commands
 
 
-def typed_model_command(
-    app: PlaygroundState, query: str
-) -> tuple[str, Callable[[], object], str] | None:
+def typed_model_command(app: PlaygroundState, query: str) -> Command | None:
     """The ``Model: NAME`` command for a query ``model NAME`` when the current router has
     models, else ``None``."""
     if not query.lower().startswith(MODEL_PREFIX) or not query[len(MODEL_PREFIX) :].strip():
