@@ -10,12 +10,7 @@ import grimp
 
 #: Circles another change removes; listed so this test can land first. Each entry must still be
 #: a component of the graph or vanish, never grow.
-ALLOWED: frozenset[frozenset[str]] = frozenset(
-    {
-        # PlaygroundApp's palette commands and the app (the TUI refactor of issue 22 item 4)
-        frozenset({"playground.tui.app", "playground.tui.commands"}),
-    }
-)
+ALLOWED: frozenset[frozenset[str]] = frozenset()
 
 
 def strongly_connected(graph: grimp.ImportGraph) -> list[list[str]]:

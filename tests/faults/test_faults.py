@@ -185,6 +185,7 @@ async def test_tui_shows_a_record_for_the_regex_and_os_exit_and_stays_responsive
     tmp_path, monkeypatch
 ):
     from playground.tui.app import PlaygroundApp
+    from playground.tui.commands import save_value, toggle_in_process
     from playground.tui.views.call_view import CallView
     from playground.tui.widgets.record_view import RecordView
 
@@ -220,13 +221,13 @@ async def test_tui_shows_a_record_for_the_regex_and_os_exit_and_stays_responsive
         await settle(app, pilot)
         assert time.monotonic() - started < 5 + 15
         monkeypatch.chdir(tmp_path)
-        app.action_save_value()
+        save_value(app)  # the palette's "Save value to a file"
         saved = list(tmp_path.glob("playground-*-big_result.json"))
         assert len(saved) == 1 and json.loads(saved[0].read_text()) == "z" * 200_000
         await pilot.press("f2")  # still answers keys
         await settle(app, pilot)
         assert app.mode_name == "ask"
-        app.action_toggle_in_process()  # the palette's "Tool source: in-process"
+        toggle_in_process(app)  # the palette's "Tool source: in-process"
         await settle(app, pilot)
         assert app.pg.in_process and app.pg.gate.call("healthy", {}).source == "in-process"
         assert "bodies: in-process" in app.sub_title

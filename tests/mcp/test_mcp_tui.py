@@ -9,6 +9,7 @@ import pytest
 from playground.sources.mcp_config import server_specs
 from playground.sources.mcp_source import McpSource
 from playground.tui.app import PlaygroundApp
+from playground.tui.commands import save_value
 from playground.tui.views.call_view import CallView
 from playground.tui.widgets.record_view import RecordView
 from tests.mcp.servers import FAULTY_SERVER, SHOP_SERVER, stdio_line
@@ -142,7 +143,7 @@ async def test_an_image_result_is_named_and_saved_as_the_bytes_sent(tmp_path, mo
         await settle(app, pilot)
         record_view = app.query_one(RecordView)
         assert "2 media block(s) (image/png, audio/wav)" in record_view.fields["status"]
-        app.action_save_value()
+        save_value(app)  # the palette's "Save value to a file"
         await pilot.pause()
     saved = sorted(p.name for p in tmp_path.iterdir())
     assert saved == [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from playground.tui.app import PlaygroundApp
+from playground.tui.router_choice import set_router_mode
 from playground.tui.views.ask_view import AskView
 from playground.tui.views.call_view import CallView
 from playground.tui.widgets.record_view import RecordView
@@ -101,10 +102,10 @@ async def test_switching_to_gemini_without_a_key_stays_offline(tools_dir, monkey
         await settle(app, pilot)
         await pilot.press("f9")
         await pilot.pause()
-        assert app.router_name == "offline"
+        assert app.router.name == "offline"
         assert any("GEMINI_API_KEY" in message for message in seen)
-        app.set_router_mode("ANY")  # the offline router has no modes: refused, nothing changes
-        assert app.router_pick.mode is None and app.router_modes == {}
+        set_router_mode(app, "ANY")  # the offline router has no modes: refused, nothing changes
+        assert app.router.mode is None and app.router_modes == {}
 
 
 async def test_run_with_repair_opens_the_step_through(tools_dir):

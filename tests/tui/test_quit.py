@@ -81,7 +81,7 @@ from playground.tui.app import PlaygroundApp
 
 async def drive(pilot):
     app = pilot.app
-    while not any(w.name == "_load_worker" for w in app.workers):
+    while not any(w.group == "load" for w in app.workers):
         await pilot.pause()
     sys.__stdout__.write("loading\n")
     sys.__stdout__.flush()

@@ -8,6 +8,12 @@ import pytest
 from playground.routing import registry
 from playground.tui.app import PlaygroundApp
 from playground.tui.commands import palette_commands, typed_model_command
+from playground.tui.router_choice import (
+    set_compare_router,
+    set_router,
+    set_router_mode,
+    set_router_model,
+)
 from tests.routing.echo_router import SPEC as ECHO
 from tests.tui.helpers import SIZE, capture_notifications, settle
 
@@ -33,7 +39,7 @@ async def test_f9_skips_a_router_without_key_and_reaches_the_registered_one(tool
         # offline → gemini, openai, anthropic have no key, openai-compatible no URL → echo
         await pilot.press("f9")
         await pilot.pause()
-        assert app.router_name == "echo"
+        assert app.router.name == "echo"
         assert any("GEMINI_API_KEY" in message for message in seen)
         await pilot.press("f2")
         await pilot.pause()
@@ -53,7 +59,7 @@ async def test_f9_skips_a_router_without_key_and_reaches_the_registered_one(tool
         assert "generateContent" in view.texts["request"]
         await pilot.press("f9")  # echo → offline (wraps; gemini still has no key)
         await pilot.pause()
-        assert app.router_name == "offline"
+        assert app.router.name == "offline"
 
 
 async def test_palette_offers_modes_and_models_of_the_current_router(tools_dir, monkeypatch):
@@ -65,7 +71,7 @@ async def test_palette_offers_modes_and_models_of_the_current_router(tools_dir, 
         names = [name for name, _, _ in palette_commands(app)]
         assert not any(n.startswith(("Mode:", "Model:")) for n in names)  # offline has neither
         assert typed_model_command(app, "model gemini-3.6-pro") is None
-        app.set_router("gemini")
+        set_router(app, "gemini")
         names = [name for name, _, _ in palette_commands(app)]
         assert [n for n in names if n.startswith("Mode:")] == [
             "Mode: AUTO", "Mode: ANY", "Mode: NONE", "Mode: VALIDATED",
@@ -74,11 +80,11 @@ async def test_palette_offers_modes_and_models_of_the_current_router(tools_dir, 
         name, callback, _ = typed_model_command(app, "model gemini-3.6-pro")
         assert name == "Model: gemini-3.6-pro"
         callback()
-        app.set_router_mode("ANY")
-        assert str(app.router_pick) == "gemini (ANY, gemini-3.6-pro)"
+        set_router_mode(app, "ANY")
+        assert str(app.router) == "gemini (ANY, gemini-3.6-pro)"
         assert "gemini (ANY, gemini-3.6-pro)" in app.sub_title
-        app.set_router_model("")
-        assert app.router_pick.model is None
+        set_router_model(app, "")
+        assert app.router.model is None
 
 
 async def test_ask_compare_mode_shows_a_second_router_beside_the_first(tools_dir, echo):
@@ -88,11 +94,11 @@ async def test_ask_compare_mode_shows_a_second_router_beside_the_first(tools_dir
         await settle(app, pilot)
         names = [name for name, _, _ in palette_commands(app)]
         assert "Compare with: echo" in names and "Compare with: offline" not in names
-        await app.set_compare_router("gemini")  # no key: refused, with the reason
+        set_compare_router(app, "gemini")  # no key: refused, with the reason
         assert any("GEMINI_API_KEY" in message for message in seen)
         view = await app.view("ask")
         assert view.compare is None and not view.query_one("#ask-compare").display
-        await app.set_compare_router("echo")
+        set_compare_router(app, "echo")
         await pilot.press("f2")
         await pilot.pause()
         assert view.query_one("#ask-compare").display
@@ -103,5 +109,5 @@ async def test_ask_compare_mode_shows_a_second_router_beside_the_first(tools_dir
         shown = view.texts["compare"]
         assert 'call track_shipping {"order_id": "HR20260601"}' in shown
         assert "echo: {" in shown
-        await app.set_compare_router(None)
+        set_compare_router(app, None)
         assert view.compare is None and not view.query_one("#ask-compare").display

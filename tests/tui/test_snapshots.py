@@ -17,6 +17,14 @@ What makes them steady (each was a cause of the earlier flaky attempts):
 * **no paths or temp dirs**: the tools are the repository's ``./tools`` and the case file is
   ``fixtures/routing_cases.jsonl``, relative to the repository root (the working directory),
   history is off, last-used state is in a temp ``XDG_STATE_HOME`` (conftest) that is not shown;
+* **no animation**: every app here runs with ``animation_level = "none"`` (set by
+  :func:`make_app`, besides the ``no_animations`` fixture of the TUI tests), so a tab underline
+  moves at once instead of on a 20 ms timer no wait on state sees (under load a snapshot
+  caught the Form/JSON underline half-way), and :func:`steady` checks it before each picture;
+* **each tab underline under its tab**: Textual places a bar's underline once, one refresh after
+  the tab is activated; a bar activated before it was laid out (under load) kept a zero-width
+  underline (``╸╺━━━`` for ``╸━━━━╺``) until the next resize, so :func:`steady` puts each
+  underline where Textual puts it once the bar is laid out;
 * **no mouse**: keys only, so no hover styles;
 * bodies run in-process (these tests are not about isolation) and the offline router answers.
 """
@@ -40,15 +48,24 @@ def _steady_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def make_app(tools: str = str(TOOLS)) -> PlaygroundApp:
-    return PlaygroundApp(tools=[tools], in_process=True, no_history=True)
+    app = PlaygroundApp(tools=[tools], in_process=True, no_history=True)
+    app.animation_level = "none"  # what TEXTUAL_ANIMATIONS=none sets (see the docstring)
+    return app
 
 
 async def steady(pilot) -> None:
     """Take everything time-dependent out of the picture (see the module docstring)."""
-    from textual.widgets import Input, TextArea
+    from textual.widgets import Input, Tabs, TextArea
 
     app = pilot.app
+    assert app.animation_level == "none"  # a tab underline never caught mid-animation
     await settle(app, pilot)
+    for tabs in app.query(Tabs).results():
+        tab = tabs.active_tab
+        region = tab.virtual_region.shrink(tab.styles.gutter) if tab is not None else None
+        if region:  # what Tabs._highlight_active computes, once the bar is laid out
+            underline = tabs.query_one("Underline")
+            underline.highlight_start, underline.highlight_end = region.column_span
     for widget in app.query(Input).results():
         widget.cursor_blink = False
     for area in app.query(TextArea).results():

@@ -11,6 +11,7 @@ import pytest
 
 from playground.sources.mcp_config import server_specs
 from playground.tui.app import PlaygroundApp
+from playground.tui.modes import ModeTabs
 from playground.tui.views.call_view import CallView
 from playground.tui.widgets.record_view import RecordView
 from tests.tui.helpers import WIDE, settle
@@ -79,7 +80,7 @@ async def test_every_view_shows_the_corpus_as_marks(tmp_path: Path, monkeypatch)
         look("ask")
         for mode in ("steps", "evaluate", "history", "mcp-log-tab"):
             await app.view(mode)
-            app.show_mode(mode)
+            app.query_one(ModeTabs).show(mode)
             await settle(app, pilot)
             look(mode)
     everything = "".join(seen)

@@ -55,6 +55,16 @@ class AskView(Vertical):
     #: An episode is in the worker: the Ask button is disabled while it runs.
     running: var[bool] = var(False)
 
+    #: The loaded tools (bound to the app's workbench).
+    pg: var[Playground | None] = var(None, init=False, always_update=True)
+    #: The router chosen in the app (F9, the palette), with its mode and model.
+    router: var[RouterPick] = var(RouterPick(registry.DEFAULT_ROUTER), init=False)
+    #: The second router of compare mode (``None``: off): each question also runs on it.
+    compare: var[str | None] = var(None, init=False, always_update=True)
+
+    #: The widget focused when the Ask tab opens (keyboard first).
+    FIRST_FOCUS = "#question"
+
     class AskDone(Message):
         """The worker's result: the ``episode``, router ``notes``, the first ``request`` (dry run)."""
 
@@ -76,13 +86,9 @@ class AskView(Vertical):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.pg: Playground | None = None
-        self.router = RouterPick(registry.DEFAULT_ROUTER)
         self.episode = None
         self.request: Any = None
         self.texts: dict[str, str] = {}
-        #: The second router of compare mode (``None``: off): each question also runs on it.
-        self.compare: str | None = None
         self.compare_episode: Any = None
 
     def compose(self) -> ComposeResult:
@@ -125,18 +131,16 @@ class AskView(Vertical):
         self.query_one("#ask", Button).disabled = running
 
     # -- state down ------------------------------------------------------------------------------
-    def set_playground(self, pg: Playground) -> None:
-        self.pg = pg
-
-    def router_changed(self, pick: RouterPick) -> None:
+    def watch_router(self) -> None:
         """The app switched router, or its mode or model."""
-        self.router = pick
-        self._show_router()
+        if self.is_mounted:
+            self._show_router()
 
-    def set_compare(self, name: str | None) -> None:
+    def watch_compare(self, name: str | None) -> None:
         """Compare mode: also run each question on router ``name`` and show its choice, calls
         and reply beside the first router's (``None``: off)."""
-        self.compare = name
+        if not self.is_mounted:
+            return
         self.compare_episode = None
         pane = self.query_one("#ask-compare", VerticalScroll)
         pane.display = name is not None

@@ -2,8 +2,9 @@
 
 The gate call runs in a thread worker (exclusive, group ``call``) so a slow body never freezes
 the UI; the worker posts :class:`CallView.CallDone` with the record. ``f6`` switches Form/JSON,
-``f7`` the wire JSON's provider tab. A reload of the tools (:meth:`CallView.set_playground` with
-``keep=True``) keeps the selected contract, the typed arguments and the records.
+``f7`` the wire JSON's provider tab. The view is bound to the app's loaded workbench
+(``workbench``, :class:`~playground.tui.state.Loaded`): a reload of the tools (``keep``) keeps
+the selected contract, the typed arguments and the records.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import var
+from textual.widget import Widget
 from textual.widgets import Button, Static, TabbedContent
 
 from playground.core.untrusted import shown
@@ -32,6 +34,7 @@ from playground.tui.widgets.contract_list import ContractList
 if TYPE_CHECKING:
     from playground.core.gate import Gate
     from playground.core.record import CallRecord
+    from playground.tui.state import Loaded
     from playground.tui.widgets.args_editor import ArgsEditor
     from playground.tui.widgets.record_view import RecordView
     from playground.workbench import Playground
@@ -61,6 +64,12 @@ class CallView(Horizontal):
 
     #: A call is in the worker: the Run button is disabled while it runs.
     running: var[bool] = var(False)
+
+    #: The loaded tools, bound to the app's (``data_bind``): shown by :meth:`set_playground`.
+    workbench: var[Loaded | None] = var(None, init=False)
+
+    #: The widget focused when the Call tab opens (keyboard first).
+    FIRST_FOCUS = "#contracts"
 
     class CallDone(Message):
         """The worker's result: ``record`` (posted from the worker thread)."""
@@ -110,6 +119,28 @@ class CallView(Horizontal):
         with Horizontal(id="work"), Vertical(id="args-col", classes="pane") as col:
             col.border_title = "Arguments  enter"
             yield Static(LOADING, id="contract-head")
+
+    async def watch_workbench(self, loaded: Loaded | None) -> None:
+        """Show the loaded tools; on a first load (not a reload) the contract list takes the
+        focus while the Call tab is open and no field has it (keyboard first)."""
+        if loaded is None:
+            return
+        from textual.widgets import Input, TextArea  # imported by now (the JSON editor is built)
+
+        await self.set_playground(loaded.pg, keep=loaded.keep)  # mounts the panes if not yet
+        pane = self.parent
+        if (
+            loaded.pg.registry.contracts
+            and not loaded.keep
+            and isinstance(pane, Widget)
+            and pane.display
+            and not isinstance(self.app.focused, (Input, TextArea))
+        ):
+            self.focus_contracts()
+
+    def focus_contracts(self) -> None:
+        """Focus the contract list."""
+        self.query_one(ContractList).focus()
 
     @property
     def completed(self) -> bool:
@@ -432,7 +463,7 @@ class CallView(Horizontal):
             return False
         field = fields[0]
         if not field.has_focus:  # keys still queued in the list go in first (ctrl+r waits)
-            note = getattr(self.app, "note_focus_left", None)
+            note = getattr(self.screen, "note_focus_left", None)
             if note is not None:
                 note(self.query_one(ContractList))
             field.focus()

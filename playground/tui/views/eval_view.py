@@ -99,6 +99,14 @@ class EvalView(Vertical):
     #: An evaluation is in the worker: the Evaluate button is disabled while it runs.
     running: var[bool] = var(False)
 
+    #: The loaded tools (bound to the app's workbench): the lint list shows its contracts.
+    pg: var[Playground | None] = var(None, init=False, always_update=True)
+    #: The router chosen in the app (F9, the palette): the next evaluation runs on it.
+    router: var[RouterPick] = var(RouterPick(registry.DEFAULT_ROUTER), init=False)
+
+    #: The widget focused when the Evaluate tab opens (keyboard first).
+    FIRST_FOCUS = "#eval-path"
+
     class Progress(Message):
         """``done`` of ``total`` cases judged (posted from the worker)."""
 
@@ -124,9 +132,8 @@ class EvalView(Vertical):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.pg: Playground | None = None
-        self.router = RouterPick(registry.DEFAULT_ROUTER)
         self.report: Any = None
+        self._started = False  # an evaluation was started: the status line says how it went
         self.failing: list[Any] = []
         self.rates_text = ""
         self.lint_text = ""
@@ -144,10 +151,7 @@ class EvalView(Vertical):
             yield Button("Evaluate  ctrl+r", id="eval-run", variant="primary")
         with Horizontal(id="eval-progress-row"):
             yield ProgressBar(id="eval-progress", show_eta=False)
-            yield Static(
-                f"Evaluate a routing case file with the {self.router} router (F9 switches).",
-                id="eval-status",
-            )
+            yield Static(self._idle_status(), id="eval-status")
         with Horizontal(id="eval-body"):
             with VerticalScroll(id="eval-left"):
                 yield Label("Rates", classes="section")
@@ -175,19 +179,25 @@ class EvalView(Vertical):
         if running:  # shown from the first evaluation on; its pulse means "running"
             self.query_one("#eval-progress", ProgressBar).display = True
 
+    def _idle_status(self) -> str:
+        return f"Evaluate a routing case file with the {self.router} router (F9 switches)."
+
     # -- state down ------------------------------------------------------------------------------
-    def set_playground(self, pg: Playground) -> None:
-        """Use ``pg``; the lint list shows its contracts."""
-        self.pg = pg
+    def watch_pg(self, pg: Playground | None) -> None:
+        """The lint list shows ``pg``'s contracts."""
+        if pg is None or not self.is_mounted:
+            return
         select = self.query_one("#lint-contract", Select)
         names = pg.registry.names()
         select.set_options([(plain(n), n) for n in names])
         if names:
             select.value = names[0]
 
-    def router_changed(self, pick: RouterPick) -> None:
-        """The app switched router (or its mode or model): evaluate with ``pick`` from now on."""
-        self.router = pick
+    def watch_router(self) -> None:
+        """The app switched router (or its mode or model): the next evaluation runs on it (the
+        status line says so until the first evaluation)."""
+        if self.is_mounted and not self._started:
+            self.query_one("#eval-status", Static).update(self._idle_status())
 
     def show_lint_for(self, name: str) -> None:
         """Select ``name`` in the lint list (its findings follow through ``Select.Changed``)."""
@@ -235,6 +245,7 @@ class EvalView(Vertical):
             return
         path = self.query_one("#eval-path", Input).value.strip() or DEFAULT_CASES
         self.running = True
+        self._started = True
         self.query_one("#eval-status", Static).update(
             plain(f"evaluating {path} with the {self.router} router…")
         )

@@ -8,8 +8,9 @@ the run it re-ran) side by side, changed fields highlighted; ``s`` appends it to
 in the box (a call → a ``check`` line, a question → an ``eval`` line); ``g`` saves a golden
 file next to it (``playground replay FILE``).
 
-Reading and writing the database run in thread workers; the view posts messages up
-(:class:`OpenEntry`, :class:`Rerun`) and the app does the work that touches other views.
+Reading and writing the database, and reruns, run in thread workers; the view is bound to the
+app's history store and loaded tools (``store``, ``pg``), and posts :class:`OpenEntry` up for
+the work that touches other views (:class:`~playground.tui.modes.ModeTabs`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual import on, work
@@ -25,6 +26,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.reactive import var
 from textual.widgets import DataTable, Input, Static
 
 from playground.core.record import verdict_of
@@ -32,7 +34,12 @@ from playground.history.entries import Entry
 from playground.history.queries import Query
 from playground.history.store import HistoryStore
 from playground.tui.formatting import json_text, plain
+from playground.tui.history_link import Rerun, rerun_entry
+from playground.tui.state import PlaygroundState
 from playground.tui.widgets.fields import FieldInput
+
+if TYPE_CHECKING:
+    from playground.workbench import Playground
 
 #: Entries the view reads at a time (newest first); the next page is read when the cursor
 #: comes near the end of the list, so a history of 100,000 entries opens as fast as one of 10.
@@ -131,16 +138,23 @@ class HistoryView(Vertical):
             super().__init__()
             self.entry = entry
 
-    class Rerun(Message):
-        """Rerun ``entry`` (the app runs it: it owns the playground and the router)."""
+    class RerunDone(Message):
+        """An entry ran again (posted from the rerun worker): the ``result``."""
 
-        def __init__(self, entry: Entry) -> None:
+        def __init__(self, result: Rerun) -> None:
             super().__init__()
-            self.entry = entry
+            self.result = result
+
+    #: The history store (bound to the app's; ``None``: history is off).
+    store: var[HistoryStore | None] = var(None, init=False, always_update=True)
+    #: The loaded tools (bound to the app's workbench): reruns run on it.
+    pg: var[Playground | None] = var(None, init=False, always_update=True)
+
+    #: The widget focused when the History tab opens (keyboard first).
+    FIRST_FOCUS = "#history-table"
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.store: HistoryStore | None = None
         self.entries: list[Entry] = []
         self.shown: list[Entry] = []
         self.marked: int | None = None
@@ -173,10 +187,10 @@ class HistoryView(Vertical):
         diff.add_columns("field", "left", "right")
 
     # -- state down ------------------------------------------------------------------------------
-    def set_store(self, store: HistoryStore | None) -> None:
-        """Use ``store`` and load its entries."""
-        self.store = store
-        self.refresh_entries()
+    def watch_store(self) -> None:
+        """Load the store's entries."""
+        if self.is_mounted:
+            self.refresh_entries()
 
     def refresh_entries(self, select: int | None = None) -> None:
         """Read the first page of entries matching the filter box again (in a worker);
@@ -372,10 +386,30 @@ class HistoryView(Vertical):
         self.show_diff(other, entry)
 
     def action_rerun(self) -> None:
-        """Ask the app to rerun the selected entry."""
+        """Run the selected entry again (in a worker), record the rerun and show the two side by
+        side."""
         entry = self.selected
-        if entry is not None:
-            self.post_message(self.Rerun(entry))
+        if entry is None or self.store is None:
+            return
+        if self.pg is None:
+            self.app.notify("The tools are still loading.", severity="warning")
+            return
+        self.app.notify(f"Rerunning #{entry.id}…")
+        self._rerun_worker(self.store, self.pg, entry)
+
+    @work(thread=True, group="history-rerun", exit_on_error=False)
+    def _rerun_worker(self, store: HistoryStore, pg: Playground, entry: Entry) -> None:
+        app = cast(PlaygroundState, self.app)
+        self.post_message(self.RerunDone(rerun_entry(app, store, pg, entry)))
+
+    @on(RerunDone)
+    def _rerun_done(self, event: RerunDone) -> None:
+        result = event.result
+        if result.error:
+            self.app.notify(result.error, title="Rerun", severity="error")
+            return
+        self.show_diff(result.old, result.new)
+        self.refresh_entries(select=result.new.id or None)
 
     def action_save_case(self) -> None:
         """Append the selected entry to the case file (check line or eval line)."""

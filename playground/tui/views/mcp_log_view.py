@@ -8,13 +8,18 @@ re-reads the sources twice a second while there are any; it never blocks on a se
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.reactive import var
 from textual.widgets import Log, Static
 
 from playground.core.untrusted import shown
+
+if TYPE_CHECKING:
+    from playground.workbench import Playground
 
 NO_SERVERS = "No MCP servers. Start with --mcp, --mcp-url or --mcp-config to see their logs here."
 
@@ -35,8 +40,20 @@ def log_text(sources: list[Any]) -> str:
     return shown("\n\n".join(blocks))
 
 
+def mcp_sources(pg: Playground) -> list[Any]:
+    """``pg``'s MCP sources (none unless ``core.mcp_source`` was ever imported: no McpSource can
+    exist without it, and importing it would pull in the ``mcp`` SDK)."""
+    module = sys.modules.get("playground.sources.mcp_source")
+    if module is None:
+        return []
+    return [s for s in pg.registry.sources if isinstance(s, module.McpSource)]
+
+
 class McpLogView(Vertical):
     """The log panel of the MCP servers of the current playground."""
+
+    #: The loaded tools (bound to the app's workbench): their MCP sources are shown.
+    pg: var[Playground | None] = var(None, init=False, always_update=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -47,6 +64,15 @@ class McpLogView(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(NO_SERVERS, id="mcp-log-help")
         yield Log(id="mcp-log", highlight=False)
+
+    @property
+    def log_panel(self) -> Log:
+        """The log widget."""
+        return self.query_one("#mcp-log", Log)
+
+    def watch_pg(self, pg: Playground | None) -> None:
+        if pg is not None and self.is_mounted:
+            self.set_sources(mcp_sources(pg))
 
     def set_sources(self, sources: list[Any]) -> None:
         """Show the logs of ``sources`` (McpSource objects); re-read twice a second while

@@ -100,6 +100,12 @@ class StepsView(Vertical):
     #: enabled only then.
     fork_enabled: var[bool] = var(False)
 
+    #: The loaded tools (bound to the app's workbench): manual episodes and forks run on it.
+    pg: var[Playground | None] = var(None, init=False, always_update=True)
+
+    #: The widget focused when the Steps tab opens (keyboard first).
+    FIRST_FOCUS = "#steps-table"
+
     class EpisodeDone(Message):
         """A manual episode or a fork finished in the worker: ``episode``, ``label``, ``start``
         (the step to reveal up to), or ``error``."""
@@ -113,7 +119,6 @@ class StepsView(Vertical):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.pg: Playground | None = None
         self.episodes: list[Any] = []
         self.labels: list[str] = []
         self.current = -1
@@ -154,9 +159,6 @@ class StepsView(Vertical):
         self.query_one("#fork", Button).disabled = not enabled
 
     # -- state down ------------------------------------------------------------------------------
-    def set_playground(self, pg: Playground) -> None:
-        self.pg = pg
-
     def add_episode(self, episode: Any, label: str | None = None, start: int = 0) -> None:
         """Keep ``episode``, list it and show it with steps revealed up to ``start``."""
         self.episodes.append(episode)
