@@ -52,7 +52,7 @@ import itertools
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -60,6 +60,7 @@ from anyascii import anyascii
 
 from playground.core.optional_schema import nullable_branch
 from playground.routing import command_line, korean, languages, places, values
+from playground.routing.fill.rules import LOOSE_RULES, enabled
 from playground.routing.values import Value
 
 _SECTION_RE = re.compile(
@@ -105,35 +106,6 @@ _LOWERCASE_DOC_RE = re.compile(r"영문\s*소문자|소문자|lower[- ]?case", r
 _LOWER_WORD_RE = re.compile(r"[a-z]{2,}")
 _PLAIN_WORD_RE = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
 
-#: Evidence rules whose value is weak (a number, the only lowercase word): they add
-#: ``Weights.integer`` and their spans stay usable by other rules and other tools.
-WEAK_RULES = frozenset(
-    {
-        "integer",
-        "lowercase",
-        "assign",
-        "number",
-        "string",
-        "cue",
-        "list",
-        "boolean",
-        "position",
-        "date",
-        "default",
-        "listed",
-        "unit",
-        "enum_words",
-        "modifier",
-        "leftover",
-        "year",
-        "coded",
-        "object",
-        "enum_list",
-        "state",
-        "coordinate",
-        "template",
-    }
-)
 _ALNUM = "A-Za-z0-9"
 
 
@@ -1067,61 +1039,100 @@ def _command(
     }
 
 
+_Found = tuple[Any, dict[str, Any]] | None
+#: ``find(spec, text, consumed, tokens)``; ``tokens()`` tokenizes the question once, when asked.
+_Finder = Callable[
+    ["ParamSpec", str, list[tuple[int, int]], Callable[[], list[korean.Token]]], _Found
+]
+
+
+def _takes_string(spec: ParamSpec) -> bool:
+    return ("string" in spec.types or not spec.types) and not spec.enum
+
+
+def _takes_word(spec: ParamSpec) -> bool:
+    return _plain_string(spec) and bool(spec.examples or _LOWERCASE_DOC_RE.search(spec.doc))
+
+
+#: The structured rules in the order they are tried for one parameter (the first value wins):
+#: ``(serves, find)`` -- ``serves(spec)`` says whether the rule reads this parameter's shape,
+#: ``find(spec, text, consumed, tokens)`` returns ``(value, evidence)`` or None.
+_STRUCTURED: tuple[tuple[Callable[[ParamSpec], bool], _Finder], ...] = (
+    (takes_command_line, lambda s, t, u, k: _command(s, t, u)),
+    (_takes_string, lambda s, t, u, k: _template(s, t, u)),
+    (lambda s: bool({"number", "integer"} & set(s.types)), lambda s, t, u, k: _coordinate(s, t, u)),
+    (takes_language_code, lambda s, t, u, k: _language(s, t, u)),
+    (takes_state_code, lambda s, t, u, k: _state_code(s, t, u)),
+    (lambda s: True, lambda s, t, u, k: _structural(s, t, u)),
+    (_takes_word, lambda s, t, u, k: _word(s, t, u, k())),
+    (
+        lambda s: _plain_string(s) and bool(s.listed or _UNIT_NAME_RE.search(s.name)),
+        lambda s, t, u, k: _listed_or_unit(s, t, u),
+    ),
+    (
+        lambda s: bool({"integer", "string"} & set(s.types or ("string",))),
+        lambda s, t, u, k: _coded(s, t, u, k()),
+    ),
+    (
+        lambda s: _plain_string(s) and bool(_YEARISH_RE.search(s.name)),
+        lambda s, t, u, k: _year_text(t, u),
+    ),
+    (
+        lambda s: bool({"integer", "number"} & set(s.types)) and not s.enum,
+        lambda s, t, u, k: _integer(s, t, u),
+    ),
+    (lambda s: "array" in s.types and bool(s.item_enum), lambda s, t, u, k: _enum_items(s, t, u)),
+)
+
+
+def _first_structured(
+    spec: ParamSpec,
+    text: str,
+    consumed: list[tuple[int, int]],
+    tokens: Callable[[], list[korean.Token]],
+) -> _Found:
+    """The first value a switched-on structured rule finds for ``spec`` (see :data:`_STRUCTURED`)."""
+    for serves, find in _STRUCTURED:
+        if serves(spec):
+            found = find(spec, text, consumed, tokens)
+            if found is not None and enabled(found[1]["rule"]):
+                return found
+    return None
+
+
+def _as_declared_number(
+    spec: ParamSpec, text: str, value: Any, ev: dict[str, Any]
+) -> tuple[Any, dict[str, Any]]:
+    """An example-shaped ``"3"`` as a number for a numeric parameter; ``30%`` as ``0.3`` where
+    the parameter takes a fraction (:func:`takes_fraction`)."""
+    if not (isinstance(value, str) and {"integer", "number"} & set(spec.types)):
+        return value, ev
+    value = _as_number(value, spec.types)
+    end = ev["span"][1]
+    if (
+        isinstance(value, (int, float))
+        and re.match(r"\s?%", text[end : end + 2])
+        and takes_fraction(spec)
+    ):
+        value = round(float(value) / 100, 12)
+        ev = {**ev, "detail": f"{ev['detail']}; {ev['text']}% as a fraction ({value})"}
+    return value, ev
+
+
 def fill_structured(
     specs: list[ParamSpec], question: str, tokens: list[korean.Token] | None = None
 ) -> Fill:
-    """Rules 1-8 for every parameter of one tool (free text is left to :func:`fill_free_text`).
-    ``tokens``: the question's tokens when already computed (:func:`korean.tokenize`)."""
+    """Rules 1-8 for every parameter of one tool (free text is left to :func:`fill_free_text`):
+    the rules of :data:`_STRUCTURED`, first value wins, a switched-off rule's value is passed
+    over (:mod:`playground.routing.fill.rules`). ``tokens``: the question's tokens when already
+    computed (:func:`korean.tokenize`)."""
     text = korean.normalize(question)
+    toks = functools.cache(lambda: tokens if tokens is not None else korean.tokenize(text))
     fill = Fill()
     for spec in specs:
-        found = _command(spec, text, fill.consumed) if takes_command_line(spec) else None
-        if found is None and ("string" in spec.types or not spec.types) and not spec.enum:
-            found = _template(spec, text, fill.consumed)
-        if found is None and {"number", "integer"} & set(spec.types):
-            found = _coordinate(spec, text, fill.consumed)
-        if found is None and takes_language_code(spec):
-            found = _language(spec, text, fill.consumed)
-        if found is None and takes_state_code(spec):
-            found = _state_code(spec, text, fill.consumed)
-        if found is None:
-            found = _structural(spec, text, fill.consumed)
-        if (
-            found is None
-            and _plain_string(spec)
-            and (spec.examples or _LOWERCASE_DOC_RE.search(spec.doc))
-        ):
-            if tokens is None:
-                tokens = korean.tokenize(text)
-            found = _word(spec, text, fill.consumed, tokens)
-        if (
-            found is None
-            and _plain_string(spec)
-            and (spec.listed or _UNIT_NAME_RE.search(spec.name))
-        ):
-            found = _listed_or_unit(spec, text, fill.consumed)
-        if found is None and ({"integer", "string"} & set(spec.types or ("string",))):
-            if tokens is None:
-                tokens = korean.tokenize(text)
-            found = _coded(spec, text, fill.consumed, tokens)
-        if found is None and _plain_string(spec) and _YEARISH_RE.search(spec.name):
-            found = _year_text(text, fill.consumed)
-        if found is None and ("integer" in spec.types or "number" in spec.types) and not spec.enum:
-            found = _integer(spec, text, fill.consumed)
-        if found is None and "array" in spec.types and spec.item_enum:
-            found = _enum_items(spec, text, fill.consumed)
+        found = _first_structured(spec, text, fill.consumed, toks)
         if found is not None:
-            value, ev = found
-            if isinstance(value, str) and {"integer", "number"} & set(spec.types):
-                value = _as_number(value, spec.types)  # an example shaped "3" is a number
-                end = ev["span"][1]
-                if (
-                    isinstance(value, (int, float))
-                    and re.match(r"\s?%", text[end : end + 2])
-                    and takes_fraction(spec)
-                ):
-                    value = round(float(value) / 100, 12)
-                    ev = {**ev, "detail": f"{ev['detail']}; {ev['text']}% as a fraction ({value})"}
+            value, ev = _as_declared_number(spec, text, *found)
             fill.args[spec.name] = value
             fill.evidence[spec.name] = ev
             fill.consumed.extend(ev.pop("spans", None) or [tuple(ev["span"])])
@@ -1177,7 +1188,7 @@ def fill_free_text(
         quotes.append((Value("quoted", colon.group(1), a, b, colon.group(1)), "the text after ':'"))
     optional = {s.name for s in specs if not s.required}
     for spec in specs:
-        if spec.name in fill.args or not spec.free_text:
+        if spec.name in fill.args or not spec.free_text or not enabled("free_text"):
             continue
         quote, said = next(
             (
@@ -1375,7 +1386,7 @@ def fill_defaults(specs: list[ParamSpec], question: str, fill: Fill) -> Fill:
     cut off ("KB-101 서울 재고" -> ``limit=5``). The evidence has no span in the question
     (``[-1, -1]``) and is weak (it says nothing about which tool is meant). Returns ``fill``."""
     for spec in specs:
-        if spec.name in fill.args or not spec.required:
+        if spec.name in fill.args or not spec.required or not enabled("default"):
             continue
         if spec.has_default:
             value, detail = spec.default, "not in the question; the schema's default"
@@ -1404,9 +1415,6 @@ def fill_defaults(specs: list[ParamSpec], question: str, fill: Fill) -> Fill:
 
 
 # ---- values from the question, by schema (issue 12) -----------------------------------------
-#: Rules of :func:`fill_loose`; their evidence is weak for scoring (relevance is judged from the
-#: words first; a value that merely fits a type says little about which tool is meant).
-LOOSE_RULES = WEAK_RULES - {"integer", "lowercase"}
 _GENERIC_DOC_WORDS = frozenset(
     [
         "the",
@@ -1804,6 +1812,8 @@ def fill_loose(
     taken: set[int] = set()
 
     def give(spec: ParamSpec, value: Any, rule: str, start: int, end: int, detail: str) -> None:
+        if not enabled(rule):  # switched off (bench/bfcl.py --without RULE)
+            return
         fill.args[spec.name] = value
         fill.evidence[spec.name] = {
             "rule": rule,
@@ -2342,6 +2352,8 @@ def number_order(specs: list[ParamSpec], fill: Fill) -> None:
     ``species_a``/``species_b``) take the values the loose rules gave them in the order the
     question writes them ("mix yellow and blue" -> color1 yellow, color2 blue). Values written
     as ``name=value`` keep their parameter. Changes ``fill`` in place."""
+    if not enabled("number_order"):
+        return
     for members in _numbered(specs).values():
         names = [s.name for s in members]
         if len(names) < 2 or any(
@@ -3323,6 +3335,8 @@ def series(
     (:data:`_SERIES_GAP_RE`). With ``k > 1`` values somewhere the answer is ``k`` argument
     dicts -- arguments listing ``k`` values vary together, in the order written; the others
     repeat. Returns ``[args]`` when nothing is listed. Array arguments never split."""
+    if not enabled("series"):
+        return [args]
     text = korean.normalize(question)
     found = QuestionValues.of(text)
     pool = sorted(found.numbers + found.strings, key=lambda v: v.start)
@@ -3589,6 +3603,8 @@ def stated_count(question: str, vocabulary: set[str] | frozenset[str]) -> int | 
     of the tool's ``vocabulary`` (stems of its name, description and parameters): "the area of
     two triangles" -> 2. ``None`` when it says no such count. (BFCL ``parallel``: the calls are
     one per thing counted.)"""
+    if not enabled("stated_count"):
+        return None
     for m in _STATED_COUNT_RE.finditer(korean.normalize(question)):
         noun = korean.stem(m.group(3).lower())
         if noun in vocabulary or noun.rstrip("s") in vocabulary:
@@ -3617,7 +3633,7 @@ def clause_calls(
     ``[{clause, values}]`` for the explanation."""
     text = korean.normalize(question)
     spans = clauses(text)
-    if len(spans) < 2:
+    if len(spans) < 2 or not enabled("clauses"):
         return [args], []
     calls: list[dict[str, Any]] = []
     notes: list[dict[str, Any]] = []

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from playground.routing import argfill, korean, values
+from playground.routing.fill.rules import WEAK_RULES
 
 _BOUNDARY_RE = re.compile(
     r"사용하지\s*않|쓰지\s*않|않는다|않음|하지\s*말|쓰지\s*말|대신|"
@@ -530,7 +531,7 @@ def score_question(
             span
             for f in fills
             for a, ev in f.evidence.items()
-            if ev["rule"] not in argfill.WEAK_RULES
+            if ev["rule"] not in WEAK_RULES
             for span in [tuple(ev["span"])]
         }
     )
@@ -640,7 +641,7 @@ def score_question(
             _settle(r, tool, w, unknown)
             continue
         found = sum(
-            w.integer if ev["rule"] in argfill.WEAK_RULES else w.argument
+            w.integer if ev["rule"] in WEAK_RULES else w.argument
             for ev in fill.evidence.values()
             if ev["rule"] not in ("free_text", "default")
         )
