@@ -60,6 +60,7 @@ from anyascii import anyascii
 
 from playground.core.optional_schema import nullable_branch
 from playground.routing import command_line, korean, languages, places, values
+from playground.routing.fill import identifiers, joined, naive, source_target
 from playground.routing.fill.rules import LOOSE_RULES, enabled
 from playground.routing.values import Value
 
@@ -1064,6 +1065,14 @@ _STRUCTURED: tuple[tuple[Callable[[ParamSpec], bool], _Finder], ...] = (
     (takes_language_code, lambda s, t, u, k: _language(s, t, u)),
     (takes_state_code, lambda s, t, u, k: _state_code(s, t, u)),
     (lambda s: True, lambda s, t, u, k: _structural(s, t, u)),
+    (
+        lambda s: joined.takes_joined(s.doc, s.types) and not s.enum,
+        lambda s, t, u, k: joined.find(s.doc, s.examples, t, u),
+    ),
+    (
+        lambda s: _takes_string(s) and bool(s.examples),
+        lambda s, t, u, k: identifiers.find(s.examples, t, u),
+    ),
     (_takes_word, lambda s, t, u, k: _word(s, t, u, k())),
     (
         lambda s: _plain_string(s) and bool(s.listed or _UNIT_NAME_RE.search(s.name)),
@@ -1129,7 +1138,14 @@ def fill_structured(
     text = korean.normalize(question)
     toks = functools.cache(lambda: tokens if tokens is not None else korean.tokenize(text))
     fill = Fill()
+    if source_target.ends(specs):
+        strings = QuestionValues.of(text).strings
+        for spec, value, ev in source_target.pair(specs, text, strings, fill.consumed, enabled):
+            fill.args[spec.name], fill.evidence[spec.name] = value, ev
+            fill.consumed.append((ev["span"][0], ev["span"][1]))
     for spec in specs:
+        if spec.name in fill.args:
+            continue
         found = _first_structured(spec, text, fill.consumed, toks)
         if found is not None:
             value, ev = _as_declared_number(spec, text, *found)
@@ -1265,8 +1281,12 @@ def conforms(spec: ParamSpec, value: Any) -> bool:
         value == v and isinstance(value, bool) == isinstance(v, bool) for v in spec.enum
     ):
         return False
+    if identifiers.unlike_examples(spec.examples, value):
+        return False  # 'Tokyo' where every example is shaped 'America/New_York'
     if spec.format not in CHECKED_FORMATS or not isinstance(value, str):
         return True
+    if spec.format != "date" and naive.takes_naive(spec.doc) and naive.is_iso(value):
+        return True  # a plain datetime parameter takes a local time without an offset
     from playground.core.validation import validator_for  # jsonschema only when a format is met
 
     schema = _FORMAT_SCHEMAS.setdefault(spec.format, {"type": "string", "format": spec.format})
@@ -2032,17 +2052,19 @@ def fill_loose(
                 # name written in its examples' shape is what it asks for ("I'm at Bengaluru")
                 score += 1.5
                 why.append("written in its examples' 'X, Y' shape")
-            if v.kind in ("url", "email", "path") and re.search(
+            kind = "path" if v.kind == "identifier" else v.kind  # docs/reports
+            if kind in ("url", "email", "path") and re.search(
                 {
                     "url": r"url|link|address|주소",
                     "email": r"e-?mail|메일",
                     "path": r"path|file|dir|folder|파일|경로",
-                }[v.kind],
+                }[kind],
                 spec.name + " " + spec.doc,
                 re.I,
             ):
-                score += 3
-                why.append(f"a {v.kind} where the parameter wants one")
+                # a written path (/x, a.txt) more than an identifier that may be one (docs/x)
+                score += 3 if kind == v.kind else 1.5
+                why.append(f"a {kind} where the parameter wants one")
             # an optional value needs a label, not a mere neighbour (seed 002: a model leaves
             # optional arguments empty unless the user gives them)
             if score > 0 and (spec.required or score >= 1.0):
@@ -3072,10 +3094,13 @@ def _clock(t: re.Match[str]) -> tuple[int, int] | None:
     return (hour, minute) if hour < 24 and minute < 60 else None
 
 
-def _offset(text: str, when: _dt.datetime) -> _dt.datetime:
+def _offset(text: str, when: _dt.datetime, doc: str = "") -> _dt.datetime:
     """``when`` with a UTC offset, as RFC 3339 ``time``/``date-time`` require (JSON Schema
     2020-12 §7.3.1): UTC when the question says UTC/GMT, else this machine's local zone at
-    that moment (the zone the user who typed the question is in)."""
+    that moment (the zone the user who typed the question is in). ``when`` unchanged (naive)
+    where the parameter described by ``doc`` takes a local time (:func:`naive.keeps_naive`)."""
+    if naive.keeps_naive(doc, bool(_UTC_RE.search(text))):
+        return when
     if _UTC_RE.search(text):
         return when.replace(tzinfo=_dt.UTC)
     return when.astimezone()
@@ -3101,11 +3126,14 @@ def _time_of_day(
         if clock is None or not values.outside(t.span(), used):
             continue
         today = _dt.datetime.now()
-        when = _offset(text, today.replace(hour=clock[0], minute=clock[1], second=0, microsecond=0))
+        clocked = today.replace(hour=clock[0], minute=clock[1], second=0, microsecond=0)
+        when = _offset(text, clocked, spec.doc)
         value = _rfc3339(when, "time")
         said = f"{t.group().strip()!r} as RFC 3339 time with the offset of " + (
             "UTC (the question says so)" if _UTC_RE.search(text) else "the local zone"
         )
+        if when.tzinfo is None:
+            said = f"{t.group().strip()!r} as a local time, no offset (its description says so)"
         return value, "date", t.start(), t.end(), said
     return None
 
@@ -3198,8 +3226,8 @@ def _iso_datetime(
         said = f"{raw!r} (ISO 8601 date and time"
         if rfc is not None:
             if when.tzinfo is None:
-                when = _offset(text, when)
-                said += "; the local zone's offset added"
+                when = _offset(text, when, spec.doc)
+                said += "; the local zone's offset added" if when.tzinfo else "; kept local"
             value = _rfc3339(when, rfc)
             said += f"), written as RFC 3339 {rfc}"
         else:
@@ -3259,8 +3287,13 @@ def _date(
                 said += f" and {t.group().strip()!r}"
                 start, end = min(start, t.start()), max(end, t.end())
         if spec.format == "date-time" and not re.search(r"%z|Z$", fmt):
-            value = _rfc3339(_offset(text, when), "date-time")
-            said += " (RFC 3339 date-time: with the offset of the local zone unless UTC is said)"
+            when = _offset(text, when, spec.doc)
+            value = _rfc3339(when, "date-time")
+            said += (
+                " (RFC 3339 date-time: with the offset of the local zone unless UTC is said)"
+                if when.tzinfo
+                else " (a local date-time, no offset: its description says so)"
+            )
         else:
             value = when.strftime(fmt)
         return value, "date", start, end, f"{said} parsed by dateutil, written as {fmt!r}"

@@ -91,8 +91,8 @@ from typing import Any
 
 from playground.errors import RouterError
 from playground.routing import argfill, korean
-from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
+from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.registry import RouterSettings, RouterSpec
 from playground.routing.replies import ask_text, no_tool_text, rows_of, summarize
 from playground.routing.scoring import DeclIndex, ScoreRow, Weights, build_index, score_question

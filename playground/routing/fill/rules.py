@@ -112,6 +112,13 @@ RULES: tuple[FillRule, ...] = (
         False,
         "'from X to Y' to the source and target parameters",
     ),
+    FillRule(
+        "joined_list",
+        "structured",
+        "string of comma-separated values",
+        False,
+        "values listed in the question, joined with commas",
+    ),
     # loose: the question's values paired with the parameters whose words stand next to them
     FillRule("assign", "loose", "any", True, "a value written as name=value"),
     FillRule("number", "loose", "integer/number", True, "a number next to the parameter's words"),
