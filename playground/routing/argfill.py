@@ -703,6 +703,8 @@ def _word(
         ):
             continue
         m = re.search(_bounded(re.escape(example)), text, re.I)
+        if m and re.match(r"[-:./][A-Za-z0-9]", text[m.end() : m.end() + 2]):
+            continue  # '2026-12-03T10:00' inside '2026-12-03T10:00:00': not the whole token
         if m and values.outside(m.span(), used):
             return m.group(), {
                 "rule": "word",
@@ -2981,7 +2983,7 @@ _DATE_SPAN_RE = re.compile(
 )
 _TIME_SPAN_RE = re.compile(
     r"(?:\bat\s+|\baround\s+)?\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|"
-    r"\b(\d{1,2}):(\d{2})\b|"
+    r"\b(\d{1,2}):(\d{2})(?![0-9A-Za-z])|"  # "09:15을": a particle may follow
     r"\b(?:at\s+)?(\d{1,2})\s+in\s+the\s+(morning|afternoon|evening|night)|"
     r"(오전|오후|아침|저녁|밤)?\s*(\d{1,2})\s*시(?:\s*(\d{1,2})\s*분|\s*(반))?",
     re.I,
