@@ -4,7 +4,8 @@ The model fills arguments from the parameter schema and the argument description
 "인자 설명에 형식과 예시를 넣으면 ... 질문 속의 'P008'을 그대로 product_id에 넣습니다"; seed
 002: constraints belong in the schema -- enum, format, pattern). google-genai puts the
 docstring's ``Args:`` section into the declaration's ``description`` (the schema properties
-carry no description), so :func:`split_docstring` recovers each argument's text from there,
+carry no description), so :func:`playground.routing.fill.docs.described` (the core's docstring
+parser) recovers each argument's text from there,
 and a schema ``description`` is used as well when present.
 
 Rules, tried in this order for each parameter (first hit wins; each hit records the rule, the
@@ -64,11 +65,6 @@ from playground.routing.fill import identifiers, joined, naive, source_target
 from playground.routing.fill.rules import LOOSE_RULES, enabled
 from playground.routing.values import Value
 
-_SECTION_RE = re.compile(
-    r"^(\s*)(Args|Arguments|Parameters|Params|Returns|Return|Raises|Yields|Examples?|Notes?|"
-    r"인자|매개변수|반환|반환값|예외|예시)\s*:\s*$"
-)
-_ARG_LINE_RE = re.compile(r"^\s*\*{0,2}([A-Za-z_][A-Za-z0-9_]*)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
 _EXAMPLE_RE = re.compile(
     r"(?:예시|예)\s*[:：)]\s*|예를\s*들어\s*,?\s*|예시\s+|"
     r"\b(?:e\.g\.|eg\.|for example|for instance|example(?![.\w/-])|such as)\s*[:,]?\s*|"
@@ -108,53 +104,6 @@ _LOWER_WORD_RE = re.compile(r"[a-z]{2,}")
 _PLAIN_WORD_RE = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
 
 _ALNUM = "A-Za-z0-9"
-
-
-@dataclass(frozen=True)
-class DocParts:
-    """A description split into ``summary`` (before any section), ``args`` (``{name: text}``
-    from an ``Args:`` section) and ``other`` (text of other sections such as ``Returns:``)."""
-
-    summary: str
-    args: dict[str, str]
-    other: str
-
-
-def split_docstring(description: str) -> DocParts:
-    """Split a Google-style docstring (the form google-genai copies into ``description``)."""
-    summary: list[str] = []
-    other: list[str] = []
-    args: dict[str, str] = {}
-    section: str | None = None
-    header_indent = arg_indent = 0
-    current: str | None = None
-    for line in korean.normalize(description).splitlines():
-        m = _SECTION_RE.match(line)
-        if m:
-            name = m.group(2).lower()
-            section = (
-                "args"
-                if name in {"args", "arguments", "parameters", "params", "인자", "매개변수"}
-                else "other"
-            )
-            header_indent = len(m.group(1))
-            current = None
-            continue
-        indent = len(line) - len(line.lstrip())
-        if section is not None and line.strip() and indent <= header_indent:
-            section, current = None, None  # dedent: the section ended
-        if section == "args":
-            am = _ARG_LINE_RE.match(line)
-            if am and (current is None or indent <= arg_indent):
-                current, arg_indent = am.group(1), indent
-                args[current] = am.group(2).strip()
-            elif current is not None and line.strip():
-                args[current] = (args[current] + " " + line.strip()).strip()
-        elif section == "other":
-            other.append(line.strip())
-        else:
-            summary.append(line.strip())
-    return DocParts(" ".join(s for s in summary if s), args, " ".join(o for o in other if o))
 
 
 def extract_examples(text: str) -> list[str]:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from playground.routing import argfill, korean, values
+from playground.routing.fill.docs import described
 from playground.routing.fill.rules import WEAK_RULES
 
 _BOUNDARY_RE = re.compile(
@@ -324,7 +325,7 @@ def _index_tool(
 ) -> ToolIndex:
     synonyms = synonyms or {}
     name = str(decl.get("name", ""))
-    parts = argfill.split_docstring(str(decl.get("description") or ""))
+    parts = described(str(decl.get("description") or ""))
     specs = argfill.param_specs(decl.get("parameters"), parts.args)
     terms: dict[str, tuple[str, float]] = {}
 
