@@ -63,6 +63,7 @@ from playground.core.optional_schema import nullable_branch
 from playground.routing import command_line, korean, languages, places, values
 from playground.routing.fill import identifiers, joined, naive, source_target
 from playground.routing.fill.rules import LOOSE_RULES, enabled
+from playground.routing.fill.weights import PAIRING as W
 from playground.routing.values import Value
 
 _EXAMPLE_RE = re.compile(
@@ -1934,22 +1935,24 @@ def fill_loose(
             score = 0.0
             why = []
             if hit is not None and hit.start == v.start:
-                score += 10
+                score += W.assigned
                 why.append(f"written as {spec.name}=")
             if v.kind == "number" and v.unit:
                 unit = korean.stem(v.unit.split("/")[0])
                 if any(
                     korean.match_quality(unit, w)[0] >= 0.7 for w in name_w | doc_w
                 ) and not _per_unit(v.unit, spec.name + " " + spec.doc):
-                    score += 3
+                    score += W.unit
                     why.append(f"unit {v.unit!r} is in its description")
                 elif unit.lower() in _TIME_UNITS and _TIME_PARAM_RE.search(
                     spec.name + " " + spec.doc
                 ):
                     # its name says a time ("time", "duration", "years") more than its words
-                    score += 2.5 if _TIME_PARAM_RE.search(spec.name) else 1
+                    score += W.time_in_name if _TIME_PARAM_RE.search(spec.name) else W.time_in_doc
                     why.append(f"a time in {v.unit!r} where the parameter takes a time")
-            near = 2 * _near(toks, v.start, v.end, name_w) + _near(toks, v.start, v.end, doc_w)
+            near = W.name_word * _near(toks, v.start, v.end, name_w) + _near(
+                toks, v.start, v.end, doc_w
+            )
             if (
                 v.kind == "number"
                 and "integer" in spec.types
@@ -1958,7 +1961,7 @@ def fill_loose(
             ):
                 # "three personality traits" for trait_count, "ten major events" for
                 # count ("Number of events"): the number counts the parameter's noun
-                score += 1.5
+                score += W.counted_noun
                 why.append("it counts the parameter's noun")
             if near:
                 score += near
@@ -1968,11 +1971,11 @@ def fill_loose(
                 for t in toks
                 if v.start <= t.start and t.end <= v.end
             ):
-                score += 1.5
+                score += W.own_word_in_name
                 why.append("its own word is part of the name")
             role = roles.get(spec.name, "")
             if role and _role_cue(text, v.start) == role:
-                score += 2.5
+                score += W.role_cue
                 why.append(f"after a word that opens its {role} ('from'/'to', 'between ... and')")
             if (
                 v.kind == "name"
@@ -1980,7 +1983,7 @@ def fill_loose(
                 and not re.search(r"e-?mail|메일", spec.name + " " + spec.doc, re.I)
                 and _PLACE_CUE_RE.search(text[max(0, v.start - 12) : v.start])
             ):
-                score += 2
+                score += W.place_cue
                 why.append("a name after in/at/near where the parameter wants a place")
             if (
                 v.kind == "name"
@@ -1989,7 +1992,7 @@ def fill_loose(
             ):
                 # "of Seattle, that city where Mr. Gates works": a city parameter takes the
                 # name that is a city (GeoNames, loaded only for a parameter named city)
-                score += 1.0
+                score += W.known_city
                 why.append(f"a city in {places.SOURCE}")
             if (
                 v.kind == "name"
@@ -2001,7 +2004,7 @@ def fill_loose(
             ):
                 # "in Chennai, Tamil Nadu" for 'City, State' such as 'San Francisco, CA': a
                 # name written in its examples' shape is what it asks for ("I'm at Bengaluru")
-                score += 1.5
+                score += W.joined_shape
                 why.append("written in its examples' 'X, Y' shape")
             kind = "path" if v.kind == "identifier" else v.kind  # docs/reports
             if kind in ("url", "email", "path") and re.search(
@@ -2014,11 +2017,11 @@ def fill_loose(
                 re.I,
             ):
                 # a written path (/x, a.txt) more than an identifier that may be one (docs/x)
-                score += 3 if kind == v.kind else 1.5
+                score += W.written_kind if kind == v.kind else W.identifier_as_path
                 why.append(f"a {kind} where the parameter wants one")
             # an optional value needs a label, not a mere neighbour (seed 002: a model leaves
             # optional arguments empty unless the user gives them)
-            if score > 0 and (spec.required or score >= 1.0):
+            if score > 0 and (spec.required or score >= W.optional_floor):
                 pairs.append((-score, si, ci, value, "; ".join(why)))
     for neg, si, ci, value, said in sorted(pairs, key=lambda p: (p[0], p[1], p[2])):
         spec, v = open_specs[si], cands[ci]
