@@ -1678,38 +1678,49 @@ class QuestionValues:
         return cls(tuple(strings), tuple(nums), values.assignments(text), tuple(listed))
 
 
-def fill_loose(
-    specs: list[ParamSpec],
-    question: str,
-    fill: Fill,
-    tokens: list[korean.Token] | None = None,
-    found: QuestionValues | None = None,
-    intent: frozenset[tuple[int, int]] = frozenset(),
-) -> Fill:
-    """Values written in the question given to the parameters whose words stand next to them.
-    ``intent``: spans of words that matched a tool's vocabulary; a capitalised name made only
-    of such words ("Weather for London") states the request, it is not a value.
+@dataclass
+class _Loose:
+    """The state :func:`fill_loose`'s phases share: the tool's ``specs`` and the ``open_specs``
+    left to fill, the normalised question ``text`` and its tokens ``toks``, the ``fill`` being
+    built, the ``used`` spans, the question's ``found`` values, the ``intent`` spans, the value
+    candidates ``cands`` (indexes in ``taken`` are given) and each parameter's label words."""
 
-    Runs after the structured rules (1-8) for the parameters they left empty. Candidates come
-    from :mod:`playground.routing.values` (numbers, quoted text, names, codes, URLs, e-mails,
-    paths, ``name=value``). Each pairing scores: ``name=value`` naming the parameter 10; a unit
-    word after a number that the parameter's text uses 3; parameter-name words before the value
-    ``2/distance``, description words ``1/distance`` (:func:`_near`). Pairs are taken best first,
-    each value once. Then arrays take the remaining values of their item type (``18 and 12``
-    -> ``[18, 12]``); strings with no candidate take the span after their own name word
-    (``the function 3x^2 + 2x - 1`` -> ``3x^2 + 2x - 1``, rule ``cue``); dates are parsed with
-    :func:`dateutil.parser.parse`; booleans are true when the parameter's name word is in the
-    question (false after a negation); finally required parameters still empty take the
-    remaining fitting values in schema order (rule ``position``); the one name nobody took goes
-    to the one optional parameter whose description takes names; a name an optional parameter
-    took by a weak label moves to a required string still empty; a required plain string (or
-    string array) still empty takes the question's leftover words (rule ``leftover``: words no
-    tool's vocabulary and no argument took, :func:`_leftover_runs`); a required object takes the
-    fields the question names (rule ``object``). Optional parameters are only filled by
-    labelled evidence. Returns ``fill`` (updated in place)."""
-    text = korean.normalize(question)
-    toks = tokens if tokens is not None else korean.tokenize(text)
-    open_specs = [
+    specs: list[ParamSpec]
+    open_specs: list[ParamSpec]
+    text: str
+    toks: list[korean.Token]
+    fill: Fill
+    used: list[tuple[int, int]]
+    found: QuestionValues
+    intent: frozenset[tuple[int, int]]
+    cands: list[Value]
+    labels: dict[str, tuple[set[str], set[str]]]
+    taken: set[int] = field(default_factory=set)
+
+    def give(
+        self, spec: ParamSpec, value: Any, rule: str, start: int, end: int, detail: str
+    ) -> None:
+        """Record ``value`` for ``spec`` by ``rule`` over ``[start, end)`` (nothing when the
+        rule is switched off: ``bench/bfcl.py --without RULE``)."""
+        if not enabled(rule):
+            return
+        self.fill.args[spec.name] = value
+        self.fill.evidence[spec.name] = {
+            "rule": rule,
+            "span": [start, end],
+            "text": self.text[start:end],
+            "detail": detail,
+        }
+
+    def drop_used(self) -> None:
+        """Forget the candidates inside spans used since."""
+        self.cands = [v for v in self.cands if values.outside((v.start, v.end), self.used)]
+
+
+def _open_specs(specs: list[ParamSpec], fill: Fill) -> list[ParamSpec]:
+    """The parameters the loose rules fill: not filled yet, not free text, and not structured
+    (enum, pattern, example shapes, prefix) unless a date written in words may fit."""
+    return [
         s
         for s in specs
         if s.name not in fill.args
@@ -1721,79 +1732,87 @@ def fill_loose(
             or (not (s.enum or s.pattern or s.prefix) and is_date_param(s))
         )
     ]
-    if not open_specs:
-        return fill
-    used = list(fill.consumed)
-    found = found or QuestionValues.of(text)
-    strings, nums = list(found.strings), list(found.numbers)
+
+
+def _number_values(
+    open_specs: list[ParamSpec], toks: list[korean.Token], nums: list[Value]
+) -> list[Value]:
+    """The numbers that may be values: "two numbers, say 36 and 48" -- the digits are the
+    values, but a spelled number counting what a parameter names stays ("two adults" for
+    no_of_adults; not when several parameters share the word: "two numbers" counts number1,
+    number2)."""
     digits = [v for v in nums if v.text[:1].isdigit() or v.text[:1] in "-+−."]
     wanted = sum(1 for s in open_specs if s.required and {"integer", "number"} & set(s.types))
-    if digits and len(digits) >= wanted:  # "two numbers, say 36 and 48": the digits are the values
-        # ... but a spelled number counting what a parameter names stays ("two adults" for
-        # no_of_adults)
-        # (not when several parameters share the word: "two numbers" counts number1, number2)
-        counted = Counter(w for s in open_specs for w in _label_words(s)[0])
-        named = {w for w, n in counted.items() if n == 1}
-        nums = [
-            v
-            for v in nums
-            if v in digits
-            or (v.unit and korean.stem(v.unit.split("/")[0].lower()) in named)
-            or any(
-                _COUNTS_RE.search(s.name)
-                and _counted_noun(toks, v.end, _label_words(s)[0] | _label_words(s)[1])
-                for s in open_specs
-            )
-        ]
+    if not digits or len(digits) < wanted:
+        return nums
+    counted = Counter(w for s in open_specs for w in _label_words(s)[0])
+    named = {w for w, n in counted.items() if n == 1}
+    return [
+        v
+        for v in nums
+        if v in digits
+        or (v.unit and korean.stem(v.unit.split("/")[0].lower()) in named)
+        or any(
+            _COUNTS_RE.search(s.name)
+            and _counted_noun(toks, v.end, _label_words(s)[0] | _label_words(s)[1])
+            for s in open_specs
+        )
+    ]
+
+
+def _stated(v: Value, toks: list[korean.Token], intent_starts: dict[int, int]) -> bool:
+    """Every word of the name ``v`` matched a tool's vocabulary (it states the request)."""
+    pos = v.start
+    for t in toks:
+        if v.start <= t.start < v.end:
+            if intent_starts.get(t.start) != t.end:
+                return False
+            pos = t.end
+    return pos > v.start
+
+
+def _counts_subject(v: Value, text: str, subject: set[str]) -> bool:
+    """ "two triangles" where every parameter is about a triangle counts the things asked
+    about, it is no base or height (a noun some parameter is named for stays a value)."""
+    if v.kind != "number" or not v.text[:1].isalpha():
+        return False
+    noun = re.match(r"\s+(?:[A-Za-z-]+\s+)?([A-Za-z]+s)\b", text[v.end :])
+    return noun is not None and korean.stem(noun.group(1).lower()) in subject
+
+
+def _candidates(
+    specs: list[ParamSpec],
+    open_specs: list[ParamSpec],
+    text: str,
+    toks: list[korean.Token],
+    used: list[tuple[int, int]],
+    found: QuestionValues,
+    intent: frozenset[tuple[int, int]],
+) -> list[Value]:
+    """The question's values the loose rules may give: numbers (:func:`_number_values`),
+    strings and lists outside ``used``, but no name that only states the request, no count of
+    the subject, and no house number where a parameter takes a street address ("from 2020
+    Addison Street, Berkeley")."""
+    nums = _number_values(open_specs, toks, list(found.numbers))
     intent_starts = {a: b for a, b in intent}
-
-    def stated(v: Value) -> bool:  # every word of the name matched a tool's vocabulary
-        pos = v.start
-        for t in toks:
-            if v.start <= t.start < v.end:
-                if intent_starts.get(t.start) != t.end:
-                    return False
-                pos = t.end
-        return pos > v.start
-
-    # "two triangles" where every parameter is about a triangle counts the things asked about,
-    # it is no base or height (a noun some parameter is named for, "two adults", stays a value)
     doc_count = Counter(w for s in specs for w in set(_label_words(s)[1]))
     named_words = {w for s in specs for w in _label_words(s)[0]}
     subject = {w for w, c in doc_count.items() if c >= 2} - named_words
-
-    def counts_subject(v: Value) -> bool:
-        if v.kind != "number" or not v.text[:1].isalpha():
-            return False
-        noun = re.match(r"\s+(?:[A-Za-z-]+\s+)?([A-Za-z]+s)\b", text[v.end :])
-        return bool(noun) and korean.stem(noun.group(1).lower()) in subject  # type: ignore[union-attr]
-
-    # "from 2020 Addison Street, Berkeley": where a parameter takes a street address, a
-    # number opening one is its house number, not a value of its own
     street = any(_STREET_FORMAT_RE.search(sp.doc) for sp in open_specs)
-    cands = [
+    return [
         v
-        for v in nums + strings + list(found.lists)
+        for v in nums + list(found.strings) + list(found.lists)
         if values.outside((v.start, v.end), used)
-        and not (v.kind == "name" and intent and stated(v))
-        and not counts_subject(v)
+        and not (v.kind == "name" and intent and _stated(v, toks, intent_starts))
+        and not _counts_subject(v, text, subject)
         and not (street and v.kind == "number" and _HOUSE_NUMBER_RE.match(text, v.end))
     ]
-    assigned = found.assigned
-    labels = {s.name: _label_words(s) for s in open_specs}
-    taken: set[int] = set()
 
-    def give(spec: ParamSpec, value: Any, rule: str, start: int, end: int, detail: str) -> None:
-        if not enabled(rule):  # switched off (bench/bfcl.py --without RULE)
-            return
-        fill.args[spec.name] = value
-        fill.evidence[spec.name] = {
-            "rule": rule,
-            "span": [start, end],
-            "text": text[start:end],
-            "detail": detail,
-        }
 
+def _loose_dates(st: _Loose) -> None:
+    """Dates first: "April 25th 2023" is a date for a date parameter, not a name for
+    another; a free-form time ("at 12pm" for ``time``) is the clock time as HH:MM."""
+    open_specs, text, used, give = st.open_specs, st.text, st.used, st.give
     # dates first: "April 25th 2023" is a date for a date parameter, not a name for another
     for spec in open_specs:
         if ("string" in spec.types or not spec.types) and is_date_param(spec):
@@ -1811,6 +1830,20 @@ def fill_loose(
                     give(spec, f"{clock[0]:02d}:{clock[1]:02d}", "date", *t.span(), said)
                     used.append(t.span())
                     break
+
+
+def _loose_colon_cues(st: _Loose) -> None:
+    """ "the answer to the question:\n\nLogistic regression is ...": text a colon introduces
+    after the parameter's own word is its value, before any name inside it is paired."""
+    open_specs, text, toks, fill, used, labels, give = (
+        st.open_specs,
+        st.text,
+        st.toks,
+        st.fill,
+        st.used,
+        st.labels,
+        st.give,
+    )
     # "the answer to the question:\n\nLogistic regression is ...": text a colon introduces
     # after the parameter's own word is its value, before any name inside it is paired
     for spec in open_specs:
@@ -1831,7 +1864,21 @@ def fill_loose(
                 f"after its word {cue[2]!r} and a colon",
             )
             used.append(cue[:2])
-    cands = [v for v in cands if values.outside((v.start, v.end), used)]
+
+
+def _loose_word_lists(st: _Loose) -> None:
+    """A word list ("Microsoft and Google") for a string array whose words label it, or for
+    a required one."""
+    open_specs, text, toks, fill, used, found, intent, give = (
+        st.open_specs,
+        st.text,
+        st.toks,
+        st.fill,
+        st.used,
+        st.found,
+        st.intent,
+        st.give,
+    )
     # a word list ("Microsoft and Google") for a string array whose words label it, or for a
     # required one
     for spec in open_specs:
@@ -1864,6 +1911,22 @@ def fill_loose(
                 + ("; next to its words" if near else ""),
             )
             used.extend(spans)  # the items ("five 'burgers' and six ...": six stays a value)
+
+
+def _loose_numbered(st: _Loose) -> None:
+    """Numbered arrays (coord1, coord2) take as many written lists, numbered strings (color1,
+    color2) a word list of as many items, in order."""
+    open_specs, text, toks, fill, used, intent, cands, labels, give = (
+        st.open_specs,
+        st.text,
+        st.toks,
+        st.fill,
+        st.used,
+        st.intent,
+        st.cands,
+        st.labels,
+        st.give,
+    )
     # numbered arrays (coord1, coord2) take as many written lists, in order
     for members in _numbered(open_specs).values():
         written = [v for v in cands if v.kind == "list" and values.outside((v.start, v.end), used)]
@@ -1904,228 +1967,18 @@ def fill_loose(
             for spec, (a, b) in zip(members, sp, strict=True):
                 give(spec, text[a:b], "string", a, b, "a word list, in the order of the numbers")
                 used.append((a, b))
-    cands = [v for v in cands if values.outside((v.start, v.end), used)]
-    for spec, v, detail in _respectively(open_specs, text, cands, fill, labels):
-        give(spec, _fits(spec, v), "number", v.start, v.end, detail)
-        used.append((v.start, v.end))
-    cands = [v for v in cands if values.outside((v.start, v.end), used)]
-    # start/end roles only where the tool has both ends (from_year + to_year), not for a lone
-    # to_address
-    roles = {sp.name: _role(sp) for sp in specs}
-    if not {"start", "end"} <= set(roles.values()):
-        roles = {}
-    pairs = []
-    for si, spec in enumerate(open_specs):
-        if spec.name in fill.args:
-            continue
-        if "boolean" in spec.types or "object" in spec.types:
-            continue
-        name_w, doc_w = labels[spec.name]
-        hit = assigned.get(spec.name.lower())
-        for ci, v in enumerate(cands):
-            value = _fits(spec, v)
-            if value is None or (v.kind == "quoted" and _bare(str(v.value)) == _bare(spec.name)):
-                continue  # "based on a 'question'": the parameter's own name, quoted
-            if (
-                v.kind == "name"
-                and is_date_param(spec)
-                and not re.search(rf"\d|\b{_MONTH}", str(v.value))
-            ):
-                continue  # "to Paris" is no return_time ("April 2022" may be a date)
-            score = 0.0
-            why = []
-            if hit is not None and hit.start == v.start:
-                score += W.assigned
-                why.append(f"written as {spec.name}=")
-            if v.kind == "number" and v.unit:
-                unit = korean.stem(v.unit.split("/")[0])
-                if any(
-                    korean.match_quality(unit, w)[0] >= 0.7 for w in name_w | doc_w
-                ) and not _per_unit(v.unit, spec.name + " " + spec.doc):
-                    score += W.unit
-                    why.append(f"unit {v.unit!r} is in its description")
-                elif unit.lower() in _TIME_UNITS and _TIME_PARAM_RE.search(
-                    spec.name + " " + spec.doc
-                ):
-                    # its name says a time ("time", "duration", "years") more than its words
-                    score += W.time_in_name if _TIME_PARAM_RE.search(spec.name) else W.time_in_doc
-                    why.append(f"a time in {v.unit!r} where the parameter takes a time")
-            near = W.name_word * _near(toks, v.start, v.end, name_w) + _near(
-                toks, v.start, v.end, doc_w
-            )
-            if (
-                v.kind == "number"
-                and "integer" in spec.types
-                and _COUNTS_RE.search(spec.name)
-                and _counted_noun(toks, v.end, name_w | doc_w)
-            ):
-                # "three personality traits" for trait_count, "ten major events" for
-                # count ("Number of events"): the number counts the parameter's noun
-                score += W.counted_noun
-                why.append("it counts the parameter's noun")
-            if near:
-                score += near
-                why.append("next to its words")
-            if v.kind in ("name", "quoted") and any(
-                korean.stem(t.surface) in name_w - _GENERIC_NAME_WORDS
-                for t in toks
-                if v.start <= t.start and t.end <= v.end
-            ):
-                score += W.own_word_in_name
-                why.append("its own word is part of the name")
-            role = roles.get(spec.name, "")
-            if role and _role_cue(text, v.start) == role:
-                score += W.role_cue
-                why.append(f"after a word that opens its {role} ('from'/'to', 'between ... and')")
-            if (
-                v.kind == "name"
-                and _PLACE_DOC_RE.search(spec.name + " " + spec.doc)
-                and not re.search(r"e-?mail|메일", spec.name + " " + spec.doc, re.I)
-                and _PLACE_CUE_RE.search(text[max(0, v.start - 12) : v.start])
-            ):
-                score += W.place_cue
-                why.append("a name after in/at/near where the parameter wants a place")
-            if (
-                v.kind == "name"
-                and "city" in korean.split_identifier(spec.name.lower())
-                and places.city(v.text.split(",")[0]) is not None
-            ):
-                # "of Seattle, that city where Mr. Gates works": a city parameter takes the
-                # name that is a city (GeoNames, loaded only for a parameter named city)
-                score += W.known_city
-                why.append(f"a city in {places.SOURCE}")
-            if (
-                v.kind == "name"
-                and spec.joined > 0
-                and (
-                    v.text.count(",") == spec.joined
-                    or ("," not in v.text and _NEXT_PART_RE.match(text, v.end))
-                )
-            ):
-                # "in Chennai, Tamil Nadu" for 'City, State' such as 'San Francisco, CA': a
-                # name written in its examples' shape is what it asks for ("I'm at Bengaluru")
-                score += W.joined_shape
-                why.append("written in its examples' 'X, Y' shape")
-            kind = "path" if v.kind == "identifier" else v.kind  # docs/reports
-            if kind in ("url", "email", "path") and re.search(
-                {
-                    "url": r"url|link|address|주소",
-                    "email": r"e-?mail|메일",
-                    "path": r"path|file|dir|folder|파일|경로",
-                }[kind],
-                spec.name + " " + spec.doc,
-                re.I,
-            ):
-                # a written path (/x, a.txt) more than an identifier that may be one (docs/x)
-                score += W.written_kind if kind == v.kind else W.identifier_as_path
-                why.append(f"a {kind} where the parameter wants one")
-            # an optional value needs a label, not a mere neighbour (seed 002: a model leaves
-            # optional arguments empty unless the user gives them)
-            if score > 0 and (spec.required or score >= W.optional_floor):
-                pairs.append((-score, si, ci, value, "; ".join(why)))
-    for neg, si, ci, value, said in sorted(pairs, key=lambda p: (p[0], p[1], p[2])):
-        spec, v = open_specs[si], cands[ci]
-        if spec.name in fill.args or ci in taken:
-            continue
-        taken.add(ci)
-        rule = (
-            "assign"
-            if "written as" in said
-            else {"number": "number", "list": "list"}.get(v.kind, "string")
-        )
-        if v.percent and value != v.value:
-            said += f"; {v.text.strip()} as a fraction ({value})"
-        start = v.start
-        if v.kind == "name" and isinstance(value, str):
-            # "UUID SUPERFANCY" for project ("The UUID of the project"), "Lawyer John Doe" for
-            # name ("the lawyer's name"): the parameter's own words open the name, not the value
-            lead = _label_lead(value, labels[spec.name])
-            if lead:
-                value, start = value[lead:], start + lead
-                said += f"; without its own words {v.text[:lead].strip()!r}"
-        give(spec, value, rule, start, v.end, f"{v.kind} {v.text!r}: {said} (score {-neg:.2f})")
-    for spec in open_specs:
-        if spec.name in fill.args:
-            continue
-        if "array" in spec.types:
-            free = [
-                (ci, v)
-                for ci, v in enumerate(cands)
-                if ci not in taken and _fits(_item_spec(spec), v) is not None
-            ]
-            value_runs = _value_runs(text, sorted(free, key=lambda p: p[1].start))
-            arrays = [o for o in open_specs if "array" in o.types and o.name not in fill.args]
-            how = "values of the item type"
-            if len(value_runs) > 1 and len(arrays) > 1:
-                # "dataset_A with the values 12, 24, 36 and dataset_B with the values 15, 30":
-                # each array takes the run its words label (else the first run left)
-                name_w, doc_w = labels[spec.name]
-                free = max(
-                    value_runs,
-                    key=lambda r: (
-                        # only the words before a run label it (the next run's label
-                        # follows this one)
-                        2 * _near(toks, r[0][1].start, len(text) + 1, name_w, before=6)
-                        + _near(toks, r[0][1].start, len(text) + 1, doc_w, before=6),
-                        -r[0][1].start,
-                    ),
-                )
-                how = "values listed together, next to its words"
-            if len(free) >= 2 or (free and spec.required):
-                for ci, _ in free:
-                    taken.add(ci)
-                items = [_fits(_item_spec(spec), v) for _, v in free]
-                give(
-                    spec,
-                    items,
-                    "list",
-                    free[0][1].start,
-                    free[-1][1].end,
-                    f"{len(items)} {how}",
-                )
-                continue
-        if "boolean" in spec.types:
-            name_w, _ = labels[spec.name]
-            # every word of its name but a leading flag verb must be in the question
-            # (include_forecast needs "forecast"; tax_exempt needs "tax" and "exempt")
-            parts = [korean.stem(p) for p in korean.split_identifier(spec.name) if len(p) > 1]
-            needed = [w for k, w in enumerate(parts) if not (k == 0 and w in _FLAG_VERBS)]
-            needed = [w for w in needed if korean.is_content(w)] or needed
 
-            def in_question(w: str) -> bool:
-                return any(
-                    t.stem == w or (len(w) > 3 and korean.match_quality(t.stem, w)[0] >= 0.7)
-                    for t in toks
-                )
 
-            if not needed or not all(in_question(w) for w in needed):
-                continue
-            for tok in toks:
-                if tok.stem in needed or any(
-                    korean.match_quality(tok.stem, w)[0] >= 0.7 for w in needed if len(w) > 3
-                ):
-                    window = text[max(0, tok.start - 25) : tok.start]
-                    value = not _NEGATION_RE.search(window)
-                    give(
-                        spec,
-                        value,
-                        "boolean",
-                        tok.start,
-                        tok.end,
-                        f"its word {tok.surface!r}" + ("" if value else " after a negation"),
-                    )
-                    break
-            continue
-        if "string" in spec.types or not spec.types:
-            cue = _cue_span(spec, text, toks, labels[spec.name][0])
-            if cue is not None and values.outside(
-                cue[:2], [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
-            ):
-                give(
-                    spec, text[cue[0] : cue[1]], "cue", cue[0], cue[1], f"after its word {cue[2]!r}"
-                )
-                continue
-    _split_place(open_specs, fill, text)
+def _loose_modifiers(st: _Loose) -> None:
+    """Required words still empty: the word that modifies its noun ("a single room")."""
+    open_specs, text, toks, fill, used, give = (
+        st.open_specs,
+        st.text,
+        st.toks,
+        st.fill,
+        st.used,
+        st.give,
+    )
     for spec in open_specs:  # required words still empty: the word that modifies its noun
         if spec.name not in fill.args and spec.required and _plain_string(spec):
             modifier = _modifier_of(spec, text, toks, used)
@@ -2139,6 +1992,18 @@ def fill_loose(
                     end,
                     f"the word before its noun {head!r}",
                 )
+
+
+def _loose_positions(st: _Loose) -> None:
+    """Required values still empty: the remaining fitting ones in schema order."""
+    open_specs, text, fill, cands, taken, give = (
+        st.open_specs,
+        st.text,
+        st.fill,
+        st.cands,
+        st.taken,
+        st.give,
+    )
     for spec in open_specs:  # required values still empty: the remaining ones in order
         if spec.name in fill.args or not spec.required or "boolean" in spec.types:
             continue
@@ -2167,8 +2032,19 @@ def fill_loose(
                 f"the next unused {v.kind} in the question{as_fraction}",
             )
             break
-    # the one name nobody took goes to the one optional parameter that takes names ("a film
-    # with Duane Whitaker" for cast: "Names of leading actors")
+
+
+def _loose_spare_name(st: _Loose) -> None:
+    """The one name nobody took goes to the one optional parameter that takes names ("a
+    film with Duane Whitaker" for cast: "Names of leading actors")."""
+    open_specs, fill, used, cands, taken, give = (
+        st.open_specs,
+        st.fill,
+        st.used,
+        st.cands,
+        st.taken,
+        st.give,
+    )
     held_now = used + [tuple(ev["span"]) for ev in fill.evidence.values()]
     spare = [
         c
@@ -2190,9 +2066,13 @@ def fill_loose(
     if len(spare) == 1 and len(takers) == 1:
         v = spare[0]
         give(takers[0], str(v.value), "position", v.start, v.end, "the one name left, for names")
-    # a required parameter comes first: a name an optional one took by a weak label moves to
-    # a required string still empty ("the footballer Lionel Messi" for celebrity_name, not for
-    # the optional sports)
+
+
+def _loose_required_first(st: _Loose) -> None:
+    """A required parameter comes first: a name an optional one took by a weak label moves
+    to a required string still empty ("the footballer Lionel Messi" for celebrity_name, not for
+    the optional sports)."""
+    open_specs, fill = st.open_specs, st.fill
     for spec in open_specs:
         if spec.name in fill.args or not spec.required or not _plain_string(spec):
             continue
@@ -2216,6 +2096,12 @@ def fill_loose(
                 "detail": f"{ev['detail']}; moved from the optional {donor.name}: "
                 "a required parameter comes first",
             }
+
+
+def _loose_leftover(st: _Loose) -> None:
+    """A required plain string (or string array) still empty takes the question's leftover
+    words (rule ``leftover``: words no tool's vocabulary and no argument took)."""
+    open_specs, fill = st.open_specs, st.fill
     leftover_specs = [
         s
         for s in open_specs
@@ -2226,56 +2112,88 @@ def fill_loose(
         # examples or a lowercase rule say what its values look like (rules 6-7 decide)
         and not (s.examples or _LOWERCASE_DOC_RE.search(s.doc))
     ]
-    if leftover_specs:
-        held = used + [tuple(ev["span"]) for ev in fill.evidence.values()]
-        held += [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
-        held += [(q.start, q.end) for q in found.strings if q.kind == "quoted"]  # a value
-        vocab: set[str] = set()
-        for s in specs:
-            vocab |= _label_words(s)[0] | _label_words(s)[1]
-        runs = _leftover_runs(text, toks, held, intent, vocab)
-        for spec in leftover_specs:
-            if not runs:
-                break
-            name_w, doc_w = labels[spec.name]
-            best = max(
-                range(len(runs)),
-                key=lambda k: (
-                    2 * _near(toks, runs[k][0], runs[k][1], name_w)
-                    + _near(toks, runs[k][0], runs[k][1], doc_w),
-                    # else the last (an English request names its object last); several
-                    # parameters take the runs in question order ("a human and a chimp")
-                    k if len(leftover_specs) == 1 else -k,
-                ),
-            )
-            start, end = runs.pop(best)
-            if _string_array(spec):
-                # an array takes the runs listed with it ("tomatoes and lettuce")
-                items = [(start, end)]
-                while best < len(runs) and _LIST_GAP_RE.fullmatch(
-                    text[items[-1][1] : runs[best][0]]
-                ):
-                    items.append(runs.pop(best))
-                while best > 0 and _LIST_GAP_RE.fullmatch(text[runs[best - 1][1] : items[0][0]]):
-                    best -= 1
-                    items.insert(0, runs.pop(best))
-                give(
-                    spec,
-                    [text[a:b] for a, b in items],
-                    "leftover",
-                    items[0][0],
-                    items[-1][1],
-                    "the listed words that no tool's vocabulary and no other argument took",
-                )
-                continue
+    _give_leftover(st, leftover_specs)
+
+
+def _give_leftover(st: _Loose, leftover_specs: list[ParamSpec]) -> None:
+    """The leftover runs (:func:`_leftover_runs`) to ``leftover_specs``, the run their words
+    label (else the last; several parameters take them in question order)."""
+    specs, text, toks, fill, used, found, intent, cands, labels, taken, give = (
+        st.specs,
+        st.text,
+        st.toks,
+        st.fill,
+        st.used,
+        st.found,
+        st.intent,
+        st.cands,
+        st.labels,
+        st.taken,
+        st.give,
+    )
+    if not leftover_specs:
+        return
+    held = used + [tuple(ev["span"]) for ev in fill.evidence.values()]
+    held += [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
+    held += [(q.start, q.end) for q in found.strings if q.kind == "quoted"]  # a value
+    vocab: set[str] = set()
+    for s in specs:
+        vocab |= _label_words(s)[0] | _label_words(s)[1]
+    runs = _leftover_runs(text, toks, held, intent, vocab)
+    for spec in leftover_specs:
+        if not runs:
+            break
+        name_w, doc_w = labels[spec.name]
+        best = max(
+            range(len(runs)),
+            key=lambda k: (
+                2 * _near(toks, runs[k][0], runs[k][1], name_w)
+                + _near(toks, runs[k][0], runs[k][1], doc_w),
+                # else the last (an English request names its object last); several
+                # parameters take the runs in question order ("a human and a chimp")
+                k if len(leftover_specs) == 1 else -k,
+            ),
+        )
+        start, end = runs.pop(best)
+        if _string_array(spec):
+            # an array takes the runs listed with it ("tomatoes and lettuce")
+            items = [(start, end)]
+            while best < len(runs) and _LIST_GAP_RE.fullmatch(text[items[-1][1] : runs[best][0]]):
+                items.append(runs.pop(best))
+            while best > 0 and _LIST_GAP_RE.fullmatch(text[runs[best - 1][1] : items[0][0]]):
+                best -= 1
+                items.insert(0, runs.pop(best))
             give(
                 spec,
-                text[start:end],
+                [text[a:b] for a, b in items],
                 "leftover",
-                start,
-                end,
-                "the question's words that no tool's vocabulary and no other argument took",
+                items[0][0],
+                items[-1][1],
+                "the listed words that no tool's vocabulary and no other argument took",
             )
+            continue
+        give(
+            spec,
+            text[start:end],
+            "leftover",
+            start,
+            end,
+            "the question's words that no tool's vocabulary and no other argument took",
+        )
+
+
+def _loose_objects(st: _Loose) -> None:
+    """An object whose fields the question names (issue 12): its sub-parameters filled on
+    their own."""
+    open_specs, text, toks, fill, found, intent, give = (
+        st.open_specs,
+        st.text,
+        st.toks,
+        st.fill,
+        st.found,
+        st.intent,
+        st.give,
+    )
     for spec in open_specs:  # an object whose fields the question names (issue 12)
         if spec.name in fill.args or not spec.required or not spec.sub:
             continue
@@ -2293,6 +2211,354 @@ def fill_loose(
                 "its fields: "
                 + "; ".join(f"{k} by {ev['rule']}" for k, ev in inner.evidence.items()),
             )
+
+
+def _loose_array(st: _Loose, spec: ParamSpec) -> bool:
+    """An array takes the remaining values of its item type (``18 and 12`` -> ``[18, 12]``);
+    with several runs and several arrays, the run its words label. True when it took some."""
+    open_specs, text, toks, fill, cands, labels, taken, give = (
+        st.open_specs,
+        st.text,
+        st.toks,
+        st.fill,
+        st.cands,
+        st.labels,
+        st.taken,
+        st.give,
+    )
+    if "array" not in spec.types:
+        return False
+    free = [
+        (ci, v)
+        for ci, v in enumerate(cands)
+        if ci not in taken and _fits(_item_spec(spec), v) is not None
+    ]
+    value_runs = _value_runs(text, sorted(free, key=lambda p: p[1].start))
+    arrays = [o for o in open_specs if "array" in o.types and o.name not in fill.args]
+    how = "values of the item type"
+    if len(value_runs) > 1 and len(arrays) > 1:
+        # "dataset_A with the values 12, 24, 36 and dataset_B with the values 15, 30":
+        # each array takes the run its words label (else the first run left)
+        name_w, doc_w = labels[spec.name]
+        free = max(
+            value_runs,
+            key=lambda r: (
+                # only the words before a run label it (the next run's label
+                # follows this one)
+                2 * _near(toks, r[0][1].start, len(text) + 1, name_w, before=6)
+                + _near(toks, r[0][1].start, len(text) + 1, doc_w, before=6),
+                -r[0][1].start,
+            ),
+        )
+        how = "values listed together, next to its words"
+    if len(free) >= 2 or (free and spec.required):
+        for ci, _ in free:
+            taken.add(ci)
+        items = [_fits(_item_spec(spec), v) for _, v in free]
+        give(
+            spec,
+            items,
+            "list",
+            free[0][1].start,
+            free[-1][1].end,
+            f"{len(items)} {how}",
+        )
+        return True
+    return False
+
+
+def _loose_boolean(st: _Loose, spec: ParamSpec) -> None:
+    """A boolean is true when every word of its name but a leading flag verb is in the
+    question (include_forecast needs "forecast"), false after a negation."""
+    text, toks, give = st.text, st.toks, st.give
+    # every word of its name but a leading flag verb must be in the question
+    # (include_forecast needs "forecast"; tax_exempt needs "tax" and "exempt")
+    parts = [korean.stem(p) for p in korean.split_identifier(spec.name) if len(p) > 1]
+    needed = [w for k, w in enumerate(parts) if not (k == 0 and w in _FLAG_VERBS)]
+    needed = [w for w in needed if korean.is_content(w)] or needed
+
+    def in_question(w: str) -> bool:
+        return any(
+            t.stem == w or (len(w) > 3 and korean.match_quality(t.stem, w)[0] >= 0.7) for t in toks
+        )
+
+    if not needed or not all(in_question(w) for w in needed):
+        return
+    for tok in toks:
+        if tok.stem in needed or any(
+            korean.match_quality(tok.stem, w)[0] >= 0.7 for w in needed if len(w) > 3
+        ):
+            window = text[max(0, tok.start - 25) : tok.start]
+            value = not _NEGATION_RE.search(window)
+            give(
+                spec,
+                value,
+                "boolean",
+                tok.start,
+                tok.end,
+                f"its word {tok.surface!r}" + ("" if value else " after a negation"),
+            )
+            break
+
+
+def _loose_cue(st: _Loose, spec: ParamSpec) -> None:
+    """A string with no candidate takes the span after its own name word (``the function
+    3x^2 + 2x - 1`` -> ``3x^2 + 2x - 1``, rule ``cue``)."""
+    text, toks, cands, labels, taken, give = (
+        st.text,
+        st.toks,
+        st.cands,
+        st.labels,
+        st.taken,
+        st.give,
+    )
+    if not ("string" in spec.types or not spec.types):
+        return
+    cue = _cue_span(spec, text, toks, labels[spec.name][0])
+    if cue is not None and values.outside(
+        cue[:2], [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
+    ):
+        give(spec, text[cue[0] : cue[1]], "cue", cue[0], cue[1], f"after its word {cue[2]!r}")
+        return
+
+
+def _unit_score(spec: ParamSpec, v: Value, labels: tuple[set[str], set[str]]) -> tuple[float, str]:
+    """A number's unit word in the parameter's words (``W.unit``), or a time unit where the
+    parameter takes a time (its name says so more than its words)."""
+    if v.kind != "number" or not v.unit:
+        return 0.0, ""
+    name_w, doc_w = labels
+    unit = korean.stem(v.unit.split("/")[0])
+    if any(korean.match_quality(unit, w)[0] >= 0.7 for w in name_w | doc_w) and not _per_unit(
+        v.unit, spec.name + " " + spec.doc
+    ):
+        return W.unit, f"unit {v.unit!r} is in its description"
+    if unit.lower() in _TIME_UNITS and _TIME_PARAM_RE.search(spec.name + " " + spec.doc):
+        score = W.time_in_name if _TIME_PARAM_RE.search(spec.name) else W.time_in_doc
+        return score, f"a time in {v.unit!r} where the parameter takes a time"
+    return 0.0, ""
+
+
+def _label_score(st: _Loose, spec: ParamSpec, v: Value, role: str) -> list[tuple[float, str]]:
+    """Evidence from the words around ``v``: a number counting the parameter's noun ("three
+    personality traits" for trait_count), its words next to it, its own word inside a name,
+    and a from/to cue opening its end of a range (``role``)."""
+    toks, text = st.toks, st.text
+    name_w, doc_w = st.labels[spec.name]
+    out: list[tuple[float, str]] = []
+    if (
+        v.kind == "number"
+        and "integer" in spec.types
+        and _COUNTS_RE.search(spec.name)
+        and _counted_noun(toks, v.end, name_w | doc_w)
+    ):
+        out.append((W.counted_noun, "it counts the parameter's noun"))
+    near = W.name_word * _near(toks, v.start, v.end, name_w) + _near(toks, v.start, v.end, doc_w)
+    if near:
+        out.append((near, "next to its words"))
+    if v.kind in ("name", "quoted") and any(
+        korean.stem(t.surface) in name_w - _GENERIC_NAME_WORDS
+        for t in toks
+        if v.start <= t.start and t.end <= v.end
+    ):
+        out.append((W.own_word_in_name, "its own word is part of the name"))
+    if role and _role_cue(text, v.start) == role:
+        why = f"after a word that opens its {role} ('from'/'to', 'between ... and')"
+        out.append((W.role_cue, why))
+    return out
+
+
+def _name_score(st: _Loose, spec: ParamSpec, v: Value) -> list[tuple[float, str]]:
+    """Evidence for a name: after in/at/near where the parameter wants a place, a known city
+    for a parameter named city ("of Seattle, that city where Mr. Gates works"; GeoNames), or
+    written in its examples' 'X, Y' shape ("in Chennai, Tamil Nadu" for 'City, State')."""
+    if v.kind != "name":
+        return []
+    text, out = st.text, []
+    about = spec.name + " " + spec.doc
+    if (
+        _PLACE_DOC_RE.search(about)
+        and not re.search(r"e-?mail|메일", about, re.I)
+        and _PLACE_CUE_RE.search(text[max(0, v.start - 12) : v.start])
+    ):
+        out.append((W.place_cue, "a name after in/at/near where the parameter wants a place"))
+    if (
+        "city" in korean.split_identifier(spec.name.lower())
+        and places.city(v.text.split(",")[0]) is not None
+    ):
+        out.append((W.known_city, f"a city in {places.SOURCE}"))
+    if spec.joined > 0 and (
+        v.text.count(",") == spec.joined or ("," not in v.text and _NEXT_PART_RE.match(text, v.end))
+    ):
+        out.append((W.joined_shape, "written in its examples' 'X, Y' shape"))
+    return out
+
+
+_WRITTEN_KIND_RE = {
+    "url": re.compile(r"url|link|address|주소", re.I),
+    "email": re.compile(r"e-?mail|메일", re.I),
+    "path": re.compile(r"path|file|dir|folder|파일|경로", re.I),
+}
+
+
+def _kind_score(spec: ParamSpec, v: Value) -> tuple[float, str]:
+    """A URL, e-mail or path where the parameter wants one (an identifier such as
+    ``docs/reports`` counts less as a path than a written one)."""
+    kind = "path" if v.kind == "identifier" else v.kind
+    rx = _WRITTEN_KIND_RE.get(kind)
+    if rx is None or not rx.search(spec.name + " " + spec.doc):
+        return 0.0, ""
+    return (W.written_kind if kind == v.kind else W.identifier_as_path), (
+        f"a {kind} where the parameter wants one"
+    )
+
+
+def _pair_score(st: _Loose, spec: ParamSpec, v: Value, role: str) -> tuple[float, list[str]]:
+    """How strongly the question pairs value ``v`` with ``spec`` (:data:`W`), and why."""
+    hit = st.found.assigned.get(spec.name.lower())
+    parts: list[tuple[float, str]] = []
+    if hit is not None and hit.start == v.start:
+        parts.append((W.assigned, f"written as {spec.name}="))
+    parts.append(_unit_score(spec, v, st.labels[spec.name]))
+    parts += _label_score(st, spec, v, role)
+    parts += _name_score(st, spec, v)
+    parts.append(_kind_score(spec, v))
+    parts = [(score, why) for score, why in parts if score]
+    return sum(score for score, _ in parts), [why for _, why in parts]
+
+
+def _pairable(spec: ParamSpec, v: Value) -> Any:
+    """``v`` as a value of ``spec`` when it may be paired with it, else None: not the
+    parameter's own name quoted ("based on a 'question'"), no place name for a date ("to
+    Paris" is no return_time; "April 2022" may be a date)."""
+    value = _fits(spec, v)
+    if value is None or (v.kind == "quoted" and _bare(str(v.value)) == _bare(spec.name)):
+        return None
+    if v.kind == "name" and is_date_param(spec) and not re.search(rf"\d|\b{_MONTH}", str(v.value)):
+        return None
+    return value
+
+
+def _loose_pairs(st: _Loose) -> list[tuple[float, int, int, Any, str]]:
+    """Every (parameter, value) pairing with evidence, as ``(-score, spec index, candidate
+    index, value, why)``. Start/end roles count only where the tool has both ends (from_year +
+    to_year), not for a lone to_address; an optional value needs a label, not a mere
+    neighbour (seed 002: a model leaves optional arguments empty unless the user gives them)."""
+    roles = {sp.name: _role(sp) for sp in st.specs}
+    if not {"start", "end"} <= set(roles.values()):
+        roles = {}
+    pairs = []
+    for si, spec in enumerate(st.open_specs):
+        if spec.name in st.fill.args or "boolean" in spec.types or "object" in spec.types:
+            continue
+        for ci, v in enumerate(st.cands):
+            value = _pairable(spec, v)
+            if value is None:
+                continue
+            score, why = _pair_score(st, spec, v, roles.get(spec.name, ""))
+            if score > 0 and (spec.required or score >= W.optional_floor):
+                pairs.append((-score, si, ci, value, "; ".join(why)))
+    return pairs
+
+
+def _loose_take_pairs(st: _Loose, pairs: list[tuple[float, int, int, Any, str]]) -> None:
+    """The pairs best first, each parameter and each value once; a name opened by the
+    parameter's own words drops them ("UUID SUPERFANCY" for project)."""
+    open_specs, fill, cands, labels, taken, give = (
+        st.open_specs,
+        st.fill,
+        st.cands,
+        st.labels,
+        st.taken,
+        st.give,
+    )
+    for neg, si, ci, value, said in sorted(pairs, key=lambda p: (p[0], p[1], p[2])):
+        spec, v = open_specs[si], cands[ci]
+        if spec.name in fill.args or ci in taken:
+            continue
+        taken.add(ci)
+        rule = (
+            "assign"
+            if "written as" in said
+            else {"number": "number", "list": "list"}.get(v.kind, "string")
+        )
+        if v.percent and value != v.value:
+            said += f"; {v.text.strip()} as a fraction ({value})"
+        start = v.start
+        if v.kind == "name" and isinstance(value, str):
+            # "UUID SUPERFANCY" for project ("The UUID of the project"), "Lawyer John Doe" for
+            # name ("the lawyer's name"): the parameter's own words open the name, not the value
+            lead = _label_lead(value, labels[spec.name])
+            if lead:
+                value, start = value[lead:], start + lead
+                said += f"; without its own words {v.text[:lead].strip()!r}"
+        give(spec, value, rule, start, v.end, f"{v.kind} {v.text!r}: {said} (score {-neg:.2f})")
+
+
+def fill_loose(
+    specs: list[ParamSpec],
+    question: str,
+    fill: Fill,
+    tokens: list[korean.Token] | None = None,
+    found: QuestionValues | None = None,
+    intent: frozenset[tuple[int, int]] = frozenset(),
+) -> Fill:
+    """Values written in the question given to the parameters whose words stand next to them.
+    ``intent``: spans of words that matched a tool's vocabulary; a capitalised name made only
+    of such words ("Weather for London") states the request, it is not a value.
+
+    Runs after the structured rules (1-8) for the parameters they left empty. Candidates come
+    from :mod:`playground.routing.values` (numbers, quoted text, names, codes, URLs, e-mails,
+    paths, ``name=value``). Each pairing scores: ``name=value`` naming the parameter 10; a unit
+    word after a number that the parameter's text uses 3; parameter-name words before the value
+    ``2/distance``, description words ``1/distance`` (:func:`_near`). Pairs are taken best first,
+    each value once. Then arrays take the remaining values of their item type (``18 and 12``
+    -> ``[18, 12]``); strings with no candidate take the span after their own name word
+    (``the function 3x^2 + 2x - 1`` -> ``3x^2 + 2x - 1``, rule ``cue``); dates are parsed with
+    :func:`dateutil.parser.parse`; booleans are true when the parameter's name word is in the
+    question (false after a negation); finally required parameters still empty take the
+    remaining fitting values in schema order (rule ``position``); the one name nobody took goes
+    to the one optional parameter whose description takes names; a name an optional parameter
+    took by a weak label moves to a required string still empty; a required plain string (or
+    string array) still empty takes the question's leftover words (rule ``leftover``: words no
+    tool's vocabulary and no argument took, :func:`_leftover_runs`); a required object takes the
+    fields the question names (rule ``object``). Optional parameters are only filled by
+    labelled evidence. Returns ``fill`` (updated in place)."""
+    text = korean.normalize(question)
+    toks = tokens if tokens is not None else korean.tokenize(text)
+    open_specs = _open_specs(specs, fill)
+    if not open_specs:
+        return fill
+    used = list(fill.consumed)
+    found = found or QuestionValues.of(text)
+    cands = _candidates(specs, open_specs, text, toks, used, found, intent)
+    labels = {s.name: _label_words(s) for s in open_specs}
+    st = _Loose(specs, open_specs, text, toks, fill, used, found, intent, cands, labels)
+    _loose_dates(st)
+    _loose_colon_cues(st)
+    st.drop_used()
+    _loose_word_lists(st)
+    _loose_numbered(st)
+    st.drop_used()
+    for spec, v, detail in _respectively(open_specs, text, st.cands, fill, labels):
+        st.give(spec, _fits(spec, v), "number", v.start, v.end, detail)
+        used.append((v.start, v.end))
+    st.drop_used()
+    _loose_take_pairs(st, _loose_pairs(st))
+    for spec in open_specs:
+        if spec.name in fill.args or _loose_array(st, spec):
+            continue
+        if "boolean" in spec.types:
+            _loose_boolean(st, spec)
+        else:
+            _loose_cue(st, spec)
+    _split_place(open_specs, fill, text)
+    _loose_modifiers(st)
+    _loose_positions(st)
+    _loose_spare_name(st)
+    _loose_required_first(st)
+    _loose_leftover(st)
+    _loose_objects(st)
     for spec in open_specs:
         if spec.joined:
             _place_shape(spec, text, fill)
