@@ -410,9 +410,11 @@ _FROM_RE_BEFORE = re.compile(r"(?i)\bfrom\s+(?:(?:a|an|the|my)\s+)?$")
 _OLD_NAME_RE = re.compile(r"(?i)old|from|source|current|previous|original")
 
 
-def _structural(
+def _enum_value(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``enum``: a listed value written in the question (else by romanisation or by its
+    words, rule ``enum_words``); of a change from one listed value to another, the new one."""
     if spec.enum:
         hits = []
         for value in spec.enum:
@@ -456,6 +458,13 @@ def _structural(
                 "text": text[s:e],
                 "detail": how,
             }
+    return None
+
+
+def _pattern_value(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``pattern``: text matching the schema pattern, anchors removed."""
     if spec.pattern:
         m = _search(_unanchor(spec.pattern), text, used)
         if m:
@@ -465,6 +474,13 @@ def _structural(
                 "text": m.group(),
                 "detail": spec.pattern,
             }
+    return None
+
+
+def _format_value(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``format``: a ``date`` (YYYY-MM-DD) or an ``email``."""
     if spec.format == "date":
         for m in _DATE_RE.finditer(text):
             try:
@@ -487,6 +503,13 @@ def _structural(
                 "text": m.group(),
                 "detail": "email",
             }
+    return None
+
+
+def _example_value(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``example``: text shaped like an ID-like example (:func:`shape_regex`)."""
     for example, shape in spec.shapes:
         m = _search(shape, text, used, re.I)
         if m:
@@ -498,6 +521,13 @@ def _structural(
                 "detail": f"shape {shape} from example {example!r}"
                 + (", upper-cased" if upped else ""),
             }
+    return None
+
+
+def _prefix_value(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``prefix``: the examples' prefix followed by letters and digits."""
     if spec.prefix:
         rx = re.escape(spec.prefix) + rf"(?=[{_ALNUM}-]*\d)[{_ALNUM}-]+"
         m = _search(rx, text, used, re.I)
@@ -509,6 +539,17 @@ def _structural(
                 "text": m.group(),
                 "detail": f"starts with {spec.prefix!r}" + (", upper-cased" if upped else ""),
             }
+    return None
+
+
+def _structural(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rules 1-5, the first that finds a value: enum, pattern, format, example, prefix."""
+    for find in (_enum_value, _pattern_value, _format_value, _example_value, _prefix_value):
+        found = find(spec, text, used)
+        if found is not None:
+            return found
     return None
 
 
