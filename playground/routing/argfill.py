@@ -2897,20 +2897,11 @@ def _letter_item(text: str, word: str, end: int) -> bool:
     return word != "A" or not re.match(r"\s+(?!and\b|or\b)[^\W\d_]", text[end:])
 
 
-def word_series(
-    text: str, blocked: list[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset()
-) -> list[list[tuple[int, int]]]:
-    """The word lists ``text`` writes: items of one to three words joined by commas and a last
-    "and"/"or"/"&" ("open hole, C foot, and silver headjoint", "Microsoft and Google",
-    "efficient, organized, easy going and compassionate"), as the spans of the items.
-    An item is a run of words between the separators that holds no stopword and no word of
-    :data:`_SERIES_STOP`; the first and last items hold nothing in ``blocked`` either (spans
-    that state the request or hold another value: "the salaries of jobs such as Data Analyst"
-    -- "salaries" is no item), and the items in the middle fix how long they may be (the
-    first ends at the first separator, the last starts after the last one). Items made only of
-    digits make no list (numbers are listed by :func:`fill_loose` itself). Plain English list
-    punctuation; no domain words."""
-    # the text as a sequence of words ("w"), separators (",", "and") and breaks
+def _series_marks(
+    text: str, blocked: list[tuple[int, int]] | frozenset[tuple[int, int]]
+) -> list[tuple[str, int, int]]:
+    """``text`` as a sequence of words (``w``; ``b`` when blocked), separators (``,``,
+    ``and``) and breaks (``|``), with their spans."""
     marks: list[tuple[str, int, int]] = []
     prev_end = 0
     for m in _SERIES_WORD_RE.finditer(text):
@@ -2937,7 +2928,14 @@ def word_series(
         else:
             marks.append(("w", m.start(), m.end()))
         prev_end = m.end()
-    # runs of words and the separator after each
+    return marks
+
+
+def _series_runs(
+    text: str, marks: list[tuple[str, int, int]]
+) -> list[tuple[list[tuple[int, int, bool]], str]]:
+    """Runs of words (``(start, end, blocked)``) and the separator after each; a break ends
+    the run and any list through it."""
     runs: list[tuple[list[tuple[int, int, bool]], str]] = []
     cur: list[tuple[int, int, bool]] = []
     sep = ""
@@ -2954,6 +2952,60 @@ def word_series(
                 runs.append((cur, ""))  # a break ends the run and any list through it
                 runs.append(([], "|"))
             cur, sep = [], ""
+    return runs
+
+
+def _series_items(
+    text: str, runs: list[tuple[list[tuple[int, int, bool]], str]], chain: list[int]
+) -> list[tuple[int, int]] | None:
+    """The item spans of the runs ``chain`` when they make a list ending with "and": middle
+    items fix how long the first and last may be; a blocked word ends the first item; names
+    listed with names keep to the capitalised words; digits alone make no list."""
+    if len(chain) < 2 or runs[chain[-2]][1] != "and":
+        return None
+    middle = [runs[j][0] for j in chain[1:-1]]
+    if any(len(r) > _SERIES_ITEM_WORDS for r in middle):
+        return None
+    cap = max((len(r) for r in middle), default=_SERIES_ITEM_WORDS)
+    first = runs[chain[0]][0][-cap:]
+    while first and any(w[2] for w in first):  # a blocked word ends the first item
+        first = first[next(i for i in range(len(first) - 1, -1, -1) if first[i][2]) + 1 :]
+    last = runs[chain[-1]][0][:cap]
+    last = last[: next((i for i, w in enumerate(last) if w[2]), len(last))]
+    if not first or not last:
+        return None
+    # names listed with names: "near Berlin and Paris happening" lists Berlin and Paris
+    if (
+        text[first[-1][0]].isupper()
+        and text[last[0][0]].isupper()
+        and all(not text[w[0]].islower() for r in middle for w in r)
+    ):  # ("Taylor Swift and Maroon 5": a digit goes with the name)
+        last = last[: next((i for i, w in enumerate(last) if text[w[0]].islower()), None)]
+        up = [i for i, w in enumerate(first) if text[w[0]].islower()]
+        first = first[up[-1] + 1 :] if up else first
+    if not first or not last:
+        return None
+    spans = [(r[0][0], r[-1][1]) for r in (first, *middle, last)]
+    if any(re.fullmatch(r"[\d.,\s]+", text[a:b]) for a, b in spans):
+        return None
+    return spans
+
+
+def word_series(
+    text: str, blocked: list[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset()
+) -> list[list[tuple[int, int]]]:
+    """The word lists ``text`` writes: items of one to three words joined by commas and a last
+    "and"/"or"/"&" ("open hole, C foot, and silver headjoint", "Microsoft and Google",
+    "efficient, organized, easy going and compassionate"), as the spans of the items.
+    An item is a run of words between the separators that holds no stopword and no word of
+    :data:`_SERIES_STOP`; the first and last items hold nothing in ``blocked`` either (spans
+    that state the request or hold another value: "the salaries of jobs such as Data Analyst"
+    -- "salaries" is no item), and the items in the middle fix how long they may be (the
+    first ends at the first separator, the last starts after the last one). Items made only of
+    digits make no list (numbers are listed by :func:`fill_loose` itself). Plain English list
+    punctuation; no domain words."""
+    marks = _series_marks(text, blocked)
+    runs = _series_runs(text, marks)
     out: list[list[tuple[int, int]]] = []
     k = 0
     while k < len(runs):
@@ -2966,34 +3018,9 @@ def word_series(
             if runs[chain[-2]][1] == "and":
                 break  # "X, Y and Z": the list ends with the item after "and"
         k = chain[-1] + 1
-        if len(chain) < 2 or runs[chain[-2]][1] != "and":
-            continue
-        middle = [runs[j][0] for j in chain[1:-1]]
-        if any(len(r) > _SERIES_ITEM_WORDS for r in middle):
-            continue
-        cap = max((len(r) for r in middle), default=_SERIES_ITEM_WORDS)
-        first = runs[chain[0]][0][-cap:]
-        while first and any(w[2] for w in first):  # a blocked word ends the first item
-            first = first[next(i for i in range(len(first) - 1, -1, -1) if first[i][2]) + 1 :]
-        last = runs[chain[-1]][0][:cap]
-        last = last[: next((i for i, w in enumerate(last) if w[2]), len(last))]
-        if not first or not last:
-            continue
-        # names listed with names: "near Berlin and Paris happening" lists Berlin and Paris
-        if (
-            text[first[-1][0]].isupper()
-            and text[last[0][0]].isupper()
-            and all(not text[w[0]].islower() for r in middle for w in r)
-        ):  # ("Taylor Swift and Maroon 5": a digit goes with the name)
-            last = last[: next((i for i, w in enumerate(last) if text[w[0]].islower()), None)]
-            up = [i for i, w in enumerate(first) if text[w[0]].islower()]
-            first = first[up[-1] + 1 :] if up else first
-        if not first or not last:
-            continue
-        spans = [(r[0][0], r[-1][1]) for r in (first, *middle, last)]
-        if any(re.fullmatch(r"[\d.,\s]+", text[a:b]) for a, b in spans):
-            continue
-        out.append(spans)
+        spans = _series_items(text, runs, chain)
+        if spans is not None:
+            out.append(spans)
     return out
 
 
