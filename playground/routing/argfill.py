@@ -1175,6 +1175,67 @@ def _enum_items(
 _COLON_TAIL_RE = re.compile(r"[^\W\d_]\s*:\s+([^:\n]+?)\s*$")
 
 
+def _free_text_quotes(question: str) -> list[tuple[Value, str]]:
+    """Quoted text of three words or more, and the words after a colon that ends the request
+    ("Convert it to audio: I am a pretty girl"), with how each was found."""
+    quotes = [
+        (v, "the quoted text") for v in values.quoted(question) if len(str(v.value).split()) >= 3
+    ]
+    colon = _COLON_TAIL_RE.search(question)
+    if colon and len(colon.group(1).split()) >= 2:
+        a, b = colon.span(1)
+        quotes.append((Value("quoted", colon.group(1), a, b, colon.group(1)), "the text after ':'"))
+    return quotes
+
+
+def _give_quote(
+    specs: list[ParamSpec], spec: ParamSpec, fill: Fill, quote: Value, said: str
+) -> None:
+    """The text the user quoted is the text to use; an optional argument that took it by a
+    weak label gives it up."""
+    fill.args[spec.name] = str(quote.value)
+    fill.evidence[spec.name] = {
+        "rule": "free_text",
+        "span": [quote.start, quote.end],
+        "text": str(quote.value),
+        "detail": said,
+    }
+    fill.consumed.append((quote.start, quote.end))
+    optional = {s.name for s in specs if not s.required}
+    for other in [
+        n
+        for n, ev in fill.evidence.items()
+        if n in optional and ev["rule"] in LOOSE_RULES and ev["span"] == [quote.start, quote.end]
+    ]:
+        del fill.args[other], fill.evidence[other]
+
+
+def _free_words(
+    tokens: list[korean.Token],
+    held: list[tuple[int, int]],
+    reasons: dict[tuple[int, int], str],
+) -> tuple[list[korean.Token], list[dict[str, str]]]:
+    """The question's content words for a free-text value, and the words dropped with why
+    (an argument's value, a stopword, a question word, or a word that states the request)."""
+    kept, dropped = [], []
+    for tok in tokens:
+        span = (tok.start, tok.end)
+        why = None
+        if not values.outside(span, held):
+            why = "argument value"
+        elif korean.is_stopword(tok.stem):
+            why = "stopword"
+        elif tok.stem in korean.QUESTION_WORDS:
+            why = "question word"
+        elif span in reasons:
+            why = reasons[span]
+        if why:
+            dropped.append({"word": tok.surface, "why": why})
+        else:
+            kept.append(tok)
+    return kept, dropped
+
+
 def fill_free_text(
     specs: list[ParamSpec],
     question: str,
@@ -1187,15 +1248,7 @@ def fill_free_text(
     tools' structured values); ``reasons``: ``{span: why}`` for words that matched a tool's
     vocabulary (so they state intent, not the value); ``tokens``: the question's tokens when
     already computed."""
-    quotes = [
-        (v, "the quoted text") for v in values.quoted(question) if len(str(v.value).split()) >= 3
-    ]
-    # "Convert it to audio: I am a pretty girl": the words after a colon that ends the request
-    colon = _COLON_TAIL_RE.search(question)
-    if colon and len(colon.group(1).split()) >= 2:
-        a, b = colon.span(1)
-        quotes.append((Value("quoted", colon.group(1), a, b, colon.group(1)), "the text after ':'"))
-    optional = {s.name for s in specs if not s.required}
+    quotes = _free_text_quotes(question)
     for spec in specs:
         if spec.name in fill.args or not spec.free_text or not enabled("free_text"):
             continue
@@ -1207,42 +1260,12 @@ def fill_free_text(
             ),
             (None, ""),
         )
-        if quote is not None:  # the text the user quoted is the text to use
-            fill.args[spec.name] = str(quote.value)
-            fill.evidence[spec.name] = {
-                "rule": "free_text",
-                "span": [quote.start, quote.end],
-                "text": str(quote.value),
-                "detail": said,
-            }
-            fill.consumed.append((quote.start, quote.end))
-            for other in [
-                n
-                for n, ev in fill.evidence.items()
-                if n in optional
-                and ev["rule"] in LOOSE_RULES
-                and ev["span"] == [quote.start, quote.end]
-            ]:  # an optional argument that took it by a weak label gives it up
-                del fill.args[other], fill.evidence[other]
+        if quote is not None:
+            _give_quote(specs, spec, fill, quote, said)
             continue
         if tokens is None:
             tokens = korean.tokenize(question)
-        kept, dropped = [], []
-        for tok in tokens:
-            span = (tok.start, tok.end)
-            why = None
-            if not values.outside(span, fill.consumed + reserved):
-                why = "argument value"
-            elif korean.is_stopword(tok.stem):
-                why = "stopword"
-            elif tok.stem in korean.QUESTION_WORDS:
-                why = "question word"
-            elif span in reasons:
-                why = reasons[span]
-            if why:
-                dropped.append({"word": tok.surface, "why": why})
-            else:
-                kept.append(tok)
+        kept, dropped = _free_words(tokens, fill.consumed + reserved, reasons)
         if kept:
             value = " ".join(t.stem if korean.has_hangul(t.surface) else t.surface for t in kept)
             fill.args[spec.name] = value
@@ -3992,6 +4015,56 @@ def stated_count(question: str, vocabulary: set[str] | frozenset[str]) -> int | 
     return None
 
 
+def _clause_fill(
+    specs: list[ParamSpec],
+    part: str,
+    opening: str,
+    given: dict[str, Any],
+    topic: frozenset[str],
+) -> tuple[Fill, bool, set[str]]:
+    """One clause filled on its own: ``(fill, asks, keep)`` -- ``asks`` when it opens with a
+    connective (:data:`_AGAIN_RE`) or restates the request (every ``topic`` word); ``keep``: the
+    arguments it gives by a labelled rule (:data:`_CLAUSE_RULES`), or by position alone when it
+    asks again ("and then do the same for San Francisco, CA"), never a flag."""
+    fill = fill_structured(specs, part)
+    fill_loose(specs, part, fill)
+    drop_nonconforming(specs, fill)
+    asks = bool(_AGAIN_RE.match(opening)) or bool(
+        topic and {korean.stem(t.surface) for t in korean.tokenize(part)} >= topic
+    )
+    keep = {
+        k
+        for k in fill.args
+        if fill.evidence[k]["rule"] in _CLAUSE_RULES
+        or (
+            asks
+            and k in given
+            and fill.evidence[k]["rule"] == "position"
+            and isinstance(fill.args[k], str)
+        )
+    } - {k for k, v in fill.args.items() if isinstance(v, bool)}
+    return fill, asks, keep
+
+
+def _gives_again(
+    fill: Fill,
+    values: dict[str, Any],
+    given: dict[str, Any],
+    rules: dict[str, str],
+    args: dict[str, Any],
+) -> bool:
+    """A clause that only gives other values to what earlier clauses gave ("..., and the fourth
+    circle has a radius of 20cm", "..., and 150") asks the same again: values recognised by the
+    same rule as before (not names and cue spans, which any clause has), none of them a value
+    another argument already holds."""
+    return all(k in given and given[k] != v for k, v in values.items()) and all(
+        fill.evidence[k]["rule"] == rules.get(k)
+        and fill.evidence[k]["rule"] not in ("string", "cue")
+        and all(v != args.get(j) for j in args if j != k)
+        for k, v in values.items()
+    )
+
+
 def clause_calls(
     specs: list[ParamSpec],
     question: str,
@@ -4024,46 +4097,14 @@ def clause_calls(
         part = text[a:b]
         opening = (text[prev_end:a] + part[:30]).strip()
         prev_end = b
-        fill = fill_structured(specs, part)
-        fill_loose(specs, part, fill)
-        drop_nonconforming(specs, fill)
-        asks = bool(_AGAIN_RE.match(opening)) or bool(
-            topic and {korean.stem(t.surface) for t in korean.tokenize(part)} >= topic
-        )
-        # a clause that asks again ("and then do the same for San Francisco, CA") gives its
-        # name to an argument an earlier clause gave, even by position alone
-        keep = {
-            k
-            for k in fill.args
-            if fill.evidence[k]["rule"] in _CLAUSE_RULES
-            or (
-                asks
-                and k in given
-                and fill.evidence[k]["rule"] == "position"
-                and isinstance(fill.args[k], str)
-            )
-        } - {k for k, v in fill.args.items() if isinstance(v, bool)}
+        fill, asks, keep = _clause_fill(specs, part, opening, given, topic)
         if not keep:
             continue
         # a clause may list several values itself ("the factorial of 5, the factorial of 7")
         for n, row in enumerate(series(part, fill.args, fill.evidence)):
             values = {k: row[k] for k in keep if k in row}
             changed = any(k in given and given[k] != v for k, v in values.items())
-            # a clause that only gives other values to what earlier clauses gave ("..., and
-            # the fourth circle has a radius of 20cm", "..., and 150") asks the same again
-            # (values recognised by kind, not names and cue spans, which any clause has)
-            # (values recognised by the same rule as before, not names and cue spans, which
-            # any clause has; a value another argument already holds is that argument's)
-            again = (
-                changed
-                and all(k in given and given[k] != v for k, v in values.items())
-                and all(
-                    fill.evidence[k]["rule"] == rules.get(k)
-                    and fill.evidence[k]["rule"] not in ("string", "cue")
-                    and all(v != args.get(j) for j in args if j != k)
-                    for k, v in values.items()
-                )
-            )
+            again = changed and _gives_again(fill, values, given, rules, args)
             notes.append({"clause": part.strip(), "values": values})
             if not calls:
                 calls.append({**args, **values})
