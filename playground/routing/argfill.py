@@ -495,12 +495,12 @@ def _format_value(
                     "detail": "date YYYY-MM-DD",
                 }
     if spec.format == "email":
-        m = _EMAIL_RE.search(text)
-        if m and values.outside(m.span(), used):
-            return m.group(), {
+        mail = _EMAIL_RE.search(text)
+        if mail and values.outside(mail.span(), used):
+            return mail.group(), {
                 "rule": "format",
-                "span": list(m.span()),
-                "text": m.group(),
+                "span": list(mail.span()),
+                "text": mail.group(),
                 "detail": "email",
             }
     return None
@@ -1133,8 +1133,8 @@ def fill_structured(
     fill = Fill()
     if source_target.ends(specs):
         strings = QuestionValues.of(text).strings
-        for spec, value, ev in source_target.pair(specs, text, strings, fill.consumed, enabled):
-            fill.args[spec.name], fill.evidence[spec.name] = value, ev
+        for end, value, ev in source_target.pair(specs, text, strings, fill.consumed, enabled):
+            fill.args[end.name], fill.evidence[end.name] = value, ev
             fill.consumed.append((ev["span"][0], ev["span"][1]))
     for spec in specs:
         if spec.name in fill.args:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from playground.routing import korean
 from playground.routing.fill import identifiers, lang
@@ -28,11 +28,21 @@ _KINDS = frozenset({"identifier", "path", "url", "code", "quoted", "email"})
 
 
 class _Spec(Protocol):
-    name: str
-    doc: str
-    examples: tuple[str, ...]
-    types: tuple[str, ...]
-    enum: tuple[Any, ...]
+    """What this rule reads of a parameter (``argfill.ParamSpec``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def doc(self) -> str: ...
+    @property
+    def examples(self) -> tuple[str, ...]: ...
+    @property
+    def types(self) -> tuple[str, ...]: ...
+    @property
+    def enum(self) -> tuple[Any, ...]: ...
+
+
+S = TypeVar("S", bound=_Spec)
 
 
 def role(spec: _Spec) -> str:
@@ -54,7 +64,7 @@ def _rest(spec: _Spec) -> frozenset[str]:
     return frozenset(words - lang.SOURCE_WORDS - lang.TARGET_WORDS)
 
 
-def ends(specs: Sequence[_Spec]) -> list[tuple[_Spec, _Spec]]:
+def ends(specs: Sequence[S]) -> list[tuple[S, S]]:
     """The ``(source, target)`` parameter pairs of one tool's string parameters without an enum."""
     plain = [s for s in specs if ("string" in s.types or not s.types) and not s.enum]
     sources = [s for s in plain if role(s) == "source"]
@@ -80,18 +90,18 @@ def _joined(text: str, x: Value, y: Value) -> bool:
 
 
 def pair(
-    specs: Sequence[_Spec],
+    specs: Sequence[S],
     text: str,
     found: Sequence[Value],
     used: list[tuple[int, int]],
     enabled: Callable[[str], bool] = lambda _name: True,
-) -> list[tuple[_Spec, str, dict[str, Any]]]:
+) -> list[tuple[S, str, dict[str, Any]]]:
     """``[(spec, value, evidence)]`` for each source/target parameter pair (:func:`ends`) whose
     values the question joins with a pair cue; ``found``: the question's values; ``used``: spans
     already taken. Empty when the rule is switched off (``enabled("source_target")``)."""
     if not enabled("source_target"):
         return []
-    out: list[tuple[_Spec, str, dict[str, Any]]] = []
+    out: list[tuple[S, str, dict[str, Any]]] = []
     taken = list(used)
     strings = sorted((v for v in found if v.kind in _KINDS), key=lambda v: v.start)
     for source, target in ends(specs):
