@@ -1,6 +1,7 @@
 """The offline router on BFCL (Berkeley Function Calling Leaderboard v4) development entries.
 
-Run: ``python bench/bfcl.py [--data DIR] [--category simple_python ...] [--out DIR] [--show N]``.
+Run: ``python bench/bfcl.py [--data DIR] [--category simple_python ...] [--out DIR] [--show N]
+[--without RULE ...] [--only RULE ...] [--each-rule]``.
 ``--data`` defaults to ``../shared/bench/bfcl_dev`` (beside the worktree; its README names the
 source and licence). Only the development categories ``simple_python``, ``live_simple`` and
 ``parallel`` are read: the other BFCL categories are this project's held-out measure.
@@ -27,6 +28,11 @@ Printed per category (fractions of the entries):
 ``n_calls``    (``parallel``) the move has as many calls as the answer expects;
 ``ms/q``       median wall time of one ``next_move`` per question, in milliseconds.
 
+``--without RULE`` (repeatable) switches a routing rule off, ``--only RULE`` (repeatable) every
+rule but the ones named (:mod:`playground.routing.rule_switches`; an unknown name is an error).
+``--each-rule`` prints, per registered rule, the end-to-end rate it gains and the false-selection
+rate it causes (all rules on minus that rule off), per category, as a Markdown table.
+
 ``--dump FILE`` writes one JSON line per entry that is not end-to-end right (its outcome, the
 calls, and per argument why it fails: ``absent``, ``wrong`` or ``extra`` with the schema type),
 and one per should-not case that made a call (``"outcome": "false_sel"``, the paired entry, the
@@ -51,6 +57,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from playground.routing import rule_switches  # noqa: E402
 from playground.routing.base import Turn  # noqa: E402
 from playground.routing.offline import OfflineRouter  # noqa: E402
 
@@ -357,6 +364,33 @@ def write_out(out: Path, category: str, pairs: list[tuple[dict, dict]]) -> None:
             )
 
 
+def each_rule(router: OfflineRouter, data: dict[str, list[tuple[dict, dict]]]) -> None:
+    """Print, per registered routing rule, what it earns and costs: the end-to-end rate with
+    every rule on minus the rate without it (``+`` the rule gains that much) and the false
+    selection rate with every rule on minus without it (``+`` the rule causes that much), per
+    category, as a Markdown table (rules sorted by phase, then name)."""
+    rates = {c: run_category(router, p, 0)["rates"] for c, p in data.items()}
+    cats = list(data)
+    head = "| rule | phase | " + " | ".join(f"{c} e2e gained | {c} false sel caused" for c in cats)
+    print(head + " |")
+    print("|" + "---|" * (2 + 2 * len(cats)))
+    print(
+        "| (all on) | | "
+        + " | ".join(f"{rates[c]['e2e']:.3f} | {rates[c]['false_sel']:.3f}" for c in cats)
+        + " |"
+    )
+    for rule in rule_switches.known_rules():
+        if rule.name.startswith("test_"):
+            continue
+        with rule_switches.switched(without=[rule.name]):
+            off = {c: run_category(router, p, 0)["rates"] for c, p in data.items()}
+        cells = []
+        for c in cats:
+            cells.append(f"{rates[c]['e2e'] - off[c]['e2e']:+.3f}")
+            cells.append(f"{rates[c]['false_sel'] - off[c]['false_sel']:+.3f}")
+        print(f"| `{rule.name}` | {rule.phase} | " + " | ".join(cells) + " |")
+
+
 GOALS = {
     "e2e": ">= 0.60 (simple_python, live_simple)",
     "false_sel": "<= 0.05",
@@ -377,6 +411,17 @@ def main(argv: list[str] | None = None) -> int:
         help="write every entry that is not end-to-end right as a JSON line: outcome, calls, "
         "per-argument problems (absent / wrong / extra, with the schema type) and evidence",
     )
+    parser.add_argument(
+        "--without", action="append", default=[], metavar="RULE", help="switch a routing rule off"
+    )
+    parser.add_argument(
+        "--only", action="append", metavar="RULE", help="switch every routing rule off but these"
+    )
+    parser.add_argument(
+        "--each-rule",
+        action="store_true",
+        help="per rule: the end-to-end rate it gains and the false selections it causes",
+    )
     ns = parser.parse_args(argv)
     if not (ns.data / "possible_answer").is_dir():
         print(
@@ -385,14 +430,21 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     router = OfflineRouter()
+    data = {category: load(ns.data, category) for category in ns.category or DEV}
+    if ns.each_rule:
+        each_rule(router, data)
+        return 0
     results = {}
     dump = ns.dump.open("w", encoding="utf-8") if ns.dump else None
     try:
-        for category in ns.category or DEV:
-            pairs = load(ns.data, category)
-            if ns.out:
-                write_out(ns.out, category, pairs)
-            results[category] = run_category(router, pairs, ns.show, dump)
+        with rule_switches.switched(ns.without, ns.only):
+            for category, pairs in data.items():
+                if ns.out:
+                    write_out(ns.out, category, pairs)
+                results[category] = run_category(router, pairs, ns.show, dump)
+    except ValueError as err:  # an unknown rule name
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     finally:
         if dump is not None:
             dump.close()

@@ -4,7 +4,8 @@ The model fills arguments from the parameter schema and the argument description
 "인자 설명에 형식과 예시를 넣으면 ... 질문 속의 'P008'을 그대로 product_id에 넣습니다"; seed
 002: constraints belong in the schema -- enum, format, pattern). google-genai puts the
 docstring's ``Args:`` section into the declaration's ``description`` (the schema properties
-carry no description), so :func:`split_docstring` recovers each argument's text from there,
+carry no description), so :func:`playground.routing.fill.docs.described` (the core's docstring
+parser) recovers each argument's text from there,
 and a schema ``description`` is used as well when present.
 
 Rules, tried in this order for each parameter (first hit wins; each hit records the rule, the
@@ -52,7 +53,7 @@ import itertools
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -60,13 +61,11 @@ from anyascii import anyascii
 
 from playground.core.optional_schema import nullable_branch
 from playground.routing import command_line, korean, languages, places, values
+from playground.routing.fill import identifiers, joined, naive, source_target
+from playground.routing.fill.rules import LOOSE_RULES, enabled
+from playground.routing.fill.weights import PAIRING as W
 from playground.routing.values import Value
 
-_SECTION_RE = re.compile(
-    r"^(\s*)(Args|Arguments|Parameters|Params|Returns|Return|Raises|Yields|Examples?|Notes?|"
-    r"인자|매개변수|반환|반환값|예외|예시)\s*:\s*$"
-)
-_ARG_LINE_RE = re.compile(r"^\s*\*{0,2}([A-Za-z_][A-Za-z0-9_]*)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
 _EXAMPLE_RE = re.compile(
     r"(?:예시|예)\s*[:：)]\s*|예를\s*들어\s*,?\s*|예시\s+|"
     r"\b(?:e\.g\.|eg\.|for example|for instance|example(?![.\w/-])|such as)\s*[:,]?\s*|"
@@ -105,83 +104,7 @@ _LOWERCASE_DOC_RE = re.compile(r"영문\s*소문자|소문자|lower[- ]?case", r
 _LOWER_WORD_RE = re.compile(r"[a-z]{2,}")
 _PLAIN_WORD_RE = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
 
-#: Evidence rules whose value is weak (a number, the only lowercase word): they add
-#: ``Weights.integer`` and their spans stay usable by other rules and other tools.
-WEAK_RULES = frozenset(
-    {
-        "integer",
-        "lowercase",
-        "assign",
-        "number",
-        "string",
-        "cue",
-        "list",
-        "boolean",
-        "position",
-        "date",
-        "default",
-        "listed",
-        "unit",
-        "enum_words",
-        "modifier",
-        "leftover",
-        "year",
-        "coded",
-        "object",
-        "enum_list",
-        "state",
-        "coordinate",
-        "template",
-    }
-)
 _ALNUM = "A-Za-z0-9"
-
-
-@dataclass(frozen=True)
-class DocParts:
-    """A description split into ``summary`` (before any section), ``args`` (``{name: text}``
-    from an ``Args:`` section) and ``other`` (text of other sections such as ``Returns:``)."""
-
-    summary: str
-    args: dict[str, str]
-    other: str
-
-
-def split_docstring(description: str) -> DocParts:
-    """Split a Google-style docstring (the form google-genai copies into ``description``)."""
-    summary: list[str] = []
-    other: list[str] = []
-    args: dict[str, str] = {}
-    section: str | None = None
-    header_indent = arg_indent = 0
-    current: str | None = None
-    for line in korean.normalize(description).splitlines():
-        m = _SECTION_RE.match(line)
-        if m:
-            name = m.group(2).lower()
-            section = (
-                "args"
-                if name in {"args", "arguments", "parameters", "params", "인자", "매개변수"}
-                else "other"
-            )
-            header_indent = len(m.group(1))
-            current = None
-            continue
-        indent = len(line) - len(line.lstrip())
-        if section is not None and line.strip() and indent <= header_indent:
-            section, current = None, None  # dedent: the section ended
-        if section == "args":
-            am = _ARG_LINE_RE.match(line)
-            if am and (current is None or indent <= arg_indent):
-                current, arg_indent = am.group(1), indent
-                args[current] = am.group(2).strip()
-            elif current is not None and line.strip():
-                args[current] = (args[current] + " " + line.strip()).strip()
-        elif section == "other":
-            other.append(line.strip())
-        else:
-            summary.append(line.strip())
-    return DocParts(" ".join(s for s in summary if s), args, " ".join(o for o in other if o))
 
 
 def extract_examples(text: str) -> list[str]:
@@ -487,9 +410,11 @@ _FROM_RE_BEFORE = re.compile(r"(?i)\bfrom\s+(?:(?:a|an|the|my)\s+)?$")
 _OLD_NAME_RE = re.compile(r"(?i)old|from|source|current|previous|original")
 
 
-def _structural(
+def _enum_value(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``enum``: a listed value written in the question (else by romanisation or by its
+    words, rule ``enum_words``); of a change from one listed value to another, the new one."""
     if spec.enum:
         hits = []
         for value in spec.enum:
@@ -533,6 +458,13 @@ def _structural(
                 "text": text[s:e],
                 "detail": how,
             }
+    return None
+
+
+def _pattern_value(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``pattern``: text matching the schema pattern, anchors removed."""
     if spec.pattern:
         m = _search(_unanchor(spec.pattern), text, used)
         if m:
@@ -542,6 +474,13 @@ def _structural(
                 "text": m.group(),
                 "detail": spec.pattern,
             }
+    return None
+
+
+def _format_value(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``format``: a ``date`` (YYYY-MM-DD) or an ``email``."""
     if spec.format == "date":
         for m in _DATE_RE.finditer(text):
             try:
@@ -556,14 +495,21 @@ def _structural(
                     "detail": "date YYYY-MM-DD",
                 }
     if spec.format == "email":
-        m = _EMAIL_RE.search(text)
-        if m and values.outside(m.span(), used):
-            return m.group(), {
+        mail = _EMAIL_RE.search(text)
+        if mail and values.outside(mail.span(), used):
+            return mail.group(), {
                 "rule": "format",
-                "span": list(m.span()),
-                "text": m.group(),
+                "span": list(mail.span()),
+                "text": mail.group(),
                 "detail": "email",
             }
+    return None
+
+
+def _example_value(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``example``: text shaped like an ID-like example (:func:`shape_regex`)."""
     for example, shape in spec.shapes:
         m = _search(shape, text, used, re.I)
         if m:
@@ -575,6 +521,13 @@ def _structural(
                 "detail": f"shape {shape} from example {example!r}"
                 + (", upper-cased" if upped else ""),
             }
+    return None
+
+
+def _prefix_value(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rule ``prefix``: the examples' prefix followed by letters and digits."""
     if spec.prefix:
         rx = re.escape(spec.prefix) + rf"(?=[{_ALNUM}-]*\d)[{_ALNUM}-]+"
         m = _search(rx, text, used, re.I)
@@ -586,6 +539,17 @@ def _structural(
                 "text": m.group(),
                 "detail": f"starts with {spec.prefix!r}" + (", upper-cased" if upped else ""),
             }
+    return None
+
+
+def _structural(
+    spec: ParamSpec, text: str, used: list[tuple[int, int]]
+) -> tuple[Any, dict[str, Any]] | None:
+    """Rules 1-5, the first that finds a value: enum, pattern, format, example, prefix."""
+    for find in (_enum_value, _pattern_value, _format_value, _example_value, _prefix_value):
+        found = find(spec, text, used)
+        if found is not None:
+            return found
     return None
 
 
@@ -730,6 +694,8 @@ def _word(
         ):
             continue
         m = re.search(_bounded(re.escape(example)), text, re.I)
+        if m and re.match(r"[-:./][A-Za-z0-9]", text[m.end() : m.end() + 2]):
+            continue  # '2026-12-03T10:00' inside '2026-12-03T10:00:00': not the whole token
         if m and values.outside(m.span(), used):
             return m.group(), {
                 "rule": "word",
@@ -1067,61 +1033,115 @@ def _command(
     }
 
 
+_Found = tuple[Any, dict[str, Any]] | None
+#: ``find(spec, text, consumed, tokens)``; ``tokens()`` tokenizes the question once, when asked.
+_Finder = Callable[
+    ["ParamSpec", str, list[tuple[int, int]], Callable[[], list[korean.Token]]], _Found
+]
+
+
+def _takes_string(spec: ParamSpec) -> bool:
+    return ("string" in spec.types or not spec.types) and not spec.enum
+
+
+def _takes_word(spec: ParamSpec) -> bool:
+    return _plain_string(spec) and bool(spec.examples or _LOWERCASE_DOC_RE.search(spec.doc))
+
+
+#: The structured rules in the order they are tried for one parameter (the first value wins):
+#: ``(serves, find)`` -- ``serves(spec)`` says whether the rule reads this parameter's shape,
+#: ``find(spec, text, consumed, tokens)`` returns ``(value, evidence)`` or None.
+_STRUCTURED: tuple[tuple[Callable[[ParamSpec], bool], _Finder], ...] = (
+    (takes_command_line, lambda s, t, u, k: _command(s, t, u)),
+    (_takes_string, lambda s, t, u, k: _template(s, t, u)),
+    (lambda s: bool({"number", "integer"} & set(s.types)), lambda s, t, u, k: _coordinate(s, t, u)),
+    (takes_language_code, lambda s, t, u, k: _language(s, t, u)),
+    (takes_state_code, lambda s, t, u, k: _state_code(s, t, u)),
+    (lambda s: True, lambda s, t, u, k: _structural(s, t, u)),
+    (
+        lambda s: joined.takes_joined(s.doc, s.types) and not s.enum,
+        lambda s, t, u, k: joined.find(s.doc, s.examples, t, u),
+    ),
+    (
+        lambda s: _takes_string(s) and bool(s.examples),
+        lambda s, t, u, k: identifiers.find(s.examples, t, u),
+    ),
+    (_takes_word, lambda s, t, u, k: _word(s, t, u, k())),
+    (
+        lambda s: _plain_string(s) and bool(s.listed or _UNIT_NAME_RE.search(s.name)),
+        lambda s, t, u, k: _listed_or_unit(s, t, u),
+    ),
+    (
+        lambda s: bool({"integer", "string"} & set(s.types or ("string",))),
+        lambda s, t, u, k: _coded(s, t, u, k()),
+    ),
+    (
+        lambda s: _plain_string(s) and bool(_YEARISH_RE.search(s.name)),
+        lambda s, t, u, k: _year_text(t, u),
+    ),
+    (
+        lambda s: bool({"integer", "number"} & set(s.types)) and not s.enum,
+        lambda s, t, u, k: _integer(s, t, u),
+    ),
+    (lambda s: "array" in s.types and bool(s.item_enum), lambda s, t, u, k: _enum_items(s, t, u)),
+)
+
+
+def _first_structured(
+    spec: ParamSpec,
+    text: str,
+    consumed: list[tuple[int, int]],
+    tokens: Callable[[], list[korean.Token]],
+) -> _Found:
+    """The first value a switched-on structured rule finds for ``spec`` (see :data:`_STRUCTURED`)."""
+    for serves, find in _STRUCTURED:
+        if serves(spec):
+            found = find(spec, text, consumed, tokens)
+            if found is not None and enabled(found[1]["rule"]):
+                return found
+    return None
+
+
+def _as_declared_number(
+    spec: ParamSpec, text: str, value: Any, ev: dict[str, Any]
+) -> tuple[Any, dict[str, Any]]:
+    """An example-shaped ``"3"`` as a number for a numeric parameter; ``30%`` as ``0.3`` where
+    the parameter takes a fraction (:func:`takes_fraction`)."""
+    if not (isinstance(value, str) and {"integer", "number"} & set(spec.types)):
+        return value, ev
+    value = _as_number(value, spec.types)
+    end = ev["span"][1]
+    if (
+        isinstance(value, (int, float))
+        and re.match(r"\s?%", text[end : end + 2])
+        and takes_fraction(spec)
+    ):
+        value = round(float(value) / 100, 12)
+        ev = {**ev, "detail": f"{ev['detail']}; {ev['text']}% as a fraction ({value})"}
+    return value, ev
+
+
 def fill_structured(
     specs: list[ParamSpec], question: str, tokens: list[korean.Token] | None = None
 ) -> Fill:
-    """Rules 1-8 for every parameter of one tool (free text is left to :func:`fill_free_text`).
-    ``tokens``: the question's tokens when already computed (:func:`korean.tokenize`)."""
+    """Rules 1-8 for every parameter of one tool (free text is left to :func:`fill_free_text`):
+    the rules of :data:`_STRUCTURED`, first value wins, a switched-off rule's value is passed
+    over (:mod:`playground.routing.fill.rules`). ``tokens``: the question's tokens when already
+    computed (:func:`korean.tokenize`)."""
     text = korean.normalize(question)
+    toks = functools.cache(lambda: tokens if tokens is not None else korean.tokenize(text))
     fill = Fill()
+    if source_target.ends(specs):
+        strings = QuestionValues.of(text).strings
+        for end, value, ev in source_target.pair(specs, text, strings, fill.consumed, enabled):
+            fill.args[end.name], fill.evidence[end.name] = value, ev
+            fill.consumed.append((ev["span"][0], ev["span"][1]))
     for spec in specs:
-        found = _command(spec, text, fill.consumed) if takes_command_line(spec) else None
-        if found is None and ("string" in spec.types or not spec.types) and not spec.enum:
-            found = _template(spec, text, fill.consumed)
-        if found is None and {"number", "integer"} & set(spec.types):
-            found = _coordinate(spec, text, fill.consumed)
-        if found is None and takes_language_code(spec):
-            found = _language(spec, text, fill.consumed)
-        if found is None and takes_state_code(spec):
-            found = _state_code(spec, text, fill.consumed)
-        if found is None:
-            found = _structural(spec, text, fill.consumed)
-        if (
-            found is None
-            and _plain_string(spec)
-            and (spec.examples or _LOWERCASE_DOC_RE.search(spec.doc))
-        ):
-            if tokens is None:
-                tokens = korean.tokenize(text)
-            found = _word(spec, text, fill.consumed, tokens)
-        if (
-            found is None
-            and _plain_string(spec)
-            and (spec.listed or _UNIT_NAME_RE.search(spec.name))
-        ):
-            found = _listed_or_unit(spec, text, fill.consumed)
-        if found is None and ({"integer", "string"} & set(spec.types or ("string",))):
-            if tokens is None:
-                tokens = korean.tokenize(text)
-            found = _coded(spec, text, fill.consumed, tokens)
-        if found is None and _plain_string(spec) and _YEARISH_RE.search(spec.name):
-            found = _year_text(text, fill.consumed)
-        if found is None and ("integer" in spec.types or "number" in spec.types) and not spec.enum:
-            found = _integer(spec, text, fill.consumed)
-        if found is None and "array" in spec.types and spec.item_enum:
-            found = _enum_items(spec, text, fill.consumed)
+        if spec.name in fill.args:
+            continue
+        found = _first_structured(spec, text, fill.consumed, toks)
         if found is not None:
-            value, ev = found
-            if isinstance(value, str) and {"integer", "number"} & set(spec.types):
-                value = _as_number(value, spec.types)  # an example shaped "3" is a number
-                end = ev["span"][1]
-                if (
-                    isinstance(value, (int, float))
-                    and re.match(r"\s?%", text[end : end + 2])
-                    and takes_fraction(spec)
-                ):
-                    value = round(float(value) / 100, 12)
-                    ev = {**ev, "detail": f"{ev['detail']}; {ev['text']}% as a fraction ({value})"}
+            value, ev = _as_declared_number(spec, text, *found)
             fill.args[spec.name] = value
             fill.evidence[spec.name] = ev
             fill.consumed.extend(ev.pop("spans", None) or [tuple(ev["span"])])
@@ -1155,6 +1175,67 @@ def _enum_items(
 _COLON_TAIL_RE = re.compile(r"[^\W\d_]\s*:\s+([^:\n]+?)\s*$")
 
 
+def _free_text_quotes(question: str) -> list[tuple[Value, str]]:
+    """Quoted text of three words or more, and the words after a colon that ends the request
+    ("Convert it to audio: I am a pretty girl"), with how each was found."""
+    quotes = [
+        (v, "the quoted text") for v in values.quoted(question) if len(str(v.value).split()) >= 3
+    ]
+    colon = _COLON_TAIL_RE.search(question)
+    if colon and len(colon.group(1).split()) >= 2:
+        a, b = colon.span(1)
+        quotes.append((Value("quoted", colon.group(1), a, b, colon.group(1)), "the text after ':'"))
+    return quotes
+
+
+def _give_quote(
+    specs: list[ParamSpec], spec: ParamSpec, fill: Fill, quote: Value, said: str
+) -> None:
+    """The text the user quoted is the text to use; an optional argument that took it by a
+    weak label gives it up."""
+    fill.args[spec.name] = str(quote.value)
+    fill.evidence[spec.name] = {
+        "rule": "free_text",
+        "span": [quote.start, quote.end],
+        "text": str(quote.value),
+        "detail": said,
+    }
+    fill.consumed.append((quote.start, quote.end))
+    optional = {s.name for s in specs if not s.required}
+    for other in [
+        n
+        for n, ev in fill.evidence.items()
+        if n in optional and ev["rule"] in LOOSE_RULES and ev["span"] == [quote.start, quote.end]
+    ]:
+        del fill.args[other], fill.evidence[other]
+
+
+def _free_words(
+    tokens: list[korean.Token],
+    held: list[tuple[int, int]],
+    reasons: dict[tuple[int, int], str],
+) -> tuple[list[korean.Token], list[dict[str, str]]]:
+    """The question's content words for a free-text value, and the words dropped with why
+    (an argument's value, a stopword, a question word, or a word that states the request)."""
+    kept, dropped = [], []
+    for tok in tokens:
+        span = (tok.start, tok.end)
+        why = None
+        if not values.outside(span, held):
+            why = "argument value"
+        elif korean.is_stopword(tok.stem):
+            why = "stopword"
+        elif tok.stem in korean.QUESTION_WORDS:
+            why = "question word"
+        elif span in reasons:
+            why = reasons[span]
+        if why:
+            dropped.append({"word": tok.surface, "why": why})
+        else:
+            kept.append(tok)
+    return kept, dropped
+
+
 def fill_free_text(
     specs: list[ParamSpec],
     question: str,
@@ -1167,17 +1248,9 @@ def fill_free_text(
     tools' structured values); ``reasons``: ``{span: why}`` for words that matched a tool's
     vocabulary (so they state intent, not the value); ``tokens``: the question's tokens when
     already computed."""
-    quotes = [
-        (v, "the quoted text") for v in values.quoted(question) if len(str(v.value).split()) >= 3
-    ]
-    # "Convert it to audio: I am a pretty girl": the words after a colon that ends the request
-    colon = _COLON_TAIL_RE.search(question)
-    if colon and len(colon.group(1).split()) >= 2:
-        a, b = colon.span(1)
-        quotes.append((Value("quoted", colon.group(1), a, b, colon.group(1)), "the text after ':'"))
-    optional = {s.name for s in specs if not s.required}
+    quotes = _free_text_quotes(question)
     for spec in specs:
-        if spec.name in fill.args or not spec.free_text:
+        if spec.name in fill.args or not spec.free_text or not enabled("free_text"):
             continue
         quote, said = next(
             (
@@ -1187,42 +1260,12 @@ def fill_free_text(
             ),
             (None, ""),
         )
-        if quote is not None:  # the text the user quoted is the text to use
-            fill.args[spec.name] = str(quote.value)
-            fill.evidence[spec.name] = {
-                "rule": "free_text",
-                "span": [quote.start, quote.end],
-                "text": str(quote.value),
-                "detail": said,
-            }
-            fill.consumed.append((quote.start, quote.end))
-            for other in [
-                n
-                for n, ev in fill.evidence.items()
-                if n in optional
-                and ev["rule"] in LOOSE_RULES
-                and ev["span"] == [quote.start, quote.end]
-            ]:  # an optional argument that took it by a weak label gives it up
-                del fill.args[other], fill.evidence[other]
+        if quote is not None:
+            _give_quote(specs, spec, fill, quote, said)
             continue
         if tokens is None:
             tokens = korean.tokenize(question)
-        kept, dropped = [], []
-        for tok in tokens:
-            span = (tok.start, tok.end)
-            why = None
-            if not values.outside(span, fill.consumed + reserved):
-                why = "argument value"
-            elif korean.is_stopword(tok.stem):
-                why = "stopword"
-            elif tok.stem in korean.QUESTION_WORDS:
-                why = "question word"
-            elif span in reasons:
-                why = reasons[span]
-            if why:
-                dropped.append({"word": tok.surface, "why": why})
-            else:
-                kept.append(tok)
+        kept, dropped = _free_words(tokens, fill.consumed + reserved, reasons)
         if kept:
             value = " ".join(t.stem if korean.has_hangul(t.surface) else t.surface for t in kept)
             fill.args[spec.name] = value
@@ -1254,8 +1297,12 @@ def conforms(spec: ParamSpec, value: Any) -> bool:
         value == v and isinstance(value, bool) == isinstance(v, bool) for v in spec.enum
     ):
         return False
+    if identifiers.unlike_examples(spec.examples, value):
+        return False  # 'Tokyo' where every example is shaped 'America/New_York'
     if spec.format not in CHECKED_FORMATS or not isinstance(value, str):
         return True
+    if spec.format != "date" and naive.takes_naive(spec.doc) and naive.is_iso(value):
+        return True  # a plain datetime parameter takes a local time without an offset
     from playground.core.validators import validator_for  # jsonschema only when a format is met
 
     schema = _FORMAT_SCHEMAS.setdefault(spec.format, {"type": "string", "format": spec.format})
@@ -1375,7 +1422,7 @@ def fill_defaults(specs: list[ParamSpec], question: str, fill: Fill) -> Fill:
     cut off ("KB-101 서울 재고" -> ``limit=5``). The evidence has no span in the question
     (``[-1, -1]``) and is weak (it says nothing about which tool is meant). Returns ``fill``."""
     for spec in specs:
-        if spec.name in fill.args or not spec.required:
+        if spec.name in fill.args or not spec.required or not enabled("default"):
             continue
         if spec.has_default:
             value, detail = spec.default, "not in the question; the schema's default"
@@ -1404,9 +1451,6 @@ def fill_defaults(specs: list[ParamSpec], question: str, fill: Fill) -> Fill:
 
 
 # ---- values from the question, by schema (issue 12) -----------------------------------------
-#: Rules of :func:`fill_loose`; their evidence is weak for scoring (relevance is judged from the
-#: words first; a value that merely fits a type says little about which tool is meant).
-LOOSE_RULES = WEAK_RULES - {"integer", "lowercase"}
 _GENERIC_DOC_WORDS = frozenset(
     [
         "the",
@@ -1698,38 +1742,49 @@ class QuestionValues:
         return cls(tuple(strings), tuple(nums), values.assignments(text), tuple(listed))
 
 
-def fill_loose(
-    specs: list[ParamSpec],
-    question: str,
-    fill: Fill,
-    tokens: list[korean.Token] | None = None,
-    found: QuestionValues | None = None,
-    intent: frozenset[tuple[int, int]] = frozenset(),
-) -> Fill:
-    """Values written in the question given to the parameters whose words stand next to them.
-    ``intent``: spans of words that matched a tool's vocabulary; a capitalised name made only
-    of such words ("Weather for London") states the request, it is not a value.
+@dataclass
+class _Loose:
+    """The state :func:`fill_loose`'s phases share: the tool's ``specs`` and the ``open_specs``
+    left to fill, the normalised question ``text`` and its tokens ``toks``, the ``fill`` being
+    built, the ``used`` spans, the question's ``found`` values, the ``intent`` spans, the value
+    candidates ``cands`` (indexes in ``taken`` are given) and each parameter's label words."""
 
-    Runs after the structured rules (1-8) for the parameters they left empty. Candidates come
-    from :mod:`playground.routing.values` (numbers, quoted text, names, codes, URLs, e-mails,
-    paths, ``name=value``). Each pairing scores: ``name=value`` naming the parameter 10; a unit
-    word after a number that the parameter's text uses 3; parameter-name words before the value
-    ``2/distance``, description words ``1/distance`` (:func:`_near`). Pairs are taken best first,
-    each value once. Then arrays take the remaining values of their item type (``18 and 12``
-    -> ``[18, 12]``); strings with no candidate take the span after their own name word
-    (``the function 3x^2 + 2x - 1`` -> ``3x^2 + 2x - 1``, rule ``cue``); dates are parsed with
-    :func:`dateutil.parser.parse`; booleans are true when the parameter's name word is in the
-    question (false after a negation); finally required parameters still empty take the
-    remaining fitting values in schema order (rule ``position``); the one name nobody took goes
-    to the one optional parameter whose description takes names; a name an optional parameter
-    took by a weak label moves to a required string still empty; a required plain string (or
-    string array) still empty takes the question's leftover words (rule ``leftover``: words no
-    tool's vocabulary and no argument took, :func:`_leftover_runs`); a required object takes the
-    fields the question names (rule ``object``). Optional parameters are only filled by
-    labelled evidence. Returns ``fill`` (updated in place)."""
-    text = korean.normalize(question)
-    toks = tokens if tokens is not None else korean.tokenize(text)
-    open_specs = [
+    specs: list[ParamSpec]
+    open_specs: list[ParamSpec]
+    text: str
+    toks: list[korean.Token]
+    fill: Fill
+    used: list[tuple[int, int]]
+    found: QuestionValues
+    intent: frozenset[tuple[int, int]]
+    cands: list[Value]
+    labels: dict[str, tuple[set[str], set[str]]]
+    taken: set[int] = field(default_factory=set)
+
+    def give(
+        self, spec: ParamSpec, value: Any, rule: str, start: int, end: int, detail: str
+    ) -> None:
+        """Record ``value`` for ``spec`` by ``rule`` over ``[start, end)`` (nothing when the
+        rule is switched off: ``bench/bfcl.py --without RULE``)."""
+        if not enabled(rule):
+            return
+        self.fill.args[spec.name] = value
+        self.fill.evidence[spec.name] = {
+            "rule": rule,
+            "span": [start, end],
+            "text": self.text[start:end],
+            "detail": detail,
+        }
+
+    def drop_used(self) -> None:
+        """Forget the candidates inside spans used since."""
+        self.cands = [v for v in self.cands if values.outside((v.start, v.end), self.used)]
+
+
+def _open_specs(specs: list[ParamSpec], fill: Fill) -> list[ParamSpec]:
+    """The parameters the loose rules fill: not filled yet, not free text, and not structured
+    (enum, pattern, example shapes, prefix) unless a date written in words may fit."""
+    return [
         s
         for s in specs
         if s.name not in fill.args
@@ -1741,77 +1796,87 @@ def fill_loose(
             or (not (s.enum or s.pattern or s.prefix) and is_date_param(s))
         )
     ]
-    if not open_specs:
-        return fill
-    used = list(fill.consumed)
-    found = found or QuestionValues.of(text)
-    strings, nums = list(found.strings), list(found.numbers)
+
+
+def _number_values(
+    open_specs: list[ParamSpec], toks: list[korean.Token], nums: list[Value]
+) -> list[Value]:
+    """The numbers that may be values: "two numbers, say 36 and 48" -- the digits are the
+    values, but a spelled number counting what a parameter names stays ("two adults" for
+    no_of_adults; not when several parameters share the word: "two numbers" counts number1,
+    number2)."""
     digits = [v for v in nums if v.text[:1].isdigit() or v.text[:1] in "-+−."]
     wanted = sum(1 for s in open_specs if s.required and {"integer", "number"} & set(s.types))
-    if digits and len(digits) >= wanted:  # "two numbers, say 36 and 48": the digits are the values
-        # ... but a spelled number counting what a parameter names stays ("two adults" for
-        # no_of_adults)
-        # (not when several parameters share the word: "two numbers" counts number1, number2)
-        counted = Counter(w for s in open_specs for w in _label_words(s)[0])
-        named = {w for w, n in counted.items() if n == 1}
-        nums = [
-            v
-            for v in nums
-            if v in digits
-            or (v.unit and korean.stem(v.unit.split("/")[0].lower()) in named)
-            or any(
-                _COUNTS_RE.search(s.name)
-                and _counted_noun(toks, v.end, _label_words(s)[0] | _label_words(s)[1])
-                for s in open_specs
-            )
-        ]
+    if not digits or len(digits) < wanted:
+        return nums
+    counted = Counter(w for s in open_specs for w in _label_words(s)[0])
+    named = {w for w, n in counted.items() if n == 1}
+    return [
+        v
+        for v in nums
+        if v in digits
+        or (v.unit and korean.stem(v.unit.split("/")[0].lower()) in named)
+        or any(
+            _COUNTS_RE.search(s.name)
+            and _counted_noun(toks, v.end, _label_words(s)[0] | _label_words(s)[1])
+            for s in open_specs
+        )
+    ]
+
+
+def _stated(v: Value, toks: list[korean.Token], intent_starts: dict[int, int]) -> bool:
+    """Every word of the name ``v`` matched a tool's vocabulary (it states the request)."""
+    pos = v.start
+    for t in toks:
+        if v.start <= t.start < v.end:
+            if intent_starts.get(t.start) != t.end:
+                return False
+            pos = t.end
+    return pos > v.start
+
+
+def _counts_subject(v: Value, text: str, subject: set[str]) -> bool:
+    """ "two triangles" where every parameter is about a triangle counts the things asked
+    about, it is no base or height (a noun some parameter is named for stays a value)."""
+    if v.kind != "number" or not v.text[:1].isalpha():
+        return False
+    noun = re.match(r"\s+(?:[A-Za-z-]+\s+)?([A-Za-z]+s)\b", text[v.end :])
+    return noun is not None and korean.stem(noun.group(1).lower()) in subject
+
+
+def _candidates(
+    specs: list[ParamSpec],
+    open_specs: list[ParamSpec],
+    text: str,
+    toks: list[korean.Token],
+    used: list[tuple[int, int]],
+    found: QuestionValues,
+    intent: frozenset[tuple[int, int]],
+) -> list[Value]:
+    """The question's values the loose rules may give: numbers (:func:`_number_values`),
+    strings and lists outside ``used``, but no name that only states the request, no count of
+    the subject, and no house number where a parameter takes a street address ("from 2020
+    Addison Street, Berkeley")."""
+    nums = _number_values(open_specs, toks, list(found.numbers))
     intent_starts = {a: b for a, b in intent}
-
-    def stated(v: Value) -> bool:  # every word of the name matched a tool's vocabulary
-        pos = v.start
-        for t in toks:
-            if v.start <= t.start < v.end:
-                if intent_starts.get(t.start) != t.end:
-                    return False
-                pos = t.end
-        return pos > v.start
-
-    # "two triangles" where every parameter is about a triangle counts the things asked about,
-    # it is no base or height (a noun some parameter is named for, "two adults", stays a value)
     doc_count = Counter(w for s in specs for w in set(_label_words(s)[1]))
     named_words = {w for s in specs for w in _label_words(s)[0]}
     subject = {w for w, c in doc_count.items() if c >= 2} - named_words
-
-    def counts_subject(v: Value) -> bool:
-        if v.kind != "number" or not v.text[:1].isalpha():
-            return False
-        noun = re.match(r"\s+(?:[A-Za-z-]+\s+)?([A-Za-z]+s)\b", text[v.end :])
-        return bool(noun) and korean.stem(noun.group(1).lower()) in subject  # type: ignore[union-attr]
-
-    # "from 2020 Addison Street, Berkeley": where a parameter takes a street address, a
-    # number opening one is its house number, not a value of its own
     street = any(_STREET_FORMAT_RE.search(sp.doc) for sp in open_specs)
-    cands = [
+    return [
         v
-        for v in nums + strings + list(found.lists)
+        for v in nums + list(found.strings) + list(found.lists)
         if values.outside((v.start, v.end), used)
-        and not (v.kind == "name" and intent and stated(v))
-        and not counts_subject(v)
+        and not (v.kind == "name" and intent and _stated(v, toks, intent_starts))
+        and not _counts_subject(v, text, subject)
         and not (street and v.kind == "number" and _HOUSE_NUMBER_RE.match(text, v.end))
     ]
-    assigned = found.assigned
-    labels = {s.name: _label_words(s) for s in open_specs}
-    taken: set[int] = set()
 
-    def give(spec: ParamSpec, value: Any, rule: str, start: int, end: int, detail: str) -> None:
-        fill.args[spec.name] = value
-        fill.evidence[spec.name] = {
-            "rule": rule,
-            "span": [start, end],
-            "text": text[start:end],
-            "detail": detail,
-        }
 
+def _loose_dates(st: _Loose) -> None:
+    """Dates first: "April 25th 2023" is a date for a date parameter, not a name for
+    another; a free-form time ("at 12pm" for ``time``) is the clock time as HH:MM."""
+    open_specs, text, used, give = st.open_specs, st.text, st.used, st.give
     # dates first: "April 25th 2023" is a date for a date parameter, not a name for another
     for spec in open_specs:
         if ("string" in spec.types or not spec.types) and is_date_param(spec):
@@ -1829,6 +1894,20 @@ def fill_loose(
                     give(spec, f"{clock[0]:02d}:{clock[1]:02d}", "date", *t.span(), said)
                     used.append(t.span())
                     break
+
+
+def _loose_colon_cues(st: _Loose) -> None:
+    """ "the answer to the question:\n\nLogistic regression is ...": text a colon introduces
+    after the parameter's own word is its value, before any name inside it is paired."""
+    open_specs, text, toks, fill, used, labels, give = (
+        st.open_specs,
+        st.text,
+        st.toks,
+        st.fill,
+        st.used,
+        st.labels,
+        st.give,
+    )
     # "the answer to the question:\n\nLogistic regression is ...": text a colon introduces
     # after the parameter's own word is its value, before any name inside it is paired
     for spec in open_specs:
@@ -1849,7 +1928,21 @@ def fill_loose(
                 f"after its word {cue[2]!r} and a colon",
             )
             used.append(cue[:2])
-    cands = [v for v in cands if values.outside((v.start, v.end), used)]
+
+
+def _loose_word_lists(st: _Loose) -> None:
+    """A word list ("Microsoft and Google") for a string array whose words label it, or for
+    a required one."""
+    open_specs, text, toks, fill, used, found, intent, give = (
+        st.open_specs,
+        st.text,
+        st.toks,
+        st.fill,
+        st.used,
+        st.found,
+        st.intent,
+        st.give,
+    )
     # a word list ("Microsoft and Google") for a string array whose words label it, or for a
     # required one
     for spec in open_specs:
@@ -1882,6 +1975,22 @@ def fill_loose(
                 + ("; next to its words" if near else ""),
             )
             used.extend(spans)  # the items ("five 'burgers' and six ...": six stays a value)
+
+
+def _loose_numbered(st: _Loose) -> None:
+    """Numbered arrays (coord1, coord2) take as many written lists, numbered strings (color1,
+    color2) a word list of as many items, in order."""
+    open_specs, text, toks, fill, used, intent, cands, labels, give = (
+        st.open_specs,
+        st.text,
+        st.toks,
+        st.fill,
+        st.used,
+        st.intent,
+        st.cands,
+        st.labels,
+        st.give,
+    )
     # numbered arrays (coord1, coord2) take as many written lists, in order
     for members in _numbered(open_specs).values():
         written = [v for v in cands if v.kind == "list" and values.outside((v.start, v.end), used)]
@@ -1922,224 +2031,18 @@ def fill_loose(
             for spec, (a, b) in zip(members, sp, strict=True):
                 give(spec, text[a:b], "string", a, b, "a word list, in the order of the numbers")
                 used.append((a, b))
-    cands = [v for v in cands if values.outside((v.start, v.end), used)]
-    for spec, v, detail in _respectively(open_specs, text, cands, fill, labels):
-        give(spec, _fits(spec, v), "number", v.start, v.end, detail)
-        used.append((v.start, v.end))
-    cands = [v for v in cands if values.outside((v.start, v.end), used)]
-    # start/end roles only where the tool has both ends (from_year + to_year), not for a lone
-    # to_address
-    roles = {sp.name: _role(sp) for sp in specs}
-    if not {"start", "end"} <= set(roles.values()):
-        roles = {}
-    pairs = []
-    for si, spec in enumerate(open_specs):
-        if spec.name in fill.args:
-            continue
-        if "boolean" in spec.types or "object" in spec.types:
-            continue
-        name_w, doc_w = labels[spec.name]
-        hit = assigned.get(spec.name.lower())
-        for ci, v in enumerate(cands):
-            value = _fits(spec, v)
-            if value is None or (v.kind == "quoted" and _bare(str(v.value)) == _bare(spec.name)):
-                continue  # "based on a 'question'": the parameter's own name, quoted
-            if (
-                v.kind == "name"
-                and is_date_param(spec)
-                and not re.search(rf"\d|\b{_MONTH}", str(v.value))
-            ):
-                continue  # "to Paris" is no return_time ("April 2022" may be a date)
-            score = 0.0
-            why = []
-            if hit is not None and hit.start == v.start:
-                score += 10
-                why.append(f"written as {spec.name}=")
-            if v.kind == "number" and v.unit:
-                unit = korean.stem(v.unit.split("/")[0])
-                if any(
-                    korean.match_quality(unit, w)[0] >= 0.7 for w in name_w | doc_w
-                ) and not _per_unit(v.unit, spec.name + " " + spec.doc):
-                    score += 3
-                    why.append(f"unit {v.unit!r} is in its description")
-                elif unit.lower() in _TIME_UNITS and _TIME_PARAM_RE.search(
-                    spec.name + " " + spec.doc
-                ):
-                    # its name says a time ("time", "duration", "years") more than its words
-                    score += 2.5 if _TIME_PARAM_RE.search(spec.name) else 1
-                    why.append(f"a time in {v.unit!r} where the parameter takes a time")
-            near = 2 * _near(toks, v.start, v.end, name_w) + _near(toks, v.start, v.end, doc_w)
-            if (
-                v.kind == "number"
-                and "integer" in spec.types
-                and _COUNTS_RE.search(spec.name)
-                and _counted_noun(toks, v.end, name_w | doc_w)
-            ):
-                # "three personality traits" for trait_count, "ten major events" for
-                # count ("Number of events"): the number counts the parameter's noun
-                score += 1.5
-                why.append("it counts the parameter's noun")
-            if near:
-                score += near
-                why.append("next to its words")
-            if v.kind in ("name", "quoted") and any(
-                korean.stem(t.surface) in name_w - _GENERIC_NAME_WORDS
-                for t in toks
-                if v.start <= t.start and t.end <= v.end
-            ):
-                score += 1.5
-                why.append("its own word is part of the name")
-            role = roles.get(spec.name, "")
-            if role and _role_cue(text, v.start) == role:
-                score += 2.5
-                why.append(f"after a word that opens its {role} ('from'/'to', 'between ... and')")
-            if (
-                v.kind == "name"
-                and _PLACE_DOC_RE.search(spec.name + " " + spec.doc)
-                and not re.search(r"e-?mail|메일", spec.name + " " + spec.doc, re.I)
-                and _PLACE_CUE_RE.search(text[max(0, v.start - 12) : v.start])
-            ):
-                score += 2
-                why.append("a name after in/at/near where the parameter wants a place")
-            if (
-                v.kind == "name"
-                and "city" in korean.split_identifier(spec.name.lower())
-                and places.city(v.text.split(",")[0]) is not None
-            ):
-                # "of Seattle, that city where Mr. Gates works": a city parameter takes the
-                # name that is a city (GeoNames, loaded only for a parameter named city)
-                score += 1.0
-                why.append(f"a city in {places.SOURCE}")
-            if (
-                v.kind == "name"
-                and spec.joined > 0
-                and (
-                    v.text.count(",") == spec.joined
-                    or ("," not in v.text and _NEXT_PART_RE.match(text, v.end))
-                )
-            ):
-                # "in Chennai, Tamil Nadu" for 'City, State' such as 'San Francisco, CA': a
-                # name written in its examples' shape is what it asks for ("I'm at Bengaluru")
-                score += 1.5
-                why.append("written in its examples' 'X, Y' shape")
-            if v.kind in ("url", "email", "path") and re.search(
-                {
-                    "url": r"url|link|address|주소",
-                    "email": r"e-?mail|메일",
-                    "path": r"path|file|dir|folder|파일|경로",
-                }[v.kind],
-                spec.name + " " + spec.doc,
-                re.I,
-            ):
-                score += 3
-                why.append(f"a {v.kind} where the parameter wants one")
-            # an optional value needs a label, not a mere neighbour (seed 002: a model leaves
-            # optional arguments empty unless the user gives them)
-            if score > 0 and (spec.required or score >= 1.0):
-                pairs.append((-score, si, ci, value, "; ".join(why)))
-    for neg, si, ci, value, said in sorted(pairs, key=lambda p: (p[0], p[1], p[2])):
-        spec, v = open_specs[si], cands[ci]
-        if spec.name in fill.args or ci in taken:
-            continue
-        taken.add(ci)
-        rule = (
-            "assign"
-            if "written as" in said
-            else {"number": "number", "list": "list"}.get(v.kind, "string")
-        )
-        if v.percent and value != v.value:
-            said += f"; {v.text.strip()} as a fraction ({value})"
-        start = v.start
-        if v.kind == "name" and isinstance(value, str):
-            # "UUID SUPERFANCY" for project ("The UUID of the project"), "Lawyer John Doe" for
-            # name ("the lawyer's name"): the parameter's own words open the name, not the value
-            lead = _label_lead(value, labels[spec.name])
-            if lead:
-                value, start = value[lead:], start + lead
-                said += f"; without its own words {v.text[:lead].strip()!r}"
-        give(spec, value, rule, start, v.end, f"{v.kind} {v.text!r}: {said} (score {-neg:.2f})")
-    for spec in open_specs:
-        if spec.name in fill.args:
-            continue
-        if "array" in spec.types:
-            free = [
-                (ci, v)
-                for ci, v in enumerate(cands)
-                if ci not in taken and _fits(_item_spec(spec), v) is not None
-            ]
-            value_runs = _value_runs(text, sorted(free, key=lambda p: p[1].start))
-            arrays = [o for o in open_specs if "array" in o.types and o.name not in fill.args]
-            how = "values of the item type"
-            if len(value_runs) > 1 and len(arrays) > 1:
-                # "dataset_A with the values 12, 24, 36 and dataset_B with the values 15, 30":
-                # each array takes the run its words label (else the first run left)
-                name_w, doc_w = labels[spec.name]
-                free = max(
-                    value_runs,
-                    key=lambda r: (
-                        # only the words before a run label it (the next run's label
-                        # follows this one)
-                        2 * _near(toks, r[0][1].start, len(text) + 1, name_w, before=6)
-                        + _near(toks, r[0][1].start, len(text) + 1, doc_w, before=6),
-                        -r[0][1].start,
-                    ),
-                )
-                how = "values listed together, next to its words"
-            if len(free) >= 2 or (free and spec.required):
-                for ci, _ in free:
-                    taken.add(ci)
-                items = [_fits(_item_spec(spec), v) for _, v in free]
-                give(
-                    spec,
-                    items,
-                    "list",
-                    free[0][1].start,
-                    free[-1][1].end,
-                    f"{len(items)} {how}",
-                )
-                continue
-        if "boolean" in spec.types:
-            name_w, _ = labels[spec.name]
-            # every word of its name but a leading flag verb must be in the question
-            # (include_forecast needs "forecast"; tax_exempt needs "tax" and "exempt")
-            parts = [korean.stem(p) for p in korean.split_identifier(spec.name) if len(p) > 1]
-            needed = [w for k, w in enumerate(parts) if not (k == 0 and w in _FLAG_VERBS)]
-            needed = [w for w in needed if korean.is_content(w)] or needed
 
-            def in_question(w: str) -> bool:
-                return any(
-                    t.stem == w or (len(w) > 3 and korean.match_quality(t.stem, w)[0] >= 0.7)
-                    for t in toks
-                )
 
-            if not needed or not all(in_question(w) for w in needed):
-                continue
-            for tok in toks:
-                if tok.stem in needed or any(
-                    korean.match_quality(tok.stem, w)[0] >= 0.7 for w in needed if len(w) > 3
-                ):
-                    window = text[max(0, tok.start - 25) : tok.start]
-                    value = not _NEGATION_RE.search(window)
-                    give(
-                        spec,
-                        value,
-                        "boolean",
-                        tok.start,
-                        tok.end,
-                        f"its word {tok.surface!r}" + ("" if value else " after a negation"),
-                    )
-                    break
-            continue
-        if "string" in spec.types or not spec.types:
-            cue = _cue_span(spec, text, toks, labels[spec.name][0])
-            if cue is not None and values.outside(
-                cue[:2], [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
-            ):
-                give(
-                    spec, text[cue[0] : cue[1]], "cue", cue[0], cue[1], f"after its word {cue[2]!r}"
-                )
-                continue
-    _split_place(open_specs, fill, text)
+def _loose_modifiers(st: _Loose) -> None:
+    """Required words still empty: the word that modifies its noun ("a single room")."""
+    open_specs, text, toks, fill, used, give = (
+        st.open_specs,
+        st.text,
+        st.toks,
+        st.fill,
+        st.used,
+        st.give,
+    )
     for spec in open_specs:  # required words still empty: the word that modifies its noun
         if spec.name not in fill.args and spec.required and _plain_string(spec):
             modifier = _modifier_of(spec, text, toks, used)
@@ -2153,6 +2056,18 @@ def fill_loose(
                     end,
                     f"the word before its noun {head!r}",
                 )
+
+
+def _loose_positions(st: _Loose) -> None:
+    """Required values still empty: the remaining fitting ones in schema order."""
+    open_specs, text, fill, cands, taken, give = (
+        st.open_specs,
+        st.text,
+        st.fill,
+        st.cands,
+        st.taken,
+        st.give,
+    )
     for spec in open_specs:  # required values still empty: the remaining ones in order
         if spec.name in fill.args or not spec.required or "boolean" in spec.types:
             continue
@@ -2181,8 +2096,19 @@ def fill_loose(
                 f"the next unused {v.kind} in the question{as_fraction}",
             )
             break
-    # the one name nobody took goes to the one optional parameter that takes names ("a film
-    # with Duane Whitaker" for cast: "Names of leading actors")
+
+
+def _loose_spare_name(st: _Loose) -> None:
+    """The one name nobody took goes to the one optional parameter that takes names ("a
+    film with Duane Whitaker" for cast: "Names of leading actors")."""
+    open_specs, fill, used, cands, taken, give = (
+        st.open_specs,
+        st.fill,
+        st.used,
+        st.cands,
+        st.taken,
+        st.give,
+    )
     held_now = used + [tuple(ev["span"]) for ev in fill.evidence.values()]
     spare = [
         c
@@ -2204,9 +2130,13 @@ def fill_loose(
     if len(spare) == 1 and len(takers) == 1:
         v = spare[0]
         give(takers[0], str(v.value), "position", v.start, v.end, "the one name left, for names")
-    # a required parameter comes first: a name an optional one took by a weak label moves to
-    # a required string still empty ("the footballer Lionel Messi" for celebrity_name, not for
-    # the optional sports)
+
+
+def _loose_required_first(st: _Loose) -> None:
+    """A required parameter comes first: a name an optional one took by a weak label moves
+    to a required string still empty ("the footballer Lionel Messi" for celebrity_name, not for
+    the optional sports)."""
+    open_specs, fill = st.open_specs, st.fill
     for spec in open_specs:
         if spec.name in fill.args or not spec.required or not _plain_string(spec):
             continue
@@ -2230,6 +2160,12 @@ def fill_loose(
                 "detail": f"{ev['detail']}; moved from the optional {donor.name}: "
                 "a required parameter comes first",
             }
+
+
+def _loose_leftover(st: _Loose) -> None:
+    """A required plain string (or string array) still empty takes the question's leftover
+    words (rule ``leftover``: words no tool's vocabulary and no argument took)."""
+    open_specs, fill = st.open_specs, st.fill
     leftover_specs = [
         s
         for s in open_specs
@@ -2240,56 +2176,88 @@ def fill_loose(
         # examples or a lowercase rule say what its values look like (rules 6-7 decide)
         and not (s.examples or _LOWERCASE_DOC_RE.search(s.doc))
     ]
-    if leftover_specs:
-        held = used + [tuple(ev["span"]) for ev in fill.evidence.values()]
-        held += [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
-        held += [(q.start, q.end) for q in found.strings if q.kind == "quoted"]  # a value
-        vocab: set[str] = set()
-        for s in specs:
-            vocab |= _label_words(s)[0] | _label_words(s)[1]
-        runs = _leftover_runs(text, toks, held, intent, vocab)
-        for spec in leftover_specs:
-            if not runs:
-                break
-            name_w, doc_w = labels[spec.name]
-            best = max(
-                range(len(runs)),
-                key=lambda k: (
-                    2 * _near(toks, runs[k][0], runs[k][1], name_w)
-                    + _near(toks, runs[k][0], runs[k][1], doc_w),
-                    # else the last (an English request names its object last); several
-                    # parameters take the runs in question order ("a human and a chimp")
-                    k if len(leftover_specs) == 1 else -k,
-                ),
-            )
-            start, end = runs.pop(best)
-            if _string_array(spec):
-                # an array takes the runs listed with it ("tomatoes and lettuce")
-                items = [(start, end)]
-                while best < len(runs) and _LIST_GAP_RE.fullmatch(
-                    text[items[-1][1] : runs[best][0]]
-                ):
-                    items.append(runs.pop(best))
-                while best > 0 and _LIST_GAP_RE.fullmatch(text[runs[best - 1][1] : items[0][0]]):
-                    best -= 1
-                    items.insert(0, runs.pop(best))
-                give(
-                    spec,
-                    [text[a:b] for a, b in items],
-                    "leftover",
-                    items[0][0],
-                    items[-1][1],
-                    "the listed words that no tool's vocabulary and no other argument took",
-                )
-                continue
+    _give_leftover(st, leftover_specs)
+
+
+def _give_leftover(st: _Loose, leftover_specs: list[ParamSpec]) -> None:
+    """The leftover runs (:func:`_leftover_runs`) to ``leftover_specs``, the run their words
+    label (else the last; several parameters take them in question order)."""
+    specs, text, toks, fill, used, found, intent, cands, labels, taken, give = (
+        st.specs,
+        st.text,
+        st.toks,
+        st.fill,
+        st.used,
+        st.found,
+        st.intent,
+        st.cands,
+        st.labels,
+        st.taken,
+        st.give,
+    )
+    if not leftover_specs:
+        return
+    held = used + [tuple(ev["span"]) for ev in fill.evidence.values()]
+    held += [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
+    held += [(q.start, q.end) for q in found.strings if q.kind == "quoted"]  # a value
+    vocab: set[str] = set()
+    for s in specs:
+        vocab |= _label_words(s)[0] | _label_words(s)[1]
+    runs = _leftover_runs(text, toks, held, intent, vocab)
+    for spec in leftover_specs:
+        if not runs:
+            break
+        name_w, doc_w = labels[spec.name]
+        best = max(
+            range(len(runs)),
+            key=lambda k: (
+                2 * _near(toks, runs[k][0], runs[k][1], name_w)
+                + _near(toks, runs[k][0], runs[k][1], doc_w),
+                # else the last (an English request names its object last); several
+                # parameters take the runs in question order ("a human and a chimp")
+                k if len(leftover_specs) == 1 else -k,
+            ),
+        )
+        start, end = runs.pop(best)
+        if _string_array(spec):
+            # an array takes the runs listed with it ("tomatoes and lettuce")
+            items = [(start, end)]
+            while best < len(runs) and _LIST_GAP_RE.fullmatch(text[items[-1][1] : runs[best][0]]):
+                items.append(runs.pop(best))
+            while best > 0 and _LIST_GAP_RE.fullmatch(text[runs[best - 1][1] : items[0][0]]):
+                best -= 1
+                items.insert(0, runs.pop(best))
             give(
                 spec,
-                text[start:end],
+                [text[a:b] for a, b in items],
                 "leftover",
-                start,
-                end,
-                "the question's words that no tool's vocabulary and no other argument took",
+                items[0][0],
+                items[-1][1],
+                "the listed words that no tool's vocabulary and no other argument took",
             )
+            continue
+        give(
+            spec,
+            text[start:end],
+            "leftover",
+            start,
+            end,
+            "the question's words that no tool's vocabulary and no other argument took",
+        )
+
+
+def _loose_objects(st: _Loose) -> None:
+    """An object whose fields the question names (issue 12): its sub-parameters filled on
+    their own."""
+    open_specs, text, toks, fill, found, intent, give = (
+        st.open_specs,
+        st.text,
+        st.toks,
+        st.fill,
+        st.found,
+        st.intent,
+        st.give,
+    )
     for spec in open_specs:  # an object whose fields the question names (issue 12)
         if spec.name in fill.args or not spec.required or not spec.sub:
             continue
@@ -2307,6 +2275,354 @@ def fill_loose(
                 "its fields: "
                 + "; ".join(f"{k} by {ev['rule']}" for k, ev in inner.evidence.items()),
             )
+
+
+def _loose_array(st: _Loose, spec: ParamSpec) -> bool:
+    """An array takes the remaining values of its item type (``18 and 12`` -> ``[18, 12]``);
+    with several runs and several arrays, the run its words label. True when it took some."""
+    open_specs, text, toks, fill, cands, labels, taken, give = (
+        st.open_specs,
+        st.text,
+        st.toks,
+        st.fill,
+        st.cands,
+        st.labels,
+        st.taken,
+        st.give,
+    )
+    if "array" not in spec.types:
+        return False
+    free = [
+        (ci, v)
+        for ci, v in enumerate(cands)
+        if ci not in taken and _fits(_item_spec(spec), v) is not None
+    ]
+    value_runs = _value_runs(text, sorted(free, key=lambda p: p[1].start))
+    arrays = [o for o in open_specs if "array" in o.types and o.name not in fill.args]
+    how = "values of the item type"
+    if len(value_runs) > 1 and len(arrays) > 1:
+        # "dataset_A with the values 12, 24, 36 and dataset_B with the values 15, 30":
+        # each array takes the run its words label (else the first run left)
+        name_w, doc_w = labels[spec.name]
+        free = max(
+            value_runs,
+            key=lambda r: (
+                # only the words before a run label it (the next run's label
+                # follows this one)
+                2 * _near(toks, r[0][1].start, len(text) + 1, name_w, before=6)
+                + _near(toks, r[0][1].start, len(text) + 1, doc_w, before=6),
+                -r[0][1].start,
+            ),
+        )
+        how = "values listed together, next to its words"
+    if len(free) >= 2 or (free and spec.required):
+        for ci, _ in free:
+            taken.add(ci)
+        items = [_fits(_item_spec(spec), v) for _, v in free]
+        give(
+            spec,
+            items,
+            "list",
+            free[0][1].start,
+            free[-1][1].end,
+            f"{len(items)} {how}",
+        )
+        return True
+    return False
+
+
+def _loose_boolean(st: _Loose, spec: ParamSpec) -> None:
+    """A boolean is true when every word of its name but a leading flag verb is in the
+    question (include_forecast needs "forecast"), false after a negation."""
+    text, toks, give = st.text, st.toks, st.give
+    # every word of its name but a leading flag verb must be in the question
+    # (include_forecast needs "forecast"; tax_exempt needs "tax" and "exempt")
+    parts = [korean.stem(p) for p in korean.split_identifier(spec.name) if len(p) > 1]
+    needed = [w for k, w in enumerate(parts) if not (k == 0 and w in _FLAG_VERBS)]
+    needed = [w for w in needed if korean.is_content(w)] or needed
+
+    def in_question(w: str) -> bool:
+        return any(
+            t.stem == w or (len(w) > 3 and korean.match_quality(t.stem, w)[0] >= 0.7) for t in toks
+        )
+
+    if not needed or not all(in_question(w) for w in needed):
+        return
+    for tok in toks:
+        if tok.stem in needed or any(
+            korean.match_quality(tok.stem, w)[0] >= 0.7 for w in needed if len(w) > 3
+        ):
+            window = text[max(0, tok.start - 25) : tok.start]
+            value = not _NEGATION_RE.search(window)
+            give(
+                spec,
+                value,
+                "boolean",
+                tok.start,
+                tok.end,
+                f"its word {tok.surface!r}" + ("" if value else " after a negation"),
+            )
+            break
+
+
+def _loose_cue(st: _Loose, spec: ParamSpec) -> None:
+    """A string with no candidate takes the span after its own name word (``the function
+    3x^2 + 2x - 1`` -> ``3x^2 + 2x - 1``, rule ``cue``)."""
+    text, toks, cands, labels, taken, give = (
+        st.text,
+        st.toks,
+        st.cands,
+        st.labels,
+        st.taken,
+        st.give,
+    )
+    if not ("string" in spec.types or not spec.types):
+        return
+    cue = _cue_span(spec, text, toks, labels[spec.name][0])
+    if cue is not None and values.outside(
+        cue[:2], [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
+    ):
+        give(spec, text[cue[0] : cue[1]], "cue", cue[0], cue[1], f"after its word {cue[2]!r}")
+        return
+
+
+def _unit_score(spec: ParamSpec, v: Value, labels: tuple[set[str], set[str]]) -> tuple[float, str]:
+    """A number's unit word in the parameter's words (``W.unit``), or a time unit where the
+    parameter takes a time (its name says so more than its words)."""
+    if v.kind != "number" or not v.unit:
+        return 0.0, ""
+    name_w, doc_w = labels
+    unit = korean.stem(v.unit.split("/")[0])
+    if any(korean.match_quality(unit, w)[0] >= 0.7 for w in name_w | doc_w) and not _per_unit(
+        v.unit, spec.name + " " + spec.doc
+    ):
+        return W.unit, f"unit {v.unit!r} is in its description"
+    if unit.lower() in _TIME_UNITS and _TIME_PARAM_RE.search(spec.name + " " + spec.doc):
+        score = W.time_in_name if _TIME_PARAM_RE.search(spec.name) else W.time_in_doc
+        return score, f"a time in {v.unit!r} where the parameter takes a time"
+    return 0.0, ""
+
+
+def _label_score(st: _Loose, spec: ParamSpec, v: Value, role: str) -> list[tuple[float, str]]:
+    """Evidence from the words around ``v``: a number counting the parameter's noun ("three
+    personality traits" for trait_count), its words next to it, its own word inside a name,
+    and a from/to cue opening its end of a range (``role``)."""
+    toks, text = st.toks, st.text
+    name_w, doc_w = st.labels[spec.name]
+    out: list[tuple[float, str]] = []
+    if (
+        v.kind == "number"
+        and "integer" in spec.types
+        and _COUNTS_RE.search(spec.name)
+        and _counted_noun(toks, v.end, name_w | doc_w)
+    ):
+        out.append((W.counted_noun, "it counts the parameter's noun"))
+    near = W.name_word * _near(toks, v.start, v.end, name_w) + _near(toks, v.start, v.end, doc_w)
+    if near:
+        out.append((near, "next to its words"))
+    if v.kind in ("name", "quoted") and any(
+        korean.stem(t.surface) in name_w - _GENERIC_NAME_WORDS
+        for t in toks
+        if v.start <= t.start and t.end <= v.end
+    ):
+        out.append((W.own_word_in_name, "its own word is part of the name"))
+    if role and _role_cue(text, v.start) == role:
+        why = f"after a word that opens its {role} ('from'/'to', 'between ... and')"
+        out.append((W.role_cue, why))
+    return out
+
+
+def _name_score(st: _Loose, spec: ParamSpec, v: Value) -> list[tuple[float, str]]:
+    """Evidence for a name: after in/at/near where the parameter wants a place, a known city
+    for a parameter named city ("of Seattle, that city where Mr. Gates works"; GeoNames), or
+    written in its examples' 'X, Y' shape ("in Chennai, Tamil Nadu" for 'City, State')."""
+    if v.kind != "name":
+        return []
+    text, out = st.text, []
+    about = spec.name + " " + spec.doc
+    if (
+        _PLACE_DOC_RE.search(about)
+        and not re.search(r"e-?mail|메일", about, re.I)
+        and _PLACE_CUE_RE.search(text[max(0, v.start - 12) : v.start])
+    ):
+        out.append((W.place_cue, "a name after in/at/near where the parameter wants a place"))
+    if (
+        "city" in korean.split_identifier(spec.name.lower())
+        and places.city(v.text.split(",")[0]) is not None
+    ):
+        out.append((W.known_city, f"a city in {places.SOURCE}"))
+    if spec.joined > 0 and (
+        v.text.count(",") == spec.joined or ("," not in v.text and _NEXT_PART_RE.match(text, v.end))
+    ):
+        out.append((W.joined_shape, "written in its examples' 'X, Y' shape"))
+    return out
+
+
+_WRITTEN_KIND_RE = {
+    "url": re.compile(r"url|link|address|주소", re.I),
+    "email": re.compile(r"e-?mail|메일", re.I),
+    "path": re.compile(r"path|file|dir|folder|파일|경로", re.I),
+}
+
+
+def _kind_score(spec: ParamSpec, v: Value) -> tuple[float, str]:
+    """A URL, e-mail or path where the parameter wants one (an identifier such as
+    ``docs/reports`` counts less as a path than a written one)."""
+    kind = "path" if v.kind == "identifier" else v.kind
+    rx = _WRITTEN_KIND_RE.get(kind)
+    if rx is None or not rx.search(spec.name + " " + spec.doc):
+        return 0.0, ""
+    return (W.written_kind if kind == v.kind else W.identifier_as_path), (
+        f"a {kind} where the parameter wants one"
+    )
+
+
+def _pair_score(st: _Loose, spec: ParamSpec, v: Value, role: str) -> tuple[float, list[str]]:
+    """How strongly the question pairs value ``v`` with ``spec`` (:data:`W`), and why."""
+    hit = st.found.assigned.get(spec.name.lower())
+    parts: list[tuple[float, str]] = []
+    if hit is not None and hit.start == v.start:
+        parts.append((W.assigned, f"written as {spec.name}="))
+    parts.append(_unit_score(spec, v, st.labels[spec.name]))
+    parts += _label_score(st, spec, v, role)
+    parts += _name_score(st, spec, v)
+    parts.append(_kind_score(spec, v))
+    parts = [(score, why) for score, why in parts if score]
+    return sum(score for score, _ in parts), [why for _, why in parts]
+
+
+def _pairable(spec: ParamSpec, v: Value) -> Any:
+    """``v`` as a value of ``spec`` when it may be paired with it, else None: not the
+    parameter's own name quoted ("based on a 'question'"), no place name for a date ("to
+    Paris" is no return_time; "April 2022" may be a date)."""
+    value = _fits(spec, v)
+    if value is None or (v.kind == "quoted" and _bare(str(v.value)) == _bare(spec.name)):
+        return None
+    if v.kind == "name" and is_date_param(spec) and not re.search(rf"\d|\b{_MONTH}", str(v.value)):
+        return None
+    return value
+
+
+def _loose_pairs(st: _Loose) -> list[tuple[float, int, int, Any, str]]:
+    """Every (parameter, value) pairing with evidence, as ``(-score, spec index, candidate
+    index, value, why)``. Start/end roles count only where the tool has both ends (from_year +
+    to_year), not for a lone to_address; an optional value needs a label, not a mere
+    neighbour (seed 002: a model leaves optional arguments empty unless the user gives them)."""
+    roles = {sp.name: _role(sp) for sp in st.specs}
+    if not {"start", "end"} <= set(roles.values()):
+        roles = {}
+    pairs = []
+    for si, spec in enumerate(st.open_specs):
+        if spec.name in st.fill.args or "boolean" in spec.types or "object" in spec.types:
+            continue
+        for ci, v in enumerate(st.cands):
+            value = _pairable(spec, v)
+            if value is None:
+                continue
+            score, why = _pair_score(st, spec, v, roles.get(spec.name, ""))
+            if score > 0 and (spec.required or score >= W.optional_floor):
+                pairs.append((-score, si, ci, value, "; ".join(why)))
+    return pairs
+
+
+def _loose_take_pairs(st: _Loose, pairs: list[tuple[float, int, int, Any, str]]) -> None:
+    """The pairs best first, each parameter and each value once; a name opened by the
+    parameter's own words drops them ("UUID SUPERFANCY" for project)."""
+    open_specs, fill, cands, labels, taken, give = (
+        st.open_specs,
+        st.fill,
+        st.cands,
+        st.labels,
+        st.taken,
+        st.give,
+    )
+    for neg, si, ci, value, said in sorted(pairs, key=lambda p: (p[0], p[1], p[2])):
+        spec, v = open_specs[si], cands[ci]
+        if spec.name in fill.args or ci in taken:
+            continue
+        taken.add(ci)
+        rule = (
+            "assign"
+            if "written as" in said
+            else {"number": "number", "list": "list"}.get(v.kind, "string")
+        )
+        if v.percent and value != v.value:
+            said += f"; {v.text.strip()} as a fraction ({value})"
+        start = v.start
+        if v.kind == "name" and isinstance(value, str):
+            # "UUID SUPERFANCY" for project ("The UUID of the project"), "Lawyer John Doe" for
+            # name ("the lawyer's name"): the parameter's own words open the name, not the value
+            lead = _label_lead(value, labels[spec.name])
+            if lead:
+                value, start = value[lead:], start + lead
+                said += f"; without its own words {v.text[:lead].strip()!r}"
+        give(spec, value, rule, start, v.end, f"{v.kind} {v.text!r}: {said} (score {-neg:.2f})")
+
+
+def fill_loose(
+    specs: list[ParamSpec],
+    question: str,
+    fill: Fill,
+    tokens: list[korean.Token] | None = None,
+    found: QuestionValues | None = None,
+    intent: frozenset[tuple[int, int]] = frozenset(),
+) -> Fill:
+    """Values written in the question given to the parameters whose words stand next to them.
+    ``intent``: spans of words that matched a tool's vocabulary; a capitalised name made only
+    of such words ("Weather for London") states the request, it is not a value.
+
+    Runs after the structured rules (1-8) for the parameters they left empty. Candidates come
+    from :mod:`playground.routing.values` (numbers, quoted text, names, codes, URLs, e-mails,
+    paths, ``name=value``). Each pairing scores: ``name=value`` naming the parameter 10; a unit
+    word after a number that the parameter's text uses 3; parameter-name words before the value
+    ``2/distance``, description words ``1/distance`` (:func:`_near`). Pairs are taken best first,
+    each value once. Then arrays take the remaining values of their item type (``18 and 12``
+    -> ``[18, 12]``); strings with no candidate take the span after their own name word
+    (``the function 3x^2 + 2x - 1`` -> ``3x^2 + 2x - 1``, rule ``cue``); dates are parsed with
+    :func:`dateutil.parser.parse`; booleans are true when the parameter's name word is in the
+    question (false after a negation); finally required parameters still empty take the
+    remaining fitting values in schema order (rule ``position``); the one name nobody took goes
+    to the one optional parameter whose description takes names; a name an optional parameter
+    took by a weak label moves to a required string still empty; a required plain string (or
+    string array) still empty takes the question's leftover words (rule ``leftover``: words no
+    tool's vocabulary and no argument took, :func:`_leftover_runs`); a required object takes the
+    fields the question names (rule ``object``). Optional parameters are only filled by
+    labelled evidence. Returns ``fill`` (updated in place)."""
+    text = korean.normalize(question)
+    toks = tokens if tokens is not None else korean.tokenize(text)
+    open_specs = _open_specs(specs, fill)
+    if not open_specs:
+        return fill
+    used = list(fill.consumed)
+    found = found or QuestionValues.of(text)
+    cands = _candidates(specs, open_specs, text, toks, used, found, intent)
+    labels = {s.name: _label_words(s) for s in open_specs}
+    st = _Loose(specs, open_specs, text, toks, fill, used, found, intent, cands, labels)
+    _loose_dates(st)
+    _loose_colon_cues(st)
+    st.drop_used()
+    _loose_word_lists(st)
+    _loose_numbered(st)
+    st.drop_used()
+    for spec, v, detail in _respectively(open_specs, text, st.cands, fill, labels):
+        st.give(spec, _fits(spec, v), "number", v.start, v.end, detail)
+        used.append((v.start, v.end))
+    st.drop_used()
+    _loose_take_pairs(st, _loose_pairs(st))
+    for spec in open_specs:
+        if spec.name in fill.args or _loose_array(st, spec):
+            continue
+        if "boolean" in spec.types:
+            _loose_boolean(st, spec)
+        else:
+            _loose_cue(st, spec)
+    _split_place(open_specs, fill, text)
+    _loose_modifiers(st)
+    _loose_positions(st)
+    _loose_spare_name(st)
+    _loose_required_first(st)
+    _loose_leftover(st)
+    _loose_objects(st)
     for spec in open_specs:
         if spec.joined:
             _place_shape(spec, text, fill)
@@ -2342,6 +2658,8 @@ def number_order(specs: list[ParamSpec], fill: Fill) -> None:
     ``species_a``/``species_b``) take the values the loose rules gave them in the order the
     question writes them ("mix yellow and blue" -> color1 yellow, color2 blue). Values written
     as ``name=value`` keep their parameter. Changes ``fill`` in place."""
+    if not enabled("number_order"):
+        return
     for members in _numbered(specs).values():
         names = [s.name for s in members]
         if len(names) < 2 or any(
@@ -2602,20 +2920,11 @@ def _letter_item(text: str, word: str, end: int) -> bool:
     return word != "A" or not re.match(r"\s+(?!and\b|or\b)[^\W\d_]", text[end:])
 
 
-def word_series(
-    text: str, blocked: list[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset()
-) -> list[list[tuple[int, int]]]:
-    """The word lists ``text`` writes: items of one to three words joined by commas and a last
-    "and"/"or"/"&" ("open hole, C foot, and silver headjoint", "Microsoft and Google",
-    "efficient, organized, easy going and compassionate"), as the spans of the items.
-    An item is a run of words between the separators that holds no stopword and no word of
-    :data:`_SERIES_STOP`; the first and last items hold nothing in ``blocked`` either (spans
-    that state the request or hold another value: "the salaries of jobs such as Data Analyst"
-    -- "salaries" is no item), and the items in the middle fix how long they may be (the
-    first ends at the first separator, the last starts after the last one). Items made only of
-    digits make no list (numbers are listed by :func:`fill_loose` itself). Plain English list
-    punctuation; no domain words."""
-    # the text as a sequence of words ("w"), separators (",", "and") and breaks
+def _series_marks(
+    text: str, blocked: list[tuple[int, int]] | frozenset[tuple[int, int]]
+) -> list[tuple[str, int, int]]:
+    """``text`` as a sequence of words (``w``; ``b`` when blocked), separators (``,``,
+    ``and``) and breaks (``|``), with their spans."""
     marks: list[tuple[str, int, int]] = []
     prev_end = 0
     for m in _SERIES_WORD_RE.finditer(text):
@@ -2642,7 +2951,14 @@ def word_series(
         else:
             marks.append(("w", m.start(), m.end()))
         prev_end = m.end()
-    # runs of words and the separator after each
+    return marks
+
+
+def _series_runs(
+    text: str, marks: list[tuple[str, int, int]]
+) -> list[tuple[list[tuple[int, int, bool]], str]]:
+    """Runs of words (``(start, end, blocked)``) and the separator after each; a break ends
+    the run and any list through it."""
     runs: list[tuple[list[tuple[int, int, bool]], str]] = []
     cur: list[tuple[int, int, bool]] = []
     sep = ""
@@ -2659,6 +2975,60 @@ def word_series(
                 runs.append((cur, ""))  # a break ends the run and any list through it
                 runs.append(([], "|"))
             cur, sep = [], ""
+    return runs
+
+
+def _series_items(
+    text: str, runs: list[tuple[list[tuple[int, int, bool]], str]], chain: list[int]
+) -> list[tuple[int, int]] | None:
+    """The item spans of the runs ``chain`` when they make a list ending with "and": middle
+    items fix how long the first and last may be; a blocked word ends the first item; names
+    listed with names keep to the capitalised words; digits alone make no list."""
+    if len(chain) < 2 or runs[chain[-2]][1] != "and":
+        return None
+    middle = [runs[j][0] for j in chain[1:-1]]
+    if any(len(r) > _SERIES_ITEM_WORDS for r in middle):
+        return None
+    cap = max((len(r) for r in middle), default=_SERIES_ITEM_WORDS)
+    first = runs[chain[0]][0][-cap:]
+    while first and any(w[2] for w in first):  # a blocked word ends the first item
+        first = first[next(i for i in range(len(first) - 1, -1, -1) if first[i][2]) + 1 :]
+    last = runs[chain[-1]][0][:cap]
+    last = last[: next((i for i, w in enumerate(last) if w[2]), len(last))]
+    if not first or not last:
+        return None
+    # names listed with names: "near Berlin and Paris happening" lists Berlin and Paris
+    if (
+        text[first[-1][0]].isupper()
+        and text[last[0][0]].isupper()
+        and all(not text[w[0]].islower() for r in middle for w in r)
+    ):  # ("Taylor Swift and Maroon 5": a digit goes with the name)
+        last = last[: next((i for i, w in enumerate(last) if text[w[0]].islower()), None)]
+        up = [i for i, w in enumerate(first) if text[w[0]].islower()]
+        first = first[up[-1] + 1 :] if up else first
+    if not first or not last:
+        return None
+    spans = [(r[0][0], r[-1][1]) for r in (first, *middle, last)]
+    if any(re.fullmatch(r"[\d.,\s]+", text[a:b]) for a, b in spans):
+        return None
+    return spans
+
+
+def word_series(
+    text: str, blocked: list[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset()
+) -> list[list[tuple[int, int]]]:
+    """The word lists ``text`` writes: items of one to three words joined by commas and a last
+    "and"/"or"/"&" ("open hole, C foot, and silver headjoint", "Microsoft and Google",
+    "efficient, organized, easy going and compassionate"), as the spans of the items.
+    An item is a run of words between the separators that holds no stopword and no word of
+    :data:`_SERIES_STOP`; the first and last items hold nothing in ``blocked`` either (spans
+    that state the request or hold another value: "the salaries of jobs such as Data Analyst"
+    -- "salaries" is no item), and the items in the middle fix how long they may be (the
+    first ends at the first separator, the last starts after the last one). Items made only of
+    digits make no list (numbers are listed by :func:`fill_loose` itself). Plain English list
+    punctuation; no domain words."""
+    marks = _series_marks(text, blocked)
+    runs = _series_runs(text, marks)
     out: list[list[tuple[int, int]]] = []
     k = 0
     while k < len(runs):
@@ -2671,34 +3041,9 @@ def word_series(
             if runs[chain[-2]][1] == "and":
                 break  # "X, Y and Z": the list ends with the item after "and"
         k = chain[-1] + 1
-        if len(chain) < 2 or runs[chain[-2]][1] != "and":
-            continue
-        middle = [runs[j][0] for j in chain[1:-1]]
-        if any(len(r) > _SERIES_ITEM_WORDS for r in middle):
-            continue
-        cap = max((len(r) for r in middle), default=_SERIES_ITEM_WORDS)
-        first = runs[chain[0]][0][-cap:]
-        while first and any(w[2] for w in first):  # a blocked word ends the first item
-            first = first[next(i for i in range(len(first) - 1, -1, -1) if first[i][2]) + 1 :]
-        last = runs[chain[-1]][0][:cap]
-        last = last[: next((i for i, w in enumerate(last) if w[2]), len(last))]
-        if not first or not last:
-            continue
-        # names listed with names: "near Berlin and Paris happening" lists Berlin and Paris
-        if (
-            text[first[-1][0]].isupper()
-            and text[last[0][0]].isupper()
-            and all(not text[w[0]].islower() for r in middle for w in r)
-        ):  # ("Taylor Swift and Maroon 5": a digit goes with the name)
-            last = last[: next((i for i, w in enumerate(last) if text[w[0]].islower()), None)]
-            up = [i for i, w in enumerate(first) if text[w[0]].islower()]
-            first = first[up[-1] + 1 :] if up else first
-        if not first or not last:
-            continue
-        spans = [(r[0][0], r[-1][1]) for r in (first, *middle, last)]
-        if any(re.fullmatch(r"[\d.,\s]+", text[a:b]) for a, b in spans):
-            continue
-        out.append(spans)
+        spans = _series_items(text, runs, chain)
+        if spans is not None:
+            out.append(spans)
     return out
 
 
@@ -2947,7 +3292,7 @@ _DATE_SPAN_RE = re.compile(
 )
 _TIME_SPAN_RE = re.compile(
     r"(?:\bat\s+|\baround\s+)?\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|"
-    r"\b(\d{1,2}):(\d{2})\b|"
+    r"\b(\d{1,2}):(\d{2})(?![0-9A-Za-z])|"  # "09:15을": a particle may follow
     r"\b(?:at\s+)?(\d{1,2})\s+in\s+the\s+(morning|afternoon|evening|night)|"
     r"(오전|오후|아침|저녁|밤)?\s*(\d{1,2})\s*시(?:\s*(\d{1,2})\s*분|\s*(반))?",
     re.I,
@@ -3060,10 +3405,13 @@ def _clock(t: re.Match[str]) -> tuple[int, int] | None:
     return (hour, minute) if hour < 24 and minute < 60 else None
 
 
-def _offset(text: str, when: _dt.datetime) -> _dt.datetime:
+def _offset(text: str, when: _dt.datetime, doc: str = "") -> _dt.datetime:
     """``when`` with a UTC offset, as RFC 3339 ``time``/``date-time`` require (JSON Schema
     2020-12 §7.3.1): UTC when the question says UTC/GMT, else this machine's local zone at
-    that moment (the zone the user who typed the question is in)."""
+    that moment (the zone the user who typed the question is in). ``when`` unchanged (naive)
+    where the parameter described by ``doc`` takes a local time (:func:`naive.keeps_naive`)."""
+    if naive.keeps_naive(doc, bool(_UTC_RE.search(text))):
+        return when
     if _UTC_RE.search(text):
         return when.replace(tzinfo=_dt.UTC)
     return when.astimezone()
@@ -3089,11 +3437,14 @@ def _time_of_day(
         if clock is None or not values.outside(t.span(), used):
             continue
         today = _dt.datetime.now()
-        when = _offset(text, today.replace(hour=clock[0], minute=clock[1], second=0, microsecond=0))
+        clocked = today.replace(hour=clock[0], minute=clock[1], second=0, microsecond=0)
+        when = _offset(text, clocked, spec.doc)
         value = _rfc3339(when, "time")
         said = f"{t.group().strip()!r} as RFC 3339 time with the offset of " + (
             "UTC (the question says so)" if _UTC_RE.search(text) else "the local zone"
         )
+        if when.tzinfo is None:
+            said = f"{t.group().strip()!r} as a local time, no offset (its description says so)"
         return value, "date", t.start(), t.end(), said
     return None
 
@@ -3186,8 +3537,8 @@ def _iso_datetime(
         said = f"{raw!r} (ISO 8601 date and time"
         if rfc is not None:
             if when.tzinfo is None:
-                when = _offset(text, when)
-                said += "; the local zone's offset added"
+                when = _offset(text, when, spec.doc)
+                said += "; the local zone's offset added" if when.tzinfo else "; kept local"
             value = _rfc3339(when, rfc)
             said += f"), written as RFC 3339 {rfc}"
         else:
@@ -3247,8 +3598,13 @@ def _date(
                 said += f" and {t.group().strip()!r}"
                 start, end = min(start, t.start()), max(end, t.end())
         if spec.format == "date-time" and not re.search(r"%z|Z$", fmt):
-            value = _rfc3339(_offset(text, when), "date-time")
-            said += " (RFC 3339 date-time: with the offset of the local zone unless UTC is said)"
+            when = _offset(text, when, spec.doc)
+            value = _rfc3339(when, "date-time")
+            said += (
+                " (RFC 3339 date-time: with the offset of the local zone unless UTC is said)"
+                if when.tzinfo
+                else " (a local date-time, no offset: its description says so)"
+            )
         else:
             value = when.strftime(fmt)
         return value, "date", start, end, f"{said} parsed by dateutil, written as {fmt!r}"
@@ -3311,198 +3667,229 @@ _WORD_ITEM_RE = re.compile(
 )
 
 
-def series(
-    question: str, args: dict[str, Any], evidence: dict[str, dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """The calls a question asks for when it lists several values of an argument (BFCL
-    ``parallel``: "weather in Seoul and Busan" -> two calls). Only values no other argument
-    took count. Per filled argument: a number with a unit word lists the other numbers with
-    the same unit ("20 minutes and 15 minutes"); numbers without units cycle over the
-    arguments they fill ("3 and 4, 5 and 12" for ``a``, ``b`` -> two calls); a string lists
-    the values of its kind that follow it joined by commas, and/or or 와/과/랑
-    (:data:`_SERIES_GAP_RE`). With ``k > 1`` values somewhere the answer is ``k`` argument
-    dicts -- arguments listing ``k`` values vary together, in the order written; the others
-    repeat. Returns ``[args]`` when nothing is listed. Array arguments never split."""
-    text = korean.normalize(question)
-    found = QuestionValues.of(text)
-    pool = sorted(found.numbers + found.strings, key=lambda v: v.start)
-    spans = {name: tuple(ev["span"]) for name, ev in evidence.items()}
-    at = {v.start: v for v in pool}
-    lists: dict[str, list[Any]] = {}
-    where: dict[str, tuple[int, int]] = {}  # the span of a list written in one piece
-    unitless: list[str] = []
-    for name, (start, _end) in spans.items():
-        value = args.get(name)
-        first = at.get(start)
-        if (
-            first is None
-            and isinstance(value, str)
-            and re.fullmatch(r"[a-z][a-z-]*", value)
-            and evidence[name]["rule"] in _WORD_RULES
-        ):
-            # a lowercase word listed with others ("gold, silver, platinum, and palladium")
-            words, reach = [value], _end
-            while m := _WORD_ITEM_RE.match(text, reach):
-                w = m.group(1)
-                if korean.is_stopword(korean.stem(w)) or w in _LEFTOVER_STOP:
-                    break
-                words.append(w)
-                reach = m.end()
-            if len(words) > 1:
-                lists[name] = words
-                where[name] = (start, reach)
-            continue
-        if (
-            isinstance(value, str)
-            and evidence[name]["rule"] == "date"
-            and evidence[name]["text"] == value
-        ):
-            # dates written as the parameter takes them, listed ("on 2022-01-01 and 2022-02-01")
-            shape = re.sub(r"\d", r"\\d", re.escape(value))
-            dates, reach = [value], _end
-            while m := re.match(r"(.{1,12}?)(" + shape + r")(?!\d)", text[reach:]):
-                if not _SERIES_GAP_RE.match(m.group(1)):
-                    break
-                dates.append(m.group(2))
-                reach += m.end()
-            if len(dates) > 1:
-                lists[name] = dates
-                where[name] = (start, reach)
-            continue
-        if isinstance(value, str) and name in args:
-            # a word list the value opens or ends ("navy, purple and maroon", "Berlin and
-            # Paris"), none of whose items another argument holds
-            others_at = [sp for n, sp in spans.items() if n != name]
-            # "a weight of 85 kilograms and height of 180": another argument's name is no item
-            arg_words = {
-                korean.stem(w.lower())
-                for n in args
-                if n != name
-                for w in korean.split_identifier(n)
-            }
-            listed = next(
-                (
-                    sp
-                    for sp in word_series(text)
-                    if any(a <= start and _end <= b for a, b in (sp[0], sp[-1]))
-                    and all(values.outside(item, others_at) for item in sp)
-                    and not any(
-                        korean.stem(w.lower()) in arg_words
-                        for a, b in sp
-                        for w in re.findall(r"[^\W\d_]+", text[a:b])
-                    )
-                    # a name lists with names ("David Leitch and acted by ..." lists nothing)
-                    and (
-                        len(sp) > 2
-                        or value[:1].islower()
-                        or not any(text[a].islower() for a, _b in sp)
-                    )
-                ),
-                None,
+@dataclass
+class _Series:
+    """What :func:`series` reads and builds: the normalised question ``text``, its ``found``
+    values (``pool`` by position, ``at`` by start), the filled ``args`` with their
+    ``evidence`` and ``spans``, and the ``lists`` found per argument (``where``: the span of a
+    list written in one piece; ``unitless``: number arguments cycling over unitless numbers)."""
+
+    text: str
+    found: QuestionValues
+    args: dict[str, Any]
+    evidence: dict[str, dict[str, Any]]
+    spans: dict[str, tuple[int, int]]
+    pool: list[Value]
+    at: dict[int, Value]
+    lists: dict[str, list[Any]] = field(default_factory=dict)
+    where: dict[str, tuple[int, int]] = field(default_factory=dict)
+    unitless: list[str] = field(default_factory=list)
+
+
+def _listed_lowercase(st: _Series, name: str, start: int, end: int) -> bool:
+    """A lowercase word listed with others ("gold, silver, platinum, and palladium"). True when
+    the argument is such a word (listed or not)."""
+    value = st.args.get(name)
+    if not (
+        st.at.get(start) is None
+        and isinstance(value, str)
+        and re.fullmatch(r"[a-z][a-z-]*", value)
+        and st.evidence[name]["rule"] in _WORD_RULES
+    ):
+        return False
+    words, reach = [value], end
+    while m := _WORD_ITEM_RE.match(st.text, reach):
+        w = m.group(1)
+        if korean.is_stopword(korean.stem(w)) or w in _LEFTOVER_STOP:
+            break
+        words.append(w)
+        reach = m.end()
+    if len(words) > 1:
+        st.lists[name] = words
+        st.where[name] = (start, reach)
+    return True
+
+
+def _listed_dates(st: _Series, name: str, start: int, end: int) -> bool:
+    """Dates written as the parameter takes them, listed ("on 2022-01-01 and 2022-02-01").
+    True when the argument is such a date."""
+    value = st.args.get(name)
+    ev = st.evidence[name]
+    if not (isinstance(value, str) and ev["rule"] == "date" and ev["text"] == value):
+        return False
+    shape = re.sub(r"\d", r"\\d", re.escape(value))
+    dates, reach = [value], end
+    while m := re.match(r"(.{1,12}?)(" + shape + r")(?!\d)", st.text[reach:]):
+        if not _SERIES_GAP_RE.match(m.group(1)):
+            break
+        dates.append(m.group(2))
+        reach += m.end()
+    if len(dates) > 1:
+        st.lists[name] = dates
+        st.where[name] = (start, reach)
+    return True
+
+
+def _listed_words(st: _Series, name: str, start: int, end: int) -> bool:
+    """A word list the value opens or ends ("navy, purple and maroon", "Berlin and Paris"),
+    none of whose items another argument holds; "a weight of 85 kilograms and height of 180":
+    another argument's name is no item; a name lists with names ("David Leitch and acted by
+    ..." lists nothing). True when found."""
+    value, text = st.args.get(name), st.text
+    if not (isinstance(value, str) and name in st.args):
+        return False
+    others_at = [sp for n, sp in st.spans.items() if n != name]
+    arg_words = {
+        korean.stem(w.lower()) for n in st.args if n != name for w in korean.split_identifier(n)
+    }
+    listed = next(
+        (
+            sp
+            for sp in word_series(text)
+            if any(a <= start and end <= b for a, b in (sp[0], sp[-1]))
+            and all(values.outside(item, others_at) for item in sp)
+            and not any(
+                korean.stem(w.lower()) in arg_words
+                for a, b in sp
+                for w in re.findall(r"[^\W\d_]+", text[a:b])
             )
-            if listed is not None:
-                lists[name] = [text[a:b] for a, b in listed]
-                where[name] = (listed[0][0], listed[-1][1])
-                continue
-        if first is None or isinstance(value, (list, dict, bool)) or name not in args:
-            continue
-        # an identifier written in digits ("Case No 28473 and 64725") lists like a string
-        digits_id = first.kind == "number" and isinstance(value, str) and value == str(first.value)
-        if (first.kind == "number") != isinstance(value, (int, float)) and not digits_id:
-            continue  # the value is not that candidate ("2022-04-27" is a date, not 2022)
-        others = {sp for n, sp in spans.items() if n != name}
-        free = [v for v in pool if (v.start, v.end) not in others or v is first]
-        if first.kind == "number" and not digits_id:
-            unit = first.unit.split("/")[0]
-            if unit and unit not in _NOT_UNITS:
-                same_v = [v for v in free if v.kind == "number" and v.unit.split("/")[0] == unit]
-                same = [v.value for v in same_v]
-                # "10, 20 and 30 years": the unit written once after the last of a list
-                # counts for the unitless numbers listed before it
-                if len(same) == 1:
-                    nums_before = [v for v in free if v.kind == "number" and v.end <= first.start]
-                    head = first
-                    for v in reversed(nums_before):
-                        if (v.unit and v.unit not in _NOT_UNITS) or not re.fullmatch(
-                            r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)",
-                            text[v.end : head.start],
-                        ):
-                            break
-                        same.insert(0, v.value)
-                        head = v
-                if len(same) > 1 and all(
-                    not isinstance(x, float) or isinstance(value, float) or not x.is_integer()
-                    for x in same
-                ):
-                    lists[name] = same
-                    if len(same_v) == len(same) and all(
-                        _SERIES_GAP_RE.match(text[x.end : y.start])
-                        for x, y in itertools.pairwise(same_v)
-                    ):
-                        where[name] = (same_v[0].start, same_v[-1].end)
-            else:
-                unitless.append(name)
-            continue
-        chain, reach = [value], max(first.end, spans[name][1])
-        gaps: list[str] = []
-        for v in free:
-            if v.start < reach:
-                continue
-            if v.kind != first.kind and not {v.kind, first.kind} <= {"name", "quoted"}:
-                break
-            if not _SERIES_GAP_RE.match(re.sub(r"[\"'‘’“”`]", "", text[reach : v.start])):
-                break  # ('"Climate Change" and "AI"': the quotes are no gap)
-            gaps.append(text[reach : v.start])
-            item = str(v.value)
-            if first.kind == "name" and isinstance(value, str) and "," in value:
-                # the first value took its qualifier ("Naples, Florida"): so does each item
-                m = _NEXT_PART_RE.match(text, v.end)
-                if m:
-                    item = text[v.start : m.end()]
-            chain.append(item)
-            reach = v.start + len(item)
-        if (
-            len(chain) == 2
-            and first.kind == "name"
-            and re.fullmatch(r"\s*,\s*", gaps[0])
-            and not re.match(r"\s*,?\s*(?:and|or|&)\b", text[reach:])
+            and (len(sp) > 2 or value[:1].islower() or not any(text[a].islower() for a, _b in sp))
+        ),
+        None,
+    )
+    if listed is None:
+        return False
+    st.lists[name] = [text[a:b] for a, b in listed]
+    st.where[name] = (listed[0][0], listed[-1][1])
+    return True
+
+
+def _unit_written_once(st: _Series, first: Value, free: list[Value], same: list[Any]) -> None:
+    """ "10, 20 and 30 years": the unit written once after the last of a list counts for the
+    unitless numbers listed before it (prepended to ``same``)."""
+    nums_before = [v for v in free if v.kind == "number" and v.end <= first.start]
+    head = first
+    for v in reversed(nums_before):
+        if (v.unit and v.unit not in _NOT_UNITS) or not re.fullmatch(
+            r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)", st.text[v.end : head.start]
         ):
-            # "Seattle, Washington": a name after a comma alone qualifies the first (a list
-            # of two says "and")
+            break
+        same.insert(0, v.value)
+        head = v
+
+
+def _listed_numbers(st: _Series, name: str, first: Value, free: list[Value]) -> None:
+    """A number with a unit word lists the other numbers with the same unit ("20 minutes and
+    15 minutes"); a number without one cycles with the other unitless arguments."""
+    value = st.args[name]
+    unit = first.unit.split("/")[0]
+    if not unit or unit in _NOT_UNITS:
+        st.unitless.append(name)
+        return
+    same_v = [v for v in free if v.kind == "number" and v.unit.split("/")[0] == unit]
+    same = [v.value for v in same_v]
+    if len(same) == 1:
+        _unit_written_once(st, first, free, same)
+    if len(same) > 1 and all(
+        not isinstance(x, float) or isinstance(value, float) or not x.is_integer() for x in same
+    ):
+        st.lists[name] = same
+        if len(same_v) == len(same) and all(
+            _SERIES_GAP_RE.match(st.text[x.end : y.start]) for x, y in itertools.pairwise(same_v)
+        ):
+            st.where[name] = (same_v[0].start, same_v[-1].end)
+
+
+def _listed_chain(st: _Series, name: str, start: int, first: Value, free: list[Value]) -> None:
+    """The values of the first one's kind that follow it joined by commas, and/or, 와/과/랑
+    (:data:`_SERIES_GAP_RE`); a name that took its qualifier ("Naples, Florida") gives each
+    item its own; "Seattle, Washington" (a name after a comma alone) qualifies, lists nothing."""
+    value, text = st.args[name], st.text
+    chain, reach = [value], max(first.end, st.spans[name][1])
+    gaps: list[str] = []
+    for v in free:
+        if v.start < reach:
             continue
-        if len(chain) > 1:
-            lists[name] = chain
-            where[name] = (start, reach)
-    if unitless:
-        taken = {sp for n, sp in spans.items() if n not in unitless}
-        nums_v = [
-            v
-            for v in found.numbers
-            if (v.start, v.end) not in taken
-            and (not v.unit or v.unit in _NOT_UNITS)
-            and v.start >= min(spans[n][0] for n in unitless)
-        ]
-        nums = [v.value for v in nums_v]
-        p = len(unitless)
-        if len(nums) > p and len(nums) % p == 0:
-            order = sorted(unitless, key=lambda n: spans[n][0])
-            for j, name in enumerate(order):
-                lists[name] = nums[j::p]
-            if p == 1 and all(
-                _SERIES_GAP_RE.match(text[x.end : y.start]) for x, y in itertools.pairwise(nums_v)
-            ):  # "seasons 2018 and 2020": one list written in one piece
-                where[unitless[0]] = (nums_v[0].start, nums_v[-1].end)
-    if not lists:
-        return [args]
+        if v.kind != first.kind and not {v.kind, first.kind} <= {"name", "quoted"}:
+            break
+        if not _SERIES_GAP_RE.match(re.sub(r"[\"'‘’“”`]", "", text[reach : v.start])):
+            break  # ('"Climate Change" and "AI"': the quotes are no gap)
+        gaps.append(text[reach : v.start])
+        item = str(v.value)
+        if first.kind == "name" and isinstance(value, str) and "," in value:
+            m = _NEXT_PART_RE.match(text, v.end)
+            if m:
+                item = text[v.start : m.end()]
+        chain.append(item)
+        reach = v.start + len(item)
+    if (
+        len(chain) == 2
+        and first.kind == "name"
+        and re.fullmatch(r"\s*,\s*", gaps[0])
+        and not re.match(r"\s*,?\s*(?:and|or|&)\b", text[reach:])
+    ):
+        return
+    if len(chain) > 1:
+        st.lists[name] = chain
+        st.where[name] = (start, reach)
+
+
+def _listed_values(st: _Series, name: str, start: int) -> None:
+    """Numbers (:func:`_listed_numbers`) or values of one kind (:func:`_listed_chain`) listed
+    after the argument's own value; an identifier written in digits ("Case No 28473 and
+    64725") lists like a string; a value that is not that candidate ("2022-04-27" is a date,
+    not 2022) lists nothing."""
+    value, first = st.args.get(name), st.at.get(start)
+    if first is None or isinstance(value, (list, dict, bool)) or name not in st.args:
+        return
+    digits_id = first.kind == "number" and isinstance(value, str) and value == str(first.value)
+    if (first.kind == "number") != isinstance(value, (int, float)) and not digits_id:
+        return
+    others = {sp for n, sp in st.spans.items() if n != name}
+    free = [v for v in st.pool if (v.start, v.end) not in others or v is first]
+    if first.kind == "number" and not digits_id:
+        _listed_numbers(st, name, first, free)
+    else:
+        _listed_chain(st, name, start, first, free)
+
+
+def _cycle_unitless(st: _Series) -> None:
+    """Numbers without units cycle over the arguments they fill ("3 and 4, 5 and 12" for
+    ``a``, ``b`` -> two calls); "seasons 2018 and 2020": one list written in one piece."""
+    if not st.unitless:
+        return
+    taken = {sp for n, sp in st.spans.items() if n not in st.unitless}
+    nums_v = [
+        v
+        for v in st.found.numbers
+        if (v.start, v.end) not in taken
+        and (not v.unit or v.unit in _NOT_UNITS)
+        and v.start >= min(st.spans[n][0] for n in st.unitless)
+    ]
+    nums = [v.value for v in nums_v]
+    p = len(st.unitless)
+    if len(nums) > p and len(nums) % p == 0:
+        order = sorted(st.unitless, key=lambda n: st.spans[n][0])
+        for j, name in enumerate(order):
+            st.lists[name] = nums[j::p]
+        if p == 1 and all(
+            _SERIES_GAP_RE.match(st.text[x.end : y.start]) for x, y in itertools.pairwise(nums_v)
+        ):
+            st.where[st.unitless[0]] = (nums_v[0].start, nums_v[-1].end)
+
+
+def _series_rows(st: _Series) -> list[dict[str, Any]]:
+    """The argument dicts for the lists found: lists written apart ("Lakers and Bulls in
+    seasons 2018 and 2020") ask for every pairing; lists written interleaved, or
+    "respectively", pair in order (arguments listing ``k`` values vary together)."""
+    args, lists, where = st.args, st.lists, st.where
     ranges = sorted(where[n] for n in lists if n in where)
     if (
         len(lists) > 1
         and len(ranges) == len(lists)
         and all(a[1] <= b[0] for a, b in itertools.pairwise(ranges))
-        and not re.search(r"\brespectively\b|각각", text, re.I)
+        and not re.search(r"\brespectively\b|각각", st.text, re.I)
     ):
-        # lists written apart ("Lakers and Bulls in seasons 2018 and 2020") ask for every
-        # pairing; lists written interleaved, or "respectively", pair in order (below)
         rows = [dict(args)]
         for name in sorted(lists, key=lambda n: where[n]):
             rows = [{**row, name: item} for row in rows for item in lists[name]]
@@ -3516,6 +3903,36 @@ def series(
                 row[name] = chain[i]
         out.append(row)
     return out
+
+
+def series(
+    question: str, args: dict[str, Any], evidence: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The calls a question asks for when it lists several values of an argument (BFCL
+    ``parallel``: "weather in Seoul and Busan" -> two calls). Only values no other argument
+    took count. Per filled argument: a number with a unit word lists the other numbers with
+    the same unit ("20 minutes and 15 minutes"); numbers without units cycle over the
+    arguments they fill ("3 and 4, 5 and 12" for ``a``, ``b`` -> two calls); a string lists
+    the values of its kind that follow it joined by commas, and/or or 와/과/랑
+    (:data:`_SERIES_GAP_RE`). With ``k > 1`` values somewhere the answer is ``k`` argument
+    dicts -- arguments listing ``k`` values vary together, in the order written; the others
+    repeat. Returns ``[args]`` when nothing is listed. Array arguments never split."""
+    if not enabled("series"):
+        return [args]
+    text = korean.normalize(question)
+    found = QuestionValues.of(text)
+    pool = sorted(found.numbers + found.strings, key=lambda v: v.start)
+    spans = {name: (ev["span"][0], ev["span"][1]) for name, ev in evidence.items()}
+    st = _Series(text, found, args, evidence, spans, pool, {v.start: v for v in pool})
+    for name, (start, end) in spans.items():
+        if not (
+            _listed_lowercase(st, name, start, end)
+            or _listed_dates(st, name, start, end)
+            or _listed_words(st, name, start, end)
+        ):
+            _listed_values(st, name, start)
+    _cycle_unitless(st)
+    return _series_rows(st) if st.lists else [args]
 
 
 #: Where a question starts asking again: a sentence end, a semicolon, or a conjunction that
@@ -3589,11 +4006,63 @@ def stated_count(question: str, vocabulary: set[str] | frozenset[str]) -> int | 
     of the tool's ``vocabulary`` (stems of its name, description and parameters): "the area of
     two triangles" -> 2. ``None`` when it says no such count. (BFCL ``parallel``: the calls are
     one per thing counted.)"""
+    if not enabled("stated_count"):
+        return None
     for m in _STATED_COUNT_RE.finditer(korean.normalize(question)):
         noun = korean.stem(m.group(3).lower())
         if noun in vocabulary or noun.rstrip("s") in vocabulary:
             return _COUNT_WORDS[m.group(1).lower()]
     return None
+
+
+def _clause_fill(
+    specs: list[ParamSpec],
+    part: str,
+    opening: str,
+    given: dict[str, Any],
+    topic: frozenset[str],
+) -> tuple[Fill, bool, set[str]]:
+    """One clause filled on its own: ``(fill, asks, keep)`` -- ``asks`` when it opens with a
+    connective (:data:`_AGAIN_RE`) or restates the request (every ``topic`` word); ``keep``: the
+    arguments it gives by a labelled rule (:data:`_CLAUSE_RULES`), or by position alone when it
+    asks again ("and then do the same for San Francisco, CA"), never a flag."""
+    fill = fill_structured(specs, part)
+    fill_loose(specs, part, fill)
+    drop_nonconforming(specs, fill)
+    asks = bool(_AGAIN_RE.match(opening)) or bool(
+        topic and {korean.stem(t.surface) for t in korean.tokenize(part)} >= topic
+    )
+    keep = {
+        k
+        for k in fill.args
+        if fill.evidence[k]["rule"] in _CLAUSE_RULES
+        or (
+            asks
+            and k in given
+            and fill.evidence[k]["rule"] == "position"
+            and isinstance(fill.args[k], str)
+        )
+    } - {k for k, v in fill.args.items() if isinstance(v, bool)}
+    return fill, asks, keep
+
+
+def _gives_again(
+    fill: Fill,
+    values: dict[str, Any],
+    given: dict[str, Any],
+    rules: dict[str, str],
+    args: dict[str, Any],
+) -> bool:
+    """A clause that only gives other values to what earlier clauses gave ("..., and the fourth
+    circle has a radius of 20cm", "..., and 150") asks the same again: values recognised by the
+    same rule as before (not names and cue spans, which any clause has), none of them a value
+    another argument already holds."""
+    return all(k in given and given[k] != v for k, v in values.items()) and all(
+        fill.evidence[k]["rule"] == rules.get(k)
+        and fill.evidence[k]["rule"] not in ("string", "cue")
+        and all(v != args.get(j) for j in args if j != k)
+        for k, v in values.items()
+    )
 
 
 def clause_calls(
@@ -3617,7 +4086,7 @@ def clause_calls(
     ``[{clause, values}]`` for the explanation."""
     text = korean.normalize(question)
     spans = clauses(text)
-    if len(spans) < 2:
+    if len(spans) < 2 or not enabled("clauses"):
         return [args], []
     calls: list[dict[str, Any]] = []
     notes: list[dict[str, Any]] = []
@@ -3628,46 +4097,14 @@ def clause_calls(
         part = text[a:b]
         opening = (text[prev_end:a] + part[:30]).strip()
         prev_end = b
-        fill = fill_structured(specs, part)
-        fill_loose(specs, part, fill)
-        drop_nonconforming(specs, fill)
-        asks = bool(_AGAIN_RE.match(opening)) or bool(
-            topic and {korean.stem(t.surface) for t in korean.tokenize(part)} >= topic
-        )
-        # a clause that asks again ("and then do the same for San Francisco, CA") gives its
-        # name to an argument an earlier clause gave, even by position alone
-        keep = {
-            k
-            for k in fill.args
-            if fill.evidence[k]["rule"] in _CLAUSE_RULES
-            or (
-                asks
-                and k in given
-                and fill.evidence[k]["rule"] == "position"
-                and isinstance(fill.args[k], str)
-            )
-        } - {k for k, v in fill.args.items() if isinstance(v, bool)}
+        fill, asks, keep = _clause_fill(specs, part, opening, given, topic)
         if not keep:
             continue
         # a clause may list several values itself ("the factorial of 5, the factorial of 7")
         for n, row in enumerate(series(part, fill.args, fill.evidence)):
             values = {k: row[k] for k in keep if k in row}
             changed = any(k in given and given[k] != v for k, v in values.items())
-            # a clause that only gives other values to what earlier clauses gave ("..., and
-            # the fourth circle has a radius of 20cm", "..., and 150") asks the same again
-            # (values recognised by kind, not names and cue spans, which any clause has)
-            # (values recognised by the same rule as before, not names and cue spans, which
-            # any clause has; a value another argument already holds is that argument's)
-            again = (
-                changed
-                and all(k in given and given[k] != v for k, v in values.items())
-                and all(
-                    fill.evidence[k]["rule"] == rules.get(k)
-                    and fill.evidence[k]["rule"] not in ("string", "cue")
-                    and all(v != args.get(j) for j in args if j != k)
-                    for k, v in values.items()
-                )
-            )
+            again = changed and _gives_again(fill, values, given, rules, args)
             notes.append({"clause": part.strip(), "values": values})
             if not calls:
                 calls.append({**args, **values})

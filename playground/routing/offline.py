@@ -92,6 +92,7 @@ from typing import Any
 from playground.errors import RouterError
 from playground.routing import argfill, korean
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
+from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.registry import RouterSettings, RouterSpec
 from playground.routing.replies import ask_text, no_tool_text, rows_of, summarize
 from playground.routing.scoring import DeclIndex, ScoreRow, Weights, build_index, score_question
@@ -515,12 +516,12 @@ _BARE_NUMBER_RE = re.compile(r"[-+]?\d+(?:[.,]\d+)?")
 def structured(ev: Mapping[str, Any]) -> bool:
     """True when one argument's evidence (``{rule, text, ...}`` as
     :class:`playground.routing.argfill.Fill` records it) shows the question is about the tool:
-    a rule outside :data:`playground.routing.argfill.WEAK_RULES` and :data:`_NOT_EVIDENCE`, and
+    a rule outside :data:`playground.routing.fill.rules.WEAK_RULES` and :data:`_NOT_EVIDENCE`, and
     not a bare number that merely equals an enum or example value ("the multiplication of 3
     and 2" is not about a service whose ids are 1, 2, 7 and 13: any question may hold a small
     number; BFCL dev should-not pairs)."""
     rule = ev.get("rule")
-    if rule in argfill.WEAK_RULES or rule in _NOT_EVIDENCE:
+    if rule in WEAK_RULES or rule in _NOT_EVIDENCE:
         return False
     return not (
         rule in ("enum", "example") and _BARE_NUMBER_RE.fullmatch(str(ev.get("text", "")).strip())

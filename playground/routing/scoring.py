@@ -26,6 +26,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from playground.routing import argfill, korean, values
+from playground.routing.fill.docs import described
+from playground.routing.fill.rules import WEAK_RULES
 
 _BOUNDARY_RE = re.compile(
     r"사용하지\s*않|쓰지\s*않|않는다|않음|하지\s*말|쓰지\s*말|대신|"
@@ -323,7 +325,7 @@ def _index_tool(
 ) -> ToolIndex:
     synonyms = synonyms or {}
     name = str(decl.get("name", ""))
-    parts = argfill.split_docstring(str(decl.get("description") or ""))
+    parts = described(str(decl.get("description") or ""))
     specs = argfill.param_specs(decl.get("parameters"), parts.args)
     terms: dict[str, tuple[str, float]] = {}
 
@@ -530,7 +532,7 @@ def score_question(
             span
             for f in fills
             for a, ev in f.evidence.items()
-            if ev["rule"] not in argfill.WEAK_RULES
+            if ev["rule"] not in WEAK_RULES
             for span in [tuple(ev["span"])]
         }
     )
@@ -640,7 +642,7 @@ def score_question(
             _settle(r, tool, w, unknown)
             continue
         found = sum(
-            w.integer if ev["rule"] in argfill.WEAK_RULES else w.argument
+            w.integer if ev["rule"] in WEAK_RULES else w.argument
             for ev in fill.evidence.values()
             if ev["rule"] not in ("free_text", "default")
         )

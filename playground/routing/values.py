@@ -12,7 +12,9 @@ in the question, then gives each value to the parameter whose words stand next t
 * :func:`quoted` -- text in quotes (``'x'``, ``"x"``, ``“x”``, ``‘x’``, backticks).
 * :func:`assignments` -- ``name = value`` / ``name: value`` pairs (``a=1, b=-3``).
 * :func:`names` -- runs of capitalised words (``New York City``, ``Taylor Swift``,
-  ``Maroon 5``), URLs, e-mail addresses, file paths and identifiers with digits (``L-1001``).
+  ``Maroon 5``), URLs, e-mail addresses, file paths, identifiers with separators
+  (``Europe/Warsaw``, ``com.example.app``, ``v1.2.3``; :func:`identifiers`) and codes with
+  digits (``L-1001``).
 
 Each candidate is a :class:`Value` with the character span it covers in the question. Rules
 are regular expressions; no dictionary of a domain. Deterministic.
@@ -32,8 +34,8 @@ from playground.routing import korean
 class Value:
     """One value written in the question.
 
-    ``kind``: ``number`` | ``quoted`` | ``name`` | ``url`` | ``email`` | ``path`` | ``code`` |
-    ``list``. ``value``: the parsed value (int or float for numbers, a list for a bracketed
+    ``kind``: ``number`` | ``quoted`` | ``name`` | ``url`` | ``email`` | ``path`` |
+    ``identifier`` | ``code`` | ``list``. ``value``: the parsed value (int or float for numbers, a list for a bracketed
     list, str otherwise). ``start``/``end``:
     its span in the question (characters). ``unit``: the word right after a number (lower
     case, may be ``""``). ``percent``: the number carried a ``%``."""
@@ -146,8 +148,48 @@ _ASSIGN_RE = re.compile(
 _URL_RE = re.compile(r"\bhttps?://[^\s'\"<>]+[^\s'\"<>.,;:!?)]")
 _EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 _PATH_RE = re.compile(
-    r"(?<![\w/])(?:~|\.{1,2})?/(?:[\w.-]+/)*[\w.-]+|\b[\w-]+\.(?:txt|csv|json|py|pdf|png|jpe?g|xlsx?|docx?|md|log|ya?ml|html?|mp3|mp4|wav|zip)\b"
+    r"(?<![\w/])(?:~|\.{1,2})?/(?:[\w.-]+/)*[\w.-]+|(?<![\w\\])[A-Za-z]:\\(?:[\w. -]+\\)*[\w.-]+|\b[\w-]+\.(?:txt|csv|json|py|pdf|png|jpe?g|xlsx?|docx?|md|log|ya?ml|html?|mp3|mp4|wav|zip)\b"
 )
+#: Identifiers written with separators, kept whole (never split into names or numbers): zone
+#: and namespaced names ``Europe/Warsaw``, ``America/Argentina/Buenos_Aires``, ``owner/repo-2``
+#: and relative paths ``docs/reports`` (a ``/`` between segments of two or more characters, the
+#: first capitalised, some segment holding ``_``, ``-``, ``.`` or a digit, three segments or more,
+#: or every segment three letters or more -- so ``km/h``, ``and/or``, ``yes/no`` stay words); dotted ids of
+#: three or more segments (``com.example.app``, ``192.168.0.1``); ``scheme:id`` ids
+#: (``urn:isbn:0451450523``, ``nginx:1.25``); versions ``v1.2``, ``1.2.3``, ``2.0.0-rc1``.
+#: ASCII only, so a Korean particle after it (``Asia/Seoul에서``) is not part of it; the
+#: ``scheme:`` of a colon id is lower case (``Note:Something`` is no id).
+_IDENT_SEGMENT = r"[A-Za-z0-9][A-Za-z0-9_+-]*"
+IDENTIFIER_RE = re.compile(
+    r"(?<![A-Za-z0-9_/.:@-])(?:"
+    rf"(?P<slash>{_IDENT_SEGMENT}(?:/{_IDENT_SEGMENT})+)"
+    r"|(?P<dots>[A-Za-z0-9][\w-]*(?:\.[A-Za-z0-9][\w-]*){2,})"
+    r"|(?P<colon>[a-z][a-z0-9.-]*(?::[A-Za-z0-9][\w.-]*)+)"
+    r"|(?P<version>v\d+(?:\.\d+)+(?:-[A-Za-z0-9.]+)?)"
+    r")(?![A-Za-z0-9_/@-]|[.:][A-Za-z0-9_])"
+)
+
+
+def identifiers(text: str) -> list[tuple[int, int]]:
+    """The spans of the identifiers written in ``text`` (:data:`IDENTIFIER_RE`), in order."""
+    out = []
+    for m in IDENTIFIER_RE.finditer(text):
+        if m.group("slash") is not None:
+            parts = m.group("slash").split("/")
+            marked = parts[0][0].isupper() or any(re.search(r"[_\-.\d]", p) for p in parts)
+            if any(len(p) < 2 for p in parts) or not (
+                marked or len(parts) > 2 or min(len(p) for p in parts) >= 3
+            ):
+                continue  # km/h, and/or, yes/no: words, not a name
+            if all(p.isdigit() for p in parts):
+                continue  # 3/4, 12/25: a fraction or a date
+        dots = m.group("dots")
+        if dots is not None and not re.search(r"[A-Za-z]", dots) and dots.count(".") < 3:
+            continue  # 1.2.3 is a version only with a v, 12.03.2024 may be a date
+        out.append(m.span())
+    return out
+
+
 _CODE_RE = re.compile(
     r"(?<![\w-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+(?![\w-])|(?<![\w-])[A-Z]{1,4}\d{2,}(?![\w-])|(?<![\w-])(?=[A-Z0-9]*[A-Z]\d)\d[A-Z0-9]{3,}(?![\w-])"
 )
@@ -424,14 +466,13 @@ def names(text: str) -> list[Value]:
         taken.append((start, end))
         out.append(Value(kind, text[start:end], start, end, text[start:end]))
 
-    for kind, rx in (
-        ("url", _URL_RE),
-        ("email", _EMAIL_RE),
-        ("path", _PATH_RE),
-        ("code", _CODE_RE),
-    ):
+    for kind, rx in (("url", _URL_RE), ("email", _EMAIL_RE), ("path", _PATH_RE)):
         for m in rx.finditer(text):
             add(kind, m.start(), m.end())
+    for start, end in identifiers(text):
+        add("identifier", start, end)
+    for m in _CODE_RE.finditer(text):
+        add("code", m.start(), m.end())
     for m in _NAME_RE.finditer(text):
         words = m.group().split()
         start, end = m.start(), m.end()

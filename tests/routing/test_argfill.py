@@ -6,11 +6,12 @@ import re
 
 from playground.routing import argfill
 from playground.routing.argfill import ParamSpec, fill_free_text, fill_structured, param_specs
+from playground.routing.fill.docs import described
 
 
-def test_split_docstring_recovers_args_section():
+def test_the_description_recovers_args_section():
     doc = "재고를 확인한다.\n사용한다.\n\nArgs:\n    product_id: 상품ID. 'P'로 시작한다.\n        예: P008\n    limit: 최대 건수\n\nReturns:\n    dict"
-    parts = argfill.split_docstring(doc)
+    parts = described(doc)
     assert parts.summary == "재고를 확인한다. 사용한다."
     assert parts.args == {"product_id": "상품ID. 'P'로 시작한다. 예: P008", "limit": "최대 건수"}
     assert parts.other == "dict"

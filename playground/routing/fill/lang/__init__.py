@@ -1,0 +1,25 @@
+"""Per-language word lists of the argument rules, one data module per language (:mod:`.en`,
+:mod:`.ko`). Each module defines the same names (see :mod:`.en` for what each means); the
+rules read the union over :data:`LANGUAGES`. Adding a language is one module listed here."""
+
+from __future__ import annotations
+
+import re
+from types import ModuleType
+
+from playground.routing.fill.lang import en, ko
+
+LANGUAGES: tuple[ModuleType, ...] = (en, ko)
+
+#: Words naming the start of a range or route in a parameter's name (from_year, origin, 출발지).
+SOURCE_WORDS = frozenset(w for lang in LANGUAGES for w in lang.SOURCE_WORDS)
+#: Words naming the end of a range or route (to_year, destination, 도착지).
+TARGET_WORDS = frozenset(w for lang in LANGUAGES for w in lang.TARGET_WORDS)
+#: ``(before, between, after)`` regexes around a source X and a target Y written in the question:
+#: ``before`` must match the text just before X, ``between`` the whole text between X and Y,
+#: ``after`` the text just after Y ("from X to Y", "X에서 Y로", "X → Y").
+PAIR_CUES: tuple[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]], ...] = tuple(
+    (re.compile(b, re.I), re.compile(m, re.I), re.compile(a, re.I))
+    for lang in LANGUAGES
+    for b, m, a in lang.PAIR_CUES
+) + ((re.compile(r""), re.compile(r"\s*(?:→|->|=>|⇒|➔)\s*"), re.compile(r"")),)
