@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 from playground.core.canonical import json_type_name
 from playground.core.contracts import Contract
 from playground.core.ecma import ecma_search
+from playground.core.examples import NO_EXAMPLE, valid_example
 from playground.core.gate import Gate
 from playground.core.record import VALID as VALID_VERDICT
 from playground.core.record import verdict_of
@@ -236,15 +237,34 @@ def _synth(schema: dict[str, Any], types: set[str]) -> Any:
     return "x" * max(int(schema.get("minLength", 1) or 1), 1)
 
 
-def valid_value(name: str, schema: dict[str, Any], tool_description: str = "") -> Any:
-    """A value for parameter ``name`` that its own schema accepts, when one can be found
-    (an example from the contract first; else a synthesized value of the declared type)."""
+def valid_value(
+    name: str,
+    schema: dict[str, Any],
+    tool_description: str = "",
+    root: dict[str, Any] | None = None,
+) -> Any:
+    """A value for parameter ``name`` that its own schema accepts, when one can be found: an
+    example from the contract first; else a synthesized value of the declared type; else one
+    built from the schema with ``$ref`` read against ``root`` (the whole parameters schema: a
+    pydantic model's fields, each string matching its ``pattern``). The example when none
+    is accepted (the baseline then shows the failure)."""
     types = _types(schema)
     example = _coerce(example_value(name, schema, tool_description), types)
-    if _valid_for(schema, example):
+    if _valid_for_in(schema, example, root):
         return example
     synth = _synth(schema, types)
-    return synth if _valid_for(schema, synth) else example
+    if _valid_for_in(schema, synth, root):
+        return synth
+    built = valid_example(name, schema, tool_description, root=root)
+    return example if built is NO_EXAMPLE else built
+
+
+def _valid_for_in(schema: dict[str, Any], value: Any, root: dict[str, Any] | None) -> bool:
+    """:func:`_valid_for` with ``root``'s ``$defs`` in reach of ``schema``'s ``$ref``."""
+    defs: dict[str, Any] = {
+        key: root[key] for key in ("$defs", "definitions") if root and key in root
+    }
+    return _valid_for({**defs, **schema} if defs else schema, value)
 
 
 def baseline_args(contract: Contract) -> dict[str, Any]:
@@ -252,7 +272,7 @@ def baseline_args(contract: Contract) -> dict[str, Any]:
     props = contract.parameters.get("properties", {}) or {}
     required = contract.parameters.get("required", []) or []
     return {
-        n: valid_value(n, props.get(n, {}) or {}, contract.description)
+        n: valid_value(n, props.get(n, {}) or {}, contract.description, contract.parameters)
         for n in required
         if n in props
     }
@@ -324,7 +344,9 @@ def probe_cases(contract: Contract) -> list[ProbeCase]:
     for arg, schema in props.items():
         schema = schema if isinstance(schema, dict) else {}
         types = _types(schema)
-        base_value = base.get(arg, valid_value(arg, schema, contract.description))
+        base_value = base.get(
+            arg, valid_value(arg, schema, contract.description, contract.parameters)
+        )
         if types:
             for t in ALL_TYPES:
                 if _accepts_type(types, t):

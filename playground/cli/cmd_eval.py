@@ -18,10 +18,11 @@ the router needs an API key and has none (eval never measures a different router
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -247,7 +248,7 @@ def eval_cases(
     from playground.cli.eval_sinks import sink_for
 
     sink = sink_for(fmt.value) if not (stream or compare_with or side_by_side or html) else None
-    with boundary():
+    with boundary(), _closed_after(sink):
         check_html_target(html)
         if compare_with and len(routers) > 1:
             raise UsageError("--compare compares two versions of the tools on one --router")
@@ -430,6 +431,17 @@ def _html_page(reports: list[Any], comparison: Any) -> str:
 
     flips = [f.to_json() for f in comparison.flips] if comparison else []
     return eval_page([r.to_json() for r in reports], flips)
+
+
+@contextlib.contextmanager
+def _closed_after(sink: Any) -> Iterator[None]:
+    """Close ``sink`` (an :class:`~playground.cli.eval_sinks.EvalSink`, or ``None``) when the
+    block ends, whether or not the run reached its ``finish`` (an error, ctrl+c)."""
+    try:
+        yield
+    finally:
+        if sink is not None:
+            sink.close()
 
 
 def _count_cases(path: Path) -> int:

@@ -55,6 +55,13 @@ class EvalSink:
         """Write the rest of the output for ``report`` (whose ``results`` are empty)."""
         raise NotImplementedError
 
+    def close(self) -> None:
+        """Let go of what the sink holds (a spool file); safe to call twice, and after a run
+        that ended before :meth:`finish` (an error, ctrl+c)."""
+        spool = getattr(self, "spool", None)
+        if spool is not None:
+            spool.close()
+
 
 class TableSink(EvalSink):
     """Failing questions printed as judged; the summary tables at the end (see the module)."""

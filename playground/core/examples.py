@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from typing import Any
 
 from playground.core.canonical import canonical_json
@@ -297,8 +298,10 @@ def _number_example(schema: dict[str, Any], *, integer: bool) -> Any:
 
 
 def _string_example(schema: dict[str, Any], placeholder: bool) -> Any:
-    """A string of the schema's ``format``; else ``"text"`` padded to ``minLength``, or
-    :data:`NO_EXAMPLE` when ``placeholder`` is false."""
+    """A string of the schema's ``format``; else the first string its ``pattern`` matches
+    (``^HR\\d{6}$`` → ``HR000000``); else ``"text"`` padded to ``minLength``. With
+    ``placeholder`` false, only a format's string (a made-up value is never offered to a
+    model), else :data:`NO_EXAMPLE`."""
     fmt = schema.get("format")
     if fmt in _FORMATS:
         return _FORMATS[fmt]
@@ -306,6 +309,11 @@ def _string_example(schema: dict[str, Any], placeholder: bool) -> Any:
         return KINDS[FORMAT_KIND[fmt]][3]
     if not placeholder:
         return NO_EXAMPLE
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str):
+        matching = _pattern_example(pattern)
+        if matching is not NO_EXAMPLE:
+            return matching
     size = schema.get("minLength")
     text = "text"
     if isinstance(size, int) and size > len(text):
@@ -373,3 +381,17 @@ def cli_hint(name: str, value: Any) -> str:
     if isinstance(value, str):
         return f"{name}={canonical_json(value)}"
     return f"{name}:={canonical_json(value)}"
+
+
+@cache
+def _pattern_example(pattern: str) -> Any:
+    """The first string (in exrex's order: shortest repeats, first characters of each class)
+    that the regular expression ``pattern`` generates, or :data:`NO_EXAMPLE` when exrex cannot
+    read it (an ECMA-262 ``\\p{L}``, a look-around it cannot honour yields a string the caller's
+    validation then refuses)."""
+    import exrex
+
+    try:
+        return next(iter(exrex.generate(pattern, limit=4)))
+    except Exception:  # a syntax exrex does not know, or a pattern matching nothing
+        return NO_EXAMPLE

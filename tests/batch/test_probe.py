@@ -131,13 +131,65 @@ def test_lengths_dates_and_numbers(tmp_path: Path):
     assert report.ok, [c.to_json() for c in report.problems]
 
 
-def test_a_rejected_valid_input_is_a_problem(tmp_path: Path):
+def test_a_pattern_gives_the_baseline_a_matching_value(tmp_path: Path):
+    # the docstring's example "ab1" breaks the pattern (lint's example-invalid says so): the
+    # baseline is a string the pattern matches, not a placeholder the schema refuses
     pg = open_playground([write(tmp_path, TABLE)], wire=False)
     report = probe_contract(pg, "bad_example")
-    assert not report.ok
-    [problem] = report.problems
-    assert problem.name == "baseline" and problem.problem == "valid input rejected"
-    assert problem.verdict == "pattern:code"
+    assert report.cases[0].name == "baseline"
+    assert report.cases[0].args == {"code": "AAA"}
+    assert report.ok, [c.to_json() for c in report.problems]
+
+
+MODELS = """
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, Field
+
+
+class Address(BaseModel):
+    city: str
+    postcode: Annotated[str, Field(pattern=r"^[0-9]{5}$")]
+
+
+class Card(BaseModel):
+    kind: Literal["card"]
+    number: Annotated[str, Field(pattern=r"^[0-9]{16}$")]
+
+
+class Transfer(BaseModel):
+    kind: Literal["transfer"]
+    iban: str
+
+
+def quote_shipping(order_id: Annotated[str, Field(pattern=r"^HR[0-9]{6}$")], to: Address) -> dict:
+    \"\"\"Quote the shipping of an order.\"\"\"
+    return {"order": order_id, "city": to.city}
+
+
+def quote_fee(amount: int, method: Annotated[Union[Card, Transfer], Field(discriminator="kind")]) -> dict:
+    \"\"\"Quote the fee of a payment.\"\"\"
+    return {"fee": 0, "by": method.kind}
+
+
+__tools__ = [quote_shipping, quote_fee]
+"""
+
+
+@pytest.mark.parametrize("tool", ["quote_shipping", "quote_fee"])
+def test_models_and_patterns_give_a_baseline_the_schema_takes(tmp_path: Path, tool: str):
+    pg = open_playground([write(tmp_path, MODELS)], wire=False)
+    report = probe_contract(pg, tool)
+    baseline = report.cases[0]
+    assert (baseline.name, baseline.verdict, baseline.ran) == ("baseline", "valid", True)
+    assert report.ok, [c.to_json() for c in report.problems]
+    if tool == "quote_shipping":
+        assert baseline.args == {
+            "order_id": "HR000000",
+            "to": {"city": "text", "postcode": "00000"},
+        }
+    else:
+        assert baseline.args["method"]["kind"] == "card"
 
 
 def test_side_effect_tools_validate_valid_cases_without_running(tmp_path: Path):

@@ -143,7 +143,9 @@ def test_docstring_examples_are_taken_whole(gate):
 
 def test_no_placeholder_when_nothing_passes():
     schema = {"type": "string", "pattern": "^[A-Z]{2}-[0-9]{3}$"}
-    assert valid_example("sku", schema) is NO_EXAMPLE
+    # what a model reads never holds a made-up value; probe's cases take a matching string
+    assert valid_example("sku", schema, placeholders=False) is NO_EXAMPLE
+    assert valid_example("sku", schema) == "AA-000"
     assert (
         valid_example("sku", schema, "Look up.\n\nArgs:\n    sku: the code, 예: KB-101") == "KB-101"
     )
