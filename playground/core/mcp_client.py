@@ -8,12 +8,16 @@ sampling, as the callbacks a ``ClientSession`` takes.
   (accepted) — after checking the content against the request's ``requestedSchema`` with
   jsonschema; without a file, or when the content does not fit, the request is declined. Each
   request and its answer become a note (:attr:`ClientFeatures.notes`).
-* Sampling (``sampling/createMessage``): refused with a message saying why (the playground
-  calls no model on a server's behalf), and noted.
+* Sampling (``sampling/createMessage``): answered by the ``sampler`` the command sets (the
+  selected router: :mod:`playground.routing.sampling`), run in a thread so the connection keeps
+  reading; with no sampler, or when it raises :class:`SamplingRefused`, refused with a JSON-RPC
+  error whose message says why. Each request and its answer (or refusal) is an exchange
+  (``on_exchange``) and a note.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from collections.abc import Callable
@@ -24,14 +28,36 @@ from typing import Any
 from playground.core.mcp_config import McpServerSpec
 
 
+#: What answers ``sampling/createMessage``: the request's params as JSON (by alias) in, the
+#: ``CreateMessageResult`` as JSON out; raises :class:`SamplingRefused`. An optional
+#: ``label`` attribute names it (``router openai (model gpt-5-mini)``).
+Sampler = Callable[[dict[str, Any]], dict[str, Any]]
+
+#: Why sampling is refused when the command selected no router that could answer.
+NO_SAMPLER = (
+    "no model router answers for this command (call, check and probe select none); use ask "
+    "or eval with --router openai, anthropic, gemini or openai-compatible, or pick one of "
+    "those routers in the TUI"
+)
+
+
+class SamplingRefused(Exception):
+    """A sampler cannot answer this request; the message (one line) goes to the server."""
+
+
 @dataclass
 class ClientFeatures:
     """The callbacks for one server. ``spec``: its roots and elicitation answers. ``note``:
-    called with one line per server request answered (for the record and the MCP log)."""
+    called with one line per server request answered (for the record and the MCP log).
+    ``sampler``: returns the current :data:`Sampler` or ``None`` (read at each request, so a
+    router chosen later answers). ``on_exchange``: called with ``{"method", "request",
+    "answer" | "refused", "by"}`` for each sampling request."""
 
     spec: McpServerSpec
     note: Callable[[str], None] = print
     notes: list[str] = field(default_factory=list)
+    sampler: Callable[[], Sampler | None] = lambda: None
+    on_exchange: Callable[[dict[str, Any]], None] = lambda exchange: None
 
     def root_folders(self) -> list[str]:
         """The folders offered as roots: ``--root`` values, else the working directory."""
@@ -81,12 +107,37 @@ class ClientFeatures:
         return types.ElicitResult(action=action)
 
     async def sample(self, context: Any, params: Any) -> Any:
+        """``sampling/createMessage``: the sampler's answer, or an error saying why not."""
         import mcp.types as types
 
-        text = (
-            "sampling/createMessage refused: the playground calls no model on an MCP "
-            "server's behalf"
+        request = params.model_dump(mode="json", by_alias=True, exclude_none=True)
+        exchange: dict[str, Any] = {"method": "sampling/createMessage", "request": request}
+        sampler = self.sampler()
+        if sampler is None:
+            return self._refuse(exchange, NO_SAMPLER)
+        exchange["by"] = str(getattr(sampler, "label", "") or "")
+        try:
+            answer = await asyncio.to_thread(sampler, request)
+            result = types.CreateMessageResult.model_validate(answer)
+        except SamplingRefused as exc:
+            return self._refuse(exchange, str(exc))
+        except Exception as exc:  # a sampler that breaks is a refusal, never a crash
+            return self._refuse(exchange, f"{type(exc).__name__}: {exc}")
+        exchange["answer"] = answer
+        self.on_exchange(exchange)
+        text = answer.get("content", {}).get("text", "")
+        self._say(
+            f"the server asked for a model completion (sampling/createMessage); answered by "
+            f"{exchange['by'] or 'the router'}: {str(text)[:200]!r}"
         )
+        return result
+
+    def _refuse(self, exchange: dict[str, Any], why: str) -> Any:
+        import mcp.types as types
+
+        text = f"sampling/createMessage refused: {why}"
+        exchange["refused"] = text
+        self.on_exchange(exchange)
         self._say(f"the server asked for a model completion; {text}")
         return types.ErrorData(code=types.INVALID_REQUEST, message=text)
 

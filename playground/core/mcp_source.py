@@ -184,6 +184,9 @@ class McpSource:
         self.on_progress: Callable[[str, float, float | None, str | None], None] | None = None
         self.on_tools_changed: Callable[[], None] | None = None
         self.on_relisted: Callable[[LoadResult], None] | None = None
+        #: answers the server's sampling requests (the selected router); None refuses them
+        self.sampler: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+        self.exchanges: list[dict[str, Any]] = []
         self._running: _CallState | None = None
         self.protocol_version = ""
         self.server_name = ""
@@ -349,7 +352,12 @@ class McpSource:
 
         from playground.core.mcp_client import ClientFeatures
 
-        client = ClientFeatures(self.spec, note=self._client_note)
+        client = ClientFeatures(
+            self.spec,
+            note=self._client_note,
+            sampler=lambda: self.sampler,
+            on_exchange=self._client_exchange,
+        )
         return await stack.enter_async_context(
             ClientSession(
                 read,
@@ -369,6 +377,14 @@ class McpSource:
         state = self._running
         if state is not None:
             state.notes.append(text)
+
+    def _client_exchange(self, exchange: dict[str, Any]) -> None:
+        """A sampling request and its answer: kept in ``exchanges`` (the TUI's step list) and
+        in the record of the call running now (``mcp.sampling``)."""
+        self.exchanges.append(exchange)
+        state = self._running
+        if state is not None:
+            state.sampling.append(exchange)
 
     async def _connection(self, ready: asyncio.Future[list[dict[str, Any]]]) -> None:
         import anyio
@@ -736,6 +752,8 @@ class McpSource:
         }
         if state.progress:
             protocol["progress"] = state.progress
+        if state.sampling:
+            protocol["sampling"] = state.sampling
         if kind in ("ok", "is_error"):
             from playground.core.mcp_results import (
                 empty_content_warning,
@@ -1100,6 +1118,7 @@ class _CallState:
     user_cancelled: bool = False
     cancel_reason: str = ""
     notes: list[str] = field(default_factory=list)
+    sampling: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _end_unclosed(live: list[Any]) -> None:
