@@ -198,6 +198,7 @@ class McpSource:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._session: Any = None
+        self._dispatcher: Any = None
         self._stop: asyncio.Event | None = None
         self._conn_task: asyncio.Task[None] | None = None
         self._conn_lock: asyncio.Lock | None = None
@@ -349,8 +350,12 @@ class McpSource:
                 streamable_http_client(self.spec.url, http_client=client)
             )
         from mcp.client.session import ClientSession
+        from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
         from playground.core.mcp_client import ClientFeatures
+
+        # the session's JSON-RPC layer, kept for a task's tools/call (core/mcp_tasks)
+        self._dispatcher = JSONRPCDispatcher(read, write)
 
         client = ClientFeatures(
             self.spec,
@@ -360,8 +365,7 @@ class McpSource:
         )
         return await stack.enter_async_context(
             ClientSession(
-                read,
-                write,
+                dispatcher=self._dispatcher,
                 logging_callback=self._on_log,
                 message_handler=self._on_message,
                 list_roots_callback=client.list_roots,
@@ -716,21 +720,10 @@ class McpSource:
         if self._closed:
             return BodyRun(error=self._down_error("the source is closed"), stopped="closed")
         execution = getattr(contract, "mcp_tool", {}).get("execution") or {}
-        if execution.get("taskSupport") == "required":
-            return BodyRun(
-                error=RaisedError(
-                    type_name="McpTaskRequired",
-                    text=f"McpTaskRequired: {tool} runs only as a task (execution.taskSupport: "
-                    "required); the playground's MCP client cannot make task-augmented calls "
-                    "yet, so it was not sent",
-                    kind=oc.RAISED,
-                    reason="task_required",
-                    details={"server": self.spec.name},
-                )
-            )
+        as_task = execution.get("taskSupport") == "required"
         pos = self._stderr_pos
         notices_before = len(self.notices)
-        state = _CallState(tool, started)
+        state = _CallState(tool, started, as_task=as_task)
         self._running = state
         future = self._submit(self._call(tool, args, timeout_s, max_total_s, state))
         try:
@@ -754,6 +747,8 @@ class McpSource:
             protocol["progress"] = state.progress
         if state.sampling:
             protocol["sampling"] = state.sampling
+        if state.task_run is not None:
+            protocol["task"] = state.task_run.to_json()
         if kind in ("ok", "is_error"):
             from playground.core.mcp_results import (
                 empty_content_warning,
@@ -997,19 +992,28 @@ class McpSource:
             if self.on_progress is not None:
                 self.on_progress(tool, done, total, message)
 
+        def alive(polls: int, message: str) -> None:  # a task's status: shown, and a sign of life
+            now = anyio.current_time()
+            scope.deadline = min(now + timeout_s, start + max_total_s)
+            if self.on_progress is not None:
+                self.on_progress(tool, polls, None, message)
+
         self.server_calls += 1
         self._http_status = self._http_retry_after = None
         result: Any = None
         try:
             with scope:
-                result = await session.send_request(
-                    types.CallToolRequest(
-                        params=types.CallToolRequestParams(name=tool, arguments=args)
-                    ),
-                    types.CallToolResult,
-                    request_read_timeout_seconds=max_total_s,
-                    progress_callback=progress,
-                )
+                if state.as_task:
+                    result = await self._task_call(session, tool, args, max_total_s, alive)
+                else:
+                    result = await session.send_request(
+                        types.CallToolRequest(
+                            params=types.CallToolRequestParams(name=tool, arguments=args)
+                        ),
+                        types.CallToolResult,
+                        request_read_timeout_seconds=max_total_s,
+                        progress_callback=progress,
+                    )
         except asyncio.CancelledError:
             if state.user_cancelled:
                 return "cancelled", None
@@ -1044,6 +1048,30 @@ class McpSource:
         if result.is_error:
             return "is_error", result
         return "ok", result
+
+    async def _task_call(
+        self,
+        session: Any,
+        tool: str,
+        args: dict[str, Any],
+        max_total_s: float,
+        alive: Callable[[int, str], None],
+    ) -> Any:
+        """A task-augmented call polled to its end (:class:`~playground.core.mcp_tasks.TaskRun`):
+        each ``tasks/get`` answer with a new status or message starts the limit again and goes to ``on_progress`` with the
+        message ``task STATUS: statusMessage`` (kept in the record's ``mcp.task``, not in its
+        ``progress``, which holds only the server's ``notifications/progress``)."""
+        from playground.core.mcp_tasks import TaskRun
+
+        state = self._running
+
+        def on_status(status: str, message: str | None) -> None:
+            alive(len(run.statuses), f"task {status}" + (f": {message}" if message else ""))
+
+        run = TaskRun(session, self._dispatcher, self.protocol_version, on_status)
+        if state is not None:
+            state.task_run = run
+        return await run.run(tool, args, max_total_s)
 
     async def _check_after_cancel(self, session: Any) -> None:
         """After a cancelled call: ping; a stdio server that does not answer within
@@ -1119,6 +1147,8 @@ class _CallState:
     cancel_reason: str = ""
     notes: list[str] = field(default_factory=list)
     sampling: list[dict[str, Any]] = field(default_factory=list)
+    as_task: bool = False
+    task_run: Any = None  # the TaskRun of a task-augmented call (core/mcp_tasks)
 
 
 def _end_unclosed(live: list[Any]) -> None:
