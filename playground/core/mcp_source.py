@@ -366,6 +366,8 @@ class McpSource:
         return await stack.enter_async_context(
             ClientSession(
                 dispatcher=self._dispatcher,
+                # 2026-07-28 asks for log messages per request (no logging/setLevel)
+                log_level=self.spec.log_level or None,
                 logging_callback=self._on_log,
                 message_handler=self._on_message,
                 list_roots_callback=client.list_roots,
@@ -399,9 +401,10 @@ class McpSource:
                 session = await self._open(stack)
                 with anyio.fail_after(self.connect_timeout_s):
                     self._stage = "initialize"
-                    await session.initialize()
+                    await _negotiate(session)
                     self.protocol_version = str(session.protocol_version or "")
-                    if self.spec.log_level and _offers_logging(session):
+                    modern = self.protocol_version in _modern_versions()
+                    if self.spec.log_level and not modern and _offers_logging(session):
                         await _set_log_level(session, self.spec.log_level)
                     info = session.server_info
                     self.server_name = str(getattr(info, "name", "") or "")
@@ -1076,8 +1079,12 @@ class McpSource:
     async def _check_after_cancel(self, session: Any) -> None:
         """After a cancelled call: ping; a stdio server that does not answer within
         ``cancel_grace_s`` is killed and restarted (issue 10, item 4)."""
+        from mcp import MCPError
+
         try:
             await asyncio.wait_for(session.send_ping(), self.cancel_grace_s)
+            return
+        except MCPError:  # an error answer is an answer (2026-07-28 has no ping)
             return
         except Exception:
             pass
@@ -1112,6 +1119,30 @@ class McpSource:
                 loop.close()
         if self._stderr is not None:
             self._stderr.close()
+
+
+def _modern_versions() -> tuple[str, ...]:
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    return tuple(MODERN_PROTOCOL_VERSIONS)
+
+
+async def _negotiate(session: Any) -> None:
+    """The protocol era (issue 21, item 4): the ``initialize`` handshake, or with
+    ``PLAYGROUND_MCP_PROTOCOL=auto`` first ``server/discover`` (``ClientSession.discover``:
+    the 2026-07-28 stateless era, no handshake), falling back to ``initialize`` when the
+    server answers it with an error (a 2025 server)."""
+    from mcp import MCPError
+
+    from playground.core.settings import setting
+
+    if setting("PLAYGROUND_MCP_PROTOCOL", "handshake") == "auto":
+        try:
+            await session.discover()
+            return
+        except (MCPError, RuntimeError):
+            pass
+    await session.initialize()
 
 
 def _offers_logging(session: Any) -> bool:
