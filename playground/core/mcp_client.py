@@ -27,7 +27,6 @@ from typing import Any
 
 from playground.core.mcp_config import McpServerSpec
 
-
 #: What answers ``sampling/createMessage``: the request's params as JSON (by alias) in, the
 #: ``CreateMessageResult`` as JSON out; raises :class:`SamplingRefused`. An optional
 #: ``label`` attribute names it (``router openai (model gpt-5-mini)``).
