@@ -127,4 +127,3 @@ def test_sampling_refusals_are_one_line_in_the_mcp_log(lab) -> None:
     _, source = lab
     assert all("\n" not in n for n in source.notices)
     assert any("sampling/createMessage refused" in n for n in source.notices)
-
