@@ -120,6 +120,9 @@ def check(
     for result in report.results:
         for text in result.notes:  # a declaration changed since the line was written
             note_line(f"{cases}: line {result.case.line}: {text}")
+    from playground.cli.mcp_notes import note_list_changes
+
+    note_list_changes(pg.registry.sources)
     finish(pg, ExitCode.OK if report.ok else ExitCode.FAILED)
 
 

@@ -377,6 +377,9 @@ def eval_cases(
             else:
                 _emit(fmt, reports, comparison, misses, streamed=stream)
             save_html(html, functools.partial(_html_page, reports, comparison))
+        from playground.cli.mcp_notes import note_list_changes
+
+        note_list_changes(pg.registry.sources)
     if any(r.interrupted for r in reports):
         error_line("interrupted: the cases judged so far are above")
         raise typer.Exit(int(ExitCode.INTERRUPTED))

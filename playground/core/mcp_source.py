@@ -187,6 +187,8 @@ class McpSource:
         #: answers the server's sampling requests (the selected router); None refuses them
         self.sampler: Callable[[dict[str, Any]], dict[str, Any]] | None = None
         self.exchanges: list[dict[str, Any]] = []
+        #: one line per tools/list_changed acted on: the server and the tools added / removed
+        self.list_changes: list[str] = []
         self._running: _CallState | None = None
         self.protocol_version = ""
         self.server_name = ""
@@ -918,10 +920,20 @@ class McpSource:
             change.append("added " + ", ".join(added))
         if removed:
             change.append("removed " + ", ".join(removed))
-        return [
+        line = (
             f"{self.label} sent notifications/tools/list_changed; its tools were listed again"
             + (f": {'; '.join(change)}" if change else " (no tool added or removed)")
-        ]
+        )
+        self.list_changes.append(line)
+        return [line]
+
+    def relist_if_changed(self) -> list[str]:
+        """List the tools again if a ``tools/list_changed`` came since the last listing (for a
+        command that ran no call after it: ``check``, ``eval``). Returns :attr:`list_changes`,
+        one line per change acted on in this process."""
+        if self.tools_changed and not self._closed:
+            self._relist_after_change()
+        return list(self.list_changes)
 
     def _down_error(self, text: str) -> RaisedError:
         tail = self._stderr_tail()

@@ -80,3 +80,18 @@ def test_auto_falls_back_to_the_handshake_with_a_2025_server(monkeypatch) -> Non
         assert record.ok and record.mcp["protocolVersion"] == "2025-11-25"
     finally:
         sources[0].close()
+
+
+def test_check_notes_a_tool_list_change_naming_the_server_and_the_tools(tmp_path) -> None:
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(
+        '{"tool": "add_tool", "args": {}, "expect": {"kind": "ok"}}\n'
+        '{"tool": "extra", "args": {}, "expect": {"kind": "ok", "value": "extra ran"}}\n',
+        encoding="utf-8",
+    )
+    done = cli("check", str(cases), "--mcp", stdio_line(PROTOCOL_SERVER), protocol="handshake")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (
+        "note: mcp:protocol-lab sent notifications/tools/list_changed; its tools were listed "
+        "again: added extra"
+    ) in done.stderr.splitlines()
