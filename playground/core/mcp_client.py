@@ -6,7 +6,8 @@ sampling, as the callbacks a ``ClientSession`` takes.
 * Elicitation (``elicitation/create``): answered from the ``--elicit FILE`` JSON —
   ``{"action": "accept" | "decline" | "cancel", "content": {...}}`` or just the content object
   (accepted) — after checking the content against the request's ``requestedSchema`` with
-  jsonschema; without a file, or when the content does not fit, the request is declined. Each
+  jsonschema; without a file, or when the content does not fit, the request is declined. In
+  the TUI an ``elicitor`` (a form built from ``requestedSchema``) answers instead. Each
   request and its answer become a note (:attr:`ClientFeatures.notes`).
 * Sampling (``sampling/createMessage``): answered by the ``sampler`` the command sets (the
   selected router: :mod:`playground.routing.sampling`), run in a thread so the connection keeps
@@ -32,6 +33,11 @@ from playground.core.mcp_config import McpServerSpec
 #: ``label`` attribute names it (``router openai (model gpt-5-mini)``).
 Sampler = Callable[[dict[str, Any]], dict[str, Any]]
 
+#: What answers ``elicitation/create`` for a person (the TUI's form): ``(message,
+#: requestedSchema)`` in, ``{"action": "accept" | "decline" | "cancel", "content": {...}}`` out;
+#: called in a thread of its own, it may block until the person answers.
+Elicitor = Callable[[str, Any], dict[str, Any]]
+
 #: Why sampling is refused when the command selected no router that could answer.
 NO_SAMPLER = (
     "no model router answers for this command (call, check and probe select none); use ask "
@@ -50,13 +56,17 @@ class ClientFeatures:
     called with one line per server request answered (for the record and the MCP log).
     ``sampler``: returns the current :data:`Sampler` or ``None`` (read at each request, so a
     router chosen later answers). ``on_exchange``: called with ``{"method", "request",
-    "answer" | "refused", "by"}`` for each sampling request."""
+    "answer" | "refused", "by"}`` for each sampling request. ``elicitor``: returns the current
+    :data:`Elicitor` or ``None``. ``on_wait(True)`` / ``on_wait(False)``: a person is being
+    asked (the call's time limit waits) / has answered."""
 
     spec: McpServerSpec
     note: Callable[[str], None] = print
     notes: list[str] = field(default_factory=list)
     sampler: Callable[[], Sampler | None] = lambda: None
     on_exchange: Callable[[dict[str, Any]], None] = lambda exchange: None
+    elicitor: Callable[[], Elicitor | None] = lambda: None
+    on_wait: Callable[[bool], None] = lambda waiting: None
 
     def root_folders(self) -> list[str]:
         """The folders offered as roots: ``--root`` values, else the working directory."""
@@ -78,19 +88,32 @@ class ClientFeatures:
         return types.ListRootsResult(roots=roots)
 
     async def elicit(self, context: Any, params: Any) -> Any:
+        """``elicitation/create``: answered by the ``elicitor`` (the TUI's form) when one is
+        set, else from ``--elicit FILE``, else declined; accepted content must fit the
+        request's ``requestedSchema``."""
         import mcp.types as types
 
         message = str(getattr(params, "message", "") or "")
         schema = getattr(params, "requested_schema", None)
         asked = f"the server asked for input (elicitation: {message[:200]!r})"
-        if not self.spec.elicit_file:
+        elicitor = self.elicitor()
+        if elicitor is not None:
+            self.on_wait(True)  # the user's time is not the server's: the limit waits
+            try:
+                answer: Any = await asyncio.to_thread(elicitor, message, schema)
+            finally:
+                self.on_wait(False)
+            where = "the form"
+        elif not self.spec.elicit_file:
             self._say(f"{asked}; declined: no --elicit FILE gives an answer")
             return types.ElicitResult(action="decline")
-        try:
-            answer = json.loads(Path(self.spec.elicit_file).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            self._say(f"{asked}; declined: --elicit {self.spec.elicit_file} unreadable ({exc})")
-            return types.ElicitResult(action="decline")
+        else:
+            try:
+                answer = json.loads(Path(self.spec.elicit_file).read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                self._say(f"{asked}; declined: --elicit {self.spec.elicit_file} unreadable ({exc})")
+                return types.ElicitResult(action="decline")
+            where = f"--elicit {self.spec.elicit_file}"
         if isinstance(answer, dict) and answer.get("action") in ("accept", "decline", "cancel"):
             action, content = answer["action"], answer.get("content")
         else:
@@ -98,11 +121,11 @@ class ClientFeatures:
         if action == "accept":
             problem = _schema_problem(schema, content)
             if problem:
-                self._say(f"{asked}; declined: the --elicit content {problem}")
+                self._say(f"{asked}; declined: the content from {where} {problem}")
                 return types.ElicitResult(action="decline")
             self._say(f"{asked}; accepted with {json.dumps(content, ensure_ascii=False)[:200]}")
             return types.ElicitResult(action="accept", content=content)
-        self._say(f"{asked}; answered {action} (from --elicit)")
+        self._say(f"{asked}; answered {action} (from {where})")
         return types.ElicitResult(action=action)
 
     async def sample(self, context: Any, params: Any) -> Any:

@@ -187,6 +187,10 @@ class McpSource:
         #: answers the server's sampling requests (the selected router); None refuses them
         self.sampler: Callable[[dict[str, Any]], dict[str, Any]] | None = None
         self.exchanges: list[dict[str, Any]] = []
+        #: answers elicitation/create for a person (the TUI's form); None: --elicit FILE or decline
+        self.elicitor: Callable[[str, Any], dict[str, Any]] | None = None
+        #: the resource_link blocks of the results so far, newest last (the TUI opens them)
+        self.links: list[dict[str, Any]] = []
         #: one line per tools/list_changed acted on: the server and the tools added / removed
         self.list_changes: list[str] = []
         self._running: _CallState | None = None
@@ -364,6 +368,8 @@ class McpSource:
             note=self._client_note,
             sampler=lambda: self.sampler,
             on_exchange=self._client_exchange,
+            elicitor=lambda: self.elicitor,
+            on_wait=self._person_asked,
         )
         return await stack.enter_async_context(
             ClientSession(
@@ -393,6 +399,13 @@ class McpSource:
         state = self._running
         if state is not None:
             state.sampling.append(exchange)
+
+    def _person_asked(self, waiting: bool) -> None:
+        """A person is answering the server (``True``): the running call's limit is moved to
+        its maximum total; answered (``False``): the limit starts again."""
+        state = self._running
+        if state is not None and state.limit is not None:
+            state.limit(waiting)
 
     async def _connection(self, ready: asyncio.Future[list[dict[str, Any]]]) -> None:
         import anyio
@@ -774,6 +787,11 @@ class McpSource:
             warning = empty_content_warning(payload)
             if warning:
                 run.warnings.append(warning)
+            self.links += [
+                {**block, "tool": tool}
+                for block in protocol["result"].get("content") or []
+                if isinstance(block, dict) and block.get("type") == "resource_link"
+            ]
             if kind == "ok":
                 run.value = result_value(payload)
                 from playground.core.wire_content import content_gaps
@@ -1007,6 +1025,13 @@ class McpSource:
             if self.on_progress is not None:
                 self.on_progress(tool, done, total, message)
 
+        def limit(waiting: bool) -> None:  # a person is answering: only the total bounds it
+            now = anyio.current_time()
+            until = start + max_total_s
+            scope.deadline = until if waiting else min(now + timeout_s, until)
+
+        state.limit = limit
+
         def alive(polls: int, message: str) -> None:  # a task's status: shown, and a sign of life
             now = anyio.current_time()
             scope.deadline = min(now + timeout_s, start + max_total_s)
@@ -1191,6 +1216,7 @@ class _CallState:
     notes: list[str] = field(default_factory=list)
     sampling: list[dict[str, Any]] = field(default_factory=list)
     as_task: bool = False
+    limit: Callable[[bool], None] | None = None  # hold / restart the limit (a person asked)
     task_run: Any = None  # the TaskRun of a task-augmented call (core/mcp_tasks)
 
 

@@ -44,7 +44,7 @@ def _text_of(message: dict[str, Any], index: int) -> str:
     texts = []
     for block in blocks:
         kind = block.get("type") if isinstance(block, dict) else type(block).__name__
-        if kind != "text":
+        if kind != "text" or not isinstance(block, dict):
             raise SamplingRefused(
                 f"message {index} holds a {kind} block; the playground sends the router text "
                 "messages only"

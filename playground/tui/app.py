@@ -54,6 +54,7 @@ TABS: dict[str, tuple[str, str, str, str]] = {
     "steps": ("Steps F3", "playground.tui.views.steps_view", "StepsView", "steps-view"),
     "evaluate": ("Evaluate F4", "playground.tui.views.eval_view", "EvalView", "eval-view"),
     "history": ("History F5", "playground.tui.views.history_view", "HistoryView", "history-view"),
+    "mcp-tab": ("MCP", "playground.tui.views.mcp_view", "McpView", "mcp-view"),
     "mcp-log-tab": (
         "MCP log",
         "playground.tui.views.mcp_log_view",
@@ -322,6 +323,9 @@ class PlaygroundApp(App[None]):
             source.on_tools_changed = lambda source=source: self.call_from_thread(
                 self._tools_changed, source
             )
+        from playground.tui.mcp_hooks import attach_client_features
+
+        attach_client_features(self, sources)  # the elicitation form, sampling by the router
         for choice in choices:
             self.call_from_thread(self.notify, choice, title="Name clash")
         self.post_message(self.Loaded(pg, keep))
@@ -410,7 +414,7 @@ class PlaygroundApp(App[None]):
         registry = self.pg.registry
         call_view = self.query_one(CallView)
         await call_view.set_playground(self.pg, keep=event.keep)  # mounts the panes if not yet
-        for tab in ("ask", "steps", "evaluate"):
+        for tab in ("ask", "steps", "evaluate", "mcp-tab"):
             if (view := self.built(tab)) is not None:
                 view.set_playground(self.pg)
         if (log_view := self.built("mcp-log-tab")) is not None:

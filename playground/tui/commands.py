@@ -24,6 +24,12 @@ if TYPE_CHECKING:
 MODEL_PREFIX = "model "
 
 
+async def _open_mcp_view(app: PlaygroundApp) -> None:
+    from playground.tui.views.mcp_view import open_mcp_view  # built when first asked for
+
+    await open_mcp_view(app)
+
+
 def palette_commands(app: PlaygroundApp) -> list[tuple[str, Callable[[], object], str]]:
     """``(name, callback, help)`` for every palette command of ``app`` (a PlaygroundApp)."""
     commands: list[tuple[str, Callable[[], object], str]] = [
@@ -59,6 +65,12 @@ def palette_commands(app: PlaygroundApp) -> list[tuple[str, Callable[[], object]
             "MCP log",
             app.action_mcp_log,
             "Open the MCP log: each server's stderr, log messages, progress and notices (f11)",
+        ),
+        (
+            "MCP: resources, prompts, roots",
+            partial(_open_mcp_view, app),
+            "Browse the MCP servers: resources, templates, prompts, the links of results, the "
+            "roots offered and the sampling requests answered",
         ),
         (
             "Save value to a file",
