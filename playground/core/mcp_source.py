@@ -375,7 +375,7 @@ class McpSource:
             ClientSession(
                 dispatcher=self._dispatcher,
                 # 2026-07-28 asks for log messages per request (no logging/setLevel)
-                log_level=self.spec.log_level or None,
+                log_level=self.spec.log_level or None,  # type: ignore[arg-type]  # checked
                 logging_callback=self._on_log,
                 message_handler=self._on_message,
                 list_roots_callback=client.list_roots,
@@ -730,8 +730,6 @@ class McpSource:
         ``warnings``: blocks a provider's format cannot carry, ``structuredContent`` with
         empty ``content``, a tool list that changed (listed again at once).
         """
-        from playground.core.mcp_results import error_of_result, error_of_rpc
-
         started = time.perf_counter()
         tool = contract.tool_name if isinstance(contract, McpContract) else contract.name
         max_total_s = max(getattr(contract, "max_total_s", timeout_s), timeout_s)
@@ -754,6 +752,28 @@ class McpSource:
         except Exception as exc:
             kind, payload = "down", self._describe(exc)
         run = BodyRun()
+        protocol = self._protocol_of(state, timeout_s, max_total_s)
+        if kind in ("ok", "is_error"):
+            self._fill_result(run, protocol, kind, payload, tool)
+        else:
+            self._fill_failure(run, protocol, kind, payload, state)
+        run.protocol = protocol
+        run.warnings += state.notes
+        self._running = None
+        if self.tools_changed and not self._closed:
+            run.warnings += self._relist_after_change()
+        text, self._stderr_pos = self._stderr_since(pos)
+        extra = [n for n in self.notices[notices_before:] if "non-protocol text" in n]
+        output = text + "".join(f"{n}\n" for n in extra)
+        run.output = output if len(output) <= MAX_OUTPUT_CHARS else output[:MAX_OUTPUT_CHARS] + "…"
+        run.duration_ms = (time.perf_counter() - started) * 1000
+        return run
+
+    def _protocol_of(
+        self, state: _CallState, timeout_s: float, max_total_s: float
+    ) -> dict[str, Any]:
+        """The record's ``mcp`` field before the result: server, version, transport, limits,
+        and what the call saw (progress, sampling exchanges, the task)."""
         protocol: dict[str, Any] = {
             "server": self.spec.name,
             "protocolVersion": self.protocol_version,
@@ -767,39 +787,51 @@ class McpSource:
             protocol["sampling"] = state.sampling
         if state.task_run is not None:
             protocol["task"] = state.task_run.to_json()
-        if kind in ("ok", "is_error"):
-            from playground.core.mcp_results import (
-                empty_content_warning,
-                result_as_sent,
-                result_cap_bytes,
-                result_value,
-                too_big_message,
-            )
+        return protocol
 
-            refused = too_big_message(tool, payload, result_cap_bytes())
-            if refused:  # bounded like a Python result: never copied into the record
-                run.refused, run.refused_message = "too_big", refused
-                kind = "refused"
-        if kind == "refused":
-            pass  # run.refused says it; the result is not kept
-        elif kind in ("ok", "is_error"):
-            protocol["result"] = result_as_sent(payload)
-            warning = empty_content_warning(payload)
-            if warning:
-                run.warnings.append(warning)
-            self.links += [
-                {**block, "tool": tool}
-                for block in protocol["result"].get("content") or []
-                if isinstance(block, dict) and block.get("type") == "resource_link"
-            ]
-            if kind == "ok":
-                run.value = result_value(payload)
-                from playground.core.wire_content import content_gaps
+    def _fill_result(
+        self, run: BodyRun, protocol: dict[str, Any], kind: str, payload: Any, tool: str
+    ) -> None:
+        """An answered call (``ok`` / ``is_error``): the result as sent (unless over the
+        result cap), its value or the tool's own error, the content warnings, its links."""
+        from playground.core.mcp_results import (
+            empty_content_warning,
+            error_of_result,
+            result_as_sent,
+            result_cap_bytes,
+            result_value,
+            too_big_message,
+        )
+        from playground.core.wire_content import content_gaps
 
-                run.warnings += content_gaps(protocol["result"].get("content") or [])
-            else:
-                run.error = error_of_result(self.spec.name, payload)
-        elif kind == "rpc":
+        refused = too_big_message(tool, payload, result_cap_bytes())
+        if refused:  # bounded like a Python result: never copied into the record
+            run.refused, run.refused_message = "too_big", refused
+            return
+        protocol["result"] = result_as_sent(payload)
+        content = protocol["result"].get("content") or []
+        warning = empty_content_warning(payload)
+        if warning:
+            run.warnings.append(warning)
+        self.links += [
+            {**block, "tool": tool}
+            for block in content
+            if isinstance(block, dict) and block.get("type") == "resource_link"
+        ]
+        if kind == "ok":
+            run.value = result_value(payload)
+            run.warnings += content_gaps(content)
+        else:
+            run.error = error_of_result(self.spec.name, payload)
+
+    def _fill_failure(
+        self, run: BodyRun, protocol: dict[str, Any], kind: str, payload: Any, state: _CallState
+    ) -> None:
+        """A call without a result: a JSON-RPC error (by its code and HTTP status), a time
+        limit, ctrl+c, a closed or absent server, or a result the SDK's types refuse."""
+        from playground.core.mcp_results import error_of_rpc
+
+        if kind == "rpc":
             code, message, data = payload
             run.error = error_of_rpc(
                 self.spec.name,
@@ -817,7 +849,7 @@ class McpSource:
             run.cancelled = True
             protocol["cancelled"] = "cancelled by the user (ctrl+c)"
             run.stopped = (
-                f"cancelled by the user after {time.perf_counter() - started:.1f} s; "
+                f"cancelled by the user after {time.perf_counter() - state.started:.1f} s; "
                 "notifications/cancelled sent to the server"
             )
         elif kind == "closed":
@@ -838,17 +870,6 @@ class McpSource:
                 reason="malformed_result",
                 details={"server": self.spec.name},
             )
-        run.protocol = protocol
-        run.warnings += state.notes
-        self._running = None
-        if self.tools_changed and not self._closed:
-            run.warnings += self._relist_after_change()
-        text, self._stderr_pos = self._stderr_since(pos)
-        extra = [n for n in self.notices[notices_before:] if "non-protocol text" in n]
-        output = text + "".join(f"{n}\n" for n in extra)
-        run.output = output if len(output) <= MAX_OUTPUT_CHARS else output[:MAX_OUTPUT_CHARS] + "…"
-        run.duration_ms = (time.perf_counter() - started) * 1000
-        return run
 
     # ---- resources and prompts (issue 21, item 6) -------------------------------------------
 
@@ -997,7 +1018,6 @@ class McpSource:
         progress notification moves to ``timeout_s`` from now, never past ``max_total_s``
         from the start; the SDK's own read timeout is ``max_total_s``. Leaving the scope makes
         the SDK send ``notifications/cancelled``."""
-        import anyio
         import mcp.types as types
         from mcp.shared.exceptions import MCPError
 
@@ -1007,36 +1027,22 @@ class McpSource:
         except Exception as exc:
             return "down", self._start_failure(exc)
 
-        start = anyio.current_time()
-        scope = anyio.CancelScope(deadline=start + timeout_s)
+        limit = _Limit(timeout_s, max_total_s)
+        scope = limit.scope
+        state.limit = limit.hold
 
         async def progress(done: float, total: float | None, message: str | None) -> None:
-            now = anyio.current_time()
+            at_ms = round(limit.elapsed() * 1000, 1)
             state.progress.append(
-                {
-                    "progress": done,
-                    "total": total,
-                    "message": message,
-                    "at_ms": round((now - start) * 1000, 1),
-                }
+                {"progress": done, "total": total, "message": message, "at_ms": at_ms}
             )
-            scope.deadline = min(now + timeout_s, start + max_total_s)
+            limit.restart()
             self.progress.append((tool, done, total, message))
-            if self.on_progress is not None:
-                self.on_progress(tool, done, total, message)
-
-        def limit(waiting: bool) -> None:  # a person is answering: only the total bounds it
-            now = anyio.current_time()
-            until = start + max_total_s
-            scope.deadline = until if waiting else min(now + timeout_s, until)
-
-        state.limit = limit
+            self._show_progress(tool, done, total, message)
 
         def alive(polls: int, message: str) -> None:  # a task's status: shown, and a sign of life
-            now = anyio.current_time()
-            scope.deadline = min(now + timeout_s, start + max_total_s)
-            if self.on_progress is not None:
-                self.on_progress(tool, polls, None, message)
+            limit.restart()
+            self._show_progress(tool, polls, None, message)
 
         self.server_calls += 1
         self._http_status = self._http_retry_after = None
@@ -1060,13 +1066,7 @@ class McpSource:
             raise
         except MCPError as exc:
             if exc.code == types.REQUEST_TIMEOUT:
-                state.cancel_reason = (
-                    f"no result within the maximum total time of {max_total_s:g} s"
-                )
-                self._health = asyncio.get_running_loop().create_task(
-                    self._check_after_cancel(session)
-                )
-                return "timeout", None
+                return self._timed_out(session, state, max_total_s, max_total_s)
             if exc.code == types.CONNECTION_CLOSED:
                 self._broken = "the server closed the connection"
                 return "closed", None
@@ -1074,20 +1074,36 @@ class McpSource:
         except Exception as exc:  # a result the SDK's types refuse
             return "malformed", " ".join(str(exc).split())[:300]
         if scope.cancelled_caught or result is None:
-            elapsed = anyio.current_time() - start
-            if elapsed >= max_total_s - 0.01:
-                state.cancel_reason = (
-                    f"no result within the maximum total time of {max_total_s:g} s"
-                )
-            else:
-                state.cancel_reason = (
-                    f"no result or progress within {timeout_s:g} s, after {elapsed:.1f} s"
-                )
-            self._health = asyncio.get_running_loop().create_task(self._check_after_cancel(session))
-            return "timeout", None
+            return self._timed_out(session, state, limit.elapsed(), max_total_s, timeout_s)
         if result.is_error:
             return "is_error", result
         return "ok", result
+
+    def _show_progress(
+        self, tool: str, done: float, total: float | None, message: str | None
+    ) -> None:
+        if self.on_progress is not None:
+            self.on_progress(tool, done, total, message)
+
+    def _timed_out(
+        self,
+        session: Any,
+        state: _CallState,
+        elapsed: float,
+        max_total_s: float,
+        timeout_s: float | None = None,
+    ) -> tuple[str, Any]:
+        """A call past its limit (``timeout_s`` without news, or ``max_total_s`` in all, after
+        ``elapsed`` seconds): say which in ``state.cancel_reason`` and check the server's
+        health (a ping; :meth:`_check_after_cancel`). Returns ``("timeout", None)``."""
+        if timeout_s is None or elapsed >= max_total_s - 0.01:
+            state.cancel_reason = f"no result within the maximum total time of {max_total_s:g} s"
+        else:
+            state.cancel_reason = (
+                f"no result or progress within {timeout_s:g} s, after {elapsed:.1f} s"
+            )
+        self._health = asyncio.get_running_loop().create_task(self._check_after_cancel(session))
+        return "timeout", None
 
     async def _task_call(
         self,
@@ -1098,9 +1114,10 @@ class McpSource:
         alive: Callable[[int, str], None],
     ) -> Any:
         """A task-augmented call polled to its end (:class:`~playground.core.mcp_tasks.TaskRun`):
-        each ``tasks/get`` answer with a new status or message starts the limit again and goes to ``on_progress`` with the
-        message ``task STATUS: statusMessage`` (kept in the record's ``mcp.task``, not in its
-        ``progress``, which holds only the server's ``notifications/progress``)."""
+        each ``tasks/get`` answer with a new status or message starts the limit again and goes
+        to ``on_progress`` with the message ``task STATUS: statusMessage`` (kept in the record's
+        ``mcp.task``, not in its ``progress``, which holds only the server's
+        ``notifications/progress``)."""
         from playground.core.mcp_tasks import TaskRun
 
         state = self._running
@@ -1200,6 +1217,36 @@ async def _set_log_level(session: Any, level: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         await session.set_logging_level(level)
+
+
+class _Limit:
+    """A call's time limit: an anyio cancel scope whose deadline is ``timeout_s`` from the
+    start, moved to ``timeout_s`` from now by each sign of life (:meth:`restart`), never past
+    ``max_total_s`` from the start. Created on the source's loop."""
+
+    def __init__(self, timeout_s: float, max_total_s: float) -> None:
+        import anyio
+
+        self._now = anyio.current_time
+        self.timeout_s, self.max_total_s = timeout_s, max_total_s
+        self.start = self._now()
+        self.scope = anyio.CancelScope(deadline=self.start + timeout_s)
+
+    def elapsed(self) -> float:
+        """Seconds since the call started."""
+        return self._now() - self.start
+
+    def restart(self) -> None:
+        """A progress notification or a new task status: the limit starts again."""
+        self.scope.deadline = min(self._now() + self.timeout_s, self.start + self.max_total_s)
+
+    def hold(self, waiting: bool) -> None:
+        """A person is answering the server (``True``): only the maximum total bounds the call;
+        answered (``False``): the limit starts again."""
+        if waiting:
+            self.scope.deadline = self.start + self.max_total_s
+        else:
+            self.restart()
 
 
 @dataclass
