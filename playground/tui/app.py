@@ -100,6 +100,7 @@ class PlaygroundApp(App[None]):
         Binding("ctrl+c", "cancel_call", show=False, priority=True),
         Binding("f9", "switch_router", "Router", id="switch-router"),
         Binding("f11", "mcp_log", "MCP log", id="mcp-log", show=False, priority=True),
+        Binding("f12", "save_value", "Save value", id="save-value", show=False),
         Binding("ctrl+s", "export", "Export", id="export"),
     ]
 

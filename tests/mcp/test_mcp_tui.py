@@ -141,8 +141,10 @@ async def test_an_image_result_is_named_and_saved_as_the_bytes_sent(tmp_path, mo
         await pilot.press("ctrl+r")
         await settle(app, pilot)
         record_view = app.query_one(RecordView)
-        assert "2 media block(s) (image/png, audio/wav)" in record_view.fields["status"]
-        app.action_save_value()
+        status = record_view.fields["status"]
+        assert "2 media block(s) (image/png 800×600 " in status  # the size, from its header
+        assert ", audio/wav 12 B): f12 saves them" in status
+        await pilot.press("f12")
         await pilot.pause()
     saved = sorted(p.name for p in tmp_path.iterdir())
     assert saved == [
