@@ -1,6 +1,7 @@
 """What the TUI gives its MCP servers' client side (issue 21, item 6): the elicitation form
 (:mod:`playground.tui.elicit_form`) and the router picked in the TUI for sampling
-(:mod:`playground.routing.sampling`). Called once per load with the new sources."""
+(:mod:`playground.routing.sampling`), and the MCP tab shown. Called once per load (on the
+load thread) with the new sources."""
 
 from __future__ import annotations
 
@@ -25,3 +26,12 @@ def attach_client_features(app: Any, sources: Iterable[Any]) -> None:
     for source in sources:
         source.elicitor = tui_elicitor(app, source.label)
     answer_sampling_with(sources, current_router)
+    if sources:  # the MCP tab is hidden until there are servers to browse (app.tcss)
+        app.call_from_thread(show_mcp_tab, app)
+
+
+def show_mcp_tab(app: Any) -> None:
+    """Show the MCP tab's label in the tab bar."""
+    from textual.widgets import TabbedContent
+
+    app.query_one("#modes", TabbedContent).show_tab("mcp-tab")
