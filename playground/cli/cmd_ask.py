@@ -195,6 +195,9 @@ def ask(
             )
         pg = sources.open(wire=not dry_run)
         stop_if_nothing_loaded(pg, "the question was not routed")
+        from playground.routing.sampling import answer_sampling_with
+
+        answer_sampling_with(pg.registry.sources, lambda: pg.router or choices[0].router)
         episodes: list[tuple[str, dict[str, Any]]] = []
         for choice in choices:
             for text in choice.notes:

@@ -81,6 +81,9 @@ def check(
     for result in report.results:
         for text in result.notes:  # a declaration changed since the line was written
             note_line(f"{cases}: line {result.case.line}: {text}")
+    from playground.cli.mcp_notes import note_list_changes
+
+    note_list_changes(pg.registry.sources)
     if report.interrupted:  # ctrl+c: what ran is above, written as it ran
         error_line(interrupted_after(len(report.results), report.planned))
         finish(pg, ExitCode.INTERRUPTED)

@@ -327,6 +327,9 @@ def eval_cases(
             else:
                 _emit(fmt, reports, comparison, misses, streamed=stream)
             save_html(html, functools.partial(_html_page, reports, comparison))
+        from playground.cli.mcp_notes import note_list_changes
+
+        note_list_changes(pg.registry.sources)
     if any(r.interrupted for r in reports):
         done = sum(r.metrics.total for r in reports)
         error_line(

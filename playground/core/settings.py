@@ -58,6 +58,15 @@ def switch(text: str) -> bool:
     raise BadSetting(f"expected one of {', '.join(TRUE_WORDS)} or {', '.join(FALSE_WORDS[1:])}")
 
 
+def mcp_protocol(text: str) -> str:
+    """``handshake`` (the 2025 ``initialize`` era) or ``auto`` (``server/discover`` first: the
+    2026-07-28 stateless era when the server speaks it), any case."""
+    word = text.strip().lower()
+    if word not in ("handshake", "auto"):
+        raise BadSetting("expected handshake or auto")
+    return word
+
+
 def any_text(text: str) -> str:
     """Any text (a path, a model name)."""
     return text
@@ -92,6 +101,11 @@ SETTINGS: dict[str, Setting] = {
             positive_int,
         ),
         Setting("PLAYGROUND_IN_PROCESS", "run tool bodies in this process", switch),
+        Setting(
+            "PLAYGROUND_MCP_PROTOCOL",
+            "the MCP protocol era: handshake (default) or auto (2026-07-28 when offered)",
+            mcp_protocol,
+        ),
         Setting("PLAYGROUND_HISTORY", "the history file, or off", any_text),
         Setting("PLAYGROUND_CACHE_DIR", "the folder of the declaration cache", any_text),
         Setting("PLAYGROUND_GEMINI_MODEL", "the Gemini model", any_text),

@@ -147,7 +147,12 @@ class AnthropicRouter:
 
     name = "anthropic"
     capabilities = RouterCapabilities(
-        parallel_calls=True, dry_run=True, modes=MODES, repairs="model", default_rpm=None
+        parallel_calls=True,
+        dry_run=True,
+        modes=MODES,
+        repairs="model",
+        default_rpm=None,
+        writes_text=True,
     )
 
     def __init__(

@@ -126,7 +126,9 @@ class RouterCapabilities:
     table stands in for a model, seed 003) or ``"model"`` (the model reads the error and tries
     again, seed 004). ``default_rpm``: requests per minute ``eval`` keeps to by default
     (``None``: unlimited). ``deterministic``: the same conversation always gets the same move
-    (``eval --repeat N`` runs it once per case: N of N by construction).
+    (``eval --repeat N`` runs it once per case: N of N by construction). ``writes_text``: a
+    model that writes free text, so it can answer an MCP server's ``sampling/createMessage``
+    (:mod:`playground.routing.sampling`).
     """
 
     explains: bool = False
@@ -136,6 +138,7 @@ class RouterCapabilities:
     repairs: Literal["loop", "model"] = "loop"
     default_rpm: float | None = None
     deterministic: bool = False
+    writes_text: bool = False
 
 
 @runtime_checkable

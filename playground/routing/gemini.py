@@ -309,6 +309,7 @@ class GeminiRouter:
         modes=MODES,
         repairs="model",
         default_rpm=10,
+        writes_text=True,
     )
 
     def __init__(

@@ -364,7 +364,12 @@ class OpenAIRouter:
     name = "openai"
     provider_title = "OpenAI"
     capabilities = RouterCapabilities(
-        parallel_calls=True, dry_run=True, modes=MODES, repairs="model", default_rpm=None
+        parallel_calls=True,
+        dry_run=True,
+        modes=MODES,
+        repairs="model",
+        default_rpm=None,
+        writes_text=True,
     )
 
     def __init__(

@@ -59,7 +59,12 @@ class CompatibleRouter(OpenAIRouter):
     name = "openai-compatible"
     provider_title = "OpenAI-compatible server"
     capabilities = RouterCapabilities(
-        parallel_calls=True, dry_run=True, modes=MODES, repairs="model", default_rpm=None
+        parallel_calls=True,
+        dry_run=True,
+        modes=MODES,
+        repairs="model",
+        default_rpm=None,
+        writes_text=True,
     )
 
     @classmethod

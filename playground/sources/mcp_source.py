@@ -184,6 +184,15 @@ class McpSource:
         self.on_progress: Callable[[str, float, float | None, str | None], None] | None = None
         self.on_tools_changed: Callable[[], None] | None = None
         self.on_relisted: Callable[[LoadResult], None] | None = None
+        #: answers the server's sampling requests (the selected router); None refuses them
+        self.sampler: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+        self.exchanges: list[dict[str, Any]] = []
+        #: answers elicitation/create for a person (the TUI's form); None: --elicit FILE or decline
+        self.elicitor: Callable[[str, Any], dict[str, Any]] | None = None
+        #: the resource_link blocks of the results so far, newest last (the TUI opens them)
+        self.links: list[dict[str, Any]] = []
+        #: one line per tools/list_changed acted on: the server and the tools added / removed
+        self.list_changes: list[str] = []
         self._running: _CallState | None = None
         self.protocol_version = ""
         self.server_name = ""
@@ -195,6 +204,7 @@ class McpSource:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._session: Any = None
+        self._dispatcher: Any = None
         self._stop: asyncio.Event | None = None
         self._conn_task: asyncio.Task[None] | None = None
         self._conn_lock: asyncio.Lock | None = None
@@ -346,14 +356,26 @@ class McpSource:
                 streamable_http_client(self.spec.url, http_client=client)
             )
         from mcp.client.session import ClientSession
+        from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
         from playground.sources.mcp_client import ClientFeatures
 
-        client = ClientFeatures(self.spec, note=self._client_note)
+        # the session's JSON-RPC layer, kept for a task's tools/call (core/mcp_tasks)
+        self._dispatcher = JSONRPCDispatcher(read, write)
+
+        client = ClientFeatures(
+            self.spec,
+            note=self._client_note,
+            sampler=lambda: self.sampler,
+            on_exchange=self._client_exchange,
+            elicitor=lambda: self.elicitor,
+            on_wait=self._person_asked,
+        )
         return await stack.enter_async_context(
             ClientSession(
-                read,
-                write,
+                dispatcher=self._dispatcher,
+                # 2026-07-28 asks for log messages per request (no logging/setLevel)
+                log_level=self.spec.log_level or None,  # type: ignore[arg-type]  # checked
                 logging_callback=self._on_log,
                 message_handler=self._on_message,
                 list_roots_callback=client.list_roots,
@@ -370,6 +392,21 @@ class McpSource:
         if state is not None:
             state.notes.append(text)
 
+    def _client_exchange(self, exchange: dict[str, Any]) -> None:
+        """A sampling request and its answer: kept in ``exchanges`` (the TUI's step list) and
+        in the record of the call running now (``mcp.sampling``)."""
+        self.exchanges.append(exchange)
+        state = self._running
+        if state is not None:
+            state.sampling.append(exchange)
+
+    def _person_asked(self, waiting: bool) -> None:
+        """A person is answering the server (``True``): the running call's limit is moved to
+        its maximum total; answered (``False``): the limit starts again."""
+        state = self._running
+        if state is not None and state.limit is not None:
+            state.limit(waiting)
+
     async def _connection(self, ready: asyncio.Future[list[dict[str, Any]]]) -> None:
         import anyio
 
@@ -379,9 +416,10 @@ class McpSource:
                 session = await self._open(stack)
                 with anyio.fail_after(self.connect_timeout_s):
                     self._stage = "initialize"
-                    await session.initialize()
+                    await _negotiate(session)
                     self.protocol_version = str(session.protocol_version or "")
-                    if self.spec.log_level and _offers_logging(session):
+                    modern = self.protocol_version in _modern_versions()
+                    if self.spec.log_level and not modern and _offers_logging(session):
                         await _set_log_level(session, self.spec.log_level)
                     info = session.server_info
                     self.server_name = str(getattr(info, "name", "") or "")
@@ -692,29 +730,16 @@ class McpSource:
         ``warnings``: blocks a provider's format cannot carry, ``structuredContent`` with
         empty ``content``, a tool list that changed (listed again at once).
         """
-        from playground.sources.mcp_results import error_of_result, error_of_rpc
-
         started = time.perf_counter()
         tool = contract.tool_name if isinstance(contract, McpContract) else contract.name
         max_total_s = max(getattr(contract, "max_total_s", timeout_s), timeout_s)
         if self._closed:
             return BodyRun(error=self._down_error("the source is closed"), stopped="closed")
         execution = getattr(contract, "mcp_tool", {}).get("execution") or {}
-        if execution.get("taskSupport") == "required":
-            return BodyRun(
-                error=RaisedError(
-                    type_name="McpTaskRequired",
-                    text=f"McpTaskRequired: {tool} runs only as a task (execution.taskSupport: "
-                    "required); the playground's MCP client cannot make task-augmented calls "
-                    "yet, so it was not sent",
-                    kind=oc.RAISED,
-                    reason="task_required",
-                    details={"server": self.spec.name},
-                )
-            )
+        as_task = execution.get("taskSupport") == "required"
         pos = self._stderr_pos
         notices_before = len(self.notices)
-        state = _CallState(tool, started)
+        state = _CallState(tool, started, as_task=as_task)
         self._running = state
         future = self._submit(self._call(tool, args, timeout_s, max_total_s, state))
         try:
@@ -727,6 +752,28 @@ class McpSource:
         except Exception as exc:
             kind, payload = "down", self._describe(exc)
         run = BodyRun()
+        protocol = self._protocol_of(state, timeout_s, max_total_s)
+        if kind in ("ok", "is_error"):
+            self._fill_result(run, protocol, kind, payload, tool)
+        else:
+            self._fill_failure(run, protocol, kind, payload, state)
+        run.protocol = protocol
+        run.warnings += state.notes
+        self._running = None
+        if self.tools_changed and not self._closed:
+            run.warnings += self._relist_after_change()
+        text, self._stderr_pos = self._stderr_since(pos)
+        extra = [n for n in self.notices[notices_before:] if "non-protocol text" in n]
+        output = text + "".join(f"{n}\n" for n in extra)
+        run.output = output if len(output) <= MAX_OUTPUT_CHARS else output[:MAX_OUTPUT_CHARS] + "…"
+        run.duration_ms = (time.perf_counter() - started) * 1000
+        return run
+
+    def _protocol_of(
+        self, state: _CallState, timeout_s: float, max_total_s: float
+    ) -> dict[str, Any]:
+        """The record's ``mcp`` field before the result: server, version, transport, limits,
+        and what the call saw (progress, sampling exchanges, the task)."""
         protocol: dict[str, Any] = {
             "server": self.spec.name,
             "protocolVersion": self.protocol_version,
@@ -736,34 +783,55 @@ class McpSource:
         }
         if state.progress:
             protocol["progress"] = state.progress
-        if kind in ("ok", "is_error"):
-            from playground.sources.mcp_results import (
-                empty_content_warning,
-                result_as_sent,
-                result_cap_bytes,
-                result_value,
-                too_big_message,
-            )
+        if state.sampling:
+            protocol["sampling"] = state.sampling
+        if state.task_run is not None:
+            protocol["task"] = state.task_run.to_json()
+        return protocol
 
-            refused = too_big_message(tool, payload, result_cap_bytes())
-            if refused:  # bounded like a Python result: never copied into the record
-                run.refused, run.refused_message = "too_big", refused
-                kind = "refused"
-        if kind == "refused":
-            pass  # run.refused says it; the result is not kept
-        elif kind in ("ok", "is_error"):
-            protocol["result"] = result_as_sent(payload)
-            warning = empty_content_warning(payload)
-            if warning:
-                run.warnings.append(warning)
-            if kind == "ok":
-                run.value = result_value(payload)
-                from playground.core.wire_content import content_gaps
+    def _fill_result(
+        self, run: BodyRun, protocol: dict[str, Any], kind: str, payload: Any, tool: str
+    ) -> None:
+        """An answered call (``ok`` / ``is_error``): the result as sent (unless over the
+        result cap), its value or the tool's own error, the content warnings, its links."""
+        from playground.core.wire_content import content_gaps
+        from playground.sources.mcp_results import (
+            empty_content_warning,
+            error_of_result,
+            result_as_sent,
+            result_cap_bytes,
+            result_value,
+            too_big_message,
+        )
 
-                run.warnings += content_gaps(protocol["result"].get("content") or [])
-            else:
-                run.error = error_of_result(self.spec.name, payload)
-        elif kind == "rpc":
+        refused = too_big_message(tool, payload, result_cap_bytes())
+        if refused:  # bounded like a Python result: never copied into the record
+            run.refused, run.refused_message = "too_big", refused
+            return
+        protocol["result"] = result_as_sent(payload)
+        content = protocol["result"].get("content") or []
+        warning = empty_content_warning(payload)
+        if warning:
+            run.warnings.append(warning)
+        self.links += [
+            {**block, "tool": tool}
+            for block in content
+            if isinstance(block, dict) and block.get("type") == "resource_link"
+        ]
+        if kind == "ok":
+            run.value = result_value(payload)
+            run.warnings += content_gaps(content)
+        else:
+            run.error = error_of_result(self.spec.name, payload)
+
+    def _fill_failure(
+        self, run: BodyRun, protocol: dict[str, Any], kind: str, payload: Any, state: _CallState
+    ) -> None:
+        """A call without a result: a JSON-RPC error (by its code and HTTP status), a time
+        limit, ctrl+c, a closed or absent server, or a result the SDK's types refuse."""
+        from playground.sources.mcp_results import error_of_rpc
+
+        if kind == "rpc":
             code, message, data = payload
             run.error = error_of_rpc(
                 self.spec.name,
@@ -781,7 +849,7 @@ class McpSource:
             run.cancelled = True
             protocol["cancelled"] = "cancelled by the user (ctrl+c)"
             run.stopped = (
-                f"cancelled by the user after {time.perf_counter() - started:.1f} s; "
+                f"cancelled by the user after {time.perf_counter() - state.started:.1f} s; "
                 "notifications/cancelled sent to the server"
             )
         elif kind == "closed":
@@ -802,17 +870,6 @@ class McpSource:
                 reason="malformed_result",
                 details={"server": self.spec.name},
             )
-        run.protocol = protocol
-        run.warnings += state.notes
-        self._running = None
-        if self.tools_changed and not self._closed:
-            run.warnings += self._relist_after_change()
-        text, self._stderr_pos = self._stderr_since(pos)
-        extra = [n for n in self.notices[notices_before:] if "non-protocol text" in n]
-        output = text + "".join(f"{n}\n" for n in extra)
-        run.output = output if len(output) <= MAX_OUTPUT_CHARS else output[:MAX_OUTPUT_CHARS] + "…"
-        run.duration_ms = (time.perf_counter() - started) * 1000
-        return run
 
     # ---- resources and prompts (issue 21, item 6) -------------------------------------------
 
@@ -902,10 +959,20 @@ class McpSource:
             change.append("added " + ", ".join(added))
         if removed:
             change.append("removed " + ", ".join(removed))
-        return [
+        line = (
             f"{self.label} sent notifications/tools/list_changed; its tools were listed again"
             + (f": {'; '.join(change)}" if change else " (no tool added or removed)")
-        ]
+        )
+        self.list_changes.append(line)
+        return [line]
+
+    def relist_if_changed(self) -> list[str]:
+        """List the tools again if a ``tools/list_changed`` came since the last listing (for a
+        command that ran no call after it: ``check``, ``eval``). Returns :attr:`list_changes`,
+        one line per change acted on in this process."""
+        if self.tools_changed and not self._closed:
+            self._relist_after_change()
+        return list(self.list_changes)
 
     def _down_error(self, text: str) -> RaisedError:
         tail = self._stderr_tail()
@@ -951,7 +1018,6 @@ class McpSource:
         progress notification moves to ``timeout_s`` from now, never past ``max_total_s``
         from the start; the SDK's own read timeout is ``max_total_s``. Leaving the scope makes
         the SDK send ``notifications/cancelled``."""
-        import anyio
         import mcp.types as types
         from mcp.shared.exceptions import MCPError
 
@@ -961,50 +1027,46 @@ class McpSource:
         except Exception as exc:
             return "down", self._start_failure(exc)
 
-        start = anyio.current_time()
-        scope = anyio.CancelScope(deadline=start + timeout_s)
+        limit = _Limit(timeout_s, max_total_s)
+        scope = limit.scope
+        state.limit = limit.hold
 
         async def progress(done: float, total: float | None, message: str | None) -> None:
-            now = anyio.current_time()
+            at_ms = round(limit.elapsed() * 1000, 1)
             state.progress.append(
-                {
-                    "progress": done,
-                    "total": total,
-                    "message": message,
-                    "at_ms": round((now - start) * 1000, 1),
-                }
+                {"progress": done, "total": total, "message": message, "at_ms": at_ms}
             )
-            scope.deadline = min(now + timeout_s, start + max_total_s)
+            limit.restart()
             self.progress.append((tool, done, total, message))
-            if self.on_progress is not None:
-                self.on_progress(tool, done, total, message)
+            self._show_progress(tool, done, total, message)
+
+        def alive(polls: int, message: str) -> None:  # a task's status: shown, and a sign of life
+            limit.restart()
+            self._show_progress(tool, polls, None, message)
 
         self.server_calls += 1
         self._http_status = self._http_retry_after = None
         result: Any = None
         try:
             with scope:
-                result = await session.send_request(
-                    types.CallToolRequest(
-                        params=types.CallToolRequestParams(name=tool, arguments=args)
-                    ),
-                    types.CallToolResult,
-                    request_read_timeout_seconds=max_total_s,
-                    progress_callback=progress,
-                )
+                if state.as_task:
+                    result = await self._task_call(session, tool, args, max_total_s, alive)
+                else:
+                    result = await session.send_request(
+                        types.CallToolRequest(
+                            params=types.CallToolRequestParams(name=tool, arguments=args)
+                        ),
+                        types.CallToolResult,
+                        request_read_timeout_seconds=max_total_s,
+                        progress_callback=progress,
+                    )
         except asyncio.CancelledError:
             if state.user_cancelled:
                 return "cancelled", None
             raise
         except MCPError as exc:
             if exc.code == types.REQUEST_TIMEOUT:
-                state.cancel_reason = (
-                    f"no result within the maximum total time of {max_total_s:g} s"
-                )
-                self._health = asyncio.get_running_loop().create_task(
-                    self._check_after_cancel(session)
-                )
-                return "timeout", None
+                return self._timed_out(session, state, max_total_s, max_total_s)
             if exc.code == types.CONNECTION_CLOSED:
                 self._broken = "the server closed the connection"
                 return "closed", None
@@ -1012,26 +1074,71 @@ class McpSource:
         except Exception as exc:  # a result the SDK's types refuse
             return "malformed", " ".join(str(exc).split())[:300]
         if scope.cancelled_caught or result is None:
-            elapsed = anyio.current_time() - start
-            if elapsed >= max_total_s - 0.01:
-                state.cancel_reason = (
-                    f"no result within the maximum total time of {max_total_s:g} s"
-                )
-            else:
-                state.cancel_reason = (
-                    f"no result or progress within {timeout_s:g} s, after {elapsed:.1f} s"
-                )
-            self._health = asyncio.get_running_loop().create_task(self._check_after_cancel(session))
-            return "timeout", None
+            return self._timed_out(session, state, limit.elapsed(), max_total_s, timeout_s)
         if result.is_error:
             return "is_error", result
         return "ok", result
 
+    def _show_progress(
+        self, tool: str, done: float, total: float | None, message: str | None
+    ) -> None:
+        if self.on_progress is not None:
+            self.on_progress(tool, done, total, message)
+
+    def _timed_out(
+        self,
+        session: Any,
+        state: _CallState,
+        elapsed: float,
+        max_total_s: float,
+        timeout_s: float | None = None,
+    ) -> tuple[str, Any]:
+        """A call past its limit (``timeout_s`` without news, or ``max_total_s`` in all, after
+        ``elapsed`` seconds): say which in ``state.cancel_reason`` and check the server's
+        health (a ping; :meth:`_check_after_cancel`). Returns ``("timeout", None)``."""
+        if timeout_s is None or elapsed >= max_total_s - 0.01:
+            state.cancel_reason = f"no result within the maximum total time of {max_total_s:g} s"
+        else:
+            state.cancel_reason = (
+                f"no result or progress within {timeout_s:g} s, after {elapsed:.1f} s"
+            )
+        self._health = asyncio.get_running_loop().create_task(self._check_after_cancel(session))
+        return "timeout", None
+
+    async def _task_call(
+        self,
+        session: Any,
+        tool: str,
+        args: dict[str, Any],
+        max_total_s: float,
+        alive: Callable[[int, str], None],
+    ) -> Any:
+        """A task-augmented call polled to its end (:class:`~playground.sources.mcp_tasks.TaskRun`):
+        each ``tasks/get`` answer with a new status or message starts the limit again and goes
+        to ``on_progress`` with the message ``task STATUS: statusMessage`` (kept in the record's
+        ``mcp.task``, not in its ``progress``, which holds only the server's
+        ``notifications/progress``)."""
+        from playground.sources.mcp_tasks import TaskRun
+
+        state = self._running
+
+        def on_status(status: str, message: str | None) -> None:
+            alive(len(run.statuses), f"task {status}" + (f": {message}" if message else ""))
+
+        run = TaskRun(session, self._dispatcher, self.protocol_version, on_status)
+        if state is not None:
+            state.task_run = run
+        return await run.run(tool, args, max_total_s)
+
     async def _check_after_cancel(self, session: Any) -> None:
         """After a cancelled call: ping; a stdio server that does not answer within
         ``cancel_grace_s`` is killed and restarted (issue 10, item 4)."""
+        from mcp import MCPError
+
         try:
             await asyncio.wait_for(session.send_ping(), self.cancel_grace_s)
+            return
+        except MCPError:  # an error answer is an answer (2026-07-28 has no ping)
             return
         except Exception:
             pass
@@ -1068,6 +1175,30 @@ class McpSource:
             self._stderr.close()
 
 
+def _modern_versions() -> tuple[str, ...]:
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    return tuple(MODERN_PROTOCOL_VERSIONS)
+
+
+async def _negotiate(session: Any) -> None:
+    """The protocol era (issue 21, item 4): the ``initialize`` handshake, or with
+    ``PLAYGROUND_MCP_PROTOCOL=auto`` first ``server/discover`` (``ClientSession.discover``:
+    the 2026-07-28 stateless era, no handshake), falling back to ``initialize`` when the
+    server answers it with an error (a 2025 server)."""
+    from mcp import MCPError
+
+    from playground.core.settings import setting
+
+    if setting("PLAYGROUND_MCP_PROTOCOL", "handshake") == "auto":
+        try:
+            await session.discover()
+            return
+        except (MCPError, RuntimeError):
+            pass
+    await session.initialize()
+
+
 def _offers_logging(session: Any) -> bool:
     """Whether the server's capabilities include logging (the SDK warns that the capability
     is deprecated from protocol 2026-07-28; this client speaks the 2025 handshake era)."""
@@ -1088,6 +1219,36 @@ async def _set_log_level(session: Any, level: str) -> None:
         await session.set_logging_level(level)
 
 
+class _Limit:
+    """A call's time limit: an anyio cancel scope whose deadline is ``timeout_s`` from the
+    start, moved to ``timeout_s`` from now by each sign of life (:meth:`restart`), never past
+    ``max_total_s`` from the start. Created on the source's loop."""
+
+    def __init__(self, timeout_s: float, max_total_s: float) -> None:
+        import anyio
+
+        self._now = anyio.current_time
+        self.timeout_s, self.max_total_s = timeout_s, max_total_s
+        self.start = self._now()
+        self.scope = anyio.CancelScope(deadline=self.start + timeout_s)
+
+    def elapsed(self) -> float:
+        """Seconds since the call started."""
+        return self._now() - self.start
+
+    def restart(self) -> None:
+        """A progress notification or a new task status: the limit starts again."""
+        self.scope.deadline = min(self._now() + self.timeout_s, self.start + self.max_total_s)
+
+    def hold(self, waiting: bool) -> None:
+        """A person is answering the server (``True``): only the maximum total bounds the call;
+        answered (``False``): the limit starts again."""
+        if waiting:
+            self.scope.deadline = self.start + self.max_total_s
+        else:
+            self.restart()
+
+
 @dataclass
 class _CallState:
     """One call's shared state between the caller's thread and the loop: its task (for a
@@ -1100,6 +1261,10 @@ class _CallState:
     user_cancelled: bool = False
     cancel_reason: str = ""
     notes: list[str] = field(default_factory=list)
+    sampling: list[dict[str, Any]] = field(default_factory=list)
+    as_task: bool = False
+    limit: Callable[[bool], None] | None = None  # hold / restart the limit (a person asked)
+    task_run: Any = None  # the TaskRun of a task-augmented call (core/mcp_tasks)
 
 
 def _end_unclosed(live: list[Any]) -> None:

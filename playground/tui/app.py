@@ -25,7 +25,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Footer, Header
 
-from playground.tui.commands import PlaygroundCommands
+from playground.tui.commands import PlaygroundCommands, save_value
 from playground.tui.history_link import open_store
 from playground.tui.loading import load_tools
 from playground.tui.main_screen import MainScreen, fit
@@ -79,6 +79,7 @@ class PlaygroundApp(PlaygroundState):
         Binding("f9", "switch_router", "Router", id="switch-router"),
         Binding("f11", "mcp_log", "MCP log", id="mcp-log", show=False, priority=True),
         Binding("ctrl+s", "export", "Export", id="export"),
+        Binding("f12", "save_value", "Save value", id="save-value", show=False),
     ]
 
     def __init__(
@@ -280,6 +281,10 @@ class PlaygroundApp(PlaygroundState):
             return
         view = self.query_one(ModeTabs).current
         self.push_screen(HelpScreen(self.mode_name.capitalize(), key_rows(self, view)))
+
+    def action_save_value(self) -> None:
+        """Save the last call's whole value, and an MCP result's media, to files (f12)."""
+        save_value(self)
 
     def action_export(self) -> None:
         """Open the copy / save dialog for what the current view shows."""

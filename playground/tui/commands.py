@@ -46,6 +46,12 @@ def clear_cache(app: PlaygroundState) -> None:
     app.notify(f"Cache cleared ({count} entries).")
 
 
+async def _open_mcp_view(app: PlaygroundState) -> None:
+    from playground.tui.views.mcp_view import open_mcp_view  # built when first asked for
+
+    await open_mcp_view(app)
+
+
 def save_value(app: PlaygroundState) -> None:
     """Write the Call view's last value (all of it, not the preview) to a file, and an MCP
     result's images and audio beside it; a path that cannot be written is an error toast."""
@@ -119,6 +125,12 @@ def _session_commands(app: PlaygroundState) -> list[Command]:
             "MCP log",
             partial(app.run_action, "mcp_log"),
             "Open the MCP log: each server's stderr, log messages, progress and notices (f11)",
+        ),
+        (
+            "MCP: resources, prompts, roots",
+            partial(_open_mcp_view, app),
+            "Browse the MCP servers: resources, templates, prompts, the links of results, the "
+            "roots offered and the sampling requests answered",
         ),
         (
             "Save value to a file",

@@ -67,6 +67,9 @@ def _open(app: PlaygroundState, keep: bool) -> None:
         source.on_tools_changed = lambda source=source: app.call_from_thread(
             _tools_changed, app, source
         )
+    from playground.tui.mcp_hooks import attach_client_features
+
+    attach_client_features(app, sources)  # the elicitation form, sampling by the router
     for choice in choices:
         app.call_from_thread(app.notify, choice, title="Name clash")
     app.call_later(_set_workbench, app, Loaded(pg, keep))

@@ -46,6 +46,7 @@ TABS: dict[str, tuple[str, str, str, str]] = {
     "steps": ("Steps F3", "playground.tui.views.steps_view", "StepsView", "steps-view"),
     "evaluate": ("Evaluate F4", "playground.tui.views.eval_view", "EvalView", "eval-view"),
     "history": ("History F5", "playground.tui.views.history_view", "HistoryView", "history-view"),
+    "mcp-tab": ("MCP", "playground.tui.views.mcp_view", "McpView", "mcp-view"),
     "mcp-log-tab": (
         "MCP log",
         "playground.tui.views.mcp_log_view",

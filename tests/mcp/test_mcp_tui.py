@@ -9,7 +9,6 @@ import pytest
 from playground.sources.mcp_config import server_specs
 from playground.sources.mcp_source import McpSource
 from playground.tui.app import PlaygroundApp
-from playground.tui.commands import save_value
 from playground.tui.views.call_view import CallView
 from playground.tui.widgets.record_view import RecordView
 from tests.mcp.servers import FAULTY_SERVER, SHOP_SERVER, stdio_line
@@ -142,8 +141,10 @@ async def test_an_image_result_is_named_and_saved_as_the_bytes_sent(tmp_path, mo
         await pilot.press("ctrl+r")
         await settle(app, pilot)
         record_view = app.query_one(RecordView)
-        assert "2 media block(s) (image/png, audio/wav)" in record_view.fields["status"]
-        save_value(app)  # the palette's "Save value to a file"
+        status = record_view.fields["status"]
+        assert "2 media block(s) (image/png 800×600 " in status  # the size, from its header
+        assert ", audio/wav 12 B): f12 saves them" in status
+        await pilot.press("f12")
         await pilot.pause()
     saved = sorted(p.name for p in tmp_path.iterdir())
     assert saved == [

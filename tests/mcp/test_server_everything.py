@@ -115,10 +115,16 @@ def test_the_http_modes(mode: str, path: str) -> None:
         proc.wait(10)
 
 
-def test_a_task_only_tool_is_named_as_such_not_sent(everything) -> None:
-    _, gate, source = everything
-    before = source.server_calls
-    record = gate.call("simulate-research-query", {"topic": "배송"})
-    assert record.kind == "raised" and record.error == "raised:McpTaskRequired"
-    assert "runs only as a task (execution.taskSupport: required)" in record.message
-    assert source.server_calls == before
+def test_a_task_only_tool_runs_as_a_task_polled_to_its_end() -> None:
+    # each stage of the research takes 1 s; a new status starts the 3 s limit again
+    specs = server_specs(commands=[f"node {EVERYTHING} stdio"], timeout_ms=3000)
+    _, gate, sources = served(specs)
+    try:
+        record = gate.call("simulate-research-query", {"topic": "배송"})
+    finally:
+        sources[0].close()
+    assert record.ok, record.message
+    assert record.value.startswith("# Research Report: 배송")
+    statuses = record.mcp["task"]["statuses"]
+    assert statuses[-1]["status"] == "completed"
+    assert "Gathering sources..." in [s["statusMessage"] for s in statuses]

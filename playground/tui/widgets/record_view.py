@@ -184,8 +184,8 @@ class RecordView(VerticalScroll):
         verdict = verdict_of(record.verdict)
         media = ""
         if self.media:
-            kinds = ", ".join(mime for _, mime, _ in self.media)
-            media = f" · {len(self.media)} media block(s) ({kinds}): 'Save value' writes them"
+            kinds = ", ".join(media_label(mime, data) for _, mime, data in self.media)
+            media = f" · {len(self.media)} media block(s) ({kinds}): f12 saves them"
         self.show_status(
             f"{record.call_id} {record.tool}: {record.kind} · verdict {verdict} · cache "
             f"{record.cache}{media}"
@@ -264,6 +264,17 @@ class RecordView(VerticalScroll):
     @property
     def wire(self) -> WireView:
         return self.query_one(WireView)
+
+
+def media_label(mime: str, data: str) -> str:
+    """``image/png 800×600 4.0 kB``: the type, an image's size in pixels (read from its
+    header) and the decoded size of base64 ``data`` (the terminal shows no image itself)."""
+    from playground.core.wire_content import image_size
+
+    size = len(data) * 3 // 4 - data[-2:].count("=")
+    shown = f"{size / 1000:.1f} kB" if size >= 1000 else f"{size} B"
+    pixels = image_size(data) if mime.startswith("image/") else None
+    return f"{mime} {pixels[0]}×{pixels[1]} {shown}" if pixels else f"{mime} {shown}"
 
 
 def media_blocks(mcp: dict[str, Any]) -> list[tuple[int, str, str]]:
