@@ -713,6 +713,8 @@ def topic_points(row: ScoreRow) -> float:
 def _generic(match: Mapping[str, Any]) -> bool:
     """True when a matched word (an entry of :attr:`ScoreRow.matched`) or the term it matched is
     a generic verb (:func:`playground.routing.korean.is_generic`)."""
+    if str(match.get("where", "")).startswith("shape:"):
+        return False  # a shape of the question (a listing request), not a word of it
     return korean.is_generic(match["term"]) or korean.is_generic(korean.stem(match["word"]))
 
 

@@ -54,6 +54,9 @@ RULE_MISSING = known_rule(
 RULE_PREDICATE = known_rule(
     "unknown_predicate", "selection", "a Korean request no declaration matches costs every tool"
 )
+RULE_LISTING = known_rule(
+    "listing", "selection", "a list/show-all question counts for a listing tool with few inputs"
+)
 RULE_DEPRECATED = known_rule(
     "deprecated", "selection", "a tool whose description says it is deprecated costs more"
 )
@@ -73,6 +76,22 @@ _DEMO_RE = re.compile(
     re.I,
 )
 
+
+#: A question asking for a listing (issue 23, "List the files in DIR"): it opens with list /
+#: enumerate / "show (me) all|every", or asks "what X are (there) in", or says 목록/리스트 or
+#: 전부·모두·다 보여.
+_LISTING_QUESTION_RE = re.compile(
+    r"^\W*(?:(?:please|can\s+you|could\s+you)\s+)?(?:list|enumerate)\b|"
+    r"\bshow\s+(?:me\s+)?(?:all|every)\b|^\W*what\s+\w+\s+are\s+(?:there\s+)?in\b|"
+    r"목록|리스트|(?:전부|모두|다)\s*보여",
+    re.I,
+)
+#: A listing tool's name or first sentence: list_*, enumerate_*, ls; "a listing of", "lists".
+_LISTING_TOOL_RE = re.compile(
+    r"^(?:list|enumerate|ls)(?:_|$)|\b(?:listing|lists|enumerates)\b|^list\b|목록", re.I
+)
+#: A listing tool takes at most this many required parameters (a folder, a table).
+LISTING_MAX_REQUIRED = 1
 
 #: Words saying a tool is on its way out (issue 12: deprecated tools yield to their successor).
 _DEPRECATED_RE = re.compile(
@@ -114,6 +133,7 @@ class Weights:
     unknown_predicate: float = 0.5
     deprecated: float = 1.0
     generic_verb: float = 0.5
+    listing: float = 1.5
 
 
 @dataclass(frozen=True)
@@ -296,6 +316,7 @@ class ToolIndex:
     #: of this tool uses ("재고 문의는 먼저 이 도구로 ... check_stock" -> check_stock: 재고, ...)
     handoff: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
+    lists: bool = False  # a listing tool (see _LISTING_TOOL_RE, LISTING_MAX_REQUIRED)
     #: the names of its required parameters, in declaration order
     required: tuple[str, ...] = field(init=False, default=())
 
@@ -504,6 +525,17 @@ def _index_tool(
         tuple(str(v).lower() for s in specs for v in s.enum),
         deprecated,
         {n: tuple(sorted(ws - reading.plain)) for n, ws in reading.handoff.items()},
+        _lists(name, first, specs),
+    )
+
+
+def _lists(name: str, first: str, specs: list[argfill.ParamSpec]) -> bool:
+    """True for a listing tool: its name starts with list/enumerate/ls or its first sentence
+    says it lists (a listing of, lists, 목록), and it requires at most
+    :data:`LISTING_MAX_REQUIRED` values (list_directory(path); not a search needing a query)."""
+    required = sum(1 for s in specs if s.required)
+    return required <= LISTING_MAX_REQUIRED and bool(
+        _LISTING_TOOL_RE.search(name) or _LISTING_TOOL_RE.search(first)
     )
 
 
@@ -598,6 +630,8 @@ def score_question(
         if tok.stem not in matches:
             matches[tok.stem] = match_token(idx, tok.stem, w)
     live = candidates(idx, text, matches, w)
+    listing = _listing_question(idx, text)
+    live |= listing
     fills = {i: argfill.fill_structured(idx.tools[i].specs, text, tokens) for i in sorted(live)}
     consumed = sorted(
         {
@@ -624,6 +658,7 @@ def score_question(
             # a Korean request can only be judged against declarations written in Korean
             tally.unknown.append(tok.surface)
     tally.boundary_rows()
+    tally.listing(listing, text)
     for k in predicates:  # a verb predicate is the request, never part of a search text
         if not korean.is_nominal(tokens[k]):
             tally.reasons.setdefault(
@@ -734,6 +769,26 @@ class _Tally:
                     {"word": word, "from": self.idx.tools[i].name, "points": round(gained, 3)}
                 )
 
+    def listing(self, tools: set[int], text: str) -> None:
+        """Rule ``listing``: each listing tool of a listing question gains ``w.listing`` as a
+        matched word (``where``: ``"shape:listing"``)."""
+        m = _LISTING_QUESTION_RE.search(text)
+        for i in sorted(tools):
+            gained = self.w.listing
+            self.rows[i].relevance += gained
+            self.rows[i].matched.append(
+                {
+                    "word": m.group().strip() if m else "",
+                    "term": "listing",
+                    "where": "shape:listing",
+                    "how": "a listing question and a listing tool",
+                    "quality": 1.0,
+                    "idf": 1.0,
+                    "word_weight": 1.0,
+                    "points": gained,
+                }
+            )
+
     def boundary_rows(self) -> None:
         """Each fired boundary sentence onto its tool's row (``boundary`` in the explanation)."""
         for (i, b), words in sorted(self.fired.items()):
@@ -748,6 +803,14 @@ class _Tally:
                     "points_to": list(sent.points_to),
                 }
             )
+
+
+def _listing_question(idx: DeclIndex, text: str) -> set[int]:
+    """The listing tools (:attr:`ToolIndex.lists`) when ``text`` asks for a listing (rule
+    ``listing``), else none."""
+    if not rule_enabled(RULE_LISTING) or not _LISTING_QUESTION_RE.search(text):
+        return set()
+    return {i for i, t in enumerate(idx.tools) if t.lists}
 
 
 def _fill_rows(
