@@ -342,6 +342,7 @@ class DeclIndex:
     by_root: dict[str, list[str]] = field(default_factory=dict)
     sorted_roots: list[str] = field(default_factory=list)
     hangul: bool = False  # some declaration has Korean words
+    by_enum: dict[str, list[int]] = field(default_factory=dict)  # enum value (lower) -> tools
 
 
 def _names_regex(names: list[str]) -> re.Pattern[str] | None:
@@ -558,6 +559,8 @@ def build_index(
             idx.by_key.setdefault(key, []).append(i)
         if tool.always:
             idx.always.append(i)
+        for e in dict.fromkeys(e for e in tool.enums if e):
+            idx.by_enum.setdefault(e, []).append(i)
     idx.sorted_terms = sorted(set(idx.postings) | set(idx.bpostings))
     idx.longest = max(map(len, idx.sorted_terms), default=0)
     for term in idx.sorted_terms:
@@ -821,13 +824,14 @@ def _fill_rows(
     idx, w, tokens = tally.idx, tally.w, tally.tokens
     found_values = argfill.QuestionValues.of(text)
     stated = frozenset(tally.stated)
+    pen = _Penalties.of(w, tally.unknown)
     weak = w.integer if rule_enabled(RULE_EVIDENCE) else 0.0
     strong = w.argument if rule_enabled(RULE_EVIDENCE) else 0.0
     for i, tool in enumerate(idx.tools):
         r = tally.rows[i]
         if i not in fills:
             r.missing = list(tool.required)
-            _settle(r, tool, w, tally.unknown)
+            _settle(r, tool, pen)
             continue
         argfill.fill_loose(tool.specs, text, fills[i], tokens, found_values, stated)
         fill = argfill.fill_free_text(tool.specs, text, fills[i], used, tally.reasons, tokens)
@@ -838,7 +842,7 @@ def _fill_rows(
             if ev["rule"] not in ("free_text", "default")
         )
         r.topic, r.covered = _coverage(tokens, tally.weights, fill, tally.said.get(i, set()))
-        _settle(r, tool, w, tally.unknown)
+        _settle(r, tool, pen)
 
 
 #: Argument rules that guess a value from words no other rule took (the rest of the question,
@@ -873,18 +877,40 @@ def _coverage(
     return topic, covered
 
 
-def _settle(r: ScoreRow, tool: ToolIndex, w: Weights, unknown: list[str]) -> None:
+@dataclass(frozen=True)
+class _Penalties:
+    """The penalty weights of one question, each 0 when its rule is switched off (looked up once
+    per question, not once per tool): per missing value, for the unknown predicates, for a
+    deprecated tool; ``unknown`` the question's Korean predicates no declaration matches."""
+
+    missing: float
+    predicate: float
+    deprecated: float
+    unknown: tuple[str, ...]
+
+    @classmethod
+    def of(cls, w: Weights, unknown: list[str]) -> _Penalties:
+        """The penalties under the current rule switches."""
+        return cls(
+            w.missing if rule_enabled(RULE_MISSING) else 0.0,
+            w.unknown_predicate * len(unknown) if unknown and rule_enabled(RULE_PREDICATE) else 0.0,
+            w.deprecated if rule_enabled(RULE_DEPRECATED) else 0.0,
+            tuple(unknown),
+        )
+
+
+def _settle(r: ScoreRow, tool: ToolIndex, pen: _Penalties) -> None:
     """Fill ``r``'s penalties (missing required values, unknown predicates, deprecation; rules
     ``missing_penalty``, ``unknown_predicate``, ``deprecated``) and its final ``score``:
     relevance + evidence + pointer bonus − every penalty (4 places)."""
-    if r.missing and rule_enabled(RULE_MISSING):
-        r.missing_penalty = w.missing * len(r.missing)
-    if unknown and rule_enabled(RULE_PREDICATE):
-        r.predicate_penalty = w.unknown_predicate * len(unknown)
-        r.unmatched_predicates = list(unknown)
-    if tool.deprecated and rule_enabled(RULE_DEPRECATED):
+    if r.missing and pen.missing:
+        r.missing_penalty = pen.missing * len(r.missing)
+    if pen.predicate:
+        r.predicate_penalty = pen.predicate
+        r.unmatched_predicates = list(pen.unknown)
+    if tool.deprecated and pen.deprecated:
         r.deprecated = list(tool.deprecated)
-        r.deprecated_penalty = w.deprecated
+        r.deprecated_penalty = pen.deprecated
     r.score = round(
         r.relevance
         + r.evidence_bonus
@@ -947,9 +973,8 @@ def candidates(
             for i in idx.by_key.get(lead[:k], ()):
                 ranked[i] = ranked.get(i, points.get(i, 0.0)) + cue
     low = text.lower()
-    for i, t in enumerate(idx.tools):
-        if t.enums and any(e and e in low for e in t.enums):
-            ranked[i] = ranked.get(i, points.get(i, 0.0)) + cue
+    for i in sorted({i for e, tools in idx.by_enum.items() if e in low for i in tools}):
+        ranked[i] = ranked.get(i, points.get(i, 0.0)) + cue
     best = sorted(ranked, key=lambda i: (-ranked[i], i))[:MAX_FILLED]
     return set(idx.always).union(best)
 
