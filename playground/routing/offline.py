@@ -534,6 +534,9 @@ RULE_BY_CUE = known_rule(
 RULE_BY_COVERAGE = known_rule(
     "relevant_by_coverage", "relevance", "a description word covering half the topic words"
 )
+RULE_ONE_WORD = known_rule(
+    "one_word_needs_support", "relevance", "one matching word makes a tool fit only with support"
+)
 RULE_EXPLAINED = known_rule(
     "relevance_explained", "relevance", "no call says which words no tool covers and the nearest"
 )
@@ -681,7 +684,9 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
     if rule_enabled(RULE_BY_VALUE) and any(structured(ev) for ev in row.arg_evidence.values()):
         return "value"
     words = topic_points(row)
-    if words >= RELEVANCE_SHARE * threshold:
+    if words >= RELEVANCE_SHARE * threshold and (
+        len(_topic_words(row)) > 1 or _one_word_supported(row) or not rule_enabled(RULE_ONE_WORD)
+    ):
         return "words"
     # a value the question introduces with the parameter's own word ("using the command
     # netsh wlan disconnect") shows the question is about this tool: a description word will do
@@ -700,6 +705,36 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
     ):
         return "coverage"
     return None
+
+
+def _topic_words(row: ScoreRow) -> set[str]:
+    """The distinct question words (stems) that match ``row``'s text, generic verbs and example
+    values left out."""
+    return {
+        korean.stem(m["word"]).lower()
+        for m in row.matched
+        if not _generic(m) and not str(m["where"]).startswith("example")
+    }
+
+
+def _one_word_supported(row: ScoreRow) -> bool:
+    """Rule ``one_word_needs_support`` (issue 23, near neighbours: "circle" in "the circumference
+    of a circle" is not `generate_circle_image`, "house" in "house price" not
+    `poker_probability_full_house`): when one question word is all that matches a tool, the
+    words make it fit only if that word covers half of the question's topic words; or the
+    word is the sentence's request (word weight >= ``Weights.predicate``, "소재가 뭐예요"); or
+    the tool takes the rest of the question as search text (``free_text``/``leftover``); or it
+    is a word of the tool's name, exactly, covering a third of the topic words."""
+    if row.covered >= 0.5 * row.topic:
+        return True
+    if any(m["word_weight"] >= 1.5 for m in row.matched):
+        return True
+    if any(ev.get("rule") in ("free_text", "leftover") for ev in row.arg_evidence.values()):
+        return True
+    named = any(
+        m["where"] == "name" and m["how"] == "exact" and not _generic(m) for m in row.matched
+    )
+    return named and 3 * row.covered >= row.topic
 
 
 def topic_points(row: ScoreRow) -> float:
