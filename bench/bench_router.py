@@ -78,7 +78,9 @@ def questions() -> list[str]:
     out = list(SHOP_QUESTIONS)
     for k, (obj, oko, prefix) in enumerate(OBJECTS):
         verb, vko = VERBS[k % len(VERBS)]
-        out.append(f"{oko} {vko.split()[0].removesuffix('한다').removesuffix('을')} 부탁해요 {prefix}-{2000 + k}")
+        out.append(
+            f"{oko} {vko.split()[0].removesuffix('한다').removesuffix('을')} 부탁해요 {prefix}-{2000 + k}"
+        )
         out.append(f"Please {verb} the {obj.replace('_', ' ')} {prefix}-{3000 + k}")
     return out[:48]
 

@@ -866,8 +866,8 @@ def _coverage(
     ]
     topic = covered = 0
     for k, tok in enumerate(tokens):
-        if weights[k] <= 0 or tok.stem in korean.QUESTION_WORDS:
-            continue
+        if weights[k] <= 0 or tok.stem in korean.QUESTION_WORDS or tok.stem[:1].isdigit():
+            continue  # a number or an ordinal ("1st") is a value, never a topic
         if tok.stem in korean.CALENDAR_WORDS or any(
             a <= tok.start and tok.end <= b for a, b in spans
         ):

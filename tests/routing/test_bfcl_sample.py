@@ -2,7 +2,7 @@
 rates that a change to the routing rules must keep.
 
 The floors sit a little under what the router reached when the sample was taken (simple_python
-e2e 0.70, live_simple 0.61, parallel 0.40; near-neighbour false selection 0.32 / 0.09 / 0.40;
+e2e 0.70, live_simple 0.58, parallel 0.40; near-neighbour false selection 0.26 / 0.09 / 0.32;
 random pairs 0 / 0.03 / 0.04): they catch a regression, they are not the goals (those are
 ``bench/bfcl.py``'s, on the whole development set).
 """
@@ -20,9 +20,9 @@ SAMPLE = Path(__file__).parent / "bfcl_sample"
 
 #: category -> (e2e at least, random-pair false selection at most, near-neighbour at most)
 FLOORS = {
-    "simple_python": (0.65, 0.05, 0.37),
-    "live_simple": (0.55, 0.07, 0.15),
-    "parallel": (0.35, 0.08, 0.45),
+    "simple_python": (0.65, 0.05, 0.31),
+    "live_simple": (0.52, 0.07, 0.15),
+    "parallel": (0.35, 0.08, 0.37),
 }
 
 
