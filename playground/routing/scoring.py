@@ -868,6 +868,8 @@ def _coverage(
     for k, tok in enumerate(tokens):
         if weights[k] <= 0 or tok.stem in korean.QUESTION_WORDS or tok.stem[:1].isdigit():
             continue  # a number or an ordinal ("1st") is a value, never a topic
+        if korean.is_generic(tok.stem):
+            continue  # a generic verb says what is done, not what about (seed 002)
         if tok.stem in korean.CALENDAR_WORDS or any(
             a <= tok.start and tok.end <= b for a, b in spans
         ):
