@@ -723,7 +723,8 @@ def _one_word_supported(row: ScoreRow) -> bool:
     `poker_probability_full_house`): when one question word is all that matches a tool, the
     words make it fit only if that word covers half of the question's topic words; or the
     word is the sentence's request (word weight >= ``Weights.predicate``, "소재가 뭐예요"); or
-    the tool takes the rest of the question as search text (``free_text``/``leftover``); or it
+    the tool takes the rest of the question as search text (``free_text``/``leftover``); or the
+    question names the tool whole (every word of its name but a generic verb, exactly); or it
     is a word of the tool's name, exactly, covering a third of the topic words."""
     if row.covered >= 0.5 * row.topic:
         return True
@@ -731,10 +732,15 @@ def _one_word_supported(row: ScoreRow) -> bool:
         return True
     if any(ev.get("rule") in ("free_text", "leftover") for ev in row.arg_evidence.values()):
         return True
-    named = any(
-        m["where"] == "name" and m["how"] == "exact" and not _generic(m) for m in row.matched
-    )
-    return named and 3 * row.covered >= row.topic
+    named = {m["term"] for m in row.matched if m["where"] == "name" and m["how"] == "exact"}
+    parts = {
+        korean.stem(p)
+        for p in korean.split_identifier(row.name)
+        if korean.is_content(p) and not p[:1].isdigit() and not korean.is_generic(korean.stem(p))
+    }
+    if parts and parts <= named:  # "Calculate the speed of ..." names calculate_speed whole
+        return True
+    return bool(named - korean.GENERIC_VERBS) and 3 * row.covered >= row.topic
 
 
 def topic_points(row: ScoreRow) -> float:
