@@ -10,8 +10,10 @@ For each entry the BFCL function declarations are converted into the declaration
 builds (BFCL's ``"type": "dict"`` -> ``object``, ``float`` -> ``number``, ``tuple`` -> ``array``,
 ``any`` -> no type; dotted names such as ``math.factorial`` become ``math_factorial`` and the
 mapping is kept), the last user message becomes the question, and the offline router picks its
-first move. Should-not cases pair each question with the functions of another entry of the same
-category (the entry half the file away), where the router must not call anything.
+first move. Should-not cases, where the router must not call anything, pair each question with
+the functions of another entry of the same category (the entry half the file away: a random
+pair) and with the functions most like its own tool by the router's own index, its twins left
+out (near neighbours, :mod:`bench.bfcl_neighbours`).
 
 Printed per category (fractions of the entries):
 
@@ -19,7 +21,9 @@ Printed per category (fractions of the entries):
 ``asked``      no call, but the router asks for a required value of the expected tool;
 ``wrong_tool`` the first call names another tool;
 ``missed``     no call and no question about the expected tool;
-``false_sel``  a call on a paired should-not case (lower is better);
+``false_sel``  a call on a random-pair should-not case (lower is better; of the entries whose
+               pair shares no function name);
+``near_sel``   a call on a near-neighbour should-not case (lower is better);
 ``e2e``        the expected tool is called and every argument is acceptable per BFCL's possible
                answers (a value in the answer's list after BFCL's string normalisation --
                lower case, spaces and ``,./-_*^`` removed; ints accepted for floats; every
@@ -57,6 +61,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.bfcl_neighbours import near_neighbours  # noqa: E402
 from playground.routing import rule_switches  # noqa: E402
 from playground.routing.base import Turn  # noqa: E402
 from playground.routing.offline import OfflineRouter  # noqa: E402
@@ -214,8 +219,11 @@ def run_category(
     file to write one JSON line per entry that is not end-to-end right (``--dump``)."""
     n = len(pairs)
     counts = dict.fromkeys(
-        ("selected", "asked", "wrong_tool", "missed", "e2e", "n_calls", "false_sel"), 0
+        ("selected", "asked", "wrong_tool", "missed", "e2e", "n_calls", "false_sel", "near_sel"),
+        0,
     )
+    counts["random_n"] = counts["near_n"] = 0
+    near = near_neighbours([declarations(e["function"])[0] for e, _ in pairs])
     times: list[float] = []
     failures: list[str] = []
     for k, (entry, answer) in enumerate(pairs):
@@ -297,39 +305,59 @@ def run_category(
                     f"{entry['id']}: {question!r}\n   text {move.text!r}\n   reason {exp.get('reason')}"
                 )
         # should-not: the same question over the functions of the entry half the file away
+        # (a random pair), and over the functions most like its own (near neighbours)
         other, _ = pairs[(k + n // 2) % n]
         odecls, _ = declarations(other["function"])
-        if any(d["name"] in {x["name"] for x in decls} for d in odecls):
-            continue
-        t0 = time.perf_counter()
-        wrong = router.next_move([Turn(role="user", text=question)], odecls)
-        times.append(time.perf_counter() - t0)
-        if wrong.calls:
-            counts["false_sel"] += 1
-            if dump is not None:
-                chosen = (wrong.explanation or {}).get("tools", [])
-                dump.write(
-                    json.dumps(
-                        {
-                            "id": entry["id"],
-                            "outcome": "false_sel",
-                            "question": question,
-                            "paired_with": other["id"],
-                            "calls": [{"name": c.name, "args": c.args} for c in wrong.calls],
-                            "because": next(
-                                (t["because"] for t in chosen if t["name"] == wrong.calls[0].name),
-                                [],
-                            ),
-                        },
-                        ensure_ascii=False,
-                        default=str,
-                    )
-                    + "\n"
-                )
-    rates = {k: round(v / n, 3) for k, v in counts.items()}
+        if not any(d["name"] in {x["name"] for x in decls} for d in odecls):
+            counts["random_n"] += 1
+            if _should_not(router, question, odecls, times, dump, entry["id"], other["id"]):
+                counts["false_sel"] += 1
+        if near[k]:
+            counts["near_n"] += 1
+            paired = "near:" + ",".join(d["name"] for d in near[k])
+            if _should_not(router, question, near[k], times, dump, entry["id"], paired):
+                counts["near_sel"] += 1
+    pairs_n = {"false_sel": counts.pop("random_n"), "near_sel": counts.pop("near_n")}
+    rates = {k: round(v / (pairs_n.get(k) or n), 3) for k, v in counts.items()}
     rates["n"] = n
     rates["ms/q"] = round(statistics.median(times) * 1000, 3)
     return {"rates": rates, "failures": failures}
+
+
+def _should_not(
+    router: OfflineRouter,
+    question: str,
+    decls: list[dict[str, Any]],
+    times: list[float],
+    dump: Any,
+    entry_id: str,
+    paired: str,
+) -> bool:
+    """Whether the router calls a tool for ``question`` over ``decls`` (none of which is its
+    own); a call is dumped (``"outcome": "false_sel"``) with what made the tool score."""
+    t0 = time.perf_counter()
+    wrong = router.next_move([Turn(role="user", text=question)], decls)
+    times.append(time.perf_counter() - t0)
+    if wrong.calls and dump is not None:
+        chosen = (wrong.explanation or {}).get("tools", [])
+        dump.write(
+            json.dumps(
+                {
+                    "id": entry_id,
+                    "outcome": "false_sel",
+                    "question": question,
+                    "paired_with": paired,
+                    "calls": [{"name": c.name, "args": c.args} for c in wrong.calls],
+                    "because": next(
+                        (t["because"] for t in chosen if t["name"] == wrong.calls[0].name), []
+                    ),
+                },
+                ensure_ascii=False,
+                default=str,
+            )
+            + "\n"
+        )
+    return bool(wrong.calls)
 
 
 def write_out(out: Path, category: str, pairs: list[tuple[dict, dict]]) -> None:
@@ -392,8 +420,9 @@ def each_rule(router: OfflineRouter, data: dict[str, list[tuple[dict, dict]]]) -
 
 
 GOALS = {
-    "e2e": ">= 0.60 (simple_python, live_simple)",
-    "false_sel": "<= 0.05",
+    "e2e": ">= 0.75 simple_python, >= 0.65 live_simple, >= 0.45 parallel",
+    "false_sel": "<= 0.02 (random pairs)",
+    "near_sel": "<= 0.05 (near neighbours)",
     "n_calls": ">= 0.6 (parallel)",
 }
 
@@ -451,7 +480,18 @@ def main(argv: list[str] | None = None) -> int:
     if ns.json:
         print(json.dumps({c: r["rates"] for c, r in results.items()}, indent=2))
         return 0
-    cols = ("n", "selected", "asked", "wrong_tool", "missed", "false_sel", "e2e", "n_calls", "ms/q")
+    cols = (
+        "n",
+        "selected",
+        "asked",
+        "wrong_tool",
+        "missed",
+        "false_sel",
+        "near_sel",
+        "e2e",
+        "n_calls",
+        "ms/q",
+    )
     print(f"{'category':<14}" + "".join(f"{c:>11}" for c in cols))
     for category, r in results.items():
         print(f"{category:<14}" + "".join(f"{r['rates'][c]:>11}" for c in cols))

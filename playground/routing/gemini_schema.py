@@ -214,14 +214,33 @@ class _Converter:
                 return self.convert({**all_of[0], **node}, where, refs)
             self.note(where, "allOf dropped (not supported by the Gemini API)")
 
-        if "const" in node:
-            const = node.pop("const")
-            if "enum" not in node:
-                node["enum"] = [const]
-                self.note(where, f"const {_json_text(const)} -> enum [{_json_text(const)}]")
-            else:
-                self.note(where, "const dropped (enum kept)")
+        self.const(node, where)
+        self.exclusive_bounds(node, where)
+        self.default(node, where)
 
+        for key in sorted(k for k in node if k not in GEMINI_KEYWORDS):
+            node.pop(key)
+            self.note(where, f"{key} dropped (not supported by the Gemini API)")
+
+        self.children(node, where, refs)
+        node = self.split_types(node, where)
+        self.stringify_enum(node, where)
+        return node
+
+    def const(self, node: dict[str, Any], where: str) -> None:
+        """``const`` becomes a one-value ``enum`` (dropped when an enum is there already)."""
+        if "const" not in node:
+            return
+        const = node.pop("const")
+        if "enum" not in node:
+            node["enum"] = [const]
+            self.note(where, f"const {_json_text(const)} -> enum [{_json_text(const)}]")
+        else:
+            self.note(where, "const dropped (enum kept)")
+
+    def exclusive_bounds(self, node: dict[str, Any], where: str) -> None:
+        """An integer's exclusive bound becomes the inclusive one strictly inside it; any other
+        exclusive bound is dropped."""
         for key, bound, step in (
             ("exclusiveMinimum", "minimum", 1),
             ("exclusiveMaximum", "maximum", -1),
@@ -242,24 +261,18 @@ class _Converter:
             else:
                 self.note(where, f"{key} dropped (not supported by the Gemini API)")
 
-        if "default" in node and not self.vertex:
-            default = node.pop("default")
-            text = f"(default: {_json_text(default)})"
-            description = node.get("description")
-            node["description"] = f"{description} {text}" if description else text
-            self.note(
-                where,
-                f"default {_json_text(default)} dropped (Gemini API); noted in the description",
-            )
-
-        for key in sorted(k for k in node if k not in GEMINI_KEYWORDS):
-            node.pop(key)
-            self.note(where, f"{key} dropped (not supported by the Gemini API)")
-
-        self.children(node, where, refs)
-        node = self.split_types(node, where)
-        self.stringify_enum(node, where)
-        return node
+    def default(self, node: dict[str, Any], where: str) -> None:
+        """The Gemini API has no ``default``: it moves into the description (kept for Vertex)."""
+        if "default" not in node or self.vertex:
+            return
+        default = node.pop("default")
+        text = f"(default: {_json_text(default)})"
+        description = node.get("description")
+        node["description"] = f"{description} {text}" if description else text
+        self.note(
+            where,
+            f"default {_json_text(default)} dropped (Gemini API); noted in the description",
+        )
 
     def children(self, node: dict[str, Any], where: str, refs: tuple[str, ...]) -> None:
         """Convert the sub-schemas of ``node`` in place."""
@@ -467,33 +480,10 @@ class _Back:
             for choice in choices:
                 if not isinstance(choice, str) and _json_text(choice) == value:
                     return choice
-        if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
-            props = schema["properties"]
-            extra = schema.get("additionalProperties")
-            value = {
-                k: self.walk(v, props[k], refs)
-                if k in props
-                else (self.walk(v, extra, refs) if isinstance(extra, dict) else v)
-                for k, v in value.items()
-            }
-        elif isinstance(value, dict) and isinstance(schema.get("additionalProperties"), dict):
-            value = {
-                k: self.walk(v, schema["additionalProperties"], refs) for k, v in value.items()
-            }
+        if isinstance(value, dict):
+            value = self.walk_object(value, schema, refs)
         if isinstance(value, list):
-            prefix = schema.get("prefixItems")
-            items = schema.get("items")
-            if isinstance(items, list):  # draft-04 tuple form
-                prefix, items = items, None
-            out = []
-            for i, item in enumerate(value):
-                if isinstance(prefix, list) and i < len(prefix):
-                    out.append(self.walk(item, prefix[i], refs))
-                elif isinstance(items, dict):
-                    out.append(self.walk(item, items, refs))
-                else:
-                    out.append(item)
-            value = out
+            value = self.walk_array(value, schema, refs)
         for key in ("allOf", "anyOf", "oneOf"):
             branches = schema.get(key)
             if not isinstance(branches, list):
@@ -510,3 +500,38 @@ class _Back:
                 if not isinstance(choice, str) and _json_text(choice) == value:
                     return choice
         return value
+
+    def walk_object(
+        self, value: dict[str, Any], schema: dict[str, Any], refs: tuple[str, ...]
+    ) -> dict[str, Any]:
+        """Each property mapped back by its own schema (``additionalProperties`` for the rest)."""
+        props = schema.get("properties")
+        extra = schema.get("additionalProperties")
+        if isinstance(props, dict):
+            return {
+                k: self.walk(v, props[k], refs)
+                if k in props
+                else (self.walk(v, extra, refs) if isinstance(extra, dict) else v)
+                for k, v in value.items()
+            }
+        if isinstance(extra, dict):
+            return {k: self.walk(v, extra, refs) for k, v in value.items()}
+        return value
+
+    def walk_array(
+        self, value: list[Any], schema: dict[str, Any], refs: tuple[str, ...]
+    ) -> list[Any]:
+        """Each item mapped back by its ``prefixItems`` (or draft-04 tuple) schema or ``items``."""
+        prefix = schema.get("prefixItems")
+        items = schema.get("items")
+        if isinstance(items, list):  # draft-04 tuple form
+            prefix, items = items, None
+        out = []
+        for i, item in enumerate(value):
+            if isinstance(prefix, list) and i < len(prefix):
+                out.append(self.walk(item, prefix[i], refs))
+            elif isinstance(items, dict):
+                out.append(self.walk(item, items, refs))
+            else:
+                out.append(item)
+        return out

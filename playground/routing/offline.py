@@ -95,7 +95,15 @@ from playground.routing.base import FunctionCall, Move, RouterCapabilities, Tool
 from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.registry import RouterSettings, RouterSpec
 from playground.routing.replies import ask_text, no_tool_text, rows_of, summarize
-from playground.routing.scoring import DeclIndex, ScoreRow, Weights, build_index, score_question
+from playground.routing.rule_switches import known_rule, rule_enabled
+from playground.routing.scoring import (
+    DeclIndex,
+    ScoreRow,
+    ToolIndex,
+    Weights,
+    build_index,
+    score_question,
+)
 
 DEFAULT_THRESHOLD = 0.75
 """Tuned on fixtures/routing_cases.jsonl against tools/shop.py (see tests/routing/test_offline.py)."""
@@ -232,14 +240,30 @@ class OfflineRouter:
         if not rows:
             exp["reason"] = "no tools declared"
             return Move(text=no_tool_text(self.index(declarations), ko, exp), explanation=exp)
-        eligible = [r for r in rows if r.score >= self.threshold]
-        # relevance first (issue 12): values that merely fit a parameter's type (loose rules)
-        # never make a tool fit; without a structured value the words must reach
-        # RELEVANCE_SHARE x threshold (1.5 set on BFCL dev: should-not pairs vs selection)
-        full = [r for r in eligible if not r.missing and _relevant(r, self.threshold)]
-        # a tool the question's words fit, short of a required argument: its score plus the
-        # missing penalty (what it would score with the argument) must reach the threshold
-        # (not when the request itself -- a Korean predicate -- matched no declaration)
+        full, fitting = self._fits(rows, exp)
+        if full and fitting and rule_enabled(RULE_BEST_OR_ASK):
+            full, fitting = _best_relevant_or_ask(full, fitting, self.threshold, exp)
+        if full:
+            return self._call_best(question, declarations, full[0], rows, exp, call_no)
+        if not fitting:
+            exp["reason"] = self._no_fit_reason(rows, exp["words"])
+            return Move(text=no_tool_text(self.index(declarations), ko, exp), explanation=exp)
+        return self._short_of_value(fitting[0], rows, declarations, ko, exp, call_no)
+
+    def _fits(
+        self, rows: list[ScoreRow], exp: dict[str, Any]
+    ) -> tuple[list[ScoreRow], list[ScoreRow]]:
+        """``(full, fitting)``: the tools the question is about with every required argument
+        (relevance first, issue 12: values that merely fit a parameter's type never make a tool
+        fit; without a structured value the words must reach RELEVANCE_SHARE x threshold), and
+        those its words fit short of a required argument (score plus the missing penalty reaches
+        the threshold; not when the request itself -- a Korean predicate -- matched nothing).
+        A tool only an argument's shape supports, or a deprecated one, yields (``passed_over``)."""
+        full = [
+            r
+            for r in rows
+            if r.score >= self.threshold and not r.missing and _relevant(r, self.threshold)
+        ]
         fitting = [
             r
             for r in rows
@@ -257,7 +281,7 @@ class OfflineRouter:
                 "why": "only an argument's shape supports it",
             }
             full = []
-        if full and full[0].deprecated:
+        if full and full[0].deprecated and rule_enabled(RULE_SUCCESSOR):
             # issue 12: a deprecated tool yields to a current one the question fits as well
             successor = next(
                 (
@@ -278,80 +302,81 @@ class OfflineRouter:
                 }
                 full = [r for r in full if not r.deprecated]
                 fitting = [successor] + [r for r in fitting if r is not successor]
-        if full:
-            best = full[0]
-            passed = [r.name for r in eligible if r.missing and r.score > best.score]
-            exp["reason"] = (
-                f"{best.name} has the highest score {best.score} >= {self.threshold} with all required arguments"
+        return full, fitting
+
+    def _call_best(
+        self,
+        question: str,
+        declarations: list[dict[str, Any]],
+        best: ScoreRow,
+        rows: list[ScoreRow],
+        exp: dict[str, Any],
+        call_no: int,
+    ) -> Move:
+        """Call ``best`` (once, or once per clause or listed value: rules ``parallel_clauses``
+        and ``parallel_series``), the reason saying why it fits."""
+        passed = [r.name for r in rows if r.missing and r.score > best.score >= self.threshold]
+        exp["reason"] = (
+            f"{best.name} has the highest score {best.score} >= {self.threshold} with all required arguments"
+        )
+        if passed:
+            exp["reason"] += f"; passed over {passed} (missing required arguments)"
+        if _fit(best, self.threshold) == "coverage":
+            exp["reason"] += (
+                f"; its words give relevance {round(topic_points(best), 4)} "
+                f"and match {best.covered} of the question's {best.topic} topic words"
             )
-            if passed:
-                exp["reason"] += f"; passed over {passed} (missing required arguments)"
-            if _fit(best, self.threshold) == "coverage":
-                exp["reason"] += (
-                    f"; its words give relevance {round(topic_points(best), 4)} "
-                    f"and match {best.covered} of the question's {best.topic} topic words"
-                )
-            tool = next(t for t in self.index(declarations).tools if t.name == best.name)
-            topic = frozenset(
-                stem
-                for stem, (where, _w) in tool.terms.items()
-                if where == "name" and stem not in korean.GENERIC_VERBS
-            )
-            again, said = argfill.clause_calls(tool.specs, question, best.args, topic)
-            # "the area of two triangles": the question says how many calls it asks for
-            count = argfill.stated_count(question, frozenset(tool.terms))
-            if count is not None and len(again) > count:
-                again = again[:count]
-            if len(again) > 1:
-                exp["parallel"] = {
-                    "calls": len(again),
-                    "why": "the question asks again in another clause with other values",
-                    "clauses": said,
-                }
-                exp["chosen"] = best.name
-                return Move(
-                    calls=[
-                        FunctionCall(name=best.name, args=a, id=f"call_{call_no + k}")
-                        for k, a in enumerate(again)
-                    ],
-                    explanation=exp,
-                )
-            series = argfill.series(question, best.args, best.arg_evidence)
-            if count is not None and len(series) > count:
-                series = series[:count]
-            if len(series) > 1:
-                exp["parallel"] = {
-                    "calls": len(series),
-                    "why": "the question lists several values for "
-                    + ", ".join(sorted({k for a in series for k in a if a[k] != best.args[k]})),
-                }
-                exp["chosen"] = best.name
-                calls = [
+        tool = next(t for t in self.index(declarations).tools if t.name == best.name)
+        calls, why = _parallel(tool, question, best)
+        if len(calls) > 1:
+            exp["parallel"] = why
+            exp["chosen"] = best.name
+            return Move(
+                calls=[
                     FunctionCall(name=best.name, args=a, id=f"call_{call_no + k}")
-                    for k, a in enumerate(series)
-                ]
-                return Move(calls=calls, explanation=exp)
-            return self._call(exp, best.name, best.args, call_no)
-        if not fitting:
-            best = rows[0]
-            if best.score >= self.threshold and not best.missing and not full:
-                exp["reason"] = (
-                    f"{best.name} scores {best.score} but only through values that fit a type; "
-                    f"its words give relevance {round(topic_points(best), 4)}"
-                    + (
-                        " without generic verbs"
-                        if topic_points(best) < best.relevance + best.pointer_bonus
-                        else ""
-                    )
-                    + f" < {RELEVANCE_SHARE} x threshold: the question is not about it"
+                    for k, a in enumerate(calls)
+                ],
+                explanation=exp,
+            )
+        return self._call(exp, best.name, best.args, call_no)
+
+    def _no_fit_reason(self, rows: list[ScoreRow], words: list[dict[str, Any]]) -> str:
+        """Why no tool is called (rule ``relevance_explained``): the best tool's score came
+        only from values that fit a type, or no tool reaches the threshold; either way the
+        question's words no tool covers and the nearest tool with its relevance."""
+        best = rows[0]
+        if best.score >= self.threshold and not best.missing:
+            reason = (
+                f"{best.name} scores {best.score} but only through values that fit a type; "
+                f"its words give relevance {round(topic_points(best), 4)}"
+                + (
+                    " without generic verbs"
+                    if topic_points(best) < best.relevance + best.pointer_bonus
+                    else ""
                 )
-            else:
-                exp["reason"] = (
-                    f"no tool reaches the threshold {self.threshold} "
-                    f"(best: {best.name} {best.score}), not even counting missing arguments"
-                )
-            return Move(text=no_tool_text(self.index(declarations), ko, exp), explanation=exp)
-        best = fitting[0]
+                + f" < {RELEVANCE_SHARE} x threshold: the question is not about it"
+            )
+        else:
+            reason = (
+                f"no tool reaches the threshold {self.threshold} "
+                f"(best: {best.name} {best.score}), not even counting missing arguments"
+            )
+        if rule_enabled(RULE_EXPLAINED):
+            reason = f"{nearest_text(rows, words, self.threshold)}; {reason}"
+        return reason
+
+    def _short_of_value(
+        self,
+        best: ScoreRow,
+        rows: list[ScoreRow],
+        declarations: list[dict[str, Any]],
+        ko: bool,
+        exp: dict[str, Any],
+        call_no: int,
+    ) -> Move:
+        """The tool the words fit lacks a required value: call the prerequisite its description
+        names, or ask for the value (the clarify move), or call anyway (``ask_for_missing``
+        False: the gate then answers ``missing:<arg>``)."""
         feeder = self._feeder(best, rows, declarations)
         if feeder is not None:
             exp["reason"] = (
@@ -498,6 +523,123 @@ class OfflineRouter:
         return None
 
 
+#: The decision rules of this module (:mod:`playground.routing.rule_switches`).
+RULE_BY_VALUE = known_rule(
+    "relevant_by_value",
+    "relevance",
+    "a structured value (enum, pattern, id shape) makes a tool fit",
+)
+RULE_BY_CUE = known_rule(
+    "relevant_by_cue", "relevance", "a description word and a value its parameter's word introduces"
+)
+RULE_BY_COVERAGE = known_rule(
+    "relevant_by_coverage", "relevance", "a description word covering half the topic words"
+)
+RULE_ONE_WORD = known_rule(
+    "one_word_needs_support", "relevance", "one matching word makes a tool fit only with support"
+)
+RULE_EXPLAINED = known_rule(
+    "relevance_explained", "relevance", "no call says which words no tool covers and the nearest"
+)
+RULE_BEST_OR_ASK = known_rule(
+    "best_relevant_or_ask", "decision", "the most relevant tool lacking a value is asked for"
+)
+RULE_SUCCESSOR = known_rule(
+    "deprecated_yields", "decision", "a deprecated tool yields to a current one as relevant"
+)
+RULE_CLAUSES = known_rule(
+    "parallel_clauses", "decision", "a clause asking again with other values is another call"
+)
+RULE_SERIES = known_rule(
+    "parallel_series", "decision", "several values listed for one argument are several calls"
+)
+
+
+def _parallel(
+    tool: ToolIndex, question: str, best: ScoreRow
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """``(argument sets, why)``: one call per clause asking again with other values (rule
+    ``parallel_clauses``) or per value listed for one argument (rule ``parallel_series``), at
+    most as many as the question says ("the area of two triangles"); else ``[best.args]``."""
+    count = argfill.stated_count(question, frozenset(tool.terms))
+    if rule_enabled(RULE_CLAUSES):
+        topic = frozenset(
+            stem
+            for stem, (where, _w) in tool.terms.items()
+            if where == "name" and stem not in korean.GENERIC_VERBS
+        )
+        again, said = argfill.clause_calls(tool.specs, question, best.args, topic)
+        again = again[:count] if count is not None else again
+        if len(again) > 1:
+            why = "the question asks again in another clause with other values"
+            return again, {"calls": len(again), "why": why, "clauses": said}
+    if rule_enabled(RULE_SERIES):
+        series = argfill.series(question, best.args, best.arg_evidence)
+        series = series[:count] if count is not None else series
+        if len(series) > 1:
+            changed = sorted({k for a in series for k in a if a[k] != best.args[k]})
+            why = "the question lists several values for " + ", ".join(changed)
+            return series, {"calls": len(series), "why": why}
+    return [best.args], {}
+
+
+def _best_relevant_or_ask(
+    full: list[ScoreRow], fitting: list[ScoreRow], threshold: float, exp: dict[str, Any]
+) -> tuple[list[ScoreRow], list[ScoreRow]]:
+    """Rule ``best_relevant_or_ask`` (issue 23: most wrong-tool answers were a weaker tool whose
+    arguments happened to be filled): when a tool lacking a required value is more relevant
+    than the best tool with all of them -- its words (:func:`topic_points`) count more by at
+    least the threshold (so a name word against a description word, not a near tie), would
+    make it fit on their own, and cover as many of the question's topic words -- the router asks for the value instead of calling the
+    weaker tool (``passed_over`` names it). Not when a structured value supports the tool with
+    every argument (an order id of its example's shape: seed 001, an id is a cue)."""
+    if _fit(full[0], threshold) == "value":
+        return full, fitting
+    top = max(fitting, key=lambda r: (topic_points(r), -rows_rank(fitting, r)))
+    words = topic_points(top)
+    if words < topic_points(full[0]) + threshold or words < RELEVANCE_SHARE * threshold:
+        return full, fitting
+    if top.covered < full[0].covered:  # "Any bikes near City Hall?": find_stations covers more
+        return full, fitting
+    exp["passed_over"] = {
+        "tool": full[0].name,
+        "why": f"{top.name} is more relevant (words {round(words, 4)} > "
+        f"{round(topic_points(full[0]), 4)}) but lacks {', '.join(top.missing)}",
+    }
+    return [], [top] + [r for r in fitting if r is not top]
+
+
+def rows_rank(rows: list[ScoreRow], row: ScoreRow) -> int:
+    """``row``'s position in ``rows`` (ties in relevance go to the better score)."""
+    return next(k for k, r in enumerate(rows) if r is row)
+
+
+def nearest_text(rows: list[ScoreRow], words: list[dict[str, Any]], threshold: float) -> str:
+    """Rule ``relevance_explained``: ``"no tool covers 'weather'; nearest: get_forecast, words
+    0.41 < 1.125"`` -- the question's topic words (``words``: the ``{word, stem, weight}`` notes
+    of :func:`playground.routing.scoring.score_question`, weight > 0, not a question word) that
+    no tool's text matched, and the tool whose words count most with what they count against
+    ``RELEVANCE_SHARE`` x ``threshold``."""
+    matched = {m["word"] for r in rows for m in r.matched}
+    uncovered = [
+        w["word"]
+        for w in words
+        if w["weight"] > 0 and w["stem"] not in korean.QUESTION_WORDS and w["word"] not in matched
+    ]
+    near = max(rows, key=lambda r: (topic_points(r), -rows_rank(rows, r)))
+    head = (
+        "no tool covers " + ", ".join(f"'{w}'" for w in dict.fromkeys(uncovered))
+        if uncovered
+        else "every topic word matches some tool"
+    )
+    return (
+        f"{head}; nearest: {near.name}, words {round(topic_points(near), 4)}"
+        f" < {round(RELEVANCE_SHARE * threshold, 4)}"
+        if topic_points(near) < RELEVANCE_SHARE * threshold
+        else f"{head}; nearest: {near.name}, words {round(topic_points(near), 4)}"
+    )
+
+
 #: The words' share of the threshold a tool needs when no structured value (enum, pattern,
 #: format, example shape, prefix) supports it: values that only fit a type do not make it fit.
 RELEVANCE_SHARE = 1.5
@@ -540,20 +682,66 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
     ``RELEVANCE_SHARE`` of the threshold (``"words"``), or one description word does with a
     value the parameter's own word introduces (``"cue"``) or covering ``COVERAGE_SHARE`` of the
     question's topic words (``"coverage"``)."""
-    if any(structured(ev) for ev in row.arg_evidence.values()):
+    if rule_enabled(RULE_BY_VALUE) and any(structured(ev) for ev in row.arg_evidence.values()):
         return "value"
     words = topic_points(row)
-    if words >= RELEVANCE_SHARE * threshold:
+    if words >= RELEVANCE_SHARE * threshold and (
+        len(_topic_words(row)) > 1 or _one_word_supported(row) or not rule_enabled(RULE_ONE_WORD)
+    ):
         return "words"
     # a value the question introduces with the parameter's own word ("using the command
     # netsh wlan disconnect") shows the question is about this tool: a description word will do
-    if words >= 1.0 and any(ev["rule"] == "cue" for ev in row.arg_evidence.values()):
+    if (
+        words >= 1.0
+        and rule_enabled(RULE_BY_CUE)
+        and any(ev["rule"] == "cue" for ev in row.arg_evidence.values())
+    ):
         return "cue"
     # a description word that is most of what the question asks about beside its values
     # ("the forecast for Pacifica on April 11th": forecast, and the city and the date)
-    if words >= 1.0 and row.covered >= COVERAGE_SHARE * row.topic > 0:
+    if (
+        words >= 1.0
+        and rule_enabled(RULE_BY_COVERAGE)
+        and row.covered >= COVERAGE_SHARE * row.topic > 0
+    ):
         return "coverage"
     return None
+
+
+def _topic_words(row: ScoreRow) -> set[str]:
+    """The distinct question words (stems) that match ``row``'s text, generic verbs and example
+    values left out."""
+    return {
+        korean.stem(m["word"]).lower()
+        for m in row.matched
+        if not _generic(m) and not str(m["where"]).startswith("example")
+    }
+
+
+def _one_word_supported(row: ScoreRow) -> bool:
+    """Rule ``one_word_needs_support`` (issue 23, near neighbours: "circle" in "the circumference
+    of a circle" is not `generate_circle_image`, "house" in "house price" not
+    `poker_probability_full_house`): when one question word is all that matches a tool, the
+    words make it fit only if that word covers half of the question's topic words; or the
+    word is the sentence's request (word weight >= ``Weights.predicate``, "소재가 뭐예요"); or
+    the tool takes the rest of the question as search text (``free_text``/``leftover``); or the
+    question names the tool whole (every word of its name but a generic verb, exactly); or it
+    is a word of the tool's name, exactly, covering a third of the topic words."""
+    if row.covered >= 0.5 * row.topic:
+        return True
+    if any(m["word_weight"] >= 1.5 for m in row.matched):
+        return True
+    if any(ev.get("rule") in ("free_text", "leftover") for ev in row.arg_evidence.values()):
+        return True
+    named = {m["term"] for m in row.matched if m["where"] == "name" and m["how"] == "exact"}
+    parts = {
+        korean.stem(p)
+        for p in korean.split_identifier(row.name)
+        if korean.is_content(p) and not p[:1].isdigit() and not korean.is_generic(korean.stem(p))
+    }
+    if parts and parts <= named:  # "Calculate the speed of ..." names calculate_speed whole
+        return True
+    return bool(named - korean.GENERIC_VERBS) and 3 * row.covered >= row.topic
 
 
 def topic_points(row: ScoreRow) -> float:
@@ -567,6 +755,8 @@ def topic_points(row: ScoreRow) -> float:
 def _generic(match: Mapping[str, Any]) -> bool:
     """True when a matched word (an entry of :attr:`ScoreRow.matched`) or the term it matched is
     a generic verb (:func:`playground.routing.korean.is_generic`)."""
+    if str(match.get("where", "")).startswith("shape:"):
+        return False  # a shape of the question (a listing request), not a word of it
     return korean.is_generic(match["term"]) or korean.is_generic(korean.stem(match["word"]))
 
 

@@ -28,6 +28,40 @@ from typing import Any
 from playground.routing import argfill, korean, values
 from playground.routing.fill.docs import described
 from playground.routing.fill.rules import WEAK_RULES
+from playground.routing.rule_switches import known_rule, rule_enabled
+
+#: The selection rules of this module (:mod:`playground.routing.rule_switches`; ``bench/bfcl.py
+#: --without NAME`` measures each). Their weights are fields of :class:`Weights`.
+RULE_BOUNDARY = known_rule(
+    "boundary", "selection", "a when-not-to-use sentence's distinctive words count against it"
+)
+RULE_POINTER = known_rule(
+    "pointer", "selection", "a fired boundary sentence's named tools gain what it cost"
+)
+RULE_GENERIC_VERB = known_rule(
+    "generic_verb", "selection", "a generic verb (calculate, get, 조회) counts half"
+)
+RULE_SYNONYMS = known_rule(
+    "synonyms", "selection", "a word matches through the glossary and the user's synonyms"
+)
+RULE_ARGUMENT_LABELS = known_rule(
+    "argument_labels", "selection", "a word naming an argument value is part of the value"
+)
+RULE_EVIDENCE = known_rule(
+    "argument_evidence", "selection", "each argument a rule fills adds to its tool's score"
+)
+RULE_MISSING = known_rule(
+    "missing_penalty", "selection", "each required argument left unfilled costs its tool"
+)
+RULE_PREDICATE = known_rule(
+    "unknown_predicate", "selection", "a Korean request no declaration matches costs every tool"
+)
+RULE_LISTING = known_rule(
+    "listing", "selection", "a list/show-all question counts for a listing tool with few inputs"
+)
+RULE_DEPRECATED = known_rule(
+    "deprecated", "selection", "a tool whose description says it is deprecated costs more"
+)
 
 _BOUNDARY_RE = re.compile(
     r"사용하지\s*않|쓰지\s*않|않는다|않음|하지\s*말|쓰지\s*말|대신|"
@@ -44,6 +78,22 @@ _DEMO_RE = re.compile(
     re.I,
 )
 
+
+#: A question asking for a listing (issue 23, "List the files in DIR"): it opens with list /
+#: enumerate / "show (me) all|every", or asks "what X are (there) in", or says 목록/리스트 or
+#: 전부·모두·다 보여.
+_LISTING_QUESTION_RE = re.compile(
+    r"^\W*(?:(?:please|can\s+you|could\s+you)\s+)?(?:list|enumerate)\b|"
+    r"\bshow\s+(?:me\s+)?(?:all|every)\b|^\W*what\s+\w+\s+are\s+(?:there\s+)?in\b|"
+    r"목록|리스트|(?:전부|모두|다)\s*보여",
+    re.I,
+)
+#: A listing tool's name or first sentence: list_*, enumerate_*, ls; "a listing of", "lists".
+_LISTING_TOOL_RE = re.compile(
+    r"^(?:list|enumerate|ls)(?:_|$)|\b(?:listing|lists|enumerates)\b|^list\b|목록", re.I
+)
+#: A listing tool takes at most this many required parameters (a folder, a table).
+LISTING_MAX_REQUIRED = 1
 
 #: Words saying a tool is on its way out (issue 12: deprecated tools yield to their successor).
 _DEPRECATED_RE = re.compile(
@@ -85,6 +135,7 @@ class Weights:
     unknown_predicate: float = 0.5
     deprecated: float = 1.0
     generic_verb: float = 0.5
+    listing: float = 1.5
 
 
 @dataclass(frozen=True)
@@ -267,6 +318,13 @@ class ToolIndex:
     #: of this tool uses ("재고 문의는 먼저 이 도구로 ... check_stock" -> check_stock: 재고, ...)
     handoff: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
+    lists: bool = False  # a listing tool (see _LISTING_TOOL_RE, LISTING_MAX_REQUIRED)
+    #: the names of its required parameters, in declaration order
+    required: tuple[str, ...] = field(init=False, default=())
+
+    def __post_init__(self) -> None:
+        self.required = tuple(s.name for s in self.specs if s.required)
+
 
 @dataclass
 class DeclIndex:
@@ -286,6 +344,7 @@ class DeclIndex:
     by_root: dict[str, list[str]] = field(default_factory=dict)
     sorted_roots: list[str] = field(default_factory=list)
     hangul: bool = False  # some declaration has Korean words
+    by_enum: dict[str, list[int]] = field(default_factory=dict)  # enum value (lower) -> tools
 
 
 def _names_regex(names: list[str]) -> re.Pattern[str] | None:
@@ -317,31 +376,33 @@ def _nested(
     return out
 
 
-def _index_tool(
-    decl: dict[str, Any],
+@dataclass
+class _Reading:
+    """What :func:`_read_sentences` finds in one declaration's texts."""
+
+    terms: dict[str, tuple[str, float]] = field(default_factory=dict)
+    boundaries: list[Boundary] = field(default_factory=list)
+    refers: list[str] = field(default_factory=list)
+    handoff: dict[str, set[str]] = field(default_factory=dict)  # next/previous tool -> words
+    plain: set[str] = field(default_factory=set)  # words of the other sentences
+
+    def add(self, stem: str, where: str, weight: float) -> None:
+        """Keep ``stem`` at its best location weight."""
+        if stem not in self.terms or self.terms[stem][1] < weight:
+            self.terms[stem] = (where, weight)
+
+
+def _read_sentences(
+    name: str,
+    texts: list[tuple[str, str, float]],
     names_rx: re.Pattern[str] | None,
     w: Weights,
-    synonyms: Mapping[str, tuple[str, ...]] | None = None,
-) -> ToolIndex:
-    synonyms = synonyms or {}
-    name = str(decl.get("name", ""))
-    parts = described(str(decl.get("description") or ""))
-    specs = argfill.param_specs(decl.get("parameters"), parts.args)
-    terms: dict[str, tuple[str, float]] = {}
-
-    def add(stem: str, where: str, weight: float) -> None:
-        if stem not in terms or terms[stem][1] < weight:
-            terms[stem] = (where, weight)
-
-    boundaries: list[Boundary] = []
-    refers: list[str] = []
-    handoff: dict[
-        str, set[str]
-    ] = {}  # tool named as the next/previous step -> its sentence's words
-    plain: set[str] = set()  # words of the other sentences
-    texts = [("description", parts.summary, w.description)]
-    texts += [(f"parameter:{label}", s.doc, w.parameter) for label, s in _nested(specs)]
-    texts.append(("other", parts.other, w.other))
+) -> _Reading:
+    """Each sentence of ``texts`` (``(where, text, location weight)``): a when-not-to-use
+    sentence becomes a :class:`Boundary`; one naming another tool with "first/before" a
+    prerequisite (``refers``, ``handoff``); the others' words join the vocabulary, a parameter's
+    example values at ``w.example``."""
+    out = _Reading()
     for where, text, weight in texts:
         for sentence in (s.strip() for s in _SENTENCE_RE.split(text) if s.strip()):
             named = [m.group(1) for m in names_rx.finditer(sentence)] if names_rx else []
@@ -351,53 +412,71 @@ def _index_tool(
             for ex in examples:
                 bare = bare.replace(ex, " ")
             if _BOUNDARY_RE.search(bare):
-                boundaries.append(
+                out.boundaries.append(
                     Boundary(sentence, tuple(dict.fromkeys(_words(bare))), tuple(named))
                 )
                 continue
             if named and _FIRST_RE.search(bare):
-                refers.extend(named)
+                out.refers.extend(named)
                 for n in named:
-                    handoff.setdefault(n, set()).update(_words(bare))
+                    out.handoff.setdefault(n, set()).update(_words(bare))
             else:
-                plain.update(_words(bare))
+                out.plain.update(_words(bare))
             for stem in _words(bare):
-                add(stem, where, weight)
+                out.add(stem, where, weight)
             for ex in examples:
                 for stem in _words(ex):
-                    add(stem, f"example:{where.split(':', 1)[1]}", w.example)
+                    out.add(stem, f"example:{where.split(':', 1)[1]}", w.example)
+    return out
+
+
+def _name_terms(reading: _Reading, name: str, specs: list[argfill.ParamSpec], w: Weights) -> None:
+    """The parameters' and the tool's name parts into the vocabulary. Seed 002: a name is a
+    verb + a concrete object (get_order_status, calculate_area); the object says what the tool
+    is about, a generic verb (korean.GENERIC_VERBS) only what it does, so such a name part
+    weighs like a description word (and every generic-verb match is halved in match_token): a
+    question saying only "calculate" fits no calculate_* tool."""
     for label, spec in _nested(specs):
         for part in korean.split_identifier(spec.name):
             if korean.is_content(part):
-                add(korean.stem(part), f"parameter:{label}", w.parameter)
-    # seed 002: a name is a verb + a concrete object (get_order_status, calculate_area); the
-    # object says what the tool is about, a generic verb (korean.GENERIC_VERBS) only what it
-    # does, so such a name part weighs like a description word (and every generic-verb match
-    # is halved in match_token): a question saying only "calculate" fits no calculate_* tool
+                reading.add(korean.stem(part), f"parameter:{label}", w.parameter)
     for part in korean.split_identifier(name):
         if korean.is_content(part):
             stem = korean.stem(part)
             if stem in korean.GENERIC_VERBS:
-                add(stem, "name:verb", w.description)
+                reading.add(stem, "name:verb", w.description)
             else:
-                add(stem, "name", w.name)
-    own = set(terms)
-    for part in korean.split_identifier(
-        name
-    ):  # the name's glossary words are the tool's own subject too
+                reading.add(stem, "name", w.name)
+
+
+def _distinctive(
+    reading: _Reading,
+    name: str,
+    specs: list[argfill.ParamSpec],
+    synonyms: Mapping[str, tuple[str, ...]],
+) -> dict[str, list[int]]:
+    """Each boundary sentence's distinctive words (:func:`_covered`), taken out of the positive
+    vocabulary; returns ``{stem: boundary sentence indexes}``."""
+    own = set(reading.terms)
+    for part in korean.split_identifier(name):  # the name's glossary words are its own too
         own.update(korean.translations(korean.stem(part), synonyms))
     labels = {korean.stem(p) for s in specs for p in korean.split_identifier(s.name)}
     for spec in specs:
         labels.update(_words(_strip_examples(spec.doc)))
     boundary_terms: dict[str, list[int]] = {}
-    for i, b in enumerate(boundaries):
+    for i, b in enumerate(reading.boundaries):
         distinctive = tuple(t for t in b.terms if not _covered(t, own, labels))
-        boundaries[i] = replace(b, distinctive=distinctive)
+        reading.boundaries[i] = replace(b, distinctive=distinctive)
         for t in distinctive:
             boundary_terms.setdefault(t, []).append(i)
-            terms.pop(t, None)
-    first = _SENTENCE_RE.split(parts.summary.strip())[0] if parts.summary.strip() else ""
-    demo = bool(_DEMO_RE.search(str(decl.get("description") or "")))
+            reading.terms.pop(t, None)
+    return boundary_terms
+
+
+def _id_keys(specs: list[argfill.ParamSpec]) -> tuple[frozenset[str], bool]:
+    """``(keys, always)``: the leading letters of the parameters' id shapes and prefixes (HR,
+    P, KB), and whether the tool is a candidate for every question (a shape or prefix without
+    letters, a pattern, a date or email format, a command line)."""
     keys: set[str] = set()
     always = False
     for spec in specs:
@@ -411,24 +490,55 @@ def _index_tool(
             always = True
         if argfill.takes_command_line(spec):
             always = True  # "using docker --version": the command alone says what is asked
-    enums = tuple(str(v).lower() for s in specs for v in s.enum)
+    return frozenset(keys), always
+
+
+def _index_tool(
+    decl: dict[str, Any],
+    names_rx: re.Pattern[str] | None,
+    w: Weights,
+    synonyms: Mapping[str, tuple[str, ...]] | None = None,
+) -> ToolIndex:
+    name = str(decl.get("name", ""))
+    description = str(decl.get("description") or "")
+    parts = described(description)
+    specs = argfill.param_specs(decl.get("parameters"), parts.args)
+    texts = [("description", parts.summary, w.description)]
+    texts += [(f"parameter:{label}", s.doc, w.parameter) for label, s in _nested(specs)]
+    texts.append(("other", parts.other, w.other))
+    reading = _read_sentences(name, texts, names_rx, w)
+    _name_terms(reading, name, specs, w)
+    boundary_terms = _distinctive(reading, name, specs, synonyms or {})
+    first = _SENTENCE_RE.split(parts.summary.strip())[0] if parts.summary.strip() else ""
+    keys, always = _id_keys(specs)
     deprecated = tuple(
         dict.fromkeys(m.group() for m in _DEPRECATED_RE.finditer(parts.summary + " " + parts.other))
     )
     return ToolIndex(
         name,
         first,
-        terms,
-        boundaries,
+        reading.terms,
+        reading.boundaries,
         boundary_terms,
         specs,
-        tuple(dict.fromkeys(refers)),
-        demo,
-        frozenset(keys),
+        tuple(dict.fromkeys(reading.refers)),
+        bool(_DEMO_RE.search(description)),
+        keys,
         always,
-        enums,
+        tuple(str(v).lower() for s in specs for v in s.enum),
         deprecated,
-        {n: tuple(sorted(ws - plain)) for n, ws in handoff.items()},
+        {n: tuple(sorted(ws - reading.plain)) for n, ws in reading.handoff.items()},
+        _lists(name, first, specs),
+    )
+
+
+def _lists(name: str, first: str, specs: list[argfill.ParamSpec]) -> bool:
+    """True for a listing tool: its name starts with list/enumerate/ls or its first sentence
+    says it lists (a listing of, lists, 목록), and it requires at most
+    :data:`LISTING_MAX_REQUIRED` values (list_directory(path); not a search needing a query)."""
+    required = sum(1 for s in specs if s.required)
+    return required <= LISTING_MAX_REQUIRED and bool(
+        _LISTING_TOOL_RE.search(name) or _LISTING_TOOL_RE.search(first)
     )
 
 
@@ -451,6 +561,8 @@ def build_index(
             idx.by_key.setdefault(key, []).append(i)
         if tool.always:
             idx.always.append(i)
+        for e in dict.fromkeys(e for e in tool.enums if e):
+            idx.by_enum.setdefault(e, []).append(i)
     idx.sorted_terms = sorted(set(idx.postings) | set(idx.bpostings))
     idx.longest = max(map(len, idx.sorted_terms), default=0)
     for term in idx.sorted_terms:
@@ -522,137 +634,217 @@ def score_question(
     for tok in tokens:
         if tok.stem not in matches:
             matches[tok.stem] = match_token(idx, tok.stem, w)
-    live = candidates(idx, text, matches)
-    fills = [
-        argfill.fill_structured(t.specs, text, tokens) if i in live else argfill.Fill()
-        for i, t in enumerate(idx.tools)
-    ]
+    live = candidates(idx, text, matches, w)
+    listing = _listing_question(idx, text)
+    live |= listing
+    fills = {i: argfill.fill_structured(idx.tools[i].specs, text, tokens) for i in sorted(live)}
     consumed = sorted(
         {
-            span
-            for f in fills
-            for a, ev in f.evidence.items()
+            tuple(ev["span"])
+            for f in fills.values()
+            for ev in f.evidence.values()
             if ev["rule"] not in WEAK_RULES
-            for span in [tuple(ev["span"])]
         }
     )
-    labels = argument_labels(idx, tokens, fills)
+    labels = argument_labels(idx, tokens, fills) if rule_enabled(RULE_ARGUMENT_LABELS) else []
     weights, notes, predicates = token_weights(text, tokens, consumed + labels, w)
-    n = len(idx.tools)
-    rows = [ScoreRow(t.name) for t in idx.tools]
-    fired: dict[tuple[int, int], list[str]] = {}
-    points: dict[tuple[int, int], float] = {}
-    by_name = {t.name: i for i, t in enumerate(idx.tools)}
-    reasons: dict[tuple[int, int], str] = {}
-    unknown = []
-    seen: dict[tuple[int, str], tuple[float, dict[str, Any]]] = {}
-    stated: set[tuple[int, int]] = set()  # words matching a tool's name or description
-    said: dict[int, set[int]] = {}  # tool -> indexes of the question words its text matched
+    tally = _Tally(idx, w, tokens, weights)
     for k, tok in enumerate(tokens):
         if weights[k] == 0:
             continue
         pos, neg, named = matches[tok.stem]
         for i in named:
             if i not in neg:
-                rows[i].name_hits.append(tok.surface)
-        if not pos and not neg:
+                tally.rows[i].name_hits.append(tok.surface)
+        if pos or neg:
+            tally.positive(k, pos, neg)
+            tally.negative(k, pos, neg)
+        elif k in predicates and tok.stem not in korean.QUESTION_WORDS and idx.hangul:
             # a Korean request can only be judged against declarations written in Korean
-            if k in predicates and tok.stem not in korean.QUESTION_WORDS and idx.hangul:
-                unknown.append(tok.surface)
-            continue
-        df = len(pos)
-        idf = 1.0 if n <= 1 else math.log(1 + n / max(df, 1)) / math.log(1 + n)
+            tally.unknown.append(tok.surface)
+    tally.boundary_rows()
+    tally.listing(listing, text)
+    for k in predicates:  # a verb predicate is the request, never part of a search text
+        if not korean.is_nominal(tokens[k]):
+            tally.reasons.setdefault(
+                (tokens[k].start, tokens[k].end), "the request's verb, not a value"
+            )
+    _fill_rows(tally, text, fills, consumed + labels)
+    rows = tally.rows
+    rows.sort(key=lambda r: (-r.score, r.name))
+    return rows, notes
+
+
+class _Tally:
+    """The per-question state of :func:`score_question`: one :class:`ScoreRow` per tool and what
+    the question's words did to them (fired boundary sentences, reasons per span, the question
+    words each tool's text matched, the Korean predicates no declaration matches)."""
+
+    def __init__(
+        self, idx: DeclIndex, w: Weights, tokens: list[korean.Token], weights: list[float]
+    ) -> None:
+        self.idx, self.w, self.tokens, self.weights = idx, w, tokens, weights
+        self.rows = [ScoreRow(t.name) for t in idx.tools]
+        self.by_name = {t.name: i for i, t in enumerate(idx.tools)}
+        self.fired: dict[tuple[int, int], list[str]] = {}
+        self.points: dict[tuple[int, int], float] = {}
+        self.reasons: dict[tuple[int, int], str] = {}
+        self.unknown: list[str] = []
+        self.seen: dict[tuple[int, str], tuple[float, dict[str, Any]]] = {}
+        self.stated: set[tuple[int, int]] = set()  # words matching a tool's name or description
+        self.said: dict[int, set[int]] = {}  # tool -> indexes of the question words it matched
+
+    def _idf(self, df: int) -> float:
+        n = len(self.idx.tools)
+        return 1.0 if n <= 1 else math.log(1 + n / max(df, 1)) / math.log(1 + n)
+
+    def positive(
+        self,
+        k: int,
+        pos: dict[int, tuple[float, float, dict[str, Any]]],
+        neg: dict[int, tuple[float, dict[str, Any]]],
+    ) -> None:
+        """Word ``k``'s matches: relevance points (location x quality x idf x word weight), each
+        stem once per tool at its best weight ("the first number ... the second number")."""
+        tok, wk = self.tokens[k], self.weights[k]
+        idf = self._idf(len(pos))
         for i, (value, quality, info) in pos.items():
             if i in neg and neg[i][0] >= quality:
                 continue
             if not info["where"].startswith("example"):
-                said.setdefault(i, set()).add(k)
-            # a word said twice does not fit a tool twice: each stem counts once per tool,
-            # at its best weight ("the first number ... the second number")
-            prior = seen.get((i, tok.stem))
+                self.said.setdefault(i, set()).add(k)
             if info["where"] in ("name", "name:verb", "description"):
-                stated.add((tok.start, tok.end))  # every time it is said, counted or not
+                self.stated.add((tok.start, tok.end))  # every time it is said, counted or not
+            gained = value * idf * wk
+            prior = self.seen.get((i, tok.stem))
+            row = self.rows[i]
             if prior is not None:
-                if prior[0] >= value * idf * weights[k]:
+                if prior[0] >= gained:
                     continue
-                rows[i].relevance -= prior[0]
-                rows[i].matched = [m for m in rows[i].matched if m is not prior[1]]
+                row.relevance -= prior[0]
+                row.matched = [m for m in row.matched if m is not prior[1]]
             entry = {
                 "word": tok.surface,
                 **info,
                 "idf": round(idf, 3),
-                "word_weight": weights[k],
-                "points": round(value * idf * weights[k], 3),
+                "word_weight": wk,
+                "points": round(gained, 3),
             }
-            seen[(i, tok.stem)] = (value * idf * weights[k], entry)
-            rows[i].relevance += value * idf * weights[k]
-            rows[i].matched.append(entry)
+            self.seen[(i, tok.stem)] = (gained, entry)
+            row.relevance += gained
+            row.matched.append(entry)
             if not info["where"].startswith("example"):
-                reasons.setdefault(
-                    (tok.start, tok.end), f"matched {idx.tools[i].name} {info['where']}"
+                self.reasons.setdefault(
+                    (tok.start, tok.end), f"matched {self.idx.tools[i].name} {info['where']}"
                 )
+
+    def negative(
+        self,
+        k: int,
+        pos: dict[int, tuple[float, float, dict[str, Any]]],
+        neg: dict[int, tuple[float, dict[str, Any]]],
+    ) -> None:
+        """Word ``k``'s boundary hits (rule ``boundary``): the penalty on the tool, and the
+        pointer bonus (rule ``pointer``) for the tools the fired sentence names."""
+        if not rule_enabled(RULE_BOUNDARY):
+            return
+        tok, wk = self.tokens[k], self.weights[k]
         for i, (quality, info) in neg.items():
             if i in pos and pos[i][1] > quality:
                 continue
-            penalty = w.boundary * quality * weights[k]
-            rows[i].boundary_penalty += penalty
+            penalty = self.w.boundary * quality * wk
+            self.rows[i].boundary_penalty += penalty
             targets: dict[str, None] = {}
             for b in info["sentences"]:
-                fired.setdefault((i, b), []).append(tok.surface)
-                points[(i, b)] = points.get((i, b), 0.0) + penalty
-                targets.update(dict.fromkeys(idx.tools[i].boundaries[b].points_to))
-            # the sentence says where such questions go: the word counts for that tool
-            for other in targets:
-                j = by_name.get(other)
-                if j is not None and j != i:
-                    rows[j].pointer_bonus += w.pointer * penalty
-                    rows[j].pointed.append(
-                        {
-                            "word": tok.surface,
-                            "from": idx.tools[i].name,
-                            "points": round(w.pointer * penalty, 3),
-                        }
-                    )
-            reasons.setdefault((tok.start, tok.end), f"boundary of {idx.tools[i].name}")
-    for (i, b), words in sorted(fired.items()):
-        sent = idx.tools[i].boundaries[b]
-        rows[i].boundary.append(
-            {
-                "sentence": sent.sentence,
-                "terms": list(sent.terms),
-                "distinctive": list(sent.distinctive),
-                "hit": words,
-                "points": round(points[(i, b)], 3),
-                "points_to": list(sent.points_to),
-            }
-        )
-    for k in predicates:  # a verb predicate is the request, never part of a search text
-        if not korean.is_nominal(tokens[k]):
-            reasons.setdefault((tokens[k].start, tokens[k].end), "the request's verb, not a value")
-    found_values = argfill.QuestionValues.of(text)
-    for i, tool in enumerate(idx.tools):
-        if i in live:
-            argfill.fill_loose(tool.specs, text, fills[i], tokens, found_values, frozenset(stated))
-            fill = argfill.fill_free_text(
-                tool.specs, text, fills[i], consumed + labels, reasons, tokens
+                self.fired.setdefault((i, b), []).append(tok.surface)
+                self.points[(i, b)] = self.points.get((i, b), 0.0) + penalty
+                targets.update(dict.fromkeys(self.idx.tools[i].boundaries[b].points_to))
+            if rule_enabled(RULE_POINTER):
+                self._point(i, targets, penalty, tok.surface)
+            self.reasons.setdefault((tok.start, tok.end), f"boundary of {self.idx.tools[i].name}")
+
+    def _point(self, i: int, targets: dict[str, None], penalty: float, word: str) -> None:
+        """The fired sentence says where such questions go: the word counts for that tool."""
+        for other in targets:
+            j = self.by_name.get(other)
+            if j is not None and j != i:
+                gained = self.w.pointer * penalty
+                self.rows[j].pointer_bonus += gained
+                self.rows[j].pointed.append(
+                    {"word": word, "from": self.idx.tools[i].name, "points": round(gained, 3)}
+                )
+
+    def listing(self, tools: set[int], text: str) -> None:
+        """Rule ``listing``: each listing tool of a listing question gains ``w.listing`` as a
+        matched word (``where``: ``"shape:listing"``)."""
+        m = _LISTING_QUESTION_RE.search(text)
+        for i in sorted(tools):
+            gained = self.w.listing
+            self.rows[i].relevance += gained
+            self.rows[i].matched.append(
+                {
+                    "word": m.group().strip() if m else "",
+                    "term": "listing",
+                    "where": "shape:listing",
+                    "how": "a listing question and a listing tool",
+                    "quality": 1.0,
+                    "idf": 1.0,
+                    "word_weight": 1.0,
+                    "points": gained,
+                }
             )
-        else:  # no word, id or enum of the question points at it: nothing to fill
-            r = rows[i]
-            r.missing = [s.name for s in tool.specs if s.required]
-            _settle(r, tool, w, unknown)
+
+    def boundary_rows(self) -> None:
+        """Each fired boundary sentence onto its tool's row (``boundary`` in the explanation)."""
+        for (i, b), words in sorted(self.fired.items()):
+            sent = self.idx.tools[i].boundaries[b]
+            self.rows[i].boundary.append(
+                {
+                    "sentence": sent.sentence,
+                    "terms": list(sent.terms),
+                    "distinctive": list(sent.distinctive),
+                    "hit": words,
+                    "points": round(self.points[(i, b)], 3),
+                    "points_to": list(sent.points_to),
+                }
+            )
+
+
+def _listing_question(idx: DeclIndex, text: str) -> set[int]:
+    """The listing tools (:attr:`ToolIndex.lists`) when ``text`` asks for a listing (rule
+    ``listing``), else none."""
+    if not rule_enabled(RULE_LISTING) or not _LISTING_QUESTION_RE.search(text):
+        return set()
+    return {i for i, t in enumerate(idx.tools) if t.lists}
+
+
+def _fill_rows(
+    tally: _Tally, text: str, fills: dict[int, argfill.Fill], used: list[tuple[int, int]]
+) -> None:
+    """Fill the arguments of the live tools (those in ``fills``) and settle every row's score;
+    a tool no word, id or enum of the question points at gets its required arguments missing."""
+    idx, w, tokens = tally.idx, tally.w, tally.tokens
+    found_values = argfill.QuestionValues.of(text)
+    stated = frozenset(tally.stated)
+    pen = _Penalties.of(w, tally.unknown)
+    weak = w.integer if rule_enabled(RULE_EVIDENCE) else 0.0
+    strong = w.argument if rule_enabled(RULE_EVIDENCE) else 0.0
+    for i, tool in enumerate(idx.tools):
+        r = tally.rows[i]
+        if i not in fills:
+            r.missing = list(tool.required)
+            _settle(r, tool, pen)
             continue
-        found = sum(
-            w.integer if ev["rule"] in WEAK_RULES else w.argument
+        argfill.fill_loose(tool.specs, text, fills[i], tokens, found_values, stated)
+        fill = argfill.fill_free_text(tool.specs, text, fills[i], used, tally.reasons, tokens)
+        r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
+        r.evidence_bonus = sum(
+            weak if ev["rule"] in WEAK_RULES else strong
             for ev in fill.evidence.values()
             if ev["rule"] not in ("free_text", "default")
         )
-        r = rows[i]
-        r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
-        r.evidence_bonus = found
-        r.topic, r.covered = _coverage(tokens, weights, fill, said.get(i, set()))
-        _settle(r, tool, w, unknown)
-    rows.sort(key=lambda r: (-r.score, r.name))
-    return rows, notes
+        r.topic, r.covered = _coverage(tokens, tally.weights, fill, tally.said.get(i, set()))
+        _settle(r, tool, pen)
 
 
 #: Argument rules that guess a value from words no other rule took (the rest of the question,
@@ -676,8 +868,10 @@ def _coverage(
     ]
     topic = covered = 0
     for k, tok in enumerate(tokens):
-        if weights[k] <= 0 or tok.stem in korean.QUESTION_WORDS:
-            continue
+        if weights[k] <= 0 or tok.stem in korean.QUESTION_WORDS or tok.stem[:1].isdigit():
+            continue  # a number or an ordinal ("1st") is a value, never a topic
+        if korean.is_generic(tok.stem):
+            continue  # a generic verb says what is done, not what about (seed 002)
         if tok.stem in korean.CALENDAR_WORDS or any(
             a <= tok.start and tok.end <= b for a, b in spans
         ):
@@ -687,15 +881,40 @@ def _coverage(
     return topic, covered
 
 
-def _settle(r: ScoreRow, tool: ToolIndex, w: Weights, unknown: list[str]) -> None:
-    """Fill ``r``'s penalties (missing required values, unknown predicates, deprecation) and
-    its final ``score``: relevance + evidence + pointer bonus − every penalty (4 places)."""
-    r.missing_penalty = w.missing * len(r.missing)
-    r.predicate_penalty = w.unknown_predicate * len(unknown)
-    r.unmatched_predicates = list(unknown)
-    if tool.deprecated:
+@dataclass(frozen=True)
+class _Penalties:
+    """The penalty weights of one question, each 0 when its rule is switched off (looked up once
+    per question, not once per tool): per missing value, for the unknown predicates, for a
+    deprecated tool; ``unknown`` the question's Korean predicates no declaration matches."""
+
+    missing: float
+    predicate: float
+    deprecated: float
+    unknown: tuple[str, ...]
+
+    @classmethod
+    def of(cls, w: Weights, unknown: list[str]) -> _Penalties:
+        """The penalties under the current rule switches."""
+        return cls(
+            w.missing if rule_enabled(RULE_MISSING) else 0.0,
+            w.unknown_predicate * len(unknown) if unknown and rule_enabled(RULE_PREDICATE) else 0.0,
+            w.deprecated if rule_enabled(RULE_DEPRECATED) else 0.0,
+            tuple(unknown),
+        )
+
+
+def _settle(r: ScoreRow, tool: ToolIndex, pen: _Penalties) -> None:
+    """Fill ``r``'s penalties (missing required values, unknown predicates, deprecation; rules
+    ``missing_penalty``, ``unknown_predicate``, ``deprecated``) and its final ``score``:
+    relevance + evidence + pointer bonus − every penalty (4 places)."""
+    if r.missing and pen.missing:
+        r.missing_penalty = pen.missing * len(r.missing)
+    if pen.predicate:
+        r.predicate_penalty = pen.predicate
+        r.unmatched_predicates = list(pen.unknown)
+    if tool.deprecated and pen.deprecated:
         r.deprecated = list(tool.deprecated)
-        r.deprecated_penalty = w.deprecated
+        r.deprecated_penalty = pen.deprecated
     r.score = round(
         r.relevance
         + r.evidence_bonus
@@ -723,19 +942,22 @@ _ID_LEAD_RE = re.compile(r"(?<![A-Za-z])([A-Za-z]+)[-_]?(?=\d)")
 MAX_FILLED = 16
 
 
-def candidates(idx: DeclIndex, text: str, matches: dict[str, TokenMatch]) -> set[int]:
+def candidates(
+    idx: DeclIndex, text: str, matches: dict[str, TokenMatch], w: Weights | None = None
+) -> set[int]:
     """The tools worth filling arguments for (issue 8: pre-filtered through the inverted
     index, so the cost of a question grows with the tools it mentions, not with all tools):
     those the question words match for at least :data:`MIN_LIVE_POINTS` (and the tools a matched
     boundary sentence points to), those whose id letters start a code in the question
     (``HR20260604`` -> the tools with an ``HR`` example or prefix), those with a pattern or
     format argument, and those with an enum value written in the question. Of these, at most
-    :data:`MAX_FILLED` by relevance (word points, plus ``Weights.name`` for an id or enum cue
-    or a pointer), and every tool with a pattern or format argument."""
+    :data:`MAX_FILLED` by relevance (word points, plus ``w.name`` -- ``Weights.name`` by
+    default -- for an id or enum cue or a pointer), and every tool with a pattern or format
+    argument."""
     ranked: dict[int, float] = {}
     by_name = {t.name: i for i, t in enumerate(idx.tools)}
     points: dict[int, float] = {}
-    cue = 3.0  # an id, enum or pointer counts like a name word
+    cue = (w or Weights()).name  # an id, enum or pointer counts like a name word
     for pos, neg, _named in matches.values():
         for i, (value, _q, _info) in pos.items():
             points[i] = points.get(i, 0.0) + value
@@ -755,20 +977,22 @@ def candidates(idx: DeclIndex, text: str, matches: dict[str, TokenMatch]) -> set
             for i in idx.by_key.get(lead[:k], ()):
                 ranked[i] = ranked.get(i, points.get(i, 0.0)) + cue
     low = text.lower()
-    for i, t in enumerate(idx.tools):
-        if t.enums and any(e and e in low for e in t.enums):
-            ranked[i] = ranked.get(i, points.get(i, 0.0)) + cue
+    for i in sorted({i for e, tools in idx.by_enum.items() if e in low for i in tools}):
+        ranked[i] = ranked.get(i, points.get(i, 0.0)) + cue
     best = sorted(ranked, key=lambda i: (-ranked[i], i))[:MAX_FILLED]
     return set(idx.always).union(best)
 
 
 def argument_labels(
-    idx: DeclIndex, tokens: list[korean.Token], fills: list[argfill.Fill]
+    idx: DeclIndex, tokens: list[korean.Token], fills: Mapping[int, argfill.Fill]
 ) -> list[tuple[int, int]]:
     """Spans of words naming an argument value right before it ("주문번호 HR..."), except a
-    word of the tool's own name ("a flight from JFK" for book_flight: the request itself)."""
+    word of the tool's own name ("a flight from JFK" for book_flight: the request itself).
+    ``fills``: ``{tool index: its structured fill}`` for the tools filled (rule
+    ``argument_labels``)."""
     labels = set()
-    for tool, fill in zip(idx.tools, fills):
+    for i, fill in fills.items():
+        tool = idx.tools[i]
         if not fill.evidence:
             continue
         named = {t for t, (where, _w) in tool.terms.items() if where == "name"}
@@ -847,13 +1071,16 @@ def match_token(idx: DeclIndex, s: str, w: Weights) -> TokenMatch:
     pos: dict[int, tuple[float, float, dict[str, Any]]] = {}
     neg: dict[int, tuple[float, dict[str, Any]]] = {}
     named: set[int] = set()
-    sources = [(s, 1.0, "")] + [(t, w.glossary, t) for t in korean.translations(s, idx.synonyms)]
+    sources = [(s, 1.0, "")]
+    if rule_enabled(RULE_SYNONYMS):
+        sources += [(t, w.glossary, t) for t in korean.translations(s, idx.synonyms)]
+    generic_s = korean.is_generic(s) and rule_enabled(RULE_GENERIC_VERB)
     for src, factor, via in sources:
         for term, quality, how in _candidates(idx, src):
             q = quality * factor
             for i, where, loc_w in idx.postings.get(term, ()):
                 weight = min(loc_w, w.description) if via and where == "name" else loc_w
-                if korean.is_generic(term) or korean.is_generic(s):
+                if generic_s or (korean.is_generic(term) and rule_enabled(RULE_GENERIC_VERB)):
                     weight *= w.generic_verb
                 points = weight * q
                 if where in ("name", "name:verb"):
