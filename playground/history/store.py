@@ -130,11 +130,8 @@ class HistoryStore:
         if why:
             raise HistoryError(self._refusal(why))
         try:
-            conn = self._connect()
-            self._migrate(conn)
-        except _Foreign as exc:
-            with contextlib.suppress(Exception):
-                conn.close()
+            conn = self._connect_and_migrate()
+        except _Foreign as exc:  # its connection is closed
             if not self._ours():  # the user's file: never renamed, never written
                 raise HistoryError(self._refusal(str(exc))) from None
             self._move_aside(str(exc))
@@ -145,6 +142,46 @@ class HistoryStore:
                 raise HistoryError(f"cannot start {self.path}: {exc2}") from None
         except (sqlite3.Error, OSError) as exc:
             raise HistoryError(f"cannot write {self.path}: {_why(exc)}") from None
+        return conn
+
+    def _connect_and_migrate(self) -> sqlite3.Connection:
+        """A connection to a file in WAL mode with the current schema. Switching a new file to
+        WAL and migrating it take a lock that SQLite's busy handler does not always wait for
+        (a connection that holds a read lock and asks for more gets SQLITE_BUSY at once, to
+        avoid a deadlock: sqlite.org/c3ref/busy_handler.html), so when twenty processes start
+        on one new file, some would see "database is locked" and record nothing. Such an
+        attempt is closed and made again (tenacity, with jittered backoff) for up to
+        ``BUSY_TIMEOUT_MS``; another error, or the lock still held then, is raised."""
+        try:
+            return self._connect_and_migrate_once()
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
+                raise
+        from tenacity import Retrying as _Retrying
+        from tenacity import (
+            retry_if_exception,
+            stop_after_delay,
+            wait_random_exponential,
+        )
+
+        retrying = _Retrying(
+            retry=retry_if_exception(
+                lambda e: isinstance(e, sqlite3.OperationalError) and _is_busy(e)
+            ),
+            stop=stop_after_delay(BUSY_TIMEOUT_MS / 1000),
+            wait=wait_random_exponential(multiplier=0.01, max=0.25),
+            reraise=True,
+        )
+        return retrying(self._connect_and_migrate_once)
+
+    def _connect_and_migrate_once(self) -> sqlite3.Connection:
+        conn = self._connect()
+        try:
+            self._migrate(conn)
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+            raise
         return conn
 
     def _connect(self) -> sqlite3.Connection:
@@ -483,10 +520,14 @@ class _Foreign(Exception):
 
 def _check_ours(conn: sqlite3.Connection) -> None:
     """Raise :class:`_Foreign` when the database is another program's: an ``application_id``
-    that is not ours, or none and tables of its own. Only reads."""
-    app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
-    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    if app_id not in (0, APPLICATION_ID) or (app_id == 0 and (tables - {"sqlite_sequence"})):
+    that is not ours, or none and tables of its own. Only reads, in one statement: two would be
+    two snapshots, and a process creating the file between them would show tables without
+    the id it set in the same transaction."""
+    app_id, tables = conn.execute(
+        "SELECT (SELECT application_id FROM pragma_application_id()), "
+        "(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name != 'sqlite_sequence')"
+    ).fetchone()
+    if int(app_id) not in (0, APPLICATION_ID) or (int(app_id) == 0 and tables):
         raise _Foreign("another program's SQLite database")
 
 
@@ -539,3 +580,10 @@ def open_history(
     """A :class:`HistoryStore` at :func:`resolve_path`'s file, or ``None`` when history is off."""
     path = resolve_path(option, disabled=disabled, environ=environ)
     return None if path is None else HistoryStore(path, notice)
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether ``exc`` is SQLite's "database is locked" / "database is busy" (SQLITE_BUSY,
+    SQLITE_LOCKED): another connection holds the lock; trying again may succeed."""
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text

@@ -294,16 +294,26 @@ def test_probe_unknown_name_exit_2():
 
 
 def test_probe_rejected_valid_input_exit_1(tmp_path: Path):
+    # the schema takes any string; the parameter's own type (a pydantic validator) refuses
+    # what the schema takes: a valid input is rejected before the body
     module = tmp_path / "t.py"
     module.write_text(
-        "def f(code):\n    return {}\n\n"
-        'TOOLS = {"find_code": {"fn": f, "description": "x", "args": {"code": {"type": "str", "required": True,'
-        ' "pattern": "^[A-Z]{3}$", "description": "예: ab1"}}}}\n',
+        "from typing import Annotated\n"
+        "from pydantic import AfterValidator\n\n"
+        "def _upper(code: str) -> str:\n"
+        "    if not code.isupper():\n"
+        "        raise ValueError('codes are upper case')\n"
+        "    return code\n\n"
+        "def find_code(code: Annotated[str, AfterValidator(_upper)]) -> dict:\n"
+        '    """Find a code."""\n'
+        "    return {}\n\n"
+        "__tools__ = [find_code]\n",
         encoding="utf-8",
     )
     result = invoke("probe", "find_code", "--tools", module, "--format", "json")
-    assert result.exit_code == 1
-    assert json.loads(result.stdout)["cases"][0]["problem"] == "valid input rejected"
+    assert result.exit_code == 1, result.stdout
+    baseline = json.loads(result.stdout)["cases"][0]
+    assert (baseline["name"], baseline["problem"]) == ("baseline", "valid input rejected")
 
 
 def test_eval_a_5000_deep_line_fails_only_that_line(tmp_path: Path):
