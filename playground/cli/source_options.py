@@ -131,6 +131,17 @@ McpLogLevelOption = Annotated[
         show_default=False,
     ),
 ]
+McpProtocolOption = Annotated[
+    str | None,
+    typer.Option(
+        "--mcp-protocol",
+        help="The MCP protocol era: 'handshake' (the 2025 initialize handshake) or 'auto' "
+        "(server/discover first: the 2026-07-28 stateless era when the server speaks it, else "
+        "the handshake). Default: PLAYGROUND_MCP_PROTOCOL, else handshake. The version spoken "
+        "shows in list and in records.",
+        show_default=False,
+    ),
+]
 InProcessOption = Annotated[
     bool,
     typer.Option(
@@ -150,7 +161,8 @@ class ToolSourceOptions:
     ``mcp_server``: the MCP servers and how to reach them. ``mcp_timeout`` / ``mcp_max_total``:
     milliseconds; ``mcp_tool_timeout``: ``TOOL=MS`` items. ``root``: folders offered as MCP
     roots. ``elicit``: the elicitation answers file. ``mcp_log_level``: the
-    ``logging/setLevel`` level. ``in_process``: ``--in-process`` (see
+    ``logging/setLevel`` level. ``mcp_protocol``: the protocol era (``handshake`` / ``auto``).
+    ``in_process``: ``--in-process`` (see
     :func:`playground.cli.common.wants_in_process` for the environment variable).
     """
 
@@ -166,6 +178,7 @@ class ToolSourceOptions:
     root: McpRootOption = None
     elicit: McpElicitOption = None
     mcp_log_level: McpLogLevelOption = None
+    mcp_protocol: McpProtocolOption = None
     in_process: InProcessOption = False
 
     @property
@@ -207,6 +220,7 @@ class ToolSourceOptions:
             roots=self.root or (),
             elicit_file=self.elicit,
             log_level=self.mcp_log_level,
+            protocol=self.mcp_protocol,
         )
 
     def open(self, *, wire: bool = True) -> Playground:

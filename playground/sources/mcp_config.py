@@ -77,6 +77,9 @@ class McpServerSpec:
     roots: tuple[str, ...] = ()
     elicit_file: str = ""
     log_level: str = ""
+    #: the protocol era: ``handshake`` (2025 ``initialize``) or ``auto`` (``server/discover``
+    #: first, the 2026-07-28 stateless era when offered); ``""``: PLAYGROUND_MCP_PROTOCOL
+    protocol: str = ""
 
     @property
     def transport(self) -> str:
@@ -178,6 +181,20 @@ def _time_fields(entry: dict[str, Any], where: str) -> dict[str, Any]:
     }
 
 
+def _protocol_field(entry: dict[str, Any], where: str) -> str:
+    """An entry's ``"protocol"`` (``handshake`` / ``auto``, as ``--mcp-protocol``), ``""``
+    when absent. Raises :class:`UsageError` for another value."""
+    value = entry.get("protocol")
+    if value is None:
+        return ""
+    from playground.core.settings import BadSetting, mcp_protocol
+
+    try:
+        return mcp_protocol(value if isinstance(value, str) else repr(value))
+    except BadSetting as exc:
+        raise UsageError(f"{where}: 'protocol' {value!r}: {exc}") from None
+
+
 def is_sse_url(url: str) -> bool:
     """Whether ``url`` names a legacy SSE endpoint: its path ends in ``/sse`` (the path the
     SDK's ``sse_client`` servers and ``server-everything`` serve it at)."""
@@ -245,7 +262,7 @@ def config_specs(path: str | Path, taken: set[str]) -> list[McpServerSpec]:
                 f"{where}: server names must be unique and use letters, digits, '_' or '-'"
             )
         taken.add(name)
-        times = _time_fields(entry, where)
+        times = {**_time_fields(entry, where), "protocol": _protocol_field(entry, where)}
         kind = entry.get("type", entry.get("transport"))
         if kind is not None and kind not in _TRANSPORT_TYPES:
             raise UsageError(
@@ -298,6 +315,7 @@ def server_specs(
     roots: Iterable[str | Path] = (),
     elicit_file: str | Path | None = None,
     log_level: str | None = None,
+    protocol: str | None = None,
 ) -> list[McpServerSpec]:
     """All specs from the CLI options, in the order config files, ``--mcp``, ``--mcp-url``.
 
@@ -308,7 +326,9 @@ def server_specs(
     working directory). ``elicit_file`` (``--elicit FILE``): the answers to elicitation
     requests (see :mod:`playground.sources.mcp_client`); without it every request is declined.
     ``log_level`` (``--mcp-log-level``): sent as ``logging/setLevel`` to each server that
-    offers logging, right after ``initialize``.
+    offers logging, right after ``initialize``. ``protocol`` (``--mcp-protocol``):
+    ``handshake`` or ``auto`` (any case), for every server; a config entry's ``"protocol"`` is
+    used where the option is not given.
 
     ``only`` (``--mcp-server NAME``, repeatable) keeps the config entries with those names;
     a name that matches nothing raises :class:`UsageError` listing the names there are, and
@@ -355,15 +375,30 @@ def server_specs(
     answers = str(elicit_file or "")
     if log_level is not None and log_level not in LOG_LEVELS:
         raise UsageError(f"--mcp-log-level {log_level!r}: one of {', '.join(LOG_LEVELS)}")
+    era = _protocol_option(protocol)
     return [
         dataclasses.replace(
             with_times(s, timeout_ms, max_total_ms, tool_timeouts),
             roots=folders,
             elicit_file=answers,
             log_level=log_level or "",
+            protocol=era or s.protocol,
         )
         for s in specs
     ]
+
+
+def _protocol_option(protocol: str | None) -> str:
+    """``--mcp-protocol``'s value made ``handshake`` / ``auto`` (``""`` when not given).
+    Raises :class:`UsageError` for another word."""
+    if protocol is None:
+        return ""
+    from playground.core.settings import BadSetting, mcp_protocol
+
+    try:
+        return mcp_protocol(protocol)
+    except BadSetting as exc:
+        raise UsageError(f"--mcp-protocol {protocol!r}: {exc}") from None
 
 
 def parse_tool_timeout(raw: str) -> tuple[str, float]:

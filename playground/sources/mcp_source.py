@@ -416,7 +416,7 @@ class McpSource:
                 session = await self._open(stack)
                 with anyio.fail_after(self.connect_timeout_s):
                     self._stage = "initialize"
-                    await _negotiate(session)
+                    await _negotiate(session, self.spec.protocol)
                     self.protocol_version = str(session.protocol_version or "")
                     modern = self.protocol_version in _modern_versions()
                     if self.spec.log_level and not modern and _offers_logging(session):
@@ -1181,16 +1181,17 @@ def _modern_versions() -> tuple[str, ...]:
     return tuple(MODERN_PROTOCOL_VERSIONS)
 
 
-async def _negotiate(session: Any) -> None:
-    """The protocol era (issue 21, item 4): the ``initialize`` handshake, or with
-    ``PLAYGROUND_MCP_PROTOCOL=auto`` first ``server/discover`` (``ClientSession.discover``:
-    the 2026-07-28 stateless era, no handshake), falling back to ``initialize`` when the
-    server answers it with an error (a 2025 server)."""
+async def _negotiate(session: Any, protocol: str = "") -> None:
+    """The protocol era (issue 21, item 4): the ``initialize`` handshake, or with ``protocol``
+    ``auto`` (``--mcp-protocol``, a config entry's ``"protocol"``; ``""``: the setting
+    ``PLAYGROUND_MCP_PROTOCOL``) first ``server/discover`` (``ClientSession.discover``: the
+    2026-07-28 stateless era, no handshake), falling back to ``initialize`` when the server
+    answers it with an error (a 2025 server)."""
     from mcp import MCPError
 
     from playground.core.settings import setting
 
-    if setting("PLAYGROUND_MCP_PROTOCOL", "handshake") == "auto":
+    if (protocol or setting("PLAYGROUND_MCP_PROTOCOL", "handshake")) == "auto":
         try:
             await session.discover()
             return

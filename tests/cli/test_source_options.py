@@ -24,6 +24,7 @@ CLI = Path(__file__).resolve().parents[2] / "playground" / "cli"
 
 _SOURCES = (
     "--elicit --in-process --mcp --mcp-config --mcp-header --mcp-log-level --mcp-max-total "
+    "--mcp-protocol "
     "--mcp-server --mcp-timeout --mcp-tool-timeout --mcp-url --root --tools"
 )
 _SERVERS = "--mcp --mcp-config --mcp-header --mcp-server --mcp-url"

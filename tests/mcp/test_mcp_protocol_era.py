@@ -6,7 +6,9 @@ when the server speaks it — the negotiated version in ``list`` and in records.
 
 from __future__ import annotations
 
+import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -95,3 +97,33 @@ def test_check_notes_a_tool_list_change_naming_the_server_and_the_tools(tmp_path
         "note: mcp:protocol-lab sent notifications/tools/list_changed; its tools were listed "
         "again: added extra"
     ) in done.stderr.splitlines()
+
+
+def test_the_mcp_protocol_option_and_a_config_entry_choose_the_era(tmp_path) -> None:
+    line = stdio_line(PROTOCOL_SERVER)
+    # the option wins over the setting
+    modern = cli("list", "--mcp", line, "--mcp-protocol", "auto", protocol="handshake")
+    assert "mcp:protocol-lab: MCP protocol 2026-07-28 over stdio" in modern.stderr + modern.stdout
+    legacy = cli("list", "--mcp", line, "--mcp-protocol", "HANDSHAKE", protocol="auto")
+    assert "MCP protocol 2025-11-25 over stdio" in legacy.stderr + legacy.stdout
+    # an mcpServers entry's "protocol"
+    command, *args = shlex.split(line)
+    config = tmp_path / "servers.json"
+    config.write_text(
+        json.dumps({"mcpServers": {"lab": {"command": command, "args": args, "protocol": "auto"}}}),
+        encoding="utf-8",
+    )
+    by_config = cli("list", "--mcp-config", str(config), protocol="handshake")
+    assert "mcp:lab: MCP protocol 2026-07-28 over stdio" in by_config.stderr + by_config.stdout
+
+
+def test_a_bad_protocol_option_or_entry_is_one_line_and_exit_2(tmp_path) -> None:
+    done = cli("list", "--mcp", stdio_line(PROTOCOL_SERVER), "--mcp-protocol", "v3", protocol="")
+    assert (done.returncode, done.stderr.strip()) == (
+        2,
+        "error: --mcp-protocol 'v3': expected handshake or auto",
+    )
+    config = tmp_path / "servers.json"
+    config.write_text('{"mcpServers": {"lab": {"command": "x", "protocol": 7}}}', encoding="utf-8")
+    entry = cli("list", "--mcp-config", str(config), protocol="")
+    assert entry.returncode == 2 and "'protocol' 7: expected handshake or auto" in entry.stderr
