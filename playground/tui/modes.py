@@ -97,6 +97,10 @@ class ModeTabs(TabbedContent):
         self._views: dict[str, Widget] = {}
         self._building = asyncio.Lock()
 
+    def on_mount(self) -> None:
+        # the MCP tab shows once MCP servers are loaded (tui/mcp_hooks.py: show_tab)
+        self.hide_tab("mcp-tab")
+
     @property
     def call_view(self) -> CallView:
         """The Call view (composed with the app)."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+from textual.widgets import TabbedContent
+
 from playground.sources.mcp_config import server_specs
 from playground.tui.app import PlaygroundApp
 from playground.tui.elicit_form import ElicitScreen
@@ -30,6 +32,8 @@ async def test_the_mcp_view_elicitation_form_and_sampling_step(tmp_path) -> None
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert app.pg is not None
+        # the MCP tab's label shows once servers are loaded (hidden in a TUI without them)
+        assert app.query_one("#modes", TabbedContent).get_tab("mcp-tab").display is True
         await open_mcp_view(app)
         await settle(app, pilot)
         view = app.query_one(McpView)
