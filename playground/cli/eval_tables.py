@@ -15,10 +15,7 @@ def _pct(value: float | None) -> str:
 def rates_table(m: Any, comparison: Any) -> Any:
     """The rates table of metrics ``m``: rate and count, or base, compare and Δ beside
     ``comparison``'s other run (a Rich ``Table``)."""
-    from rich import box
-    from rich.table import Table
-
-    rates = Table(title="rates", box=box.SIMPLE_HEAD, title_justify="left")
+    rates = eval_table("rates")
     rates.add_column("metric")
     names = {
         "selection_rate": "selection rate",
@@ -61,8 +58,6 @@ def print_tables(
     """The rates, per-tool, confusion and failing-question tables of ``reports``.
     ``streamed_failures``: the run's failing questions were printed as judged (how many): the
     title line was printed first and the failing questions are not listed again."""
-    from rich import box
-    from rich.table import Table
     from rich.text import Text
 
     from playground.cli.render import console as make_console
@@ -78,112 +73,127 @@ def print_tables(
         console.print(Text(counts, style="bold"))
 
     console.print(rates_table(m, comparison))
-
     for report in reports:
         suffix = f" ({report.label})" if comparison else ""
-        scores = [sc for sc in report.metrics.per_tool.values() if sc.tp or sc.fp or sc.fn]
-        idle = len(report.metrics.per_tool) - len(scores)
-        per_tool = Table(
-            title=f"per tool{suffix}",
-            box=box.SIMPLE_HEAD,
-            title_justify="left",
-            caption=f"{idle} loaded tool(s) neither expected nor chosen" if idle else None,
-        )
-        for col in ("tool", "precision", "recall", "tp", "fp", "fn"):
-            per_tool.add_column(col, justify="left" if col == "tool" else "right")
-        for score in scores:
-            per_tool.add_row(
-                score.tool,
-                _pct(score.precision),
-                _pct(score.recall),
-                str(score.tp),
-                str(score.fp),
-                str(score.fn),
-            )
-        console.print(per_tool)
-
-        matrix = report.metrics.confusion
-        used = {r for r, row in matrix.items() if row} | {c for row in matrix.values() for c in row}
-        labels = [label for label in report.metrics.labels if label in used]
-        confusion = Table(
-            title=f"confusion: expected (rows) × chosen first (columns, numbered as the rows){suffix}",
-            box=box.SIMPLE_HEAD,
-            title_justify="left",
-        )
-        confusion.add_column("expected")
-        for i, _label in enumerate(labels, start=1):
-            confusion.add_column(f"[{i}]", justify="right")
-        for i, row_label in enumerate(labels, start=1):
-            row = matrix.get(row_label, {})
-            cells = []
-            for col in labels:
-                n = row.get(col, 0)
-                style = "green" if col == row_label and n else ("red" if n else "dim")
-                cells.append(Text(str(n) if n else "·", style=style))
-            confusion.add_row(f"[{i}] {row_label}", *cells)
-        console.print(confusion)
-
-        failures = report.failures
+        console.print(per_tool_table(report.metrics, suffix))
+        console.print(confusion_table(report.metrics, suffix))
         if streamed_failures:
             console.print(Text(f"failing questions: {streamed_failures} (listed above)"))
-        if failures:
-            table = Table(
-                title=f"failing questions{suffix}: {len(failures)}",
-                box=box.SIMPLE_HEAD,
-                title_justify="left",
-            )
-            table.add_column("line", justify="right", style="dim")
-            table.add_column("question", ratio=2, overflow="fold")
-            table.add_column("expected")
-            table.add_column("chosen")
-            table.add_column("why", ratio=2, overflow="fold")
-            for r in failures:
-                table.add_row(
-                    str(r.case.line),
-                    r.case.question,
-                    r.case.expect_tool or "(none)",
-                    r.choice,
-                    r.reason(),
-                )
-            console.print(table)
+        if report.failures:
+            console.print(failures_table(report.failures, suffix))
         for warning in report.warnings:
             console.print(Text(f"warning: {warning}", style="yellow"))
-
     if comparison:
         if comparison.flips:
-            flips = Table(
-                title=f"flipped cases: {len(comparison.flips)}",
-                box=box.SIMPLE_HEAD,
-                title_justify="left",
-            )
-            flips.add_column("line", justify="right", style="dim")
-            flips.add_column("question", ratio=2, overflow="fold")
-            flips.add_column("expected")
-            flips.add_column("base")
-            flips.add_column("compare")
-            flips.add_column("flip")
-            for f in comparison.flips:
-                style = "red" if f.direction == "pass->fail" else "green"
-                flips.add_row(
-                    str(f.case.line),
-                    f.case.question,
-                    f.case.expect_tool or "(none)",
-                    f.before,
-                    f.after,
-                    Text(f.direction, style=style),
-                )
-            console.print(flips)
+            console.print(flips_table(comparison.flips))
         else:
             console.print(Text("no case flipped between the two versions", style="dim"))
-
     if base.problems:
-        problems = Table(title="malformed case lines", box=box.SIMPLE_HEAD, title_justify="left")
-        problems.add_column("line", justify="right")
-        problems.add_column("problem", overflow="fold")
-        for p in base.problems:
-            problems.add_row(str(p.line), p.message)
-        console.print(problems)
+        console.print(problems_table(base.problems))
     summary = f"{m.passed} passed, {m.total - m.passed} failed"
     if m.errors or m.skipped:
         summary += f" ({m.errors} router errors, {m.skipped} skipped)"
     console.print(Text(summary, style="green" if m.passed == m.total else "bold"))
+
+
+def eval_table(title: str, caption: str | None = None) -> Any:
+    """A Rich ``Table`` in the eval tables' style (simple head, title on the left)."""
+    from rich import box
+    from rich.table import Table
+
+    return Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", caption=caption)
+
+
+def per_tool_table(metrics: Any, suffix: str) -> Any:
+    """Precision, recall, tp, fp and fn of each tool expected or chosen; a caption counts the
+    loaded tools that were neither."""
+    scores = [sc for sc in metrics.per_tool.values() if sc.tp or sc.fp or sc.fn]
+    idle = len(metrics.per_tool) - len(scores)
+    table = eval_table(
+        f"per tool{suffix}", f"{idle} loaded tool(s) neither expected nor chosen" if idle else None
+    )
+    for col in ("tool", "precision", "recall", "tp", "fp", "fn"):
+        table.add_column(col, justify="left" if col == "tool" else "right")
+    for score in scores:
+        table.add_row(
+            score.tool,
+            _pct(score.precision),
+            _pct(score.recall),
+            str(score.tp),
+            str(score.fp),
+            str(score.fn),
+        )
+    return table
+
+
+def confusion_table(metrics: Any, suffix: str) -> Any:
+    """Expected (rows) × chosen first (columns, numbered as the rows), over the labels used."""
+    from rich.text import Text
+
+    matrix = metrics.confusion
+    used = {r for r, row in matrix.items() if row} | {c for row in matrix.values() for c in row}
+    labels = [label for label in metrics.labels if label in used]
+    table = eval_table(
+        f"confusion: expected (rows) × chosen first (columns, numbered as the rows){suffix}"
+    )
+    table.add_column("expected")
+    for i, _label in enumerate(labels, start=1):
+        table.add_column(f"[{i}]", justify="right")
+    for i, row_label in enumerate(labels, start=1):
+        row = matrix.get(row_label, {})
+        cells = []
+        for col in labels:
+            n = row.get(col, 0)
+            style = "green" if col == row_label and n else ("red" if n else "dim")
+            cells.append(Text(str(n) if n else "·", style=style))
+        table.add_row(f"[{i}] {row_label}", *cells)
+    return table
+
+
+def failures_table(failures: list[Any], suffix: str) -> Any:
+    """One row per failing question: its line, the question, expected, chosen and why."""
+    table = eval_table(f"failing questions{suffix}: {len(failures)}")
+    table.add_column("line", justify="right", style="dim")
+    table.add_column("question", ratio=2, overflow="fold")
+    table.add_column("expected")
+    table.add_column("chosen")
+    table.add_column("why", ratio=2, overflow="fold")
+    for r in failures:
+        table.add_row(
+            str(r.case.line), r.case.question, r.case.expect_tool or "(none)", r.choice, r.reason()
+        )
+    return table
+
+
+def flips_table(flips: list[Any]) -> Any:
+    """The cases that flipped between the two versions of ``--compare`` (pass→fail in red)."""
+    from rich.text import Text
+
+    table = eval_table(f"flipped cases: {len(flips)}")
+    table.add_column("line", justify="right", style="dim")
+    table.add_column("question", ratio=2, overflow="fold")
+    table.add_column("expected")
+    table.add_column("base")
+    table.add_column("compare")
+    table.add_column("flip")
+    for f in flips:
+        style = "red" if f.direction == "pass->fail" else "green"
+        table.add_row(
+            str(f.case.line),
+            f.case.question,
+            f.case.expect_tool or "(none)",
+            f.before,
+            f.after,
+            Text(f.direction, style=style),
+        )
+    return table
+
+
+def problems_table(problems: list[Any]) -> Any:
+    """The malformed case lines: line and problem."""
+    table = eval_table("malformed case lines")
+    table.add_column("line", justify="right")
+    table.add_column("problem", overflow="fold")
+    for p in problems:
+        table.add_row(str(p.line), p.message)
+    return table

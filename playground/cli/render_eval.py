@@ -31,12 +31,9 @@ def side_by_side_tables(
     reports: list[Any], rows: list[RouterRow], disagreements: list[Disagreement]
 ) -> None:
     """Print the comparison to stdout (:func:`playground.cli.render.console`)."""
-    from rich import box
-    from rich.table import Table
     from rich.text import Text
 
     from playground.cli.render import console as make_console
-    from playground.core.untrusted import shown as visible
 
     console = make_console()
     base = reports[0]
@@ -52,16 +49,35 @@ def side_by_side_tables(
             style="bold",
         )
     )
-    table = Table(
-        title="routers side by side",
-        box=box.SIMPLE_HEAD,
-        title_justify="left",
-        caption="sel. = selection rate, false = false-selection rate, asked = asked rate, "
+    console.print(routers_table(rows))
+    for row in rows:
+        if row.repeat_note:
+            console.print(Text(f"{row.label}: {row.repeat_note}", style="dim"))
+        if row.errors:
+            console.print(Text(f"{row.label}: {row.errors} router error(s)", style="yellow"))
+        if row.flaky:
+            console.print(flaky_table(row))
+        elif row.repeat > 1:
+            console.print(Text(f"{row.label}: every question made the same call on every run"))
+    if len(rows) > 1:
+        if disagreements:
+            console.print(disagreements_table(rows, disagreements))
+        else:
+            console.print(Text("the routers agree on every question", style="dim"))
+
+
+def routers_table(rows: list[RouterRow]) -> Any:
+    """One row per router: its rates, latency, tokens, cost and consistency."""
+    from playground.cli.eval_tables import eval_table
+
+    table = eval_table(
+        "routers side by side",
+        "sel. = selection rate, false = false-selection rate, asked = asked rate, "
         "args = right tool with the expected arguments (end to end), p50/p95 = latency, "
         "tok = tokens the provider counted, cost = from the price file (blank: no price), "
         "same = share of runs per question that made the same call",
-        caption_justify="left",
     )
+    table.caption_justify = "left"
     columns = (
         "router", "model", "runs", "sel.", "false", "asked", "args",
         "p50", "p95", "tok in", "tok out", "cost", "same",
@@ -91,50 +107,42 @@ def side_by_side_tables(
             _cost(row.cost_usd),
             _pct(row.consistency) if row.repeat > 1 or row.repeat_note else "",
         )
-    console.print(table)
-    for row in rows:
-        if row.repeat_note:
-            console.print(Text(f"{row.label}: {row.repeat_note}", style="dim"))
-        if row.errors:
-            console.print(Text(f"{row.label}: {row.errors} router error(s)", style="yellow"))
-        if row.flaky:
-            flaky = Table(
-                title=f"flaky questions ({row.label}): {len(row.flaky)}",
-                box=box.SIMPLE_HEAD,
-                title_justify="left",
-            )
-            flaky.add_column("line", justify="right", style="dim")
-            flaky.add_column("question", ratio=2, overflow="fold")
-            flaky.add_column("same", justify="right")
-            flaky.add_column("answers", ratio=2, overflow="fold")
-            for item in row.flaky:
-                answers = "; ".join(f"{n}× {a}" for a, n in item.answers.items())
-                flaky.add_row(
-                    str(item.line), visible(item.question), f"{item.same}/{item.runs}", answers
-                )
-            console.print(flaky)
-        elif row.repeat > 1:
-            console.print(Text(f"{row.label}: every question made the same call on every run"))
-    if len(rows) > 1:
-        if disagreements:
-            table = Table(
-                title=f"questions the routers disagree on: {len(disagreements)}",
-                box=box.SIMPLE_HEAD,
-                title_justify="left",
-            )
-            table.add_column("line", justify="right", style="dim")
-            table.add_column("question", ratio=2, overflow="fold")
-            table.add_column("expected")
-            labels = [row.label for row in rows]
-            for label in labels:
-                table.add_column(label, overflow="fold")
-            for disagreement in disagreements:
-                table.add_row(
-                    str(disagreement.line),
-                    visible(disagreement.question),
-                    disagreement.expected,
-                    *(disagreement.answers.get(label, "") for label in labels),
-                )
-            console.print(table)
-        else:
-            console.print(Text("the routers agree on every question", style="dim"))
+    return table
+
+
+def flaky_table(row: RouterRow) -> Any:
+    """The questions ``row``'s router answered differently across ``--repeat`` runs."""
+    from playground.cli.eval_tables import eval_table
+    from playground.core.untrusted import shown as visible
+
+    flaky = eval_table(f"flaky questions ({row.label}): {len(row.flaky)}")
+    flaky.add_column("line", justify="right", style="dim")
+    flaky.add_column("question", ratio=2, overflow="fold")
+    flaky.add_column("same", justify="right")
+    flaky.add_column("answers", ratio=2, overflow="fold")
+    for item in row.flaky:
+        answers = "; ".join(f"{n}× {a}" for a, n in item.answers.items())
+        flaky.add_row(str(item.line), visible(item.question), f"{item.same}/{item.runs}", answers)
+    return flaky
+
+
+def disagreements_table(rows: list[RouterRow], disagreements: list[Disagreement]) -> Any:
+    """The questions the routers answered differently: one column per router."""
+    from playground.cli.eval_tables import eval_table
+    from playground.core.untrusted import shown as visible
+
+    table = eval_table(f"questions the routers disagree on: {len(disagreements)}")
+    table.add_column("line", justify="right", style="dim")
+    table.add_column("question", ratio=2, overflow="fold")
+    table.add_column("expected")
+    labels = [row.label for row in rows]
+    for label in labels:
+        table.add_column(label, overflow="fold")
+    for disagreement in disagreements:
+        table.add_row(
+            str(disagreement.line),
+            visible(disagreement.question),
+            disagreement.expected,
+            *(disagreement.answers.get(label, "") for label in labels),
+        )
+    return table
