@@ -13,6 +13,7 @@ printed).
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -160,39 +161,17 @@ def ask(
     Prints each router move (table: the chosen tool, top scores and why), each call record and
     the reply; --format json prints the episode (docs/records.md).
     """
-    from playground.routing.factory import choose_router
     from playground.routing.synonyms import apply_synonyms
 
     with boundary():
-        if not question.strip():
-            fail("the question is empty")
+        _check_question(question)
         check_save_target(save, force)
         check_html_target(html, force=force)
-        from playground.core.canonical import JsonInputError, check_text
-
-        try:
-            check_text(question, "the question")
-        except JsonInputError as exc:
-            fail(str(exc))
         routers = list(router or [registry.DEFAULT_ROUTER])
         if save is not None and len(routers) > 1:
             fail("--save writes one episode: give one --router")
         # no key for a --router: exit 2 before loading anything (an MCP server, a worker)
-        choices = []
-        for value in routers:
-            name, own_model = split_router(value)
-            url = base_url if len(routers) == 1 or registry.get(name).needs_base_url else None
-            choices.append(
-                choose_router(
-                    name,
-                    own_model or model,
-                    mode,
-                    os.environ,
-                    dry_run=dry_run,
-                    base_url=url,
-                    api=api,
-                )
-            )
+        choices = _chosen_routers(routers, model, mode, base_url, api, dry_run)
         pg = sources.open(wire=not dry_run)
         stop_if_nothing_loaded(pg, "the question was not routed")
         from playground.routing.sampling import answer_sampling_with
@@ -202,9 +181,7 @@ def ask(
         for choice in choices:
             for text in choice.notes:
                 note(text)
-            apply_synonyms(
-                choice.router, tools_paths(sources.tools)
-            )  # synonyms.json beside the tools
+            apply_synonyms(choice.router, tools_paths(sources.tools))  # synonyms.json beside them
             pg.router = choice.router
             if dry_run:
                 _dry_run(pg, question, fmt)
@@ -222,43 +199,84 @@ def ask(
         if dry_run:
             finish(pg)
             return
-        from playground.batch.html_report import episode_page, episode_sections, render_page
-
-        save_html(  # one page: the episode, or each router's in turn
-            html,
-            lambda: (
-                episode_page(episodes[0][1])
-                if len(episodes) == 1
-                else render_page(
-                    f"ask: {question}",
-                    [s for _, d in episodes for s in episode_sections(d)],
-                    subtitle=", ".join(f"router {n}" for n, _ in episodes),
-                )
-            ),
-            force=force,
-        )
-        if len(episodes) == 1:
-            data = episodes[0][1]
-            if fmt is OutputFormat.table:
-                from playground.cli import render
-
-                render.console().print(_table_view(data))
-            else:
-                emit_json(data, fmt)
-        elif fmt is OutputFormat.table:
-            from rich.rule import Rule
-
-            from playground.cli import render
-
-            out = render.console()
-            for name, data in episodes:
-                out.print(Rule(f"router {name}", align="left"))
-                out.print(_table_view(data))
-        else:
-            emit_json(
-                {"question": question, "episodes": [{"router": n, **d} for n, d in episodes]}, fmt
-            )
+        save_html(html, functools.partial(_html_page, question, episodes), force=force)
+        _print_episodes(question, episodes, fmt)
     finish(pg)
+
+
+def _check_question(question: str) -> None:
+    """Fail (exit 2, one line) on an empty question or text no JSON can carry."""
+    from playground.core.canonical import JsonInputError, check_text
+
+    if not question.strip():
+        fail("the question is empty")
+    try:
+        check_text(question, "the question")
+    except JsonInputError as exc:
+        fail(str(exc))
+
+
+def _chosen_routers(
+    routers: list[str],
+    model: str | None,
+    mode: str | None,
+    base_url: str | None,
+    api: Any,
+    dry_run: bool,
+) -> list[Any]:
+    """The router choice of each ``--router`` value (``NAME`` or ``NAME:MODEL``); a router
+    without its key or URL fails here (exit 2), before anything is loaded."""
+    from playground.routing.factory import choose_router
+
+    choices = []
+    for value in routers:
+        name, own_model = split_router(value)
+        url = base_url if len(routers) == 1 or registry.get(name).needs_base_url else None
+        choices.append(
+            choose_router(
+                name, own_model or model, mode, os.environ, dry_run=dry_run, base_url=url, api=api
+            )
+        )
+    return choices
+
+
+def _html_page(question: str, episodes: list[tuple[str, dict[str, Any]]]) -> str:
+    """The ``--html`` page: the episode, or each router's in turn."""
+    from playground.batch.html_report import episode_page, episode_sections, render_page
+
+    if len(episodes) == 1:
+        return episode_page(episodes[0][1])
+    return render_page(
+        f"ask: {question}",
+        [s for _, d in episodes for s in episode_sections(d)],
+        subtitle=", ".join(f"router {n}" for n, _ in episodes),
+    )
+
+
+def _print_episodes(
+    question: str, episodes: list[tuple[str, dict[str, Any]]], fmt: OutputFormat
+) -> None:
+    """The episodes on stdout: a table view each (under a rule per router when several), or
+    the JSON (one episode, or ``{"question", "episodes": [{"router", ...}]}``)."""
+    from playground.cli import render
+
+    if len(episodes) == 1:
+        data = episodes[0][1]
+        if fmt is OutputFormat.table:
+            render.console().print(_table_view(data))
+        else:
+            emit_json(data, fmt)
+    elif fmt is OutputFormat.table:
+        from rich.rule import Rule
+
+        out = render.console()
+        for name, data in episodes:
+            out.print(Rule(f"router {name}", align="left"))
+            out.print(_table_view(data))
+    else:
+        emit_json(
+            {"question": question, "episodes": [{"router": n, **d} for n, d in episodes]}, fmt
+        )
 
 
 def _episode(

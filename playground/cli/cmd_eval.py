@@ -236,8 +236,7 @@ def eval_cases(
     """Judge a router's FIRST move on every question: selection rate, false-selection rate,
     wrong-tool rate, argument accuracy, per-tool precision/recall and a confusion matrix."""
     from playground.batch.compare import compare
-    from playground.batch.evalstream import check_case_path, iter_case_file
-    from playground.batch.evaluate import evaluate, no_case_judged, threshold_failures
+    from playground.batch.evaluate import no_case_judged, threshold_failures
 
     routers = list(router or [registry.DEFAULT_ROUTER])
     # jsonl streams: each result is written as it is judged
@@ -252,29 +251,16 @@ def eval_cases(
         check_html_target(html)
         if compare_with and len(routers) > 1:
             raise UsageError("--compare compares two versions of the tools on one --router")
-        from playground.batch.sidebyside import load_prices
-
-        price_file = prices if prices is not None else Path("prices.json")
-        price_table = load_prices(
-            price_file if prices is not None or price_file.is_file() else None
-        )
+        price_table = _price_table(prices)
         earlier = _read_resume(resume) if resume is not None else {}
-        check_case_path(cases)  # missing file: UsageError → exit 2 before loading tools
-        if next(iter(iter_case_file(cases)), None) is None:  # rates over no case: say so first
-            raise UsageError(
-                f'{cases}: no case to judge (write one JSON object a line: {{"question": ..., '
-                '"expect_tool": ... | null})'
-            )
+        _check_cases(cases)
         pg = sources.open(wire=False)
         other_pg = (
             open_workbench(compare_with, wire=False, in_process=sources.in_process)
             if compare_with
             else None
         )
-        for label, target in (("--tools", pg), ("--compare", other_pg)):
-            # Rates over a partly loaded tool set look plausible and are wrong: measure nothing.
-            if target is not None and (target.registry.problems or not target.registry.contracts):
-                fail(f"{label}: the tools did not load cleanly (see above); nothing was evaluated")
+        _require_clean_loads(pg, other_pg)
         chosen_routers = _make_routers(routers, model, mode, base_url, api)
         from playground.routing.synonyms import apply_synonyms
 
@@ -283,35 +269,18 @@ def eval_cases(
         runs = [(label, pg, chosen) for label, chosen in chosen_routers]
         if other_pg is not None:
             runs.append(("compare", other_pg, chosen_routers[0][1]))
-        reports = []
-        for index, (label, target, chosen) in enumerate(runs):
-            limit = rpm if rpm is not None else chosen.capabilities.default_rpm
-            bar, callback = _progress(f"eval {label}", _count_cases(cases) * repeat)
-            if sink is not None:
-                sink.start(str(cases), str(getattr(chosen, "name", "")), target.registry.names())
-            run = functools.partial(
-                evaluate,
-                target,
-                _Cases(cases, iter_case_file),
-                chosen,
-                progress=callback,
-                rpm=limit,
-                label=label,
-                # the page lists every case; the side-by-side table compares them
-                keep_results=not (stream or sink) or html is not None or side_by_side,
-                on_result=_echo_result(label) if stream else (sink.add if sink else None),
-                on_problem=_echo_problem(label) if stream and index == 0 else None,
-                jobs=jobs,
-                repeat=repeat,
-                resumed=earlier.get(label, []),
-            )
-            if bar is not None:
-                with bar:
-                    reports.append(run())
-            else:
-                reports.append(run())
-            if reports[-1].interrupted:
-                break
+        reports = _run_evaluations(
+            runs,
+            cases,
+            sink=sink,
+            stream=stream,
+            # the page lists every case; the side-by-side table compares them
+            keep_results=not (stream or sink) or html is not None or side_by_side,
+            rpm=rpm,
+            jobs=jobs,
+            repeat=repeat,
+            earlier=earlier,
+        )
         comparison = compare(reports[0], reports[1]) if len(reports) == 2 else None
         problems = reports[0].problems
         for problem in problems:
@@ -341,13 +310,100 @@ def eval_cases(
     if unjudged:
         error_line(unjudged[0])
         raise typer.Exit(int(ExitCode.USAGE))
+    finish(pg, _exit_code(misses, problems, comparison, other_pg))
+
+
+def _run_evaluations(
+    runs: list[tuple[str, Any, Any]],
+    cases: Path,
+    *,
+    sink: Any,
+    stream: bool,
+    keep_results: bool,
+    rpm: float | None,
+    jobs: int,
+    repeat: int,
+    earlier: dict[str, list[Any]],
+) -> list[Any]:
+    """Evaluate each ``(label, playground, router)`` of ``runs`` on ``cases`` in turn (with a
+    progress bar on a terminal), each result streamed (``stream``) or handed to ``sink``;
+    stops after a run that ctrl+c interrupted. Returns the reports."""
+    from playground.batch.evalstream import iter_case_file
+    from playground.batch.evaluate import evaluate
+
+    reports: list[Any] = []
+    for index, (label, target, chosen) in enumerate(runs):
+        limit = rpm if rpm is not None else chosen.capabilities.default_rpm
+        bar, callback = _progress(f"eval {label}", _count_cases(cases) * repeat)
+        if sink is not None:
+            sink.start(str(cases), str(getattr(chosen, "name", "")), target.registry.names())
+        run = functools.partial(
+            evaluate,
+            target,
+            _Cases(cases, iter_case_file),
+            chosen,
+            progress=callback,
+            rpm=limit,
+            label=label,
+            keep_results=keep_results,
+            on_result=_echo_result(label) if stream else (sink.add if sink else None),
+            on_problem=_echo_problem(label) if stream and index == 0 else None,
+            jobs=jobs,
+            repeat=repeat,
+            resumed=earlier.get(label, []),
+        )
+        if bar is not None:
+            with bar:
+                reports.append(run())
+        else:
+            reports.append(run())
+        if reports[-1].interrupted:
+            break
+    return reports
+
+
+def _exit_code(
+    misses: dict[str, list[str]], problems: list[Any], comparison: Any, other_pg: Any
+) -> ExitCode:
+    """Print each rate that missed its floor; the exit code: 1 for a miss or a malformed case
+    line, 2 when the ``--compare`` tools had load problems, else 0."""
     code = ExitCode.FAILED if any(misses.values()) or problems else ExitCode.OK
     for label, why in misses.items():
         for line in why:
             error_line(f"{label}: {line}" if comparison else line)
     if other_pg is not None and other_pg.registry.problems:
         code = ExitCode.USAGE
-    finish(pg, code)
+    return code
+
+
+def _price_table(prices: Path | None) -> Any:
+    """The price table of ``--prices FILE``, else of ./prices.json when it exists, else none
+    (:func:`playground.batch.sidebyside.load_prices`)."""
+    from playground.batch.sidebyside import load_prices
+
+    price_file = prices if prices is not None else Path("prices.json")
+    return load_prices(price_file if prices is not None or price_file.is_file() else None)
+
+
+def _check_cases(cases: Path) -> None:
+    """Raise :class:`UsageError` for a missing case file or one without a case, before any tool
+    is loaded (rates over no case: say so first)."""
+    from playground.batch.evalstream import check_case_path, iter_case_file
+
+    check_case_path(cases)
+    if next(iter(iter_case_file(cases)), None) is None:
+        raise UsageError(
+            f'{cases}: no case to judge (write one JSON object a line: {{"question": ..., '
+            '"expect_tool": ... | null})'
+        )
+
+
+def _require_clean_loads(pg: Any, other_pg: Any) -> None:
+    """Fail (exit 2) when the tools (or the ``--compare`` tools) did not load cleanly: rates
+    over a partly loaded tool set look plausible and are wrong, so nothing is measured."""
+    for label, target in (("--tools", pg), ("--compare", other_pg)):
+        if target is not None and (target.registry.problems or not target.registry.contracts):
+            fail(f"{label}: the tools did not load cleanly (see above); nothing was evaluated")
 
 
 def _read_resume(path: Path) -> dict[str, list[Any]]:

@@ -347,20 +347,11 @@ def rerun(
     --mcp-header again). Prints the fields that changed, where the calls ran when that
     changed, and any changed declaration; exit 0 either way.
     """
-    import os
-
     from playground.batch.replay import mcp_specs_for, ran_on
     from playground.batch.replay import rerun as run_again
-    from playground.history.runs import mcp_sources, record_run, source_text
 
     with boundary():
-        if router is not None:
-            from playground.routing import registry as router_registry
-
-            if router not in router_registry.names():
-                raise UsageError(
-                    f"unknown router {router!r}; use one of {', '.join(router_registry.names())}"
-                )
+        _check_router(router)
         store = _store(history)
         entry = _entry(store, entry_id)
         paths = _tools_for(entry, sources.tools)
@@ -374,42 +365,11 @@ def rerun(
             note_line(text)
         pg = open_workbench(paths, in_process=sources.in_process, mcp=specs)
         stop_if_nothing_loaded(pg, f"#{entry.id} was not rerun")
-        chosen = None
-        if entry.type == "episode" and entry.question is not None:
-            from playground.routing import registry as router_registry
-            from playground.routing.factory import choose_router
-
-            name = router or (
-                entry.router
-                if entry.router in router_registry.names()
-                else router_registry.DEFAULT_ROUTER
-            )
-            choice = choose_router(name, None, None, os.environ)
-            for text in choice.notes:
-                note_line(text)
-            chosen = choice.router
+        chosen = _rerun_router(entry, router)
         result = run_again(pg, entry.type, entry.data, entry.hashes, chosen)
-        servers = (
-            [  # the names the servers gave once connected (serverInfo.name)
-                f"MCP server {s.label[4:]}"
-                for s in pg.registry.sources
-                if s.label.startswith("mcp:")
-            ]
-            or [f"MCP server {s.name}" for s in specs]
-        )
         new_id = None
         if not no_history:
-            module_paths = paths or ([] if specs else [Path("tools")])
-            new_id = record_run(
-                store,
-                pg.registry,
-                entry.type,
-                result.new,
-                source=os.pathsep.join(p for p in (source_text(module_paths), *servers) if p),
-                origin="rerun",
-                rerun_of=entry.id,
-                mcp=mcp_sources(pg.registry.sources),
-            )
+            new_id = _record_rerun(store, pg, entry, result.new, paths, specs)
         data = {
             "entry": entry.id,
             "new_entry": new_id,
@@ -427,6 +387,67 @@ def rerun(
         else:
             emit_json(data, fmt)
     finish(pg)
+
+
+def _check_router(router: str | None) -> None:
+    """Raise :class:`UsageError` naming the routers when ``--router`` names none of them."""
+    if router is None:
+        return
+    from playground.routing import registry as router_registry
+
+    if router not in router_registry.names():
+        raise UsageError(
+            f"unknown router {router!r}; use one of {', '.join(router_registry.names())}"
+        )
+
+
+def _rerun_router(entry: Any, router: str | None) -> Any:
+    """The router an episode is run again with (``--router``, else the one it ran with when
+    it is still known, else the default); ``None`` for a call."""
+    if entry.type != "episode" or entry.question is None:
+        return None
+    import os
+
+    from playground.routing import registry as router_registry
+    from playground.routing.factory import choose_router
+
+    name = router or (
+        entry.router if entry.router in router_registry.names() else router_registry.DEFAULT_ROUTER
+    )
+    choice = choose_router(name, None, None, os.environ)
+    for text in choice.notes:
+        note_line(text)
+    return choice.router
+
+
+def _record_rerun(
+    store: Any,
+    pg: Any,
+    entry: Any,
+    new: dict[str, Any],
+    paths: list[Path] | None,
+    specs: list[Any],
+) -> int | None:
+    """Record the rerun in the history (``origin`` rerun, ``rerun_of`` the entry) with where it
+    ran: its tool modules and the servers by the names they gave once connected."""
+    import os
+
+    from playground.history.runs import mcp_sources, record_run, source_text
+
+    servers = [
+        f"MCP server {s.label[4:]}" for s in pg.registry.sources if s.label.startswith("mcp:")
+    ] or [f"MCP server {s.name}" for s in specs]
+    module_paths = paths or ([] if specs else [Path("tools")])
+    return record_run(
+        store,
+        pg.registry,
+        entry.type,
+        new,
+        source=os.pathsep.join(p for p in (source_text(module_paths), *servers) if p),
+        origin="rerun",
+        rerun_of=entry.id,
+        mcp=mcp_sources(pg.registry.sources),
+    )
 
 
 def _print_comparison(old_id: int, new_id: int | None, result: Any, ran_on: list[str]) -> None:
