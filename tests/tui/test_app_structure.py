@@ -109,11 +109,9 @@ async def test_views_built_later_follow_the_apps_router_and_workbench():
 async def test_the_mcp_tab_is_hidden_without_mcp_servers() -> None:
     from textual.widgets import TabbedContent
 
-    from playground.tui.app import PlaygroundApp
-
-    app = PlaygroundApp(tools=["tools"], in_process=True, no_history=True)
-    async with app.run_test(size=(160, 48)) as pilot:
-        await pilot.pause()
+    app = PlaygroundApp(tools=[str(TOOLS / "shop.py")], in_process=True, no_history=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
         tabs = app.query_one("#modes", TabbedContent)
         assert tabs.get_tab("mcp-tab").display is False
         assert tabs.get_tab("mcp-log-tab").display is True
