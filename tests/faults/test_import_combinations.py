@@ -94,7 +94,10 @@ def test_ctrl_c_while_loading_exits_130_at_once_and_runs_nothing(faults):
     proc.send_signal(signal.SIGINT)
     sent = time.monotonic()
     _, err = proc.communicate(timeout=30)
-    assert time.monotonic() - sent < 1.0
+    # at once: the loading was not waited for (each hanging import has a 1 s limit, and none is
+    # reported), with room for a loaded machine in the bound
+    assert time.monotonic() - sent < 3.0
+    assert "did not finish within" not in err
     assert proc.returncode == 130
     assert err.strip().splitlines()[-1] == "error: interrupted"
     assert not (faults.parent / "ping.mark").exists()

@@ -139,7 +139,8 @@ def test_ctrl_c_during_a_body_answers_at_once_and_keeps_the_record_as_cancelled(
     proc.send_signal(signal.SIGINT)
     sent = time.monotonic()
     _, err = proc.communicate(timeout=30)
-    assert time.monotonic() - sent < 1.0
+    # at once: far short of the body's 25 s sleep (a bound with room for a loaded machine)
+    assert time.monotonic() - sent < 10.0
     assert proc.returncode == 130
     assert err.strip().splitlines()[-1] == "error: interrupted"
     assert wait_until(lambda: not marked(marker), 5.0), marked(marker)

@@ -37,7 +37,10 @@ def provider(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProviderServe
 @pytest.fixture(scope="module")
 def lab() -> Iterator[tuple[Gate, McpSource]]:
     registry = Registry()
-    sources, _ = add_mcp_servers(registry, server_specs(commands=[stdio_line(PROTOCOL_SERVER)]))
+    # a generous limit: a router's SDK is imported during the first sampling request, which takes
+    # seconds on a loaded machine; these tests are about what is answered, not how fast
+    specs = server_specs(commands=[stdio_line(PROTOCOL_SERVER)], timeout_ms=60_000)
+    sources, _ = add_mcp_servers(registry, specs)
     assert registry.problems == []
     yield Gate(registry), sources[0]
     sources[0].close()

@@ -128,7 +128,9 @@ def test_the_cli_polls_a_task_and_ctrl_c_cancels_it_with_tasks_cancel(tmp_path: 
         preexec_fn=sigint_as_in_a_terminal,
     )  # fmt: skip
     try:
-        wait_for(lambda: any(e.get("method") == "tasks/get" for e in read_log(log)), 30)
+        # polls are sequential: once the server logs a second tasks/get, the client holds the
+        # first one's reply (the status with its message)
+        wait_for(lambda: sum(e.get("method") == "tasks/get" for e in read_log(log)) >= 2, 30)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=20)
     finally:
