@@ -18,17 +18,14 @@ is a note). Every other failure raises :class:`~playground.errors.RouterError` w
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from playground.core.wire import anthropic_block, anthropic_declaration
 from playground.errors import RouterError, UsageError
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, Turn
-from playground.routing.openai_api import in_call_order, provider_message, refused, send
 from playground.routing.registry import RouterSettings, RouterSpec
-from playground.routing.retry import Retryable, retry_after_seconds
+from playground.routing.sdk_router import SdkErrors, SdkRouter, in_call_order
 
 if TYPE_CHECKING:
     import httpx2
@@ -110,34 +107,21 @@ def build_messages(conversation: list[Turn]) -> list[dict[str, Any]]:
     return messages
 
 
-def sdk_failure(exc: Exception) -> Exception:
-    """An ``anthropic`` SDK exception as :class:`Retryable` (429, 529, 5xx, connection,
-    timeout) or :class:`RouterError` (one line); another exception is returned as it is."""
+def anthropic_errors() -> SdkErrors:
+    """The ``anthropic`` SDK's exception classes (its 529 overloaded is retried as a 5xx)."""
     import anthropic
 
-    if isinstance(exc, anthropic.APIStatusError):
-        status = exc.status_code
-        message = provider_message(exc.body, exc.message)
-        line = f"Anthropic API error {status}: {message}"
-        if status == 429 or status >= 500:
-            return Retryable(status, line, retry_after_seconds(exc.response.headers))
-        if status in (401, 403):
-            return RouterError(f"{line} (check ANTHROPIC_API_KEY)")
-        if status == 404:
-            return RouterError(f"{line} (is the model name right? choose another with --model)")
-        return RouterError(line)
-    if isinstance(exc, anthropic.APITimeoutError):
-        return Retryable(0, "Anthropic did not answer in time (timeout)")
-    if isinstance(exc, anthropic.APIConnectionError):
-        if refused(exc):
-            return RouterError("cannot reach Anthropic: connection refused (is it running?)")
-        return Retryable(0, f"cannot reach Anthropic: {exc}")
-    if isinstance(exc, anthropic.AnthropicError):
-        return RouterError(f"Anthropic client error: {exc}")
-    return exc
+    return SdkErrors(
+        status=anthropic.APIStatusError,
+        timeout=anthropic.APITimeoutError,
+        connection=anthropic.APIConnectionError,
+        base=anthropic.AnthropicError,
+        provider="Anthropic",
+        key_hint="check ANTHROPIC_API_KEY",
+    )
 
 
-class AnthropicRouter:
+class AnthropicRouter(SdkRouter):
     """A router backed by a Claude model (Messages API).
 
     ``model``, ``mode`` (one of :data:`MODES`), ``api_key`` (else none: :meth:`next_move`
@@ -146,6 +130,9 @@ class AnthropicRouter:
     """
 
     name = "anthropic"
+    provider_title = "Anthropic"
+    modes = MODES
+    no_key_hint = NO_KEY_HINT
     capabilities = RouterCapabilities(
         parallel_calls=True,
         dry_run=True,
@@ -166,34 +153,18 @@ class AnthropicRouter:
         timeout_s: float = DEFAULT_TIMEOUT_S,
         sleep: Callable[[float], None] | None = None,
     ) -> None:
-        mode_upper = str(mode).upper()
-        if mode_upper not in MODES:
-            raise UsageError(
-                f"unknown Anthropic function-calling mode {mode!r}; use one of {', '.join(MODES)}"
-            )
-        self.model, self.mode = model, mode_upper
-        self.api_key = (api_key or "").strip() or None
-        self.base_url = base_url
-        self.http_client = http_client
+        super().__init__(model, mode, api_key, base_url, http_client, timeout_s, sleep)
         self.max_tokens = max_tokens
-        self.timeout_s = timeout_s
-        self.sleep = sleep or time.sleep
-        self._sdk_client: Anthropic | None = None
-        self._client_lock = threading.Lock()
 
-    def _client(self, api_key: str, http_client: httpx2.Client | None) -> Anthropic:
+    def sdk_class(self) -> type[Anthropic]:
+        """``anthropic.Anthropic``."""
         from anthropic import Anthropic
 
-        try:
-            return Anthropic(
-                api_key=api_key,
-                base_url=self.base_url or None,
-                http_client=http_client,
-                max_retries=0,
-                timeout=self.timeout_s,
-            )
-        except Exception as exc:
-            raise RouterError(f"cannot set up the Anthropic client: {exc}") from None
+        return Anthropic
+
+    def sdk_errors(self) -> SdkErrors:
+        """The ``anthropic`` SDK's exceptions."""
+        return anthropic_errors()
 
     def request_body(
         self, conversation: list[Turn], declarations: list[dict[str, Any]]
@@ -213,49 +184,14 @@ class AnthropicRouter:
             body["tool_choice"] = {"type": TOOL_CHOICE[self.mode]}
         return body
 
-    def next_move(self, conversation: list[Turn], declarations: list[dict[str, Any]]) -> Move:
-        """Ask Claude for the next move (see :meth:`playground.routing.base.Router.next_move`).
+    def create(self, client: Anthropic, body: dict[str, Any]) -> Any:
+        """``client.messages.create``."""
+        return client.messages.create(**body)
 
-        Returns ``Move(calls, text, raw=<content blocks>, usage, notes)``. Raises
-        :class:`RouterError`: no key, an HTTP error (after retries for 429 / 529 / 5xx), a
-        network error.
-        """
-        if not self.api_key:
-            raise RouterError(NO_KEY_HINT)
-        with self._client_lock:  # built once: its connection pool serves every request
-            if self._sdk_client is None:
-                self._sdk_client = self._client(self.api_key, self.http_client)
-            client = self._sdk_client
-        body = self.request_body(conversation, declarations)
-        response, notes = send(lambda: client.messages.create(**body), sdk_failure, self.sleep)
-        move = self._move_from_response(response)
-        move.notes[:0] = notes
-        return move
-
-    def dry_run(
-        self, conversation: list[Turn], declarations: list[dict[str, Any]]
-    ) -> dict[str, Any]:
-        """The exact request :meth:`next_move` would send, built by the SDK with a placeholder
-        key and captured unsent (key redacted): ``{"method", "url", "headers", "body"}``."""
-        from playground.routing.capture import PLACEHOLDER_KEY, capturing_client
-
-        http_client, transport = capturing_client()
-        try:
-            client = self._client(PLACEHOLDER_KEY, http_client)
-            body = self.request_body(conversation, declarations)
-            try:
-                client.messages.create(**body)
-            except Exception as exc:  # the canned {} may not parse; the request was captured
-                if transport.last is None:
-                    raise RouterError(f"the SDK refused the request: {exc}") from None
-        finally:
-            http_client.close()
-        captured = transport.last
-        if captured is None:  # pragma: no cover
-            raise RouterError("the SDK sent no request during the dry run")
-        return captured.to_json()
-
-    def _move_from_response(self, response: Any) -> Move:
+    def move_from_response(self, response: Any) -> Move:
+        """The move of a Messages answer: ``raw`` its content blocks (sent back unchanged),
+        ``usage`` the API's token counts. Raises :class:`RouterError` for an answer without
+        content."""
         blocks = [b.model_dump(mode="json", exclude_none=True) for b in response.content or []]
         if not blocks:
             raise RouterError(

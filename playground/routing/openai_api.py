@@ -19,7 +19,7 @@ A forked move (the loop edited one of its calls) is written back into the raw ou
 the call's position in the turn. Arguments the model wrote that are not JSON are handed to the
 gate as the string the model wrote (the gate answers ``invalid_arguments``) with a note — never
 guessed at. 429 (``Retry-After`` honoured), 5xx and dropped connections are retried by
-:func:`playground.routing.retry.send_with_retries`; the SDK's own retries are off, so each
+:func:`playground.routing.sdk_router.send`; the SDK's own retries are off, so each
 wait is reported in ``Move.notes``. Every other failure raises
 :class:`~playground.errors.RouterError` with one line. ``openai`` and httpx2 are imported only
 when a request is built.
@@ -34,9 +34,9 @@ from typing import TYPE_CHECKING, Any
 
 from playground.core.wire import ProviderDeclaration, openai_declaration, openai_message
 from playground.errors import RouterError, UsageError
-from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
+from playground.routing.base import FunctionCall, Move, RouterCapabilities, Turn
 from playground.routing.registry import RouterSettings, RouterSpec
-from playground.routing.retry import Retryable, RetryLog, retry_after_seconds, send_with_retries
+from playground.routing.sdk_router import SdkErrors, SdkRouter, in_call_order
 
 if TYPE_CHECKING:
     import httpx2
@@ -97,23 +97,6 @@ def chat_tools(declarations: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 # ------------------------------------------------------------------------------ conversation
-
-
-def in_call_order(results: list[ToolResult], call_order: list[str]) -> list[ToolResult]:
-    """``results`` in the order of the calls they answer: each takes the first position of
-    ``call_order`` (the ids of the model turn's calls) not yet taken whose id is its own, so two
-    calls sharing an id are answered in their order; a result whose id is not among them comes
-    last, in the order given."""
-    slots: dict[str, list[int]] = {}
-    for position, call_id in enumerate(call_order):
-        slots.setdefault(call_id, []).append(position)
-
-    def rank(result: ToolResult) -> int:
-        free = slots.get(result.call_id)
-        return free.pop(0) if free else len(call_order)
-
-    ranked = sorted(((rank(r), i, r) for i, r in enumerate(results)), key=lambda t: t[:2])
-    return [r for _, _, r in ranked]
 
 
 def _arguments_text(args: Any) -> str:
@@ -262,82 +245,19 @@ def chat_messages(conversation: list[Turn]) -> list[dict[str, Any]]:
 # ------------------------------------------------------------------------------------ errors
 
 
-def provider_message(body: Any, fallback: Any) -> str:
-    """The provider's own error text, on one line: ``body["message"]`` or
-    ``body["error"]["message"]`` (OpenAI and Anthropic error shapes), else ``fallback``."""
-    if isinstance(body, dict):
-        error = body.get("error")
-        inner: dict[str, Any] = error if isinstance(error, dict) else body
-        text = inner.get("message")
-        if isinstance(text, str) and text.strip():
-            return " ".join(text.split())
-    return " ".join(str(fallback or "").split())
-
-
-def refused(exc: BaseException) -> bool:
-    """Whether an SDK connection error was a refused connection (nothing listens there: a
-    local server that is not running) — not worth retrying, unlike a dropped one."""
-    seen: BaseException | None = exc
-    while seen is not None:
-        if isinstance(seen, ConnectionRefusedError) or "connection refused" in str(seen).lower():
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
-
-
-def sdk_failure(exc: Exception, provider: str) -> Exception:
-    """An ``openai`` SDK exception as :class:`Retryable` (429, 5xx, connection, timeout) or
-    :class:`RouterError` (one line: ``OpenAI API error 401: <provider message>``); another
-    exception is returned as it is. ``provider``: the name in the message."""
+def openai_errors(provider: str) -> SdkErrors:
+    """The ``openai`` SDK's exception classes, its failures named after ``provider``
+    (``"OpenAI"``, or a compatible server's title)."""
     import openai
 
-    if isinstance(exc, openai.APIStatusError):
-        status = exc.status_code
-        message = provider_message(exc.body, exc.message)
-        line = f"{provider} API error {status}: {message}"
-        if status == 429 or status >= 500:
-            return Retryable(status, line, retry_after_seconds(exc.response.headers))
-        if status in (401, 403):
-            return RouterError(f"{line} (check the key)")
-        if status == 404:
-            return RouterError(f"{line} (is the model name right? choose another with --model)")
-        return RouterError(line)
-    if isinstance(exc, openai.APITimeoutError):
-        return Retryable(0, f"{provider} did not answer in time (timeout)")
-    if isinstance(exc, openai.APIConnectionError):
-        if refused(exc):
-            return RouterError(f"cannot reach {provider}: connection refused (is it running?)")
-        return Retryable(0, f"cannot reach {provider}: {exc}")
-    if isinstance(exc, openai.OpenAIError):
-        return RouterError(f"{provider} client error: {exc}")
-    return exc
-
-
-def send(
-    request: Callable[[], Any],
-    failure: Callable[[Exception], Exception],
-    sleep: Callable[[float], None],
-) -> tuple[Any, list[str]]:
-    """Run ``request`` under :func:`~playground.routing.retry.send_with_retries`, each SDK
-    exception turned by ``failure``; returns ``(response, notes)`` (a note per retry). Raises
-    :class:`RouterError` (the last failure's line, after the retries)."""
-    log = RetryLog()
-
-    def once() -> Any:
-        try:
-            return request()
-        except Exception as exc:
-            raise failure(exc) from None
-
-    try:
-        response = send_with_retries(once, sleep=sleep, log=log)
-    except Retryable as exc:
-        tries = len(log.waits) + 1
-        raise RouterError(f"{exc.message} (gave up after {tries} tries)") from None
-    notes = [
-        f"retried after {wait:.2f} s: {reason}" for wait, reason in zip(log.waits, log.reasons)
-    ]
-    return response, notes
+    return SdkErrors(
+        status=openai.APIStatusError,
+        timeout=openai.APITimeoutError,
+        connection=openai.APIConnectionError,
+        base=openai.OpenAIError,
+        provider=provider,
+        key_hint="check the key",
+    )
 
 
 def _usage(input_tokens: Any, output_tokens: Any) -> dict[str, int] | None:
@@ -349,7 +269,7 @@ def _usage(input_tokens: Any, output_tokens: Any) -> dict[str, int] | None:
 # ------------------------------------------------------------------------------------ router
 
 
-class OpenAIRouter:
+class OpenAIRouter(SdkRouter):
     """A router backed by an OpenAI model (Responses API, or Chat Completions with
     ``api="chat"``).
 
@@ -363,6 +283,8 @@ class OpenAIRouter:
 
     name = "openai"
     provider_title = "OpenAI"
+    modes = MODES
+    no_key_hint = NO_KEY_HINT
     capabilities = RouterCapabilities(
         parallel_calls=True,
         dry_run=True,
@@ -383,26 +305,11 @@ class OpenAIRouter:
         timeout_s: float = DEFAULT_TIMEOUT_S,
         sleep: Callable[[float], None] | None = None,
     ) -> None:
-        mode_upper = str(mode).upper()
-        if mode_upper not in MODES:
-            raise UsageError(
-                f"unknown {self.provider_title} function-calling mode {mode!r}; use one of "
-                f"{', '.join(MODES)}"
-            )
+        super().__init__(model, mode, api_key, base_url, http_client, timeout_s, sleep)
         api = api or self.apis()[0]
         if api not in self.apis():
             raise UsageError(f"unknown --api {api!r}; use one of {', '.join(self.apis())}")
-        self.model, self.mode, self.api = model, mode_upper, api
-        self.api_key = (api_key or "").strip() or None
-        self.base_url = base_url
-        self.http_client = http_client
-        self.timeout_s = timeout_s
-        import threading
-        import time
-
-        self.sleep = sleep or time.sleep
-        self._sdk_client: OpenAI | None = None
-        self._client_lock = threading.Lock()
+        self.api = api
 
     @classmethod
     def apis(cls) -> tuple[str, ...]:
@@ -410,32 +317,15 @@ class OpenAIRouter:
         return APIS
 
     # -- request -------------------------------------------------------------------------------
-    def _live_client(self) -> OpenAI:
-        """The SDK client of :meth:`next_move`, built once (its connection pool is reused by
-        every request, from any thread: ``eval --jobs``)."""
-        with self._client_lock:
-            if self._sdk_client is None:
-                self._sdk_client = self._client(self._key(), self.http_client)
-            return self._sdk_client
-
-    def _key(self) -> str:
-        if not self.api_key:
-            raise RouterError(NO_KEY_HINT)
-        return self.api_key
-
-    def _client(self, api_key: str, http_client: httpx2.Client | None) -> OpenAI:
+    def sdk_class(self) -> type[OpenAI]:
+        """``openai.OpenAI``."""
         from openai import OpenAI
 
-        try:
-            return OpenAI(
-                api_key=api_key,
-                base_url=self.base_url or None,
-                http_client=http_client,
-                max_retries=0,
-                timeout=self.timeout_s,
-            )
-        except Exception as exc:
-            raise RouterError(f"cannot set up the {self.provider_title} client: {exc}") from None
+        return OpenAI
+
+    def sdk_errors(self) -> SdkErrors:
+        """The ``openai`` SDK's exceptions, named after :attr:`provider_title`."""
+        return openai_errors(self.provider_title)
 
     def request_body(
         self, conversation: list[Turn], declarations: list[dict[str, Any]]
@@ -456,61 +346,22 @@ class OpenAIRouter:
             body["tool_choice"] = TOOL_CHOICE[self.mode]
         return body
 
-    def _create(self, client: OpenAI, body: dict[str, Any]) -> Any:
+    def create(self, client: OpenAI, body: dict[str, Any]) -> Any:
+        """``client.responses.create`` or ``client.chat.completions.create``."""
         if self.api == "responses":
             return client.responses.create(**body)
         return client.chat.completions.create(**body)
 
-    # -- protocol ------------------------------------------------------------------------------
-    def next_move(self, conversation: list[Turn], declarations: list[dict[str, Any]]) -> Move:
-        """Ask the model for the next move (see :meth:`playground.routing.base.Router.next_move`).
-
-        Returns ``Move(calls, text, raw, usage, notes)``: ``raw`` the output items (Responses)
-        or the assistant message (chat) as JSON; ``usage`` the API's token counts; ``notes``
-        the retries and anything the server did against the API's contract. Raises
-        :class:`RouterError`: no key, an HTTP error (after retries for 429 / 5xx), a network
-        error, an answer without a choice.
-        """
-        client = self._live_client()
-        body = self.request_body(conversation, declarations)
-        response, notes = send(
-            lambda: self._create(client, body),
-            lambda exc: sdk_failure(exc, self.provider_title),
-            self.sleep,
-        )
-        if self.api == "responses":
-            move = self._move_from_responses(response)
-        else:
-            move = self._move_from_chat(response)
-        move.notes[:0] = notes
-        return move
-
-    def dry_run(
-        self, conversation: list[Turn], declarations: list[dict[str, Any]]
-    ) -> dict[str, Any]:
-        """The exact request :meth:`next_move` would send now, built by the SDK with the
-        placeholder key over a :class:`~playground.routing.capture.CapturingTransport` (never
-        sent; key redacted): ``{"method", "url", "headers", "body"}``. Raises
-        :class:`RouterError` when the conversation cannot be converted."""
-        from playground.routing.capture import PLACEHOLDER_KEY, capturing_client
-
-        http_client, transport = capturing_client()
-        try:
-            client = self._client(PLACEHOLDER_KEY, http_client)
-            body = self.request_body(conversation, declarations)
-            try:
-                self._create(client, body)
-            except Exception as exc:  # the canned {} may not parse; the request was captured
-                if transport.last is None:
-                    raise RouterError(f"the SDK refused the request: {exc}") from None
-        finally:
-            http_client.close()
-        captured = transport.last
-        if captured is None:  # pragma: no cover - the SDK always sends one request
-            raise RouterError("the SDK sent no request during the dry run")
-        return captured.to_json()
-
     # -- response ------------------------------------------------------------------------------
+    def move_from_response(self, response: Any) -> Move:
+        """The move of a Responses answer (``raw``: its output items) or a Chat Completions
+        answer (``raw``: the assistant message), with ``usage`` (the API's token counts) and
+        ``notes`` (anything the server did against the API's contract). Raises
+        :class:`RouterError` for an answer without output or choices."""
+        if self.api == "responses":
+            return self._move_from_responses(response)
+        return self._move_from_chat(response)
+
     def _move_from_responses(self, response: Any) -> Move:
         output = list(getattr(response, "output", None) or [])
         items = [item.model_dump(mode="json", exclude_none=True) for item in output]

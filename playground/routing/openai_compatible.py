@@ -26,8 +26,9 @@ from typing import Any
 from playground.core.wire import openai_declaration
 from playground.errors import RouterError, UsageError
 from playground.routing.base import Move, RouterCapabilities, Turn
-from playground.routing.openai_api import MODES, OpenAIRouter, sdk_failure, send, settings_api
+from playground.routing.openai_api import MODES, OpenAIRouter, settings_api
 from playground.routing.registry import RouterSettings, RouterSpec
+from playground.routing.sdk_router import send
 
 #: The optional key variable (sent as ``Authorization: Bearer``).
 KEY_ENV_VAR = "PLAYGROUND_COMPATIBLE_API_KEY"
@@ -72,7 +73,8 @@ class CompatibleRouter(OpenAIRouter):
         """Only Chat Completions: what every such server speaks."""
         return ("chat",)
 
-    def _key(self) -> str:
+    def api_key_or_raise(self) -> str:
+        """The key, or a placeholder: a local server needs none."""
         return self.api_key or NO_KEY
 
     def request_body(
@@ -91,12 +93,8 @@ class CompatibleRouter(OpenAIRouter):
         return super().next_move(conversation, declarations)
 
     def _only_model(self) -> str:
-        client = self._live_client()
-        page, _notes = send(
-            lambda: client.models.list(),
-            lambda exc: sdk_failure(exc, self.provider_title),
-            self.sleep,
-        )
+        client = self.live_client()
+        page, _notes = send(lambda: client.models.list(), self.failure, self.sleep)
         served = [str(m.id) for m in getattr(page, "data", None) or []]
         if len(served) == 1:
             return served[0]
