@@ -220,12 +220,7 @@ def evaluate(
     Returns an :class:`EvalReport`.
     """
     registry = _registry_of(target)
-    items: Iterable[EvalCase | CaseProblem]
-    if isinstance(cases, CaseSet):
-        source, total = cases.source, len(cases.cases)
-        items = [*cases.problems, *cases.cases]
-    else:
-        source, items, total = getattr(cases, "source", ""), cases, 0
+    source, items, total = _case_items(cases)
     deterministic = bool(getattr(router.capabilities, "deterministic", False))
     runs = 1 if deterministic else max(1, repeat)
     names = registry.names()
@@ -245,7 +240,24 @@ def evaluate(
         earlier={(r.case.line, r.run): r for r in resumed},
     )
     started = time.perf_counter()
-    interrupted = False
+    interrupted = _ask_every_case(run, items, jobs)
+    return _report(run, names, source, label, started, interrupted, repeat)
+
+
+def _case_items(
+    cases: CaseSet | Iterable[EvalCase | CaseProblem],
+) -> tuple[str, Iterable[EvalCase | CaseProblem], int]:
+    """``(source, items, total)`` of :func:`evaluate`'s ``cases``: a :class:`CaseSet` gives its
+    problems then its cases and their count; an iterable is read lazily (``total`` 0: unknown;
+    ``source`` its ``source`` attribute, else empty)."""
+    if isinstance(cases, CaseSet):
+        return cases.source, [*cases.problems, *cases.cases], len(cases.cases)
+    return getattr(cases, "source", ""), cases, 0
+
+
+def _ask_every_case(run: _EvalRun, items: Iterable[EvalCase | CaseProblem], jobs: int) -> bool:
+    """Ask and judge every case of ``items`` (one after the other, or ``jobs`` in flight).
+    Returns whether ctrl+c (``KeyboardInterrupt``) ended it early; what was judged is kept."""
     try:
         if jobs <= 1:
             for case, number in run.work(items):
@@ -253,7 +265,23 @@ def evaluate(
         else:
             _run_concurrently(run.work(items), jobs, run.skipped, run.ask, run.record)
     except KeyboardInterrupt:
-        interrupted = True  # keep what was judged; the caller exits 130
+        return True  # keep what was judged; the caller exits 130
+    return False
+
+
+def _report(
+    run: _EvalRun,
+    names: list[str],
+    source: str,
+    label: str,
+    started: float,
+    interrupted: bool,
+    repeat: int,
+) -> EvalReport:
+    """The :class:`EvalReport` of a finished (or interrupted) ``run`` that started at
+    ``started`` (``time.perf_counter()``); its ``repeat_note`` says when a deterministic router
+    was run once per case although ``repeat`` asked for more."""
+    router = run.router
     report = EvalReport(
         router=str(getattr(router, "name", type(router).__name__)),
         tools=names,
@@ -268,8 +296,8 @@ def evaluate(
         interrupted=interrupted,
     )
     report.model = str(getattr(router, "model", "") or "")
-    report.repeat = runs
-    if deterministic and repeat > 1:
+    report.repeat = run.runs
+    if getattr(router.capabilities, "deterministic", False) and repeat > 1:
         report.repeat_note = (
             f"the {report.router} router is deterministic: run once per case, "
             f"{repeat} of {repeat} by construction"

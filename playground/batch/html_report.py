@@ -389,126 +389,148 @@ def eval_page(
     if not runs:
         raise ValueError("eval_page needs at least one run")
     base = runs[0]
-    counts = (base.get("metrics") or {}).get("counts") or {}
     names = [_run_name(r) for r in runs]
     keys = list(RATE_NAMES)
     series = [(n, [(r.get("metrics") or {}).get(k) for k in keys]) for n, r in zip(names, runs)]
     sections: list[dict[str, Any]] = [
-        summary_section(
-            "",
-            [
-                ("case file", base.get("cases_file") or "-"),
-                ("runs", ", ".join(names)),
-                ("tools", f"{len(base.get('tools') or [])}"),
-                (
-                    "cases",
-                    f"{counts.get('total', 0)} ({counts.get('should_use', 0)} should-use, "
-                    f"{counts.get('should_not_use', 0)} should-not-use)",
-                ),
-                *(
-                    (
-                        f"result ({_run_name(r)})",
-                        f"{(r.get('metrics') or {}).get('counts', {}).get('passed', 0)} passed of "
-                        f"{(r.get('metrics') or {}).get('counts', {}).get('total', 0)}"
-                        + (" · interrupted" if r.get("interrupted") else ""),
-                    )
-                    for r in runs
-                ),
-            ],
-        ),
+        _eval_summary(runs, names),
         {"kind": "chart", "title": "rates", "chart": bar_chart(list(RATE_NAMES.values()), series)},
     ]
     if len(runs) > 1:
-        cols = ["metric", *names] + (["Δ"] if len(runs) == 2 else [])
-        rows = []
-        for k, (_n, label) in enumerate(RATE_NAMES.items()):
-            values = [s[1][k] for s in series]
-            row = [label, *map(_pct, values)]
-            if len(runs) == 2:
-                a, b = values
-                both = isinstance(a, (int, float)) and isinstance(b, (int, float))
-                row.append(f"{b - a:+.1%}" if both else "-")  # type: ignore[operator]
-            rows.append(row)
-        sections.append(table_section("side by side", cols, rows, numeric=cols[1:]))
+        sections.append(_rates_side_by_side(names, series))
     for name, run in zip(names, runs):
-        suffix = f" ({name})" if len(runs) > 1 else ""
-        metrics = run.get("metrics") or {}
-        scores = [
-            s for s in metrics.get("per_tool") or [] if s.get("tp") or s.get("fp") or s.get("fn")
-        ]
-        sections.append(
-            table_section(
-                f"per tool{suffix}",
-                ["tool", "precision", "recall", "tp", "fp", "fn"],
-                [
-                    [
-                        s["tool"],
-                        _pct(s.get("precision")),
-                        _pct(s.get("recall")),
-                        s["tp"],
-                        s["fp"],
-                        s["fn"],
-                    ]
-                    for s in scores
-                ],
-                numeric=["precision", "recall", "tp", "fp", "fn"],
-            )
-        )
-        sections.append(
-            heatmap_section(f"confusion matrix{suffix}", metrics.get("confusion") or {})
-        )
-        results = run.get("results") or []
-        failing = [r for r in results if not r.get("passed")]
-        sections.append(
-            table_section(
-                f"failing questions{suffix}: {len(failing)}",
-                ["line", "question", "expected", "chosen", "why"],
-                [_case_row(r) for r in failing],
-                numeric=["line"],
-                row_classes=["bad"] * len(failing),
-            )
-        )
-        for problem in run.get("problems") or []:
-            sections.append(summary_section("", [("malformed line", _short(problem, 300))]))
-        if run.get("warnings"):
-            sections.append(summary_section("", [("warning", w) for w in run["warnings"]]))
+        sections += _run_sections(run, f" ({name})" if len(runs) > 1 else "")
     if len(runs) > 1:
         sections.append(_cases_side_by_side(names, runs))
     else:
-        results = base.get("results") or []
-        sections.append(
-            table_section(
-                "",
-                ["line", "question", "expected", "chosen", "why"],
-                [_case_row(r) for r in results],
-                numeric=["line"],
-                row_classes=["ok" if r.get("passed") else "bad" for r in results],
-                collapsed_summary=f"every case: {len(results)}",
-            )
-        )
+        sections.append(_every_case(base.get("results") or []))
     if len(runs) > 1 or flips:
-        sections.append(
-            table_section(
-                f"flipped cases: {len(flips)}",
-                ["line", "question", "expected", "before", "after", "flip"],
-                [
-                    [
-                        f.get("line"),
-                        f.get("question"),
-                        f.get("expect_tool") or "(none)",
-                        f.get("before"),
-                        f.get("after"),
-                        f.get("direction"),
-                    ]
-                    for f in flips
-                ],
-                numeric=["line"],
-                row_classes=["bad" if f.get("direction") == "pass->fail" else "ok" for f in flips],
-                note="" if flips else "no case flipped between the runs",
-            )
-        )
+        sections.append(_flips_section(flips))
     source = Path(str(base.get("cases_file") or "cases")).name
     return render_page(title or f"eval {source}", sections)
+
+
+def _eval_summary(runs: Sequence[Mapping[str, Any]], names: list[str]) -> dict[str, Any]:
+    """The eval page's head: the case file, the runs, the tool and case counts of the first
+    run, and each run's passed-of-total (``· interrupted`` when ctrl+c cut it short)."""
+    base = runs[0]
+    counts = (base.get("metrics") or {}).get("counts") or {}
+    return summary_section(
+        "",
+        [
+            ("case file", base.get("cases_file") or "-"),
+            ("runs", ", ".join(names)),
+            ("tools", f"{len(base.get('tools') or [])}"),
+            (
+                "cases",
+                f"{counts.get('total', 0)} ({counts.get('should_use', 0)} should-use, "
+                f"{counts.get('should_not_use', 0)} should-not-use)",
+            ),
+            *(
+                (
+                    f"result ({_run_name(r)})",
+                    f"{(r.get('metrics') or {}).get('counts', {}).get('passed', 0)} passed of "
+                    f"{(r.get('metrics') or {}).get('counts', {}).get('total', 0)}"
+                    + (" · interrupted" if r.get("interrupted") else ""),
+                )
+                for r in runs
+            ),
+        ],
+    )
+
+
+def _rates_side_by_side(names: list[str], series: list[tuple[str, list[Any]]]) -> dict[str, Any]:
+    """The rates of several runs as one table, a column per run; with exactly two runs a
+    ``Δ`` column (second minus first, in percentage points; ``-`` when either is missing)."""
+    two = len(names) == 2
+    cols = ["metric", *names] + (["Δ"] if two else [])
+    rows = []
+    for k, (_n, label) in enumerate(RATE_NAMES.items()):
+        values = [s[1][k] for s in series]
+        row = [label, *map(_pct, values)]
+        if two:
+            a, b = values
+            both = isinstance(a, (int, float)) and isinstance(b, (int, float))
+            row.append(f"{b - a:+.1%}" if both else "-")
+        rows.append(row)
+    return table_section("side by side", cols, rows, numeric=cols[1:])
+
+
+def _run_sections(run: Mapping[str, Any], suffix: str) -> list[dict[str, Any]]:
+    """One run's sections (their titles end in ``suffix``, the run's name when several): the
+    per-tool scores of the tools that were expected or chosen, the confusion matrix, the
+    failing questions, then its malformed case lines and warnings."""
+    metrics = run.get("metrics") or {}
+    scores = [s for s in metrics.get("per_tool") or [] if s.get("tp") or s.get("fp") or s.get("fn")]
+    sections = [
+        table_section(
+            f"per tool{suffix}",
+            ["tool", "precision", "recall", "tp", "fp", "fn"],
+            [
+                [
+                    s["tool"],
+                    _pct(s.get("precision")),
+                    _pct(s.get("recall")),
+                    s["tp"],
+                    s["fp"],
+                    s["fn"],
+                ]
+                for s in scores
+            ],
+            numeric=["precision", "recall", "tp", "fp", "fn"],
+        ),
+        heatmap_section(f"confusion matrix{suffix}", metrics.get("confusion") or {}),
+    ]
+    failing = [r for r in run.get("results") or [] if not r.get("passed")]
+    sections.append(
+        table_section(
+            f"failing questions{suffix}: {len(failing)}",
+            ["line", "question", "expected", "chosen", "why"],
+            [_case_row(r) for r in failing],
+            numeric=["line"],
+            row_classes=["bad"] * len(failing),
+        )
+    )
+    for problem in run.get("problems") or []:
+        sections.append(summary_section("", [("malformed line", _short(problem, 300))]))
+    if run.get("warnings"):
+        sections.append(summary_section("", [("warning", w) for w in run["warnings"]]))
+    return sections
+
+
+def _every_case(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Every case of a single run, collapsed: passed rows ``ok``, failed ones ``bad``."""
+    return table_section(
+        "",
+        ["line", "question", "expected", "chosen", "why"],
+        [_case_row(r) for r in results],
+        numeric=["line"],
+        row_classes=["ok" if r.get("passed") else "bad" for r in results],
+        collapsed_summary=f"every case: {len(results)}",
+    )
+
+
+def _flips_section(flips: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The cases that flipped between two runs (``pass->fail`` rows ``bad``), or a note that
+    none did."""
+    return table_section(
+        f"flipped cases: {len(flips)}",
+        ["line", "question", "expected", "before", "after", "flip"],
+        [
+            [
+                f.get("line"),
+                f.get("question"),
+                f.get("expect_tool") or "(none)",
+                f.get("before"),
+                f.get("after"),
+                f.get("direction"),
+            ]
+            for f in flips
+        ],
+        numeric=["line"],
+        row_classes=["bad" if f.get("direction") == "pass->fail" else "ok" for f in flips],
+        note="" if flips else "no case flipped between the runs",
+    )
 
 
 def _case_row(r: Mapping[str, Any]) -> list[Any]:

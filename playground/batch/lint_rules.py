@@ -125,86 +125,97 @@ def invalid_name_findings(contract: Contract) -> list[Finding]:
 
 
 def name_findings(contract: Contract) -> list[Finding]:
+    """The name rules, in this order: ``name-two-things``, ``name-version``, ``name-vague``,
+    ``name-verb-object`` (a finding each at most; the table is in :mod:`playground.batch.lint`)."""
+    words = name_words(contract.name)
+    rules = (_two_things_finding, _version_finding, _vague_finding, _verb_object_finding)
+    return [found for rule in rules if (found := rule(contract, words)) is not None]
+
+
+def _two_things_finding(contract: Contract, words: list[str]) -> Finding | None:
+    """``name-two-things``: an ``and`` between two words (``_and_``, ``xAndY``)."""
     name = contract.name
-    words = name_words(name)
-    out: list[Finding] = []
-    src = contract.source
-    if "and" in words[1:-1] or re.search(r"_and_|[a-z]And[A-Z]", name):
-        i = words.index("and") if "and" in words else len(words) // 2
-        left, right = "_".join(words[:i]), "_".join(words[i + 1 :])
-        out.append(
-            make_finding(
-                "name-two-things",
-                contract,
-                name,
-                src,
-                f"{name!r} says it does two things ({left!r} and {right!r}): the model calls it when "
-                "only one is wanted, or hesitates to call it at all.",
-                _same(
-                    contract,
-                    f"split it into two tools, e.g. {left} + {right}; keep side effects in separate "
-                    "tools.",
-                ),
-            )
-        )
-    if VERSION_RE.search(name) or VERSION_WORDS & set(words):
-        out.append(
-            make_finding(
-                "name-version",
-                contract,
-                name,
-                src,
-                f"{name!r} carries a version or age marker; a version means nothing to the model.",
-                _same(
-                    contract,
-                    "name it for what it does (query_v2 → query_inventory) and retire or hide the "
-                    "old one.",
-                ),
-            )
-        )
+    if not ("and" in words[1:-1] or re.search(r"_and_|[a-z]And[A-Z]", name)):
+        return None
+    i = words.index("and") if "and" in words else len(words) // 2
+    left, right = "_".join(words[:i]), "_".join(words[i + 1 :])
+    return make_finding(
+        "name-two-things",
+        contract,
+        name,
+        contract.source,
+        f"{name!r} says it does two things ({left!r} and {right!r}): the model calls it when "
+        "only one is wanted, or hesitates to call it at all.",
+        _same(
+            contract,
+            f"split it into two tools, e.g. {left} + {right}; keep side effects in separate tools.",
+        ),
+    )
+
+
+def _version_finding(contract: Contract, words: list[str]) -> Finding | None:
+    """``name-version``: a version or age marker (``v2``, ``new``, ``old``...)."""
+    name = contract.name
+    if not (VERSION_RE.search(name) or VERSION_WORDS & set(words)):
+        return None
+    return make_finding(
+        "name-version",
+        contract,
+        name,
+        contract.source,
+        f"{name!r} carries a version or age marker; a version means nothing to the model.",
+        _same(
+            contract,
+            "name it for what it does (query_v2 → query_inventory) and retire or hide the old one.",
+        ),
+    )
+
+
+def _vague_finding(contract: Contract, words: list[str]) -> Finding | None:
+    """``name-vague``: a word of :data:`VAGUE_WORDS`, or a ``do_`` prefix."""
+    name = contract.name
     vague = [w for w in words if w in VAGUE_WORDS]
-    if vague or name.lower().startswith("do_"):
-        shown = ", ".join(dict.fromkeys(vague or ["do"]))
-        out.append(
-            make_finding(
-                "name-vague",
-                contract,
-                name,
-                src,
-                f"{name!r} uses vague word(s) ({shown}): neither the action nor the object is clear.",
-                _same(
-                    contract,
-                    "use a concrete verb and object, e.g. get_data → get_customer_profile, "
-                    "handler → cancel_subscription.",
-                ),
-            )
-        )
+    if not (vague or name.lower().startswith("do_")):
+        return None
+    shown = ", ".join(dict.fromkeys(vague or ["do"]))
+    return make_finding(
+        "name-vague",
+        contract,
+        name,
+        contract.source,
+        f"{name!r} uses vague word(s) ({shown}): neither the action nor the object is clear.",
+        _same(
+            contract,
+            "use a concrete verb and object, e.g. get_data → get_customer_profile, "
+            "handler → cancel_subscription.",
+        ),
+    )
+
+
+def _verb_object_finding(contract: Contract, words: list[str]) -> Finding | None:
+    """``name-verb-object``: a single word (digits and ``v2`` aside), or no verb as the first
+    or last word."""
+    name = contract.name
     plain = [w for w in words if not w.isdigit() and not re.fullmatch(r"v\d*", w)]
     if len(plain) <= 1:
-        out.append(
-            make_finding(
-                "name-verb-object",
-                contract,
-                name,
-                src,
-                f"{name!r} is a single word: it does not say what it acts on.",
-                _same(contract, "name it verb + concrete object, e.g. search → search_orders."),
-            )
+        return make_finding(
+            "name-verb-object",
+            contract,
+            name,
+            contract.source,
+            f"{name!r} is a single word: it does not say what it acts on.",
+            _same(contract, "name it verb + concrete object, e.g. search → search_orders."),
         )
-    elif not ({plain[0], plain[-1]} & (VERBS | VAGUE_VERBS)):
-        out.append(
-            make_finding(
-                "name-verb-object",
-                contract,
-                name,
-                src,
-                f"{name!r} has no verb (first or last word): the model cannot tell what it does.",
-                _same(
-                    contract, "name it verb + concrete object, e.g. handler → cancel_subscription."
-                ),
-            )
+    if not ({plain[0], plain[-1]} & (VERBS | VAGUE_VERBS)):
+        return make_finding(
+            "name-verb-object",
+            contract,
+            name,
+            contract.source,
+            f"{name!r} has no verb (first or last word): the model cannot tell what it does.",
+            _same(contract, "name it verb + concrete object, e.g. handler → cancel_subscription."),
         )
-    return out
+    return None
 
 
 # -------------------------------------------------------------------------- description rules
@@ -358,91 +369,125 @@ def _how(contract: Contract, table_key: str, function_hint: str) -> str:
     )
 
 
+#: What one prose rule found: ``(matched text, missing keyword, schema example, TOOLS-table
+#: key, plain-function hint)``, as :func:`_prose_finding` words it.
+_ProseHit = tuple[str, str, str, str, str]
+
+
 def _prose_findings(
     contract: Contract, param: str, schema: dict[str, Any], prose: str, src: str
 ) -> list[Finding]:
-    out: list[Finding] = []
-    loc = f"{contract.name}.{param}"
+    """``prose-constraint`` findings for one parameter: its prose states an enum, a range, a
+    date format, a pattern or a default that its schema does not declare (in this order)."""
     types = schema_types(schema)
+    hits = (
+        _enum_in_prose(schema, prose),
+        _range_in_prose(schema, prose, types),
+        _date_in_prose(schema, prose),
+        _pattern_in_prose(schema, prose),
+        _default_in_prose(schema, prose),
+    )
+    return [_prose_finding(contract, param, prose, src, hit) for hit in hits if hit is not None]
 
-    def add(what: str, keyword: str, example: str, table_key: str, fn_hint: str) -> None:
-        out.append(
-            make_finding(
-                "prose-constraint",
-                contract,
-                loc,
-                src,
-                f"{param}: the prose says {_clause(prose, what)!r}, but the schema has no {keyword}; the "
-                "model may ignore prose, and the gate cannot enforce it.",
-                fix_for(
-                    contract,
-                    code=f"declare it in the schema: {example}; keep only what a type cannot say "
-                    "(where the value comes from, when not to use it)."
-                    + _how(contract, table_key, fn_hint),
-                    mcp=f"declare it in the tool's inputSchema: {example}, and keep in the prose "
-                    "only what a type cannot say (where the value comes from, when not to use it).",
-                ),
-            )
-        )
 
+def _prose_finding(contract: Contract, param: str, prose: str, src: str, hit: _ProseHit) -> Finding:
+    what, keyword, example, table_key, fn_hint = hit
+    return make_finding(
+        "prose-constraint",
+        contract,
+        f"{contract.name}.{param}",
+        src,
+        f"{param}: the prose says {_clause(prose, what)!r}, but the schema has no {keyword}; the "
+        "model may ignore prose, and the gate cannot enforce it.",
+        fix_for(
+            contract,
+            code=f"declare it in the schema: {example}; keep only what a type cannot say "
+            "(where the value comes from, when not to use it)."
+            + _how(contract, table_key, fn_hint),
+            mcp=f"declare it in the tool's inputSchema: {example}, and keep in the prose "
+            "only what a type cannot say (where the value comes from, when not to use it).",
+        ),
+    )
+
+
+def _enum_in_prose(schema: dict[str, Any], prose: str) -> _ProseHit | None:
     m = _ENUM_RX.search(prose)
-    if m and not has_keyword(schema, "enum", "const"):
-        values = _enum_values(prose)
-        example = f'"enum": {values!r}'.replace("'", '"') if values else '"enum": [...]'
-        add(m.group(0), "enum", example, '"allowed": [...]', "Literal[...] as the type hint")
+    if not m or has_keyword(schema, "enum", "const"):
+        return None
+    values = _enum_values(prose)
+    example = f'"enum": {values!r}'.replace("'", '"') if values else '"enum": [...]'
+    return (m.group(0), "enum", example, '"allowed": [...]', "Literal[...] as the type hint")
+
+
+def _range_in_prose(schema: dict[str, Any], prose: str, types: set[str]) -> _ProseHit | None:
+    """A range in prose (``between``, ``1~10``, ``최대 5``...) without the bound keywords of
+    the parameter's type (string lengths, array items, else numbers)."""
     m = _RANGE_RX.search(prose)
-    if m:
-        keys: tuple[str, ...]
-        if "string" in types and not types & {"integer", "number"}:
-            keys, names = ("minLength", "maxLength"), ("minLength", "maxLength")
-        elif "array" in types:
-            keys, names = ("minItems", "maxItems"), ("minItems", "maxItems")
-        else:
-            keys, names = (
-                ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"),
-                ("minimum", "maximum"),
-            )
-        if not has_keyword(schema, *keys):
-            nums = _NUM_RANGE_RX.search(prose)
-            example = (
-                f'"{names[0]}": {_number(nums.group(1))}, "{names[1]}": {_number(nums.group(2))}'
-                if nums
-                else f'"{names[0]}" / "{names[1]}"'
-            )
-            add(
-                m.group(0),
-                f"{names[0]}/{names[1]}",
-                example,
-                '"min" / "max"',
-                "Annotated[int, Field(ge=..., le=...)] (pydantic.Field)",
-            )
+    if not m:
+        return None
+    keys: tuple[str, ...]
+    if "string" in types and not types & {"integer", "number"}:
+        keys, names = ("minLength", "maxLength"), ("minLength", "maxLength")
+    elif "array" in types:
+        keys, names = ("minItems", "maxItems"), ("minItems", "maxItems")
+    else:
+        keys, names = (
+            ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"),
+            ("minimum", "maximum"),
+        )
+    if has_keyword(schema, *keys):
+        return None
+    nums = _NUM_RANGE_RX.search(prose)
+    example = (
+        f'"{names[0]}": {_number(nums.group(1))}, "{names[1]}": {_number(nums.group(2))}'
+        if nums
+        else f'"{names[0]}" / "{names[1]}"'
+    )
+    return (
+        m.group(0),
+        f"{names[0]}/{names[1]}",
+        example,
+        '"min" / "max"',
+        "Annotated[int, Field(ge=..., le=...)] (pydantic.Field)",
+    )
+
+
+def _date_in_prose(schema: dict[str, Any], prose: str) -> _ProseHit | None:
     m = _DATE_RX.search(prose)
-    if m and not has_keyword(schema, "format", "pattern"):
-        add(
-            m.group(0),
-            "format",
-            '"format": "date"',
-            '"format": "date"',
-            "datetime.date as the type hint",
-        )
+    if not m or has_keyword(schema, "format", "pattern"):
+        return None
+    return (
+        m.group(0),
+        "format",
+        '"format": "date"',
+        '"format": "date"',
+        "datetime.date as the type hint",
+    )
+
+
+def _pattern_in_prose(schema: dict[str, Any], prose: str) -> _ProseHit | None:
     m = _PATTERN_RX.search(prose)
-    if m and not has_keyword(schema, "pattern", "enum", "const", "format"):
-        pm = _PREFIX_RX.search(prose)
-        prefix = (pm.group(1) or pm.group(2)) if pm else None
-        regex = f"^{re.escape(prefix)}" if prefix else "^...$"
-        add(
-            m.group(0),
-            "pattern",
-            f'"pattern": "{regex}"',
-            f'"pattern": "{regex}"',
-            f'Annotated[str, Field(pattern="{regex}")] (pydantic.Field)',
-        )
+    if not m or has_keyword(schema, "pattern", "enum", "const", "format"):
+        return None
+    pm = _PREFIX_RX.search(prose)
+    prefix = (pm.group(1) or pm.group(2)) if pm else None
+    regex = f"^{re.escape(prefix)}" if prefix else "^...$"
+    return (
+        m.group(0),
+        "pattern",
+        f'"pattern": "{regex}"',
+        f'"pattern": "{regex}"',
+        f'Annotated[str, Field(pattern="{regex}")] (pydantic.Field)',
+    )
+
+
+def _default_in_prose(schema: dict[str, Any], prose: str) -> _ProseHit | None:
     m = _DEFAULT_RX.search(prose)
-    if m and not has_keyword(schema, "default"):
-        dm = _DEFAULT_VALUE_RX.search(prose)
-        example = f'"default": {dm.group(1)}' if dm else '"default": ...'
-        add(m.group(0), "default", example, '"default": ...', "a default value in the signature")
-    return out
+    if not m or has_keyword(schema, "default"):
+        return None
+    dm = _DEFAULT_VALUE_RX.search(prose)
+    example = f'"default": {dm.group(1)}' if dm else '"default": ...'
+    return (m.group(0), "default", example, '"default": ...', "a default value in the signature")
 
 
 def param_findings(contract: Contract, sources: DocstringSources) -> list[Finding]:
@@ -739,28 +784,41 @@ def returned_keys(schema: Any, path: str = "") -> Iterator[tuple[str, str]]:
 
 
 def returns_findings(contract: Contract) -> list[Finding]:
+    """The returns rules: ``returns-undeclared`` alone when there is no result shape, else
+    ``returns-personal-data`` per returned key that looks personal, then ``empty-no-note``."""
     returns = contract.returns
-    src = contract.source
     loc = f"{contract.name}.returns"
     if returns is None:
-        return [
-            make_finding(
-                "returns-undeclared",
-                contract,
-                loc,
-                src,
-                f"{contract.name} declares no result shape: nothing checks what it returns or that it "
-                "returns only what the purpose needs.",
-                fix_for(
-                    contract,
-                    code="annotate the return with a shape (a pydantic model, list[Model], int), "
-                    "or declare 'returns' (JSON Schema, plus max_rows for lists) in __contracts__.",
-                    table="declare 'returns' in its TOOLS entry (keys and rows, with max_len).",
-                    mcp="declare an outputSchema for the tool and return structuredContent that "
-                    "fits it (MCP 2025-06-18, tools: 'Output Schema').",
-                ),
-            )
-        ]
+        return [_returns_undeclared(contract, loc)]
+    out = _personal_data_findings(contract, returns, loc)
+    no_note = _empty_no_note_finding(contract, returns, loc)
+    if no_note is not None:
+        out.append(no_note)
+    return out
+
+
+def _returns_undeclared(contract: Contract, loc: str) -> Finding:
+    return make_finding(
+        "returns-undeclared",
+        contract,
+        loc,
+        contract.source,
+        f"{contract.name} declares no result shape: nothing checks what it returns or that it "
+        "returns only what the purpose needs.",
+        fix_for(
+            contract,
+            code="annotate the return with a shape (a pydantic model, list[Model], int), "
+            "or declare 'returns' (JSON Schema, plus max_rows for lists) in __contracts__.",
+            table="declare 'returns' in its TOOLS entry (keys and rows, with max_len).",
+            mcp="declare an outputSchema for the tool and return structuredContent that "
+            "fits it (MCP 2025-06-18, tools: 'Output Schema').",
+        ),
+    )
+
+
+def _personal_data_findings(contract: Contract, returns: dict[str, Any], loc: str) -> list[Finding]:
+    """``returns-personal-data``: one finding per path of a returned key that
+    :func:`personal_key` flags (each path once)."""
     out: list[Finding] = []
     seen: set[str] = set()
     for key, path in returned_keys(returns):
@@ -772,7 +830,7 @@ def returns_findings(contract: Contract) -> list[Finding]:
                 "returns-personal-data",
                 contract,
                 f"{loc}.{path}",
-                src,
+                contract.source,
                 f"{contract.name} returns {path!r}, which looks like personal data; every result stays "
                 "in the conversation and is re-sent on every turn.",
                 _same(
@@ -782,42 +840,44 @@ def returns_findings(contract: Contract) -> list[Finding]:
                 ),
             )
         )
+    return out
+
+
+def _empty_no_note_finding(contract: Contract, returns: dict[str, Any], loc: str) -> Finding | None:
+    """``empty-no-note``: a bare list of rows, or a rows array (``rows_key``) beside no
+    ``note`` property, so an empty result cannot say what to try next."""
     rows_key = returns.get("rows_key", "rows")
     props = returns.get("properties") or {}
     if is_rows_list(returns):
-        out.append(
-            make_finding(
-                "empty-no-note",
+        return make_finding(
+            "empty-no-note",
+            contract,
+            loc,
+            contract.source,
+            f"{contract.name} returns a bare list: [] cannot say whether nothing matched or the lookup failed.",
+            _same(
                 contract,
-                loc,
-                src,
-                f"{contract.name} returns a bare list: [] cannot say whether nothing matched or the lookup failed.",
-                _same(
-                    contract,
-                    'return {"rows": [...], "note": "..."} with a note when rows is empty, e.g. '
-                    '"조건에 맞는 주문이 없다. 기간을 넓히거나 키워드를 바꿔 볼 것".',
-                ),
-            )
+                'return {"rows": [...], "note": "..."} with a note when rows is empty, e.g. '
+                '"조건에 맞는 주문이 없다. 기간을 넓히거나 키워드를 바꿔 볼 것".',
+            ),
         )
-    elif (
+    if (
         isinstance(props.get(rows_key), dict)
         and "array" in schema_types(props[rows_key])
         and "note" not in props
     ):
-        out.append(
-            make_finding(
-                "empty-no-note",
+        return make_finding(
+            "empty-no-note",
+            contract,
+            f"{loc}.{rows_key}",
+            contract.source,
+            f"{contract.name} returns {rows_key!r} rows but declares no 'note': an empty result "
+            "cannot say what to try next (the playground's gate adds a generic note; a real "
+            "deployment does not).",
+            _same(
                 contract,
-                f"{loc}.{rows_key}",
-                src,
-                f"{contract.name} returns {rows_key!r} rows but declares no 'note': an empty result "
-                "cannot say what to try next (the playground's gate adds a generic note; a real "
-                "deployment does not).",
-                _same(
-                    contract,
-                    f'add "note" (string) to the returns schema and set it when {rows_key} is '
-                    'empty, e.g. "nothing matched: widen the period or change the keyword".',
-                ),
-            )
+                f'add "note" (string) to the returns schema and set it when {rows_key} is '
+                'empty, e.g. "nothing matched: widen the period or change the keyword".',
+            ),
         )
-    return out
+    return None

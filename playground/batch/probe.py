@@ -343,69 +343,11 @@ def probe_cases(contract: Contract) -> list[ProbeCase]:
         cases.append(ProbeCase(f"missing:{arg}", args, INVALID, f"missing:{arg}"))
     for arg, schema in props.items():
         schema = schema if isinstance(schema, dict) else {}
-        types = _types(schema)
         base_value = base.get(
             arg, valid_value(arg, schema, contract.description, contract.parameters)
         )
-        if types:
-            for t in ALL_TYPES:
-                if _accepts_type(types, t):
-                    continue
-                value = _wrong_value(t, base_value)
-                label = f"type:{arg}={t}"
-                note = ""
-                if t == "boolean" and types & {"integer", "number"}:
-                    label, note = f"type:{arg}=true", "JSON true is never an integer"
-                cases.append(ProbeCase(label, with_(arg, value), INVALID, f"type:{arg}", note=note))
-        if "integer" in types and isinstance(base_value, int) and not isinstance(base_value, bool):
-            cases.append(
-                ProbeCase(
-                    f"float-integral:{arg}",
-                    with_(arg, float(base_value)),
-                    VALID,
-                    note=f"{float(base_value)} is normalised to {base_value}",
-                )
-            )
-        cases.extend(_bound_cases(arg, schema, types, base_value, with_))
-        if schema.get("enum"):
-            cases.append(
-                ProbeCase(
-                    f"not-in-enum:{arg}",
-                    with_(arg, _enum_miss(schema["enum"])),
-                    INVALID,
-                    f"allowed:{arg}",
-                )
-            )
-        if isinstance(schema.get("pattern"), str):
-            miss = _pattern_miss(schema["pattern"], base_value)
-            if miss is not None:
-                cases.append(
-                    ProbeCase(f"pattern-miss:{arg}", with_(arg, miss), INVALID, f"pattern:{arg}")
-                )
-        if schema.get("format") == "date":
-            cases.append(
-                ProbeCase(
-                    f"bad-date:{arg}",
-                    with_(arg, BAD_DATE),
-                    INVALID,
-                    f"format:{arg}",
-                    note="February has no 30th",
-                )
-            )
-    extra = EXTRA_ARG
-    while extra in props:
-        extra += "_x"
-    if contract.origin != "mcp" or contract.parameters.get("additionalProperties") is False:
-        cases.append(ProbeCase("unknown-arg", {**base, extra: 1}, INVALID, f"unknown:{extra}"))
-    else:  # JSON Schema allows other properties unless it says not: the server decides
-        cases.append(
-            ProbeCase(
-                "unknown-arg",
-                {**base, extra: 1},
-                VALID,
-                note="the inputSchema allows other properties (additionalProperties is not false)",
-            )
-        )
+        cases.extend(_argument_cases(arg, schema, base_value, with_))
+    cases.append(_unknown_arg_case(contract, props, base))
     cases.append(
         ProbeCase(
             "args-as-json-string",
@@ -416,6 +358,95 @@ def probe_cases(contract: Contract) -> list[ProbeCase]:
         )
     )
     return cases
+
+
+def _argument_cases(
+    arg: str,
+    schema: dict[str, Any],
+    base_value: Any,
+    with_: Callable[[str, Any], dict[str, Any]],
+) -> list[ProbeCase]:
+    """The cases of one argument, the baseline with only ``arg`` changed: each wrong JSON type,
+    ``3.0`` for an integer, the bounds (:func:`_bound_cases`), then a value outside its enum,
+    one its pattern misses and an impossible date (:func:`_keyword_cases`)."""
+    types = _types(schema)
+    cases: list[ProbeCase] = []
+    if types:
+        for t in ALL_TYPES:
+            if _accepts_type(types, t):
+                continue
+            value = _wrong_value(t, base_value)
+            label = f"type:{arg}={t}"
+            note = ""
+            if t == "boolean" and types & {"integer", "number"}:
+                label, note = f"type:{arg}=true", "JSON true is never an integer"
+            cases.append(ProbeCase(label, with_(arg, value), INVALID, f"type:{arg}", note=note))
+    if "integer" in types and isinstance(base_value, int) and not isinstance(base_value, bool):
+        cases.append(
+            ProbeCase(
+                f"float-integral:{arg}",
+                with_(arg, float(base_value)),
+                VALID,
+                note=f"{float(base_value)} is normalised to {base_value}",
+            )
+        )
+    cases.extend(_bound_cases(arg, schema, types, base_value, with_))
+    cases.extend(_keyword_cases(arg, schema, base_value, with_))
+    return cases
+
+
+def _keyword_cases(
+    arg: str,
+    schema: dict[str, Any],
+    base_value: Any,
+    with_: Callable[[str, Any], dict[str, Any]],
+) -> list[ProbeCase]:
+    """``not-in-enum:<arg>`` (``enum``), ``pattern-miss:<arg>`` (``pattern``, when a miss can
+    be built from the baseline) and ``bad-date:<arg>`` (``format: date``), all invalid."""
+    cases: list[ProbeCase] = []
+    if schema.get("enum"):
+        cases.append(
+            ProbeCase(
+                f"not-in-enum:{arg}",
+                with_(arg, _enum_miss(schema["enum"])),
+                INVALID,
+                f"allowed:{arg}",
+            )
+        )
+    if isinstance(schema.get("pattern"), str):
+        miss = _pattern_miss(schema["pattern"], base_value)
+        if miss is not None:
+            cases.append(
+                ProbeCase(f"pattern-miss:{arg}", with_(arg, miss), INVALID, f"pattern:{arg}")
+            )
+    if schema.get("format") == "date":
+        cases.append(
+            ProbeCase(
+                f"bad-date:{arg}",
+                with_(arg, BAD_DATE),
+                INVALID,
+                f"format:{arg}",
+                note="February has no 30th",
+            )
+        )
+    return cases
+
+
+def _unknown_arg_case(contract: Contract, props: dict[str, Any], base: dict[str, Any]) -> ProbeCase:
+    """The baseline plus an argument the contract does not declare: invalid for a Python tool
+    and for an MCP tool whose ``inputSchema`` says ``additionalProperties: false``, else valid
+    (JSON Schema allows other properties unless it says not: the server decides)."""
+    extra = EXTRA_ARG
+    while extra in props:
+        extra += "_x"
+    if contract.origin != "mcp" or contract.parameters.get("additionalProperties") is False:
+        return ProbeCase("unknown-arg", {**base, extra: 1}, INVALID, f"unknown:{extra}")
+    return ProbeCase(
+        "unknown-arg",
+        {**base, extra: 1},
+        VALID,
+        note="the inputSchema allows other properties (additionalProperties is not false)",
+    )
 
 
 def _bound_cases(

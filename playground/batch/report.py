@@ -304,54 +304,14 @@ def measure(
 
 
 def _measure(registry: Registry, paths: list[str]) -> dict[str, Any]:
-    if registry.problems:
-        raise UsageError("; ".join(str(x) for x in registry.problems))
-    probed = probed_contracts(registry)
-    if not probed:
-        raise UsageError(
-            "the report probes tools whose 'returns' declares max_rows or max_bytes; "
-            f"none found in {', '.join(paths)}"
-        )
+    """The report dict of :func:`measure` for a loaded ``registry`` (``paths`` name its tools in
+    the error). Raises :class:`UsageError` when it has load problems or no probed contract."""
+    probed = _probed(registry, paths)
     goods = {c.name: good_args(c) for c in probed}
     blocked, blocked_calls = _blocked_before_call(registry, probed, goods)
-
-    real: dict[str, Any] = {}
-    size_warnings: set[str] = set()
-    crafted_reasons: dict[str, dict[str, str]] = {}
-    for contract in probed:
-        record = _fresh(registry).gate.call(contract.name, dict(goods[contract.name]))
-        size_warnings.update(record.warnings)
-        reason = (
-            record.error.split(":", 1)[1] if record.error.startswith("result:") else record.error
-        )
-        rows = _rows_of(record.value, (contract.returns or {}).get("rows_key", "rows"))
-        real[contract.name] = {"reason": reason, "rows": None if rows is None else len(rows)}
-        crafted = _crafted_results(contract, record.value)
-        crafted_reasons[contract.name] = {
-            name: check_result(contract, value).reason for name, value in crafted.items()
-        }
-
-    memo_runs = 0
-    memo: dict[str, Any] = {}
-    for contract in (c for c in probed if c.caches):
-        pg = _fresh(registry)
-        args = goods[contract.name]
-        first = pg.gate.call(contract.name, dict(args))
-        runs_before = pg.gate.body_runs[contract.name]
-        second = pg.gate.call(contract.name, dict(reversed(list(args.items()))))
-        if first.cache == "stored":  # only a success is cached; a failure says nothing here
-            memo_runs += pg.gate.body_runs[contract.name] - runs_before
-        memo[contract.name] = {"first_cache": first.cache, "second_cache": second.cache}
-
-    repair_probe: dict[str, Any] | None = None
-    for contract in probed:
-        enum_arg = next(
-            (n for n, s in _props(contract).items() if isinstance(s, dict) and s.get("enum")), None
-        )
-        if enum_arg is not None:
-            bad = _outside_enum(_props(contract)[enum_arg]["enum"])
-            repair_probe = {"tool": contract.name, "args": {**goods[contract.name], enum_arg: bad}}
-            break
+    real, size_warnings, crafted_reasons = _result_reasons(registry, probed, goods)
+    memo_runs, memo = _memo_runs(registry, probed, goods)
+    repair_probe = _repair_probe(probed, goods)
     fixed = (
         run_manual_episode(_fresh(registry), repair_probe["tool"], repair_probe["args"])
         if repair_probe
@@ -394,12 +354,106 @@ def _measure(registry: Registry, paths: list[str]) -> dict[str, Any]:
     }
 
 
+def _probed(registry: Registry, paths: list[str]) -> list[Contract]:
+    """The contracts the report probes (:func:`probed_contracts`: ``returns`` declares a
+    limit). Raises :class:`UsageError` for the registry's load problems or when there is none."""
+    if registry.problems:
+        raise UsageError("; ".join(str(x) for x in registry.problems))
+    probed = probed_contracts(registry)
+    if not probed:
+        raise UsageError(
+            "the report probes tools whose 'returns' declares max_rows or max_bytes; "
+            f"none found in {', '.join(paths)}"
+        )
+    return probed
+
+
+def _result_reasons(
+    registry: Registry, probed: list[Contract], goods: dict[str, dict[str, Any]]
+) -> tuple[dict[str, Any], set[str], dict[str, dict[str, str]]]:
+    """``(real, size_warnings, crafted_reasons)``: each probed tool called once with its good
+    arguments on a fresh gate — ``real[tool]`` is ``{"reason", "rows"}`` of that result (the
+    reason without its ``result:`` prefix; ``rows`` the row count or ``None``), the gate's size
+    warnings, and per tool the reason :func:`check_result` gives each bad result crafted from
+    the real one (:func:`_crafted_results`)."""
+    real: dict[str, Any] = {}
+    size_warnings: set[str] = set()
+    crafted_reasons: dict[str, dict[str, str]] = {}
+    for contract in probed:
+        record = _fresh(registry).gate.call(contract.name, dict(goods[contract.name]))
+        size_warnings.update(record.warnings)
+        reason = (
+            record.error.split(":", 1)[1] if record.error.startswith("result:") else record.error
+        )
+        rows = _rows_of(record.value, (contract.returns or {}).get("rows_key", "rows"))
+        real[contract.name] = {"reason": reason, "rows": None if rows is None else len(rows)}
+        crafted = _crafted_results(contract, record.value)
+        crafted_reasons[contract.name] = {
+            name: check_result(contract, value).reason for name, value in crafted.items()
+        }
+    return real, size_warnings, crafted_reasons
+
+
+def _memo_runs(
+    registry: Registry, probed: list[Contract], goods: dict[str, dict[str, Any]]
+) -> tuple[int, dict[str, Any]]:
+    """``(runs, memo)``: each caching probed tool called twice on a fresh gate (the second time
+    with its arguments in reverse order); ``runs`` sums the body runs of the second calls after
+    a stored first one (0 is the goal), ``memo[tool]`` is ``{"first_cache", "second_cache"}``."""
+    memo_runs = 0
+    memo: dict[str, Any] = {}
+    for contract in (c for c in probed if c.caches):
+        pg = _fresh(registry)
+        args = goods[contract.name]
+        first = pg.gate.call(contract.name, dict(args))
+        runs_before = pg.gate.body_runs[contract.name]
+        second = pg.gate.call(contract.name, dict(reversed(list(args.items()))))
+        if first.cache == "stored":  # only a success is cached; a failure says nothing here
+            memo_runs += pg.gate.body_runs[contract.name] - runs_before
+        memo[contract.name] = {"first_cache": first.cache, "second_cache": second.cache}
+    return memo_runs, memo
+
+
+def _repair_probe(
+    probed: list[Contract], goods: dict[str, dict[str, Any]]
+) -> dict[str, Any] | None:
+    """``{"tool", "args"}``: the first probed tool with an ``enum`` parameter, its good
+    arguments with that parameter set outside the enum; ``None`` when no tool has one."""
+    for contract in probed:
+        enum_arg = next(
+            (n for n, s in _props(contract).items() if isinstance(s, dict) and s.get("enum")), None
+        )
+        if enum_arg is not None:
+            bad = _outside_enum(_props(contract)[enum_arg]["enum"])
+            return {"tool": contract.name, "args": {**goods[contract.name], enum_arg: bad}}
+    return None
+
+
 def _code(value: Any) -> str:
     return f"`{value}`"
 
 
 def render_markdown(report: dict[str, Any]) -> str:
-    """``tool_report.md``: the four sections of seed 003 in order, with the measured figures."""
+    """``tool_report.md``: the four sections of seed 003 in order, with the measured figures
+    (:func:`_contracts_section`, :func:`_gate_section`, :func:`_results_section`,
+    :func:`_failures_section`)."""
+    lines = [
+        "# Tool report",
+        "",
+        *_contracts_section(report),
+        "",
+        *_gate_section(report),
+        "",
+        *_results_section(report),
+        "",
+        *_failures_section(report),
+    ]
+    return "\n".join(lines)
+
+
+def _contracts_section(report: dict[str, Any]) -> list[str]:
+    """Section 1: where the contracts are declared, the registered and probed tools, and each
+    probed tool's declared limits."""
     d = report["details"]
     tools = ", ".join(_code(t) for t in report["tools"])
     probed = ", ".join(_code(t) for t in report["probed"])
@@ -408,10 +462,40 @@ def render_markdown(report: dict[str, Any]) -> str:
         + ", ".join(f"{k} = {v}" for k, v in lim.items() if v is not None)
         for name, lim in d["limits"].items()
     )
+    return [
+        SECTIONS[0],
+        "",
+        f"Contracts are declared in the tool modules and loaded by the registry "
+        f"(first probed module: `{d['module_file']}`). Registered tools ({len(report['tools'])}): {tools}. "
+        f"Probed (their `returns` declares a limit): {probed} — {limits}.",
+    ]
+
+
+def _gate_section(report: dict[str, Any]) -> list[str]:
+    """Section 2: the calls with one defect each, and ``blocked_before_call`` (body runs they
+    caused)."""
+    d = report["details"]
     blocked = "\n".join(
         f"- `{c['tool']}` {canonical_json(c['args'])} → `{verdict_of(c['verdict'])}`, body ran: {c['body_ran']}"
         for c in d["blocked_calls"]
     )
+    return [
+        SECTIONS[1],
+        "",
+        f"Every call passes one gate that validates the arguments against the contract's JSON Schema before "
+        f"the body runs. {len(d['blocked_calls'])} calls with one defect each were sent; "
+        f"{sum(1 for c in d['blocked_calls'] if not c['body_ran'])} of them were stopped at the gate. "
+        f"The seed's figure counts the body runs they caused, so 0 is the goal: "
+        f"**blocked_before_call = {report['blocked_before_call']}** (body runs after invalid calls).",
+        "",
+        blocked,
+    ]
+
+
+def _results_section(report: dict[str, Any]) -> list[str]:
+    """Section 3: the reasons ``check_result`` gave the crafted bad results and the real ones,
+    and the body runs of a second identical call to a caching tool."""
+    d = report["details"]
     crafted = "\n".join(
         f"- `{tool}` {name}: `{reason or 'valid'}`"
         for tool, reasons in d["crafted_results"].items()
@@ -425,6 +509,27 @@ def render_markdown(report: dict[str, Any]) -> str:
     memo = "; ".join(
         f"`{tool}`: {m['first_cache']} → {m['second_cache']}" for tool, m in d["memo"].items()
     )
+    return [
+        SECTIONS[2],
+        "",
+        f"The gate checks every result against the contract's `returns`. Reasons `check_result` gave for "
+        f"bad results crafted from each probed tool's real result: **{report['bad_result_reasons']}**.",
+        "",
+        crafted,
+        "",
+        "Real results for the good arguments:",
+        "",
+        real,
+        "",
+        f"Successes are cached (failures never are): the second identical call ran the body "
+        f"**{report['memo_second_call_runs']}** time(s) ({memo or 'no probed tool caches'}).",
+    ]
+
+
+def _failures_section(report: dict[str, Any]) -> list[str]:
+    """Section 4: failures as values — the attempt limit, the repair probe's outcome, the empty
+    probe's give-up, then the size warnings."""
+    d = report["details"]
     probes = report["probes"]
     if probes["repair"]:
         repair = (
@@ -444,39 +549,7 @@ def render_markdown(report: dict[str, Any]) -> str:
             f"- No call with an empty result was found (declare one in the module's "
             f"`{PROBES_ATTR}`): gave_up was not measured."
         )
-    lines = [
-        "# Tool report",
-        "",
-        SECTIONS[0],
-        "",
-        f"Contracts are declared in the tool modules and loaded by the registry "
-        f"(first probed module: `{d['module_file']}`). Registered tools ({len(report['tools'])}): {tools}. "
-        f"Probed (their `returns` declares a limit): {probed} — {limits}.",
-        "",
-        SECTIONS[1],
-        "",
-        f"Every call passes one gate that validates the arguments against the contract's JSON Schema before "
-        f"the body runs. {len(d['blocked_calls'])} calls with one defect each were sent; "
-        f"{sum(1 for c in d['blocked_calls'] if not c['body_ran'])} of them were stopped at the gate. "
-        f"The seed's figure counts the body runs they caused, so 0 is the goal: "
-        f"**blocked_before_call = {report['blocked_before_call']}** (body runs after invalid calls).",
-        "",
-        blocked,
-        "",
-        SECTIONS[2],
-        "",
-        f"The gate checks every result against the contract's `returns`. Reasons `check_result` gave for "
-        f"bad results crafted from each probed tool's real result: **{report['bad_result_reasons']}**.",
-        "",
-        crafted,
-        "",
-        "Real results for the good arguments:",
-        "",
-        real,
-        "",
-        f"Successes are cached (failures never are): the second identical call ran the body "
-        f"**{report['memo_second_call_runs']}** time(s) ({memo or 'no probed tool caches'}).",
-        "",
+    return [
         SECTIONS[3],
         "",
         f"Failures are values that go to `repair` or `giveup`, never exceptions. The attempt limit is "
@@ -488,7 +561,6 @@ def render_markdown(report: dict[str, Any]) -> str:
         "",
         *[f"- Warning: {w}" for w in report.get("size_warnings", [])],
     ]
-    return "\n".join(lines)
 
 
 def write_report(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -326,39 +327,68 @@ def call(
         pg = sources.open()
         stop_if_nothing_loaded(pg, "the call was not run")
         if repair:
-            from playground.loop.episode import run_manual_episode
-
-            episode = run_manual_episode(pg, name, args)
-            _keep(store, pg, "episode", episode.to_json(), sources.tools, save, force)
-            _print_episode(episode, fmt)
-            if name not in pg.registry and not episode.ok:
-                # as without --repair: an unregistered name the loop could not re-route is exit 2
-                error_line(unknown_tool_message(name, pg.registry.names()))
-                finish(pg, ExitCode.USAGE)
-            finish(pg)
+            _call_with_repair(pg, name, args, _Keeping(store, sources.tools, save, force), fmt)
             return
-        from playground.cli.mcp_progress import live_progress
-
-        started = time.perf_counter()
-        try:
-            with live_progress(pg):
-                record = pg.gate.call(name, args)
-        except KeyboardInterrupt:  # ctrl+c during the body: keep what happened, then exit 130
-            _keep_cancelled(store, pg, name, args, started, sources.tools)
-            raise
-        _keep(store, pg, "call", record.to_json(), sources.tools, save, force)
-        if fmt is OutputFormat.table:
-            from playground.cli import render
-
-            render.console().print(render.record_view(record))
-        else:
-            emit_json(record.to_json(), fmt)
-        if record.kind == OutcomeKind.UNKNOWN_TOOL:
-            error_line(unknown_tool_message(name, pg.registry.names()))
-            finish(pg, ExitCode.USAGE)
-        if record.kind == OutcomeKind.CANCELLED:  # ctrl+c: the record is printed, then 130
-            finish(pg, ExitCode.INTERRUPTED)
+        _call_once(pg, name, args, _Keeping(store, sources.tools, save, force), fmt)
     finish(pg)
+
+
+@dataclass(frozen=True)
+class _Keeping:
+    """Where a run is kept: the history ``store`` (``None``: not recorded), the ``--tools``
+    paths it names, and the ``--save`` golden file (overwritten only with ``force``)."""
+
+    store: Any
+    tools: Any
+    save: Path | None
+    force: bool
+
+
+def _call_with_repair(
+    pg: Playground, name: str, args: Any, keeping: _Keeping, fmt: OutputFormat
+) -> None:
+    """``call --repair``: run the repair loop from this call, keep and print the episode; exit
+    2 when ``name`` is not registered and the loop could not re-route it, else end normally."""
+    from playground.loop.episode import run_manual_episode
+
+    episode = run_manual_episode(pg, name, args)
+    _keep(
+        keeping.store, pg, "episode", episode.to_json(), keeping.tools, keeping.save, keeping.force
+    )
+    _print_episode(episode, fmt)
+    if name not in pg.registry and not episode.ok:
+        # as without --repair: an unregistered name the loop could not re-route is exit 2
+        error_line(unknown_tool_message(name, pg.registry.names()))
+        finish(pg, ExitCode.USAGE)
+    finish(pg)
+
+
+def _call_once(pg: Playground, name: str, args: Any, keeping: _Keeping, fmt: OutputFormat) -> None:
+    """One call through the gate (MCP progress shown live), kept and printed; exit 2 for a
+    name that is not registered, 130 for a call whose record says ctrl+c cancelled it. A
+    ``KeyboardInterrupt`` out of the gate is kept in the history as ``cancelled`` and
+    re-raised."""
+    from playground.cli.mcp_progress import live_progress
+
+    started = time.perf_counter()
+    try:
+        with live_progress(pg):
+            record = pg.gate.call(name, args)
+    except KeyboardInterrupt:  # ctrl+c during the body: keep what happened, then exit 130
+        _keep_cancelled(keeping.store, pg, name, args, started, keeping.tools)
+        raise
+    _keep(keeping.store, pg, "call", record.to_json(), keeping.tools, keeping.save, keeping.force)
+    if fmt is OutputFormat.table:
+        from playground.cli import render
+
+        render.console().print(render.record_view(record))
+    else:
+        emit_json(record.to_json(), fmt)
+    if record.kind == OutcomeKind.UNKNOWN_TOOL:
+        error_line(unknown_tool_message(name, pg.registry.names()))
+        finish(pg, ExitCode.USAGE)
+    if record.kind == OutcomeKind.CANCELLED:  # ctrl+c: the record is printed, then 130
+        finish(pg, ExitCode.INTERRUPTED)
 
 
 def _keep(

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import math
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -40,6 +40,17 @@ from playground.cli.common import (
     one_line,
     open_workbench,
     tools_paths,
+)
+from playground.cli.eval_options import (
+    CasesArgument,
+    CompareOption,
+    JobsOption,
+    MaxFalseSelectionOption,
+    MinSelectionOption,
+    PricesOption,
+    RepeatOption,
+    ResumeOption,
+    RpmOption,
 )
 from playground.cli.html_option import HtmlOption, check_html_target, save_html
 from playground.cli.router_options import (
@@ -57,28 +68,6 @@ from playground.routing import registry
 
 if TYPE_CHECKING:
     from playground.routing.base import Router
-
-
-#: The smallest ``--rpm`` other than 0: one request a day (a smaller one would sleep for
-#: longer than ``time.sleep`` can).
-MIN_RPM = 1 / 1440
-
-
-def _rate_option(value: float | None) -> float | None:
-    """``--min-selection`` / ``--max-false-selection``: a rate from 0 to 1 (NaN is not)."""
-    if value is not None and not 0.0 <= value <= 1.0:
-        raise typer.BadParameter(f"{value:g} is not a rate from 0 to 1")
-    return value
-
-
-def _rpm_option(value: float | None) -> float | None:
-    """``--rpm``: 0 (no limit) or a finite number of requests per minute from :data:`MIN_RPM`."""
-    if value is not None and not (value == 0 or MIN_RPM <= value < math.inf):
-        raise typer.BadParameter(
-            f"{value:g} is not 0 (no limit) or a number of requests per minute from "
-            f"{MIN_RPM:.6f} (one a day) up"
-        )
-    return value
 
 
 def _make_routers(
@@ -145,98 +134,27 @@ def _progress(label: str, total: int) -> tuple[Any, Callable[..., None] | None]:
 
 @tool_source_options()
 def eval_cases(
-    cases: Annotated[
-        Path,
-        typer.Argument(
-            help='Eval case file (JSON Lines): {"question", "expect_tool" | null, '
-            '"expect_args"} a line.',
-            show_default=False,
-        ),
-    ],
+    cases: CasesArgument,
     sources: ToolSourceOptions = NO_SOURCES,
     router: RoutersOption = None,
     model: ModelOption = None,
     mode: ModeOption = None,
     base_url: BaseUrlOption = None,
     api: ApiOption = None,
-    repeat: Annotated[
-        int,
-        typer.Option(
-            "--repeat",
-            min=1,
-            help="Run each case N times and report, per question, the share of runs that made "
-            "the same call (tool and arguments); flaky questions are listed.",
-        ),
-    ] = 1,
-    jobs: Annotated[
-        int,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=1,
-            help="Requests in flight at once (429 answers are waited out as Retry-After says).",
-        ),
-    ] = 1,
-    resume: Annotated[
-        Path | None,
-        typer.Option(
-            "--resume",
-            help="The --format jsonl output of an interrupted run: its judged lines are "
-            "counted, not asked again (append the new output to the same file).",
-            show_default=False,
-        ),
-    ] = None,
-    prices: Annotated[
-        Path | None,
-        typer.Option(
-            "--prices",
-            help="Price file (JSON: MODEL or ROUTER:MODEL -> input_usd_per_mtok, "
-            "output_usd_per_mtok) for the cost column; default ./prices.json when present. "
-            "A model without a price has a blank cost.",
-            show_default=False,
-        ),
-    ] = None,
-    compare_with: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--compare",
-            help="A second version of the tools (file or folder; repeatable): run the same cases "
-            "against it and list the cases that flipped.",
-            show_default=False,
-        ),
-    ] = None,
-    min_selection: Annotated[
-        float | None,
-        typer.Option(
-            "--min-selection",
-            callback=_rate_option,
-            help="Exit 1 if the selection rate is below this (0..1).",
-        ),
-    ] = None,
-    max_false_selection: Annotated[
-        float | None,
-        typer.Option(
-            "--max-false-selection",
-            callback=_rate_option,
-            help="Exit 1 if the false-selection rate is above this (0..1).",
-        ),
-    ] = None,
+    repeat: RepeatOption = 1,
+    jobs: JobsOption = 1,
+    resume: ResumeOption = None,
+    prices: PricesOption = None,
+    compare_with: CompareOption = None,
+    min_selection: MinSelectionOption = None,
+    max_false_selection: MaxFalseSelectionOption = None,
     fmt: CiFormatOption = CiFormat.table,
-    rpm: Annotated[
-        float | None,
-        typer.Option(
-            "--rpm",
-            callback=_rpm_option,
-            help="Requests per minute (0 = no limit). Default: the router's own (gemini 10; the "
-            "offline router is never limited unless this is given).",
-        ),
-    ] = None,
+    rpm: RpmOption = None,
     html: HtmlOption = None,
 ) -> None:
     """Judge a router's FIRST move on every question: selection rate, false-selection rate,
     wrong-tool rate, argument accuracy, per-tool precision/recall and a confusion matrix."""
-    from playground.batch.compare import compare
-    from playground.batch.evaluate import no_case_judged, threshold_failures
+    from playground.batch.evaluate import no_case_judged
 
     routers = list(router or [registry.DEFAULT_ROUTER])
     # jsonl streams: each result is written as it is judged
@@ -248,27 +166,12 @@ def eval_cases(
 
     sink = sink_for(fmt.value) if not (stream or compare_with or side_by_side or html) else None
     with boundary(), _closed_after(sink):
-        check_html_target(html)
-        if compare_with and len(routers) > 1:
-            raise UsageError("--compare compares two versions of the tools on one --router")
+        _check_usage(html, compare_with, routers)
         price_table = _price_table(prices)
         earlier = _read_resume(resume) if resume is not None else {}
         _check_cases(cases)
-        pg = sources.open(wire=False)
-        other_pg = (
-            open_workbench(compare_with, wire=False, in_process=sources.in_process)
-            if compare_with
-            else None
-        )
-        _require_clean_loads(pg, other_pg)
-        chosen_routers = _make_routers(routers, model, mode, base_url, api)
-        from playground.routing.synonyms import apply_synonyms
-
-        for _label, chosen in chosen_routers:
-            apply_synonyms(chosen, tools_paths(sources.tools))  # synonyms.json beside the tools
-        runs = [(label, pg, chosen) for label, chosen in chosen_routers]
-        if other_pg is not None:
-            runs.append(("compare", other_pg, chosen_routers[0][1]))
+        pg, other_pg = _open_workbenches(sources, compare_with)
+        runs = _runs(pg, other_pg, _make_routers(routers, model, mode, base_url, api), sources)
         reports = _run_evaluations(
             runs,
             cases,
@@ -281,24 +184,112 @@ def eval_cases(
             repeat=repeat,
             earlier=earlier,
         )
-        comparison = compare(reports[0], reports[1]) if len(reports) == 2 else None
-        problems = reports[0].problems
-        for problem in problems:
-            error_line(f"{cases}: {problem}")
-        misses = {
-            r.label: threshold_failures(r, min_selection, max_false_selection) for r in reports
-        }
+        comparison, problems, misses = _judge(reports, cases, min_selection, max_false_selection)
         if stream or not all(map(no_case_judged, reports)):  # rates of nothing: the error alone
-            if side_by_side:
-                _emit_side_by_side(fmt, reports, misses, price_table, streamed=stream)
-            elif sink is not None:
-                sink.finish(reports[0], misses)
-            else:
-                _emit(fmt, reports, comparison, misses, streamed=stream)
-            save_html(html, functools.partial(_html_page, reports, comparison))
+            output = _Output(fmt, sink, html, price_table, stream, side_by_side)
+            _write_outputs(output, reports, comparison, misses)
         from playground.cli.mcp_notes import note_list_changes
 
         note_list_changes(pg.registry.sources)
+    _exit_when_cut_short(reports)
+    finish(pg, _exit_code(misses, problems, comparison, other_pg))
+
+
+def _check_usage(html: Path | None, compare_with: list[Path] | None, routers: list[str]) -> None:
+    """Raise :class:`UsageError` (exit 2) before anything runs: an ``--html`` path that exists
+    or is a folder (:func:`playground.cli.html_option.check_html_target`), or ``--compare``
+    with several routers."""
+    check_html_target(html)
+    if compare_with and len(routers) > 1:
+        raise UsageError("--compare compares two versions of the tools on one --router")
+
+
+@dataclass(frozen=True)
+class _Output:
+    """Where and how the finished runs are written: ``fmt`` on stdout (or through ``sink``, or
+    streamed already when ``stream``), side by side when ``side_by_side``, and an HTML page when
+    ``html`` names a file; ``prices`` fills the cost column."""
+
+    fmt: CiFormat
+    sink: Any
+    html: Path | None
+    prices: Any
+    stream: bool
+    side_by_side: bool
+
+
+def _write_outputs(
+    output: _Output, reports: list[Any], comparison: Any, misses: dict[str, list[str]]
+) -> None:
+    """Write the runs as ``output`` says: the side-by-side tables (several routers or
+    ``--repeat``), else the sink's finish (one run), else the plain rendering (:func:`_emit`);
+    then the ``--html`` page when asked."""
+    if output.side_by_side:
+        _emit_side_by_side(output.fmt, reports, misses, output.prices, streamed=output.stream)
+    elif output.sink is not None:
+        output.sink.finish(reports[0], misses)
+    else:
+        _emit(output.fmt, reports, comparison, misses, streamed=output.stream)
+    save_html(output.html, functools.partial(_html_page, reports, comparison))
+
+
+def _judge(
+    reports: list[Any],
+    cases: Path,
+    min_selection: float | None,
+    max_false_selection: float | None,
+) -> tuple[Any, list[Any], dict[str, list[str]]]:
+    """``(comparison, problems, misses)`` of the finished runs: the flips between the two runs
+    of ``--compare`` (else ``None``), the case file's malformed lines (each printed now as
+    ``CASES: line N: ...``) and, by run label, the rates that missed ``--min-selection`` /
+    ``--max-false-selection`` (:func:`playground.batch.evaluate.threshold_failures`)."""
+    from playground.batch.compare import compare
+    from playground.batch.evaluate import threshold_failures
+
+    comparison = compare(reports[0], reports[1]) if len(reports) == 2 else None
+    problems = reports[0].problems
+    for problem in problems:
+        error_line(f"{cases}: {problem}")
+    misses = {r.label: threshold_failures(r, min_selection, max_false_selection) for r in reports}
+    return comparison, problems, misses
+
+
+def _open_workbenches(sources: ToolSourceOptions, compare_with: list[Path] | None) -> Any:
+    """``(playground, compare playground or None)``: the ``--tools`` (and sources) workbench
+    and the ``--compare`` one, both without the wire; exit 2 when either did not load cleanly
+    (:func:`_require_clean_loads`)."""
+    pg = sources.open(wire=False)
+    other_pg = (
+        open_workbench(compare_with, wire=False, in_process=sources.in_process)
+        if compare_with
+        else None
+    )
+    _require_clean_loads(pg, other_pg)
+    return pg, other_pg
+
+
+def _runs(
+    pg: Any, other_pg: Any, chosen_routers: list[tuple[str, Router]], sources: ToolSourceOptions
+) -> list[tuple[str, Any, Any]]:
+    """The ``(label, playground, router)`` runs: one per router on the tools, then (with
+    ``--compare``) the first router on the other tools, labelled ``compare``. Each router first
+    takes the ``synonyms.json`` beside the tools
+    (:func:`playground.routing.synonyms.apply_synonyms`)."""
+    from playground.routing.synonyms import apply_synonyms
+
+    for _label, chosen in chosen_routers:
+        apply_synonyms(chosen, tools_paths(sources.tools))  # synonyms.json beside the tools
+    runs = [(label, pg, chosen) for label, chosen in chosen_routers]
+    if other_pg is not None:
+        runs.append(("compare", other_pg, chosen_routers[0][1]))
+    return runs
+
+
+def _exit_when_cut_short(reports: list[Any]) -> None:
+    """Exit 130 when ctrl+c interrupted a run (saying how many cases were done), or 2 when no
+    case was judged (:func:`playground.batch.evaluate.no_case_judged` says why)."""
+    from playground.batch.evaluate import no_case_judged
+
     if any(r.interrupted for r in reports):
         done = sum(r.metrics.total for r in reports)
         error_line(
@@ -310,7 +301,6 @@ def eval_cases(
     if unjudged:
         error_line(unjudged[0])
         raise typer.Exit(int(ExitCode.USAGE))
-    finish(pg, _exit_code(misses, problems, comparison, other_pg))
 
 
 def _run_evaluations(

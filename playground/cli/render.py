@@ -141,33 +141,13 @@ def record_view(record: Any) -> RenderableType:
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
     grid.add_row("verdict", verdict_text(data.get("verdict", "")))
-    reasons = data.get("reasons") or []
-    if len(reasons) > 1:  # every violation with its JSON path (issue 20 item 4)
-        for reason in reasons:
-            grid.add_row(
-                "reason",
-                Text.assemble(
-                    (f"{reason.get('path') or '/'}  ", "dim"),
-                    (shown(str(reason.get("code", ""))), "yellow"),
-                    f"  {shown(str(reason.get('message', '')))}",
-                ),
-            )
+    _add_reason_rows(grid, data.get("reasons") or [])
     ran = Text("ran", style="green") if data.get("body_ran") else Text("did not run", style="dim")
     grid.add_row("body", Text.assemble(ran, f"  (body_runs {data.get('body_runs', 0)})"))
-    cache = Text.assemble(cache_text(data.get("cache", "")))
-    if data.get("cache_key"):
-        cache.append(f"  key {shown(data['cache_key'])}", style="dim")
     effects = data.get("side_effects") or {}
-    if effects.get("cache_skip"):
-        cache.append(f"  {shown(effects['cache_skip'])}", style="dim")
-    grid.add_row("cache", cache)
+    grid.add_row("cache", _cache_cell(data, effects))
     if effects.get("effects"):
-        said = effects["effects"]
-        if effects.get("basis") not in (None, "", "unknown"):
-            said += f" ({effects['basis']}: {effects.get('evidence', '')})"
-        if effects.get("idempotent") and effects["effects"] != "read":
-            said += ", idempotent"
-        grid.add_row("effects", Text(shown(said)))
+        grid.add_row("effects", _effects_cell(effects))
     outcome = Text.assemble(
         kind_text(data.get("kind", "")),
         f"  ok {str(bool(data.get('ok'))).lower()}",
@@ -185,6 +165,55 @@ def record_view(record: Any) -> RenderableType:
     if data.get("timeout_s") is not None:
         timing += f"  (time limit {data['timeout_s']:g} s)"
     grid.add_row("duration", timing)
+    _add_text_rows(grid, data)
+    panel = Panel(grid, title=_record_title(data), title_align="left", box=box.ROUNDED)
+    parts: list[RenderableType] = [panel]
+    if data.get("value") is not None:
+        parts.append(json_block(data["value"], title="value"))
+    wire = (data.get("wire") or {}).get("gemini")
+    if wire is not None:
+        parts.append(json_block(wire, title="wire JSON (gemini: what the model reads)"))
+    return Group(*parts)
+
+
+def _add_reason_rows(grid: Table, reasons: list[Any]) -> None:
+    """With more than one violation, a ``reason`` row each: its JSON path, code and message."""
+    if len(reasons) > 1:  # every violation with its JSON path (issue 20 item 4)
+        for reason in reasons:
+            grid.add_row(
+                "reason",
+                Text.assemble(
+                    (f"{reason.get('path') or '/'}  ", "dim"),
+                    (shown(str(reason.get("code", ""))), "yellow"),
+                    f"  {shown(str(reason.get('message', '')))}",
+                ),
+            )
+
+
+def _cache_cell(data: Mapping[str, Any], effects: Mapping[str, Any]) -> Text:
+    """The cache state, then (dim) its key and why the cache was skipped for side effects."""
+    cache = Text.assemble(cache_text(data.get("cache", "")))
+    if data.get("cache_key"):
+        cache.append(f"  key {shown(data['cache_key'])}", style="dim")
+    if effects.get("cache_skip"):
+        cache.append(f"  {shown(effects['cache_skip'])}", style="dim")
+    return cache
+
+
+def _effects_cell(effects: Mapping[str, Any]) -> Text:
+    """The tool's effects, how they are known (basis: evidence) and ``idempotent`` for a
+    writing tool that says so."""
+    said = effects["effects"]
+    if effects.get("basis") not in (None, "", "unknown"):
+        said += f" ({effects['basis']}: {effects.get('evidence', '')})"
+    if effects.get("idempotent") and effects["effects"] != "read":
+        said += ", idempotent"
+    return Text(shown(said))
+
+
+def _add_text_rows(grid: Table, data: Mapping[str, Any]) -> None:
+    """The ``message`` (when any), the canonical ``args``, what the body ``printed`` (dim) and
+    each ``warning`` (yellow)."""
     if data.get("message"):
         grid.add_row("message", Text(shown(data["message"])))
     grid.add_row(
@@ -194,21 +223,18 @@ def record_view(record: Any) -> RenderableType:
         grid.add_row("printed", Text(shown(data["printed"].rstrip("\n")), style="dim"))
     for warning in data.get("warnings") or []:
         grid.add_row("warning", Text(shown(warning), style="yellow"))
+
+
+def _record_title(data: Mapping[str, Any]) -> Text:
+    """The record panel's title: call id (dim), tool (bold), ✓/✗ and the outcome kind."""
     ok = bool(data.get("ok"))
-    title = Text.assemble(
+    return Text.assemble(
         (f"{data.get('call_id', '')}  ", "dim"),
         (shown(str(data.get("tool", ""))), "bold"),
         "  ",
         ("✓ " if ok else "✗ ", "green" if ok else "red"),
         kind_text(data.get("kind", "")),
     )
-    parts: list[RenderableType] = [Panel(grid, title=title, title_align="left", box=box.ROUNDED)]
-    if data.get("value") is not None:
-        parts.append(json_block(data["value"], title="value"))
-    wire = (data.get("wire") or {}).get("gemini")
-    if wire is not None:
-        parts.append(json_block(wire, title="wire JSON (gemini: what the model reads)"))
-    return Group(*parts)
 
 
 def first_line(text: str) -> str:

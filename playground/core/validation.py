@@ -718,28 +718,12 @@ def check_result(contract: Contract, value: Any) -> ResultCheck:
     ``too_big`` (more than ``max_rows`` rows or more than ``max_bytes`` bytes of JSON),
     ``range`` (a ``minimum``/``maximum``-style keyword failed).
     """
-    try:
-        data = to_json_value(value)
-    except NotSerializable as exc:
-        return ResultCheck(
-            "not_serializable",
-            f"{contract.name} returned {exc.what} at {exc.path}; a tool result must be JSON data.",
-            None,
-        )
-    except RecursionError:
-        return ResultCheck(
-            "not_serializable", f"{contract.name} returned a self-referencing value.", None
-        )
+    data, unserializable = _json_data(contract, value)
+    if unserializable is not None:
+        return unserializable
     returns = contract.returns
     if not returns:
-        rows = (
-            data
-            if isinstance(data, list)
-            else (data.get("rows") if isinstance(data, dict) else None)
-        )
-        if isinstance(rows, list) and not rows:
-            return ResultCheck("empty", "Nothing matched.", data)
-        return ResultCheck("", "", data)
+        return _check_rows_only(data)
     try:
         # The limit keys (RESULT_LIMIT_KEYS) are no JSON Schema keywords: jsonschema skips them,
         # so ``returns`` itself is the schema (and its cached validator is found by identity).
@@ -753,14 +737,65 @@ def check_result(contract: Contract, value: Any) -> ResultCheck:
     shape_errors = [e for e in errors if e not in range_errors and e not in too_big_errors]
     if shape_errors:
         e = shape_errors[0]
-        where = "$" + "".join(
-            f"[{p!r}]" if isinstance(p, str) else f"[{p}]" for p in e.absolute_path
-        )
         return ResultCheck(
             "shape",
-            f"{contract.name} returned a value of the wrong shape at {where}: {e.message}.",
+            f"{contract.name} returned a value of the wrong shape at {_where(e)}: {e.message}.",
             data,
         )
+    limited = _check_limits(contract, returns, data, too_big_errors)
+    if limited is not None:
+        return limited
+    if range_errors:
+        e = range_errors[0]
+        return ResultCheck(
+            "range",
+            f"{contract.name} returned an out-of-range value at {_where(e)}: {e.message}.",
+            data,
+        )
+    return ResultCheck("", "", data)
+
+
+def _json_data(contract: Contract, value: Any) -> tuple[Any, ResultCheck | None]:
+    """``(data, None)``: ``value`` as JSON data (:func:`to_json_value`), or ``(None, check)``
+    with a ``not_serializable`` check naming what JSON cannot carry (or a self-reference)."""
+    try:
+        return to_json_value(value), None
+    except NotSerializable as exc:
+        return None, ResultCheck(
+            "not_serializable",
+            f"{contract.name} returned {exc.what} at {exc.path}; a tool result must be JSON data.",
+            None,
+        )
+    except RecursionError:
+        return None, ResultCheck(
+            "not_serializable", f"{contract.name} returned a self-referencing value.", None
+        )
+
+
+def _check_rows_only(data: Any) -> ResultCheck:
+    """A result without a ``returns`` schema: ``empty`` when it is an empty list or its
+    ``rows`` is one, else valid."""
+    rows = (
+        data if isinstance(data, list) else (data.get("rows") if isinstance(data, dict) else None)
+    )
+    if isinstance(rows, list) and not rows:
+        return ResultCheck("empty", "Nothing matched.", data)
+    return ResultCheck("", "", data)
+
+
+def _where(error: Any) -> str:
+    """A jsonschema error's place in the result as ``$['key'][0]...``."""
+    return "$" + "".join(
+        f"[{p!r}]" if isinstance(p, str) else f"[{p}]" for p in error.absolute_path
+    )
+
+
+def _check_limits(
+    contract: Contract, returns: dict[str, Any], data: Any, too_big_errors: list[Any]
+) -> ResultCheck | None:
+    """``empty`` (the rows list -- ``rows_key``, default ``"rows"`` -- or the result list has no
+    items), else ``too_big`` (more than ``max_rows`` rows, a ``maxItems`` error, or more than
+    ``max_bytes`` bytes of canonical JSON, measured only when declared); ``None`` within them."""
     rows_key = returns.get("rows_key", "rows")
     rows = (
         data if isinstance(data, list) else (data.get(rows_key) if isinstance(data, dict) else None)
@@ -788,14 +823,4 @@ def check_result(contract: Contract, value: Any) -> ResultCheck:
             f"{contract.name} returned {size} bytes of JSON; its contract allows at most {max_bytes}.",
             data,
         )
-    if range_errors:
-        e = range_errors[0]
-        where = "$" + "".join(
-            f"[{p!r}]" if isinstance(p, str) else f"[{p}]" for p in e.absolute_path
-        )
-        return ResultCheck(
-            "range",
-            f"{contract.name} returned an out-of-range value at {where}: {e.message}.",
-            data,
-        )
-    return ResultCheck("", "", data)
+    return None

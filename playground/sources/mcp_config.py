@@ -335,22 +335,7 @@ def server_specs(
     so does a config file without any server (``{"mcpServers": {}}``).
     """
     taken: set[str] = set()
-    from_configs = []
-    for path in configs:
-        found = config_specs(path, taken)
-        if not found:  # else the command would quietly fall back to ./tools
-            raise UsageError(f"--mcp-config {path}: no server in its mcpServers")
-        from_configs += found
-    wanted = list(only)
-    if wanted:
-        names = [s.name for s in from_configs]
-        missing = [n for n in wanted if n not in names]
-        if missing:
-            raise UsageError(
-                f"--mcp-server {missing[0]!r}: no such server in the --mcp-config file(s); "
-                f"there are: {', '.join(names) or '(none)'}"
-            )
-        from_configs = [s for s in from_configs if s.name in wanted]
+    from_configs = _chosen(_from_config_files(configs, taken), list(only))
     header_map = dict(parse_header(h) for h in headers)
     specs = from_configs + [stdio_spec(line, taken) for line in commands]
     specs += [http_spec(url, header_map, taken) for url in urls]
@@ -358,21 +343,8 @@ def server_specs(
         raise UsageError("--mcp-header applies to --mcp-url servers; no --mcp-url was given")
     import dataclasses
 
-    folders = tuple(str(Path(r).resolve()) for r in roots)
-    for folder in folders:
-        if not Path(folder).is_dir():
-            raise UsageError(f"--root {folder}: not a folder")
-    if elicit_file is not None and not Path(elicit_file).is_file():
-        raise UsageError(f"--elicit {elicit_file}: no such file")
-    if elicit_file is not None:  # garbage (huge, deeply nested, not JSON) is refused now
-        from playground.core.canonical import JsonInputError
-        from playground.core.json_files import read_json_file
-
-        try:
-            read_json_file(elicit_file)
-        except JsonInputError as exc:
-            raise UsageError(f"--elicit {elicit_file}: {exc}") from None
-    answers = str(elicit_file or "")
+    folders = _root_folders(roots)
+    answers = _elicit_answers(elicit_file)
     if log_level is not None and log_level not in LOG_LEVELS:
         raise UsageError(f"--mcp-log-level {log_level!r}: one of {', '.join(LOG_LEVELS)}")
     era = _protocol_option(protocol)
@@ -386,6 +358,60 @@ def server_specs(
         )
         for s in specs
     ]
+
+
+def _from_config_files(configs: Iterable[str | Path], taken: set[str]) -> list[McpServerSpec]:
+    """The specs of every ``--mcp-config`` file in order (:func:`config_specs`; names added to
+    ``taken``). Raises :class:`UsageError` for a file without a server, else the command would
+    quietly fall back to ./tools."""
+    from_configs = []
+    for path in configs:
+        found = config_specs(path, taken)
+        if not found:  # else the command would quietly fall back to ./tools
+            raise UsageError(f"--mcp-config {path}: no server in its mcpServers")
+        from_configs += found
+    return from_configs
+
+
+def _chosen(from_configs: list[McpServerSpec], wanted: list[str]) -> list[McpServerSpec]:
+    """The config entries ``--mcp-server`` names (all when it is not given). Raises
+    :class:`UsageError` for a name no config file has, listing the names there are."""
+    if not wanted:
+        return from_configs
+    names = [s.name for s in from_configs]
+    missing = [n for n in wanted if n not in names]
+    if missing:
+        raise UsageError(
+            f"--mcp-server {missing[0]!r}: no such server in the --mcp-config file(s); "
+            f"there are: {', '.join(names) or '(none)'}"
+        )
+    return [s for s in from_configs if s.name in wanted]
+
+
+def _root_folders(roots: Iterable[str | Path]) -> tuple[str, ...]:
+    """``--root`` folders as absolute paths; :class:`UsageError` for one that is no folder."""
+    folders = tuple(str(Path(r).resolve()) for r in roots)
+    for folder in folders:
+        if not Path(folder).is_dir():
+            raise UsageError(f"--root {folder}: not a folder")
+    return folders
+
+
+def _elicit_answers(elicit_file: str | Path | None) -> str:
+    """The ``--elicit`` file's path as given (``""`` without one), after checking it is a
+    readable JSON file (garbage — huge, deeply nested, not JSON — is refused now, not at the
+    first request); :class:`UsageError` otherwise."""
+    if elicit_file is not None and not Path(elicit_file).is_file():
+        raise UsageError(f"--elicit {elicit_file}: no such file")
+    if elicit_file is not None:  # garbage (huge, deeply nested, not JSON) is refused now
+        from playground.core.canonical import JsonInputError
+        from playground.core.json_files import read_json_file
+
+        try:
+            read_json_file(elicit_file)
+        except JsonInputError as exc:
+            raise UsageError(f"--elicit {elicit_file}: {exc}") from None
+    return str(elicit_file or "")
 
 
 def _protocol_option(protocol: str | None) -> str:

@@ -190,31 +190,59 @@ async def process_streams(
     instead of waiting.
     """
     import anyio
-    import anyio.lowlevel
-    import mcp_types
-    from anyio.streams.buffered import BufferedByteReceiveStream
 
-    from playground.sources.mcp_imports import load_client_packages
+    pipes = _Pipes(process)
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(pipes.reader)
+            tg.start_soon(pipes.writer)
+            try:
+                yield pipes.read_stream, pipes.write_stream
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await pipes.close(process, exit_grace_s)
+                tg.cancel_scope.cancel()
+    finally:
+        await stop_process(process, 0.0)  # also when the task group never started
 
-    load_client_packages()
-    from mcp.shared.message import SessionMessage
 
-    assert process.stdin is not None and process.stdout is not None, "spawned with pipes"
-    stdin, stdout = process.stdin, process.stdout
-    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
-    writer_done = anyio.Event()
+class _Pipes:
+    """The bridge between a server's stdout/stdin and a ``ClientSession``'s memory streams
+    (unbuffered: size 0). :meth:`reader` turns each stdout line into a ``SessionMessage`` on
+    ``read_stream``; :meth:`writer` writes each message sent to ``write_stream`` to stdin as
+    one JSON line; :meth:`close` flushes, stops the server and closes the four stream ends."""
 
-    def parse(line: bytes) -> SessionMessage | Exception:
+    def __init__(self, process: Process) -> None:
+        import anyio
+        import mcp_types
+
+        from playground.sources.mcp_imports import load_client_packages
+
+        load_client_packages()
+        from mcp.shared.message import SessionMessage
+
+        assert process.stdin is not None and process.stdout is not None, "spawned with pipes"
+        self.stdin, self.stdout = process.stdin, process.stdout
+        self._message, self._adapter = SessionMessage, mcp_types.jsonrpc_message_adapter
+        self.read_writer, self.read_stream = anyio.create_memory_object_stream[
+            SessionMessage | Exception
+        ](0)
+        self.write_stream, self.write_reader = anyio.create_memory_object_stream[SessionMessage](0)
+        self.writer_done = anyio.Event()
+
+    def parse(self, line: bytes) -> Any:
+        """The ``SessionMessage`` of one stdout line, or the exception for non-protocol text
+        (pydantic's ``ValidationError``, a ``ValueError``), as ``stdio_client`` hands it on."""
         try:
             text = line.decode("utf-8", "replace")
-            return SessionMessage(
-                mcp_types.jsonrpc_message_adapter.validate_json(text, by_name=False)
-            )
+            return self._message(self._adapter.validate_json(text, by_name=False))
         except ValueError as exc:  # pydantic's ValidationError: non-protocol text
             return exc
 
-    async def drain() -> None:
+    async def drain(self) -> None:
+        """Read stdout to its end and drop it (shielded), so a server flushing output can exit."""
+        import anyio
+
         with (
             anyio.CancelScope(shield=True),
             contextlib.suppress(
@@ -222,21 +250,27 @@ async def process_streams(
             ),
         ):
             while True:
-                await stdout.receive()
+                await self.stdout.receive()
 
-    async def reader() -> None:
-        lines = BufferedByteReceiveStream(stdout)
+    async def reader(self) -> None:
+        """Send each stdout line (at most :data:`MAX_LINE_BYTES`; a longer one is sent as a
+        ``ValueError`` and ends the stream) parsed to the session, until stdout or the session
+        ends; then drain stdout."""
+        import anyio
+        from anyio.streams.buffered import BufferedByteReceiveStream
+
+        lines = BufferedByteReceiveStream(self.stdout)
         try:
-            async with read_writer:
+            async with self.read_writer:
                 while True:
                     try:
                         line = await lines.receive_until(b"\n", MAX_LINE_BYTES)
                     except anyio.DelimiterNotFound:
-                        await read_writer.send(
+                        await self.read_writer.send(
                             ValueError(f"a stdout line longer than {MAX_LINE_BYTES} bytes")
                         )
                         return
-                    await read_writer.send(parse(line))
+                    await self.read_writer.send(self.parse(line))
         except (
             anyio.EndOfStream,
             anyio.IncompleteRead,
@@ -246,35 +280,35 @@ async def process_streams(
         ):
             pass  # the server ended its stdout, or the session is gone
         finally:
-            await drain()
+            await self.drain()
 
-    async def writer() -> None:
+    async def writer(self) -> None:
+        """Write each message the session sends to stdin as one JSON line; when the server
+        stops reading, close the read stream (the connection is over)."""
+        import anyio
+
         try:
-            async with write_reader:
-                async for message in write_reader:
+            async with self.write_reader:
+                async for message in self.write_reader:
                     data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
-                    await stdin.send(data.encode("utf-8") + b"\n")
+                    await self.stdin.send(data.encode("utf-8") + b"\n")
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-            await read_writer.aclose()  # the server stopped reading: the connection is over
+            await self.read_writer.aclose()  # the server stopped reading: the connection is over
         finally:
-            writer_done.set()
+            self.writer_done.set()
 
-    try:
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(reader)
-            tg.start_soon(writer)
-            try:
-                yield read_stream, write_stream
-            finally:
-                with anyio.CancelScope(shield=True):
-                    read_stream.close()  # the reader drains from now on
-                    write_stream.close()
-                    with anyio.move_on_after(FLUSH_TIMEOUT_S):
-                        await writer_done.wait()
-                    await stop_process(process, exit_grace_s)
-                    for stream in (read_stream, write_stream, read_writer, write_reader):
-                        await stream.aclose()
-                    await anyio.lowlevel.checkpoint()
-                tg.cancel_scope.cancel()
-    finally:
-        await stop_process(process, 0.0)  # also when the task group never started
+    async def close(self, process: Process, exit_grace_s: float) -> None:
+        """End the bridge (the caller shields it): stop taking messages, let the writer flush
+        for up to :data:`FLUSH_TIMEOUT_S`, stop the server (:func:`stop_process`), close the
+        four stream ends."""
+        import anyio
+        import anyio.lowlevel
+
+        self.read_stream.close()  # the reader drains from now on
+        self.write_stream.close()
+        with anyio.move_on_after(FLUSH_TIMEOUT_S):
+            await self.writer_done.wait()
+        await stop_process(process, exit_grace_s)
+        for stream in (self.read_stream, self.write_stream, self.read_writer, self.write_reader):
+            await stream.aclose()
+        await anyio.lowlevel.checkpoint()

@@ -20,6 +20,7 @@ import json
 import sys
 import threading
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -124,6 +125,30 @@ def collect_contracts(
     """
     registry = Registry()
     skipped = set(skip)
+    planned = _planned_files(registry, paths)
+    imported: dict[Path, ModuleType | LoadProblem] | None = None
+    if import_timeout_s is not None:
+        wanted = [f for _, some in planned for f in some or [] if str(f) not in skipped]
+        imported = import_concurrently(wanted, import_timeout_s, on_import)
+        if hung is not None:
+            hung.extend(str(f) for f in wanted if f not in imported)
+    for path, maybe_files in planned:
+        if maybe_files is not None:
+            _load_path(
+                registry,
+                path,
+                maybe_files,
+                _Imports(skipped, imported, on_import, import_timeout_s),
+            )
+    return registry
+
+
+def _planned_files(
+    registry: Registry, paths: Iterable[str | Path]
+) -> list[tuple[Path, list[Path] | None]]:
+    """``(path, its tool files)`` per path, in order (each path also appended to
+    ``registry.paths``); ``None`` instead of files for a path :func:`tool_files` refuses, whose
+    problem is added to ``registry.problems``."""
     planned: list[tuple[Path, list[Path] | None]] = []
     for raw in paths:
         path = Path(raw)
@@ -135,49 +160,55 @@ def collect_contracts(
             planned.append((path, None))
             continue
         planned.append((path, files))
-    imported: dict[Path, ModuleType | LoadProblem] | None = None
-    if import_timeout_s is not None:
-        wanted = [f for _, some in planned for f in some or [] if str(f) not in skipped]
-        imported = import_concurrently(wanted, import_timeout_s, on_import)
-        if hung is not None:
-            hung.extend(str(f) for f in wanted if f not in imported)
-    for path, maybe_files in planned:
-        if maybe_files is None:
+    return planned
+
+
+@dataclass(frozen=True)
+class _Imports:
+    """How :func:`collect_contracts` gets each module: ``skipped`` files are left out,
+    ``imported`` holds the modules imported concurrently (``None``: import each here, in
+    turn, calling ``on_import``), ``timeout_s`` the limit those were given."""
+
+    skipped: set[str]
+    imported: dict[Path, ModuleType | LoadProblem] | None
+    on_import: Callable[[Path, bool], None] | None
+    timeout_s: float | None
+
+
+def _load_path(registry: Registry, path: Path, files: list[Path], imports: _Imports) -> None:
+    """Register the contracts of one path's ``files`` into ``registry``. Adds its unusable
+    folder entries as problems, :data:`NO_MODULES` for a path without a module file, and
+    :data:`NO_CONTRACTS` when its modules loaded without a new problem yet declared nothing
+    (a skipped file's problem, reported by the caller, counts as one)."""
+    unusable = unusable_entries(path)  # a link loop, a dangling link: say so
+    registry.problems.extend(unusable)
+    if not files:
+        if not unusable:
+            registry.problems.append(LoadProblem(str(path), NO_MODULES))
+        return
+    contracts_before, problems_before = len(registry.contracts), len(registry.problems)
+    for file in files:
+        if str(file) in imports.skipped:
+            problems_before -= 1  # its problem was reported by the caller
             continue
-        files = maybe_files
-        unusable = unusable_entries(path)  # a link loop, a dangling link: say so
-        registry.problems.extend(unusable)
-        if not files:
-            if not unusable:
-                registry.problems.append(LoadProblem(str(path), NO_MODULES))
+        if imports.imported is None:
+            load_module_into(registry, file, imports.on_import)
             continue
-        contracts_before, problems_before = len(registry.contracts), len(registry.problems)
-        for file in files:
-            if str(file) in skipped:
-                problems_before -= 1  # its problem was reported by the caller
-                continue
-            if imported is None:
-                load_module_into(registry, file, on_import)
-                continue
-            module = imported.get(file)
-            if module is None:
-                registry.problems.append(
-                    LoadProblem(
-                        str(file.resolve()),
-                        f"import did not finish within {import_timeout_s:g} s (an endless "
-                        "loop or a sleep at import time?); the module was not loaded",
-                    )
+        module = imports.imported.get(file)
+        if module is None:
+            registry.problems.append(
+                LoadProblem(
+                    str(file.resolve()),
+                    f"import did not finish within {imports.timeout_s:g} s (an endless "
+                    "loop or a sleep at import time?); the module was not loaded",
                 )
-            elif isinstance(module, LoadProblem):
-                registry.problems.append(module)
-            else:
-                register_module(registry, module, file)
-        if (
-            len(registry.contracts) == contracts_before
-            and len(registry.problems) == problems_before
-        ):
-            registry.problems.append(LoadProblem(str(path), NO_CONTRACTS))
-    return registry
+            )
+        elif isinstance(module, LoadProblem):
+            registry.problems.append(module)
+        else:
+            register_module(registry, module, file)
+    if len(registry.contracts) == contracts_before and len(registry.problems) == problems_before:
+        registry.problems.append(LoadProblem(str(path), NO_CONTRACTS))
 
 
 def import_concurrently(
