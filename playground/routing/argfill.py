@@ -59,41 +59,15 @@ from typing import Any
 
 from anyascii import anyascii
 
-from playground.core.optional_schema import nullable_branch
 from playground.routing import command_line, korean, languages, places, values
 from playground.routing.fill import identifiers, joined, naive, source_target
+from playground.routing.fill.examples import extract_examples, shape_regex
 from playground.routing.fill.rules import LOOSE_RULES, enabled
+from playground.routing.fill.spans import _ALNUM, _bounded, _search, _unanchor, _upper_like
+from playground.routing.fill.specs import _PLAIN_WORD_RE, Fill, ParamSpec, _bare, _plain_string
 from playground.routing.fill.weights import PAIRING as W
 from playground.routing.values import Value
 
-_EXAMPLE_RE = re.compile(
-    r"(?:예시|예)\s*[:：)]\s*|예를\s*들어\s*,?\s*|예시\s+|"
-    r"\b(?:e\.g\.|eg\.|for example|for instance|example(?![.\w/-])|such as)\s*[:,]?\s*|"
-    r"\blike\s+(?=[\"'“‘`])",
-    re.I,
-)
-_PREFIX_RES = (
-    re.compile(r"['\"‘’“”`]([A-Za-z0-9-]+)['\"‘’“”`]\s*(?:로|으로)\s*시작"),
-    re.compile(r"\b([A-Z][A-Z0-9-]*)\s*(?:로|으로)\s*시작"),
-    re.compile(r"(?:starts?|begins?)\s+with\s+['\"`]?([A-Za-z0-9-]+)['\"`]?", re.I),
-    re.compile(r"prefix(?:ed)?\s+(?:with\s+|of\s+)?['\"`]([A-Za-z0-9-]+)['\"`]", re.I),
-)
-_FREE_TEXT_NAMES = frozenset(
-    {
-        "keyword",
-        "keywords",
-        "query",
-        "q",
-        "search",
-        "search_term",
-        "term",
-        "terms",
-        "text",
-        "search_text",
-        "검색어",
-    }
-)
-_FREE_TEXT_DOC_RE = re.compile(r"검색어|키워드|keyword|query|search term|search text|검색", re.I)
 _DATE_RE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
 _EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 _COUNTED_RE = re.compile(
@@ -102,46 +76,6 @@ _COUNTED_RE = re.compile(
 _BARE_INT_RE = re.compile(r"(?<![\w.])(\d+)(?![\w.])")
 _LOWERCASE_DOC_RE = re.compile(r"영문\s*소문자|소문자|lower[- ]?case", re.I)
 _LOWER_WORD_RE = re.compile(r"[a-z]{2,}")
-_PLAIN_WORD_RE = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
-
-_ALNUM = "A-Za-z0-9"
-
-
-def extract_examples(text: str) -> list[str]:
-    """Example values written after 예:/예시:/e.g./example in ``text``, quotes stripped.
-
-    ``"상품ID. 'P'로 시작한다. 예: P008"`` -> ``['P008']``; ``"검색어. 예: '텀블러', '이불커버'"``
-    -> ``['텀블러', '이불커버']``.
-    """
-    out: list[str] = []
-    for m in _EXAMPLE_RE.finditer(text or ""):
-        rest = text[m.end() :]
-        quoted = _QUOTED_EXAMPLE_RE.match(rest)
-        if quoted:  # 'San Francisco, CA', 'P013': each quoted value whole, commas and all
-            parts = re.findall(r"['\"‘“`]([^'\"’”`]{1,40})['\"’”`]", quoted.group())
-        else:
-            rest = re.split(r"(?<=[^\d])\.\s|[.。]\s*$|\n|;", rest, maxsplit=1)[0]
-            parts = []
-            for part in re.split(r",|/|\bor\b|또는", rest):
-                # "e.g. Seattle, WA": an abbreviation after a comma qualifies the value before
-                if parts and _QUALIFIER_RE.fullmatch(part.strip().rstrip(".")) and part[:1] == " ":
-                    parts[-1] = parts[-1].rstrip() + "," + part.rstrip(".")
-                else:
-                    parts.append(part)
-        for part in parts:
-            value = part.strip().strip("'\"‘’“”`()[] .")
-            if value and len(value) <= 40 and value not in out:
-                out.append(value)
-    return out
-
-
-_QUOTED_EXAMPLE_RE = re.compile(
-    r"\s*(?:['\"‘“`][^'\"’”`\n]{1,40}['\"’”`](?:\s*(?:,|/|or|또는)\s*)?)+"
-)
-_QUALIFIER_RE = re.compile(r"[A-Z]{2,3}")
-_FORMAT_RE = re.compile(
-    r"\bformat(?:ted)?\s+(?:of|as|like)\s+['\"‘“`]([^'\"’”`]{1,60})['\"’”`]", re.I
-)
 _NEXT_PART_RE = re.compile(r",\s*([A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)*)")
 
 
@@ -203,204 +137,6 @@ def _place_shape(spec: ParamSpec, text: str, fill: Fill) -> None:
         fill.args[spec.name] = new
         ev.update(span=[start, start + len(new)], text=new)
         ev["detail"] += f"; shaped like its examples as {new!r}"
-
-
-def shape_regex(example: str) -> str | None:
-    """A regex for values shaped like an ID-like ``example`` (letters literal, each digit run
-    ``\\d{n-1,n+1}``); ``None`` when the example has no digit or is not ASCII letters/digits/-_.
-
-    ``P008`` -> ``P\\d{2,4}``; ``KB-101`` -> ``KB\\-\\d{2,4}``; ``HR20260601`` -> ``HR\\d{7,9}``.
-    """
-    if not re.fullmatch(r"[A-Za-z0-9_.-]+", example or "") or not re.search(r"\d", example):
-        return None
-    parts = []
-    for run in re.findall(r"\d+|[A-Za-z]+|[^A-Za-z0-9]", example):
-        if run.isdigit():
-            n = len(run)
-            parts.append(rf"\d{{{max(1, n - 1)},{n + 1}}}")
-        else:
-            parts.append(re.escape(run))
-    return "".join(parts)
-
-
-def find_prefix(text: str) -> str | None:
-    """The prefix a description says values start with ("'HR'로 시작한다", "starts with 'HR'")."""
-    for rx in _PREFIX_RES:
-        m = rx.search(text or "")
-        if m:
-            return m.group(1)
-    return None
-
-
-def _types(schema: dict[str, Any]) -> tuple[str, ...]:
-    t = schema.get("type")
-    if isinstance(t, str):
-        return (t,)
-    if isinstance(t, list):
-        return tuple(x for x in t if x != "null")
-    out: list[str] = []
-    for sub in schema.get("anyOf", []) + schema.get("oneOf", []):
-        if isinstance(sub, dict):
-            out.extend(x for x in _types(sub) if x not in out)
-    return tuple(x for x in out if x != "null")
-
-
-@dataclass(frozen=True)
-class ParamSpec:
-    """What the router knows about one parameter (all from the declaration)."""
-
-    name: str
-    types: tuple[str, ...]
-    required: bool
-    doc: str = ""
-    enum: tuple[Any, ...] = ()
-    pattern: str | None = None
-    format: str | None = None
-    minimum: float | None = None
-    maximum: float | None = None
-    examples: tuple[str, ...] = ()
-    shapes: tuple[tuple[str, str], ...] = ()  # (example, regex derived from it)
-    prefix: str | None = None
-    free_text: bool = False
-    item_types: tuple[str, ...] = ()  # an array's item types
-    item_enum: tuple[Any, ...] = ()  # an array's listed item values
-    #: the schema's ``default`` (``has_default`` says whether there is one)
-    default: Any = field(default=None, compare=False)
-    has_default: bool = False
-    #: how many ", "-joined parts its values have beyond the first, from its examples or a
-    #: "format of 'City, State'" in its description (0: none said; -1: examples without one)
-    joined: int = 0
-    #: values its description quotes ("'real' for real roots, 'all' for both"): the options a
-    #: reader sees, like an enum the schema does not declare
-    listed: tuple[str, ...] = ()
-    #: an object's properties, as parameters of their own (its fields named in the question)
-    sub: tuple[ParamSpec, ...] = field(default=(), compare=False)
-
-    @property
-    def structured(self) -> bool:
-        """True when a value can be recognised by shape (enum/pattern/format/example/prefix)."""
-        return bool(
-            self.enum
-            or self.pattern
-            or self.format in {"date", "email"}
-            or self.shapes
-            or self.prefix
-        )
-
-
-def _bare(name: str) -> str:
-    """``name`` lower case without spaces, underscores or punctuation (``Meta_Title`` and
-    ``'meta title'`` are the same name)."""
-    return re.sub(r"[\W_]+", "", name).lower()
-
-
-def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> list[ParamSpec]:
-    """One :class:`ParamSpec` per schema property, in schema order."""
-    parameters = parameters if isinstance(parameters, dict) else {}
-    raw_props = parameters.get("properties")
-    props: dict[str, Any] = raw_props if isinstance(raw_props, dict) else {}
-    required = set(parameters.get("required") or [])
-    # "If not provided, the 'Title' will be used": a quoted parameter name is no option
-    siblings = {_bare(n) for n in props}
-    specs = []
-    for name, schema in props.items():
-        schema = nullable_branch(schema) if isinstance(schema, dict) else {}
-        doc = " ".join(
-            x for x in (arg_docs.get(name, ""), str(schema.get("description") or "")) if x
-        )
-        examples = tuple(extract_examples(doc)) + tuple(
-            str(e) for e in schema.get("examples", []) or []
-        )
-        shapes = tuple(
-            (e, rx) for e, rx in ((e, shape_regex(e)) for e in dict.fromkeys(examples)) if rx
-        )
-        types = _types(schema)
-        enum = tuple(schema.get("enum") or ())
-        shown = [e for e in examples if re.match(r"[^\W\d_]", e)] + _FORMAT_RE.findall(doc)
-        joined = max((e.count(",") for e in shown), default=0) or (-1 if shown else 0)
-        prefix = find_prefix(doc)
-        spec = ParamSpec(
-            name=name,
-            types=types,
-            required=name in required,
-            doc=doc,
-            enum=enum,
-            pattern=schema.get("pattern"),
-            format=schema.get("format"),
-            minimum=schema.get("minimum"),
-            maximum=schema.get("maximum"),
-            examples=examples,
-            shapes=shapes,
-            prefix=prefix,
-            item_types=_types(schema["items"]) if isinstance(schema.get("items"), dict) else (),
-            item_enum=tuple(schema["items"].get("enum") or ())
-            if isinstance(schema.get("items"), dict)
-            else (),
-            default=schema.get("default"),
-            has_default="default" in schema,
-            joined=joined,
-            listed=tuple(
-                dict.fromkeys(
-                    q
-                    for q in re.findall(r"['‘“\"]([^'’”\"]{1,30})['’”\"]", doc)
-                    if (_PLAIN_WORD_RE.fullmatch(q) or re.fullmatch(r"[\w/°]{1,12}", q))
-                    and _bare(q) not in siblings
-                )
-            ),
-        )
-        free = (
-            ("string" in types or not types)
-            and not spec.structured
-            and (name.lower() in _FREE_TEXT_NAMES or bool(_FREE_TEXT_DOC_RE.search(doc)))
-        )
-        if "object" in types and isinstance(schema.get("properties"), dict):
-            spec = replace(spec, sub=tuple(param_specs(schema, {})))
-        specs.append(replace(spec, free_text=free))
-    return specs
-
-
-@dataclass
-class Fill:
-    """The arguments found for one tool: ``args``, ``evidence`` (``{arg: {rule, span, text,
-    detail}}``), ``missing`` (required args not filled), ``consumed`` (question spans used)."""
-
-    args: dict[str, Any] = field(default_factory=dict)
-    evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
-    missing: list[str] = field(default_factory=list)
-    consumed: list[tuple[int, int]] = field(default_factory=list)
-
-
-def _bounded(rx: str) -> str:
-    return rf"(?<![{_ALNUM}])(?:{rx})(?![{_ALNUM}])"
-
-
-def _search(
-    rx: str, text: str, used: list[tuple[int, int]], flags: int = 0
-) -> re.Match[str] | None:
-    try:
-        compiled = re.compile(_bounded(rx), flags)
-    except re.error:
-        return None
-    for m in compiled.finditer(text):
-        if values.outside(m.span(), used):
-            return m
-    return None
-
-
-def _unanchor(pattern: str) -> str:
-    p = pattern
-    if p.startswith("^") or p.startswith(r"\A"):
-        p = p[1:] if p.startswith("^") else p[2:]
-    if p.endswith(r"\Z") or (p.endswith("$") and not p.endswith(r"\$")):
-        p = p[:-2] if p.endswith(r"\Z") else p[:-1]
-    return p
-
-
-def _upper_like(value: str, model: str) -> tuple[str, bool]:
-    letters = "".join(ch for ch in model if ch.isalpha())
-    if letters and letters.isupper() and value != value.upper():
-        return value.upper(), True
-    return value, False
 
 
 #: What stands between the two values of a change: "pizza to a BURGER", "COOL into HEAT".
@@ -649,11 +385,6 @@ def _integer(
                 "detail": "number in the question",
             }
     return None
-
-
-def _plain_string(spec: ParamSpec) -> bool:
-    """A string parameter no shape rule and no free-text rule covers (``city``, ``name``)."""
-    return ("string" in spec.types or not spec.types) and not spec.structured and not spec.free_text
 
 
 def _word(

@@ -27,7 +27,9 @@ from typing import Any
 
 from playground.routing import argfill, korean, values
 from playground.routing.fill.docs import described
+from playground.routing.fill.examples import extract_examples
 from playground.routing.fill.rules import WEAK_RULES
+from playground.routing.fill.specs import Fill, ParamSpec, param_specs
 from playground.routing.rule_switches import known_rule, rule_enabled
 
 #: The selection rules of this module (:mod:`playground.routing.rule_switches`; ``bench/bfcl.py
@@ -165,7 +167,7 @@ def _covered(term: str, own: set[str], labels: set[str]) -> bool:
 
 def _strip_examples(text: str) -> str:
     """``text`` without its example values (they are values, not labels)."""
-    for ex in argfill.extract_examples(text):
+    for ex in extract_examples(text):
         text = text.replace(ex, " ")
     return text
 
@@ -307,7 +309,7 @@ class ToolIndex:
     terms: dict[str, tuple[str, float]]  # stem -> (where, location weight), best location
     boundaries: list[Boundary]
     boundary_terms: dict[str, list[int]]  # stem -> boundary sentence indexes
-    specs: list[argfill.ParamSpec]
+    specs: list[ParamSpec]
     refers: tuple[str, ...]  # tools named as a prerequisite ("먼저 X로")
     demo: bool = False  # says it is not for real use (see _DEMO_RE)
     keys: frozenset[str] = frozenset()  # leading letters of its id shapes/prefixes (HR, P, KB)
@@ -364,8 +366,8 @@ def _words(text: str) -> list[str]:
 
 
 def _nested(
-    specs: tuple[argfill.ParamSpec, ...] | list[argfill.ParamSpec], parent: str = ""
-) -> list[tuple[str, argfill.ParamSpec]]:
+    specs: tuple[ParamSpec, ...] | list[ParamSpec], parent: str = ""
+) -> list[tuple[str, ParamSpec]]:
     """Every parameter with its dotted label, an object's properties after it (``body``,
     ``body.airConJobMode``, ...): the model reads their names and descriptions too."""
     out = []
@@ -408,7 +410,7 @@ def _read_sentences(
             named = [m.group(1) for m in names_rx.finditer(sentence)] if names_rx else []
             named = [n for n in dict.fromkeys(named) if n != name]
             bare = names_rx.sub(" ", sentence) if names_rx else sentence
-            examples = argfill.extract_examples(bare) if where.startswith("parameter") else []
+            examples = extract_examples(bare) if where.startswith("parameter") else []
             for ex in examples:
                 bare = bare.replace(ex, " ")
             if _BOUNDARY_RE.search(bare):
@@ -430,7 +432,7 @@ def _read_sentences(
     return out
 
 
-def _name_terms(reading: _Reading, name: str, specs: list[argfill.ParamSpec], w: Weights) -> None:
+def _name_terms(reading: _Reading, name: str, specs: list[ParamSpec], w: Weights) -> None:
     """The parameters' and the tool's name parts into the vocabulary. Seed 002: a name is a
     verb + a concrete object (get_order_status, calculate_area); the object says what the tool
     is about, a generic verb (korean.GENERIC_VERBS) only what it does, so such a name part
@@ -452,7 +454,7 @@ def _name_terms(reading: _Reading, name: str, specs: list[argfill.ParamSpec], w:
 def _distinctive(
     reading: _Reading,
     name: str,
-    specs: list[argfill.ParamSpec],
+    specs: list[ParamSpec],
     synonyms: Mapping[str, tuple[str, ...]],
 ) -> dict[str, list[int]]:
     """Each boundary sentence's distinctive words (:func:`_covered`), taken out of the positive
@@ -473,7 +475,7 @@ def _distinctive(
     return boundary_terms
 
 
-def _id_keys(specs: list[argfill.ParamSpec]) -> tuple[frozenset[str], bool]:
+def _id_keys(specs: list[ParamSpec]) -> tuple[frozenset[str], bool]:
     """``(keys, always)``: the leading letters of the parameters' id shapes and prefixes (HR,
     P, KB), and whether the tool is a candidate for every question (a shape or prefix without
     letters, a pattern, a date or email format, a command line)."""
@@ -502,7 +504,7 @@ def _index_tool(
     name = str(decl.get("name", ""))
     description = str(decl.get("description") or "")
     parts = described(description)
-    specs = argfill.param_specs(decl.get("parameters"), parts.args)
+    specs = param_specs(decl.get("parameters"), parts.args)
     texts = [("description", parts.summary, w.description)]
     texts += [(f"parameter:{label}", s.doc, w.parameter) for label, s in _nested(specs)]
     texts.append(("other", parts.other, w.other))
@@ -532,7 +534,7 @@ def _index_tool(
     )
 
 
-def _lists(name: str, first: str, specs: list[argfill.ParamSpec]) -> bool:
+def _lists(name: str, first: str, specs: list[ParamSpec]) -> bool:
     """True for a listing tool: its name starts with list/enumerate/ls or its first sentence
     says it lists (a listing of, lists, 목록), and it requires at most
     :data:`LISTING_MAX_REQUIRED` values (list_directory(path); not a search needing a query)."""
@@ -819,7 +821,7 @@ def _listing_question(idx: DeclIndex, text: str) -> set[int]:
 
 
 def _fill_rows(
-    tally: _Tally, text: str, fills: dict[int, argfill.Fill], used: list[tuple[int, int]]
+    tally: _Tally, text: str, fills: dict[int, Fill], used: list[tuple[int, int]]
 ) -> None:
     """Fill the arguments of the live tools (those in ``fills``) and settle every row's score;
     a tool no word, id or enum of the question points at gets its required arguments missing."""
@@ -853,7 +855,7 @@ GUESS_RULES = frozenset({"free_text", "default", "leftover", "modifier"})
 
 
 def _coverage(
-    tokens: list[korean.Token], weights: list[float], fill: argfill.Fill, said: set[int]
+    tokens: list[korean.Token], weights: list[float], fill: Fill, said: set[int]
 ) -> tuple[int, int]:
     """``(topic words, those the tool's text matched)`` of one question for one tool: the
     content words (word weight > 0, not a question word nor a day or month name,
@@ -984,7 +986,7 @@ def candidates(
 
 
 def argument_labels(
-    idx: DeclIndex, tokens: list[korean.Token], fills: Mapping[int, argfill.Fill]
+    idx: DeclIndex, tokens: list[korean.Token], fills: Mapping[int, Fill]
 ) -> list[tuple[int, int]]:
     """Spans of words naming an argument value right before it ("주문번호 HR..."), except a
     word of the tool's own name ("a flight from JFK" for book_flight: the request itself).

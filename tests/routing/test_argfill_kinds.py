@@ -9,6 +9,8 @@ import pytest
 
 from playground.routing import argfill, values
 from playground.routing.base import Turn
+from playground.routing.fill.examples import extract_examples
+from playground.routing.fill.specs import Fill, param_specs
 from playground.routing.offline import OfflineRouter
 
 
@@ -51,7 +53,7 @@ def calls(question: str, *decls: dict) -> list[dict[str, Any]]:
     ],
 )
 def test_a_default_stated_in_the_description_fills_a_required_value(schema, want):
-    spec = argfill.param_specs({"type": "object", "properties": {"x": schema}}, {})[0]
+    spec = param_specs({"type": "object", "properties": {"x": schema}}, {})[0]
     value, words = argfill.stated_default(spec)
     assert value == want and type(value) is type(want)
     assert ("efault" in words or "기본" in words) and str(want).lower() in words.lower() + "0"
@@ -68,7 +70,7 @@ def test_a_default_stated_in_the_description_fills_a_required_value(schema, want
     ],
 )
 def test_no_default_when_the_words_state_no_value_of_the_type(schema):
-    spec = argfill.param_specs({"type": "object", "properties": {"x": schema}}, {})[0]
+    spec = param_specs({"type": "object", "properties": {"x": schema}}, {})[0]
     assert argfill.stated_default(spec) is None
 
 
@@ -214,8 +216,8 @@ def test_a_value_after_a_dash_or_a_colon_is_cut_where_it_starts():
 
 def test_a_url_example_is_one_example_not_its_pieces():
     doc = "The endpoint, such as 'https://api.example.com/v2/items'."
-    assert argfill.extract_examples(doc) == ["https://api.example.com/v2/items"]
-    assert argfill.extract_examples("Brand. Example, 'Yamaha'") == ["Yamaha"]
+    assert extract_examples(doc) == ["https://api.example.com/v2/items"]
+    assert extract_examples("Brand. Example, 'Yamaha'") == ["Yamaha"]
 
 
 def test_a_quoted_parameter_name_is_neither_an_option_nor_a_value():
@@ -229,7 +231,7 @@ def test_a_quoted_parameter_name_is_neither_an_option_nor_a_value():
             "description": "A short summary. If not provided, the 'Title' will be used.",
         },
     )
-    spec = argfill.param_specs(tool["parameters"], {})[1]
+    spec = param_specs(tool["parameters"], {})[1]
     assert spec.listed == ()
     _name, args = first_call(
         "Create a blog post with the 'Title' field set to 'Winter Gardens' and the summary "
@@ -373,14 +375,14 @@ def test_numbered_parameters_take_a_word_list_in_order():
 
 
 def test_numbered_parameters_given_out_of_order_are_put_in_order():
-    fill = argfill.Fill(
+    fill = Fill(
         args={"flour1": "spelt", "flour2": "rye"},
         evidence={
             "flour1": {"rule": "string", "span": [9, 14], "text": "spelt", "detail": "x"},
             "flour2": {"rule": "string", "span": [4, 7], "text": "rye", "detail": "y"},
         },
     )
-    specs = argfill.param_specs(MIX["parameters"], {})
+    specs = param_specs(MIX["parameters"], {})
     argfill.number_order(specs, fill)
     assert fill.args == {"flour1": "rye", "flour2": "spelt"}
     assert "in the order written" in fill.evidence["flour1"]["detail"]
