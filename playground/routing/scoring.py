@@ -28,6 +28,7 @@ from typing import Any
 from playground.routing import argfill, korean, values
 from playground.routing.fill.docs import described
 from playground.routing.fill.examples import extract_examples
+from playground.routing.fill.kinds import takes_command_line
 from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.fill.specs import Fill, ParamSpec, param_specs
 from playground.routing.rule_switches import known_rule, rule_enabled
@@ -490,7 +491,7 @@ def _id_keys(specs: list[ParamSpec]) -> tuple[frozenset[str], bool]:
                 always = True
         if spec.pattern or spec.format in {"date", "email"}:
             always = True
-        if argfill.takes_command_line(spec):
+        if takes_command_line(spec):
             always = True  # "using docker --version": the command alone says what is asked
     return frozenset(keys), always
 

@@ -10,8 +10,8 @@ import pytest
 
 from playground.core.optional_schema import nullable_branch
 from playground.core.validators import validator_for
-from playground.routing import argfill
 from playground.routing.base import Turn
+from playground.routing.fill.formats import drop_nonconforming
 from playground.routing.fill.specs import Fill, param_specs
 from playground.routing.offline import OfflineRouter
 
@@ -96,7 +96,7 @@ def test_drop_nonconforming_removes_only_values_that_fail_their_format():
         args={"at": "13:00", "on": "2026-03-03", "note": "13:00"},
         evidence={k: {"rule": "position"} for k in ("at", "on", "note")},
     )
-    assert argfill.drop_nonconforming(specs, fill) == ["at"]
+    assert drop_nonconforming(specs, fill) == ["at"]
     assert fill.args == {"on": "2026-03-03", "note": "13:00"}
     assert set(fill.evidence) == {"on", "note"}
 
