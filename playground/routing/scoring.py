@@ -28,6 +28,7 @@ from typing import Any
 from playground.routing import argfill, korean, values
 from playground.routing.fill.docs import described
 from playground.routing.fill.examples import extract_examples
+from playground.routing.fill.free_text import fill_free_text
 from playground.routing.fill.kinds import takes_command_line
 from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.fill.specs import Fill, ParamSpec, param_specs
@@ -839,7 +840,7 @@ def _fill_rows(
             _settle(r, tool, pen)
             continue
         argfill.fill_loose(tool.specs, text, fills[i], tokens, found_values, stated)
-        fill = argfill.fill_free_text(tool.specs, text, fills[i], used, tally.reasons, tokens)
+        fill = fill_free_text(tool.specs, text, fills[i], used, tally.reasons, tokens)
         r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
         r.evidence_bonus = sum(
             weak if ev["rule"] in WEAK_RULES else strong

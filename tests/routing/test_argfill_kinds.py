@@ -9,6 +9,7 @@ import pytest
 
 from playground.routing import argfill, values
 from playground.routing.base import Turn
+from playground.routing.fill.defaults import stated_default
 from playground.routing.fill.examples import extract_examples
 from playground.routing.fill.specs import Fill, param_specs
 from playground.routing.offline import OfflineRouter
@@ -54,7 +55,7 @@ def calls(question: str, *decls: dict) -> list[dict[str, Any]]:
 )
 def test_a_default_stated_in_the_description_fills_a_required_value(schema, want):
     spec = param_specs({"type": "object", "properties": {"x": schema}}, {})[0]
-    value, words = argfill.stated_default(spec)
+    value, words = stated_default(spec)
     assert value == want and type(value) is type(want)
     assert ("efault" in words or "기본" in words) and str(want).lower() in words.lower() + "0"
 
@@ -71,7 +72,7 @@ def test_a_default_stated_in_the_description_fills_a_required_value(schema, want
 )
 def test_no_default_when_the_words_state_no_value_of_the_type(schema):
     spec = param_specs({"type": "object", "properties": {"x": schema}}, {})[0]
-    assert argfill.stated_default(spec) is None
+    assert stated_default(spec) is None
 
 
 def test_the_stated_default_is_used_instead_of_asking():
