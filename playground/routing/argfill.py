@@ -50,16 +50,16 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from playground.routing import korean, places, values
 from playground.routing.fill import identifiers, joined, source_target
 from playground.routing.fill.codes import _YEARISH_RE, _coded, _year_text
+from playground.routing.fill.cue_spans import _COLON_END_RE, _cue_span
 from playground.routing.fill.dates import _MONTH, _clock, _clock_matches, _date, is_date_param
-from playground.routing.fill.examples import extract_examples
+from playground.routing.fill.fits import _fits, takes_fraction
 from playground.routing.fill.formats import drop_nonconforming
 from playground.routing.fill.kinds import (
     _command,
@@ -70,7 +70,24 @@ from playground.routing.fill.kinds import (
     takes_language_code,
     takes_state_code,
 )
+from playground.routing.fill.labels import (
+    _COUNTS_RE,
+    _GENERIC_NAME_WORDS,
+    _counted_noun,
+    _label_words,
+    _near,
+)
+from playground.routing.fill.loose_state import QuestionValues, _candidates, _Loose, _open_specs
 from playground.routing.fill.numbers import _as_number, _integer
+from playground.routing.fill.ordinals import _numbered, number_order
+from playground.routing.fill.place_parts import (
+    _NEXT_PART_RE,
+    _PLACE_CUE_RE,
+    _PLACE_DOC_RE,
+    _place_shape,
+    _split_place,
+)
+from playground.routing.fill.roles import _role, _role_cue
 from playground.routing.fill.rules import enabled
 from playground.routing.fill.shapes import _enum_items, _structural
 from playground.routing.fill.specs import Fill, ParamSpec, _bare, _plain_string
@@ -83,71 +100,18 @@ from playground.routing.fill.units import (
     _per_unit,
 )
 from playground.routing.fill.weights import PAIRING as W
+from playground.routing.fill.word_series import (
+    _LIST_GAP_RE,
+    _SERIES_GAP_RE,
+    _item_spec,
+    _quoted_series,
+    _respectively,
+    _string_array,
+    _value_runs,
+    word_series,
+)
 from playground.routing.fill.words import _LOWERCASE_DOC_RE, _word
 from playground.routing.values import Value
-
-_NEXT_PART_RE = re.compile(r",\s*([A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)*)")
-
-
-#: A format whose first part is a street address ("in the format of 'Street Address, City,
-#: State (abbr), Country'").
-_STREET_FORMAT_RE = re.compile(r"(?i)format[^'\"]*['\"]\s*street")
-#: A street address right before a place's comma: a house number and capitalised words
-#: ("2020 Addison Street, " / "221B Baker Street, ").
-_STREET_BEFORE_RE = re.compile(r"(?<![\w-])\d+[A-Za-z]?(?:\s+[A-Z][\w.'’-]*){1,5},\s*$")
-
-
-#: What follows a house number: capitalised words up to a comma (" Addison Street,").
-_HOUSE_NUMBER_RE = re.compile(r"[A-Za-z]?(?:\s+[A-Z][\w.'’-]*){1,5},")
-
-
-def _place_shape(spec: ParamSpec, text: str, fill: Fill) -> None:
-    """Give a name the shape the parameter's examples show (issue 12: "by schema"): with
-    ``'San Francisco, CA'`` as the example, ``Naples`` followed by ``, Florida`` becomes
-    ``Naples, Florida``; with examples that have no comma (``'San Francisco'``), ``Marshall, MN``
-    becomes ``Marshall``. Only names and quoted values given by the loose rules change."""
-    ev = fill.evidence.get(spec.name)
-    value = fill.args.get(spec.name)
-    if ev is None or not isinstance(value, str) or ev["rule"] not in ("string", "position"):
-        return
-    start, end = ev["span"]
-    if spec.joined > 0:
-        for _ in range(spec.joined - value.count(",")):
-            m = _NEXT_PART_RE.match(text, end)
-            if not m:
-                break
-            end = m.end()
-        if _STREET_FORMAT_RE.search(spec.doc):
-            # 'Street Address, City, State (abbr), Country': the house number before the street
-            # ("221B Baker Street, ..."), or the whole street before the city
-            number = re.search(r"(?<![\w-])\d+[A-Za-z]?\s+$", text[:start])
-            street = _STREET_BEFORE_RE.search(text[:start])
-            if number:
-                start = number.start()
-            elif street and text[start:end].count(",") < spec.joined:
-                start = street.start()
-    elif spec.joined < 0 and "," in value:
-        if any(v.start == start for v in values.verbatim(text)):
-            return  # "verbatim: no onions, extra cheese" is kept whole
-        end = start + value.index(",")
-    else:
-        return
-    new = text[start:end]
-    stop = re.search(r"(?<=[a-z]{2})[.!?]\s", new)  # the qualifier ends with its sentence
-    new = (new[: stop.start()] if stop else new).rstrip(".")
-    if spec.joined == 1 and "," not in new:
-        # "weather in Boston" for 'City, State' such as 'San Francisco, CA': what a reader
-        # knows of the city completes it (Boston, MA; Tel Aviv, Israel)
-        example = next((e for e in spec.examples if e.count(",") == 1), None)
-        known = places.complete(new, example, spec.doc) if example else None
-        if known is not None:
-            new = known[0]
-            ev["detail"] = f"{ev.get('detail', '')}; {known[1]}".lstrip("; ")
-    if new != value:
-        fill.args[spec.name] = new
-        ev.update(span=[start, start + len(new)], text=new)
-        ev["detail"] += f"; shaped like its examples as {new!r}"
-
 
 #: A format of labelled parts: "in the format 'track:SongName artist:ArtistName'".
 _TEMPLATE_RE = re.compile(
@@ -308,138 +272,9 @@ def fill_structured(
     return fill
 
 
-# ---- values from the question, by schema (issue 12) -----------------------------------------
-_GENERIC_DOC_WORDS = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "of",
-        "to",
-        "in",
-        "for",
-        "and",
-        "or",
-        "is",
-        "be",
-        "it",
-        "this",
-        "that",
-        "value",
-        "values",
-        "number",
-        "numbers",
-        "given",
-        "specific",
-        "specified",
-        "which",
-        "used",
-        "use",
-        "default",
-        "optional",
-        "required",
-        "if",
-        "not",
-        "by",
-        "with",
-        "as",
-        "on",
-        "at",
-        "from",
-        "e",
-        "g",
-        "eg",
-        "example",
-        "such",
-        "like",
-        "its",
-        "their",
-    ]
-)
-#: Parameters named for a message a user writes (its cue takes the rest of the sentence).
-_MESSAGE_NAME_RE = re.compile(r"(?:^|_)(?:content|message|msg|text|body|note|comment)s?$", re.I)
-_SENTENCE_STOP_RE = re.compile(r"[.;?!](?:\s|$)|\n")
-_CUE_STOP_RE = re.compile(
-    r"[.,;?!]|\s(?:and|with|using|for|from|to|in|on|at|by|of|that|which|who|where|when|"
-    r"then|within|into|over|under|after|before|between|if)\s",
-    re.I,
-)
-_LEAD_RE = re.compile(r"^(?:\s|the\b|a\b|an\b|of\b|is\b|are\b|as\b|called\b|named\b|:|=)+", re.I)
 _NEGATION_RE = re.compile(
     r"\b(?:not|no|without|don'?t|doesn'?t|never|exclude|excluding)\b|않|없이|말고", re.I
 )
-_PLACE_DOC_RE = re.compile(
-    r"location|city|country|place|region|state|area|town|address|where|venue|위치|지역|도시|장소|나라",
-    re.I,
-)
-_PLACE_CUE_RE = re.compile(r"\b(?:in|at|near|around|from|to)\s+(?:the\s+)?$|에서\s*$", re.I)
-#: Name parts that say what kind of value, not what it is about (hotel_name -> hotel).
-_GENERIC_NAME_WORDS = frozenset(["name", "id", "type", "kind", "value", "code", "number", "info"])
-_START_WORDS = frozenset(
-    [
-        "start",
-        "origin",
-        "from",
-        "source",
-        "departure",
-        "depart",
-        "initial",
-        "begin",
-        "min",
-        "lower",
-        "first",
-        "since",
-    ]
-)
-_END_WORDS = frozenset(
-    [
-        "end",
-        "destination",
-        "dest",
-        "to",
-        "target",
-        "arrival",
-        "arrive",
-        "final",
-        "finish",
-        "max",
-        "upper",
-        "second",
-        "until",
-    ]
-)
-_START_CUE_RE = re.compile(
-    r"\b(?:from|between|starting(?:\s+(?:at|from|on))?|since|after)\s+(?:the\s+)?"
-    r"(?:[a-z]\s*=\s*)?\$?$",
-    re.I,
-)
-_END_CUE_RE = re.compile(
-    r"\b(?:to|until|till|through|ending(?:\s+(?:at|on))?|before)\s+(?:the\s+)?(?:[a-z]\s*=\s*)?\$?$",
-    re.I,
-)
-_AND_CUE_RE = re.compile(r"\bbetween\b[^.?!]{1,60}\band\s+(?:the\s+)?(?:[a-z]\s*=\s*)?\$?$", re.I)
-
-
-def _role(spec: ParamSpec) -> str:
-    """``start`` or ``end`` when the parameter's name says which end of a range or route it
-    is (from_year, start_location, origin; to_date, destination, end_x), else ``""``."""
-    words = {w.lower() for w in korean.split_identifier(spec.name)}
-    if words & _START_WORDS:
-        return "start"
-    if words & _END_WORDS:
-        return "end"
-    return ""
-
-
-def _role_cue(text: str, start: int) -> str:
-    """``start`` when the words before ``start`` open a range or a route (from, between,
-    since), ``end`` when they close one (to, until, "between X and")."""
-    before = text[max(0, start - 80) : start]
-    if _AND_CUE_RE.search(before) or _END_CUE_RE.search(before[-24:]):
-        return "end"
-    if _START_CUE_RE.search(before[-24:]):
-        return "start"
-    return ""
 
 
 #: Verbs that open a flag's name (include_forecast, has_late_check_in, allow_transfer): the
@@ -472,262 +307,6 @@ _FLAG_VERBS = frozenset(
         "account",
     ]
 )
-
-
-@functools.lru_cache(maxsize=4096)
-def _label_words(spec: ParamSpec) -> tuple[set[str], set[str]]:
-    """``(name words, description words)`` of a parameter, as stems."""
-    name = {korean.stem(p) for p in korean.split_identifier(spec.name) if len(p) > 1}
-    doc = {
-        korean.stem(t.surface)
-        for t in korean.tokenize(_strip_example_text(spec.doc))
-        if t.surface.lower() not in _GENERIC_DOC_WORDS and not korean.is_stopword(t.stem)
-    }
-    return name, doc - name
-
-
-def _strip_example_text(text: str) -> str:
-    for ex in extract_examples(text):
-        text = text.replace(ex, " ")
-    return text
-
-
-def _near(
-    tokens: list[korean.Token], start: int, end: int, words: set[str], before: int = 4
-) -> float:
-    """How strongly ``words`` label the span ``[start, end)``: 1/(distance) per matching token
-    among the ``before`` tokens before it and the two after it."""
-    prev = [t for t in tokens if t.end <= start][-before:]
-    nxt3 = [t for t in tokens if t.start >= end][:3]
-    nxt = nxt3[:2]
-    if any(t.surface.lower() in ("of", "is", "was", "are") for t in nxt3):
-        nxt = []  # "$2000, final value of $3000": those words label the value after them
-    score = 0.0
-    for dist, tok in enumerate(reversed(prev), 1):
-        if any(korean.match_quality(tok.stem, w)[0] >= 0.7 for w in words):
-            score += 1.0 / dist
-    for dist, tok in enumerate(nxt, 1):
-        if any(korean.match_quality(tok.stem, w)[0] >= 0.7 for w in words):
-            score += 0.5 / dist
-    return score
-
-
-_ID_NAME_RE = re.compile(r"(?:^|_)(?:id|number|num|no|code|zip|phone)$|[a-z]Id$|[a-z]Number$", re.I)
-_PERCENT_DOC_RE = re.compile(r"percent|percentage|%|퍼센트|백분율|0\s*(?:to|-)\s*100", re.I)
-_FRACTION_DOC_RE = re.compile(
-    r"\b0?\.\d+\b|decimal|fraction|between\s+0\s+and\s+1|0\s*(?:to|-)\s*1\b|소수", re.I
-)
-
-
-@functools.lru_cache(maxsize=4096)
-def takes_fraction(spec: ParamSpec) -> bool:
-    """True when a percentage written in the question goes into ``spec`` as a fraction
-    (``5%`` -> ``0.05``): a ``number`` parameter (not integer-only) whose description shows a
-    decimal ("as a decimal", "E.g. 5% is 0.05", "between 0 and 1") or whose maximum is at most
-    1, or a rate, probability, ratio or proportion that does not say it is in percent (BFCL dev:
-    56 of 67 such answers are fractions; those in percent say so: "as a percentage")."""
-    if "number" not in spec.types:
-        return False
-    doc = spec.name.replace("_", " ") + " " + spec.doc
-    if _FRACTION_DOC_RE.search(spec.doc) or (spec.maximum is not None and spec.maximum <= 1):
-        return True
-    if _PERCENT_DOC_RE.search(doc):
-        return False
-    return bool(re.search(r"rate|probab|ratio|proportion|fraction|yield|return|share", doc, re.I))
-
-
-def _fits(spec: ParamSpec, v: Value) -> Any:
-    """``v`` as a value of ``spec``'s type, or ``None`` when it does not fit (a percentage
-    becomes a fraction where :func:`takes_fraction` says so)."""
-    types = spec.types or ("string",)
-    if v.kind == "list" or "array" in types:  # a bracketed list goes only to an array
-        return v.value if v.kind == "list" and "array" in types else None
-    if v.kind == "number" and v.percent and takes_fraction(spec):
-        assert isinstance(v.value, (int, float))
-        return round(float(v.value) / 100, 12)
-    if v.kind == "number":
-        if "integer" in types and isinstance(v.value, int):
-            return v.value
-        if "number" in types:
-            return v.value
-        if "integer" in types and isinstance(v.value, float) and v.value.is_integer():
-            return int(v.value)
-        if "string" in types and isinstance(v.value, int) and _ID_NAME_RE.search(spec.name):
-            return str(v.value)  # an identifier written in digits (docket_number 123456)
-        return None
-    if "string" in types:
-        return str(v.value)
-    return None
-
-
-@dataclass(frozen=True)
-class QuestionValues:
-    """The values written in one question (computed once per question, shared by the tools)."""
-
-    strings: tuple[Value, ...]
-    numbers: tuple[Value, ...]
-    assigned: dict[str, Value]
-    lists: tuple[Value, ...] = ()
-
-    @classmethod
-    def of(cls, text: str) -> QuestionValues:
-        """Extract them from the normalised question ``text`` (see :mod:`values`); what lies
-        inside a bracketed list is part of that list, not a value of its own."""
-        listed = values.lists(text)
-        bracketed = [v for v in listed if v.text.startswith("[")]  # "(3, 4)" keeps its numbers
-
-        def outside(v: Value) -> bool:
-            return not any(v.start < b.end and b.start < v.end for b in bracketed)
-
-        # a quote around (nearly) the whole question quotes the question, not a value
-        quoted = [
-            v
-            for v in values.quoted(text)
-            if outside(v) and (v.end - v.start) < 0.8 * len(text.strip())
-        ]
-        strings = quoted + [
-            v
-            for v in values.names(text)
-            if not any(v.start < q.end and q.start < v.end for q in quoted) and outside(v)
-        ]
-        nums = [
-            v
-            for v in values.numbers(text)
-            if not any(v.start < s.end and s.start < v.end and s.kind != "name" for s in strings)
-            and outside(v)
-        ]
-        return cls(tuple(strings), tuple(nums), values.assignments(text), tuple(listed))
-
-
-@dataclass
-class _Loose:
-    """The state :func:`fill_loose`'s phases share: the tool's ``specs`` and the ``open_specs``
-    left to fill, the normalised question ``text`` and its tokens ``toks``, the ``fill`` being
-    built, the ``used`` spans, the question's ``found`` values, the ``intent`` spans, the value
-    candidates ``cands`` (indexes in ``taken`` are given) and each parameter's label words."""
-
-    specs: list[ParamSpec]
-    open_specs: list[ParamSpec]
-    text: str
-    toks: list[korean.Token]
-    fill: Fill
-    used: list[tuple[int, int]]
-    found: QuestionValues
-    intent: frozenset[tuple[int, int]]
-    cands: list[Value]
-    labels: dict[str, tuple[set[str], set[str]]]
-    taken: set[int] = field(default_factory=set)
-
-    def give(
-        self, spec: ParamSpec, value: Any, rule: str, start: int, end: int, detail: str
-    ) -> None:
-        """Record ``value`` for ``spec`` by ``rule`` over ``[start, end)`` (nothing when the
-        rule is switched off: ``bench/bfcl.py --without RULE``)."""
-        if not enabled(rule):
-            return
-        self.fill.args[spec.name] = value
-        self.fill.evidence[spec.name] = {
-            "rule": rule,
-            "span": [start, end],
-            "text": self.text[start:end],
-            "detail": detail,
-        }
-
-    def drop_used(self) -> None:
-        """Forget the candidates inside spans used since."""
-        self.cands = [v for v in self.cands if values.outside((v.start, v.end), self.used)]
-
-
-def _open_specs(specs: list[ParamSpec], fill: Fill) -> list[ParamSpec]:
-    """The parameters the loose rules fill: not filled yet, not free text, and not structured
-    (enum, pattern, example shapes, prefix) unless a date written in words may fit."""
-    return [
-        s
-        for s in specs
-        if s.name not in fill.args
-        and not s.free_text
-        and (
-            not s.structured
-            or not (s.enum or s.pattern or s.shapes or s.prefix)
-            # a date with an ISO example ('2023-04-01') is written in words ("April 3rd")
-            or (not (s.enum or s.pattern or s.prefix) and is_date_param(s))
-        )
-    ]
-
-
-def _number_values(
-    open_specs: list[ParamSpec], toks: list[korean.Token], nums: list[Value]
-) -> list[Value]:
-    """The numbers that may be values: "two numbers, say 36 and 48" -- the digits are the
-    values, but a spelled number counting what a parameter names stays ("two adults" for
-    no_of_adults; not when several parameters share the word: "two numbers" counts number1,
-    number2)."""
-    digits = [v for v in nums if v.text[:1].isdigit() or v.text[:1] in "-+−."]
-    wanted = sum(1 for s in open_specs if s.required and {"integer", "number"} & set(s.types))
-    if not digits or len(digits) < wanted:
-        return nums
-    counted = Counter(w for s in open_specs for w in _label_words(s)[0])
-    named = {w for w, n in counted.items() if n == 1}
-    return [
-        v
-        for v in nums
-        if v in digits
-        or (v.unit and korean.stem(v.unit.split("/")[0].lower()) in named)
-        or any(
-            _COUNTS_RE.search(s.name)
-            and _counted_noun(toks, v.end, _label_words(s)[0] | _label_words(s)[1])
-            for s in open_specs
-        )
-    ]
-
-
-def _stated(v: Value, toks: list[korean.Token], intent_starts: dict[int, int]) -> bool:
-    """Every word of the name ``v`` matched a tool's vocabulary (it states the request)."""
-    pos = v.start
-    for t in toks:
-        if v.start <= t.start < v.end:
-            if intent_starts.get(t.start) != t.end:
-                return False
-            pos = t.end
-    return pos > v.start
-
-
-def _counts_subject(v: Value, text: str, subject: set[str]) -> bool:
-    """ "two triangles" where every parameter is about a triangle counts the things asked
-    about, it is no base or height (a noun some parameter is named for stays a value)."""
-    if v.kind != "number" or not v.text[:1].isalpha():
-        return False
-    noun = re.match(r"\s+(?:[A-Za-z-]+\s+)?([A-Za-z]+s)\b", text[v.end :])
-    return noun is not None and korean.stem(noun.group(1).lower()) in subject
-
-
-def _candidates(
-    specs: list[ParamSpec],
-    open_specs: list[ParamSpec],
-    text: str,
-    toks: list[korean.Token],
-    used: list[tuple[int, int]],
-    found: QuestionValues,
-    intent: frozenset[tuple[int, int]],
-) -> list[Value]:
-    """The question's values the loose rules may give: numbers (:func:`_number_values`),
-    strings and lists outside ``used``, but no name that only states the request, no count of
-    the subject, and no house number where a parameter takes a street address ("from 2020
-    Addison Street, Berkeley")."""
-    nums = _number_values(open_specs, toks, list(found.numbers))
-    intent_starts = {a: b for a, b in intent}
-    doc_count = Counter(w for s in specs for w in set(_label_words(s)[1]))
-    named_words = {w for s in specs for w in _label_words(s)[0]}
-    subject = {w for w, c in doc_count.items() if c >= 2} - named_words
-    street = any(_STREET_FORMAT_RE.search(sp.doc) for sp in open_specs)
-    return [
-        v
-        for v in nums + list(found.strings) + list(found.lists)
-        if values.outside((v.start, v.end), used)
-        and not (v.kind == "name" and intent and _stated(v, toks, intent_starts))
-        and not _counts_subject(v, text, subject)
-        and not (street and v.kind == "number" and _HOUSE_NUMBER_RE.match(text, v.end))
-    ]
 
 
 def _loose_dates(st: _Loose) -> None:
@@ -1487,197 +1066,6 @@ def fill_loose(
     return fill
 
 
-_ORDINALS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "first": 1, "second": 2, "third": 3, "fourth": 4,
-    "a": 1, "b": 2, "c": 3, "d": 4,
-}  # fmt: skip
-_NUMBERED_RE = re.compile(r"^(.*?)[_-]?(\d|one|two|three|four|first|second|third|fourth|[abcd])$")
-
-
-def _numbered(specs: list[ParamSpec]) -> dict[str, list[ParamSpec]]:
-    """Parameters whose names differ by a number, ordinal or letter (``color1``/``color2``,
-    ``option_one``/``option_two``), by their shared stem, each group in number order."""
-    groups: dict[str, list[tuple[int, ParamSpec]]] = {}
-    for spec in specs:
-        m = _NUMBERED_RE.match(spec.name)
-        if m and m.group(1):
-            k = m.group(2).lower()
-            groups.setdefault(m.group(1).lower(), []).append((int(_ORDINALS.get(k, k)), spec))
-    return {
-        stem: [s for _k, s in sorted(members, key=lambda m: m[0])]
-        for stem, members in groups.items()
-        if len(members) > 1
-    }
-
-
-def number_order(specs: list[ParamSpec], fill: Fill) -> None:
-    """Numbered parameters (``color1``/``color2``, ``option_one``/``option_two``,
-    ``species_a``/``species_b``) take the values the loose rules gave them in the order the
-    question writes them ("mix yellow and blue" -> color1 yellow, color2 blue). Values written
-    as ``name=value`` keep their parameter. Changes ``fill`` in place."""
-    if not enabled("number_order"):
-        return
-    for members in _numbered(specs).values():
-        names = [s.name for s in members]
-        if len(names) < 2 or any(
-            n not in fill.evidence
-            or fill.evidence[n]["span"][0] < 0
-            or fill.evidence[n]["rule"] == "assign"
-            for n in names
-        ):
-            continue
-        by_place = sorted(
-            ((n, fill.evidence[n]) for n in names), key=lambda p: int(p[1]["span"][0])
-        )
-        if [n for n, _ev in by_place] == names:
-            continue
-        moved = [(fill.args[n], ev) for n, ev in by_place]
-        for name, (value, ev) in zip(names, moved, strict=True):
-            fill.args[name] = value
-            fill.evidence[name] = {
-                **ev,
-                "detail": f"{ev['detail']}; numbered: in the order written",
-            }
-
-
-_LIST_GAP_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+")
-
-_SERIES_WORD_RE = re.compile(r"[^\W_][\w'’#+-]*[\w#+]|[^\W_]")
-#: Words that open or join a phrase rather than name an item of a list, beyond
-#: ``korean.STOPWORDS`` ("between John and Alice", "including X and Y").
-_SERIES_STOP = frozenset(
-    ["between", "including", "include", "includes", "among", "both", "either", "than", "like"]
-)
-#: Most words one item of a word list may have ("silver headjoint", "easy going").
-_SERIES_ITEM_WORDS = 3
-
-
-#: What joins the parameters' words to their values: "base and height as 6cm and 10cm",
-#: "the width and depth are 3 and 4", "x and y: 2, 5", "... of 3 and 4 respectively".
-_RESPECTIVE_JOIN_RE = re.compile(
-    r"^\s*(?:(?:are|is|were|was|as|of|be|being|equal\s+to|set\s+to|given\s+as)\b|[:=])\s*"
-    r"(?:(?:the|a|an)\s+)?$",
-    re.I,
-)
-
-
-def _respectively(
-    specs: list[ParamSpec],
-    text: str,
-    cands: list[Value],
-    fill: Fill,
-    labels: dict[str, tuple[set[str], set[str]]],
-) -> list[tuple[ParamSpec, Value, str]]:
-    """Numbers listed right after the parameters they belong to, in the same order ("the base
-    and height as 6cm and 10cm": base 6, height 10): a word list (:func:`word_series`) whose
-    every item is one open numeric parameter's name word, joined by "are"/"as"/"of"/":" to as
-    many numbers listed with commas and "and". ``[(spec, value, detail)]``, empty when the
-    question writes no such pair of lists. Plain English; no domain words."""
-    numeric = [
-        s
-        for s in specs
-        if s.name not in fill.args and {"integer", "number"} & set(s.types) and not s.enum
-    ]
-    if len(numeric) < 2:
-        return []
-    nums = sorted((v for v in cands if v.kind == "number"), key=lambda v: v.start)
-    out: list[tuple[ParamSpec, Value, str]] = []
-    for spans in word_series(text):
-        owners: list[ParamSpec] = []
-        for a, b in spans:
-            words = {korean.stem(w.lower()) for w in re.findall(r"[^\W\d_]+", text[a:b])}
-            hit = [
-                s
-                for s in numeric
-                if s not in owners
-                and any(
-                    korean.match_quality(w, n)[0] >= 0.7 for w in words for n in labels[s.name][0]
-                )
-            ]
-            if len(hit) != 1:
-                break
-            owners.append(hit[0])
-        else:
-            end = spans[-1][1]
-            after = [v for v in nums if v.start >= end]
-            if len(after) < len(owners) or not _RESPECTIVE_JOIN_RE.match(
-                text[end : after[0].start]
-            ):
-                continue
-            listed = after[: len(owners)]
-            if not all(
-                _SERIES_GAP_RE.match(text[x.end : y.start]) for x, y in itertools.pairwise(listed)
-            ) or any(_fits(s, v) is None for s, v in zip(owners, listed)):
-                continue
-            said = " and ".join(text[a:b] for a, b in spans)
-            for s, v in zip(owners, listed):
-                out.append((s, v, f"number {v.text!r}: listed in the order of {said!r}"))
-            break
-    return out
-
-
-_REGION_NAME_RE = re.compile(r"country|state|province|region|county|nation|prefecture", re.I)
-
-
-#: A parameter named for a city alone, whose description asks for nothing more.
-_CITY_ONLY_NAME_RE = re.compile(r"(?i)city(?:[_ ]?name)?")
-_CITY_MORE_DOC_RE = re.compile(r"(?i)\b(?:state|country|region|province|format|e\.g\.|such as)\b|,")
-
-
-def _split_place(specs: list[ParamSpec], fill: Fill, text: str) -> None:
-    """A place written "City, Country" ("London, UK") given whole to one parameter while a
-    required country/state/region parameter is still empty: the part after the comma goes to
-    that parameter, unless the first parameter's examples or format keep the comma (``joined``
-    > 0: "in the format of 'City, State'"). Changes ``fill`` in place."""
-    for spec in specs:
-        ev = fill.evidence.get(spec.name)
-        value = fill.args.get(spec.name)
-        if (
-            ev is None
-            or ev["rule"] not in ("string", "position")
-            or not isinstance(value, str)
-            or value.count(", ") != 1
-            or spec.joined > 0
-            or _REGION_NAME_RE.search(spec.name)
-        ):
-            continue
-        taker = next(
-            (
-                s
-                for s in specs
-                if s.required
-                and s.name not in fill.args
-                and _plain_string(s)
-                and _REGION_NAME_RE.search(s.name)
-            ),
-            None,
-        )
-        head, tail = value.split(", ")
-        start = ev["span"][0]
-        if taker is None:
-            if (
-                _CITY_ONLY_NAME_RE.fullmatch(spec.name)
-                and not _CITY_MORE_DOC_RE.search(spec.doc)
-                and places.is_state_code(tail)
-            ):
-                # "the name of the city" asks for the city: "Marshall, MN" -> "Marshall"
-                fill.args[spec.name] = head
-                ev.update(span=[start, start + len(head)], text=head)
-                ev["detail"] += f"; {tail!r} after the comma is a US state, not the city's name"
-            continue
-        fill.args[spec.name] = head
-        ev.update(span=[start, start + len(head)], text=head)
-        ev["detail"] += f"; {tail!r} after the comma is its {taker.name}"
-        t0 = start + value.index(", ") + 2
-        fill.args[taker.name] = tail
-        fill.evidence[taker.name] = {
-            "rule": "string",
-            "span": [t0, t0 + len(tail)],
-            "text": text[t0 : t0 + len(tail)],
-            "detail": f"the part of {value!r} after the comma, for {taker.name}",
-        }
-
-
 def _label_lead(value: str, labels: tuple[set[str], set[str]]) -> int:
     """How many characters of ``value`` its leading label words take (words of the parameter's
     name or description, or id/uuid/number/no), when a capitalised word is left after them;
@@ -1690,183 +1078,6 @@ def _label_lead(value: str, labels: tuple[set[str], set[str]]) -> int:
         end = m.end()
     rest = value[end:][:1]
     return end if end and (rest.isupper() or rest.isdigit()) else 0
-
-
-def _value_runs(text: str, free: list[tuple[int, Value]]) -> list[list[tuple[int, Value]]]:
-    """``free`` (in question order) cut into runs of values listed together: the text between
-    two of a run is a list separator (:data:`_LIST_GAP_RE`)."""
-    runs: list[list[tuple[int, Value]]] = []
-    for ci, v in free:
-        if runs and _LIST_GAP_RE.fullmatch(text[runs[-1][-1][1].end : v.start]):
-            runs[-1].append((ci, v))
-        else:
-            runs.append([(ci, v)])
-    return runs
-
-
-def _quoted_series(text: str, found: QuestionValues) -> list[list[tuple[int, int]]]:
-    """Quoted values listed together ("five 'burgers' and six 'chicken wings'", "'Age',
-    'Income' and 'Education'"): runs of two or more quoted values whose gaps are list
-    separators, a count word or number allowed before each item. The items' spans."""
-    quoted = sorted((v for v in found.strings if v.kind == "quoted"), key=lambda v: v.start)
-    out: list[list[tuple[int, int]]] = []
-    run: list[Value] = []
-    for v in quoted:
-        gap = re.sub(r"[\"'‘’“”`]", "", text[run[-1].end : v.start]) if run else ""
-        gap = re.sub(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s*$", "", gap)
-        if run and _LIST_GAP_RE.fullmatch(gap):
-            run.append(v)
-            continue
-        if len(run) > 1:
-            out.append([(x.start, x.end) for x in run])
-        run = [v]
-    if len(run) > 1:
-        out.append([(x.start, x.end) for x in run])
-    return out
-
-
-def _letter_item(text: str, word: str, end: int) -> bool:
-    """A capital letter that names something ("C, F and G", "A and 10"), not the pronoun "I"
-    nor the article "A" before a word."""
-    if not (len(word) == 1 and word.isupper()) or word == "I":
-        return False
-    return word != "A" or not re.match(r"\s+(?!and\b|or\b)[^\W\d_]", text[end:])
-
-
-def _series_marks(
-    text: str, blocked: list[tuple[int, int]] | frozenset[tuple[int, int]]
-) -> list[tuple[str, int, int]]:
-    """``text`` as a sequence of words (``w``; ``b`` when blocked), separators (``,``,
-    ``and``) and breaks (``|``), with their spans."""
-    marks: list[tuple[str, int, int]] = []
-    prev_end = 0
-    for m in _SERIES_WORD_RE.finditer(text):
-        gap = text[prev_end : m.start()]
-        if marks and gap.strip():
-            if re.fullmatch(r"\s*,\s*", gap):
-                marks.append((",", prev_end, m.start()))
-            elif re.fullmatch(r"\s+&\s+", gap):
-                marks.append(("and", prev_end, m.start()))
-            else:
-                marks.append(("|", prev_end, m.start()))
-        word = m.group()
-        low = word.lower()
-        if low in ("and", "or"):
-            marks.append(("and", m.start(), m.end()))
-        elif (
-            korean.is_stopword(korean.stem(low))
-            and not _letter_item(text, word, m.end())
-            and not word.isdigit()
-        ) or low in _SERIES_STOP:
-            marks.append(("|", m.start(), m.end()))
-        elif not values.outside(m.span(), list(blocked)):
-            marks.append(("b", m.start(), m.end()))
-        else:
-            marks.append(("w", m.start(), m.end()))
-        prev_end = m.end()
-    return marks
-
-
-def _series_runs(
-    text: str, marks: list[tuple[str, int, int]]
-) -> list[tuple[list[tuple[int, int, bool]], str]]:
-    """Runs of words (``(start, end, blocked)``) and the separator after each; a break ends
-    the run and any list through it."""
-    runs: list[tuple[list[tuple[int, int, bool]], str]] = []
-    cur: list[tuple[int, int, bool]] = []
-    sep = ""
-    for kind, a, b in marks + [("|", len(text), len(text))]:
-        if kind in ("w", "b"):
-            if sep:  # a separator closed the previous run
-                runs.append((cur, sep))
-                cur, sep = [], ""
-            cur.append((a, b, kind == "b"))
-        elif kind in (",", "and") and cur:
-            sep = "and" if kind == "and" or sep == "and" else ","
-        else:
-            if cur:
-                runs.append((cur, ""))  # a break ends the run and any list through it
-                runs.append(([], "|"))
-            cur, sep = [], ""
-    return runs
-
-
-def _series_items(
-    text: str, runs: list[tuple[list[tuple[int, int, bool]], str]], chain: list[int]
-) -> list[tuple[int, int]] | None:
-    """The item spans of the runs ``chain`` when they make a list ending with "and": middle
-    items fix how long the first and last may be; a blocked word ends the first item; names
-    listed with names keep to the capitalised words; digits alone make no list."""
-    if len(chain) < 2 or runs[chain[-2]][1] != "and":
-        return None
-    middle = [runs[j][0] for j in chain[1:-1]]
-    if any(len(r) > _SERIES_ITEM_WORDS for r in middle):
-        return None
-    cap = max((len(r) for r in middle), default=_SERIES_ITEM_WORDS)
-    first = runs[chain[0]][0][-cap:]
-    while first and any(w[2] for w in first):  # a blocked word ends the first item
-        first = first[next(i for i in range(len(first) - 1, -1, -1) if first[i][2]) + 1 :]
-    last = runs[chain[-1]][0][:cap]
-    last = last[: next((i for i, w in enumerate(last) if w[2]), len(last))]
-    if not first or not last:
-        return None
-    # names listed with names: "near Berlin and Paris happening" lists Berlin and Paris
-    if (
-        text[first[-1][0]].isupper()
-        and text[last[0][0]].isupper()
-        and all(not text[w[0]].islower() for r in middle for w in r)
-    ):  # ("Taylor Swift and Maroon 5": a digit goes with the name)
-        last = last[: next((i for i, w in enumerate(last) if text[w[0]].islower()), None)]
-        up = [i for i, w in enumerate(first) if text[w[0]].islower()]
-        first = first[up[-1] + 1 :] if up else first
-    if not first or not last:
-        return None
-    spans = [(r[0][0], r[-1][1]) for r in (first, *middle, last)]
-    if any(re.fullmatch(r"[\d.,\s]+", text[a:b]) for a, b in spans):
-        return None
-    return spans
-
-
-def word_series(
-    text: str, blocked: list[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset()
-) -> list[list[tuple[int, int]]]:
-    """The word lists ``text`` writes: items of one to three words joined by commas and a last
-    "and"/"or"/"&" ("open hole, C foot, and silver headjoint", "Microsoft and Google",
-    "efficient, organized, easy going and compassionate"), as the spans of the items.
-    An item is a run of words between the separators that holds no stopword and no word of
-    :data:`_SERIES_STOP`; the first and last items hold nothing in ``blocked`` either (spans
-    that state the request or hold another value: "the salaries of jobs such as Data Analyst"
-    -- "salaries" is no item), and the items in the middle fix how long they may be (the
-    first ends at the first separator, the last starts after the last one). Items made only of
-    digits make no list (numbers are listed by :func:`fill_loose` itself). Plain English list
-    punctuation; no domain words."""
-    marks = _series_marks(text, blocked)
-    runs = _series_runs(text, marks)
-    out: list[list[tuple[int, int]]] = []
-    k = 0
-    while k < len(runs):
-        chain = [k]
-        while runs[chain[-1]][1] in (",", "and") and chain[-1] + 1 < len(runs):
-            nxt = runs[chain[-1] + 1][0]
-            if not nxt:
-                break
-            chain.append(chain[-1] + 1)
-            if runs[chain[-2]][1] == "and":
-                break  # "X, Y and Z": the list ends with the item after "and"
-        k = chain[-1] + 1
-        spans = _series_items(text, runs, chain)
-        if spans is not None:
-            out.append(spans)
-    return out
-
-
-def _string_array(spec: ParamSpec) -> bool:
-    """An array parameter whose items are strings (or untyped), with no enum or pattern."""
-    return (
-        "array" in spec.types
-        and (not spec.item_types or "string" in spec.item_types)
-        and not (spec.enum or spec.pattern)
-    )
 
 
 #: Words that join or introduce rather than name (never part of a leftover value), beyond
@@ -1914,21 +1125,6 @@ _LEFTOVER_STOP = frozenset(
         "their",
     ]
 )
-
-
-#: A parameter named for a count (trait_count, num_results, top_n).
-_COUNTS_RE = re.compile(r"count|(?:^|_)(?:num|n|top)(?:_|$)|^num[A-Z_]", re.I)
-
-
-def _counted_noun(tokens: list[korean.Token], end: int, words: set[str]) -> bool:
-    """True when one of the three words after a number (ending at ``end``) is a plural of
-    ``words`` (the parameter's own nouns)."""
-    after = [t for t in tokens if t.start >= end][:3]
-    return any(
-        t.surface.lower().endswith("s")
-        and any(korean.match_quality(t.stem, w)[0] >= 0.7 for w in words - _GENERIC_NAME_WORDS)
-        for t in after
-    )
 
 
 def _leftover_runs(
@@ -2008,100 +1204,6 @@ def _modifier_of(
             continue
         return m.start(1), m.end(1), tok.surface
     return None
-
-
-def _item_spec(spec: ParamSpec) -> ParamSpec:
-    return replace(spec, types=spec.item_types or ("string",))
-
-
-_PRONOUNS = frozenset(
-    [
-        "them",
-        "it",
-        "this",
-        "that",
-        "these",
-        "those",
-        "its",
-        "their",
-        "my",
-        "our",
-        "your",
-        "his",
-        "her",
-        "me",
-        "us",
-    ]
-)
-
-
-_COLON_END_RE = re.compile(r":(?:\\n|\s|\*{1,2})*$")
-
-
-def _cue_span(
-    spec: ParamSpec, text: str, tokens: list[korean.Token], words: set[str]
-) -> tuple[int, int, str] | None:
-    """The span after the parameter's own name word in the question, up to punctuation or a
-    preposition: ``the function 3x^2 + 2x - 1.`` -> ``3x^2 + 2x - 1``; more words of its label
-    and pronouns right after the name word are skipped (``docket number 123456`` -> ``123456``)."""
-    name_w, doc_w = _label_words(spec)
-    labels = name_w | doc_w
-    first: tuple[int, int, str] | None = None
-    for tok in tokens:
-        if tok.stem not in words or korean.has_hangul(tok.surface):
-            continue
-        rest = text[tok.end :]
-        lead = _LEAD_RE.match(rest)
-        skip = lead.end() if lead else 0
-        # more of the label or a pronoun is not the value ("docket number 123456",
-        # "return them in the form of ...")
-        while True:
-            w = re.match(r"([A-Za-z]+)\s+", rest[skip:])
-            if not w or not (korean.stem(w.group(1)) in labels or w.group(1).lower() in _PRONOUNS):
-                break
-            skip += w.end()
-            lead = _LEAD_RE.match(rest[skip:])
-            skip += lead.end() if lead else 0
-        # "modification verbatim: no onions, extra cheese": one word before a colon; "the
-        # answer to the question: ..." -- a colon closing the words after its own word
-        colon = re.match(r"(?:[A-Za-z]+\s+){0,4}[A-Za-z]+\s*:\s*", rest[skip:])
-        if colon:
-            skip += colon.end()
-            # escaped line breaks and markdown emphasis around the text are not part of it
-            wrap = re.match(r"(?:\\n|\s|\*{1,2})+", rest[skip:])
-            skip += wrap.end() if wrap else 0
-        body = rest[skip:]
-        # a message-like parameter ("content", "message") takes its whole sentence ("add todo
-        # with content go to sleep at 9 pm"), and so does any text a colon introduces; others
-        # stop at a preposition
-        whole = bool(_MESSAGE_NAME_RE.search(spec.name) or ":" in rest[:skip])
-        stop = (_SENTENCE_STOP_RE if whole else _CUE_STOP_RE).search(" " + body)
-        raw = body[: max(0, stop.start() - 1)] if stop else body
-        if stop and ":" in rest[:skip] and body[stop.start() - 1 : stop.start()] in ".?!":
-            raw = body[: stop.start()]  # the text a colon introduces keeps its full stop
-        value = raw.strip(" -:")
-        if ":" in rest[:skip]:
-            value = re.sub(r"(?:\\n|\s|\*{1,2})+$", "", value)
-        limit = 20 if whole else 6
-        if (
-            re.search(r"\w", value)
-            and len(value.split()) <= limit
-            and not korean.is_stopword(value.lower())
-        ):
-            start = tok.end + skip + len(raw) - len(raw.lstrip(" -:"))
-            if ":" in rest[:skip]:
-                return start, start + len(value), tok.surface  # a colon says: this is it
-            first = first or (start, start + len(value), tok.surface)
-    return first
-
-
-#: What may stand between two values of one list: a comma, and/or/&, Korean 와/과/랑/하고,
-#: optionally after the first value's repeated unit word ("20 minutes and 15 minutes").
-_SERIES_GAP_RE = re.compile(
-    r"^\s*(?:[A-Za-z%°/^0-9]+\s*)?(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&|then|vs\.?)\s+|"
-    r"(?:와|과|랑|이랑|하고)\s+|\s*,\s*)(?:(?:the|a|an|also|for|in|of|at|to|with|from)\s+)*$",
-    re.I,
-)
 
 
 #: Rules whose value is a word of the question (not a recognised name or number).

@@ -30,6 +30,7 @@ from playground.routing.fill.docs import described
 from playground.routing.fill.examples import extract_examples
 from playground.routing.fill.free_text import fill_free_text
 from playground.routing.fill.kinds import takes_command_line
+from playground.routing.fill.loose_state import QuestionValues
 from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.fill.specs import Fill, ParamSpec, param_specs
 from playground.routing.rule_switches import known_rule, rule_enabled
@@ -828,7 +829,7 @@ def _fill_rows(
     """Fill the arguments of the live tools (those in ``fills``) and settle every row's score;
     a tool no word, id or enum of the question points at gets its required arguments missing."""
     idx, w, tokens = tally.idx, tally.w, tally.tokens
-    found_values = argfill.QuestionValues.of(text)
+    found_values = QuestionValues.of(text)
     stated = frozenset(tally.stated)
     pen = _Penalties.of(w, tally.unknown)
     weak = w.integer if rule_enabled(RULE_EVIDENCE) else 0.0

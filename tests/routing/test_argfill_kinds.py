@@ -7,11 +7,13 @@ from typing import Any
 
 import pytest
 
-from playground.routing import argfill, values
+from playground.routing import values
 from playground.routing.base import Turn
 from playground.routing.fill.defaults import stated_default
 from playground.routing.fill.examples import extract_examples
+from playground.routing.fill.ordinals import number_order
 from playground.routing.fill.specs import Fill, param_specs
+from playground.routing.fill.word_series import word_series
 from playground.routing.offline import OfflineRouter
 
 
@@ -110,7 +112,7 @@ def test_the_stated_default_is_used_instead_of_asking():
     ],
 )
 def test_word_series_lists_the_items(text, want):
-    assert [[text[a:b] for a, b in s] for s in argfill.word_series(text)] == want
+    assert [[text[a:b] for a, b in s] for s in word_series(text)] == want
 
 
 def test_a_required_string_array_takes_the_listed_words_not_one_name():
@@ -127,7 +129,7 @@ def test_a_required_string_array_takes_the_listed_words_not_one_name():
 
 def test_a_name_cut_by_a_list_item_makes_no_list():
     # "San Marino, Italy and ..." : an item would cut through the name "San Marino"
-    assert argfill.word_series("from San Marino, Italy and Nice") == [[(9, 15), (17, 22), (27, 31)]]
+    assert word_series("from San Marino, Italy and Nice") == [[(9, 15), (17, 22), (27, 31)]]
     tool = decl(
         "visit_plan",
         "Plan visits to cities.",
@@ -384,7 +386,7 @@ def test_numbered_parameters_given_out_of_order_are_put_in_order():
         },
     )
     specs = param_specs(MIX["parameters"], {})
-    argfill.number_order(specs, fill)
+    number_order(specs, fill)
     assert fill.args == {"flour1": "rye", "flour2": "spelt"}
     assert "in the order written" in fill.evidence["flour1"]["detail"]
 
