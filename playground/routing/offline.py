@@ -90,9 +90,12 @@ from dataclasses import asdict
 from typing import Any
 
 from playground.errors import RouterError
-from playground.routing import argfill, korean
+from playground.routing import korean
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
+from playground.routing.fill.clauses import clause_calls
+from playground.routing.fill.counts import stated_count
 from playground.routing.fill.rules import WEAK_RULES
+from playground.routing.fill.series import series as series_calls
 from playground.routing.registry import RouterSettings, RouterSpec
 from playground.routing.replies import ask_text, no_tool_text, rows_of, summarize
 from playground.routing.rule_switches import known_rule, rule_enabled
@@ -561,20 +564,20 @@ def _parallel(
     """``(argument sets, why)``: one call per clause asking again with other values (rule
     ``parallel_clauses``) or per value listed for one argument (rule ``parallel_series``), at
     most as many as the question says ("the area of two triangles"); else ``[best.args]``."""
-    count = argfill.stated_count(question, frozenset(tool.terms))
+    count = stated_count(question, frozenset(tool.terms))
     if rule_enabled(RULE_CLAUSES):
         topic = frozenset(
             stem
             for stem, (where, _w) in tool.terms.items()
             if where == "name" and stem not in korean.GENERIC_VERBS
         )
-        again, said = argfill.clause_calls(tool.specs, question, best.args, topic)
+        again, said = clause_calls(tool.specs, question, best.args, topic)
         again = again[:count] if count is not None else again
         if len(again) > 1:
             why = "the question asks again in another clause with other values"
             return again, {"calls": len(again), "why": why, "clauses": said}
     if rule_enabled(RULE_SERIES):
-        series = argfill.series(question, best.args, best.arg_evidence)
+        series = series_calls(question, best.args, best.arg_evidence)
         series = series[:count] if count is not None else series
         if len(series) > 1:
             changed = sorted({k for a in series for k in a if a[k] != best.args[k]})

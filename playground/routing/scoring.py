@@ -25,12 +25,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from playground.routing import argfill, korean, values
+from playground.routing import korean, values
 from playground.routing.fill.docs import described
 from playground.routing.fill.examples import extract_examples
 from playground.routing.fill.free_text import fill_free_text
 from playground.routing.fill.kinds import takes_command_line
 from playground.routing.fill.loose_state import QuestionValues
+from playground.routing.fill.pipeline import fill_loose, fill_structured
 from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.fill.specs import Fill, ParamSpec, param_specs
 from playground.routing.rule_switches import known_rule, rule_enabled
@@ -642,7 +643,7 @@ def score_question(
     live = candidates(idx, text, matches, w)
     listing = _listing_question(idx, text)
     live |= listing
-    fills = {i: argfill.fill_structured(idx.tools[i].specs, text, tokens) for i in sorted(live)}
+    fills = {i: fill_structured(idx.tools[i].specs, text, tokens) for i in sorted(live)}
     consumed = sorted(
         {
             tuple(ev["span"])
@@ -840,7 +841,7 @@ def _fill_rows(
             r.missing = list(tool.required)
             _settle(r, tool, pen)
             continue
-        argfill.fill_loose(tool.specs, text, fills[i], tokens, found_values, stated)
+        fill_loose(tool.specs, text, fills[i], tokens, found_values, stated)
         fill = fill_free_text(tool.specs, text, fills[i], used, tally.reasons, tokens)
         r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
         r.evidence_bonus = sum(

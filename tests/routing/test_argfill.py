@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from playground.routing.argfill import fill_structured
 from playground.routing.fill.docs import described
 from playground.routing.fill.examples import extract_examples, find_prefix, shape_regex
 from playground.routing.fill.free_text import fill_free_text
+from playground.routing.fill.pipeline import fill_structured
 from playground.routing.fill.specs import ParamSpec, param_specs
 
 

@@ -15,8 +15,9 @@ import pytest
 from typer.testing import CliRunner
 
 from playground.cli.main import app
-from playground.routing import argfill, values
+from playground.routing import values
 from playground.routing.base import Turn
+from playground.routing.fill.clauses import clauses
 from playground.routing.fill.examples import extract_examples
 from playground.routing.offline import OfflineRouter
 
@@ -811,7 +812,7 @@ def test_and_how_does_it_compare_asks_again():
     q = "What is the average temperature in New York and how does it compare to Los Angeles?"
     move = OfflineRouter().next_move([Turn(role="user", text=q)], [tool])
     assert [c.args for c in move.calls] == [{"location": "New York"}, {"location": "Los Angeles"}]
-    assert [q[a:b] for a, b in argfill.clauses(q)] == [
+    assert [q[a:b] for a, b in clauses(q)] == [
         "What is the average temperature in New York",
         "how does it compare to Los Angeles?",
     ]
