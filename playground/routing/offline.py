@@ -38,7 +38,7 @@ alternative). For the latest user question it scores every declaration:
     gains pointer weight 1.0 x the penalty that word cost (listed under ``pointed``).
 ``evidence``   +1.0 per argument filled by enum/pattern/format/example/prefix/word, +0.25 per
     integer or lowercase-word guess (seed 001: "질문에 P008이 보이면 check_stock, HR…이 보이면
-    주문 도구"; the rules are in :mod:`playground.routing.argfill`).
+    주문 도구"; the rules are in :mod:`playground.routing.fill`).
 ``missing``    -1.0 per required argument that cannot be filled.
 ``predicate``  -0.5 for every tool when a Korean sentence's predicate (its last content word,
     not a question word) matches no declaration at all, and some declaration is written in
@@ -660,7 +660,7 @@ _BARE_NUMBER_RE = re.compile(r"[-+]?\d+(?:[.,]\d+)?")
 
 def structured(ev: Mapping[str, Any]) -> bool:
     """True when one argument's evidence (``{rule, text, ...}`` as
-    :class:`playground.routing.argfill.Fill` records it) shows the question is about the tool:
+    :class:`playground.routing.fill.specs.Fill` records it) shows the question is about the tool:
     a rule outside :data:`playground.routing.fill.rules.WEAK_RULES` and :data:`_NOT_EVIDENCE`, and
     not a bare number that merely equals an enum or example value ("the multiplication of 3
     and 2" is not about a service whose ids are 1, 2, 7 and 13: any question may hold a small

@@ -186,7 +186,7 @@ class ScoreRow:
     word that matched; ``name_hits``: question words matching the tool's name; ``boundary``:
     ``{sentence, terms, distinctive, hit, points, points_to}`` per fired when-not-to-use
     sentence; ``pointed``: ``{word, from, points}`` per pointer bonus; ``args`` / ``arg_evidence``
-    / ``missing``: the argument fill (:class:`playground.routing.argfill.Fill`);
+    / ``missing``: the argument fill (:class:`playground.routing.fill.specs.Fill`);
     ``unmatched_predicates``: Korean predicates no declaration matches; ``deprecated``: the
     words of its description that say it is deprecated."""
 

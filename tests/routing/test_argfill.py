@@ -1,4 +1,4 @@
-"""Argument filling from the question using only the declaration (playground.routing.argfill)."""
+"""Argument filling from the question using only the declaration (playground.routing.fill)."""
 
 from __future__ import annotations
 

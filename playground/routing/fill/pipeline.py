@@ -1,4 +1,13 @@
-"""Filling a tool's arguments from the question, using only its declaration.
+"""Filling a tool's arguments from the question, using only its declaration: the pipeline's top
+level, :func:`fill_structured` (the declared shapes, rules tried in the order of
+:data:`_STRUCTURED`) and :func:`fill_loose` (the values the question writes next to a
+parameter's words, phase by phase). The two call each other -- a template parameter
+(:func:`_template`) and an object parameter (:func:`_loose_objects`) are filled with both --
+so they share this module; every rule they run lives in its own module of
+:mod:`playground.routing.fill` (``playground/routing/README.md`` lists them). The scorer runs
+the phases for each tool (:mod:`playground.routing.scoring`): structured, loose, free text
+(:mod:`.free_text`), defaults (:mod:`.defaults`); the ``calls`` phase is :mod:`.series`,
+:mod:`.clauses` and :mod:`.counts`.
 
 The model fills arguments from the parameter schema and the argument descriptions (seed 001:
 "인자 설명에 형식과 예시를 넣으면 ... 질문 속의 'P008'을 그대로 product_id에 넣습니다"; seed
@@ -40,6 +49,11 @@ span of the question it used and the detail):
    description saying 검색어/키워드/keyword/query/search): the question's content words minus
    stopwords, question words, words that matched a tool's vocabulary and spans other rules
    used ("에어프라이어 재고 있어요?" -> "에어프라이어").
+
+Where they live: 1 :mod:`.enums`; 2-5 :mod:`.shapes` (with :mod:`.spans` and :mod:`.examples`);
+6-7 :mod:`.words`; 8 :mod:`.numbers`; 8a :mod:`.codes`; 9 :mod:`.free_text`; the kinds of
+:mod:`.kinds`, :mod:`.units`, :mod:`.identifiers`, :mod:`.joined` and :mod:`.source_target`
+are rows of :data:`_STRUCTURED` too.
 
 Rules 4 and 5 upper-case the value when the example/prefix is upper case (``hr20260601`` ->
 ``HR20260601``) and say so in the evidence.
