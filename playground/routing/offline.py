@@ -38,7 +38,7 @@ alternative). For the latest user question it scores every declaration:
     gains pointer weight 1.0 x the penalty that word cost (listed under ``pointed``).
 ``evidence``   +1.0 per argument filled by enum/pattern/format/example/prefix/word, +0.25 per
     integer or lowercase-word guess (seed 001: "질문에 P008이 보이면 check_stock, HR…이 보이면
-    주문 도구"; the rules are in :mod:`playground.routing.argfill`).
+    주문 도구"; the rules are in :mod:`playground.routing.fill`).
 ``missing``    -1.0 per required argument that cannot be filled.
 ``predicate``  -0.5 for every tool when a Korean sentence's predicate (its last content word,
     not a question word) matches no declaration at all, and some declaration is written in
@@ -90,9 +90,12 @@ from dataclasses import asdict
 from typing import Any
 
 from playground.errors import RouterError
-from playground.routing import argfill, korean
+from playground.routing import korean
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
+from playground.routing.fill.clauses import clause_calls
+from playground.routing.fill.counts import stated_count
 from playground.routing.fill.rules import WEAK_RULES
+from playground.routing.fill.series import series as series_calls
 from playground.routing.registry import RouterSettings, RouterSpec
 from playground.routing.replies import ask_text, no_tool_text, rows_of, summarize
 from playground.routing.rule_switches import known_rule, rule_enabled
@@ -561,20 +564,20 @@ def _parallel(
     """``(argument sets, why)``: one call per clause asking again with other values (rule
     ``parallel_clauses``) or per value listed for one argument (rule ``parallel_series``), at
     most as many as the question says ("the area of two triangles"); else ``[best.args]``."""
-    count = argfill.stated_count(question, frozenset(tool.terms))
+    count = stated_count(question, frozenset(tool.terms))
     if rule_enabled(RULE_CLAUSES):
         topic = frozenset(
             stem
             for stem, (where, _w) in tool.terms.items()
             if where == "name" and stem not in korean.GENERIC_VERBS
         )
-        again, said = argfill.clause_calls(tool.specs, question, best.args, topic)
+        again, said = clause_calls(tool.specs, question, best.args, topic)
         again = again[:count] if count is not None else again
         if len(again) > 1:
             why = "the question asks again in another clause with other values"
             return again, {"calls": len(again), "why": why, "clauses": said}
     if rule_enabled(RULE_SERIES):
-        series = argfill.series(question, best.args, best.arg_evidence)
+        series = series_calls(question, best.args, best.arg_evidence)
         series = series[:count] if count is not None else series
         if len(series) > 1:
             changed = sorted({k for a in series for k in a if a[k] != best.args[k]})
@@ -657,7 +660,7 @@ _BARE_NUMBER_RE = re.compile(r"[-+]?\d+(?:[.,]\d+)?")
 
 def structured(ev: Mapping[str, Any]) -> bool:
     """True when one argument's evidence (``{rule, text, ...}`` as
-    :class:`playground.routing.argfill.Fill` records it) shows the question is about the tool:
+    :class:`playground.routing.fill.specs.Fill` records it) shows the question is about the tool:
     a rule outside :data:`playground.routing.fill.rules.WEAK_RULES` and :data:`_NOT_EVIDENCE`, and
     not a bare number that merely equals an enum or example value ("the multiplication of 3
     and 2" is not about a service whose ids are 1, 2, 7 and 13: any question may hold a small

@@ -20,8 +20,9 @@ import json
 import re
 from typing import Any
 
-from playground.routing import argfill, korean
+from playground.routing import korean
 from playground.routing.base import ToolResult
+from playground.routing.fill.specs import ParamSpec
 from playground.routing.scoring import DeclIndex, ScoreRow, ToolIndex
 
 
@@ -168,7 +169,7 @@ def no_tool_text(idx: DeclIndex, ko: bool, exp: dict[str, Any] | None = None) ->
     return head + (" " + caps if caps else "")
 
 
-def _label(spec: argfill.ParamSpec) -> str:
+def _label(spec: ParamSpec) -> str:
     """What to call a parameter to a customer: the head of its description ("도시 이름(영문
     소문자). 예: seoul" -> "도시 이름"), else its name with spaces ("order id")."""
     head = _LABEL_CUT_RE.split(spec.doc or "", maxsplit=1)[0].strip()
@@ -177,7 +178,7 @@ def _label(spec: argfill.ParamSpec) -> str:
     return head
 
 
-def _hint(spec: argfill.ParamSpec, ko: bool) -> str:
+def _hint(spec: ParamSpec, ko: bool) -> str:
     if spec.enum:
         values = ", ".join(say(v, ko) for v in spec.enum[:6])
         return f" ({values} 중 하나)" if ko else f" (one of: {values})"
@@ -192,7 +193,7 @@ def ask_text(idx: DeclIndex, best: ScoreRow, ko: bool) -> str:
     names; those are in the explanation's ``asks_for``)."""
     tool = next(t for t in idx.tools if t.name == best.name)
     specs = {s.name: s for s in tool.specs}
-    wanted = [specs[m] if m in specs else argfill.ParamSpec(m, (), True) for m in best.missing]
+    wanted = [specs[m] if m in specs else ParamSpec(m, (), True) for m in best.missing]
     if ko:
         asks = ", ".join(_label(s) + _hint(s, ko) for s in wanted)
         last = _label(wanted[-1])
@@ -209,7 +210,7 @@ def ask_text(idx: DeclIndex, best: ScoreRow, ko: bool) -> str:
     return f"{_offer(tool.summary, ko)} Please tell me {asks}."
 
 
-def _english_label(spec: argfill.ParamSpec) -> str:
+def _english_label(spec: ParamSpec) -> str:
     """A noun phrase for an English question: the description's head without its article
     ("The loan identifier, like \"L-1001\"" -> "loan identifier"), or the parameter's name
     words when the head is not a noun phrase ("How many days ..." -> "days") or is long."""

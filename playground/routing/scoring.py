@@ -25,9 +25,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from playground.routing import argfill, korean, values
+from playground.routing import korean, values
 from playground.routing.fill.docs import described
+from playground.routing.fill.examples import extract_examples
+from playground.routing.fill.free_text import fill_free_text
+from playground.routing.fill.kinds import takes_command_line
+from playground.routing.fill.loose_state import QuestionValues
+from playground.routing.fill.pipeline import fill_loose, fill_structured
 from playground.routing.fill.rules import WEAK_RULES
+from playground.routing.fill.specs import Fill, ParamSpec, param_specs
 from playground.routing.rule_switches import known_rule, rule_enabled
 
 #: The selection rules of this module (:mod:`playground.routing.rule_switches`; ``bench/bfcl.py
@@ -165,7 +171,7 @@ def _covered(term: str, own: set[str], labels: set[str]) -> bool:
 
 def _strip_examples(text: str) -> str:
     """``text`` without its example values (they are values, not labels)."""
-    for ex in argfill.extract_examples(text):
+    for ex in extract_examples(text):
         text = text.replace(ex, " ")
     return text
 
@@ -180,7 +186,7 @@ class ScoreRow:
     word that matched; ``name_hits``: question words matching the tool's name; ``boundary``:
     ``{sentence, terms, distinctive, hit, points, points_to}`` per fired when-not-to-use
     sentence; ``pointed``: ``{word, from, points}`` per pointer bonus; ``args`` / ``arg_evidence``
-    / ``missing``: the argument fill (:class:`playground.routing.argfill.Fill`);
+    / ``missing``: the argument fill (:class:`playground.routing.fill.specs.Fill`);
     ``unmatched_predicates``: Korean predicates no declaration matches; ``deprecated``: the
     words of its description that say it is deprecated."""
 
@@ -307,7 +313,7 @@ class ToolIndex:
     terms: dict[str, tuple[str, float]]  # stem -> (where, location weight), best location
     boundaries: list[Boundary]
     boundary_terms: dict[str, list[int]]  # stem -> boundary sentence indexes
-    specs: list[argfill.ParamSpec]
+    specs: list[ParamSpec]
     refers: tuple[str, ...]  # tools named as a prerequisite ("먼저 X로")
     demo: bool = False  # says it is not for real use (see _DEMO_RE)
     keys: frozenset[str] = frozenset()  # leading letters of its id shapes/prefixes (HR, P, KB)
@@ -364,8 +370,8 @@ def _words(text: str) -> list[str]:
 
 
 def _nested(
-    specs: tuple[argfill.ParamSpec, ...] | list[argfill.ParamSpec], parent: str = ""
-) -> list[tuple[str, argfill.ParamSpec]]:
+    specs: tuple[ParamSpec, ...] | list[ParamSpec], parent: str = ""
+) -> list[tuple[str, ParamSpec]]:
     """Every parameter with its dotted label, an object's properties after it (``body``,
     ``body.airConJobMode``, ...): the model reads their names and descriptions too."""
     out = []
@@ -408,7 +414,7 @@ def _read_sentences(
             named = [m.group(1) for m in names_rx.finditer(sentence)] if names_rx else []
             named = [n for n in dict.fromkeys(named) if n != name]
             bare = names_rx.sub(" ", sentence) if names_rx else sentence
-            examples = argfill.extract_examples(bare) if where.startswith("parameter") else []
+            examples = extract_examples(bare) if where.startswith("parameter") else []
             for ex in examples:
                 bare = bare.replace(ex, " ")
             if _BOUNDARY_RE.search(bare):
@@ -430,7 +436,7 @@ def _read_sentences(
     return out
 
 
-def _name_terms(reading: _Reading, name: str, specs: list[argfill.ParamSpec], w: Weights) -> None:
+def _name_terms(reading: _Reading, name: str, specs: list[ParamSpec], w: Weights) -> None:
     """The parameters' and the tool's name parts into the vocabulary. Seed 002: a name is a
     verb + a concrete object (get_order_status, calculate_area); the object says what the tool
     is about, a generic verb (korean.GENERIC_VERBS) only what it does, so such a name part
@@ -452,7 +458,7 @@ def _name_terms(reading: _Reading, name: str, specs: list[argfill.ParamSpec], w:
 def _distinctive(
     reading: _Reading,
     name: str,
-    specs: list[argfill.ParamSpec],
+    specs: list[ParamSpec],
     synonyms: Mapping[str, tuple[str, ...]],
 ) -> dict[str, list[int]]:
     """Each boundary sentence's distinctive words (:func:`_covered`), taken out of the positive
@@ -473,7 +479,7 @@ def _distinctive(
     return boundary_terms
 
 
-def _id_keys(specs: list[argfill.ParamSpec]) -> tuple[frozenset[str], bool]:
+def _id_keys(specs: list[ParamSpec]) -> tuple[frozenset[str], bool]:
     """``(keys, always)``: the leading letters of the parameters' id shapes and prefixes (HR,
     P, KB), and whether the tool is a candidate for every question (a shape or prefix without
     letters, a pattern, a date or email format, a command line)."""
@@ -488,7 +494,7 @@ def _id_keys(specs: list[argfill.ParamSpec]) -> tuple[frozenset[str], bool]:
                 always = True
         if spec.pattern or spec.format in {"date", "email"}:
             always = True
-        if argfill.takes_command_line(spec):
+        if takes_command_line(spec):
             always = True  # "using docker --version": the command alone says what is asked
     return frozenset(keys), always
 
@@ -502,7 +508,7 @@ def _index_tool(
     name = str(decl.get("name", ""))
     description = str(decl.get("description") or "")
     parts = described(description)
-    specs = argfill.param_specs(decl.get("parameters"), parts.args)
+    specs = param_specs(decl.get("parameters"), parts.args)
     texts = [("description", parts.summary, w.description)]
     texts += [(f"parameter:{label}", s.doc, w.parameter) for label, s in _nested(specs)]
     texts.append(("other", parts.other, w.other))
@@ -532,7 +538,7 @@ def _index_tool(
     )
 
 
-def _lists(name: str, first: str, specs: list[argfill.ParamSpec]) -> bool:
+def _lists(name: str, first: str, specs: list[ParamSpec]) -> bool:
     """True for a listing tool: its name starts with list/enumerate/ls or its first sentence
     says it lists (a listing of, lists, 목록), and it requires at most
     :data:`LISTING_MAX_REQUIRED` values (list_directory(path); not a search needing a query)."""
@@ -637,7 +643,7 @@ def score_question(
     live = candidates(idx, text, matches, w)
     listing = _listing_question(idx, text)
     live |= listing
-    fills = {i: argfill.fill_structured(idx.tools[i].specs, text, tokens) for i in sorted(live)}
+    fills = {i: fill_structured(idx.tools[i].specs, text, tokens) for i in sorted(live)}
     consumed = sorted(
         {
             tuple(ev["span"])
@@ -819,12 +825,12 @@ def _listing_question(idx: DeclIndex, text: str) -> set[int]:
 
 
 def _fill_rows(
-    tally: _Tally, text: str, fills: dict[int, argfill.Fill], used: list[tuple[int, int]]
+    tally: _Tally, text: str, fills: dict[int, Fill], used: list[tuple[int, int]]
 ) -> None:
     """Fill the arguments of the live tools (those in ``fills``) and settle every row's score;
     a tool no word, id or enum of the question points at gets its required arguments missing."""
     idx, w, tokens = tally.idx, tally.w, tally.tokens
-    found_values = argfill.QuestionValues.of(text)
+    found_values = QuestionValues.of(text)
     stated = frozenset(tally.stated)
     pen = _Penalties.of(w, tally.unknown)
     weak = w.integer if rule_enabled(RULE_EVIDENCE) else 0.0
@@ -835,8 +841,8 @@ def _fill_rows(
             r.missing = list(tool.required)
             _settle(r, tool, pen)
             continue
-        argfill.fill_loose(tool.specs, text, fills[i], tokens, found_values, stated)
-        fill = argfill.fill_free_text(tool.specs, text, fills[i], used, tally.reasons, tokens)
+        fill_loose(tool.specs, text, fills[i], tokens, found_values, stated)
+        fill = fill_free_text(tool.specs, text, fills[i], used, tally.reasons, tokens)
         r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
         r.evidence_bonus = sum(
             weak if ev["rule"] in WEAK_RULES else strong
@@ -853,7 +859,7 @@ GUESS_RULES = frozenset({"free_text", "default", "leftover", "modifier"})
 
 
 def _coverage(
-    tokens: list[korean.Token], weights: list[float], fill: argfill.Fill, said: set[int]
+    tokens: list[korean.Token], weights: list[float], fill: Fill, said: set[int]
 ) -> tuple[int, int]:
     """``(topic words, those the tool's text matched)`` of one question for one tool: the
     content words (word weight > 0, not a question word nor a day or month name,
@@ -984,7 +990,7 @@ def candidates(
 
 
 def argument_labels(
-    idx: DeclIndex, tokens: list[korean.Token], fills: Mapping[int, argfill.Fill]
+    idx: DeclIndex, tokens: list[korean.Token], fills: Mapping[int, Fill]
 ) -> list[tuple[int, int]]:
     """Spans of words naming an argument value right before it ("주문번호 HR..."), except a
     word of the tool's own name ("a flight from JFK" for book_flight: the request itself).

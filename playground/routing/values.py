@@ -2,7 +2,7 @@
 
 The offline router fills arguments the way a reader would: it first finds every value written
 in the question, then gives each value to the parameter whose words stand next to it
-(:func:`playground.routing.argfill.fill_loose`). This module owns the first half:
+(:func:`playground.routing.fill.pipeline.fill_loose`). This module owns the first half:
 
 * :func:`numbers` -- digits with signs, decimals, thousands separators (``1,000``, ``-3``,
   ``9.8``), a percent sign (``5%`` -> 5, marked ``percent``) and the unit word after it

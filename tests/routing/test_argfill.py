@@ -1,12 +1,14 @@
-"""Argument filling from the question using only the declaration (playground.routing.argfill)."""
+"""Argument filling from the question using only the declaration (playground.routing.fill)."""
 
 from __future__ import annotations
 
 import re
 
-from playground.routing import argfill
-from playground.routing.argfill import ParamSpec, fill_free_text, fill_structured, param_specs
 from playground.routing.fill.docs import described
+from playground.routing.fill.examples import extract_examples, find_prefix, shape_regex
+from playground.routing.fill.free_text import fill_free_text
+from playground.routing.fill.pipeline import fill_structured
+from playground.routing.fill.specs import ParamSpec, param_specs
 
 
 def test_the_description_recovers_args_section():
@@ -18,19 +20,19 @@ def test_the_description_recovers_args_section():
 
 
 def test_examples_shapes_and_prefixes():
-    assert argfill.extract_examples("상품ID. 'P'로 시작한다. 예: P008") == ["P008"]
-    assert argfill.extract_examples("검색어. 예: '텀블러', '이불커버', '운동화'") == [
+    assert extract_examples("상품ID. 'P'로 시작한다. 예: P008") == ["P008"]
+    assert extract_examples("검색어. 예: '텀블러', '이불커버', '운동화'") == [
         "텀블러",
         "이불커버",
         "운동화",
     ]
-    assert argfill.extract_examples('product SKU. e.g. "KB-101"') == ["KB-101"]
-    assert argfill.shape_regex("P008") == r"P\d{2,4}"
-    assert re.fullmatch(argfill.shape_regex("KB-101"), "KB-1234")
-    assert argfill.shape_regex("텀블러") is None
-    assert argfill.find_prefix("하루마켓 주문번호. 'HR'로 시작한다.") == "HR"
-    assert argfill.find_prefix("Order id, starts with 'ORD-'") == "ORD-"
-    assert argfill.find_prefix("그냥 문자열") is None
+    assert extract_examples('product SKU. e.g. "KB-101"') == ["KB-101"]
+    assert shape_regex("P008") == r"P\d{2,4}"
+    assert re.fullmatch(shape_regex("KB-101"), "KB-1234")
+    assert shape_regex("텀블러") is None
+    assert find_prefix("하루마켓 주문번호. 'HR'로 시작한다.") == "HR"
+    assert find_prefix("Order id, starts with 'ORD-'") == "ORD-"
+    assert find_prefix("그냥 문자열") is None
 
 
 def _specs(props, required=(), docs=None):

@@ -7,8 +7,13 @@ from typing import Any
 
 import pytest
 
-from playground.routing import argfill, values
+from playground.routing import values
 from playground.routing.base import Turn
+from playground.routing.fill.defaults import stated_default
+from playground.routing.fill.examples import extract_examples
+from playground.routing.fill.ordinals import number_order
+from playground.routing.fill.specs import Fill, param_specs
+from playground.routing.fill.word_series import word_series
 from playground.routing.offline import OfflineRouter
 
 
@@ -51,8 +56,8 @@ def calls(question: str, *decls: dict) -> list[dict[str, Any]]:
     ],
 )
 def test_a_default_stated_in_the_description_fills_a_required_value(schema, want):
-    spec = argfill.param_specs({"type": "object", "properties": {"x": schema}}, {})[0]
-    value, words = argfill.stated_default(spec)
+    spec = param_specs({"type": "object", "properties": {"x": schema}}, {})[0]
+    value, words = stated_default(spec)
     assert value == want and type(value) is type(want)
     assert ("efault" in words or "기본" in words) and str(want).lower() in words.lower() + "0"
 
@@ -68,8 +73,8 @@ def test_a_default_stated_in_the_description_fills_a_required_value(schema, want
     ],
 )
 def test_no_default_when_the_words_state_no_value_of_the_type(schema):
-    spec = argfill.param_specs({"type": "object", "properties": {"x": schema}}, {})[0]
-    assert argfill.stated_default(spec) is None
+    spec = param_specs({"type": "object", "properties": {"x": schema}}, {})[0]
+    assert stated_default(spec) is None
 
 
 def test_the_stated_default_is_used_instead_of_asking():
@@ -107,7 +112,7 @@ def test_the_stated_default_is_used_instead_of_asking():
     ],
 )
 def test_word_series_lists_the_items(text, want):
-    assert [[text[a:b] for a, b in s] for s in argfill.word_series(text)] == want
+    assert [[text[a:b] for a, b in s] for s in word_series(text)] == want
 
 
 def test_a_required_string_array_takes_the_listed_words_not_one_name():
@@ -124,7 +129,7 @@ def test_a_required_string_array_takes_the_listed_words_not_one_name():
 
 def test_a_name_cut_by_a_list_item_makes_no_list():
     # "San Marino, Italy and ..." : an item would cut through the name "San Marino"
-    assert argfill.word_series("from San Marino, Italy and Nice") == [[(9, 15), (17, 22), (27, 31)]]
+    assert word_series("from San Marino, Italy and Nice") == [[(9, 15), (17, 22), (27, 31)]]
     tool = decl(
         "visit_plan",
         "Plan visits to cities.",
@@ -214,8 +219,8 @@ def test_a_value_after_a_dash_or_a_colon_is_cut_where_it_starts():
 
 def test_a_url_example_is_one_example_not_its_pieces():
     doc = "The endpoint, such as 'https://api.example.com/v2/items'."
-    assert argfill.extract_examples(doc) == ["https://api.example.com/v2/items"]
-    assert argfill.extract_examples("Brand. Example, 'Yamaha'") == ["Yamaha"]
+    assert extract_examples(doc) == ["https://api.example.com/v2/items"]
+    assert extract_examples("Brand. Example, 'Yamaha'") == ["Yamaha"]
 
 
 def test_a_quoted_parameter_name_is_neither_an_option_nor_a_value():
@@ -229,7 +234,7 @@ def test_a_quoted_parameter_name_is_neither_an_option_nor_a_value():
             "description": "A short summary. If not provided, the 'Title' will be used.",
         },
     )
-    spec = argfill.param_specs(tool["parameters"], {})[1]
+    spec = param_specs(tool["parameters"], {})[1]
     assert spec.listed == ()
     _name, args = first_call(
         "Create a blog post with the 'Title' field set to 'Winter Gardens' and the summary "
@@ -373,15 +378,15 @@ def test_numbered_parameters_take_a_word_list_in_order():
 
 
 def test_numbered_parameters_given_out_of_order_are_put_in_order():
-    fill = argfill.Fill(
+    fill = Fill(
         args={"flour1": "spelt", "flour2": "rye"},
         evidence={
             "flour1": {"rule": "string", "span": [9, 14], "text": "spelt", "detail": "x"},
             "flour2": {"rule": "string", "span": [4, 7], "text": "rye", "detail": "y"},
         },
     )
-    specs = argfill.param_specs(MIX["parameters"], {})
-    argfill.number_order(specs, fill)
+    specs = param_specs(MIX["parameters"], {})
+    number_order(specs, fill)
     assert fill.args == {"flour1": "rye", "flour2": "spelt"}
     assert "in the order written" in fill.evidence["flour1"]["detail"]
 

@@ -10,8 +10,9 @@ import pytest
 
 from playground.core.optional_schema import nullable_branch
 from playground.core.validators import validator_for
-from playground.routing import argfill
 from playground.routing.base import Turn
+from playground.routing.fill.formats import drop_nonconforming
+from playground.routing.fill.specs import Fill, param_specs
 from playground.routing.offline import OfflineRouter
 
 
@@ -80,7 +81,7 @@ def test_a_value_that_fails_the_format_is_not_used_the_router_asks(seoul):
 
 
 def test_drop_nonconforming_removes_only_values_that_fail_their_format():
-    specs = argfill.param_specs(
+    specs = param_specs(
         {
             "type": "object",
             "properties": {
@@ -91,11 +92,11 @@ def test_drop_nonconforming_removes_only_values_that_fail_their_format():
         },
         {},
     )
-    fill = argfill.Fill(
+    fill = Fill(
         args={"at": "13:00", "on": "2026-03-03", "note": "13:00"},
         evidence={k: {"rule": "position"} for k in ("at", "on", "note")},
     )
-    assert argfill.drop_nonconforming(specs, fill) == ["at"]
+    assert drop_nonconforming(specs, fill) == ["at"]
     assert fill.args == {"on": "2026-03-03", "note": "13:00"}
     assert set(fill.evidence) == {"on", "note"}
 

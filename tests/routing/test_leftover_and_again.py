@@ -3,8 +3,8 @@ and a clause that only gives other values to what an earlier clause gave (anothe
 
 from __future__ import annotations
 
-from playground.routing import argfill
 from playground.routing.base import Turn
+from playground.routing.fill.counts import stated_count
 from playground.routing.offline import OfflineRouter
 
 
@@ -150,10 +150,10 @@ TRIANGLE = _tool(
 
 def test_stated_count_reads_a_spelled_number_before_a_plural_of_the_tools_words():
     vocab = frozenset({"triangle", "area", "base", "height"})
-    assert argfill.stated_count("the area of two right-angled triangles", vocab) == 2
-    assert argfill.stated_count("four different triangles", vocab) == 4
-    assert argfill.stated_count("two children and two adults", vocab) is None
-    assert argfill.stated_count("a triangle with base 3", vocab) is None
+    assert stated_count("the area of two right-angled triangles", vocab) == 2
+    assert stated_count("four different triangles", vocab) == 4
+    assert stated_count("two children and two adults", vocab) is None
+    assert stated_count("a triangle with base 3", vocab) is None
 
 
 def test_the_question_saying_how_many_caps_the_calls():

@@ -15,8 +15,10 @@ import pytest
 from typer.testing import CliRunner
 
 from playground.cli.main import app
-from playground.routing import argfill, values
+from playground.routing import values
 from playground.routing.base import Turn
+from playground.routing.fill.clauses import clauses
+from playground.routing.fill.examples import extract_examples
 from playground.routing.offline import OfflineRouter
 
 REPO = Path(__file__).resolve().parents[2]
@@ -215,7 +217,7 @@ def test_names_codes_urls_paths_and_quotes():
     ],
 )
 def test_examples_in_every_phrasing(doc, want):
-    assert argfill.extract_examples(doc) == want
+    assert extract_examples(doc) == want
 
 
 def fill(parameters: dict, question: str) -> dict:
@@ -530,12 +532,12 @@ def test_a_name_takes_the_shape_of_the_examples(doc, question, want):
 
 
 def test_quoted_examples_keep_their_commas():
-    assert argfill.extract_examples("such as 'San Francisco, CA' or 'Austin, TX'") == [
+    assert extract_examples("such as 'San Francisco, CA' or 'Austin, TX'") == [
         "San Francisco, CA",
         "Austin, TX",
     ]
-    assert argfill.extract_examples("The city and state, e.g. Seattle, WA") == ["Seattle, WA"]
-    assert argfill.extract_examples("예: '텀블러', '이불커버'") == ["텀블러", "이불커버"]
+    assert extract_examples("The city and state, e.g. Seattle, WA") == ["Seattle, WA"]
+    assert extract_examples("예: '텀블러', '이불커버'") == ["텀블러", "이불커버"]
 
 
 @pytest.mark.parametrize(
@@ -810,7 +812,7 @@ def test_and_how_does_it_compare_asks_again():
     q = "What is the average temperature in New York and how does it compare to Los Angeles?"
     move = OfflineRouter().next_move([Turn(role="user", text=q)], [tool])
     assert [c.args for c in move.calls] == [{"location": "New York"}, {"location": "Los Angeles"}]
-    assert [q[a:b] for a, b in argfill.clauses(q)] == [
+    assert [q[a:b] for a, b in clauses(q)] == [
         "What is the average temperature in New York",
         "how does it compare to Los Angeles?",
     ]

@@ -8,10 +8,10 @@ rule asks :func:`enabled` first. A rule's *name* is also the ``rule`` of the evi
 
 Phases, in the order :func:`playground.routing.scoring` runs them for one tool:
 
-``structured``  declared shapes (enum, pattern, format, examples, codes) -- ``argfill.fill_structured``
-``loose``       values the question writes next to a parameter's words -- ``argfill.fill_loose``
-``free_text``   the text a free-text parameter (query, keyword) takes -- ``argfill.fill_free_text``
-``defaults``    a required value the declaration settles -- ``argfill.fill_defaults``
+``structured``  declared shapes (enum, pattern, format, examples, codes) -- ``pipeline.fill_structured``
+``loose``       values the question writes next to a parameter's words -- ``pipeline.fill_loose``
+``free_text``   the text a free-text parameter (query, keyword) takes -- ``free_text.fill_free_text``
+``defaults``    a required value the declaration settles -- ``defaults.fill_defaults``
 ``calls``       how many calls one question makes (``offline``: series, clauses, counts)
 
 Weight: ``weak`` evidence (a value that merely fits a type) adds ``scoring.Weights.integer`` to

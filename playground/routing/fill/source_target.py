@@ -28,7 +28,7 @@ _KINDS = frozenset({"identifier", "path", "url", "code", "quoted", "email"})
 
 
 class _Spec(Protocol):
-    """What this rule reads of a parameter (``argfill.ParamSpec``)."""
+    """What this rule reads of a parameter (:class:`.specs.ParamSpec`)."""
 
     @property
     def name(self) -> str: ...

@@ -1,6 +1,6 @@
-"""The weights of the loose pairing (``argfill.fill_loose``): how much each kind of evidence
-adds when a value written in the question is paired with a parameter. Pairs are taken best
-first; an optional parameter needs at least :attr:`Pairing.optional_floor`.
+"""The weights of the loose pairing (``pipeline.fill_loose``, scored in :mod:`.pairing`): how
+much each kind of evidence adds when a value written in the question is paired with a parameter.
+Pairs are taken best first; an optional parameter needs at least :attr:`Pairing.optional_floor`.
 
 One table, so a weight is changed in one place and its effect measured with
 ``bench/bfcl.py`` (the rule weights of the scorer are ``playground.routing.scoring.Weights``).
