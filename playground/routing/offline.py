@@ -93,6 +93,7 @@ from playground.errors import RouterError
 from playground.routing import argfill, korean
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
 from playground.routing.fill.rules import WEAK_RULES
+from playground.routing.name_object import RULE_NAME_OBJECT
 from playground.routing.registry import RouterSettings, RouterSpec
 from playground.routing.replies import ask_text, no_tool_text, rows_of, summarize
 from playground.routing.rule_switches import known_rule, rule_enabled
@@ -345,7 +346,14 @@ class OfflineRouter:
         only from values that fit a type, or no tool reaches the threshold; either way the
         question's words no tool covers and the nearest tool with its relevance."""
         best = rows[0]
-        if best.score >= self.threshold and not best.missing:
+        if best.score >= self.threshold and not best.missing and object_unsaid(best):
+            reason = (
+                f"{best.name} scores {best.score} but the question never says "
+                + ", ".join(f"'{o}'" for o in best.unsaid)
+                + f" of its name and its words match only {best.covered} of the question's "
+                f"{best.topic} topic words: the question is about something else"
+            )
+        elif best.score >= self.threshold and not best.missing:
             reason = (
                 f"{best.name} scores {best.score} but only through values that fit a type; "
                 f"its words give relevance {round(topic_points(best), 4)}"
@@ -684,6 +692,8 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
     question's topic words (``"coverage"``)."""
     if rule_enabled(RULE_BY_VALUE) and any(structured(ev) for ev in row.arg_evidence.values()):
         return "value"
+    if object_unsaid(row):
+        return None
     words = topic_points(row)
     if words >= RELEVANCE_SHARE * threshold and (
         len(_topic_words(row)) > 1 or _one_word_supported(row) or not rule_enabled(RULE_ONE_WORD)
@@ -706,6 +716,14 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
     ):
         return "coverage"
     return None
+
+
+def object_unsaid(row: ScoreRow) -> bool:
+    """Rule ``name_object_unsaid`` (:mod:`playground.routing.name_object`): the question never
+    says an object word of ``row``'s name and its text covers few of the question's topic words
+    -- the question is about something else ("the area of a triangle" is not
+    ``geometry_area_circle``)."""
+    return row.not_about and rule_enabled(RULE_NAME_OBJECT)
 
 
 def _topic_words(row: ScoreRow) -> set[str]:

@@ -28,6 +28,7 @@ from typing import Any
 from playground.routing import argfill, korean, values
 from playground.routing.fill.docs import described
 from playground.routing.fill.rules import WEAK_RULES
+from playground.routing.name_object import name_objects, not_about, unsaid
 from playground.routing.rule_switches import known_rule, rule_enabled
 
 #: The selection rules of this module (:mod:`playground.routing.rule_switches`; ``bench/bfcl.py
@@ -202,6 +203,11 @@ class ScoreRow:
     missing: list[str] = field(default_factory=list)
     unmatched_predicates: list[str] = field(default_factory=list)
     deprecated: list[str] = field(default_factory=list)
+    #: the object words of its name the question never says (rule ``name_object_unsaid``,
+    #: :mod:`playground.routing.name_object`)
+    unsaid: list[str] = field(default_factory=list)
+    #: whether those make the question about something else (:func:`name_object.not_about`)
+    not_about: bool = False
     #: the question's topic words (content words that are neither question words nor values
     #: this tool's arguments took by a rule other than a guess) and how many of them its
     #: declaration matched (:func:`score_question`)
@@ -230,6 +236,7 @@ class ScoreRow:
             "unmatched_predicates": self.unmatched_predicates,
             "deprecated_penalty": round(self.deprecated_penalty, 4),
             "deprecated": self.deprecated,
+            "unsaid": self.unsaid,
             "covered": [self.covered, self.topic],
             "score": round(self.score, 4),
             "because": self.because(),
@@ -266,6 +273,7 @@ class ScoreRow:
             "unmatched_predicates": self.unmatched_predicates,
             "deprecated_penalty": self.deprecated_penalty,
             "deprecated": self.deprecated,
+            "unsaid": self.unsaid,
             "covered": [self.covered, self.topic],
             "score": self.score,
             "because": because,
@@ -319,6 +327,8 @@ class ToolIndex:
     handoff: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     lists: bool = False  # a listing tool (see _LISTING_TOOL_RE, LISTING_MAX_REQUIRED)
+    #: the object words of its name (:func:`playground.routing.name_object.name_objects`)
+    objects: tuple[str, ...] = ()
     #: the names of its required parameters, in declaration order
     required: tuple[str, ...] = field(init=False, default=())
 
@@ -529,6 +539,7 @@ def _index_tool(
         deprecated,
         {n: tuple(sorted(ws - reading.plain)) for n, ws in reading.handoff.items()},
         _lists(name, first, specs),
+        name_objects(name, _words(parts.summary)),
     )
 
 
@@ -829,6 +840,7 @@ def _fill_rows(
     pen = _Penalties.of(w, tally.unknown)
     weak = w.integer if rule_enabled(RULE_EVIDENCE) else 0.0
     strong = w.argument if rule_enabled(RULE_EVIDENCE) else 0.0
+    stems = {t.stem.lower() for t in tokens}
     for i, tool in enumerate(idx.tools):
         r = tally.rows[i]
         if i not in fills:
@@ -844,6 +856,8 @@ def _fill_rows(
             if ev["rule"] not in ("free_text", "default")
         )
         r.topic, r.covered = _coverage(tokens, tally.weights, fill, tally.said.get(i, set()))
+        r.unsaid = unsaid(tool.objects, r.matched, stems, tool.specs, r.arg_evidence)
+        r.not_about = not_about(tool.objects, r.unsaid, r.covered, r.topic)
         _settle(r, tool, pen)
 
 
