@@ -30,6 +30,7 @@ from playground.routing.fill.docs import described
 from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.name_object import name_objects, not_about, unsaid
 from playground.routing.rule_switches import known_rule, rule_enabled
+from playground.routing.value_shape import RULE_VALUE_SHAPE, drop_misfits
 
 #: The selection rules of this module (:mod:`playground.routing.rule_switches`; ``bench/bfcl.py
 #: --without NAME`` measures each). Their weights are fields of :class:`Weights`.
@@ -841,6 +842,7 @@ def _fill_rows(
     weak = w.integer if rule_enabled(RULE_EVIDENCE) else 0.0
     strong = w.argument if rule_enabled(RULE_EVIDENCE) else 0.0
     stems = {t.stem.lower() for t in tokens}
+    shape_check = rule_enabled(RULE_VALUE_SHAPE)
     for i, tool in enumerate(idx.tools):
         r = tally.rows[i]
         if i not in fills:
@@ -849,6 +851,8 @@ def _fill_rows(
             continue
         argfill.fill_loose(tool.specs, text, fills[i], tokens, found_values, stated)
         fill = argfill.fill_free_text(tool.specs, text, fills[i], used, tally.reasons, tokens)
+        if shape_check:
+            drop_misfits(tool.specs, fill, text)
         r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
         r.evidence_bonus = sum(
             weak if ev["rule"] in WEAK_RULES else strong
