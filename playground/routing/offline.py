@@ -93,6 +93,7 @@ from playground.errors import RouterError
 from playground.routing import argfill, korean
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
 from playground.routing.fill.rules import WEAK_RULES
+from playground.routing.guessed import RULE_GUESSES, short_of_words
 from playground.routing.name_object import RULE_NAME_OBJECT
 from playground.routing.registry import RouterSettings, RouterSpec
 from playground.routing.replies import ask_text, no_tool_text, rows_of, summarize
@@ -352,6 +353,14 @@ class OfflineRouter:
                 + ", ".join(f"'{o}'" for o in best.unsaid)
                 + f" of its name and its words match only {best.covered} of the question's "
                 f"{best.topic} topic words: the question is about something else"
+            )
+        elif best.score >= self.threshold and not best.missing and guesses_only(best):
+            reason = (
+                f"{best.name} scores {best.score} but its "
+                + ", ".join(best.guessed)
+                + f" would be guessed and its words match only {best.covered} of the "
+                f"question's {best.topic_beside_guesses} other topic words: "
+                "the question is not about it"
             )
         elif best.score >= self.threshold and not best.missing:
             reason = (
@@ -694,6 +703,8 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
         return "value"
     if object_unsaid(row):
         return None
+    if guesses_only(row):
+        return None
     words = topic_points(row)
     if words >= RELEVANCE_SHARE * threshold and (
         len(_topic_words(row)) > 1 or _one_word_supported(row) or not rule_enabled(RULE_ONE_WORD)
@@ -724,6 +735,16 @@ def object_unsaid(row: ScoreRow) -> bool:
     -- the question is about something else ("the area of a triangle" is not
     ``geometry_area_circle``)."""
     return row.not_about and rule_enabled(RULE_NAME_OBJECT)
+
+
+def guesses_only(row: ScoreRow) -> bool:
+    """Rule ``guesses_need_words`` (:mod:`playground.routing.guessed`): ``row``'s required text
+    values are guesses and its words cover less than half of the question's other topic words."""
+    return (
+        bool(row.guessed)
+        and rule_enabled(RULE_GUESSES)
+        and short_of_words(row.guessed, row.covered, row.topic_beside_guesses)
+    )
 
 
 def _topic_words(row: ScoreRow) -> set[str]:

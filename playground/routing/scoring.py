@@ -28,6 +28,7 @@ from typing import Any
 from playground.routing import argfill, korean, values
 from playground.routing.fill.docs import described
 from playground.routing.fill.rules import WEAK_RULES
+from playground.routing.guessed import guessed, marked_values
 from playground.routing.name_object import name_objects, not_about, unsaid
 from playground.routing.rule_switches import known_rule, rule_enabled
 from playground.routing.value_shape import RULE_VALUE_SHAPE, drop_misfits
@@ -209,6 +210,11 @@ class ScoreRow:
     unsaid: list[str] = field(default_factory=list)
     #: whether those make the question about something else (:func:`name_object.not_about`)
     not_about: bool = False
+    #: its required text values a guess gave (rule ``guesses_need_words``,
+    #: :func:`playground.routing.guessed.guessed`)
+    guessed: list[str] = field(default_factory=list)
+    #: the question's topic words outside the guessed values as well
+    topic_beside_guesses: int = 0
     #: the question's topic words (content words that are neither question words nor values
     #: this tool's arguments took by a rule other than a guess) and how many of them its
     #: declaration matched (:func:`score_question`)
@@ -843,6 +849,7 @@ def _fill_rows(
     strong = w.argument if rule_enabled(RULE_EVIDENCE) else 0.0
     stems = {t.stem.lower() for t in tokens}
     shape_check = rule_enabled(RULE_VALUE_SHAPE)
+    marked = marked_values(text)
     for i, tool in enumerate(idx.tools):
         r = tally.rows[i]
         if i not in fills:
@@ -862,6 +869,15 @@ def _fill_rows(
         r.topic, r.covered = _coverage(tokens, tally.weights, fill, tally.said.get(i, set()))
         r.unsaid = unsaid(tool.objects, r.matched, stems, tool.specs, r.arg_evidence)
         r.not_about = not_about(tool.objects, r.unsaid, r.covered, r.topic)
+        r.guessed = guessed(tool.specs, r.arg_evidence, marked)
+        if r.guessed:  # the topic words beside the guessed values too
+            beside = {
+                k: {**ev, "rule": "guessed"} if k in r.guessed else ev
+                for k, ev in fill.evidence.items()
+            }
+            r.topic_beside_guesses = _coverage(
+                tokens, tally.weights, argfill.Fill(evidence=beside), tally.said.get(i, set())
+            )[0]
         _settle(r, tool, pen)
 
 

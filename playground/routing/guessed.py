@@ -1,0 +1,74 @@
+"""Rule ``guesses_need_words`` of the offline router's relevance (issue 23, near neighbours: 21 of
+35 should-not calls carried an obviously wrong value, ``url='information'``).
+
+Two argument rules fill a required text parameter with a guess: ``position`` (the next value
+left in the question, whatever it is) and ``leftover`` (the words no tool's vocabulary took).
+Such a value shows only that the question holds *some* words, not that they are this
+parameter's: "the top chess players in New York" gives ``sport='New York'``. A tool whose required
+text values are guesses fits the question only when its words also cover at least
+:data:`GUESS_SHARE` of the question's topic words (:attr:`ScoreRow.covered
+<playground.routing.scoring.ScoreRow.covered>` of ``topic``) -- or when a structured value
+supports it (an enum, pattern or example shape the question writes; those are decided first).
+
+Measured on the BFCL dev bench (``python bench/bfcl.py --without guesses_need_words``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from playground.routing import values
+from playground.routing.argfill import ParamSpec
+from playground.routing.rule_switches import known_rule
+
+RULE_GUESSES = known_rule(
+    "guesses_need_words",
+    "relevance",
+    "a tool whose required text values are guesses fits only if its words cover half the topic",
+)
+
+#: Argument rules whose value for a text parameter is a guess (see the module docstring).
+GUESSING_RULES = frozenset({"position", "leftover"})
+#: The share of the question's topic words a tool with guessed required values must cover
+#: (set on the BFCL dev bench like ``offline.COVERAGE_SHARE``).
+GUESS_SHARE = 0.5
+
+
+def guessed(
+    specs: Iterable[ParamSpec],
+    evidence: Mapping[str, Mapping[str, Any]],
+    marked: frozenset[str] = frozenset(),
+) -> list[str]:
+    """The required text parameters (type string, or untyped) whose value a guessing rule
+    (:data:`GUESSING_RULES`) gave, in declaration order; ``evidence`` is the fill's
+    ``{arg: {rule, ...}}``. None when a value is introduced by its parameter's own word (rule
+    ``cue``: "with the modification: no onions" shows what the question is about), and a value
+    in ``marked`` (the texts the question quotes or marks verbatim) is no guess."""
+    if any(ev.get("rule") == "cue" for ev in evidence.values()):
+        return []
+    out = []
+    for spec in specs:
+        ev = evidence.get(spec.name)
+        if not spec.required or ev is None or ev.get("rule") not in GUESSING_RULES:
+            continue
+        if str(ev.get("text", "")).strip() in marked:
+            continue
+        if not spec.types or "string" in spec.types:
+            out.append(spec.name)
+    return out
+
+
+def marked_values(question: str) -> frozenset[str]:
+    """The texts ``question`` quotes or gives word for word ("the following words verbatim:
+    ..."): :func:`playground.routing.values.quoted` and :func:`~playground.routing.values.
+    verbatim`."""
+    return frozenset(
+        str(v.value).strip() for v in values.quoted(question) + values.verbatim(question)
+    )
+
+
+def short_of_words(guesses: list[str], covered: int, topic: int) -> bool:
+    """True when ``guesses`` (of :func:`guessed`) is not empty and the tool's words cover less
+    than :data:`GUESS_SHARE` of the question's ``topic`` words (``covered`` of them)."""
+    return bool(guesses) and covered < GUESS_SHARE * topic
