@@ -347,14 +347,15 @@ class OfflineRouter:
         only from values that fit a type, or no tool reaches the threshold; either way the
         question's words no tool covers and the nearest tool with its relevance."""
         best = rows[0]
-        if best.score >= self.threshold and not best.missing and object_unsaid(best):
+        words_fit = topic_points(best) >= RELEVANCE_SHARE * self.threshold
+        if best.score >= self.threshold and not best.missing and words_fit and object_unsaid(best):
             reason = (
                 f"{best.name} scores {best.score} but the question never says "
                 + ", ".join(f"'{o}'" for o in best.unsaid)
                 + f" of its name and its words match only {best.covered} of the question's "
                 f"{best.topic} topic words: the question is about something else"
             )
-        elif best.score >= self.threshold and not best.missing and guesses_only(best):
+        elif best.score >= self.threshold and not best.missing and words_fit and guesses_only(best):
             reason = (
                 f"{best.name} scores {best.score} but its "
                 + ", ".join(best.guessed)
