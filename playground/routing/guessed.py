@@ -30,6 +30,14 @@ RULE_GUESSES = known_rule(
 
 #: Argument rules whose value for a text parameter is a guess (see the module docstring).
 GUESSING_RULES = frozenset({"position", "leftover"})
+#: A tool whose text matches this many of the question's topic words is what the question is
+#: about, whatever the share (a long word problem: "John and Mary each choose two numbers and
+#: calculate the greatest common divisor ...").
+ENOUGH_WORDS = 5
+#: How many required non-text values the ``position`` rule (the next number left, in schema
+#: order) must have given before they count as guesses: one number in the wrong slot is common
+#: and harmless ("500 meters in 25 seconds"), several are a question about other quantities.
+MIN_NUMBER_GUESSES = 2
 #: The share of the question's topic words a tool with guessed required values must cover
 #: (set on the BFCL dev bench like ``offline.COVERAGE_SHARE``).
 GUESS_SHARE = 0.5
@@ -41,13 +49,14 @@ def guessed(
     marked: frozenset[str] = frozenset(),
 ) -> list[str]:
     """The required text parameters (type string, or untyped) whose value a guessing rule
-    (:data:`GUESSING_RULES`) gave, in declaration order; ``evidence`` is the fill's
+    (:data:`GUESSING_RULES`) gave, and the other required ones the ``position`` rule gave when
+    they are at least :data:`MIN_NUMBER_GUESSES`, in declaration order; ``evidence`` is the fill's
     ``{arg: {rule, ...}}``. None when a value is introduced by its parameter's own word (rule
     ``cue``: "with the modification: no onions" shows what the question is about), and a value
     in ``marked`` (the texts the question quotes or marks verbatim) is no guess."""
     if any(ev.get("rule") == "cue" for ev in evidence.values()):
         return []
-    out = []
+    texts, numbers = [], []
     for spec in specs:
         ev = evidence.get(spec.name)
         if not spec.required or ev is None or ev.get("rule") not in GUESSING_RULES:
@@ -55,8 +64,12 @@ def guessed(
         if str(ev.get("text", "")).strip() in marked:
             continue
         if not spec.types or "string" in spec.types:
-            out.append(spec.name)
-    return out
+            texts.append(spec.name)
+        elif ev.get("rule") == "position":
+            numbers.append(spec.name)
+    if len(numbers) >= MIN_NUMBER_GUESSES:
+        texts += numbers
+    return [s.name for s in specs if s.name in texts]
 
 
 def marked_values(question: str) -> frozenset[str]:
@@ -70,5 +83,6 @@ def marked_values(question: str) -> frozenset[str]:
 
 def short_of_words(guesses: list[str], covered: int, topic: int) -> bool:
     """True when ``guesses`` (of :func:`guessed`) is not empty and the tool's words cover less
-    than :data:`GUESS_SHARE` of the question's ``topic`` words (``covered`` of them)."""
-    return bool(guesses) and covered < GUESS_SHARE * topic
+    than :data:`GUESS_SHARE` of the question's ``topic`` words (``covered`` of them) and fewer
+    than :data:`ENOUGH_WORDS` (a long story covering ten of the tool's words is about it)."""
+    return bool(guesses) and covered < min(GUESS_SHARE * topic, ENOUGH_WORDS)
