@@ -54,7 +54,8 @@ def guessed(
     ``{arg: {rule, ...}}``. None when a value is introduced by its parameter's own word (rule
     ``cue``: "with the modification: no onions" shows what the question is about), and a value
     in ``marked`` (the texts the question quotes or marks verbatim) is no guess."""
-    if any(ev.get("rule") == "cue" for ev in evidence.values()):
+    rules = {ev.get("rule") for ev in evidence.values()}
+    if "cue" in rules or not rules & GUESSING_RULES:
         return []
     texts, numbers = [], []
     for spec in specs:
