@@ -27,7 +27,7 @@ from playground.routing.rule_switches import known_rule
 RULE_VALUE_SHAPE = known_rule(
     "value_fits_shape",
     "selection",
-    "a word without a digit is no value for an id/number/count/date/time/year parameter",
+    "a word without a digit is no id/number/date value, nor one without '/' or '.' a URL",
 )
 
 #: The last words of a parameter name that say its value is number-like (general English
@@ -35,6 +35,9 @@ RULE_VALUE_SHAPE = known_rule(
 NUMBER_LIKE = frozenset({"id", "ids", "number", "num", "no", "count", "year"})
 #: The last words of a parameter name that say its value is a date or a time.
 DATE_LIKE = frozenset({"date", "time", "datetime", "timestamp", "day"})
+#: The last words of a parameter name that say its value is an address: a URL (with a slash or a
+#: dot: ``example.com``, ``https://…``) or an e-mail address (with an ``@``).
+ADDRESS_LIKE = {"url": "/.", "uri": "/.", "link": "/.", "endpoint": "/.", "email": "@"}
 #: Argument rules that pair a value with a parameter by the words around it (the loose phase):
 #: the ones whose value's shape is checked. Structured rules read the declared shape already.
 LOOSE = frozenset({"string", "position", "leftover", "modifier", "cue", "assign"})
@@ -52,7 +55,8 @@ def _last_word(name: str) -> str:
 def fits(spec: ParamSpec, value: Any, question: str = "") -> bool:
     """True unless ``value`` is text without a digit for a parameter whose name's last word is
     number-like (:data:`NUMBER_LIKE`) or, without a calendar word either, date-like
-    (:data:`DATE_LIKE`). Only string parameters (or untyped ones) are judged; a value the
+    (:data:`DATE_LIKE`), or an address without its mark for an address-like name
+    (:data:`ADDRESS_LIKE`: ``url='information'``). Only string parameters (or untyped ones) are judged; a value the
     ``question`` quotes ('R vs Adams') or one joined by separators (``my-bot-id``: an
     identifier's shape) fits."""
     if not isinstance(value, str) or (spec.types and "string" not in spec.types):
@@ -60,6 +64,8 @@ def fits(spec: ParamSpec, value: Any, question: str = "") -> bool:
     if _JOINED_RE.search(value) or any(f"{q}{value}{q}" in question for q in "'\"`"):
         return True
     last = _last_word(spec.name)
+    if last in ADDRESS_LIKE:
+        return any(c in value for c in ADDRESS_LIKE[last])
     if last not in NUMBER_LIKE and last not in DATE_LIKE:
         return True
     if _DIGIT_RE.search(value):

@@ -92,4 +92,7 @@ def test_a_word_is_no_value_for_an_id_number_or_date_parameter() -> None:
     assert not fits(_spec("departure_time"), "Indigo")
     assert fits(_spec("departure_time"), "tomorrow")
     assert fits(_spec("city"), "Paris")  # a name that says nothing of its shape
+    assert not fits(_spec("url"), "information")  # issue 23: url='information'
+    assert fits(_spec("url"), "example.com")
+    assert not fits(_spec("email"), "John")
     assert fits(_spec("ticket_number", ("integer",)), "Paris")  # the type check is the gate's
