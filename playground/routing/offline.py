@@ -96,6 +96,8 @@ from playground.routing.fill.clauses import clause_calls
 from playground.routing.fill.counts import stated_count
 from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.fill.series import series as series_calls
+from playground.routing.guessed import RULE_GUESSES, short_of_words
+from playground.routing.name_object import RULE_NAME_OBJECT
 from playground.routing.registry import RouterSettings, RouterSpec
 from playground.routing.replies import ask_text, no_tool_text, rows_of, summarize
 from playground.routing.rule_switches import known_rule, rule_enabled
@@ -348,7 +350,23 @@ class OfflineRouter:
         only from values that fit a type, or no tool reaches the threshold; either way the
         question's words no tool covers and the nearest tool with its relevance."""
         best = rows[0]
-        if best.score >= self.threshold and not best.missing:
+        words_fit = topic_points(best) >= RELEVANCE_SHARE * self.threshold
+        if best.score >= self.threshold and not best.missing and words_fit and object_unsaid(best):
+            reason = (
+                f"{best.name} scores {best.score} but the question never says "
+                + ", ".join(f"'{o}'" for o in best.unsaid)
+                + f" of its name and its words match only {best.covered} of the question's "
+                f"{best.topic} topic words: the question is about something else"
+            )
+        elif best.score >= self.threshold and not best.missing and words_fit and guesses_only(best):
+            reason = (
+                f"{best.name} scores {best.score} but its "
+                + ", ".join(best.guessed)
+                + f" would be guessed and its words match only {best.covered} of the "
+                f"question's {best.topic_beside_guesses} other topic words: "
+                "the question is not about it"
+            )
+        elif best.score >= self.threshold and not best.missing:
             reason = (
                 f"{best.name} scores {best.score} but only through values that fit a type; "
                 f"its words give relevance {round(topic_points(best), 4)}"
@@ -687,6 +705,10 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
     question's topic words (``"coverage"``)."""
     if rule_enabled(RULE_BY_VALUE) and any(structured(ev) for ev in row.arg_evidence.values()):
         return "value"
+    if object_unsaid(row):
+        return None
+    if guesses_only(row):
+        return None
     words = topic_points(row)
     if words >= RELEVANCE_SHARE * threshold and (
         len(_topic_words(row)) > 1 or _one_word_supported(row) or not rule_enabled(RULE_ONE_WORD)
@@ -709,6 +731,24 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
     ):
         return "coverage"
     return None
+
+
+def object_unsaid(row: ScoreRow) -> bool:
+    """Rule ``name_object_unsaid`` (:mod:`playground.routing.name_object`): the question never
+    says an object word of ``row``'s name and its text covers few of the question's topic words
+    -- the question is about something else ("the area of a triangle" is not
+    ``geometry_area_circle``)."""
+    return row.not_about and rule_enabled(RULE_NAME_OBJECT)
+
+
+def guesses_only(row: ScoreRow) -> bool:
+    """Rule ``guesses_need_words`` (:mod:`playground.routing.guessed`): ``row``'s required text
+    values are guesses and its words cover less than half of the question's other topic words."""
+    return (
+        bool(row.guessed)
+        and rule_enabled(RULE_GUESSES)
+        and short_of_words(row.guessed, row.covered, row.topic_beside_guesses)
+    )
 
 
 def _topic_words(row: ScoreRow) -> set[str]:

@@ -34,7 +34,10 @@ from playground.routing.fill.loose_state import QuestionValues
 from playground.routing.fill.pipeline import fill_loose, fill_structured
 from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.fill.specs import Fill, ParamSpec, param_specs
+from playground.routing.guessed import guessed, marked_values
+from playground.routing.name_object import name_objects, not_about, unsaid
 from playground.routing.rule_switches import known_rule, rule_enabled
+from playground.routing.value_shape import RULE_VALUE_SHAPE, drop_misfits
 
 #: The selection rules of this module (:mod:`playground.routing.rule_switches`; ``bench/bfcl.py
 #: --without NAME`` measures each). Their weights are fields of :class:`Weights`.
@@ -208,6 +211,16 @@ class ScoreRow:
     missing: list[str] = field(default_factory=list)
     unmatched_predicates: list[str] = field(default_factory=list)
     deprecated: list[str] = field(default_factory=list)
+    #: the object words of its name the question never says (rule ``name_object_unsaid``,
+    #: :mod:`playground.routing.name_object`)
+    unsaid: list[str] = field(default_factory=list)
+    #: whether those make the question about something else (:func:`name_object.not_about`)
+    not_about: bool = False
+    #: its required text values a guess gave (rule ``guesses_need_words``,
+    #: :func:`playground.routing.guessed.guessed`)
+    guessed: list[str] = field(default_factory=list)
+    #: the question's topic words outside the guessed values as well
+    topic_beside_guesses: int = 0
     #: the question's topic words (content words that are neither question words nor values
     #: this tool's arguments took by a rule other than a guess) and how many of them its
     #: declaration matched (:func:`score_question`)
@@ -236,6 +249,7 @@ class ScoreRow:
             "unmatched_predicates": self.unmatched_predicates,
             "deprecated_penalty": round(self.deprecated_penalty, 4),
             "deprecated": self.deprecated,
+            "unsaid": self.unsaid,
             "covered": [self.covered, self.topic],
             "score": round(self.score, 4),
             "because": self.because(),
@@ -272,6 +286,7 @@ class ScoreRow:
             "unmatched_predicates": self.unmatched_predicates,
             "deprecated_penalty": self.deprecated_penalty,
             "deprecated": self.deprecated,
+            "unsaid": self.unsaid,
             "covered": [self.covered, self.topic],
             "score": self.score,
             "because": because,
@@ -325,6 +340,8 @@ class ToolIndex:
     handoff: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     lists: bool = False  # a listing tool (see _LISTING_TOOL_RE, LISTING_MAX_REQUIRED)
+    #: the object words of its name (:func:`playground.routing.name_object.name_objects`)
+    objects: tuple[str, ...] = ()
     #: the names of its required parameters, in declaration order
     required: tuple[str, ...] = field(init=False, default=())
 
@@ -535,6 +552,7 @@ def _index_tool(
         deprecated,
         {n: tuple(sorted(ws - reading.plain)) for n, ws in reading.handoff.items()},
         _lists(name, first, specs),
+        name_objects(name, _words(parts.summary)),
     )
 
 
@@ -835,6 +853,9 @@ def _fill_rows(
     pen = _Penalties.of(w, tally.unknown)
     weak = w.integer if rule_enabled(RULE_EVIDENCE) else 0.0
     strong = w.argument if rule_enabled(RULE_EVIDENCE) else 0.0
+    stems = {t.stem.lower() for t in tokens}
+    shape_check = rule_enabled(RULE_VALUE_SHAPE)
+    marked = marked_values(text)
     for i, tool in enumerate(idx.tools):
         r = tally.rows[i]
         if i not in fills:
@@ -843,6 +864,8 @@ def _fill_rows(
             continue
         fill_loose(tool.specs, text, fills[i], tokens, found_values, stated)
         fill = fill_free_text(tool.specs, text, fills[i], used, tally.reasons, tokens)
+        if shape_check:
+            drop_misfits(tool.specs, fill, text)
         r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
         r.evidence_bonus = sum(
             weak if ev["rule"] in WEAK_RULES else strong
@@ -850,6 +873,17 @@ def _fill_rows(
             if ev["rule"] not in ("free_text", "default")
         )
         r.topic, r.covered = _coverage(tokens, tally.weights, fill, tally.said.get(i, set()))
+        r.unsaid = unsaid(tool.objects, r.matched, stems, tool.specs, r.arg_evidence)
+        r.not_about = not_about(tool.objects, r.unsaid, r.covered, r.topic)
+        r.guessed = guessed(tool.specs, r.arg_evidence, marked)
+        if r.guessed:  # the topic words beside the guessed values too
+            beside = {
+                k: {**ev, "rule": "guessed"} if k in r.guessed else ev
+                for k, ev in fill.evidence.items()
+            }
+            r.topic_beside_guesses = _coverage(
+                tokens, tally.weights, Fill(evidence=beside), tally.said.get(i, set())
+            )[0]
         _settle(r, tool, pen)
 
 

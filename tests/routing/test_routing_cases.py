@@ -7,7 +7,8 @@ A case file is JSON: ``rule`` (a name registered with :mod:`playground.routing.r
 for that tool), ``{"call": TOOL, "args": {...}, "n": CALLS}`` (the first call; ``args`` and
 ``n`` checked when given) or ``{"calls": [[TOOL, ARGS], ...]}`` (every call, in order).
 ``reason_contains`` checks the explanation's reason; ``without_rule`` is the expectation with
-the case file's rule switched off, so each file shows what its rule does.
+the case file's rule switched off, so each file shows what its rule does (``without_also``: other
+rules switched off with it, where two rules stop the same call).
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def test_routing_case(body: dict[str, Any], case: dict[str, Any]) -> None:
     if "reason_contains" in case:
         assert case["reason_contains"] in (move.explanation or {})["reason"]
     if "without_rule" in case:
-        with switched(without=[body["rule"]]):
+        with switched(without=[body["rule"], *case.get("without_also", [])]):
             _check(_move(body, case["question"]), case["without_rule"])
 
 
