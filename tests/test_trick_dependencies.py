@@ -22,6 +22,8 @@ TRICKS_BY_DISTRIBUTION = {
     "server start (playground/sources/mcp_stdio.py)",
     "mcp-types": "the early stdio server start (playground/sources/mcp_stdio.py: "
     "mcp_types.jsonrpc_message_adapter)",
+    "jsonschema-rs": "the quick valid (playground/core/quick_valid.py: its answers must stay "
+    "jsonschema's; tests/core/test_quick_valid.py compares them)",
     "textual": "the phase-split CSS (playground/tui/css_files.py: Stylesheet.add_source) and "
     "the test suite's StylesCache clearing (tests/conftest.py)",
 }
