@@ -17,6 +17,10 @@ system, ``os.wait4``) per variant, and the difference. Nothing in the package is
 * ``startup-caches``: ``playground list --format json`` on ``./tools`` with the declaration and
   schema caches warm against an empty cache folder (google-genai imported to build the
   declarations, every schema checked against the metaschema).
+* ``quick-valid`` / ``typer-quick``: ``playground call get_order_status order_id=HR20260604
+  --tools tools`` (the default worker) as shipped, against the gate's quick valid turned off
+  (``surely_valid`` replaced: jsonschema validates every call) / against typer's own pydantic
+  coercion (:func:`playground.cli.quick_params.install` replaced).
 * ``tui-gc-pause`` / ``tui-css-split``: the TUI's first screen (headless, 80x24, to the first
   refresh after mount, as ``bench/bench_tui.py`` times it) as shipped, against the collector
   left running (``on_load`` replaced) / against every TCSS file given in ``CSS_PATH``.
@@ -44,6 +48,17 @@ CALL_ARGS = [
     "order_id=HR99999999",
     "--mcp",
     MCP_SERVER,
+    "--format",
+    "json",
+    "--no-history",
+]
+#: ``playground call`` on the default worker (./tools)
+WORKER_CALL_ARGS = [
+    "call",
+    "get_order_status",
+    "order_id=HR20260604",
+    "--tools",
+    "tools",
     "--format",
     "json",
     "--no-history",
@@ -128,6 +143,38 @@ CASES: dict[str, tuple[tuple[str, list[str], dict[str, str]], ...]] = {
             "without (empty cache folder)",
             [PY, "-m", "playground", "list", "--format", "json"],
             {"EMPTY_CACHE": "1"},
+        ),
+    ),
+    "quick-valid": (
+        (
+            "with (jsonschema-rs says valid)",
+            _cli("from playground.cli.main import run; run()", *WORKER_CALL_ARGS),
+            {},
+        ),
+        (
+            "without (jsonschema every call)",
+            _cli(
+                "import playground.core.validation as v; v.surely_valid = lambda s, i: False; "
+                "from playground.cli.main import run; run()",
+                *WORKER_CALL_ARGS,
+            ),
+            {},
+        ),
+    ),
+    "typer-quick": (
+        (
+            "with (quick coercion)",
+            _cli("from playground.cli.main import run; run()", *WORKER_CALL_ARGS),
+            {},
+        ),
+        (
+            "without (typer's pydantic adapters)",
+            _cli(
+                "import playground.cli.quick_params as q; q.install = lambda: None; "
+                "from playground.cli.main import run; run()",
+                *WORKER_CALL_ARGS,
+            ),
+            {},
         ),
     ),
     "tui-gc-pause": (

@@ -22,12 +22,30 @@ TRICKS_BY_DISTRIBUTION = {
     "server start (playground/sources/mcp_stdio.py)",
     "mcp-types": "the early stdio server start (playground/sources/mcp_stdio.py: "
     "mcp_types.jsonrpc_message_adapter)",
+    "jsonschema-rs": "the quick valid (playground/core/quick_valid.py: its answers must stay "
+    "jsonschema's; tests/core/test_quick_valid.py compares them)",
+    "typer": "typer without pydantic (playground/cli/quick_params.py: typer.core, "
+    "typer._coercion, typer._param_types)",
     "textual": "the phase-split CSS (playground/tui/css_files.py: Stylesheet.add_source) and "
     "the test suite's StylesCache clearing (tests/conftest.py)",
 }
 
 #: (module, attribute path, the trick that uses it)
 PRIVATE_ATTRIBUTES = [
+    *(
+        (module, name, "typer without pydantic (playground/cli/quick_params.py)")
+        for module, name in (
+            ("typer.core", "_TyperParameter.get_runtime_param"),
+            ("typer._coercion", "RuntimeParam._coerce_value"),
+            ("typer._coercion", "TypeDescriptor"),
+            ("typer._coercion", "build_runtime_param"),
+            ("typer._param_types", "choice_coercion_annotation"),
+            ("typer._param_types", "coerce_cli_choice"),
+            ("typer._param_types", "coerce_cli_path"),
+            ("typer._param_types", "routes_to_path"),
+            ("typer._typing", "is_number_type"),
+        )
+    ),
     ("atexit", "_run_exitfuncs", "the fast exit (playground/cli/fast_exit.py)"),
     (
         "mcp.os.posix.utilities",

@@ -151,7 +151,11 @@ def open_tui(
 def build_app(command: str | None = None) -> typer.Typer:
     """The ``playground`` Typer app with the root callback and the commands of every module
     (``command`` ``None`` or not a command name), or only those of the module that registers
-    ``command`` (see :data:`COMMAND_MODULES`)."""
+    ``command`` (see :data:`COMMAND_MODULES`). Its options coerce without pydantic where
+    typer's result is known (:mod:`playground.cli.quick_params`)."""
+    from playground.cli.quick_params import install
+
+    install()
     built = typer.Typer(
         name="playground",
         help=(

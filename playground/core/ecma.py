@@ -26,6 +26,8 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import extend
 
+from playground.core.type_formats import register
+
 
 @lru_cache(maxsize=1024)
 def _compiled(pattern: str) -> regress.Regex | re.Pattern[str]:
@@ -70,3 +72,7 @@ def _pattern(
 EcmaValidator: type[Validator] = extend(  # type: ignore[no-untyped-call]  # types-jsonschema leaves extend() unannotated
     Draft202012Validator, {"pattern": _pattern}
 )
+
+# the gate's format checker takes the date/time formats of a parameter's own type (registered
+# here, where the checker is first reached, so every EcmaValidator built has them)
+register(EcmaValidator.FORMAT_CHECKER)

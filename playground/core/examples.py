@@ -20,11 +20,7 @@ from typing import Any
 
 from playground.core.canonical import canonical_json
 from playground.core.docstrings import arg_text
-from playground.core.ecma import EcmaValidator
-from playground.core.type_formats import FORMAT_KIND, KINDS, register
-
-# the gate's format checker takes the date/time formats of a parameter's own type
-register(EcmaValidator.FORMAT_CHECKER)
+from playground.core.type_formats import FORMAT_KIND, KINDS
 
 #: Returned by :func:`valid_example` when nothing built or written passes the schema.
 NO_EXAMPLE: Any = object()
@@ -126,6 +122,8 @@ def refused_examples(
         if key in root and key not in full:
             full[key] = root[key]
     try:
+        from playground.core.ecma import EcmaValidator
+
         validator = EcmaValidator(full, format_checker=EcmaValidator.FORMAT_CHECKER)
         validator.is_valid(None)
     except Exception:  # a schema the validator cannot read is another rule's finding
@@ -339,6 +337,8 @@ def valid_example(
     for key in ("$defs", "definitions"):
         if key in root and key not in full:
             full[key] = root[key]
+    from playground.core.ecma import EcmaValidator
+
     # formats are checked as the gate checks them: an example the gate refuses is no example
     validator = EcmaValidator(full, format_checker=EcmaValidator.FORMAT_CHECKER)
     for value in _candidates(name, _resolve(schema, root), tool_description, root, placeholders):

@@ -17,9 +17,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
-
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from playground.core.canonical import (
     NotSerializable,
@@ -38,8 +36,12 @@ from playground.core.examples import (
     build_example,
     valid_example,
 )
+from playground.core.quick_valid import surely_valid
 from playground.core.type_formats import FORMAT_KIND, KINDS, readable, words_for
 from playground.core.validators import validator_for
+
+if TYPE_CHECKING:  # jsonschema is imported only when a value is not quickly found valid
+    from jsonschema.exceptions import ValidationError
 
 # When several defects are present, the first in this order is reported (deterministic).
 _ORDER = ("shape", "unknown", "missing", "type", "allowed", "range", "pattern", "format")
@@ -355,8 +357,10 @@ def check_args(contract: Contract, args: Any) -> Verdict:
                     None,
                 )
     try:
-        validator = validator_for(validation_schema(contract))
-        for error in validator.iter_errors(args):
+        schema = validation_schema(contract)
+        # jsonschema (every error, its messages) only when the quick check does not say valid
+        errors = () if surely_valid(schema, args) else validator_for(schema).iter_errors(args)
+        for error in errors:
             error = _informative(error)
             code = _code_of(error)
             found.setdefault((code, _error_pointer(error)), (error.message, error))
@@ -555,6 +559,8 @@ def _one_refusal(refusals: list[ValidationError]) -> ValidationError:
         for value in taken if error.validator == "enum" else [taken]:
             if value not in values:
                 values.append(value)
+    from jsonschema.exceptions import ValidationError
+
     first = refusals[0]
     return ValidationError(
         f"{first.instance!r} is not one of {values!r}",
@@ -727,7 +733,9 @@ def check_result(contract: Contract, value: Any) -> ResultCheck:
     try:
         # The limit keys (RESULT_LIMIT_KEYS) are no JSON Schema keywords: jsonschema skips them,
         # so ``returns`` itself is the schema (and its cached validator is found by identity).
-        errors = list(validator_for(returns).iter_errors(data))
+        errors = (
+            [] if surely_valid(returns, data) else list(validator_for(returns).iter_errors(data))
+        )
     except Exception as exc:
         return ResultCheck("shape", f"The contract's returns schema is invalid: {exc}", data)
     too_big_errors = [e for e in errors if e.validator == "maxItems"] if errors else []

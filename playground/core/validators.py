@@ -10,16 +10,10 @@ from __future__ import annotations
 import contextlib
 import operator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema.protocols import Validator
-
-from playground.core.ecma import EcmaValidator
-
-# One format checker for every validator (it holds no per-schema state): Draft 2020-12's own.
-# ``FormatChecker()`` would mix every draft's checkers, and draft 3's ``time`` (HH:MM:SS, no
-# offset) would shadow RFC 3339's ``time`` that 2020-12 names (its §7.3.1).
-_FORMAT_CHECKER = EcmaValidator.FORMAT_CHECKER
+if TYPE_CHECKING:  # jsonschema is imported by the first validator built
+    from jsonschema.protocols import Validator
 
 
 @dataclass(frozen=True)
@@ -60,7 +54,12 @@ def validator_for(schema: dict[str, Any]) -> Validator:
     entry = _validators.get(id(schema))
     if entry is not None and entry.fits(schema):
         return entry.validator
-    validator = EcmaValidator(schema, format_checker=_FORMAT_CHECKER)
+    from playground.core.ecma import EcmaValidator
+
+    # One format checker for every validator (it holds no per-schema state): Draft 2020-12's
+    # own. ``FormatChecker()`` would mix every draft's checkers, and draft 3's ``time``
+    # (HH:MM:SS, no offset) would shadow RFC 3339's ``time`` that 2020-12 names (its §7.3.1).
+    validator = EcmaValidator(schema, format_checker=EcmaValidator.FORMAT_CHECKER)
     if len(_validators) >= _MAX_VALIDATORS:
         with contextlib.suppress(RuntimeError, StopIteration, KeyError):  # another thread's edit
             del _validators[next(iter(_validators))]

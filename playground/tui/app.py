@@ -113,6 +113,8 @@ class PlaygroundApp(PlaygroundState):
         self.router_models = {}
         #: The garbage collector is paused from Load to the first screen (see :meth:`on_load`).
         self._gc_paused = False
+        #: :meth:`_after_first_screen` is scheduled (once per app)
+        self._first_screen_pending = False
 
     @property
     def pg(self) -> Playground | None:
@@ -162,8 +164,11 @@ class PlaygroundApp(PlaygroundState):
     def on_mount(self) -> None:
         self.sub_title = subtitle(self)
         # Everything else waits until the first screen is drawn: the rest of the Call view,
-        # then the tools (the load worker's imports would compete with it).
-        self.call_after_refresh(self.call_later, self._after_first_screen)
+        # then the tools (the load worker's imports would compete with it). Once: Textual
+        # also runs this handler for a subclass whose own on_mount calls it (tests, benches).
+        if not self._first_screen_pending:
+            self._first_screen_pending = True
+            self.call_after_refresh(self.call_later, self._after_first_screen)
 
     async def _after_first_screen(self) -> None:
         if self._gc_paused:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from playground.routing import registry
 from playground.tui.state import Loaded, PlaygroundState
 from playground.tui.views.call_view import CallView
 
@@ -38,7 +37,6 @@ def _open(app: PlaygroundState, keep: bool) -> None:
     """Open the playground (on the load thread) and hand it to the app's thread."""
     from playground.workbench import Playground, open_playground
 
-    registry.get(app.router.name)  # import the router's module here, off the UI thread
     source, app.started_source = app.started_source, None
     if not app.mcp:
         if source is not None and (app.in_process or keep):

@@ -128,6 +128,10 @@ class CallView(Horizontal):
         from textual.widgets import Input, TextArea  # imported by now (the JSON editor is built)
 
         await self.set_playground(loaded.pg, keep=loaded.keep)  # mounts the panes if not yet
+        if not loaded.keep:  # once the list and the form are drawn (tui/prewarm.py)
+            from playground.tui.prewarm import prewarm_router
+
+            self.call_after_refresh(prewarm_router, self.app)
         pane = self.parent
         if (
             loaded.pg.registry.contracts
