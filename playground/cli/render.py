@@ -7,6 +7,7 @@ console. Rich measures Hangul as double-width cells, so Korean columns line up.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -212,17 +213,29 @@ def _effects_cell(effects: Mapping[str, Any]) -> Text:
 
 
 def _add_text_rows(grid: Table, data: Mapping[str, Any]) -> None:
-    """The ``message`` (when any), the canonical ``args``, what the body ``printed`` (dim) and
-    each ``warning`` (yellow)."""
+    """The ``message`` (when any), the ``args`` as sent, their ``canonical`` form when it
+    differs (the cache key's: keys sorted, defaults filled in), what the body ``printed`` (dim)
+    and each ``warning`` (yellow)."""
     if data.get("message"):
         grid.add_row("message", Text(shown(data["message"])))
-    grid.add_row(
-        "args", Text(data.get("canonical_args") or dump_json(data.get("args"), compact=True))
-    )
+    sent = dump_json(data.get("args"), compact=True)
+    grid.add_row("args", Text(sent))
+    canonical = data.get("canonical_args") or ""
+    if canonical and canonical != _sorted_compact(data.get("args")):
+        grid.add_row("canonical", Text(canonical, style="dim"))
     if data.get("printed"):
         grid.add_row("printed", Text(shown(data["printed"].rstrip("\n")), style="dim"))
     for warning in data.get("warnings") or []:
         grid.add_row("warning", Text(shown(warning), style="yellow"))
+
+
+def _sorted_compact(args: Any) -> str:
+    """``args`` as compact JSON with sorted keys (Hangul kept), to tell whether the canonical
+    form adds anything to what was sent."""
+    try:
+        return json.dumps(args, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return ""
 
 
 def _record_title(data: Mapping[str, Any]) -> Text:
@@ -444,7 +457,7 @@ def episode_view(episode: Mapping[str, Any]) -> RenderableType:
         rec = rec if isinstance(rec, Mapping) else rec.to_json()
         calls.add_row(
             shown(str(rec.get("tool", ""))),
-            rec.get("canonical_args") or dump_json(rec.get("args"), compact=True),
+            dump_json(rec.get("args"), compact=True),
             verdict_text(rec.get("verdict", "")),
             kind_text(rec.get("kind", "")),
             cache_text(rec.get("cache", "")),

@@ -477,3 +477,38 @@ def test_a_key_error_carries_its_traceback_in_json_but_never_in_the_wire_json():
         # never the traceback: no full path, no code line (issue 13)
         assert "KeyError" in wire and f"flaky.py:{line + 1}" in wire
         assert str(flaky) not in wire and "the bug: no" not in wire and "traceback" not in wire
+
+
+DEFAULTED = '''
+def find_open_slots(date: str, dentist: str = "kim") -> dict:
+    """Open slots on a day.
+
+    Args:
+        date: YYYY-MM-DD.
+        dentist: which dentist.
+    """
+    return {"date": date, "dentist": dentist, "slots": []}
+
+
+__tools__ = [find_open_slots]
+'''
+
+
+def test_the_table_shows_the_args_as_sent_and_the_canonical_form_apart(tmp_path):
+    module = tmp_path / "clinic.py"
+    module.write_text(DEFAULTED, encoding="utf-8")
+    result = invoke(
+        "call", "find_open_slots", "date=2026-12-03", "--tools", module, "--no-history",
+        "--format", "table",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    rows = {
+        line.strip("│ ").split(None, 1)[0]: line.strip("│ ").split(None, 1)[1].strip(" │")
+        for line in result.stdout.splitlines()
+        if line.startswith("│ args") or line.startswith("│ canonical")
+    }
+    # what was sent, not the cache key's form: the default is the body's, never sent
+    assert rows == {
+        "args": '{"date": "2026-12-03"}',
+        "canonical": '{"date":"2026-12-03","dentist":"kim"}',
+    }
