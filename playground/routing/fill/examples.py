@@ -10,7 +10,9 @@ import re
 _EXAMPLE_RE = re.compile(
     r"(?:예시|예)\s*[:：)]\s*|예를\s*들어\s*,?\s*|예시\s+|"
     r"\b(?:e\.g\.|eg\.|for example|for instance|example(?![.\w/-])|such as)\s*[:,]?\s*|"
-    r"\blike\s+(?=[\"'“‘`])",
+    # "like 'KB-101'", and "like 010-1234-5678": an unquoted value only when it has a digit and
+    # a separator inside (an identifier's shape), never a word ("like any other")
+    r"\blike\s+(?=[\"'“‘`]|(?=(?:\w+[-_./:])+\w)[\w./:-]*\d)",
     re.I,
 )
 _PREFIX_RES = (
