@@ -587,6 +587,18 @@ def has_hangul(text: str) -> bool:
     return bool(_HANGUL_RE.search(text or ""))
 
 
+_LATIN_RE = re.compile(r"[A-Za-z]")
+
+
+def written_in_korean(text: str) -> bool:
+    """Whether ``text`` is written in Korean, the language a reply to it should use: its Hangul
+    syllables are at least as many as its Latin letters. ``"HR20260604 택배 어디쯤인가요?"`` is;
+    ``"Search the knowledge graph for 김민지"`` (an English question holding a Korean name) is
+    not."""
+    hangul = len(_HANGUL_RE.findall(text or ""))
+    return hangul > 0 and hangul >= len(_LATIN_RE.findall(text or ""))
+
+
 def split_identifier(name: str) -> list[str]:
     """``track_shipping`` -> ``['track', 'shipping']``; ``getOrderStatus`` -> ``['get', 'order',
     'status']``; lowercased, empty parts dropped."""

@@ -217,7 +217,7 @@ class OfflineRouter:
         calls = [c for t in episode if t.role == "model" and t.move for c in t.move.calls]
         results = [r for t in episode if t.role == "tool" for r in t.results]
         call_no = 1 + sum(len(t.move.calls) for t in conversation if t.role == "model" and t.move)
-        ko = korean.has_hangul(question)
+        ko = korean.written_in_korean(question)  # the reply's language
         if episode and episode[-1].role == "tool" and results:
             return self._continue(question, declarations, calls, episode[-1].results, call_no, ko)
         return self._pick(question, declarations, call_no, ko)
