@@ -3,6 +3,7 @@ the test processes' garbage collection is set up for a process that builds many 
 
 from __future__ import annotations
 
+import compileall
 import gc
 import os
 import sys
@@ -17,6 +18,12 @@ import pytest
 #: heaps of several hundred thousand objects); at 10,000 it took 10 of 38 s. The same garbage
 #: goes, less often; nothing a test checks depends on when.
 GC_THRESHOLD0 = 10_000
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: The folders of Python code the suite's processes import: the package (every ``playground``
+#: subprocess), the bundled tools, the fixture servers and the test helpers.
+COMPILED_FOLDERS = ("playground", "tools", "fixtures", "tests")
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
@@ -42,6 +49,26 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     _, second, third = gc.get_threshold()
     gc.set_threshold(GC_THRESHOLD0, second, third)
+    if not hasattr(config, "workerinput"):  # the controller (or the one process of -n 0)
+        write_bytecode_once()
+
+
+def write_bytecode_once() -> None:
+    """Compile the project's modules into ``__pycache__`` once, before any test process starts,
+    and let the processes the suite starts read and write byte code as Python does by default.
+
+    The suite starts several hundred Python processes (``playground`` commands, tool workers,
+    MCP servers) and each xdist worker imports every test module. With
+    ``PYTHONDONTWRITEBYTECODE`` set (as in some developer shells) nothing is ever cached: each
+    ``playground`` subprocess compiled the package again (~0.1 s of CPU of its ~0.3 s) and each
+    xdist worker rewrote and compiled every test module (~2.5 s of its ~5 s collection). So the
+    variable is removed from this process's environment (inherited by the xdist workers and
+    every subprocess), and the package is compiled here, once, rather than by four workers at
+    the same time on a fresh clone. ``__pycache__`` is git-ignored."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
+    for folder in COMPILED_FOLDERS:
+        compileall.compile_dir(REPO / folder, quiet=2)
 
 
 @pytest.fixture(autouse=True)

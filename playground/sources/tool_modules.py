@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.machinery
 import importlib.util
 import inspect
 import io
@@ -275,6 +276,21 @@ def import_concurrently(
     return finished
 
 
+class SourceOnlyLoader(importlib.machinery.SourceFileLoader):
+    """Loads a tool module from its source every time, never from ``__pycache__``.
+
+    Python's byte-code cache is valid while the source's modification time, in whole seconds,
+    and its size are unchanged (PEP 3147's ``.pyc`` header), so a module edited within the
+    second of its last import, to text of the same size (a digit of a time limit, a Hangul
+    syllable for another), was loaded as it was before the edit — stale after a reload. Tool
+    modules are small and edited by hand while the playground runs; nothing is written into
+    their folders either."""
+
+    def get_code(self, fullname: str) -> Any:
+        path = self.get_filename(fullname)
+        return self.source_to_code(self.get_data(path), path)
+
+
 def import_tool_module(file: Path, *, isolated: bool = True) -> ModuleType:
     """Import ``file`` as a fresh module (its folder first on ``sys.path`` for sibling imports).
 
@@ -286,7 +302,9 @@ def import_tool_module(file: Path, *, isolated: bool = True) -> ModuleType:
     file = file.resolve()
     digest = hashlib.sha1(str(file).encode()).hexdigest()[:8]
     mod_name = f"playground_tools_{file.stem}_{digest}"
-    spec = importlib.util.spec_from_file_location(mod_name, file)
+    spec = importlib.util.spec_from_file_location(
+        mod_name, file, loader=SourceOnlyLoader(mod_name, str(file))
+    )
     if spec is None or spec.loader is None:
         raise LoadError(f"{file}: cannot be imported as a Python module")
     module = importlib.util.module_from_spec(spec)

@@ -396,6 +396,18 @@ def test_editing_the_module_changes_the_key(write_module):
     assert "주문 단계를" in contract.description
 
 
+def test_an_edit_of_the_same_size_within_the_same_second_is_loaded(write_module):
+    """Python's byte-code cache checks the source's size and whole-second mtime only; a tool
+    module is read from its source each time, so such an edit is never hidden by it."""
+    path = write_module("shop", GOOD)
+    stamp = path.stat().st_mtime_ns
+    assert "주문 상태를" in load_registry([path]).get("get_order_status").description
+    path = write_module("shop", GOOD.replace("주문 상태를", "주문 단계를"))  # same byte count
+    os.utime(path, ns=(stamp, stamp))
+    assert "주문 단계를" in load_registry([path]).get("get_order_status").description
+    assert not (path.parent / "__pycache__").exists()  # nothing written beside the tools
+
+
 def test_a_corrupt_cache_file_is_bypassed_and_rewritten(write_module, isolated_cache):
     path = write_module("shop", GOOD)
     fn = load_registry([path]).get("get_order_status").fn

@@ -45,7 +45,10 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def wait_for_port(port: int, proc: subprocess.Popen, limit_s: float = 15.0) -> None:
+def wait_for_port(port: int, proc: subprocess.Popen, limit_s: float = 60.0) -> None:
+    """Wait until the server accepts on ``port`` (state, polled every 50 ms); fail after
+    ``limit_s``: 15 s was too short for a server importing the SDK, starlette and uvicorn at
+    a load average of 15 on two cores."""
     deadline = time.monotonic() + limit_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:

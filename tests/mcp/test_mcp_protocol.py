@@ -22,6 +22,7 @@ from playground.core.registry import Registry
 from playground.errors import UsageError
 from playground.sources.mcp_config import server_specs
 from playground.sources.mcp_source import McpSource, add_mcp_servers
+from tests.in_process_cli import run_in_process
 from tests.mcp.servers import (
     PROTOCOL_SERVER,
     REPO,
@@ -405,16 +406,11 @@ def test_roots_elicitation_and_sampling(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_resource_link_can_be_opened_and_prompts_got_from_the_cli(tmp_path: Path) -> None:
-    import os
-
     line = stdio_line(PROTOCOL_SERVER)
-    env = {**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1"}
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "playground", *args, "--mcp", line, "--format", "json"],
-            cwd=REPO, env=env, capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
+        # the command in this process; each one starts the server as a real process
+        return run_in_process(*args, "--mcp", line, "--format", "json")
 
     linked = json.loads(cli("call", "link", "--no-history").stdout)
     uri = linked["mcp"]["result"]["content"][0]["uri"]

@@ -7,11 +7,9 @@ when the server speaks it — the negotiated version in ``list`` and in records.
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import shutil
 import subprocess
-import sys
 
 import pytest
 
@@ -19,18 +17,15 @@ from playground.core.gate import Gate
 from playground.core.registry import Registry
 from playground.sources.mcp_config import server_specs
 from playground.sources.mcp_source import add_mcp_servers
+from tests.in_process_cli import run_in_process
 from tests.mcp.servers import PROTOCOL_SERVER, REPO, stdio_line
 
 EVERYTHING = REPO / ".ci" / "node" / "node_modules" / ".bin" / "mcp-server-everything"
 
 
 def cli(*args: str, protocol: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1"}
-    env["PLAYGROUND_MCP_PROTOCOL"] = protocol
-    return subprocess.run(
-        [sys.executable, "-m", "playground", *args],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+    """The command in this process (the MCP servers it starts are real processes)."""
+    return run_in_process(*args, env={"PLAYGROUND_MCP_PROTOCOL": protocol})
 
 
 def test_auto_speaks_2026_07_28_with_a_server_that_does(monkeypatch) -> None:
