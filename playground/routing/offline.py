@@ -647,7 +647,8 @@ def nearest_text(rows: list[ScoreRow], words: list[dict[str, Any]], threshold: f
         for w in words
         if w["weight"] > 0 and w["stem"] not in korean.QUESTION_WORDS and w["word"] not in matched
     ]
-    near = max(rows, key=lambda r: (topic_points(r), -rows_rank(rows, r)))
+    # the first of the best (by position, not rows_rank: that is a scan per row)
+    near = max(enumerate(rows), key=lambda kr: (topic_points(kr[1]), -kr[0]))[1]
     head = (
         "no tool covers " + ", ".join(f"'{w}'" for w in dict.fromkeys(uncovered))
         if uncovered
