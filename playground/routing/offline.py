@@ -84,6 +84,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import re
 from collections.abc import Mapping
 from dataclasses import asdict
@@ -170,7 +171,7 @@ class OfflineRouter:
             and last[0] is declarations
             and len(declarations) == last[1]
             and self._last_index is not None
-            and all(a is b for a, b in zip(declarations, last[2]))
+            and all(map(operator.is_, declarations, last[2]))
         ):
             return self._last_index  # the same list again (every step of one question)
         key = tuple((id(d), d.get("name")) for d in declarations)

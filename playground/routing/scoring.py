@@ -377,7 +377,7 @@ class DeclIndex:
     by_name: dict[str, int] = field(default_factory=dict)  # tool name -> index (the last one)
     #: per penalty set, the settled row of every tool a question leaves untouched
     #: (:func:`_idle_rows`), at most :data:`IDLE_PENALTY_SETS` sets
-    idle: dict[_Penalties, list[ScoreRow]] = field(default_factory=dict)
+    idle: dict[_Penalties, IdleRows] = field(default_factory=dict)
 
 
 def _names_regex(names: list[str]) -> re.Pattern[str] | None:
@@ -706,10 +706,16 @@ def score_question(
             )
     pen = _Penalties.of(w, tally.unknown)
     _fill_rows(tally, text, fills, consumed + labels, pen)
-    touched = tally.rows
-    rows = [touched.get(i, idle) for i, idle in enumerate(_idle_rows(idx, pen))]
-    rows.sort(key=lambda r: (-r.score, r.name))
-    return rows, notes
+    return _ranked(tally.rows, _idle_rows(idx, pen)), notes
+
+
+def _ranked(touched: Mapping[int, ScoreRow], idle: IdleRows) -> list[ScoreRow]:
+    """Every tool's row, sorted by (-score, name, declaration order): the touched rows placed
+    among the idle ones, already in that order (a few searches, not a sort of every row)."""
+    keys = [k for k in idle.ranks if k[2] not in touched] if touched else list(idle.ranks)
+    for i, r in touched.items():
+        bisect.insort(keys, (-r.score, r.name, i))
+    return [touched[i] if i in touched else idle.rows[i] for _s, _n, i in keys]
 
 
 class _TouchedRows(dict[int, ScoreRow]):
@@ -1002,23 +1008,34 @@ def _settle(r: ScoreRow, tool: ToolIndex, pen: _Penalties) -> None:
 IDLE_PENALTY_SETS = 8
 
 
-def _idle_rows(idx: DeclIndex, pen: _Penalties) -> list[ScoreRow]:
+@dataclass(frozen=True)
+class IdleRows:
+    """One penalty set's idle rows (:func:`_idle_rows`): ``rows`` in declaration order and
+    ``ranks``, their ``(-score, name, index)`` sorted."""
+
+    rows: list[ScoreRow]
+    ranks: list[tuple[float, str, int]]
+
+
+def _idle_rows(idx: DeclIndex, pen: _Penalties) -> IdleRows:
     """Per tool of ``idx``, in index order, its row for a question that touches nothing of it
     (no word, id, enum, pointer or listing; not filled): its required arguments missing and
     ``pen`` settled, the same for every such question, so made once per penalty set and shared
     (read-only; their JSON too, :attr:`ScoreRow.frozen_json`). Issue 23: with 300 tools, making
     and settling a row per tool per question was a third of a question's cost."""
-    rows = idx.idle.get(pen)
-    if rows is None:
+    idle = idx.idle.get(pen)
+    if idle is None:
         if len(idx.idle) >= IDLE_PENALTY_SETS:
             idx.idle.pop(next(iter(idx.idle)))
-        rows = idx.idle[pen] = []
+        rows = []
         for tool in idx.tools:
             r = ScoreRow(tool.name, missing=list(tool.required))
             _settle(r, tool, pen)
             r.frozen_json = r.to_json()
             rows.append(r)
-    return rows
+        ranks = sorted((-r.score, r.name, i) for i, r in enumerate(rows))
+        idle = idx.idle[pen] = IdleRows(rows, ranks)
+    return idle
 
 
 #: Summed match points (before idf and word weights) a tool needs from the question's words to
