@@ -601,11 +601,17 @@ def written_in_korean(text: str) -> bool:
 
 def split_identifier(name: str) -> list[str]:
     """``track_shipping`` -> ``['track', 'shipping']``; ``getOrderStatus`` -> ``['get', 'order',
-    'status']``; lowercased, empty parts dropped."""
+    'status']``; lowercased, empty parts dropped; a new list each call."""
+    return list(_identifier_parts(name or ""))
+
+
+@functools.lru_cache(maxsize=4096)  # issue 23: each filled tool's names, on every question
+def _identifier_parts(name: str) -> tuple[str, ...]:
+    """:func:`split_identifier`'s parts of ``name``, kept for the last 4096 names."""
     parts: list[str] = []
-    for chunk in re.split(r"[_\W]+", name or ""):
+    for chunk in re.split(r"[_\W]+", name):
         parts.extend(p.lower() for p in _CAMEL_RE.findall(chunk))
-    return [p for p in parts if p]
+    return tuple(p for p in parts if p)
 
 
 _ENDING_SET = frozenset(ENDINGS)
@@ -762,13 +768,25 @@ def is_modifier(token: Token) -> bool:
 
 
 def tokenize(text: str) -> list[Token]:
-    """All words of ``text`` in order, with stems and offsets (NFC-normalised first)."""
+    """All words of ``text`` in order, with stems and offsets (NFC-normalised first); a new
+    list each call (the tokens themselves are immutable and shared)."""
+    return list(_tokens(text))
+
+
+#: Texts whose tokens :func:`_tokens` keeps (issue 23: one question was tokenized again by each
+#: rule of each filled tool, ~19 times a question at 300 tools).
+TOKENIZED_TEXTS = 1024
+
+
+@functools.lru_cache(maxsize=TOKENIZED_TEXTS)
+def _tokens(text: str) -> tuple[Token, ...]:
+    """:func:`tokenize`'s words of ``text``, kept for the last :data:`TOKENIZED_TEXTS` texts."""
     text = normalize(text)
     tokens = []
     for m in _TOKEN_RE.finditer(text):
         s, ending = stem_with_ending(m.group())
         tokens.append(Token(m.group(), s, m.start(), m.end(), ending))
-    return tokens
+    return tuple(tokens)
 
 
 def is_stopword(s: str) -> bool:
@@ -841,6 +859,7 @@ def _dense(text: str) -> bool:
     return bool(_DENSE_RE.search(text))
 
 
+@functools.lru_cache(maxsize=65536)  # issue 23: the same pairs on every question
 def match_quality(a: str, b: str) -> tuple[float, str]:
     """How well stem ``a`` matches stem ``b``: ``(1.0, 'exact')``, ``(0.7, 'prefix')``,
     ``(0.5, 'substring')`` or ``(0.0, '')``. Partial matches need the shorter stem to have at

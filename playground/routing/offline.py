@@ -84,6 +84,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import re
 from collections.abc import Mapping
 from dataclasses import asdict
@@ -170,7 +171,7 @@ class OfflineRouter:
             and last[0] is declarations
             and len(declarations) == last[1]
             and self._last_index is not None
-            and all(a is b for a, b in zip(declarations, last[2]))
+            and all(map(operator.is_, declarations, last[2]))
         ):
             return self._last_index  # the same list again (every step of one question)
         key = tuple((id(d), d.get("name")) for d in declarations)
@@ -647,7 +648,8 @@ def nearest_text(rows: list[ScoreRow], words: list[dict[str, Any]], threshold: f
         for w in words
         if w["weight"] > 0 and w["stem"] not in korean.QUESTION_WORDS and w["word"] not in matched
     ]
-    near = max(rows, key=lambda r: (topic_points(r), -rows_rank(rows, r)))
+    # the first of the best (by position, not rows_rank: that is a scan per row)
+    near = max(enumerate(rows), key=lambda kr: (topic_points(kr[1]), -kr[0]))[1]
     head = (
         "no tool covers " + ", ".join(f"'{w}'" for w in dict.fromkeys(uncovered))
         if uncovered

@@ -226,9 +226,15 @@ class ScoreRow:
     #: declaration matched (:func:`score_question`)
     topic: int = 0
     covered: int = 0
+    #: the JSON of a row shared by every question that leaves its tool untouched
+    #: (:func:`_idle_rows`; read-only), made once
+    frozen_json: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        """The row as the explanation's JSON (numbers rounded to 4 places)."""
+        """The row as the explanation's JSON (numbers rounded to 4 places); a shared idle
+        row's (:func:`_idle_rows`) is one dict for every question, to be read, not changed."""
+        if self.frozen_json is not None:
+            return self.frozen_json
         if not (self.matched or self.arg_evidence or self.pointed or self.boundary):
             return self._idle_json()
         return {
@@ -368,6 +374,10 @@ class DeclIndex:
     sorted_roots: list[str] = field(default_factory=list)
     hangul: bool = False  # some declaration has Korean words
     by_enum: dict[str, list[int]] = field(default_factory=dict)  # enum value (lower) -> tools
+    by_name: dict[str, int] = field(default_factory=dict)  # tool name -> index (the last one)
+    #: per penalty set, the settled row of every tool a question leaves untouched
+    #: (:func:`_idle_rows`), at most :data:`IDLE_PENALTY_SETS` sets
+    idle: dict[_Penalties, IdleRows] = field(default_factory=dict)
 
 
 def _names_regex(names: list[str]) -> re.Pattern[str] | None:
@@ -595,6 +605,7 @@ def build_index(
         if term.isascii() and term.isalpha() and len(term) >= 3:
             idx.by_root.setdefault(korean.root(term), []).append(term)
     idx.sorted_roots = sorted(idx.by_root)
+    idx.by_name = {t.name: i for i, t in enumerate(idx.tools)}
     idx.hangul = any(korean.has_hangul(t) for t in idx.sorted_terms)
     return idx
 
@@ -693,10 +704,31 @@ def score_question(
             tally.reasons.setdefault(
                 (tokens[k].start, tokens[k].end), "the request's verb, not a value"
             )
-    _fill_rows(tally, text, fills, consumed + labels)
-    rows = tally.rows
-    rows.sort(key=lambda r: (-r.score, r.name))
-    return rows, notes
+    pen = _Penalties.of(w, tally.unknown)
+    _fill_rows(tally, text, fills, consumed + labels, pen)
+    return _ranked(tally.rows, _idle_rows(idx, pen)), notes
+
+
+def _ranked(touched: Mapping[int, ScoreRow], idle: IdleRows) -> list[ScoreRow]:
+    """Every tool's row, sorted by (-score, name, declaration order): the touched rows placed
+    among the idle ones, already in that order (a few searches, not a sort of every row)."""
+    keys = [k for k in idle.ranks if k[2] not in touched] if touched else list(idle.ranks)
+    for i, r in touched.items():
+        bisect.insort(keys, (-r.score, r.name, i))
+    return [touched[i] if i in touched else idle.rows[i] for _s, _n, i in keys]
+
+
+class _TouchedRows(dict[int, ScoreRow]):
+    """``{tool index: ScoreRow}`` of the tools a question touches, a row made on first use
+    (issue 23: a question touches a few tools; the others share :func:`_idle_rows`)."""
+
+    def __init__(self, idx: DeclIndex) -> None:
+        super().__init__()
+        self.idx = idx
+
+    def __missing__(self, i: int) -> ScoreRow:
+        row = self[i] = ScoreRow(self.idx.tools[i].name)
+        return row
 
 
 class _Tally:
@@ -708,8 +740,8 @@ class _Tally:
         self, idx: DeclIndex, w: Weights, tokens: list[korean.Token], weights: list[float]
     ) -> None:
         self.idx, self.w, self.tokens, self.weights = idx, w, tokens, weights
-        self.rows = [ScoreRow(t.name) for t in idx.tools]
-        self.by_name = {t.name: i for i, t in enumerate(idx.tools)}
+        self.rows = _TouchedRows(idx)
+        self.by_name = idx.by_name
         self.fired: dict[tuple[int, int], list[str]] = {}
         self.points: dict[tuple[int, int], float] = {}
         self.reasons: dict[tuple[int, int], str] = {}
@@ -843,21 +875,25 @@ def _listing_question(idx: DeclIndex, text: str) -> set[int]:
 
 
 def _fill_rows(
-    tally: _Tally, text: str, fills: dict[int, Fill], used: list[tuple[int, int]]
+    tally: _Tally,
+    text: str,
+    fills: dict[int, Fill],
+    used: list[tuple[int, int]],
+    pen: _Penalties,
 ) -> None:
-    """Fill the arguments of the live tools (those in ``fills``) and settle every row's score;
-    a tool no word, id or enum of the question points at gets its required arguments missing."""
+    """Fill the arguments of the live tools (those in ``fills``) and settle the score of every
+    row the question touched under penalties ``pen``; a touched tool no word, id or enum of the
+    question makes live gets its required arguments missing (the untouched ones: :func:`_idle_rows`)."""
     idx, w, tokens = tally.idx, tally.w, tally.tokens
     found_values = QuestionValues.of(text)
     stated = frozenset(tally.stated)
-    pen = _Penalties.of(w, tally.unknown)
     weak = w.integer if rule_enabled(RULE_EVIDENCE) else 0.0
     strong = w.argument if rule_enabled(RULE_EVIDENCE) else 0.0
     stems = {t.stem.lower() for t in tokens}
     shape_check = rule_enabled(RULE_VALUE_SHAPE)
     marked = marked_values(text)
-    for i, tool in enumerate(idx.tools):
-        r = tally.rows[i]
+    for i in sorted(tally.rows.keys() | fills.keys()):
+        tool, r = idx.tools[i], tally.rows[i]
         if i not in fills:
             r.missing = list(tool.required)
             _settle(r, tool, pen)
@@ -967,6 +1003,41 @@ def _settle(r: ScoreRow, tool: ToolIndex, pen: _Penalties) -> None:
     )
 
 
+#: Penalty sets whose idle rows an index keeps (:func:`_idle_rows`; the oldest dropped first):
+#: a set changes only with the unmatched Korean predicates and the rule switches.
+IDLE_PENALTY_SETS = 8
+
+
+@dataclass(frozen=True)
+class IdleRows:
+    """One penalty set's idle rows (:func:`_idle_rows`): ``rows`` in declaration order and
+    ``ranks``, their ``(-score, name, index)`` sorted."""
+
+    rows: list[ScoreRow]
+    ranks: list[tuple[float, str, int]]
+
+
+def _idle_rows(idx: DeclIndex, pen: _Penalties) -> IdleRows:
+    """Per tool of ``idx``, in index order, its row for a question that touches nothing of it
+    (no word, id, enum, pointer or listing; not filled): its required arguments missing and
+    ``pen`` settled, the same for every such question, so made once per penalty set and shared
+    (read-only; their JSON too, :attr:`ScoreRow.frozen_json`). Issue 23: with 300 tools, making
+    and settling a row per tool per question was a third of a question's cost."""
+    idle = idx.idle.get(pen)
+    if idle is None:
+        if len(idx.idle) >= IDLE_PENALTY_SETS:
+            idx.idle.pop(next(iter(idx.idle)))
+        rows = []
+        for tool in idx.tools:
+            r = ScoreRow(tool.name, missing=list(tool.required))
+            _settle(r, tool, pen)
+            r.frozen_json = r.to_json()
+            rows.append(r)
+        ranks = sorted((-r.score, r.name, i) for i, r in enumerate(rows))
+        idle = idx.idle[pen] = IdleRows(rows, ranks)
+    return idle
+
+
 #: Summed match points (before idf and word weights) a tool needs from the question's words to
 #: have its arguments filled (:func:`candidates`); a third of a description word.
 MIN_LIVE_POINTS = 0.35
@@ -995,7 +1066,7 @@ def candidates(
     default -- for an id or enum cue or a pointer), and every tool with a pattern or format
     argument."""
     ranked: dict[int, float] = {}
-    by_name = {t.name: i for i, t in enumerate(idx.tools)}
+    by_name = idx.by_name
     points: dict[int, float] = {}
     cue = (w or Weights()).name  # an id, enum or pointer counts like a name word
     for pos, neg, _named in matches.values():
