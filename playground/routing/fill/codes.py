@@ -37,7 +37,7 @@ def _codes(spec: ParamSpec) -> tuple[tuple[Any, frozenset[str]], ...]:
     return tuple(out) if len(out) >= 2 else ()
 
 
-def _coded(
+def coded_value(
     spec: ParamSpec, text: str, used: list[tuple[int, int]], tokens: list[korean.Token]
 ) -> tuple[Any, dict[str, Any]] | None:
     """Rule ``coded``: the code whose explained words are in the question ("find cleaning in
@@ -70,13 +70,13 @@ def _coded(
 
 
 #: A string parameter named for a year or a season (year, season, fiscal_year).
-_YEARISH_RE = re.compile(r"(?:^|_)years?(?:_|$)|season|^year|Year$|연도|년도|시즌", re.I)
+YEARISH_RE = re.compile(r"(?:^|_)years?(?:_|$)|season|^year|Year$|연도|년도|시즌", re.I)
 _YEAR_TEXT_RE = re.compile(
     r"(?<![\w.-])((?:1[5-9]|20)\d{2})(?:\s*[-–/]\s*((?:1[5-9]|20)?\d{2}))?(?!\w|\.\d)"
 )
 
 
-def _year_text(text: str, used: list[tuple[int, int]]) -> tuple[Any, dict[str, Any]] | None:
+def year_text(text: str, used: list[tuple[int, int]]) -> tuple[Any, dict[str, Any]] | None:
     """Rule ``year``: a year or a season written in digits ("in 2022", "the 2019-2020
     season") for a string parameter named for a year or season, as written."""
     for m in _YEAR_TEXT_RE.finditer(text):

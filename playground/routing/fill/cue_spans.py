@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from playground.routing import korean
-from playground.routing.fill.labels import _label_words
+from playground.routing.fill.labels import label_words
 from playground.routing.fill.specs import ParamSpec
 
 #: Parameters named for a message a user writes (its cue takes the rest of the sentence).
@@ -41,16 +41,16 @@ _PRONOUNS = frozenset(
 )
 
 
-_COLON_END_RE = re.compile(r":(?:\\n|\s|\*{1,2})*$")
+COLON_END_RE = re.compile(r":(?:\\n|\s|\*{1,2})*$")
 
 
-def _cue_span(
+def cue_span(
     spec: ParamSpec, text: str, tokens: list[korean.Token], words: set[str]
 ) -> tuple[int, int, str] | None:
     """The span after the parameter's own name word in the question, up to punctuation or a
     preposition: ``the function 3x^2 + 2x - 1.`` -> ``3x^2 + 2x - 1``; more words of its label
     and pronouns right after the name word are skipped (``docket number 123456`` -> ``123456``)."""
-    name_w, doc_w = _label_words(spec)
+    name_w, doc_w = label_words(spec)
     labels = name_w | doc_w
     first: tuple[int, int, str] | None = None
     for tok in tokens:

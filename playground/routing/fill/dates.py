@@ -17,12 +17,12 @@ from playground.routing.fill.specs import ParamSpec
 _DATE_DOC_RE = re.compile(r"\bdate\b|날짜|일자", re.I)
 
 
-_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 _DATE_SPAN_RE = re.compile(
     r"\b(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
-    rf"{_MONTH}\s*\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s*\d{{4}})?|"
-    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s*\d{{4}})?|"
-    rf"\d{{4}},?\s+{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?![\w/-])",
+    rf"{MONTH}\s*\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s*\d{{4}})?|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}(?:,?\s*\d{{4}})?|"
+    rf"\d{{4}},?\s+{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?![\w/-])",
     re.I,
 )
 _TIME_SPAN_RE = re.compile(
@@ -103,7 +103,7 @@ def is_date_param(spec: ParamSpec) -> bool:
     )
 
 
-def _clock_matches(text: str, pos: int = 0) -> Iterator[re.Match[str]]:
+def clock_matches(text: str, pos: int = 0) -> Iterator[re.Match[str]]:
     """The :data:`_TIME_SPAN_RE` matches of ``text`` from ``pos``, with each ISO 8601 date and
     time (:data:`_ISO_DATETIME_RE`) read as its own clock only: "2024-06-03T07:00:00+02:00"
     gives 07:00, never "00:00" from its seconds or "02:00" from its offset. The rest of such a
@@ -117,7 +117,7 @@ def _clock_matches(text: str, pos: int = 0) -> Iterator[re.Match[str]]:
     return _TIME_SPAN_RE.finditer(_ISO_DATETIME_RE.sub(clock_only, text), pos)
 
 
-def _clock(t: re.Match[str]) -> tuple[int, int] | None:
+def clock_of(t: re.Match[str]) -> tuple[int, int] | None:
     """``(hour, minute)`` of a :data:`_TIME_SPAN_RE` match ("1pm", "13:00", "3 in the
     afternoon", "오후 1시 30분", "13시 반"); ``None`` when it is not a time of day."""
     g = t.groups()
@@ -167,8 +167,8 @@ def _time_of_day(
 ) -> tuple[Any, str, int, int, str] | None:
     """The first unused time of day in ``text`` for a ``format: time`` parameter, written as
     RFC 3339 ``HH:MM:SS`` with an offset (``"1pm"`` -> ``13:00:00+09:00`` in Seoul)."""
-    for t in _clock_matches(text):
-        clock = _clock(t)
+    for t in clock_matches(text):
+        clock = clock_of(t)
         if clock is None or not values.outside(t.span(), used):
             continue
         today = _dt.datetime.now()
@@ -237,8 +237,8 @@ def _relative_date(
     start, end = rel.span()
     said = f"{rel.group()!r} counted from {today_m.group()!r}"
     if "%H" in fmt:
-        t = next(_clock_matches(text, max(0, start - 40)), None)
-        clock = _clock(t) if t else None
+        t = next(clock_matches(text, max(0, start - 40)), None)
+        clock = clock_of(t) if t else None
         if t and clock and abs(t.start() - end) < 40 and values.outside(t.span(), used):
             when = when.replace(hour=clock[0], minute=clock[1])
             said += f" and {t.group().strip()!r}"
@@ -283,7 +283,7 @@ def _iso_datetime(
     return None
 
 
-def _date(
+def date_value(
     spec: ParamSpec, text: str, used: list[tuple[int, int]] | None = None
 ) -> tuple[Any, str, int, int, str] | None:
     """The first unused date written in ``text`` (with a time near it when the format has one),
@@ -321,8 +321,8 @@ def _date(
         start, end = m.span()
         said = f"{raw!r}"
         if "%H" in fmt:
-            t = next(_clock_matches(text, max(0, start - 40)), None)
-            clock = _clock(t) if t else None
+            t = next(clock_matches(text, max(0, start - 40)), None)
+            clock = clock_of(t) if t else None
             if (
                 t
                 and clock

@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from playground.routing.fill.numbers import _as_number
+from playground.routing.fill.numbers import as_number
 from playground.routing.fill.rules import enabled
 from playground.routing.fill.specs import Fill, ParamSpec
 
@@ -89,7 +89,7 @@ def stated_default(spec: ParamSpec) -> tuple[Any, str] | None:
             elif digits is None:
                 continue
             else:
-                value = _as_number(digits.replace(",", ""), spec.types)
+                value = as_number(digits.replace(",", ""), spec.types)
                 if not isinstance(value, (int, float)):
                     continue
         elif ("string" in spec.types or not spec.types) and (

@@ -10,7 +10,7 @@ from typing import Any
 from anyascii import anyascii
 
 from playground.routing import korean, values
-from playground.routing.fill.spans import _bounded
+from playground.routing.fill.spans import word_bounded
 from playground.routing.fill.specs import ParamSpec
 
 #: What stands between the two values of a change: "pizza to a BURGER", "COOL into HEAT".
@@ -20,7 +20,7 @@ _FROM_RE_BEFORE = re.compile(r"(?i)\bfrom\s+(?:(?:a|an|the|my)\s+)?$")
 _OLD_NAME_RE = re.compile(r"(?i)old|from|source|current|previous|original")
 
 
-def _enum_value(
+def enum_value(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[Any, dict[str, Any]] | None:
     """Rule ``enum``: a listed value written in the question (else by romanisation or by its
@@ -29,7 +29,7 @@ def _enum_value(
         hits = []
         for value in spec.enum:
             v = str(value)
-            rx = re.escape(v) if korean.has_hangul(v) else _bounded(re.escape(v))
+            rx = re.escape(v) if korean.has_hangul(v) else word_bounded(re.escape(v))
             m = re.search(rx, text, re.I)
             if m and values.outside(m.span(), used):
                 hits.append((m.start(), m.end(), value))

@@ -1,4 +1,4 @@
-"""Whether a value found in the question fits a parameter's declared type (:func:`_fits`),
+"""Whether a value found in the question fits a parameter's declared type (:func:`fitted_value`),
 and whether a number parameter takes a fraction rather than a percent (:func:`takes_fraction`)."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def takes_fraction(spec: ParamSpec) -> bool:
     return bool(re.search(r"rate|probab|ratio|proportion|fraction|yield|return|share", doc, re.I))
 
 
-def _fits(spec: ParamSpec, v: Value) -> Any:
+def fitted_value(spec: ParamSpec, v: Value) -> Any:
     """``v`` as a value of ``spec``'s type, or ``None`` when it does not fit (a percentage
     becomes a fraction where :func:`takes_fraction` says so)."""
     types = spec.types or ("string",)

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from playground.routing import command_line, languages, places, values
-from playground.routing.fill.specs import ParamSpec, _plain_string
+from playground.routing.fill.specs import ParamSpec, plain_string
 
 _LAT_NAME_RE = re.compile(r"(?i)^(?:lat|latitude)$|_lat(?:itude)?$|^lat(?:itude)?_")
 _LON_NAME_RE = re.compile(
@@ -17,7 +17,7 @@ _LON_NAME_RE = re.compile(
 _HEMISPHERE_RE = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d+)?)\s*°?\s*([NSEW])\b")
 
 
-def _coordinate(
+def coordinate_value(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[Any, dict[str, Any]] | None:
     """Rule ``coordinate``: for a latitude (longitude) parameter, the first number written with
@@ -50,7 +50,7 @@ def takes_language_code(spec: ParamSpec) -> bool:
     )
 
 
-def _language(
+def language_value(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[Any, dict[str, Any]] | None:
     """Rule ``language``: the code of a language the question names ("in Spanish" ->
@@ -84,14 +84,14 @@ def takes_state_code(spec: ParamSpec) -> bool:
     """True when ``spec`` is a plain string parameter that wants a US state's two-letter code:
     its description says "state abbreviation"/"state code"/"two-letter state", or every
     example it gives is one (``such as 'CA' for California``)."""
-    if not _plain_string(spec) or not (spec.examples or "state" in spec.doc.lower()):
+    if not plain_string(spec) or not (spec.examples or "state" in spec.doc.lower()):
         return False
     if _STATE_CODE_DOC_RE.search(spec.doc):
         return True
     return bool(spec.examples) and all(places.is_state_code(e) for e in spec.examples)
 
 
-def _state_code(
+def state_code_value(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[Any, dict[str, Any]] | None:
     """Rule ``state``: for a parameter that wants a US state's code (:func:`takes_state_code`),
@@ -112,10 +112,10 @@ def _state_code(
 def takes_command_line(spec: ParamSpec) -> bool:
     """True when ``spec`` is a plain string parameter that takes a command line
     (:func:`playground.routing.command_line.takes_command`)."""
-    return _plain_string(spec) and command_line.takes_command(spec.name, spec.doc)
+    return plain_string(spec) and command_line.takes_command(spec.name, spec.doc)
 
 
-def _command(
+def command_value(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[Any, dict[str, Any]] | None:
     """Rule ``command``: for a parameter that takes a command line

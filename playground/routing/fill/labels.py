@@ -1,5 +1,5 @@
 """The words that label a parameter (its name and description words, as stems) and how
-strongly they label a span of the question (:func:`_near`)."""
+strongly they label a span of the question (:func:`near_score`)."""
 
 from __future__ import annotations
 
@@ -59,11 +59,11 @@ _GENERIC_DOC_WORDS = frozenset(
     ]
 )
 #: Name parts that say what kind of value, not what it is about (hotel_name -> hotel).
-_GENERIC_NAME_WORDS = frozenset(["name", "id", "type", "kind", "value", "code", "number", "info"])
+GENERIC_NAME_WORDS = frozenset(["name", "id", "type", "kind", "value", "code", "number", "info"])
 
 
 @functools.lru_cache(maxsize=4096)
-def _label_words(spec: ParamSpec) -> tuple[set[str], set[str]]:
+def label_words(spec: ParamSpec) -> tuple[set[str], set[str]]:
     """``(name words, description words)`` of a parameter, as stems."""
     name = {korean.stem(p) for p in korean.split_identifier(spec.name) if len(p) > 1}
     doc = {
@@ -80,7 +80,7 @@ def _strip_example_text(text: str) -> str:
     return text
 
 
-def _near(
+def near_score(
     tokens: list[korean.Token], start: int, end: int, words: set[str], before: int = 4
 ) -> float:
     """How strongly ``words`` label the span ``[start, end)``: 1/(distance) per matching token
@@ -101,15 +101,15 @@ def _near(
 
 
 #: A parameter named for a count (trait_count, num_results, top_n).
-_COUNTS_RE = re.compile(r"count|(?:^|_)(?:num|n|top)(?:_|$)|^num[A-Z_]", re.I)
+COUNTS_RE = re.compile(r"count|(?:^|_)(?:num|n|top)(?:_|$)|^num[A-Z_]", re.I)
 
 
-def _counted_noun(tokens: list[korean.Token], end: int, words: set[str]) -> bool:
+def is_counted_noun(tokens: list[korean.Token], end: int, words: set[str]) -> bool:
     """True when one of the three words after a number (ending at ``end``) is a plural of
     ``words`` (the parameter's own nouns)."""
     after = [t for t in tokens if t.start >= end][:3]
     return any(
         t.surface.lower().endswith("s")
-        and any(korean.match_quality(t.stem, w)[0] >= 0.7 for w in words - _GENERIC_NAME_WORDS)
+        and any(korean.match_quality(t.stem, w)[0] >= 0.7 for w in words - GENERIC_NAME_WORDS)
         for t in after
     )

@@ -7,14 +7,14 @@ import re
 
 from playground.routing import korean, values
 from playground.routing.fill.dates import is_date_param
-from playground.routing.fill.labels import _label_words, _near
-from playground.routing.fill.loose_state import _Loose
-from playground.routing.fill.specs import ParamSpec, _plain_string
-from playground.routing.fill.word_series import _LIST_GAP_RE, _string_array
-from playground.routing.fill.words import _LOWERCASE_DOC_RE
+from playground.routing.fill.labels import label_words, near_score
+from playground.routing.fill.loose_state import LooseFill
+from playground.routing.fill.specs import ParamSpec, plain_string
+from playground.routing.fill.word_series import LIST_GAP_RE, string_array
+from playground.routing.fill.words import LOWERCASE_DOC_RE
 
 
-def _loose_leftover(st: _Loose) -> None:
+def loose_leftover(st: LooseFill) -> None:
     """A required plain string (or string array) still empty takes the question's leftover
     words (rule ``leftover``: words no tool's vocabulary and no argument took)."""
     open_specs, fill = st.open_specs, st.fill
@@ -23,15 +23,15 @@ def _loose_leftover(st: _Loose) -> None:
         for s in open_specs
         if s.name not in fill.args
         and s.required
-        and (_plain_string(s) or _string_array(s))
+        and (plain_string(s) or string_array(s))
         and not is_date_param(s)
         # examples or a lowercase rule say what its values look like (rules 6-7 decide)
-        and not (s.examples or _LOWERCASE_DOC_RE.search(s.doc))
+        and not (s.examples or LOWERCASE_DOC_RE.search(s.doc))
     ]
     _give_leftover(st, leftover_specs)
 
 
-def _give_leftover(st: _Loose, leftover_specs: list[ParamSpec]) -> None:
+def _give_leftover(st: LooseFill, leftover_specs: list[ParamSpec]) -> None:
     """The leftover runs (:func:`_leftover_runs`) to ``leftover_specs``, the run their words
     label (else the last; several parameters take them in question order)."""
     specs, text, toks, fill, used, found, intent, cands, labels, taken, give = (
@@ -54,7 +54,7 @@ def _give_leftover(st: _Loose, leftover_specs: list[ParamSpec]) -> None:
     held += [(q.start, q.end) for q in found.strings if q.kind == "quoted"]  # a value
     vocab: set[str] = set()
     for s in specs:
-        vocab |= _label_words(s)[0] | _label_words(s)[1]
+        vocab |= label_words(s)[0] | label_words(s)[1]
     runs = _leftover_runs(text, toks, held, intent, vocab)
     for spec in leftover_specs:
         if not runs:
@@ -63,20 +63,20 @@ def _give_leftover(st: _Loose, leftover_specs: list[ParamSpec]) -> None:
         best = max(
             range(len(runs)),
             key=lambda k: (
-                2 * _near(toks, runs[k][0], runs[k][1], name_w)
-                + _near(toks, runs[k][0], runs[k][1], doc_w),
+                2 * near_score(toks, runs[k][0], runs[k][1], name_w)
+                + near_score(toks, runs[k][0], runs[k][1], doc_w),
                 # else the last (an English request names its object last); several
                 # parameters take the runs in question order ("a human and a chimp")
                 k if len(leftover_specs) == 1 else -k,
             ),
         )
         start, end = runs.pop(best)
-        if _string_array(spec):
+        if string_array(spec):
             # an array takes the runs listed with it ("tomatoes and lettuce")
             items = [(start, end)]
-            while best < len(runs) and _LIST_GAP_RE.fullmatch(text[items[-1][1] : runs[best][0]]):
+            while best < len(runs) and LIST_GAP_RE.fullmatch(text[items[-1][1] : runs[best][0]]):
                 items.append(runs.pop(best))
-            while best > 0 and _LIST_GAP_RE.fullmatch(text[runs[best - 1][1] : items[0][0]]):
+            while best > 0 and LIST_GAP_RE.fullmatch(text[runs[best - 1][1] : items[0][0]]):
                 best -= 1
                 items.insert(0, runs.pop(best))
             give(
@@ -100,7 +100,7 @@ def _give_leftover(st: _Loose, leftover_specs: list[ParamSpec]) -> None:
 
 #: Words that join or introduce rather than name (never part of a leftover value), beyond
 #: ``korean.STOPWORDS``, which both readers of this set check first.
-_LEFTOVER_STOP = frozenset(
+LEFTOVER_STOP = frozenset(
     [
         "know",
         "does",
@@ -168,7 +168,7 @@ def _leftover_runs(
             and (tok.start, tok.end) not in intent
             and values.outside((tok.start, tok.end), held)
             and not korean.is_stopword(tok.stem)
-            and w.lower() not in _LEFTOVER_STOP
+            and w.lower() not in LEFTOVER_STOP
             and tok.stem not in korean.QUESTION_WORDS
             and tok.stem not in korean.GENERIC_VERBS
             and not (w.endswith("ed") and not w.endswith("eed") and len(w) > 4)

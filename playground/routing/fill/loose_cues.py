@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 
 from playground.routing import korean, values
-from playground.routing.fill.cue_spans import _COLON_END_RE, _cue_span
-from playground.routing.fill.dates import _clock, _clock_matches, _date, is_date_param
-from playground.routing.fill.labels import _GENERIC_NAME_WORDS
-from playground.routing.fill.loose_state import _Loose
-from playground.routing.fill.specs import ParamSpec, _plain_string
-from playground.routing.fill.units import _NOT_UNITS
+from playground.routing.fill.cue_spans import COLON_END_RE, cue_span
+from playground.routing.fill.dates import clock_matches, clock_of, date_value, is_date_param
+from playground.routing.fill.labels import GENERIC_NAME_WORDS
+from playground.routing.fill.loose_state import LooseFill
+from playground.routing.fill.specs import ParamSpec, plain_string
+from playground.routing.fill.units import NOT_UNITS
 
 _NEGATION_RE = re.compile(
     r"\b(?:not|no|without|don'?t|doesn'?t|never|exclude|excluding)\b|않|없이|말고", re.I
@@ -50,22 +50,22 @@ _FLAG_VERBS = frozenset(
 )
 
 
-def _loose_dates(st: _Loose) -> None:
+def loose_dates(st: LooseFill) -> None:
     """Dates first: "April 25th 2023" is a date for a date parameter, not a name for
     another; a free-form time ("at 12pm" for ``time``) is the clock time as HH:MM."""
     open_specs, text, used, give = st.open_specs, st.text, st.used, st.give
     # dates first: "April 25th 2023" is a date for a date parameter, not a name for another
     for spec in open_specs:
         if ("string" in spec.types or not spec.types) and is_date_param(spec):
-            dated = _date(spec, text, used)
+            dated = date_value(spec, text, used)
             if dated is not None:
                 value, rule, start, end, detail = dated
                 give(spec, value, rule, start, end, detail)
                 used.append((start, end))
-        elif _plain_string(spec) and "time" in korean.split_identifier(spec.name.lower()):
+        elif plain_string(spec) and "time" in korean.split_identifier(spec.name.lower()):
             # a free-form time ("at 12pm" for time): the clock time as HH:MM
-            for t in _clock_matches(text):
-                clock = _clock(t)
+            for t in clock_matches(text):
+                clock = clock_of(t)
                 if clock is not None and values.outside(t.span(), used):
                     said = f"{t.group().strip()!r} as a clock time (HH:MM)"
                     give(spec, f"{clock[0]:02d}:{clock[1]:02d}", "date", *t.span(), said)
@@ -73,7 +73,7 @@ def _loose_dates(st: _Loose) -> None:
                     break
 
 
-def _loose_colon_cues(st: _Loose) -> None:
+def loose_colon_cues(st: LooseFill) -> None:
     """ "the answer to the question:\n\nLogistic regression is ...": text a colon introduces
     after the parameter's own word is its value, before any name inside it is paired."""
     open_specs, text, toks, fill, used, labels, give = (
@@ -88,12 +88,12 @@ def _loose_colon_cues(st: _Loose) -> None:
     # "the answer to the question:\n\nLogistic regression is ...": text a colon introduces
     # after the parameter's own word is its value, before any name inside it is paired
     for spec in open_specs:
-        if spec.name in fill.args or not _plain_string(spec):
+        if spec.name in fill.args or not plain_string(spec):
             continue
-        cue = _cue_span(spec, text, toks, labels[spec.name][0])
+        cue = cue_span(spec, text, toks, labels[spec.name][0])
         if (
             cue is not None
-            and _COLON_END_RE.search(text[: cue[0]])
+            and COLON_END_RE.search(text[: cue[0]])
             and values.outside(cue[:2], used)
         ):
             give(
@@ -107,7 +107,7 @@ def _loose_colon_cues(st: _Loose) -> None:
             used.append(cue[:2])
 
 
-def _loose_modifiers(st: _Loose) -> None:
+def loose_modifiers(st: LooseFill) -> None:
     """Required words still empty: the word that modifies its noun ("a single room")."""
     open_specs, text, toks, fill, used, give = (
         st.open_specs,
@@ -118,7 +118,7 @@ def _loose_modifiers(st: _Loose) -> None:
         st.give,
     )
     for spec in open_specs:  # required words still empty: the word that modifies its noun
-        if spec.name not in fill.args and spec.required and _plain_string(spec):
+        if spec.name not in fill.args and spec.required and plain_string(spec):
             modifier = _modifier_of(spec, text, toks, used)
             if modifier is not None:
                 start, end, head = modifier
@@ -132,7 +132,7 @@ def _loose_modifiers(st: _Loose) -> None:
                 )
 
 
-def _loose_boolean(st: _Loose, spec: ParamSpec) -> None:
+def loose_boolean(st: LooseFill, spec: ParamSpec) -> None:
     """A boolean is true when every word of its name but a leading flag verb is in the
     question (include_forecast needs "forecast"), false after a negation."""
     text, toks, give = st.text, st.toks, st.give
@@ -166,7 +166,7 @@ def _loose_boolean(st: _Loose, spec: ParamSpec) -> None:
             break
 
 
-def _loose_cue(st: _Loose, spec: ParamSpec) -> None:
+def loose_cue(st: LooseFill, spec: ParamSpec) -> None:
     """A string with no candidate takes the span after its own name word (``the function
     3x^2 + 2x - 1`` -> ``3x^2 + 2x - 1``, rule ``cue``)."""
     text, toks, cands, labels, taken, give = (
@@ -179,7 +179,7 @@ def _loose_cue(st: _Loose, spec: ParamSpec) -> None:
     )
     if not ("string" in spec.types or not spec.types):
         return
-    cue = _cue_span(spec, text, toks, labels[spec.name][0])
+    cue = cue_span(spec, text, toks, labels[spec.name][0])
     if cue is not None and values.outside(
         cue[:2], [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
     ):
@@ -196,7 +196,7 @@ def _modifier_of(
     heads = {
         korean.stem(p.lower())
         for p in korean.split_identifier(spec.name)
-        if len(p) > 2 and p.lower() not in _GENERIC_NAME_WORDS and korean.is_content(p.lower())
+        if len(p) > 2 and p.lower() not in GENERIC_NAME_WORDS and korean.is_content(p.lower())
     }
     for tok in tokens:
         if tok.stem.lower() not in heads or korean.has_hangul(tok.surface):
@@ -205,7 +205,7 @@ def _modifier_of(
         if not m or not values.outside(m.span(1), used):
             continue
         word = m.group(1)
-        if korean.is_stopword(word) or korean.stem(word) in heads or word in _NOT_UNITS:
+        if korean.is_stopword(word) or korean.stem(word) in heads or word in NOT_UNITS:
             continue
         return m.start(1), m.end(1), tok.surface
     return None

@@ -4,21 +4,21 @@
 from __future__ import annotations
 
 from playground.routing import values
-from playground.routing.fill.fits import _fits
-from playground.routing.fill.labels import _label_words, _near
-from playground.routing.fill.loose_state import _Loose
-from playground.routing.fill.ordinals import _numbered
-from playground.routing.fill.specs import ParamSpec, _plain_string
+from playground.routing.fill.fits import fitted_value
+from playground.routing.fill.labels import label_words, near_score
+from playground.routing.fill.loose_state import LooseFill
+from playground.routing.fill.ordinals import numbered_groups
+from playground.routing.fill.specs import ParamSpec, plain_string
 from playground.routing.fill.word_series import (
-    _item_spec,
-    _quoted_series,
-    _string_array,
-    _value_runs,
+    item_spec,
+    quoted_series,
+    string_array,
+    value_runs_of,
     word_series,
 )
 
 
-def _loose_word_lists(st: _Loose) -> None:
+def loose_word_lists(st: LooseFill) -> None:
     """A word list ("Microsoft and Google") for a string array whose words label it, or for
     a required one."""
     open_specs, text, toks, fill, used, found, intent, give = (
@@ -34,11 +34,11 @@ def _loose_word_lists(st: _Loose) -> None:
     # a word list ("Microsoft and Google") for a string array whose words label it, or for a
     # required one
     for spec in open_specs:
-        if spec.name in fill.args or not _string_array(spec) or spec.item_enum:
+        if spec.name in fill.args or not string_array(spec) or spec.item_enum:
             continue
-        name_w, doc_w = _label_words(spec)
+        name_w, doc_w = label_words(spec)
         chosen: tuple[float, list[tuple[int, int]], list[str]] | None = None
-        for spans in word_series(text, used + list(intent)) + _quoted_series(text, found):
+        for spans in word_series(text, used + list(intent)) + quoted_series(text, found):
             start, end = spans[0][0], spans[-1][1]
             listed = [text[a:b] for a, b in spans]
             if not values.outside((start, end), used) or any(
@@ -47,7 +47,7 @@ def _loose_word_lists(st: _Loose) -> None:
                 for a, b in spans
             ):
                 continue  # "San Francisco, California and ...": an item cuts through a name
-            near = 2 * _near(toks, start, end, name_w) + _near(toks, start, end, doc_w)
+            near = 2 * near_score(toks, start, end, name_w) + near_score(toks, start, end, doc_w)
             if chosen is None or near > chosen[0]:
                 chosen = (near, spans, listed)
         if chosen is not None and (chosen[0] > 0 or spec.required):
@@ -65,7 +65,7 @@ def _loose_word_lists(st: _Loose) -> None:
             used.extend(spans)  # the items ("five 'burgers' and six ...": six stays a value)
 
 
-def _loose_numbered(st: _Loose) -> None:
+def loose_numbered(st: LooseFill) -> None:
     """Numbered arrays (coord1, coord2) take as many written lists, numbered strings (color1,
     color2) a word list of as many items, in order."""
     open_specs, text, toks, fill, used, intent, cands, labels, give = (
@@ -80,12 +80,12 @@ def _loose_numbered(st: _Loose) -> None:
         st.give,
     )
     # numbered arrays (coord1, coord2) take as many written lists, in order
-    for members in _numbered(open_specs).values():
+    for members in numbered_groups(open_specs).values():
         written = [v for v in cands if v.kind == "list" and values.outside((v.start, v.end), used)]
         if (
             len(members) == len(written)
             and all("array" in s.types and s.name not in fill.args for s in members)
-            and all(_fits(s, v) is not None for s, v in zip(members, written, strict=True))
+            and all(fitted_value(s, v) is not None for s, v in zip(members, written, strict=True))
         ):
             for spec, v in zip(members, written, strict=True):
                 give(
@@ -98,9 +98,9 @@ def _loose_numbered(st: _Loose) -> None:
                 )
                 used.append((v.start, v.end))
     # numbered strings (color1, color2) take a word list of as many items, in order
-    for members in _numbered(open_specs).values():
+    for members in numbered_groups(open_specs).values():
         if len(members) < 2 or not all(
-            _plain_string(s) and s.name not in fill.args for s in members
+            plain_string(s) and s.name not in fill.args for s in members
         ):
             continue
         lists = [
@@ -112,7 +112,7 @@ def _loose_numbered(st: _Loose) -> None:
             sp = max(
                 lists,
                 key=lambda x: sum(
-                    _near(toks, x[0][0], x[-1][1], labels[s.name][0] | labels[s.name][1])
+                    near_score(toks, x[0][0], x[-1][1], labels[s.name][0] | labels[s.name][1])
                     for s in members
                 ),
             )
@@ -121,7 +121,7 @@ def _loose_numbered(st: _Loose) -> None:
                 used.append((a, b))
 
 
-def _loose_array(st: _Loose, spec: ParamSpec) -> bool:
+def loose_array(st: LooseFill, spec: ParamSpec) -> bool:
     """An array takes the remaining values of its item type (``18 and 12`` -> ``[18, 12]``);
     with several runs and several arrays, the run its words label. True when it took some."""
     open_specs, text, toks, fill, cands, labels, taken, give = (
@@ -139,9 +139,9 @@ def _loose_array(st: _Loose, spec: ParamSpec) -> bool:
     free = [
         (ci, v)
         for ci, v in enumerate(cands)
-        if ci not in taken and _fits(_item_spec(spec), v) is not None
+        if ci not in taken and fitted_value(item_spec(spec), v) is not None
     ]
-    value_runs = _value_runs(text, sorted(free, key=lambda p: p[1].start))
+    value_runs = value_runs_of(text, sorted(free, key=lambda p: p[1].start))
     arrays = [o for o in open_specs if "array" in o.types and o.name not in fill.args]
     how = "values of the item type"
     if len(value_runs) > 1 and len(arrays) > 1:
@@ -153,8 +153,8 @@ def _loose_array(st: _Loose, spec: ParamSpec) -> bool:
             key=lambda r: (
                 # only the words before a run label it (the next run's label
                 # follows this one)
-                2 * _near(toks, r[0][1].start, len(text) + 1, name_w, before=6)
-                + _near(toks, r[0][1].start, len(text) + 1, doc_w, before=6),
+                2 * near_score(toks, r[0][1].start, len(text) + 1, name_w, before=6)
+                + near_score(toks, r[0][1].start, len(text) + 1, doc_w, before=6),
                 -r[0][1].start,
             ),
         )
@@ -162,7 +162,7 @@ def _loose_array(st: _Loose, spec: ParamSpec) -> bool:
     if len(free) >= 2 or (free and spec.required):
         for ci, _ in free:
             taken.add(ci)
-        items = [_fits(_item_spec(spec), v) for _, v in free]
+        items = [fitted_value(item_spec(spec), v) for _, v in free]
         give(
             spec,
             items,

@@ -7,12 +7,12 @@ from __future__ import annotations
 import re
 
 from playground.routing import values
-from playground.routing.fill.fits import _fits
-from playground.routing.fill.loose_state import _Loose
-from playground.routing.fill.specs import _plain_string
+from playground.routing.fill.fits import fitted_value
+from playground.routing.fill.loose_state import LooseFill
+from playground.routing.fill.specs import plain_string
 
 
-def _loose_positions(st: _Loose) -> None:
+def fill_by_position(st: LooseFill) -> None:
     """Required values still empty: the remaining fitting ones in schema order."""
     open_specs, text, fill, cands, taken, give = (
         st.open_specs,
@@ -28,7 +28,7 @@ def _loose_positions(st: _Loose) -> None:
         for ci, v in enumerate(cands):
             if ci in taken:
                 continue
-            value = _fits(spec, v)
+            value = fitted_value(spec, v)
             if value is None or (v.kind == "number" and v.unit in ("번째",)):
                 continue
             if (
@@ -52,7 +52,7 @@ def _loose_positions(st: _Loose) -> None:
             break
 
 
-def _loose_spare_name(st: _Loose) -> None:
+def loose_spare_name(st: LooseFill) -> None:
     """The one name nobody took goes to the one optional parameter that takes names ("a
     film with Duane Whitaker" for cast: "Names of leading actors")."""
     open_specs, fill, used, cands, taken, give = (
@@ -78,7 +78,7 @@ def _loose_spare_name(st: _Loose) -> None:
         for s in open_specs
         if s.name not in fill.args
         and not s.required
-        and _plain_string(s)
+        and plain_string(s)
         and re.search(r"\bnames?\b", s.doc, re.I)
     ]
     if len(spare) == 1 and len(takers) == 1:
@@ -86,13 +86,13 @@ def _loose_spare_name(st: _Loose) -> None:
         give(takers[0], str(v.value), "position", v.start, v.end, "the one name left, for names")
 
 
-def _loose_required_first(st: _Loose) -> None:
+def loose_required_first(st: LooseFill) -> None:
     """A required parameter comes first: a name an optional one took by a weak label moves
     to a required string still empty ("the footballer Lionel Messi" for celebrity_name, not for
     the optional sports)."""
     open_specs, fill = st.open_specs, st.fill
     for spec in open_specs:
-        if spec.name in fill.args or not spec.required or not _plain_string(spec):
+        if spec.name in fill.args or not spec.required or not plain_string(spec):
             continue
         donor = next(
             (
@@ -102,7 +102,7 @@ def _loose_required_first(st: _Loose) -> None:
                 and o.name in fill.args
                 and fill.evidence[o.name]["rule"] in ("string", "position")
                 and isinstance(fill.args[o.name], str)
-                and _plain_string(o)
+                and plain_string(o)
             ),
             None,
         )

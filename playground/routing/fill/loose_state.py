@@ -1,6 +1,6 @@
 """The state of the ``loose`` phase: the values one question writes
 (:class:`QuestionValues`, shared by the tools), the value candidates of one tool and the state
-its loose rules share (:class:`_Loose`, which gives values through switched-on rules)."""
+its loose rules share (:class:`LooseFill`, which gives values through switched-on rules)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 
 from playground.routing import korean, values
 from playground.routing.fill.dates import is_date_param
-from playground.routing.fill.labels import _COUNTS_RE, _counted_noun, _label_words
-from playground.routing.fill.place_parts import _HOUSE_NUMBER_RE, _STREET_FORMAT_RE
+from playground.routing.fill.labels import COUNTS_RE, is_counted_noun, label_words
+from playground.routing.fill.place_parts import HOUSE_NUMBER_RE, STREET_FORMAT_RE
 from playground.routing.fill.rules import enabled
 from playground.routing.fill.specs import Fill, ParamSpec
 from playground.routing.values import Value
@@ -58,7 +58,7 @@ class QuestionValues:
 
 
 @dataclass
-class _Loose:
+class LooseFill:
     """The state :func:`fill_loose`'s phases share: the tool's ``specs`` and the ``open_specs``
     left to fill, the normalised question ``text`` and its tokens ``toks``, the ``fill`` being
     built, the ``used`` spans, the question's ``found`` values, the ``intent`` spans, the value
@@ -96,7 +96,7 @@ class _Loose:
         self.cands = [v for v in self.cands if values.outside((v.start, v.end), self.used)]
 
 
-def _open_specs(specs: list[ParamSpec], fill: Fill) -> list[ParamSpec]:
+def open_specs_of(specs: list[ParamSpec], fill: Fill) -> list[ParamSpec]:
     """The parameters the loose rules fill: not filled yet, not free text, and not structured
     (enum, pattern, example shapes, prefix) unless a date written in words may fit."""
     return [
@@ -124,7 +124,7 @@ def _number_values(
     wanted = sum(1 for s in open_specs if s.required and {"integer", "number"} & set(s.types))
     if not digits or len(digits) < wanted:
         return nums
-    counted = Counter(w for s in open_specs for w in _label_words(s)[0])
+    counted = Counter(w for s in open_specs for w in label_words(s)[0])
     named = {w for w, n in counted.items() if n == 1}
     return [
         v
@@ -132,8 +132,8 @@ def _number_values(
         if v in digits
         or (v.unit and korean.stem(v.unit.split("/")[0].lower()) in named)
         or any(
-            _COUNTS_RE.search(s.name)
-            and _counted_noun(toks, v.end, _label_words(s)[0] | _label_words(s)[1])
+            COUNTS_RE.search(s.name)
+            and is_counted_noun(toks, v.end, label_words(s)[0] | label_words(s)[1])
             for s in open_specs
         )
     ]
@@ -159,7 +159,7 @@ def _counts_subject(v: Value, text: str, subject: set[str]) -> bool:
     return noun is not None and korean.stem(noun.group(1).lower()) in subject
 
 
-def _candidates(
+def candidate_values(
     specs: list[ParamSpec],
     open_specs: list[ParamSpec],
     text: str,
@@ -174,15 +174,15 @@ def _candidates(
     Addison Street, Berkeley")."""
     nums = _number_values(open_specs, toks, list(found.numbers))
     intent_starts = {a: b for a, b in intent}
-    doc_count = Counter(w for s in specs for w in set(_label_words(s)[1]))
-    named_words = {w for s in specs for w in _label_words(s)[0]}
+    doc_count = Counter(w for s in specs for w in set(label_words(s)[1]))
+    named_words = {w for s in specs for w in label_words(s)[0]}
     subject = {w for w, c in doc_count.items() if c >= 2} - named_words
-    street = any(_STREET_FORMAT_RE.search(sp.doc) for sp in open_specs)
+    street = any(STREET_FORMAT_RE.search(sp.doc) for sp in open_specs)
     return [
         v
         for v in nums + list(found.strings) + list(found.lists)
         if values.outside((v.start, v.end), used)
         and not (v.kind == "name" and intent and _stated(v, toks, intent_starts))
         and not _counts_subject(v, text, subject)
-        and not (street and v.kind == "number" and _HOUSE_NUMBER_RE.match(text, v.end))
+        and not (street and v.kind == "number" and HOUSE_NUMBER_RE.match(text, v.end))
     ]

@@ -1,5 +1,5 @@
 """Numbers for numeric parameters: a written number as the declared type
-(:func:`_as_number`) and the ``integer`` rule (a count with its counter, "3개", "10 items", or
+(:func:`as_number`) and the ``integer`` rule (a count with its counter, "3개", "10 items", or
 a number standing alone, within ``minimum``/``maximum``)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ _COUNTED_RE = re.compile(
 _BARE_INT_RE = re.compile(r"(?<![\w.])(\d+)(?![\w.])")
 
 
-def _as_number(text: str, types: tuple[str, ...]) -> Any:
+def as_number(text: str, types: tuple[str, ...]) -> Any:
     """``text`` as an int (or a float when the schema allows numbers), else unchanged."""
     try:
         return int(text)
@@ -30,7 +30,7 @@ def _as_number(text: str, types: tuple[str, ...]) -> Any:
     return text
 
 
-def _integer(
+def integer_value(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[Any, dict[str, Any]] | None:
     for rx in (_COUNTED_RE,):  # bare numbers are given by label in fill_loose

@@ -15,7 +15,7 @@ _ORDINALS = {
 _NUMBERED_RE = re.compile(r"^(.*?)[_-]?(\d|one|two|three|four|first|second|third|fourth|[abcd])$")
 
 
-def _numbered(specs: list[ParamSpec]) -> dict[str, list[ParamSpec]]:
+def numbered_groups(specs: list[ParamSpec]) -> dict[str, list[ParamSpec]]:
     """Parameters whose names differ by a number, ordinal or letter (``color1``/``color2``,
     ``option_one``/``option_two``), by their shared stem, each group in number order."""
     groups: dict[str, list[tuple[int, ParamSpec]]] = {}
@@ -38,7 +38,7 @@ def number_order(specs: list[ParamSpec], fill: Fill) -> None:
     as ``name=value`` keep their parameter. Changes ``fill`` in place."""
     if not enabled("number_order"):
         return
-    for members in _numbered(specs).values():
+    for members in numbered_groups(specs).values():
         names = [s.name for s in members]
         if len(names) < 2 or any(
             n not in fill.evidence

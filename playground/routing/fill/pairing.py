@@ -8,14 +8,19 @@ import re
 from typing import Any
 
 from playground.routing import korean, places
-from playground.routing.fill.dates import _MONTH, is_date_param
-from playground.routing.fill.fits import _fits
-from playground.routing.fill.labels import _COUNTS_RE, _GENERIC_NAME_WORDS, _counted_noun, _near
-from playground.routing.fill.loose_state import _Loose
-from playground.routing.fill.place_parts import _NEXT_PART_RE, _PLACE_CUE_RE, _PLACE_DOC_RE
-from playground.routing.fill.roles import _role, _role_cue
-from playground.routing.fill.specs import ParamSpec, _bare
-from playground.routing.fill.units import _TIME_PARAM_RE, _TIME_UNITS, _per_unit
+from playground.routing.fill.dates import MONTH, is_date_param
+from playground.routing.fill.fits import fitted_value
+from playground.routing.fill.labels import (
+    COUNTS_RE,
+    GENERIC_NAME_WORDS,
+    is_counted_noun,
+    near_score,
+)
+from playground.routing.fill.loose_state import LooseFill
+from playground.routing.fill.place_parts import NEXT_PART_RE, PLACE_CUE_RE, PLACE_DOC_RE
+from playground.routing.fill.roles import role_cue_at, role_of
+from playground.routing.fill.specs import ParamSpec, bare
+from playground.routing.fill.units import TIME_PARAM_RE, TIME_UNITS, per_unit
 from playground.routing.fill.weights import PAIRING as W
 from playground.routing.values import Value
 
@@ -27,17 +32,17 @@ def _unit_score(spec: ParamSpec, v: Value, labels: tuple[set[str], set[str]]) ->
         return 0.0, ""
     name_w, doc_w = labels
     unit = korean.stem(v.unit.split("/")[0])
-    if any(korean.match_quality(unit, w)[0] >= 0.7 for w in name_w | doc_w) and not _per_unit(
+    if any(korean.match_quality(unit, w)[0] >= 0.7 for w in name_w | doc_w) and not per_unit(
         v.unit, spec.name + " " + spec.doc
     ):
         return W.unit, f"unit {v.unit!r} is in its description"
-    if unit.lower() in _TIME_UNITS and _TIME_PARAM_RE.search(spec.name + " " + spec.doc):
-        score = W.time_in_name if _TIME_PARAM_RE.search(spec.name) else W.time_in_doc
+    if unit.lower() in TIME_UNITS and TIME_PARAM_RE.search(spec.name + " " + spec.doc):
+        score = W.time_in_name if TIME_PARAM_RE.search(spec.name) else W.time_in_doc
         return score, f"a time in {v.unit!r} where the parameter takes a time"
     return 0.0, ""
 
 
-def _label_score(st: _Loose, spec: ParamSpec, v: Value, role: str) -> list[tuple[float, str]]:
+def _label_score(st: LooseFill, spec: ParamSpec, v: Value, role: str) -> list[tuple[float, str]]:
     """Evidence from the words around ``v``: a number counting the parameter's noun ("three
     personality traits" for trait_count), its words next to it, its own word inside a name,
     and a from/to cue opening its end of a range (``role``)."""
@@ -47,26 +52,28 @@ def _label_score(st: _Loose, spec: ParamSpec, v: Value, role: str) -> list[tuple
     if (
         v.kind == "number"
         and "integer" in spec.types
-        and _COUNTS_RE.search(spec.name)
-        and _counted_noun(toks, v.end, name_w | doc_w)
+        and COUNTS_RE.search(spec.name)
+        and is_counted_noun(toks, v.end, name_w | doc_w)
     ):
         out.append((W.counted_noun, "it counts the parameter's noun"))
-    near = W.name_word * _near(toks, v.start, v.end, name_w) + _near(toks, v.start, v.end, doc_w)
+    near = W.name_word * near_score(toks, v.start, v.end, name_w) + near_score(
+        toks, v.start, v.end, doc_w
+    )
     if near:
         out.append((near, "next to its words"))
     if v.kind in ("name", "quoted") and any(
-        korean.stem(t.surface) in name_w - _GENERIC_NAME_WORDS
+        korean.stem(t.surface) in name_w - GENERIC_NAME_WORDS
         for t in toks
         if v.start <= t.start and t.end <= v.end
     ):
         out.append((W.own_word_in_name, "its own word is part of the name"))
-    if role and _role_cue(text, v.start) == role:
+    if role and role_cue_at(text, v.start) == role:
         why = f"after a word that opens its {role} ('from'/'to', 'between ... and')"
         out.append((W.role_cue, why))
     return out
 
 
-def _name_score(st: _Loose, spec: ParamSpec, v: Value) -> list[tuple[float, str]]:
+def _name_score(st: LooseFill, spec: ParamSpec, v: Value) -> list[tuple[float, str]]:
     """Evidence for a name: after in/at/near where the parameter wants a place, a known city
     for a parameter named city ("of Seattle, that city where Mr. Gates works"; GeoNames), or
     written in its examples' 'X, Y' shape ("in Chennai, Tamil Nadu" for 'City, State')."""
@@ -75,9 +82,9 @@ def _name_score(st: _Loose, spec: ParamSpec, v: Value) -> list[tuple[float, str]
     text, out = st.text, []
     about = spec.name + " " + spec.doc
     if (
-        _PLACE_DOC_RE.search(about)
+        PLACE_DOC_RE.search(about)
         and not re.search(r"e-?mail|메일", about, re.I)
-        and _PLACE_CUE_RE.search(text[max(0, v.start - 12) : v.start])
+        and PLACE_CUE_RE.search(text[max(0, v.start - 12) : v.start])
     ):
         out.append((W.place_cue, "a name after in/at/near where the parameter wants a place"))
     if (
@@ -86,7 +93,7 @@ def _name_score(st: _Loose, spec: ParamSpec, v: Value) -> list[tuple[float, str]
     ):
         out.append((W.known_city, f"a city in {places.SOURCE}"))
     if spec.joined > 0 and (
-        v.text.count(",") == spec.joined or ("," not in v.text and _NEXT_PART_RE.match(text, v.end))
+        v.text.count(",") == spec.joined or ("," not in v.text and NEXT_PART_RE.match(text, v.end))
     ):
         out.append((W.joined_shape, "written in its examples' 'X, Y' shape"))
     return out
@@ -111,7 +118,7 @@ def _kind_score(spec: ParamSpec, v: Value) -> tuple[float, str]:
     )
 
 
-def _pair_score(st: _Loose, spec: ParamSpec, v: Value, role: str) -> tuple[float, list[str]]:
+def _pair_score(st: LooseFill, spec: ParamSpec, v: Value, role: str) -> tuple[float, list[str]]:
     """How strongly the question pairs value ``v`` with ``spec`` (:data:`W`), and why."""
     hit = st.found.assigned.get(spec.name.lower())
     parts: list[tuple[float, str]] = []
@@ -129,20 +136,20 @@ def _pairable(spec: ParamSpec, v: Value) -> Any:
     """``v`` as a value of ``spec`` when it may be paired with it, else None: not the
     parameter's own name quoted ("based on a 'question'"), no place name for a date ("to
     Paris" is no return_time; "April 2022" may be a date)."""
-    value = _fits(spec, v)
-    if value is None or (v.kind == "quoted" and _bare(str(v.value)) == _bare(spec.name)):
+    value = fitted_value(spec, v)
+    if value is None or (v.kind == "quoted" and bare(str(v.value)) == bare(spec.name)):
         return None
-    if v.kind == "name" and is_date_param(spec) and not re.search(rf"\d|\b{_MONTH}", str(v.value)):
+    if v.kind == "name" and is_date_param(spec) and not re.search(rf"\d|\b{MONTH}", str(v.value)):
         return None
     return value
 
 
-def _loose_pairs(st: _Loose) -> list[tuple[float, int, int, Any, str]]:
+def loose_pairs(st: LooseFill) -> list[tuple[float, int, int, Any, str]]:
     """Every (parameter, value) pairing with evidence, as ``(-score, spec index, candidate
     index, value, why)``. Start/end roles count only where the tool has both ends (from_year +
     to_year), not for a lone to_address; an optional value needs a label, not a mere
     neighbour (seed 002: a model leaves optional arguments empty unless the user gives them)."""
-    roles = {sp.name: _role(sp) for sp in st.specs}
+    roles = {sp.name: role_of(sp) for sp in st.specs}
     if not {"start", "end"} <= set(roles.values()):
         roles = {}
     pairs = []
@@ -159,7 +166,7 @@ def _loose_pairs(st: _Loose) -> list[tuple[float, int, int, Any, str]]:
     return pairs
 
 
-def _loose_take_pairs(st: _Loose, pairs: list[tuple[float, int, int, Any, str]]) -> None:
+def loose_take_pairs(st: LooseFill, pairs: list[tuple[float, int, int, Any, str]]) -> None:
     """The pairs best first, each parameter and each value once; a name opened by the
     parameter's own words drops them ("UUID SUPERFANCY" for project)."""
     open_specs, fill, cands, labels, taken, give = (

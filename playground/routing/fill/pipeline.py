@@ -68,44 +68,49 @@ from typing import Any
 
 from playground.routing import korean, values
 from playground.routing.fill import identifiers, joined, source_target
-from playground.routing.fill.codes import _YEARISH_RE, _coded, _year_text
-from playground.routing.fill.fits import _fits, takes_fraction
+from playground.routing.fill.codes import YEARISH_RE, coded_value, year_text
+from playground.routing.fill.fits import fitted_value, takes_fraction
 from playground.routing.fill.formats import drop_nonconforming
 from playground.routing.fill.kinds import (
-    _command,
-    _coordinate,
-    _language,
-    _state_code,
+    command_value,
+    coordinate_value,
+    language_value,
+    state_code_value,
     takes_command_line,
     takes_language_code,
     takes_state_code,
 )
-from playground.routing.fill.labels import _label_words
-from playground.routing.fill.leftover import _loose_leftover
+from playground.routing.fill.labels import label_words
+from playground.routing.fill.leftover import loose_leftover
 from playground.routing.fill.loose_cues import (
-    _loose_boolean,
-    _loose_colon_cues,
-    _loose_cue,
-    _loose_dates,
-    _loose_modifiers,
+    loose_boolean,
+    loose_colon_cues,
+    loose_cue,
+    loose_dates,
+    loose_modifiers,
 )
-from playground.routing.fill.loose_lists import _loose_array, _loose_numbered, _loose_word_lists
+from playground.routing.fill.loose_lists import loose_array, loose_numbered, loose_word_lists
 from playground.routing.fill.loose_positions import (
-    _loose_positions,
-    _loose_required_first,
-    _loose_spare_name,
+    fill_by_position,
+    loose_required_first,
+    loose_spare_name,
 )
-from playground.routing.fill.loose_state import QuestionValues, _candidates, _Loose, _open_specs
-from playground.routing.fill.numbers import _as_number, _integer
+from playground.routing.fill.loose_state import (
+    LooseFill,
+    QuestionValues,
+    candidate_values,
+    open_specs_of,
+)
+from playground.routing.fill.numbers import as_number, integer_value
 from playground.routing.fill.ordinals import number_order
-from playground.routing.fill.pairing import _loose_pairs, _loose_take_pairs
-from playground.routing.fill.place_parts import _place_shape, _split_place
+from playground.routing.fill.pairing import loose_pairs, loose_take_pairs
+from playground.routing.fill.place_parts import place_shape, split_place
 from playground.routing.fill.rules import enabled
-from playground.routing.fill.shapes import _enum_items, _structural
-from playground.routing.fill.specs import Fill, ParamSpec, _plain_string
-from playground.routing.fill.units import _UNIT_NAME_RE, _listed_or_unit
-from playground.routing.fill.word_series import _respectively
-from playground.routing.fill.words import _LOWERCASE_DOC_RE, _word
+from playground.routing.fill.shapes import enum_items, structural
+from playground.routing.fill.specs import Fill, ParamSpec, plain_string
+from playground.routing.fill.units import UNIT_NAME_RE, listed_or_unit
+from playground.routing.fill.word_series import respectively_pairs
+from playground.routing.fill.words import LOWERCASE_DOC_RE, word_value
 
 #: A format of labelled parts: "in the format 'track:SongName artist:ArtistName'".
 _TEMPLATE_RE = re.compile(
@@ -163,19 +168,22 @@ def _takes_string(spec: ParamSpec) -> bool:
 
 
 def _takes_word(spec: ParamSpec) -> bool:
-    return _plain_string(spec) and bool(spec.examples or _LOWERCASE_DOC_RE.search(spec.doc))
+    return plain_string(spec) and bool(spec.examples or LOWERCASE_DOC_RE.search(spec.doc))
 
 
 #: The structured rules in the order they are tried for one parameter (the first value wins):
 #: ``(serves, find)`` -- ``serves(spec)`` says whether the rule reads this parameter's shape,
 #: ``find(spec, text, consumed, tokens)`` returns ``(value, evidence)`` or None.
 _STRUCTURED: tuple[tuple[Callable[[ParamSpec], bool], _Finder], ...] = (
-    (takes_command_line, lambda s, t, u, k: _command(s, t, u)),
+    (takes_command_line, lambda s, t, u, k: command_value(s, t, u)),
     (_takes_string, lambda s, t, u, k: _template(s, t, u)),
-    (lambda s: bool({"number", "integer"} & set(s.types)), lambda s, t, u, k: _coordinate(s, t, u)),
-    (takes_language_code, lambda s, t, u, k: _language(s, t, u)),
-    (takes_state_code, lambda s, t, u, k: _state_code(s, t, u)),
-    (lambda s: True, lambda s, t, u, k: _structural(s, t, u)),
+    (
+        lambda s: bool({"number", "integer"} & set(s.types)),
+        lambda s, t, u, k: coordinate_value(s, t, u),
+    ),
+    (takes_language_code, lambda s, t, u, k: language_value(s, t, u)),
+    (takes_state_code, lambda s, t, u, k: state_code_value(s, t, u)),
+    (lambda s: True, lambda s, t, u, k: structural(s, t, u)),
     (
         lambda s: joined.takes_joined(s.doc, s.types) and not s.enum,
         lambda s, t, u, k: joined.find(s.doc, s.examples, t, u),
@@ -184,24 +192,24 @@ _STRUCTURED: tuple[tuple[Callable[[ParamSpec], bool], _Finder], ...] = (
         lambda s: _takes_string(s) and bool(s.examples),
         lambda s, t, u, k: identifiers.find(s.examples, t, u),
     ),
-    (_takes_word, lambda s, t, u, k: _word(s, t, u, k())),
+    (_takes_word, lambda s, t, u, k: word_value(s, t, u, k())),
     (
-        lambda s: _plain_string(s) and bool(s.listed or _UNIT_NAME_RE.search(s.name)),
-        lambda s, t, u, k: _listed_or_unit(s, t, u),
+        lambda s: plain_string(s) and bool(s.listed or UNIT_NAME_RE.search(s.name)),
+        lambda s, t, u, k: listed_or_unit(s, t, u),
     ),
     (
         lambda s: bool({"integer", "string"} & set(s.types or ("string",))),
-        lambda s, t, u, k: _coded(s, t, u, k()),
+        lambda s, t, u, k: coded_value(s, t, u, k()),
     ),
     (
-        lambda s: _plain_string(s) and bool(_YEARISH_RE.search(s.name)),
-        lambda s, t, u, k: _year_text(t, u),
+        lambda s: plain_string(s) and bool(YEARISH_RE.search(s.name)),
+        lambda s, t, u, k: year_text(t, u),
     ),
     (
         lambda s: bool({"integer", "number"} & set(s.types)) and not s.enum,
-        lambda s, t, u, k: _integer(s, t, u),
+        lambda s, t, u, k: integer_value(s, t, u),
     ),
-    (lambda s: "array" in s.types and bool(s.item_enum), lambda s, t, u, k: _enum_items(s, t, u)),
+    (lambda s: "array" in s.types and bool(s.item_enum), lambda s, t, u, k: enum_items(s, t, u)),
 )
 
 
@@ -227,7 +235,7 @@ def _as_declared_number(
     the parameter takes a fraction (:func:`takes_fraction`)."""
     if not (isinstance(value, str) and {"integer", "number"} & set(spec.types)):
         return value, ev
-    value = _as_number(value, spec.types)
+    value = as_number(value, spec.types)
     end = ev["span"][1]
     if (
         isinstance(value, (int, float))
@@ -266,7 +274,7 @@ def fill_structured(
     return fill
 
 
-def _loose_objects(st: _Loose) -> None:
+def _loose_objects(st: LooseFill) -> None:
     """An object whose fields the question names (issue 12): its sub-parameters filled on
     their own."""
     open_specs, text, toks, fill, found, intent, give = (
@@ -328,41 +336,41 @@ def fill_loose(
     labelled evidence. Returns ``fill`` (updated in place)."""
     text = korean.normalize(question)
     toks = tokens if tokens is not None else korean.tokenize(text)
-    open_specs = _open_specs(specs, fill)
+    open_specs = open_specs_of(specs, fill)
     if not open_specs:
         return fill
     used = list(fill.consumed)
     found = found or QuestionValues.of(text)
-    cands = _candidates(specs, open_specs, text, toks, used, found, intent)
-    labels = {s.name: _label_words(s) for s in open_specs}
-    st = _Loose(specs, open_specs, text, toks, fill, used, found, intent, cands, labels)
-    _loose_dates(st)
-    _loose_colon_cues(st)
+    cands = candidate_values(specs, open_specs, text, toks, used, found, intent)
+    labels = {s.name: label_words(s) for s in open_specs}
+    st = LooseFill(specs, open_specs, text, toks, fill, used, found, intent, cands, labels)
+    loose_dates(st)
+    loose_colon_cues(st)
     st.drop_used()
-    _loose_word_lists(st)
-    _loose_numbered(st)
+    loose_word_lists(st)
+    loose_numbered(st)
     st.drop_used()
-    for spec, v, detail in _respectively(open_specs, text, st.cands, fill, labels):
-        st.give(spec, _fits(spec, v), "number", v.start, v.end, detail)
+    for spec, v, detail in respectively_pairs(open_specs, text, st.cands, fill, labels):
+        st.give(spec, fitted_value(spec, v), "number", v.start, v.end, detail)
         used.append((v.start, v.end))
     st.drop_used()
-    _loose_take_pairs(st, _loose_pairs(st))
+    loose_take_pairs(st, loose_pairs(st))
     for spec in open_specs:
-        if spec.name in fill.args or _loose_array(st, spec):
+        if spec.name in fill.args or loose_array(st, spec):
             continue
         if "boolean" in spec.types:
-            _loose_boolean(st, spec)
+            loose_boolean(st, spec)
         else:
-            _loose_cue(st, spec)
-    _split_place(open_specs, fill, text)
-    _loose_modifiers(st)
-    _loose_positions(st)
-    _loose_spare_name(st)
-    _loose_required_first(st)
-    _loose_leftover(st)
+            loose_cue(st, spec)
+    split_place(open_specs, fill, text)
+    loose_modifiers(st)
+    fill_by_position(st)
+    loose_spare_name(st)
+    loose_required_first(st)
+    loose_leftover(st)
     _loose_objects(st)
     for spec in open_specs:
         if spec.joined:
-            _place_shape(spec, text, fill)
+            place_shape(spec, text, fill)
     number_order(open_specs, fill)
     return fill

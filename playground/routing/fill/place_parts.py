@@ -6,24 +6,24 @@ from __future__ import annotations
 import re
 
 from playground.routing import places, values
-from playground.routing.fill.specs import Fill, ParamSpec, _plain_string
+from playground.routing.fill.specs import Fill, ParamSpec, plain_string
 
-_NEXT_PART_RE = re.compile(r",\s*([A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)*)")
+NEXT_PART_RE = re.compile(r",\s*([A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)*)")
 
 
 #: A format whose first part is a street address ("in the format of 'Street Address, City,
 #: State (abbr), Country'").
-_STREET_FORMAT_RE = re.compile(r"(?i)format[^'\"]*['\"]\s*street")
+STREET_FORMAT_RE = re.compile(r"(?i)format[^'\"]*['\"]\s*street")
 #: A street address right before a place's comma: a house number and capitalised words
 #: ("2020 Addison Street, " / "221B Baker Street, ").
 _STREET_BEFORE_RE = re.compile(r"(?<![\w-])\d+[A-Za-z]?(?:\s+[A-Z][\w.'’-]*){1,5},\s*$")
 
 
 #: What follows a house number: capitalised words up to a comma (" Addison Street,").
-_HOUSE_NUMBER_RE = re.compile(r"[A-Za-z]?(?:\s+[A-Z][\w.'’-]*){1,5},")
+HOUSE_NUMBER_RE = re.compile(r"[A-Za-z]?(?:\s+[A-Z][\w.'’-]*){1,5},")
 
 
-def _place_shape(spec: ParamSpec, text: str, fill: Fill) -> None:
+def place_shape(spec: ParamSpec, text: str, fill: Fill) -> None:
     """Give a name the shape the parameter's examples show (issue 12: "by schema"): with
     ``'San Francisco, CA'`` as the example, ``Naples`` followed by ``, Florida`` becomes
     ``Naples, Florida``; with examples that have no comma (``'San Francisco'``), ``Marshall, MN``
@@ -35,11 +35,11 @@ def _place_shape(spec: ParamSpec, text: str, fill: Fill) -> None:
     start, end = ev["span"]
     if spec.joined > 0:
         for _ in range(spec.joined - value.count(",")):
-            m = _NEXT_PART_RE.match(text, end)
+            m = NEXT_PART_RE.match(text, end)
             if not m:
                 break
             end = m.end()
-        if _STREET_FORMAT_RE.search(spec.doc):
+        if STREET_FORMAT_RE.search(spec.doc):
             # 'Street Address, City, State (abbr), Country': the house number before the street
             # ("221B Baker Street, ..."), or the whole street before the city
             number = re.search(r"(?<![\w-])\d+[A-Za-z]?\s+$", text[:start])
@@ -71,11 +71,11 @@ def _place_shape(spec: ParamSpec, text: str, fill: Fill) -> None:
         ev["detail"] += f"; shaped like its examples as {new!r}"
 
 
-_PLACE_DOC_RE = re.compile(
+PLACE_DOC_RE = re.compile(
     r"location|city|country|place|region|state|area|town|address|where|venue|위치|지역|도시|장소|나라",
     re.I,
 )
-_PLACE_CUE_RE = re.compile(r"\b(?:in|at|near|around|from|to)\s+(?:the\s+)?$|에서\s*$", re.I)
+PLACE_CUE_RE = re.compile(r"\b(?:in|at|near|around|from|to)\s+(?:the\s+)?$|에서\s*$", re.I)
 
 
 _REGION_NAME_RE = re.compile(r"country|state|province|region|county|nation|prefecture", re.I)
@@ -86,7 +86,7 @@ _CITY_ONLY_NAME_RE = re.compile(r"(?i)city(?:[_ ]?name)?")
 _CITY_MORE_DOC_RE = re.compile(r"(?i)\b(?:state|country|region|province|format|e\.g\.|such as)\b|,")
 
 
-def _split_place(specs: list[ParamSpec], fill: Fill, text: str) -> None:
+def split_place(specs: list[ParamSpec], fill: Fill, text: str) -> None:
     """A place written "City, Country" ("London, UK") given whole to one parameter while a
     required country/state/region parameter is still empty: the part after the comma goes to
     that parameter, unless the first parameter's examples or format keep the comma (``joined``
@@ -109,7 +109,7 @@ def _split_place(specs: list[ParamSpec], fill: Fill, text: str) -> None:
                 for s in specs
                 if s.required
                 and s.name not in fill.args
-                and _plain_string(s)
+                and plain_string(s)
                 and _REGION_NAME_RE.search(s.name)
             ),
             None,

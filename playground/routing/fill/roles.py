@@ -53,7 +53,7 @@ _END_CUE_RE = re.compile(
 _AND_CUE_RE = re.compile(r"\bbetween\b[^.?!]{1,60}\band\s+(?:the\s+)?(?:[a-z]\s*=\s*)?\$?$", re.I)
 
 
-def _role(spec: ParamSpec) -> str:
+def role_of(spec: ParamSpec) -> str:
     """``start`` or ``end`` when the parameter's name says which end of a range or route it
     is (from_year, start_location, origin; to_date, destination, end_x), else ``""``."""
     words = {w.lower() for w in korean.split_identifier(spec.name)}
@@ -64,7 +64,7 @@ def _role(spec: ParamSpec) -> str:
     return ""
 
 
-def _role_cue(text: str, start: int) -> str:
+def role_cue_at(text: str, start: int) -> str:
     """``start`` when the words before ``start`` open a range or a route (from, between,
     since), ``end`` when they close one (to, until, "between X and")."""
     before = text[max(0, start - 80) : start]

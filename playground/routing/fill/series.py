@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playground.routing import korean, values
-from playground.routing.fill.leftover import _LEFTOVER_STOP
+from playground.routing.fill.leftover import LEFTOVER_STOP
 from playground.routing.fill.loose_state import QuestionValues
-from playground.routing.fill.place_parts import _NEXT_PART_RE
+from playground.routing.fill.place_parts import NEXT_PART_RE
 from playground.routing.fill.rules import enabled
-from playground.routing.fill.units import _NOT_UNITS
-from playground.routing.fill.word_series import _SERIES_GAP_RE, word_series
+from playground.routing.fill.units import NOT_UNITS
+from playground.routing.fill.word_series import SERIES_GAP_RE, word_series
 from playground.routing.values import Value
 
 #: Rules whose value is a word of the question (not a recognised name or number).
@@ -61,7 +61,7 @@ def _listed_lowercase(st: _Series, name: str, start: int, end: int) -> bool:
     words, reach = [value], end
     while m := _WORD_ITEM_RE.match(st.text, reach):
         w = m.group(1)
-        if korean.is_stopword(korean.stem(w)) or w in _LEFTOVER_STOP:
+        if korean.is_stopword(korean.stem(w)) or w in LEFTOVER_STOP:
             break
         words.append(w)
         reach = m.end()
@@ -81,7 +81,7 @@ def _listed_dates(st: _Series, name: str, start: int, end: int) -> bool:
     shape = re.sub(r"\d", r"\\d", re.escape(value))
     dates, reach = [value], end
     while m := re.match(r"(.{1,12}?)(" + shape + r")(?!\d)", st.text[reach:]):
-        if not _SERIES_GAP_RE.match(m.group(1)):
+        if not SERIES_GAP_RE.match(m.group(1)):
             break
         dates.append(m.group(2))
         reach += m.end()
@@ -131,7 +131,7 @@ def _unit_written_once(st: _Series, first: Value, free: list[Value], same: list[
     nums_before = [v for v in free if v.kind == "number" and v.end <= first.start]
     head = first
     for v in reversed(nums_before):
-        if (v.unit and v.unit not in _NOT_UNITS) or not re.fullmatch(
+        if (v.unit and v.unit not in NOT_UNITS) or not re.fullmatch(
             r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)", st.text[v.end : head.start]
         ):
             break
@@ -144,7 +144,7 @@ def _listed_numbers(st: _Series, name: str, first: Value, free: list[Value]) -> 
     15 minutes"); a number without one cycles with the other unitless arguments."""
     value = st.args[name]
     unit = first.unit.split("/")[0]
-    if not unit or unit in _NOT_UNITS:
+    if not unit or unit in NOT_UNITS:
         st.unitless.append(name)
         return
     same_v = [v for v in free if v.kind == "number" and v.unit.split("/")[0] == unit]
@@ -156,14 +156,14 @@ def _listed_numbers(st: _Series, name: str, first: Value, free: list[Value]) -> 
     ):
         st.lists[name] = same
         if len(same_v) == len(same) and all(
-            _SERIES_GAP_RE.match(st.text[x.end : y.start]) for x, y in itertools.pairwise(same_v)
+            SERIES_GAP_RE.match(st.text[x.end : y.start]) for x, y in itertools.pairwise(same_v)
         ):
             st.where[name] = (same_v[0].start, same_v[-1].end)
 
 
 def _listed_chain(st: _Series, name: str, start: int, first: Value, free: list[Value]) -> None:
     """The values of the first one's kind that follow it joined by commas, and/or, 와/과/랑
-    (:data:`_SERIES_GAP_RE`); a name that took its qualifier ("Naples, Florida") gives each
+    (:data:`SERIES_GAP_RE`); a name that took its qualifier ("Naples, Florida") gives each
     item its own; "Seattle, Washington" (a name after a comma alone) qualifies, lists nothing."""
     value, text = st.args[name], st.text
     chain, reach = [value], max(first.end, st.spans[name][1])
@@ -173,12 +173,12 @@ def _listed_chain(st: _Series, name: str, start: int, first: Value, free: list[V
             continue
         if v.kind != first.kind and not {v.kind, first.kind} <= {"name", "quoted"}:
             break
-        if not _SERIES_GAP_RE.match(re.sub(r"[\"'‘’“”`]", "", text[reach : v.start])):
+        if not SERIES_GAP_RE.match(re.sub(r"[\"'‘’“”`]", "", text[reach : v.start])):
             break  # ('"Climate Change" and "AI"': the quotes are no gap)
         gaps.append(text[reach : v.start])
         item = str(v.value)
         if first.kind == "name" and isinstance(value, str) and "," in value:
-            m = _NEXT_PART_RE.match(text, v.end)
+            m = NEXT_PART_RE.match(text, v.end)
             if m:
                 item = text[v.start : m.end()]
         chain.append(item)
@@ -224,7 +224,7 @@ def _cycle_unitless(st: _Series) -> None:
         v
         for v in st.found.numbers
         if (v.start, v.end) not in taken
-        and (not v.unit or v.unit in _NOT_UNITS)
+        and (not v.unit or v.unit in NOT_UNITS)
         and v.start >= min(st.spans[n][0] for n in st.unitless)
     ]
     nums = [v.value for v in nums_v]
@@ -234,7 +234,7 @@ def _cycle_unitless(st: _Series) -> None:
         for j, name in enumerate(order):
             st.lists[name] = nums[j::p]
         if p == 1 and all(
-            _SERIES_GAP_RE.match(st.text[x.end : y.start]) for x, y in itertools.pairwise(nums_v)
+            SERIES_GAP_RE.match(st.text[x.end : y.start]) for x, y in itertools.pairwise(nums_v)
         ):
             st.where[st.unitless[0]] = (nums_v[0].start, nums_v[-1].end)
 
@@ -275,7 +275,7 @@ def series(
     the same unit ("20 minutes and 15 minutes"); numbers without units cycle over the
     arguments they fill ("3 and 4, 5 and 12" for ``a``, ``b`` -> two calls); a string lists
     the values of its kind that follow it joined by commas, and/or or 와/과/랑
-    (:data:`_SERIES_GAP_RE`). With ``k > 1`` values somewhere the answer is ``k`` argument
+    (:data:`SERIES_GAP_RE`). With ``k > 1`` values somewhere the answer is ``k`` argument
     dicts -- arguments listing ``k`` values vary together, in the order written; the others
     repeat. Returns ``[args]`` when nothing is listed. Array arguments never split."""
     if not enabled("series"):

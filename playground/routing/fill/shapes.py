@@ -1,6 +1,6 @@
 """The value rules of the declared shape: ``pattern`` (the schema pattern, anchors removed),
 ``format`` (``date``, ``email``), ``example`` (shaped like an ID-like example), ``prefix`` (a
-code with the stated prefix), tried after ``enum`` (:func:`_structural`); and enum items of an
+code with the stated prefix), tried after ``enum`` (:func:`structural`); and enum items of an
 array parameter."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from dataclasses import replace
 from typing import Any
 
 from playground.routing import values
-from playground.routing.fill.enums import _enum_value
-from playground.routing.fill.spans import _ALNUM, _search, _unanchor, _upper_like
+from playground.routing.fill.enums import enum_value
+from playground.routing.fill.spans import ALNUM, bounded_search, unanchor, upper_like
 from playground.routing.fill.specs import ParamSpec
 
 _DATE_RE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
@@ -24,7 +24,7 @@ def _pattern_value(
 ) -> tuple[Any, dict[str, Any]] | None:
     """Rule ``pattern``: text matching the schema pattern, anchors removed."""
     if spec.pattern:
-        m = _search(_unanchor(spec.pattern), text, used)
+        m = bounded_search(unanchor(spec.pattern), text, used)
         if m:
             return m.group(), {
                 "rule": "pattern",
@@ -69,9 +69,9 @@ def _example_value(
 ) -> tuple[Any, dict[str, Any]] | None:
     """Rule ``example``: text shaped like an ID-like example (:func:`shape_regex`)."""
     for example, shape in spec.shapes:
-        m = _search(shape, text, used, re.I)
+        m = bounded_search(shape, text, used, re.I)
         if m:
-            value, upped = _upper_like(m.group(), example)
+            value, upped = upper_like(m.group(), example)
             return value, {
                 "rule": "example",
                 "span": list(m.span()),
@@ -87,10 +87,10 @@ def _prefix_value(
 ) -> tuple[Any, dict[str, Any]] | None:
     """Rule ``prefix``: the examples' prefix followed by letters and digits."""
     if spec.prefix:
-        rx = re.escape(spec.prefix) + rf"(?=[{_ALNUM}-]*\d)[{_ALNUM}-]+"
-        m = _search(rx, text, used, re.I)
+        rx = re.escape(spec.prefix) + rf"(?=[{ALNUM}-]*\d)[{ALNUM}-]+"
+        m = bounded_search(rx, text, used, re.I)
         if m:
-            value, upped = _upper_like(m.group(), spec.prefix)
+            value, upped = upper_like(m.group(), spec.prefix)
             return value, {
                 "rule": "prefix",
                 "span": list(m.span()),
@@ -100,18 +100,18 @@ def _prefix_value(
     return None
 
 
-def _structural(
+def structural(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[Any, dict[str, Any]] | None:
     """Rules 1-5, the first that finds a value: enum, pattern, format, example, prefix."""
-    for find in (_enum_value, _pattern_value, _format_value, _example_value, _prefix_value):
+    for find in (enum_value, _pattern_value, _format_value, _example_value, _prefix_value):
         found = find(spec, text, used)
         if found is not None:
             return found
     return None
 
 
-def _enum_items(
+def enum_items(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[Any, dict[str, Any]] | None:
     """For an array whose items list their values (``items.enum``): every listed value the
@@ -120,7 +120,7 @@ def _enum_items(
     hits: list[tuple[int, int, Any]] = []
     for value in spec.item_enum:
         item = replace(spec, types=spec.item_types or ("string",), enum=(value,), item_enum=())
-        found = _structural(item, text, used + [(a, b) for a, b, _v in hits])
+        found = structural(item, text, used + [(a, b) for a, b, _v in hits])
         if found is not None:
             hits.append((found[1]["span"][0], found[1]["span"][1], value))
     if not hits:

@@ -8,18 +8,18 @@ import re
 
 from playground.routing import values
 
-_ALNUM = "A-Za-z0-9"
+ALNUM = "A-Za-z0-9"
 
 
-def _bounded(rx: str) -> str:
-    return rf"(?<![{_ALNUM}])(?:{rx})(?![{_ALNUM}])"
+def word_bounded(rx: str) -> str:
+    return rf"(?<![{ALNUM}])(?:{rx})(?![{ALNUM}])"
 
 
-def _search(
+def bounded_search(
     rx: str, text: str, used: list[tuple[int, int]], flags: int = 0
 ) -> re.Match[str] | None:
     try:
-        compiled = re.compile(_bounded(rx), flags)
+        compiled = re.compile(word_bounded(rx), flags)
     except re.error:
         return None
     for m in compiled.finditer(text):
@@ -28,7 +28,7 @@ def _search(
     return None
 
 
-def _unanchor(pattern: str) -> str:
+def unanchor(pattern: str) -> str:
     p = pattern
     if p.startswith("^") or p.startswith(r"\A"):
         p = p[1:] if p.startswith("^") else p[2:]
@@ -37,7 +37,7 @@ def _unanchor(pattern: str) -> str:
     return p
 
 
-def _upper_like(value: str, model: str) -> tuple[str, bool]:
+def upper_like(value: str, model: str) -> tuple[str, bool]:
     letters = "".join(ch for ch in model if ch.isalpha())
     if letters and letters.isupper() and value != value.upper():
         return value.upper(), True

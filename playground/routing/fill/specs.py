@@ -27,7 +27,7 @@ _FREE_TEXT_NAMES = frozenset(
     }
 )
 _FREE_TEXT_DOC_RE = re.compile(r"검색어|키워드|keyword|query|search term|search text|검색", re.I)
-_PLAIN_WORD_RE = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
+PLAIN_WORD_RE = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
 _FORMAT_RE = re.compile(
     r"\bformat(?:ted)?\s+(?:of|as|like)\s+['\"‘“`]([^'\"’”`]{1,60})['\"’”`]", re.I
 )
@@ -89,7 +89,7 @@ class ParamSpec:
         )
 
 
-def _bare(name: str) -> str:
+def bare(name: str) -> str:
     """``name`` lower case without spaces, underscores or punctuation (``Meta_Title`` and
     ``'meta title'`` are the same name)."""
     return re.sub(r"[\W_]+", "", name).lower()
@@ -102,7 +102,7 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
     props: dict[str, Any] = raw_props if isinstance(raw_props, dict) else {}
     required = set(parameters.get("required") or [])
     # "If not provided, the 'Title' will be used": a quoted parameter name is no option
-    siblings = {_bare(n) for n in props}
+    siblings = {bare(n) for n in props}
     specs = []
     for name, schema in props.items():
         schema = nullable_branch(schema) if isinstance(schema, dict) else {}
@@ -144,8 +144,8 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
                 dict.fromkeys(
                     q
                     for q in re.findall(r"['‘“\"]([^'’”\"]{1,30})['’”\"]", doc)
-                    if (_PLAIN_WORD_RE.fullmatch(q) or re.fullmatch(r"[\w/°]{1,12}", q))
-                    and _bare(q) not in siblings
+                    if (PLAIN_WORD_RE.fullmatch(q) or re.fullmatch(r"[\w/°]{1,12}", q))
+                    and bare(q) not in siblings
                 )
             ),
         )
@@ -171,6 +171,6 @@ class Fill:
     consumed: list[tuple[int, int]] = field(default_factory=list)
 
 
-def _plain_string(spec: ParamSpec) -> bool:
+def plain_string(spec: ParamSpec) -> bool:
     """A string parameter no shape rule and no free-text rule covers (``city``, ``name``)."""
     return ("string" in spec.types or not spec.types) and not spec.structured and not spec.free_text

@@ -10,7 +10,7 @@ from typing import Any
 from playground.routing import korean, values
 from playground.routing.fill.specs import ParamSpec
 
-_UNIT_NAME_RE = re.compile(r"(?:^|_)units?$", re.I)
+UNIT_NAME_RE = re.compile(r"(?:^|_)units?$", re.I)
 _UNIT_AFTER_IN_RE = re.compile(
     r"\bin\s+(?:the\s+)?([A-Za-z°][A-Za-z°]*(?:/[A-Za-z]+(?:\^?\d)?)?)\b"
 )
@@ -20,7 +20,7 @@ _UNIT_AFTER_IN_RE = re.compile(
 _OWNED_RE = re.compile(r"(?i)\b(?:my|your|our|his|her|their|its)\s+$")
 
 
-def _listed_or_unit(
+def listed_or_unit(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[Any, dict[str, Any]] | None:
     """A question word equal to a value the description quotes (rule ``listed``: "the
@@ -39,7 +39,7 @@ def _listed_or_unit(
                 "text": m.group(),
                 "detail": f"its description quotes {value!r}",
             }
-    if not _UNIT_NAME_RE.search(spec.name):
+    if not UNIT_NAME_RE.search(spec.name):
         return None
     found = [
         (m.start(1), m.end(1), "written after 'in'")
@@ -48,7 +48,7 @@ def _listed_or_unit(
         and (m.group(1).islower() or "/" in m.group(1) or len(m.group(1)) <= 3)
     ]
     units = [
-        v for v in values.numbers(text) if v.unit and v.unit.isalpha() and v.unit not in _NOT_UNITS
+        v for v in values.numbers(text) if v.unit and v.unit.isalpha() and v.unit not in NOT_UNITS
     ]
     # "85 kilograms and 180 cm", "50 kilometers for 2 hours": numbers in different units say
     # no one unit for the tool
@@ -71,7 +71,7 @@ def _listed_or_unit(
 
 
 #: Units of time, and the words of a parameter that takes a time (general English / Korean).
-_TIME_UNITS = frozenset(
+TIME_UNITS = frozenset(
     [
         "second",
         "sec",
@@ -93,14 +93,14 @@ _TIME_UNITS = frozenset(
         "년",
     ]
 )
-_TIME_PARAM_RE = re.compile(
+TIME_PARAM_RE = re.compile(
     r"time|duration|period|how\s+long|(?:^|_|\b)(?:years?|months?|weeks?|days?|hours?|"
     r"minutes?|seconds?)(?:$|_|\b)|기간|시간",
     re.I,
 )
 
 
-def _per_unit(unit: str, text: str) -> bool:
+def per_unit(unit: str, text: str) -> bool:
     """True when ``unit`` (a number's, "kg") appears in ``text`` only inside a compound unit
     ("kJ/kg/K"): a value per kilogram is not a value in kilograms."""
     if "/" in unit:
@@ -114,7 +114,7 @@ def _per_unit(unit: str, text: str) -> bool:
     )
 
 
-_NOT_UNITS = frozenset(
+NOT_UNITS = frozenset(
     [
         "and",
         "or",

@@ -8,12 +8,12 @@ import re
 from dataclasses import replace
 
 from playground.routing import korean, values
-from playground.routing.fill.fits import _fits
+from playground.routing.fill.fits import fitted_value
 from playground.routing.fill.loose_state import QuestionValues
 from playground.routing.fill.specs import Fill, ParamSpec
 from playground.routing.values import Value
 
-_LIST_GAP_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+")
+LIST_GAP_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+")
 
 _SERIES_WORD_RE = re.compile(r"[^\W_][\w'’#+-]*[\w#+]|[^\W_]")
 #: Words that open or join a phrase rather than name an item of a list, beyond
@@ -34,7 +34,7 @@ _RESPECTIVE_JOIN_RE = re.compile(
 )
 
 
-def _respectively(
+def respectively_pairs(
     specs: list[ParamSpec],
     text: str,
     cands: list[Value],
@@ -79,8 +79,8 @@ def _respectively(
                 continue
             listed = after[: len(owners)]
             if not all(
-                _SERIES_GAP_RE.match(text[x.end : y.start]) for x, y in itertools.pairwise(listed)
-            ) or any(_fits(s, v) is None for s, v in zip(owners, listed)):
+                SERIES_GAP_RE.match(text[x.end : y.start]) for x, y in itertools.pairwise(listed)
+            ) or any(fitted_value(s, v) is None for s, v in zip(owners, listed)):
                 continue
             said = " and ".join(text[a:b] for a, b in spans)
             for s, v in zip(owners, listed):
@@ -89,19 +89,19 @@ def _respectively(
     return out
 
 
-def _value_runs(text: str, free: list[tuple[int, Value]]) -> list[list[tuple[int, Value]]]:
+def value_runs_of(text: str, free: list[tuple[int, Value]]) -> list[list[tuple[int, Value]]]:
     """``free`` (in question order) cut into runs of values listed together: the text between
-    two of a run is a list separator (:data:`_LIST_GAP_RE`)."""
+    two of a run is a list separator (:data:`LIST_GAP_RE`)."""
     runs: list[list[tuple[int, Value]]] = []
     for ci, v in free:
-        if runs and _LIST_GAP_RE.fullmatch(text[runs[-1][-1][1].end : v.start]):
+        if runs and LIST_GAP_RE.fullmatch(text[runs[-1][-1][1].end : v.start]):
             runs[-1].append((ci, v))
         else:
             runs.append([(ci, v)])
     return runs
 
 
-def _quoted_series(text: str, found: QuestionValues) -> list[list[tuple[int, int]]]:
+def quoted_series(text: str, found: QuestionValues) -> list[list[tuple[int, int]]]:
     """Quoted values listed together ("five 'burgers' and six 'chicken wings'", "'Age',
     'Income' and 'Education'"): runs of two or more quoted values whose gaps are list
     separators, a count word or number allowed before each item. The items' spans."""
@@ -111,7 +111,7 @@ def _quoted_series(text: str, found: QuestionValues) -> list[list[tuple[int, int
     for v in quoted:
         gap = re.sub(r"[\"'‘’“”`]", "", text[run[-1].end : v.start]) if run else ""
         gap = re.sub(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s*$", "", gap)
-        if run and _LIST_GAP_RE.fullmatch(gap):
+        if run and LIST_GAP_RE.fullmatch(gap):
             run.append(v)
             continue
         if len(run) > 1:
@@ -257,7 +257,7 @@ def word_series(
     return out
 
 
-def _string_array(spec: ParamSpec) -> bool:
+def string_array(spec: ParamSpec) -> bool:
     """An array parameter whose items are strings (or untyped), with no enum or pattern."""
     return (
         "array" in spec.types
@@ -266,13 +266,13 @@ def _string_array(spec: ParamSpec) -> bool:
     )
 
 
-def _item_spec(spec: ParamSpec) -> ParamSpec:
+def item_spec(spec: ParamSpec) -> ParamSpec:
     return replace(spec, types=spec.item_types or ("string",))
 
 
 #: What may stand between two values of one list: a comma, and/or/&, Korean 와/과/랑/하고,
 #: optionally after the first value's repeated unit word ("20 minutes and 15 minutes").
-_SERIES_GAP_RE = re.compile(
+SERIES_GAP_RE = re.compile(
     r"^\s*(?:[A-Za-z%°/^0-9]+\s*)?(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&|then|vs\.?)\s+|"
     r"(?:와|과|랑|이랑|하고)\s+|\s*,\s*)(?:(?:the|a|an|also|for|in|of|at|to|with|from)\s+)*$",
     re.I,

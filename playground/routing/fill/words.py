@@ -9,18 +9,18 @@ from typing import Any
 
 from playground.routing import korean, values
 from playground.routing.fill.examples import shape_regex
-from playground.routing.fill.spans import _bounded
-from playground.routing.fill.specs import _PLAIN_WORD_RE, ParamSpec
+from playground.routing.fill.spans import word_bounded
+from playground.routing.fill.specs import PLAIN_WORD_RE, ParamSpec
 
-_LOWERCASE_DOC_RE = re.compile(r"영문\s*소문자|소문자|lower[- ]?case", re.I)
+LOWERCASE_DOC_RE = re.compile(r"영문\s*소문자|소문자|lower[- ]?case", re.I)
 _LOWER_WORD_RE = re.compile(r"[a-z]{2,}")
 
 
-def _word(
+def word_value(
     spec: ParamSpec, text: str, used: list[tuple[int, int]], tokens: list[korean.Token]
 ) -> tuple[Any, dict[str, Any]] | None:
     """Rules 6 (a question word equal to an example) and 7 (the only lowercase latin word)."""
-    words = [e for e in spec.examples if _PLAIN_WORD_RE.fullmatch(e)]
+    words = [e for e in spec.examples if PLAIN_WORD_RE.fullmatch(e)]
     for tok in tokens:
         if not values.outside((tok.start, tok.end), used):
             continue
@@ -47,13 +47,13 @@ def _word(
     # an example of several words or with digits ("Windows 10") written in the question
     for example in spec.examples:
         if (
-            _PLAIN_WORD_RE.fullmatch(example)
+            PLAIN_WORD_RE.fullmatch(example)
             or shape_regex(example)
             or len(example) < 3
             or not re.search(r"[^\W\d_]", example)
         ):
             continue
-        m = re.search(_bounded(re.escape(example)), text, re.I)
+        m = re.search(word_bounded(re.escape(example)), text, re.I)
         if m and re.match(r"[-:./][A-Za-z0-9]", text[m.end() : m.end() + 2]):
             continue  # '2026-12-03T10:00' inside '2026-12-03T10:00:00': not the whole token
         if m and values.outside(m.span(), used):
@@ -63,7 +63,7 @@ def _word(
                 "text": m.group(),
                 "detail": f"equals the example {example!r}",
             }
-    said = _LOWERCASE_DOC_RE.search(spec.doc)
+    said = LOWERCASE_DOC_RE.search(spec.doc)
     if said:
         lower = [
             t
