@@ -321,7 +321,7 @@ def fill_loose(
     from :mod:`playground.routing.values` (numbers, quoted text, names, codes, URLs, e-mails,
     paths, ``name=value``). Each pairing scores: ``name=value`` naming the parameter 10; a unit
     word after a number that the parameter's text uses 3; parameter-name words before the value
-    ``2/distance``, description words ``1/distance`` (:func:`_near`). Pairs are taken best first,
+    ``2/distance``, description words ``1/distance`` (:func:`~playground.routing.fill.labels.near_score`). Pairs are taken best first,
     each value once. Then arrays take the remaining values of their item type (``18 and 12``
     -> ``[18, 12]``); strings with no candidate take the span after their own name word
     (``the function 3x^2 + 2x - 1`` -> ``3x^2 + 2x - 1``, rule ``cue``); dates are parsed with
