@@ -39,7 +39,14 @@ from typing import TYPE_CHECKING, Any
 
 from playground.core.wire import ProviderDeclaration, gemini_response_payload
 from playground.errors import RouterError, UsageError
-from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
+from playground.routing.base import (
+    FunctionCall,
+    Move,
+    RouterCapabilities,
+    ToolResult,
+    Turn,
+    in_call_order,
+)
 from playground.routing.gemini_schema import convert_declaration, map_back
 from playground.routing.registry import RouterSettings, RouterSpec
 
@@ -189,19 +196,11 @@ def _responses_content(results: list[ToolResult], call_order: list[str]) -> type
     Parts follow ``call_order`` (the ids of the calls in the model's turn, ``""`` for a call
     without one): each result takes the first position not yet taken whose id is its own, so
     two calls sharing an id are answered in their order; results whose id is not among them
-    come last, in the order given. A result with the id ``""`` is sent without an id.
+    come last, in the order given (:func:`~playground.routing.base.in_call_order`). A result
+    with the id ``""`` is sent without an id.
     """
     from google.genai import types
 
-    slots: dict[str, list[int]] = {}
-    for position, call_id in enumerate(call_order):
-        slots.setdefault(call_id, []).append(position)
-
-    def rank(result: ToolResult) -> int:
-        free = slots.get(result.call_id)
-        return free.pop(0) if free else len(call_order)
-
-    ordered = sorted(((rank(r), i, r) for i, r in enumerate(results)), key=lambda t: t[:2])
     parts = [
         types.Part(
             function_response=types.FunctionResponse(
@@ -210,7 +209,7 @@ def _responses_content(results: list[ToolResult], call_order: list[str]) -> type
                 response=gemini_response_payload(result.outcome),
             )
         )
-        for _, _, result in ordered
+        for result in in_call_order(results, call_order)
     ]
     return types.Content(role="user", parts=parts)
 

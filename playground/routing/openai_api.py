@@ -34,9 +34,9 @@ from typing import TYPE_CHECKING, Any
 
 from playground.core.wire import ProviderDeclaration, openai_declaration, openai_message
 from playground.errors import RouterError, UsageError
-from playground.routing.base import FunctionCall, Move, RouterCapabilities, Turn
+from playground.routing.base import FunctionCall, Move, RouterCapabilities, Turn, in_call_order
 from playground.routing.registry import RouterSettings, RouterSpec
-from playground.routing.sdk_router import SdkErrors, SdkRouter, in_call_order
+from playground.routing.sdk_router import SdkErrors, SdkRouter
 
 if TYPE_CHECKING:
     import httpx2

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from playground.errors import RouterError, UsageError
-from playground.routing.base import Move, RouterCapabilities, ToolResult, Turn
+from playground.routing.base import Move, RouterCapabilities, Turn
 from playground.routing.retry import Retryable, RetryLog, retry_after_seconds, send_with_retries
 
 if TYPE_CHECKING:
@@ -118,23 +118,6 @@ def send(
         f"retried after {wait:.2f} s: {reason}" for wait, reason in zip(log.waits, log.reasons)
     ]
     return response, notes
-
-
-def in_call_order(results: list[ToolResult], call_order: list[str]) -> list[ToolResult]:
-    """``results`` in the order of the calls they answer: each takes the first position of
-    ``call_order`` (the ids of the model turn's calls) not yet taken whose id is its own, so two
-    calls sharing an id are answered in their order; a result whose id is not among them comes
-    last, in the order given."""
-    slots: dict[str, list[int]] = {}
-    for position, call_id in enumerate(call_order):
-        slots.setdefault(call_id, []).append(position)
-
-    def rank(result: ToolResult) -> int:
-        free = slots.get(result.call_id)
-        return free.pop(0) if free else len(call_order)
-
-    ranked = sorted(((rank(r), i, r) for i, r in enumerate(results)), key=lambda t: t[:2])
-    return [r for _, _, r in ranked]
 
 
 class SdkRouter:
