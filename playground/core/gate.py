@@ -149,7 +149,6 @@ class Gate:
         else:
             record.side_effects["cache_skip"] = contract.cache_skip_reason
         outcome = self._run_with_retries(contract, call_args, record)
-        record.body_runs = self.body_runs[contract.name]
         if contract.side_effects and record.body_ran:  # it may have changed what reads return
             forgotten = self.cache.forget_values()
             if forgotten:
@@ -179,6 +178,8 @@ class Gate:
     def _run_once(self, contract: Contract, args: dict[str, Any], record: CallRecord) -> oc.Outcome:
         self.body_runs[contract.name] += 1
         record.body_ran = True
+        # counted as it starts: a call stopped mid-body (ctrl+c, a cancel) still shows this run
+        record.body_runs = self.body_runs[contract.name]
         source = contract.tool_source
         if source is None:  # a contract built by hand: its fn runs in this process
             if self._local is None:
@@ -203,6 +204,7 @@ class Gate:
             if run.error is not None and run.error.details.get("before_body"):
                 # the argument did not become its annotated type: the body never ran
                 self.body_runs[contract.name] -= 1
+                record.body_runs = self.body_runs[contract.name]
                 record.body_ran = False
                 path = str(run.error.details.get("path") or "")
                 pointer = json_pointer([p for p in path.split(".") if p])

@@ -204,6 +204,7 @@ def test_ctrl_c_in_the_cli_prints_a_cancelled_record(tmp_path: Path) -> None:
     assert proc.returncode == 130, err
     record = json.loads(out)
     assert record["kind"] == "cancelled" and record["mcp"]["cancelled"].startswith("cancelled")
+    assert record["body_ran"] is True and record["body_runs"] == 1  # the server was running it
     # the server logs the cancellation when it reads it, which may be after the CLI has exited
     deadline = time.monotonic() + 15
     while {"cancelled": "ticking"} not in read_log(log) and time.monotonic() < deadline:

@@ -47,6 +47,8 @@ async def test_ctrl_c_cancels_a_running_call_and_the_next_call_runs(tmp_tool):
         assert view.last_record.duration_ms < 25_000
         assert rv.fields["kind"] == "cancelled"
         assert view.last_record.error == "cancelled"
+        # the body started before the cancel: it ran, and the count says so
+        assert view.last_record.body_ran is True and view.last_record.body_runs == 1
         app.query_one("#arg-form").set_field("seconds", "0")
         await pilot.press("ctrl+r")
         await until(pilot, lambda: rv.fields.get("kind") == "ok", "the next call runs")

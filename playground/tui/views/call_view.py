@@ -90,7 +90,9 @@ class CallView(Horizontal):
         super().__init__(**kwargs)
         self.pg: Playground | None = None
         #: the running call's (tool, args, perf_counter at start), for ctrl+c
-        self._call_started: tuple[str, Any, float] | None = None
+        #: the running call: tool, args, its start (perf_counter s) and the gate's body-run count
+        #: of that tool before it (what tells a cancel whether the body had started)
+        self._call_started: tuple[str, Any, float, int] | None = None
         self.last_record: CallRecord | None = None
         self.records: list[CallRecord] = []
         self.shown: str | None = None
@@ -336,7 +338,7 @@ class CallView(Horizontal):
     @work(exclusive=True, group="call", exit_on_error=False)
     async def _call_worker(self, gate: Gate, name: str, args: Any) -> None:
         # a daemon thread: quitting never waits for a call (see playground.tui.daemon_thread)
-        self._call_started = (name, args, time.perf_counter())
+        self._call_started = (name, args, time.perf_counter(), gate.body_runs[name])
         self.post_message(self.CallDone(await in_daemon_thread(gate.call, name, args)))
 
     def cancel_call(self) -> bool:
@@ -346,7 +348,7 @@ class CallView(Horizontal):
         kept in the history) has kind ``cancelled``."""
         if not self.running or self._call_started is None:
             return False
-        name, args, started = self._call_started
+        name, args, started, runs_before = self._call_started
         self._call_started = None
         self.workers.cancel_group(self, "call")
         contract = self.pg.registry.get(name) if self.pg is not None else None
@@ -357,13 +359,15 @@ class CallView(Horizontal):
         from playground.core.record import CallRecord
 
         seconds = time.perf_counter() - started
+        runs = self.pg.gate.body_runs[name] if self.pg is not None else runs_before
         record = CallRecord(
             tool=name,
             args=args,
             kind="cancelled",
             error="cancelled",
             message=f"the call was cancelled (ctrl+c) after {seconds:.1f} s; no result",
-            body_ran=contract is not None,
+            body_ran=runs > runs_before,  # the gate counts a run as its body starts
+            body_runs=runs,
             duration_ms=seconds * 1000,
             source=getattr(source, "label", ""),
         )
