@@ -14,7 +14,8 @@ import dataclasses
 import inspect
 import re
 from collections.abc import Callable
-from typing import Any, is_typeddict
+from types import UnionType
+from typing import Any, Union, get_args, get_origin, is_typeddict
 
 _FAILED = re.compile(r"Failed to parse the parameter (\w+)")
 
@@ -35,7 +36,41 @@ def _kind(annotation: Any) -> str:
 
 
 def _type_name(annotation: Any) -> str:
+    """``Slot``, ``list[Recipe]``, ``dict[str, Slot]``: the annotation as its author wrote it
+    (``str()`` of a generic names the tool module's internal import name)."""
+    args = get_args(annotation)
+    origin = get_origin(annotation)
+    if args and origin in (Union, UnionType):
+        return " | ".join(_type_name(arg) for arg in args)
+    if args and origin is not None:
+        name = getattr(origin, "__name__", None) or str(origin)
+        return f"{name}[{', '.join(_type_name(arg) for arg in args)}]"
+    if annotation is Ellipsis:
+        return "..."
+    if annotation is type(None):
+        return "None"
     return getattr(annotation, "__name__", None) or str(annotation)
+
+
+def _plain_return(annotation: Any) -> str:
+    """``list`` for ``list[Recipe]`` or ``list[Recipe] | None``, else ``dict``: the plain
+    annotation the fix suggests in place of ``annotation``."""
+    arms = [annotation]
+    if get_origin(annotation) in (Union, UnionType):
+        arms = [arm for arm in get_args(annotation) if arm is not type(None)]
+    return "list" if all(arm is list or get_origin(arm) is list for arm in arms) else "dict"
+
+
+def _record_type(annotation: Any) -> Any:
+    """The first dataclass or TypedDict in ``annotation`` (itself, or inside ``list[...]``,
+    ``dict[..., ...]``, ``X | None``, at any depth), or ``None``: the type the fix names."""
+    if _kind(annotation):
+        return annotation
+    for arg in get_args(annotation):
+        found = _record_type(arg)
+        if found is not None:
+            return found
+    return None
 
 
 def declarable_fix(fn: Callable[..., Any], sdk_message: str) -> str:
@@ -56,12 +91,19 @@ def declarable_fix(fn: Callable[..., Any], sdk_message: str) -> str:
     if name == "return_value":
         annotation = signature.return_annotation if signature is not None else None
         shown = _type_name(annotation) if annotation not in (None, inspect.Signature.empty) else ""
-        what = f"{shown}{_kind(annotation)}" if shown else "this type"
-        model = shown or "it"
+        record = _record_type(annotation)
+        if record is not None and record is not annotation:  # list[Recipe]: Recipe is the one
+            model = _type_name(record)
+            what = f"{shown} ({model} is {_kind(record)[2:-1]})"
+        else:
+            what = f"{shown}{_kind(annotation)}" if shown else "this type"
+            model = shown or "it"
+        plain = _plain_return(annotation)
         return (
             f"Fix: google-genai cannot declare the return annotation {what}: make {model} a "
             "pydantic BaseModel (google-genai declares those as the result's schema), or "
-            "annotate the return -> dict and declare 'returns' (JSON Schema) in __contracts__."
+            f"annotate the return -> {plain} and declare 'returns' (JSON Schema) in "
+            "__contracts__."
         )
     which = f"parameter {name!r}" if name else "each parameter"
     return f"Fix: annotate {which} with a type google-genai can declare: {PARAMETER_TYPES}."

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import textwrap
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 
@@ -356,3 +357,33 @@ def test_the_gate_offers_a_json_written_example_whole():
     assert valid_example("names", names, doc) == ["Acme", "Beta"]
     doc = 'Tag customers.\n\nArgs:\n    meta: extra fields, e.g. {"a": 1, "b": [2, 3]}\n'
     assert valid_example("meta", {"type": "object"}, doc) == {"a": 1, "b": [2, 3]}
+
+
+class Recipe(TypedDict):
+    slug: str
+
+
+def search_recipes(query: str) -> list[Recipe]:
+    """Recipes whose title has the query."""
+    return []
+
+
+def recipe_index(query: str) -> dict[str, Recipe] | None:
+    """Recipes by slug."""
+    return None
+
+
+def test_a_list_of_typeddicts_names_the_typeddict_and_a_plain_list():
+    assert declarable_fix(search_recipes, _sdk_message(search_recipes)) == (
+        "Fix: google-genai cannot declare the return annotation list[Recipe] (Recipe is a "
+        "TypedDict): make Recipe a pydantic BaseModel (google-genai declares those as the "
+        "result's schema), or annotate the return -> list and declare 'returns' (JSON Schema) "
+        "in __contracts__."
+    )
+
+
+def test_an_optional_mapping_of_typeddicts_is_written_as_its_author_wrote_it():
+    fix = declarable_fix(recipe_index, _sdk_message(recipe_index))
+    assert "return annotation dict[str, Recipe] | None (Recipe is a TypedDict)" in fix
+    assert "make Recipe a pydantic BaseModel" in fix
+    assert "-> dict and declare 'returns'" in fix
