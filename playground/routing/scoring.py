@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from playground.routing import korean, values
+from playground.routing.action_kind import name_kind, question_kinds, said_words, weigh_actions
 from playground.routing.fill.docs import described
 from playground.routing.fill.examples import extract_examples
 from playground.routing.fill.free_text import fill_free_text
@@ -145,6 +146,7 @@ class Weights:
     deprecated: float = 1.0
     generic_verb: float = 0.5
     listing: float = 1.5
+    action: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -183,7 +185,8 @@ def _strip_examples(text: str) -> str:
 class ScoreRow:
     """One tool's score for one question (the terms are documented in
     :mod:`playground.routing.offline`): ``score = relevance + evidence_bonus + pointer_bonus -
-    boundary_penalty - missing_penalty - predicate_penalty - deprecated_penalty``.
+    boundary_penalty - missing_penalty - predicate_penalty - deprecated_penalty -
+    action_penalty``.
 
     ``matched``: ``{word, term, where, how, quality, idf, word_weight, points}`` per question
     word that matched; ``name_hits``: question words matching the tool's name; ``boundary``:
@@ -201,6 +204,9 @@ class ScoreRow:
     missing_penalty: float = 0.0
     predicate_penalty: float = 0.0
     deprecated_penalty: float = 0.0
+    #: rule ``action_kind`` (:mod:`playground.routing.action_kind`): its name does another
+    #: kind of action than the question asks for (``other_action`` says which)
+    action_penalty: float = 0.0
     score: float = 0.0
     matched: list[dict[str, Any]] = field(default_factory=list)
     name_hits: list[str] = field(default_factory=list)
@@ -211,6 +217,7 @@ class ScoreRow:
     missing: list[str] = field(default_factory=list)
     unmatched_predicates: list[str] = field(default_factory=list)
     deprecated: list[str] = field(default_factory=list)
+    other_action: str = ""
     #: the object words of its name the question never says (rule ``name_object_unsaid``,
     #: :mod:`playground.routing.name_object`)
     unsaid: list[str] = field(default_factory=list)
@@ -255,11 +262,18 @@ class ScoreRow:
             "unmatched_predicates": self.unmatched_predicates,
             "deprecated_penalty": round(self.deprecated_penalty, 4),
             "deprecated": self.deprecated,
+            **self._action_json(),
             "unsaid": self.unsaid,
             "covered": [self.covered, self.topic],
             "score": round(self.score, 4),
             "because": self.because(),
         }
+
+    def _action_json(self) -> dict[str, Any]:
+        """``action_penalty`` and ``other_action``, only when rule ``action_kind`` set them."""
+        if not self.action_penalty:
+            return {}
+        return {"action_penalty": self.action_penalty, "other_action": self.other_action}
 
     def _idle_json(self) -> dict[str, Any]:
         """:meth:`to_json` of a row nothing in the question touched (most rows with many
@@ -322,6 +336,8 @@ class ScoreRow:
             out.append(
                 f"deprecated ({', '.join(self.deprecated)}) -{round(self.deprecated_penalty, 4)}"
             )
+        if self.action_penalty:
+            out.append(f"does {self.other_action} -{self.action_penalty}")
         return out
 
 
@@ -348,6 +364,8 @@ class ToolIndex:
     lists: bool = False  # a listing tool (see _LISTING_TOOL_RE, LISTING_MAX_REQUIRED)
     #: the object words of its name (:func:`playground.routing.name_object.name_objects`)
     objects: tuple[str, ...] = ()
+    #: the kind of action its name does (:func:`playground.routing.action_kind.name_kind`)
+    action: str = ""
     #: the names of its required parameters, in declaration order
     required: tuple[str, ...] = field(init=False, default=())
 
@@ -563,6 +581,7 @@ def _index_tool(
         {n: tuple(sorted(ws - reading.plain)) for n, ws in reading.handoff.items()},
         _lists(name, first, specs),
         name_objects(name, _words(parts.summary)),
+        name_kind(name),
     )
 
 
@@ -699,6 +718,10 @@ def score_question(
             tally.unknown.append(tok.surface)
     tally.boundary_rows()
     tally.listing(listing, text)
+    asked = question_kinds(tokens, weights)
+    if asked:
+        kinds = [t.action for t in idx.tools]
+        weigh_actions(tally.rows, kinds, asked, said_words(tokens, weights), w.action)
     for k in predicates:  # a verb predicate is the request, never part of a search text
         if not korean.is_nominal(tokens[k]):
             tally.reasons.setdefault(
@@ -998,7 +1021,8 @@ def _settle(r: ScoreRow, tool: ToolIndex, pen: _Penalties) -> None:
         - r.boundary_penalty
         - r.missing_penalty
         - r.predicate_penalty
-        - r.deprecated_penalty,
+        - r.deprecated_penalty
+        - r.action_penalty,
         4,
     )
 

@@ -23,3 +23,10 @@ PAIR_CUES: tuple[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]], ...] 
     for lang in LANGUAGES
     for b, m, a in lang.PAIR_CUES
 ) + ((re.compile(r""), re.compile(r"\s*(?:→|->|=>|⇒|➔)\s*"), re.compile(r"")),)
+
+#: Per kind of action (create, delete, update, read), each language's words for it: English
+#: words, read by their Snowball root; Korean beginnings of a request word.
+ACTION_WORDS: dict[str, tuple[str, ...]] = {
+    kind: tuple(w for lang in LANGUAGES for w in lang.ACTION_WORDS.get(kind, ()))
+    for kind in ("create", "delete", "update", "read")
+}

@@ -39,3 +39,15 @@ TARGET_WORDS = frozenset(
 )
 #: ``(before X, between X and Y, after Y)``: "from X to Y", "from X into Y".
 PAIR_CUES = ((r"\bfrom\s+(?:the\s+)?$", r"\s+(?:to|into)\s+(?:the\s+)?", r""),)
+
+#: Verbs of the four kinds of action a tool's name can begin with (``create_entities``,
+#: ``delete_relations``, ``update_issue``, ``get_order``) and a request can say (rule
+#: ``action_kind``, :mod:`playground.routing.action_kind`). Words that also say something else
+#: often are left out (set, new, open, drop, clear, cancel).
+ACTION_WORDS = {
+    "create": ["create", "add", "insert", "register", "make"],
+    "delete": ["delete", "remove", "erase", "destroy", "purge"],
+    "update": ["update", "modify", "edit", "change", "rename", "replace"],
+    "read": ["get", "fetch", "retrieve", "find", "search", "look", "lookup", "list", "show"]
+    + ["display", "read", "view", "query"],
+}

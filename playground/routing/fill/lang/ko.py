@@ -9,3 +9,13 @@ PAIR_CUES = (
     (r"", r"\s*에서\s+", r"^\s*(?:으로|로)(?![가-힣])|^\s*(?:으로|로)\s"),
     (r"", r"\s*부터\s+", r"^\s*까지"),
 )
+
+#: The beginnings of Korean request words of each kind of action (rule ``action_kind``; see
+#: :data:`playground.routing.fill.lang.en.ACTION_WORDS`): "만들어줘", "삭제해줘", "바꿔줘",
+#: "검색해줘".
+ACTION_WORDS = {
+    "create": ["만들", "생성", "추가", "등록"],
+    "delete": ["삭제", "지워", "지우", "제거"],
+    "update": ["수정", "변경", "바꿔", "바꾸", "갱신"],
+    "read": ["조회", "검색", "찾아", "보여"],
+}

@@ -1,0 +1,150 @@
+"""Rule ``action_kind`` of the offline router's selection: among tools that do different kinds
+of action (create, delete, update, read), the request's verb decides which kind is meant.
+
+Seed 002: a tool's name is a verb and a concrete object; the object says what the tool is
+about, a generic verb (get, create, delete) only what it does, so such a verb counts half (rule
+``generic_verb``). But when the declarations hold tools that do *different kinds* of action to
+the same things -- a server's ``create_entities``, ``delete_entities``, ``search_nodes`` -- the
+verb is what tells them apart. Without this rule "Create an entity named Alice of type person"
+called ``delete_entities(entityNames=["Alice"])``: "entity" and a name fit it, while
+``create_entities`` lacked its array of objects.
+
+The kinds and their words are language data (``ACTION_WORDS`` of :mod:`playground.routing.
+fill.lang.en` and :mod:`~playground.routing.fill.lang.ko`). A tool's kind is that of the first
+part of its name that has one (``create_entities``: create; ``entities_delete``: delete); the
+question's kinds are those of its words. The rule acts only when the question says a kind that
+some tool of the declarations does, and a write kind (create, delete, update) is involved --
+said by the question, or done by the tool:
+
+* a tool whose kind the question does not say costs :attr:`Weights.action
+  <playground.routing.scoring.Weights.action>` (``action_penalty``; "does delete, the question
+  asks to create");
+* a tool of a write kind the question says gains the same as a matched word (``where``:
+  ``"shape:action"``), when another tool of the declarations does another kind.
+
+Reading questions ("find", "show") against read tools only never change: there the verb is the
+generic verb seed 002 describes. Measured: ``python bench/bfcl.py --without action_kind``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from playground.routing import korean
+from playground.routing.fill.lang import ACTION_WORDS
+from playground.routing.rule_switches import known_rule, rule_enabled
+
+if TYPE_CHECKING:
+    from playground.routing.scoring import ScoreRow
+
+RULE_ACTION = known_rule(
+    "action_kind",
+    "selection",
+    "a create/delete/update request counts for the tools whose name does it, against the others",
+)
+
+#: The kinds that change something: a tool of such a kind is never the answer to another kind.
+WRITE_KINDS = frozenset({"create", "delete", "update"})
+
+#: Snowball root of an English action word -> its kind.
+_ROOTS: dict[str, str] = {
+    korean.root(word): kind
+    for kind, words in ACTION_WORDS.items()
+    for word in words
+    if word.isascii()
+}
+#: The Korean beginnings of request words, with their kinds, longest first.
+_PREFIXES: tuple[tuple[str, str], ...] = tuple(
+    sorted(
+        (
+            (word, kind)
+            for kind, words in ACTION_WORDS.items()
+            for word in words
+            if not word.isascii()
+        ),
+        key=lambda wk: -len(wk[0]),
+    )
+)
+
+
+def word_kind(stem: str) -> str:
+    """The kind of action (``create``, ``delete``, ``update``, ``read``) a word's stem says, or
+    ``""``: an English word by its Snowball root (creating, created -> create), a Korean one by
+    its beginning (만들어줘 -> create)."""
+    if not stem:
+        return ""
+    if stem.isascii():
+        return _ROOTS.get(korean.root(stem.lower()), "")
+    return next((kind for prefix, kind in _PREFIXES if stem.startswith(prefix)), "")
+
+
+def name_kind(name: str) -> str:
+    """The kind of action of a tool's name: that of its first part that has one
+    (``create_entities`` -> create, ``getUser`` -> read), or ``""``."""
+    for part in korean.split_identifier(name):
+        kind = word_kind(korean.stem(part))
+        if kind:
+            return kind
+    return ""
+
+
+def question_kinds(tokens: Sequence[korean.Token], weights: Sequence[float]) -> frozenset[str]:
+    """The kinds of action the question's words say (words of weight 0 -- values, stop words --
+    left out)."""
+    return frozenset(
+        kind
+        for tok, weight in zip(tokens, weights, strict=True)
+        if weight > 0 and (kind := word_kind(tok.stem))
+    )
+
+
+def weigh_actions(
+    rows: Mapping[int, ScoreRow],
+    kinds: Sequence[str],
+    asked: frozenset[str],
+    said_by: Mapping[str, str],
+    points: float,
+) -> None:
+    """Apply rule ``action_kind`` to the rows the question touched (``rows``: tool index ->
+    row; ``kinds``: each tool's :func:`name_kind`, by index; ``asked``: the question's
+    :func:`question_kinds`; ``said_by``: kind -> the question word that says it; ``points``:
+    ``Weights.action``). Changes the rows in place: ``relevance`` and ``matched`` for a tool
+    doing a write kind asked for, ``action_penalty`` and ``other_action`` for a tool doing
+    another kind. Nothing when the rule is off or no tool does a kind the question says."""
+    done = {k for k in kinds if k}
+    if not asked or not (asked & done) or not rule_enabled(RULE_ACTION):
+        return
+    for i, row in rows.items():
+        kind = kinds[i]
+        if not kind or not (kind in WRITE_KINDS or asked & WRITE_KINDS):
+            continue
+        if kind not in asked:
+            row.action_penalty = points
+            row.other_action = f"{kind}, the question asks to {' or '.join(sorted(asked))}"
+        elif kind in WRITE_KINDS and done - {kind}:
+            row.relevance += points
+            row.matched.append(_action_match(said_by.get(kind, kind), kind, points))
+
+
+def said_words(tokens: Iterable[korean.Token], weights: Sequence[float]) -> dict[str, str]:
+    """Kind -> the first question word (as written) that says it."""
+    out: dict[str, str] = {}
+    for tok, weight in zip(tokens, weights, strict=False):
+        kind = word_kind(tok.stem) if weight > 0 else ""
+        if kind:
+            out.setdefault(kind, tok.surface)
+    return out
+
+
+def _action_match(word: str, kind: str, points: float) -> dict[str, Any]:
+    return {
+        "word": word,
+        "term": kind,
+        "where": "shape:action",
+        "how": "the request's kind of action is the name's",
+        "quality": 1.0,
+        "idf": 1.0,
+        "word_weight": 1.0,
+        "points": points,
+    }

@@ -1,0 +1,111 @@
+"""Rule ``action_kind``: the kinds of action a word and a tool's name say, in English and
+Korean, and what the rule does to the rows (the routing cases are in cases/action_kind.json)."""
+
+from __future__ import annotations
+
+import pytest
+
+from playground.routing import korean
+from playground.routing.action_kind import name_kind, question_kinds, word_kind
+from playground.routing.base import Turn
+from playground.routing.offline import OfflineRouter
+from playground.routing.rule_switches import switched
+from playground.routing.scoring import ScoreRow, Weights, build_index, score_question
+
+
+@pytest.mark.parametrize(
+    ("word", "kind"),
+    [
+        ("create", "create"),
+        ("creating", "create"),
+        ("added", "create"),
+        ("deleted", "delete"),
+        ("removes", "delete"),
+        ("renaming", "update"),
+        ("search", "read"),
+        ("alice", ""),
+        ("만들어줘", "create"),
+        ("삭제해줘", "delete"),
+        ("바꿔줘", "update"),
+        ("검색해", "read"),
+        ("엔티티", ""),
+    ],
+)
+def test_a_word_says_its_kind_of_action(word: str, kind: str) -> None:
+    assert word_kind(korean.stem(word)) == kind
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("create_entities", "create"),
+        ("deleteRelations", "delete"),
+        ("entities_update", "update"),
+        ("get_order_status", "read"),
+        ("calculate_area", ""),
+        ("open_nodes", ""),
+    ],
+)
+def test_a_name_says_the_kind_of_its_first_action_part(name: str, kind: str) -> None:
+    assert name_kind(name) == kind
+
+
+def test_the_question_kinds_leave_out_words_of_no_weight() -> None:
+    tokens = korean.tokenize("Create the entity, then search it")
+    assert question_kinds(tokens, [1.0] * len(tokens)) == {"create", "read"}
+    assert question_kinds(tokens, [0.0] + [1.0] * (len(tokens) - 1)) == {"read"}
+
+
+TOOLS = [
+    {
+        "name": "create_note",
+        "description": "Create a note with a title.",
+        "parameters": {
+            "type": "object",
+            "properties": {"title": {"type": "string", "description": "The note's title."}},
+            "required": ["title"],
+        },
+    },
+    {
+        "name": "delete_note",
+        "description": "Delete a note by its title.",
+        "parameters": {
+            "type": "object",
+            "properties": {"title": {"type": "string", "description": "The note's title."}},
+            "required": ["title"],
+        },
+    },
+]
+
+
+def _rows(question: str) -> dict[str, ScoreRow]:
+    idx = build_index(TOOLS, Weights())
+    rows, _words = score_question(idx, question, Weights())
+    return {r.name: r for r in rows}
+
+
+def test_a_create_request_costs_the_delete_tool_and_counts_for_the_create_tool() -> None:
+    rows = _rows('Create a note titled "groceries"')
+    create, delete = rows["create_note"], rows["delete_note"]
+    assert delete.action_penalty == 1.0 and delete.other_action.startswith("delete")
+    assert "does delete, the question asks to create -1.0" in delete.because()
+    assert create.action_penalty == 0.0
+    assert any(m["where"] == "shape:action" and m["term"] == "create" for m in create.matched)
+    assert create.score - delete.score >= 2.0
+
+
+def test_the_router_calls_the_tool_of_the_kind_asked_for_and_not_without_the_rule() -> None:
+    question = 'Delete the note titled "groceries"'
+    move = OfflineRouter().next_move([Turn(role="user", text=question)], TOOLS)
+    assert [(c.name, c.args) for c in move.calls] == [("delete_note", {"title": "groceries"})]
+    with switched(without=["action_kind"]):
+        rows = _rows(question)
+    assert rows["create_note"].action_penalty == 0.0
+
+
+def test_a_reading_question_against_reading_tools_is_left_alone() -> None:
+    tools = [dict(t, name=n) for t, n in zip(TOOLS, ("get_note", "find_notes"), strict=True)]
+    idx = build_index(tools, Weights())
+    rows, _words = score_question(idx, "Find the note groceries", Weights())
+    assert all(r.action_penalty == 0.0 for r in rows)
+    assert all(m["where"] != "shape:action" for r in rows for m in r.matched)
