@@ -9,6 +9,7 @@ import re
 from playground.routing import korean, values
 from playground.routing.fill.defaults import fill_defaults
 from playground.routing.fill.formats import drop_nonconforming
+from playground.routing.fill.lang import BOUND_AFTER, BOUND_BEFORE
 from playground.routing.fill.rules import LOOSE_RULES, enabled
 from playground.routing.fill.specs import Fill, ParamSpec
 from playground.routing.values import Value
@@ -55,11 +56,18 @@ def _free_words(
     tokens: list[korean.Token],
     held: list[tuple[int, int]],
     reasons: dict[tuple[int, int], str],
+    own: frozenset[str] = frozenset(),
+    taken: list[tuple[int, int]] | None = None,
 ) -> tuple[list[korean.Token], list[dict[str, str]]]:
     """The question's content words for a free-text value, and the words dropped with why
-    (an argument's value, a stopword, a question word, or a word that states the request)."""
+    (an argument's value, a stopword, a question word, the request's opening verb, a word
+    bounding another value, or a word that states the request). ``own``: the lower-case
+    examples of the free-text parameter itself ("e.g. 'spicy'"): a question word among them is
+    a value of this parameter, kept even where it matched the tool's text; ``taken``: the spans
+    of the values the tool's other arguments took (their bounding words are dropped)."""
     kept, dropped = [], []
-    for tok in tokens:
+    bounds = _bounding_words(tokens, held + (taken or []))
+    for k, tok in enumerate(tokens):
         span = (tok.start, tok.end)
         why = None
         if not values.outside(span, held):
@@ -68,13 +76,40 @@ def _free_words(
             why = "stopword"
         elif tok.stem in korean.QUESTION_WORDS:
             why = "question word"
-        elif span in reasons:
+        elif k == 0 and korean.is_generic(tok.stem.lower()):
+            why = "the request's verb"
+        elif k in bounds:
+            why = "bounds another argument's value"
+        elif span in reasons and tok.surface.lower() not in own:
             why = reasons[span]
         if why:
             dropped.append({"word": tok.surface, "why": why})
         else:
             kept.append(tok)
     return kept, dropped
+
+
+def _bounding_words(tokens: list[korean.Token], held: list[tuple[int, int]]) -> set[int]:
+    """Indexes of the words that bound a value another argument took: right before it ("under
+    40 minutes", "less than 3": :data:`~playground.routing.fill.lang.BOUND_BEFORE`) or right
+    after it, past the rest of its written word ("40분 이내":
+    :data:`~playground.routing.fill.lang.BOUND_AFTER`)."""
+    inside = [not values.outside((t.start, t.end), held) for t in tokens]
+    out: set[int] = set()
+    for k, is_value in enumerate(inside):
+        if not is_value:
+            continue
+        j = k - 1
+        while j >= 0 and not inside[j] and tokens[j].stem.lower() in BOUND_BEFORE:
+            out.add(j)
+            j -= 1
+        j = k + 1
+        while j < len(tokens) and tokens[j].start == tokens[j - 1].end:  # "40분": one word
+            j += 1
+        while j < len(tokens) and not inside[j] and tokens[j].stem in BOUND_AFTER:
+            out.add(j)
+            j += 1
+    return out
 
 
 def fill_free_text(
@@ -106,7 +141,9 @@ def fill_free_text(
             continue
         if tokens is None:
             tokens = korean.tokenize(question)
-        kept, dropped = _free_words(tokens, fill.consumed + reserved, reasons)
+        own = frozenset(str(e).lower() for e in spec.examples)
+        taken = [(ev["span"][0], ev["span"][1]) for ev in fill.evidence.values() if "span" in ev]
+        kept, dropped = _free_words(tokens, fill.consumed + reserved, reasons, own, taken)
         if kept:
             value = " ".join(t.stem if korean.has_hangul(t.surface) else t.surface for t in kept)
             fill.args[spec.name] = value

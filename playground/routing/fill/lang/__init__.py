@@ -30,3 +30,8 @@ ACTION_WORDS: dict[str, tuple[str, ...]] = {
     kind: tuple(w for lang in LANGUAGES for w in lang.ACTION_WORDS.get(kind, ()))
     for kind in ("create", "delete", "update", "read")
 }
+
+#: Words bounding the value right after them ("under 40 minutes") or right before them ("40분
+#: 이내"): part of the value's phrase, not of a search text.
+BOUND_BEFORE = frozenset(w for lang in LANGUAGES for w in lang.BOUND_BEFORE)
+BOUND_AFTER = frozenset(w for lang in LANGUAGES for w in lang.BOUND_AFTER)

@@ -51,3 +51,12 @@ ACTION_WORDS = {
     "read": ["get", "fetch", "retrieve", "find", "search", "look", "lookup", "list", "show"]
     + ["display", "read", "view", "query"],
 }
+
+#: Words that bound the value written right after them ("under 40 minutes", "less than 3"):
+#: part of that value's phrase, never of a search text (rule ``free_text``).
+BOUND_BEFORE = frozenset(
+    ["under", "over", "below", "above", "within", "than", "less", "more", "least", "most"]
+    + ["before", "after", "since", "until", "around", "about", "approximately"]
+)
+#: (English writes a bound before its value; see :mod:`.ko` for after.)
+BOUND_AFTER: frozenset[str] = frozenset()

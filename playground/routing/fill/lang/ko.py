@@ -19,3 +19,9 @@ ACTION_WORDS = {
     "update": ["수정", "변경", "바꿔", "바꾸", "갱신"],
     "read": ["조회", "검색", "찾아", "보여"],
 }
+
+#: (Korean writes a bound after its value; see :mod:`.en` for before.)
+BOUND_BEFORE: frozenset[str] = frozenset()
+#: Words that bound the value written right before them ("40분 이내", "3개 이상"): part of that
+#: value's phrase, never of a search text (rule ``free_text``); stems.
+BOUND_AFTER = frozenset(["이내", "이하", "이상", "미만", "초과", "까지", "부터", "정도", "쯤"])
