@@ -139,6 +139,36 @@ async def test_an_id_typed_in_the_contract_list_goes_into_the_first_field(tools_
         assert field.value == "HR20260601"
 
 
+async def test_spaces_and_a_question_mark_typed_behind_the_first_key_follow_it(tools_dir):
+    """tmux: '앨리스 Kim' typed in one go while the list had the focus became '앨리스Kim' in the
+    field, and each space toggled the module: the keys queued behind the first one reached the
+    list before the focus moved, and the list kept its space and ``?``. They follow the first
+    key now; once the list has the focus back, space and ``?`` are its own again."""
+    app = PlaygroundApp(tools=[str(tools_dir / "shop.py")])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_contract(app, pilot, "get_order_status")
+        tree = app.query_one(ContractList)
+        tree.focus()
+        await pilot.pause()
+        names = {" ": "space", "?": "question_mark"}
+        for char in "앨리스 Kim ?":
+            app.post_message(events.Key(names.get(char, char), char))
+        await pilot.pause()
+        await pilot.pause()
+        field = app.query_one(ArgForm).fields[0]
+        assert field.value == "앨리스 Kim ?"
+        assert app.focused is field
+        assert all(node.is_expanded for node in tree.root.children)
+        tree.focus()
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        from playground.tui.help_screen import HelpScreen
+
+        assert isinstance(app.screen, HelpScreen)
+        assert field.value == "앨리스 Kim ?"
+
+
 async def test_reload_keeps_the_contract_the_arguments_and_the_records(tools_dir):
     app = PlaygroundApp(tools=[str(tools_dir)])
     async with app.run_test(size=SIZE) as pilot:

@@ -116,19 +116,31 @@ class ContractList(Tree[str]):
     #: returns ``True`` when it took it (see :meth:`on_key`).
     type_ahead: Callable[[str], bool] | None = None
 
+    #: A key went to the first field and the keys queued behind it still arrive here (the
+    #: focus moves only once they are handled): they follow it, space and ``?`` included.
+    _typing_ahead: bool = False
+
     def on_key(self, event: events.Key) -> None:
         """A printable key (not space, which toggles a module, nor ``?``, the help) goes to
         the highlighted contract's first text field, which takes the focus: typing an id right
-        after the list opens is not lost (a newcomer's ``missing:day`` with the day typed)."""
+        after the list opens is not lost (a newcomer's ``missing:day`` with the day typed).
+        The keys typed behind it that reach the list before the focus moved follow it, a space
+        or a ``?`` too: "Alice Kim" typed in one go was "AliceKim", each space toggling the
+        module instead."""
         char = event.character
-        if (
-            event.is_printable
-            and char not in (None, " ", "?")
-            and self.type_ahead is not None
-            and self.type_ahead(char)
-        ):
+        following = self._typing_ahead
+        if not (event.is_printable and char is not None):
+            self._typing_ahead = False
+            return
+        ours = following or char not in (" ", "?")
+        if ours and self.type_ahead is not None and self.type_ahead(char):
+            self._typing_ahead = True
             event.stop()
             event.prevent_default()
+
+    def on_focus(self) -> None:
+        """The list has the focus again (the user came back to it): keys are its own."""
+        self._typing_ahead = False
 
     def __init__(self, **kwargs: Any) -> None:
         # a Text, not markup: a str label is parsed as markup with emoji codes, whose table
