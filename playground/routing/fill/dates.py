@@ -283,6 +283,33 @@ def _iso_datetime(
     return None
 
 
+#: A Korean date: "2026년 12월 3일", "12월 3일" (the year as :func:`date_value` finds it).
+_KO_DATE_RE = re.compile(r"(?:(?P<y>\d{4})\s*년\s*)?(?P<m>\d{1,2})\s*월\s*(?P<d>\d{1,2})\s*일")
+
+
+def _written_dates(text: str, year: int) -> list[tuple[int, int, str, _dt.datetime, str]]:
+    """Every date written in ``text``, in order: ``(start, end, as written, the date, how it
+    was read)``; English and numeric ones (:data:`_DATE_SPAN_RE`) parsed by ``dateutil``, Korean
+    ones (:data:`_KO_DATE_RE`) by their 년/월/일; a date without a year in ``year``. A date that
+    does not exist (2월 30일) is left out."""
+    from dateutil import parser as dparser
+
+    out = []
+    for m in _DATE_SPAN_RE.finditer(text):
+        try:
+            when = dparser.parse(m.group().replace("of ", ""), default=_dt.datetime(year, 1, 1))
+        except (ValueError, OverflowError):
+            continue
+        out.append((m.start(), m.end(), m.group(), when, "parsed by dateutil"))
+    for m in _KO_DATE_RE.finditer(text):
+        try:
+            when = _dt.datetime(int(m.group("y") or year), int(m.group("m")), int(m.group("d")))
+        except ValueError:
+            continue
+        out.append((m.start(), m.end(), m.group(), when, "read as 년/월/일"))
+    return sorted(out, key=lambda found: found[0])
+
+
 def date_value(
     spec: ParamSpec, text: str, used: list[tuple[int, int]] | None = None
 ) -> tuple[Any, str, int, int, str] | None:
@@ -290,7 +317,6 @@ def date_value(
     parsed with ``dateutil`` and written in the parameter's format (:func:`date_format`;
     ISO ``YYYY-MM-DD`` when none is said). ``format: time`` takes a time of day and
     ``format: date-time`` gets an offset, so the value passes the format (RFC 3339)."""
-    from dateutil import parser as dparser
 
     used = used or []
     iso = _iso_datetime(spec, text, used)
@@ -305,20 +331,15 @@ def date_value(
         y.group()
         for d in _DATE_SPAN_RE.finditer(text)
         for y in re.finditer(r"\b\d{4}\b", d.group())
-    ]
+    ] + [m.group("y") for m in _KO_DATE_RE.finditer(text) if m.group("y")]
     year = int(said_years[0]) if said_years else _dt.date.today().year
     relative = _relative_date(text, used, fmt)
     if relative is not None:
         return relative
-    for m in _DATE_SPAN_RE.finditer(text):
-        if not values.outside(m.span(), used):
+    for start, end, raw, when, how in _written_dates(text, year):
+        if not values.outside((start, end), used):
             continue
-        raw = m.group()
-        try:
-            when = dparser.parse(raw.replace("of ", ""), default=_dt.datetime(year, 1, 1))
-        except (ValueError, OverflowError):
-            continue
-        start, end = m.span()
+        span = (start, end)
         said = f"{raw!r}"
         if "%H" in fmt:
             t = next(clock_matches(text, max(0, start - 40)), None)
@@ -327,7 +348,7 @@ def date_value(
                 t
                 and clock
                 and abs(t.start() - end) < 40
-                and values.outside(t.span(), used + [m.span()])
+                and values.outside(t.span(), used + [span])
             ):
                 when = when.replace(hour=clock[0], minute=clock[1])
                 said += f" and {t.group().strip()!r}"
@@ -342,7 +363,7 @@ def date_value(
             )
         else:
             value = when.strftime(fmt)
-        return value, "date", start, end, f"{said} parsed by dateutil, written as {fmt!r}"
+        return value, "date", start, end, f"{said} {how}, written as {fmt!r}"
     if spec.format == "date-time":  # a time of day alone ("at 13:00"): today at that time
         found = _time_of_day(spec, text, used)
         if found is not None:
