@@ -80,3 +80,40 @@ def parse_object(text: str) -> tuple[dict[str, Any] | None, str]:
     if not isinstance(data, dict):
         return None, f"a case must be a JSON object, got a JSON {json_type_name(data)}"
     return data, ""
+
+
+#: A file none of whose first this many case lines is a JSON object is not a case file: one
+#: error line says so instead of one per line (a tool module or a CSV passed by mistake).
+NOT_A_CASE_FILE_LINES = 10
+#: The reasons of :func:`parse_object` that say a line is no JSON object at all.
+_NOT_AN_OBJECT = ("not valid JSON", "a case must be a JSON object")
+
+
+class CaseFileGuard:
+    """Watches the first case lines of a file: :meth:`see` raises :class:`UsageError` (exit 2)
+    when the first :data:`NOT_A_CASE_FILE_LINES` are none of them a JSON object, naming the
+    first reason and what a line of ``example`` looks like. Once a line is an object, nothing
+    more is checked (a case file with a bad line reports that line, as before)."""
+
+    def __init__(self, path: str | Path, example: str) -> None:
+        self.path, self.example = path, example
+        self.refused = 0
+        self.first = ""
+        self.done = False
+
+    def see(self, number: int, why: str) -> None:
+        """Case line ``number`` read with reason ``why`` (``""``: it is a case, or an object
+        with another problem)."""
+        if self.done:
+            return
+        if not why.startswith(_NOT_AN_OBJECT):
+            self.done = True
+            return
+        self.refused += 1
+        self.first = self.first or f"line {number}: {why}"
+        if self.refused >= NOT_A_CASE_FILE_LINES:
+            raise UsageError(
+                f"{self.path}: not a case file: none of its first {NOT_A_CASE_FILE_LINES} lines "
+                f"is a JSON object ({self.first}); write one JSON object a line, e.g. "
+                f"{self.example}"
+            )

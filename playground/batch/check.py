@@ -32,7 +32,13 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from playground.batch.caselines import case_lines, parse_object, read_text, split_lines
+from playground.batch.caselines import (
+    CaseFileGuard,
+    case_lines,
+    parse_object,
+    read_text,
+    split_lines,
+)
 from playground.core.canonical import shorten
 from playground.core.record import VALID, CallRecord
 
@@ -192,10 +198,21 @@ def read_cases(path: str | Path) -> list[Case]:
     """Read and parse a case file (UTF-8, a BOM allowed; see :mod:`playground.batch.caselines`).
 
     Raises :class:`UsageError` when the file does not exist, is a folder or not a regular
-    file, cannot be read or is not UTF-8 text (the CLI exits 2); malformed lines are not
-    errors (see :func:`parse_case`).
+    file, cannot be read, is not UTF-8 text, or is no case file at all (none of its first lines
+    is a JSON object: :class:`~playground.batch.caselines.CaseFileGuard`; the CLI exits 2);
+    other malformed lines are not errors (see :func:`parse_case`).
     """
-    return parse_cases(split_lines(read_text(path)))
+    cases = parse_cases(split_lines(read_text(path)))
+    guard = CaseFileGuard(path, CHECK_EXAMPLE)
+    for case in cases:
+        guard.see(case.line, (case.problem or "").removeprefix(f"line {case.line}: "))
+        if guard.done:
+            break
+    return cases
+
+
+#: What one line of a ``check`` case file looks like (named when a file is not one).
+CHECK_EXAMPLE = '{"tool": "get_order_status", "args": {"order_id": "HR20260604"}}'
 
 
 def same(expected: Any, actual: Any) -> bool:

@@ -14,10 +14,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import fields
 from pathlib import Path
 
-from playground.batch.caselines import case_lines
+from playground.batch.caselines import CaseFileGuard, case_lines
 from playground.batch.evalcases import CaseProblem, CaseResult, EvalCase, parse_case_line
 from playground.batch.metrics import Metrics, ToolScore, compute_metrics
 from playground.errors import UsageError
+
+#: What one line of an ``eval`` case file looks like (named when a file is not one).
+EVAL_EXAMPLE = '{"question": "HR20260604 택배 어디쯤인가요?", "expect_tool": "track_shipping"}'
 
 
 def check_case_path(path: str | Path) -> Path:
@@ -35,7 +38,8 @@ def check_case_path(path: str | Path) -> Path:
 
 def iter_case_file(path: str | Path) -> Iterator[EvalCase | CaseProblem]:
     """Each case (or malformed line) of an eval case file, read lazily. Raises
-    :class:`UsageError` when the file cannot be opened or stops being UTF-8 text."""
+    :class:`UsageError` when the file cannot be opened, stops being UTF-8 text, or is no case
+    file at all (:class:`~playground.batch.caselines.CaseFileGuard`)."""
     path = check_case_path(path)
 
     def raw_lines() -> Iterator[str]:
@@ -48,8 +52,11 @@ def iter_case_file(path: str | Path) -> Iterator[EvalCase | CaseProblem]:
         except OSError as exc:
             raise UsageError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
+    guard = CaseFileGuard(path, EVAL_EXAMPLE)
     for number, text in case_lines(raw_lines()):
-        yield parse_case_line(text, number)
+        case = parse_case_line(text, number)
+        guard.see(number, case.message if isinstance(case, CaseProblem) else "")
+        yield case
 
 
 class MetricsTally:
