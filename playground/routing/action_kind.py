@@ -9,16 +9,21 @@ verb is what tells them apart. Without this rule "Create an entity named Alice o
 called ``delete_entities(entityNames=["Alice"])``: "entity" and a name fit it, while
 ``create_entities`` lacked its array of objects.
 
+A write request that no tool of the declarations does ("Delete the note" where the tools
+create, get and update notes) makes every tool of another kind irrelevant: the router calls
+nothing and says so, rather than call ``create_note`` with the title.
+
 The kinds and their words are language data (``ACTION_WORDS`` of :mod:`playground.routing.
 fill.lang.en` and :mod:`~playground.routing.fill.lang.ko`). A tool's kind is that of the first
 part of its name that has one (``create_entities``: create; ``entities_delete``: delete); the
-question's kinds are those of its words. The rule acts only when the question says a kind that
-some tool of the declarations does, and a write kind (create, delete, update) is involved --
-said by the question, or done by the tool:
+question's kinds are those of its words. The rule acts only when a write kind (create, delete, update) is involved -- said by the
+question, or done by the tool -- and the question says a kind that some tool does, or a write
+kind that none does:
 
 * a tool whose kind the question does not say costs :attr:`Weights.action
   <playground.routing.scoring.Weights.action>` (``action_penalty``; "does delete, the question
-  asks to create");
+  asks to create") and is not the tool asked for (``offline._fit``: not relevant unless a
+  structured value -- an id of its shape -- supports it);
 * a tool of a write kind the question says gains the same as a matched word (``where``:
   ``"shape:action"``), when another tool of the declarations does another kind.
 
@@ -28,11 +33,11 @@ generic verb seed 002 describes. Measured: ``python bench/bfcl.py --without acti
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from playground.routing import korean
-from playground.routing.fill.lang import ACTION_WORDS
+from playground.routing.fill.lang import ACTION_WORDS, REQUEST_LEADS
 from playground.routing.rule_switches import known_rule, rule_enabled
 
 if TYPE_CHECKING:
@@ -89,14 +94,68 @@ def name_kind(name: str) -> str:
     return ""
 
 
-def question_kinds(tokens: Sequence[korean.Token], weights: Sequence[float]) -> frozenset[str]:
-    """The kinds of action the question's words say (words of weight 0 -- values, stop words --
-    left out)."""
-    return frozenset(
-        kind
-        for tok, weight in zip(tokens, weights, strict=True)
-        if weight > 0 and (kind := word_kind(tok.stem))
-    )
+#: The punctuation that ends a clause: a word right after it opens a request ("…, and delete").
+_CLAUSE_END = frozenset(",.;:!?\n")
+
+
+def _in_request_position(text: str, tokens: Sequence[korean.Token], k: int) -> bool:
+    """Whether English word ``k`` stands where a request's verb does: the question's first
+    word, the first after a clause's end, or after a word that leads a request ("please",
+    "to", "you", "and": ``REQUEST_LEADS``). "climate change", "the latest update", "a TV show"
+    are nouns, not requests."""
+    if k == 0:
+        return True
+    before = tokens[k - 1]
+    if any(c in _CLAUSE_END for c in text[before.end : tokens[k].start]):
+        return True
+    return before.surface.lower() in REQUEST_LEADS
+
+
+def _asks(text: str, tokens: Sequence[korean.Token], k: int) -> bool:
+    """Whether English word ``k`` asks: not a past participle, and in request position."""
+    return not tokens[k].surface.lower().endswith("ed") and _in_request_position(text, tokens, k)
+
+
+def request_words(
+    text: str, tokens: Sequence[korean.Token], weights: Sequence[float]
+) -> list[tuple[korean.Token, str]]:
+    """The question's words that ask for a kind of action, with the kind: an English word in
+    request position (:func:`_in_request_position`) that is not a past participle (which
+    describes a thing: "a registered trademark", "the deleted files"), or a Korean request
+    word; never a word of a value (weight 0 and not a stop word: *get* in "Get the note" weighs
+    nothing for relevance but is the request)."""
+    out = []
+    for k, (tok, weight) in enumerate(zip(tokens, weights, strict=True)):
+        if weight <= 0 and not korean.is_stopword(tok.stem):
+            continue
+        kind = word_kind(tok.stem)
+        if not kind:
+            continue
+        if tok.surface.isascii() and not _asks(text, tokens, k):
+            continue
+        out.append((tok, kind))
+    return out
+
+
+def question_kinds(
+    text: str, tokens: Sequence[korean.Token], weights: Sequence[float]
+) -> frozenset[str]:
+    """The kinds of action the question asks for (:func:`request_words`); a question that asks
+    for none but with a question word (what, which, 어디, 뭐) asks to read."""
+    said = frozenset(kind for _tok, kind in request_words(text, tokens, weights))
+    if not said and any(tok.stem.lower() in korean.QUESTION_WORDS for tok in tokens):
+        return frozenset({"read"})
+    return said
+
+
+def said_words(
+    text: str, tokens: Sequence[korean.Token], weights: Sequence[float]
+) -> dict[str, str]:
+    """Kind -> the first question word (as written) that asks for it."""
+    out: dict[str, str] = {}
+    for tok, kind in request_words(text, tokens, weights):
+        out.setdefault(kind, tok.surface)
+    return out
 
 
 def weigh_actions(
@@ -113,7 +172,8 @@ def weigh_actions(
     doing a write kind asked for, ``action_penalty`` and ``other_action`` for a tool doing
     another kind. Nothing when the rule is off or no tool does a kind the question says."""
     done = {k for k in kinds if k}
-    if not asked or not (asked & done) or not rule_enabled(RULE_ACTION):
+    undone = asked & WRITE_KINDS - done  # asked to delete, and no tool deletes
+    if not asked or not (asked & done or undone) or not rule_enabled(RULE_ACTION):
         return
     for i, row in rows.items():
         kind = kinds[i]
@@ -122,19 +182,11 @@ def weigh_actions(
         if kind not in asked:
             row.action_penalty = points
             row.other_action = f"{kind}, the question asks to {' or '.join(sorted(asked))}"
+            if undone:
+                row.other_action += f"; no tool does {' or '.join(sorted(undone))}"
         elif kind in WRITE_KINDS and done - {kind}:
             row.relevance += points
             row.matched.append(_action_match(said_by.get(kind, kind), kind, points))
-
-
-def said_words(tokens: Iterable[korean.Token], weights: Sequence[float]) -> dict[str, str]:
-    """Kind -> the first question word (as written) that says it."""
-    out: dict[str, str] = {}
-    for tok, weight in zip(tokens, weights, strict=False):
-        kind = word_kind(tok.stem) if weight > 0 else ""
-        if kind:
-            out.setdefault(kind, tok.surface)
-    return out
 
 
 def _action_match(word: str, kind: str, points: float) -> dict[str, Any]:

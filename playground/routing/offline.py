@@ -352,7 +352,11 @@ class OfflineRouter:
         question's words no tool covers and the nearest tool with its relevance."""
         best = rows[0]
         words_fit = topic_points(best) >= RELEVANCE_SHARE * self.threshold
-        if best.score >= self.threshold and not best.missing and words_fit and object_unsaid(best):
+        if best.other_action:
+            reason = f"{best.name} does {best.other_action}: the question asks for another action"
+        elif (
+            best.score >= self.threshold and not best.missing and words_fit and object_unsaid(best)
+        ):
             reason = (
                 f"{best.name} scores {best.score} but the question never says "
                 + ", ".join(f"'{o}'" for o in best.unsaid)
@@ -707,6 +711,8 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
     question's topic words (``"coverage"``)."""
     if rule_enabled(RULE_BY_VALUE) and any(structured(ev) for ev in row.arg_evidence.values()):
         return "value"
+    if row.other_action:  # rule action_kind: it does another kind of action than asked
+        return None
     if object_unsaid(row):
         return None
     if guesses_only(row):

@@ -718,10 +718,10 @@ def score_question(
             tally.unknown.append(tok.surface)
     tally.boundary_rows()
     tally.listing(listing, text)
-    asked = question_kinds(tokens, weights)
+    asked = question_kinds(text, tokens, weights)
     if asked:
         kinds = [t.action for t in idx.tools]
-        weigh_actions(tally.rows, kinds, asked, said_words(tokens, weights), w.action)
+        weigh_actions(tally.rows, kinds, asked, said_words(text, tokens, weights), w.action)
     for k in predicates:  # a verb predicate is the request, never part of a search text
         if not korean.is_nominal(tokens[k]):
             tally.reasons.setdefault(

@@ -3,11 +3,13 @@ Korean, and what the rule does to the rows (the routing cases are in cases/actio
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from playground.routing import korean
 from playground.routing.action_kind import name_kind, question_kinds, word_kind
-from playground.routing.base import Turn
+from playground.routing.base import Move, Turn
 from playground.routing.offline import OfflineRouter
 from playground.routing.rule_switches import switched
 from playground.routing.scoring import ScoreRow, Weights, build_index, score_question
@@ -51,9 +53,10 @@ def test_a_name_says_the_kind_of_its_first_action_part(name: str, kind: str) -> 
 
 
 def test_the_question_kinds_leave_out_words_of_no_weight() -> None:
-    tokens = korean.tokenize("Create the entity, then search it")
-    assert question_kinds(tokens, [1.0] * len(tokens)) == {"create", "read"}
-    assert question_kinds(tokens, [0.0] + [1.0] * (len(tokens) - 1)) == {"read"}
+    text = "Create the entity, then search it"
+    tokens = korean.tokenize(text)
+    assert question_kinds(text, tokens, [1.0] * len(tokens)) == {"create", "read"}
+    assert question_kinds(text, tokens, [0.0] + [1.0] * (len(tokens) - 1)) == {"read"}
 
 
 TOOLS = [
@@ -109,3 +112,54 @@ def test_a_reading_question_against_reading_tools_is_left_alone() -> None:
     rows, _words = score_question(idx, "Find the note groceries", Weights())
     assert all(r.action_penalty == 0.0 for r in rows)
     assert all(m["where"] != "shape:action" for r in rows for m in r.matched)
+
+
+NOTES = [
+    dict(TOOLS[0]),
+    dict(TOOLS[1], name="get_note", description="Get a note by its title."),
+    dict(TOOLS[1], name="update_note", description="Update a note's text by its title."),
+]
+
+
+def _move(question: str, tools: list[dict[str, Any]]) -> Move:
+    return OfflineRouter().next_move([Turn(role="user", text=question)], tools)
+
+
+def test_a_write_request_no_tool_does_calls_nothing_and_says_why() -> None:
+    move = _move('Delete the note titled "groceries"', NOTES)
+    assert move.calls == [] and not (move.explanation or {}).get("asks_for")
+    reason = (move.explanation or {})["reason"]
+    assert "does create, the question asks to delete; no tool does delete" in reason
+
+
+def test_a_verb_that_weighs_nothing_still_says_its_kind() -> None:
+    # "Get" is a stop word for relevance; the three tools tied and create_note came first
+    move = _move('Get the note "groceries"', NOTES)
+    assert [(c.name, c.args) for c in move.calls] == [("get_note", {"title": "groceries"})]
+
+
+def test_a_question_word_without_a_verb_asks_to_read() -> None:
+    move = _move('What does the note "groceries" say?', NOTES)
+    assert [(c.name, c.args) for c in move.calls] == [("get_note", {"title": "groceries"})]
+    assert question_kinds("어디 있어?", korean.tokenize("어디 있어?"), [1.0, 1.0]) == {"read"}
+
+
+def test_a_past_participle_describes_and_asks_nothing() -> None:
+    text = "The image has a registered trademark and the deleted files"
+    tokens = korean.tokenize(text)
+    assert question_kinds(text, tokens, [1.0] * len(tokens)) == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("What is the climate change outlook for Busan?", {"read"}),
+        ("Show the latest update of the note", {"read"}),
+        ("Can you update the note, and remove the old one?", {"update", "delete"}),
+        ("I want to delete it, then search again", {"delete", "read"}),
+        ("Make sure to give me the temperature", frozenset()),
+    ],
+)
+def test_only_a_word_in_request_position_asks(text: str, kinds: set[str]) -> None:
+    tokens = korean.tokenize(text)
+    assert question_kinds(text, tokens, [1.0] * len(tokens)) == kinds

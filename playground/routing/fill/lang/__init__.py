@@ -35,3 +35,5 @@ ACTION_WORDS: dict[str, tuple[str, ...]] = {
 #: 이내"): part of the value's phrase, not of a search text.
 BOUND_BEFORE = frozenset(w for lang in LANGUAGES for w in lang.BOUND_BEFORE)
 BOUND_AFTER = frozenset(w for lang in LANGUAGES for w in lang.BOUND_AFTER)
+#: Words after which an English word stands where a request's verb does (rule ``action_kind``).
+REQUEST_LEADS = frozenset(w for lang in LANGUAGES for w in lang.REQUEST_LEADS)

@@ -43,9 +43,9 @@ PAIR_CUES = ((r"\bfrom\s+(?:the\s+)?$", r"\s+(?:to|into)\s+(?:the\s+)?", r""),)
 #: Verbs of the four kinds of action a tool's name can begin with (``create_entities``,
 #: ``delete_relations``, ``update_issue``, ``get_order``) and a request can say (rule
 #: ``action_kind``, :mod:`playground.routing.action_kind`). Words that also say something else
-#: often are left out (set, new, open, drop, clear, cancel).
+#: often are left out (set, make, new, open, drop, clear, cancel).
 ACTION_WORDS = {
-    "create": ["create", "add", "insert", "register", "make"],
+    "create": ["create", "add", "insert", "register"],
     "delete": ["delete", "remove", "erase", "destroy", "purge"],
     "update": ["update", "modify", "edit", "change", "rename", "replace"],
     "read": ["get", "fetch", "retrieve", "find", "search", "look", "lookup", "list", "show"]
@@ -60,3 +60,7 @@ BOUND_BEFORE = frozenset(
 )
 #: (English writes a bound before its value; see :mod:`.ko` for after.)
 BOUND_AFTER: frozenset[str] = frozenset()
+
+#: Words after which an English word stands where a request's verb does ("please delete",
+#: "I want to delete", "can you delete", "find it and delete it") -- rule ``action_kind``.
+REQUEST_LEADS = frozenset(["please", "to", "you", "me", "us", "and", "then", "also", "just", "i"])

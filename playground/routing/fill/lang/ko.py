@@ -25,3 +25,6 @@ BOUND_BEFORE: frozenset[str] = frozenset()
 #: Words that bound the value written right before them ("40분 이내", "3개 이상"): part of that
 #: value's phrase, never of a search text (rule ``free_text``); stems.
 BOUND_AFTER = frozenset(["이내", "이하", "이상", "미만", "초과", "까지", "부터", "정도", "쯤"])
+
+#: (Korean request words are read wherever they stand; see :mod:`.en`.)
+REQUEST_LEADS: frozenset[str] = frozenset()
