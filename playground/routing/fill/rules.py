@@ -141,6 +141,13 @@ RULES: tuple[FillRule, ...] = (
     # how many calls
     FillRule("series", "calls", "any", False, "one call per listed value ('Seoul and Busan')"),
     FillRule("clauses", "calls", "any", False, "one call per clause asking again"),
+    FillRule(
+        "ordinal_parts",
+        "calls",
+        "any",
+        False,
+        "one call per ordinal part ('the first ..., the second ...')",
+    ),
     FillRule("stated_count", "calls", "any", False, "as many calls as a spelled count says"),
     FillRule(
         "number_order",
