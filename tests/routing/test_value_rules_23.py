@@ -18,3 +18,16 @@ def test_a_one_letter_enum_value_keeps_its_case() -> None:
     # the article "a" is not the value "A"; the quoted 'T' is
     assert fill_structured(specs, "a sequence with a preference for 'T'").args == {"base": "T"}
     assert fill_structured(specs, "a sequence with a preference for 'A'").args == {"base": "A"}
+
+
+def test_a_count_in_words_is_no_unit() -> None:
+    specs = _specs(
+        {
+            "radius": {"type": "integer", "description": "The radius of the circle."},
+            "unit": {"type": "string", "description": "The measurement unit of the radius."},
+        },
+        ["radius"],
+    )
+    # "two circles" counts circles; the radii are in meters
+    q = "the area of two circles, one with a radius of 5 meters and the other of 10 meters"
+    assert fill_structured(specs, q).args == {"unit": "meters"}
