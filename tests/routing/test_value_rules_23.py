@@ -31,3 +31,20 @@ def test_a_count_in_words_is_no_unit() -> None:
     # "two circles" counts circles; the radii are in meters
     q = "the area of two circles, one with a radius of 5 meters and the other of 10 meters"
     assert fill_structured(specs, q).args == {"unit": "meters"}
+
+
+def test_a_value_after_the_phrase_its_description_opens_with() -> None:
+    from playground.routing.fill.pipeline import fill_loose
+
+    specs = _specs(
+        {
+            "table": {"type": "array", "items": {"type": "integer"}},
+            "alpha": {"type": "number", "description": "Significance level for the test."},
+        },
+        ["table"],
+    )
+    q = "Test the table [1, 2, 3, 4]. Use a significance level of 0.01 for it."
+    fill = fill_structured(specs, q)
+    fill_loose(specs, q, fill)
+    assert fill.args == {"table": [1, 2, 3, 4], "alpha": 0.01}
+    assert "opens with" in fill.evidence["alpha"]["detail"]

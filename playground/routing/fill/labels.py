@@ -113,3 +113,45 @@ def is_counted_noun(tokens: list[korean.Token], end: int, words: set[str]) -> bo
         and any(korean.match_quality(t.stem, w)[0] >= 0.7 for w in words - GENERIC_NAME_WORDS)
         for t in after
     )
+
+
+#: Words that may stand between a parameter's phrase and its value ("level of 0.05", "rate
+#: is 5%", "level = 0.05").
+_HEAD_GAP = frozenset(["of", "is", "was", "at", "a", "an", "the", "to"])
+#: The words a description opens with ("Significance level for the test").
+_HEAD_RE = re.compile(
+    r"^\s*(?:the\s+|an?\s+)?([A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*){1,2})", re.I
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def doc_head(spec: ParamSpec) -> tuple[str, ...]:
+    """The stems of the noun phrase a parameter's description opens with, two or three words
+    up to the first generic or stop word ("Significance level for the Chi-Squared test" ->
+    the stems of significance, level); ``()`` when it opens with fewer than two such words."""
+    m = _HEAD_RE.match(spec.doc)
+    if not m:
+        return ()
+    out: list[str] = []
+    for word in m.group(1).split():
+        low = word.lower()
+        if low in _GENERIC_DOC_WORDS or korean.is_stopword(korean.stem(low)):
+            break
+        out.append(korean.stem(low))
+    return tuple(out) if len(out) >= 2 else ()
+
+
+def headed_by(text: str, start: int, head: tuple[str, ...]) -> bool:
+    """True when the question writes ``head`` (:func:`doc_head`) right before ``start``, with
+    at most two of of/is/a/the/... and a colon or '=' between ("a significance level of
+    0.05", "significance level: 0.05")."""
+    if not head:
+        return False
+    words = re.findall(r"[A-Za-z][A-Za-z-]*", text[max(0, start - 80) : start])
+    if re.search(r"[^\sA-Za-z:=-][^A-Za-z]*$", text[max(0, start - 80) : start]):
+        return False  # a comma or another value between
+    gap = 0
+    while words and words[-1].lower() in _HEAD_GAP and gap < 2:
+        words.pop()
+        gap += 1
+    return tuple(korean.stem(w.lower()) for w in words[-len(head) :]) == head
