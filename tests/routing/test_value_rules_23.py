@@ -48,3 +48,10 @@ def test_a_value_after_the_phrase_its_description_opens_with() -> None:
     fill_loose(specs, q, fill)
     assert fill.args == {"table": [1, 2, 3, 4], "alpha": 0.01}
     assert "opens with" in fill.evidence["alpha"]["detail"]
+
+
+def test_a_unit_after_in_keeps_its_superscript_power() -> None:
+    specs = _specs({"unit": {"type": "string", "description": "The unit of density."}})
+    q = "Compare the densities in kg/m³."
+    assert fill_structured(specs, q).args == {"unit": "kg/m³"}
+    assert fill_structured(specs, "the acceleration in m/s^2").args == {"unit": "m/s^2"}

@@ -12,7 +12,7 @@ from playground.routing.fill.specs import ParamSpec
 
 UNIT_NAME_RE = re.compile(r"(?:^|_)units?$", re.I)
 _UNIT_AFTER_IN_RE = re.compile(
-    r"\bin\s+(?:the\s+)?([A-Za-z°][A-Za-z°]*(?:/[A-Za-z]+(?:\^?\d)?)?)\b"
+    r"\bin\s+(?:the\s+)?([A-Za-z°][A-Za-z°]*(?:/[A-Za-z]+(?:\^?\d|[²³])?)?)(?![\w/])"
 )
 
 
