@@ -20,7 +20,8 @@ from playground.routing.fill.formats import drop_nonconforming
 from playground.routing.fill.ordinals import numbered_groups
 from playground.routing.fill.pipeline import fill_loose, fill_structured
 from playground.routing.fill.rules import enabled
-from playground.routing.fill.specs import ParamSpec
+from playground.routing.fill.series import series
+from playground.routing.fill.specs import Fill, ParamSpec
 
 _ORDINALS = {
     "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
@@ -60,6 +61,11 @@ def _marks(text: str, specs: list[ParamSpec]) -> list[tuple[int, int, int]]:
     return out
 
 
+#: Rules that guess a value (the next one left, the words no rule took): a value the context
+#: lists, one per part, wins over a part's guess.
+_GUESSES = frozenset({"position", "leftover"})
+
+
 def ordinal_parts(text: str, specs: list[ParamSpec]) -> tuple[dict[int, str], str]:
     """``(parts, context)``: per ordinal the text of its parts (joined with ". "), and the text
     outside every part. ``({}, text)`` when the question has no ordinal series."""
@@ -80,20 +86,34 @@ def ordinal_parts(text: str, specs: list[ParamSpec]) -> tuple[dict[int, str], st
     return {k: ". ".join(v) for k, v in sorted(parts.items())}, " ".join(context)
 
 
-def _fill(specs: list[ParamSpec], text: str) -> dict[str, Any]:
-    """The arguments one text gives by the structured and loose rules (values outside an
-    enum or format dropped)."""
+def _fill(specs: list[ParamSpec], text: str) -> Fill:
+    """What one text gives by the structured and loose rules (values outside an enum or
+    format dropped)."""
     fill = fill_structured(specs, text)
     fill_loose(specs, text, fill)
     drop_nonconforming(specs, fill)
-    return fill.args
+    return fill
+
+
+def _shared(
+    specs: list[ParamSpec], context: str, k: int
+) -> tuple[list[dict[str, Any]], set[str]]:
+    """``(values, listed)``: the context's values for each of ``k`` parts -- the same for all,
+    or, when the context lists ``k`` values of an argument ("on two datasets, 'dataset1' and
+    'dataset2'"), one of them each in order (:func:`series`; ``listed`` names those)."""
+    fill = _fill(specs, context)
+    rows = series(context, fill.args, fill.evidence)
+    if len(rows) != k:
+        return [fill.args] * k, set()
+    return rows, {name for name in fill.args if any(r[name] != rows[0][name] for r in rows)}
 
 
 def ordinal_calls(
     specs: list[ParamSpec], question: str, args: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """Rule ``ordinal_parts``: one call per ordinal part (:func:`ordinal_parts`), each with the
-    values its own part gives, then the values the context gives, then -- for a required
+    values its own part gives, then the values the context gives (one each of a list of as
+    many values as parts), then -- for a required
     parameter neither gives -- the whole question's value from ``args``. ``[args]`` when the
     question has no ordinal series or its parts give no values of their own."""
     if not enabled("ordinal_parts"):
@@ -102,14 +122,20 @@ def ordinal_calls(
     parts, context = ordinal_parts(text, specs)
     if not parts:
         return [args]
-    shared = _fill(specs, context)
-    own = [_fill(specs, part) for part in parts.values()]
+    fills = [_fill(specs, part) for part in parts.values()]
+    own = [f.args for f in fills]
     if not all(own) or all(o == own[0] for o in own):
         return [args]
     required = {s.name for s in specs if s.required}
     calls = []
-    for values in own:
-        call = {**shared, **values}
+    rows, listed = _shared(specs, context, len(own))
+    for shared, fill in zip(rows, fills, strict=True):
+        call = dict(shared)
+        call.update(
+            (k, v)
+            for k, v in fill.args.items()
+            if k not in listed or fill.evidence[k]["rule"] not in _GUESSES
+        )
         call.update({k: v for k, v in args.items() if k in required and k not in call})
         calls.append(call)
     return calls
