@@ -95,9 +95,7 @@ def _fill(specs: list[ParamSpec], text: str) -> Fill:
     return fill
 
 
-def _shared(
-    specs: list[ParamSpec], context: str, k: int
-) -> tuple[list[dict[str, Any]], set[str]]:
+def _shared(specs: list[ParamSpec], context: str, k: int) -> tuple[list[dict[str, Any]], set[str]]:
     """``(values, listed)``: the context's values for each of ``k`` parts -- the same for all,
     or, when the context lists ``k`` values of an argument ("on two datasets, 'dataset1' and
     'dataset2'"), one of them each in order (:func:`series`; ``listed`` names those)."""
