@@ -98,6 +98,7 @@ from playground.routing.fill.counts import stated_count
 from playground.routing.fill.ordinal_parts import ordinal_calls
 from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.fill.series import series as series_calls
+from playground.routing.fill.series_groups import group_rows
 from playground.routing.guessed import RULE_GUESSES, short_of_words
 from playground.routing.name_object import RULE_NAME_OBJECT
 from playground.routing.registry import RouterSettings, RouterSpec
@@ -602,7 +603,9 @@ def _parallel(
             why = "the question asks again in another clause with other values"
             return again, {"calls": len(again), "why": why, "clauses": said}
     if rule_enabled(RULE_SERIES):
-        series = series_calls(question, best.args, best.arg_evidence)
+        series = group_rows(
+            tool.specs, question, series_calls(question, best.args, best.arg_evidence)
+        )
         series = series[:count] if count is not None else series
         if len(series) > 1:
             changed = sorted({k for a in series for k in a if a[k] != best.args[k]})

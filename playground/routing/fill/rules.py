@@ -149,6 +149,13 @@ RULES: tuple[FillRule, ...] = (
     FillRule("series", "calls", "any", False, "one call per listed value ('Seoul and Busan')"),
     FillRule("clauses", "calls", "any", False, "one call per clause asking again"),
     FillRule(
+        "series_groups",
+        "calls",
+        "any",
+        False,
+        "each listed value's call takes its group's values ('7 in easy mode and 3 in hard')",
+    ),
+    FillRule(
         "ordinal_parts",
         "calls",
         "any",
