@@ -119,6 +119,13 @@ RULES: tuple[FillRule, ...] = (
         False,
         "values listed in the question, joined with commas",
     ),
+    FillRule(
+        "counted_items",
+        "structured",
+        "array of strings + array of their integer counts",
+        False,
+        "'three pumpkins and two dozen eggs' as items and counts",
+    ),
     # loose: the question's values paired with the parameters whose words stand next to them
     FillRule("assign", "loose", "any", True, "a value written as name=value"),
     FillRule("number", "loose", "integer/number", True, "a number next to the parameter's words"),
