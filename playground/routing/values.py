@@ -506,7 +506,8 @@ def names(text: str) -> list[Value]:
         if stop:
             end = start + stop.start()
         value = text[start:end].rstrip(".,'’")
-        if value.endswith("'s"):
+        # "Germany's team": a possessive before its noun; "from McDonald's.": the name itself
+        if value.endswith("'s") and re.match(r"\s+\w", text[start + len(value) :]):
             value = value[:-2]
         if len(value) < 2 or korean.is_stopword(value.lower()):
             continue

@@ -55,3 +55,33 @@ def test_a_unit_after_in_keeps_its_superscript_power() -> None:
     q = "Compare the densities in kg/m³."
     assert fill_structured(specs, q).args == {"unit": "kg/m³"}
     assert fill_structured(specs, "the acceleration in m/s^2").args == {"unit": "m/s^2"}
+
+
+def test_counted_items_fill_the_items_and_their_counts() -> None:
+    specs = _specs(
+        {
+            "items": {"type": "array", "items": {"type": "string"}, "description": "Items."},
+            "quantities": {
+                "type": "array",
+                "items": {"type": "integer"},
+                "description": "The quantity of each item.",
+            },
+        },
+        ["items", "quantities"],
+    )
+    fill = fill_structured(specs, "Check the price of three pumpkins and two dozen eggs.")
+    assert fill.args == {"items": ["pumpkins", "eggs"], "quantities": [3, 24]}
+    assert fill.evidence["items"]["rule"] == "counted_items"
+    q = "Order three bottles of olive oil and a five pound bag of rice from the store."
+    assert fill_structured(specs, q).args == {"items": ["olive oil", "rice"], "quantities": [3, 1]}
+    # one counted thing is no list of items
+    assert fill_structured(specs, "Order three bottles of olive oil.").args == {}
+
+
+def test_a_name_ending_in_s_keeps_it_unless_a_noun_follows() -> None:
+    from playground.routing import values
+
+    names = [v.text for v in values.names("I want burgers from McDonald's.")]
+    assert "McDonald's" in names
+    names = [v.text for v in values.names("Show Germany's team ranking.")]
+    assert "Germany" in names
