@@ -85,3 +85,20 @@ def test_a_name_ending_in_s_keeps_it_unless_a_noun_follows() -> None:
     assert "McDonald's" in names
     names = [v.text for v in values.names("Show Germany's team ranking.")]
     assert "Germany" in names
+
+
+def test_a_glue_word_puts_no_distance_between_a_label_and_its_value() -> None:
+    from playground.routing.fill.pipeline import fill_loose
+
+    specs = _specs(
+        {
+            "rating": {
+                "type": "number",
+                "description": "The minimum average rating of the provider's review score.",
+            }
+        }
+    )
+    q = "Find a cleaner with a review score of 4.5 stars or more."
+    fill = fill_structured(specs, q)
+    fill_loose(specs, q, fill)
+    assert fill.args == {"rating": 4.5}
