@@ -13,15 +13,12 @@ from playground.routing.fill.fits import fitted_value
 from playground.routing.fill.labels import (
     COUNTS_RE,
     GENERIC_NAME_WORDS,
-    doc_head,
-    headed_by,
     is_counted_noun,
     near_score,
 )
 from playground.routing.fill.loose_state import LooseFill
 from playground.routing.fill.place_parts import NEXT_PART_RE, PLACE_CUE_RE, PLACE_DOC_RE
 from playground.routing.fill.roles import role_cue_at, role_of
-from playground.routing.fill.rules import enabled
 from playground.routing.fill.specs import ParamSpec, bare
 from playground.routing.fill.units import TIME_PARAM_RE, TIME_UNITS, per_unit
 from playground.routing.fill.weights import PAIRING as W
@@ -64,8 +61,6 @@ def _label_score(st: LooseFill, spec: ParamSpec, v: Value, role: str) -> list[tu
     )
     if near:
         out.append((near, "next to its words"))
-    if enabled("doc_phrase") and headed_by(text, v.start, doc_head(spec)):
-        out.append((W.doc_phrase, "after the phrase its description opens with"))
     if v.kind in ("name", "quoted") and any(
         korean.stem(t.surface) in name_w - GENERIC_NAME_WORDS
         for t in toks

@@ -136,13 +136,6 @@ RULES: tuple[FillRule, ...] = (
     FillRule("date", "loose", "date/time string", True, "a date or time in words, as ISO"),
     FillRule("cue", "loose", "string", True, "the text after the parameter's own word"),
     FillRule("boolean", "loose", "boolean", True, "true when the parameter's words are asked for"),
-    FillRule(
-        "doc_phrase",
-        "loose",
-        "any",
-        True,
-        "a value right after the phrase the description opens with",
-    ),
     FillRule("position", "loose", "required any", True, "a fitting value left, in schema order"),
     FillRule("modifier", "loose", "string", True, "the word modifying the parameter's noun"),
     FillRule("leftover", "loose", "required string", True, "the words no tool's vocabulary took"),

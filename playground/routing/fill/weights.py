@@ -41,8 +41,6 @@ class Pairing:
     written_kind: float = 3.0
     #: an identifier (docs/reports) where the parameter wants a path
     identifier_as_path: float = 1.5
-    #: right after the phrase the description opens with ("a significance level of 0.05")
-    doc_phrase: float = 1.0
     #: the least score an optional parameter's pair needs (a mere neighbour is not enough)
     optional_floor: float = 1.0
 
