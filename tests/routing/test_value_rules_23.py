@@ -101,3 +101,24 @@ def test_a_glue_word_puts_no_distance_between_a_label_and_its_value() -> None:
     fill = fill_structured(specs, q)
     fill_loose(specs, q, fill)
     assert fill.args == {"rating": 4.5}
+
+
+def test_a_name_written_as_code_and_is_assigns_its_value() -> None:
+    from playground.routing import values
+    from playground.routing.fill.pipeline import fill_loose
+
+    specs = _specs(
+        {
+            "song_id": {"type": "string", "description": "The unique identifier of the song."},
+            "artist": {"type": "string", "description": "The artist's name."},
+        },
+        ["song_id"],
+    )
+    q = "Play Roar by Katy Perry. The song_id is wjeiruhuq_roar."
+    fill = fill_structured(specs, q)
+    fill_loose(specs, q, fill)
+    assert fill.args["song_id"] == "wjeiruhuq_roar"
+    assert fill.evidence["song_id"]["rule"] == "assign"
+    # a plain English word before "is" is no parameter name
+    assert values.assignments("The price is 5") == {}
+    assert {k: v.value for k, v in values.assignments("the userId is 42").items()} == {"userid": 42}

@@ -178,11 +178,21 @@ def candidate_values(
     named_words = {w for s in specs for w in label_words(s)[0]}
     subject = {w for w, c in doc_count.items() if c >= 2} - named_words
     street = any(STREET_FORMAT_RE.search(sp.doc) for sp in open_specs)
-    return [
+    cands = [
         v
         for v in nums + list(found.strings) + list(found.lists)
         if values.outside((v.start, v.end), used)
         and not (v.kind == "name" and intent and _stated(v, toks, intent_starts))
         and not _counts_subject(v, text, subject)
         and not (street and v.kind == "number" and HOUSE_NUMBER_RE.match(text, v.end))
+    ]
+    # "The song_id is wjeiruhuq_roar": a value written for an open parameter by its name is a
+    # candidate even when no other reader sees a value there
+    names = {sp.name.lower() for sp in open_specs}
+    return cands + [
+        v
+        for name, v in found.assigned.items()
+        if name in names
+        and values.outside((v.start, v.end), used)
+        and not any(c.start == v.start for c in cands)
     ]
