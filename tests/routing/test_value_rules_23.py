@@ -122,3 +122,20 @@ def test_a_name_written_as_code_and_is_assigns_its_value() -> None:
     # a plain English word before "is" is no parameter name
     assert values.assignments("The price is 5") == {}
     assert {k: v.value for k, v in values.assignments("the userId is 42").items()} == {"userid": 42}
+
+
+def test_an_irregular_plural_counts_its_singular() -> None:
+    from playground.routing.fill.pipeline import fill_loose
+
+    specs = _specs(
+        {
+            "adults": {"type": "integer", "description": "The number of adults."},
+            "children": {"type": "integer", "description": "The number of children."},
+            "from_date": {"type": "string", "description": "The first day, MM-DD-YYYY."},
+        },
+        ["adults", "children", "from_date"],
+    )
+    q = "Book a room for two adults and one child from July 10, 2022."
+    fill = fill_structured(specs, q)
+    fill_loose(specs, q, fill)
+    assert (fill.args["adults"], fill.args["children"]) == (2, 1)

@@ -39,3 +39,16 @@ TARGET_WORDS = frozenset(
 )
 #: ``(before X, between X and Y, after Y)``: "from X to Y", "from X into Y".
 PAIR_CUES = ((r"\bfrom\s+(?:the\s+)?$", r"\s+(?:to|into)\s+(?:the\s+)?", r""),)
+
+#: Plurals that do not end in -s, to their singular ("two adults and one child" for a
+#: ``children`` count).
+IRREGULAR_PLURALS = {
+    "children": "child",
+    "people": "person",
+    "men": "man",
+    "women": "woman",
+    "feet": "foot",
+    "teeth": "tooth",
+    "mice": "mouse",
+    "geese": "goose",
+}

@@ -9,3 +9,6 @@ PAIR_CUES = (
     (r"", r"\s*에서\s+", r"^\s*(?:으로|로)(?![가-힣])|^\s*(?:으로|로)\s"),
     (r"", r"\s*부터\s+", r"^\s*까지"),
 )
+
+#: Korean nouns have no plural forms.
+IRREGULAR_PLURALS: dict[str, str] = {}
