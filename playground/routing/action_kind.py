@@ -34,14 +34,22 @@ generic verb seed 002 describes. Measured: ``python bench/bfcl.py --without acti
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from playground.routing import korean
 from playground.routing.fill.lang import ACTION_WORDS, REQUEST_LEADS
 from playground.routing.rule_switches import known_rule, rule_enabled
 
-if TYPE_CHECKING:
-    from playground.routing.scoring import ScoreRow
+
+class ActionRow(Protocol):
+    """What the rule reads and sets on a :class:`playground.routing.scoring.ScoreRow` (a
+    protocol: the scoring module imports this one)."""
+
+    relevance: float
+    matched: list[dict[str, Any]]
+    action_penalty: float
+    other_action: str
+
 
 RULE_ACTION = known_rule(
     "action_kind",
@@ -159,7 +167,7 @@ def said_words(
 
 
 def weigh_actions(
-    rows: Mapping[int, ScoreRow],
+    rows: Mapping[int, ActionRow],
     kinds: Sequence[str],
     asked: frozenset[str],
     said_by: Mapping[str, str],

@@ -95,8 +95,10 @@ from playground.routing import korean
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
 from playground.routing.fill.clauses import clause_calls
 from playground.routing.fill.counts import stated_count
+from playground.routing.fill.ordinal_parts import ordinal_calls
 from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.fill.series import series as series_calls
+from playground.routing.fill.series_groups import group_rows
 from playground.routing.guessed import RULE_GUESSES, short_of_words
 from playground.routing.name_object import RULE_NAME_OBJECT
 from playground.routing.registry import RouterSettings, RouterSpec
@@ -588,6 +590,11 @@ def _parallel(
     ``parallel_clauses``) or per value listed for one argument (rule ``parallel_series``), at
     most as many as the question says ("the area of two triangles"); else ``[best.args]``."""
     count = stated_count(question, frozenset(tool.terms))
+    parts = ordinal_calls(tool.specs, question, best.args)
+    parts = parts[:count] if count is not None else parts
+    if len(parts) > 1:
+        why = "the question describes each case after an ordinal (the first ..., the second ...)"
+        return parts, {"calls": len(parts), "why": why}
     if rule_enabled(RULE_CLAUSES):
         topic = frozenset(
             stem
@@ -600,7 +607,9 @@ def _parallel(
             why = "the question asks again in another clause with other values"
             return again, {"calls": len(again), "why": why, "clauses": said}
     if rule_enabled(RULE_SERIES):
-        series = series_calls(question, best.args, best.arg_evidence)
+        series = group_rows(
+            tool.specs, question, series_calls(question, best.args, best.arg_evidence)
+        )
         series = series[:count] if count is not None else series
         if len(series) > 1:
             changed = sorted({k for a in series for k in a if a[k] != best.args[k]})

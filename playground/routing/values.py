@@ -23,6 +23,7 @@ are regular expressions; no dictionary of a domain. Deterministic.
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -144,6 +145,11 @@ _QUOTED_RE = re.compile(
 )
 _ASSIGN_RE = re.compile(
     r"\b([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|:)\s*(\"[^\"]*\"|'[^']*'|[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[A-Za-z][\w.-]*)"
+)
+#: "The song_id is abc_1": an identifier written as code (snake_case or camelCase) and "is".
+_ASSIGN_IS_RE = re.compile(
+    r"\b([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*)\s+is\s+"
+    r"(\"[^\"]*\"|'[^']*'|[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w.])|[A-Za-z0-9][\w-]*(?:\.[\w-]+)*)"
 )
 _URL_RE = re.compile(r"\bhttps?://[^\s'\"<>]+[^\s'\"<>.,;:!?)]")
 _EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
@@ -434,9 +440,10 @@ def verbatim(text: str) -> list[Value]:
 
 
 def assignments(text: str) -> dict[str, Value]:
-    """``{lowercased name: value}`` for ``name = value`` and ``name: value`` in ``text``."""
+    """``{lowercased name: value}`` for ``name = value``, ``name: value`` and -- for a name
+    written as code (``song_id``, ``userId``) -- ``name is value`` in ``text``."""
     out: dict[str, Value] = {}
-    for m in _ASSIGN_RE.finditer(text):
+    for m in itertools.chain(_ASSIGN_RE.finditer(text), _ASSIGN_IS_RE.finditer(text)):
         raw = m.group(2).strip("'\"")
         parsed: int | float | str = raw
         if re.fullmatch(r"[-+]?\d[\d,]*(?:\.\d+)?", raw):
@@ -506,7 +513,8 @@ def names(text: str) -> list[Value]:
         if stop:
             end = start + stop.start()
         value = text[start:end].rstrip(".,'’")
-        if value.endswith("'s"):
+        # "Germany's team": a possessive before its noun; "from McDonald's.": the name itself
+        if value.endswith("'s") and re.match(r"\s+\w", text[start + len(value) :]):
             value = value[:-2]
         if len(value) < 2 or korean.is_stopword(value.lower()):
             continue

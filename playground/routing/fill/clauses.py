@@ -42,8 +42,16 @@ _CLAUSE_RULES = frozenset(
         "string",
         "date",
         "cue",
+        "listed",
+        "enum_list",
     }
 )
+
+
+#: The ", and" before a series' last item, and a series of short items before it ("'A', 'B',
+#: 'C'", "open hole, C foot": each item one to three words after a comma).
+_SERIES_END_RE = re.compile(r",\s+and\s+")
+_SERIES_RE = re.compile(r"(?:,\s*[\w'\"-]+(?:\s+[\w'\"-]+){0,2})+\Z")
 
 
 def clauses(question: str) -> list[tuple[int, int]]:
@@ -52,6 +60,12 @@ def clauses(question: str) -> list[tuple[int, int]]:
     text = korean.normalize(question)
     out, start = [], 0
     for m in _CLAUSE_RE.finditer(text):
+        if (
+            _SERIES_END_RE.fullmatch(m.group())
+            and _SERIES_RE.search(text, start, m.start())
+            and not _AGAIN_RE.match(text[m.end() :])
+        ):
+            continue  # "the 'A', 'B', 'C', and 'D' fields": a series' last item, no new request
         if m.start() > start:
             out.append((start, m.start()))
         start = m.end()
@@ -157,6 +171,8 @@ def clause_calls(
         opening = (text[prev_end:a] + part[:30]).strip()
         prev_end = b
         fill, asks, keep = _clause_fill(specs, part, opening, given, topic)
+        if calls and not asks:  # ", and silver headjoint": the list goes on, asks nothing
+            keep -= {k for k, v in fill.args.items() if isinstance(v, list)}
         if not keep:
             continue
         # a clause may list several values itself ("the factorial of 5, the factorial of 7")

@@ -30,7 +30,8 @@ def enum_value(
         for value in spec.enum:
             v = str(value)
             rx = re.escape(v) if korean.has_hangul(v) else word_bounded(re.escape(v))
-            m = re.search(rx, text, re.I)
+            # a one-letter value keeps its case: the article "a" is not the value "A"
+            m = re.search(rx, text, 0 if len(v) == 1 else re.I)
             if m and values.outside(m.span(), used):
                 hits.append((m.start(), m.end(), value))
         how = list(spec.enum)

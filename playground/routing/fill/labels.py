@@ -80,12 +80,20 @@ def _strip_example_text(text: str) -> str:
     return text
 
 
+#: Words that join a label to its value ("score of 4.5", "rate is 5%").
+_GLUE = frozenset(["of", "is", "=", ":"])
+
+
 def near_score(
     tokens: list[korean.Token], start: int, end: int, words: set[str], before: int = 4
 ) -> float:
     """How strongly ``words`` label the span ``[start, end)``: 1/(distance) per matching token
     among the ``before`` tokens before it and the two after it."""
-    prev = [t for t in tokens if t.end <= start][-before:]
+    # "a review score of 4.5": the glue word between a label and its value puts no distance
+    prev = [t for t in tokens if t.end <= start]
+    if prev and prev[-1].surface.lower() in _GLUE:
+        prev = prev[:-1]
+    prev = prev[-before:]
     nxt3 = [t for t in tokens if t.start >= end][:3]
     nxt = nxt3[:2]
     if any(t.surface.lower() in ("of", "is", "was", "are") for t in nxt3):

@@ -12,6 +12,7 @@ from typing import Any
 from playground.routing import korean, values
 from playground.routing.fill.dates import is_date_param
 from playground.routing.fill.labels import COUNTS_RE, is_counted_noun, label_words
+from playground.routing.fill.lang import SINGULARS
 from playground.routing.fill.place_parts import HOUSE_NUMBER_RE, STREET_FORMAT_RE
 from playground.routing.fill.rules import enabled
 from playground.routing.fill.specs import Fill, ParamSpec
@@ -113,6 +114,11 @@ def open_specs_of(specs: list[ParamSpec], fill: Fill) -> list[ParamSpec]:
     ]
 
 
+def _singular(stem: str) -> str:
+    """An irregular plural's singular ("children" -> "child"), else ``stem``."""
+    return SINGULARS.get(stem, stem)
+
+
 def _number_values(
     open_specs: list[ParamSpec], toks: list[korean.Token], nums: list[Value]
 ) -> list[Value]:
@@ -124,13 +130,13 @@ def _number_values(
     wanted = sum(1 for s in open_specs if s.required and {"integer", "number"} & set(s.types))
     if not digits or len(digits) < wanted:
         return nums
-    counted = Counter(w for s in open_specs for w in label_words(s)[0])
+    counted = Counter(_singular(w) for s in open_specs for w in label_words(s)[0])
     named = {w for w, n in counted.items() if n == 1}
     return [
         v
         for v in nums
         if v in digits
-        or (v.unit and korean.stem(v.unit.split("/")[0].lower()) in named)
+        or (v.unit and _singular(korean.stem(v.unit.split("/")[0].lower())) in named)
         or any(
             COUNTS_RE.search(s.name)
             and is_counted_noun(toks, v.end, label_words(s)[0] | label_words(s)[1])
@@ -178,11 +184,21 @@ def candidate_values(
     named_words = {w for s in specs for w in label_words(s)[0]}
     subject = {w for w, c in doc_count.items() if c >= 2} - named_words
     street = any(STREET_FORMAT_RE.search(sp.doc) for sp in open_specs)
-    return [
+    cands = [
         v
         for v in nums + list(found.strings) + list(found.lists)
         if values.outside((v.start, v.end), used)
         and not (v.kind == "name" and intent and _stated(v, toks, intent_starts))
         and not _counts_subject(v, text, subject)
         and not (street and v.kind == "number" and HOUSE_NUMBER_RE.match(text, v.end))
+    ]
+    # "The song_id is wjeiruhuq_roar": a value written for an open parameter by its name is a
+    # candidate even when no other reader sees a value there
+    names = {sp.name.lower() for sp in open_specs}
+    return cands + [
+        v
+        for name, v in found.assigned.items()
+        if name in names
+        and values.outside((v.start, v.end), used)
+        and not any(c.start == v.start for c in cands)
     ]

@@ -16,6 +16,7 @@ from playground.routing.fill.labels import (
     is_counted_noun,
     near_score,
 )
+from playground.routing.fill.lang import SINGULARS
 from playground.routing.fill.loose_state import LooseFill
 from playground.routing.fill.place_parts import NEXT_PART_RE, PLACE_CUE_RE, PLACE_DOC_RE
 from playground.routing.fill.roles import role_cue_at, role_of
@@ -32,7 +33,9 @@ def _unit_score(spec: ParamSpec, v: Value, labels: tuple[set[str], set[str]]) ->
         return 0.0, ""
     name_w, doc_w = labels
     unit = korean.stem(v.unit.split("/")[0])
-    if any(korean.match_quality(unit, w)[0] >= 0.7 for w in name_w | doc_w) and not per_unit(
+    unit = SINGULARS.get(unit.lower(), unit)  # "one child" for children
+    words = {SINGULARS.get(w.lower(), w) for w in name_w | doc_w}
+    if any(korean.match_quality(unit, w)[0] >= 0.7 for w in words) and not per_unit(
         v.unit, spec.name + " " + spec.doc
     ):
         return W.unit, f"unit {v.unit!r} is in its description"

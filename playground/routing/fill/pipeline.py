@@ -69,6 +69,7 @@ from typing import Any
 from playground.routing import korean, values
 from playground.routing.fill import identifiers, joined, source_target
 from playground.routing.fill.codes import YEARISH_RE, coded_value, year_text
+from playground.routing.fill.counted_items import counted_items
 from playground.routing.fill.fits import fitted_value, takes_fraction
 from playground.routing.fill.formats import drop_nonconforming
 from playground.routing.fill.kinds import (
@@ -261,6 +262,10 @@ def fill_structured(
         strings = QuestionValues.of(text).strings
         for end, value, ev in source_target.pair(specs, text, strings, fill.consumed, enabled):
             fill.args[end.name], fill.evidence[end.name] = value, ev
+            fill.consumed.append((ev["span"][0], ev["span"][1]))
+    if enabled("counted_items"):
+        for spec, value, ev in counted_items(specs, text, fill.consumed):
+            fill.args[spec.name], fill.evidence[spec.name] = value, ev
             fill.consumed.append((ev["span"][0], ev["span"][1]))
     for spec in specs:
         if spec.name in fill.args:

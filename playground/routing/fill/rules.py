@@ -119,6 +119,13 @@ RULES: tuple[FillRule, ...] = (
         False,
         "values listed in the question, joined with commas",
     ),
+    FillRule(
+        "counted_items",
+        "structured",
+        "array of strings + array of their integer counts",
+        False,
+        "'three pumpkins and two dozen eggs' as items and counts",
+    ),
     # loose: the question's values paired with the parameters whose words stand next to them
     FillRule("assign", "loose", "any", True, "a value written as name=value"),
     FillRule("number", "loose", "integer/number", True, "a number next to the parameter's words"),
@@ -141,6 +148,20 @@ RULES: tuple[FillRule, ...] = (
     # how many calls
     FillRule("series", "calls", "any", False, "one call per listed value ('Seoul and Busan')"),
     FillRule("clauses", "calls", "any", False, "one call per clause asking again"),
+    FillRule(
+        "series_groups",
+        "calls",
+        "any",
+        False,
+        "each listed value's call takes its group's values ('7 in easy mode and 3 in hard')",
+    ),
+    FillRule(
+        "ordinal_parts",
+        "calls",
+        "any",
+        False,
+        "one call per ordinal part ('the first ..., the second ...')",
+    ),
     FillRule("stated_count", "calls", "any", False, "as many calls as a spelled count says"),
     FillRule(
         "number_order",

@@ -214,6 +214,37 @@ def _listed_values(st: _Series, name: str, start: int) -> None:
         _listed_chain(st, name, start, first, free)
 
 
+#: What stands between two bare numbers of one list: a comma, and/or ("2017, 2018 and 2019").
+_BARE_GAP_RE = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
+
+
+def _one_run(st: _Series, nums_v: list[Value]) -> bool:
+    """ "the player with id 3142 ... in seasons 2017, 2018 and 2019": one run of three or more
+    bare numbers written as a list (:data:`_BARE_GAP_RE` between them; the last may carry the
+    unit written once: "15, 20 and 30 years") that holds one unitless argument's value lists
+    that argument alone; the others keep theirs. True when found."""
+    runs: list[list[Value]] = []
+    for v in nums_v:
+        if (
+            runs
+            and (not runs[-1][-1].unit or runs[-1][-1].unit in NOT_UNITS)
+            and _BARE_GAP_RE.fullmatch(st.text[runs[-1][-1].end : v.start])
+        ):
+            runs[-1].append(v)  # "15, 20 and 30 years": the unit written once after the last
+        else:
+            runs.append([v])
+    long = [r for r in runs if len(r) >= 3]
+    if len(long) != 1:
+        return False
+    run = long[0]
+    inside = [n for n in st.unitless if run[0].start <= st.spans[n][0] < run[-1].end]
+    if len(inside) != 1:
+        return False
+    st.lists[inside[0]] = [v.value for v in run]
+    st.where[inside[0]] = (run[0].start, run[-1].end)
+    return True
+
+
 def _cycle_unitless(st: _Series) -> None:
     """Numbers without units cycle over the arguments they fill ("3 and 4, 5 and 12" for
     ``a``, ``b`` -> two calls); "seasons 2018 and 2020": one list written in one piece."""
@@ -229,6 +260,9 @@ def _cycle_unitless(st: _Series) -> None:
     ]
     nums = [v.value for v in nums_v]
     p = len(st.unitless)
+    written = [v for v in st.found.numbers if (v.start, v.end) not in taken]
+    if p > 1 and _one_run(st, written):
+        return
     if len(nums) > p and len(nums) % p == 0:
         order = sorted(st.unitless, key=lambda n: st.spans[n][0])
         for j, name in enumerate(order):

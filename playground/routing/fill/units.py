@@ -12,7 +12,7 @@ from playground.routing.fill.specs import ParamSpec
 
 UNIT_NAME_RE = re.compile(r"(?:^|_)units?$", re.I)
 _UNIT_AFTER_IN_RE = re.compile(
-    r"\bin\s+(?:the\s+)?([A-Za-z°][A-Za-z°]*(?:/[A-Za-z]+(?:\^?\d)?)?)\b"
+    r"\bin\s+(?:the\s+)?([A-Za-z°][A-Za-z°]*(?:/[A-Za-z]+(?:\^?\d|[²³])?)?)(?![\w/])"
 )
 
 
@@ -47,8 +47,11 @@ def listed_or_unit(
         if not korean.is_stopword(m.group(1).lower())
         and (m.group(1).islower() or "/" in m.group(1) or len(m.group(1)) <= 3)
     ]
+    # a count in words ("two circles") counts things, it measures nothing
     units = [
-        v for v in values.numbers(text) if v.unit and v.unit.isalpha() and v.unit not in NOT_UNITS
+        v
+        for v in values.numbers(text)
+        if v.unit and v.unit.isalpha() and v.unit not in NOT_UNITS and v.text[:1].isdigit()
     ]
     # "85 kilograms and 180 cm", "50 kilometers for 2 hours": numbers in different units say
     # no one unit for the tool

@@ -15,6 +15,8 @@ LANGUAGES: tuple[ModuleType, ...] = (en, ko)
 SOURCE_WORDS = frozenset(w for lang in LANGUAGES for w in lang.SOURCE_WORDS)
 #: Words naming the end of a range or route (to_year, destination, 도착지).
 TARGET_WORDS = frozenset(w for lang in LANGUAGES for w in lang.TARGET_WORDS)
+#: Irregular plurals to their singular, of every language ("children" -> "child").
+SINGULARS: dict[str, str] = {k: v for lang in LANGUAGES for k, v in lang.IRREGULAR_PLURALS.items()}
 #: ``(before, between, after)`` regexes around a source X and a target Y written in the question:
 #: ``before`` must match the text just before X, ``between`` the whole text between X and Y,
 #: ``after`` the text just after Y ("from X to Y", "X에서 Y로", "X → Y").

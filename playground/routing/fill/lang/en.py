@@ -64,3 +64,16 @@ BOUND_AFTER: frozenset[str] = frozenset()
 #: Words after which an English word stands where a request's verb does ("please delete",
 #: "I want to delete", "can you delete", "find it and delete it") -- rule ``action_kind``.
 REQUEST_LEADS = frozenset(["please", "to", "you", "me", "us", "and", "then", "also", "just", "i"])
+
+#: Plurals that do not end in -s, to their singular ("two adults and one child" for a
+#: ``children`` count).
+IRREGULAR_PLURALS = {
+    "children": "child",
+    "people": "person",
+    "men": "man",
+    "women": "woman",
+    "feet": "foot",
+    "teeth": "tooth",
+    "mice": "mouse",
+    "geese": "goose",
+}

@@ -28,3 +28,6 @@ BOUND_AFTER = frozenset(["이내", "이하", "이상", "미만", "초과", "까�
 
 #: (Korean request words are read wherever they stand; see :mod:`.en`.)
 REQUEST_LEADS: frozenset[str] = frozenset()
+
+#: Korean nouns have no plural forms.
+IRREGULAR_PLURALS: dict[str, str] = {}
