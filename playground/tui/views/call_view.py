@@ -131,8 +131,10 @@ class CallView(Horizontal):
 
         await self.set_playground(loaded.pg, keep=loaded.keep)  # mounts the panes if not yet
         if not loaded.keep:  # once the list and the form are drawn (tui/prewarm.py)
+            from playground.tui.collector import first_form_drawn
             from playground.tui.prewarm import prewarm_router
 
+            self.call_after_refresh(first_form_drawn, self.app)
             self.call_after_refresh(prewarm_router, self.app)
         pane = self.parent
         if (
