@@ -164,9 +164,10 @@ class PlaygroundApp(PlaygroundState):
 
     def on_mount(self) -> None:
         self.sub_title = subtitle(self)
-        # Everything else waits until the first screen is drawn: the rest of the Call view,
-        # then the tools (the load worker's imports would compete with it). Once: Textual
-        # also runs this handler for a subclass whose own on_mount calls it (tests, benches).
+        # Everything else waits until the first screen is drawn: the tools (the load worker's
+        # imports would compete with it), then the rest of the Call view with the loaded
+        # contracts in one batch (CallView.set_playground). Once: Textual also runs this
+        # handler for a subclass whose own on_mount calls it (tests, benches).
         if not self._first_screen_pending:
             self._first_screen_pending = True
             self.call_after_refresh(self.call_later, self._after_first_screen)
@@ -174,7 +175,6 @@ class PlaygroundApp(PlaygroundState):
     async def _after_first_screen(self) -> None:
         # opened here, on the UI thread, before any worker writes to it
         self.store = open_store(self, *self._history_option)
-        await self.query_one(CallView).complete()
         if self._given is not None:
             self.workbench = Loaded(self._given)
         else:

@@ -181,11 +181,13 @@ class CallView(Horizontal):
                 id="run-bar",
             )
             record = RecordView(id="record", classes="pane", empty_text=NO_CALL_YET)
-            await self.query_one("#contracts-col").mount_all([help_box, problems])
-            await self.query_one("#args-col").mount_all(
-                [doc, ArgsEditor(id="args-editor"), run_bar]
-            )
-            await self.query_one("#work").mount(record)
+            # laid out and drawn once, with what mounts next (no screen of the parts between)
+            with self.app.batch_update():
+                await self.query_one("#contracts-col").mount_all([help_box, problems])
+                await self.query_one("#args-col").mount_all(
+                    [doc, ArgsEditor(id="args-editor"), run_bar]
+                )
+                await self.query_one("#work").mount(record)
             self.query_one(ContractList).type_ahead = self._type_ahead
             self._completed = True
             self.watch_running(self.running)
