@@ -129,7 +129,11 @@ class CallView(Horizontal):
             return
         from textual.widgets import Input, TextArea  # imported by now (the JSON editor is built)
 
-        await self.set_playground(loaded.pg, keep=loaded.keep)  # mounts the panes if not yet
+        if self._completed:
+            await self.set_playground(loaded.pg, keep=loaded.keep)
+        else:  # the first load: the rest of the view, the list and the form laid out once
+            with self.app.batch_update():
+                await self.set_playground(loaded.pg, keep=loaded.keep)  # mounts the panes
         if not loaded.keep:  # once the list and the form are drawn (tui/prewarm.py)
             from playground.tui.collector import first_form_drawn
             from playground.tui.prewarm import prewarm_router
