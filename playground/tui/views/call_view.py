@@ -10,6 +10,7 @@ the selected contract, the typed arguments and the records.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from typing import TYPE_CHECKING, Any, cast
 
@@ -127,23 +128,27 @@ class CallView(Horizontal):
         focus while the Call tab is open and no field has it (keyboard first)."""
         if loaded is None:
             return
-        from textual.widgets import Input, TextArea  # imported by now (the JSON editor is built)
-
-        if self._completed:
-            await self.set_playground(loaded.pg, keep=loaded.keep)
-        else:  # the first load: the rest of the view, the list and the form laid out once
-            with self.app.batch_update():
-                await self.set_playground(loaded.pg, keep=loaded.keep)  # mounts the panes
+        # the first load: the rest of the view, the list, the form and the footer's keys for
+        # the focus laid out and drawn once (docs/performance.md)
+        with self.app.batch_update() if not self._completed else contextlib.nullcontext():
+            await self.set_playground(loaded.pg, keep=loaded.keep)  # mounts the panes if not yet
+            if not loaded.keep:
+                self._focus_list_on_first_load(loaded)
         if not loaded.keep:  # once the list and the form are drawn (tui/prewarm.py)
             from playground.tui.collector import first_form_drawn
             from playground.tui.prewarm import prewarm_router
 
             self.call_after_refresh(first_form_drawn, self.app)
             self.call_after_refresh(prewarm_router, self.app)
+
+    def _focus_list_on_first_load(self, loaded: Loaded) -> None:
+        """The contract list takes the focus when there are contracts, the Call tab is open
+        and no field has the focus (keyboard first)."""
+        from textual.widgets import Input, TextArea  # imported by now (the JSON editor is built)
+
         pane = self.parent
         if (
             loaded.pg.registry.contracts
-            and not loaded.keep
             and isinstance(pane, Widget)
             and pane.display
             and not isinstance(self.app.focused, (Input, TextArea))
