@@ -23,10 +23,11 @@ from textual import events
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 
 from playground.tui.collector import PAUSE_LIMIT_S, CollectorPause
 from playground.tui.commands import PlaygroundCommands, save_value
+from playground.tui.footer import KeysFooter
 from playground.tui.history_link import open_store
 from playground.tui.loading import load_tools
 from playground.tui.main_screen import MainScreen, fit
@@ -160,7 +161,7 @@ class PlaygroundApp(PlaygroundState):
             yield from mode_panes(CallView(id="call-view").data_bind(PlaygroundState.workbench))
         # the docked "^p palette" item overlaps the keys when they overflow (it read
         # "^l Relo▏^p paletter" at 100 columns); the palette stays on ctrl+p and in the help
-        yield Footer(compact=narrow, show_command_palette=not narrow)
+        yield KeysFooter(compact=narrow, show_command_palette=not narrow)
 
     def on_mount(self) -> None:
         self.sub_title = subtitle(self)
