@@ -111,3 +111,27 @@ async def test_the_footer_is_rebuilt_only_when_its_keys_change():
         assert composed, "the footer kept old keys"
         assert "f3" in [key.key for key in footer.query(FooterKey)]
         assert footer.shown_keys == footer.keys_to_show()
+
+
+async def test_the_later_panes_modules_are_imported_on_the_load_thread(tools_dir, monkeypatch):
+    """The first load imports what ``CallView.complete`` mounts on the load thread, before it
+    waits for the tools (the imports overlap the load); a reload does not again."""
+    import threading
+
+    import playground.tui.loading as loading
+
+    threads: list[str] = []
+    original = loading.import_later_panes
+
+    def noted() -> None:
+        threads.append(threading.current_thread().name)
+        original()
+
+    monkeypatch.setattr(loading, "import_later_panes", noted)
+    app = PlaygroundApp(tools=[str(tools_dir)], no_history=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert threads == ["playground-load"]
+        app.action_reload_tools()
+        await settle(app, pilot)
+        assert threads == ["playground-load"]

@@ -53,6 +53,16 @@ EMPTY_REGISTRY_HELP = (
 )
 
 
+def import_later_panes() -> None:
+    """Import the modules of what :meth:`CallView.complete` mounts (the form, the JSON editor
+    with its tree-sitter grammar, the record panel). The app's load thread calls it before it
+    waits for the tools, so these imports overlap the tools' load instead of following it."""
+    from playground.tui.widgets import args_editor, record_view  # noqa: F401
+    from playground.tui.widgets.json_editor import json_language
+
+    json_language()
+
+
 class CallView(Horizontal):
     """Contracts | arguments | the last call's record."""
 
