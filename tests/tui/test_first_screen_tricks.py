@@ -103,3 +103,26 @@ def test_the_collector_pause_owns_only_what_it_did() -> None:
     finally:
         gc.unfreeze()
         gc.enable()
+
+
+def test_the_cli_imports_the_tui_with_the_collector_off(monkeypatch) -> None:
+    """``playground`` (the TUI): the collector is off while the worker starts and the TUI's
+    modules are imported, and on again when the app runs (which pauses it itself)."""
+    import playground.cli.main as cli_main
+
+    seen: dict[str, bool] = {}
+    started = cli_main._tui_started
+
+    def noted_start(*args):
+        seen["starting"] = gc.isenabled()
+        return started(*args)
+
+    def run_tui(**kwargs) -> None:
+        seen["running"] = gc.isenabled()
+
+    monkeypatch.setattr(cli_main, "_tui_started", noted_start)
+    monkeypatch.setattr(app_module, "run_tui", run_tui)
+    assert gc.isenabled()
+    cli_main.open_tui([], in_process=True, no_history=True)
+    assert seen == {"starting": False, "running": True}, "the collector trick of the CLI is gone"
+    assert gc.isenabled()
