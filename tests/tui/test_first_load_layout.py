@@ -135,3 +135,35 @@ async def test_the_later_panes_modules_are_imported_on_the_load_thread(tools_dir
         app.action_reload_tools()
         await settle(app, pilot)
         assert threads == ["playground-load"]
+
+
+async def test_a_contract_asked_for_once_the_tools_are_loaded_waits_for_the_view(tools_dir):
+    """``app.pg`` is set before the Call view has built its panes, list and form (one batch
+    after it): a contract selected right then (in the app's own watcher of the load) is shown
+    once they are built, never a ``NoMatches`` or ``False``."""
+    import asyncio
+
+    asked: dict[str, object] = {}
+
+    class Eager(PlaygroundApp):
+        CSS_PATH = Noted.CSS_PATH
+
+        def watch_workbench(self, old, loaded) -> None:
+            super().watch_workbench(old, loaded)
+            view = self.query_one(CallView)
+            asked["completed"] = view.completed
+            asked["task"] = asyncio.ensure_future(view.select_contract("get_order_status"))
+
+    app = Eager(tools=[str(tools_dir)], no_history=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        task = asked["task"]
+        assert isinstance(task, asyncio.Future)
+        await task
+        assert asked["completed"] is False  # asked inside the window this test is about
+        assert task.result() is True
+        view = app.query_one(CallView)
+        assert view.shown == "get_order_status"
+        await settle(app, pilot)
+        assert view.shown == "get_order_status"
+        assert app.query_one(ArgForm).fields

@@ -115,6 +115,9 @@ class CallView(Horizontal):
         self._lost: str | None = None
         self._completing = asyncio.Lock()
         self._completed = False
+        #: Set once the first load is shown (its panes, list and form): what asks for a contract
+        #: while that load is being shown waits for it (:meth:`until_loaded_shown`).
+        self._first_load_shown = asyncio.Event()
 
     def watch_running(self, running: bool) -> None:
         for button in self.query("#run").results(Button):
@@ -140,16 +143,26 @@ class CallView(Horizontal):
             return
         # the first load: the rest of the view, the list, the form and the footer's keys for
         # the focus laid out and drawn once (docs/performance.md)
-        with self.app.batch_update() if not self._completed else contextlib.nullcontext():
-            await self.set_playground(loaded.pg, keep=loaded.keep)  # mounts the panes if not yet
-            if not loaded.keep:
-                self._focus_list_on_first_load(loaded)
+        try:
+            with self.app.batch_update() if not self._completed else contextlib.nullcontext():
+                await self.set_playground(loaded.pg, keep=loaded.keep)  # mounts the panes
+                if not loaded.keep:
+                    self._focus_list_on_first_load(loaded)
+        finally:
+            self._first_load_shown.set()
         if not loaded.keep:  # once the list and the form are drawn (tui/prewarm.py)
             from playground.tui.collector import first_form_drawn
             from playground.tui.prewarm import prewarm_router
 
             self.call_after_refresh(first_form_drawn, self.app)
             self.call_after_refresh(prewarm_router, self.app)
+
+    async def until_loaded_shown(self) -> None:
+        """Wait while the tools' first load is being shown (the app holds a workbench that the
+        view has not finished showing: its panes, list and form are built in one batch after
+        ``app.pg`` is set); returns at once otherwise."""
+        if self.workbench is not None and not self._first_load_shown.is_set():
+            await self._first_load_shown.wait()
 
     def _focus_list_on_first_load(self, loaded: Loaded) -> None:
         """The contract list takes the focus when there are contracts, the Call tab is open
@@ -255,7 +268,7 @@ class CallView(Horizontal):
         if not keep:
             self.record_view.clear(NO_CALL_YET)
         self.shown = None
-        await self.show_contract(contracts.chosen if registry.contracts else None, force=True)
+        await self._show_serialised(contracts.chosen if registry.contracts else None, True)
         self._lost = wanted if wanted is not None and self.shown != wanted else None
         if self._lost is not None:  # say so: the view shows another contract now
             self.notify(
@@ -288,7 +301,12 @@ class CallView(Horizontal):
         """Show the contract ``name`` (header, docstring, a fresh form); a no-op when it is
         already shown, unless ``force``. Calls are serialised: a call made while another
         contract's form is being built waits for it, so ``Enter`` right after a highlight
-        focuses the new form's field, never the old one's."""
+        focuses the new form's field, never the old one's. While the first load is being shown,
+        waits for it (:meth:`until_loaded_shown`)."""
+        await self.until_loaded_shown()
+        await self._show_serialised(name, force)
+
+    async def _show_serialised(self, name: str | None, force: bool) -> None:
         async with self._showing:
             await self._show_contract(name, force)
 
@@ -319,6 +337,7 @@ class CallView(Horizontal):
 
     async def select_contract(self, name: str) -> bool:
         """Highlight ``name`` in the list and show it; ``False`` when not registered."""
+        await self.until_loaded_shown()
         if not self.query_one(ContractList).select_name(name):
             return False
         await self.show_contract(name)
