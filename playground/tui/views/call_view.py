@@ -125,9 +125,9 @@ class CallView(Horizontal):
 
     def compose(self) -> ComposeResult:
         # The first screen shows the panes, the (empty) contract list and "loading tools…";
-        # everything that stays empty until the tools load is mounted by complete() right
-        # after it (issue 13 item 6: each widget is styled, laid out and drawn; these were ~40
-        # of the first screen's ~65).
+        # everything that stays empty until the tools load is mounted by complete() with the
+        # loaded tools (issue 13 item 6: each widget is styled, laid out and drawn; these were
+        # ~40 of the first screen's ~65; issue 25: laid out once, with the list and the form).
         with Vertical(id="contracts-col", classes="pane") as col:
             col.border_title = "Contracts  ctrl+t"
             yield ContractList(id="contracts")
@@ -192,7 +192,8 @@ class CallView(Horizontal):
         problems (hidden until the tools are loaded: an empty bordered box while they load would
         read as a load problem without text), the contract's description, the arguments (form
         and JSON editor), the run bar and the record panel (with its traceback panel and wire
-        JSON tabs). The app calls it right after its first screen, before the tools are shown.
+        JSON tabs). The first load of the tools calls it (:meth:`set_playground`, in the same
+        batch as the list and the first form).
         Idempotent; a second caller waits for the first."""
         async with self._completing:
             if self._completed or not self.is_attached:  # built, or the app is closing
@@ -244,7 +245,7 @@ class CallView(Horizontal):
         another contract and keeps the lost one's arguments: the next reload that registers
         it again selects it with them. Otherwise the list opens on the contract last run or the
         first one that is not a demo of faults (``contract_list.first_choice``)."""
-        await self.complete()  # the panes it fills (a no-op once the app has mounted them)
+        await self.complete()  # the panes it fills (a no-op once they are mounted)
         if not keep:
             self._kept_args.clear()
             self._lost = None
