@@ -21,7 +21,8 @@ bare app, tree memory ≤ 90 MiB.
 
 ``--headless`` runs the same two apps with Textual's headless driver at 160×48 instead (no
 terminal; the screen is judged shown when the contract list has its modules and the form its
-fields, after the next refresh).
+fields, after the next refresh -- a real one: Textual also runs after-refresh callbacks while
+``App.batch_update`` defers the refresh, so the check waits for the batch to end first).
 
 Run from the repository root: ``python bench/bench_first_screen.py [-n 7] [--dump] [--headless]``.
 """
@@ -72,6 +73,9 @@ from textual.widgets import Footer, Header, Static
 
 def shown(app):
     def say():  # past Textual's capture of print(); the exit only once it is said
+        if app._batch_count:  # Textual runs after-refresh callbacks while a batch defers it
+            app.set_timer(0.002, lambda: app.call_after_refresh(say))
+            return
         sys.__stdout__.write("shown\\n")
         sys.__stdout__.flush()
         app.set_timer(1.0, app.exit)

@@ -26,7 +26,8 @@ TRICKS_BY_DISTRIBUTION = {
     "jsonschema's; tests/core/test_quick_valid.py compares them)",
     "typer": "typer without pydantic (playground/cli/quick_params.py: typer.core, "
     "typer._coercion, typer._param_types)",
-    "textual": "the phase-split CSS (playground/tui/css_files.py: Stylesheet.add_source) and "
+    "textual": "the phase-split CSS (playground/tui/css_files.py: Stylesheet.add_source), "
+    "the footer rebuilt only when its keys change (playground/tui/footer.py) and "
     "the test suite's StylesCache clearing (tests/conftest.py)",
 }
 
@@ -147,3 +148,18 @@ def test_jsonschema_format_checkers_come_without_the_iri_grammar() -> None:
     assert "format-nongpl" not in declared["jsonschema"].extras, (
         "jsonschema[format-nongpl] brings rfc3987-syntax back: see docs/performance.md"
     )
+
+
+def test_the_footer_still_composes_from_what_keys_footer_compares() -> None:
+    """``KeysFooter`` (playground/tui/footer.py) compares what Textual's ``Footer.compose``
+    reads: the screen's ``active_bindings`` once ``_bindings_ready`` is set."""
+    import inspect
+
+    from textual.screen import Screen
+    from textual.widgets._footer import Footer
+
+    assert "_bindings_ready" in vars(Footer), "re-check the footer trick (docs/performance.md)"
+    assert isinstance(vars(Screen).get("active_bindings"), property)
+    source = inspect.getsource(Footer.compose)
+    for name in ("_bindings_ready", "active_bindings", "show_command_palette"):
+        assert name in source, f"Footer.compose no longer reads {name}: re-check the footer trick"

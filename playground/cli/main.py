@@ -13,6 +13,7 @@ command -- is built on first use.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -126,26 +127,47 @@ def open_tui(
     specs (``--mcp*``; with servers, ./tools is loaded only when ``--tools`` is given). A
     non-zero int the app returns is the exit code."""
     with boundary():
-        extra: dict[str, Any] = {}
-        if history is not None:
-            extra["history"] = str(history)
-        if no_history:
-            extra["no_history"] = True
-        if mcp:  # MCP servers: ./tools only when --tools is given too
-            paths = [str(p) for p in tools] if tools else None
-            extra["mcp"] = list(mcp)
-        else:
-            paths = [str(p) for p in tools_paths(tools)]
-            if not wants_in_process(in_process):
-                # the worker starts now and imports the tools while Textual is imported and
-                # the first screen is built (in parallel on a second core); the app collects
-                # its answer when it loads the tools
-                from playground.sources.worker import WorkerSource
-
-                extra["source"] = WorkerSource(paths)
-        from playground.tui.app import run_tui
-
+        # The TUI's imports (Textual's alone ~0.1 s) allocate few reference cycles: the
+        # collector is off while they run; PlaygroundApp pauses it again from its Load event
+        # until the first form (playground.tui.collector).
+        gc.disable()
+        try:
+            run_tui, extra, paths = _tui_started(tools, in_process, history, no_history, mcp)
+        finally:
+            gc.enable()
         run_tui(tools=paths, in_process=in_process, **extra)
+
+
+def _tui_started(
+    tools: Sequence[Any] | None,
+    in_process: bool,
+    history: Any,
+    no_history: bool,
+    mcp: Sequence[Any],
+) -> tuple[Any, dict[str, Any], list[str] | None]:
+    """:func:`open_tui`'s start: the worker process started (unless bodies run in-process or
+    only MCP servers are given) and the TUI's module imported; returns ``(run_tui, its keyword
+    arguments, the tool paths)``."""
+    extra: dict[str, Any] = {}
+    if history is not None:
+        extra["history"] = str(history)
+    if no_history:
+        extra["no_history"] = True
+    if mcp:  # MCP servers: ./tools only when --tools is given too
+        paths = [str(p) for p in tools] if tools else None
+        extra["mcp"] = list(mcp)
+    else:
+        paths = [str(p) for p in tools_paths(tools)]
+        if not wants_in_process(in_process):
+            # the worker starts now and imports the tools while Textual is imported and
+            # the first screen is built (in parallel on a second core); the app collects
+            # its answer when it loads the tools
+            from playground.sources.worker import WorkerSource
+
+            extra["source"] = WorkerSource(paths)
+    from playground.tui.app import run_tui
+
+    return run_tui, extra, paths
 
 
 def build_app(command: str | None = None) -> typer.Typer:

@@ -23,9 +23,11 @@ from textual import events
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 
+from playground.tui.collector import PAUSE_LIMIT_S, CollectorPause
 from playground.tui.commands import PlaygroundCommands, save_value
+from playground.tui.footer import KeysFooter
 from playground.tui.history_link import open_store
 from playground.tui.loading import load_tools
 from playground.tui.main_screen import MainScreen, fit
@@ -111,8 +113,9 @@ class PlaygroundApp(PlaygroundState):
         self.in_process = in_process
         self.router_modes = {}
         self.router_models = {}
-        #: The garbage collector is paused from Load to the first screen (see :meth:`on_load`).
-        self._gc_paused = False
+        #: The garbage collector is paused from Load until the contract list and the first form
+        #: are drawn (:mod:`playground.tui.collector`).
+        self.collector = CollectorPause()
         #: :meth:`_after_first_screen` is scheduled (once per app)
         self._first_screen_pending = False
 
@@ -122,12 +125,11 @@ class PlaygroundApp(PlaygroundState):
         return self.workbench.pg if self.workbench is not None else None
 
     def on_load(self) -> None:
-        # The first screen allocates ~70 widgets and their styles on top of ~0.5 M objects the
-        # imports left; the collector's full passes over them cost ~40 ms of the first screen.
-        # Paused until it is drawn (or the app ends before that).
-        if gc.isenabled():
-            gc.disable()
-            self._gc_paused = True
+        # The first screen allocates ~110 widgets and their styles on top of ~0.5 M objects the
+        # imports left; the collector's full passes over them cost ~0.2 s until the first form.
+        # Paused until it is drawn (or the app ends before that), then start-up is frozen.
+        self.collector.start()
+        self.set_timer(PAUSE_LIMIT_S, self.collector.end)
 
     def notify(
         self,
@@ -159,33 +161,28 @@ class PlaygroundApp(PlaygroundState):
             yield from mode_panes(CallView(id="call-view").data_bind(PlaygroundState.workbench))
         # the docked "^p palette" item overlaps the keys when they overflow (it read
         # "^l Relo▏^p paletter" at 100 columns); the palette stays on ctrl+p and in the help
-        yield Footer(compact=narrow, show_command_palette=not narrow)
+        yield KeysFooter(compact=narrow, show_command_palette=not narrow)
 
     def on_mount(self) -> None:
         self.sub_title = subtitle(self)
-        # Everything else waits until the first screen is drawn: the rest of the Call view,
-        # then the tools (the load worker's imports would compete with it). Once: Textual
-        # also runs this handler for a subclass whose own on_mount calls it (tests, benches).
+        # Everything else waits until the first screen is drawn: the tools (the load worker's
+        # imports would compete with it), then the rest of the Call view with the loaded
+        # contracts in one batch (CallView.set_playground). Once: Textual also runs this
+        # handler for a subclass whose own on_mount calls it (tests, benches).
         if not self._first_screen_pending:
             self._first_screen_pending = True
             self.call_after_refresh(self.call_later, self._after_first_screen)
 
     async def _after_first_screen(self) -> None:
-        if self._gc_paused:
-            self._gc_paused = False
-            gc.enable()
         # opened here, on the UI thread, before any worker writes to it
         self.store = open_store(self, *self._history_option)
-        await self.query_one(CallView).complete()
         if self._given is not None:
             self.workbench = Loaded(self._given)
         else:
             load_tools(self)
 
     def on_unmount(self) -> None:
-        if self._gc_paused:
-            self._gc_paused = False
-            gc.enable()
+        self.collector.release()
         if self.pg is not None:
             self.pg.close()  # ends the worker process and the MCP servers
 

@@ -14,7 +14,7 @@ import contextlib
 from typing import Any
 
 from playground.tui.state import Loaded, PlaygroundState
-from playground.tui.views.call_view import CallView
+from playground.tui.views.call_view import CallView, import_later_panes
 
 
 def load_tools(app: PlaygroundState, keep: bool = False) -> None:
@@ -37,6 +37,8 @@ def _open(app: PlaygroundState, keep: bool) -> None:
     """Open the playground (on the load thread) and hand it to the app's thread."""
     from playground.workbench import Playground, open_playground
 
+    if not keep:  # the first load: the Call view's later panes are built once it is done
+        import_later_panes()
     source, app.started_source = app.started_source, None
     if not app.mcp:
         if source is not None and (app.in_process or keep):

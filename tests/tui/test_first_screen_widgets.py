@@ -1,6 +1,6 @@
 """What the TUI's first screen composes (issue 13 item 6): the tabs, the Call view's panes, the
 (empty) contract list with "loading tools…", and the footer keys; the arguments, the run bar,
-the record panel and the hidden boxes are mounted right after it, before the tools are shown.
+the record panel and the hidden boxes are mounted after it, with the loaded tools.
 ``bench/bench_tui.py`` times the same moment (the first refresh after mount)."""
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ the selected contract, the typed arguments and the records.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from typing import TYPE_CHECKING, Any, cast
 
@@ -50,6 +51,16 @@ EMPTY_REGISTRY_HELP = (
     "contract table), or start with `playground --tools PATH`. Then reload the tools "
     "(ctrl+l, or 'reload tools' in the command palette, ctrl+p)."
 )
+
+
+def import_later_panes() -> None:
+    """Import the modules of what :meth:`CallView.complete` mounts (the form, the JSON editor
+    with its tree-sitter grammar, the record panel). The app's load thread calls it before it
+    waits for the tools, so these imports overlap the tools' load instead of following it."""
+    from playground.tui.widgets import args_editor, record_view  # noqa: F401
+    from playground.tui.widgets.json_editor import json_language
+
+    json_language()
 
 
 class CallView(Horizontal):
@@ -104,6 +115,9 @@ class CallView(Horizontal):
         self._lost: str | None = None
         self._completing = asyncio.Lock()
         self._completed = False
+        #: Set once the first load is shown (its panes, list and form): what asks for a contract
+        #: while that load is being shown waits for it (:meth:`until_loaded_shown`).
+        self._first_load_shown = asyncio.Event()
 
     def watch_running(self, running: bool) -> None:
         for button in self.query("#run").results(Button):
@@ -111,9 +125,9 @@ class CallView(Horizontal):
 
     def compose(self) -> ComposeResult:
         # The first screen shows the panes, the (empty) contract list and "loading tools…";
-        # everything that stays empty until the tools load is mounted by complete() right
-        # after it (issue 13 item 6: each widget is styled, laid out and drawn; these were ~40
-        # of the first screen's ~65).
+        # everything that stays empty until the tools load is mounted by complete() with the
+        # loaded tools (issue 13 item 6: each widget is styled, laid out and drawn; these were
+        # ~40 of the first screen's ~65; issue 25: laid out once, with the list and the form).
         with Vertical(id="contracts-col", classes="pane") as col:
             col.border_title = "Contracts  ctrl+t"
             yield ContractList(id="contracts")
@@ -127,17 +141,37 @@ class CallView(Horizontal):
         focus while the Call tab is open and no field has it (keyboard first)."""
         if loaded is None:
             return
-        from textual.widgets import Input, TextArea  # imported by now (the JSON editor is built)
-
-        await self.set_playground(loaded.pg, keep=loaded.keep)  # mounts the panes if not yet
+        # the first load: the rest of the view, the list, the form and the footer's keys for
+        # the focus laid out and drawn once (docs/performance.md)
+        try:
+            with self.app.batch_update() if not self._completed else contextlib.nullcontext():
+                await self.set_playground(loaded.pg, keep=loaded.keep)  # mounts the panes
+                if not loaded.keep:
+                    self._focus_list_on_first_load(loaded)
+        finally:
+            self._first_load_shown.set()
         if not loaded.keep:  # once the list and the form are drawn (tui/prewarm.py)
+            from playground.tui.collector import first_form_drawn
             from playground.tui.prewarm import prewarm_router
 
+            self.call_after_refresh(first_form_drawn, self.app)
             self.call_after_refresh(prewarm_router, self.app)
+
+    async def until_loaded_shown(self) -> None:
+        """Wait while the tools' first load is being shown (the app holds a workbench that the
+        view has not finished showing: its panes, list and form are built in one batch after
+        ``app.pg`` is set); returns at once otherwise."""
+        if self.workbench is not None and not self._first_load_shown.is_set():
+            await self._first_load_shown.wait()
+
+    def _focus_list_on_first_load(self, loaded: Loaded) -> None:
+        """The contract list takes the focus when there are contracts, the Call tab is open
+        and no field has the focus (keyboard first)."""
+        from textual.widgets import Input, TextArea  # imported by now (the JSON editor is built)
+
         pane = self.parent
         if (
             loaded.pg.registry.contracts
-            and not loaded.keep
             and isinstance(pane, Widget)
             and pane.display
             and not isinstance(self.app.focused, (Input, TextArea))
@@ -158,7 +192,8 @@ class CallView(Horizontal):
         problems (hidden until the tools are loaded: an empty bordered box while they load would
         read as a load problem without text), the contract's description, the arguments (form
         and JSON editor), the run bar and the record panel (with its traceback panel and wire
-        JSON tabs). The app calls it right after its first screen, before the tools are shown.
+        JSON tabs). The first load of the tools calls it (:meth:`set_playground`, in the same
+        batch as the list and the first form).
         Idempotent; a second caller waits for the first."""
         async with self._completing:
             if self._completed or not self.is_attached:  # built, or the app is closing
@@ -179,11 +214,13 @@ class CallView(Horizontal):
                 id="run-bar",
             )
             record = RecordView(id="record", classes="pane", empty_text=NO_CALL_YET)
-            await self.query_one("#contracts-col").mount_all([help_box, problems])
-            await self.query_one("#args-col").mount_all(
-                [doc, ArgsEditor(id="args-editor"), run_bar]
-            )
-            await self.query_one("#work").mount(record)
+            # laid out and drawn once, with what mounts next (no screen of the parts between)
+            with self.app.batch_update():
+                await self.query_one("#contracts-col").mount_all([help_box, problems])
+                await self.query_one("#args-col").mount_all(
+                    [doc, ArgsEditor(id="args-editor"), run_bar]
+                )
+                await self.query_one("#work").mount(record)
             self.query_one(ContractList).type_ahead = self._type_ahead
             self._completed = True
             self.watch_running(self.running)
@@ -208,7 +245,7 @@ class CallView(Horizontal):
         another contract and keeps the lost one's arguments: the next reload that registers
         it again selects it with them. Otherwise the list opens on the contract last run or the
         first one that is not a demo of faults (``contract_list.first_choice``)."""
-        await self.complete()  # the panes it fills (a no-op once the app has mounted them)
+        await self.complete()  # the panes it fills (a no-op once they are mounted)
         if not keep:
             self._kept_args.clear()
             self._lost = None
@@ -232,7 +269,7 @@ class CallView(Horizontal):
         if not keep:
             self.record_view.clear(NO_CALL_YET)
         self.shown = None
-        await self.show_contract(contracts.chosen if registry.contracts else None, force=True)
+        await self._show_serialised(contracts.chosen if registry.contracts else None, True)
         self._lost = wanted if wanted is not None and self.shown != wanted else None
         if self._lost is not None:  # say so: the view shows another contract now
             self.notify(
@@ -265,7 +302,12 @@ class CallView(Horizontal):
         """Show the contract ``name`` (header, docstring, a fresh form); a no-op when it is
         already shown, unless ``force``. Calls are serialised: a call made while another
         contract's form is being built waits for it, so ``Enter`` right after a highlight
-        focuses the new form's field, never the old one's."""
+        focuses the new form's field, never the old one's. While the first load is being shown,
+        waits for it (:meth:`until_loaded_shown`)."""
+        await self.until_loaded_shown()
+        await self._show_serialised(name, force)
+
+    async def _show_serialised(self, name: str | None, force: bool) -> None:
         async with self._showing:
             await self._show_contract(name, force)
 
@@ -296,6 +338,7 @@ class CallView(Horizontal):
 
     async def select_contract(self, name: str) -> bool:
         """Highlight ``name`` in the list and show it; ``False`` when not registered."""
+        await self.until_loaded_shown()
         if not self.query_one(ContractList).select_name(name):
             return False
         await self.show_contract(name)

@@ -1,0 +1,169 @@
+"""Two tricks of the TUI's first useful screen, in docs/performance.md's register: the first
+load's Call view, contract list and form are laid out once (one ``App.batch_update``), and the
+footer is rebuilt only when the keys it shows change (``playground.tui.footer.KeysFooter``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Button, Static
+from textual.widgets._footer import FooterKey
+
+import playground.tui.app as app_module
+from playground.tui.app import PlaygroundApp
+from playground.tui.footer import KeysFooter
+from playground.tui.views.call_view import CallView
+from playground.tui.widgets.arg_form import ArgForm
+from playground.tui.widgets.contract_list import ContractList
+from tests.tui.helpers import SIZE, settle
+
+
+class Noted(PlaygroundApp):
+    """Notes, at each layout of the screen, whether the Call view's later panes, the contract
+    list's entries and the first form's fields were there."""
+
+    CSS_PATH = str(Path(app_module.__file__).with_name("app.tcss"))  # a subclass's own folder
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.layouts: list[tuple[bool, bool, bool]] = []
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        screen = self.screen
+        layout = screen._refresh_layout
+
+        def noted(*args, **kwargs):
+            view = self.query_one(CallView)
+            forms = self.query(ArgForm)
+            self.layouts.append(
+                (
+                    view.completed,
+                    bool(self.query_one(ContractList).root.children),
+                    bool(forms and forms.first().fields),
+                )
+            )
+            return layout(*args, **kwargs)
+
+        screen._refresh_layout = noted  # type: ignore[method-assign]
+
+
+async def test_the_first_load_is_laid_out_once_with_the_list_and_the_form(tools_dir):
+    app = Noted(tools=[str(tools_dir)], no_history=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.query_one(CallView).shown == "stock_lookup"
+        # the first screen (nothing of the later panes), then the view with the list and the
+        # form: never a layout of the view's later panes without them
+        assert (False, False, False) in app.layouts
+        assert (True, True, True) in app.layouts
+        partial = [state for state in app.layouts if state[0] and state != (True, True, True)]
+        assert partial == [], f"an intermediate state was laid out: {app.layouts}"
+        # the focus is on the list, as before the batch
+        assert isinstance(app.focused, ContractList)
+
+
+class Panel(Static, can_focus=True):
+    """A focusable widget with a key of its own, shown in the footer while it has the focus."""
+
+    BINDINGS = [Binding("f3", "app.noop", "Three")]
+
+
+class Keys(App[None]):
+    BINDINGS = [Binding("f2", "noop", "Two")]
+
+    def compose(self) -> ComposeResult:
+        yield Button("plain")
+        yield Panel("panel")
+        yield KeysFooter()
+
+    def action_noop(self) -> None:
+        pass
+
+
+async def test_the_footer_is_rebuilt_only_when_its_keys_change():
+    app = Keys()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        footer = app.query_one(KeysFooter)
+        composed = []
+        original = footer.compose
+
+        def counted():
+            composed.append(True)
+            return original()
+
+        footer.compose = counted  # type: ignore[method-assign]
+        keys_before = [key.key for key in footer.query(FooterKey)]
+        assert "f2" in keys_before
+        screen: Screen[None] = app.screen
+        for _ in range(3):  # the same keys: Textual's footer rebuilt itself each time
+            screen.refresh_bindings()
+            await pilot.pause()
+        assert composed == [], "the footer was rebuilt with the same keys"
+        assert "f3" not in keys_before
+        app.query_one(Panel).focus()  # a key of its own: rebuilt, the new key shown
+        await pilot.pause()
+        await pilot.pause()
+        assert composed, "the footer kept old keys"
+        assert "f3" in [key.key for key in footer.query(FooterKey)]
+        assert footer.shown_keys == footer.keys_to_show()
+
+
+async def test_the_later_panes_modules_are_imported_on_the_load_thread(tools_dir, monkeypatch):
+    """The first load imports what ``CallView.complete`` mounts on the load thread, before it
+    waits for the tools (the imports overlap the load); a reload does not again."""
+    import threading
+
+    import playground.tui.loading as loading
+
+    threads: list[str] = []
+    original = loading.import_later_panes
+
+    def noted() -> None:
+        threads.append(threading.current_thread().name)
+        original()
+
+    monkeypatch.setattr(loading, "import_later_panes", noted)
+    app = PlaygroundApp(tools=[str(tools_dir)], no_history=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert threads == ["playground-load"]
+        app.action_reload_tools()
+        await settle(app, pilot)
+        assert threads == ["playground-load"]
+
+
+async def test_a_contract_asked_for_once_the_tools_are_loaded_waits_for_the_view(tools_dir):
+    """``app.pg`` is set before the Call view has built its panes, list and form (one batch
+    after it): a contract selected right then (in the app's own watcher of the load) is shown
+    once they are built, never a ``NoMatches`` or ``False``."""
+    import asyncio
+
+    asked: dict[str, object] = {}
+
+    class Eager(PlaygroundApp):
+        CSS_PATH = Noted.CSS_PATH
+
+        def watch_workbench(self, old, loaded) -> None:
+            super().watch_workbench(old, loaded)
+            view = self.query_one(CallView)
+            asked["completed"] = view.completed
+            asked["task"] = asyncio.ensure_future(view.select_contract("get_order_status"))
+
+    app = Eager(tools=[str(tools_dir)], no_history=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        task = asked["task"]
+        assert isinstance(task, asyncio.Future)
+        await task
+        assert asked["completed"] is False  # asked inside the window this test is about
+        assert task.result() is True
+        view = app.query_one(CallView)
+        assert view.shown == "get_order_status"
+        await settle(app, pilot)
+        assert view.shown == "get_order_status"
+        assert app.query_one(ArgForm).fields
