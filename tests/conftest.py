@@ -53,6 +53,23 @@ def pytest_configure(config: pytest.Config) -> None:
         write_bytecode_once()
 
 
+@pytest.hookimpl(trylast=True)  # after the other plugins' session-end work (syrupy's report)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Collect the garbage once, then freeze what is left (``gc.freeze``) before pytest's own
+    end-of-run collections.
+
+    After the last test, pytest (8.4: ``unraisableexception.cleanup``) collects five times in a
+    row so that a finaliser's warning (an unclosed file, pipe or socket) still fails the run;
+    each pass walks the whole heap of a test process that built dozens of Textual apps. Measured
+    after two TUI files (``-n 0``): pytest's five passes took ~1.1 s of CPU; with this hook they
+    take ~0.01 s and the one collection here ~0.55 s (per test process; four in the suite). It
+    finds the same garbage and runs the same finalisers while pytest's hook still reports them;
+    every fixture is torn down by now, so what is frozen is alive, and pytest's passes walk only
+    what is made after it. Nothing is unfrozen: the process ends."""
+    gc.collect()
+    gc.freeze()
+
+
 def write_bytecode_once() -> None:
     """Compile the project's modules into ``__pycache__`` once, before any test process starts,
     and let the processes the suite starts read and write byte code as Python does by default.
