@@ -1,8 +1,11 @@
 """The commands on real MCP server processes (issue 10's must-shows).
 
-Most commands run in this process through typer's CliRunner (the servers are still real
-processes); ``test_call_gives_the_same_record_shape_as_the_python_module`` and
-``test_bad_options_are_one_line_and_never_show_secrets`` run the whole CLI as a subprocess."""
+The commands run in this process through typer's CliRunner (the servers are still real
+processes); ``test_bad_options_are_one_line_and_never_show_secrets`` runs the whole CLI as a
+subprocess, so that anything written to file descriptor 2 is read too. A ``playground --mcp``
+subprocess costs ~1 s of CPU (the SDK's imports) before the server starts; the end-to-end runs
+of ``--mcp`` as a process are in test_mcp_protocol.py (ctrl+c), test_mcp_no_orphans.py and
+tests/untrusted/test_cli_attack.py (a pseudo-terminal)."""
 
 from __future__ import annotations
 
@@ -68,10 +71,10 @@ def test_list_shows_the_shop_tools() -> None:
 
 
 def test_call_gives_the_same_record_shape_as_the_python_module() -> None:
-    mcp = playground(
+    mcp = cli(
         "call", "get_order_status", "order_id=HR99999999", "--mcp", shop(), "--format", "json"
     )
-    py = playground(
+    py = cli(
         "call", "get_order_status", "order_id=HR99999999", "--tools", "tools/shop.py", "-f", "json"
     )
     assert mcp.returncode == 0 and py.returncode == 0, mcp.stderr + py.stderr

@@ -39,10 +39,12 @@ from playground.tui.widgets.record_view import RecordView
 
 async def drive(pilot):
     app = pilot.app
-    while app.pg is None:
+    for _ in range(1000):  # the list is filled after the tools are loaded: wait on that state
+        if app.pg is not None and await app.query_one(CallView).select_contract("wait_forever"):
+            break
         await pilot.pause()
-    view = app.query_one(CallView)
-    assert await view.select_contract("wait_forever")
+    else:
+        raise AssertionError("wait_forever was never listed")
     await pilot.pause()
     app.query_one(ArgForm).set_field("item_id", "A-1")
     await pilot.press("ctrl+r")

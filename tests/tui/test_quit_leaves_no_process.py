@@ -73,7 +73,12 @@ def say(line):
 async def run(pilot, tool, n):
     app = pilot.app
     view = app.query_one(CallView)
-    assert await view.select_contract(tool), tool
+    for _ in range(1000):  # the list is filled after the tools are loaded: wait on that state
+        if await view.select_contract(tool):
+            break
+        await pilot.pause()
+    else:
+        raise AssertionError(f"{tool} was never listed")
     await pilot.pause()
     app.query_one(ArgForm).set_field("n", str(n))
     before = view.last_record
