@@ -741,11 +741,15 @@ class McpSource:
         notices_before = len(self.notices)
         state = _CallState(tool, started, as_task=as_task)
         self._running = state
-        future = self._submit(self._call(tool, args, timeout_s, max_total_s, state))
+        # the submit is inside the try: a ctrl+c that lands as the call is handed to the loop
+        # (the request may already be on its way) is a cancelled call too, not a lost record
+        future: concurrent.futures.Future[Any] | None = None
         try:
+            future = self._submit(self._call(tool, args, timeout_s, max_total_s, state))
             kind, payload = future.result(self.connect_timeout_s + max_total_s + CALL_GRACE_S)
         except concurrent.futures.TimeoutError:
-            future.cancel()
+            if future is not None:
+                future.cancel()
             kind, payload = "timeout", None
         except KeyboardInterrupt:  # ctrl+c: cancel on the server, then report it
             kind, payload = self._cancel(future, state), None
@@ -850,7 +854,11 @@ class McpSource:
             protocol["cancelled"] = "cancelled by the user (ctrl+c)"
             run.stopped = (
                 f"cancelled by the user after {time.perf_counter() - state.started:.1f} s; "
-                "notifications/cancelled sent to the server"
+                + (
+                    "before the request was sent: nothing went to the server"
+                    if state.unsent
+                    else "notifications/cancelled sent to the server"
+                )
             )
         elif kind == "closed":
             run.stopped = "the server closed the connection"
@@ -931,18 +939,23 @@ class McpSource:
         loop.call_soon_threadsafe(state.task.cancel)
         return True
 
-    def _cancel(self, future: concurrent.futures.Future[Any], state: _CallState) -> str:
+    def _cancel(self, future: concurrent.futures.Future[Any] | None, state: _CallState) -> str:
         """ctrl+c during a call: cancel its task on the loop (the SDK then sends
         ``notifications/cancelled`` for the request) and wait up to :data:`CANCEL_WAIT_S` for
-        that to go out. Returns ``"cancelled"``."""
+        that to go out. ``future`` is ``None`` when the ctrl+c came while the call was being
+        handed to the loop: a call whose task has not started yet sees ``user_cancelled`` and
+        sends nothing (:meth:`_call`). Returns ``"cancelled"``."""
         state.user_cancelled = True
         task = state.task
         if task is not None and self._loop is not None:
             self._loop.call_soon_threadsafe(task.cancel)
-            with contextlib.suppress(BaseException):
-                future.result(CANCEL_WAIT_S)
+            if future is not None:
+                with contextlib.suppress(BaseException):
+                    future.result(CANCEL_WAIT_S)
         else:
-            future.cancel()
+            state.unsent = True  # the task, when it starts, sees user_cancelled and returns
+            if future is not None:
+                future.cancel()
         return "cancelled"
 
     def _relist_after_change(self) -> list[str]:
@@ -1022,6 +1035,8 @@ class McpSource:
         from mcp.shared.exceptions import MCPError
 
         state.task = asyncio.current_task()
+        if state.user_cancelled:  # ctrl+c while the call was being handed over (see _cancel)
+            return "cancelled", None
         try:
             session = await self._session_for_call()
         except Exception as exc:
@@ -1260,6 +1275,8 @@ class _CallState:
     task: asyncio.Task[Any] | None = None
     progress: list[dict[str, Any]] = field(default_factory=list)
     user_cancelled: bool = False
+    #: the ctrl+c came before the call's task started: the request is never sent
+    unsent: bool = False
     cancel_reason: str = ""
     notes: list[str] = field(default_factory=list)
     sampling: list[dict[str, Any]] = field(default_factory=list)

@@ -179,6 +179,43 @@ def test_ctrl_c_cancels_the_call_on_the_server_and_the_record_says_cancelled(lab
         time.sleep(0.02)
 
 
+@pytest.mark.parametrize("task_started", [False, True])
+def test_ctrl_c_while_the_call_is_handed_to_the_loop_is_a_cancelled_record(
+    lab, log, monkeypatch, task_started: bool
+) -> None:
+    """Under load, a ctrl+c landed after the call was handed to the source's loop but before
+    the wait for it began: it escaped the source and the CLI printed only "error:
+    interrupted", no record. The hand-over is guarded now: before the call's task starts
+    nothing is sent (and the record says so); after, the server gets notifications/cancelled."""
+    _, gate, source = lab
+    before = len(read_log(log))
+    submit = source._submit
+
+    def submit_then_interrupt(coro):  # the KeyboardInterrupt a SIGINT raises at that moment
+        submit(coro)  # the call is on its way to the loop; its future is lost
+        if task_started:
+            deadline = time.monotonic() + 30
+            while not any(e.get("tool") == "ticking" for e in read_log(log)[before:]):
+                assert time.monotonic() < deadline
+                time.sleep(0.02)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(source, "_submit", submit_then_interrupt)
+    record = gate.call("ticking", {"seconds": 5, "every": 0.2})
+    monkeypatch.setattr(source, "_submit", submit)
+    assert record.kind == "cancelled" and record.error == "cancelled:user"
+    if task_started:
+        assert "notifications/cancelled sent to the server" in record.message
+        deadline = time.monotonic() + 5
+        while read_log(log)[before:].count({"cancelled": "ticking"}) == 0:
+            assert time.monotonic() < deadline, read_log(log)[before:]
+            time.sleep(0.02)
+    else:
+        assert "before the request was sent: nothing went to the server" in record.message
+        assert not any(e.get("tool") == "ticking" for e in read_log(log)[before:])
+    assert gate.call("sum", {"a": 1, "b": 2}).ok  # the source goes on serving
+
+
 def test_ctrl_c_in_the_cli_prints_a_cancelled_record(tmp_path: Path) -> None:
     log = tmp_path / "calls.jsonl"
     env = {"PYTHONPATH": str(REPO), "NO_COLOR": "1"}
