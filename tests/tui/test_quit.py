@@ -13,6 +13,10 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
+from tests.tui.helpers import TOOLS
+
 BLOCKING_TOOL = '''
 import threading
 
@@ -114,3 +118,43 @@ def test_ctrl_q_while_a_module_hangs_at_import_ends_the_process(tmp_path):
         raise AssertionError(f"the app did not exit while loading: {exc.stdout!r}") from None
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["loading", "exited"]
+
+
+async def test_ctrl_q_while_the_first_load_mounts_the_panes_is_a_clean_exit(monkeypatch):
+    """tmux, ctrl+q 0.6-0.85 s after start: the app took the Call view's panes down while the
+    first load was mounting them, and ``RecordView.clear`` raised NoMatches: an 1,800-line
+    traceback, exit 0. A quit in that window now just ends the app."""
+    from textual.css.query import NoMatches
+
+    from playground.tui.app import PlaygroundApp
+    from playground.tui.views.call_view import CallView
+
+    async def taken_down(self, pg, keep=False):
+        self.app.exit()
+        raise NoMatches("No nodes match '#rv-wire-gemini-json' on WireView()")
+
+    monkeypatch.setattr(CallView, "set_playground", taken_down)
+    app = PlaygroundApp(tools=[str(TOOLS / "shop.py")])
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(200):
+            if app._exit:
+                break
+            await pilot.pause(0.01)
+    assert app._exit and app.return_code in (0, None)
+
+
+async def test_a_missing_widget_outside_a_quit_is_still_an_error(monkeypatch):
+    from textual.css.query import NoMatches
+
+    from playground.tui.app import PlaygroundApp
+    from playground.tui.views.call_view import CallView
+
+    async def broken(self, pg, keep=False):
+        raise NoMatches("a real bug")
+
+    monkeypatch.setattr(CallView, "set_playground", broken)
+    app = PlaygroundApp(tools=[str(TOOLS / "shop.py")])
+    with pytest.raises(NoMatches):
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(200):
+                await pilot.pause(0.01)

@@ -18,6 +18,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.reactive import var
 from textual.widget import Widget
@@ -148,6 +149,11 @@ class CallView(Horizontal):
                 await self.set_playground(loaded.pg, keep=loaded.keep)  # mounts the panes
                 if not loaded.keep:
                     self._focus_list_on_first_load(loaded)
+        except NoMatches:
+            # ctrl+q while the panes were being mounted: the app took them down under us
+            if not self._quitting():
+                raise
+            return
         finally:
             self._first_load_shown.set()
         if not loaded.keep:  # once the list and the form are drawn (tui/prewarm.py)
@@ -156,6 +162,13 @@ class CallView(Horizontal):
 
             self.call_after_refresh(first_form_drawn, self.app)
             self.call_after_refresh(prewarm_router, self.app)
+
+    def _quitting(self) -> bool:
+        """Whether the app or this view is being taken down (ctrl+q, an exit)."""
+        app = self.app
+        return bool(
+            getattr(app, "_exit", False) or app._closing or self._closing or not self.is_attached
+        )
 
     async def until_loaded_shown(self) -> None:
         """Wait while the tools' first load is being shown (the app holds a workbench that the
