@@ -91,9 +91,10 @@ _NOT_AN_OBJECT = ("not valid JSON", "a case must be a JSON object")
 
 class CaseFileGuard:
     """Watches the first case lines of a file: :meth:`see` raises :class:`UsageError` (exit 2)
-    when the first :data:`NOT_A_CASE_FILE_LINES` are none of them a JSON object, naming the
-    first reason and what a line of ``example`` looks like. Once a line is an object, nothing
-    more is checked (a case file with a bad line reports that line, as before)."""
+    when the first :data:`NOT_A_CASE_FILE_LINES` are none of them a JSON object, and
+    :meth:`finish` when a shorter file had none, naming the first reason and what a line of
+    ``example`` looks like. Once a line is an object, nothing more is checked (a case file
+    with a bad line reports that line, as before)."""
 
     def __init__(self, path: str | Path, example: str) -> None:
         self.path, self.example = path, example
@@ -112,8 +113,21 @@ class CaseFileGuard:
         self.refused += 1
         self.first = self.first or f"line {number}: {why}"
         if self.refused >= NOT_A_CASE_FILE_LINES:
-            raise UsageError(
-                f"{self.path}: not a case file: none of its first {NOT_A_CASE_FILE_LINES} lines "
-                f"is a JSON object ({self.first}); write one JSON object a line, e.g. "
-                f"{self.example}"
+            self._refuse(f"none of its first {NOT_A_CASE_FILE_LINES} lines is a JSON object")
+
+    def finish(self) -> None:
+        """The file ended: raises :class:`UsageError` when it had case lines and none of them
+        was a JSON object (a three-line CSV, a JSON array on one line)."""
+        if not self.done and self.refused:
+            self._refuse(
+                "its one line is not a JSON object"
+                if self.refused == 1
+                else f"none of its {self.refused} lines is a JSON object"
             )
+
+    def _refuse(self, what: str) -> None:
+        self.done = True
+        raise UsageError(
+            f"{self.path}: not a case file: {what} ({self.first}); write one JSON object a "
+            f"line, e.g. {self.example}"
+        )

@@ -208,6 +208,7 @@ def read_cases(path: str | Path) -> list[Case]:
         guard.see(case.line, (case.problem or "").removeprefix(f"line {case.line}: "))
         if guard.done:
             break
+    guard.finish()
     return cases
 
 

@@ -57,6 +57,7 @@ def iter_case_file(path: str | Path) -> Iterator[EvalCase | CaseProblem]:
         case = parse_case_line(text, number)
         guard.see(number, case.message if isinstance(case, CaseProblem) else "")
         yield case
+    guard.finish()
 
 
 class MetricsTally:

@@ -53,3 +53,22 @@ def test_ten_lines_of_csv_are_no_case_file(tmp_path: Path) -> None:
         list(iter_case_file(path))
     with pytest.raises(UsageError, match=r"orders\.csv: not a case file"):
         read_cases(path)
+
+
+@pytest.mark.parametrize("command", ["eval", "check"])
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("a,b\n1,2\n3,4\n", "none of its 3 lines is a JSON object"),
+        ('[{"question": "hi", "expect_tool": null}]\n', "its one line is not a JSON object"),
+    ],
+)
+def test_a_short_file_without_one_json_object_is_no_case_file(
+    tmp_path: Path, command: str, text: str, what: str
+) -> None:
+    path = tmp_path / "cases.txt"
+    path.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, [command, str(path), "--tools", str(TOOLS)])
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and f"not a case file: {what}" in errors[0], result.output
