@@ -16,14 +16,13 @@ nothing and says so, rather than call ``create_note`` with the title.
 The kinds and their words are language data (``ACTION_WORDS`` of :mod:`playground.routing.
 fill.lang.en` and :mod:`~playground.routing.fill.lang.ko`). A tool's kind is that of the first
 part of its name that has one (``create_entities``: create; ``entities_delete``: delete); the
-question's kinds are those of its words. The rule acts only when a write kind (create, delete, update) is involved -- said by the
-question, or done by the tool -- and the question says a kind that some tool does, or a write
-kind that none does:
+question's kinds are those of its words. The rule acts on a tool only when a write kind (create, delete, update) is involved -- said
+by the question, or done by the tool:
 
 * a tool whose kind the question does not say costs :attr:`Weights.action
   <playground.routing.scoring.Weights.action>` (``action_penalty``; "does delete, the question
-  asks to create") and is not the tool asked for (``offline._fit``: not relevant unless a
-  structured value -- an id of its shape -- supports it);
+  asks to create") and is not the tool asked for (``offline._fit``: not relevant, even with an
+  id of its shape in the question: "show event ev-12" never calls ``delete_event``);
 * a tool of a write kind the question says gains the same as a matched word (``where``:
   ``"shape:action"``), when another tool of the declarations does another kind.
 
@@ -178,10 +177,12 @@ def weigh_actions(
     :func:`question_kinds`; ``said_by``: kind -> the question word that says it; ``points``:
     ``Weights.action``). Changes the rows in place: ``relevance`` and ``matched`` for a tool
     doing a write kind asked for, ``action_penalty`` and ``other_action`` for a tool doing
-    another kind. Nothing when the rule is off or no tool does a kind the question says."""
+    another kind when a write kind is involved (asked, or done by the tool: "What is event
+    ev-12?" never calls ``delete_event``, even when no tool reads). Nothing when the rule is
+    off or the question asks for no kind."""
     done = {k for k in kinds if k}
     undone = asked & WRITE_KINDS - done  # asked to delete, and no tool deletes
-    if not asked or not (asked & done or undone) or not rule_enabled(RULE_ACTION):
+    if not asked or not rule_enabled(RULE_ACTION):
         return
     for i, row in rows.items():
         kind = kinds[i]

@@ -718,10 +718,10 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
     ``RELEVANCE_SHARE`` of the threshold (``"words"``), or one description word does with a
     value the parameter's own word introduces (``"cue"``) or covering ``COVERAGE_SHARE`` of the
     question's topic words (``"coverage"``)."""
+    if row.other_action:  # rule action_kind: it does another kind of action than asked, and
+        return None  # an id of its shape does not change that ("show event ev-12", delete_event)
     if rule_enabled(RULE_BY_VALUE) and any(structured(ev) for ev in row.arg_evidence.values()):
         return "value"
-    if row.other_action:  # rule action_kind: it does another kind of action than asked
-        return None
     if object_unsaid(row):
         return None
     if guesses_only(row):

@@ -163,3 +163,31 @@ def test_a_past_participle_describes_and_asks_nothing() -> None:
 def test_only_a_word_in_request_position_asks(text: str, kinds: set[str]) -> None:
     tokens = korean.tokenize(text)
     assert question_kinds(text, tokens, [1.0] * len(tokens)) == kinds
+
+
+def _event_tool(name: str, description: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "description": description,
+        "parameters": {
+            "type": "object",
+            "properties": {"event_id": {"type": "string", "description": "The id, e.g. ev-1."}},
+            "required": ["event_id"],
+        },
+    }
+
+
+@pytest.mark.parametrize("question", ["show event ev-12", "What is event ev-12?"])
+def test_a_reading_question_never_calls_a_delete_tool_even_with_its_id(question: str) -> None:
+    move = _move(question, [_event_tool("delete_event", "Delete an event by its id.")])
+    assert move.calls == []
+    assert "delete_event does delete" in (move.explanation or {})["reason"]
+
+
+@pytest.mark.parametrize("question", ["cancel event ev-12", "archive event ev-12"])
+def test_a_write_request_never_calls_a_reading_tool_with_its_id(question: str) -> None:
+    move = _move(question, [_event_tool("get_event", "Get an event by its id.")])
+    assert move.calls == []
+    assert "get_event does read" in (move.explanation or {})["reason"]
+    move = _move("show event ev-12", [_event_tool("get_event", "Get an event by its id.")])
+    assert [(c.name, c.args) for c in move.calls] == [("get_event", {"event_id": "ev-12"})]

@@ -43,11 +43,11 @@ PAIR_CUES = ((r"\bfrom\s+(?:the\s+)?$", r"\s+(?:to|into)\s+(?:the\s+)?", r""),)
 #: Verbs of the four kinds of action a tool's name can begin with (``create_entities``,
 #: ``delete_relations``, ``update_issue``, ``get_order``) and a request can say (rule
 #: ``action_kind``, :mod:`playground.routing.action_kind`). Words that also say something else
-#: often are left out (set, make, new, open, drop, clear, cancel).
+#: often are left out (set, make, new, open, drop, clear).
 ACTION_WORDS = {
-    "create": ["create", "add", "insert", "register"],
-    "delete": ["delete", "remove", "erase", "destroy", "purge"],
-    "update": ["update", "modify", "edit", "change", "rename", "replace"],
+    "create": ["create", "add", "insert", "register", "copy", "duplicate", "clone"],
+    "delete": ["delete", "remove", "erase", "destroy", "purge", "cancel"],
+    "update": ["update", "modify", "edit", "change", "rename", "replace", "archive"],
     "read": ["get", "fetch", "retrieve", "find", "search", "look", "lookup", "list", "show"]
     + ["display", "read", "view", "query"],
 }
