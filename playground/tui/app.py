@@ -44,9 +44,12 @@ if TYPE_CHECKING:
 
 
 def subtitle(app: PlaygroundState) -> str:
-    """The app's subtitle: the contracts loaded, the router choice, where bodies run."""
-    count = len(app.workbench.pg.registry) if app.workbench is not None else 0
+    """The app's subtitle: the contracts loaded ("loading tools…" until the first load ends;
+    never "0 contracts" for tools not yet read), the router choice, where bodies run."""
     source = "in-process" if app.in_process else "worker"
+    if app.workbench is None:
+        return f"loading tools… · router {app.router} · bodies: {source}"
+    count = len(app.workbench.pg.registry)
     return f"{count} contract{'' if count == 1 else 's'} · router {app.router} · bodies: {source}"
 
 

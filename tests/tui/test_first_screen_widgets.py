@@ -84,3 +84,13 @@ async def test_the_view_keys_wait_for_the_widgets_they_drive():
         view.action_args_tab()
         await pilot.pause()
         assert view.args_editor.mode == "json"
+
+
+def test_the_subtitle_says_loading_until_the_first_load_not_0_contracts() -> None:
+    """A tester saw "Tool Playground — 0 contracts" while the tools were still loading."""
+    from types import SimpleNamespace
+
+    from playground.tui.app import subtitle
+
+    loading = SimpleNamespace(workbench=None, in_process=False, router="offline")
+    assert subtitle(loading) == "loading tools… · router offline · bodies: worker"  # type: ignore[arg-type]
