@@ -172,7 +172,9 @@ async def test_load_problems_shown_and_empty_registry_helps(tmp_tool):
         await settle(app, pilot)
         problems = str(app.query_one("#problems").render())
         assert "broken.py" in problems and "SyntaxError" in problems
-        assert "No contracts loaded" in str(app.query_one("#empty-help").render())
+        shown = str(app.query_one("#empty-help").render())
+        assert f"No contracts loaded from {folder}" in shown  # the folder given, not ./tools
+        assert "./tools" not in shown
         assert app.query_one("#problems").display and app.query_one("#empty-help").display
         await pilot.press("ctrl+r")  # nothing to run: a message, no crash
         await settle(app, pilot)

@@ -54,6 +54,20 @@ EMPTY_REGISTRY_HELP = (
 )
 
 
+def empty_help(tools: list[str] | None) -> str:
+    """:data:`EMPTY_REGISTRY_HELP`, naming the ``--tools`` paths that held no contract when the
+    user gave some (not ./tools, which was not read then)."""
+    if not tools:
+        return EMPTY_REGISTRY_HELP
+    where = ", ".join(tools)
+    return (
+        f"No contracts loaded from {where}.\n\n"
+        "Put tool modules there (list functions in __tools__ = [...], or define a TOOLS "
+        "contract table), or start with `playground --tools PATH`. Then reload the tools "
+        "(ctrl+l, or 'reload tools' in the command palette, ctrl+p)."
+    )
+
+
 def import_later_panes() -> None:
     """Import the modules of what :meth:`CallView.complete` mounts (the form, the JSON editor
     with its tree-sitter grammar, the record panel). The app's load thread calls it before it
@@ -170,6 +184,10 @@ class CallView(Horizontal):
             getattr(app, "_exit", False) or app._closing or self._closing or not self.is_attached
         )
 
+    def _empty_help(self) -> str:
+        tools = getattr(self.app, "tools", None)
+        return empty_help([str(t) for t in tools] if tools else None)
+
     async def until_loaded_shown(self) -> None:
         """Wait while the tools' first load is being shown (the app holds a workbench that the
         view has not finished showing: its panes, list and form are built in one batch after
@@ -274,7 +292,7 @@ class CallView(Horizontal):
         contracts.show_registry(registry, prefer=wanted or last_contract())
         contracts.display = bool(registry.contracts)
         help_box = self.query_one("#empty-help", Static)
-        help_box.update(EMPTY_REGISTRY_HELP if not registry.contracts else "")
+        help_box.update(self._empty_help() if not registry.contracts else "")
         help_box.display = not registry.contracts
         problems = self.query_one("#problems", Static)
         problems.update(plain("\n".join(f"⚠ {p}" for p in registry.problems)))
