@@ -15,7 +15,7 @@ rule, per-tab sessions and an end that leaves no process behind.
   bind address, which is ``0.0.0.0`` for "every address").
 * Quitting (ctrl+c, SIGTERM) sends every session's TUI the quit message, waits up to
   :data:`QUIT_WAIT_S` for each, then kills what is left with its process group (the TUI's
-  worker process with it).
+  worker process with it). Whatever hangs, the server ends within :data:`STOP_DEADLINE_S`.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ import logging
 import os
 import secrets
 import signal
+import sys
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,9 @@ from textual_serve.server import Server
 
 #: Seconds each session gets to quit when the server stops, before it is killed.
 QUIT_WAIT_S = 3.0
+#: Seconds the server gets to stop once asked (its sessions' quit and aiohttp's cleanup); past
+#: them every session's process group is killed and the process exits (:func:`_force_end`).
+STOP_DEADLINE_S = 12.0
 TOKEN_COOKIE = "playground_token"
 log = logging.getLogger("textual-serve")
 
@@ -79,6 +84,18 @@ class _Session(AppService):
         if process is not None and process.returncode is None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
+
+
+def _force_end(sessions: list[_Session]) -> None:
+    """The server did not stop within :data:`STOP_DEADLINE_S`: kill every session's process
+    group, say so on stderr, and end this process (exit 0: it was asked to stop, and did)."""
+    for session in sessions:
+        session.kill_group()
+    sys.stderr.write(
+        f"warning: the server did not stop within {STOP_DEADLINE_S:g} s; its sessions were killed\n"
+    )
+    sys.stderr.flush()
+    os._exit(0)
 
 
 class PlaygroundServer(Server):
@@ -159,6 +176,11 @@ class PlaygroundServer(Server):
             where = "" if is_loopback(self.host) else f" (bound to {self.host}; token required)"
             self.announce(f"serving the playground on {self.url()}{where}; ctrl+c to stop")
             await stop.wait()
+            # whatever hangs in the cleanup (a session that neither reads its quit message nor
+            # ends, a handler that ignores cancellation), the server ends when asked
+            deadline = threading.Timer(STOP_DEADLINE_S, _force_end, (list(self.sessions),))
+            deadline.daemon = True
+            deadline.start()
         finally:
             await runner.cleanup()
 
@@ -170,8 +192,8 @@ class PlaygroundServer(Server):
         :data:`QUIT_WAIT_S`."""
         sessions = list(self.sessions)
         for session in sessions:
-            with contextlib.suppress(Exception):
-                await session.send_meta({"type": "quit"})
+            with contextlib.suppress(Exception):  # a TUI that reads nothing: no wait on it
+                await asyncio.wait_for(session.send_meta({"type": "quit"}), 1.0)
         for session in sessions:
             process = session._process
             if process is None:
