@@ -9,10 +9,9 @@ import pytest
 
 from playground.routing import korean
 from playground.routing.action_kind import name_kind, question_kinds, word_kind
-from playground.routing.base import Move, Turn
-from playground.routing.offline import OfflineRouter
 from playground.routing.rule_switches import switched
 from playground.routing.scoring import ScoreRow, Weights, build_index, score_question
+from tests.routing.helpers import move
 
 
 @pytest.mark.parametrize(
@@ -99,8 +98,8 @@ def test_a_create_request_costs_the_delete_tool_and_counts_for_the_create_tool()
 
 def test_the_router_calls_the_tool_of_the_kind_asked_for_and_not_without_the_rule() -> None:
     question = 'Delete the note titled "groceries"'
-    move = OfflineRouter().next_move([Turn(role="user", text=question)], TOOLS)
-    assert [(c.name, c.args) for c in move.calls] == [("delete_note", {"title": "groceries"})]
+    mv = move(question, *TOOLS)
+    assert [(c.name, c.args) for c in mv.calls] == [("delete_note", {"title": "groceries"})]
     with switched(without=["action_kind"]):
         rows = _rows(question)
     assert rows["create_note"].action_penalty == 0.0
@@ -121,26 +120,22 @@ NOTES = [
 ]
 
 
-def _move(question: str, tools: list[dict[str, Any]]) -> Move:
-    return OfflineRouter().next_move([Turn(role="user", text=question)], tools)
-
-
 def test_a_write_request_no_tool_does_calls_nothing_and_says_why() -> None:
-    move = _move('Delete the note titled "groceries"', NOTES)
-    assert move.calls == [] and not (move.explanation or {}).get("asks_for")
-    reason = (move.explanation or {})["reason"]
+    mv = move('Delete the note titled "groceries"', *NOTES)
+    assert mv.calls == [] and not (mv.explanation or {}).get("asks_for")
+    reason = (mv.explanation or {})["reason"]
     assert "does create, the question asks to delete; no tool does delete" in reason
 
 
 def test_a_verb_that_weighs_nothing_still_says_its_kind() -> None:
     # "Get" is a stop word for relevance; the three tools tied and create_note came first
-    move = _move('Get the note "groceries"', NOTES)
-    assert [(c.name, c.args) for c in move.calls] == [("get_note", {"title": "groceries"})]
+    mv = move('Get the note "groceries"', *NOTES)
+    assert [(c.name, c.args) for c in mv.calls] == [("get_note", {"title": "groceries"})]
 
 
 def test_a_question_word_without_a_verb_asks_to_read() -> None:
-    move = _move('What does the note "groceries" say?', NOTES)
-    assert [(c.name, c.args) for c in move.calls] == [("get_note", {"title": "groceries"})]
+    mv = move('What does the note "groceries" say?', *NOTES)
+    assert [(c.name, c.args) for c in mv.calls] == [("get_note", {"title": "groceries"})]
     assert question_kinds("어디 있어?", korean.tokenize("어디 있어?"), [1.0, 1.0]) == {"read"}
 
 
@@ -179,15 +174,15 @@ def _event_tool(name: str, description: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("question", ["show event ev-12", "What is event ev-12?"])
 def test_a_reading_question_never_calls_a_delete_tool_even_with_its_id(question: str) -> None:
-    move = _move(question, [_event_tool("delete_event", "Delete an event by its id.")])
-    assert move.calls == []
-    assert "delete_event does delete" in (move.explanation or {})["reason"]
+    mv = move(question, _event_tool("delete_event", "Delete an event by its id."))
+    assert mv.calls == []
+    assert "delete_event does delete" in (mv.explanation or {})["reason"]
 
 
 @pytest.mark.parametrize("question", ["cancel event ev-12", "archive event ev-12"])
 def test_a_write_request_never_calls_a_reading_tool_with_its_id(question: str) -> None:
-    move = _move(question, [_event_tool("get_event", "Get an event by its id.")])
-    assert move.calls == []
-    assert "get_event does read" in (move.explanation or {})["reason"]
-    move = _move("show event ev-12", [_event_tool("get_event", "Get an event by its id.")])
-    assert [(c.name, c.args) for c in move.calls] == [("get_event", {"event_id": "ev-12"})]
+    mv = move(question, _event_tool("get_event", "Get an event by its id."))
+    assert mv.calls == []
+    assert "get_event does read" in (mv.explanation or {})["reason"]
+    mv = move("show event ev-12", _event_tool("get_event", "Get an event by its id."))
+    assert [(c.name, c.args) for c in mv.calls] == [("get_event", {"event_id": "ev-12"})]

@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from playground.routing.base import Turn
-from playground.routing.offline import OfflineRouter
+from tests.routing.helpers import args_of, call
 
 SEARCH = {
     "name": "search_recipes",
@@ -31,12 +30,6 @@ SEARCH = {
 }
 
 
-def _call(question: str) -> tuple[str, dict[str, Any]]:
-    move = OfflineRouter().next_move([Turn(role="user", text=question)], [SEARCH])
-    assert move.calls, (move.explanation or {}).get("reason")
-    return move.calls[0].name, move.calls[0].args
-
-
 @pytest.mark.parametrize(
     ("question", "args"),
     [
@@ -48,15 +41,12 @@ def _call(question: str) -> tuple[str, dict[str, Any]]:
 def test_the_search_text_is_what_the_question_looks_for(
     question: str, args: dict[str, Any]
 ) -> None:
-    assert _call(question) == ("search_recipes", args)
+    assert args_of(question, SEARCH) == args
 
 
 def test_the_explanation_says_why_each_word_was_left_out() -> None:
-    move = OfflineRouter().next_move(
-        [Turn(role="user", text="Find spicy recipes under 40 minutes")], [SEARCH]
-    )
-    row = next(t for t in (move.explanation or {})["tools"] if t["name"] == "search_recipes")
-    detail = row["arg_evidence"]["query"]["detail"]
+    _args, evidence = call("Find spicy recipes under 40 minutes", SEARCH)
+    detail = evidence["query"]["detail"]
     why = {d["word"]: d["why"] for d in detail["dropped"]}
     assert detail["kept"] == ["spicy"]
     assert why["Find"] == "the request's verb"
@@ -78,9 +68,7 @@ SEARCH_KO = {
 
 
 def test_a_korean_bound_after_its_value_and_unit_is_not_search_text() -> None:
-    move = OfflineRouter().next_move(
-        [Turn(role="user", text="매운 레시피 40분 이내로 검색해줘")], [SEARCH_KO]
-    )
-    assert [(c.name, c.args) for c in move.calls] == [
-        ("search_recipes", {"max_minutes": 40, "query": "매운"})
-    ]
+    assert args_of("매운 레시피 40분 이내로 검색해줘", SEARCH_KO) == {
+        "max_minutes": 40,
+        "query": "매운",
+    }

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from playground.routing.base import Turn
-from playground.routing.offline import OfflineRouter
+from tests.routing.helpers import args_of, move
 
 RESERVATIONS = {
     "name": "list_reservations",
@@ -28,14 +27,12 @@ RESERVATIONS = {
     ],
 )
 def test_a_korean_date_is_a_date_value(question: str, day: str) -> None:
-    move = OfflineRouter().next_move([Turn(role="user", text=question)], [RESERVATIONS])
-    assert [(c.name, c.args) for c in move.calls] == [("list_reservations", {"day": day})]
+    assert args_of(question, RESERVATIONS) == {"day": day}
 
 
 def test_a_korean_date_without_a_year_is_this_year_and_a_day_that_is_not_is_asked_for() -> None:
     import datetime as dt
 
-    move = OfflineRouter().next_move([Turn(role="user", text="12월 3일 예약 목록")], [RESERVATIONS])
-    assert move.calls[0].args == {"day": f"{dt.date.today().year}-12-03"}
-    move = OfflineRouter().next_move([Turn(role="user", text="2월 30일 예약 조회")], [RESERVATIONS])
-    assert move.calls == [] and (move.explanation or {}).get("asks_for", {}).get("tool")
+    assert args_of("12월 3일 예약 목록", RESERVATIONS) == {"day": f"{dt.date.today().year}-12-03"}
+    mv = move("2월 30일 예약 조회", RESERVATIONS)
+    assert mv.calls == [] and (mv.explanation or {}).get("asks_for", {}).get("tool")
