@@ -16,6 +16,7 @@ parsed back, so strings hold the Hangul as is and print unescaped with ``ensure_
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -115,3 +116,34 @@ def capturing_client() -> tuple[httpx2.Client, CapturingTransport]:
     """A fresh ``(httpx2.Client, transport)`` pair; give the client to the SDK."""
     transport = CapturingTransport()
     return httpx2.Client(transport=transport), transport
+
+
+def dry_run_request(
+    send: Callable[[httpx2.Client], object], *, answer_may_fail: bool = False
+) -> dict[str, Any]:
+    """The request ``send`` makes, captured and never sent: ``send`` builds the SDK's client
+    on the given HTTP client (with :data:`PLACEHOLDER_KEY`) and makes one call. Returns
+    :meth:`CapturedRequest.to_json` (``{"method", "url", "headers", "body"}``, key redacted);
+    the HTTP client is closed either way.
+
+    ``answer_may_fail``: the canned ``200 {}`` may not parse for this SDK, so an error raised
+    once the request was captured is not an error of the dry run; one raised before is a
+    :class:`~playground.errors.RouterError` ("the SDK refused the request: ..."). Without it,
+    what ``send`` raises propagates. Raises ``RouterError`` when ``send`` made no request."""
+    from playground.errors import RouterError
+
+    http_client, transport = capturing_client()
+    try:
+        try:
+            send(http_client)
+        except Exception as exc:
+            if not answer_may_fail:
+                raise
+            if transport.last is None:
+                raise RouterError(f"the SDK refused the request: {exc}") from None
+    finally:
+        http_client.close()
+    captured = transport.last
+    if captured is None:  # pragma: no cover - the SDKs always send one request
+        raise RouterError("the SDK sent no request during the dry run")
+    return captured.to_json()

@@ -425,18 +425,13 @@ class GeminiRouter:
         "headers", "body"}`` (key redacted; ``body`` parsed JSON, Korean text as is). Raises
         :class:`RouterError` when the conversation cannot be converted.
         """
-        from playground.routing.capture import PLACEHOLDER_KEY, capturing_client
+        from playground.routing.capture import PLACEHOLDER_KEY, dry_run_request
 
-        http_client, transport = capturing_client()
-        try:
-            client = self._client(PLACEHOLDER_KEY, http_client)
-            self._generate(client, conversation, declarations)
-        finally:
-            http_client.close()
-        captured = transport.last
-        if captured is None:  # pragma: no cover - the SDK always sends one request
-            raise RouterError("the SDK sent no request during the dry run")
-        return captured.to_json()
+        return dry_run_request(
+            lambda http: self._generate(
+                self._client(PLACEHOLDER_KEY, http), conversation, declarations
+            )
+        )
 
     # -- response ------------------------------------------------------------------------------
     def _move_from_response(

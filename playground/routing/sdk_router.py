@@ -241,20 +241,10 @@ class SdkRouter:
         placeholder key over a :class:`~playground.routing.capture.CapturingTransport` (never
         sent; key redacted): ``{"method", "url", "headers", "body"}``. Raises
         :class:`RouterError` when the conversation cannot be converted."""
-        from playground.routing.capture import PLACEHOLDER_KEY, capturing_client
+        from playground.routing.capture import PLACEHOLDER_KEY, dry_run_request
 
-        http_client, transport = capturing_client()
-        try:
-            client = self.new_client(PLACEHOLDER_KEY, http_client)
-            body = self.request_body(conversation, declarations)
-            try:
-                self.create(client, body)
-            except Exception as exc:  # the canned {} may not parse; the request was captured
-                if transport.last is None:
-                    raise RouterError(f"the SDK refused the request: {exc}") from None
-        finally:
-            http_client.close()
-        captured = transport.last
-        if captured is None:  # pragma: no cover - the SDK always sends one request
-            raise RouterError("the SDK sent no request during the dry run")
-        return captured.to_json()
+        body = self.request_body(conversation, declarations)
+        return dry_run_request(
+            lambda http: self.create(self.new_client(PLACEHOLDER_KEY, http), body),
+            answer_may_fail=True,  # the canned {} may not parse; the request was captured
+        )
