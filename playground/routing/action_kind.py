@@ -33,6 +33,7 @@ generic verb seed 002 describes. Measured: ``python bench/bfcl.py --without acti
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from playground.routing import korean
@@ -144,43 +145,45 @@ def request_words(
     return out
 
 
-def question_kinds(
-    text: str, tokens: Sequence[korean.Token], weights: Sequence[float]
-) -> frozenset[str]:
-    """The kinds of action the question asks for (:func:`request_words`); a question that asks
-    for none but with a question word (what, which, 어디, 뭐) asks to read."""
-    said = frozenset(kind for _tok, kind in request_words(text, tokens, weights))
-    if not said and any(tok.stem.lower() in korean.QUESTION_WORDS for tok in tokens):
-        return frozenset({"read"})
-    return said
+@dataclass(frozen=True)
+class Request:
+    """What a question asks for (:func:`read_request`): ``kinds`` of action, and per kind the
+    first question word (as written) that asks for it (``words``; none for a kind only a
+    question word implies)."""
+
+    kinds: frozenset[str]
+    words: dict[str, str]
 
 
-def said_words(
-    text: str, tokens: Sequence[korean.Token], weights: Sequence[float]
-) -> dict[str, str]:
-    """Kind -> the first question word (as written) that asks for it."""
-    out: dict[str, str] = {}
+def read_request(text: str, tokens: Sequence[korean.Token], weights: Sequence[float]) -> Request:
+    """The kinds of action the question asks for (:func:`request_words`) and the words that
+    say them; a question that asks for none but with a question word (what, which, 어디, 뭐)
+    asks to read."""
+    words: dict[str, str] = {}
     for tok, kind in request_words(text, tokens, weights):
-        out.setdefault(kind, tok.surface)
-    return out
+        words.setdefault(kind, tok.surface)
+    kinds = frozenset(words)
+    if not kinds and any(tok.stem.lower() in korean.QUESTION_WORDS for tok in tokens):
+        kinds = frozenset({"read"})
+    return Request(kinds, words)
 
 
 def weigh_actions(
     rows: Mapping[int, ActionRow],
     kinds: Sequence[str],
-    asked: frozenset[str],
-    said_by: Mapping[str, str],
+    done: frozenset[str],
+    request: Request,
     points: float,
 ) -> None:
     """Apply rule ``action_kind`` to the rows the question touched (``rows``: tool index ->
-    row; ``kinds``: each tool's :func:`name_kind`, by index; ``asked``: the question's
-    :func:`question_kinds`; ``said_by``: kind -> the question word that says it; ``points``:
-    ``Weights.action``). Changes the rows in place: ``relevance`` and ``matched`` for a tool
+    row; ``kinds``: each tool's :func:`name_kind`, by index, and ``done`` the kinds some tool
+    does, both from the declarations' index; ``request``: the question's :func:`read_request`;
+    ``points``: ``Weights.action``). Changes the rows in place: ``relevance`` and ``matched`` for a tool
     doing a write kind asked for, ``action_penalty`` and ``other_action`` for a tool doing
     another kind when a write kind is involved (asked, or done by the tool: "What is event
     ev-12?" never calls ``delete_event``, even when no tool reads). Nothing when the rule is
     off or the question asks for no kind."""
-    done = {k for k in kinds if k}
+    asked = request.kinds
     undone = asked & WRITE_KINDS - done  # asked to delete, and no tool deletes
     if not asked or not rule_enabled(RULE_ACTION):
         return
@@ -195,7 +198,7 @@ def weigh_actions(
                 row.other_action += f"; no tool does {' or '.join(sorted(undone))}"
         elif kind in WRITE_KINDS and done - {kind}:
             row.relevance += points
-            row.matched.append(_action_match(said_by.get(kind, kind), kind, points))
+            row.matched.append(_action_match(request.words.get(kind, kind), kind, points))
 
 
 def _action_match(word: str, kind: str, points: float) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from playground.routing import korean, values
-from playground.routing.action_kind import name_kind, question_kinds, said_words, weigh_actions
+from playground.routing.action_kind import name_kind, read_request, weigh_actions
 from playground.routing.fill.docs import described
 from playground.routing.fill.examples import extract_examples
 from playground.routing.fill.free_text import fill_free_text
@@ -393,6 +393,9 @@ class DeclIndex:
     hangul: bool = False  # some declaration has Korean words
     by_enum: dict[str, list[int]] = field(default_factory=dict)  # enum value (lower) -> tools
     by_name: dict[str, int] = field(default_factory=dict)  # tool name -> index (the last one)
+    #: each tool's kind of action, by index, and the kinds some tool does (rule action_kind)
+    actions: list[str] = field(default_factory=list)
+    actions_done: frozenset[str] = frozenset()
     #: per penalty set, the settled row of every tool a question leaves untouched
     #: (:func:`_idle_rows`), at most :data:`IDLE_PENALTY_SETS` sets
     idle: dict[_Penalties, IdleRows] = field(default_factory=dict)
@@ -625,6 +628,8 @@ def build_index(
             idx.by_root.setdefault(korean.root(term), []).append(term)
     idx.sorted_roots = sorted(idx.by_root)
     idx.by_name = {t.name: i for i, t in enumerate(idx.tools)}
+    idx.actions = [t.action for t in idx.tools]
+    idx.actions_done = frozenset(k for k in idx.actions if k)
     idx.hangul = any(korean.has_hangul(t) for t in idx.sorted_terms)
     return idx
 
@@ -718,10 +723,9 @@ def score_question(
             tally.unknown.append(tok.surface)
     tally.boundary_rows()
     tally.listing(listing, text)
-    asked = question_kinds(text, tokens, weights)
-    if asked:
-        kinds = [t.action for t in idx.tools]
-        weigh_actions(tally.rows, kinds, asked, said_words(text, tokens, weights), w.action)
+    request = read_request(text, tokens, weights)
+    if request.kinds:
+        weigh_actions(tally.rows, idx.actions, idx.actions_done, request, w.action)
     for k in predicates:  # a verb predicate is the request, never part of a search text
         if not korean.is_nominal(tokens[k]):
             tally.reasons.setdefault(

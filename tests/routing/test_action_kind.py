@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from playground.routing import korean
-from playground.routing.action_kind import name_kind, question_kinds, word_kind
+from playground.routing.action_kind import name_kind, read_request, word_kind
 from playground.routing.rule_switches import switched
 from playground.routing.scoring import ScoreRow, Weights, build_index, score_question
 from tests.routing.helpers import move
@@ -54,8 +54,8 @@ def test_a_name_says_the_kind_of_its_first_action_part(name: str, kind: str) -> 
 def test_the_question_kinds_leave_out_words_of_no_weight() -> None:
     text = "Create the entity, then search it"
     tokens = korean.tokenize(text)
-    assert question_kinds(text, tokens, [1.0] * len(tokens)) == {"create", "read"}
-    assert question_kinds(text, tokens, [0.0] + [1.0] * (len(tokens) - 1)) == {"read"}
+    assert read_request(text, tokens, [1.0] * len(tokens)).kinds == {"create", "read"}
+    assert read_request(text, tokens, [0.0] + [1.0] * (len(tokens) - 1)).kinds == {"read"}
 
 
 TOOLS = [
@@ -136,13 +136,13 @@ def test_a_verb_that_weighs_nothing_still_says_its_kind() -> None:
 def test_a_question_word_without_a_verb_asks_to_read() -> None:
     mv = move('What does the note "groceries" say?', *NOTES)
     assert [(c.name, c.args) for c in mv.calls] == [("get_note", {"title": "groceries"})]
-    assert question_kinds("어디 있어?", korean.tokenize("어디 있어?"), [1.0, 1.0]) == {"read"}
+    assert read_request("어디 있어?", korean.tokenize("어디 있어?"), [1.0, 1.0]).kinds == {"read"}
 
 
 def test_a_past_participle_describes_and_asks_nothing() -> None:
     text = "The image has a registered trademark and the deleted files"
     tokens = korean.tokenize(text)
-    assert question_kinds(text, tokens, [1.0] * len(tokens)) == frozenset()
+    assert read_request(text, tokens, [1.0] * len(tokens)).kinds == frozenset()
 
 
 @pytest.mark.parametrize(
@@ -157,7 +157,7 @@ def test_a_past_participle_describes_and_asks_nothing() -> None:
 )
 def test_only_a_word_in_request_position_asks(text: str, kinds: set[str]) -> None:
     tokens = korean.tokenize(text)
-    assert question_kinds(text, tokens, [1.0] * len(tokens)) == kinds
+    assert read_request(text, tokens, [1.0] * len(tokens)).kinds == kinds
 
 
 def _event_tool(name: str, description: str) -> dict[str, Any]:
