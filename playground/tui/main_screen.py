@@ -42,6 +42,11 @@ def fit(app: App[Any], width: int, height: int, update: bool = True) -> bool:
 class MainScreen(Screen[None]):
     """The screen of the mode tabs (see the module docstring for its keys)."""
 
+    #: The Call tab opens first and its contract list takes the focus from the first frame
+    #: (Textual's default focuses the mode tabs, and the footer was recomposed for their keys
+    #: and again for the list's: one frame more before the first screen).
+    AUTO_FOCUS = "#contracts"
+
     BINDINGS = [
         Binding("tab", "focus_next_now", show=False, priority=True),
         Binding("shift+tab", "focus_previous_now", show=False, priority=True),

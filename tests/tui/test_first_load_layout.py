@@ -1,6 +1,7 @@
-"""Two tricks of the TUI's first useful screen, in docs/performance.md's register: the first
-load's Call view, contract list and form are laid out once (one ``App.batch_update``), and the
-footer is rebuilt only when the keys it shows change (``playground.tui.footer.KeysFooter``)."""
+"""Tricks of the TUI's first useful screen, in docs/performance.md's register: the first
+load's Call view, contract list and form are laid out once (one ``App.batch_update``), the
+footer is rebuilt only when the keys it shows change (``playground.tui.footer.KeysFooter``), and
+the contract list has the focus from the first frame (``MainScreen.AUTO_FOCUS``)."""
 
 from __future__ import annotations
 
@@ -111,6 +112,34 @@ async def test_the_footer_is_rebuilt_only_when_its_keys_change():
         assert composed, "the footer kept old keys"
         assert "f3" in [key.key for key in footer.query(FooterKey)]
         assert footer.shown_keys == footer.keys_to_show()
+
+
+async def test_the_list_has_the_focus_from_the_first_frame_and_one_footer_of_keys(
+    tools_dir, monkeypatch
+):
+    """The contract list is the screen's first focus (``MainScreen.AUTO_FOCUS``): the footer
+    is composed with no keys (before the bindings are ready) and then once with the list's
+    keys, never first with the mode tabs' (one rebuild and one frame fewer before the first
+    screen)."""
+    composed: list[tuple[str, ...]] = []
+    original = KeysFooter.compose
+
+    def noted(self: KeysFooter):
+        result = original(self)
+        shown = self.shown_keys
+        composed.append(tuple(key[0] for key in shown[0]) if shown else ())
+        return result
+
+    monkeypatch.setattr(KeysFooter, "compose", noted)
+    app = PlaygroundApp(tools=[str(tools_dir)], no_history=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.focused, ContractList)  # before the tools are loaded
+        await settle(app, pilot)
+        assert isinstance(app.focused, ContractList)
+        assert composed[0] == ()
+        assert "f6" in composed[1] and "f8" in composed[1]  # the Call view's keys, at once
+        assert len(composed) == 2, composed
 
 
 async def test_the_later_panes_modules_are_imported_on_the_load_thread(tools_dir, monkeypatch):
