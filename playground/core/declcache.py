@@ -81,11 +81,18 @@ def environment_stamp() -> str:
     return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
+#: How many environment stamps :func:`remembered` keeps a file for, per name: several
+#: virtualenvs (or Python versions) sharing one cache folder each keep theirs.
+KEPT_STAMPS = 8
+
+
 def remembered(name: str, compute: Callable[[], str]) -> str:
     """``compute()`` (a text about the installed packages, e.g. a version), remembered on disk
     for the current :func:`environment_stamp` in ``env/<name>-<stamp>`` of :func:`cache_dir`;
-    the files of earlier stamps are removed when a new one is written. A missing, unreadable
-    or unwritable file only means ``compute`` runs (never an error)."""
+    when a new one is written, only the :data:`KEPT_STAMPS` most recently written files of
+    ``name`` are kept (the environments that share the folder do not remove each other's, an
+    upgraded one's old files go in time). A missing, unreadable or unwritable file only means
+    ``compute`` runs (never an error)."""
     folder = cache_dir() / "env"
     path = folder / f"{name}-{environment_stamp()}"
     with contextlib.suppress(OSError, UnicodeDecodeError):
@@ -95,9 +102,6 @@ def remembered(name: str, compute: Callable[[], str]) -> str:
 
     with contextlib.suppress(OSError):
         folder.mkdir(parents=True, exist_ok=True)
-        for old in folder.glob(f"{name}-*"):
-            with contextlib.suppress(OSError):
-                old.unlink()
         fd, tmp = tempfile.mkstemp(prefix=".env-", suffix=".tmp", dir=folder)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -106,7 +110,20 @@ def remembered(name: str, compute: Callable[[], str]) -> str:
         except OSError:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+        _drop_oldest(folder, name)
     return text
+
+
+def _drop_oldest(folder: Path, name: str) -> None:
+    """Remove ``name``'s remembered files beyond the :data:`KEPT_STAMPS` newest (by mtime)."""
+    stamped = []
+    for file in folder.glob(f"{name}-*"):
+        with contextlib.suppress(OSError):
+            stamped.append((file.stat().st_mtime_ns, file))
+    stamped.sort(reverse=True)
+    for _, old in stamped[KEPT_STAMPS:]:
+        with contextlib.suppress(OSError):
+            old.unlink()
 
 
 def _read_genai_version() -> str:

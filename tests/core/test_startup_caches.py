@@ -35,7 +35,7 @@ def test_remembered_computes_once_per_environment_stamp(isolated_cache: Path):
     assert [f.name for f in files] == [f"fact-{declcache.environment_stamp()}"]
 
 
-def test_a_new_stamp_recomputes_and_drops_the_old_file(
+def test_a_new_stamp_recomputes_and_keeps_the_newest_files(
     isolated_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
     site = tmp_path / "site-packages"
@@ -48,7 +48,37 @@ def test_a_new_stamp_recomputes_and_drops_the_old_file(
     os.utime(site, ns=(1, 1))  # a modification time that certainly differs
     assert declcache.environment_stamp() != before
     assert declcache.remembered("fact", lambda: next(values)) == "new"
-    assert len(list((isolated_cache / "env").glob("fact-*"))) == 1
+    assert len(list((isolated_cache / "env").glob("fact-*"))) == 2
+
+    def written_at(second: int) -> None:  # the order of writes, whatever the clock's grain
+        path = isolated_cache / "env" / f"fact-{declcache.environment_stamp()}"
+        os.utime(path, ns=(second * 10**9, second * 10**9))
+
+    os.utime(isolated_cache / "env" / f"fact-{before}", ns=(10**9, 10**9))
+    written_at(2)
+    for n in range(3, 3 + declcache.KEPT_STAMPS):  # more upgrades: the oldest files go
+        os.utime(site, ns=(n, n))
+        declcache.remembered("fact", lambda n=n: f"v{n}")
+        written_at(n)
+    files = list((isolated_cache / "env").glob("fact-*"))
+    assert len(files) == declcache.KEPT_STAMPS
+    assert f"fact-{before}" not in {f.name for f in files}
+
+
+def test_two_environments_sharing_the_cache_keep_each_others_file(
+    isolated_cache: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Two virtualenvs with one cache folder, started in turn: each computes its fact once."""
+    calls: list[str] = []
+
+    def run_in(stamp: str) -> str:
+        monkeypatch.setattr(declcache, "environment_stamp", lambda: stamp)
+        return declcache.remembered("fact", lambda: calls.append(stamp) or f"in {stamp}")
+
+    for _ in range(3):
+        assert run_in("venv-a") == "in venv-a"
+        assert run_in("venv-b") == "in venv-b"
+    assert calls == ["venv-a", "venv-b"]
 
 
 def test_a_tool_folder_put_on_sys_path_later_keeps_the_stamp(
