@@ -6,9 +6,10 @@ Only typer (and the light ``common`` module) are imported here: textual, google-
 core load inside the command that needs them, so ``playground --help`` starts fast. The
 command modules are imported when the app is built (:func:`build_app`): :func:`run` builds it
 with only the module of the command named on the command line (``playground call ...`` never
-imports the router options of ``ask`` nor builds the other commands), and with every module for
-anything else (``--help``, a misspelt command, options before the command). ``app`` -- every
-command -- is built on first use.
+imports the router options of ``ask`` nor builds the other commands), with none when no
+command is named (the TUI: ``playground --tools DIR``), and with every module for anything else
+(``--help``, a misspelt command, arguments click cannot read); see :func:`command_named`.
+``app`` -- every command -- is built on first use.
 """
 
 from __future__ import annotations
@@ -58,8 +59,8 @@ COMMAND_MODULES: dict[str, str] = {
 }
 
 
-def _version(value: bool) -> None:
-    if value:
+def _version(ctx: typer.Context, value: bool) -> None:
+    if value and not ctx.resilient_parsing:  # not while :func:`command_named` reads the line
         from playground import __version__
 
         typer.echo(f"playground {__version__}")
@@ -170,11 +171,54 @@ def _tui_started(
     return run_tui, extra, paths
 
 
+#: :func:`command_named`'s answer when the arguments name no command (the TUI opens).
+NO_COMMAND = ""
+
+
 def build_app(command: str | None = None) -> typer.Typer:
     """The ``playground`` Typer app with the root callback and the commands of every module
-    (``command`` ``None`` or not a command name), or only those of the module that registers
-    ``command`` (see :data:`COMMAND_MODULES`). Its options coerce without pydantic where
-    typer's result is known (:mod:`playground.cli.quick_params`)."""
+    (``command`` ``None`` or not a command name), only those of the module that registers
+    ``command`` (see :data:`COMMAND_MODULES`), or none (:data:`NO_COMMAND`). Its options coerce
+    without pydantic where typer's result is known (:mod:`playground.cli.quick_params`)."""
+    built = _root_app()
+    if command == NO_COMMAND:
+        return built
+    if command in COMMAND_MODULES:
+        modules = [COMMAND_MODULES[command]]
+    else:
+        modules = list(dict.fromkeys(COMMAND_MODULES.values()))
+    for name in modules:
+        importlib.import_module(f"playground.cli.{name}").register(built)
+    return built
+
+
+def command_named(args: Sequence[str]) -> str | None:
+    """Which commands :func:`run` builds for ``args``, read by click against the root's own
+    options (so ``--tools call`` is a folder, not the command): the command name when the first
+    argument after the root's options is one; :data:`NO_COMMAND` when there is none and no help
+    is asked for (``playground --tools DIR``, the TUI: ~40 ms of CPU less than building every
+    command); ``None`` -- every command -- for help, a word that names no command (click then
+    suggests the nearest) and arguments click cannot read (it then says why, the same way).
+    Nothing is run: click's resilient parsing calls no option's callback."""
+    if args and args[0] in COMMAND_MODULES:  # the usual line: nothing to read
+        return args[0]
+    from typer._click.exceptions import ClickException
+
+    try:
+        group = typer.main.get_command(_root_app())
+        with group.make_context("playground", list(args), resilient_parsing=True) as ctx:
+            rest = [*getattr(ctx, "_protected_args", ()), *ctx.args]
+    except (ClickException, typer.Exit):
+        return None
+    if rest:
+        return rest[0] if rest[0] in COMMAND_MODULES else None
+    return None if {"-h", "--help"} & set(args) else NO_COMMAND
+
+
+def _root_app() -> typer.Typer:
+    """The Typer app with only the root callback (no command registered yet); its options
+    coerce without pydantic where typer's result is known (:mod:`playground.cli.quick_params`,
+    installed first)."""
     from playground.cli.quick_params import install
 
     install()
@@ -192,12 +236,6 @@ def build_app(command: str | None = None) -> typer.Typer:
         context_settings={"help_option_names": ["-h", "--help"]},
     )
     built.callback()(root)
-    if command in COMMAND_MODULES:
-        modules = [COMMAND_MODULES[command]]
-    else:
-        modules = list(dict.fromkeys(COMMAND_MODULES.values()))
-    for name in modules:
-        importlib.import_module(f"playground.cli.{name}").register(built)
     return built
 
 
@@ -234,7 +272,7 @@ def run(argv: Sequence[str] | None = None) -> None:
     args = list(argv) if argv is not None else sys.argv[1:]
     said = interrupt_lines()
     try:
-        command = typer.main.get_command(build_app(args[0] if args else None))
+        command = typer.main.get_command(build_app(command_named(args)))
         rv = command.main(
             args=args,
             prog_name="playground",

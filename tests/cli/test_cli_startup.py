@@ -1,6 +1,7 @@
 """The command line builds only the command it runs (cli/main.py ``build_app``): the map of
-command names to modules is complete, a narrow app behaves like the full one, and
-``playground call`` does not import the other commands' modules."""
+command names to modules is complete, a narrow app behaves like the full one, ``playground
+call`` does not import the other commands' modules, and the TUI's command line (no command)
+builds none (``command_named``)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,29 @@ def test_the_map_names_every_command_each_module_registers():
         narrow = set(_names(main.build_app(command)))
         assert narrow == {c for c, m in main.COMMAND_MODULES.items() if m == module}
     assert set(_names(main.build_app("no-such-command"))) == every
+    assert _names(main.build_app(main.NO_COMMAND)) == []
+
+
+def test_the_command_is_read_past_the_roots_own_options():
+    named = main.command_named
+    assert named([]) == named(["--tools", "tools", "--no-history"]) == main.NO_COMMAND
+    assert named(["--tools", "call"]) == main.NO_COMMAND  # a folder named call: the TUI
+    assert named(["--mcp", "npx server", "--in-process"]) == main.NO_COMMAND
+    assert named(["--tools", "x", "call"]) == "call"  # an error, said by call's app
+    assert named(["--history", "h.db", "history"]) == "history"
+    assert named(["eval", "cases.jsonl"]) == "eval"
+    assert named(["call", "--help"]) == "call"
+    # the whole app: help, a misspelt command (the suggestion), a line click cannot read
+    assert named(["--help"]) is named(["-h"]) is named(["cal"]) is None
+    assert named(["--in-process", "cal"]) is None
+    assert named(["--version"]) == main.NO_COMMAND
+
+
+def test_the_version_is_printed_once(capsys):
+    assert main.command_named(["--version"]) == main.NO_COMMAND
+    assert capsys.readouterr().out == ""  # reading the line runs no option's callback
+    code, modules, output = _probe("--version")
+    assert code == 0 and modules == [] and output.count("playground ") == 1, output
 
 
 PROBE = r"""
@@ -58,6 +82,14 @@ def test_call_imports_only_its_own_command_module():
     )
     assert code == 0 and modules == ["playground.cli.cmd_call"], output
     assert '"order_id": "HR20260604"' in output
+
+
+def test_options_without_a_command_import_no_command_module():
+    """What ``playground --tools DIR`` parses before the TUI opens (here an unknown option
+    stops it: the same one-line error as with every command built)."""
+    code, modules, output = _probe("--tools", "tools", "--no-such-option")
+    assert code == 2 and modules == [], output
+    assert "No such option: --no-such-option (see 'playground --help')" in output
 
 
 def test_a_misspelt_command_still_gets_the_suggestion_from_the_full_app():
