@@ -110,8 +110,8 @@ print(json.dumps(out))
 """
 
 
-def test_the_list_and_first_form_come_before_the_router_jsonschema_and_pydantic() -> None:
-    later = ["playground.routing.offline", "jsonschema", "pydantic"]
+def test_the_list_and_first_form_come_before_the_router_editor_jsonschema_pydantic() -> None:
+    later = ["playground.routing.offline", "textual.widgets._text_area", "jsonschema", "pydantic"]
     out = subprocess.run(
         [sys.executable, "-c", USEFUL, json.dumps(later), str(REPO / "tools")],
         capture_output=True,
@@ -121,5 +121,6 @@ def test_the_list_and_first_form_come_before_the_router_jsonschema_and_pydantic(
         timeout=60,
     )
     assert out.returncode == 0, out.stderr
-    # none is imported by the useful first screen; the router's module follows it (prewarm)
+    # none is imported by the useful first screen; the router's module (and the JSON
+    # editor's before it) follows it (prewarm)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == {"shown": [], "router_after": True}

@@ -17,8 +17,10 @@ from playground.tui.views.call_view import LOADING, CallView
 from tests.tui.helpers import SIZE, settle
 
 #: Mounted by ``CallView.complete`` after the first screen (never part of it).
-LATER = ("args-editor", "arg-form", "args-json", "run", "run-repair", "record", "contract-doc")
+LATER = ("args-editor", "arg-form", "run", "run-repair", "record", "contract-doc")
 LATER += ("problems", "empty-help", "rv-wire-tabs", "rv-traceback")
+#: Built when first asked for: the JSON tab's editor (f6).
+ASKED = ("args-json",)
 
 
 class FirstScreen(PlaygroundApp):
@@ -53,10 +55,15 @@ async def test_the_first_screen_shows_the_list_and_loading_and_mounts_the_rest_a
         # module that is not a demo of faults (inventory.py, after flaky.py)
         for widget_id in LATER:
             assert app.query(f"#{widget_id}"), widget_id
+        assert [i for i in ASKED if app.query(f"#{i}")] == []
         assert app.query_one(CallView).shown == "stock_lookup"
         assert "stock_lookup" in str(app.query_one("#contract-head").render())
         keys = [key.description for key in app.query_one(Footer).query("FooterKey")]
         assert {"Keys", "Run", "Form/JSON"} <= set(keys), keys
+        await pilot.press("f6")  # the JSON tab: its editor is built, with the form's arguments
+        await settle(app, pilot)
+        editor = app.query_one("#args-json")
+        assert app.focused is editor and editor.text == "{}"
 
 
 async def test_the_view_keys_wait_for_the_widgets_they_drive():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 import time
 from typing import TYPE_CHECKING, Any, cast
 
@@ -69,13 +70,22 @@ def empty_help(tools: list[str] | None) -> str:
 
 
 def import_later_panes() -> None:
-    """Import the modules of what :meth:`CallView.complete` mounts (the form, the JSON editor
-    with its tree-sitter grammar, the record panel). The app's load thread calls it before it
-    waits for the tools, so these imports overlap the tools' load instead of following it."""
+    """Import the modules of what :meth:`CallView.complete` mounts (the form, the record
+    panel). The app's load thread calls it before it waits for the tools, so these imports
+    overlap the tools' load instead of following it. (The JSON editor is built when first
+    asked for; its modules are imported after the first screen: ``tui/prewarm.py``.)"""
     from playground.tui.widgets import args_editor, record_view  # noqa: F401
-    from playground.tui.widgets.json_editor import json_language
 
-    json_language()
+
+def typing_in(widget: Widget | None) -> bool:
+    """Whether ``widget`` is a text field (an ``Input`` or a ``TextArea``); Textual's
+    ``TextArea`` is not imported for it (the first screen has none)."""
+    from textual.widgets import Input  # the form's fields are inputs: imported by now
+
+    text_area = sys.modules.get("textual.widgets._text_area")
+    return isinstance(widget, Input) or (
+        text_area is not None and isinstance(widget, text_area.TextArea)
+    )
 
 
 class CallView(Horizontal):
@@ -198,14 +208,12 @@ class CallView(Horizontal):
     def _focus_list_on_first_load(self, loaded: Loaded) -> None:
         """The contract list takes the focus when there are contracts, the Call tab is open
         and no field has the focus (keyboard first)."""
-        from textual.widgets import Input, TextArea  # imported by now (the JSON editor is built)
-
         pane = self.parent
         if (
             loaded.pg.registry.contracts
             and isinstance(pane, Widget)
             and pane.display
-            and not isinstance(self.app.focused, (Input, TextArea))
+            and not typing_in(self.app.focused)
         ):
             self.focus_contracts()
 
@@ -283,7 +291,7 @@ class CallView(Horizontal):
         elif self.shown is not None:
             editor = self.args_editor
             ok, args, _ = editor.current_args()
-            self._kept_args[self.shown] = (editor.mode, args if ok else editor.editor.text)
+            self._kept_args[self.shown] = (editor.mode, args if ok else editor.json_text)
         # a contract a failed reload dropped comes back (with its arguments) on a good one
         wanted = (self._lost or self.shown) if keep else None
         self.pg = pg
@@ -318,7 +326,7 @@ class CallView(Horizontal):
         when it did not parse) in the ``mode`` tab that was open."""
         editor = self.args_editor
         if isinstance(args, str) and mode == "json":
-            editor.editor.load_text(args)
+            editor.load_json(args)
         else:
             editor.set_args(args)
         editor.set_mode(mode)

@@ -39,19 +39,16 @@ class ArgsEditor(Vertical):
         #: The active tab as of the last switch: the form is filled from the editor only when
         #: the JSON tab is left (not when the Form tab opens at start).
         self._tab = FORM
+        #: The JSON tab's text until its editor is built (:attr:`editor`).
+        self._json_text = "{}"
 
     def compose(self) -> ComposeResult:
-        # imported here: the TUI's first screen shows no editor (TextArea and tree-sitter are
-        # imported after it, when the Call view mounts this widget: issue 13 item 6)
-        from playground.tui.widgets.json_editor import JsonEditor, json_language
-
         with TabbedContent(initial=FORM, id="args-tabs"):
             with TabPane("Form", id=FORM):
                 yield ArgForm(id="arg-form")
-            with TabPane("JSON", id=JSON):
-                yield JsonEditor(
-                    "{}", language=json_language(), id="args-json", show_line_numbers=True
-                )
+            # the editor (a TextArea with tree-sitter's JSON highlighting) is built when first
+            # asked for (:attr:`editor`): the first screen shows the Form tab
+            yield TabPane("JSON", id=JSON)
 
     @property
     def form(self) -> ArgForm:
@@ -59,8 +56,32 @@ class ArgsEditor(Vertical):
 
     @property
     def editor(self) -> JsonEditor:
-        """The JSON tab's editor."""
-        return cast("JsonEditor", self.query_one("#args-json"))
+        """The JSON tab's editor, built (with :attr:`json_text`) and mounted in the JSON tab
+        the first time it is asked for."""
+        found = self.query("#args-json")
+        if found:
+            return cast("JsonEditor", found.first())
+        from playground.tui.widgets.json_editor import JsonEditor, json_language
+
+        editor = JsonEditor(
+            self._json_text, language=json_language(), id="args-json", show_line_numbers=True
+        )
+        self.query_one(f"#{JSON}", TabPane).mount(editor)
+        return editor
+
+    @property
+    def json_text(self) -> str:
+        """The JSON tab's text (the editor's once it is built)."""
+        found = self.query("#args-json")
+        return cast("JsonEditor", found.first()).text if found else self._json_text
+
+    def load_json(self, text: str) -> None:
+        """Put ``text`` in the JSON tab (its editor's undo history starts again)."""
+        found = self.query("#args-json")
+        if found:
+            cast("JsonEditor", found.first()).load_text(text)
+        else:
+            self._json_text = text
 
     @property
     def mode(self) -> str:
@@ -74,14 +95,14 @@ class ArgsEditor(Vertical):
     async def show_contract(self, contract: Contract | None) -> None:
         """A fresh form for ``contract`` and ``{}`` in the editor."""
         await self.form.show_contract(contract)
-        self.editor.load_text("{}")
+        self.load_json("{}")
 
     def current_args(self) -> tuple[bool, Any, str]:
         """``(ok, args, problem)``: the arguments of the active tab. With the JSON tab, invalid
         JSON gives ``(False, None, "invalid JSON: line L col C: ...")``; any valid JSON value
         is returned (a non-object is for the gate to judge: ``shape``)."""
         if self.mode == JSON:
-            value, problem = parse_json_text(self.editor.text)
+            value, problem = parse_json_text(self.json_text)
             if problem:
                 return False, None, f"invalid JSON in the editor: {problem}"
             return True, value, ""
@@ -89,7 +110,7 @@ class ArgsEditor(Vertical):
 
     def set_args(self, args: Any) -> None:
         """Show ``args`` in both tabs (the form shows only an object's known fields)."""
-        self.editor.load_text(args_to_json_text(args))
+        self.load_json(args_to_json_text(args))
         if isinstance(args, dict):
             self.form.set_args(args)
 
@@ -98,11 +119,12 @@ class ArgsEditor(Vertical):
         event.stop()
         previous, self._tab = self._tab, event.pane.id or FORM
         if event.pane.id == JSON:
-            self.editor.load_text(args_to_json_text(self.form.args()))
+            self.load_json(args_to_json_text(self.form.args()))
+            self.editor  # noqa: B018 - built now that its tab is shown
             return
         if previous != JSON:  # the Form tab opening at start
             return
-        value, problem = parse_json_text(self.editor.text)
+        value, problem = parse_json_text(self.json_text)
         if problem:
             self.post_message(
                 self.Problem(
