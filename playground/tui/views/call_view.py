@@ -173,6 +173,7 @@ class CallView(Horizontal):
                 await self.set_playground(loaded.pg, keep=loaded.keep)  # mounts the panes
                 if not loaded.keep:
                     self._focus_list_on_first_load(loaded)
+                    self._replay_early_keys()
         except NoMatches:
             # ctrl+q while the panes were being mounted: the app took them down under us
             if not self._quitting():
@@ -216,6 +217,19 @@ class CallView(Horizontal):
             and not typing_in(self.app.focused)
         ):
             self.focus_contracts()
+
+    def _replay_early_keys(self) -> None:
+        """The characters typed in the contract list while the tools loaded go to the first
+        contract's first field (as typed once it is shown); a toast names those no field took
+        (no contract, or its first field takes no text)."""
+        left = self.query_one(ContractList).replay_early_keys()
+        if left:
+            self.notify(
+                f"Typed while the tools loaded, not used (no text field to take them): "
+                f"{shown(left)}",
+                severity="warning",
+                markup=False,
+            )
 
     def focus_contracts(self) -> None:
         """Focus the contract list."""

@@ -120,6 +120,10 @@ class ContractList(Tree[str]):
     #: focus moves only once they are handled): they follow it, space and ``?`` included.
     _typing_ahead: bool = False
 
+    #: Characters typed while the tools load (no :attr:`type_ahead` yet), in order: given to
+    #: it by :meth:`replay_early_keys` once the first contract is shown.
+    _early: list[str]
+
     def on_key(self, event: events.Key) -> None:
         """A printable key (not space, which toggles a module, nor ``?``, the help) goes to
         the highlighted contract's first text field, which takes the focus: typing an id right
@@ -133,10 +137,25 @@ class ContractList(Tree[str]):
             self._typing_ahead = False
             return
         ours = following or char not in (" ", "?")
-        if ours and self.type_ahead is not None and self.type_ahead(char):
+        if not ours:
+            return
+        if self.type_ahead is None:  # the tools are loading: kept for the first form
+            self._early.append(char)
+            taken = True
+        else:
+            taken = self.type_ahead(char)
+        if taken:
             self._typing_ahead = True
             event.stop()
             event.prevent_default()
+
+    def replay_early_keys(self) -> str:
+        """Give the characters typed while the tools loaded to :attr:`type_ahead` (the shown
+        contract's first field), in order; returns those it did not take (``""``: all)."""
+        early, self._early = self._early, []
+        if self.type_ahead is None:
+            return "".join(early)
+        return "".join(char for char in early if not self.type_ahead(char))
 
     def on_focus(self) -> None:
         """The list has the focus again (the user came back to it): keys are its own."""
@@ -150,6 +169,7 @@ class ContractList(Tree[str]):
         self.guide_depth = 2
         self.auto_expand = False
         self._leaves: dict[str, TreeNode[str]] = {}
+        self._early = []
 
     def show_registry(self, registry: Registry, prefer: str | None = None) -> None:
         """Replace the tree with ``registry``'s contracts grouped by module, all expanded, and

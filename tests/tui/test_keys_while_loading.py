@@ -1,0 +1,62 @@
+"""Keys typed in the contract list while the tools load (the list has the focus from the first
+frame, before there is a form): they are kept and go to the first contract's first field once
+it is shown, in order, spaces included; those no field can take are named in a toast."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+import playground.tui.loading as loading
+from playground.tui.app import PlaygroundApp
+from playground.tui.views.call_view import CallView
+from playground.tui.widgets.arg_form import ArgForm
+from playground.tui.widgets.contract_list import ContractList
+from tests.tui.helpers import SIZE, settle
+
+
+@pytest.fixture
+def held_load(monkeypatch: pytest.MonkeyPatch):
+    """The tools' load waits (on its daemon thread) until the test sets the event."""
+    release = threading.Event()
+    original = loading._open
+
+    def held(app, keep):
+        release.wait(30)
+        original(app, keep)
+
+    monkeypatch.setattr(loading, "_open", held)
+    yield release
+    release.set()
+
+
+async def test_keys_typed_while_loading_reach_the_first_field(tools_dir, held_load):
+    app = PlaygroundApp(tools=[str(tools_dir / "shop.py")], no_history=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.pg is None and isinstance(app.focused, ContractList)
+        await pilot.press(*"HR2026 0604")  # a space after a character: part of the text
+        assert app.pg is None  # still loading: nothing to put them in yet
+        held_load.set()
+        await settle(app, pilot)
+        view = app.query_one(CallView)
+        assert view.shown == "get_order_status"
+        field = app.query_one(ArgForm).fields[0]
+        assert field.value == "HR2026 0604" and app.focused is field
+
+
+async def test_keys_no_field_takes_are_named(tmp_path: Path, held_load):
+    app = PlaygroundApp(tools=[str(tmp_path)], no_history=True)  # no contracts at all
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        view = app.query_one(CallView)
+        notes: list[str] = []
+        view.notify = lambda message, **kw: notes.append(str(message))  # type: ignore[method-assign]
+        await pilot.press(*"주문1")
+        held_load.set()
+        await settle(app, pilot)
+        assert notes == [
+            "Typed while the tools loaded, not used (no text field to take them): 주문1"
+        ]
