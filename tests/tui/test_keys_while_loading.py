@@ -33,7 +33,7 @@ def held_load(monkeypatch: pytest.MonkeyPatch):
 
 
 async def test_keys_typed_while_loading_reach_the_first_field(tools_dir, held_load):
-    app = PlaygroundApp(tools=[str(tools_dir / "shop.py")], no_history=True)
+    app = PlaygroundApp(tools=[str(tools_dir / "shop.py")], no_history=True, in_process=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.pg is None and isinstance(app.focused, ContractList)
@@ -48,7 +48,9 @@ async def test_keys_typed_while_loading_reach_the_first_field(tools_dir, held_lo
 
 
 async def test_keys_no_field_takes_are_named(tmp_path: Path, held_load):
-    app = PlaygroundApp(tools=[str(tmp_path)], no_history=True)  # no contracts at all
+    app = PlaygroundApp(
+        tools=[str(tmp_path)], no_history=True, in_process=True
+    )  # no contracts at all
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         view = app.query_one(CallView)
@@ -60,3 +62,21 @@ async def test_keys_no_field_takes_are_named(tmp_path: Path, held_load):
         assert notes == [
             "Typed while the tools loaded, not used (no text field to take them): 주문1"
         ]
+
+
+async def test_a_question_asked_while_loading_runs_once_the_tools_are_in(tools_dir, held_load):
+    app = PlaygroundApp(tools=[str(tools_dir / "shop.py")], no_history=True, in_process=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f2")
+        await pilot.pause()
+        field = app.query_one("#question")
+        field.focus()
+        await pilot.press(*"HR20260604 주문 상태", "enter")
+        assert app.pg is None
+        reply = app.query_one("#ask-reply")
+        assert str(reply.render()) == "waiting for the tools to load…"
+        held_load.set()
+        await settle(app, pilot)
+        view = app.query_one("AskView")
+        assert view.episode is not None and view.episode.question == "HR20260604 주문 상태"
+        assert [call.tool for call in view.episode.calls][:1] == ["get_order_status"]

@@ -124,8 +124,17 @@ class AskView(Vertical):
                         id="ask-request",
                     )
 
+    #: A question asked while the tools were loading: run once they are (:meth:`watch_pg`).
+    _waiting: str | None = None
+
     def on_mount(self) -> None:
         self._show_router()
+
+    def watch_pg(self, pg: Playground | None) -> None:
+        """The tools are loaded (or reloaded): a question asked while they loaded runs now."""
+        question, self._waiting = self._waiting, None
+        if pg is not None and question is not None and self.is_mounted:
+            self.run_question(question)
 
     def watch_running(self, running: bool) -> None:
         self.query_one("#ask", Button).disabled = running
@@ -165,8 +174,11 @@ class AskView(Vertical):
         if question is not None:
             field.value = question
         text = field.value.strip()
-        if self.pg is None:
-            self.notify("The tools are still loading.", severity="warning")
+        if self.pg is None and text:  # asked once they are loaded (watch_pg)
+            self._waiting = text
+            self.query_one("#ask-reply", Static).update(
+                Text("waiting for the tools to load…", style="bold yellow")
+            )
             return
         if not text:
             self.notify("Type a customer question first.", severity="warning")
