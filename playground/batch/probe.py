@@ -16,7 +16,9 @@ Cases generated (:func:`probe_cases`), in this order:
   number, boolean, null, array, object (the declared types skipped; an integer is a right
   ``number``). For an integer argument the boolean value is ``true`` (JSON ``true`` is never an
   integer, docs/design.md) and the number is ``1.5``; a string is the baseline written as text.
-* ``float-integral:<arg>`` -- valid: ``3.0`` for an integer (normalised to ``3`` by the gate).
+* ``float-integral:<arg>`` -- valid: ``3.0`` for an integer (JSON Schema counts an integral
+  number as an integer; a Python body gets ``3``, as its ``int`` parameter converts it, an MCP
+  server ``3.0`` as sent).
 * ``min:<arg>`` / ``below-min:<arg>`` / ``max:<arg>`` / ``above-max:<arg>`` -- the value just
   inside and just outside ``minimum``/``maximum`` (±1 for integers, ±0.5 for numbers) and
   ``exclusiveMinimum``/``exclusiveMaximum``; for strings ``minLength``/``maxLength`` (built from
@@ -346,7 +348,7 @@ def probe_cases(contract: Contract) -> list[ProbeCase]:
         base_value = base.get(
             arg, valid_value(arg, schema, contract.description, contract.parameters)
         )
-        cases.extend(_argument_cases(arg, schema, base_value, with_))
+        cases.extend(_argument_cases(arg, schema, base_value, with_, contract.origin == "mcp"))
     cases.append(_unknown_arg_case(contract, props, base))
     cases.append(
         ProbeCase(
@@ -365,10 +367,12 @@ def _argument_cases(
     schema: dict[str, Any],
     base_value: Any,
     with_: Callable[[str, Any], dict[str, Any]],
+    sent_as_is: bool = False,
 ) -> list[ProbeCase]:
     """The cases of one argument, the baseline with only ``arg`` changed: each wrong JSON type,
     ``3.0`` for an integer, the bounds (:func:`_bound_cases`), then a value outside its enum,
-    one its pattern misses and an impossible date (:func:`_keyword_cases`)."""
+    one its pattern misses and an impossible date (:func:`_keyword_cases`). ``sent_as_is``: the
+    contract's arguments reach its body as sent (an MCP server's), so ``3.0`` stays ``3.0``."""
     types = _types(schema)
     cases: list[ProbeCase] = []
     if types:
@@ -387,7 +391,12 @@ def _argument_cases(
                 f"float-integral:{arg}",
                 with_(arg, float(base_value)),
                 VALID,
-                note=f"{float(base_value)} is normalised to {base_value}",
+                note=(
+                    f"{float(base_value)} is sent as is (JSON Schema counts it an integer; the "
+                    "server reads it)"
+                    if sent_as_is
+                    else f"{float(base_value)} reaches the body as {base_value} (its int type)"
+                ),
             )
         )
     cases.extend(_bound_cases(arg, schema, types, base_value, with_))

@@ -70,11 +70,12 @@ def test_stock_lookup_every_case(inventory):
     assert by_name["args-as-json-string"].args == '{"sku": "KB-101", "region": "seoul", "limit": 3}'
     assert by_name["args-as-json-string"].verdict == "shape"
     assert by_name["baseline"].body_runs == 1 and by_name["baseline"].kind == "ok"
-    # the float 3.0 is normalised to 3: same cache key as the baseline, so a hit, no new run
+    # the float 3.0 reaches the body as 3 (its int parameter): the baseline's cache key, a hit
     assert (
         by_name["float-integral:limit"].verdict == "valid"
         and by_name["float-integral:limit"].body_runs == 0
     )
+    assert by_name["float-integral:limit"].note == "3.0 reaches the body as 3 (its int type)"
     assert inventory.gate.body_runs["stock_lookup"] == 3  # baseline, min, max
 
 
@@ -214,4 +215,17 @@ def test_cases_are_plain_data(inventory):
     data = [c.to_json() for c in probe_cases(contract)]
     assert {"name", "args", "expected", "verdict", "kind", "body_ran", "body_runs", "ok"} <= set(
         data[0]
+    )
+
+
+def test_an_integral_float_for_an_mcp_servers_integer_is_said_to_go_as_sent():
+    from playground.batch.probe import probe_cases
+    from playground.core.contracts import Contract
+
+    schema = {"type": "object", "properties": {"limit": {"type": "integer"}}}
+    server = Contract(name="top", description="", parameters=schema, fn=None, origin="mcp")
+    (case,) = [c for c in probe_cases(server) if c.name == "float-integral:limit"]
+    assert type(case.args["limit"]) is float and case.expected == "valid"
+    assert case.note.endswith(
+        "is sent as is (JSON Schema counts it an integer; the server reads it)"
     )
