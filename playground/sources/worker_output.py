@@ -49,6 +49,7 @@ class WorkerOutput:
         self._head = bytearray()
         self._tail = bytearray()
         self._total = 0
+        self._reported = 0  # of ``_total``: the bytes :meth:`printed` has handed out
         self._read_total = 0  # every byte read, never reset
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._drain, name="worker-output", daemon=True)
@@ -109,13 +110,15 @@ class WorkerOutput:
 
     def reset(self) -> int:
         """Forget what was printed so far (a call or a load starts); returns how many bytes
-        were forgotten (printed since the last reset: after a body returned, as a call starts)."""
+        were forgotten unseen: printed since the last reset and never handed out by
+        :meth:`printed` (written after a body returned, as a call starts)."""
         self.settle(0.05)
         with self._lock:
-            dropped = self._total
+            dropped = self._total - self._reported
             self._head = bytearray()
             self._tail = bytearray()
             self._total = 0
+            self._reported = 0
         return dropped
 
     def printed(self) -> str:
@@ -125,6 +128,7 @@ class WorkerOutput:
         self.settle()
         with self._lock:
             head, total = bytes(self._head), self._total
+            self._reported = total  # shown with the call: never "dropped" at the next reset
         if not total:
             return ""
         return bounded_output(head.decode("utf-8", "replace"), total)

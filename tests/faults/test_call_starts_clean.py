@@ -46,6 +46,16 @@ def wander(folder: str) -> dict:
     return {"cwd": os.getcwd()}
 
 
+def shout(word: str) -> dict:
+    """Prints a word, then returns it.
+
+    Args:
+        word: what to print.
+    """
+    print(f"shouting {word}")
+    return {"word": word}
+
+
 def look() -> dict:
     """Says what the body sees."""
     return {
@@ -83,7 +93,7 @@ def thread_left() -> dict:
     return {"ok": True}
 
 
-__tools__ = [wander, look, spawn, daemonize, thread_left]
+__tools__ = [wander, look, shout, spawn, daemonize, thread_left]
 __contracts__ = {n: {"side_effects": True} for n in
                  ("wander", "look", "spawn", "daemonize", "thread_left")}
 '''
@@ -170,4 +180,14 @@ def test_output_written_after_a_body_returned_is_dropped_with_a_note(pg):
         "29 bytes of output written after an earlier call's body returned were dropped "
         "(not this call's)"
     ]
+    assert playground.gate.call("look", {}).warnings == []
+
+
+def test_what_a_body_printed_is_its_own_and_never_a_later_calls_warning(pg):
+    """A body that prints, called again and again: each call's record has its own printed
+    text, and the next call no note of 'dropped' output (it was the earlier call's, shown)."""
+    playground, _ = pg
+    records = [playground.gate.call("shout", {"word": word}) for word in ("하나", "two", "셋")]
+    assert [r.printed for r in records] == ["shouting 하나\n", "shouting two\n", "shouting 셋\n"]
+    assert [r.warnings for r in records] == [[], [], []]
     assert playground.gate.call("look", {}).warnings == []
