@@ -9,6 +9,7 @@ from textual.command import CommandList
 
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
+from playground.tui.widgets.arg_form import ArgForm
 from playground.tui.widgets.args_editor import ArgsEditor
 from playground.tui.widgets.record_view import RecordView
 from tests.tui.helpers import SIZE, WIDE, settle, until
@@ -230,6 +231,39 @@ async def test_temp_module_boolean_and_side_effect_badge(tmp_tool):
         assert rv.fields["cache"] == (
             "skip (it writes (declared: side_effects: True); a write is never served from the cache)"
         )
+
+
+async def test_a_switch_is_never_flipped_by_a_json_value_it_cannot_show(tmp_tool):
+    """JSON → Form: ``"예"`` for a boolean left the switch showing ``false`` and the next call
+    sent ``false``, an argument changed silently. Now the switch stays as it was (and is not
+    sent), the value is named as kept only in JSON; a left-out boolean goes back to its
+    default, not sent; ``true``/``false`` are shown and sent."""
+    folder = tmp_tool(
+        '''
+        def get_book(isbn: str, with_copies: bool = True) -> dict:
+            """Get a book.
+
+            Args:
+                isbn: its ISBN. e.g. 978-0131103627
+                with_copies: count the copies too
+            """
+            return {"isbn": isbn, "with_copies": with_copies}
+
+        __tools__ = [get_book]
+        '''
+    )
+    app = PlaygroundApp(tools=[str(folder)], in_process=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_contract(app, pilot, "get_book")
+        form = app.query_one(ArgForm)
+        switch = app.query_one("#arg-1")
+        assert switch.value is True and form.args() == {}
+        assert form.set_args({"isbn": "x", "with_copies": "예"}) == ["with_copies"]
+        assert switch.value is True and form.args() == {"isbn": "x"}
+        assert form.set_args({"isbn": "x", "with_copies": False}) == []
+        assert switch.value is False and form.args() == {"isbn": "x", "with_copies": False}
+        assert form.set_args({"isbn": "y"}) == []
+        assert switch.value is True and form.args() == {"isbn": "y"}
 
 
 @pytest.mark.parametrize(("value", "expected"), [("on", True), ("yes", True), ("off", False)])

@@ -204,9 +204,11 @@ class ArgForm(VerticalScroll):
 
     def set_args(self, args: dict[str, Any]) -> list[str]:
         """Show ``args`` in the fields (``null`` values as "send as null"); returns the names
-        that have no field (not shown)."""
+        the form cannot show (no field, or a value that is not ``true``/``false`` for a
+        switch: the switch is left as it was, never flipped)."""
         known = {spec.name for spec in self.specs}
         self.nulls = {name for name in known if name in args and args[name] is None}
+        unshown = [name for name in args if name not in known]
         for index, spec in enumerate(self.specs):
             widget = self._widget(index)
             value = field_text(spec, args.get(spec.name))
@@ -217,13 +219,25 @@ class ArgForm(VerticalScroll):
                 else:
                     widget.value = Select.NULL if value is None else value
             elif isinstance(widget, Switch):
-                widget.value = bool(value)
-                if spec.name in args:
-                    self.touched.add(spec.name)
+                self._set_switch(widget, spec, args, unshown)
             else:
                 widget.value = value
             self._labels[index].update(self._label_text(spec))
-        return [name for name in args if name not in known]
+        return unshown
+
+    def _set_switch(
+        self, widget: Switch, spec: FieldSpec, args: dict[str, Any], unshown: list[str]
+    ) -> None:
+        """A boolean's switch for ``args``: its value when it is a bool (then sent), its
+        default when it is left out (then not sent); any other value stays unshown."""
+        if spec.name not in args:
+            widget.value = spec.default is True
+            self.touched.discard(spec.name)
+        elif isinstance(args[spec.name], bool):
+            widget.value = args[spec.name]
+            self.touched.add(spec.name)
+        elif args[spec.name] is not None:  # "예", 1: a switch shows only true or false
+            unshown.append(spec.name)
 
     def set_field(self, name: str, text: str) -> None:
         """Set one text field by argument name (used by tests and the command palette)."""
