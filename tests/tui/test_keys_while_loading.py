@@ -1,6 +1,8 @@
-"""Keys typed in the contract list while the tools load (the list has the focus from the first
-frame, before there is a form): they are kept and go to the first contract's first field once
-it is shown, in order, spaces included; those no field can take are named in a toast."""
+"""Keys typed while something the keys are for is still being built: in the contract list
+while the tools load (the list has the focus from the first frame, before there is a form),
+or right after moving in the list while the highlighted contract's form is being built. They
+are kept and go to that form's first field once it is shown, in order, spaces included; those
+no field can take are named in a toast. A question asked while the tools load runs then."""
 
 from __future__ import annotations
 
@@ -80,3 +82,31 @@ async def test_a_question_asked_while_loading_runs_once_the_tools_are_in(tools_d
         view = app.query_one("AskView")
         assert view.episode is not None and view.episode.question == "HR20260604 주문 상태"
         assert [call.tool for call in view.episode.calls][:1] == ["get_order_status"]
+
+
+async def test_keys_typed_right_after_moving_in_the_list_reach_the_new_form(tools_dir):
+    """Down, then an id typed while the highlighted contract's form is being built: the
+    first keys went into the form still shown, which was then replaced ('978-0131103627'
+    became '8-0131103627'). They now wait for the highlighted contract's form."""
+    import asyncio
+
+    from textual import events
+
+    app = PlaygroundApp(tools=[str(tools_dir / "shop.py")], no_history=True, in_process=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        view = app.query_one(CallView)
+        contracts = app.query_one(ContractList)
+        assert view.shown == "get_order_status" and app.focused is contracts
+        app.post_message(events.Key("down", None))
+        for _ in range(1000):  # the cursor has moved; the new form is not built yet
+            if contracts.chosen == "track_shipping":
+                break
+            await asyncio.sleep(0)
+        assert contracts.chosen == "track_shipping" and view.shown == "get_order_status"
+        for char in "CJ-12 34":
+            app.post_message(events.Key(char, char))
+        await settle(app, pilot)
+        assert view.shown == "track_shipping"
+        field = app.query_one(ArgForm).fields[0]
+        assert field.value == "CJ-12 34" and app.focused is field

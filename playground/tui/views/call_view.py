@@ -133,6 +133,8 @@ class CallView(Horizontal):
         self.records: list[CallRecord] = []
         self.shown: str | None = None
         self._showing = asyncio.Lock()
+        #: Characters typed in the list for a form not yet built (:meth:`_type_ahead`).
+        self._pending_keys: list[str] = []
         #: Per contract shown at a reload (ctrl+l): the arguments typed for it, as
         #: ``(tab, value or the JSON editor's text)``, until a reload shows it again.
         self._kept_args: dict[str, tuple[str, Any]] = {}
@@ -363,6 +365,19 @@ class CallView(Horizontal):
     async def _show_serialised(self, name: str | None, force: bool) -> None:
         async with self._showing:
             await self._show_contract(name, force)
+        self._flush_pending_keys()
+
+    def _flush_pending_keys(self) -> None:
+        """The characters typed in the list while the form of its highlighted contract was
+        being built go to that form's first field, in order, once it is shown."""
+        if self._pending_keys and self.shown == self._highlighted_contract():
+            keys, self._pending_keys = self._pending_keys, []
+            for char in keys:
+                self._type_ahead(char)
+
+    def _highlighted_contract(self) -> str | None:
+        contracts = self.query(ContractList)
+        return contracts.first().chosen if contracts else None
 
     async def _show_contract(self, name: str | None, force: bool) -> None:
         contract = self.pg.registry.get(name) if (self.pg and name) else None
@@ -562,6 +577,11 @@ class CallView(Horizontal):
 
         if self.shown is None or self.args_editor.mode != "form":
             return False
+        if self.shown != self._highlighted_contract() or self._showing.locked():
+            # the highlighted contract's form is still to be built: its first field takes
+            # the character then (the one shown now is about to be replaced)
+            self._pending_keys.append(char)
+            return True
         fields = self.args_editor.form.fields
         if not fields or not isinstance(fields[0], Input):
             return False
