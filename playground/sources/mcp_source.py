@@ -939,6 +939,13 @@ class McpSource:
         loop.call_soon_threadsafe(state.task.cancel)
         return True
 
+    def cancel(self) -> None:
+        """Stop the call running now (ctrl+c in the TUI, which shows its own ``cancelled``
+        record and drops this call's result): :meth:`cancel_current`, so the SDK sends the
+        server ``notifications/cancelled`` and the request's progress stops being reported.
+        Safe from any thread, with or without a running call."""
+        self.cancel_current()
+
     def _cancel(self, future: concurrent.futures.Future[Any] | None, state: _CallState) -> str:
         """ctrl+c during a call: cancel its task on the loop (the SDK then sends
         ``notifications/cancelled`` for the request) and wait up to :data:`CANCEL_WAIT_S` for

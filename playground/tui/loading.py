@@ -62,7 +62,7 @@ def _open(app: PlaygroundState, keep: bool) -> None:
     sources, choices = add_mcp_servers(pg.registry, pending)
     for source in sources:
         source.on_progress = lambda tool, done, total, message: app.call_from_thread(
-            _show_progress, app, done, total, message
+            _show_progress, app, tool, done, total, message
         )
         source.on_tools_changed = lambda source=source: app.call_from_thread(
             _tools_changed, app, source
@@ -76,12 +76,12 @@ def _open(app: PlaygroundState, keep: bool) -> None:
 
 
 def _show_progress(
-    app: PlaygroundState, done: float, total: float | None, message: str | None
+    app: PlaygroundState, tool: str, done: float, total: float | None, message: str | None
 ) -> None:
-    """A ``notifications/progress`` from a server: the progress bar of the Call view's record
-    panel."""
+    """A ``notifications/progress`` from a server about ``tool`` (its name on the server):
+    the Call view's record panel shows it while that tool's call runs there."""
     with contextlib.suppress(Exception):  # the view may be gone (quitting)
-        app.query_one(CallView).record_view.show_progress(done, total, message)
+        app.query_one(CallView).show_progress(tool, done, total, message)
 
 
 def _tools_changed(app: PlaygroundState, source: Any) -> None:

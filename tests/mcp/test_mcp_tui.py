@@ -126,6 +126,54 @@ async def test_progress_moves_a_bar_in_the_record_panel_and_ctrl_x_cancels(tmp_p
     assert {"cancelled": "ticking"} in read_log(log)
 
 
+async def test_ctrl_c_cancels_on_the_server_and_no_late_progress_shows(tmp_path) -> None:
+    """ctrl+c on a running MCP call: the TUI's cancelled record, and the server is told
+    (``notifications/cancelled``); the call's progress stops showing, and the next call's
+    record is its own (ctrl+c only abandoned the request, whose progress kept running over
+    the next records)."""
+    from textual.widgets import ProgressBar
+
+    from tests.mcp.servers import PROTOCOL_SERVER, read_log
+
+    log = tmp_path / "calls.jsonl"
+    specs = server_specs(commands=[stdio_line(PROTOCOL_SERVER, "--log", str(log))])
+    app = PlaygroundApp(mcp=specs)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        view = app.query_one(CallView)
+        assert await view.select_contract("ticking")
+        await pilot.pause()
+        form = app.query_one("#arg-form")
+        form.set_field("seconds", "8")
+        form.set_field("every", "0.1")
+        await pilot.press("ctrl+r")
+        record = app.query_one(RecordView)
+        bar = record.query_one(ProgressBar)
+        for _ in range(400):  # wait on state: the bar shows the server's progress
+            await asyncio.sleep(0.02)
+            if bar.display and (bar.progress or 0) >= 2:
+                break
+        assert bar.display
+        await pilot.press("ctrl+c")
+        for _ in range(200):
+            if {"cancelled": "ticking"} in read_log(log):
+                break
+            await asyncio.sleep(0.02)
+        assert {"cancelled": "ticking"} in read_log(log)
+        await settle(app, pilot)
+        assert record.fields["kind"] == "cancelled" and not bar.display
+        assert "progress" not in record.fields["status"]
+        assert await view.select_contract("wait")
+        await pilot.pause()
+        app.query_one("#arg-form").set_field("seconds", "0")
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert record.fields["kind"] == "ok" and not bar.display
+        assert (
+            record.fields["status"].startswith("call_") and "running" not in record.fields["status"]
+        )
+
+
 async def test_an_image_result_is_named_and_saved_as_the_bytes_sent(tmp_path, monkeypatch) -> None:
     import base64
 

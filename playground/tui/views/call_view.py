@@ -452,6 +452,20 @@ class CallView(Horizontal):
         self._call_started = (name, args, time.perf_counter(), gate.body_runs[name])
         self.post_message(self.CallDone(await in_daemon_thread(gate.call, name, args)))
 
+    def show_progress(
+        self, tool: str, done: float, total: float | None, message: str | None
+    ) -> None:
+        """A server's progress about ``tool`` (its name on the server): shown in the record
+        panel while a call of that tool runs here; a late one (a cancelled or finished call's)
+        is left out, never shown over another call's record."""
+        started = self._call_started
+        if not self.running or started is None or self.pg is None:
+            return
+        contract = self.pg.registry.get(started[0])
+        if tool != (getattr(contract, "tool_name", "") or started[0]):
+            return
+        self.record_view.show_progress(done, total, message)
+
     def cancel_call(self) -> bool:
         """ctrl+c: cancel the running call (``False`` when none runs). The body is stopped
         where its source can stop it (the worker process is ended, and started again for
@@ -464,7 +478,7 @@ class CallView(Horizontal):
         self.workers.cancel_group(self, "call")
         contract = self.pg.registry.get(name) if self.pg is not None else None
         source = getattr(contract, "tool_source", None)
-        stop = getattr(source, "cancel", None)
+        stop = getattr(source, "cancel", None)  # a worker's process group, an MCP request
         if callable(stop):
             stop()
         from playground.core.record import CallRecord
