@@ -109,6 +109,19 @@ SETTINGS: dict[str, Setting] = {
         Setting("PLAYGROUND_HISTORY", "the history file, or off", any_text),
         Setting("PLAYGROUND_CACHE_DIR", "the folder of the declaration cache", any_text),
         Setting("PLAYGROUND_GEMINI_MODEL", "the Gemini model", any_text),
+        Setting("PLAYGROUND_OPENAI_MODEL", "the OpenAI model", any_text),
+        Setting("PLAYGROUND_ANTHROPIC_MODEL", "the Anthropic model", any_text),
+        Setting(
+            "PLAYGROUND_COMPATIBLE_BASE_URL",
+            "the OpenAI-compatible server's base URL (--router openai-compatible)",
+            any_text,
+        ),
+        Setting("PLAYGROUND_COMPATIBLE_MODEL", "the OpenAI-compatible server's model", any_text),
+        Setting(
+            "PLAYGROUND_COMPATIBLE_API_KEY",
+            "the key sent to the OpenAI-compatible server, if it wants one",
+            any_text,
+        ),
         Setting("PLAYGROUND_DEBUG", "print the traceback of an internal error", any_text),
         Setting("PLAYGROUND_FIXTURES", "the data folder the bundled tools/ read", any_text),
     )
