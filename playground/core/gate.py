@@ -270,6 +270,9 @@ class Gate:
                     oc.INVALID_ARGS,
                     oc.server_refused_message(name, text),
                 )
+            if err.reason == "isError":  # an MCP server's own error result, as it sent it
+                server_text = str(err.details.get("text", text))
+                return oc.Outcome(False, None, "raised:isError", oc.RAISED, server_text)
             return oc.Outcome(
                 False,
                 None,

@@ -261,6 +261,8 @@ def summarize(results: list[ToolResult], ko: bool) -> str:
     for r in results:
         v = r.value
         if not r.ok:
+            # an MCP server's own error: its text (what the model read), not the code
+            said = say(r.message, ko, 200) if r.error == "raised:isError" and r.message else r.error
             extra = (
                 (" 잠시 후 다시 시도해 주세요." if ko else " Please try again later.")
                 if r.kind == "transient"
@@ -268,9 +270,9 @@ def summarize(results: list[ToolResult], ko: bool) -> str:
             )
             out.append(
                 (
-                    f"{r.name} 호출이 실패했습니다 ({r.kind}): {r.error}."
+                    f"{r.name} 호출이 실패했습니다 ({r.kind}): {said}."
                     if ko
-                    else f"{r.name} failed ({r.kind}): {r.error}."
+                    else f"{r.name} failed ({r.kind}): {said}."
                 )
                 + extra
             )

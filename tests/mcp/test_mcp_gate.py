@@ -41,14 +41,17 @@ def test_is_error_saying_429_is_the_tools_own_error_sent_once(
     registry, source = served
     before = source.server_calls
     record = gate(registry).call("rate_limited", {})
-    assert record.kind == "raised" and record.error == "raised:McpToolError"
+    assert record.kind == "raised" and record.error == "raised:isError"
     assert record.body_runs == 1 and record.retries == []
     assert source.server_calls - before == 1
     assert sum(1 for e in read_log(log) if e.get("tool") == "rate_limited") == 1
+    # what the model reads is the server's text as it sent it: no exception name nobody
+    # raised, no advice the server did not give
     text = "429 Too Many Requests: rate limited, try again later"
-    assert text in record.message
-    assert text in record.wire["anthropic"]["content"]
-    assert text in record.wire["gemini"]["function_response"]["response"]["error"]
+    assert record.message == text
+    assert record.wire["anthropic"]["content"] == text
+    assert record.wire["anthropic"]["is_error"] is True
+    assert record.wire["gemini"]["function_response"]["response"] == {"error": text}
 
 
 def test_is_error_saying_unauthorized_is_not_permission(
