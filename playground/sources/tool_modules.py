@@ -155,7 +155,9 @@ def _planned_files(
         path = Path(raw)
         registry.paths.append(path)
         try:
-            files = tool_files(path)
+            # absolute now: a module that changes the working directory as it is imported
+            # must not move the files still to import
+            files = [file.absolute() for file in tool_files(path)]
         except LoadError as exc:
             registry.problems.append(LoadProblem(str(path), str(exc).split(": ", 1)[-1]))
             planned.append((path, None))
@@ -235,7 +237,7 @@ def import_concurrently(
     folders = list(dict.fromkeys(str(f.resolve().parent) for f in files))
     for folder in reversed(folders):
         if folder not in sys.path:
-            sys.path.insert(0, folder)
+            sys.path.insert(tool_folder_index(), folder)
     done: dict[Path, ModuleType | LoadProblem] = {}
     gate = threading.Lock()  # no progress call from a thread once the wait is over
     over = False
@@ -291,8 +293,31 @@ class SourceOnlyLoader(importlib.machinery.SourceFileLoader):
         return self.source_to_code(self.get_data(path), path)
 
 
+def tool_folder_index() -> int:
+    """Where a tool module's folder goes on ``sys.path`` (for its sibling imports): right
+    after the standard library's folders, before the installed packages. A tool file named
+    like a standard module (``calendar.py``, ``email.py``, ``json.py``) is then never what
+    ``import calendar`` finds, for the playground or for the tools: put first, it broke every
+    later import of that module in the process ("module 'json' has no attribute 'loads'")."""
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    stdlib = [Path(paths[k]).resolve() for k in ("stdlib", "platstdlib") if k in paths]
+    index = 0
+    for position, entry in enumerate(sys.path):
+        if not entry:
+            continue
+        place = Path(entry).resolve()
+        if "site-packages" not in place.parts and any(
+            place == lib or lib in place.parents or place.suffix == ".zip" for lib in stdlib
+        ):
+            index = position + 1
+    return index
+
+
 def import_tool_module(file: Path, *, isolated: bool = True) -> ModuleType:
-    """Import ``file`` as a fresh module (its folder first on ``sys.path`` for sibling imports).
+    """Import ``file`` as a fresh module (its folder on ``sys.path`` for sibling imports, at
+    :func:`tool_folder_index`).
 
     Output the module prints at import is swallowed. Raises :class:`LoadError` with the
     exception type and message when the import fails in any way (``SystemExit`` included).
@@ -311,7 +336,7 @@ def import_tool_module(file: Path, *, isolated: bool = True) -> ModuleType:
     folder = str(file.parent)
     added = isolated and folder not in sys.path
     if added:
-        sys.path.insert(0, folder)
+        sys.path.insert(tool_folder_index(), folder)
     sys.modules[mod_name] = module
     quiet: Any = (
         (contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()))

@@ -107,7 +107,9 @@ class _Process:
         env["PYTHONBREAKPOINT"] = "0"  # no debugger without a terminal: breakpoint() is a no-op
         try:
             self.popen = subprocess.Popen(
-                [sys.executable, "-c", _ENTRY, str(req_r), str(rep_w), str(life_r)],
+                # -P: the working directory is not put first on sys.path (a selectors.py
+                # there ran at start-up); the worker appends it last (worker_main.main)
+                [sys.executable, "-P", "-c", _ENTRY, str(req_r), str(rep_w), str(life_r)],
                 stdin=subprocess.DEVNULL,
                 stdout=output.write_fd,
                 stderr=output.write_fd,

@@ -573,6 +573,9 @@ def _watch_parent(life_fd: int, close: tuple[int, ...] = ()) -> None:
 
 def main() -> None:
     """Entry point: ``python -c "...main()" REQUESTS_FD REPLIES_FD [LIFE_FD]``."""
+    # started with -P: the working directory is on sys.path last (a tool module may import
+    # the project it sits in), never before the standard library and installed packages
+    sys.path.append(os.getcwd())
     req_fd, rep_fd = int(sys.argv[1]), int(sys.argv[2])
     for fd in (req_fd, rep_fd):
         os.set_inheritable(fd, False)
