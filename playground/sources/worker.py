@@ -128,7 +128,9 @@ class _Process:
         self.replies = Connection(rep_r, writable=False)
 
     def end(self, wait_s: float = 0.5) -> None:
-        """Ask the worker to exit, then kill it if it has not after ``wait_s`` seconds."""
+        """Ask the worker to exit, then kill it if it has not after ``wait_s`` seconds; then
+        SIGKILL what is left of its process group (children the tool modules started at
+        import: the loader ends only its runners, and its watchdog dies with it)."""
         with contextlib.suppress(OSError, ValueError):
             self.requests.send({"op": "exit"})
         for conn in (self.requests, self.replies):
@@ -138,6 +140,8 @@ class _Process:
             self.popen.wait(wait_s)
         except subprocess.TimeoutExpired:
             self.kill()
+        with contextlib.suppress(OSError):  # ESRCH: nothing was left
+            os.killpg(self.popen.pid, 9)
         self._close_life()
 
     def _close_life(self) -> None:

@@ -109,6 +109,39 @@ def test_a_signal_during_a_hanging_import_leaves_no_process(tmp_path, sig):
     assert wait_until(lambda: not marked(marker), 5.0), marked(marker)
 
 
+FORKS_AT_IMPORT = '''
+import os
+import subprocess
+import time
+
+for _ in range(3):
+    if os.fork() == 0:
+        time.sleep(600)
+        os._exit(0)
+subprocess.Popen(["sleep", "601"])
+
+
+def noop() -> dict:
+    """Does nothing."""
+    return {}
+
+
+__tools__ = [noop]
+'''
+
+
+def test_children_a_module_started_at_import_are_gone_when_the_command_ends(tmp_path):
+    """A module that forks (and starts a process) as it is imported: the worker's loader ended
+    only its runners and its watchdog died with it, so the three forks and the ``sleep`` were
+    left running with parent 1 after ``playground list``."""
+    (tmp_path / "forks.py").write_text(FORKS_AT_IMPORT, encoding="utf-8")
+    marker = uuid.uuid4().hex
+    proc = start(["list", "--tools", str(tmp_path / "forks.py")], marker, tmp_path)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert wait_until(lambda: not marked(marker), 5.0), marked(marker)
+
+
 def test_children_of_a_body_are_gone_when_the_command_ends(tmp_path):
     (tmp_path / "spawner.py").write_text(TOOLS, encoding="utf-8")
     marker = uuid.uuid4().hex
