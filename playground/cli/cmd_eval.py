@@ -401,11 +401,15 @@ def _read_resume(path: Path) -> dict[str, list[Any]]:
     problem and flip lines are skipped. Raises :class:`UsageError` for a missing file or a line
     that is not JSON (one line naming it)."""
     from playground.batch.evalcases import CaseResult
+    from playground.core.json_files import open_for_reading
 
     try:
-        text = path.read_text(encoding="utf-8")
+        with open_for_reading(path) as handle:  # a FIFO with no writer: empty, not a hang
+            text = handle.read().decode("utf-8")
     except OSError as exc:
         raise UsageError(f"{path}: cannot read the --resume file ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: the --resume file is not UTF-8 text ({exc.reason})") from None
     from playground.core.canonical import MAX_DEPTH
     from playground.core.json_files import load_json
 

@@ -11,8 +11,9 @@ is for arguments and case lines, where it is bounded the same way.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from playground.core.canonical import MAX_DEPTH, MAX_JSON_CHARS, JsonInputError, json_depth_problem
 
@@ -27,6 +28,20 @@ def too_big(size: int, limit: int = MAX_JSON_BYTES) -> str:
     )
 
 
+def open_for_reading(path: str | Path) -> BinaryIO:
+    """``open(path, "rb")`` that never waits for a writer: a FIFO nobody writes to reads as
+    empty instead of blocking the command forever (opened with ``O_NONBLOCK``, then read
+    blocking, so a pipe that has a writer, ``<(cat config.json)``, is read whole). Raises
+    :class:`OSError` as ``open`` does."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_json_text(path: str | Path, limit: int = MAX_JSON_BYTES) -> str:
     """The text of the file at ``path`` (UTF-8, a BOM allowed), at most ``limit`` bytes.
 
@@ -36,7 +51,7 @@ def read_json_text(path: str | Path, limit: int = MAX_JSON_BYTES) -> str:
     (``not UTF-8 text (invalid start byte at byte 3)``).
     """
     try:
-        with open(path, "rb") as handle:
+        with open_for_reading(path) as handle:
             data = handle.read(limit + 1)
     except OSError as exc:
         raise JsonInputError(f"cannot read: {exc.strerror or exc}") from None

@@ -31,6 +31,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import stat
 import threading
 import time
 import weakref
@@ -126,6 +127,10 @@ class HistoryStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise HistoryError(f"cannot create {self.path.parent}: {exc.strerror or exc}") from None
+        if _special_file(self.path):  # a FIFO would hang every read; /dev/null grows a journal
+            raise HistoryError(
+                f"cannot use {self.path}: not a regular file (a FIFO, a device or a socket)"
+            )
         why = self._foreign_reason()
         if why:
             raise HistoryError(self._refusal(why))
@@ -587,3 +592,13 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
     SQLITE_LOCKED): another connection holds the lock; trying again may succeed."""
     text = str(exc).lower()
     return "locked" in text or "busy" in text
+
+
+def _special_file(path: Path) -> bool:
+    """Whether ``path`` exists and is neither a regular file nor a folder (a FIFO, a device,
+    a socket; links followed)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
