@@ -210,3 +210,28 @@ def redact_record(data: dict[str, Any], args: Any) -> dict[str, Any]:
     if isinstance(canonical, str):
         out["canonical_args"] = redact_json_text(canonical, secrets)
     return out
+
+
+#: a URL's ``scheme://user:password@``
+_URL_USERINFO = re.compile(r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s]+@")
+#: ``?name=value`` / ``&name=value`` of a URL
+_QUERY_PARAM = re.compile(r"([?&;])([^=&#;\s]+)=([^&#;\s]*)")
+#: ``--name=value`` / ``--name value`` / ``-name value`` of a command line
+_OPTION = re.compile(r"(?<!\S)(--?[A-Za-z][\w.-]*)(=|\s+)(?!-)(\S+)")
+
+
+def redact_url_and_options(text: str) -> str:
+    """``text`` with a URL's ``user:password@``, the values of its query parameters whose
+    names mean a secret (``?api_key=…&token=…``) and the values of command-line options whose
+    names mean one (``--token=…``, ``--password …``, ``--api-key …``) as ``[redacted]``: an
+    ``--mcp`` command line and an ``--mcp-url`` are stored and printed without them."""
+    if "://" in text:
+        text = _URL_USERINFO.sub(rf"\1{REDACTED}@", text)
+        text = _QUERY_PARAM.sub(
+            lambda m: f"{m[1]}{m[2]}={REDACTED}" if is_secret_name(m[2]) else m[0], text
+        )
+    if "-" in text:
+        text = _OPTION.sub(
+            lambda m: f"{m[1]}{m[2]}{REDACTED}" if is_secret_name(m[1].lstrip("-")) else m[0], text
+        )
+    return text

@@ -1,14 +1,16 @@
 """What is cut out of a history entry before it is stored: header values, API keys, secrets.
 
 Dict entries under :data:`SECRET_KEYS`, the values of the provider key variables
-(:data:`SECRET_ENV`) and a URL's ``user:password@`` become ``[redacted]``; then the core's
+(:data:`SECRET_ENV`), a URL's ``user:password@`` and secret query parameters, and the values
+of secret command-line options become ``[redacted]``
+(:func:`playground.core.redaction.redact_url_and_options`); then
+the core's
 :func:`playground.core.redaction.redact` (secret names at any depth, key-looking strings).
 """
 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -31,7 +33,6 @@ SECRET_KEYS = frozenset(
 #: Environment variables whose values are cut out of every stored string.
 SECRET_ENV = ("GEMINI_API_KEY", "GOOGLE_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY")
 REDACTED = "[redacted]"
-_URL_USERINFO = re.compile(r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s]+@")
 
 
 def redact(value: Any, secrets: Iterable[str] = ()) -> Any:
@@ -51,7 +52,7 @@ def redact(value: Any, secrets: Iterable[str] = ()) -> Any:
             for secret in cut:
                 if secret in v:
                     v = v.replace(secret, REDACTED)
-            return _URL_USERINFO.sub(rf"\1{REDACTED}@", v) if "://" in v else v
+            return redaction.redact_url_and_options(v)
         if isinstance(v, dict):
             return {
                 k: (

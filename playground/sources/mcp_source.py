@@ -47,6 +47,7 @@ from typing import Any
 from playground.core import outcome as oc
 from playground.core.contracts import Contract, check_schema
 from playground.core.effects import from_annotations
+from playground.core.redaction import redact_url_and_options
 from playground.core.registry import Registry
 from playground.core.toolsource import BodyRun, LoadProblem, LoadResult, RaisedError
 from playground.errors import LoadError
@@ -569,7 +570,8 @@ class McpSource:
         elif self.spec.transport != "stdio" and self._http_status is not None:
             text = self._http_cause()
         elif self.spec.transport != "stdio" and not isinstance(exc, MCPError):
-            text = f"cannot reach {self.spec.url}: {oc.exception_text(_leaf(exc))}"
+            url = redact_url_and_options(self.spec.url)  # no password or key printed
+            text = f"cannot reach {url}: {oc.exception_text(_leaf(exc))}"
         else:
             text = oc.exception_text(exc)
         return redact(text, self.spec)
@@ -578,7 +580,7 @@ class McpSource:
         """What the last non-2xx HTTP answer says about a failed connection: the status, and
         for 404 / 405 which endpoint the URL probably is not (issue 21, item 4)."""
         status = self._http_status
-        text = f"{self.spec.url} answered {self._http_note}"
+        text = f"{redact_url_and_options(self.spec.url)} answered {self._http_note}"
         if status == 404:
             text += " (no MCP endpoint at this path"
             if self.spec.transport == "http":

@@ -156,3 +156,13 @@ def test_secret_names_and_key_looks():
     assert data["printed"] == "got [redacted]\n"
     assert data["canonical_args"] == '{"token":"[redacted]"}'
     assert record.args == {"token": "tok-9999"}  # the record itself keeps them for the body
+
+
+def test_an_unreachable_url_is_printed_without_its_password_or_key():
+    from tests.in_process_cli import run_in_process
+
+    url = "http://u:SECRETPW2@127.0.0.1:1/mcp?api_key=SECRETQ2&n=1"
+    done = run_in_process("call", "t", "--mcp-url", url, env={"PLAYGROUND_HISTORY": "off"})
+    assert done.returncode == 2
+    assert "cannot reach http://[redacted]@127.0.0.1:1/mcp?api_key=[redacted]&n=1" in done.stderr
+    assert "SECRET" not in done.stdout + done.stderr

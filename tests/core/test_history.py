@@ -117,6 +117,25 @@ def test_keys_and_header_values_are_never_stored(tmp_path, monkeypatch):
     assert redact({"a": ["x"]}) == {"a": ["x"]}
 
 
+def test_secret_query_parameters_and_command_options_are_never_stored():
+    """An ``--mcp-url`` with ``?api_key=`` and an ``--mcp`` command line with ``--token=`` /
+    ``--password x`` were stored in the history as typed (only ``user:password@`` was cut)."""
+    entry = {
+        "mcp_url": "http://user:SECRETPW@127.0.0.1:8766/mcp?api_key=SECRETQ&token=SECRETT&n=5",
+        "other": "http://h/mcp?access_token=SECRETA2&apikey=SECRETB2#top",
+        "mcp": "python3 raw.py --token=SECRETARG3 --password hunter2SECRET --api-key K1 "
+        "--port 8080 -v --token-file /run/t",
+        "plain": "npx -y @modelcontextprotocol/server-everything --mode fast -p 3",
+    }
+    assert redact(entry) == {
+        "mcp_url": "http://[redacted]@127.0.0.1:8766/mcp?api_key=[redacted]&token=[redacted]&n=5",
+        "other": "http://h/mcp?access_token=[redacted]&apikey=[redacted]#top",
+        "mcp": "python3 raw.py --token=[redacted] --password [redacted] --api-key [redacted] "
+        "--port 8080 -v --token-file /run/t",
+        "plain": "npx -y @modelcontextprotocol/server-everything --mode fast -p 3",
+    }
+
+
 def test_a_file_that_is_not_sqlite_is_refused_and_left_as_it_is(tmp_path):
     path = tmp_path / "notes.txt"
     text = b"this is my shopping list, not a database\n" * 50
