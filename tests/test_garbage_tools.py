@@ -179,8 +179,8 @@ def test_malformed_contracts_are_load_problems_naming_the_tool(tmp_path):
     assert registry.names() == ["fine"]
     messages = [p.message for p in registry.problems]
     text = "\n".join(messages)
-    assert "a: 'timeout_s' must be a positive number of seconds (finite), got nan" in text
-    assert "b: 'timeout_s' must be a positive number of seconds (finite), got inf" in text
+    assert "a: 'timeout_s' must be a positive number of seconds, at most 1,000,000, got nan" in text
+    assert "b: 'timeout_s' must be a positive number of seconds, at most 1,000,000, got inf" in text
     assert "c: its __contracts__ entry must be a dict" in text
     assert "d: 'returns' is not a valid JSON Schema at type" in text
     assert "e: 'returns.max_rows' must be a whole number >= 0, got '5'" in text

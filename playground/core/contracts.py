@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import inspect
 import math
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,13 +26,14 @@ from playground.core import declcache, schemacache
 from playground.core.canonical import canonical_json
 from playground.core.effects import from_meta
 from playground.core.returns_annotation import annotated_returns, annotation_sources
+from playground.core.settings import MAX_TIME_LIMIT_S
 from playground.core.type_formats import declared as declared_type_formats
 from playground.core.type_formats import for_validation, has_probed_formats, probe_kinds
 from playground.errors import LoadError
 
 DEFAULT_TIMEOUT_S = 5.0
-# Longest time limit accepted: what ``threading.Event.wait`` can take (about 292 years on Linux).
-MAX_TIMEOUT_S = threading.TIMEOUT_MAX
+#: Longest time limit accepted (:data:`playground.core.settings.MAX_TIME_LIMIT_S`).
+MAX_TIMEOUT_S = MAX_TIME_LIMIT_S
 
 # seed 003 type names → JSON Schema types
 _TABLE_TYPES = {
@@ -449,7 +449,8 @@ def _check_meta(name: str, meta: dict[str, Any], returns: Any) -> None:
         or not 0 < timeout <= MAX_TIMEOUT_S
     ):
         raise LoadError(
-            f"{name}: 'timeout_s' must be a positive number of seconds (finite), got {timeout!r}"
+            f"{name}: 'timeout_s' must be a positive number of seconds, at most "
+            f"{MAX_TIMEOUT_S:,.0f}, got {timeout!r}"
         )
 
 

@@ -29,6 +29,12 @@ class BadSetting(ValueError):
     """A value a parser refuses; the message says what was expected."""
 
 
+#: The longest time limit the playground takes, in seconds (1,000,000 s, about 11.6 days):
+#: a larger one overflowed the clocks and waits below ("timestamp too large to convert to C
+#: _PyTime_t") and was reported as the tool's or the server's fault.
+MAX_TIME_LIMIT_S = 1_000_000.0
+
+
 def positive_number(text: str) -> float:
     """A finite number above 0 (``10``, ``0.5``, ``1e3``)."""
     try:
@@ -37,6 +43,14 @@ def positive_number(text: str) -> float:
         raise BadSetting("expected a number above 0") from None
     if not math.isfinite(value) or value <= 0:
         raise BadSetting("expected a number above 0")
+    return value
+
+
+def time_limit(text: str) -> float:
+    """Seconds: a number above 0, at most :data:`MAX_TIME_LIMIT_S`."""
+    value = positive_number(text)
+    if value > MAX_TIME_LIMIT_S:
+        raise BadSetting(f"expected at most {MAX_TIME_LIMIT_S:,.0f} seconds")
     return value
 
 
@@ -88,7 +102,7 @@ SETTINGS: dict[str, Setting] = {
         Setting(
             "PLAYGROUND_IMPORT_TIMEOUT_S",
             "seconds one tool module may take to import; default 10",
-            positive_number,
+            time_limit,
         ),
         Setting(
             "PLAYGROUND_RESULT_CAP_MB",

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from playground.core.settings import MAX_TIME_LIMIT_S
 from playground.errors import UsageError
 
 REDACTED = "<redacted>"
@@ -164,8 +165,15 @@ def _ms(value: Any, where: str, what: str) -> float | None:
     """A millisecond value of a config entry as seconds (``None`` when absent)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-        raise UsageError(f"{where}: {what!r} must be a number of milliseconds above 0")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not 0 < value <= MAX_TIME_LIMIT_S * 1000
+    ):
+        raise UsageError(
+            f"{where}: {what!r} must be a number of milliseconds above 0, at most "
+            f"{MAX_TIME_LIMIT_S * 1000:,.0f}"
+        )
     return float(value) / 1000
 
 
@@ -434,9 +442,10 @@ def parse_tool_timeout(raw: str) -> tuple[str, float]:
         ms = float(value)
     except ValueError:
         ms = -1.0
-    if not sep or not tool.strip() or ms <= 0:
+    if not sep or not tool.strip() or not 0 < ms <= MAX_TIME_LIMIT_S * 1000:
         raise UsageError(
-            f"--mcp-tool-timeout {raw!r}: expected TOOL=MILLISECONDS, e.g. get_report=60000"
+            f"--mcp-tool-timeout {raw!r}: expected TOOL=MILLISECONDS (above 0, at most "
+            f"{MAX_TIME_LIMIT_S * 1000:,.0f}), e.g. get_report=60000"
         )
     return tool.strip(), ms / 1000
 

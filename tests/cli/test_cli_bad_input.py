@@ -262,6 +262,12 @@ def test_an_item_replaces_the_same_key_of_args_json():
             "abc",
             "expected a number above 0 (seconds one tool module may take to import; default 10)",
         ),
+        (  # a larger limit overflowed the clocks below ("timestamp too large")
+            "PLAYGROUND_IMPORT_TIMEOUT_S",
+            "1e10",
+            "expected at most 1,000,000 seconds (seconds one tool module may take to import; "
+            "default 10)",
+        ),
         (
             "PLAYGROUND_RESULT_CAP_MB",
             "-3",

@@ -76,6 +76,7 @@ def test_vscode_servers_key_and_server_selection(tmp_path: Path) -> None:
         ({"mcpServers": {"a": {"command": "x", "env": {"K": ["v"]}}}}, "env.K must be a string"),
         ({"nothing": 1}, 'expected {"mcpServers"'),
         ({"mcpServers": {"a b": {"command": "x"}}}, "server names must be unique"),
+        ({"mcpServers": {"a": {"command": "x", "timeout": 1e14}}}, "at most 1,000,000,000"),
     ],
 )
 def test_malformed_config_is_one_clear_line(tmp_path: Path, data: object, needle: str) -> None:
@@ -116,3 +117,18 @@ def test_bad_url_and_empty_command() -> None:
         server_specs(urls=["ftp://x"])
     with pytest.raises(UsageError, match="--mcp needs a command"):
         server_specs(commands=["  "])
+
+
+def test_time_limits_past_the_playgrounds_longest_are_refused_in_one_line() -> None:
+    """``--mcp-timeout 99999999999999`` was taken, then the server was reported 'not
+    running: OverflowError: timestamp out of range'."""
+    for kwargs, needle in (
+        ({"timeout_ms": 99999999999999}, "--mcp-timeout: 'MS' must be a number of milliseconds"),
+        ({"max_total_ms": 1e20}, "--mcp-max-total: 'MS' must be a number of milliseconds"),
+        ({"tool_timeouts": ["t=1e20"]}, "--mcp-tool-timeout 't=1e20': expected TOOL=MILLISECONDS"),
+    ):
+        with pytest.raises(UsageError) as info:
+            server_specs(commands=["python3 server.py"], **kwargs)  # type: ignore[arg-type]
+        assert needle in str(info.value) and "at most 1,000,000,000" in str(info.value)
+    (spec,) = server_specs(commands=["python3 server.py"], timeout_ms=1e9)
+    assert spec.timeout_s == 1e6
