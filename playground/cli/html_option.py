@@ -1,8 +1,8 @@
 """``--html FILE`` of eval, check, probe, report, ask, replay and ``history show``: the run as one
 self-contained HTML page (:mod:`playground.batch.html_report`).
 
-The file is checked before the command runs (an existing file is kept unless the command's
-``--force`` is given, so a long eval is not run only to be refused at the end) and written with
+The file is checked before the command runs (an existing file is kept unless the command has
+``--force`` and it is given, so a long eval is not run only to be refused at the end) and written with
 :func:`playground.batch.html_report.write_html` (the same safe writer as ``report --out``). A
 command that fails its check (exit 1) still writes the page: that is when CI wants it.
 """
@@ -29,15 +29,17 @@ HtmlOption = Annotated[
 ]
 
 
-def check_html_target(path: Path | None, *, force: bool = False) -> None:
+def check_html_target(path: Path | None, *, force: bool | None = None) -> None:
     """Refuse, before anything runs, an ``--html`` path that exists (unless ``force``) or is a
-    folder. Raises :class:`UsageError` (one line, exit 2)."""
+    folder. ``force``: the command's ``--force`` (``None``: the command has none, and the
+    message does not name it). Raises :class:`UsageError` (one line, exit 2)."""
     if path is None:
         return
     if path.is_dir():
         raise UsageError(f"--html {path}: is a folder; give a file name")
     if os.path.lexists(path) and not force:
-        raise UsageError(f"{path} exists; use --force to overwrite it")
+        how = "use --force to overwrite it" if force is not None else "give another file name"
+        raise UsageError(f"{path} exists; {how} (it is kept)")
 
 
 def save_html(path: Path | None, build: Callable[[], str], *, force: bool = False) -> None:

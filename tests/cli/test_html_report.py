@@ -193,7 +193,8 @@ def test_existing_file_is_kept(tmp_path):
     out.write_text("mine", encoding="utf-8")
     result = run(["eval", str(CASES), "--tools", str(SHOP), "--html", str(out)])
     assert result.exit_code == 2
-    assert result.stderr.strip() == f"error: {out} exists; use --force to overwrite it"
+    # eval has no --force: the message does not send the user to one
+    assert result.stderr.strip() == f"error: {out} exists; give another file name (it is kept)"
     assert out.read_text(encoding="utf-8") == "mine"
     folder = run(["eval", str(CASES), "--tools", str(SHOP), "--html", str(tmp_path)])
     assert folder.exit_code == 2 and len(folder.stderr.strip().splitlines()) == 1
