@@ -110,17 +110,33 @@ class ProbeCase:
 
     @property
     def ok(self) -> bool:
-        """Invalid: refused and the body did not run. Valid: accepted."""
+        """Invalid: refused and the body did not run. Valid: accepted (and the baseline, when
+        its body ran, also succeeded: :attr:`baseline_failed`)."""
         if self.expected == INVALID:
             return self.verdict != VALID_VERDICT and not self.body_ran and self.body_runs == 0
-        return self.verdict == VALID_VERDICT
+        return self.verdict == VALID_VERDICT and not self.baseline_failed
+
+    @property
+    def baseline_failed(self) -> bool:
+        """The baseline was accepted and its body ran, but the call did not succeed (``raised``,
+        ``bad_result``, a timeout…): the generated example or the tool is wrong, and the other
+        cases, each the baseline with one change, say little about the tool."""
+        return (
+            self.name == "baseline"
+            and self.verdict == VALID_VERDICT
+            and self.ran
+            and self.body_ran
+            and self.kind not in ("", "ok", "empty")
+        )
 
     @property
     def problem(self) -> str:
         """``""`` when ``ok``; else ``"invalid input ran the body"`` / ``"valid input rejected"`` /
-        ``"invalid input accepted"``."""
+        ``"invalid input accepted"`` / ``"the valid baseline failed (KIND)"``."""
         if self.ok:
             return ""
+        if self.baseline_failed:
+            return f"the valid baseline failed ({self.kind})"
         if self.expected == VALID:
             return "valid input rejected"
         if self.body_ran or self.body_runs:

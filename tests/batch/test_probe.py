@@ -229,3 +229,31 @@ def test_an_integral_float_for_an_mcp_servers_integer_is_said_to_go_as_sent():
     assert case.note.endswith(
         "is sent as is (JSON Schema counts it an integer; the server reads it)"
     )
+
+
+def test_a_valid_baseline_whose_body_fails_is_a_problem(tmp_path):
+    """'10 cases … 0 problem(s)' while the baseline, valid by the schema, came back
+    ``bad_result`` (a body returning "2 copies" for ``-> int``): the report looked clean."""
+    module = tmp_path / "lib.py"
+    module.write_text(
+        textwrap.dedent(
+            '''
+            def count_copies(isbn: str) -> int:
+                """Count copies.
+
+                Args:
+                    isbn: the ISBN, e.g. 978-0131103627
+                """
+                return "2 copies"
+
+
+            __tools__ = [count_copies]
+            '''
+        ),
+        encoding="utf-8",
+    )
+    report = probe_contract(open_playground([module], wire=False), "count_copies")
+    baseline = report.cases[0]
+    assert (baseline.name, baseline.verdict, baseline.kind) == ("baseline", "valid", "bad_result")
+    assert baseline.problem == "the valid baseline failed (bad_result)"
+    assert report.problems == [baseline] and not report.ok
