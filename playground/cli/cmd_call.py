@@ -377,6 +377,9 @@ def _call_once(pg: Playground, name: str, args: Any, keeping: _Keeping, fmt: Out
     except KeyboardInterrupt:  # ctrl+c during the body: keep what happened, then exit 130
         _keep_cancelled(keeping.store, pg, name, args, started, keeping.tools)
         raise
+    except SystemExit as ending:  # SIGTERM / SIGHUP (``__main__``): kept the same way
+        _keep_cancelled(keeping.store, pg, name, args, started, keeping.tools, _ended_by(ending))
+        raise
     _keep(keeping.store, pg, "call", record.to_json(), keeping.tools, keeping.save, keeping.force)
     if fmt is OutputFormat.table:
         from playground.cli import render
@@ -403,20 +406,39 @@ def _keep(
         save_golden(save, pg.registry, kind, data, force=force)
 
 
+def _ended_by(ending: SystemExit) -> str:
+    """``"SIGTERM"`` for the exit code 143 ``__main__`` raises on it (128 + the signal)."""
+    import signal
+
+    code = ending.code if isinstance(ending.code, int) else 0
+    try:
+        return signal.Signals(code - 128).name
+    except ValueError:
+        return f"exit {code}"
+
+
 def _keep_cancelled(
-    store: Any, pg: Playground, name: str, args: Any, started: float, tools: Any
+    store: Any,
+    pg: Playground,
+    name: str,
+    args: Any,
+    started: float,
+    tools: Any,
+    signal_name: str = "",
 ) -> None:
-    """Record a call stopped by ctrl+c in the history as kind ``cancelled`` (its body was
-    running; the worker that ran it is ended as the command exits)."""
+    """Record a call stopped by ctrl+c (or, ``signal_name``, by a signal ending the
+    playground) in the history as kind ``cancelled`` (its body was running; the worker that ran
+    it is ended as the command exits)."""
     from playground.core.record import CallRecord
 
     seconds = time.perf_counter() - started
+    how = f"the playground was ended ({signal_name})" if signal_name else "ctrl+c"
     record = CallRecord(
         tool=name,
         args=args,
         kind="cancelled",
         error="cancelled",
-        message=f"the call was cancelled (ctrl+c) after {seconds:.1f} s; no result",
+        message=f"the call was cancelled ({how}) after {seconds:.1f} s; no result",
         duration_ms=seconds * 1000,
     )
     contract = pg.registry.get(name)

@@ -191,6 +191,35 @@ def test_ctrl_c_during_a_body_answers_at_once_and_keeps_the_record_as_cancelled(
     assert '"kind": "cancelled"' in line or '"kind":"cancelled"' in line
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_during_a_body_keeps_the_record_as_cancelled(tmp_path, sig):
+    """SIGTERM / SIGHUP while a body ran ended the command (143 / 129) with no history entry,
+    though the body had started (a tool that writes may have acted): the call is kept as
+    ``cancelled``, saying which signal ended the playground."""
+    import sqlite3
+
+    (tmp_path / "spawner.py").write_text(TOOLS, encoding="utf-8")
+    marker = uuid.uuid4().hex
+    history = tmp_path / "h.db"
+    proc = start(
+        ["call", "slow", "--tools", str(tmp_path / "spawner.py"), "--history", str(history)],
+        marker,
+        tmp_path,
+    )
+    assert wait_until(lambda: any(_is_sleep(p) for p in marked(marker)), 60.0)
+    proc.send_signal(sig)
+    proc.communicate(timeout=30)
+    assert proc.returncode == 128 + sig
+    assert wait_until(lambda: not marked(marker), 5.0), marked(marker)
+    rows = (
+        sqlite3.connect(history)
+        .execute("SELECT tool, outcome, data FROM entries JOIN bodies USING (id)")
+        .fetchall()
+    )
+    assert [(tool, outcome) for tool, outcome, _ in rows] == [("slow", "cancelled")]
+    assert f"the call was cancelled (the playground was ended ({sig.name}))" in rows[0][2]
+
+
 def _is_sleep(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as fh:
