@@ -147,6 +147,21 @@ def _leaf(exc: BaseException) -> BaseException:
     return exc
 
 
+def connection_closed(exc: BaseException) -> bool:
+    """Whether ``exc`` is the SDK's own "Connection closed" (the stream ended), not a server's
+    JSON-RPC error that happens to use the same code, -32000, the usual "server error" of
+    JSON-RPC implementations (which keeps its message and never restarts the server)."""
+    import mcp.types as types
+    from mcp.shared.exceptions import MCPError
+
+    return (
+        isinstance(exc, MCPError)
+        and exc.code == types.CONNECTION_CLOSED
+        and exc.message == "Connection closed"
+        and getattr(exc, "data", None) is None
+    )
+
+
 class McpSource:
     """One MCP server as a :class:`ToolSource` (stdio or Streamable HTTP).
 
@@ -556,10 +571,9 @@ class McpSource:
     # ---- ToolSource --------------------------------------------------------------------------
 
     def _describe(self, exc: BaseException) -> str:
-        import mcp.types as types
         from mcp.shared.exceptions import MCPError
 
-        if isinstance(exc, MCPError) and exc.code == types.CONNECTION_CLOSED:
+        if connection_closed(exc):
             text = "the server closed the connection"
         elif isinstance(exc, TimeoutError):
             text = f"no answer to initialize within {self.connect_timeout_s:g} s"
@@ -596,12 +610,12 @@ class McpSource:
         return text
 
     def _start_failure(self, exc: BaseException) -> str:
-        from mcp import MCPError, types
+        from mcp import MCPError
 
         text = self._describe(exc)
         if self.spec.transport != "stdio" and self._http_status is not None:
             return redact(f"{self._stage} failed: {self._http_cause()}", self.spec)
-        if isinstance(exc, MCPError) and exc.code != types.CONNECTION_CLOSED:
+        if isinstance(exc, MCPError) and not connection_closed(exc):
             # a JSON-RPC error where the MCP lifecycle expects a result: name the request, and
             # for initialize say what the command probably is (cat echoes the request back, and
             # the SDK's own "Method not found" reply to it comes back as the answer)
@@ -1091,7 +1105,7 @@ class McpSource:
         except MCPError as exc:
             if exc.code == types.REQUEST_TIMEOUT:
                 return self._timed_out(session, state, max_total_s, max_total_s)
-            if exc.code == types.CONNECTION_CLOSED:
+            if connection_closed(exc):
                 self._broken = "the server closed the connection"
                 return "closed", None
             return "rpc", (exc.code, exc.message, getattr(exc, "data", None))

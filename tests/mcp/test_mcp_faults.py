@@ -79,7 +79,7 @@ def test_noisy_server_works_but_the_noise_is_a_load_problem() -> None:
     source = source_for(stdio_line(FAULTY_SERVER, "noisy"))
     try:
         result = source.load()
-        assert len(result.contracts) == 16
+        assert len(result.contracts) == 17
         (problem,) = result.problems
         assert problem.where == LABEL
         assert problem.message.startswith(
@@ -131,6 +131,18 @@ def test_jsonrpc_invalid_params_is_invalid_args_with_the_servers_message(
     assert run.error is not None
     assert run.error.kind == oc.INVALID_ARGS
     assert run.error.details["message"] == "quantity must be at least 1"
+
+
+def test_a_jsonrpc_server_error_minus_32000_is_the_servers_error_not_a_closed_connection(
+    faulty: McpSource,
+) -> None:
+    """-32000 is the SDK's code for a closed connection and JSON-RPC's usual "server error":
+    the server's answer was reported as 'closed the connection' (and the server restarted)."""
+    pid_before = faulty.call(tool(faulty, "pid"), {}, 2.0).value
+    run = faulty.call(tool(faulty, "server_error"), {}, 2.0)
+    assert run.error is not None and "closed the connection" not in run.error.text
+    assert "boom: the order database is down" in run.error.text
+    assert faulty.call(tool(faulty, "pid"), {}, 2.0).value == pid_before  # not restarted
 
 
 def test_no_content_is_an_empty_result(faulty: McpSource) -> None:
