@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import compileall
 import gc
+import itertools
 import os
 import sys
 from collections.abc import Iterator
@@ -93,13 +94,28 @@ def write_bytecode_once() -> None:
         compileall.compile_dir(REPO / folder, quiet=2)
 
 
+@pytest.fixture(scope="session")
+def _histories(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of this test process's history files (one per test, named by a number)."""
+    return tmp_path_factory.mktemp("histories")
+
+
+#: The number of the next test's history file in :func:`_histories`.
+_HISTORY_NUMBERS = itertools.count()
+
+
 @pytest.fixture(autouse=True)
-def _history_in_tmp(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> Path:
+def _history_in_tmp(_histories: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Point ``PLAYGROUND_HISTORY`` (read by every command and the TUI, and inherited by the
-    subprocesses a test starts) at a fresh temp file for each test."""
-    path = tmp_path_factory.mktemp("history") / "history.db"
+    subprocesses a test starts) at a fresh temp file for each test: ``historyN.db`` in one
+    folder per test process, created by the first command that writes a history.
+
+    Not a folder per test (``tmp_path_factory.mktemp``): pytest numbers a new folder by
+    listing the whole base folder, which then grew by one folder per test (~2,000 a run), each
+    listed again for every later ``tmp_path``; and a later run removes them all when it clears
+    this run's folder. Measured on 1,300 core/routing/batch tests (``-n 0``, three alternated
+    runs): 4.4–4.9 → 3.1–3.4 s of system CPU."""
+    path = _histories / f"history{next(_HISTORY_NUMBERS)}.db"
     monkeypatch.setenv("PLAYGROUND_HISTORY", str(path))
     return path
 
