@@ -35,10 +35,17 @@ class WireView(Vertical):
         return self.query_one(f"#{self.prefix}-tabs", TabbedContent)
 
     def show(self, wire: dict[str, Any] | None) -> None:
-        """Show ``wire`` (``{"gemini", "anthropic", "openai", "tokens"}``); ``None`` clears."""
+        """Show ``wire`` (``{"gemini", "anthropic", "openai", "tokens"}``); ``None`` clears.
+        Asked before the provider tabs are composed (the first load, on a loaded machine:
+        ``TabbedContent`` composes its panes after this widget is mounted), it shows ``wire``
+        once they are."""
         wire = wire or {}
         tokens = wire.get("tokens") or {}
         self.texts = {key: pretty_json(wire[key]) for key, _ in PROVIDERS if key in wire}
+        if not self.query(f"#{self.prefix}-{PROVIDERS[-1][0]}-json"):
+            if self.is_attached:
+                self.call_after_refresh(self.show, wire)
+            return
         tabs = self.tabs
         for key, title in PROVIDERS:
             static = self.query_one(f"#{self.prefix}-{key}-json", Static)
