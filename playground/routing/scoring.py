@@ -724,7 +724,7 @@ def score_question(
     tally.boundary_rows()
     tally.listing(listing, text)
     request = read_request(text, tokens, weights)
-    if request.kinds:
+    if request.kinds or "delete" in idx.actions_done:
         weigh_actions(tally.rows, idx.actions, idx.actions_done, request, w.action)
     for k in predicates:  # a verb predicate is the request, never part of a search text
         if not korean.is_nominal(tokens[k]):
