@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.routing.helpers import move
+from tests.routing.helpers import args_of, move
 
 
 def _tool(name: str, description: str, **params: str) -> dict[str, Any]:
@@ -28,3 +28,17 @@ def test_a_bare_id_deletes_nothing() -> None:
     assert mv.calls == []
     assert "delete, the question asks for no action" in mv.explanation["reason"]
     assert [c.name for c in move("delete event ev-12", DELETE_EVENT).calls] == ["delete_event"]
+
+
+GET_NOTE = _tool("get_note", "Get a note by its id.", note_id="The note's id.")
+DELETE_NOTE = _tool("delete_note", "Delete a note by its id.", note_id="The note's id.")
+
+
+def test_a_verb_after_an_id_is_not_part_of_it() -> None:
+    assert args_of("what does note n1 say?", GET_NOTE) == {"note_id": "n1"}
+    assert args_of(
+        "what does ticket number 42 say?",
+        _tool("get_ticket", "Get a ticket.", ticket_number="The ticket number."),
+    ) == {"ticket_number": "42"}
+    # a value of several words with digits beyond the first stays whole
+    assert args_of("show note n1 v2", GET_NOTE) == {"note_id": "n1 v2"}

@@ -41,6 +41,24 @@ _PRONOUNS = frozenset(
 )
 
 
+#: The last words of a parameter name that say it holds one identifier (``note_id``,
+#: ``ticket_number``).
+_ID_NAME_WORDS = frozenset({"id", "number", "num", "no"})
+_ID_HEAD_RE = re.compile(r"(\S*\d\S*)(?:\s+[^\W\d_]+)+")
+
+
+def identifier_head(spec: ParamSpec, value: str) -> str:
+    """``value`` cut to its first word when ``spec`` holds one identifier (its name's last word
+    is id, number, num or no), that word has a digit and only plain words follow it: "what does
+    note n1 say?" gives ``note_id`` ``n1``, not ``n1 say`` (a verb after an id is the
+    sentence's, not the id's). Any other value unchanged."""
+    parts = korean.split_identifier(spec.name)
+    if not parts or parts[-1].lower() not in _ID_NAME_WORDS:
+        return value
+    head = _ID_HEAD_RE.fullmatch(value)
+    return head.group(1) if head else value
+
+
 COLON_END_RE = re.compile(r":(?:\\n|\s|\*{1,2})*$")
 
 
@@ -88,6 +106,8 @@ def cue_span(
         value = raw.strip(" -:")
         if ":" in rest[:skip]:
             value = re.sub(r"(?:\\n|\s|\*{1,2})+$", "", value)
+        else:
+            value = identifier_head(spec, value)
         limit = 20 if whole else 6
         if (
             re.search(r"\w", value)
