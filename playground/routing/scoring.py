@@ -37,6 +37,7 @@ from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.fill.specs import Fill, ParamSpec, param_specs
 from playground.routing.guessed import guessed, marked_values
 from playground.routing.name_object import name_objects, not_about, unsaid
+from playground.routing.request_verb import first_root, weigh_request_verb
 from playground.routing.rule_switches import known_rule, rule_enabled
 from playground.routing.value_shape import RULE_VALUE_SHAPE, drop_misfits
 
@@ -396,6 +397,8 @@ class DeclIndex:
     #: each tool's kind of action, by index, and the kinds some tool does (rule action_kind)
     actions: list[str] = field(default_factory=list)
     actions_done: frozenset[str] = frozenset()
+    #: the first roots of the tools' names (rule ``request_verb_named``)
+    verbs: frozenset[str] = frozenset()
     #: per penalty set, the settled row of every tool a question leaves untouched
     #: (:func:`_idle_rows`), at most :data:`IDLE_PENALTY_SETS` sets
     idle: dict[_Penalties, IdleRows] = field(default_factory=dict)
@@ -630,6 +633,7 @@ def build_index(
     idx.by_name = {t.name: i for i, t in enumerate(idx.tools)}
     idx.actions = [t.action for t in idx.tools]
     idx.actions_done = frozenset(k for k in idx.actions if k)
+    idx.verbs = frozenset(first_root(t.name) for t in idx.tools)
     idx.hangul = any(korean.has_hangul(t) for t in idx.sorted_terms)
     return idx
 
@@ -726,6 +730,9 @@ def score_question(
     request = read_request(text, tokens, weights)
     if request.kinds or "delete" in idx.actions_done:
         weigh_actions(tally.rows, idx.actions, idx.actions_done, request, w.action)
+    if request.words:
+        names = [t.name for t in idx.tools]
+        weigh_request_verb(tally.rows, names, idx.verbs, list(request.words.values()), w.action)
     for k in predicates:  # a verb predicate is the request, never part of a search text
         if not korean.is_nominal(tokens[k]):
             tally.reasons.setdefault(

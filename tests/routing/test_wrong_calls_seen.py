@@ -3,6 +3,8 @@ declarations are written as a server declares them, the expected call or no call
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from tests.routing.helpers import args_of, move
@@ -42,3 +44,11 @@ def test_a_verb_after_an_id_is_not_part_of_it() -> None:
     ) == {"ticket_number": "42"}
     # a value of several words with digits beyond the first stays whole
     assert args_of("show note n1 v2", GET_NOTE) == {"note_id": "n1 v2"}
+
+
+MEMORY = json.loads((Path(__file__).parent / "cases/tools/server-memory.json").read_text("utf-8"))
+
+
+def test_the_request_verb_picks_among_one_servers_tools() -> None:
+    mv = move("Search the knowledge graph for Alice", *MEMORY)
+    assert [(c.name, c.args) for c in mv.calls] == [("search_nodes", {"query": "Alice"})]
