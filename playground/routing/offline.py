@@ -103,6 +103,7 @@ from playground.routing.guessed import RULE_GUESSES, short_of_words
 from playground.routing.name_object import RULE_NAME_OBJECT
 from playground.routing.registry import RouterSettings, RouterSpec
 from playground.routing.replies import ask_text, no_tool_text, rows_of, summarize
+from playground.routing.request_clauses import split_requests
 from playground.routing.rule_switches import known_rule, rule_enabled
 from playground.routing.scoring import (
     DeclIndex,
@@ -244,6 +245,11 @@ class OfflineRouter:
     def _pick(
         self, question: str, declarations: list[dict[str, Any]], call_no: int, ko: bool
     ) -> Move:
+        pieces = split_requests(question)
+        if len(pieces) > 1:
+            by_clause = self._clause_moves(question, pieces, declarations, call_no, ko)
+            if by_clause is not None:
+                return by_clause
         exp, rows = self._explanation(question, declarations, "pick")
         if not rows:
             exp["reason"] = "no tools declared"
@@ -257,6 +263,38 @@ class OfflineRouter:
             exp["reason"] = self._no_fit_reason(rows, exp["words"])
             return Move(text=no_tool_text(self.index(declarations), ko, exp), explanation=exp)
         return self._short_of_value(fitting[0], rows, declarations, ko, exp, call_no)
+
+    def _clause_moves(
+        self,
+        question: str,
+        pieces: list[str],
+        declarations: list[dict[str, Any]],
+        call_no: int,
+        ko: bool,
+    ) -> Move | None:
+        """Rule ``request_clauses``: each clause of ``pieces`` (:func:`split_requests`) routed
+        alone, their calls in order, when every clause calls a tool and not all the same one;
+        else ``None`` (the question is routed whole). The explanation is the whole question's,
+        with ``clauses``: per clause its text, calls and reason."""
+        calls: list[FunctionCall] = []
+        parts = []
+        for piece in pieces:
+            mv = self._pick(piece, declarations, call_no + len(calls), ko)
+            if not mv.calls:
+                return None
+            calls.extend(mv.calls)
+            reason = (mv.explanation or {}).get("reason", "")
+            parts.append({"text": piece, "calls": [c.name for c in mv.calls], "reason": reason})
+        if len({c.name for c in calls}) < 2:
+            return None
+        exp, _rows = self._explanation(question, declarations, "pick")
+        exp["clauses"] = parts
+        exp["chosen"] = calls[0].name
+        exp["reason"] = (
+            f"the question asks for {len(pieces)} kinds of action, one clause each: "
+            + "; ".join(f"{p['text']!r} -> {', '.join(p['calls'])}" for p in parts)
+        )
+        return Move(calls=calls, explanation=exp)
 
     def _fits(
         self, rows: list[ScoreRow], exp: dict[str, Any]

@@ -52,3 +52,18 @@ MEMORY = json.loads((Path(__file__).parent / "cases/tools/server-memory.json").r
 def test_the_request_verb_picks_among_one_servers_tools() -> None:
     mv = move("Search the knowledge graph for Alice", *MEMORY)
     assert [(c.name, c.args) for c in mv.calls] == [("search_nodes", {"query": "Alice"})]
+
+
+def test_each_item_goes_to_the_tool_its_own_verb_asks_for() -> None:
+    mv = move("show note n1 and delete note n2", GET_NOTE, DELETE_NOTE)
+    assert [(c.name, c.args) for c in mv.calls] == [
+        ("get_note", {"note_id": "n1"}),
+        ("delete_note", {"note_id": "n2"}),
+    ]
+    assert [c.id for c in mv.calls] == ["call_1", "call_2"]
+    assert [p["calls"] for p in mv.explanation["clauses"]] == [["get_note"], ["delete_note"]]
+
+
+def test_a_listed_id_leaves_its_clauses_verb_and_noun() -> None:
+    mv = move("delete note n1 and delete note n2", DELETE_NOTE)
+    assert [c.args for c in mv.calls] == [{"note_id": "n1"}, {"note_id": "n2"}]
