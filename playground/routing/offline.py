@@ -93,6 +93,7 @@ from typing import Any
 from playground.errors import RouterError
 from playground.routing import korean
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
+from playground.routing.cross_language import bridged
 from playground.routing.fill.clauses import clause_calls
 from playground.routing.fill.counts import stated_count
 from playground.routing.fill.ordinal_parts import ordinal_calls
@@ -367,6 +368,11 @@ class OfflineRouter:
         )
         if passed:
             exp["reason"] += f"; passed over {passed} (missing required arguments)"
+        if _fit(best, self.threshold) == "bridge":
+            exp["reason"] += (
+                "; no declaration is in Korean: the request's kind of action is its name's, "
+                "and the question's identifier fills its id parameter (no other tool is both)"
+            )
         if _fit(best, self.threshold) == "coverage":
             exp["reason"] += (
                 f"; its words give relevance {round(topic_points(best), 4)} "
@@ -760,6 +766,8 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
         return None  # an id of its shape does not change that ("show event ev-12", delete_event)
     if rule_enabled(RULE_BY_VALUE) and any(structured(ev) for ev in row.arg_evidence.values()):
         return "value"
+    if bridged(row.matched):  # rule kind_and_id_bridge: a Korean request over English docs
+        return "bridge"
     if object_unsaid(row):
         return None
     if guesses_only(row):

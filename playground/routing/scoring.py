@@ -27,6 +27,7 @@ from typing import Any
 
 from playground.routing import korean, values
 from playground.routing.action_kind import name_kind, read_request, weigh_actions
+from playground.routing.cross_language import bridge_match, bridged_tool
 from playground.routing.fill.docs import described
 from playground.routing.fill.examples import extract_examples
 from playground.routing.fill.free_text import fill_free_text
@@ -700,6 +701,9 @@ def score_question(
     live = candidates(idx, text, matches, w)
     listing = _listing_question(idx, text)
     live |= listing
+    bridge = bridged_tool(idx.tools, idx.hangul, text, tokens)
+    if bridge is not None:
+        live.add(bridge)
     fills = {i: fill_structured(idx.tools[i].specs, text, tokens) for i in sorted(live)}
     consumed = sorted(
         {
@@ -730,6 +734,9 @@ def score_question(
     request = read_request(text, tokens, weights)
     if request.kinds or "delete" in idx.actions_done:
         weigh_actions(tally.rows, idx.actions, idx.actions_done, request, w.action)
+    if bridge is not None:
+        tally.rows[bridge].relevance += w.action
+        tally.rows[bridge].matched.append(bridge_match(idx.tools[bridge].action, w.action))
     if request.words:
         names = [t.name for t in idx.tools]
         weigh_request_verb(tally.rows, names, idx.verbs, list(request.words.values()), w.action)

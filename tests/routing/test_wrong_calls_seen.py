@@ -67,3 +67,15 @@ def test_each_item_goes_to_the_tool_its_own_verb_asks_for() -> None:
 def test_a_listed_id_leaves_its_clauses_verb_and_noun() -> None:
     mv = move("delete note n1 and delete note n2", DELETE_NOTE)
     assert [c.args for c in mv.calls] == [{"note_id": "n1"}, {"note_id": "n2"}]
+
+
+ORDER_STATUS = _tool("get_order_status", "Get the status of an order.", order_id="The order id.")
+
+
+def test_a_korean_request_reaches_a_tool_documented_in_english() -> None:
+    assert args_of("주문 HR20260001 상태 알려줘", ORDER_STATUS) == {"order_id": "HR20260001"}
+    # with no identifier the shapes say nothing: no call
+    assert move("주문 상태 알려줘", ORDER_STATUS).calls == []
+    # two tools of the kind asked, both taking an id: the bridge cannot tell them apart
+    other = _tool("get_user", "Get a user.", user_id="The user id.")
+    assert move("주문 HR20260001 상태 알려줘", ORDER_STATUS, other).calls == []
