@@ -274,7 +274,7 @@ class OfflineRouter:
         ko: bool,
     ) -> Move | None:
         """Rule ``request_clauses``: each clause of ``pieces`` (:func:`split_requests`) routed
-        alone, their calls in order, when every clause calls a tool and not all the same one;
+        alone, their calls in order, when every clause calls a tool and not all the same call;
         else ``None`` (the question is routed whole). The explanation is the whole question's,
         with ``clauses``: per clause its text, calls and reason."""
         calls: list[FunctionCall] = []
@@ -286,7 +286,7 @@ class OfflineRouter:
             calls.extend(mv.calls)
             reason = (mv.explanation or {}).get("reason", "")
             parts.append({"text": piece, "calls": [c.name for c in mv.calls], "reason": reason})
-        if len({c.name for c in calls}) < 2:
+        if len({(c.name, _canon(c.args)) for c in calls}) < 2:
             return None
         exp, _rows = self._explanation(question, declarations, "pick")
         exp["clauses"] = parts

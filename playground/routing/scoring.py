@@ -26,7 +26,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from playground.routing import korean, values
-from playground.routing.action_kind import name_kind, read_request, weigh_actions
+from playground.routing.action_enum import fill_action_enums
+from playground.routing.action_kind import name_kind, read_request, request_words, weigh_actions
 from playground.routing.cross_language import bridge_match, bridged_tool
 from playground.routing.fill.docs import described
 from playground.routing.fill.examples import extract_examples
@@ -731,15 +732,7 @@ def score_question(
             tally.unknown.append(tok.surface)
     tally.boundary_rows()
     tally.listing(listing, text)
-    request = read_request(text, tokens, weights)
-    if request.kinds or "delete" in idx.actions_done:
-        weigh_actions(tally.rows, idx.actions, idx.actions_done, request, w.action)
-    if bridge is not None:
-        tally.rows[bridge].relevance += w.action
-        tally.rows[bridge].matched.append(bridge_match(idx.tools[bridge].action, w.action))
-    if request.words:
-        names = [t.name for t in idx.tools]
-        weigh_request_verb(tally.rows, names, idx.verbs, list(request.words.values()), w.action)
+    _weigh_request(tally, text, fills, bridge)
     for k in predicates:  # a verb predicate is the request, never part of a search text
         if not korean.is_nominal(tokens[k]):
             tally.reasons.setdefault(
@@ -748,6 +741,27 @@ def score_question(
     pen = _Penalties.of(w, tally.unknown)
     _fill_rows(tally, text, fills, consumed + labels, pen)
     return _ranked(tally.rows, _idle_rows(idx, pen)), notes
+
+
+def _weigh_request(tally: _Tally, text: str, fills: dict[int, Fill], bridge: int | None) -> None:
+    """The rules that read the question's request -- its kinds of action and its verb -- on the
+    touched rows of ``tally`` (``action_kind``, ``delete_needs_request``,
+    ``kind_and_id_bridge`` for the tool ``bridge``, ``request_verb_named``) and on the
+    structured ``fills`` (``action_enum``)."""
+    idx, w = tally.idx, tally.w
+    request = read_request(text, tally.tokens, tally.weights)
+    if request.kinds or "delete" in idx.actions_done:
+        weigh_actions(tally.rows, idx.actions, idx.actions_done, request, w.action)
+    if bridge is not None:
+        tally.rows[bridge].relevance += w.action
+        tally.rows[bridge].matched.append(bridge_match(idx.tools[bridge].action, w.action))
+    if request.words:
+        names = [t.name for t in idx.tools]
+        weigh_request_verb(tally.rows, names, idx.verbs, list(request.words.values()), w.action)
+    if request.kinds:
+        said = request_words(text, tally.tokens, tally.weights)
+        for i in fills:
+            fill_action_enums(idx.tools[i].specs, fills[i], said)
 
 
 def _ranked(touched: Mapping[int, ScoreRow], idle: IdleRows) -> list[ScoreRow]:

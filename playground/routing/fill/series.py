@@ -137,7 +137,7 @@ def _id_of_item(value: str, item: str) -> str:
     ids = _ID_WORD_RE.findall(item)
     words = item.split()
     if len(ids) == 1 and len(words) > 1 and all(w == ids[0] or w.isalpha() for w in words):
-        return ids[0]
+        return str(ids[0])
     return item
 
 
