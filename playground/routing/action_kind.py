@@ -99,9 +99,12 @@ def word_kind(stem: str) -> str:
 
 
 def name_kind(name: str) -> str:
-    """The kind of action of a tool's name: that of its first part that has one
-    (``create_entities`` -> create, ``getUser`` -> read), or ``""``."""
-    for part in korean.split_identifier(name):
+    """The kind of action of a tool's name: that of its first part, else of its last
+    (``create_entities`` -> create, ``getUser`` -> read, ``entities_update`` -> update), or
+    ``""``. A name's verb stands at one of its ends; a word between is part of its object
+    (``entropy_change_calculate`` does no update: it calculates an entropy change)."""
+    parts = korean.split_identifier(name)
+    for part in parts[:1] + parts[-1:]:
         kind = word_kind(korean.stem(part))
         if kind:
             return kind
