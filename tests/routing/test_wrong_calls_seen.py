@@ -42,6 +42,14 @@ def test_a_verb_after_an_id_is_not_part_of_it() -> None:
         "what does ticket number 42 say?",
         _tool("get_ticket", "Get a ticket.", ticket_number="The ticket number."),
     ) == {"ticket_number": "42"}
+    snp = _tool(
+        "mutation_type_find",
+        "Find the type of a genetic mutation based on its SNP (Single Nucleotide Polymorphism) ID.",
+        snp_id="The id of the Single Nucleotide Polymorphism (SNP).",
+    )
+    assert args_of("the mutation of SNP (Single Nucleotide Polymorphism) ID rs6034464", snp) == {
+        "snp_id": "rs6034464"
+    }
     # a value of several words with digits beyond the first stays whole
     assert args_of("show note n1 v2", GET_NOTE) == {"note_id": "n1 v2"}
 
