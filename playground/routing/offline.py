@@ -274,26 +274,37 @@ class OfflineRouter:
         ko: bool,
     ) -> Move | None:
         """Rule ``request_clauses``: each clause of ``pieces`` (:func:`split_requests`) routed
-        alone, their calls in order, when every clause calls a tool and not all the same call;
-        else ``None`` (the question is routed whole). The explanation is the whole question's,
-        with ``clauses``: per clause its text, calls and reason."""
+        alone, their calls in order. A clause no tool serves makes no call (its reason is kept:
+        "show note n1 and delete note n2" where no tool reads deletes n2 only, never n1 too);
+        ``None`` -- the question routed whole -- when a clause asks for a value, when no clause
+        calls, or when every clause makes the same call. The explanation is the whole
+        question's, with ``clauses``: per clause its text, calls and reason."""
         calls: list[FunctionCall] = []
         parts = []
         for piece in pieces:
             mv = self._pick(piece, declarations, call_no + len(calls), ko)
-            if not mv.calls:
+            mexp = mv.explanation or {}
+            if mexp.get("asks_for") or mexp.get("prerequisite_for"):
                 return None
             calls.extend(mv.calls)
-            reason = (mv.explanation or {}).get("reason", "")
-            parts.append({"text": piece, "calls": [c.name for c in mv.calls], "reason": reason})
-        if len({(c.name, _canon(c.args)) for c in calls}) < 2:
+            names = [c.name for c in mv.calls]
+            parts.append({"text": piece, "calls": names, "reason": mexp.get("reason", "")})
+        served = [p for p in parts if p["calls"]]
+        if not served or (
+            len(served) == len(parts) and len({(c.name, _canon(c.args)) for c in calls}) < 2
+        ):
             return None
         exp, _rows = self._explanation(question, declarations, "pick")
         exp["clauses"] = parts
         exp["chosen"] = calls[0].name
         exp["reason"] = (
             f"the question asks for {len(pieces)} kinds of action, one clause each: "
-            + "; ".join(f"{p['text']!r} -> {', '.join(p['calls'])}" for p in parts)
+            + "; ".join(
+                f"{p['text']!r} -> {', '.join(p['calls'])}"
+                if p["calls"]
+                else f"{p['text']!r}: no call ({p['reason']})"
+                for p in parts
+            )
         )
         return Move(calls=calls, explanation=exp)
 

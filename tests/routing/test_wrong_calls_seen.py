@@ -87,3 +87,10 @@ def test_a_korean_request_reaches_a_tool_documented_in_english() -> None:
     # two tools of the kind asked, both taking an id: the bridge cannot tell them apart
     other = _tool("get_user", "Get a user.", user_id="The user id.")
     assert move("주문 HR20260001 상태 알려줘", ORDER_STATUS, other).calls == []
+
+
+def test_a_clause_no_tool_serves_calls_nothing() -> None:
+    # only delete_note is declared: "show note n1" deletes nothing, "delete note n2" is served
+    mv = move("show note n1 and delete note n2", DELETE_NOTE)
+    assert [(c.name, c.args) for c in mv.calls] == [("delete_note", {"note_id": "n2"})]
+    assert "'show note n1': no call" in mv.explanation["reason"]
