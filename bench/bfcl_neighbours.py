@@ -20,8 +20,13 @@ from __future__ import annotations
 from typing import Any
 
 from playground.routing import korean
+from playground.routing.request_verb import RULE_REQUEST_VERB
+from playground.routing.rule_switches import also_without
 from playground.routing.scoring import Weights, build_index, score_question
 
+#: Rules that read a question's request, which a declaration turned into a query is not: its
+#: name's first word ("get" of get_order_status) would count as the request's verb.
+NOT_FOR_QUERIES = (RULE_REQUEST_VERB,)
 #: How many near neighbours make up one should-not case.
 NEIGHBOURS = 3
 #: A function scoring at least this share of the own tool's relevance on the own tool's query is
@@ -59,7 +64,8 @@ def near_neighbours(
     def share(a: str) -> dict[str, float]:
         """Each pooled tool's relevance to ``a``'s query, as a share of ``a``'s own."""
         if a not in shares:
-            rows, _words = score_question(idx, _query(pool[a]), w)
+            with also_without(NOT_FOR_QUERIES):
+                rows, _words = score_question(idx, _query(pool[a]), w)
             itself = next((r.relevance for r in rows if r.name == a), 0.0) or 1.0
             shares[a] = {r.name: r.relevance / itself for r in rows}
         return shares[a]

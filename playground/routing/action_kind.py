@@ -57,6 +57,12 @@ RULE_ACTION = known_rule(
     "a create/delete/update request counts for the tools whose name does it, against the others",
 )
 
+RULE_UNASKED_WRITE = known_rule(
+    "delete_needs_request",
+    "selection",
+    "a tool that deletes is called only when the question asks for an action",
+)
+
 #: The kinds that change something: a tool of such a kind is never the answer to another kind.
 WRITE_KINDS = frozenset({"create", "delete", "update"})
 
@@ -93,9 +99,12 @@ def word_kind(stem: str) -> str:
 
 
 def name_kind(name: str) -> str:
-    """The kind of action of a tool's name: that of its first part that has one
-    (``create_entities`` -> create, ``getUser`` -> read), or ``""``."""
-    for part in korean.split_identifier(name):
+    """The kind of action of a tool's name: that of its first part, else of its last
+    (``create_entities`` -> create, ``getUser`` -> read, ``entities_update`` -> update), or
+    ``""``. A name's verb stands at one of its ends; a word between is part of its object
+    (``entropy_change_calculate`` does no update: it calculates an entropy change)."""
+    parts = korean.split_identifier(name)
+    for part in parts[:1] + parts[-1:]:
         kind = word_kind(korean.stem(part))
         if kind:
             return kind
@@ -185,7 +194,10 @@ def weigh_actions(
     off or the question asks for no kind."""
     asked = request.kinds
     undone = asked & WRITE_KINDS - done  # asked to delete, and no tool deletes
-    if not asked or not rule_enabled(RULE_ACTION):
+    if not asked:
+        _unasked_writes(rows, kinds, points)
+        return
+    if not rule_enabled(RULE_ACTION):
         return
     for i, row in rows.items():
         kind = kinds[i]
@@ -199,6 +211,21 @@ def weigh_actions(
         elif kind in WRITE_KINDS and done - {kind}:
             row.relevance += points
             row.matched.append(_action_match(request.words.get(kind, kind), kind, points))
+
+
+def _unasked_writes(rows: Mapping[int, ActionRow], kinds: Sequence[str], points: float) -> None:
+    """Rule ``delete_needs_request``: a question that asks for no kind of action ("event ev-12")
+    never calls a tool that deletes -- the router says what the tool would do instead of
+    deleting because an id of its shape was written. Only deletion: a name's create or update
+    part is often a noun ("entropy_change_calculate", "change_food" for "order a burger with
+    no onions"; BFCL dev lost 3 cases when every write kind needed a request). Sets
+    ``action_penalty`` and ``other_action`` on such rows, as :func:`weigh_actions` does."""
+    if not rule_enabled(RULE_UNASKED_WRITE):
+        return
+    for i, row in rows.items():
+        if kinds[i] == "delete":
+            row.action_penalty = points
+            row.other_action = f"{kinds[i]}, the question asks for no action"
 
 
 def _action_match(word: str, kind: str, points: float) -> dict[str, Any]:

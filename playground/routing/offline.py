@@ -93,6 +93,7 @@ from typing import Any
 from playground.errors import RouterError
 from playground.routing import korean
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
+from playground.routing.cross_language import bridged
 from playground.routing.fill.clauses import clause_calls
 from playground.routing.fill.counts import stated_count
 from playground.routing.fill.ordinal_parts import ordinal_calls
@@ -103,6 +104,7 @@ from playground.routing.guessed import RULE_GUESSES, short_of_words
 from playground.routing.name_object import RULE_NAME_OBJECT
 from playground.routing.registry import RouterSettings, RouterSpec
 from playground.routing.replies import ask_text, no_tool_text, rows_of, summarize
+from playground.routing.request_clauses import split_requests
 from playground.routing.rule_switches import known_rule, rule_enabled
 from playground.routing.scoring import (
     DeclIndex,
@@ -244,6 +246,11 @@ class OfflineRouter:
     def _pick(
         self, question: str, declarations: list[dict[str, Any]], call_no: int, ko: bool
     ) -> Move:
+        pieces = split_requests(question)
+        if len(pieces) > 1:
+            by_clause = self._clause_moves(question, pieces, declarations, call_no, ko)
+            if by_clause is not None:
+                return by_clause
         exp, rows = self._explanation(question, declarations, "pick")
         if not rows:
             exp["reason"] = "no tools declared"
@@ -257,6 +264,49 @@ class OfflineRouter:
             exp["reason"] = self._no_fit_reason(rows, exp["words"])
             return Move(text=no_tool_text(self.index(declarations), ko, exp), explanation=exp)
         return self._short_of_value(fitting[0], rows, declarations, ko, exp, call_no)
+
+    def _clause_moves(
+        self,
+        question: str,
+        pieces: list[str],
+        declarations: list[dict[str, Any]],
+        call_no: int,
+        ko: bool,
+    ) -> Move | None:
+        """Rule ``request_clauses``: each clause of ``pieces`` (:func:`split_requests`) routed
+        alone, their calls in order. A clause no tool serves makes no call (its reason is kept:
+        "show note n1 and delete note n2" where no tool reads deletes n2 only, never n1 too);
+        ``None`` -- the question routed whole -- when a clause asks for a value, when no clause
+        calls, or when every clause makes the same call. The explanation is the whole
+        question's, with ``clauses``: per clause its text, calls and reason."""
+        calls: list[FunctionCall] = []
+        parts = []
+        for piece in pieces:
+            mv = self._pick(piece, declarations, call_no + len(calls), ko)
+            mexp = mv.explanation or {}
+            if mexp.get("asks_for") or mexp.get("prerequisite_for"):
+                return None
+            calls.extend(mv.calls)
+            names = [c.name for c in mv.calls]
+            parts.append({"text": piece, "calls": names, "reason": mexp.get("reason", "")})
+        served = [p for p in parts if p["calls"]]
+        if not served or (
+            len(served) == len(parts) and len({(c.name, _canon(c.args)) for c in calls}) < 2
+        ):
+            return None
+        exp, _rows = self._explanation(question, declarations, "pick")
+        exp["clauses"] = parts
+        exp["chosen"] = calls[0].name
+        exp["reason"] = (
+            f"the question asks for {len(pieces)} kinds of action, one clause each: "
+            + "; ".join(
+                f"{p['text']!r} -> {', '.join(p['calls'])}"
+                if p["calls"]
+                else f"{p['text']!r}: no call ({p['reason']})"
+                for p in parts
+            )
+        )
+        return Move(calls=calls, explanation=exp)
 
     def _fits(
         self, rows: list[ScoreRow], exp: dict[str, Any]
@@ -329,6 +379,11 @@ class OfflineRouter:
         )
         if passed:
             exp["reason"] += f"; passed over {passed} (missing required arguments)"
+        if _fit(best, self.threshold) == "bridge":
+            exp["reason"] += (
+                "; no declaration is in Korean: the request's kind of action is its name's, "
+                "and the question's identifier fills its id parameter (no other tool is both)"
+            )
         if _fit(best, self.threshold) == "coverage":
             exp["reason"] += (
                 f"; its words give relevance {round(topic_points(best), 4)} "
@@ -722,6 +777,8 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
         return None  # an id of its shape does not change that ("show event ev-12", delete_event)
     if rule_enabled(RULE_BY_VALUE) and any(structured(ev) for ev in row.arg_evidence.values()):
         return "value"
+    if bridged(row.matched):  # rule kind_and_id_bridge: a Korean request over English docs
+        return "bridge"
     if object_unsaid(row):
         return None
     if guesses_only(row):

@@ -77,3 +77,12 @@ def switched(without: Iterable[str] = (), only: Iterable[str] | None = None) -> 
         yield
     finally:
         _SWITCHES.reset(token)
+
+
+@contextmanager
+def also_without(names: Iterable[str]) -> Iterator[None]:
+    """Run the block with the rules in ``names`` off as well as those already switched off
+    (the current ``only`` kept). Raises ValueError naming any rule that is not registered."""
+    current = _SWITCHES.get() or _ALL_ON
+    with switched(current.without | set(names), current.only):
+        yield

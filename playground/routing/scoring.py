@@ -26,7 +26,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from playground.routing import korean, values
-from playground.routing.action_kind import name_kind, read_request, weigh_actions
+from playground.routing.action_enum import fill_action_enums
+from playground.routing.action_kind import name_kind, read_request, request_words, weigh_actions
+from playground.routing.cross_language import bridge_match, bridged_tool
 from playground.routing.fill.docs import described
 from playground.routing.fill.examples import extract_examples
 from playground.routing.fill.free_text import fill_free_text
@@ -37,6 +39,7 @@ from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.fill.specs import Fill, ParamSpec, param_specs
 from playground.routing.guessed import guessed, marked_values
 from playground.routing.name_object import name_objects, not_about, unsaid
+from playground.routing.request_verb import first_root, weigh_request_verb
 from playground.routing.rule_switches import known_rule, rule_enabled
 from playground.routing.value_shape import RULE_VALUE_SHAPE, drop_misfits
 
@@ -396,6 +399,8 @@ class DeclIndex:
     #: each tool's kind of action, by index, and the kinds some tool does (rule action_kind)
     actions: list[str] = field(default_factory=list)
     actions_done: frozenset[str] = frozenset()
+    #: the first roots of the tools' names (rule ``request_verb_named``)
+    verbs: frozenset[str] = frozenset()
     #: per penalty set, the settled row of every tool a question leaves untouched
     #: (:func:`_idle_rows`), at most :data:`IDLE_PENALTY_SETS` sets
     idle: dict[_Penalties, IdleRows] = field(default_factory=dict)
@@ -630,6 +635,7 @@ def build_index(
     idx.by_name = {t.name: i for i, t in enumerate(idx.tools)}
     idx.actions = [t.action for t in idx.tools]
     idx.actions_done = frozenset(k for k in idx.actions if k)
+    idx.verbs = frozenset(first_root(t.name) for t in idx.tools)
     idx.hangul = any(korean.has_hangul(t) for t in idx.sorted_terms)
     return idx
 
@@ -696,6 +702,9 @@ def score_question(
     live = candidates(idx, text, matches, w)
     listing = _listing_question(idx, text)
     live |= listing
+    bridge = bridged_tool(idx.tools, idx.hangul, text, tokens)
+    if bridge is not None:
+        live.add(bridge)
     fills = {i: fill_structured(idx.tools[i].specs, text, tokens) for i in sorted(live)}
     consumed = sorted(
         {
@@ -723,9 +732,7 @@ def score_question(
             tally.unknown.append(tok.surface)
     tally.boundary_rows()
     tally.listing(listing, text)
-    request = read_request(text, tokens, weights)
-    if request.kinds:
-        weigh_actions(tally.rows, idx.actions, idx.actions_done, request, w.action)
+    _weigh_request(tally, text, fills, bridge)
     for k in predicates:  # a verb predicate is the request, never part of a search text
         if not korean.is_nominal(tokens[k]):
             tally.reasons.setdefault(
@@ -734,6 +741,27 @@ def score_question(
     pen = _Penalties.of(w, tally.unknown)
     _fill_rows(tally, text, fills, consumed + labels, pen)
     return _ranked(tally.rows, _idle_rows(idx, pen)), notes
+
+
+def _weigh_request(tally: _Tally, text: str, fills: dict[int, Fill], bridge: int | None) -> None:
+    """The rules that read the question's request -- its kinds of action and its verb -- on the
+    touched rows of ``tally`` (``action_kind``, ``delete_needs_request``,
+    ``kind_and_id_bridge`` for the tool ``bridge``, ``request_verb_named``) and on the
+    structured ``fills`` (``action_enum``)."""
+    idx, w = tally.idx, tally.w
+    request = read_request(text, tally.tokens, tally.weights)
+    if request.kinds or "delete" in idx.actions_done:
+        weigh_actions(tally.rows, idx.actions, idx.actions_done, request, w.action)
+    if bridge is not None:
+        tally.rows[bridge].relevance += w.action
+        tally.rows[bridge].matched.append(bridge_match(idx.tools[bridge].action, w.action))
+    if request.words:
+        names = [t.name for t in idx.tools]
+        weigh_request_verb(tally.rows, names, idx.verbs, list(request.words.values()), w.action)
+    if request.kinds:
+        said = request_words(text, tally.tokens, tally.weights)
+        for i in fills:
+            fill_action_enums(idx.tools[i].specs, fills[i], said)
 
 
 def _ranked(touched: Mapping[int, ScoreRow], idle: IdleRows) -> list[ScoreRow]:

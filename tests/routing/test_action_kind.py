@@ -44,6 +44,8 @@ def test_a_word_says_its_kind_of_action(word: str, kind: str) -> None:
         ("entities_update", "update"),
         ("get_order_status", "read"),
         ("calculate_area", ""),
+        ("entropy_change_calculate", ""),
+        ("user_delete", "delete"),
         ("open_nodes", ""),
     ],
 )

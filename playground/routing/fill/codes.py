@@ -12,9 +12,10 @@ from playground.routing import korean, values
 from playground.routing.fill.specs import ParamSpec
 
 #: A code its description explains: "'1' represents cleaning service", "2 for Chiang Mai",
-#: "3: big cleaning" (the code, then the words it stands for, up to a comma, "and" or a stop).
+#: "3: big cleaning", "'1' corresponds to Bangkok, '2' to Chiang Mai" (the code, then the words it stands for, up to a comma, "and" or a stop).
 _CODED_RE = re.compile(
-    r"['\"]?(\d{1,4})['\"]?\s*(?:represents|stands\s+for|means|for|is|=|:)\s+(?:an?\s+|the\s+)?"
+    r"['\"]?(\d{1,4})['\"]?\s*(?:represents|stands\s+for|means|for|is|=|:|"
+    r"(?:corresponds|refers|maps)\s+to|to)\s+(?:an?\s+|the\s+)?"
     r"([^\W\d_][\w' -]{0,40}?)\s*(?=,|;|\.|\)|\band\b|$)",
     re.I,
 )

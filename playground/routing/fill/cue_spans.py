@@ -41,6 +41,31 @@ _PRONOUNS = frozenset(
 )
 
 
+#: The last words of a parameter name that say it holds one identifier (``note_id``,
+#: ``ticket_number``).
+_ID_NAME_WORDS = frozenset({"id", "number", "num", "no"})
+_ID_WORD_RE = re.compile(r"[^\s()]*\d[^\s()]*")
+_PLAIN_WORD_RE = re.compile(r"\(?[^\W\d_]+\)?[.,]?")
+
+
+def identifier_head(spec: ParamSpec, value: str) -> str:
+    """``value`` cut to its one word with a digit when ``spec`` holds one identifier (its
+    name's last word is id, number, num or no) and every other word of it is a plain word: "what
+    does note n1 say?" gives ``note_id`` ``n1``, not ``n1 say`` (a verb after an id is the
+    sentence's); "SNP (Single Nucleotide Polymorphism) ID rs6034464" gives ``snp_id``
+    ``rs6034464``. Any other value unchanged."""
+    parts = korean.split_identifier(spec.name)
+    if not parts or parts[-1].lower() not in _ID_NAME_WORDS:
+        return value
+    words = value.split()
+    ids = [w for w in words if _ID_WORD_RE.fullmatch(w)]
+    if len(words) < 2 or len(ids) != 1:
+        return value
+    if all(w is ids[0] or _PLAIN_WORD_RE.fullmatch(w) for w in words):
+        return ids[0]
+    return value
+
+
 COLON_END_RE = re.compile(r":(?:\\n|\s|\*{1,2})*$")
 
 
@@ -88,13 +113,15 @@ def cue_span(
         value = raw.strip(" -:")
         if ":" in rest[:skip]:
             value = re.sub(r"(?:\\n|\s|\*{1,2})+$", "", value)
+        else:
+            value = identifier_head(spec, value)
         limit = 20 if whole else 6
         if (
             re.search(r"\w", value)
             and len(value.split()) <= limit
             and not korean.is_stopword(value.lower())
         ):
-            start = tok.end + skip + len(raw) - len(raw.lstrip(" -:"))
+            start = tok.end + skip + raw.find(value)
             if ":" in rest[:skip]:
                 return start, start + len(value), tok.surface  # a colon says: this is it
             first = first or (start, start + len(value), tok.surface)

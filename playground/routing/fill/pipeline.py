@@ -184,6 +184,10 @@ _STRUCTURED: tuple[tuple[Callable[[ParamSpec], bool], _Finder], ...] = (
     ),
     (takes_language_code, lambda s, t, u, k: language_value(s, t, u)),
     (takes_state_code, lambda s, t, u, k: state_code_value(s, t, u)),
+    (
+        lambda s: bool({"integer", "string"} & set(s.types or ("string",))),
+        lambda s, t, u, k: coded_value(s, t, u, k()),
+    ),
     (lambda s: True, lambda s, t, u, k: structural(s, t, u)),
     (
         lambda s: joined.takes_joined(s.doc, s.types) and not s.enum,
@@ -197,10 +201,6 @@ _STRUCTURED: tuple[tuple[Callable[[ParamSpec], bool], _Finder], ...] = (
     (
         lambda s: plain_string(s) and bool(s.listed or UNIT_NAME_RE.search(s.name)),
         lambda s, t, u, k: listed_or_unit(s, t, u),
-    ),
-    (
-        lambda s: bool({"integer", "string"} & set(s.types or ("string",))),
-        lambda s, t, u, k: coded_value(s, t, u, k()),
     ),
     (
         lambda s: plain_string(s) and bool(YEARISH_RE.search(s.name)),

@@ -48,6 +48,13 @@ RULES: tuple[FillRule, ...] = (
         "enum_words", "structured", "string enum", True, "an enum value written in other words"
     ),
     FillRule(
+        "action_enum",
+        "structured",
+        "string enum of kinds of action",
+        True,
+        "the enum value of the kind of action the request asks for",
+    ),
+    FillRule(
         "pattern", "structured", "string with pattern", False, "text matching the declared pattern"
     ),
     FillRule("format", "structured", "string with format", False, "a value in the declared format"),

@@ -120,9 +120,25 @@ def _listed_words(st: _Series, name: str, start: int, end: int) -> bool:
     )
     if listed is None:
         return False
-    st.lists[name] = [text[a:b] for a, b in listed]
+    st.lists[name] = [_id_of_item(value, text[a:b]) for a, b in listed]
     st.where[name] = (listed[0][0], listed[-1][1])
     return True
+
+
+_ID_WORD_RE = re.compile(r"\S*\d\S*")
+
+
+def _id_of_item(value: str, item: str) -> str:
+    """An item of a listed series as the value it lists: when the value is one word with a digit
+    (an id: ``n1``) and the item holds exactly one such word among plain ones ("delete note
+    n2"), that word -- the verb and the noun around an id are the clause's, not the id's."""
+    if not _ID_WORD_RE.fullmatch(value):
+        return item
+    ids = _ID_WORD_RE.findall(item)
+    words = item.split()
+    if len(ids) == 1 and len(words) > 1 and all(w == ids[0] or w.isalpha() for w in words):
+        return str(ids[0])
+    return item
 
 
 def _unit_written_once(st: _Series, first: Value, free: list[Value], same: list[Any]) -> None:

@@ -15,9 +15,9 @@ PAIR_CUES = (
 #: "검색해줘".
 ACTION_WORDS = {
     "create": ["만들", "생성", "추가", "등록"],
-    "delete": ["삭제", "지워", "지우", "제거"],
+    "delete": ["삭제", "지워", "지우", "제거", "취소"],
     "update": ["수정", "변경", "바꿔", "바꾸", "갱신"],
-    "read": ["조회", "검색", "찾아", "보여"],
+    "read": ["조회", "검색", "찾아", "보여", "알려", "확인"],
 }
 
 #: (Korean writes a bound after its value; see :mod:`.en` for before.)
