@@ -102,13 +102,22 @@ def name_kind(name: str) -> str:
     """The kind of action of a tool's name: that of its first part, else of its last
     (``create_entities`` -> create, ``getUser`` -> read, ``entities_update`` -> update), or
     ``""``. A name's verb stands at one of its ends; a word between is part of its object
-    (``entropy_change_calculate`` does no update: it calculates an entropy change)."""
+    (``entropy_change_calculate`` does no update: it calculates an entropy change). A last
+    part that is a plural names the object, not the action (``count_copies`` does not copy,
+    ``list_updates`` does not update)."""
     parts = korean.split_identifier(name)
-    for part in parts[:1] + parts[-1:]:
+    ends = parts[:1] + [p for p in parts[1:][-1:] if not _plural(p)]
+    for part in ends:
         kind = word_kind(korean.stem(part))
         if kind:
             return kind
     return ""
+
+
+def _plural(word: str) -> bool:
+    """An English plural by its ending (``copies``, ``updates``; not ``process``, ``access``)."""
+    low = word.lower()
+    return low.isascii() and len(low) > 3 and low.endswith("s") and not low.endswith("ss")
 
 
 #: The punctuation that ends a clause: a word right after it opens a request ("…, and delete").

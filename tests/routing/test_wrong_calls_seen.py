@@ -94,3 +94,18 @@ def test_a_clause_no_tool_serves_calls_nothing() -> None:
     mv = move("show note n1 and delete note n2", DELETE_NOTE)
     assert [(c.name, c.args) for c in mv.calls] == [("delete_note", {"note_id": "n2"})]
     assert "'show note n1': no call" in mv.explanation["reason"]
+
+
+ISBN = "The book's ISBN-13, e.g. 978-0131103627."
+COUNT_COPIES = _tool("count_copies", "How many copies of a book the library has.", isbn=ISBN)
+GET_BOOK = _tool("get_book", "Get a book's title and author by its ISBN.", isbn=ISBN)
+
+
+def test_a_plural_object_at_the_end_of_a_name_is_not_its_action() -> None:
+    """A newcomer's library module: "How many copies of 978-0131103627 are on the shelf?" was
+    routed to get_book, count_copies being read as doing 'create' ("copies" as the verb copy)
+    while its score led the table."""
+    mv = move("How many copies of 978-0596007126 are on the shelf?", COUNT_COPIES, GET_BOOK)
+    assert [(c.name, c.args) for c in mv.calls] == [("count_copies", {"isbn": "978-0596007126"})]
+    row = next(r for r in mv.explanation["tools"] if r["name"] == "count_copies")
+    assert not row.get("other_action")
