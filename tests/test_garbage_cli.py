@@ -342,7 +342,7 @@ def test_a_huge_value_is_cut_in_the_table_but_whole_in_json(tools):
         ("__tools__ = 'abc'\n", "__tools__ must be a list of functions"),
         (
             "def f(x: str) -> dict:\n    return {}\n__tools__ = [f]\n__contracts__ = {'f': {'timeout_s': float('nan')}}\n",
-            "'timeout_s' must be a positive number of seconds (finite), got nan",
+            "'timeout_s' must be a positive number of seconds, at most 1,000,000, got nan",
         ),
     ],
     ids=["import-error", "sys-exit", "syntax-error", "tools-not-a-list", "nan-timeout"],
