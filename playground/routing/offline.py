@@ -463,18 +463,25 @@ class OfflineRouter:
         feeder = self._feeder(best, rows, declarations)
         if feeder is not None:
             exp["reason"] = (
-                f"{best.name} fits best ({best.score}) but lacks {best.missing}; "
+                f"{best.name} is what the question's words fit (score {best.score}) but lacks "
+                f"{best.missing}; "
                 f"its description names {feeder.name} as the step before, which can be filled: call it first"
             )
             exp["prerequisite_for"] = best.name
             return self._call(exp, feeder.name, feeder.args, call_no)
         if self.ask_for_missing:
+            higher = [r.name for r in rows if r.score > best.score][:3]
+            above = f"; {', '.join(higher)} score more but fit them less" if higher else ""
             exp["reason"] = (
-                f"{best.name} fits best ({best.score}) but lacks {best.missing}: ask for it"
+                f"{best.name} is what the question's words fit (score {best.score}{above}) "
+                f"but lacks {best.missing}: ask for it"
             )
             exp["asks_for"] = {"tool": best.name, "missing": best.missing}
             return Move(text=ask_text(self.index(declarations), best, ko), explanation=exp)
-        exp["reason"] = f"{best.name} fits best ({best.score}) though {best.missing} are missing"
+        exp["reason"] = (
+            f"{best.name} is what the question's words fit (score {best.score}) though "
+            f"{best.missing} are missing"
+        )
         return self._call(exp, best.name, best.args, call_no)
 
     def _feeder(
