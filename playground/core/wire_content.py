@@ -77,6 +77,16 @@ def _bytes(data: str) -> bytes:
         return b""
 
 
+def valid_base64(data: str) -> bool:
+    """Whether ``data`` is base64 (RFC 4648; line breaks and spaces allowed), as the MCP spec
+    says a binary block's ``data`` / ``blob`` is."""
+    try:
+        base64.b64decode("".join(data.split()), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
+
+
 def _carried(provider: str, mime: str, kind: str) -> str:
     """``"image"``, ``"file"`` or ``""`` (not carried) for a binary block in ``provider``."""
     if kind == "image" and mime in IMAGE_TYPES[provider]:
@@ -86,11 +96,17 @@ def _carried(provider: str, mime: str, kind: str) -> str:
     return ""
 
 
+def _a(word: str) -> str:
+    """``word`` with its English indefinite article: "an image", "an audio", "a resource"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def _not_carried(provider: str, block: dict[str, Any]) -> str:
     mime, data = _data_of(block) or ("", "")
     what = block.get("type")
     return (
-        f"[a {what} block ({mime or 'no mimeType'}, {len(_bytes(data))} bytes) is not carried: "
+        f"[{_a(str(what))} block ({mime or 'no mimeType'}, {len(_bytes(data))} bytes) is not "
+        "carried: "
         f"{_NAMES[provider]} tool results take no {mime or what}]"
     )
 
@@ -114,7 +130,14 @@ def content_gaps(blocks: list[dict[str, Any]]) -> list[str]:
         found = _data_of(block) if isinstance(block, dict) else None
         if found is None:
             continue
-        mime, _ = found
+        mime, data = found
+        if not valid_base64(data):
+            warnings.append(
+                f"content[{index}] ({block.get('type')}, {mime or 'no mimeType'}): its data is not "
+                "base64, as the MCP spec requires: Gemini's wire JSON leaves the block out and "
+                "says so; Anthropic's and OpenAI's carry the text as the server sent it"
+            )
+            continue
         kind = "image" if block.get("type") == "image" else "file"
         missing = [_NAMES[p] for p in _NAMES if not _carried(p, mime, kind)]
         if missing:
@@ -136,7 +159,12 @@ def gemini_parts(blocks: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], li
             continue
         mime, data = found
         kind = "image" if block.get("type") == "image" else "file"
-        if _carried("gemini", mime, kind):
+        if not valid_base64(data):  # no bytes to carry: never an empty inline_data
+            notes.append(
+                f"[{_a(str(block.get('type')))} block ({mime or 'no mimeType'}) whose data is "
+                "not base64 is not carried]"
+            )
+        elif _carried("gemini", mime, kind):
             raw = _bytes(data)
             parts.append(
                 {"inline_data": {"mime_type": mime, "data": base64.urlsafe_b64encode(raw).decode()}}
