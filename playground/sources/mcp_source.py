@@ -679,6 +679,14 @@ class McpSource:
             except LoadError as exc:
                 result.problems.append(LoadProblem(self.label, str(exc)))
                 continue
+            if contract.tool_name in contracts:  # tools/list names it twice: say which is kept
+                result.problems.append(
+                    LoadProblem(
+                        self.label,
+                        f"tools/list lists {contract.tool_name!r} more than once; the last "
+                        "listing is used (tool names must be unique: MCP spec, tools)",
+                    )
+                )
             contracts[contract.tool_name] = contract
         result.contracts = list(contracts.values())
         self._contracts = contracts

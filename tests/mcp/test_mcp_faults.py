@@ -292,3 +292,21 @@ def test_closed_source_call_is_a_clear_error() -> None:
     run = source.call(pid, {}, 1.0)
     assert run.error is not None and run.stopped == "closed"
     assert run.error.text.startswith("McpServerError: the source is closed")
+
+
+def test_a_tool_listed_twice_is_a_load_problem_naming_it() -> None:
+    """A server listing get_x twice showed one get_x (the second) and said nothing."""
+    from playground.sources.mcp_config import server_specs
+
+    (spec,) = server_specs(commands=["python3 never-started.py"])
+    source = McpSource(spec)
+    try:
+        tool = {"name": "get_x", "description": "Gets x", "inputSchema": {"type": "object"}}
+        result = source._contracts_of([tool, {**tool, "description": "Gets x, again"}])
+    finally:
+        source.close()
+    assert [c.description for c in result.contracts] == ["Gets x, again"]
+    assert [p.message for p in result.problems] == [
+        "tools/list lists 'get_x' more than once; the last listing is used (tool names must "
+        "be unique: MCP spec, tools)"
+    ]
