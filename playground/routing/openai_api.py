@@ -381,7 +381,10 @@ class OpenAIRouter(SdkRouter):
         )
         if not items:
             status = getattr(response, "status", None)
-            raise RouterError(f"{self.provider_title} returned no output (status {status})")
+            raise RouterError(
+                f"{self.provider_title} returned no output (status {status}): not an API "
+                "response; is --base-url the API's address?"
+            )
         text = None
         if not calls:
             text = "".join(
@@ -397,7 +400,10 @@ class OpenAIRouter(SdkRouter):
     def _move_from_chat(self, response: Any) -> Move:
         choices = list(getattr(response, "choices", None) or [])
         if not choices:
-            raise RouterError(f"{self.provider_title} returned no choices (empty response)")
+            raise RouterError(
+                f"{self.provider_title} returned no choices (an empty response, or not the "
+                "API's: is --base-url the API's address?)"
+            )
         choice = choices[0]
         message = choice.message
         raw = message.model_dump(mode="json", exclude_none=True)

@@ -67,7 +67,20 @@ def sdk_failure(exc: Exception, errors: SdkErrors) -> Exception:
         return Retryable(0, f"cannot reach {provider}: {exc}")
     if isinstance(exc, errors.base):
         return RouterError(f"{provider} client error: {exc}")
+    if isinstance(exc, (AttributeError, TypeError, ValueError, KeyError)):
+        return not_the_api(provider, exc)  # the SDK could not read the answer as its API's
     return exc
+
+
+def not_the_api(provider: str, exc: Exception) -> RouterError:
+    """The error for an answer the SDK could not read as ``provider``'s API (a web page, a
+    proxy's error page, another API): ``the answer is not OpenAI's API (the SDK could not
+    read it: AttributeError: ...); is --base-url the API's address?``."""
+    detail = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
+    return RouterError(
+        f"the answer is not {provider}'s API (the SDK could not read it: {detail}); is "
+        "--base-url the API's address?"
+    )
 
 
 def provider_message(body: Any, fallback: Any) -> str:
@@ -230,7 +243,10 @@ class SdkRouter:
         client = self.live_client()
         body = self.request_body(conversation, declarations)
         response, notes = send(lambda: self.create(client, body), self.failure, self.sleep)
-        move = self.move_from_response(response)
+        try:
+            move = self.move_from_response(response)
+        except (AttributeError, TypeError, KeyError) as exc:  # a str, a page: not a response
+            raise not_the_api(self.provider_title, exc) from None
         move.notes[:0] = notes
         return move
 

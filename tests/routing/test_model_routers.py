@@ -409,3 +409,28 @@ def test_reasoning_and_the_models_own_arguments_go_back_through_a_repair(server)
     assert second[2]["arguments"] == '{"order_id": "HR1'  # as the model wrote it
     output = json.loads(second[3]["output"])
     assert second[3]["type"] == "function_call_output" and output["error"]
+
+
+@pytest.mark.parametrize("content_type", ["text/html", "application/json"])
+@pytest.mark.parametrize("router_class", [CompatibleRouter, OpenAIRouter, AnthropicRouter])
+def test_an_answer_that_is_not_the_api_is_one_line_naming_the_base_url(router_class, content_type):
+    """A base URL that answers every POST with a web page (a proxy, the wrong port): the
+    episode said "The router could not answer: 'str' object has no attribute
+    '_set_private_attributes'" (OpenAI-compatible), "... no attribute 'content'" (Anthropic)
+    or "Expecting value: line 1 column 1" (a page labelled JSON)."""
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        page = b"<html><body>It works!</body></html>"
+        return httpx2.Response(200, content=page, headers={"content-type": content_type})
+
+    kwargs = {"mode": "ANY"} if router_class is not CompatibleRouter else {}
+    with httpx2.Client(transport=httpx2.MockTransport(handler)) as client:
+        router = router_class(
+            model="m", api_key="k", base_url="http://127.0.0.1:8801/v1", http_client=client,
+            **kwargs,
+        )  # fmt: skip
+        with pytest.raises(RouterError) as info:
+            router.next_move([Turn("user", QUESTION)], declarations())
+    message = str(info.value)
+    assert "is --base-url the API's address?" in message and "\n" not in message
+    assert not message.startswith("'str' object")  # a bare exception text is not an answer
