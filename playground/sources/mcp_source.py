@@ -679,7 +679,9 @@ class McpSource:
             except LoadError as exc:
                 result.problems.append(LoadProblem(self.label, str(exc)))
                 continue
-            if contract.tool_name in contracts:  # tools/list names it twice: say which is kept
+            if contract.tool_name in contracts and not self.list_fault:
+                # tools/list names it twice: say which is kept (a looping cursor's repeats are
+                # that fault's, already named)
                 result.problems.append(
                     LoadProblem(
                         self.label,
