@@ -601,7 +601,10 @@ def effects_findings(contract: Contract) -> list[Finding]:
             f"{contract.effects_evidence})"
         )
     else:
-        said = f"{contract.name}'s effects are unknown (its name and description name no verb)"
+        said = (
+            f"{contract.name}'s effects are unknown (neither its name nor its description has a "
+            "verb the playground knows as a read or a write)"
+        )
     said += (
         ": a write or unknown tool is never served from the cache and a failure is not retried;"
         " a read is cached and retried."

@@ -372,7 +372,12 @@ def infer(name: str, description: str = "") -> Effects:
     if said is not None:
         kind, verb = said
         return Effects(kind, INFERRED, kind == READ, f"the description's verb {verb!r}")
-    return Effects(UNKNOWN, UNKNOWN, False, "neither the name nor the description names a verb")
+    return Effects(
+        UNKNOWN,
+        UNKNOWN,
+        False,
+        "neither the name nor the description has a verb known as a read or a write",
+    )
 
 
 def name_verb(name: str) -> tuple[str, str] | None:

@@ -297,6 +297,16 @@ def test_effects_are_inferred_from_the_name_then_the_description(name, descripti
     assert effects.idempotent == (kind == "read")
 
 
+def test_unknown_effects_never_say_there_is_no_verb():
+    """A newcomer's "Lend a book to a member." was said to name no verb: it names one the
+    playground does not know as a read or a write."""
+    effects = infer("borrow_book", "Lend a book to a member.")
+    assert effects.kind == "unknown"
+    assert effects.evidence == (
+        "neither the name nor the description has a verb known as a read or a write"
+    )
+
+
 CALENDAR = '''
 import datetime as dt
 from typing import Annotated
