@@ -43,12 +43,19 @@ def iter_case_file(path: str | Path) -> Iterator[EvalCase | CaseProblem]:
     path = check_case_path(path)
 
     def raw_lines() -> Iterator[str]:
+        offset = 0  # of the line being read, in bytes from the file's start
         try:
-            with path.open(encoding="utf-8-sig", newline="\n") as handle:
-                for line in handle:
-                    yield line.removesuffix("\n").removesuffix("\r")
-        except UnicodeDecodeError as exc:
-            raise UsageError(f"{path}: not UTF-8 text ({exc.reason})") from None
+            with path.open("rb") as handle:
+                for number, raw in enumerate(handle, start=1):
+                    try:
+                        text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                    except UnicodeDecodeError as exc:
+                        raise UsageError(
+                            f"{path}: line {number} is not UTF-8 text ({exc.reason} at byte "
+                            f"{offset + exc.start})"
+                        ) from None
+                    offset += len(raw)
+                    yield text.removesuffix("\n").removesuffix("\r")
         except OSError as exc:
             raise UsageError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 

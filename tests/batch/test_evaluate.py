@@ -379,3 +379,15 @@ def test_bom_crlf_and_unicode_line_separators(tmp_path: Path):
         load_cases(latin)
     with pytest.raises(UsageError, match="not a regular file"):
         load_cases("/dev/null")
+
+
+def test_a_line_of_a_streamed_case_file_that_is_not_utf8_is_named_with_its_byte(tmp_path):
+    """``eval`` said only 'not UTF-8 text (invalid start byte)' for a whole file; ``check``
+    names the byte. The streamed reader now names the line and its byte in the file."""
+    from playground.batch.evalstream import iter_case_file
+
+    path = tmp_path / "cases.jsonl"
+    path.write_bytes(b'{"question":"a","expect":"x"}\n{"question":"b\xff","expect":"x"}\n')
+    with pytest.raises(UsageError) as info:
+        list(iter_case_file(path))
+    assert str(info.value) == f"{path}: line 2 is not UTF-8 text (invalid start byte at byte 44)"
