@@ -39,6 +39,7 @@ from typing import Any, Protocol
 from playground.routing import korean
 from playground.routing.fill.lang import ACTION_WORDS, REQUEST_LEADS
 from playground.routing.rule_switches import known_rule, rule_enabled
+from playground.routing.shape_match import shape_match
 
 
 class ActionRow(Protocol):
@@ -238,13 +239,5 @@ def _unasked_writes(rows: Mapping[int, ActionRow], kinds: Sequence[str], points:
 
 
 def _action_match(word: str, kind: str, points: float) -> dict[str, Any]:
-    return {
-        "word": word,
-        "term": kind,
-        "where": "shape:action",
-        "how": "the request's kind of action is the name's",
-        "quality": 1.0,
-        "idf": 1.0,
-        "word_weight": 1.0,
-        "points": points,
-    }
+    how = "the request's kind of action is the name's"
+    return shape_match(word, kind, "shape:action", how, points)

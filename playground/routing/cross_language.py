@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from playground.routing import korean
 from playground.routing.action_kind import read_request
 from playground.routing.rule_switches import known_rule, rule_enabled
+from playground.routing.shape_match import shape_match
 
 RULE_BRIDGE = known_rule(
     "kind_and_id_bridge",
@@ -73,16 +74,8 @@ def bridged_tool(
 
 def bridge_match(kind: str, points: float) -> dict[str, Any]:
     """The ``matched`` entry the bridge adds to its tool's row."""
-    return {
-        "word": kind,
-        "term": kind,
-        "where": WHERE,
-        "how": "the request's kind of action, and an identifier for its id parameter",
-        "quality": 1.0,
-        "idf": 1.0,
-        "word_weight": 1.0,
-        "points": points,
-    }
+    how = "the request's kind of action, and an identifier for its id parameter"
+    return shape_match(kind, kind, WHERE, how, points)
 
 
 def bridged(matched: Sequence[dict[str, Any]]) -> bool:

@@ -23,6 +23,7 @@ from typing import Any
 from playground.routing import korean
 from playground.routing.action_kind import ActionRow
 from playground.routing.rule_switches import known_rule, rule_enabled
+from playground.routing.shape_match import shape_match
 
 RULE_REQUEST_VERB = known_rule(
     "request_verb_named",
@@ -82,13 +83,5 @@ def _shares_words(
 
 
 def _verb_match(word: str, verb: str, points: float) -> dict[str, Any]:
-    return {
-        "word": word,
-        "term": verb,
-        "where": "shape:verb",
-        "how": "the request's verb is the first word of the name",
-        "quality": 1.0,
-        "idf": 1.0,
-        "word_weight": 1.0,
-        "points": points,
-    }
+    how = "the request's verb is the first word of the name"
+    return shape_match(word, verb, "shape:verb", how, points)

@@ -41,6 +41,7 @@ from playground.routing.guessed import guessed, marked_values
 from playground.routing.name_object import name_objects, not_about, unsaid
 from playground.routing.request_verb import first_root, weigh_request_verb
 from playground.routing.rule_switches import known_rule, rule_enabled
+from playground.routing.shape_match import shape_match
 from playground.routing.value_shape import RULE_VALUE_SHAPE, drop_misfits
 
 #: The selection rules of this module (:mod:`playground.routing.rule_switches`; ``bench/bfcl.py
@@ -893,16 +894,13 @@ class _Tally:
             gained = self.w.listing
             self.rows[i].relevance += gained
             self.rows[i].matched.append(
-                {
-                    "word": m.group().strip() if m else "",
-                    "term": "listing",
-                    "where": "shape:listing",
-                    "how": "a listing question and a listing tool",
-                    "quality": 1.0,
-                    "idf": 1.0,
-                    "word_weight": 1.0,
-                    "points": gained,
-                }
+                shape_match(
+                    m.group().strip() if m else "",
+                    "listing",
+                    "shape:listing",
+                    "a listing question and a listing tool",
+                    gained,
+                )
             )
 
     def boundary_rows(self) -> None:
