@@ -157,7 +157,11 @@ def test_children_of_a_body_are_gone_when_the_command_ends(tmp_path):
     assert wait_until(lambda: not marked(marker), 5.0), marked(marker)
 
 
-def test_ctrl_c_during_a_body_answers_at_once_and_keeps_the_record_as_cancelled(tmp_path):
+def _slow_call_running(tmp_path: Path) -> tuple[subprocess.Popen, str, Path]:
+    """``playground call slow`` (a body that starts a child, then sleeps 25 s) with a history
+    file, once its body runs (its ``sleep`` child is there: the worker, its watchdog, the
+    runner, the spare runner and the sleep); returns the process, its marker and the history
+    path."""
     (tmp_path / "spawner.py").write_text(TOOLS, encoding="utf-8")
     marker = uuid.uuid4().hex
     history = tmp_path / "h.db"
@@ -166,9 +170,12 @@ def test_ctrl_c_during_a_body_answers_at_once_and_keeps_the_record_as_cancelled(
         marker,
         tmp_path,
     )
-    # the body runs once its child is there: the worker, its watchdog, the runner, the spare
-    # runner and the sleep
     assert wait_until(lambda: any(_is_sleep(p) for p in marked(marker)), 60.0)
+    return proc, marker, history
+
+
+def test_ctrl_c_during_a_body_answers_at_once_and_keeps_the_record_as_cancelled(tmp_path):
+    proc, marker, history = _slow_call_running(tmp_path)
     proc.send_signal(signal.SIGINT)
     sent = time.monotonic()
     _, err = proc.communicate(timeout=30)
@@ -198,15 +205,7 @@ def test_a_signal_during_a_body_keeps_the_record_as_cancelled(tmp_path, sig):
     ``cancelled``, saying which signal ended the playground."""
     import sqlite3
 
-    (tmp_path / "spawner.py").write_text(TOOLS, encoding="utf-8")
-    marker = uuid.uuid4().hex
-    history = tmp_path / "h.db"
-    proc = start(
-        ["call", "slow", "--tools", str(tmp_path / "spawner.py"), "--history", str(history)],
-        marker,
-        tmp_path,
-    )
-    assert wait_until(lambda: any(_is_sleep(p) for p in marked(marker)), 60.0)
+    proc, marker, history = _slow_call_running(tmp_path)
     proc.send_signal(sig)
     proc.communicate(timeout=30)
     assert proc.returncode == 128 + sig

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -90,39 +91,54 @@ async def test_tools_list_changed_refreshes_the_contract_list() -> None:
         assert "extra" in app.query_one(CallView).query_one("#contracts").names
 
 
-async def test_progress_moves_a_bar_in_the_record_panel_and_ctrl_x_cancels(tmp_path) -> None:
+async def _ticking_with_progress(app, pilot):
+    """Run the protocol server's ``ticking`` tool (8 s, progress every 0.1 s) from the Call
+    view and wait on state until its record panel's bar shows progress 2; returns the view,
+    the record panel and its bar."""
     from textual.widgets import ProgressBar
 
+    await settle(app, pilot)
+    view = app.query_one(CallView)
+    assert await view.select_contract("ticking")
+    await pilot.pause()
+    form = app.query_one("#arg-form")
+    form.set_field("seconds", "8")
+    form.set_field("every", "0.1")
+    await pilot.press("ctrl+r")
+    record = app.query_one(RecordView)
+    bar = record.query_one(ProgressBar)
+    for _ in range(400):  # wait on state: the bar shows the server's progress
+        await asyncio.sleep(0.02)
+        if bar.display and (bar.progress or 0) >= 2:
+            break
+    return view, record, bar
+
+
+async def _until_logged(log: Path, entry: dict) -> None:
+    """Wait (on the server's own log, at most ~4 s) until it holds ``entry``."""
+    from tests.mcp.servers import read_log
+
+    for _ in range(200):
+        if entry in read_log(log):
+            return
+        await asyncio.sleep(0.02)
+
+
+async def test_progress_moves_a_bar_in_the_record_panel_and_ctrl_x_cancels(tmp_path) -> None:
     from tests.mcp.servers import PROTOCOL_SERVER, read_log
 
     log = tmp_path / "calls.jsonl"
     specs = server_specs(commands=[stdio_line(PROTOCOL_SERVER, "--log", str(log))])
     app = PlaygroundApp(mcp=specs)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        view = app.query_one(CallView)
-        assert await view.select_contract("ticking")
-        await pilot.pause()
-        form = app.query_one("#arg-form")
-        form.set_field("seconds", "8")
-        form.set_field("every", "0.1")
-        await pilot.press("ctrl+r")
-        bar = app.query_one(RecordView).query_one(ProgressBar)
-        for _ in range(400):  # wait on state: the bar shows the server's progress
-            await asyncio.sleep(0.02)
-            if bar.display and (bar.progress or 0) >= 2:
-                break
+        _, record, bar = await _ticking_with_progress(app, pilot)
         assert bar.display and bar.total == 80 and bar.progress >= 2
-        assert "progress" in app.query_one(RecordView).fields["status"]
+        assert "progress" in record.fields["status"]
         await pilot.press("ctrl+x")
         await settle(app, pilot)
-        fields = app.query_one(RecordView).fields
-        assert fields["kind"] == "cancelled"
+        assert record.fields["kind"] == "cancelled"
         assert not bar.display
-    for _ in range(200):
-        if {"cancelled": "ticking"} in read_log(log):
-            break
-        await asyncio.sleep(0.02)
+    await _until_logged(log, {"cancelled": "ticking"})
     assert {"cancelled": "ticking"} in read_log(log)
 
 
@@ -131,34 +147,16 @@ async def test_ctrl_c_cancels_on_the_server_and_no_late_progress_shows(tmp_path)
     (``notifications/cancelled``); the call's progress stops showing, and the next call's
     record is its own (ctrl+c only abandoned the request, whose progress kept running over
     the next records)."""
-    from textual.widgets import ProgressBar
-
     from tests.mcp.servers import PROTOCOL_SERVER, read_log
 
     log = tmp_path / "calls.jsonl"
     specs = server_specs(commands=[stdio_line(PROTOCOL_SERVER, "--log", str(log))])
     app = PlaygroundApp(mcp=specs)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        view = app.query_one(CallView)
-        assert await view.select_contract("ticking")
-        await pilot.pause()
-        form = app.query_one("#arg-form")
-        form.set_field("seconds", "8")
-        form.set_field("every", "0.1")
-        await pilot.press("ctrl+r")
-        record = app.query_one(RecordView)
-        bar = record.query_one(ProgressBar)
-        for _ in range(400):  # wait on state: the bar shows the server's progress
-            await asyncio.sleep(0.02)
-            if bar.display and (bar.progress or 0) >= 2:
-                break
+        view, record, bar = await _ticking_with_progress(app, pilot)
         assert bar.display
         await pilot.press("ctrl+c")
-        for _ in range(200):
-            if {"cancelled": "ticking"} in read_log(log):
-                break
-            await asyncio.sleep(0.02)
+        await _until_logged(log, {"cancelled": "ticking"})
         assert {"cancelled": "ticking"} in read_log(log)
         await settle(app, pilot)
         assert record.fields["kind"] == "cancelled" and not bar.display
