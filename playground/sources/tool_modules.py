@@ -12,6 +12,7 @@ in its own process.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -299,10 +300,7 @@ def tool_folder_index() -> int:
     like a standard module (``calendar.py``, ``email.py``, ``json.py``) is then never what
     ``import calendar`` finds, for the playground or for the tools: put first, it broke every
     later import of that module in the process ("module 'json' has no attribute 'loads'")."""
-    import sysconfig
-
-    paths = sysconfig.get_paths()
-    stdlib = [Path(paths[k]).resolve() for k in ("stdlib", "platstdlib") if k in paths]
+    stdlib = _stdlib_folders()
     index = 0
     for position, entry in enumerate(sys.path):
         if not entry:
@@ -313,6 +311,16 @@ def tool_folder_index() -> int:
         ):
             index = position + 1
     return index
+
+
+@functools.cache
+def _stdlib_folders() -> tuple[Path, ...]:
+    """The standard library's folders (``sysconfig``'s ``stdlib`` and ``platstdlib``),
+    resolved once per process."""
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    return tuple(Path(paths[k]).resolve() for k in ("stdlib", "platstdlib") if k in paths)
 
 
 def import_tool_module(file: Path, *, isolated: bool = True) -> ModuleType:
