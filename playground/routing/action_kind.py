@@ -116,9 +116,9 @@ def name_kind(name: str) -> str:
 
 
 def _plural(word: str) -> bool:
-    """An English plural by its ending (``copies``, ``updates``; not ``process``, ``access``)."""
-    low = word.lower()
-    return low.isascii() and len(low) > 3 and low.endswith("s") and not low.endswith("ss")
+    """An English plural by its ending, as the router's stemmer reads it (``copies``,
+    ``updates``; not ``process``, ``status``, ``analysis``)."""
+    return korean.stem_with_ending(word)[1] in ("s", "ies")
 
 
 #: The punctuation that ends a clause: a word right after it opens a request ("…, and delete").
