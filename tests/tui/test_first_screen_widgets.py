@@ -18,9 +18,12 @@ from tests.tui.helpers import SIZE, settle
 
 #: Mounted by ``CallView.complete`` after the first screen (never part of it).
 LATER = ("args-editor", "arg-form", "run", "run-repair", "record", "contract-doc")
-LATER += ("problems", "empty-help", "rv-wire-tabs", "rv-traceback")
+LATER += ("problems", "empty-help")
 #: Built when first asked for: the JSON tab's editor (f6).
 ASKED = ("args-json",)
+#: The record panel's grid, value, traceback and wire JSON: mounted with the first record
+#: (before it the panel says "No call yet").
+WITH_FIRST_RECORD = ("rv-grid", "rv-value", "rv-traceback", "rv-wire-tabs")
 
 
 class FirstScreen(PlaygroundApp):
@@ -56,6 +59,8 @@ async def test_the_first_screen_shows_the_list_and_loading_and_mounts_the_rest_a
         for widget_id in LATER:
             assert app.query(f"#{widget_id}"), widget_id
         assert [i for i in ASKED if app.query(f"#{i}")] == []
+        assert [i for i in WITH_FIRST_RECORD if app.query(f"#{i}")] == []
+        assert str(app.query_one("#rv-status").render()).startswith("No call yet")
         assert app.query_one(CallView).shown == "stock_lookup"
         assert "stock_lookup" in str(app.query_one("#contract-head").render())
         keys = [key.description for key in app.query_one(Footer).query("FooterKey")]
@@ -101,3 +106,31 @@ def test_the_subtitle_says_loading_until_the_first_load_not_0_contracts() -> Non
 
     loading = SimpleNamespace(workbench=None, in_process=False, router="offline")
     assert subtitle(loading) == "loading tools… · router offline · bodies: worker"  # type: ignore[arg-type]
+
+
+async def test_the_record_panel_builds_its_grid_and_wire_tabs_with_the_first_record(tools_dir):
+    """Before a call the record panel is its status line alone; f7 (the wire tabs) builds the
+    tabs with "(no call yet)"; a call fills the grid, the value and the wire JSON."""
+    app = PlaygroundApp(tools=[str(tools_dir)], no_history=True, in_process=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        view = app.query_one(CallView)
+        assert not view.record_view.has_body
+        await pilot.press("f7")
+        await settle(app, pilot)
+        assert view.record_view.has_body
+        assert str(app.query_one("#rv-wire-gemini-json").render()) == "(no call yet)"
+        assert view.record_view.wire.tabs.active == "rv-wire-anthropic"  # f7 moved on
+        assert str(app.query_one("#rv-status").render()).startswith("No call yet")
+        form = app.query_one("#arg-form")
+        form.set_field("sku", "KB-101")
+        form.set_field("limit", "2")
+        form._inputs[1].value = "seoul"  # the region Select
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        record = view.record_view
+        assert record.fields["tool"] == "stock_lookup"
+        assert record.fields["kind"] == "ok" and record.fields["verdict"] == "valid"
+        assert '"sku": "KB-101"' in record.value_text
+        assert '"type": "tool_result"' in record.wire.texts["anthropic"]
+        assert '"name": "stock_lookup"' in record.wire.texts["gemini"]

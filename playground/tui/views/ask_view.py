@@ -228,7 +228,7 @@ class AskView(Vertical):
 
     def action_wire_tab(self) -> None:
         """``f7``: the next provider's wire JSON of the shown call."""
-        cycle_tabs(self.query_one(RecordView).wire.query_one(TabbedContent))
+        self.query_one(RecordView).wire.next_tab()
 
     def exportables(self) -> dict[str, tuple[str, str]]:
         """What can be copied or saved: the shown call's wire JSON tab and record, the episode

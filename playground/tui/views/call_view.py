@@ -520,7 +520,7 @@ class CallView(Horizontal):
     def action_wire_tab(self) -> None:
         """``f7``: show the next provider's wire JSON (Gemini → Anthropic → OpenAI)."""
         if self._completed:
-            cycle_tabs(self.record_view.wire.tabs)
+            self.record_view.wire.next_tab()
 
     def action_edit_source(self) -> None:
         """``f8``: open ``$EDITOR`` at the line the shown ``raised`` record failed on

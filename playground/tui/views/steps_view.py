@@ -26,7 +26,6 @@ from playground.loop.step import Node, Step
 from playground.tui.daemon_thread import in_daemon_thread
 from playground.tui.form_values import args_to_json_text, parse_json_text
 from playground.tui.formatting import KIND_STYLES, plain, pretty_json
-from playground.tui.tabkeys import cycle_tabs
 from playground.tui.widgets.json_editor import JsonEditor
 from playground.tui.widgets.record_view import RecordView
 
@@ -310,7 +309,7 @@ class StepsView(Vertical):
 
     def action_wire_tab(self) -> None:
         """``f7``: show the next provider's wire JSON of the step's call."""
-        cycle_tabs(self.query_one(RecordView).wire.query_one(TabbedContent))
+        self.query_one(RecordView).wire.next_tab()
 
     # -- actions --------------------------------------------------------------------------------
     def action_step_next(self) -> None:

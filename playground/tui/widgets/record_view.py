@@ -92,6 +92,7 @@ class RecordView(VerticalScroll):
         #: The shown record's traceback frames ``{file, line, function, code}`` (innermost
         #: last); empty unless the record is ``raised``. Never part of the wire JSON.
         self.frames: list[dict[str, Any]] = []
+        self._body_mounted = False
 
     def compose(self) -> ComposeResult:
         yield Static(self.empty_text, id=f"{self.prefix}-status", classes="status")
@@ -100,21 +101,44 @@ class RecordView(VerticalScroll):
         bar = ProgressBar(id=f"{self.prefix}-progress", show_eta=False)
         bar.display = False  # shown while an MCP server sends notifications/progress
         yield bar
-        yield RecordGrid(id=f"{self.prefix}-grid", classes="record-grid")
-        yield Label("Value", classes="section")
-        yield Static("-", id=f"{self.prefix}-value", classes="json")
-        # the traceback's title and text, hidden by the ``traceback`` class's CSS until shown
-        yield Label(
-            "Traceback (the tool's own frames; f8 opens $EDITOR at the last)",
-            id=f"{self.prefix}-traceback-label",
-            classes="section traceback",
+        # the rest (grid, value, traceback, wire JSON) comes with the first record: before
+        # it, the status line says there is none (:meth:`_body`)
+
+    @property
+    def has_body(self) -> bool:
+        """Whether the grid, value, traceback and wire JSON are mounted (a record was shown,
+        or the wire tabs were asked for)."""
+        return self._body_mounted
+
+    def _body(self) -> None:
+        """Mount the record's grid, value, traceback and wire JSON under the status line, once:
+        before the first record they would only show "-" (~25 widgets the first screen of the
+        Call view would style, lay out and draw; docs/performance.md). Mounted widgets are in
+        the DOM at once (queries find them); the wire tabs compose their panes a moment later
+        (:meth:`WireView.show` waits for them)."""
+        if self._body_mounted:
+            return
+        self._body_mounted = True
+        self.mount_all(
+            [
+                RecordGrid(id=f"{self.prefix}-grid", classes="record-grid"),
+                Label("Value", classes="section"),
+                Static("-", id=f"{self.prefix}-value", classes="json"),
+                # the traceback's title and text, hidden by the ``traceback`` class's CSS
+                Label(
+                    "Traceback (the tool's own frames; f8 opens $EDITOR at the last)",
+                    id=f"{self.prefix}-traceback-label",
+                    classes="section traceback",
+                ),
+                Static("", id=f"{self.prefix}-traceback", classes="traceback", markup=False),
+                Label("Wire JSON (what the model reads back)", classes="section"),
+                WireView(prefix=f"{self.prefix}-wire"),
+            ]
         )
-        yield Static("", id=f"{self.prefix}-traceback", classes="traceback", markup=False)
-        yield Label("Wire JSON (what the model reads back)", classes="section")
-        yield WireView(prefix=f"{self.prefix}-wire")
 
     def _set(self, field: str, text: str, style: str = "") -> None:
         self.fields[field] = text
+        self._body()
         self.query_one(RecordGrid).set_cell(field, plain(text, style=style))
 
     def show_status(self, text: str, running: bool = False) -> None:
@@ -199,6 +223,9 @@ class RecordView(VerticalScroll):
         """Show ``frames`` (``{file, line, function, code}``, innermost last) as
         ``file:line in function`` over the code line; hide the panel when empty."""
         self.frames = list(frames)
+        if not self._body_mounted and not self.frames:
+            return  # nothing shown yet, nothing to hide
+        self._body()
         text = Text()
         for i, frame in enumerate(self.frames):
             if i:
@@ -215,12 +242,15 @@ class RecordView(VerticalScroll):
         """Forget the shown record; the status line says ``text`` (default: ``empty_text``)."""
         text = self.empty_text if text is None else text
         self.remove_class("stale")
-        for field, _ in ROWS:
-            self._set(field, "-")
         self.value_text = ""
-        self.query_one(f"#{self.prefix}-value", Static).update("-")
         self.show_traceback([])
-        self.query_one(WireView).show(None)
+        if self._body_mounted:
+            for field, _ in ROWS:
+                self._set(field, "-")
+            self.query_one(f"#{self.prefix}-value", Static).update("-")
+            self.query_one(WireView).show(None)
+        else:
+            self.fields.update({field: "-" for field, _ in ROWS})
         self.show_status(text)
 
     def save_media(self, folder: Path | None = None) -> list[Path]:
@@ -263,6 +293,8 @@ class RecordView(VerticalScroll):
 
     @property
     def wire(self) -> WireView:
+        """The wire JSON tabs (mounted now if no record was shown yet)."""
+        self._body()
         return self.query_one(WireView)
 
 
