@@ -177,9 +177,20 @@ def _sink(lines: Any) -> int:
     return out.tell()
 
 
+def _sink_blocks(blocks: Any) -> int:
+    """Consume ``blocks`` as the CLI writes the table (``write_blocks``); returns the characters."""
+    import io
+
+    from playground.cli.cmd_history import write_blocks
+
+    out = io.StringIO()
+    write_blocks(blocks, out)
+    return out.tell()
+
+
 def bench_list(folder: Path, count: int, rounds: int) -> None:
     from playground.cli import render
-    from playground.cli.cmd_history import _table_lines
+    from playground.cli.cmd_history import _table_blocks
     from playground.history.queries import Query
     from playground.history.store import HistoryStore
 
@@ -195,8 +206,8 @@ def bench_list(folder: Path, count: int, rounds: int) -> None:
         ("every entry: list rows", lambda s: sum(1 for _ in s.summary_rows(every)), LIST_GOAL_MS),
         (
             "every entry: table lines (streamed)",
-            lambda s: _sink(
-                _table_lines(s.summary_rows(every), s.summary_shape(every), render.console())
+            lambda s: _sink_blocks(
+                _table_blocks(s.summary_pages(every), s.summary_shape(every), render.console())
             ),
             LIST_GOAL_MS,
         ),
@@ -304,7 +315,7 @@ def measure_listing(count: int = 100_000, rounds: int = 5) -> dict[str, float]:
     import subprocess
 
     from playground.cli import render
-    from playground.cli.cmd_history import _table_lines
+    from playground.cli.cmd_history import _table_blocks
     from playground.history.queries import Query
     from playground.history.store import HistoryStore
 
@@ -319,9 +330,9 @@ def measure_listing(count: int = 100_000, rounds: int = 5) -> dict[str, float]:
         def table() -> None:
             store = HistoryStore(path)
             store.connection()
-            _sink(
-                _table_lines(
-                    store.summary_rows(every), store.summary_shape(every), render.console()
+            _sink_blocks(
+                _table_blocks(
+                    store.summary_pages(every), store.summary_shape(every), render.console()
                 )
             )
             store.close()

@@ -131,6 +131,15 @@ LIST_COLUMNS = (
 CHUNK = 2000
 
 
+def write_blocks(blocks: Iterable[str], out: TextIO | None = None) -> None:
+    """Write each of ``blocks`` (lines joined by newlines, without the last one) to ``out``
+    (default stdout) as it comes, one ``write`` per block."""
+    out = out or sys.stdout
+    for block in blocks:
+        out.write(block + "\n")
+    out.flush()
+
+
 def write_lines(lines: Iterable[str], out: TextIO | None = None) -> None:
     """Write ``lines`` (each without its newline) to ``out`` (default stdout) in chunks of
     :data:`CHUNK` lines, one ``write`` per chunk."""
@@ -146,12 +155,16 @@ def write_lines(lines: Iterable[str], out: TextIO | None = None) -> None:
     out.flush()
 
 
-def _table_lines(
-    rows: Iterable[tuple[Any, ...]], shape: tuple[int, set[tuple[str, str, str]]], console: Any
+def _table_blocks(
+    pages: Iterable[list[tuple[Any, ...]]],
+    shape: tuple[int, set[tuple[str, str, str]]],
+    console: Any,
 ) -> Iterator[str]:
-    """List rows (``HistoryStore.summary_rows``: id, created, type, outcome, router, what,
-    rerun_of) as aligned text lines, as they arrive: a header, a rule, then one line per entry
-    (``what`` cut to the terminal's width with ``…``; in full into a pipe or file). ``shape``:
+    """Pages of list rows (``HistoryStore.summary_pages``: id, created, type, outcome, router,
+    what, rerun_of) as aligned text, as they arrive: a header, a rule, then one line per entry
+    (``what`` cut to the terminal's width with ``…``; in full into a pipe or file). Each item
+    yielded is a block of lines joined by newlines (no final newline): the header and rule,
+    then one block per page, so a page is formatted by one comprehension. ``shape``:
     ``HistoryStore.summary_shape`` (the largest id and the distinct type/outcome/router),
     which sizes the columns before the first row. Outcome kinds are coloured as
     ``render.kind_text`` colours them when the console has colour; each distinct styled value
@@ -190,17 +203,27 @@ def _table_lines(
         title.rjust(w) if justify == "right" else title.ljust(w)
         for (title, justify), w in zip(LIST_COLUMNS, [*widths, 0])
     ).rstrip()
-    yield styled(Text(head, style="bold"), head, 0)
     left = sum(widths) + 2 * len(widths)
     room = console.width - left if console.is_terminal else 0
-    yield "─" * (left + max(room, 4) if room > 0 else left + 4)
+    rule = "─" * (left + max(room, 4) if room > 0 else left + 4)
+    yield styled(Text(head, style="bold"), head, 0) + "\n" + rule
     time_text = LocalTimes().text
-    for entry_id, created, type_, outcome, router, what, rerun_of in rows:
+
+    def fitted(what: str, rerun_of: Any) -> str:
+        """``what`` and its rerun mark, cut to the room left on a terminal."""
         tail = f"  (rerun of #{rerun_of})" if rerun_of else ""
         if room > 0 and cell_len(what) + len(tail) > room:  # cut the text, keep the tail
             what = set_cell_size(what, max(room - len(tail) - 1, 1)) + "…"
-        line = f"{entry_id:>{id_w}}  {time_text(created)}  {middle[type_, outcome, router]}{what}"
-        yield line + tail if tail else line
+        return what + tail
+
+    for page in pages:
+        yield "\n".join(
+            [
+                f"{entry_id:>{id_w}}  {time_text(created)}  {middle[type_, outcome, router]}"
+                + (fitted(what, rerun_of) if room > 0 or rerun_of else what)
+                for entry_id, created, type_, outcome, router, what, rerun_of in page
+            ]
+        )
 
 
 def list_entries(
@@ -236,8 +259,8 @@ def list_entries(
                 if store.enabled:
                     typer.echo(f"no history entries in {store.path}", err=True)
             else:
-                rows = store.summary_rows(query)
-                write_lines(_table_lines(rows, shape, render.console()))
+                pages = store.summary_pages(query)
+                write_blocks(_table_blocks(pages, shape, render.console()))
         elif fmt is OutputFormat.jsonl:
             write_lines(store.json_lines(query))
         else:  # one JSON array, an entry a line

@@ -460,8 +460,13 @@ class HistoryStore:
         :data:`LIST_COLUMNS` (id, created, type, outcome, router, what, rerun_of), read from
         the ``entries_list`` index alone (no JSON is parsed) a page at a time, so a list of
         any length is printed in flat memory."""
-        for rows in self._pages(query or Query(), LIST_COLUMNS, False):
+        for rows in self.summary_pages(query):
             yield from rows
+
+    def summary_pages(self, query: Query | None = None) -> Iterator[list[tuple[Any, ...]]]:
+        """:meth:`summary_rows` a page (up to :data:`PAGE_ROWS` rows) at a time: a printer
+        that formats a page with one comprehension pays no generator step per row."""
+        return self._pages(query or Query(), LIST_COLUMNS, False)
 
     def summary_shape(self, query: Query | None = None) -> tuple[int, set[tuple[str, str, str]]]:
         """What a table needs to size its columns before its rows arrive: the largest id and

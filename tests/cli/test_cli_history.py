@@ -660,7 +660,7 @@ def test_on_a_terminal_the_list_is_cut_to_its_width_keeping_the_rerun_mark(tmp_p
     from rich.cells import cell_len
     from rich.console import Console
 
-    from playground.cli.cmd_history import _table_lines
+    from playground.cli.cmd_history import _table_blocks
     from playground.history.entries import call_entry, episode_entry
     from playground.history.queries import Query
     from playground.history.store import HistoryStore
@@ -672,12 +672,15 @@ def test_on_a_terminal_the_list_is_cut_to_its_width_keeping_the_rerun_mark(tmp_p
     shape = store.summary_shape(Query(limit=None))
     assert shape == (2, {("episode", "answered", "offline"), ("call", "invalid_args", "")})
     plain = Console(width=90, force_terminal=True, no_color=True)
-    lines = list(_table_lines(store.summary_rows(Query(limit=None)), shape, plain))
+    lines = "\n".join(_table_blocks(store.summary_pages(Query(limit=None)), shape, plain)).split(
+        "\n"
+    )
     assert all(cell_len(line) <= 90 for line in lines)
     assert lines[2].endswith("…  (rerun of #1)") and "텀블러 텀블러" in lines[2]
     assert lines[3].split()[3:] == ["call", "invalid_args", "-", "check_stock({})"]
     color = Console(width=90, force_terminal=True, color_system="standard")
-    coloured = list(_table_lines(store.summary_rows(Query(limit=None)), shape, color))
+    coloured = "\n".join(_table_blocks(store.summary_pages(Query(limit=None)), shape, color))
+    coloured = coloured.split("\n")
     assert "\x1b[" in coloured[3] and coloured[3].endswith("check_stock({})")
     assert coloured[3].index("check_stock") > lines[3].index("check_stock")  # codes, same cells
     assert store.summary_shape(Query(tool="nothing")) == (0, set())
