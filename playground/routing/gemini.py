@@ -285,6 +285,21 @@ def _api_error_message(exc: genai_errors.APIError, model: str) -> str:
     return f"Gemini API error {exc.code}{status}: {message}{hint}"
 
 
+def _no_trust_roots() -> dict[str, Any]:
+    """``HttpOptions`` fields for a dry run's client: one TLS context without trust roots for
+    the SDK's sync, async and websocket clients. The SDK otherwise builds three default
+    contexts, loading the CA bundle each time (~60 ms of CPU apiece), for clients a dry run
+    never uses: its requests go to a capturing transport and no socket is opened (and none
+    could verify a server with this context)."""
+    import ssl
+
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    return {
+        "client_args": {"verify": context},
+        "async_client_args": {"verify": context, "ssl": context},
+    }
+
+
 class GeminiRouter:
     """A router backed by Gemini ``generate_content`` (google-genai, no automatic calling).
 
@@ -343,9 +358,12 @@ class GeminiRouter:
         from google import genai
         from google.genai import types
 
+        from playground.routing.capture import PLACEHOLDER_KEY
+
         options = types.HttpOptions(
             timeout=int(self.timeout_s * 1000),
             httpx_client=http_client,
+            **(_no_trust_roots() if api_key == PLACEHOLDER_KEY else {}),
         )
         try:
             return genai.Client(api_key=api_key, vertexai=self.vertex, http_options=options)

@@ -522,6 +522,23 @@ def test_dry_run_without_a_key_equals_the_real_request(monkeypatch):
     assert dry["url"] == str(fake.requests[0].url)
 
 
+def test_a_dry_run_loads_no_trust_roots(monkeypatch):
+    """A dry run opens no socket: the SDK's three default TLS contexts (each loading the CA
+    bundle, ~60 ms of CPU) are not built for it, and the request is the same."""
+    import ssl
+
+    expected = GeminiRouter(mode="ANY").dry_run(question("P008 재고?"), DECLARATIONS)
+
+    def refused(*args, **kwargs):
+        raise AssertionError("a dry run built a default TLS context")
+
+    monkeypatch.setattr(ssl, "create_default_context", refused)
+    monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", refused)
+    dry = GeminiRouter(mode="ANY").dry_run(question("P008 재고?"), DECLARATIONS)
+    assert dry == expected
+    assert dry["body"]["contents"][0]["parts"][0]["text"] == "P008 재고?"
+
+
 def test_dry_run_with_a_key_never_sends_and_shows_the_echoed_signature():
     fake = FakeGemini()
     router = GeminiRouter(api_key="secret-key", http_client=fake.client())
