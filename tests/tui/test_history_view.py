@@ -30,6 +30,8 @@ async def test_a_call_is_recorded_listed_and_rerun_with_a_key(tools_dir, tmp_pat
         view = await app.view("history")
         await until_idle(app, pilot, lambda: len(view.entries) == 1)
         await pilot.press("f5")
+        await until_idle(app, pilot, lambda: app.focused is view.query_one("#history-filter"))
+        await pilot.press("down")  # from the filter box to the list
         await until_idle(app, pilot, lambda: app.focused is view.query_one("#history-table"))
         [row] = table_rows(view)
         assert row[2:5] == ["call", "ok", "-"]
@@ -84,9 +86,8 @@ async def test_diff_highlights_changed_fields_and_save_as_case(tools_dir, tmp_pa
         await settle(app, pilot)
         await pilot.press("f5")
         await until_idle(app, pilot, lambda: len(view.entries) == 3)
-        # the tab focuses its list once shown; type into the filter box after that
-        await until_idle(app, pilot, lambda: app.focused is view.query_one("#history-table"))
-        await pilot.click("#history-filter")
+        # the tab focuses its filter box once shown: what is typed filters
+        await until_idle(app, pilot, lambda: app.focused is view.query_one("#history-filter"))
         await pilot.press(*"kind:call")
         await until_idle(app, pilot, lambda: len(view.shown) == 2)
         await pilot.press("enter")  # back to the list
@@ -222,9 +223,76 @@ async def test_questions_and_manual_episodes_are_recorded_and_saved_as_golden(
         assert "get_order_status" in asked.hashes and "track_shipping" in asked.hashes
         assert manual.router == "manual" and manual.hashes.keys() == {"get_order_status"}
         await pilot.press("f5")
-        await until_idle(app, pilot, lambda: app.focused is view.query_one("#history-table"))
-        await pilot.press("down", "g")  # the question, as a golden file
+        await until_idle(app, pilot, lambda: app.focused is view.query_one("#history-filter"))
+        await pilot.press("down", "down", "g")  # to the list, the question: a golden file
         golden = tmp_path / f"golden_{asked.id}.json"
         await until_idle(app, pilot, golden.exists)
         doc = read_golden(golden)
         assert doc["question"] == asked.question and doc["data"]["end"] == asked.outcome
+
+
+WRITER = """
+from pathlib import Path
+
+LOG = Path(__file__).with_name("lent.log")
+
+
+def lend_book(isbn: str) -> dict:
+    \"\"\"Lend a book: writes a loan line.
+
+    Args:
+        isbn: the book's ISBN.
+    \"\"\"
+    with LOG.open("a", encoding="utf-8") as log:
+        log.write(isbn + "\\n")
+    return {"lent": isbn}
+
+
+lend_book.side_effects = True
+__tools__ = [lend_book]
+"""
+
+
+async def test_typing_on_the_history_tab_filters_and_a_write_reruns_only_when_confirmed(
+    tmp_tool, tmp_path
+):
+    """A tester typed "search" on the History tab: s saved a case and r reran a tool that
+    writes. What is typed first now goes to the filter box; a character no key of the list
+    acts on goes there too; a rerun of a tool that may write waits for a second r."""
+    folder = tmp_tool(WRITER)
+    log = folder / "lent.log"
+    app = PlaygroundApp(tools=[str(folder)], history=str(tmp_path / "h.db"))
+    seen = capture_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert await app.query_one(CallView).select_contract("lend_book")
+        app.query_one("#arg-form").set_field("isbn", "978-0134685991")
+        await pilot.press("ctrl+r")
+        view = await app.view("history")
+        await until_idle(app, pilot, lambda: len(view.entries) == 1)
+        assert log.read_text(encoding="utf-8").splitlines() == ["978-0134685991"]
+        await pilot.press("f5")
+        await until_idle(app, pilot, lambda: app.focused is view.query_one("#history-filter"))
+        await pilot.press(*"search")
+        await settle(app, pilot)
+        filter_box = view.query_one("#history-filter")
+        assert filter_box.value == "search"
+        assert len(log.read_text(encoding="utf-8").splitlines()) == 1  # nothing reran
+        assert not (tmp_path / "saved_cases.jsonl").exists()
+        filter_box.value = ""
+        await until_idle(app, pilot, lambda: len(view.shown) == 1)
+        await pilot.press("down")
+        await until_idle(app, pilot, lambda: app.focused is view.query_one("#history-table"))
+        await pilot.press("x")  # no key of the list: it starts a filter
+        await until_idle(app, pilot, lambda: app.focused is filter_box)
+        assert filter_box.value == "x"
+        filter_box.value = ""
+        await until_idle(app, pilot, lambda: len(view.shown) == 1)
+        await pilot.press("down", "r")
+        await settle(app, pilot)
+        assert any("called lend_book" in m and "Press r again" in m for m in seen), seen
+        assert len(log.read_text(encoding="utf-8").splitlines()) == 1
+        await pilot.press("r")
+        await until_idle(app, pilot, lambda: len(view.entries) == 2 and view.diffed is not None)
+        assert log.read_text(encoding="utf-8").splitlines() == ["978-0134685991"] * 2
+        assert view.entries[0].rerun_of == 1

@@ -1,8 +1,11 @@
 """The History view (F5): what the hand tests did, from :mod:`playground.history`.
 
-The list (newest first) with a filter box; the selected entry's fields below it. Keys on the
-list: ``enter`` opens the entry in the Call view (a call) or the Steps view (an episode); ``r``
-reruns it (same arguments or question; the new run is recorded and compared side by side);
+The list (newest first) with a filter box, focused when the tab opens (what is typed first
+filters; ``down``/``enter`` go to the list, ``/`` back, and a character no list key uses goes to
+the filter); the selected entry's fields below it. Keys on the list: ``enter`` opens the entry
+in the Call view (a call) or the Steps view (an episode); ``r`` reruns it (same arguments or
+question; the new run is recorded and compared side by side; an entry that called a tool that
+may write is rerun by a second ``r`` only);
 ``m`` marks an entry and ``d`` diffs the marked entry with the selected one (or an entry with
 the run it re-ran) side by side, changed fields highlighted; ``s`` appends it to the case file
 in the box (a call → a ``check`` line, a question → an ``eval`` line); ``g`` saves a golden
@@ -21,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -117,6 +120,8 @@ class HistoryView(Vertical):
         Binding("s", "save_case", "Save case", id="history-save-case"),
         Binding("g", "save_golden", "Save golden", id="history-save-golden"),
         Binding("ctrl+g", "refresh", "Refresh", id="history-refresh"),
+        Binding("/", "focus_filter", "Filter", id="history-focus-filter"),
+        Binding("down", "to_list", "List", show=False),
     ]
 
     class Loaded(Message):
@@ -150,8 +155,9 @@ class HistoryView(Vertical):
     #: The loaded tools (bound to the app's workbench): reruns run on it.
     pg: var[Playground | None] = var(None, init=False, always_update=True)
 
-    #: The widget focused when the History tab opens (keyboard first).
-    FIRST_FOCUS = "#history-table"
+    #: The widget focused when the History tab opens: the filter box, so what is typed first
+    #: filters (down or enter moves to the list, where the single keys act; ``/`` comes back).
+    FIRST_FOCUS = "#history-filter"
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -164,6 +170,7 @@ class HistoryView(Vertical):
         self.more = False  # the filter may match entries past the loaded pages
         self._paging = False
         self._confirm_golden = ""  # the golden file a second g overwrites
+        self._confirm_rerun: int | None = None  # the entry a second r reruns (it may write)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="history-bar"):
@@ -394,6 +401,17 @@ class HistoryView(Vertical):
         if self.pg is None:
             self.app.notify("The tools are still loading.", severity="warning")
             return
+        writes = may_write(self.pg, entry)
+        if writes and self._confirm_rerun != entry.id:
+            self._confirm_rerun = entry.id
+            self.app.notify(
+                f"#{entry.id} called {', '.join(writes)}: running it again may change "
+                "something again. Press r again to rerun it.",
+                title="Rerun",
+                severity="warning",
+            )
+            return
+        self._confirm_rerun = None
         self.app.notify(f"Rerunning #{entry.id}…")
         self._rerun_worker(self.store, self.pg, entry)
 
@@ -465,9 +483,35 @@ class HistoryView(Vertical):
         event.stop()
         self.query_one("#history-table", DataTable).focus()
 
+    def action_focus_filter(self) -> None:
+        """``/``: the filter box, its text kept, the cursor at its end."""
+        box = self.query_one("#history-filter", Input)
+        box.focus()
+        box.cursor_position = len(box.value)
+
+    def action_to_list(self) -> None:
+        """``down`` in the filter or case-file box: the list (its own ``down`` moves the
+        cursor)."""
+        self.query_one("#history-table", DataTable).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """A character typed on the list that no key of the list acts on goes to the filter box
+        (typing starts a filter, as on the Call view's contract list)."""
+        table = self.query_one("#history-table", DataTable)
+        if self.app.focused is not table or not event.is_printable or not event.character:
+            return
+        if event.key in {b.key for b in self.BINDINGS if isinstance(b, Binding)}:
+            return
+        event.stop()
+        event.prevent_default()
+        box = self.query_one("#history-filter", Input)
+        box.value += event.character
+        self.action_focus_filter()
+
     @on(DataTable.RowHighlighted, "#history-table")
     def _row(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
+        self._confirm_rerun = None  # a second r confirms the rerun of the entry it named
         self._show_detail()
         if event.cursor_row >= len(self.shown) - 20:
             self._next_page()
@@ -478,6 +522,19 @@ class HistoryView(Vertical):
         entry = self.selected
         if entry is not None:
             self.post_message(self.OpenEntry(entry))
+
+
+def may_write(pg: Playground, entry: Entry) -> list[str]:
+    """The tools ``entry`` called that are registered in ``pg`` and not known to only read
+    (effects ``write`` or ``unknown``: :mod:`playground.core.effects`), in call order; a rerun
+    of an episode may call others too (the router chooses again)."""
+    contracts = pg.registry.contracts
+    names = entry.tools or ([entry.tool] if entry.tool else [])
+    return [
+        name
+        for name in dict.fromkeys(names)
+        if name in contracts and contracts[name].effects != "read"
+    ]
 
 
 def _cell(value: Any, limit: int = 70) -> str:
