@@ -108,8 +108,8 @@ McpRootOption = Annotated[
     list[Path] | None,
     typer.Option(
         "--root",
-        help="A folder offered to the MCP servers as a root (repeatable; default: the working "
-        "directory).",
+        help="A folder offered to the MCP servers as a root (repeatable; without it no roots are "
+        "offered, so a server keeps the folders it was started with).",
         show_default=False,
     ),
 ]

@@ -1,8 +1,11 @@
 """The client side of MCP that a tool test needs (issue 21, item 6): roots, elicitation and
 sampling, as the callbacks a ``ClientSession`` takes.
 
-* Roots (``roots/list``): the folders given with ``--root DIR`` (repeatable), else the working
-  directory, as ``file://`` URIs (MCP spec 2025-11-25, "Client features: roots").
+* Roots (``roots/list``): the folders given with ``--root DIR`` (repeatable), as ``file://``
+  URIs (MCP spec 2025-11-25, "Client features: roots"). Without ``--root`` the client does not
+  declare the roots capability: a server that reads roots replaces the folders it was started
+  with by them (the reference filesystem server does), so offering the working directory
+  unasked changed what the server under test allows.
 * Elicitation (``elicitation/create``): answered from the ``--elicit FILE`` JSON —
   ``{"action": "accept" | "decline" | "cancel", "content": {...}}`` or just the content object
   (accepted) — after checking the content against the request's ``requestedSchema`` with
@@ -20,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,8 +71,8 @@ class ClientFeatures:
     on_wait: Callable[[bool], None] = lambda waiting: None
 
     def root_folders(self) -> list[str]:
-        """The folders offered as roots: ``--root`` values, else the working directory."""
-        return list(self.spec.roots) or [os.getcwd()]
+        """The folders offered as roots: the ``--root`` values (none: no roots capability)."""
+        return list(self.spec.roots)
 
     def _say(self, text: str) -> None:
         self.notes.append(text)

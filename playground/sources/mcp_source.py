@@ -394,7 +394,9 @@ class McpSource:
                 log_level=self.spec.log_level or None,  # type: ignore[arg-type]  # checked
                 logging_callback=self._on_log,
                 message_handler=self._on_message,
-                list_roots_callback=client.list_roots,
+                # roots only when --root offers folders: a server that reads roots (the
+                # filesystem server) replaces its own allowed folders with them
+                list_roots_callback=client.list_roots if self.spec.roots else None,
                 elicitation_callback=client.elicit,
                 sampling_callback=client.sample,
             )

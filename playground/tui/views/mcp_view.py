@@ -72,7 +72,8 @@ def steps_text(sources: list[Any]) -> str:
     lines = []
     for source in sources:
         roots = ", ".join(ClientFeatures(source.spec).root_folders())
-        lines.append(f"{source.label}: roots offered: {roots}")
+        offered = roots or "none (--root DIR offers folders)"
+        lines.append(f"{source.label}: roots offered: {offered}")
         for n, exchange in enumerate(source.exchanges, start=1):
             asked = [m.get("content", {}).get("text", "") for m in exchange["request"]["messages"]]
             lines.append(f"  sampling {n}: asked {' / '.join(map(str, asked))!r}")
