@@ -79,7 +79,9 @@ class HistoryStore:
     """
 
     def __init__(self, path: str | Path, notice: Callable[[str], None] | None = None) -> None:
-        self.path = Path(path)
+        # absolute now: opening is lazy, and a tool body run in this process may change the
+        # working directory before the first write (it went to /.playground/history.db)
+        self.path = Path(os.path.abspath(path))
         self.notices: list[str] = []
         self.enabled = True
         self._notice = notice

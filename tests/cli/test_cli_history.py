@@ -694,3 +694,38 @@ def test_a_drift_shows_an_outcome_kind_as_its_value():
     saved = {"tool": "t", "kind": "ok"}
     now = {"tool": "t", "kind": OutcomeKind.UNKNOWN_TOOL}
     assert [d.text() for d in compare("call", saved, now)] == ["kind: 'ok' → 'unknown_tool'"]
+
+
+def test_a_body_that_changes_directory_in_process_keeps_the_history_where_it_was(tmp_path):
+    """A tester's --in-process body did os.chdir("/"): the history went to
+    /.playground/history.db. The default file is fixed before the body runs."""
+    (tmp_path / "moving.py").write_text(
+        "import os\n"
+        "def move(to: str) -> str:\n"
+        '    """Change the working directory.\n\n    Args:\n        to: a folder.\n    """\n'
+        "    os.chdir(to)\n"
+        "    return to\n"
+        "move.side_effects = True\n"
+        "__tools__ = [move]\n",
+        encoding="utf-8",
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "PLAYGROUND_HISTORY"}
+    done = subprocess.run(
+        [sys.executable, "-m", "playground", "call", "move", f"to={elsewhere}"]
+        + ["--tools", "moving.py", "--in-process", "--format", "json"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["value"] == str(elsewhere)
+    assert not (elsewhere / ".playground").exists()
+    conn = sqlite3.connect(tmp_path / ".playground" / "history.db")
+    try:
+        assert [r[0] for r in conn.execute("SELECT tool FROM entries")] == ["move"]
+    finally:
+        conn.close()
