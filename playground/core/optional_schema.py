@@ -29,3 +29,38 @@ def nullable_branch(schema: dict[str, Any]) -> dict[str, Any]:
         return schema
     outer = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
     return {**branches[0], **outer}
+
+
+def local_ref(root: dict[str, Any] | None, ref: str) -> dict[str, Any] | None:
+    """The schema a local ``$ref`` (``#/$defs/Genre``: a JSON Pointer into ``root``, RFC 6901
+    with ``~1``/``~0`` unescaped) points to, or ``None`` for a remote or broken one."""
+    if root is None or not ref.startswith("#"):
+        return None
+    node: Any = root
+    for token in [t for t in ref[1:].split("/") if t]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        node = node.get(token) if isinstance(node, dict) else None
+    return node if isinstance(node, dict) else None
+
+
+def followed(schema: dict[str, Any], root: dict[str, Any] | None) -> dict[str, Any]:
+    """``schema`` with its local ``$ref`` followed (repeatedly; a cycle stops at its first
+    repeat), the keywords beside the ``$ref`` winning over the target's (JSON Schema 2020-12
+    lets them sit together). ``schema`` itself when it has no local ``$ref``."""
+    seen: set[str] = set()
+    while isinstance(schema.get("$ref"), str) and schema["$ref"] not in seen:
+        ref = schema["$ref"]
+        target = local_ref(root, ref)
+        if target is None:
+            break
+        seen.add(ref)
+        schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+    return schema
+
+
+def value_schema(schema: dict[str, Any], root: dict[str, Any] | None) -> dict[str, Any]:
+    """What describes a parameter's value as a model reads it: its local ``$ref`` followed
+    (pydantic declares an ``Enum`` or a model as ``{"$ref": "#/$defs/Genre"}`` beside the
+    parameters' ``$defs``), then an Optional's non-null branch (:func:`nullable_branch`), whose
+    own ``$ref`` is followed too. ``root``: the parameters object holding ``$defs``."""
+    return followed(nullable_branch(followed(schema, root)), root)

@@ -96,15 +96,16 @@ def field_specs(parameters: dict[str, Any], description: str = "") -> list[Field
     parameter that has no ``description`` of its own (seed 001: the model reads the whole
     docstring, Args included).
     """
-    from playground.core.optional_schema import nullable_branch
+    from playground.core.optional_schema import value_schema
     from playground.core.validation import arg_doc
 
     props = parameters.get("properties") or {}
     required = set(parameters.get("required") or [])
     specs = []
     for name, schema in props.items():
-        # an Optional value's enum and format are in its non-null anyOf branch
-        schema = nullable_branch(schema) if isinstance(schema, dict) else {}
+        # an Optional value's enum and format are in its non-null anyOf branch, and an Enum's
+        # choices behind its $ref into the parameters' $defs
+        schema = value_schema(schema, parameters) if isinstance(schema, dict) else {}
         doc = (schema.get("description") or "").strip() or arg_doc(description, name)
         kind = field_kind(schema)
         specs.append(

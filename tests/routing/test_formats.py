@@ -132,3 +132,26 @@ def test_an_optional_parameters_format_pattern_and_enum_are_read_from_its_non_nu
     assert not list(validator_for(tool["parameters"]).iter_errors(move.calls[0].args))
     branch = nullable_branch(tool["parameters"]["properties"]["after"])
     assert (branch["type"], branch["format"], branch["default"]) == ("string", "time", None)
+
+
+def test_an_enum_behind_a_ref_is_filled_from_its_choices():
+    """``genre: Genre | None`` (pydantic: a ``$ref`` into ``$defs`` inside ``anyOf``): the router
+    read no choices and called nothing for "poetry books about the sea"."""
+    tool = {
+        "name": "search_catalog",
+        "description": "Search the catalog.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "query": {"type": "string"},
+                "genre": {"anyOf": [{"$ref": "#/$defs/Genre"}, {"type": "null"}], "default": None},
+            },
+            "$defs": {"Genre": {"enum": ["fiction", "poetry"], "type": "string"}},
+            "required": ["query"],
+        },
+    }
+    [_query, genre] = param_specs(tool["parameters"], {})
+    assert genre.enum == ("fiction", "poetry") and genre.types == ("string",)
+    move = OfflineRouter().next_move([Turn(role="user", text="poetry books about the sea")], [tool])
+    assert [c.name for c in move.calls] == ["search_catalog"]
+    assert move.calls[0].args["genre"] == "poetry"

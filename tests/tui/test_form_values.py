@@ -116,3 +116,35 @@ def test_an_optional_enum_or_time_is_read_from_its_non_null_branch():
     colour, after = field_specs(parameters)
     assert (colour.kind, colour.choices) == (ENUM, ("red", "blue"))
     assert (after.kind, after.type_label, after.default) == (STRING, "string (time)", None)
+
+
+#: pydantic's declaration of ``genre: Genre | None = None`` and ``shelf: Shelf`` (both Enums):
+#: the choices sit behind a ``$ref`` into the parameters' ``$defs``.
+ENUM_REFS = {
+    "type": "object",
+    "properties": {
+        "genre": {"anyOf": [{"$ref": "#/$defs/Genre"}, {"type": "null"}], "default": None},
+        "shelf": {"$ref": "#/$defs/Shelf", "description": "where it stands"},
+        "loop": {"$ref": "#/$defs/Loop"},
+    },
+    "$defs": {
+        "Genre": {"enum": ["fiction", "poetry"], "title": "Genre", "type": "string"},
+        "Shelf": {"enum": [1, 2, 3], "type": "integer", "description": "the shelf's own"},
+        "Loop": {"$ref": "#/$defs/Loop"},
+    },
+    "required": ["shelf"],
+}
+
+
+def test_an_enum_behind_a_ref_is_a_select_optional_or_not():
+    """A tester's ``genre: Genre | None = None`` was a free-text field: the enum was behind
+    the ``$ref``. The keywords beside a ``$ref`` win over its target's; a cycle stops."""
+    genre, shelf, loop = field_specs(ENUM_REFS)
+    assert (genre.kind, genre.choices, genre.default, genre.required) == (
+        ENUM,
+        ("fiction", "poetry"),
+        None,
+        False,
+    )
+    assert (shelf.kind, shelf.choices, shelf.doc) == (ENUM, (1, 2, 3), "where it stands")
+    assert loop.kind == JSON and loop.schema == {"$ref": "#/$defs/Loop"}

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from playground.core.optional_schema import nullable_branch
+from playground.core.optional_schema import value_schema
 from playground.routing.fill.examples import extract_examples, find_prefix, shape_regex
 
 _FREE_TEXT_NAMES = frozenset(
@@ -105,7 +105,7 @@ def param_specs(parameters: dict[str, Any] | None, arg_docs: dict[str, str]) -> 
     siblings = {bare(n) for n in props}
     specs = []
     for name, schema in props.items():
-        schema = nullable_branch(schema) if isinstance(schema, dict) else {}
+        schema = value_schema(schema, parameters) if isinstance(schema, dict) else {}
         doc = " ".join(
             x for x in (arg_docs.get(name, ""), str(schema.get("description") or "")) if x
         )
