@@ -33,6 +33,8 @@ import json
 import math
 from typing import Any
 
+from playground.core.optional_schema import local_ref
+
 #: JSON Schema keywords the Gemini API reads in ``parameters_json_schema`` (the fields of
 #: ``google.genai.types.JSONSchema`` by alias, plus ``propertyOrdering`` and ``prefixItems``).
 #: ``$ref`` / ``$defs`` are listed by the SDK too but are inlined here before sending.
@@ -459,13 +461,8 @@ class _Back:
     def resolve(self, schema: Any, refs: tuple[str, ...]) -> tuple[dict[str, Any], tuple[str, ...]]:
         while isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
             ref = schema["$ref"]
-            if ref in refs or not ref.startswith("#"):
-                break
-            node: Any = self.root
-            for token in [t for t in ref[1:].split("/") if t]:
-                token = token.replace("~1", "/").replace("~0", "~")
-                node = node.get(token) if isinstance(node, dict) else None
-            if not isinstance(node, dict):
+            node = None if ref in refs else local_ref(self.root, ref)
+            if node is None:
                 break
             refs = refs + (ref,)
             schema = {**node, **{k: v for k, v in schema.items() if k != "$ref"}}
