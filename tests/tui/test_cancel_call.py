@@ -47,9 +47,13 @@ async def test_ctrl_c_cancels_a_running_call_and_the_next_call_runs(tmp_tool):
         assert view.last_record.duration_ms < 25_000
         assert rv.fields["kind"] == "cancelled"
         assert view.last_record.error == "cancelled"
+        # its call id, as any record has (the header read "  nap: cancelled · …")
+        assert view.last_record.call_id == rv.fields["call_id"] == "call_1"
+        assert rv.fields["status"].startswith("call_1 nap: cancelled")
         # the body started before the cancel: it ran, and the count says so
         assert view.last_record.body_ran is True and view.last_record.body_runs == 1
         app.query_one("#arg-form").set_field("seconds", "0")
         await pilot.press("ctrl+r")
         await until(pilot, lambda: rv.fields.get("kind") == "ok", "the next call runs")
         assert view.last_record.value == {"slept": 0.0}
+        assert view.last_record.call_id == "call_2"

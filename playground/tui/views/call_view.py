@@ -128,7 +128,8 @@ class CallView(Horizontal):
         #: the running call's (tool, args, perf_counter at start), for ctrl+c
         #: the running call: tool, args, its start (perf_counter s) and the gate's body-run count
         #: of that tool before it (what tells a cancel whether the body had started)
-        self._call_started: tuple[str, Any, float, int] | None = None
+        #: the running call: (tool, args, perf_counter start, body runs before, call id)
+        self._call_started: tuple[str, Any, float, int, str] | None = None
         self.last_record: CallRecord | None = None
         self.records: list[CallRecord] = []
         self.shown: str | None = None
@@ -449,8 +450,9 @@ class CallView(Horizontal):
     @work(exclusive=True, group="call", exit_on_error=False)
     async def _call_worker(self, gate: Gate, name: str, args: Any) -> None:
         # a daemon thread: quitting never waits for a call (see playground.tui.daemon_thread)
-        self._call_started = (name, args, time.perf_counter(), gate.body_runs[name])
-        self.post_message(self.CallDone(await in_daemon_thread(gate.call, name, args)))
+        call_id = gate.next_call_id()  # a cancelled call's record keeps it too
+        self._call_started = (name, args, time.perf_counter(), gate.body_runs[name], call_id)
+        self.post_message(self.CallDone(await in_daemon_thread(gate.call, name, args, call_id)))
 
     def show_progress(
         self, tool: str, done: float, total: float | None, message: str | None
@@ -473,7 +475,7 @@ class CallView(Horizontal):
         kept in the history) has kind ``cancelled``."""
         if not self.running or self._call_started is None:
             return False
-        name, args, started, runs_before = self._call_started
+        name, args, started, runs_before, call_id = self._call_started
         self._call_started = None
         self.workers.cancel_group(self, "call")
         contract = self.pg.registry.get(name) if self.pg is not None else None
@@ -488,6 +490,7 @@ class CallView(Horizontal):
         record = CallRecord(
             tool=name,
             args=args,
+            call_id=call_id,
             kind="cancelled",
             error="cancelled",
             message=f"the call was cancelled (ctrl+c) after {seconds:.1f} s; no result",
