@@ -120,10 +120,14 @@ def advertised(idx: DeclIndex, ko: bool) -> tuple[list[ToolIndex], list[dict[str
 
 
 def _capabilities_text(tools: list[ToolIndex], ko: bool) -> str:
+    """What the tools can do, in the question's language: Korean descriptions as phrases of a
+    Korean sentence; descriptions in another language quoted as written after a Korean lead-in
+    (never glued into a Korean sentence with a particle); English as "I can help with: …"."""
     phrases: list[str] = []
     more = False
+    quoted = ko and not any(korean.has_hangul(t.summary) for t in tools)
     for t in tools:  # distinct phrases, stopping once one more than shown is known
-        p = capability(t.summary)
+        p = _sentence(t.summary) if quoted else capability(t.summary)
         if p and p not in phrases:
             if len(phrases) == _MAX_ADVERTISED:
                 more = True
@@ -131,6 +135,8 @@ def _capabilities_text(tools: list[ToolIndex], ko: bool) -> str:
             phrases.append(p)
     if not phrases:
         return ""
+    if quoted:
+        return "이런 일을 도와드릴 수 있어요: " + "; ".join(phrases) + (" 등." if more else ".")
     if ko:
         body = ", ".join(phrases) + (" 등" if more else "")
         return f"{body}{korean.object_particle(body)} 도와드릴 수 있어요."

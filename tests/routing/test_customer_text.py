@@ -119,3 +119,28 @@ def test_weather_episode_reply_has_no_reprs(weather):
     ep = run_question_episode(weather, "seoul 날씨 알려줘")
     assert ep.end == "answered" and ep.calls[0].args == {"city": "seoul"}
     assert "rain: 아니오" in ep.reply and "alert: 없음" in ep.reply and "False" not in ep.reply
+
+
+def test_a_korean_reply_quotes_english_descriptions_after_a_korean_lead_in():
+    """A tester's Korean question over English-described tools got "… returns n after waiting
+    n seconds, returns n after spinning 등을 도와드릴 수 있어요": English phrases, lower-cased,
+    glued to a Korean particle. They are now quoted as written after a Korean lead-in."""
+    decls = [
+        {
+            "name": "search_catalog",
+            "description": "Search the library catalog by title words.",
+            "parameters": {"type": "object", "properties": {"words": {"type": "string"}}},
+        },
+        {
+            "name": "renew_loan",
+            "description": "Renew a member's loan for two more weeks.",
+            "parameters": {"type": "object", "properties": {"loan_id": {"type": "string"}}},
+        },
+    ]
+    sorry = ask(OfflineRouter(), decls, "배송비 얼마예요?")
+    assert sorry.text == (
+        "죄송합니다. 그 문의는 제가 도와드리기 어려워요. 이런 일을 도와드릴 수 있어요: "
+        "Search the library catalog by title words; Renew a member's loan for two more weeks."
+    )
+    hello = ask(OfflineRouter(), decls, "Hello!")
+    assert "search the library catalog by title words" in hello.text
