@@ -465,10 +465,11 @@ class McpSource:
         """One ``tools/list`` page: its tools (JSON by alias) and ``nextCursor``. A page the
         SDK refuses is read again from the raw result, entry by entry
         (:func:`~playground.sources.mcp_listing.read_tools_page`): its well-formed tools are
-        kept and each refused entry is a line of ``list_problems``."""
+        kept and each refused entry is a line of ``list_problems``; so is each entry the SDK
+        dropped from a page it accepted (an invalid ``x-mcp-header`` in the 2026-07-28 era)."""
         from pydantic import ValidationError
 
-        from playground.sources.mcp_listing import read_tools_page, why_refused
+        from playground.sources.mcp_listing import dropped_problems, read_tools_page, why_refused
 
         try:
             page = await session.list_tools(params=params)
@@ -480,6 +481,9 @@ class McpSource:
             self.list_problems += read.problems or [f"tools/list refused: {why_refused(exc)}"]
             return read.tools, read.next_cursor
         tools = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in page.tools]
+        raw = getattr(self._dispatcher, "tool_pages", {}).get(cursor)
+        names = [t["name"] for t in tools]
+        self.list_problems += dropped_problems(raw, names, self.protocol_version)
         return tools, page.next_cursor
 
     async def _list_tools(self, session: Any) -> list[dict[str, Any]]:

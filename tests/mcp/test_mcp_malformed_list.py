@@ -16,6 +16,7 @@ from tests.mcp.servers import FAULTY_SERVER, source_for, stdio_line
 SERVED = [
     "rate_limited", "unauthorized", "broken", "strict", "server_error", "nothing", "bad_shape",
     "kinds", "slow", "hang", "freeze", "crash", "shout", "env", "pid", "add_tool", "wipe",
+    "bad_header",  # its x-mcp-header is invalid, which only a 2026-07-28 client must refuse
 ]  # fmt: skip
 LEFT_OUT = [
     "tools/list tool 4 ('bad_schema') was left out: inputSchema: Input should be a valid "
@@ -72,3 +73,61 @@ def test_a_long_entry_is_quoted_cut_short() -> None:
     (problem,) = read_tools_page({"tools": [entry]}, "2025-11-25").problems
     sent = problem.split("; the server sent ", 1)[1]
     assert len(sent) == 240 and sent.endswith("…") and sent.startswith('{"name": "big"')
+
+
+BAD_HEADER = (
+    "tools/list tool 1 ('bad_header') was left out: property 'region': x-mcp-header 'the "
+    "region' is not an RFC 9110 token (a 2026-07-28 client must not use a tool whose "
+    'x-mcp-header is invalid); the server sent {"inputSchema": {"type": "object", "properties": '
+    '{"region": {"type": "string", "x-mcp-header": "the region"}}}, "name": "bad_header"}'
+)
+
+
+@pytest.mark.parametrize(
+    ("protocol", "names", "problems"),
+    [
+        ("handshake", ["bad_header", "rate_limited", "unauthorized"], []),
+        ("auto", ["rate_limited", "unauthorized"], [BAD_HEADER]),
+    ],
+)
+def test_a_tool_the_sdk_drops_for_its_x_mcp_header_is_named(
+    monkeypatch: pytest.MonkeyPatch, protocol: str, names: list[str], problems: list[str]
+) -> None:
+    """In the 2026-07-28 era the SDK drops a tool whose x-mcp-header is invalid with only a log
+    line; the 2025 era keeps it (the annotation means nothing there)."""
+    monkeypatch.setenv("PLAYGROUND_MCP_PROTOCOL", protocol)
+    source = source_for(stdio_line(FAULTY_SERVER, "bad-header"))
+    try:
+        result = source.load()
+    finally:
+        source.close()
+    assert [c.name for c in result.contracts] == names
+    assert [p.message for p in result.problems] == problems
+
+
+def test_a_2026_page_read_entry_by_entry_applies_the_header_rule_and_names_page_faults() -> None:
+    """The page the SDK refused, read again in the 2026-07-28 era: a tool with an invalid
+    x-mcp-header is left out as the SDK would; the page's own missing fields are one problem."""
+    good = {"name": "ok", "inputSchema": {"type": "object"}}
+    bad = {
+        "name": "bad_header",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"r": {"type": "string", "x-mcp-header": "a b"}},
+        },
+    }
+    page = read_tools_page({"tools": [good, bad]}, "2026-07-28")
+    assert [t["name"] for t in page.tools] == ["ok"]
+    assert page.problems == [
+        "tools/list page refused: cacheScope: Field required; resultType: Field required; "
+        "ttlMs: Field required",
+        "tools/list tool 2 ('bad_header') was left out: property 'r': x-mcp-header 'a b' is not "
+        "an RFC 9110 token (a 2026-07-28 client must not use a tool whose x-mcp-header is "
+        'invalid); the server sent {"name": "bad_header", "inputSchema": {"type": "object", '
+        '"properties": {"r": {"type": "string", "x-mcp-header": "a b"}}}}',
+    ]
+    # the same page in the 2025 era: the annotation means nothing, both tools are kept
+    assert [t["name"] for t in read_tools_page({"tools": [good, bad]}, "2025-11-25").tools] == [
+        "ok",
+        "bad_header",
+    ]
