@@ -84,7 +84,7 @@ def test_identical_findings_fold_into_one_in_first_seen_order() -> None:
 
 
 def test_the_lint_table_shows_a_repeated_finding_once_and_json_keeps_each() -> None:
-    table = run_in_process("lint", "--tools", "tools")
+    table = run_in_process("lint", "--tools", "tools", env={"COLUMNS": "160"})
     assert table.returncode == 0
     rows = [line for line in table.stdout.splitlines() if " anthropic-strict " in line]
     # 11 tools share the words; stock_lookup's finding says more, so it keeps its own row
