@@ -66,7 +66,8 @@ def _keeping_dispatcher_class() -> type[Any]:
 def listing_dispatcher(read: Any, write: Any) -> Any:
     """A ``JSONRPCDispatcher`` over the transport's ``read`` / ``write`` streams whose
     ``tool_pages`` maps a ``tools/list`` cursor (``None``: the first page) to the raw result the
-    server sent for it (a dict, as received)."""
+    server sent for it (a dict, as received), until the reader pops it
+    (``McpSource._tools_page``: a big listing is not kept twice)."""
     dispatcher = _keeping_dispatcher_class()(read, write)
     dispatcher.tool_pages = {}
     return dispatcher

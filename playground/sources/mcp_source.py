@@ -474,14 +474,14 @@ class McpSource:
         try:
             page = await session.list_tools(params=params)
         except ValidationError as exc:
-            raw = getattr(self._dispatcher, "tool_pages", {}).get(cursor)
+            raw = getattr(self._dispatcher, "tool_pages", {}).pop(cursor, None)
             if raw is None:
                 raise
             read = read_tools_page(raw, self.protocol_version)
             self.list_problems += read.problems or [f"tools/list refused: {why_refused(exc)}"]
             return read.tools, read.next_cursor
         tools = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in page.tools]
-        raw = getattr(self._dispatcher, "tool_pages", {}).get(cursor)
+        raw = getattr(self._dispatcher, "tool_pages", {}).pop(cursor, None)
         names = [t["name"] for t in tools]
         self.list_problems += dropped_problems(raw, names, self.protocol_version)
         return tools, page.next_cursor
