@@ -129,6 +129,12 @@ RULES: dict[str, tuple[str, str, str]] = {
         "an example the parameter's own schema refuses",
         '인자 설명의 예시가 하는 일: 질문 속의 "P008"을 그대로 product_id에 넣습니다 (an example shows the model the value to copy)',
     ),
+    "param-undocumented": (
+        WARNING,
+        "a parameter nothing describes: no Args entry in the docstring, no schema description",
+        "모델이 보는 것은 이름, 설명, 인자 설명 세 가지 글뿐입니다 (the model sees only the name, "
+        "the description and the argument descriptions)",
+    ),
     "optional-undocumented": (
         WARNING,
         "optional parameter without a word on when to omit it",

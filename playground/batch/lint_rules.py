@@ -4,7 +4,7 @@ Owns the rule functions that turn one contract into findings: name rules (``gemi
 with :func:`gemini_name_problems` / :func:`suggest_gemini_name`, ``name-verb-object``,
 ``name-vague``, ``name-version``, ``name-two-things``), description rules
 (``description-missing``, ``description-no-boundary`` with :func:`has_boundary` and
-:func:`overlaps`), parameter rules (``prose-constraint``, ``optional-undocumented``, ``example-invalid``), the effects rule
+:func:`overlaps`), parameter rules (``prose-constraint``, ``param-undocumented``, ``optional-undocumented``, ``example-invalid``), the effects rule
 (``effects-undeclared``) and
 returns rules (``returns-undeclared``, ``returns-personal-data`` with :func:`personal_key` and
 :func:`returned_keys`, ``empty-no-note``). What each rule flags and why is the table in
@@ -528,7 +528,9 @@ def param_findings(contract: Contract, sources: DocstringSources) -> list[Findin
                     ),
                 )
             )
-        if param not in required and not any(m in prose.lower() for m in OMIT_MARKERS):
+        if not prose.strip():
+            out.append(_undocumented(contract, param, required, src))
+        elif param not in required and not any(m in prose.lower() for m in OMIT_MARKERS):
             out.append(
                 make_finding(
                     "optional-undocumented",
@@ -545,6 +547,39 @@ def param_findings(contract: Contract, sources: DocstringSources) -> list[Findin
                 )
             )
     return out
+
+
+def _undocumented(contract: Contract, param: str, required: set[str], src: str) -> Finding:
+    """``param-undocumented``: ``param`` has no description at all (for a Python tool: no
+    entry under the docstring's ``Args:``); an optional one is told to say when to omit it
+    too (``optional-undocumented`` is not added on top)."""
+    where = (
+        "the docstring's Args section does not document it"
+        if contract.origin == "function"
+        else "its schema has no description"
+    )
+    omit = (
+        ""
+        if param in required
+        else ' (it is optional: say when to leave it out too, e.g. "Omit it unless the user '
+        'gives one.")'
+    )
+    return make_finding(
+        "param-undocumented",
+        contract,
+        f"{contract.name}.{param}",
+        src,
+        f"{param} has no description: {where}; the model sees only its name and type, and "
+        "guesses what to send.",
+        fix_for(
+            contract,
+            code=f"add it under Args: in the docstring: `{param}: what it is, its format, "
+            f"an example`{omit}",
+            table=f'give it a "description": what it is, its format, an example{omit}',
+            mcp=f'give the inputSchema property {param!r} a "description": what it is, its '
+            f"format, an example{omit}",
+        ),
+    )
 
 
 def format_type_findings(contract: Contract) -> list[Finding]:

@@ -270,6 +270,7 @@ def show(
                     contract.returns,
                     title=_DECLARATION_TITLES[provider],
                     notes=shown.notes,
+                    cache_reason=contract.cache_skip_reason,
                 )
             )
         else:

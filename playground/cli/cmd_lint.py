@@ -107,9 +107,13 @@ def _print_table(
         table.add_column("rule", no_wrap=True)
         table.add_column("where", overflow="fold", max_width=34)
         table.add_column("finding", overflow="fold", ratio=1)
-        for f in findings:
-            where = Text(f.location, style="bold")
-            where.append("\n" + str(SourceLocation.parse(f.source).relative()), style="dim")
+        for f, same in folded(findings):
+            if len(same) == 1:
+                where = Text(f.location, style="bold")
+                where.append("\n" + str(SourceLocation.parse(f.source).relative()), style="dim")
+            else:  # the same words for several tools: one row naming them all
+                where = Text(f"{len(same)} tools, the same finding", style="bold")
+                where.append("\n" + ", ".join(g.location for g in same), style="dim")
             body = Text(f.message)
             body.append("\n→ " + f.suggestion, style="green")
             table.add_row(
@@ -130,6 +134,17 @@ def _print_table(
         else ("yellow" if counts["warning"] else "green")
     )
     console.print(Group(Text(summary, style=style)))
+
+
+def folded(findings: list[Finding]) -> list[tuple[Finding, list[Finding]]]:
+    """The findings with each group of identical ones (the same severity, rule, message and
+    suggestion; they differ only in where) as one: ``(the first, every one of the group)``,
+    in the order the first of each group came. The table shows a group once, naming each
+    place; ``--format json`` / ``jsonl`` keep every finding."""
+    groups: dict[tuple[str, str, str, str], list[Finding]] = {}
+    for f in findings:
+        groups.setdefault((f.severity, f.rule, f.message, f.suggestion), []).append(f)
+    return [(same[0], same) for same in groups.values()]
 
 
 def register(app: typer.Typer) -> None:

@@ -298,16 +298,44 @@ def contracts_table(rows: Iterable[Mapping[str, Any]]) -> Table:
     return table
 
 
+def cacheable_text(cacheable: bool) -> Text:
+    """``show``'s ``cacheable`` row: the contract's own ``cacheable`` flag, said as a
+    permission (it says nothing about what is in the cache)."""
+    if cacheable:
+        return Text.assemble("yes", (" (the contract allows its results to be cached)", "dim"))
+    return Text.assemble("no", (" (the contract sets cacheable: false)", "dim"))
+
+
+def cache_use_text(caches: bool, reason: str) -> Text:
+    """``show``'s ``cache`` row: whether the playground serves this tool's calls from its
+    result cache (``caches``; ``reason``: why not), and that ``show`` itself cached nothing —
+    the cache lives in one session (a ``call``, ``ask``, the TUI) and keeps successes only."""
+    if caches:
+        return Text.assemble(
+            "used",
+            (
+                " (within one session a success is kept, and a repeat of its arguments is "
+                "answered from the cache without running the body; show ran no call)",
+                "dim",
+            ),
+        )
+    return Text.assemble(
+        "not used", (f" (every call runs the body: {reason})" if reason else "", "dim")
+    )
+
+
 def contract_view(
     summary: Mapping[str, Any],
     declaration: Mapping[str, Any],
     returns: Any,
     title: str = "as a Gemini request carries it",
     notes: Sequence[str] = (),
+    cache_reason: str = "",
 ) -> RenderableType:
     """``show``: a provider's declaration (``title`` says whose), what that provider cannot
     carry as the tool declares it (``notes``, one line each), the returns schema and the
-    flags."""
+    flags. ``cache_reason``: why its calls are not cached (``Contract.cache_skip_reason``;
+    ``""`` when they are)."""
     flags = Table.grid(padding=(0, 2))
     flags.add_column(style="bold")
     flags.add_column(overflow="fold")
@@ -318,14 +346,8 @@ def contract_view(
         Text.assemble(effects_text(summary), (f"  {summary.get('effects_evidence', '')}", "dim")),
     )
     flags.add_row("idempotent", yes_no(bool(summary.get("idempotent"))))
-    flags.add_row("cacheable", yes_no(summary["cacheable"]))
-    flags.add_row(
-        "cached",
-        Text.assemble(
-            yes_no(summary["caches"]),
-            (" (never for a write or unknown effects)", "dim") if summary["side_effects"] else "",
-        ),
-    )
+    flags.add_row("cacheable", cacheable_text(summary["cacheable"]))
+    flags.add_row("cache", cache_use_text(bool(summary["caches"]), cache_reason))
     flags.add_row("time limit", f"{summary['timeout_s']:g} s")
     if isinstance(returns, Mapping):
         for key in ("max_rows", "rows_key", "max_bytes"):

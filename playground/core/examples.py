@@ -5,8 +5,9 @@ example teaches the model the wrong thing ("Give 'name' as string, e.g. name=nul
 candidate is checked with the same validator the gate uses, and the value just refused is never
 offered. Candidates, in order: the schema's ``examples``, a non-null ``default``, ``enum`` /
 ``const`` values, an example written in the parameter's prose ("예: 무선 키보드", "e.g.
-'blue denim'", taken whole up to the end of its clause, not cut at the first space), then a
-value built from the schema (:func:`build_example`: an object with its required keys, an array
+'blue denim'", taken whole up to the end of its clause, not cut at the first space), a
+string in the date/time format the prose names ("HH:MM" → ``14:30``:
+:mod:`playground.core.described_formats`), then a value built from the schema (:func:`build_example`: an object with its required keys, an array
 of one built item, the lower bound of a range, a value of a ``format``). When no candidate
 passes, there is no example (:data:`NO_EXAMPLE`) rather than a wrong one.
 """
@@ -19,6 +20,7 @@ from functools import cache
 from typing import Any
 
 from playground.core.canonical import canonical_json
+from playground.core.described_formats import described_example
 from playground.core.docstrings import arg_text
 from playground.core.type_formats import FORMAT_KIND, KINDS
 
@@ -370,6 +372,9 @@ def _candidates(
     prose = " ".join(x for x in (schema.get("description") or "", arg_text(description, name)) if x)
     for text in written_examples(prose):
         yield from _typed(text, schema)
+    described = described_example(prose)  # "HH:MM" → "14:30" (core/described_formats)
+    if described is not None:
+        yield described
     yield build_example(schema, root, placeholder=placeholders)
     if schema.get("default") is None and "default" in schema:
         yield None

@@ -135,15 +135,54 @@ def _name_for(raw: str, taken: set[str]) -> str:
 
 
 def parse_header(raw: str) -> tuple[str, str]:
-    """``"Name: value"`` → ``("Name", "value")``. Raises :class:`UsageError` (value redacted)."""
+    """``"Name: value"`` → ``("Name", "value")`` (both stripped; the value may hold colons).
+
+    Raises :class:`UsageError` quoting what was given (:func:`shown_header`: its value and
+    anything that looks like a secret are ``<redacted>``) and saying what is wrong: no ``:``,
+    no name before it, or a name with a space."""
     name, sep, value = raw.partition(":")
-    if not sep or not name.strip() or any(c.isspace() for c in name.strip()):
-        shown = name.strip() if sep else "?"
-        raise UsageError(
-            f"--mcp-header must look like 'Name: value', got {shown!r}: {REDACTED} "
-            "(a header name with no spaces, a colon, then the value)"
-        )
-    return name.strip(), value.strip()
+    name = name.strip()
+    if not sep:
+        why = "it has no ':' between the name and the value"
+    elif not name:
+        why = "it has no name before the ':'"
+    elif any(c.isspace() for c in name):
+        why = f"the name {name!r} has a space in it"
+    else:
+        return name, value.strip()
+    raise UsageError(
+        f"--mcp-header {shown_header(raw)!r} is not 'Name: value': {why} "
+        "(a header name with no spaces, a colon, then the value)"
+    )
+
+
+_FIRST_WORD = re.compile(r"([^\s=]+)(\s*=\s*|\s+)\S")
+#: Longest part of a malformed --mcp-header quoted in its error (characters).
+SHOWN_HEADER_CHARS = 80
+
+
+def shown_header(raw: str) -> str:
+    """``raw`` (a ``--mcp-header`` text) as an error may quote it.
+
+    What follows a ``:`` is a header value, so ``<redacted>``. With no ``:``, what follows a
+    first word (up to a space or ``=``) that names a secret (``Authorization``, ``X-Api-Key``,
+    ``token``; ``playground.core.redaction.is_secret_name``) is ``<redacted>`` too, and so is
+    every part that looks like a key (``Bearer …``, ``sk-…``; ``redaction.KEY_PATTERN``).
+    Cut to :data:`SHOWN_HEADER_CHARS` characters."""
+    from playground.core.redaction import KEY_PATTERN, is_secret_name
+
+    text = raw.strip()
+    name, sep, value = text.partition(":")
+    if sep:
+        text = f"{name}: {REDACTED}" if value.strip() else f"{name}:"
+    else:
+        first = _FIRST_WORD.match(text)
+        if first and is_secret_name(first.group(1)):
+            text = first.group(1) + first.group(2) + REDACTED
+    text = KEY_PATTERN.sub(REDACTED, text)
+    if len(text) > SHOWN_HEADER_CHARS:
+        text = text[: SHOWN_HEADER_CHARS - 1] + "…"
+    return text
 
 
 def stdio_spec(line: str, taken: set[str]) -> McpServerSpec:

@@ -213,6 +213,8 @@ class McpSource:
         self.protocol_version = ""
         self.server_name = ""
         self.list_fault = ""
+        #: one line per tools/list entry left out at the last listing (not an MCP tool)
+        self.list_problems: list[str] = []
         self._http_status: int | None = None
         self._http_retry_after: float | None = None
         self._http_note = ""
@@ -372,12 +374,13 @@ class McpSource:
                 streamable_http_client(self.spec.url, http_client=client)
             )
         from mcp.client.session import ClientSession
-        from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
         from playground.sources.mcp_client import ClientFeatures
+        from playground.sources.mcp_listing import listing_dispatcher
 
-        # the session's JSON-RPC layer, kept for a task's tools/call (core/mcp_tasks)
-        self._dispatcher = JSONRPCDispatcher(read, write)
+        # the session's JSON-RPC layer, kept for a task's tools/call (core/mcp_tasks); it
+        # keeps each raw tools/list result too (sources/mcp_listing)
+        self._dispatcher = listing_dispatcher(read, write)
 
         client = ClientFeatures(
             self.spec,
@@ -456,24 +459,50 @@ class McpSource:
         finally:
             self._session = None
 
+    async def _tools_page(
+        self, session: Any, params: Any, cursor: str | None
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """One ``tools/list`` page: its tools (JSON by alias) and ``nextCursor``. A page the
+        SDK refuses is read again from the raw result, entry by entry
+        (:func:`~playground.sources.mcp_listing.read_tools_page`): its well-formed tools are
+        kept and each refused entry is a line of ``list_problems``; so is each entry the SDK
+        dropped from a page it accepted (an invalid ``x-mcp-header`` in the 2026-07-28 era)."""
+        from pydantic import ValidationError
+
+        from playground.sources.mcp_listing import dropped_problems, read_tools_page, why_refused
+
+        try:
+            page = await session.list_tools(params=params)
+        except ValidationError as exc:
+            raw = getattr(self._dispatcher, "tool_pages", {}).pop(cursor, None)
+            if raw is None:
+                raise
+            read = read_tools_page(raw, self.protocol_version)
+            self.list_problems += read.problems or [f"tools/list refused: {why_refused(exc)}"]
+            return read.tools, read.next_cursor
+        tools = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in page.tools]
+        raw = getattr(self._dispatcher, "tool_pages", {}).pop(cursor, None)
+        names = [t["name"] for t in tools]
+        self.list_problems += dropped_problems(raw, names, self.protocol_version)
+        return tools, page.next_cursor
+
     async def _list_tools(self, session: Any) -> list[dict[str, Any]]:
         """Every page of ``tools/list``. A cursor the server already sent, or more than
         :data:`MAX_LIST_PAGES` pages, ends the listing with the tools so far, and
         ``list_fault`` names the server's fault (issue 21, item 4); else ``list_fault`` is
-        ``""``."""
+        ``""``. Entries that are no MCP tool are left out, each named in ``list_problems``
+        (:meth:`_tools_page`)."""
         import mcp.types as types
 
         tools: list[dict[str, Any]] = []
         cursor: str | None = None
         seen: set[str] = set()
         self.list_fault = ""
+        self.list_problems = []
         for page_number in range(1, MAX_LIST_PAGES + 1):
             params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-            page = await session.list_tools(params=params)
-            tools += [
-                t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in page.tools
-            ]
-            cursor = page.next_cursor
+            page_tools, cursor = await self._tools_page(session, params, cursor)
+            tools += page_tools
             if not cursor:
                 return tools
             if cursor in seen:
@@ -694,6 +723,9 @@ class McpSource:
             contracts[contract.tool_name] = contract
         result.contracts = list(contracts.values())
         self._contracts = contracts
+        result.problems += [
+            LoadProblem(self.label, redact(p, self.spec)) for p in self.list_problems
+        ]
         if self.list_fault:
             result.problems.append(LoadProblem(self.label, self.list_fault))
         return result

@@ -17,6 +17,8 @@ app's state then (a first screen close to a bare Textual app's).
 from __future__ import annotations
 
 import gc
+import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from textual import events
@@ -34,6 +36,7 @@ from playground.tui.main_screen import MainScreen, fit
 from playground.tui.modes import MODES, ModeTabs, mode_panes
 from playground.tui.router_choice import switch_router
 from playground.tui.router_pick import RouterPick
+from playground.tui.signal_exit import keep_call_on_signal, keep_running_call
 from playground.tui.state import Loaded, PlaygroundState
 from playground.tui.views.call_view import CallView
 
@@ -121,6 +124,7 @@ class PlaygroundApp(PlaygroundState):
         self.collector = CollectorPause()
         #: :meth:`_after_first_screen` is scheduled (once per app)
         self._first_screen_pending = False
+        self._restore_signals: Callable[[], None] = lambda: None
 
     @property
     def pg(self) -> Playground | None:
@@ -174,6 +178,11 @@ class PlaygroundApp(PlaygroundState):
         # handler for a subclass whose own on_mount calls it (tests, benches).
         if not self._first_screen_pending:
             self._first_screen_pending = True
+            if threading.current_thread() is threading.main_thread():  # signal.signal's rule
+                # SIGTERM / SIGHUP during a call keep it as cancelled (tui/signal_exit)
+                self._restore_signals = keep_call_on_signal(
+                    self, lambda name: keep_running_call(self, name)
+                )
             self.call_after_refresh(self.call_later, self._after_first_screen)
 
     async def _after_first_screen(self) -> None:
@@ -185,6 +194,7 @@ class PlaygroundApp(PlaygroundState):
             load_tools(self)
 
     def on_unmount(self) -> None:
+        self._restore_signals()
         self.collector.release()
         if self.pg is not None:
             self.pg.close()  # ends the worker process and the MCP servers

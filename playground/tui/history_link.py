@@ -64,28 +64,37 @@ def history_source(app: PlaygroundState) -> str:
     return os.pathsep.join(part for part in (paths, *servers) if part)
 
 
-def record_in_worker(node: DOMNode, app: PlaygroundState, kind: str, data: Any) -> None:
-    """Record a call record (``kind`` ``"call"``) or an episode's JSON (``"episode"``) of a hand
-    test in a thread worker of ``node``, which then gets :class:`HistoryWritten`. Nothing is
-    recorded while history is off or the tools are not loaded; a write never fails the app."""
+def record_now(app: PlaygroundState, kind: str, data: Any) -> int | None:
+    """Record a call record's JSON (``kind`` ``"call"``) or an episode's (``"episode"``) of a
+    hand test now, on this thread (blocking: a worker's, or the last act of an ending app).
+    Returns the entry id; ``None`` when history is off, the tools are not loaded or the write
+    failed (the store's notice says why). Never raises."""
     store, loaded = app.store, app.workbench
     if store is None or loaded is None:
-        return
+        return None
+    from playground.history.runs import mcp_sources, record_run
+
     registry = loaded.pg.registry
+    return record_run(
+        store,
+        registry,
+        kind,
+        data,
+        source=history_source(app),
+        origin="tui",
+        mcp=mcp_sources(registry.sources),  # for `playground history rerun` to reconnect
+    )
+
+
+def record_in_worker(node: DOMNode, app: PlaygroundState, kind: str, data: Any) -> None:
+    """:func:`record_now` in a thread worker of ``node``, which then gets
+    :class:`HistoryWritten`. Nothing is recorded while history is off or the tools are not
+    loaded; a write never fails the app."""
+    if app.store is None or app.workbench is None:
+        return
 
     def write() -> None:
-        from playground.history.runs import mcp_sources, record_run
-
-        entry_id = record_run(
-            store,
-            registry,
-            kind,
-            data,
-            source=history_source(app),
-            origin="tui",
-            mcp=mcp_sources(registry.sources),  # for `playground history rerun` to reconnect
-        )
-        node.post_message(HistoryWritten(entry_id))
+        node.post_message(HistoryWritten(record_now(app, kind, data)))
 
     node.run_worker(write, thread=True, group="history-write", exit_on_error=False)
 

@@ -257,6 +257,12 @@ def test_bad_options_are_one_line_and_never_show_secrets(tmp_path: Path) -> None
     assert done.returncode == 2
     assert "s3cr3t" not in done.stderr
     assert done.stderr.count("\n") == 1
+    done = playground("list", "--mcp-url", "http://127.0.0.1:9/mcp", "--mcp-header", "garbage")
+    assert (done.returncode, done.stderr) == (
+        2,
+        "error: --mcp-header 'garbage' is not 'Name: value': it has no ':' between the name "
+        "and the value (a header name with no spaces, a colon, then the value)\n",
+    )
     config = tmp_path / "mcp.json"
     config.write_text(
         json.dumps(

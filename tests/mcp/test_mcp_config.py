@@ -107,6 +107,7 @@ def test_bad_header_never_echoes_its_value() -> None:
     with pytest.raises(UsageError) as info:
         parse_header("Bearer topsecretvalue")
     assert "topsecretvalue" not in str(info.value)
+    assert str(info.value).startswith("--mcp-header 'Bearer <redacted>' is not 'Name: value'")
     assert parse_header("X-Key:  v: w ") == ("X-Key", "v: w")
     with pytest.raises(UsageError, match="no --mcp-url"):
         server_specs(headers=["X-Key: v"])
@@ -132,3 +133,25 @@ def test_time_limits_past_the_playgrounds_longest_are_refused_in_one_line() -> N
         assert needle in str(info.value) and "at most 1,000,000,000" in str(info.value)
     (spec,) = server_specs(commands=["python3 server.py"], timeout_ms=1e9)
     assert spec.timeout_s == 1e6
+
+
+WHY = " (a header name with no spaces, a colon, then the value)"
+
+
+@pytest.mark.parametrize(
+    ("given", "error"),
+    [
+        ("garbage", "'garbage' is not 'Name: value': it has no ':' between the name and the value"),
+        ("hello world", "'hello world' is not 'Name: value': it has no ':' between the name and the value"),
+        ("Bad Name: v4lue", "'Bad Name: <redacted>' is not 'Name: value': the name 'Bad Name' has a space in it"),
+        (": v4lue", "': <redacted>' is not 'Name: value': it has no name before the ':'"),
+        ("Authorization Basic dXNlcjpwYXNz", "'Authorization <redacted>' is not 'Name: value': it has no ':' between the name and the value"),
+        ("api_key=abc123", "'api_key=<redacted>' is not 'Name: value': it has no ':' between the name and the value"),
+        ("X-Trace sk-abcdefghijkl", "'X-Trace <redacted>' is not 'Name: value': it has no ':' between the name and the value"),
+        ("x" * 100, f"'{'x' * 79}…' is not 'Name: value': it has no ':' between the name and the value"),
+    ],
+)  # fmt: skip
+def test_a_malformed_header_is_quoted_with_its_secrets_redacted(given: str, error: str) -> None:
+    with pytest.raises(UsageError) as info:
+        parse_header(given)
+    assert str(info.value) == f"--mcp-header {error}{WHY}"

@@ -473,8 +473,20 @@ class CallView(Horizontal):
         where its source can stop it (the worker process is ended, and started again for
         the next call); its result, if it still comes, is dropped. The record shown (and
         kept in the history) has kind ``cancelled``."""
-        if not self.running or self._call_started is None:
+        record = self.stop_running_call("ctrl+c")
+        if record is None:
             return False
+        self.post_message(self.CallDone(record))
+        return True
+
+    def stop_running_call(self, how: str) -> CallRecord | None:
+        """Stop the running call (``None`` when none runs) and return its record: kind
+        ``cancelled``, message ``the call was cancelled (HOW) after N s; no result`` (``how``:
+        ``"ctrl+c"``, or ``"the playground was ended (SIGTERM)"``), whether the body had
+        started. The call's worker is cancelled and its source told to stop the body (a
+        worker's process group, an MCP request); nothing is posted."""
+        if not self.running or self._call_started is None:
+            return None
         name, args, started, runs_before, call_id = self._call_started
         self._call_started = None
         self.workers.cancel_group(self, "call")
@@ -487,20 +499,18 @@ class CallView(Horizontal):
 
         seconds = time.perf_counter() - started
         runs = self.pg.gate.body_runs[name] if self.pg is not None else runs_before
-        record = CallRecord(
+        return CallRecord(
             tool=name,
             args=args,
             call_id=call_id,
             kind="cancelled",
             error="cancelled",
-            message=f"the call was cancelled (ctrl+c) after {seconds:.1f} s; no result",
+            message=f"the call was cancelled ({how}) after {seconds:.1f} s; no result",
             body_ran=runs > runs_before,  # the gate counts a run as its body starts
             body_runs=runs,
             duration_ms=seconds * 1000,
             source=getattr(source, "label", ""),
         )
-        self.post_message(self.CallDone(record))
-        return True
 
     def request_repair(self) -> None:
         """Post :class:`RepairRequested` for the selected contract and current arguments."""

@@ -97,7 +97,8 @@ def record_from_json(data: dict[str, Any]) -> Any:
 
 def episode_from_json(data: dict[str, Any]) -> Any:
     """A :class:`~playground.loop.episode.Episode` rebuilt from its ``to_json()`` for the Steps
-    view (it cannot be forked: the conversation and checkpoints are not stored)."""
+    view, its calls as :class:`CallRecord` and its steps as ``Step`` (it cannot be forked: the
+    conversation and checkpoints are not stored)."""
     from playground.loop.episode import Episode
 
     known = {f.name for f in dataclasses.fields(Episode)} - {
@@ -107,7 +108,21 @@ def episode_from_json(data: dict[str, Any]) -> Any:
     }
     values = {k: v for k, v in data.items() if k in known}
     values["calls"] = [record_from_json(c) for c in data.get("calls") or [] if isinstance(c, dict)]
+    values["steps"] = [step_from_json(s) for s in data.get("steps") or [] if isinstance(s, dict)]
     return Episode(**values)
+
+
+def step_from_json(data: dict[str, Any]) -> Any:
+    """A :class:`~playground.loop.step.Step` from its ``to_json()`` (keys it does not know are
+    left out; a node it does not know stays as the text stored)."""
+    from playground.loop.step import Node, Step
+
+    known = {f.name for f in dataclasses.fields(Step)}
+    values = {k: v for k, v in data.items() if k in known}
+    node = str(values.get("node") or "")
+    values["node"] = Node(node) if node in Node._value2member_map_ else node
+    values.setdefault("attempt", 0)
+    return Step(**values)
 
 
 class HistoryView(Vertical):

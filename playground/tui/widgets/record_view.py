@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -69,12 +70,56 @@ class RecordGrid(Widget):
 
     def render(self) -> RenderableType:
         grid = Table.grid(padding=0, expand=True)
-        grid.add_column(width=12, no_wrap=True)
+        grid.add_column(width=KEY_WIDTH, no_wrap=True)
         grid.add_column(ratio=1, overflow="fold")
         key_style = self.get_component_rich_style("record-grid--key", partial=True)
+        width = self.size.width - KEY_WIDTH
         for field, label in ROWS:
-            grid.add_row(Text(label, style=key_style), self.cells[field])
+            cell = self.cells[field]
+            grid.add_row(
+                Text(label, style=key_style), break_long_words(cell, width) if width > 0 else cell
+            )
         return grid
+
+
+#: Width of the grid's label column (cells).
+KEY_WIDTH = 12
+#: Where a word longer than its line breaks first: after JSON's ``,`` ``:`` ``{`` ``[`` (and
+#: ``;``, a path's ``/``, a query's ``&``).
+_STRONG_BREAKS = frozenset(",:;{[/&")
+#: Where it may break when no strong break fits in the second half of the line: after a name's
+#: ``_`` ``-`` ``.`` or a query's ``=``.
+_WEAK_BREAKS = frozenset("_-.=")
+
+
+def break_long_words(text: Text, width: int) -> Text:
+    """``text`` with each whitespace-free run longer than ``width`` cells broken into lines
+    after its punctuation — the last of :data:`_STRONG_BREAKS` that fits in the second half of
+    the line, else the last of :data:`_WEAK_BREAKS` — never inside a run of letters or digits
+    when a break fits; every character is kept, only line breaks are added. A run with no break
+    that fits is left to the grid's fold. Wide characters (Hangul) count as one here, so a
+    line of them may still fold: a bound, not an exact fit."""
+    plain_text = text.plain
+    offsets: list[int] = []
+    for match in re.finditer(r"\S+", plain_text):
+        start, end = match.span()
+        line_start = start
+        while end - line_start > width:
+            window = range(line_start, min(line_start + width, end - 1))
+            strong = [i + 1 for i in window if plain_text[i] in _STRONG_BREAKS]
+            weak = [i + 1 for i in window if plain_text[i] in _WEAK_BREAKS]
+            if strong and (strong[-1] - line_start >= width // 2 or not weak):
+                at = strong[-1]
+            elif weak:
+                at = weak[-1]
+            else:
+                line_start += width  # no break fits: the fold cuts here
+                continue
+            offsets.append(at)
+            line_start = at
+    if not offsets:
+        return text
+    return Text("\n").join(text.divide(offsets))
 
 
 class RecordView(VerticalScroll):
@@ -149,11 +194,13 @@ class RecordView(VerticalScroll):
         self.fields["status"] = text
 
     def show_running(self, tool: str, timeout_s: float | None = None) -> None:
-        """Mark a call to ``tool`` as running (the grid keeps the previous record, dimmed)."""
+        """Mark a call to ``tool`` as running: the previous record is cleared (its fields,
+        value and wire JSON must not read as this call's) and the status line says
+        ``running TOOL… (time limit N s)``."""
         limit = f" (time limit {timeout_s:g} s)" if timeout_s else ""
         self.running_text = f"running {tool}…{limit}"
+        self.clear(self.running_text)
         self.show_status(self.running_text, running=True)
-        self.add_class("stale")
         self._progress_bar(False)
 
     def _progress_bar(self, shown: bool) -> Any:
@@ -189,7 +236,6 @@ class RecordView(VerticalScroll):
             },
             warnings=list(data["warnings"]),
         )
-        self.remove_class("stale")
         self._progress_bar(False)
         self.media = media_blocks(record.mcp)
         values = record_fields(record)
@@ -241,7 +287,6 @@ class RecordView(VerticalScroll):
     def clear(self, text: str | None = None) -> None:
         """Forget the shown record; the status line says ``text`` (default: ``empty_text``)."""
         text = self.empty_text if text is None else text
-        self.remove_class("stale")
         self.value_text = ""
         self.show_traceback([])
         if self._body_mounted:

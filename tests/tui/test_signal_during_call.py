@@ -1,0 +1,113 @@
+"""SIGTERM or SIGHUP while a TUI call runs (issue 25, item 3): the playground exits as before
+(128 + the signal) and the call is kept in the history as ``cancelled``, naming the signal — as
+the command line's ``call`` keeps it (``tests/faults/test_no_orphans.py``). The app runs in a
+real process with the entry point's signal handlers (``playground.__main__``)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+NAPPING = '''
+import time
+
+
+def nap(seconds: float) -> dict:
+    """Sleeps.
+
+    Args:
+        seconds: how long.
+    """
+    time.sleep(seconds)
+    return {"slept": seconds}
+
+
+__tools__ = [nap]
+__contracts__ = {"nap": {"timeout_s": 60, "cacheable": False}}
+'''
+
+CHILD = r"""
+import asyncio
+import signal
+import sys
+
+from playground.__main__ import _terminated
+from playground.tui.app import PlaygroundApp
+from playground.tui.views.call_view import CallView
+from playground.tui.widgets.arg_form import ArgForm
+
+for signum in (signal.SIGTERM, signal.SIGHUP):  # as the entry point does
+    signal.signal(signum, _terminated)
+
+
+async def drive(pilot):
+    app = pilot.app
+    view = app.query_one(CallView)
+    for _ in range(1000):  # the list is filled after the tools are loaded: wait on that state
+        if app.pg is not None and await view.select_contract("nap"):
+            break
+        await pilot.pause()
+    else:
+        raise AssertionError("nap was never listed")
+    await pilot.pause()
+    app.query_one(ArgForm).set_field("seconds", "30")
+    await pilot.press("ctrl+r")
+    while app.pg.gate.body_runs["nap"] < 1:  # the body has started
+        await asyncio.sleep(0.01)
+    sys.__stdout__.write("running\n")  # the app captures print()
+    sys.__stdout__.flush()
+    while True:
+        await asyncio.sleep(0.05)
+
+
+app = PlaygroundApp(tools=[sys.argv[1]], in_process=True, history=sys.argv[2])
+app.run(headless=True, size=(100, 30), auto_pilot=drive)
+sys.__stdout__.write("the app returned\n")
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_during_a_tui_call_keeps_it_as_cancelled(tmp_path: Path, sig: int) -> None:
+    (tmp_path / "napping.py").write_text(NAPPING, encoding="utf-8")
+    history = tmp_path / "h.db"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "XDG_STATE_HOME": str(tmp_path / "state")}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(tmp_path / "napping.py"), str(history)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "running\n"
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 128 + sig, err
+    assert out == ""  # the app did not return: the signal ended it
+    with contextlib.closing(sqlite3.connect(history)) as db:
+        rows = db.execute(
+            "SELECT tool, outcome, data FROM entries JOIN bodies USING (id)"
+        ).fetchall()
+    assert [(tool, outcome) for tool, outcome, _ in rows] == [("nap", "cancelled")]
+    record = json.loads(rows[0][2])
+    assert (record["args"], record["body_ran"], record["body_runs"]) == ({"seconds": 30}, True, 1)
+    name = signal.Signals(sig).name
+    assert record["message"].startswith(
+        f"the call was cancelled (the playground was ended ({name})) after "
+    )
