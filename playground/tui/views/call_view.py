@@ -397,7 +397,9 @@ class CallView(Horizontal):
                 text.append(f" {label} ", style=style)
             # one line, never wrapped: the facts first, the (possibly long) path last, cut with …
             text.append(
-                f"\nlimit {contract.timeout_s:g} s · {'cached' if contract.caches else 'not cached'}"
+                # "cache on": its results are kept (not "cached", which read as "this result
+                # came from the cache"); "no cache", as the contract list says
+                f"\nlimit {contract.timeout_s:g} s · {'cache on' if contract.caches else 'no cache'}"
                 f" · {shown(contract.location.relative())}",
                 style="dim",
             )
