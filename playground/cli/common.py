@@ -360,8 +360,19 @@ def finish(pg: Playground | None, code: int = ExitCode.OK) -> None:
 
 
 def close_names(name: str, names: Iterable[str], n: int = 3) -> list[str]:
-    """Registered names that look like ``name`` (difflib ratio ≥ 0.5), best first."""
-    return get_close_matches(name, list(names), n=n, cutoff=0.5)
+    """Registered names that look like ``name``, best first: compared (``difflib`` ratio ≥ 0.5)
+    with case, spaces, ``-`` and ``.`` ignored, so ``searchcatalog``, ``search catalog`` and
+    ``Search-Catalog`` all find ``search_catalog``."""
+    by_key: dict[str, str] = {}
+    for registered in names:
+        by_key.setdefault(_spelling_key(registered), registered)
+    found = get_close_matches(_spelling_key(name), list(by_key), n=n, cutoff=0.5)
+    return [by_key[key] for key in found]
+
+
+def _spelling_key(name: str) -> str:
+    """``name`` casefolded, without the separators people spell differently (``_ - . space``)."""
+    return "".join(c for c in name.casefold() if c not in "_-. ")
 
 
 def unknown_tool_message(name: str, names: Iterable[str]) -> str:
