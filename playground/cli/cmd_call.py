@@ -36,10 +36,10 @@ from playground.cli.common import (
     open_history_store,
     record_history,
     stop_if_nothing_loaded,
-    unknown_tool_message,
 )
 from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
 from playground.core.outcome import OutcomeKind
+from playground.core.registry import unknown_tool_message
 from playground.errors import UsageError
 
 if TYPE_CHECKING:

@@ -49,7 +49,6 @@ import sys
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from difflib import get_close_matches
 from enum import Enum, IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TextIO
@@ -357,31 +356,6 @@ def finish(pg: Playground | None, code: int = ExitCode.OK) -> None:
         pg.close()
     if final:
         raise typer.Exit(final)
-
-
-def close_names(name: str, names: Iterable[str], n: int = 3) -> list[str]:
-    """Registered names that look like ``name``, best first: compared (``difflib`` ratio ≥ 0.5)
-    with case, spaces, ``-`` and ``.`` ignored, so ``searchcatalog``, ``search catalog`` and
-    ``Search-Catalog`` all find ``search_catalog``."""
-    by_key: dict[str, str] = {}
-    for registered in names:
-        by_key.setdefault(_spelling_key(registered), registered)
-    found = get_close_matches(_spelling_key(name), list(by_key), n=n, cutoff=0.5)
-    return [by_key[key] for key in found]
-
-
-def _spelling_key(name: str) -> str:
-    """``name`` casefolded, without the separators people spell differently (``_ - . space``)."""
-    return "".join(c for c in name.casefold() if c not in "_-. ")
-
-
-def unknown_tool_message(name: str, names: Iterable[str]) -> str:
-    """``no tool named 'x'; did you mean: a, b`` (or the registered names when none is close)."""
-    names = list(names)
-    close = close_names(name, names)
-    if close:
-        return f"no tool named {name!r}; did you mean: {', '.join(close)}"
-    return f"no tool named {name!r}; registered: {', '.join(names) or '(none loaded)'}"
 
 
 def dump_json(data: Any, *, compact: bool = False) -> str:
