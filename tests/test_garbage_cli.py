@@ -416,7 +416,7 @@ def test_garbage_case_lines_are_failed_cases_and_the_good_lines_still_run(tmp_pa
 @pytest.mark.parametrize(
     "name, data, code, fragment",
     [
-        ("binary.jsonl", bytes(range(256)) * 4, 2, "not UTF-8 text"),
+        ("binary.jsonl", bytes(range(256)) * 4, 2, "not a case file"),
         (
             "latin1.jsonl",
             '{"tool": "get_order_status", "args": {"order_id": "café"}}\n'.encode("latin-1"),

@@ -35,13 +35,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from playground.batch.caselines import (
-    CaseFileGuard,
-    case_lines,
-    parse_object,
-    read_text,
-    split_lines,
-)
+from playground.batch.caselines import CaseFileGuard, case_file_lines, case_lines, parse_object
 from playground.core.canonical import json_type_name, shorten
 from playground.core.outcome import OutcomeKind
 from playground.core.record import VALID, CallRecord
@@ -237,14 +231,21 @@ def parse_cases(lines: Iterable[str]) -> list[Case]:
 
 
 def read_cases(path: str | Path) -> list[Case]:
-    """Read and parse a case file (UTF-8, a BOM allowed; see :mod:`playground.batch.caselines`).
+    """Read and parse a case file (UTF-8, a BOM allowed; see
+    :func:`playground.batch.caselines.case_file_lines`).
 
     Raises :class:`UsageError` when the file does not exist, is a folder or not a regular
-    file, cannot be read, is not UTF-8 text, or is no case file at all (none of its first lines
-    is a JSON object: :class:`~playground.batch.caselines.CaseFileGuard`; the CLI exits 2);
-    other malformed lines are not errors (see :func:`parse_case`).
+    file, cannot be read, or is no case file at all (none of its first lines is a JSON object:
+    :class:`~playground.batch.caselines.CaseFileGuard`; the CLI exits 2); other malformed
+    lines — a line that is not UTF-8 or is too large included — are not errors (see
+    :func:`parse_case`).
     """
-    cases = parse_cases(split_lines(read_text(path)))
+    cases: list[Case] = []
+    for number, text, why in case_file_lines(path):
+        case = Case(number, args=None, problem=f"line {number}: {why}") if why else None
+        case = case or parse_case(text, number)
+        if case is not None:
+            cases.append(case)
     guard = CaseFileGuard(path, CHECK_EXAMPLE)
     for case in cases:
         guard.see(case.line, (case.problem or "").removeprefix(f"line {case.line}: "))

@@ -378,9 +378,10 @@ def _price_table(prices: Path | None) -> Any:
 def _check_cases(cases: Path) -> None:
     """Raise :class:`UsageError` for a missing case file or one without a case, before any tool
     is loaded (rates over no case: say so first)."""
-    from playground.batch.evalstream import check_case_path, iter_case_file
+    from playground.batch.caselines import checked_case_path
+    from playground.batch.evalstream import iter_case_file
 
-    check_case_path(cases)
+    checked_case_path(cases)
     if next(iter(iter_case_file(cases)), None) is None:
         raise UsageError(
             f'{cases}: no case to judge (write one JSON object a line: {{"question": ..., '
