@@ -35,7 +35,6 @@ import concurrent.futures
 import contextlib
 import logging
 import os
-import re
 import signal
 import threading
 import time
@@ -52,7 +51,12 @@ from playground.core.registry import Registry
 from playground.core.toolsource import BodyRun, LoadProblem, LoadResult, RaisedError
 from playground.errors import LoadError
 from playground.sources.capped_log import CappedLog
-from playground.sources.mcp_config import McpServerSpec, redact
+from playground.sources.mcp_config import (
+    McpServerSpec,
+    ascii_server_name,
+    redact,
+    safe_server_name,
+)
 
 #: Environment variables every stdio server gets from the playground's own environment.
 BASE_ENV = ("PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ")
@@ -64,8 +68,6 @@ CALL_GRACE_S = 2.0
 MAX_LIST_PAGES = 100
 #: Seconds a cancelled call (ctrl+c) may take to send ``notifications/cancelled`` and end.
 CANCEL_WAIT_S = 2.0
-
-_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 # The SDK logs a traceback for every non-protocol stdout line; the source reports those itself
 # (as a load problem or in the run's output), so the SDK's records are not printed by default.
@@ -697,12 +699,13 @@ class McpSource:
         return result
 
     def rename(self, name: str) -> None:
-        """Name the server ``name`` (made safe: letters, digits, ``_``, ``-``) in its label,
+        """Name the server ``name`` (made safe: letters and digits of any script, ``_``, ``-``:
+        :func:`~playground.sources.mcp_config.safe_server_name`) in its label,
         spec and contracts: a server started from ``--mcp`` / ``--mcp-url`` takes the
         ``serverInfo.name`` it gives (issue 21, item 4); an mcpServers key is never replaced."""
         import dataclasses
 
-        safe = _NAME_UNSAFE.sub("_", name).strip("_") or self.spec.name
+        safe = safe_server_name(name) or self.spec.name
         if safe == self.spec.name:
             return
         old = self.label
@@ -1356,8 +1359,10 @@ class SourcesLoad:
 
 
 def prefixed_name(server: str, tool: str) -> str:
-    """``server__tool``: a name every provider accepts (letters, digits, ``_``, ``-``)."""
-    return f"{server}__{tool}"
+    """``server__tool``: a name every provider accepts (ASCII letters, digits, ``_``, ``-``),
+    a server named in another script written in Punycode (``xn--bj0bj06e__search``:
+    :func:`~playground.sources.mcp_config.ascii_server_name`)."""
+    return f"{ascii_server_name(server)}__{tool}"
 
 
 class PendingServers:
