@@ -79,6 +79,9 @@ class McpServerSpec:
     max_total_s: float | None = None
     tool_timeouts: dict[str, float] = field(default_factory=dict)
     named_by_user: bool = False
+    #: the name before a ``_2`` suffix made it unique among the specs (``--mcp`` / ``--mcp-url``
+    #: names are provisional: see :func:`playground.sources.mcp_source.merge_sources`)
+    base_name: str = ""
     roots: tuple[str, ...] = ()
     elicit_file: str = ""
     log_level: str = ""
@@ -145,13 +148,14 @@ def ascii_server_name(name: str) -> str:
     return "xn--" + name.encode("punycode").decode("ascii")
 
 
-def _name_for(raw: str, taken: set[str]) -> str:
+def _name_for(raw: str, taken: set[str]) -> tuple[str, str]:
+    """``(name unique in taken, the base it was made from)``; the name is added to ``taken``."""
     base = safe_server_name(Path(raw).stem or raw) or "mcp"
     name, n = base, 2
     while name in taken:
         name, n = f"{base}_{n}", n + 1
     taken.add(name)
-    return name
+    return name, base
 
 
 def parse_header(raw: str) -> tuple[str, str]:
@@ -176,8 +180,9 @@ def stdio_spec(line: str, taken: set[str]) -> McpServerSpec:
     if not parts:
         raise UsageError('--mcp needs a command, e.g. --mcp "python fixtures/mcp_shop_server.py"')
     script = next((p for p in parts[1:] if p.endswith((".py", ".js", ".mjs", ".ts"))), parts[0])
+    name, base = _name_for(script, taken)
     return McpServerSpec(
-        name=_name_for(script, taken), command=parts[0], args=tuple(parts[1:]), origin="--mcp"
+        name=name, command=parts[0], args=tuple(parts[1:]), origin="--mcp", base_name=base
     )
 
 
@@ -237,8 +242,10 @@ def http_spec(url: str, headers: dict[str, str], taken: set[str]) -> McpServerSp
     if not re.match(r"^https?://[^/\s]+", url):
         raise UsageError(f"--mcp-url {url!r}: expected an http:// or https:// URL")
     host = re.sub(r"^https?://", "", url).split("/")[0].split(":")[0]
+    name, base = _name_for(host.replace(".", "_"), taken)
     return McpServerSpec(
-        name=_name_for(host.replace(".", "_"), taken),
+        name=name,
+        base_name=base,
         url=url,
         headers=dict(headers),
         origin="--mcp-url",

@@ -40,7 +40,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from playground.core import outcome as oc
@@ -1407,13 +1407,10 @@ def merge_sources(
     others keep working.
     """
     out = SourcesLoad()
-    servers: set[str] = set()
-    for source in sources:  # two servers giving the same serverInfo.name: name_2, name_3 …
-        base, n = source.spec.name, 2
-        while source.spec.name in servers:
-            source.rename(f"{base}_{n}")
-            n += 1
-        servers.add(source.spec.name)
+    results = [
+        _named_uniquely(source, result, sources)
+        for source, result in zip(sources, results, strict=True)
+    ]
     taken_names = set(taken)
     counts: dict[str, int] = {}
     for result in results:
@@ -1432,6 +1429,30 @@ def merge_sources(
             out.contracts.append(contract)
         taken_names.update(c.name for c in result.contracts)
     return out
+
+
+def _named_uniquely(source: McpSource, result: LoadResult, sources: list[McpSource]) -> LoadResult:
+    """Give ``source`` a name no source before it in ``sources`` has (they were named by
+    this same call), by the names in use once the servers answered: an mcpServers key as
+    given; else the ``serverInfo.name`` it gave, or — a server that failed or gave none — the
+    name of its command or host without the ``_2`` suffix it got while the others were still
+    unnamed. The first of two alike keeps the name, the next gets ``NAME_2``, ``NAME_3`` …
+    Returns ``result`` with its problems under the new label."""
+    before = sources[: sources.index(source)]
+    used = {s.spec.name for s in before} | {s.spec.name for s in sources if s.spec.named_by_user}
+    if source.spec.named_by_user:
+        return result
+    given = safe_server_name(source.server_name)
+    base = given or source.spec.base_name or source.spec.name
+    name, n = base, 2
+    while name in used:
+        name, n = f"{base}_{n}", n + 1
+    old = source.label
+    source.rename(name)
+    if source.label == old:
+        return result
+    problems = [replace(p, where=source.label) if p.where == old else p for p in result.problems]
+    return replace(result, problems=problems)
 
 
 def load_sources(sources: Iterable[McpSource], taken: Iterable[str] = ()) -> SourcesLoad:
