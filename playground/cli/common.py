@@ -143,6 +143,12 @@ def check_save_target(path: Path | None, force: bool) -> None:
         refuse_existing(path, force=force)
 
 
+def warning_line(message: str) -> None:
+    """Print ``warning: <message>`` as ONE line on stderr: a fault that does not fail the
+    command (a tool source that works despite it)."""
+    typer.echo(f"warning: {one_line(message)}", err=True)
+
+
 def note_line(message: str) -> None:
     """Print ``note: <message>`` as ONE line on stderr."""
     typer.echo(f"note: {one_line(message)}", err=True)
@@ -281,7 +287,8 @@ def open_workbench(
     ``PLAYGROUND_IN_PROCESS=1``. ``mcp``: :class:`~playground.sources.mcp_config.McpServerSpec`
     values (:meth:`~playground.cli.source_options.ToolSourceOptions.mcp_specs`); each server
     is a tool source of the registry; with servers and no ``--tools``, ./tools is not loaded. Each load problem is printed at once on stderr as
-    ``error: <where>: <message>``, each renamed clash as ``note: ...``; the command goes on
+    ``error: <where>: <message>``, each load warning (a server that logged to stdout) as
+    ``warning: <where>: <message>``, each renamed clash as ``note: ...``; the command goes on
     with what loaded, and :func:`finish` turns the exit code into 2 at the end (and ends the
     worker and the servers).
     """
@@ -316,6 +323,8 @@ def open_workbench(
             note_line(choice)
     for problem in pg.registry.problems:
         error_line(f"{problem.where}: {problem.message}")
+    for warning in pg.registry.warnings:  # said, but the command still succeeds (exit 0)
+        warning_line(f"{warning.where}: {warning.message}")
     return pg
 
 

@@ -23,10 +23,12 @@ from playground.core.toolsource import LoadProblem, ToolSource
 
 @dataclass
 class Registry:
-    """Contracts by name, in load order, plus the problems met while loading."""
+    """Contracts by name, in load order, plus the problems met while loading (a command that
+    loads them exits 2) and the warnings (said, but no failure: :class:`LoadResult`)."""
 
     contracts: dict[str, Contract] = field(default_factory=dict)
     problems: list[LoadProblem] = field(default_factory=list)
+    warnings: list[LoadProblem] = field(default_factory=list)
     paths: list[Path] = field(default_factory=list)
     sources: list[ToolSource] = field(default_factory=list)
 
@@ -46,6 +48,7 @@ class Registry:
             contract.tool_source = source
             self.add(contract)
         self.problems.extend(result.problems)
+        self.warnings.extend(result.warnings)
 
     def close(self) -> None:
         """Close every source (ends worker processes and connections); safe to call twice."""

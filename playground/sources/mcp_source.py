@@ -644,8 +644,8 @@ class McpSource:
         Returns the contracts (one per tool) and load problems naming the server
         (``mcp:NAME``): a server that cannot start, exits at start, never answers
         ``initialize`` within ``connect_timeout_s``, or a tool with an invalid schema. A server
-        that wrote non-protocol text to stdout is a problem too, even if it then worked.
-        Never raises.
+        that wrote non-protocol text to stdout and then worked gets a warning quoting the
+        text (at most 120 characters), not a problem: the server is usable. Never raises.
         """
         if self._closed:
             return LoadResult(problems=[LoadProblem(self.label, "the source is closed")])
@@ -662,7 +662,7 @@ class McpSource:
         result = self._contracts_of(tools)
         noise = [n for n in self.notices[before:] if "non-protocol text" in n]
         if noise:
-            result.problems.append(
+            result.warnings.append(
                 LoadProblem(
                     self.label,
                     f"{noise[0].split(': ', 1)[-1]} (stdout is for JSON-RPC messages only; "
@@ -1351,11 +1351,13 @@ def _non_protocol_text(exc: Exception) -> str:
 @dataclass
 class SourcesLoad:
     """What :func:`load_sources` gave: ``contracts`` (names unique), ``problems`` and
-    ``choices`` (one line per contract renamed because of a clash, for the user to see)."""
+    ``choices`` (one line per contract renamed because of a clash, for the user to see) and
+    ``warnings`` (faults that did not stop a server: :class:`LoadResult`)."""
 
     contracts: list[Contract] = field(default_factory=list)
     problems: list[LoadProblem] = field(default_factory=list)
     choices: list[str] = field(default_factory=list)
+    warnings: list[LoadProblem] = field(default_factory=list)
 
 
 def prefixed_name(server: str, tool: str) -> str:
@@ -1418,6 +1420,7 @@ def merge_sources(
             counts[c.name] = counts.get(c.name, 0) + 1
     for source, result in zip(sources, results, strict=True):
         out.problems += result.problems
+        out.warnings += result.warnings
         for contract in result.contracts:
             if contract.name in taken_names or counts[contract.name] > 1:
                 new = prefixed_name(source.spec.name, contract.name)
@@ -1451,8 +1454,10 @@ def _named_uniquely(source: McpSource, result: LoadResult, sources: list[McpSour
     source.rename(name)
     if source.label == old:
         return result
-    problems = [replace(p, where=source.label) if p.where == old else p for p in result.problems]
-    return replace(result, problems=problems)
+    label = source.label
+    problems = [replace(p, where=label) if p.where == old else p for p in result.problems]
+    warnings = [replace(p, where=label) if p.where == old else p for p in result.warnings]
+    return replace(result, problems=problems, warnings=warnings)
 
 
 def load_sources(sources: Iterable[McpSource], taken: Iterable[str] = ()) -> SourcesLoad:
@@ -1475,7 +1480,8 @@ def add_mcp_servers(
     stops it) and each contract's ``tool_source`` is its server, as
     :meth:`~playground.core.registry.Registry.add_source` does; the loads were already made
     concurrently, and names clashing with the registry's are prefixed
-    (:func:`merge_sources`). Problems go to ``registry.problems``. Returns the sources and the
+    (:func:`merge_sources`). Problems go to ``registry.problems``, warnings to
+    ``registry.warnings``. Returns the sources and the
     clash choices.
     """
     pending = servers if isinstance(servers, PendingServers) else PendingServers(servers, **options)
@@ -1490,6 +1496,7 @@ def add_mcp_servers(
         contract.tool_source = by_server[contract.server]
         registry.add(contract)
     registry.problems.extend(loaded.problems)
+    registry.warnings.extend(loaded.warnings)
     for source in sources:
         source.on_relisted = lambda result, source=source: relisted_into(registry, source, result)
     return sources, loaded.choices
