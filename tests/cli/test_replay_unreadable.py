@@ -39,7 +39,7 @@ def test_missing_and_garbage_files_say_why_and_are_not_counted_as_replayed(
 
 def test_only_a_missing_file_is_zero_replayed(tmp_path: Path) -> None:
     missing = tmp_path / "nonexist.json"
-    result = run_in_process("replay", missing, "--tools", LIBRARY)
+    result = run_in_process("replay", missing, "--tools", LIBRARY, env={"COLUMNS": "250"})
     assert (result.returncode, result.stdout.splitlines()) == (
         2,
         [f"ERROR {missing}: no such file", "0 replayed, 0 drifted, 1 could not be replayed"],
