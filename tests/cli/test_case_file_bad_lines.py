@@ -73,6 +73,27 @@ def test_check_lists_it_as_a_failed_case_and_runs_the_others(tmp_path: Path) -> 
     assert result.returncode == 1
 
 
+def spy_on_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The length of every ``readline`` of a file opened with ``Path.open`` from now on."""
+    read: list[int] = []
+    real_open = Path.open
+
+    def spied(self: Path, *args: object, **kwargs: object):
+        handle = real_open(self, *args, **kwargs)
+        readline = handle.readline
+
+        def measured(size: int = -1) -> bytes:
+            line = readline(size)
+            read.append(len(line))
+            return line
+
+        handle.readline = measured
+        return handle
+
+    monkeypatch.setattr(Path, "open", spied)
+    return read
+
+
 def test_a_line_over_the_size_limit_is_skipped_unread_and_the_rest_judged(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -88,22 +109,7 @@ def test_a_line_over_the_size_limit_is_skipped_unread_and_the_rest_judged(
         + "\n",
         encoding="utf-8",
     )
-    read: list[int] = []
-    real_open = Path.open
-
-    def spied(self: Path, *args: object, **kwargs: object):  # every read of the file, in bytes
-        handle = real_open(self, *args, **kwargs)
-        readline = handle.readline
-
-        def measured(size: int = -1) -> bytes:
-            line = readline(size)
-            read.append(len(line))
-            return line
-
-        handle.readline = measured
-        return handle
-
-    monkeypatch.setattr(Path, "open", spied)
+    read = spy_on_reads(monkeypatch)
     assert list(case_file_lines(cases)) == [
         (1, "", "larger than 0.0953674 MB (the most the playground reads as one JSON document)"),
         (3, '{"question": "채식주의자 책", "expect_tool": "search_catalog"}', ""),
@@ -121,3 +127,22 @@ def test_a_line_over_the_size_limit_is_skipped_unread_and_the_rest_judged(
         }
     ]
     assert [(r["line"], r["category"]) for r in report["results"]] == [(3, "selected")]
+
+
+def test_the_progress_count_reads_the_file_as_the_run_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a terminal ``eval`` counts the cases first for its progress bar: with the same
+    bounded reader (a huge line is skipped, not held whole), so the count is the run's."""
+    import sys
+
+    from playground.cli import cmd_eval
+
+    monkeypatch.setattr(canonical, "MAX_JSON_BYTES", 1000)
+    monkeypatch.setattr(caselines, "_SKIP_CHUNK", 512)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    cases = tmp_path / "cases.jsonl"
+    cases.write_bytes(b'{"question": "' + b"a" * 5000 + b'"}\n# note\n\n{"q": 1}\n\xff\n')
+    read = spy_on_reads(monkeypatch)
+    assert cmd_eval._count_cases(cases) == 3
+    assert read and max(read) <= 1002  # a line at a time, never more than the limit
