@@ -11,7 +11,10 @@ The rules (docs/design.md, "Case files"):
 * Each case line is read by :func:`playground.core.canonical.parse_json` (strict: no
   NaN/Infinity, no key repeated in one object, at most ``MAX_DEPTH`` levels, no lone
   surrogates such as ``"\\ud800"``) and must be a JSON object. A bad line is a per-line
-  problem (a message), never an exception: the other lines still run.
+  problem (a message), never an exception: the other lines still run. So is a line that is
+  not UTF-8 (``not UTF-8 text (invalid start byte at byte 177 of the file)``) and a line
+  larger than :data:`playground.core.canonical.MAX_JSON_BYTES` bytes, which is skipped
+  without being read into memory (:func:`case_file_lines`).
 
 No typer/rich/textual here.
 """
@@ -20,19 +23,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
+from playground.core import canonical
 from playground.core.canonical import JsonInputError, json_type_name, parse_json
 from playground.errors import UsageError
 
+#: How much of an over-long line is read at a time while it is skipped, in bytes.
+_SKIP_CHUNK = 1 << 20
 
-def read_text(path: str | Path) -> str:
-    """The text of the case file at ``path`` (UTF-8, a BOM dropped).
 
-    Raises :class:`UsageError` (the CLI exits 2) when the path does not exist (``no such case
-    file``), is a folder, is not a regular file (``/dev/null``, a FIFO), cannot be read, or is
-    not UTF-8 text (the message gives the byte offset).
-    """
+def checked_case_path(path: str | Path) -> Path:
+    """``path`` when it is a regular file; else :class:`UsageError` (the CLI exits 2): ``no
+    such case file``, ``is a folder, not a case file (.jsonl)``, ``not a regular file``
+    (``/dev/null``, a FIFO)."""
     path = Path(path)
     if not path.exists():
         raise UsageError(f"{path}: no such case file")
@@ -40,17 +44,66 @@ def read_text(path: str | Path) -> str:
         raise UsageError(f"{path}: is a folder, not a case file (.jsonl)")
     if not path.is_file():
         raise UsageError(f"{path}: not a regular file (a case file is a .jsonl text file)")
+    return path
+
+
+def case_file_lines(path: str | Path) -> Iterator[tuple[int, str, str]]:
+    """Each line of the case file at ``path`` that holds a case, read lazily:
+    ``(line number from 1, stripped text, "")``, or ``(number, "", why)`` for a line that
+    cannot be text: ``not UTF-8 text (invalid start byte at byte 177 of the file)`` (the byte
+    counted from the file's start) or ``larger than 16 MB (...)`` — more than
+    :data:`playground.core.canonical.MAX_JSON_BYTES` bytes, skipped a chunk at a time, so
+    memory stays bounded however long the line. Blank and ``#`` lines are skipped (a comment
+    need not be UTF-8); a BOM on the first line is dropped; lines end at ``\\n``, a ``\\r``
+    before it dropped.
+
+    Raises :class:`UsageError` when the file is missing, a folder, not a regular file or
+    cannot be read (:func:`checked_case_path`).
+    """
+    path = checked_case_path(path)
     try:
-        return path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        with path.open("rb") as handle:
+            yield from _lines_of(handle)
     except OSError as exc:
         raise UsageError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
+def _lines_of(handle: BinaryIO) -> Iterator[tuple[int, str, str]]:
+    limit = canonical.MAX_JSON_BYTES
+    offset, number = 0, 0  # offset: of the line being read, in bytes from the file's start
+    while raw := handle.readline(limit + 2):
+        number += 1
+        start, offset = offset, offset + len(raw)
+        comment = raw.lstrip().startswith(b"#")
+        if not raw.endswith(b"\n") and len(raw) > limit + 1:  # over the limit: skip the rest
+            offset += _skip_rest(handle)
+            if not comment:
+                yield number, "", canonical.too_big_text()
+            continue
+        try:
+            text = raw.decode("utf-8-sig" if number == 1 else "utf-8").strip()
+        except UnicodeDecodeError as exc:
+            if raw.strip() and not comment:
+                where = f"at byte {start + exc.start} of the file"
+                yield number, "", f"not UTF-8 text ({exc.reason} {where})"
+            continue
+        if text and not text.startswith("#"):
+            yield number, text, ""
+
+
+def _skip_rest(handle: BinaryIO) -> int:
+    """Read past the end of the current line a chunk at a time; returns the bytes skipped."""
+    skipped = 0
+    while chunk := handle.readline(_SKIP_CHUNK):
+        skipped += len(chunk)
+        if chunk.endswith(b"\n"):
+            break
+    return skipped
+
+
 def split_lines(text: str) -> list[str]:
     """``text`` cut at ``\\n`` (a trailing ``\\r`` of each line dropped); a leading BOM
-    (U+FEFF) is dropped too, for text that did not come through :func:`read_text`."""
+    (U+FEFF) is dropped too (text given as text; files are read by :func:`case_file_lines`)."""
     text = text.removeprefix("\ufeff")
     return [line.removesuffix("\r") for line in text.split("\n")]
 
@@ -85,8 +138,9 @@ def parse_object(text: str) -> tuple[dict[str, Any] | None, str]:
 #: A file none of whose first this many case lines is a JSON object is not a case file: one
 #: error line says so instead of one per line (a tool module or a CSV passed by mistake).
 NOT_A_CASE_FILE_LINES = 10
-#: The reasons of :func:`parse_object` that say a line is no JSON object at all.
-_NOT_AN_OBJECT = ("not valid JSON", "a case must be a JSON object")
+#: The reasons of :func:`parse_object` (and :func:`case_file_lines`) that say a line is no
+#: JSON object at all: a file in another encoding (a CP949 export) is not a case file either.
+_NOT_AN_OBJECT = ("not valid JSON", "a case must be a JSON object", "not UTF-8 text")
 
 
 class CaseFileGuard:

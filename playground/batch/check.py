@@ -9,7 +9,10 @@ Case file format (docs/design.md, "Case files"): JSON Lines, one case a line::
 * ``expect`` (optional object). Every key is optional: ``kind``, ``verdict``, ``body_ran``,
   ``body_runs``, ``cache``, ``ok``, ``error`` compare for equality with the record's field (JSON
   ``true`` never equals ``1``); ``value`` is a subset match (see :func:`subset_mismatches`).
-  Any other key makes the case malformed, so a typo cannot pass silently.
+  Any other key makes the case malformed, so a typo cannot pass silently; so does a value no
+  record can have (:func:`expect_problem`: a ``kind`` that is no outcome kind, ...).
+* A ``tool`` that is not registered fails the case (mismatch ``tool: no tool named 'x'; did
+  you mean: ...``) unless its ``expect.kind`` is ``unknown_tool`` (a tool that must be gone).
 * ``id`` and ``note`` are allowed and ignored; any other top-level key is malformed.
 * ``declaration_hash`` (optional; written by ``history save``): the sha256 of the contract's
   declaration when the line was written (``Contract.declaration_hash()``). When today's differs,
@@ -32,17 +35,17 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from playground.batch.caselines import (
-    CaseFileGuard,
-    case_lines,
-    parse_object,
-    read_text,
-    split_lines,
-)
-from playground.core.canonical import shorten
+from playground.batch.caselines import CaseFileGuard, case_file_lines, case_lines, parse_object
+from playground.core.canonical import json_type_name, shorten
+from playground.core.outcome import OutcomeKind
 from playground.core.record import VALID, CallRecord
+from playground.core.registry import unknown_tool_message
 
 EXPECT_KEYS = ("kind", "verdict", "body_ran", "body_runs", "cache", "ok", "error", "value")
+#: The outcome kinds an ``expect.kind`` may name (docs/design.md, "Outcome kinds").
+KINDS = tuple(kind.value for kind in OutcomeKind)
+#: The cache states a record has (``CallRecord.cache``).
+CACHE_STATES = ("hit", "miss", "stored", "skip")
 CASE_KEYS = ("tool", "args", "expect", "id", "note", "declaration_hash")
 
 
@@ -181,10 +184,43 @@ def parse_case(text: str, line: int) -> Case | None:
             f"line {line}: unknown expect key(s) {', '.join(unknown)} "
             f"(known: {', '.join(EXPECT_KEYS)})",
         )
+    wrong = expect_problem(expect)
+    if wrong:
+        return Case(line, tool, args, {}, f"line {line}: {wrong}")
     declared = data.get("declaration_hash")
     if declared is not None and not isinstance(declared, str):
         return Case(line, tool, args, {}, f'line {line}: "declaration_hash" must be a string')
     return Case(line, tool, args, dict(expect), declaration_hash=declared)
+
+
+def expect_problem(expect: dict[str, Any]) -> str:
+    """Why ``expect`` can never match a record (``""`` when it can): a ``kind`` that is no
+    outcome kind (``expect.kind 'bogus_kind' is not an outcome kind; use one of ok, empty,
+    ...``), a ``cache`` that is no cache state, or a value of the wrong JSON type (``verdict``
+    and ``error`` strings — ``error`` may be null —, ``body_ran`` and ``ok`` true/false,
+    ``body_runs`` a whole number ≥ 0). A typo here would otherwise fail every run with a
+    mismatch that reads as the tool's fault."""
+    kind = expect.get("kind")
+    if "kind" in expect and kind not in KINDS:
+        return f"expect.kind {_short(kind)} is not an outcome kind; use one of {', '.join(KINDS)}"
+    if "cache" in expect and expect["cache"] not in CACHE_STATES:
+        return (
+            f"expect.cache {_short(expect['cache'])} is not a cache state; use one of "
+            f"{', '.join(CACHE_STATES)}"
+        )
+    wanted = {
+        "verdict": ((str,), "a string"),
+        "error": ((str, type(None)), "a string or null"),
+        "body_ran": ((bool,), "true or false"),
+        "ok": ((bool,), "true or false"),
+    }
+    for key, (types, what) in wanted.items():
+        if key in expect and not isinstance(expect[key], types):
+            return f"expect.{key} must be {what}, got a JSON {json_type_name(expect[key])}"
+    runs = expect.get("body_runs", 0)
+    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 0:
+        return f"expect.body_runs must be a whole number ≥ 0, got {_short(runs)}"
+    return ""
 
 
 def parse_cases(lines: Iterable[str]) -> list[Case]:
@@ -195,14 +231,21 @@ def parse_cases(lines: Iterable[str]) -> list[Case]:
 
 
 def read_cases(path: str | Path) -> list[Case]:
-    """Read and parse a case file (UTF-8, a BOM allowed; see :mod:`playground.batch.caselines`).
+    """Read and parse a case file (UTF-8, a BOM allowed; see
+    :func:`playground.batch.caselines.case_file_lines`).
 
     Raises :class:`UsageError` when the file does not exist, is a folder or not a regular
-    file, cannot be read, is not UTF-8 text, or is no case file at all (none of its first lines
-    is a JSON object: :class:`~playground.batch.caselines.CaseFileGuard`; the CLI exits 2);
-    other malformed lines are not errors (see :func:`parse_case`).
+    file, cannot be read, or is no case file at all (none of its first lines is a JSON object:
+    :class:`~playground.batch.caselines.CaseFileGuard`; the CLI exits 2); other malformed
+    lines — a line that is not UTF-8 or is too large included — are not errors (see
+    :func:`parse_case`).
     """
-    cases = parse_cases(split_lines(read_text(path)))
+    cases: list[Case] = []
+    for number, text, why in case_file_lines(path):
+        case = Case(number, args=None, problem=f"line {number}: {why}") if why else None
+        case = case or parse_case(text, number)
+        if case is not None:
+            cases.append(case)
     guard = CaseFileGuard(path, CHECK_EXAMPLE)
     for case in cases:
         guard.see(case.line, (case.problem or "").removeprefix(f"line {case.line}: "))
@@ -291,12 +334,17 @@ def run_case(gate: Any, case: Case) -> CaseResult:
     if case.problem:
         return CaseResult(case, None, [case.problem])
     record = gate.call(case.tool, case.args)
+    mismatches = compare(case.expect, record)
+    if record.kind == OutcomeKind.UNKNOWN_TOOL and case.expect.get("kind") != "unknown_tool":
+        # a renamed or mistyped tool is the case's failure, not a passing "unknown_tool" call
+        names = gate.registry.names()
+        mismatches.insert(0, f"tool: {unknown_tool_message(str(case.tool), names)}")
     notes: list[str] = []
     if case.declaration_hash:
         contract = gate.registry.get(case.tool)
         if contract is not None and contract.declaration_hash() != case.declaration_hash:
             notes.append(f"{case.tool}'s declaration changed since this line was written")
-    return CaseResult(case, record, compare(case.expect, record), notes)
+    return CaseResult(case, record, mismatches, notes)
 
 
 def run_cases(

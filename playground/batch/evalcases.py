@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playground.batch.caselines import case_lines, parse_object, read_text, split_lines
+from playground.batch.caselines import case_file_lines, case_lines, parse_object, split_lines
 from playground.core.canonical import json_type_name, shorten
 from playground.routing.base import Move
 
@@ -174,10 +174,17 @@ def parse_cases(text: str, source: str = "<cases>") -> CaseSet:
 
 def load_cases(path: str | Path) -> CaseSet:
     """Read an eval case file (UTF-8, a BOM allowed) with the reader ``check`` uses
-    (:func:`playground.batch.caselines.read_text`). Raises :class:`UsageError` when it is
-    missing, a folder, not a regular file, unreadable or not UTF-8 (the CLI exits 2);
-    malformed lines are kept in ``CaseSet.problems``."""
-    return parse_cases(read_text(path), str(path))
+    (:func:`playground.batch.caselines.case_file_lines`). Raises :class:`UsageError` when it
+    is missing, a folder, not a regular file or unreadable (the CLI exits 2); malformed lines
+    (a line that is not UTF-8 or is too large included) are kept in ``CaseSet.problems``."""
+    out = CaseSet(source=str(path))
+    for number, text, why in case_file_lines(path):
+        parsed = parse_case_line(text, number) if not why else CaseProblem(number, why)
+        if isinstance(parsed, CaseProblem):
+            out.problems.append(parsed)
+        else:
+            out.cases.append(parsed)
+    return out
 
 
 def _same(expected: Any, got: Any) -> bool:

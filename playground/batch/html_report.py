@@ -28,6 +28,7 @@ from typing import Any
 import jinja2
 
 from playground.batch.outfiles import write_files
+from playground.core.cells import REASON_CHARS, cell
 from playground.errors import UsageError
 
 #: Series colours of the charts (base / compare / further runs).
@@ -519,7 +520,7 @@ def _flips_section(flips: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         [
             [
                 f.get("line"),
-                f.get("question"),
+                cell(f.get("question")),
                 f.get("expect_tool") or "(none)",
                 f.get("before"),
                 f.get("after"),
@@ -537,10 +538,10 @@ def _case_row(r: Mapping[str, Any]) -> list[Any]:
     why = r.get("reason") or r.get("error") or ""
     return [
         r.get("line"),
-        r.get("question"),
+        cell(r.get("question")),
         r.get("expect_tool") or "(none)",
         r.get("chosen") or "-",
-        why,
+        cell(why, REASON_CHARS),
     ]
 
 
@@ -550,7 +551,7 @@ def _cases_side_by_side(names: Sequence[str], runs: Sequence[Mapping[str, Any]])
     rows, classes = [], []
     for line in lines:
         first = next(t[line] for t in by_line if line in t)
-        cells: list[Any] = [line, first.get("question"), first.get("expect_tool") or "(none)"]
+        cells: list[Any] = [line, cell(first.get("question")), first.get("expect_tool") or "(none)"]
         passed = []
         for table in by_line:
             r = table.get(line)

@@ -36,10 +36,10 @@ from playground.cli.common import (
     open_history_store,
     record_history,
     stop_if_nothing_loaded,
-    unknown_tool_message,
 )
 from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
 from playground.core.outcome import OutcomeKind
+from playground.core.registry import unknown_tool_message
 from playground.errors import UsageError
 
 if TYPE_CHECKING:
@@ -317,9 +317,10 @@ def call(
 ) -> None:
     """Call one tool through the gate and print the record: verdict, body, cache, outcome, wire JSON.
 
-    A failed call is data: the exit code is 0 whenever the record was printed, except for a
-    name that is not registered (the record is printed, then exit 2; with --repair only when
-    the loop could not re-route it to a registered tool).
+    A failed call is data: the exit code is 0 whenever the record was printed. A name that is
+    not registered is a usage error: one line naming the closest registered names, exit 2,
+    nothing run or kept in the history (with --repair the loop may re-route it to a registered
+    tool: exit 2 only when it could not).
     """
     with boundary():
         args = build_call_args(items, args_json)
@@ -327,6 +328,9 @@ def call(
         store = open_history_store(history, no_history)
         pg = sources.open()
         stop_if_nothing_loaded(pg, "the call was not run")
+        if not repair and name not in pg.registry:  # a typo is no call: nothing to keep
+            error_line(unknown_tool_message(name, pg.registry.names()))
+            finish(pg, ExitCode.USAGE)
         if repair:
             _call_with_repair(pg, name, args, _Keeping(store, sources.tools, save, force), fmt)
             return
@@ -365,8 +369,8 @@ def _call_with_repair(
 
 
 def _call_once(pg: Playground, name: str, args: Any, keeping: _Keeping, fmt: OutputFormat) -> None:
-    """One call through the gate (MCP progress shown live), kept and printed; exit 2 for a
-    name that is not registered, 130 for a call whose record says ctrl+c cancelled it. A
+    """One call of a registered tool through the gate (MCP progress shown live), kept and
+    printed; exit 130 for a call whose record says ctrl+c cancelled it. A
     ``KeyboardInterrupt`` out of the gate is kept in the history as ``cancelled`` and
     re-raised."""
     from playground.cli.mcp_progress import live_progress
@@ -388,9 +392,6 @@ def _call_once(pg: Playground, name: str, args: Any, keeping: _Keeping, fmt: Out
         render.console().print(render.record_view(record))
     else:
         emit_json(record.to_json(), fmt)
-    if record.kind == OutcomeKind.UNKNOWN_TOOL:
-        error_line(unknown_tool_message(name, pg.registry.names()))
-        finish(pg, ExitCode.USAGE)
     if record.kind == OutcomeKind.CANCELLED:  # ctrl+c: the record is printed, then 130
         finish(pg, ExitCode.INTERRUPTED)
 

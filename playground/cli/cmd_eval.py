@@ -378,9 +378,10 @@ def _price_table(prices: Path | None) -> Any:
 def _check_cases(cases: Path) -> None:
     """Raise :class:`UsageError` for a missing case file or one without a case, before any tool
     is loaded (rates over no case: say so first)."""
-    from playground.batch.evalstream import check_case_path, iter_case_file
+    from playground.batch.caselines import checked_case_path
+    from playground.batch.evalstream import iter_case_file
 
-    check_case_path(cases)
+    checked_case_path(cases)
     if next(iter(iter_case_file(cases)), None) is None:
         raise UsageError(
             f'{cases}: no case to judge (write one JSON object a line: {{"question": ..., '
@@ -501,10 +502,11 @@ def _count_cases(path: Path) -> int:
     """Lines that hold a case, counted only for a progress bar on a terminal (else 0)."""
     if not sys.stderr.isatty():
         return 0
-    try:
-        with path.open(encoding="utf-8-sig", errors="replace") as handle:
-            return sum(1 for line in handle if line.strip() and not line.lstrip().startswith("#"))
-    except OSError:
+    from playground.batch.caselines import case_file_lines
+
+    try:  # the reader of the run itself: a huge line is skipped, never held whole
+        return sum(1 for _ in case_file_lines(path))
+    except UsageError:
         return 0
 
 

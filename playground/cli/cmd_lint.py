@@ -19,9 +19,9 @@ from playground.cli.common import (
     emit_json_lines,
     fail,
     finish,
-    unknown_tool_message,
 )
 from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
+from playground.core.registry import unknown_tool_message
 
 SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 

@@ -22,12 +22,12 @@ from playground.cli.common import (
     error_line,
     fail,
     finish,
-    unknown_tool_message,
 )
 from playground.cli.html_option import HtmlOption, check_html_target, save_html
 from playground.cli.interrupted import interrupted_after
 from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
 from playground.core.record import VALID
+from playground.core.registry import unknown_tool_message
 
 if TYPE_CHECKING:
     from playground.batch.probe import ProbeReport

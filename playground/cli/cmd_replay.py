@@ -92,8 +92,9 @@ def _print_table(results: list[Any]) -> None:
 
     out = render.console()
     for r in results:
-        if r.error:
-            out.print(Text.assemble(("ERROR ", "bold red"), shown(r.file)))
+        if r.error:  # the reason on the line itself, not only on stderr
+            why = r.error if r.error.startswith(f"{r.file}:") else f"{r.file}: {r.error}"
+            out.print(Text.assemble(("ERROR ", "bold red"), shown(why)))
             continue
         if not r.drifts:
             out.print(Text.assemble(("same  ", "green"), shown(f"{r.file}: {r.label}")))
@@ -106,9 +107,12 @@ def _print_table(results: list[Any]) -> None:
             out.print(Text("  likely cause: " + cause, style="bold"))
     drifted = sum(1 for r in results if r.drifts and not r.updated)
     updated = sum(1 for r in results if r.updated)
-    style = "bold red" if drifted else "green"
-    text = f"{len(results)} replayed, {drifted} drifted"
-    out.print(Text(text + (f", {updated} updated" if updated else ""), style=style))
+    failed = sum(1 for r in results if r.error)
+    style = "bold red" if drifted or failed else "green"
+    text = f"{len(results) - failed} replayed, {drifted} drifted"
+    text += f", {updated} updated" if updated else ""
+    text += f", {failed} could not be replayed" if failed else ""
+    out.print(Text(text, style=style))
 
 
 def register(app: typer.Typer) -> None:

@@ -49,7 +49,6 @@ import sys
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from difflib import get_close_matches
 from enum import Enum, IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TextIO
@@ -142,6 +141,12 @@ def check_save_target(path: Path | None, force: bool) -> None:
         from playground.batch.outfiles import refuse_existing
 
         refuse_existing(path, force=force)
+
+
+def warning_line(message: str) -> None:
+    """Print ``warning: <message>`` as ONE line on stderr: a fault that does not fail the
+    command (a tool source that works despite it)."""
+    typer.echo(f"warning: {one_line(message)}", err=True)
 
 
 def note_line(message: str) -> None:
@@ -282,7 +287,8 @@ def open_workbench(
     ``PLAYGROUND_IN_PROCESS=1``. ``mcp``: :class:`~playground.sources.mcp_config.McpServerSpec`
     values (:meth:`~playground.cli.source_options.ToolSourceOptions.mcp_specs`); each server
     is a tool source of the registry; with servers and no ``--tools``, ./tools is not loaded. Each load problem is printed at once on stderr as
-    ``error: <where>: <message>``, each renamed clash as ``note: ...``; the command goes on
+    ``error: <where>: <message>``, each load warning (a server that logged to stdout) as
+    ``warning: <where>: <message>``, each renamed clash as ``note: ...``; the command goes on
     with what loaded, and :func:`finish` turns the exit code into 2 at the end (and ends the
     worker and the servers).
     """
@@ -317,6 +323,8 @@ def open_workbench(
             note_line(choice)
     for problem in pg.registry.problems:
         error_line(f"{problem.where}: {problem.message}")
+    for warning in pg.registry.warnings:  # said, but the command still succeeds (exit 0)
+        warning_line(f"{warning.where}: {warning.message}")
     return pg
 
 
@@ -357,20 +365,6 @@ def finish(pg: Playground | None, code: int = ExitCode.OK) -> None:
         pg.close()
     if final:
         raise typer.Exit(final)
-
-
-def close_names(name: str, names: Iterable[str], n: int = 3) -> list[str]:
-    """Registered names that look like ``name`` (difflib ratio ≥ 0.5), best first."""
-    return get_close_matches(name, list(names), n=n, cutoff=0.5)
-
-
-def unknown_tool_message(name: str, names: Iterable[str]) -> str:
-    """``no tool named 'x'; did you mean: a, b`` (or the registered names when none is close)."""
-    names = list(names)
-    close = close_names(name, names)
-    if close:
-        return f"no tool named {name!r}; did you mean: {', '.join(close)}"
-    return f"no tool named {name!r}; registered: {', '.join(names) or '(none loaded)'}"
 
 
 def dump_json(data: Any, *, compact: bool = False) -> str:

@@ -27,6 +27,7 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 from playground.cli.common import dump_json
+from playground.core.cells import REASON_CHARS, cell
 from playground.core.untrusted import shown
 
 if TYPE_CHECKING:
@@ -101,8 +102,8 @@ class TableSink(EvalSink):
             str(result.case.line),
             result.case.expect_tool or "(none)",
             result.choice,
-            result.case.question,
-            result.reason(),
+            shown(cell(result.case.question)),
+            shown(cell(result.reason(), REASON_CHARS)),
         )
         self.console.print(table)
         self.failed += 1

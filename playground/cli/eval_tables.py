@@ -7,6 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from playground.core.cells import REASON_CHARS, cell
+from playground.core.untrusted import shown
+
 
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value:.1%}"
@@ -160,7 +163,11 @@ def failures_table(failures: list[Any], suffix: str) -> Any:
     table.add_column("why", ratio=2, overflow="fold")
     for r in failures:
         table.add_row(
-            str(r.case.line), r.case.question, r.case.expect_tool or "(none)", r.choice, r.reason()
+            str(r.case.line),
+            shown(cell(r.case.question)),
+            r.case.expect_tool or "(none)",
+            r.choice,
+            shown(cell(r.reason(), REASON_CHARS)),
         )
     return table
 
@@ -180,7 +187,7 @@ def flips_table(flips: list[Any]) -> Any:
         style = "red" if f.direction == "pass->fail" else "green"
         table.add_row(
             str(f.case.line),
-            f.case.question,
+            shown(cell(f.case.question)),
             f.case.expect_tool or "(none)",
             f.before,
             f.after,
@@ -195,5 +202,5 @@ def problems_table(problems: list[Any]) -> Any:
     table.add_column("line", justify="right")
     table.add_column("problem", overflow="fold")
     for p in problems:
-        table.add_row(str(p.line), p.message)
+        table.add_row(str(p.line), cell(p.message, REASON_CHARS))
     return table

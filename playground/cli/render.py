@@ -29,6 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 from playground.cli.common import dump_json
+from playground.core.cells import REASON_CHARS, cell
 from playground.core.record import VALID, verdict_of
 from playground.core.untrusted import is_shown, shown
 from playground.tui.formatting import KIND_STYLES
@@ -400,12 +401,12 @@ def check_table(report: Mapping[str, Any]) -> RenderableType:
             else case.get("canonical_args") or ""
         )
         if args:
-            call.append("\n" + args, style="dim")
+            call.append("\n" + cell(args), style="dim")
         for mismatch in case["mismatches"]:
-            call.append("\n" + shown(mismatch), style="red")
+            call.append("\n" + shown(cell(mismatch, REASON_CHARS)), style="red")
         if not passed and case.get("kind") not in (None, "ok") and case.get("message"):
             # why the outcome is what it is (a FileNotFoundError in a copied module, say)
-            call.append("\n" + shown(str(case["message"])), style="dim")
+            call.append("\n" + shown(cell(str(case["message"]), REASON_CHARS)), style="dim")
         if "kind" in case:  # a record (a malformed line has none)
             outcome = Text.assemble(kind_text(case["kind"]), "\n", verdict_text(case["verdict"]))
             for reason in (case.get("reasons") or [])[1:]:  # the other violations found

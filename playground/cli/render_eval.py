@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.batch.sidebyside import Disagreement, RouterRow
+from playground.core.cells import cell
 
 
 def _pct(value: float | None) -> str:
@@ -122,7 +123,9 @@ def flaky_table(row: RouterRow) -> Any:
     flaky.add_column("answers", ratio=2, overflow="fold")
     for item in row.flaky:
         answers = "; ".join(f"{n}× {a}" for a, n in item.answers.items())
-        flaky.add_row(str(item.line), visible(item.question), f"{item.same}/{item.runs}", answers)
+        flaky.add_row(
+            str(item.line), visible(cell(item.question)), f"{item.same}/{item.runs}", answers
+        )
     return flaky
 
 
@@ -141,7 +144,7 @@ def disagreements_table(rows: list[RouterRow], disagreements: list[Disagreement]
     for disagreement in disagreements:
         table.add_row(
             str(disagreement.line),
-            visible(disagreement.question),
+            visible(cell(disagreement.question)),
             disagreement.expected,
             *(disagreement.answers.get(label, "") for label in labels),
         )

@@ -26,8 +26,28 @@ MAX_DEPTH = 100
 # Python refuses to convert integers longer than this to text (``sys.get_int_max_str_digits``,
 # CVE-2020-10735), so such a number can be neither read from nor written as JSON.
 MAX_INT_DIGITS = 4300
-# The longest JSON text read as one document (an argument, a case line), in characters.
-MAX_JSON_CHARS = 16 * 1024 * 1024
+# The largest JSON text read as one document (an argument, a case line, a JSON file), in bytes
+# of its UTF-8 (a Hangul syllable is 3): docs/cli.md, "Deep or huge JSON".
+MAX_JSON_BYTES = 16 * 1024 * 1024
+
+
+def too_big_text(limit: int | None = None) -> str:
+    """``larger than 16 MB (the most the playground reads as one JSON document)`` for ``limit``
+    bytes (default :data:`MAX_JSON_BYTES`, read when called)."""
+    limit = MAX_JSON_BYTES if limit is None else limit
+    return (
+        f"larger than {limit / 1048576:g} MB (the most the playground reads as one JSON document)"
+    )
+
+
+def utf8_over(text: str, limit: int) -> bool:
+    """Whether ``text`` takes more than ``limit`` bytes as UTF-8 (a lone surrogate counted as
+    the 3 bytes ``surrogatepass`` writes), without encoding it when its length decides."""
+    if len(text) > limit:
+        return True
+    if len(text) * 4 <= limit:
+        return False
+    return len(text.encode("utf-8", "surrogatepass")) > limit
 
 
 class NotSerializable(ValueError):
@@ -224,14 +244,11 @@ def parse_json(text: str) -> Any:
     repeated in one object is refused, nesting deeper than :data:`MAX_DEPTH` is refused, a
     string with a lone surrogate (``"\\ud800"``) is refused, and integers longer than
     :data:`MAX_INT_DIGITS` digits are refused. Raises :class:`JsonInputError` with a one-line
-    reason (the column for syntax errors); never ``RecursionError``. Text longer than
-    :data:`MAX_JSON_CHARS` is refused unread.
+    reason (the column for syntax errors); never ``RecursionError``. Text larger than
+    :data:`MAX_JSON_BYTES` bytes of UTF-8 is refused unread.
     """
-    if len(text) > MAX_JSON_CHARS:
-        raise JsonInputError(
-            f"larger than {MAX_JSON_CHARS // 1048576} MB (the most the playground reads as one "
-            "JSON document)"
-        )
+    if utf8_over(text, MAX_JSON_BYTES):
+        raise JsonInputError(too_big_text())
     try:
         value = json.loads(
             text,

@@ -15,17 +15,14 @@ import os
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from playground.core.canonical import MAX_DEPTH, MAX_JSON_CHARS, JsonInputError, json_depth_problem
-
-#: The largest JSON document read from the user, in bytes (16 MB, as ``canonical.parse_json``).
-MAX_JSON_BYTES = MAX_JSON_CHARS
-
-
-def too_big(size: int, limit: int = MAX_JSON_BYTES) -> str:
-    """``larger than 16 MB (the most the playground reads as one JSON document)``."""
-    return (
-        f"larger than {limit / 1048576:g} MB (the most the playground reads as one JSON document)"
-    )
+from playground.core.canonical import (
+    MAX_DEPTH,
+    MAX_JSON_BYTES,
+    JsonInputError,
+    json_depth_problem,
+    too_big_text,
+    utf8_over,
+)
 
 
 def open_for_reading(path: str | Path) -> BinaryIO:
@@ -56,7 +53,7 @@ def read_json_text(path: str | Path, limit: int = MAX_JSON_BYTES) -> str:
     except OSError as exc:
         raise JsonInputError(f"cannot read: {exc.strerror or exc}") from None
     if len(data) > limit:
-        raise JsonInputError(too_big(len(data), limit))
+        raise JsonInputError(too_big_text(limit))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -64,14 +61,14 @@ def read_json_text(path: str | Path, limit: int = MAX_JSON_BYTES) -> str:
 
 
 def load_json(text: str, depth: int = MAX_DEPTH, limit: int = MAX_JSON_BYTES) -> Any:
-    """Parse ``text`` as JSON, bounded: at most ``limit`` characters and ``depth`` levels.
+    """Parse ``text`` as JSON, bounded: at most ``limit`` bytes of UTF-8 and ``depth`` levels.
 
     Raises :class:`JsonInputError` with one line: ``not valid JSON (line 2, column 5):
     Expecting value``, ``nested deeper than 100 levels``, ``larger than 16 MB ...``, or a lone
     surrogate in a string. Never ``RecursionError``.
     """
-    if len(text) > limit:
-        raise JsonInputError(too_big(len(text), limit))
+    if utf8_over(text, limit):
+        raise JsonInputError(too_big_text(limit))
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -11,7 +11,9 @@ the sources themselves (tool modules in this process or a worker, MCP servers) l
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +23,12 @@ from playground.core.toolsource import LoadProblem, ToolSource
 
 @dataclass
 class Registry:
-    """Contracts by name, in load order, plus the problems met while loading."""
+    """Contracts by name, in load order, plus the problems met while loading (a command that
+    loads them exits 2) and the warnings (said, but no failure: :class:`LoadResult`)."""
 
     contracts: dict[str, Contract] = field(default_factory=dict)
     problems: list[LoadProblem] = field(default_factory=list)
+    warnings: list[LoadProblem] = field(default_factory=list)
     paths: list[Path] = field(default_factory=list)
     sources: list[ToolSource] = field(default_factory=list)
 
@@ -44,6 +48,7 @@ class Registry:
             contract.tool_source = source
             self.add(contract)
         self.problems.extend(result.problems)
+        self.warnings.extend(result.warnings)
 
     def close(self) -> None:
         """Close every source (ends worker processes and connections); safe to call twice."""
@@ -84,3 +89,29 @@ class Registry:
             )
             return
         self.contracts[contract.name] = contract
+
+
+def close_names(name: str, names: Iterable[str], n: int = 3) -> list[str]:
+    """The names of ``names`` that look like ``name``, best first (at most ``n``): compared
+    (``difflib`` ratio ≥ 0.5) with case, spaces, ``-``, ``_`` and ``.`` ignored, so
+    ``searchcatalog``, ``search catalog`` and ``Search-Catalog`` all find ``search_catalog``."""
+    by_key: dict[str, str] = {}
+    for registered in names:
+        by_key.setdefault(_spelling_key(registered), registered)
+    found = get_close_matches(_spelling_key(name), list(by_key), n=n, cutoff=0.5)
+    return [by_key[key] for key in found]
+
+
+def _spelling_key(name: str) -> str:
+    """``name`` casefolded, without the separators people spell differently (``_ - . space``)."""
+    return "".join(c for c in name.casefold() if c not in "_-. ")
+
+
+def unknown_tool_message(name: str, names: Iterable[str]) -> str:
+    """``no tool named 'x'; did you mean: a, b`` (or ``registered: ...`` listing every name
+    when none is close; ``(none loaded)`` when there is none)."""
+    names = list(names)
+    close = close_names(name, names)
+    if close:
+        return f"no tool named {name!r}; did you mean: {', '.join(close)}"
+    return f"no tool named {name!r}; registered: {', '.join(names) or '(none loaded)'}"

@@ -171,10 +171,13 @@ class LoadProblem:
 
 @dataclass
 class LoadResult:
-    """What loading a source gave: ``contracts`` (in load order) and ``problems`` (never raised)."""
+    """What loading a source gave: ``contracts`` (in load order), ``problems`` (never raised;
+    the CLI exits 2 for one) and ``warnings`` (a fault that did not stop the source working,
+    such as an MCP server writing a log line to stdout: said, but the command succeeds)."""
 
     contracts: list[Contract] = field(default_factory=list)
     problems: list[LoadProblem] = field(default_factory=list)
+    warnings: list[LoadProblem] = field(default_factory=list)
 
 
 @runtime_checkable

@@ -44,7 +44,11 @@ DEFAULT_MCP_TIMEOUT_S = 10.0
 #: The longest a call may run while progress notifications keep resetting its limit, in seconds
 #: (MCP Inspector's ``MCP_REQUEST_MAX_TOTAL_TIMEOUT`` = 60000 ms).
 DEFAULT_MCP_MAX_TOTAL_S = 60.0
-_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+#: What a server name may not hold: anything but letters and digits of any script (``str.isalnum``:
+#: 한글 is letters), ``_`` and ``-``. The name is shown as ``mcp:NAME`` and in messages (so no
+#: space, punctuation, control or bidi character) and prefixes clashing tool names in the ASCII
+#: form :func:`ascii_server_name` gives; it never names a file.
+_NAME_UNSAFE = re.compile(r"[^\w-]+")
 #: MCP logging levels (RFC 5424 severities, MCP spec "Utilities: logging"), least severe first.
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 #: The ``type`` values of an mcpServers entry (Claude Code / Cursor / VS Code spellings).
@@ -75,6 +79,9 @@ class McpServerSpec:
     max_total_s: float | None = None
     tool_timeouts: dict[str, float] = field(default_factory=dict)
     named_by_user: bool = False
+    #: the name before a ``_2`` suffix made it unique among the specs (``--mcp`` / ``--mcp-url``
+    #: names are provisional: see :func:`playground.sources.mcp_source.merge_sources`)
+    base_name: str = ""
     roots: tuple[str, ...] = ()
     elicit_file: str = ""
     log_level: str = ""
@@ -125,13 +132,30 @@ def redact(text: str, spec: McpServerSpec) -> str:
     return text
 
 
-def _name_for(raw: str, taken: set[str]) -> str:
-    base = _NAME_UNSAFE.sub("_", Path(raw).stem or raw).strip("_") or "mcp"
+def safe_server_name(raw: str) -> str:
+    """``raw`` with each run of characters a server name may not hold (:data:`_NAME_UNSAFE`)
+    made one ``_``, ``_`` stripped from the ends (``""`` when nothing is left):
+    ``"Acme Shop!"`` → ``"Acme_Shop"``, ``"한글 서버"`` → ``"한글_서버"``."""
+    return _NAME_UNSAFE.sub("_", raw).strip("_")
+
+
+def ascii_server_name(name: str) -> str:
+    """``name`` in the letters every provider takes in a tool name (``[A-Za-z0-9_-]``), for the
+    ``server__tool`` prefix of a clashing tool: ``name`` itself when it is ASCII, else its
+    Punycode (RFC 3492) after the IDNA ``xn--`` mark: ``"한글"`` → ``"xn--bj0bj06e"``."""
+    if name.isascii():
+        return name
+    return "xn--" + name.encode("punycode").decode("ascii")
+
+
+def _name_for(raw: str, taken: set[str]) -> tuple[str, str]:
+    """``(name unique in taken, the base it was made from)``; the name is added to ``taken``."""
+    base = safe_server_name(Path(raw).stem or raw) or "mcp"
     name, n = base, 2
     while name in taken:
         name, n = f"{base}_{n}", n + 1
     taken.add(name)
-    return name
+    return name, base
 
 
 def parse_header(raw: str) -> tuple[str, str]:
@@ -195,8 +219,9 @@ def stdio_spec(line: str, taken: set[str]) -> McpServerSpec:
     if not parts:
         raise UsageError('--mcp needs a command, e.g. --mcp "python fixtures/mcp_shop_server.py"')
     script = next((p for p in parts[1:] if p.endswith((".py", ".js", ".mjs", ".ts"))), parts[0])
+    name, base = _name_for(script, taken)
     return McpServerSpec(
-        name=_name_for(script, taken), command=parts[0], args=tuple(parts[1:]), origin="--mcp"
+        name=name, command=parts[0], args=tuple(parts[1:]), origin="--mcp", base_name=base
     )
 
 
@@ -256,8 +281,10 @@ def http_spec(url: str, headers: dict[str, str], taken: set[str]) -> McpServerSp
     if not re.match(r"^https?://[^/\s]+", url):
         raise UsageError(f"--mcp-url {url!r}: expected an http:// or https:// URL")
     host = re.sub(r"^https?://", "", url).split("/")[0].split(":")[0]
+    name, base = _name_for(host.replace(".", "_"), taken)
     return McpServerSpec(
-        name=_name_for(host.replace(".", "_"), taken),
+        name=name,
+        base_name=base,
         url=url,
         headers=dict(headers),
         origin="--mcp-url",
@@ -293,10 +320,7 @@ def config_specs(path: str | Path, taken: set[str]) -> list[McpServerSpec]:
         raise UsageError(f"--mcp-config {file}: {exc}") from None
     servers = data.get("mcpServers", data.get("servers")) if isinstance(data, dict) else None
     if not isinstance(servers, dict):
-        raise UsageError(
-            f'--mcp-config {file}: expected {{"mcpServers": {{name: {{command, args, env}} | '
-            "{url, headers}}}}"
-        )
+        raise UsageError(f"--mcp-config {file}: {_shape_problem(data)}")
     specs: list[McpServerSpec] = []
     for name, entry in servers.items():
         where = f"{file}: mcpServers.{name}"
@@ -304,10 +328,13 @@ def config_specs(path: str | Path, taken: set[str]) -> list[McpServerSpec]:
             raise UsageError(f"{where}: must be an object with 'command' or 'url'")
         if entry.get("disabled") is True:
             continue
-        if _NAME_UNSAFE.search(name) or name in taken:
+        if not name or _NAME_UNSAFE.search(name):
             raise UsageError(
-                f"{where}: server names must be unique and use letters, digits, '_' or '-'"
+                f"{where}: a server name uses letters and digits (of any script), '_' or '-'"
+                f"{f', e.g. {safe_server_name(name)!r}' if safe_server_name(name) else ''}"
             )
+        if name in taken:
+            raise UsageError(f"{where}: another server is already named {name!r}; rename one")
         taken.add(name)
         times = {**_time_fields(entry, where), "protocol": _protocol_field(entry, where)}
         kind = entry.get("type", entry.get("transport"))
@@ -330,8 +357,16 @@ def config_specs(path: str | Path, taken: set[str]) -> list[McpServerSpec]:
             )
             continue
         command, args = entry.get("command"), entry.get("args", [])
-        if not isinstance(command, str) or not command.strip():
+        if command is None and "url" in entry:
+            raise UsageError(f"{where}: 'url' must be a string, got {_json_type(entry['url'])}")
+        if command is None:
             raise UsageError(f"{where}: needs a 'command' (stdio) or a 'url' (Streamable HTTP)")
+        if not isinstance(command, str):
+            raise UsageError(f"{where}: 'command' must be a string, got {_json_type(command)}")
+        if not command.strip():
+            raise UsageError(
+                f"{where}: 'command' is empty; give the program that starts the server"
+            )
         if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
             raise UsageError(f"{where}: 'args' must be a list of strings")
         cwd = entry.get("cwd")
@@ -348,6 +383,30 @@ def config_specs(path: str | Path, taken: set[str]) -> list[McpServerSpec]:
             )
         )
     return specs
+
+
+#: The ``mcpServers`` shape, as the messages show it (balanced: each ``{`` closed).
+EXPECTED_SHAPE = (
+    '{"mcpServers": {"NAME": {"command": "...", "args": [...], "env": {...}}}} '
+    '(or {"url": "...", "headers": {...}} for a server over HTTP)'
+)
+
+
+def _json_type(value: Any) -> str:
+    """``a JSON number``: the JSON type of a parsed value, for messages."""
+    from playground.core.canonical import json_type_name
+
+    return f"a JSON {json_type_name(value)}"
+
+
+def _shape_problem(data: Any) -> str:
+    """Why ``data`` (a parsed config file) has no ``mcpServers`` object, and the shape wanted."""
+    if isinstance(data, dict):
+        key = "mcpServers" if "mcpServers" in data else "servers" if "servers" in data else ""
+        got = f"'{key}' is {_json_type(data[key])}" if key else "no 'mcpServers' key"
+    else:
+        got = f"the file holds {_json_type(data)}"
+    return f"{got}; expected {EXPECTED_SHAPE}"
 
 
 def server_specs(

@@ -35,13 +35,12 @@ import concurrent.futures
 import contextlib
 import logging
 import os
-import re
 import signal
 import threading
 import time
 import weakref
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from playground.core import outcome as oc
@@ -52,7 +51,12 @@ from playground.core.registry import Registry
 from playground.core.toolsource import BodyRun, LoadProblem, LoadResult, RaisedError
 from playground.errors import LoadError
 from playground.sources.capped_log import CappedLog
-from playground.sources.mcp_config import McpServerSpec, redact
+from playground.sources.mcp_config import (
+    McpServerSpec,
+    ascii_server_name,
+    redact,
+    safe_server_name,
+)
 
 #: Environment variables every stdio server gets from the playground's own environment.
 BASE_ENV = ("PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ")
@@ -64,8 +68,6 @@ CALL_GRACE_S = 2.0
 MAX_LIST_PAGES = 100
 #: Seconds a cancelled call (ctrl+c) may take to send ``notifications/cancelled`` and end.
 CANCEL_WAIT_S = 2.0
-
-_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 # The SDK logs a traceback for every non-protocol stdout line; the source reports those itself
 # (as a load problem or in the run's output), so the SDK's records are not printed by default.
@@ -673,8 +675,8 @@ class McpSource:
         Returns the contracts (one per tool) and load problems naming the server
         (``mcp:NAME``): a server that cannot start, exits at start, never answers
         ``initialize`` within ``connect_timeout_s``, or a tool with an invalid schema. A server
-        that wrote non-protocol text to stdout is a problem too, even if it then worked.
-        Never raises.
+        that wrote non-protocol text to stdout and then worked gets a warning quoting the
+        text (at most 120 characters), not a problem: the server is usable. Never raises.
         """
         if self._closed:
             return LoadResult(problems=[LoadProblem(self.label, "the source is closed")])
@@ -691,7 +693,7 @@ class McpSource:
         result = self._contracts_of(tools)
         noise = [n for n in self.notices[before:] if "non-protocol text" in n]
         if noise:
-            result.problems.append(
+            result.warnings.append(
                 LoadProblem(
                     self.label,
                     f"{noise[0].split(': ', 1)[-1]} (stdout is for JSON-RPC messages only; "
@@ -731,12 +733,13 @@ class McpSource:
         return result
 
     def rename(self, name: str) -> None:
-        """Name the server ``name`` (made safe: letters, digits, ``_``, ``-``) in its label,
+        """Name the server ``name`` (made safe: letters and digits of any script, ``_``, ``-``:
+        :func:`~playground.sources.mcp_config.safe_server_name`) in its label,
         spec and contracts: a server started from ``--mcp`` / ``--mcp-url`` takes the
         ``serverInfo.name`` it gives (issue 21, item 4); an mcpServers key is never replaced."""
         import dataclasses
 
-        safe = _NAME_UNSAFE.sub("_", name).strip("_") or self.spec.name
+        safe = safe_server_name(name) or self.spec.name
         if safe == self.spec.name:
             return
         old = self.label
@@ -1382,16 +1385,20 @@ def _non_protocol_text(exc: Exception) -> str:
 @dataclass
 class SourcesLoad:
     """What :func:`load_sources` gave: ``contracts`` (names unique), ``problems`` and
-    ``choices`` (one line per contract renamed because of a clash, for the user to see)."""
+    ``choices`` (one line per contract renamed because of a clash, for the user to see) and
+    ``warnings`` (faults that did not stop a server: :class:`LoadResult`)."""
 
     contracts: list[Contract] = field(default_factory=list)
     problems: list[LoadProblem] = field(default_factory=list)
     choices: list[str] = field(default_factory=list)
+    warnings: list[LoadProblem] = field(default_factory=list)
 
 
 def prefixed_name(server: str, tool: str) -> str:
-    """``server__tool``: a name every provider accepts (letters, digits, ``_``, ``-``)."""
-    return f"{server}__{tool}"
+    """``server__tool``: a name every provider accepts (ASCII letters, digits, ``_``, ``-``),
+    a server named in another script written in Punycode (``xn--bj0bj06e__search``:
+    :func:`~playground.sources.mcp_config.ascii_server_name`)."""
+    return f"{ascii_server_name(server)}__{tool}"
 
 
 class PendingServers:
@@ -1436,13 +1443,10 @@ def merge_sources(
     others keep working.
     """
     out = SourcesLoad()
-    servers: set[str] = set()
-    for source in sources:  # two servers giving the same serverInfo.name: name_2, name_3 …
-        base, n = source.spec.name, 2
-        while source.spec.name in servers:
-            source.rename(f"{base}_{n}")
-            n += 1
-        servers.add(source.spec.name)
+    results = [
+        _named_uniquely(source, result, sources)
+        for source, result in zip(sources, results, strict=True)
+    ]
     taken_names = set(taken)
     counts: dict[str, int] = {}
     for result in results:
@@ -1450,6 +1454,7 @@ def merge_sources(
             counts[c.name] = counts.get(c.name, 0) + 1
     for source, result in zip(sources, results, strict=True):
         out.problems += result.problems
+        out.warnings += result.warnings
         for contract in result.contracts:
             if contract.name in taken_names or counts[contract.name] > 1:
                 new = prefixed_name(source.spec.name, contract.name)
@@ -1461,6 +1466,32 @@ def merge_sources(
             out.contracts.append(contract)
         taken_names.update(c.name for c in result.contracts)
     return out
+
+
+def _named_uniquely(source: McpSource, result: LoadResult, sources: list[McpSource]) -> LoadResult:
+    """Give ``source`` a name no source before it in ``sources`` has (they were named by
+    this same call), by the names in use once the servers answered: an mcpServers key as
+    given; else the ``serverInfo.name`` it gave, or — a server that failed or gave none — the
+    name of its command or host without the ``_2`` suffix it got while the others were still
+    unnamed. The first of two alike keeps the name, the next gets ``NAME_2``, ``NAME_3`` …
+    Returns ``result`` with its problems under the new label."""
+    before = sources[: sources.index(source)]
+    used = {s.spec.name for s in before} | {s.spec.name for s in sources if s.spec.named_by_user}
+    if source.spec.named_by_user:
+        return result
+    given = safe_server_name(source.server_name)
+    base = given or source.spec.base_name or source.spec.name
+    name, n = base, 2
+    while name in used:
+        name, n = f"{base}_{n}", n + 1
+    old = source.label
+    source.rename(name)
+    if source.label == old:
+        return result
+    label = source.label
+    problems = [replace(p, where=label) if p.where == old else p for p in result.problems]
+    warnings = [replace(p, where=label) if p.where == old else p for p in result.warnings]
+    return replace(result, problems=problems, warnings=warnings)
 
 
 def load_sources(sources: Iterable[McpSource], taken: Iterable[str] = ()) -> SourcesLoad:
@@ -1483,7 +1514,8 @@ def add_mcp_servers(
     stops it) and each contract's ``tool_source`` is its server, as
     :meth:`~playground.core.registry.Registry.add_source` does; the loads were already made
     concurrently, and names clashing with the registry's are prefixed
-    (:func:`merge_sources`). Problems go to ``registry.problems``. Returns the sources and the
+    (:func:`merge_sources`). Problems go to ``registry.problems``, warnings to
+    ``registry.warnings``. Returns the sources and the
     clash choices.
     """
     pending = servers if isinstance(servers, PendingServers) else PendingServers(servers, **options)
@@ -1498,6 +1530,7 @@ def add_mcp_servers(
         contract.tool_source = by_server[contract.server]
         registry.add(contract)
     registry.problems.extend(loaded.problems)
+    registry.warnings.extend(loaded.warnings)
     for source in sources:
         source.on_relisted = lambda result, source=source: relisted_into(registry, source, result)
     return sources, loaded.choices

@@ -208,6 +208,8 @@ class PlaygroundApp(PlaygroundState):
         registry = loaded.pg.registry
         for problem in registry.problems:
             self.notify(str(problem), title="Load problem", severity="error", timeout=10)
+        for warning in registry.warnings:
+            self.notify(str(warning), title="Load warning", severity="warning", timeout=10)
         if not registry.contracts:
             self.notify(
                 "No contracts loaded; see the Call view for how to add tools.", severity="warning"

@@ -235,11 +235,16 @@ def parse_json_text(text: str) -> tuple[Any, str]:
     """
     if not text.strip():
         return {}, ""
-    from playground.core.canonical import MAX_DEPTH, MAX_JSON_CHARS, json_depth_problem
-    from playground.core.json_files import too_big
+    from playground.core.canonical import (
+        MAX_DEPTH,
+        MAX_JSON_BYTES,
+        json_depth_problem,
+        too_big_text,
+        utf8_over,
+    )
 
-    if len(text) > MAX_JSON_CHARS:
-        return None, too_big(len(text))
+    if utf8_over(text, MAX_JSON_BYTES):
+        return None, too_big_text()
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -17,6 +17,7 @@ from playground.batch.evalcases import (
     SELECTED,
     SKIPPED,
     WRONG_TOOL,
+    CaseProblem,
     CaseSet,
     EvalCase,
     args_match,
@@ -368,26 +369,36 @@ def test_bom_crlf_and_unicode_line_separators(tmp_path: Path):
         (1, "택배\u2028언제 와요?", "a"),
         (3, "안녕", None),
     ]
-    # the same reader as check: same errors for a folder and for bytes that are not UTF-8
+    # the same reader as check: same errors for a folder, the same problem for a line that is
+    # not UTF-8 (listed and skipped; the other lines are cases)
     with pytest.raises(UsageError, match="is a folder"):
         load_cases(tmp_path)
     latin = tmp_path / "latin.jsonl"
-    latin.write_bytes(b'{"question": "caf\xe9", "expect_tool": null}\n')
-    with pytest.raises(
-        UsageError, match=r"not UTF-8 text \(invalid continuation byte at byte 17\)"
-    ):
-        load_cases(latin)
+    latin.write_bytes(
+        b'{"question": "caf\xe9", "expect_tool": null}\n{"question": "q", "expect_tool": null}\n'
+    )
+    read = load_cases(latin)
+    assert [str(p) for p in read.problems] == [
+        "line 1: not UTF-8 text (invalid continuation byte at byte 17 of the file)"
+    ]
+    assert [(c.line, c.question) for c in read.cases] == [(2, "q")]
     with pytest.raises(UsageError, match="not a regular file"):
         load_cases("/dev/null")
 
 
 def test_a_line_of_a_streamed_case_file_that_is_not_utf8_is_named_with_its_byte(tmp_path):
-    """``eval`` said only 'not UTF-8 text (invalid start byte)' for a whole file; ``check``
-    names the byte. The streamed reader now names the line and its byte in the file."""
+    """A line that is not UTF-8 is a malformed line naming its byte in the file; the lines
+    after it are still read (it used to end the whole file)."""
     from playground.batch.evalstream import iter_case_file
 
     path = tmp_path / "cases.jsonl"
-    path.write_bytes(b'{"question":"a","expect":"x"}\n{"question":"b\xff","expect":"x"}\n')
-    with pytest.raises(UsageError) as info:
-        list(iter_case_file(path))
-    assert str(info.value) == f"{path}: line 2 is not UTF-8 text (invalid start byte at byte 44)"
+    path.write_bytes(
+        b'{"question":"a","expect_tool":"x"}\n{"question":"b\xff","expect_tool":"x"}\n'
+        b'{"question":"c","expect_tool":null}\n'
+    )
+    read = list(iter_case_file(path))
+    assert [str(x) if isinstance(x, CaseProblem) else (x.line, x.question) for x in read] == [
+        (1, "a"),
+        "line 2: not UTF-8 text (invalid start byte at byte 49 of the file)",
+        (3, "c"),
+    ]

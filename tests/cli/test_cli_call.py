@@ -130,14 +130,13 @@ def test_table_renders_korean_values():
 # --- call: bad input --------------------------------------------------------------------------
 
 
-def test_unknown_tool_prints_the_record_and_exits_2_with_close_names():
+def test_unknown_tool_is_one_usage_error_line_with_close_names():
     result = invoke("call", "get_order_statu", "order_id=HR1", "--tools", SHOP, "--format", "json")
     assert result.exit_code == ExitCode.USAGE
-    rec = json.loads(result.stdout)
-    assert rec["kind"] == "unknown_tool" and rec["verdict"] == "unknown_tool"
-    assert result.stderr.count("\n") == 1
-    assert result.stderr.startswith("error: no tool named 'get_order_statu'")
-    assert "get_order_status" in result.stderr
+    assert result.stdout == ""  # no record: nothing was called
+    assert (
+        result.stderr == "error: no tool named 'get_order_statu'; did you mean: get_order_status\n"
+    )
 
 
 def test_malformed_raw_json_item_is_a_usage_error_naming_the_item():

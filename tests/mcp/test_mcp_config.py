@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from playground.errors import UsageError
-from playground.sources.mcp_config import REDACTED, parse_header, redact, server_specs
+from playground.sources.mcp_config import (
+    REDACTED,
+    parse_header,
+    redact,
+    safe_server_name,
+    server_specs,
+)
+from playground.sources.mcp_source import prefixed_name
 
 
 def write_config(tmp_path: Path, data: object) -> Path:
@@ -75,7 +83,11 @@ def test_vscode_servers_key_and_server_selection(tmp_path: Path) -> None:
         ({"mcpServers": {"a": {"command": "x", "args": "oops"}}}, "'args' must be a list"),
         ({"mcpServers": {"a": {"command": "x", "env": {"K": ["v"]}}}}, "env.K must be a string"),
         ({"nothing": 1}, 'expected {"mcpServers"'),
-        ({"mcpServers": {"a b": {"command": "x"}}}, "server names must be unique"),
+        (
+            {"mcpServers": {"a b": {"command": "x"}}},
+            "mcpServers.a b: a server name uses letters and digits (of any script), '_' or '-', "
+            "e.g. 'a_b'",
+        ),
         ({"mcpServers": {"a": {"command": "x", "timeout": 1e14}}}, "at most 1,000,000,000"),
     ],
 )
@@ -155,3 +167,81 @@ def test_a_malformed_header_is_quoted_with_its_secrets_redacted(given: str, erro
     with pytest.raises(UsageError) as info:
         parse_header(given)
     assert str(info.value) == f"--mcp-header {error}{WHY}"
+
+
+# ---- the tester's --mcp-config messages (issue 25) ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "line"),
+    [
+        (
+            {"mcpServers": {"t": {"command": 5}}},
+            "mcpServers.t: 'command' must be a string, got a JSON integer",
+        ),
+        (
+            {"mcpServers": {"t": {"command": ["npx", "x"]}}},
+            "mcpServers.t: 'command' must be a string, got a JSON array",
+        ),
+        (
+            {"mcpServers": {"t": {"command": " "}}},
+            "mcpServers.t: 'command' is empty; give the program that starts the server",
+        ),
+        (
+            {"mcpServers": {"t": {"url": 5}}},
+            "mcpServers.t: 'url' must be a string, got a JSON integer",
+        ),
+        (
+            {"mcpServers": {"": {"command": "x"}}},
+            "mcpServers.: a server name uses letters and digits (of any script), '_' or '-'",
+        ),
+        (
+            {"mcpServers": {"한글 서버": {"command": "x"}}},
+            "mcpServers.한글 서버: a server name uses letters and digits (of any script), '_' or '-', e.g. '한글_서버'",
+        ),
+    ],
+)
+def test_an_entry_message_names_what_is_wrong(tmp_path: Path, data: object, line: str) -> None:
+    path = write_config(tmp_path, data)
+    with pytest.raises(UsageError) as info:
+        server_specs(configs=[path])
+    assert str(info.value) == f"{path}: {line}"
+
+
+SHAPE = (
+    'expected {"mcpServers": {"NAME": {"command": "...", "args": [...], "env": {...}}}} '
+    '(or {"url": "...", "headers": {...}} for a server over HTTP)'
+)
+
+
+@pytest.mark.parametrize(
+    ("data", "got"),
+    [
+        ({"mcpServers": []}, "'mcpServers' is a JSON array"),
+        ({"servers": "x"}, "'servers' is a JSON string"),
+        ({"nothing": 1}, "no 'mcpServers' key"),
+        ([1], "the file holds a JSON array"),
+    ],
+)
+def test_a_file_of_another_shape_names_what_it_holds_and_the_shape(
+    tmp_path: Path, data: object, got: str
+) -> None:
+    path = write_config(tmp_path, data)
+    with pytest.raises(UsageError) as info:
+        server_specs(configs=[path])
+    assert str(info.value) == f"--mcp-config {path}: {got}; {SHAPE}"
+    assert SHAPE.count("{") == SHAPE.count("}") and SHAPE.count("[") == SHAPE.count("]")
+
+
+def test_a_server_named_in_hangul_is_accepted_and_prefixes_tools_in_ascii(tmp_path: Path) -> None:
+    path = write_config(
+        tmp_path, {"mcpServers": {"한글": {"command": "x"}, "도서-관_2": {"url": "http://h/mcp"}}}
+    )
+    assert [s.name for s in server_specs(configs=[path])] == ["한글", "도서-관_2"]
+    assert prefixed_name("한글", "search") == "xn--bj0bj06e__search"
+    assert prefixed_name("shop", "search") == "shop__search"
+    assert re.fullmatch(r"[A-Za-z0-9_-]{1,64}", prefixed_name("도서-관_2", "search"))
+    # a script named in Hangul names its server after it; unsafe characters still become '_'
+    (spec,) = server_specs(commands=["python '도서관 서버.py'"])
+    assert spec.name == "도서관_서버"
+    assert safe_server_name("a\u202eb\x00c") == "a_b_c"  # no bidi or control character

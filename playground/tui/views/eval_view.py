@@ -20,6 +20,7 @@ from textual.reactive import var
 from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Select, Static
 from textual_plotext import PlotextPlot
 
+from playground.core.cells import REASON_CHARS, cell
 from playground.core.untrusted import shown
 from playground.routing import registry
 from playground.tui.daemon_thread import in_daemon_thread
@@ -337,8 +338,8 @@ class EvalView(Vertical):
                 plain(result.category),
                 plain(result.case.expect_tool or "(none)"),
                 plain(result.choice),
-                plain(result.case.question),
-                plain(result.reason()),
+                plain(cell(result.case.question)),
+                plain(cell(result.reason(), REASON_CHARS)),
                 key=str(i),
             )
 
