@@ -144,3 +144,17 @@ def test_a_korean_reply_quotes_english_descriptions_after_a_korean_lead_in():
     )
     hello = ask(OfflineRouter(), decls, "Hello!")
     assert "search the library catalog by title words" in hello.text
+
+
+def test_a_huge_question_is_read_up_to_its_first_4000_characters(all_decls):
+    """A tester's 6 MB question took the offline router 46 s and 1.4 GB. It reads the first
+    4,000 characters and its explanation says so."""
+    from playground.routing.offline import MAX_QUESTION_CHARS
+
+    question = "HR20260601 택배 어디쯤인가요? " + "a " * 500_000
+    move = ask(OfflineRouter(), all_decls, question)
+    assert [c.name for c in move.calls] == ["track_shipping"]
+    assert move.explanation["question_cut"] == {"read": MAX_QUESTION_CHARS, "of": len(question)}
+    assert len(move.explanation["question"]) == MAX_QUESTION_CHARS == 4000
+    short = ask(OfflineRouter(), all_decls, "HR20260601 택배 어디쯤인가요?")
+    assert "question_cut" not in short.explanation
