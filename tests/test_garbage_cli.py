@@ -37,6 +37,19 @@ def _declaration_cache(tmp_path_factory: pytest.TempPathFactory):
         yield
 
 
+@pytest.fixture(autouse=True)
+def _bodies_in_process(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tool bodies run in the command's own process (``PLAYGROUND_IN_PROCESS=1``, as in
+    tests/cli/conftest.py): these tests are about what the CLI makes of garbage, and the worker
+    process each command started cost ~0.1 s of CPU (this file: 14.0 → 7.7 s of CPU at
+    ``-n 0``). The tests about the worker itself — file descriptor 1, a replaced
+    ``sys.stdout``, a body's threads, ctrl+c during a body — are marked ``worker_process`` and
+    keep the default source; the bodies of broken tools (import faults, time-outs) are tested
+    in the worker in tests/faults."""
+    if request.node.get_closest_marker("worker_process") is None:
+        monkeypatch.setenv("PLAYGROUND_IN_PROCESS", "1")
+
+
 def strict(text: str):
     """Parse JSON the way a strict consumer does (NaN/Infinity refused)."""
 
@@ -533,6 +546,7 @@ def run_cli(*args, timeout=120):
     )
 
 
+@pytest.mark.worker_process
 def test_writes_below_sys_stdout_are_captured_by_the_worker_not_printed(tools):
     proc = run_cli("call", "fd_write", "--tools", tools, "--format", "json")
     assert proc.returncode == 0
@@ -548,6 +562,7 @@ def test_in_process_writes_below_sys_stdout_go_to_stderr_not_into_the_json(tools
     assert b"RAW FD WRITE" in proc.stderr
 
 
+@pytest.mark.worker_process
 def test_a_body_replacing_sys_stdout_does_not_swallow_the_output(tools):
     proc = run_cli("call", "replaces_stdout", "--tools", tools, "--format", "json")
     assert proc.returncode == 0 and strict(proc.stdout.decode("utf-8"))["value"] == {
@@ -578,6 +593,7 @@ def test_a_timed_out_body_printing_later_does_not_corrupt_the_json(tools, tmp_pa
     assert proc.stdout.count(b"LATE PRINT") == in_records
 
 
+@pytest.mark.worker_process
 def test_a_thread_started_by_a_body_prints_into_the_record_with_the_worker(tools):
     proc = run_cli("call", "spawns", "--tools", tools, "--format", "json")
     record = strict(proc.stdout.decode("utf-8"))
@@ -612,6 +628,7 @@ def test_undecodable_argument_bytes_are_a_usage_error(tools):
     assert len(lines) == 1 and "is not valid UTF-8 text" in lines[0]
 
 
+@pytest.mark.worker_process
 def test_ctrl_c_during_a_hung_body_exits_130_with_one_line(tools, tmp_path):
     marker = tmp_path / "started"
     proc = subprocess.Popen(

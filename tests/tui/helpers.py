@@ -26,15 +26,17 @@ async def settle(app, pilot) -> None:
     """Let messages flow and wait for the workers until two pauses in a row find none running (a
     worker's message may start another worker: Evaluate → Ask, a call → the history write).
     The tools count as not settled until they are loaded (``app.pg``): the app starts loading
-    them only after its first screen."""
+    them only after its first screen; while they load (a worker waiting on the load thread),
+    this waits for that worker rather than pausing again and again: a module or server slow to
+    load under load ran out of rounds ("the workers never settled"), and each round costs CPU."""
     idle = 0
     for _ in range(100):
         await pilot.pause()
-        if getattr(app, "pg", True) is None:
-            idle = 0
-        elif any(w.state in ACTIVE for w in app.workers):
+        if any(w.state in ACTIVE for w in app.workers):
             idle = 0
             await app.workers.wait_for_complete()
+        elif getattr(app, "pg", True) is None:
+            idle = 0
         else:
             idle += 1
             if idle == 2:
