@@ -69,9 +69,13 @@ def marked(marker: str) -> list[int]:
     return found
 
 
-def start(args: list[str], marker: str, cwd: Path) -> subprocess.Popen:
+def start(args: list[str], marker: str, cwd: Path, hang_s: float | None = None) -> subprocess.Popen:
+    """``playground ARGS`` in ``cwd``, its processes marked; ``hang_s``: the import time
+    limit (``PLAYGROUND_IMPORT_TIMEOUT_S``)."""
     env = {**os.environ, "PYTHONPATH": str(REPO), "ORPHAN_MARK": marker}
     env.pop("PLAYGROUND_IN_PROCESS", None)
+    if hang_s is not None:
+        env["PLAYGROUND_IMPORT_TIMEOUT_S"] = str(hang_s)
     return subprocess.Popen(
         [sys.executable, "-m", "playground", *args],
         cwd=cwd,
@@ -98,13 +102,15 @@ def test_a_signal_during_a_hanging_import_leaves_no_process(tmp_path, sig):
     (tmp_path / "tools" / "hangs.py").write_text(HANGS, encoding="utf-8")
     (tmp_path / "tools" / "spins.py").write_text(SPINS, encoding="utf-8")
     marker = uuid.uuid4().hex
-    proc = start(["list", "--tools", str(tmp_path / "tools")], marker, tmp_path)
+    # the imports must still hang when the signal comes: a run at load 20 ended on the 10 s
+    # import limit first (exit 2, the hang reported as a load problem)
+    proc = start(["list", "--tools", str(tmp_path / "tools")], marker, tmp_path, hang_s=600)
     # the worker (and its watchdog) started and are importing
     assert wait_until(lambda: len(marked(marker)) >= 3), marked(marker)
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=30)
     if sig != signal.SIGKILL:
-        assert proc.returncode == 128 + sig
+        assert proc.returncode == 128 + sig, err
         assert err.strip().splitlines()[-1] == f"error: terminated ({sig.name})"
     assert wait_until(lambda: not marked(marker), 5.0), marked(marker)
 
