@@ -101,6 +101,7 @@ from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.fill.series import series as series_calls
 from playground.routing.fill.series_groups import group_rows
 from playground.routing.guessed import RULE_GUESSES, short_of_words
+from playground.routing.head_word import head_unsaid
 from playground.routing.name_object import RULE_NAME_OBJECT
 from playground.routing.registry import RouterSettings, RouterSpec
 from playground.routing.replies import ask_text, no_tool_text, rows_of, summarize
@@ -419,6 +420,18 @@ class OfflineRouter:
                 + ", ".join(f"'{o}'" for o in best.unsaid)
                 + f" of its name and its words match only {best.covered} of the question's "
                 f"{best.topic} topic words: the question is about something else"
+            )
+        elif (
+            best.score >= self.threshold
+            and not best.missing
+            and words_fit
+            and head_unsaid(best.head, best.head_said, best.unsaid)
+        ):
+            reason = (
+                f"{best.name} scores {best.score} but its text never says '{best.head}', the "
+                "question's head word, and the question never says "
+                + ", ".join(f"'{o}'" for o in best.unsaid)
+                + " of its name: the question is about something else"
             )
         elif best.score >= self.threshold and not best.missing and words_fit and guesses_only(best):
             reason = (
@@ -788,7 +801,7 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
         return "bridge"
     if object_unsaid(row):
         return None
-    if guesses_only(row):
+    if guesses_only(row) or head_unsaid(row.head, row.head_said, row.unsaid):
         return None
     words = topic_points(row)
     if words >= RELEVANCE_SHARE * threshold and (

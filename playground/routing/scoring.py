@@ -21,7 +21,7 @@ import bisect
 import itertools
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -38,6 +38,7 @@ from playground.routing.fill.pipeline import fill_loose, fill_structured
 from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.fill.specs import Fill, ParamSpec, param_specs
 from playground.routing.guessed import guessed, marked_values
+from playground.routing.head_word import head_word
 from playground.routing.name_object import name_objects, not_about, unsaid
 from playground.routing.request_verb import first_root, weigh_request_verb
 from playground.routing.rule_switches import known_rule, rule_enabled
@@ -237,6 +238,10 @@ class ScoreRow:
     #: declaration matched (:func:`score_question`)
     topic: int = 0
     covered: int = 0
+    #: the question's first topic word and whether this tool's text matched it (rule
+    #: ``head_word_unsaid``, :mod:`playground.routing.head_word`)
+    head: str = ""
+    head_said: bool = True
     #: the JSON of a row shared by every question that leaves its tool untouched
     #: (:func:`_idle_rows`; read-only), made once
     frozen_json: dict[str, Any] | None = field(default=None, repr=False, compare=False)
@@ -269,6 +274,7 @@ class ScoreRow:
             **self._action_json(),
             "unsaid": self.unsaid,
             "covered": [self.covered, self.topic],
+            "head": {"word": self.head, "said": self.head_said},
             "score": round(self.score, 4),
             "because": self.because(),
         }
@@ -964,6 +970,14 @@ def _fill_rows(
         r.topic, r.covered = _coverage(tokens, tally.weights, fill, tally.said.get(i, set()))
         r.unsaid = unsaid(tool.objects, r.matched, stems, tool.specs, r.arg_evidence)
         r.not_about = not_about(tool.objects, r.unsaid, r.covered, r.topic)
+        r.head, r.head_said = head_word(
+            text,
+            tokens,
+            list(_topic_indexes(tokens, tally.weights, fill)),
+            tally.said.get(i, set()),
+            tool.terms,
+            (tool.objects, r.unsaid),
+        )
         r.guessed = guessed(tool.specs, r.arg_evidence, marked)
         if r.guessed:  # the topic words beside the guessed values too
             beside = {
@@ -981,21 +995,13 @@ def _fill_rows(
 GUESS_RULES = frozenset({"free_text", "default", "leftover", "modifier"})
 
 
-def _coverage(
-    tokens: list[korean.Token], weights: list[float], fill: Fill, said: set[int]
-) -> tuple[int, int]:
-    """``(topic words, those the tool's text matched)`` of one question for one tool: the
-    content words (word weight > 0, not a question word nor a day or month name,
-    :data:`korean.CALENDAR_WORDS`) outside the values this tool's
-    arguments took by a rule that is not a guess (:data:`GUESS_RULES`). "the forecast for
-    Pacifica on April 11th, 2023" has one topic word, forecast, once the city and the date are
-    values."""
+def _topic_indexes(tokens: list[korean.Token], weights: list[float], fill: Fill) -> Iterator[int]:
+    """The indexes of the question's topic words for one tool (see :func:`_coverage`)."""
     spans = [
         tuple(ev["span"])
         for ev in fill.evidence.values()
         if ev["rule"] not in GUESS_RULES and "span" in ev
     ]
-    topic = covered = 0
     for k, tok in enumerate(tokens):
         if weights[k] <= 0 or tok.stem in korean.QUESTION_WORDS or tok.stem[:1].isdigit():
             continue  # a number or an ordinal ("1st") is a value, never a topic
@@ -1005,6 +1011,20 @@ def _coverage(
             a <= tok.start and tok.end <= b for a, b in spans
         ):
             continue
+        yield k
+
+
+def _coverage(
+    tokens: list[korean.Token], weights: list[float], fill: Fill, said: set[int]
+) -> tuple[int, int]:
+    """``(topic words, those the tool's text matched)`` of one question for one tool: the
+    content words (word weight > 0, not a question word nor a day or month name,
+    :data:`korean.CALENDAR_WORDS`) outside the values this tool's
+    arguments took by a rule that is not a guess (:data:`GUESS_RULES`). "the forecast for
+    Pacifica on April 11th, 2023" has one topic word, forecast, once the city and the date are
+    values."""
+    topic = covered = 0
+    for k in _topic_indexes(tokens, weights, fill):
         topic += 1
         covered += k in said
     return topic, covered

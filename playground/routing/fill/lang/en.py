@@ -77,3 +77,10 @@ IRREGULAR_PLURALS = {
     "mice": "mouse",
     "geese": "goose",
 }
+#: Articles opening the noun phrase a question asks about ("the hypotenuse of ...", "a flight"):
+#: the word after the first one is the question's head word (rule ``head_word_unsaid``).
+HEAD_OPENERS = frozenset(["the", "a", "an"])
+#: Ordinal words: "the first rectangle" counts a case, it names no head word.
+ORDINAL_WORDS = frozenset(
+    ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
+)
