@@ -168,7 +168,8 @@ def loose_boolean(st: LooseFill, spec: ParamSpec) -> None:
 
 def loose_cue(st: LooseFill, spec: ParamSpec) -> None:
     """A string with no candidate takes the span after its own name word (``the function
-    3x^2 + 2x - 1`` -> ``3x^2 + 2x - 1``, rule ``cue``)."""
+    3x^2 + 2x - 1`` -> ``3x^2 + 2x - 1``, rule ``cue``), unless another parameter took that
+    span ("a branch named feature-x" is ``branch_name``, not ``base_branch`` too)."""
     text, toks, cands, labels, taken, give = (
         st.text,
         st.toks,
@@ -180,8 +181,9 @@ def loose_cue(st: LooseFill, spec: ParamSpec) -> None:
     if not ("string" in spec.types or not spec.types):
         return
     cue = cue_span(spec, text, toks, labels[spec.name][0])
+    given = [tuple(ev["span"]) for ev in st.fill.evidence.values() if "span" in ev]
     if cue is not None and values.outside(
-        cue[:2], [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
+        cue[:2], [(c.start, c.end) for i, c in enumerate(cands) if i in taken] + given
     ):
         give(spec, text[cue[0] : cue[1]], "cue", cue[0], cue[1], f"after its word {cue[2]!r}")
         return
