@@ -402,7 +402,9 @@ class OfflineRouter:
                 ],
                 explanation=exp,
             )
-        return self._call(exp, best.name, best.args, call_no)
+        if why:  # one call, a clause stating context left out
+            exp["parallel"] = why
+        return self._call(exp, best.name, calls[0], call_no)
 
     def _no_fit_reason(self, rows: list[ScoreRow], words: list[dict[str, Any]]) -> str:
         """Why no tool is called (rule ``relevance_explained``): the best tool's score came
@@ -681,6 +683,9 @@ def _parallel(
         if len(again) > 1:
             why = "the question asks again in another clause with other values"
             return again, {"calls": len(again), "why": why, "clauses": said}
+        if said and again[0] != best.args:
+            why = "a clause stating the asker's context asks for nothing; the request's values"
+            return again, {"calls": 1, "why": why, "clauses": said}
     if rule_enabled(RULE_SERIES):
         series = group_rows(
             tool.specs, question, series_calls(question, best.args, best.arg_evidence)

@@ -126,3 +126,37 @@ def test_asking_for_a_tool_that_scores_less_names_those_that_score_more() -> Non
         above = [name for name, score in scores.items() if score > scores[asked]]
         assert "fits best" not in mv.explanation["reason"]
         assert all(name in mv.explanation["reason"] for name in above[:3]), mv.explanation
+
+
+def test_a_value_after_a_shared_word_goes_to_one_parameter() -> None:
+    """On mcp-server-git, "Create a branch named feature-x" gave base_branch the branch's own
+    name too: both parameters end in "branch", and the span after it was taken twice."""
+    mv = move("Create a branch named feature-x in /tmp/repo", *GIT)
+    assert [(c.name, c.args) for c in mv.calls] == [
+        ("git_create_branch", {"repo_path": "/tmp/repo", "branch_name": "feature-x"})
+    ]
+
+
+def test_a_name_with_a_hyphen_is_one_identifier() -> None:
+    """On mcp-server-git, "the diff between main and feature-x" gave target 'feature'."""
+    mv = move("Show the diff between main and feature-x in /tmp/repo", *GIT)
+    assert [(c.name, c.args) for c in mv.calls] == [
+        ("git_diff", {"repo_path": "/tmp/repo", "target": "feature-x"})
+    ]
+
+
+WEATHER = _tool("get_weather", "Get the current weather for a city.", city="The city name.")
+
+
+def test_a_statement_of_context_is_not_a_request() -> None:
+    """ "I'm at Bengaluru. Tell me the weather in Chennai" made two calls, Bengaluru and
+    Chennai: the first sentence says where the user is, it asks for nothing."""
+    mv = move("I'm at Bengaluru. Tell me the weather in Chennai", WEATHER)
+    assert [(c.name, c.args) for c in mv.calls] == [("get_weather", {"city": "Chennai"})]
+    assert "context" in mv.explanation["parallel"]["why"]
+    # two requests still make two calls, and a statement alone is still read for its value
+    assert [c.args for c in move("Weather in Seoul. Also the weather in Busan", WEATHER).calls] == [
+        {"city": "Seoul"},
+        {"city": "Busan"},
+    ]
+    assert args_of("I'm in Oslo, what's the weather?", WEATHER) == {"city": "Oslo"}

@@ -84,3 +84,9 @@ HEAD_OPENERS = frozenset(["the", "a", "an"])
 ORDINAL_WORDS = frozenset(
     ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
 )
+#: A clause opening like this states the asker's context ("I'm at Bengaluru.", "I live in
+#: Oslo"), it asks for nothing: no call of its own (rule ``clauses``).
+STATEMENT_OPENERS = (
+    r"(?:i'?m|i\s+am|we'?re|we\s+are|i\s+live|we\s+live|i\s+stay|we\s+stay)\s+"
+    r"(?:at|in|near|from)\b",
+)
