@@ -382,7 +382,8 @@ class OfflineRouter:
             exp["reason"] += f"; passed over {passed} (missing required arguments)"
         if _fit(best, self.threshold) == "bridge":
             exp["reason"] += (
-                "; no declaration is in Korean: the request's kind of action is its name's, "
+                "; no declaration is in Korean (or words the Korean request): the request's kind of "
+                "action is its name's, "
                 "and the question's identifier fills its id parameter (no other tool is both)"
             )
         if _fit(best, self.threshold) == "coverage":

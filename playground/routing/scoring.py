@@ -709,7 +709,9 @@ def score_question(
     live = candidates(idx, text, matches, w)
     listing = _listing_question(idx, text)
     live |= listing
-    bridge = bridged_tool(idx.tools, idx.hangul, text, tokens)
+    bridge = bridged_tool(
+        idx.tools, idx.hangul and _request_said(text, tokens, matches), text, tokens
+    )
     if bridge is not None:
         live.add(bridge)
     fills = {i: fill_structured(idx.tools[i].specs, text, tokens) for i in sorted(live)}
@@ -748,6 +750,14 @@ def score_question(
     pen = _Penalties.of(w, tally.unknown)
     _fill_rows(tally, text, fills, consumed + labels, pen)
     return _ranked(tally.rows, _idle_rows(idx, pen)), notes
+
+
+def _request_said(text: str, tokens: list[korean.Token], matches: Mapping[str, TokenMatch]) -> bool:
+    """True when a word saying the question's kind of action matches some declaration (rule
+    ``kind_and_id_bridge``: a Korean request no Korean declaration words -- "삭제하고" over a
+    tool described "주문을 취소한다" -- is bridged like one over English declarations)."""
+    asked = set(read_request(text, tokens, [1.0] * len(tokens)).words.values())
+    return not asked or any(matches[t.stem][0] for t in tokens if t.surface in asked)
 
 
 def _weigh_request(tally: _Tally, text: str, fills: dict[int, Fill], bridge: int | None) -> None:

@@ -160,3 +160,23 @@ def test_a_statement_of_context_is_not_a_request() -> None:
         {"city": "Busan"},
     ]
     assert args_of("I'm in Oslo, what's the weather?", WEATHER) == {"city": "Oslo"}
+
+
+def _order_tool(name: str, description: str) -> dict[str, Any]:
+    return _tool(name, description, order_id="주문번호")
+
+
+def test_two_korean_clauses_make_two_calls_when_the_docs_word_one_request_otherwise() -> None:
+    """ "123 삭제하고 456 조회해" called only one tool: the tools are described in Korean, but
+    "삭제" (delete) is not the word "취소" (cancel) of cancel_order's description, so the first
+    clause matched nothing. A Korean request no declaration words is bridged by its kind of
+    action and the identifier, as over English declarations (rule kind_and_id_bridge)."""
+    tools = (
+        _order_tool("cancel_order", "주문번호로 주문을 취소한다."),
+        _order_tool("get_order_status", "주문번호로 주문 상태를 조회한다."),
+    )
+    mv = move("123 삭제하고 456 조회해", *tools)
+    assert [(c.name, c.args) for c in mv.calls] == [
+        ("cancel_order", {"order_id": "123"}),
+        ("get_order_status", {"order_id": "456"}),
+    ]
