@@ -180,3 +180,24 @@ def test_two_korean_clauses_make_two_calls_when_the_docs_word_one_request_otherw
         ("cancel_order", {"order_id": "123"}),
         ("get_order_status", {"order_id": "456"}),
     ]
+
+
+def test_how_many_results_goes_to_the_parameter_that_sizes_the_result() -> None:
+    """On mcp-server-git, "Show the last 3 commits of DIR" asked for git_commit's message:
+    "commits" matched git_commit's name, and git_log's max_count stayed empty. A count of the
+    things a listing returns ("the last 3 commits") fills the integer that sizes the result
+    (rule result_count), and that value shows the question asks for git_log."""
+    mv = move("Show the last 3 commits of /tmp/repo", *GIT)
+    assert [(c.name, c.args) for c in mv.calls] == [
+        ("git_log", {"repo_path": "/tmp/repo", "max_count": 3})
+    ]
+    ev = next(r for r in mv.explanation["tools"] if r["name"] == "git_log")["arg_evidence"]
+    assert ev["max_count"]["rule"] == "result_count"
+    listing = _tool("list_orders", "List the orders.", customer="The customer's name.")
+    listing["parameters"]["properties"]["limit"] = {"type": "integer", "maximum": 50}
+    assert args_of("the 5 most recent orders of customer 'Kim'", listing) == {
+        "customer": "Kim",
+        "limit": 5,
+    }
+    # a period is not a count: "the last 3 days" sizes nothing
+    assert "limit" not in args_of("orders of customer 'Kim' in the last 3 days", listing)
