@@ -12,8 +12,8 @@ not relevant, unless a structured value supports it (decided first,
 
 The head word is the first topic word (a content word that is not a value of the tool,
 :func:`playground.routing.scoring._coverage`) right after an article of
-:data:`playground.routing.fill.lang.HEAD_OPENERS`, among the question's first
-:data:`HEAD_WITHIN` words, and not a number's modifier ("the next 3 days"). A comparative or
+:data:`playground.routing.fill.lang.HEAD_OPENERS` in the question's opening
+(:func:`playground.routing.fill.head.head_candidates`). A comparative or
 superlative says its adjective ("nearest" says the "nearby" of ``parks_find_nearby``).
 
 Measured on the BFCL dev bench (``python bench/bfcl.py --without head_word_unsaid``).
@@ -21,12 +21,11 @@ Measured on the BFCL dev bench (``python bench/bfcl.py --without head_word_unsai
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from playground.routing import korean
-from playground.routing.fill import lang
+from playground.routing.fill.head import head_candidates
 from playground.routing.rule_switches import known_rule, rule_enabled
 
 RULE_HEAD_WORD = known_rule(
@@ -35,11 +34,6 @@ RULE_HEAD_WORD = known_rule(
     "the question's head word is not the tool's and its name's object is unsaid",
 )
 
-#: The head word is read among the question's first words only: an article later opens a
-#: detail ("find public libraries in New York that have a Reading Room"), not the topic.
-HEAD_WITHIN = 7
-#: The end of a sentence: the head word is read in the first one.
-_SENTENCE_END_RE = re.compile(r"[.?!。？！]\s|\n")
 #: Endings of English comparatives and superlatives ("nearest", "closer").
 _DEGREE_ENDINGS = ("est", "er")
 #: How many letters an adjective without its degree ending must keep to be compared.
@@ -67,16 +61,11 @@ def head_word(
     names, unsaid = objects
     if not names or len(unsaid) >= len(names):
         return "", True
+    heads = set(head_candidates(text, tokens))
     for k in topic:
-        if k >= HEAD_WITHIN or _SENTENCE_END_RE.search(text, 0, tokens[k].start):
-            break
-        if not k or tokens[k - 1].surface.lower() not in lang.HEAD_OPENERS:
+        if k not in heads:
             continue
-        if k + 1 < len(tokens) and tokens[k + 1].surface[:1].isdigit():
-            continue  # "the next 3 days": a number's modifier
         word = tokens[k].surface
-        if word.lower() in lang.ORDINAL_WORDS:
-            continue
         if k in said or _said_by_degree(word.lower(), terms):
             return word, True
         noun = tokens[k + 1].stem.lower() if k + 1 < len(tokens) else ""
