@@ -115,6 +115,7 @@ from playground.routing.scoring import (
     build_index,
     score_question,
 )
+from playground.routing.thin_words import thin
 
 DEFAULT_THRESHOLD = 0.75
 """Tuned on fixtures/routing_cases.jsonl against tools/shop.py (see tests/routing/test_offline.py)."""
@@ -416,34 +417,12 @@ class OfflineRouter:
         if best.other_action:
             reason = f"{best.name} does {best.other_action}: the question asks for another action"
         elif (
-            best.score >= self.threshold and not best.missing and words_fit and object_unsaid(best)
-        ):
-            reason = (
-                f"{best.name} scores {best.score} but the question never says "
-                + ", ".join(f"'{o}'" for o in best.unsaid)
-                + f" of its name and its words match only {best.covered} of the question's "
-                f"{best.topic} topic words: the question is about something else"
-            )
-        elif (
             best.score >= self.threshold
             and not best.missing
             and words_fit
-            and head_unsaid(best.head, best.head_said, best.unsaid)
+            and (stopped := _stopped_reason(best)) is not None
         ):
-            reason = (
-                f"{best.name} scores {best.score} but its text never says '{best.head}', the "
-                "question's head word, and the question never says "
-                + ", ".join(f"'{o}'" for o in best.unsaid)
-                + " of its name: the question is about something else"
-            )
-        elif best.score >= self.threshold and not best.missing and words_fit and guesses_only(best):
-            reason = (
-                f"{best.name} scores {best.score} but its "
-                + ", ".join(best.guessed)
-                + f" would be guessed and its words match only {best.covered} of the "
-                f"question's {best.topic_beside_guesses} other topic words: "
-                "the question is not about it"
-            )
+            reason = stopped
         elif best.score >= self.threshold and not best.missing:
             reason = (
                 f"{best.name} scores {best.score} but only through values that fit a type; "
@@ -725,6 +704,41 @@ def _best_relevant_or_ask(
     return [], [top] + [r for r in fitting if r is not top]
 
 
+def _stopped_reason(best: ScoreRow) -> str | None:
+    """Why a relevance rule stopped ``best`` though its words reach the share of the threshold
+    (``name_object_unsaid``, ``head_word_unsaid``, ``guesses_need_words``,
+    ``thin_words_need_coverage``), or ``None``."""
+    if object_unsaid(best):
+        return (
+            f"{best.name} scores {best.score} but the question never says "
+            + ", ".join(f"'{o}'" for o in best.unsaid)
+            + f" of its name and its words match only {best.covered} of the question's "
+            f"{best.topic} topic words: the question is about something else"
+        )
+    if head_unsaid(best.head, best.head_said, best.unsaid):
+        return (
+            f"{best.name} scores {best.score} but its text never says '{best.head}', the "
+            "question's head word, and the question never says "
+            + ", ".join(f"'{o}'" for o in best.unsaid)
+            + " of its name: the question is about something else"
+        )
+    if guesses_only(best):
+        return (
+            f"{best.name} scores {best.score} but its "
+            + ", ".join(best.guessed)
+            + f" would be guessed and its words match only {best.covered} of the "
+            f"question's {best.topic_beside_guesses} other topic words: "
+            "the question is not about it"
+        )
+    if best.latin_topic and thin(topic_points(best), _NAME_WORD, best.covered, best.topic):
+        return (
+            f"{best.name} scores {best.score} but its words give {round(topic_points(best), 4)}, "
+            f"less than one word of its name ({_NAME_WORD}), and match only {best.covered} of "
+            f"the question's {best.topic} topic words: the question is not about it"
+        )
+    return None
+
+
 def rows_rank(rows: list[ScoreRow], row: ScoreRow) -> int:
     """``row``'s position in ``rows`` (ties in relevance go to the better score)."""
     return next(k for k, r in enumerate(rows) if r is row)
@@ -757,6 +771,8 @@ def nearest_text(rows: list[ScoreRow], words: list[dict[str, Any]], threshold: f
     )
 
 
+#: What one exact word of a tool's name counts (rule ``thin_words_need_coverage``).
+_NAME_WORD = Weights().name
 #: The words' share of the threshold a tool needs when no structured value (enum, pattern,
 #: format, example shape, prefix) supports it: values that only fit a type do not make it fit.
 RELEVANCE_SHARE = 1.5
@@ -810,8 +826,14 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
     if guesses_only(row) or head_unsaid(row.head, row.head_said, row.unsaid):
         return None
     words = topic_points(row)
-    if words >= RELEVANCE_SHARE * threshold and (
-        len(_topic_words(row)) > 1 or _one_word_supported(row) or not rule_enabled(RULE_ONE_WORD)
+    if (
+        words >= RELEVANCE_SHARE * threshold
+        and (
+            len(_topic_words(row)) > 1
+            or _one_word_supported(row)
+            or not rule_enabled(RULE_ONE_WORD)
+        )
+        and not (row.latin_topic and thin(words, _NAME_WORD, row.covered, row.topic))
     ):
         return "words"
     # a value the question introduces with the parameter's own word ("using the command

@@ -242,6 +242,9 @@ class ScoreRow:
     #: ``head_word_unsaid``, :mod:`playground.routing.head_word`)
     head: str = ""
     head_said: bool = True
+    #: whether the question is written without Hangul, so that the share of its topic words a
+    #: tool covers is read (rule ``thin_words_need_coverage``; Korean words match by parts)
+    latin_topic: bool = True
     #: the JSON of a row shared by every question that leaves its tool untouched
     #: (:func:`_idle_rows`; read-only), made once
     frozen_json: dict[str, Any] | None = field(default=None, repr=False, compare=False)
@@ -961,6 +964,7 @@ def _fill_rows(
     stems = {t.stem.lower() for t in tokens}
     shape_check = rule_enabled(RULE_VALUE_SHAPE)
     marked = marked_values(text)
+    latin = not korean.has_hangul(text)
     for i in sorted(tally.rows.keys() | fills.keys()):
         tool, r = idx.tools[i], tally.rows[i]
         if i not in fills:
@@ -978,6 +982,7 @@ def _fill_rows(
             if ev["rule"] not in ("free_text", "default")
         )
         r.topic, r.covered = _coverage(tokens, tally.weights, fill, tally.said.get(i, set()))
+        r.latin_topic = latin
         r.unsaid = unsaid(tool.objects, r.matched, stems, tool.specs, r.arg_evidence)
         r.not_about = not_about(tool.objects, r.unsaid, r.covered, r.topic)
         r.head, r.head_said = head_word(
