@@ -199,5 +199,13 @@ def test_how_many_results_goes_to_the_parameter_that_sizes_the_result() -> None:
         "customer": "Kim",
         "limit": 5,
     }
+    # a count in words, the noun after a word or two ("the top five pizza places")
+    places = _tool("best_pizza_places", "The best pizza places of a city.", city="The city.")
+    places["parameters"]["properties"]["top"] = {"type": "integer", "description": "How many."}
+    assert args_of("What are the top five pizza places in Naples?", places) == {
+        "city": "Naples",
+        "top": 5,
+    }
     # a period is not a count: "the last 3 days" sizes nothing
     assert "limit" not in args_of("orders of customer 'Kim' in the last 3 days", listing)
+

@@ -1,6 +1,6 @@
 """Rule ``result_count``: how many results the question asks for, given to the parameter that
 sizes the result ("Show the last 3 commits" -> ``max_count=3``; "the 5 most recent orders",
-"top 10 results", "최근 3건").
+"top 10 results", "the top five restaurants", "최근 3건").
 
 A number that counts the things a listing returns stands after a word of recency or rank
 (last, latest, first, top, recent, newest, oldest; 최근, 마지막, 최신, 상위) and before a plural
@@ -33,8 +33,8 @@ _COUNT_DOC_RE = re.compile(
 _TIME_UNITS = r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?|centur(?:y|ies))"
 #: "last 3 commits", "top 10 results", "3 most recent orders", "최근 3건".
 _COUNT_RE = re.compile(
-    r"\b(?:last|latest|first|top|recent|newest|oldest|most\s+recent)\s+(\d{1,4})\s+"
-    rf"(?!{_TIME_UNITS}\b)[^\W\d_]+s\b"
+    r"\b(?:last|latest|first|top|recent|newest|oldest|most\s+recent)\s+(\d{1,4}|[a-z]+)\s+"
+    rf"(?!{_TIME_UNITS}\b)(?:[^\W\d_]+\s+){{0,2}}[^\W\d_]+s\b"
     r"|\b(\d{1,4})\s+(?:most\s+recent|latest|newest|last|recent)\s+[^\W\d_]+s\b"
     r"|(?:최근|마지막|최신|상위)\s*(\d{1,4})\s*(?:개|건|번)?",
     re.I,
@@ -56,8 +56,9 @@ def result_count(
     for m in _COUNT_RE.finditer(text):
         group = next(g for g in (1, 2, 3) if m.group(g))
         span = m.span(group)
-        n = int(m.group(group))
-        if not values.outside(span, used):
+        said = m.group(group)
+        n = int(said) if said.isdigit() else values.english_number(said)
+        if n is None or not values.outside(span, used):
             continue
         if (spec.minimum is not None and n < spec.minimum) or (
             spec.maximum is not None and n > spec.maximum
