@@ -209,3 +209,12 @@ def test_how_many_results_goes_to_the_parameter_that_sizes_the_result() -> None:
     # a period is not a count: "the last 3 days" sizes nothing
     assert "limit" not in args_of("orders of customer 'Kim' in the last 3 days", listing)
 
+
+def test_a_single_capital_letter_before_the_parameters_noun_is_its_value() -> None:
+    """BFCL dev: "a major chord progression in C key" asked for the key: the modifier rule
+    read only lowercase words before the noun a parameter is named for."""
+    scale = _tool("scale_notes", "List the notes of a musical scale.", key="The key of the scale.")
+    assert args_of("List the notes of the scale in D key", scale) == {"key": "D"}
+    # an article is no value
+    mv = move("A key of the scale notes, please", scale)
+    assert all(c.args.get("key") != "A" for c in mv.calls)
