@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from playground.routing import korean
 from tests.routing.helpers import args_of, move
 
 
@@ -218,3 +219,17 @@ def test_a_single_capital_letter_before_the_parameters_noun_is_its_value() -> No
     # an article is no value
     mv = move("A key of the scale notes, please", scale)
     assert all(c.args.get("key") != "A" for c in mv.calls)
+
+
+def test_a_noun_the_same_in_the_plural_is_its_own_stem() -> None:
+    """BFCL dev near neighbours: "a news item" matched "new" in a to-do tool's description
+    (the light stemmer cut the -s of "news"), and "series" read as "sery"."""
+    assert [korean.stem(w) for w in ("news", "series", "species", "cats")] == [
+        "news",
+        "series",
+        "species",
+        "cat",
+    ]
+    todo = _tool("todo_add", "Add a new item to the to-do list.", content="The item's text.")
+    mv = move("Publish a news article titled 'Julian is testing' on our CMS.", todo)
+    assert all(m["word"] != "news" for r in mv.explanation["tools"] for m in r["matched"])
