@@ -692,6 +692,8 @@ def stem_with_ending(word: str) -> tuple[str, str]:
                 return second, more + ending
         return first, ending
     w = word.lower()
+    if w in _SAME_IN_PLURAL:
+        return w, ""
     if w.isalpha() and len(w) > 4:
         if w.endswith("ies"):
             return w[:-3] + "y", "ies"
@@ -705,6 +707,13 @@ def stem_with_ending(word: str) -> tuple[str, str]:
     if w.isalpha() and len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
         return w[:-1], "s"
     return w, ""
+
+
+#: English nouns ending in -s that are not a plural of the word without it ("news" is not
+#: "new"s, "series" not "sery"s): they are their own stem.
+_SAME_IN_PLURAL = frozenset(
+    ["news", "series", "species", "means", "lens", "diabetes", "measles", "headquarters"]
+)
 
 
 def stem(word: str) -> str:

@@ -101,6 +101,7 @@ from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.fill.series import series as series_calls
 from playground.routing.fill.series_groups import group_rows
 from playground.routing.guessed import RULE_GUESSES, short_of_words
+from playground.routing.head_word import head_unsaid
 from playground.routing.name_object import RULE_NAME_OBJECT
 from playground.routing.registry import RouterSettings, RouterSpec
 from playground.routing.replies import ask_text, no_tool_text, rows_of, summarize
@@ -114,6 +115,7 @@ from playground.routing.scoring import (
     build_index,
     score_question,
 )
+from playground.routing.thin_words import thin
 
 DEFAULT_THRESHOLD = 0.75
 """Tuned on fixtures/routing_cases.jsonl against tools/shop.py (see tests/routing/test_offline.py)."""
@@ -392,7 +394,8 @@ class OfflineRouter:
             exp["reason"] += f"; passed over {passed} (missing required arguments)"
         if _fit(best, self.threshold) == "bridge":
             exp["reason"] += (
-                "; no declaration is in Korean: the request's kind of action is its name's, "
+                "; no declaration is in Korean (or words the Korean request): the request's kind of "
+                "action is its name's, "
                 "and the question's identifier fills its id parameter (no other tool is both)"
             )
         if _fit(best, self.threshold) == "coverage":
@@ -412,7 +415,9 @@ class OfflineRouter:
                 ],
                 explanation=exp,
             )
-        return self._call(exp, best.name, best.args, call_no)
+        if why:  # one call, a clause stating context left out
+            exp["parallel"] = why
+        return self._call(exp, best.name, calls[0], call_no)
 
     def _no_fit_reason(self, rows: list[ScoreRow], words: list[dict[str, Any]]) -> str:
         """Why no tool is called (rule ``relevance_explained``): the best tool's score came
@@ -423,22 +428,12 @@ class OfflineRouter:
         if best.other_action:
             reason = f"{best.name} does {best.other_action}: the question asks for another action"
         elif (
-            best.score >= self.threshold and not best.missing and words_fit and object_unsaid(best)
+            best.score >= self.threshold
+            and not best.missing
+            and words_fit
+            and (stopped := _stopped_reason(best)) is not None
         ):
-            reason = (
-                f"{best.name} scores {best.score} but the question never says "
-                + ", ".join(f"'{o}'" for o in best.unsaid)
-                + f" of its name and its words match only {best.covered} of the question's "
-                f"{best.topic} topic words: the question is about something else"
-            )
-        elif best.score >= self.threshold and not best.missing and words_fit and guesses_only(best):
-            reason = (
-                f"{best.name} scores {best.score} but its "
-                + ", ".join(best.guessed)
-                + f" would be guessed and its words match only {best.covered} of the "
-                f"question's {best.topic_beside_guesses} other topic words: "
-                "the question is not about it"
-            )
+            reason = stopped
         elif best.score >= self.threshold and not best.missing:
             reason = (
                 f"{best.name} scores {best.score} but only through values that fit a type; "
@@ -679,6 +674,9 @@ def _parallel(
         if len(again) > 1:
             why = "the question asks again in another clause with other values"
             return again, {"calls": len(again), "why": why, "clauses": said}
+        if said and again[0] != best.args:
+            why = "a clause stating the asker's context asks for nothing; the request's values"
+            return again, {"calls": 1, "why": why, "clauses": said}
     if rule_enabled(RULE_SERIES):
         series = group_rows(
             tool.specs, question, series_calls(question, best.args, best.arg_evidence)
@@ -717,6 +715,41 @@ def _best_relevant_or_ask(
     return [], [top] + [r for r in fitting if r is not top]
 
 
+def _stopped_reason(best: ScoreRow) -> str | None:
+    """Why a relevance rule stopped ``best`` though its words reach the share of the threshold
+    (``name_object_unsaid``, ``head_word_unsaid``, ``guesses_need_words``,
+    ``thin_words_need_coverage``), or ``None``."""
+    if object_unsaid(best):
+        return (
+            f"{best.name} scores {best.score} but the question never says "
+            + ", ".join(f"'{o}'" for o in best.unsaid)
+            + f" of its name and its words match only {best.covered} of the question's "
+            f"{best.topic} topic words: the question is about something else"
+        )
+    if head_unsaid(best.head, best.head_said, best.unsaid):
+        return (
+            f"{best.name} scores {best.score} but its text never says '{best.head}', the "
+            "question's head word, and the question never says "
+            + ", ".join(f"'{o}'" for o in best.unsaid)
+            + " of its name: the question is about something else"
+        )
+    if guesses_only(best):
+        return (
+            f"{best.name} scores {best.score} but its "
+            + ", ".join(best.guessed)
+            + f" would be guessed and its words match only {best.covered} of the "
+            f"question's {best.topic_beside_guesses} other topic words: "
+            "the question is not about it"
+        )
+    if best.latin_topic and thin(topic_points(best), _NAME_WORD, best.covered, best.topic):
+        return (
+            f"{best.name} scores {best.score} but its words give {round(topic_points(best), 4)}, "
+            f"less than one word of its name ({_NAME_WORD}), and match only {best.covered} of "
+            f"the question's {best.topic} topic words: the question is not about it"
+        )
+    return None
+
+
 def rows_rank(rows: list[ScoreRow], row: ScoreRow) -> int:
     """``row``'s position in ``rows`` (ties in relevance go to the better score)."""
     return next(k for k, r in enumerate(rows) if r is row)
@@ -749,6 +782,8 @@ def nearest_text(rows: list[ScoreRow], words: list[dict[str, Any]], threshold: f
     )
 
 
+#: What one exact word of a tool's name counts (rule ``thin_words_need_coverage``).
+_NAME_WORD = Weights().name
 #: The words' share of the threshold a tool needs when no structured value (enum, pattern,
 #: format, example shape, prefix) supports it: values that only fit a type do not make it fit.
 RELEVANCE_SHARE = 1.5
@@ -799,11 +834,17 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
         return "bridge"
     if object_unsaid(row):
         return None
-    if guesses_only(row):
+    if guesses_only(row) or head_unsaid(row.head, row.head_said, row.unsaid):
         return None
     words = topic_points(row)
-    if words >= RELEVANCE_SHARE * threshold and (
-        len(_topic_words(row)) > 1 or _one_word_supported(row) or not rule_enabled(RULE_ONE_WORD)
+    if (
+        words >= RELEVANCE_SHARE * threshold
+        and (
+            len(_topic_words(row)) > 1
+            or _one_word_supported(row)
+            or not rule_enabled(RULE_ONE_WORD)
+        )
+        and not (row.latin_topic and thin(words, _NAME_WORD, row.covered, row.topic))
     ):
         return "words"
     # a value the question introduces with the parameter's own word ("using the command

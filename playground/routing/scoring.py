@@ -21,7 +21,7 @@ import bisect
 import itertools
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -38,6 +38,7 @@ from playground.routing.fill.pipeline import fill_loose, fill_structured
 from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.fill.specs import Fill, ParamSpec, param_specs
 from playground.routing.guessed import guessed, marked_values
+from playground.routing.head_word import head_word
 from playground.routing.name_object import name_objects, not_about, unsaid
 from playground.routing.request_verb import first_root, weigh_request_verb
 from playground.routing.rule_switches import known_rule, rule_enabled
@@ -237,6 +238,13 @@ class ScoreRow:
     #: declaration matched (:func:`score_question`)
     topic: int = 0
     covered: int = 0
+    #: the question's first topic word and whether this tool's text matched it (rule
+    #: ``head_word_unsaid``, :mod:`playground.routing.head_word`)
+    head: str = ""
+    head_said: bool = True
+    #: whether the question is written without Hangul, so that the share of its topic words a
+    #: tool covers is read (rule ``thin_words_need_coverage``; Korean words match by parts)
+    latin_topic: bool = True
     #: the JSON of a row shared by every question that leaves its tool untouched
     #: (:func:`_idle_rows`; read-only), made once
     frozen_json: dict[str, Any] | None = field(default=None, repr=False, compare=False)
@@ -269,6 +277,7 @@ class ScoreRow:
             **self._action_json(),
             "unsaid": self.unsaid,
             "covered": [self.covered, self.topic],
+            "head": {"word": self.head, "said": self.head_said},
             "score": round(self.score, 4),
             "because": self.because(),
         }
@@ -703,7 +712,9 @@ def score_question(
     live = candidates(idx, text, matches, w)
     listing = _listing_question(idx, text)
     live |= listing
-    bridge = bridged_tool(idx.tools, idx.hangul, text, tokens)
+    bridge = bridged_tool(
+        idx.tools, idx.hangul and _request_said(text, tokens, matches), text, tokens
+    )
     if bridge is not None:
         live.add(bridge)
     fills = {i: fill_structured(idx.tools[i].specs, text, tokens) for i in sorted(live)}
@@ -742,6 +753,14 @@ def score_question(
     pen = _Penalties.of(w, tally.unknown)
     _fill_rows(tally, text, fills, consumed + labels, pen)
     return _ranked(tally.rows, _idle_rows(idx, pen)), notes
+
+
+def _request_said(text: str, tokens: list[korean.Token], matches: Mapping[str, TokenMatch]) -> bool:
+    """True when a word saying the question's kind of action matches some declaration (rule
+    ``kind_and_id_bridge``: a Korean request no Korean declaration words -- "삭제하고" over a
+    tool described "주문을 취소한다" -- is bridged like one over English declarations)."""
+    asked = set(read_request(text, tokens, [1.0] * len(tokens)).words.values())
+    return not asked or any(matches[t.stem][0] for t in tokens if t.surface in asked)
 
 
 def _weigh_request(tally: _Tally, text: str, fills: dict[int, Fill], bridge: int | None) -> None:
@@ -945,6 +964,7 @@ def _fill_rows(
     stems = {t.stem.lower() for t in tokens}
     shape_check = rule_enabled(RULE_VALUE_SHAPE)
     marked = marked_values(text)
+    latin = not korean.has_hangul(text)
     for i in sorted(tally.rows.keys() | fills.keys()):
         tool, r = idx.tools[i], tally.rows[i]
         if i not in fills:
@@ -962,8 +982,17 @@ def _fill_rows(
             if ev["rule"] not in ("free_text", "default")
         )
         r.topic, r.covered = _coverage(tokens, tally.weights, fill, tally.said.get(i, set()))
+        r.latin_topic = latin
         r.unsaid = unsaid(tool.objects, r.matched, stems, tool.specs, r.arg_evidence)
         r.not_about = not_about(tool.objects, r.unsaid, r.covered, r.topic)
+        r.head, r.head_said = head_word(
+            text,
+            tokens,
+            list(_topic_indexes(tokens, tally.weights, fill)),
+            tally.said.get(i, set()),
+            tool.terms,
+            (tool.objects, r.unsaid),
+        )
         r.guessed = guessed(tool.specs, r.arg_evidence, marked)
         if r.guessed:  # the topic words beside the guessed values too
             beside = {
@@ -981,21 +1010,13 @@ def _fill_rows(
 GUESS_RULES = frozenset({"free_text", "default", "leftover", "modifier"})
 
 
-def _coverage(
-    tokens: list[korean.Token], weights: list[float], fill: Fill, said: set[int]
-) -> tuple[int, int]:
-    """``(topic words, those the tool's text matched)`` of one question for one tool: the
-    content words (word weight > 0, not a question word nor a day or month name,
-    :data:`korean.CALENDAR_WORDS`) outside the values this tool's
-    arguments took by a rule that is not a guess (:data:`GUESS_RULES`). "the forecast for
-    Pacifica on April 11th, 2023" has one topic word, forecast, once the city and the date are
-    values."""
+def _topic_indexes(tokens: list[korean.Token], weights: list[float], fill: Fill) -> Iterator[int]:
+    """The indexes of the question's topic words for one tool (see :func:`_coverage`)."""
     spans = [
         tuple(ev["span"])
         for ev in fill.evidence.values()
         if ev["rule"] not in GUESS_RULES and "span" in ev
     ]
-    topic = covered = 0
     for k, tok in enumerate(tokens):
         if weights[k] <= 0 or tok.stem in korean.QUESTION_WORDS or tok.stem[:1].isdigit():
             continue  # a number or an ordinal ("1st") is a value, never a topic
@@ -1005,6 +1026,20 @@ def _coverage(
             a <= tok.start and tok.end <= b for a, b in spans
         ):
             continue
+        yield k
+
+
+def _coverage(
+    tokens: list[korean.Token], weights: list[float], fill: Fill, said: set[int]
+) -> tuple[int, int]:
+    """``(topic words, those the tool's text matched)`` of one question for one tool: the
+    content words (word weight > 0, not a question word nor a day or month name,
+    :data:`korean.CALENDAR_WORDS`) outside the values this tool's
+    arguments took by a rule that is not a guess (:data:`GUESS_RULES`). "the forecast for
+    Pacifica on April 11th, 2023" has one topic word, forecast, once the city and the date are
+    values."""
+    topic = covered = 0
+    for k in _topic_indexes(tokens, weights, fill):
         topic += 1
         covered += k in said
     return topic, covered

@@ -333,6 +333,12 @@ _NOT_NAMES = frozenset(
 )
 
 
+def english_number(text: str) -> int | None:
+    """The number English words write ("five", "twenty five", "a hundred"), or ``None`` when
+    ``text`` is not only number words."""
+    return _english_words(text)
+
+
 def _english_words(text: str) -> int | None:
     total, current = 0, 0
     seen = False

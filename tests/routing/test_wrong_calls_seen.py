@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from playground.routing import korean
 from tests.routing.helpers import args_of, move
 
 
@@ -126,3 +127,109 @@ def test_asking_for_a_tool_that_scores_less_names_those_that_score_more() -> Non
         above = [name for name, score in scores.items() if score > scores[asked]]
         assert "fits best" not in mv.explanation["reason"]
         assert all(name in mv.explanation["reason"] for name in above[:3]), mv.explanation
+
+
+def test_a_value_after_a_shared_word_goes_to_one_parameter() -> None:
+    """On mcp-server-git, "Create a branch named feature-x" gave base_branch the branch's own
+    name too: both parameters end in "branch", and the span after it was taken twice."""
+    mv = move("Create a branch named feature-x in /tmp/repo", *GIT)
+    assert [(c.name, c.args) for c in mv.calls] == [
+        ("git_create_branch", {"repo_path": "/tmp/repo", "branch_name": "feature-x"})
+    ]
+
+
+def test_a_name_with_a_hyphen_is_one_identifier() -> None:
+    """On mcp-server-git, "the diff between main and feature-x" gave target 'feature'."""
+    mv = move("Show the diff between main and feature-x in /tmp/repo", *GIT)
+    assert [(c.name, c.args) for c in mv.calls] == [
+        ("git_diff", {"repo_path": "/tmp/repo", "target": "feature-x"})
+    ]
+
+
+WEATHER = _tool("get_weather", "Get the current weather for a city.", city="The city name.")
+
+
+def test_a_statement_of_context_is_not_a_request() -> None:
+    """ "I'm at Bengaluru. Tell me the weather in Chennai" made two calls, Bengaluru and
+    Chennai: the first sentence says where the user is, it asks for nothing."""
+    mv = move("I'm at Bengaluru. Tell me the weather in Chennai", WEATHER)
+    assert [(c.name, c.args) for c in mv.calls] == [("get_weather", {"city": "Chennai"})]
+    assert "context" in mv.explanation["parallel"]["why"]
+    # two requests still make two calls, and a statement alone is still read for its value
+    assert [c.args for c in move("Weather in Seoul. Also the weather in Busan", WEATHER).calls] == [
+        {"city": "Seoul"},
+        {"city": "Busan"},
+    ]
+    assert args_of("I'm in Oslo, what's the weather?", WEATHER) == {"city": "Oslo"}
+
+
+def _order_tool(name: str, description: str) -> dict[str, Any]:
+    return _tool(name, description, order_id="주문번호")
+
+
+def test_two_korean_clauses_make_two_calls_when_the_docs_word_one_request_otherwise() -> None:
+    """ "123 삭제하고 456 조회해" called only one tool: the tools are described in Korean, but
+    "삭제" (delete) is not the word "취소" (cancel) of cancel_order's description, so the first
+    clause matched nothing. A Korean request no declaration words is bridged by its kind of
+    action and the identifier, as over English declarations (rule kind_and_id_bridge)."""
+    tools = (
+        _order_tool("cancel_order", "주문번호로 주문을 취소한다."),
+        _order_tool("get_order_status", "주문번호로 주문 상태를 조회한다."),
+    )
+    mv = move("123 삭제하고 456 조회해", *tools)
+    assert [(c.name, c.args) for c in mv.calls] == [
+        ("cancel_order", {"order_id": "123"}),
+        ("get_order_status", {"order_id": "456"}),
+    ]
+
+
+def test_how_many_results_goes_to_the_parameter_that_sizes_the_result() -> None:
+    """On mcp-server-git, "Show the last 3 commits of DIR" asked for git_commit's message:
+    "commits" matched git_commit's name, and git_log's max_count stayed empty. A count of the
+    things a listing returns ("the last 3 commits") fills the integer that sizes the result
+    (rule result_count), and that value shows the question asks for git_log."""
+    mv = move("Show the last 3 commits of /tmp/repo", *GIT)
+    assert [(c.name, c.args) for c in mv.calls] == [
+        ("git_log", {"repo_path": "/tmp/repo", "max_count": 3})
+    ]
+    ev = next(r for r in mv.explanation["tools"] if r["name"] == "git_log")["arg_evidence"]
+    assert ev["max_count"]["rule"] == "result_count"
+    listing = _tool("list_orders", "List the orders.", customer="The customer's name.")
+    listing["parameters"]["properties"]["limit"] = {"type": "integer", "maximum": 50}
+    assert args_of("the 5 most recent orders of customer 'Kim'", listing) == {
+        "customer": "Kim",
+        "limit": 5,
+    }
+    # a count in words, the noun after a word or two ("the top five pizza places")
+    places = _tool("best_pizza_places", "The best pizza places of a city.", city="The city.")
+    places["parameters"]["properties"]["top"] = {"type": "integer", "description": "How many."}
+    assert args_of("What are the top five pizza places in Naples?", places) == {
+        "city": "Naples",
+        "top": 5,
+    }
+    # a period is not a count: "the last 3 days" sizes nothing
+    assert "limit" not in args_of("orders of customer 'Kim' in the last 3 days", listing)
+
+
+def test_a_single_capital_letter_before_the_parameters_noun_is_its_value() -> None:
+    """BFCL dev: "a major chord progression in C key" asked for the key: the modifier rule
+    read only lowercase words before the noun a parameter is named for."""
+    scale = _tool("scale_notes", "List the notes of a musical scale.", key="The key of the scale.")
+    assert args_of("List the notes of the scale in D key", scale) == {"key": "D"}
+    # an article is no value
+    mv = move("A key of the scale notes, please", scale)
+    assert all(c.args.get("key") != "A" for c in mv.calls)
+
+
+def test_a_noun_the_same_in_the_plural_is_its_own_stem() -> None:
+    """BFCL dev near neighbours: "a news item" matched "new" in a to-do tool's description
+    (the light stemmer cut the -s of "news"), and "series" read as "sery"."""
+    assert [korean.stem(w) for w in ("news", "series", "species", "cats")] == [
+        "news",
+        "series",
+        "species",
+        "cat",
+    ]
+    todo = _tool("todo_add", "Add a new item to the to-do list.", content="The item's text.")
+    mv = move("Publish a news article titled 'Julian is testing' on our CMS.", todo)
+    assert all(m["word"] != "news" for r in mv.explanation["tools"] for m in r["matched"])

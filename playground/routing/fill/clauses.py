@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from playground.routing import korean
+from playground.routing.fill import lang
 from playground.routing.fill.formats import drop_nonconforming
 from playground.routing.fill.pipeline import fill_loose, fill_structured
 from playground.routing.fill.rules import enabled
@@ -156,11 +157,18 @@ def clause_calls(
     the previous call's other values (what is asked again is the changed part). A clause that
     only adds values for parameters no clause gave yet adds them to the current call. Returns
     ``(calls, notes)``: ``[args]`` when no clause asks again, else one dict per call; ``notes``
-    ``[{clause, values}]`` for the explanation."""
+    ``[{clause, values}]`` for the explanation. A clause stating the asker's context ("I'm at
+    Bengaluru.", :data:`playground.routing.fill.lang.STATEMENT_RE`) asks for nothing: only the
+    other clauses are read, and their values replace the statement's (one call when one clause
+    asks: ``notes`` is then not empty)."""
     text = korean.normalize(question)
     spans = clauses(text)
     if len(spans) < 2 or not enabled("clauses"):
         return [args], []
+    requests = [(a, b) for a, b in spans if not lang.STATEMENT_RE.match(text[a:b].strip())]
+    stated = bool(requests) and len(requests) < len(spans)
+    if stated:  # "I'm at Bengaluru. Tell me the weather in Chennai": one request, Chennai
+        spans = requests
     calls: list[dict[str, Any]] = []
     notes: list[dict[str, Any]] = []
     given: dict[str, Any] = {}
@@ -189,6 +197,6 @@ def clause_calls(
                 calls[-1].update({k: v for k, v in values.items() if k not in given})
             given.update(values)
             rules.update({k: fill.evidence[k]["rule"] for k in values if k not in rules})
-    if len(calls) < 2:
+    if len(calls) < 2 and not (stated and calls):
         return [args], []
     return calls, notes

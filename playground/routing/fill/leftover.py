@@ -197,4 +197,19 @@ def _leftover_runs(
             cur = None
     if cur is not None:
         runs.append(cur)
-    return [r for r in runs if len(text[r[0] : r[1]].split()) <= 4]
+    return [
+        r for r in map(_whole_word, runs, [text] * len(runs)) if len(text[r[0] : r[1]].split()) <= 4
+    ]
+
+
+_JOINED_AFTER_RE = re.compile(r"(?:-[^\W_]+)+")
+_JOINED_BEFORE_RE = re.compile(r"(?:[^\W_]+-)+\Z")
+
+
+def _whole_word(run: tuple[int, int], text: str) -> tuple[int, int]:
+    """``run`` widened to the whole of a hyphenated word it begins or ends inside: a name with
+    a hyphen is one identifier ("feature-x", not "feature")."""
+    start, end = run
+    after = _JOINED_AFTER_RE.match(text, end)
+    before = _JOINED_BEFORE_RE.search(text, 0, start)
+    return (before.start() if before else start, after.end() if after else end)

@@ -168,7 +168,8 @@ def loose_boolean(st: LooseFill, spec: ParamSpec) -> None:
 
 def loose_cue(st: LooseFill, spec: ParamSpec) -> None:
     """A string with no candidate takes the span after its own name word (``the function
-    3x^2 + 2x - 1`` -> ``3x^2 + 2x - 1``, rule ``cue``)."""
+    3x^2 + 2x - 1`` -> ``3x^2 + 2x - 1``, rule ``cue``), unless another parameter took that
+    span ("a branch named feature-x" is ``branch_name``, not ``base_branch`` too)."""
     text, toks, cands, labels, taken, give = (
         st.text,
         st.toks,
@@ -180,8 +181,9 @@ def loose_cue(st: LooseFill, spec: ParamSpec) -> None:
     if not ("string" in spec.types or not spec.types):
         return
     cue = cue_span(spec, text, toks, labels[spec.name][0])
+    given = [tuple(ev["span"]) for ev in st.fill.evidence.values() if "span" in ev]
     if cue is not None and values.outside(
-        cue[:2], [(c.start, c.end) for i, c in enumerate(cands) if i in taken]
+        cue[:2], [(c.start, c.end) for i, c in enumerate(cands) if i in taken] + given
     ):
         give(spec, text[cue[0] : cue[1]], "cue", cue[0], cue[1], f"after its word {cue[2]!r}")
         return
@@ -190,9 +192,9 @@ def loose_cue(st: LooseFill, spec: ParamSpec) -> None:
 def _modifier_of(
     spec: ParamSpec, text: str, tokens: list[korean.Token], used: list[tuple[int, int]]
 ) -> tuple[int, int, str] | None:
-    """``(start, end, noun)`` of the lowercase word right before the noun the parameter is named
-    for ("a single room" for ``room_type``, "constitutional law" for ``field_of_law``): an
-    English modifier stands before its noun. Only for required strings nothing else filled."""
+    """``(start, end, noun)`` of the lowercase word (or a single capital letter: "in C key")
+    right before the noun the parameter is named for ("a single room" for ``room_type``,
+    "constitutional law" for ``field_of_law``): an English modifier stands before its noun. Only for required strings nothing else filled."""
     heads = {
         korean.stem(p.lower())
         for p in korean.split_identifier(spec.name)
@@ -201,11 +203,15 @@ def _modifier_of(
     for tok in tokens:
         if tok.stem.lower() not in heads or korean.has_hangul(tok.surface):
             continue
-        m = re.search(r"(?<![\w-])([a-z][a-z-]*[a-z])\s+$", text[: tok.start])
+        m = re.search(r"(?<![\w-])([a-z][a-z-]*[a-z]|[A-Z])\s+$", text[: tok.start])
         if not m or not values.outside(m.span(1), used):
             continue
         word = m.group(1)
-        if korean.is_stopword(word) or korean.stem(word) in heads or word in NOT_UNITS:
+        if (
+            (korean.is_stopword(word) and (len(word) > 1 or word in ("A", "I")))
+            or korean.stem(word) in heads
+            or word in NOT_UNITS
+        ):
             continue
         return m.start(1), m.end(1), tok.surface
     return None

@@ -106,6 +106,7 @@ from playground.routing.fill.numbers import as_number, integer_value
 from playground.routing.fill.ordinals import number_order
 from playground.routing.fill.pairing import loose_pairs, loose_take_pairs
 from playground.routing.fill.place_parts import place_shape, split_place
+from playground.routing.fill.result_count import result_count, sizes_result
 from playground.routing.fill.rules import enabled
 from playground.routing.fill.shapes import enum_items, structural
 from playground.routing.fill.specs import Fill, ParamSpec, plain_string
@@ -206,6 +207,7 @@ _STRUCTURED: tuple[tuple[Callable[[ParamSpec], bool], _Finder], ...] = (
         lambda s: plain_string(s) and bool(YEARISH_RE.search(s.name)),
         lambda s, t, u, k: year_text(t, u),
     ),
+    (sizes_result, lambda s, t, u, k: result_count(s, t, u)),
     (
         lambda s: bool({"integer", "number"} & set(s.types)) and not s.enum,
         lambda s, t, u, k: integer_value(s, t, u),

@@ -83,6 +83,13 @@ RULES: tuple[FillRule, ...] = (
         "year", "structured", "string named year/season", True, "a year or season written out"
     ),
     FillRule("integer", "structured", "integer/number", True, "the one number of the question"),
+    FillRule(
+        "result_count",
+        "structured",
+        "integer sizing the result",
+        False,
+        "'the last 3 commits': how many results to return",
+    ),
     FillRule("enum_list", "structured", "array of enum", True, "the enum values listed"),
     FillRule(
         "template", "structured", "string template", True, "a value assembled from a template"

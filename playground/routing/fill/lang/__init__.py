@@ -39,3 +39,11 @@ BOUND_BEFORE = frozenset(w for lang in LANGUAGES for w in lang.BOUND_BEFORE)
 BOUND_AFTER = frozenset(w for lang in LANGUAGES for w in lang.BOUND_AFTER)
 #: Words after which an English word stands where a request's verb does (rule ``action_kind``).
 REQUEST_LEADS = frozenset(w for lang in LANGUAGES for w in lang.REQUEST_LEADS)
+#: Words opening the noun phrase a question asks about (rule ``head_word_unsaid``).
+HEAD_OPENERS = frozenset(w for lang in LANGUAGES for w in lang.HEAD_OPENERS)
+#: Ordinal words ("first", "second"), never a head word (rule ``head_word_unsaid``).
+ORDINAL_WORDS = frozenset(w for lang in LANGUAGES for w in lang.ORDINAL_WORDS)
+#: A clause this matches at its start states the asker's context, it asks for nothing.
+STATEMENT_RE = re.compile(
+    "|".join(f"(?:{p})" for lang in LANGUAGES for p in lang.STATEMENT_OPENERS), re.I
+)

@@ -77,3 +77,16 @@ IRREGULAR_PLURALS = {
     "mice": "mouse",
     "geese": "goose",
 }
+#: Articles opening the noun phrase a question asks about ("the hypotenuse of ...", "a flight"):
+#: the word after the first one is the question's head word (rule ``head_word_unsaid``).
+HEAD_OPENERS = frozenset(["the", "a", "an"])
+#: Ordinal words: "the first rectangle" counts a case, it names no head word.
+ORDINAL_WORDS = frozenset(
+    ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
+)
+#: A clause opening like this states the asker's context ("I'm at Bengaluru.", "I live in
+#: Oslo"), it asks for nothing: no call of its own (rule ``clauses``).
+STATEMENT_OPENERS = (
+    r"(?:i'?m|i\s+am|we'?re|we\s+are|i\s+live|we\s+live|i\s+stay|we\s+stay)\s+"
+    r"(?:at|in|near|from)\b",
+)

@@ -31,3 +31,9 @@ REQUEST_LEADS: frozenset[str] = frozenset()
 
 #: Korean nouns have no plural forms.
 IRREGULAR_PLURALS: dict[str, str] = {}
+#: Korean has no articles: no head word is read (rule ``head_word_unsaid``).
+HEAD_OPENERS: frozenset[str] = frozenset()
+#: Ordinal words (Korean ordinals are read by the number rules; none is a head word here).
+ORDINAL_WORDS: frozenset[str] = frozenset()
+#: A clause opening like this states the asker's context ("저는 부산에 있어요."): no call.
+STATEMENT_OPENERS = (r"(?:저는|나는|전|난)\s+\S+에\s*(?:있|살)",)
