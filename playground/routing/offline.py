@@ -760,7 +760,8 @@ def nearest_text(rows: list[ScoreRow], words: list[dict[str, Any]], threshold: f
     0.41 < 1.125"`` -- the question's topic words (``words``: the ``{word, stem, weight}`` notes
     of :func:`playground.routing.scoring.score_question`, weight > 0, not a question word) that
     no tool's text matched, and the tool whose words count most with what they count against
-    ``RELEVANCE_SHARE`` x ``threshold``."""
+    ``RELEVANCE_SHARE`` x ``threshold`` (none is named when no tool's words count: it would be
+    the first tool listed, "nearest" by nothing)."""
     matched = {m["word"] for r in rows for m in r.matched}
     uncovered = [
         w["word"]
@@ -774,6 +775,8 @@ def nearest_text(rows: list[ScoreRow], words: list[dict[str, Any]], threshold: f
         if uncovered
         else "every topic word matches some tool"
     )
+    if topic_points(near) <= 0:  # no nearest: the first tool listed would be named
+        return f"{head}; no tool's words match the question's"
     return (
         f"{head}; nearest: {near.name}, words {round(topic_points(near), 4)}"
         f" < {round(RELEVANCE_SHARE * threshold, 4)}"

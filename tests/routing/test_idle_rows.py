@@ -117,3 +117,12 @@ def test_cached_word_readers_hand_out_new_lists():
 def test_nearest_tool_is_the_first_of_the_best():
     rows = [ScoreRow("b_tool", relevance=0.2), ScoreRow("a_tool", relevance=0.2)]
     assert "nearest: b_tool, words 0.2" in nearest_text(rows, [], 1.0)
+
+
+def test_no_tool_is_called_nearest_when_no_tool_s_words_count():
+    """A tester saw "nearest: change_cwd, words 0.0 < 1.125": the first tool listed, named
+    nearest by nothing."""
+    rows = [ScoreRow("change_cwd", relevance=0.0), ScoreRow("spin", relevance=0.0)]
+    words = [{"word": "날씨", "stem": "날씨", "weight": 1.0}]
+    text = nearest_text(rows, words, 0.75)
+    assert text == "no tool covers '날씨'; no tool's words match the question's"
