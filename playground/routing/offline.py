@@ -776,7 +776,7 @@ def nearest_text(rows: list[ScoreRow], words: list[dict[str, Any]], threshold: f
         else "every topic word matches some tool"
     )
     if topic_points(near) <= 0:  # no nearest: the first tool listed would be named
-        return f"{head}; no tool's words match the question's"
+        return f"{head}; no tool's words count toward the question (nearest: none)"
     return (
         f"{head}; nearest: {near.name}, words {round(topic_points(near), 4)}"
         f" < {round(RELEVANCE_SHARE * threshold, 4)}"

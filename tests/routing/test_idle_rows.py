@@ -125,4 +125,6 @@ def test_no_tool_is_called_nearest_when_no_tool_s_words_count():
     rows = [ScoreRow("change_cwd", relevance=0.0), ScoreRow("spin", relevance=0.0)]
     words = [{"word": "날씨", "stem": "날씨", "weight": 1.0}]
     text = nearest_text(rows, words, 0.75)
-    assert text == "no tool covers '날씨'; no tool's words match the question's"
+    assert (
+        text == "no tool covers '날씨'; no tool's words count toward the question (nearest: none)"
+    )
