@@ -56,12 +56,13 @@ def _deferred(name: str) -> types.ModuleType | None:
     return module
 
 
-def load_client_packages() -> None:
-    """Register :data:`DEFERRED_PACKAGES` with their ``__init__`` deferred (see the module
-    docstring), unless already imported. Thread-safe and idempotent; call it before the first
-    ``mcp`` import of a process."""
+def load_client_packages(packages: tuple[str, ...] = DEFERRED_PACKAGES) -> None:
+    """Register ``packages`` (default :data:`DEFERRED_PACKAGES`; parents first) with their
+    ``__init__`` deferred (see the module docstring), unless already imported. Thread-safe and
+    idempotent; call it before the first ``mcp`` import of a process. The fixture servers pass
+    ``mcp.server`` too (``fixtures/sdk_packages.py``)."""
     with _lock:
-        for name in DEFERRED_PACKAGES:
+        for name in packages:
             if name in sys.modules:
                 continue
             module = _deferred(name)
