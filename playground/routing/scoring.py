@@ -36,7 +36,7 @@ from playground.routing.fill.kinds import takes_command_line
 from playground.routing.fill.loose_state import QuestionValues
 from playground.routing.fill.pipeline import fill_loose, fill_structured
 from playground.routing.fill.rules import WEAK_RULES
-from playground.routing.fill.specs import Fill, ParamSpec, param_specs
+from playground.routing.fill.specs import Fill, ParamSpec, bare, param_specs
 from playground.routing.guessed import guessed, marked_values
 from playground.routing.head_word import head_word
 from playground.routing.name_object import name_objects, not_about, unsaid
@@ -603,6 +603,33 @@ def _index_tool(
     )
 
 
+def lend_patterns(tools: list[ToolIndex]) -> None:
+    """Rule ``sibling_pattern``: a string parameter with no declared shape (no enum, pattern,
+    format, example or prefix) takes the pattern that the other declarations give a parameter
+    of the same name, when they give exactly one (``isbn`` of ``checkout_book`` reads
+    ``^978-\\d{10}$`` from ``check_availability``'s ``isbn``): the declarations a model reads
+    together say what such a value looks like. Replaces the specs in ``tools`` in place."""
+    from dataclasses import replace
+
+    from playground.routing.fill.rules import enabled
+
+    if not enabled("sibling_pattern"):
+        return
+    patterns: dict[str, dict[str, str]] = {}  # bare name -> pattern -> the first tool
+    for tool in tools:
+        for spec in tool.specs:
+            if spec.pattern:
+                patterns.setdefault(bare(spec.name), {}).setdefault(spec.pattern, tool.name)
+    for tool in tools:
+        for i, spec in enumerate(tool.specs):
+            lent = patterns.get(bare(spec.name), {})
+            if len(lent) != 1 or spec.structured or spec.types not in (("string",), ()):
+                continue
+            [(pattern, owner)] = lent.items()
+            if owner != tool.name:
+                tool.specs[i] = replace(spec, pattern=pattern, pattern_from=owner)
+
+
 def _lists(name: str, first: str, specs: list[ParamSpec]) -> bool:
     """True for a listing tool: its name starts with list/enumerate/ls or its first sentence
     says it lists (a listing of, lists, 목록), and it requires at most
@@ -622,6 +649,7 @@ def build_index(
     ``synonyms``: stem -> stems, from a user's synonyms file (:mod:`playground.routing.synonyms`)."""
     names_rx = _names_regex([str(d.get("name", "")) for d in declarations])
     idx = DeclIndex([_index_tool(d, names_rx, weights, synonyms) for d in declarations])
+    lend_patterns(idx.tools)
     idx.synonyms = dict(synonyms or {})
     for i, tool in enumerate(idx.tools):
         for stem, (where, weight) in tool.terms.items():

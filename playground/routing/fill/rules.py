@@ -57,6 +57,13 @@ RULES: tuple[FillRule, ...] = (
     FillRule(
         "pattern", "structured", "string with pattern", False, "text matching the declared pattern"
     ),
+    FillRule(
+        "sibling_pattern",
+        "structured",
+        "string without a shape, named as another tool's parameter with a pattern",
+        False,
+        "text matching the pattern the other declarations give a parameter of the same name",
+    ),
     FillRule("format", "structured", "string with format", False, "a value in the declared format"),
     FillRule("example", "structured", "string with examples", False, "text shaped like an example"),
     FillRule(

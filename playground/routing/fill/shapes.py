@@ -22,15 +22,17 @@ _EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 def _pattern_value(
     spec: ParamSpec, text: str, used: list[tuple[int, int]]
 ) -> tuple[Any, dict[str, Any]] | None:
-    """Rule ``pattern``: text matching the schema pattern, anchors removed."""
+    """Rule ``pattern``: text matching the schema pattern, anchors removed (rule
+    ``sibling_pattern`` when the pattern is another tool's, :attr:`ParamSpec.pattern_from`)."""
     if spec.pattern:
         m = bounded_search(unanchor(spec.pattern), text, used)
         if m:
+            lent = f" ({spec.pattern_from}'s {spec.name})" if spec.pattern_from else ""
             return m.group(), {
-                "rule": "pattern",
+                "rule": "sibling_pattern" if spec.pattern_from else "pattern",
                 "span": list(m.span()),
                 "text": m.group(),
-                "detail": spec.pattern,
+                "detail": spec.pattern + lent,
             }
     return None
 

@@ -76,6 +76,9 @@ class ParamSpec:
     listed: tuple[str, ...] = ()
     #: an object's properties, as parameters of their own (its fields named in the question)
     sub: tuple[ParamSpec, ...] = field(default=(), compare=False)
+    #: the tool whose parameter of the same name lent :attr:`pattern` (rule ``sibling_pattern``;
+    #: ``""``: the pattern is this parameter's own, or there is none)
+    pattern_from: str = field(default="", compare=False)
 
     @property
     def structured(self) -> bool:
