@@ -22,6 +22,27 @@ SIZE = (120, 30)
 WIDE = (160, 48)
 
 
+#: A tool module whose one tool, ``nap(seconds)``, sleeps (time limit 60 s, never cached): the
+#: call a test cancels, or ends the TUI during.
+NAPPING = '''
+import time
+
+
+def nap(seconds: float) -> dict:
+    """Sleeps.
+
+    Args:
+        seconds: how long.
+    """
+    time.sleep(seconds)
+    return {"slept": seconds}
+
+
+__tools__ = [nap]
+__contracts__ = {"nap": {"timeout_s": 60, "cacheable": False}}
+'''
+
+
 async def settle(app, pilot) -> None:
     """Let messages flow and wait for the workers until two pauses in a row find none running (a
     worker's message may start another worker: Evaluate → Ask, a call → the history write).

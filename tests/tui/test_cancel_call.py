@@ -8,30 +8,12 @@ import pytest
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
 from playground.tui.widgets.record_view import RecordView
-from tests.tui.helpers import SIZE, settle, until
-
-SLOW = '''
-import time
-
-
-def nap(seconds: float) -> dict:
-    """Sleeps.
-
-    Args:
-        seconds: how long.
-    """
-    time.sleep(seconds)
-    return {"slept": seconds}
-
-
-__tools__ = [nap]
-__contracts__ = {"nap": {"timeout_s": 60, "cacheable": False}}
-'''
+from tests.tui.helpers import NAPPING, SIZE, settle, until
 
 
 @pytest.mark.worker_process  # ctrl+c ends the worker process that runs the body
 async def test_ctrl_c_cancels_a_running_call_and_the_next_call_runs(tmp_tool):
-    folder = tmp_tool(SLOW, name="napping.py")
+    folder = tmp_tool(NAPPING, name="napping.py")
     app = PlaygroundApp(tools=[str(folder)], no_history=True)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)

@@ -16,25 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.tui.helpers import NAPPING
+
 REPO = Path(__file__).resolve().parents[2]
 
-NAPPING = '''
-import time
-
-
-def nap(seconds: float) -> dict:
-    """Sleeps.
-
-    Args:
-        seconds: how long.
-    """
-    time.sleep(seconds)
-    return {"slept": seconds}
-
-
-__tools__ = [nap]
-__contracts__ = {"nap": {"timeout_s": 60, "cacheable": False}}
-'''
 
 CHILD = r"""
 import asyncio
