@@ -77,14 +77,18 @@ def _bytes(data: str) -> bytes:
         return b""
 
 
-def valid_base64(data: str) -> bool:
-    """Whether ``data`` is base64 (RFC 4648; line breaks and spaces allowed), as the MCP spec
-    says a binary block's ``data`` / ``blob`` is."""
+def strict_bytes(data: str) -> bytes | None:
+    """The bytes of ``data`` when it is base64 (RFC 4648; line breaks and spaces allowed), as
+    the MCP spec says a binary block's ``data`` / ``blob`` is; ``None`` when it is not."""
     try:
-        base64.b64decode("".join(data.split()), validate=True)
+        return base64.b64decode("".join(data.split()), validate=True)
     except (binascii.Error, ValueError):
-        return False
-    return True
+        return None
+
+
+def valid_base64(data: str) -> bool:
+    """Whether ``data`` is base64 (:func:`strict_bytes` decodes it)."""
+    return strict_bytes(data) is not None
 
 
 def _carried(provider: str, mime: str, kind: str) -> str:
@@ -159,13 +163,13 @@ def gemini_parts(blocks: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], li
             continue
         mime, data = found
         kind = "image" if block.get("type") == "image" else "file"
-        if not valid_base64(data):  # no bytes to carry: never an empty inline_data
+        raw = strict_bytes(data)  # decoded once: a block can be megabytes
+        if raw is None:  # no bytes to carry: never an empty inline_data
             notes.append(
                 f"[{_a(str(block.get('type')))} block ({mime or 'no mimeType'}) whose data is "
                 "not base64 is not carried]"
             )
         elif _carried("gemini", mime, kind):
-            raw = _bytes(data)
             parts.append(
                 {"inline_data": {"mime_type": mime, "data": base64.urlsafe_b64encode(raw).decode()}}
             )

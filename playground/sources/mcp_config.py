@@ -203,10 +203,9 @@ def shown_header(raw: str) -> str:
         first = _FIRST_WORD.match(text)
         if first and is_secret_name(first.group(1)):
             text = first.group(1) + first.group(2) + REDACTED
-    text = KEY_PATTERN.sub(REDACTED, text)
-    if len(text) > SHOWN_HEADER_CHARS:
-        text = text[: SHOWN_HEADER_CHARS - 1] + "…"
-    return text
+    from playground.core.canonical import shorten
+
+    return shorten(KEY_PATTERN.sub(REDACTED, text), SHOWN_HEADER_CHARS)
 
 
 def stdio_spec(line: str, taken: set[str]) -> McpServerSpec:

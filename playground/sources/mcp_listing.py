@@ -74,8 +74,9 @@ def listing_dispatcher(read: Any, write: Any) -> Any:
 
 
 def _sent(entry: Any) -> str:
-    text = json.dumps(entry, ensure_ascii=False, default=repr)
-    return text if len(text) <= SENT_CHARS else text[: SENT_CHARS - 1] + "…"
+    from playground.core.canonical import shorten
+
+    return shorten(json.dumps(entry, ensure_ascii=False, default=repr), SENT_CHARS)
 
 
 def why_refused(exc: Exception) -> str:

@@ -1443,8 +1443,9 @@ def merge_sources(
     others keep working.
     """
     out = SourcesLoad()
+    used = {s.spec.name for s in sources if s.spec.named_by_user}
     results = [
-        _named_uniquely(source, result, sources)
+        _named_uniquely(source, result, used)
         for source, result in zip(sources, results, strict=True)
     ]
     taken_names = set(taken)
@@ -1468,15 +1469,13 @@ def merge_sources(
     return out
 
 
-def _named_uniquely(source: McpSource, result: LoadResult, sources: list[McpSource]) -> LoadResult:
-    """Give ``source`` a name no source before it in ``sources`` has (they were named by
-    this same call), by the names in use once the servers answered: an mcpServers key as
-    given; else the ``serverInfo.name`` it gave, or — a server that failed or gave none — the
-    name of its command or host without the ``_2`` suffix it got while the others were still
-    unnamed. The first of two alike keeps the name, the next gets ``NAME_2``, ``NAME_3`` …
-    Returns ``result`` with its problems under the new label."""
-    before = sources[: sources.index(source)]
-    used = {s.spec.name for s in before} | {s.spec.name for s in sources if s.spec.named_by_user}
+def _named_uniquely(source: McpSource, result: LoadResult, used: set[str]) -> LoadResult:
+    """Give ``source`` a name not in ``used`` (the mcpServers keys given, and the names of the
+    sources named before it; its own is added), by the names in use once the servers answered:
+    an mcpServers key as given; else the ``serverInfo.name`` it gave, or — a server that failed
+    or gave none — the name of its command or host without the ``_2`` suffix it got while the
+    others were still unnamed. The first of two alike keeps the name, the next gets
+    ``NAME_2``, ``NAME_3`` … Returns ``result`` with its problems under the new label."""
     if source.spec.named_by_user:
         return result
     given = safe_server_name(source.server_name)
@@ -1484,6 +1483,7 @@ def _named_uniquely(source: McpSource, result: LoadResult, sources: list[McpSour
     name, n = base, 2
     while name in used:
         name, n = f"{base}_{n}", n + 1
+    used.add(name)
     old = source.label
     source.rename(name)
     if source.label == old:

@@ -236,9 +236,10 @@ def import_concurrently(
     import time
 
     folders = list(dict.fromkeys(str(f.resolve().parent) for f in files))
+    at = tool_folder_index()  # a tool folder is no stdlib folder: inserting one moves it not
     for folder in reversed(folders):
         if folder not in sys.path:
-            sys.path.insert(tool_folder_index(), folder)
+            sys.path.insert(at, folder)
     done: dict[Path, ModuleType | LoadProblem] = {}
     gate = threading.Lock()  # no progress call from a thread once the wait is over
     over = False
