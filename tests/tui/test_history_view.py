@@ -283,6 +283,11 @@ async def test_typing_on_the_history_tab_filters_and_a_write_reruns_only_when_co
         await until_idle(app, pilot, lambda: len(view.shown) == 1)
         await pilot.press("down")
         await until_idle(app, pilot, lambda: app.focused is view.query_one("#history-table"))
+        await pilot.press("question_mark")  # the app's key: the help, not the filter
+        await until_idle(app, pilot, lambda: type(app.screen).__name__ == "HelpScreen")
+        assert filter_box.value == ""
+        await pilot.press("escape")
+        await until_idle(app, pilot, lambda: app.focused is view.query_one("#history-table"))
         await pilot.press("x")  # no key of the list: it starts a filter
         await until_idle(app, pilot, lambda: app.focused is filter_box)
         assert filter_box.value == "x"

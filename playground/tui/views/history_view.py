@@ -515,7 +515,7 @@ class HistoryView(Vertical):
         table = self.query_one("#history-table", DataTable)
         if self.app.focused is not table or not event.is_printable or not event.character:
             return
-        if event.key in {b.key for b in self.BINDINGS if isinstance(b, Binding)}:
+        if event.key in self.screen.active_bindings:  # the list's, this view's, the app's (?)
             return
         event.stop()
         event.prevent_default()
@@ -546,9 +546,7 @@ def may_write(pg: Playground, entry: Entry) -> list[str]:
     contracts = pg.registry.contracts
     names = entry.tools or ([entry.tool] if entry.tool else [])
     return [
-        name
-        for name in dict.fromkeys(names)
-        if name in contracts and contracts[name].effects != "read"
+        name for name in dict.fromkeys(names) if name in contracts and contracts[name].side_effects
     ]
 
 

@@ -199,8 +199,7 @@ class RecordView(VerticalScroll):
         ``running TOOL… (time limit N s)``."""
         limit = f" (time limit {timeout_s:g} s)" if timeout_s else ""
         self.running_text = f"running {tool}…{limit}"
-        self.clear(self.running_text)
-        self.show_status(self.running_text, running=True)
+        self.clear(self.running_text, running=True)
         self._progress_bar(False)
 
     def _progress_bar(self, shown: bool) -> Any:
@@ -284,8 +283,9 @@ class RecordView(VerticalScroll):
         for widget in self.query(".traceback"):
             widget.display = bool(self.frames)
 
-    def clear(self, text: str | None = None) -> None:
-        """Forget the shown record; the status line says ``text`` (default: ``empty_text``)."""
+    def clear(self, text: str | None = None, running: bool = False) -> None:
+        """Forget the shown record; the status line says ``text`` (default: ``empty_text``),
+        in the running style when ``running``."""
         text = self.empty_text if text is None else text
         self.value_text = ""
         self.show_traceback([])
@@ -296,7 +296,7 @@ class RecordView(VerticalScroll):
             self.query_one(WireView).show(None)
         else:
             self.fields.update({field: "-" for field, _ in ROWS})
-        self.show_status(text)
+        self.show_status(text, running=running)
 
     def save_media(self, folder: Path | None = None) -> list[Path]:
         """Write each image, audio or blob block of the shown MCP result as the bytes the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from textual.app import ComposeResult
@@ -10,6 +11,7 @@ from textual.css.query import NoMatches
 from textual.widgets import Static, TabbedContent, TabPane
 
 from playground.tui.formatting import PROVIDERS, bounded_syntax, pretty_json
+from playground.tui.tabkeys import cycle_tabs
 
 
 class WireView(Vertical):
@@ -35,42 +37,43 @@ class WireView(Vertical):
         """The provider tabs."""
         return self.query_one(f"#{self.prefix}-tabs", TabbedContent)
 
-    def next_tab(self) -> None:
-        """Show the next provider's tab (f7: Gemini → Anthropic → OpenAI, wrapping around);
-        asked before the tabs are composed (the record panel has just mounted this view), once
-        they are."""
-        from playground.tui.tabkeys import cycle_tabs
-
-        last = PROVIDERS[-1][0]
+    def _composed(self, retry: Callable[[], None]) -> bool:
+        """Whether the provider tabs and their JSON panes are composed (``TabbedContent``
+        composes them a moment after this view is mounted, which the record panel does with
+        its first record); if not, ``retry`` runs after the next refresh."""
         try:
-            tabs = self.tabs
-            tabs.get_tab(f"{self.prefix}-{last}")
-            self.query_one(f"#{self.prefix}-{last}-json")
+            for key, _ in PROVIDERS:
+                self.tabs.get_tab(f"{self.prefix}-{key}")
+                self.query_one(f"#{self.prefix}-{key}-json", Static)
         except NoMatches:
             if self.is_attached:
-                self.call_after_refresh(self.next_tab)
-            return
-        cycle_tabs(tabs)
+                self.call_after_refresh(retry)
+            return False
+        return True
+
+    def next_tab(self) -> None:
+        """Show the next provider's tab (f7: Gemini → Anthropic → OpenAI, wrapping around),
+        once the tabs are composed."""
+        if self._composed(self.next_tab):
+            cycle_tabs(self.tabs)
 
     def show(self, wire: dict[str, Any] | None) -> None:
         """Show ``wire`` (``{"gemini", "anthropic", "openai", "tokens"}``); ``None`` clears.
-        Asked before the provider tabs and their panes are composed (``TabbedContent``
-        composes them after this widget is mounted: the record panel mounts it with its first
-        record), it shows ``wire`` once they are."""
+        The JSON texts are made now (:attr:`texts`); the panes show them once composed."""
         wire = wire or {}
-        tokens = wire.get("tokens") or {}
         self.texts = {key: pretty_json(wire[key]) for key, _ in PROVIDERS if key in wire}
-        try:
-            tabs = self.tabs
-            statics = [self.query_one(f"#{self.prefix}-{key}-json", Static) for key, _ in PROVIDERS]
-            tab_labels = [tabs.get_tab(f"{self.prefix}-{key}") for key, _ in PROVIDERS]
-        except NoMatches:  # not composed yet: the panes and their tabs come a moment later
-            if self.is_attached:
-                self.call_after_refresh(self.show, wire)
+        self._fill(wire.get("tokens") or {})
+
+    def _fill(self, tokens: dict[str, Any]) -> None:
+        """The panes and tab labels from :attr:`texts` and ``tokens`` (once composed)."""
+        if not self._composed(lambda: self._fill(tokens)):
             return
-        for (key, title), static, tab in zip(PROVIDERS, statics, tab_labels):
+        tabs = self.tabs
+        for key, title in PROVIDERS:
+            static = self.query_one(f"#{self.prefix}-{key}-json", Static)
             static.update(
                 bounded_syntax(self.texts[key]) if key in self.texts else "(nothing sent)"
             )
             count = tokens.get(key)
-            tab.label = f"{title} ~{count} tok" if isinstance(count, (int, float)) else title
+            label = f"{title} ~{count} tok" if isinstance(count, (int, float)) else title
+            tabs.get_tab(f"{self.prefix}-{key}").label = label
