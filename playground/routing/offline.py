@@ -392,21 +392,23 @@ class OfflineRouter:
         )
         if passed:
             exp["reason"] += f"; passed over {passed} (missing required arguments)"
-        if _fit(best, self.threshold) == "bridge":
+        fit = _fit(best, self.threshold)
+        if fit == "bridge":
             exp["reason"] += (
                 "; no declaration is in Korean (or words the Korean request): the request's kind of "
                 "action is its name's, "
                 "and the question's identifier fills its id parameter (no other tool is both)"
             )
-        if _fit(best, self.threshold) == "coverage":
+        if fit == "coverage":
             exp["reason"] += (
                 f"; its words give relevance {round(topic_points(best), 4)} "
                 f"and match {best.covered} of the question's {best.topic} topic words"
             )
         tool = next(t for t in self.index(declarations).tools if t.name == best.name)
         calls, why = _parallel(tool, question, best)
-        if len(calls) > 1:
+        if why:  # several calls, or one with a clause stating context left out
             exp["parallel"] = why
+        if len(calls) > 1:
             exp["chosen"] = best.name
             return Move(
                 calls=[
@@ -415,8 +417,6 @@ class OfflineRouter:
                 ],
                 explanation=exp,
             )
-        if why:  # one call, a clause stating context left out
-            exp["parallel"] = why
         return self._call(exp, best.name, calls[0], call_no)
 
     def _no_fit_reason(self, rows: list[ScoreRow], words: list[dict[str, Any]]) -> str:
@@ -741,7 +741,7 @@ def _stopped_reason(best: ScoreRow) -> str | None:
             f"question's {best.topic_beside_guesses} other topic words: "
             "the question is not about it"
         )
-    if best.latin_topic and thin(topic_points(best), _NAME_WORD, best.covered, best.topic):
+    if thin_row(best):
         return (
             f"{best.name} scores {best.score} but its words give {round(topic_points(best), 4)}, "
             f"less than one word of its name ({_NAME_WORD}), and match only {best.covered} of "
@@ -847,7 +847,7 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
             or _one_word_supported(row)
             or not rule_enabled(RULE_ONE_WORD)
         )
-        and not (row.latin_topic and thin(words, _NAME_WORD, row.covered, row.topic))
+        and not thin_row(row)
     ):
         return "words"
     # a value the question introduces with the parameter's own word ("using the command
@@ -875,6 +875,13 @@ def object_unsaid(row: ScoreRow) -> bool:
     -- the question is about something else ("the area of a triangle" is not
     ``geometry_area_circle``)."""
     return row.not_about and rule_enabled(RULE_NAME_OBJECT)
+
+
+def thin_row(row: ScoreRow) -> bool:
+    """Rule ``thin_words_need_coverage`` (:mod:`playground.routing.thin_words`) for ``row``: an
+    English question's topic words, that ``row``'s words are worth less than one word of its
+    name and cover less than half of."""
+    return row.latin_topic and thin(topic_points(row), _NAME_WORD, row.covered, row.topic)
 
 
 def guesses_only(row: ScoreRow) -> bool:

@@ -609,11 +609,7 @@ def lend_patterns(tools: list[ToolIndex]) -> None:
     of the same name, when they give exactly one (``isbn`` of ``checkout_book`` reads
     ``^978-\\d{10}$`` from ``check_availability``'s ``isbn``): the declarations a model reads
     together say what such a value looks like. Replaces the specs in ``tools`` in place."""
-    from dataclasses import replace
-
-    from playground.routing.fill.rules import enabled
-
-    if not enabled("sibling_pattern"):
+    if not rule_enabled("sibling_pattern"):
         return
     patterns: dict[str, dict[str, str]] = {}  # bare name -> pattern -> the first tool
     for tool in tools:
@@ -1009,17 +1005,14 @@ def _fill_rows(
             for ev in fill.evidence.values()
             if ev["rule"] not in ("free_text", "default")
         )
-        r.topic, r.covered = _coverage(tokens, tally.weights, fill, tally.said.get(i, set()))
+        said = tally.said.get(i, set())
+        topic = list(_topic_indexes(tokens, tally.weights, fill))
+        r.topic, r.covered = len(topic), sum(k in said for k in topic)
         r.latin_topic = latin
         r.unsaid = unsaid(tool.objects, r.matched, stems, tool.specs, r.arg_evidence)
         r.not_about = not_about(tool.objects, r.unsaid, r.covered, r.topic)
         r.head, r.head_said = head_word(
-            text,
-            tokens,
-            list(_topic_indexes(tokens, tally.weights, fill)),
-            tally.said.get(i, set()),
-            tool.terms,
-            (tool.objects, r.unsaid),
+            text, tokens, topic, said, tool.terms, (tool.objects, r.unsaid)
         )
         r.guessed = guessed(tool.specs, r.arg_evidence, marked)
         if r.guessed:  # the topic words beside the guessed values too
