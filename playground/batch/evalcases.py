@@ -15,6 +15,7 @@ questions per schema edit) and docs/design.md ("Case files").
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,19 +158,31 @@ def _cut(text: str, limit: int = 60) -> str:
     return shorten(text, limit)
 
 
-def parse_cases(text: str, source: str = "<cases>") -> CaseSet:
-    """Parse JSON Lines text into a :class:`CaseSet`; never raises for malformed lines.
+def case_of(number: int, text: str, why: str) -> EvalCase | CaseProblem:
+    """One line of a case file as :func:`~playground.batch.caselines.case_file_lines` gives it:
+    a :class:`CaseProblem` saying ``why`` when the reader refused the line (not UTF-8, too
+    large), else :func:`parse_case_line`'s case or problem."""
+    return CaseProblem(number, why) if why else parse_case_line(text, number)
 
-    Lines as :mod:`playground.batch.caselines` splits them (``\\n`` only, CRLF and a leading
-    BOM fine, blank and ``#`` lines skipped; numbers are the file's)."""
+
+def _case_set(source: str, lines: Iterable[tuple[int, str, str]]) -> CaseSet:
+    """The cases and problems of ``(number, text, why)`` lines (:func:`case_of`)."""
     out = CaseSet(source=source)
-    for number, stripped in case_lines(split_lines(text)):
-        parsed = parse_case_line(stripped, number)
+    for number, text, why in lines:
+        parsed = case_of(number, text, why)
         if isinstance(parsed, CaseProblem):
             out.problems.append(parsed)
         else:
             out.cases.append(parsed)
     return out
+
+
+def parse_cases(text: str, source: str = "<cases>") -> CaseSet:
+    """Parse JSON Lines text into a :class:`CaseSet`; never raises for malformed lines.
+
+    Lines as :mod:`playground.batch.caselines` splits them (``\\n`` only, CRLF and a leading
+    BOM fine, blank and ``#`` lines skipped; numbers are the file's)."""
+    return _case_set(source, ((n, t, "") for n, t in case_lines(split_lines(text))))
 
 
 def load_cases(path: str | Path) -> CaseSet:
@@ -177,14 +190,7 @@ def load_cases(path: str | Path) -> CaseSet:
     (:func:`playground.batch.caselines.case_file_lines`). Raises :class:`UsageError` when it
     is missing, a folder, not a regular file or unreadable (the CLI exits 2); malformed lines
     (a line that is not UTF-8 or is too large included) are kept in ``CaseSet.problems``."""
-    out = CaseSet(source=str(path))
-    for number, text, why in case_file_lines(path):
-        parsed = parse_case_line(text, number) if not why else CaseProblem(number, why)
-        if isinstance(parsed, CaseProblem):
-            out.problems.append(parsed)
-        else:
-            out.cases.append(parsed)
-    return out
+    return _case_set(str(path), case_file_lines(path))
 
 
 def _same(expected: Any, got: Any) -> bool:

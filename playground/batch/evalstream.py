@@ -14,7 +14,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from playground.batch.caselines import CaseFileGuard, case_file_lines
-from playground.batch.evalcases import CaseProblem, CaseResult, EvalCase, parse_case_line
+from playground.batch.evalcases import CaseProblem, CaseResult, EvalCase, case_of
 from playground.batch.metrics import Metrics, ToolScore, compute_metrics
 
 #: What one line of an ``eval`` case file looks like (named when a file is not one).
@@ -29,7 +29,7 @@ def iter_case_file(path: str | Path) -> Iterator[EvalCase | CaseProblem]:
     (:class:`~playground.batch.caselines.CaseFileGuard`)."""
     guard = CaseFileGuard(path, EVAL_EXAMPLE)
     for number, text, why in case_file_lines(path):
-        case = parse_case_line(text, number) if not why else CaseProblem(number, why)
+        case = case_of(number, text, why)
         guard.see(number, case.message if isinstance(case, CaseProblem) else "")
         yield case
     guard.finish()
