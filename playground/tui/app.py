@@ -29,7 +29,7 @@ from textual.widgets import Header
 
 from playground.tui.collector import PAUSE_LIMIT_S, CollectorPause
 from playground.tui.commands import PlaygroundCommands, save_value
-from playground.tui.footer import KeysFooter
+from playground.tui.footer import HOLD_LIMIT_S, KeysFooter
 from playground.tui.history_link import open_store
 from playground.tui.loading import load_tools
 from playground.tui.main_screen import MainScreen, fit
@@ -168,7 +168,7 @@ class PlaygroundApp(PlaygroundState):
             yield from mode_panes(CallView(id="call-view").data_bind(PlaygroundState.workbench))
         # the docked "^p palette" item overlaps the keys when they overflow (it read
         # "^l Relo▏^p paletter" at 100 columns); the palette stays on ctrl+p and in the help
-        yield KeysFooter(compact=narrow, show_command_palette=not narrow)
+        yield KeysFooter(compact=narrow, show_command_palette=not narrow, hold=True)
 
     def on_mount(self) -> None:
         self.sub_title = subtitle(self)
@@ -184,6 +184,8 @@ class PlaygroundApp(PlaygroundState):
                     self, lambda name: keep_running_call(self, name)
                 )
             self.call_after_refresh(self.call_later, self._after_first_screen)
+            for footer in self.query(KeysFooter):  # the keys, if the first load is slow
+                self.set_timer(HOLD_LIMIT_S, footer.show_keys)
 
     async def _after_first_screen(self) -> None:
         # opened here, on the UI thread, before any worker writes to it

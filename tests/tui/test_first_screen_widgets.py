@@ -1,6 +1,7 @@
-"""What the TUI's first screen composes (issue 13 item 6): the tabs, the Call view's panes, the
-(empty) contract list with "loading tools…", and the footer keys; the arguments, the run bar,
-the record panel and the hidden boxes are mounted after it, with the loaded tools.
+"""What the TUI's first screen composes: the tabs, the Call view's "loading tools…" line and its
+panes (the empty contract list has the focus, but the panes are not displayed until the tools
+are loaded); the arguments, the run bar, the record panel and the hidden boxes are mounted
+after it, with the loaded tools, and the panes are displayed in the same batch.
 ``bench/bench_tui.py`` times the same moment (the first refresh after mount)."""
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ class FirstScreen(PlaygroundApp):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.first: list[Widget] = []
-        self.head_at_first = ""
+        self.loading_at_first = ""
+        self.displayed_at_first: set[str] = set()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -42,7 +44,10 @@ class FirstScreen(PlaygroundApp):
 
     def note_first_screen(self) -> None:
         self.first = list(self.screen.walk_children(with_self=True))
-        self.head_at_first = str(self.query_one("#contract-head").render())
+        self.loading_at_first = str(self.query_one("#call-loading").render())
+        self.displayed_at_first = {
+            str(w.id) for w in self.screen._compositor.visible_widgets if w.id is not None
+        }
 
 
 async def test_the_first_screen_shows_the_list_and_loading_and_mounts_the_rest_after(tools_dir):
@@ -51,7 +56,10 @@ async def test_the_first_screen_shows_the_list_and_loading_and_mounts_the_rest_a
         await settle(app, pilot)
         ids = {w.id for w in app.first}
         assert {"modes", "call-view", "contracts-col", "contracts", "args-col"} <= ids
-        assert app.head_at_first == LOADING == "loading tools…"
+        assert app.loading_at_first == LOADING == "loading tools…"
+        assert "call-loading" in app.displayed_at_first
+        # composed, not displayed: nothing of the panes is laid out before the tools are in
+        assert not {"contracts-col", "contracts", "args-col", "work"} & app.displayed_at_first
         assert [i for i in LATER if i in ids] == []
         assert len(app.first) <= 40  # 65 when the whole Call view was composed at start
         # once the tools are in: every later widget is there; the list opens on the first
@@ -63,6 +71,9 @@ async def test_the_first_screen_shows_the_list_and_loading_and_mounts_the_rest_a
         assert str(app.query_one("#rv-status").render()).startswith("No call yet")
         assert app.query_one(CallView).shown == "stock_lookup"
         assert "stock_lookup" in str(app.query_one("#contract-head").render())
+        assert not app.query("#call-loading")
+        shown_now = {str(w.id) for w in app.screen._compositor.visible_widgets}
+        assert {"contracts-col", "contracts", "args-col", "work", "record"} <= shown_now
         keys = [key.description for key in app.query_one(Footer).query("FooterKey")]
         assert {"Keys", "Run", "Form/JSON"} <= set(keys), keys
         await pilot.press("f6")  # the JSON tab: its editor is built, with the form's arguments

@@ -29,6 +29,7 @@ from playground.core.untrusted import shown
 from playground.tui.css_files import CALL_CSS, read_css
 from playground.tui.daemon_thread import in_daemon_thread
 from playground.tui.editor import failing_frame, open_in_editor
+from playground.tui.footer import KeysFooter
 from playground.tui.formatting import contract_badges, plain, pretty_json
 from playground.tui.last_used import last_contract, remember_contract
 from playground.tui.tabkeys import cycle_tabs
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from playground.tui.widgets.record_view import RecordView
     from playground.workbench import Playground
 
-#: The contract header until the tools are loaded (the first screen's loading indicator).
+#: The Call view's only line until the tools are loaded (the first screen's loading indicator).
 LOADING = "loading tools…"
 
 NO_CALL_YET = "No call yet: fill in the arguments and press ctrl+r."
@@ -152,17 +153,21 @@ class CallView(Horizontal):
             button.disabled = running
 
     def compose(self) -> ComposeResult:
-        # The first screen shows the panes, the (empty) contract list and "loading tools…";
-        # everything that stays empty until the tools load is mounted by complete() with the
-        # loaded tools (issue 13 item 6: each widget is styled, laid out and drawn; these were
-        # ~40 of the first screen's ~65; issue 25: laid out once, with the list and the form).
+        # The first screen says "loading tools…"; the panes are composed (the contract list
+        # takes the keys typed while the tools load) but not displayed, and everything that
+        # stays empty until the tools load is mounted by complete() with the loaded tools:
+        # the panes are laid out and drawn once, with the list and the form (docs/performance.md,
+        # "The Call view's panes with the first load").
+        yield Static(LOADING, id="call-loading")
         with Vertical(id="contracts-col", classes="pane") as col:
             col.border_title = "Contracts  ctrl+t"
+            col.display = False
             yield ContractList(id="contracts")
         # Wide: arguments | record side by side; narrow (the app's ``-narrow`` class): stacked.
-        with Horizontal(id="work"), Vertical(id="args-col", classes="pane") as col:
+        with Horizontal(id="work") as work, Vertical(id="args-col", classes="pane") as col:
+            work.display = False
             col.border_title = "Arguments  enter"
-            yield Static(LOADING, id="contract-head")
+            yield Static("", id="contract-head")
 
     async def watch_workbench(self, loaded: Loaded | None) -> None:
         """Show the loaded tools; on a first load (not a reload) the contract list takes the
@@ -177,6 +182,8 @@ class CallView(Horizontal):
                 if not loaded.keep:
                     self._focus_list_on_first_load(loaded)
                     self._replay_early_keys()
+                    for footer in self.screen.query(KeysFooter):  # the keys for that focus
+                        await footer.show_keys()
         except NoMatches:
             # ctrl+q while the panes were being mounted: the app took them down under us
             if not self._quitting():
@@ -244,7 +251,8 @@ class CallView(Horizontal):
         return self._completed
 
     async def complete(self) -> None:
-        """Mount what the first screen does not show: the empty-registry help and the load
+        """Mount what the first screen does not show, and show the panes it hides (the
+        "loading tools…" line goes): the empty-registry help and the load
         problems (hidden until the tools are loaded: an empty bordered box while they load would
         read as a load problem without text), the contract's description, the arguments (form
         and JSON editor), the run bar and the record panel (with its traceback panel and wire
@@ -277,6 +285,9 @@ class CallView(Horizontal):
                     [doc, ArgsEditor(id="args-editor"), run_bar]
                 )
                 await self.query_one("#work").mount(record)
+                await self.query_one("#call-loading").remove()
+                self.query_one("#contracts-col").display = True
+                self.query_one("#work").display = True
             self.query_one(ContractList).type_ahead = self._type_ahead
             self._completed = True
             self.watch_running(self.running)
