@@ -79,6 +79,11 @@ PRIVATE_ATTRIBUTES = [
         "the phase-split CSS (playground/tui/css_files.py)",
     ),
     (
+        "textual.message_pump",
+        "MessagePump._context",
+        "the footer's keys composed in the first load's batch (playground/tui/footer.py)",
+    ),
+    (
         "textual._styles_cache",
         "StylesCache.get_inner_outer.cache_clear",
         "the test suite's StylesCache clearing (tests/conftest.py)",

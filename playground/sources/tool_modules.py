@@ -288,11 +288,17 @@ class SourceOnlyLoader(importlib.machinery.SourceFileLoader):
     second of its last import, to text of the same size (a digit of a time limit, a Hangul
     syllable for another), was loaded as it was before the edit — stale after a reload. Tool
     modules are small and edited by hand while the playground runs; nothing is written into
-    their folders either."""
+    their folders either. The compiled code is cached by the hash of the source bytes in the
+    playground's cache folder (:mod:`playground.sources.code_cache`)."""
 
     def get_code(self, fullname: str) -> Any:
+        from playground.sources.code_cache import cached_code
+
         path = self.get_filename(fullname)
-        return self.source_to_code(self.get_data(path), path)
+        return cached_code(self.get_data(path), path, self._compile)
+
+    def _compile(self, source: bytes, path: str) -> Any:
+        return self.source_to_code(source, path)
 
 
 def tool_folder_index() -> int:
