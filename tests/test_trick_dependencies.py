@@ -168,3 +168,20 @@ def test_the_footer_still_composes_from_what_keys_footer_compares() -> None:
     source = inspect.getsource(Footer.compose)
     for name in ("_bindings_ready", "active_bindings", "show_command_palette"):
         assert name in source, f"Footer.compose no longer reads {name}: re-check the footer trick"
+
+
+def test_the_stylesheet_still_parses_through_the_cache_parsed_css_replaces() -> None:
+    """``playground.tui.css_cache.ParsedCss`` takes the place of a ``Stylesheet``'s
+    ``_parse_cache`` (indexed by ``_parse_rules``, cleared by ``set_variables``) and reads its
+    ``_variables``: a Textual that parses another way would bypass or break it."""
+    import inspect
+
+    from textual.css.stylesheet import Stylesheet
+
+    stylesheet = Stylesheet()
+    assert hasattr(stylesheet, "_parse_cache") and hasattr(stylesheet, "_variables"), (
+        "re-check the parsed-TCSS cache (docs/performance.md)"
+    )
+    source = inspect.getsource(Stylesheet._parse_rules)
+    assert "self._parse_cache[cache_key]" in source, "re-check the parsed-TCSS cache"
+    assert "_parse_cache.clear()" in inspect.getsource(Stylesheet.set_variables)

@@ -29,6 +29,7 @@ from textual.widgets import Header
 
 from playground.tui.collector import PAUSE_LIMIT_S, CollectorPause
 from playground.tui.commands import PlaygroundCommands, save_value
+from playground.tui.css_cache import keep_parsed_css
 from playground.tui.footer import HOLD_LIMIT_S, KeysFooter
 from playground.tui.history_link import open_store
 from playground.tui.loading import load_tools
@@ -103,6 +104,7 @@ class PlaygroundApp(PlaygroundState):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        keep_parsed_css(self.stylesheet)  # parsed TCSS kept between apps and runs
         self.tools = list(tools) if tools else None
         self.mcp = list(mcp or [])
         #: an already opened playground (tests), shown instead of loading ``tools``
