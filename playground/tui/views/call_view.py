@@ -137,6 +137,8 @@ class CallView(Horizontal):
         self._showing = asyncio.Lock()
         #: Characters typed in the list for a form not yet built (:meth:`_type_ahead`).
         self._pending_keys: list[str] = []
+        #: The contract whose form had no text field for a key typed in the list (told once).
+        self._told_no_text_field: str | None = None
         #: Per contract shown at a reload (ctrl+l): the arguments typed for it, as
         #: ``(tab, value or the JSON editor's text)``, until a reload shows it again.
         self._kept_args: dict[str, tuple[str, Any]] = {}
@@ -610,11 +612,10 @@ class CallView(Horizontal):
         self.focus_first_field()
 
     def _type_ahead(self, char: str) -> bool:
-        """``char``, typed in the contract list, into the shown contract's first field when
-        the Form tab is open and that field takes text; the field gets the focus. ``False``
-        (the key is left to the list) otherwise."""
-        from textual.widgets import Input
-
+        """``char``, typed in the contract list, into the shown contract's first field that
+        takes text (an enum's select or a checkbox before it is passed over) when the Form tab
+        is open; that field gets the focus. ``False`` (the key is left to the list) otherwise;
+        when the form has no such field a toast says so, once per contract shown."""
         if self.shown is None or self.args_editor.mode != "form":
             return False
         if self.shown != self._highlighted_contract() or self._showing.locked():
@@ -622,10 +623,10 @@ class CallView(Horizontal):
             # the character then (the one shown now is about to be replaced)
             self._pending_keys.append(char)
             return True
-        fields = self.args_editor.form.fields
-        if not fields or not isinstance(fields[0], Input):
+        field = self._first_text_field()
+        if field is None:
+            self._say_no_text_field(char)
             return False
-        field = fields[0]
         if not field.has_focus:  # keys still queued in the list go in first (ctrl+r waits)
             note = getattr(self.screen, "note_focus_left", None)
             if note is not None:
@@ -633,6 +634,26 @@ class CallView(Horizontal):
             field.focus()
         field.insert_text_at_cursor(char)
         return True
+
+    def _first_text_field(self) -> Any:
+        """The shown form's first field that takes typed text (``None``: none does)."""
+        from textual.widgets import Input
+
+        fields = self.args_editor.form.fields
+        return next((f for f in fields if isinstance(f, Input) and f.display), None)
+
+    def _say_no_text_field(self, char: str) -> None:
+        """A key typed in the list for a form with no text field: say where it did not go
+        (once per contract shown; the key itself stays with the list)."""
+        if self._told_no_text_field == self.shown:
+            return
+        self._told_no_text_field = self.shown
+        self.notify(
+            f"{shown(char)!s} was not typed anywhere: {shown(self.shown or '')}'s form has no "
+            "text field (enter opens its arguments).",
+            severity="warning",
+            markup=False,
+        )
 
     def focus_first_field(self) -> None:
         """Focus the first argument field (the Run button when the contract takes none)."""
