@@ -17,10 +17,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from playground.batch.caselines import case_file_lines, case_lines, parse_object, split_lines
+from playground.batch.caselines import case_lines, parse_object, split_lines
 from playground.core.canonical import json_type_name, shorten
 from playground.routing.base import Move
 
@@ -183,14 +182,6 @@ def parse_cases(text: str, source: str = "<cases>") -> CaseSet:
     Lines as :mod:`playground.batch.caselines` splits them (``\\n`` only, CRLF and a leading
     BOM fine, blank and ``#`` lines skipped; numbers are the file's)."""
     return _case_set(source, ((n, t, "") for n, t in case_lines(split_lines(text))))
-
-
-def load_cases(path: str | Path) -> CaseSet:
-    """Read an eval case file (UTF-8, a BOM allowed) with the reader ``check`` uses
-    (:func:`playground.batch.caselines.case_file_lines`). Raises :class:`UsageError` when it
-    is missing, a folder, not a regular file or unreadable (the CLI exits 2); malformed lines
-    (a line that is not UTF-8 or is too large included) are kept in ``CaseSet.problems``."""
-    return _case_set(str(path), case_file_lines(path))
 
 
 def _same(expected: Any, got: Any) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from playground.batch.caselines import CaseFileGuard, case_file_lines
-from playground.batch.evalcases import CaseProblem, CaseResult, EvalCase, case_of
+from playground.batch.evalcases import CaseProblem, CaseResult, CaseSet, EvalCase, case_of
 from playground.batch.metrics import Metrics, ToolScore, compute_metrics
 
 #: What one line of an ``eval`` case file looks like (named when a file is not one).
@@ -33,6 +33,20 @@ def iter_case_file(path: str | Path) -> Iterator[EvalCase | CaseProblem]:
         guard.see(number, case.message if isinstance(case, CaseProblem) else "")
         yield case
     guard.finish()
+
+
+def load_cases(path: str | Path) -> CaseSet:
+    """A whole eval case file in memory (the TUI's Evaluate view), read by
+    :func:`iter_case_file` as ``eval`` reads it: the same :class:`UsageError` for a missing,
+    unreadable or no case file at all (a tool module given by mistake), malformed lines kept in
+    ``CaseSet.problems``."""
+    out = CaseSet(source=str(path))
+    for item in iter_case_file(path):
+        if isinstance(item, CaseProblem):
+            out.problems.append(item)
+        else:
+            out.cases.append(item)
+    return out
 
 
 class MetricsTally:

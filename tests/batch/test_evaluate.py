@@ -21,9 +21,9 @@ from playground.batch.evalcases import (
     CaseSet,
     EvalCase,
     args_match,
-    load_cases,
     parse_cases,
 )
+from playground.batch.evalstream import load_cases
 from playground.batch.evaluate import evaluate, threshold_failures
 from playground.batch.junit import to_junit
 from playground.core.contracts import Contract

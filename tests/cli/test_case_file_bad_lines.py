@@ -12,7 +12,7 @@ import pytest
 
 from playground.batch import caselines
 from playground.batch.caselines import case_file_lines
-from playground.batch.evalcases import load_cases
+from playground.batch.evalstream import load_cases
 from playground.core import canonical
 from tests.in_process_cli import run_in_process
 

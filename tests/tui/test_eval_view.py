@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.eval_view import EvalView
 from tests.tui.helpers import ROOT, SIZE, capture_notifications, settle, until
@@ -158,3 +160,20 @@ async def test_the_rates_chart_draws_each_run_and_before_after_on_the_same_file(
         await pilot.pause()
         drawn = str(chart.render())
         assert "before" in drawn and "after" in drawn and "rates % (before / after)" in drawn
+
+
+async def test_a_tool_module_given_as_the_case_file_is_refused_as_eval_refuses_it(tools_dir):
+    """A tester gave ``clinic.py``: the view showed "0/0 passed · … +87 more" while
+    ``playground eval`` said "not a case file" and exited 2. Both read it alike now."""
+    from playground.batch.evalstream import load_cases
+    from playground.errors import UsageError
+
+    module = tools_dir / "shop.py"
+    with pytest.raises(UsageError) as refused:
+        load_cases(module)
+    app = PlaygroundApp(tools=[str(tools_dir)])
+    async with app.run_test(size=SIZE) as pilot:
+        view = await run_eval(app, pilot, str(module))
+        status = str(view.query_one("#eval-status").render())
+        assert status == f"not evaluated: {refused.value}", status
+        assert "not a case file" in status and view.report is None

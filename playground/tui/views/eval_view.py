@@ -262,7 +262,7 @@ class EvalView(Vertical):
         await in_daemon_thread(self._evaluate, pg, path, pick)
 
     def _evaluate(self, pg: Playground, path: str, pick: RouterPick) -> None:
-        from playground.batch.evalcases import load_cases
+        from playground.batch.evalstream import load_cases
         from playground.batch.evaluate import evaluate
         from playground.routing.factory import choose_router
 
