@@ -213,6 +213,20 @@ def _effects_cell(effects: Mapping[str, Any]) -> Text:
     return Text(shown(said))
 
 
+def effects_brief(effects: Mapping[str, Any]) -> Text:
+    """A call's effects in a table cell: ``write (inferred)``, ``read (declared)``; a write
+    stands out (an episode's calls table: a question that booked something says so). ``-``
+    when the record carries none."""
+    said = str(effects.get("effects") or "")
+    if not said:
+        return Text("-", style="dim")
+    basis = effects.get("basis")
+    text = Text(shown(said), style="bold yellow" if said != "read" else "")
+    if basis not in (None, "", "unknown"):
+        text.append(f" ({shown(str(basis))})", style="dim")
+    return text
+
+
 def _add_text_rows(grid: Table, data: Mapping[str, Any]) -> None:
     """The ``message`` (when any), the ``args`` as sent, their ``canonical`` form when it
     differs (the cache key's: keys sorted, defaults filled in), what the body ``printed`` (dim)
@@ -474,7 +488,7 @@ def episode_view(episode: Mapping[str, Any]) -> RenderableType:
         )
     calls = Table(title="calls", box=box.SIMPLE_HEAD, title_justify="left")
     calls.add_column("tool", no_wrap=True)
-    for col in ("args", "verdict", "kind", "cache", "error"):
+    for col in ("args", "verdict", "kind", "effects", "cache", "error"):
         calls.add_column(col, overflow="fold")
     for rec in episode.get("calls") or []:
         rec = rec if isinstance(rec, Mapping) else rec.to_json()
@@ -483,6 +497,7 @@ def episode_view(episode: Mapping[str, Any]) -> RenderableType:
             dump_json(rec.get("args"), compact=True),
             verdict_text(rec.get("verdict", "")),
             kind_text(rec.get("kind", "")),
+            effects_brief(rec.get("side_effects") or {}),
             cache_text(rec.get("cache", "")),
             rec.get("error", ""),
         )

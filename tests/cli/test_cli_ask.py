@@ -223,3 +223,45 @@ def test_make_router_factory():
         and keyed.router.mode == "ANY"
     )
     assert keyed.notes == [] and keyed.router.api_key == "k"
+
+
+def test_the_calls_table_names_each_call_s_effects(tmp_path):
+    """A tester's offline ``ask`` booked an appointment (a write) and its output never said
+    so (only ``cache skip`` hinted at it): the calls table names each call's effects and how
+    they are known."""
+    module = tmp_path / "desk.py"
+    module.write_text(
+        '''
+def book_table(name: str, guests: int) -> dict:
+    """Book a restaurant table.
+
+    Args:
+        name: who books
+        guests: how many guests
+    """
+    return {"booked": name, "guests": guests}
+
+
+def list_tables(guests: int) -> list:
+    """List the free tables for a number of guests.
+
+    Args:
+        guests: how many guests
+    """
+    return [1, 2]
+
+
+__tools__ = [book_table, list_tables]
+''',
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(
+        app,
+        ["ask", "Book a table for Kim, 4 guests", "--tools", str(module), "--no-history"],
+        env={"COLUMNS": "200"},
+    )
+    assert result.exit_code == 0, result.output
+    calls = result.stdout.split("calls", 1)[1]
+    header, row = [line for line in calls.splitlines() if line.strip()][0:3:2]
+    assert header.split() == ["tool", "args", "verdict", "kind", "effects", "cache", "error"]
+    assert "book_table" in row and "write (inferred)" in row, calls
