@@ -339,6 +339,22 @@ def cache_use_text(caches: bool, reason: str) -> Text:
     )
 
 
+def idempotent_text(summary: Mapping[str, Any]) -> Text:
+    """``show``'s idempotent flag with how it is known: a read is idempotent because it is a
+    read (as its effects are known: declared, annotations or inferred); a write only when it
+    says so (``declared``; an MCP tool's ``idempotentHint``)."""
+    if not summary.get("idempotent"):
+        return yes_no(False)
+    basis = str(summary.get("effects_basis") or "unknown")
+    if summary.get("effects") == "read":
+        how = f"a read ({basis}) repeats harmlessly"
+    elif basis == "annotations":
+        how = "idempotentHint: true"
+    else:
+        how = basis
+    return Text.assemble(yes_no(True), (f"  {shown(how)}", "dim"))
+
+
 def contract_view(
     summary: Mapping[str, Any],
     declaration: Mapping[str, Any],
@@ -360,7 +376,7 @@ def contract_view(
         "effects",
         Text.assemble(effects_text(summary), (f"  {summary.get('effects_evidence', '')}", "dim")),
     )
-    flags.add_row("idempotent", yes_no(bool(summary.get("idempotent"))))
+    flags.add_row("idempotent", idempotent_text(summary))
     flags.add_row("cacheable", cacheable_text(summary["cacheable"]))
     flags.add_row("cache", cache_use_text(bool(summary["caches"]), cache_reason))
     flags.add_row("time limit", f"{summary['timeout_s']:g} s")
