@@ -266,14 +266,14 @@ class CaseResult:
         if self.category == SELECTED and self.args_ok is False:
             return f"{self.chosen} chosen, but arguments differ: " + "; ".join(self.arg_diffs)
         if self.category == MISSED:
-            return f"expected {expected}, no tool was called"
+            return f"expected {expected}, the router chose no tool"
         if self.category == ASKED:
             missing = ", ".join((self.explanation or {}).get("asks_for", {}).get("missing", []))
-            return f"expected {expected} to be called; the router asked for {missing}"
+            return f"expected {expected}; the router asked for {missing} instead"
         if self.category == WRONG_TOOL:
-            return f"expected {expected}, {self.chosen} was called first"
+            return f"expected {expected}, the router chose {self.chosen} first"
         if self.category == FALSE_SELECTION:
-            return f"expected no tool, {self.chosen} was called"
+            return f"expected no tool, the router chose {self.chosen}"
         if self.category == ERROR:
             return f"router error: {self.error}"
         if self.category == SKIPPED:

@@ -8,7 +8,7 @@ reporters)::
                  skipped=".." time="..">
         <properties><property name="selection_rate" value="0.96"/>...</properties>
         <testcase classname="eval.track_shipping" name="line 3: HR20260625 송장번호 ..." time="0.001">
-          <failure message="expected track_shipping, get_order_status was called first"
+          <failure message="expected track_shipping, the router chose get_order_status first"
                    type="wrong_tool">question / expected / chosen / arguments</failure>
         </testcase>
         ...

@@ -25,7 +25,7 @@ def test_a_clarify_move_for_the_expected_tool_is_asked_not_missed():
     plain = Move(text="Sorry.")
     results = [judge(case("t"), ask), judge(case("t"), other), judge(case("t"), plain)]
     assert [r.category for r in results] == [ASKED, MISSED, MISSED]
-    assert results[0].reason() == "expected t to be called; the router asked for id"
+    assert results[0].reason() == "expected t; the router asked for id instead"
     assert not results[0].passed
     m = compute_metrics(results)
     assert (m.asked, m.missed, m.should_use) == (1, 2, 3)

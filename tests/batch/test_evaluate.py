@@ -128,7 +128,7 @@ def test_categories_per_case(report):
     ]
     assert report.results[1].arg_diffs == ['id: expected "X2", got "X9"']
     assert report.results[8].error == "HTTP 500 from the provider"
-    assert report.results[2].reason() == "expected beta, alpha was called first"
+    assert report.results[2].reason() == "expected beta, the router chose alpha first"
 
 
 def test_exact_rates(report):
@@ -305,7 +305,7 @@ def test_junit_shape_parses_back(report):
     assert cases[0].get("classname") == "eval.alpha" and cases[0].get("name") == "line 1: q1"
     assert cases[0].find("failure") is None
     failure = cases[2].find("failure")
-    assert failure.get("message") == "expected beta, alpha was called first"
+    assert failure.get("message") == "expected beta, the router chose alpha first"
     assert failure.get("type") == WRONG_TOOL
     assert "question: q3" in failure.text
     assert cases[5].get("classname") == "eval.none"
