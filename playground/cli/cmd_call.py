@@ -142,7 +142,7 @@ def build_call_args(items: Sequence[str] | None, args_json: str | None) -> Any:
 def contract_summary(contract: Any) -> dict[str, Any]:
     """One ``list`` row: ``{name, origin, side_effects, effects (read|write|unknown),
     effects_basis (declared|annotations|inferred|unknown), effects_evidence, idempotent,
-    cacheable, caches, timeout_s (s), description (first line), required [arg], arguments
+    cacheable, caches, timeout_s (s), description (its first sentence), required [arg], arguments
     [arg], source}``; an MCP tool adds ``protocol_version`` (negotiated with its server) and
     ``transport``."""
     from playground.cli.render import first_line

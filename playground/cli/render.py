@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -265,12 +266,26 @@ def _record_title(data: Mapping[str, Any]) -> Text:
     )
 
 
+#: Where a sentence ends: ``.``, ``!``, ``?`` or ``。`` before white space and a character
+#: that is no lowercase Latin letter (``e.g. a name`` goes on; Korean sentences end with
+#: ``다.`` the same way).
+_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+(?![a-z])")
+
+
 def first_line(text: str) -> str:
-    """The first non-blank line of ``text`` (a description), stripped."""
+    """A description's summary for one table cell: its first sentence, read across the lines
+    the author wrapped it over (up to the first blank line), stripped; the whole first
+    paragraph when it has no sentence end. A docstring's summary wrapped at 96 columns was cut
+    mid-sentence ("always returns 8 rows, more than the 5")."""
+    lines: list[str] = []
     for line in (text or "").splitlines():
         if line.strip():
-            return line.strip()
-    return ""
+            lines.append(line.strip())
+        elif lines:
+            break
+    paragraph = " ".join(lines)
+    end = _SENTENCE_END.search(paragraph)
+    return paragraph[: end.start()] if end else paragraph
 
 
 _EFFECT_STYLES = {"write": "bold red", "unknown": "bold yellow", "read": "green"}
