@@ -96,3 +96,35 @@ def test_a_signal_during_a_tui_call_keeps_it_as_cancelled(tmp_path: Path, sig: i
     assert record["message"].startswith(
         f"the call was cancelled (the playground was ended ({name})) after "
     )
+
+
+async def test_ctrl_q_during_a_call_keeps_it_as_cancelled(tmp_path: Path) -> None:
+    """A tester quit with ctrl+q while a write's body ran: the body had started (its log
+    said so) but the history kept nothing. It is kept as on SIGTERM, naming the quit."""
+    import asyncio
+
+    from playground.tui.app import PlaygroundApp
+    from playground.tui.views.call_view import CallView
+    from playground.tui.widgets.arg_form import ArgForm
+    from tests.tui.helpers import settle
+
+    (tmp_path / "napping.py").write_text(NAPPING, encoding="utf-8")
+    history = tmp_path / "h.db"
+    app = PlaygroundApp(tools=[str(tmp_path / "napping.py")], in_process=True, history=str(history))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        assert await app.query_one(CallView).select_contract("nap")
+        await pilot.pause()
+        app.query_one(ArgForm).set_field("seconds", "30")
+        await pilot.press("ctrl+r")
+        while app.pg is None or app.pg.gate.body_runs["nap"] < 1:  # the body has started
+            await asyncio.sleep(0.01)
+        await pilot.press("ctrl+q")
+    with contextlib.closing(sqlite3.connect(history)) as db:
+        rows = db.execute(
+            "SELECT tool, outcome, data FROM entries JOIN bodies USING (id)"
+        ).fetchall()
+    assert [(tool, outcome) for tool, outcome, _ in rows] == [("nap", "cancelled")]
+    record = json.loads(rows[0][2])
+    assert (record["args"], record["body_ran"]) == ({"seconds": 30}, True)
+    assert record["message"].startswith("the call was cancelled (the playground was ended (quit))")
