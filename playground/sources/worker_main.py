@@ -139,8 +139,9 @@ def _encode(reply: dict[str, Any], name: str, cap: int) -> bytes:
         del reply["value"]
         reply["refused"] = "too_big"
         reply["refused_message"] = (
-            f"{name} returned {size:,} bytes of data; the playground refuses results over "
-            f"{cap:,} bytes (the worker's result cap)."
+            f"{name}'s result took {size:,} bytes to send from the worker (with what it "
+            f"printed); the playground refuses more than {cap:,} bytes (the worker's result "
+            "cap, PLAYGROUND_RESULT_CAP_MB)."
         )
         payload = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
     return payload
