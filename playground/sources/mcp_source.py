@@ -211,6 +211,8 @@ class McpSource:
         self.links: list[dict[str, Any]] = []
         #: one line per tools/list_changed acted on: the server and the tools added / removed
         self.list_changes: list[str] = []
+        #: held while the tools are listed again: a call's end and the TUI relist one at a time
+        self._relisting = threading.Lock()
         self._running: _CallState | None = None
         self.protocol_version = ""
         self.server_name = ""
@@ -1030,7 +1032,14 @@ class McpSource:
 
     def _relist_after_change(self) -> list[str]:
         """``tools/list_changed`` arrived: list the tools again now, tell ``on_relisted`` (the
-        registry), and say what changed, for the record."""
+        registry), and say what changed, for the record; ``[]`` when another thread listed
+        them again meanwhile (one relisting per change, never two at once)."""
+        with self._relisting:
+            if not self.tools_changed or self._closed:
+                return []
+            return self._relist()
+
+    def _relist(self) -> list[str]:
         before = set(self._contracts)
         result = self.refresh()
         if self.on_relisted is not None:
@@ -1538,13 +1547,18 @@ def add_mcp_servers(
 
 def relisted_into(registry: Registry, source: McpSource, result: LoadResult) -> None:
     """Replace ``source``'s contracts in ``registry`` by those of a new listing (after
-    ``tools/list_changed``), so a tool the server added is callable at once; the problems of
-    the listing join ``registry.problems``."""
+    ``tools/list_changed``), so a tool the server added is callable at once. The listing's
+    problems replace ``source``'s in ``registry.problems`` (each of its problems comes from
+    its listing: a fault still there is named once, a fault the server mended is gone); its
+    warnings join ``registry.warnings``, once each. The command line (after a call) and the
+    TUI (on the notification) both relist through here."""
     for name in [n for n, c in registry.contracts.items() if c.tool_source is source]:
         del registry.contracts[name]
+    registry.problems[:] = [p for p in registry.problems if p.where != source.label]
     for contract in result.contracts:
         contract.tool_source = source
         if contract.name in registry.contracts:
             contract.name = prefixed_name(source.spec.name, contract.name)
         registry.add(contract)
     registry.problems.extend(result.problems)
+    registry.warnings.extend(w for w in result.warnings if w not in registry.warnings)
