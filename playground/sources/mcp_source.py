@@ -225,6 +225,7 @@ class McpSource:
         self._contracts: dict[str, McpContract] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
+        self._end_sdk_log: Callable[[], None] = lambda: None
         self._session: Any = None
         self._dispatcher: Any = None
         self._stop: asyncio.Event | None = None
@@ -254,7 +255,16 @@ class McpSource:
             )
             thread.start()
             self._loop, self._thread = loop, thread
+            from playground.sources.sdk_log import keep_sdk_log
+
+            assert thread.ident is not None  # started
+            self._end_sdk_log = keep_sdk_log(thread.ident, _weak_note(self))
+            weakref.finalize(self, self._end_sdk_log)
         return self._loop
+
+    def _sdk_note(self, text: str) -> None:
+        """A line of the SDK's client log about this source (:mod:`playground.sources.sdk_log`)."""
+        self.notices.append(redact(f"{self.label}: {text}", self.spec)[:500])
 
     def _submit(self, coro: Any) -> concurrent.futures.Future[Any]:
         return asyncio.run_coroutine_threadsafe(coro, self._ensure_loop())
@@ -469,11 +479,19 @@ class McpSource:
         """One ``tools/list`` page: its tools (JSON by alias) and ``nextCursor``. A page the
         SDK refuses is read again from the raw result, entry by entry
         (:func:`~playground.sources.mcp_listing.read_tools_page`): its well-formed tools are
-        kept and each refused entry is a line of ``list_problems``; so is each entry the SDK
-        dropped from a page it accepted (an invalid ``x-mcp-header`` in the 2026-07-28 era)."""
+        kept (and handed to the SDK as an accepted page's are:
+        :func:`~playground.sources.mcp_listing.absorb_kept_tools`, so that their ``tools/call``
+        carries its ``Mcp-Param-*`` headers) and each refused entry is a line of
+        ``list_problems``; so is each entry the SDK dropped from a page it accepted (an
+        invalid ``x-mcp-header`` in the 2026-07-28 era)."""
         from pydantic import ValidationError
 
-        from playground.sources.mcp_listing import dropped_problems, read_tools_page, why_refused
+        from playground.sources.mcp_listing import (
+            absorb_kept_tools,
+            dropped_problems,
+            read_tools_page,
+            why_refused,
+        )
 
         try:
             page = await session.list_tools(params=params)
@@ -483,6 +501,8 @@ class McpSource:
                 raise
             read = read_tools_page(raw, self.protocol_version)
             self.list_problems += read.problems or [f"tools/list refused: {why_refused(exc)}"]
+            complete = cursor is None and read.next_cursor is None
+            absorb_kept_tools(session, read.tools, complete=complete)  # their Mcp-Param-* headers
             return read.tools, read.next_cursor
         tools = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in page.tools]
         raw = getattr(self._dispatcher, "tool_pages", {}).pop(cursor, None)
@@ -1265,8 +1285,21 @@ class McpSource:
             thread.join(5.0)
             if not thread.is_alive():
                 loop.close()
+        self._end_sdk_log()
         if self._stderr is not None:
             self._stderr.close()
+
+
+def _weak_note(source: McpSource) -> Callable[[str], None]:
+    """``source._sdk_note`` without keeping ``source`` alive (the SDK's logger outlives it)."""
+    method = weakref.WeakMethod(source._sdk_note)
+
+    def note(text: str) -> None:
+        bound = method()
+        if bound is not None:
+            bound(text)
+
+    return note
 
 
 def _modern_versions() -> tuple[str, ...]:

@@ -227,7 +227,7 @@ async def test_a_relisting_shows_its_problems_as_the_first_load_does() -> None:
                 break
             await pilot.pause(0.05)
         added = (
-            "mcp:faulty: tools/list tool 23 ('extra_bad') was left out: inputSchema: Input should "
+            "mcp:faulty: tools/list tool 24 ('extra_bad') was left out: inputSchema: Input should "
             "be a valid dictionary or instance of InputSchema; the server sent "
             '{"name": "extra_bad", "inputSchema": ["not", "an", "object"]}'
         )
