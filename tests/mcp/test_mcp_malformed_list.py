@@ -19,7 +19,7 @@ from playground.sources.mcp_config import server_specs
 from playground.sources.mcp_listing import read_tools_page
 from playground.sources.mcp_source import McpSource
 from playground.sources.sdk_log import SDK_CLIENT_LOGGER, keep_sdk_log
-from tests.mcp.servers import FAULTY_SERVER, REPO, free_port, source_for, stdio_line, wait_for_port
+from tests.mcp.servers import FAULTY_SERVER, REPO, http_server, source_for, stdio_line
 
 SERVED = [
     "rate_limited", "unauthorized", "broken", "strict", "server_error", "nothing", "bad_shape",
@@ -145,18 +145,8 @@ def test_a_2026_page_read_entry_by_entry_applies_the_header_rule_and_names_page_
 @pytest.fixture
 def malformed_over_http() -> Iterator[str]:
     """The faulty server's malformed listing over Streamable HTTP; yields its URL."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, str(FAULTY_SERVER), "malformed", "--http", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port, proc)
+    with http_server(FAULTY_SERVER, "malformed", "--http", "{port}") as port:
         yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 def test_a_tool_kept_from_a_refused_2026_page_sends_its_mcp_param_header(

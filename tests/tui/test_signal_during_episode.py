@@ -7,17 +7,14 @@ the entry point's signal handlers (``playground.__main__``), on a real history f
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import signal
-import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.signals import kept_entries, signalled_once_running
 from tests.tui.helpers import NAPPING
 
 REPO = Path(__file__).resolve().parents[2]
@@ -66,30 +63,15 @@ def _ended_while_running(tmp_path: Path, sig: int, where: str) -> list[tuple[str
     (tmp_path / "napping.py").write_text(NAPPING, encoding="utf-8")
     history = tmp_path / "h.db"
     env = {**os.environ, "PYTHONPATH": str(REPO), "XDG_STATE_HOME": str(tmp_path / "state")}
-    proc = subprocess.Popen(
+    code, out, err = signalled_once_running(
         [sys.executable, "-c", CHILD, str(tmp_path / "napping.py"), str(history), where],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+        sig,
         env=env,
         cwd=tmp_path,
     )
-    try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline() == "running\n"
-        proc.send_signal(sig)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == 128 + sig, err
+    assert code == 128 + sig, err
     assert out == ""  # the app did not return: the signal ended it
-    with contextlib.closing(sqlite3.connect(history)) as db:
-        rows = db.execute(
-            "SELECT type, outcome, data FROM entries JOIN bodies USING (id)"
-        ).fetchall()
-    return [(kind, outcome, json.loads(data)) for kind, outcome, data in rows]
+    return [(kind, outcome, data) for kind, _, outcome, data in kept_entries(history)]
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
@@ -126,14 +108,9 @@ def test_sigterm_during_a_steps_run_with_repair_keeps_its_episode(tmp_path: Path
         "manual",
         None,
     )
-    [call] = episode["calls"]
-    assert (call["tool"], call["args"], call["kind"], call["body_ran"]) == (
-        "nap",
-        {"seconds": 30},
-        "cancelled",
-        True,
-    )
-    assert call["message"].startswith(
+    calls = [(c["tool"], c["args"], c["kind"], c["body_ran"]) for c in episode["calls"]]
+    assert calls == [("nap", {"seconds": 30}, "cancelled", True)]
+    assert episode["calls"][0]["message"].startswith(
         "the call was cancelled (the playground was ended (SIGTERM)) after "
     )
     assert episode["steps"][-1]["reason"] == "cancelled"
