@@ -25,7 +25,7 @@ plus a minimal base — ``PATH``, ``HOME``, the locale variables, and the SDK's 
 (``LOGNAME``, ``SHELL``, ``TERM``, ``USER``: ``mcp_stdio.SDK_INHERITED_ENV``, equal to
 ``mcp.client.stdio.DEFAULT_INHERITED_ENV_VARS``);
 never the playground's API keys unless configured. Header and env values never appear in
-labels, problems or outputs (``<redacted>``). The playground opens no listening port.
+labels, problems or outputs (``[redacted]``). The playground opens no listening port.
 """
 
 from __future__ import annotations
@@ -46,7 +46,6 @@ from typing import Any
 from playground.core import outcome as oc
 from playground.core.contracts import Contract, check_schema
 from playground.core.effects import from_annotations
-from playground.core.redaction import redact_url_and_options
 from playground.core.registry import Registry
 from playground.core.toolsource import BodyRun, LoadProblem, LoadResult, RaisedError
 from playground.errors import LoadError
@@ -639,8 +638,7 @@ class McpSource:
         elif self.spec.transport != "stdio" and self._http_status is not None:
             text = self._http_cause()
         elif self.spec.transport != "stdio" and not isinstance(exc, MCPError):
-            url = redact_url_and_options(self.spec.url)  # no password or key printed
-            text = f"cannot reach {url}: {oc.exception_text(_leaf(exc))}"
+            text = f"cannot reach {self.spec.url}: {oc.exception_text(_leaf(exc))}"
         else:
             text = oc.exception_text(exc)
         return redact(text, self.spec)
@@ -649,7 +647,7 @@ class McpSource:
         """What the last non-2xx HTTP answer says about a failed connection: the status, and
         for 404 / 405 which endpoint the URL probably is not (issue 21, item 4)."""
         status = self._http_status
-        text = f"{redact_url_and_options(self.spec.url)} answered {self._http_note}"
+        text = f"{self.spec.url} answered {self._http_note}"  # redacted by the callers
         if status == 404:
             text += " (no MCP endpoint at this path"
             if self.spec.transport == "http":
