@@ -229,20 +229,26 @@ def stdio_spec(line: str, taken: set[str]) -> McpServerSpec:
     )
 
 
+#: The range of a time limit in milliseconds, as the errors say it.
+MS_RANGE = f"above 0, at most {MAX_TIME_LIMIT_S * 1000:,.0f}"
+
+
+def _seconds_of_ms(value: Any) -> float | None:
+    """``value`` (milliseconds) as seconds when it is a number in :data:`MS_RANGE` (not a
+    bool, not NaN), else ``None``. The one range check of every MCP time limit."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) / 1000 if 0 < value <= MAX_TIME_LIMIT_S * 1000 else None
+
+
 def _ms(value: Any, where: str, what: str) -> float | None:
     """A millisecond value of a config entry as seconds (``None`` when absent)."""
     if value is None:
         return None
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or not 0 < value <= MAX_TIME_LIMIT_S * 1000
-    ):
-        raise UsageError(
-            f"{where}: {what!r} must be a number of milliseconds above 0, at most "
-            f"{MAX_TIME_LIMIT_S * 1000:,.0f}"
-        )
-    return float(value) / 1000
+    seconds = _seconds_of_ms(value)
+    if seconds is None:
+        raise UsageError(f"{where}: {what!r} must be a number of milliseconds {MS_RANGE}")
+    return seconds
 
 
 def _time_fields(entry: dict[str, Any], where: str) -> dict[str, Any]:
@@ -541,15 +547,15 @@ def parse_tool_timeout(raw: str) -> tuple[str, float]:
     """``"TOOL=MS"`` → ``("TOOL", seconds)``. Raises :class:`UsageError`."""
     tool, sep, value = raw.rpartition("=")
     try:
-        ms = float(value)
+        seconds = _seconds_of_ms(float(value))
     except ValueError:
-        ms = -1.0
-    if not sep or not tool.strip() or not 0 < ms <= MAX_TIME_LIMIT_S * 1000:
+        seconds = None
+    if not sep or not tool.strip() or seconds is None:
         raise UsageError(
-            f"--mcp-tool-timeout {raw!r}: expected TOOL=MILLISECONDS (above 0, at most "
-            f"{MAX_TIME_LIMIT_S * 1000:,.0f}), e.g. get_report=60000"
+            f"--mcp-tool-timeout {raw!r}: expected TOOL=MILLISECONDS ({MS_RANGE}), "
+            "e.g. get_report=60000"
         )
-    return tool.strip(), ms / 1000
+    return tool.strip(), seconds
 
 
 def with_times(
