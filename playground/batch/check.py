@@ -37,7 +37,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from playground.batch.caselines import CaseFileGuard, case_file_lines, case_lines, parse_object
+from playground.batch.caselines import CaseFileGuard, case_file_lines, parse_object
 from playground.core.canonical import json_type_name, shorten
 from playground.core.outcome import OutcomeKind
 from playground.core.record import VALID, CallRecord
@@ -223,13 +223,6 @@ def expect_problem(expect: dict[str, Any]) -> str:
     if isinstance(runs, bool) or not isinstance(runs, int) or runs < 0:
         return f"expect.body_runs must be a whole number ≥ 0, got {_short(runs)}"
     return ""
-
-
-def parse_cases(lines: Iterable[str]) -> list[Case]:
-    """Parse case-file lines (numbered from 1), skipping blank and ``#`` lines."""
-    return [
-        case for number, text in case_lines(lines) if (case := parse_case(text, number)) is not None
-    ]
 
 
 def read_cases(path: str | Path) -> list[Case]:
