@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import asdict, dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from playground.core import outcome as oc
 from playground.core.record import VALID, CallRecord
@@ -44,7 +44,6 @@ from playground.errors import UsageError
 from playground.loop import reply as replies
 from playground.loop.call_ids import distinct_calls
 from playground.loop.failures import FAILURE_LIMIT, FailureTracker, failure_message
-from playground.loop.interrupted import RunningEpisode
 from playground.loop.repair import Fix, can_repair, repair
 from playground.loop.step import Node, Step
 from playground.routing import korean
@@ -198,6 +197,42 @@ def _tool_result(call: FunctionCall, model_id: str, record: CallRecord, message:
     )
 
 
+class Watch(Protocol):
+    """Whoever must know where a running episode stands (a caller that keeps it when ctrl+c
+    or a signal stops it: :class:`playground.loop.interrupted.RunningEpisode`). The machine
+    calls :meth:`started` as it runs, :meth:`calling` as it hands a call to the gate and
+    :meth:`called` when the call's record is in ``episode.calls``, and :meth:`ended` when it
+    reaches ``reply`` or ``giveup``; it visits no further node once ``stopped`` is true."""
+
+    stopped: bool
+
+    def started(self, episode: Episode, gate: Any) -> None: ...
+
+    def calling(self, tool: Any, args: Any, call_id: str) -> None: ...
+
+    def called(self) -> None: ...
+
+    def ended(self) -> None: ...
+
+
+class _Unwatched:
+    """The :class:`Watch` of an episode nobody watches."""
+
+    stopped = False
+
+    def started(self, episode: Episode, gate: Any) -> None:
+        pass
+
+    def calling(self, tool: Any, args: Any, call_id: str) -> None:
+        pass
+
+    def called(self) -> None:
+        pass
+
+    def ended(self) -> None:
+        pass
+
+
 class _Machine:
     """Runs one episode node by node; state lives here, results go into ``self.ep``."""
 
@@ -208,11 +243,11 @@ class _Machine:
         *,
         loop_repairs: bool,
         manual: bool,
-        running: RunningEpisode | None = None,
+        running: Watch | None = None,
     ) -> None:
         self.pg = pg
         self.ep = ep
-        self.running = running or RunningEpisode()
+        self.running: Watch = running or _Unwatched()
         self.loop_repairs = loop_repairs
         self.manual = manual
         self.tracker = FailureTracker()
@@ -292,7 +327,8 @@ class _Machine:
         self.running.started(self.ep, self.pg.gate)
         while self.node and not self.running.stopped:
             self.node = getattr(self, f"_{self.node}")()
-        self.running.finished = not self.node
+        if not self.node:
+            self.running.ended()
         return self.ep
 
     def begin_call(self, call: FunctionCall) -> Node | None:
@@ -368,7 +404,7 @@ class _Machine:
         self.answered_under(record)
         self.record = record
         self.ep.calls.append(record)
-        self.running.call = None
+        self.running.called()
         call_index = len(self.ep.calls) - 1
         refused = record.verdict != VALID
         self.step(
@@ -536,7 +572,7 @@ def run_question_episode(
     *,
     max_steps: int = DEFAULT_MAX_STEPS,
     loop_repairs: bool | None = None,
-    running: RunningEpisode | None = None,
+    running: Watch | None = None,
 ) -> Episode:
     """Handle ``question`` end to end: the router picks, the gate answers, the loop repairs or stops.
 
@@ -547,7 +583,8 @@ def run_question_episode(
     ``capabilities.repairs == "loop"``). A ``RouterError`` (or any router exception) ends the episode in
     ``giveup`` with ``end = "router_error"``; nothing is raised except :class:`UsageError` for a
     missing router or a ``max_steps`` below 1 (and a ``KeyboardInterrupt`` or ``SystemExit``
-    that stops it: ``running``, a :class:`~playground.loop.interrupted.RunningEpisode`, then
+    that stops it: ``running``, a :class:`Watch` such as
+    :class:`~playground.loop.interrupted.RunningEpisode`, then
     gives the episode as it stood).
     """
     router = router if router is not None else getattr(pg, "router", None)
@@ -568,7 +605,7 @@ def run_question_episode(
 
 
 def run_manual_episode(
-    pg: Playground, tool: str, args: Any, running: RunningEpisode | None = None
+    pg: Playground, tool: str, args: Any, running: Watch | None = None
 ) -> Episode:
     """Run one hand-picked call as an episode with repairs (``call NAME ... --repair``).
 
@@ -611,7 +648,7 @@ def fork_episode(
     new_args: Any,
     *,
     router: Router | None = None,
-    running: RunningEpisode | None = None,
+    running: Watch | None = None,
 ) -> Episode:
     """Run ``episode`` again from the attempt of ``steps[step_index]`` with ``new_args``.
 

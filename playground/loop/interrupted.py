@@ -57,9 +57,9 @@ class RunningEpisode:
         self.stopped = False
         self._gate: Gate | None = None
 
-    def started(self, episode: Episode, gate: Gate) -> None:
-        """The machine starts ``episode`` on ``gate`` (whose body counts tell whether the
-        running call's body had started)."""
+    def started(self, episode: Episode, gate: Any) -> None:
+        """The machine starts ``episode`` on ``gate`` (a :class:`~playground.core.gate.Gate`,
+        whose body counts tell whether the running call's body had started)."""
         self.episode, self._gate, self.finished = episode, gate, False
 
     def calling(self, tool: Any, args: Any, call_id: str) -> None:
@@ -76,6 +76,14 @@ class RunningEpisode:
             runs_before=gate.body_runs[name] if gate is not None else 0,
             source=str(getattr(source, "label", "") or ("in-process" if contract else "")),
         )
+
+    def called(self) -> None:
+        """The running call's record is in the episode's ``calls``."""
+        self.call = None
+
+    def ended(self) -> None:
+        """The machine reached ``reply`` or ``giveup``."""
+        self.finished = True
 
     def stop(self, how: str) -> Episode | None:
         """Stop the episode where it stands and return it as kept: the one the machine
