@@ -38,6 +38,7 @@ from playground.cli.common import (
     tools_paths,
 )
 from playground.cli.html_option import HtmlOption, check_html_target, save_html
+from playground.cli.interrupted import run_episode_kept
 from playground.cli.router_options import (
     ApiOption,
     BaseUrlOption,
@@ -295,9 +296,15 @@ def _episode(
 
     router = pg.router
     assert router is not None  # set by ask() before the episode
-    episode = run_question_episode(pg, question, router, max_steps=max_steps)
+    store = open_history_store(history, no_history)
+    episode = run_episode_kept(  # ctrl+c, SIGTERM, SIGHUP: the calls so far are kept
+        lambda running: run_question_episode(
+            pg, question, router, max_steps=max_steps, running=running
+        ),
+        lambda data: record_history(store, pg, "episode", data, tools),
+    )
     data = episode.to_json()
-    record_history(open_history_store(history, no_history), pg, "episode", data, tools)
+    record_history(store, pg, "episode", data, tools)
     if save is not None:
         from playground.batch.replay import save_golden
 

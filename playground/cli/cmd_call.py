@@ -37,6 +37,7 @@ from playground.cli.common import (
     record_history,
     stop_if_nothing_loaded,
 )
+from playground.cli.interrupted import run_episode_kept, stopped_how
 from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
 from playground.core.outcome import OutcomeKind
 from playground.core.registry import unknown_tool_message
@@ -356,7 +357,10 @@ def _call_with_repair(
     2 when ``name`` is not registered and the loop could not re-route it, else end normally."""
     from playground.loop.episode import run_manual_episode
 
-    episode = run_manual_episode(pg, name, args)
+    episode = run_episode_kept(  # ctrl+c, SIGTERM, SIGHUP: the calls so far are kept
+        lambda running: run_manual_episode(pg, name, args, running),
+        lambda data: record_history(keeping.store, pg, "episode", data, keeping.tools),
+    )
     _keep(
         keeping.store, pg, "episode", episode.to_json(), keeping.tools, keeping.save, keeping.force
     )
@@ -379,11 +383,9 @@ def _call_once(pg: Playground, name: str, args: Any, keeping: _Keeping, fmt: Out
     try:
         with live_progress(pg):
             record = pg.gate.call(name, args)
-    except KeyboardInterrupt:  # ctrl+c during the body: keep what happened, then exit 130
-        _keep_cancelled(keeping.store, pg, name, args, started, keeping.tools)
-        raise
-    except SystemExit as ending:  # SIGTERM / SIGHUP (``__main__``): kept the same way
-        _keep_cancelled(keeping.store, pg, name, args, started, keeping.tools, _ended_by(ending))
+    except (KeyboardInterrupt, SystemExit) as ending:
+        # ctrl+c during the body (exit 130), or SIGTERM / SIGHUP (``__main__``): keep what happened
+        _keep_cancelled(keeping.store, pg, name, args, started, keeping.tools, stopped_how(ending))
         raise
     _keep(keeping.store, pg, "call", record.to_json(), keeping.tools, keeping.save, keeping.force)
     if fmt is OutputFormat.table:
@@ -408,17 +410,6 @@ def _keep(
         save_golden(save, pg.registry, kind, data, force=force)
 
 
-def _ended_by(ending: SystemExit) -> str:
-    """``"SIGTERM"`` for the exit code 143 ``__main__`` raises on it (128 + the signal)."""
-    import signal
-
-    code = ending.code if isinstance(ending.code, int) else 0
-    try:
-        return signal.Signals(code - 128).name
-    except ValueError:
-        return f"exit {code}"
-
-
 def _keep_cancelled(
     store: Any,
     pg: Playground,
@@ -426,26 +417,18 @@ def _keep_cancelled(
     args: Any,
     started: float,
     tools: Any,
-    signal_name: str = "",
+    how: str,
 ) -> None:
-    """Record a call stopped by ctrl+c (or, ``signal_name``, by a signal ending the
-    playground) in the history as kind ``cancelled`` (its body was running; the worker that ran
-    it is ended as the command exits)."""
-    from playground.core.record import CallRecord
+    """Record a call stopped by ``how`` (``"ctrl+c"``, a signal ending the playground:
+    :func:`~playground.cli.interrupted.stopped_how`) in the history as kind ``cancelled`` (its
+    body was running; the worker that ran it is ended as the command exits)."""
+    from playground.core.record import cancelled_call
 
-    seconds = time.perf_counter() - started
-    how = f"the playground was ended ({signal_name})" if signal_name else "ctrl+c"
-    record = CallRecord(
-        tool=name,
-        args=args,
-        kind="cancelled",
-        error="cancelled",
-        message=f"the call was cancelled ({how}) after {seconds:.1f} s; no result",
-        duration_ms=seconds * 1000,
-    )
     contract = pg.registry.get(name)
+    record = cancelled_call(
+        name, args, how, time.perf_counter() - started, body_ran=contract is not None
+    )
     if contract is not None:
-        record.body_ran = True
         record.source = contract.tool_source.label if contract.tool_source else "in-process"
     with contextlib.suppress(Exception):  # never in the way of the exit
         record_history(store, pg, "call", record.to_json(), tools)

@@ -22,6 +22,7 @@ from typing import Any
 from playground.core.canonical import canonical_json
 from playground.core.described_formats import described_example
 from playground.core.docstrings import arg_text
+from playground.core.optional_schema import followed
 from playground.core.type_formats import FORMAT_KIND, KINDS
 
 #: Returned by :func:`valid_example` when nothing built or written passes the schema.
@@ -175,19 +176,6 @@ def _typed(text: str, schema: dict[str, Any]) -> list[Any]:
     return out
 
 
-def _resolve(schema: Any, root: dict[str, Any]) -> dict[str, Any]:
-    seen = 0
-    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and seen < 20:
-        seen += 1
-        node: Any = root
-        for token in [t for t in schema["$ref"].lstrip("#").split("/") if t]:
-            node = node.get(token) if isinstance(node, dict) else None
-        if not isinstance(node, dict):
-            return {}
-        schema = {**node, **{k: v for k, v in schema.items() if k != "$ref"}}
-    return schema if isinstance(schema, dict) else {}
-
-
 def build_example(
     schema: Any, root: dict[str, Any] | None = None, depth: int = 0, *, placeholder: bool = True
 ) -> Any:
@@ -201,7 +189,7 @@ def build_example(
     root = root or {}
     if depth > 12 or schema is False:
         return NO_EXAMPLE
-    schema = _resolve(schema, root)
+    schema = followed(schema, root)
     if "const" in schema:
         return schema["const"]
     enum = schema.get("enum")
@@ -212,7 +200,7 @@ def build_example(
     if value is not NO_EXAMPLE:
         return value
     for sub in schema.get("allOf") or []:
-        schema = {**schema, **_resolve(sub, root)}
+        schema = {**schema, **followed(sub, root)}
     t = schema.get("type")
     if isinstance(t, list):
         t = next((x for x in t if x != "null"), "null")
@@ -238,7 +226,7 @@ def _branch_example(
     ``schema``) that :func:`build_example` can build, or :data:`NO_EXAMPLE`."""
     for key in ("anyOf", "oneOf"):
         branches = [b for b in schema.get(key) or [] if isinstance(b, dict)]
-        branches.sort(key=lambda b: _resolve(b, root).get("type") == "null")
+        branches.sort(key=lambda b: followed(b, root).get("type") == "null")
         for branch in branches:
             merged = {**{k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}, **branch}
             value = build_example(merged, root, depth + 1, placeholder=placeholder)
@@ -343,7 +331,7 @@ def valid_example(
 
     # formats are checked as the gate checks them: an example the gate refuses is no example
     validator = EcmaValidator(full, format_checker=EcmaValidator.FORMAT_CHECKER)
-    for value in _candidates(name, _resolve(schema, root), tool_description, root, placeholders):
+    for value in _candidates(name, followed(schema, root), tool_description, root, placeholders):
         if value is NO_EXAMPLE:
             continue
         if avoid is not NO_EXAMPLE and canonical_json(value) == canonical_json(avoid):

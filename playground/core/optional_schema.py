@@ -43,19 +43,29 @@ def local_ref(root: dict[str, Any] | None, ref: str) -> dict[str, Any] | None:
     return node if isinstance(node, dict) else None
 
 
-def followed(schema: dict[str, Any], root: dict[str, Any] | None) -> dict[str, Any]:
-    """``schema`` with its local ``$ref`` followed (repeatedly; a cycle stops at its first
-    repeat), the keywords beside the ``$ref`` winning over the target's (JSON Schema 2020-12
-    lets them sit together). ``schema`` itself when it has no local ``$ref``."""
-    seen: set[str] = set()
-    while isinstance(schema.get("$ref"), str) and schema["$ref"] not in seen:
+def follow_refs(
+    schema: Any, root: dict[str, Any] | None, refs: tuple[str, ...] = ()
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """``schema`` with its local ``$ref`` followed (repeatedly), the keywords beside the
+    ``$ref`` winning over the target's (JSON Schema 2020-12 lets them sit together), and the
+    refs followed. ``refs``: those already followed on the way here (a walk down a schema
+    passes them on), so a cycle stops at its first repeat; a remote or broken ``$ref`` stays
+    as it is. A schema that is no object (``true``) gives ``{}``. The one ``$ref`` walk of the
+    form, the router's fill rules, the examples and the Gemini mapping back."""
+    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
         ref = schema["$ref"]
-        target = local_ref(root, ref)
+        target = None if ref in refs else local_ref(root, ref)
         if target is None:
             break
-        seen.add(ref)
+        refs = (*refs, ref)
         schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
-    return schema
+    return (schema if isinstance(schema, dict) else {}), refs
+
+
+def followed(schema: Any, root: dict[str, Any] | None) -> dict[str, Any]:
+    """``schema`` with its local ``$ref`` followed (:func:`follow_refs`); ``schema`` itself
+    when it has no local ``$ref``, ``{}`` when it is no object."""
+    return follow_refs(schema, root)[0]
 
 
 def value_schema(schema: dict[str, Any], root: dict[str, Any] | None) -> dict[str, Any]:

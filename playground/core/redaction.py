@@ -220,16 +220,46 @@ _QUERY_PARAM = re.compile(r"([?&;])([^=&#;\s]+)=([^&#;\s]*)")
 _OPTION = re.compile(r"(?<!\S)(--?[A-Za-z][\w.-]*)(=|\s+)(?!-)(\S+)")
 
 
+#: Query parameter names that carry a credential beyond :func:`is_secret_name`'s: ``?key=``,
+#: the Gemini API's alternative to its ``x-goog-api-key`` header.
+SECRET_QUERY_NAMES = frozenset({"key"})
+
+
+def is_secret_query(name: str) -> bool:
+    """Whether a URL's query parameter ``name`` carries a secret: :func:`is_secret_name`, or
+    one of :data:`SECRET_QUERY_NAMES` (case-insensitive)."""
+    return is_secret_name(name) or name.lower() in SECRET_QUERY_NAMES
+
+
+def redact_url(text: str) -> str:
+    """``text`` with each URL's ``user:password@`` and the values of its query parameters that
+    carry a secret (:func:`is_secret_query`: ``?key=…&api_key=…&token=…``) as
+    ``[redacted]``; the rest of the text (other parameters, their encoding) is left as it is.
+    The one rule for a URL shown or stored: a dry run's captured request, an MCP server's
+    URL, a stored command line."""
+    if "://" not in text:
+        return text
+    text = _URL_USERINFO.sub(rf"\1{REDACTED}@", text)
+    return _QUERY_PARAM.sub(
+        lambda m: f"{m[1]}{m[2]}={REDACTED}" if is_secret_query(m[2]) else m[0], text
+    )
+
+
+def url_secrets(url: str) -> list[str]:
+    """The secret parts of ``url`` as they are written in it: the user info before ``@`` and
+    the value of each query parameter that carries a secret (:func:`is_secret_query`), for
+    cutting them out of text that quotes them alone."""
+    found = [m[0][len(m[1]) : -1] for m in _URL_USERINFO.finditer(url)]
+    found += [m[3] for m in _QUERY_PARAM.finditer(url) if is_secret_query(m[2]) and m[3]]
+    return found
+
+
 def redact_url_and_options(text: str) -> str:
-    """``text`` with a URL's ``user:password@``, the values of its query parameters whose
-    names mean a secret (``?api_key=…&token=…``) and the values of command-line options whose
-    names mean one (``--token=…``, ``--password …``, ``--api-key …``) as ``[redacted]``: an
-    ``--mcp`` command line and an ``--mcp-url`` are stored and printed without them."""
-    if "://" in text:
-        text = _URL_USERINFO.sub(rf"\1{REDACTED}@", text)
-        text = _QUERY_PARAM.sub(
-            lambda m: f"{m[1]}{m[2]}={REDACTED}" if is_secret_name(m[2]) else m[0], text
-        )
+    """``text`` with its URLs' secrets (:func:`redact_url`) and the values of command-line
+    options whose names mean one (``--token=…``, ``--password …``, ``--api-key …``) as
+    ``[redacted]``: an ``--mcp`` command line and an ``--mcp-url`` are stored and printed
+    without them."""
+    text = redact_url(text)
     if "-" in text:
         text = _OPTION.sub(
             lambda m: f"{m[1]}{m[2]}{REDACTED}" if is_secret_name(m[1].lstrip("-")) else m[0], text

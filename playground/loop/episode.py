@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import asdict, dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from playground.core import outcome as oc
 from playground.core.record import VALID, CallRecord
@@ -94,7 +94,8 @@ class Episode:
     ``moves``: each router move as ``Move.to_json()``. ``end``: ``answered`` | ``no_call`` (the
     router answered without calling a tool: no tool fits, or it asks the user for a value) |
     ``nothing_found`` | ``failed`` (the router answered after a failed call) | ``gave_up`` |
-    ``router_error`` | ``max_steps``. ``repairs_by``: ``loop`` or
+    ``router_error`` | ``max_steps`` | ``cancelled`` (stopped while it ran:
+    :mod:`playground.loop.interrupted`). ``repairs_by``: ``loop`` or
     ``router``. ``forked_from``: ``{"step", "attempt", "args"}`` for a fork, else ``None``.
     ``tool_turns``: for each router move that called tools, the answers grouped per provider
     (:func:`tool_turn_wire`); parallel calls travel together.
@@ -196,12 +197,57 @@ def _tool_result(call: FunctionCall, model_id: str, record: CallRecord, message:
     )
 
 
+class Watch(Protocol):
+    """Whoever must know where a running episode stands (a caller that keeps it when ctrl+c
+    or a signal stops it: :class:`playground.loop.interrupted.RunningEpisode`). The machine
+    calls :meth:`started` as it runs, :meth:`calling` as it hands a call to the gate and
+    :meth:`called` when the call's record is in ``episode.calls``, and :meth:`ended` when it
+    reaches ``reply`` or ``giveup``; it visits no further node once ``stopped`` is true."""
+
+    stopped: bool
+
+    def started(self, episode: Episode, gate: Any) -> None: ...
+
+    def calling(self, tool: Any, args: Any, call_id: str) -> None: ...
+
+    def called(self) -> None: ...
+
+    def ended(self) -> None: ...
+
+
+class _Unwatched:
+    """The :class:`Watch` of an episode nobody watches."""
+
+    stopped = False
+
+    def started(self, episode: Episode, gate: Any) -> None:
+        pass
+
+    def calling(self, tool: Any, args: Any, call_id: str) -> None:
+        pass
+
+    def called(self) -> None:
+        pass
+
+    def ended(self) -> None:
+        pass
+
+
 class _Machine:
     """Runs one episode node by node; state lives here, results go into ``self.ep``."""
 
-    def __init__(self, pg: Playground, ep: Episode, *, loop_repairs: bool, manual: bool) -> None:
+    def __init__(
+        self,
+        pg: Playground,
+        ep: Episode,
+        *,
+        loop_repairs: bool,
+        manual: bool,
+        running: Watch | None = None,
+    ) -> None:
         self.pg = pg
         self.ep = ep
+        self.running: Watch = running or _Unwatched()
         self.loop_repairs = loop_repairs
         self.manual = manual
         self.tracker = FailureTracker()
@@ -278,8 +324,11 @@ class _Machine:
         return body + note
 
     def run(self) -> Episode:
-        while self.node:
+        self.running.started(self.ep, self.pg.gate)
+        while self.node and not self.running.stopped:
             self.node = getattr(self, f"_{self.node}")()
+        if not self.node:
+            self.running.ended()
         return self.ep
 
     def begin_call(self, call: FunctionCall) -> Node | None:
@@ -349,10 +398,13 @@ class _Machine:
         self.checkpoint()
         self.tries += 1
         self.ep.attempts += 1
-        record = self.pg.gate.call(self.tool, self.args, call_id=self.call_id or None)
+        call_id = self.call_id or self.pg.gate.next_call_id()  # the id the gate would give
+        self.running.calling(self.tool, self.args, call_id)
+        record = self.pg.gate.call(self.tool, self.args, call_id=call_id)
         self.answered_under(record)
         self.record = record
         self.ep.calls.append(record)
+        self.running.called()
         call_index = len(self.ep.calls) - 1
         refused = record.verdict != VALID
         self.step(
@@ -520,6 +572,7 @@ def run_question_episode(
     *,
     max_steps: int = DEFAULT_MAX_STEPS,
     loop_repairs: bool | None = None,
+    running: Watch | None = None,
 ) -> Episode:
     """Handle ``question`` end to end: the router picks, the gate answers, the loop repairs or stops.
 
@@ -529,7 +582,10 @@ def run_question_episode(
     router moves allowed (≥ 1). ``loop_repairs``: apply the REPAIRS table (default: the router's
     ``capabilities.repairs == "loop"``). A ``RouterError`` (or any router exception) ends the episode in
     ``giveup`` with ``end = "router_error"``; nothing is raised except :class:`UsageError` for a
-    missing router or a ``max_steps`` below 1.
+    missing router or a ``max_steps`` below 1 (and a ``KeyboardInterrupt`` or ``SystemExit``
+    that stops it: ``running``, a :class:`Watch` such as
+    :class:`~playground.loop.interrupted.RunningEpisode`, then
+    gives the episode as it stood).
     """
     router = router if router is not None else getattr(pg, "router", None)
     if router is None:
@@ -545,20 +601,22 @@ def run_question_episode(
         max_steps=max_steps,
         conversation=[Turn(role="user", text=question)],
     )
-    return _Machine(pg, ep, loop_repairs=by_loop, manual=False).run()
+    return _Machine(pg, ep, loop_repairs=by_loop, manual=False, running=running).run()
 
 
-def run_manual_episode(pg: Playground, tool: str, args: Any) -> Episode:
+def run_manual_episode(
+    pg: Playground, tool: str, args: Any, running: Watch | None = None
+) -> Episode:
     """Run one hand-picked call as an episode with repairs (``call NAME ... --repair``).
 
     The developer is the ``pick`` node (step explanation ``"picked by the developer"``); the
     REPAIRS table fixes what it can for up to MAX_ATTEMPTS tries; FAILURE_LIMIT identical
     failures stop it. Ends in ``reply`` (ok: the answer from the first row) or ``giveup``
     (an empty result: "nothing found"; an unrepaired failure: the reason and the message).
-    Never raises.
+    Never raises (but for what stops it: see ``running`` in :func:`run_question_episode`).
     """
     ep = Episode(question=None, router="manual", repairs_by="loop")
-    machine = _Machine(pg, ep, loop_repairs=True, manual=True)
+    machine = _Machine(pg, ep, loop_repairs=True, manual=True, running=running)
     machine.step(Node.PICK, 1, tool=tool, args=args, explanation={"picked_by": "developer"})
     machine.tool, machine.args, machine.call_id = tool, args, pg.gate.next_call_id()
     machine.node = Node.VALIDATE
@@ -590,6 +648,7 @@ def fork_episode(
     new_args: Any,
     *,
     router: Router | None = None,
+    running: Watch | None = None,
 ) -> Episode:
     """Run ``episode`` again from the attempt of ``steps[step_index]`` with ``new_args``.
 
@@ -599,8 +658,9 @@ def fork_episode(
     a ``reply`` or ``giveup`` step forks the last attempt (edit the last call and run it again).
     Returns a new :class:`Episode` with ``forked_from = {"step", "attempt", "args"}``; the
     original is not changed. ``router``: for question episodes (default: the episode's router,
-    then ``pg.router``). Raises :class:`UsageError` for a step index out of range or a step
-    that made no call (a text answer, a router error).
+    then ``pg.router``). ``running``: as in :func:`run_question_episode`. Raises
+    :class:`UsageError` for a step index out of range or a step that made no call (a text
+    answer, a router error).
     """
     if not isinstance(step_index, int) or not 0 <= step_index < len(episode.steps):
         raise UsageError(f"step {step_index!r} is out of range (0..{len(episode.steps) - 1})")
@@ -630,7 +690,7 @@ def fork_episode(
     )
     if not manual and ep.router_obj is None:
         raise UsageError("no router to continue the forked question episode")
-    machine = _Machine(pg, ep, loop_repairs=ep.repairs_by == "loop", manual=manual)
+    machine = _Machine(pg, ep, loop_repairs=ep.repairs_by == "loop", manual=manual, running=running)
     machine.restore(cp)
     machine.args = copy.deepcopy(new_args)
     if not manual and machine.index < len(machine.pending):

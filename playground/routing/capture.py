@@ -19,38 +19,21 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx2
+
+from playground.core.redaction import REDACTED, redact_url
 
 #: The key given to the SDK for a dry run; never a real key.
 PLACEHOLDER_KEY = "DRY-RUN"
 
-#: What a redacted secret is replaced by.
-REDACTED = "<redacted>"
-
 #: Header names (lower case) that carry credentials.
 SECRET_HEADERS = frozenset({"x-goog-api-key", "x-api-key", "authorization", "proxy-authorization"})
 
-#: Query parameters that carry credentials (``?key=`` is the Gemini API's alternative to the
-#: ``x-goog-api-key`` header).
-SECRET_QUERY = frozenset({"key", "api_key", "access_token"})
-
-
-def redact_url(url: str) -> str:
-    """``url`` with the values of :data:`SECRET_QUERY` parameters replaced by ``<redacted>``."""
-    parts = urlsplit(url)
-    if not parts.query:
-        return url
-    query = [
-        (k, REDACTED if k.lower() in SECRET_QUERY else v)
-        for k, v in parse_qsl(parts.query, keep_blank_values=True)
-    ]
-    return urlunsplit(parts._replace(query=urlencode(query, safe="<>")))
-
 
 def redact_headers(headers: Any) -> dict[str, str]:
-    """Headers as a plain dict (lower-case names) with credential values ``<redacted>``."""
+    """Headers as a plain dict (lower-case names) with credential values ``[redacted]``
+    (:data:`playground.core.redaction.REDACTED`)."""
     return {
         str(k).lower(): (REDACTED if str(k).lower() in SECRET_HEADERS else str(v))
         for k, v in dict(headers).items()

@@ -33,7 +33,7 @@ import json
 import math
 from typing import Any
 
-from playground.core.optional_schema import local_ref
+from playground.core.optional_schema import follow_refs
 
 #: JSON Schema keywords the Gemini API reads in ``parameters_json_schema`` (the fields of
 #: ``google.genai.types.JSONSchema`` by alias, plus ``propertyOrdering`` and ``prefixItems``).
@@ -458,18 +458,8 @@ class _Back:
     def __init__(self, root: dict[str, Any]) -> None:
         self.root = root
 
-    def resolve(self, schema: Any, refs: tuple[str, ...]) -> tuple[dict[str, Any], tuple[str, ...]]:
-        while isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
-            ref = schema["$ref"]
-            node = None if ref in refs else local_ref(self.root, ref)
-            if node is None:
-                break
-            refs = refs + (ref,)
-            schema = {**node, **{k: v for k, v in schema.items() if k != "$ref"}}
-        return (schema if isinstance(schema, dict) else {}), refs
-
     def walk(self, value: Any, schema: Any, refs: tuple[str, ...]) -> Any:
-        schema, refs = self.resolve(schema, refs)
+        schema, refs = follow_refs(schema, self.root, refs)
         if isinstance(value, str):
             choices = list(schema.get("enum") or []) + (
                 [schema["const"]] if "const" in schema else []

@@ -20,8 +20,9 @@ the playground's own key) overrides the limit of single tools. ``--mcp-timeout M
 ``--mcp-max-total MS`` and ``--mcp-tool-timeout TOOL=MS`` set the same for every server and win
 over the file. Defaults are MCP Inspector's: 10 s, reset on progress, at most 60 s in all.
 
-Header and ``env`` values are secrets: :meth:`McpServerSpec.describe` and every error message
-show them as ``<redacted>`` (issue 10, "Security"). Malformed input raises :class:`UsageError`
+Header and ``env`` values are secrets, and so are a URL's password and secret query values:
+:meth:`McpServerSpec.describe` and every error message show them as ``[redacted]`` (issue 10,
+"Security"; :data:`playground.core.redaction.REDACTED`). Malformed input raises :class:`UsageError`
 with one line naming the file or option.
 """
 
@@ -34,10 +35,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from playground.core.redaction import REDACTED, redact_url, url_secrets
 from playground.core.settings import MAX_TIME_LIMIT_S
 from playground.errors import UsageError
 
-REDACTED = "<redacted>"
 #: A call's time limit when nothing sets one, in seconds (MCP Inspector's default request
 #: timeout, ``MCP_SERVER_REQUEST_TIMEOUT`` = 10000 ms).
 DEFAULT_MCP_TIMEOUT_S = 10.0
@@ -111,9 +112,9 @@ class McpServerSpec:
 
     def describe(self) -> str:
         """One line for the user, secrets redacted: ``shop: stdio python server.py env
-        {KEY=<redacted>}`` or ``api: http https://… headers {Authorization: <redacted>}``."""
+        {KEY=[redacted]}`` or ``api: http https://… headers {Authorization: [redacted]}``."""
         if self.url:
-            text = f"{self.name}: {self.transport} {self.url}"
+            text = f"{self.name}: {self.transport} {redact_url(self.url)}"
             if self.headers:
                 text += " headers {" + ", ".join(f"{k}: {REDACTED}" for k in self.headers) + "}"
             return text
@@ -124,9 +125,13 @@ class McpServerSpec:
 
 
 def redact(text: str, spec: McpServerSpec) -> str:
-    """``text`` with every header and env value of ``spec`` (4+ characters) replaced by
-    ``<redacted>``, for messages that quote a server's own words."""
-    for value in [*spec.headers.values(), *spec.env.values()]:
+    """``text`` with the secrets of ``spec`` replaced by ``[redacted]``: its URL's password
+    and secret query values (:func:`~playground.core.redaction.url_secrets`; the URL quoted
+    whole is shown as :func:`~playground.core.redaction.redact_url` shows it) and every
+    header and env value (4+ characters each), for any message about the server — a URL it
+    could not reach, its own words."""
+    text = redact_url(text)  # a URL quoted whole, this server's or another's
+    for value in [*url_secrets(spec.url), *spec.headers.values(), *spec.env.values()]:
         if len(value) >= 4:
             text = text.replace(value, REDACTED)
     return text
@@ -162,7 +167,7 @@ def parse_header(raw: str) -> tuple[str, str]:
     """``"Name: value"`` → ``("Name", "value")`` (both stripped; the value may hold colons).
 
     Raises :class:`UsageError` quoting what was given (:func:`shown_header`: its value and
-    anything that looks like a secret are ``<redacted>``) and saying what is wrong: no ``:``,
+    anything that looks like a secret are ``[redacted]``) and saying what is wrong: no ``:``,
     no name before it, or a name with a space."""
     name, sep, value = raw.partition(":")
     name = name.strip()
@@ -188,9 +193,9 @@ SHOWN_HEADER_CHARS = 80
 def shown_header(raw: str) -> str:
     """``raw`` (a ``--mcp-header`` text) as an error may quote it.
 
-    What follows a ``:`` is a header value, so ``<redacted>``. With no ``:``, what follows a
+    What follows a ``:`` is a header value, so ``[redacted]``. With no ``:``, what follows a
     first word (up to a space or ``=``) that names a secret (``Authorization``, ``X-Api-Key``,
-    ``token``; ``playground.core.redaction.is_secret_name``) is ``<redacted>`` too, and so is
+    ``token``; ``playground.core.redaction.is_secret_name``) is ``[redacted]`` too, and so is
     every part that looks like a key (``Bearer …``, ``sk-…``; ``redaction.KEY_PATTERN``).
     Cut to :data:`SHOWN_HEADER_CHARS` characters."""
     from playground.core.redaction import KEY_PATTERN, is_secret_name
@@ -224,20 +229,26 @@ def stdio_spec(line: str, taken: set[str]) -> McpServerSpec:
     )
 
 
+#: The range of a time limit in milliseconds, as the errors say it.
+MS_RANGE = f"above 0, at most {MAX_TIME_LIMIT_S * 1000:,.0f}"
+
+
+def _seconds_of_ms(value: Any) -> float | None:
+    """``value`` (milliseconds) as seconds when it is a number in :data:`MS_RANGE` (not a
+    bool, not NaN), else ``None``. The one range check of every MCP time limit."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) / 1000 if 0 < value <= MAX_TIME_LIMIT_S * 1000 else None
+
+
 def _ms(value: Any, where: str, what: str) -> float | None:
     """A millisecond value of a config entry as seconds (``None`` when absent)."""
     if value is None:
         return None
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or not 0 < value <= MAX_TIME_LIMIT_S * 1000
-    ):
-        raise UsageError(
-            f"{where}: {what!r} must be a number of milliseconds above 0, at most "
-            f"{MAX_TIME_LIMIT_S * 1000:,.0f}"
-        )
-    return float(value) / 1000
+    seconds = _seconds_of_ms(value)
+    if seconds is None:
+        raise UsageError(f"{where}: {what!r} must be a number of milliseconds {MS_RANGE}")
+    return seconds
 
 
 def _time_fields(entry: dict[str, Any], where: str) -> dict[str, Any]:
@@ -278,8 +289,8 @@ def http_spec(url: str, headers: dict[str, str], taken: set[str]) -> McpServerSp
     gives replaces it at connection). A URL ending in ``/sse`` is the legacy SSE transport.
     Raises :class:`UsageError` for a URL that is not ``http(s)://``."""
     if not re.match(r"^https?://[^/\s]+", url):
-        raise UsageError(f"--mcp-url {url!r}: expected an http:// or https:// URL")
-    host = re.sub(r"^https?://", "", url).split("/")[0].split(":")[0]
+        raise UsageError(f"--mcp-url {redact_url(url)!r}: expected an http:// or https:// URL")
+    host = re.sub(r"^https?://", "", url).split("/")[0].rsplit("@", 1)[-1].split(":")[0]
     name, base = _name_for(host.replace(".", "_"), taken)
     return McpServerSpec(
         name=name,
@@ -536,15 +547,15 @@ def parse_tool_timeout(raw: str) -> tuple[str, float]:
     """``"TOOL=MS"`` → ``("TOOL", seconds)``. Raises :class:`UsageError`."""
     tool, sep, value = raw.rpartition("=")
     try:
-        ms = float(value)
+        seconds = _seconds_of_ms(float(value))
     except ValueError:
-        ms = -1.0
-    if not sep or not tool.strip() or not 0 < ms <= MAX_TIME_LIMIT_S * 1000:
+        seconds = None
+    if not sep or not tool.strip() or seconds is None:
         raise UsageError(
-            f"--mcp-tool-timeout {raw!r}: expected TOOL=MILLISECONDS (above 0, at most "
-            f"{MAX_TIME_LIMIT_S * 1000:,.0f}), e.g. get_report=60000"
+            f"--mcp-tool-timeout {raw!r}: expected TOOL=MILLISECONDS ({MS_RANGE}), "
+            "e.g. get_report=60000"
         )
-    return tool.strip(), ms / 1000
+    return tool.strip(), seconds
 
 
 def with_times(

@@ -205,3 +205,21 @@ def dropped_problems(raw: Any, kept: list[str], version: str) -> list[str]:
         n for n, e in enumerate(listed, 1) if not (isinstance(e, dict) and e.get("name") in names)
     }
     return read_tools_page(raw, version, only=lost).problems if lost else []
+
+
+def absorb_kept_tools(session: Any, tools: list[dict[str, Any]], *, complete: bool) -> None:
+    """Hand the SDK's ``session`` the ``tools`` kept from a page it refused (JSON by alias, as
+    :func:`read_tools_page` gives them) as it takes those of a page it accepts
+    (``ClientSession._absorb_tool_listing``, what ``list_tools`` does with a result): in the
+    2026-07-28 era it then sends each such tool's ``x-mcp-header`` arguments as
+    ``Mcp-Param-*`` headers on ``tools/call`` (the spec's MUST; a server checks them and
+    refuses a call without them), and it knows their output schemas. ``complete``: the
+    listing had one page (the SDK then forgets the tools it did not list). An SDK without
+    that method is left as it is."""
+    import mcp.types as types
+
+    absorb = getattr(session, "_absorb_tool_listing", None)
+    if absorb is None:
+        return
+    listed = [types.Tool.model_validate(tool, by_name=False) for tool in tools]
+    absorb(types.ListToolsResult(tools=listed), complete=complete)

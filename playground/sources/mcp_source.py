@@ -25,7 +25,7 @@ plus a minimal base — ``PATH``, ``HOME``, the locale variables, and the SDK's 
 (``LOGNAME``, ``SHELL``, ``TERM``, ``USER``: ``mcp_stdio.SDK_INHERITED_ENV``, equal to
 ``mcp.client.stdio.DEFAULT_INHERITED_ENV_VARS``);
 never the playground's API keys unless configured. Header and env values never appear in
-labels, problems or outputs (``<redacted>``). The playground opens no listening port.
+labels, problems or outputs (``[redacted]``). The playground opens no listening port.
 """
 
 from __future__ import annotations
@@ -46,7 +46,6 @@ from typing import Any
 from playground.core import outcome as oc
 from playground.core.contracts import Contract, check_schema
 from playground.core.effects import from_annotations
-from playground.core.redaction import redact_url_and_options
 from playground.core.registry import Registry
 from playground.core.toolsource import BodyRun, LoadProblem, LoadResult, RaisedError
 from playground.errors import LoadError
@@ -211,6 +210,8 @@ class McpSource:
         self.links: list[dict[str, Any]] = []
         #: one line per tools/list_changed acted on: the server and the tools added / removed
         self.list_changes: list[str] = []
+        #: held while the tools are listed again: a call's end and the TUI relist one at a time
+        self._relisting = threading.Lock()
         self._running: _CallState | None = None
         self.protocol_version = ""
         self.server_name = ""
@@ -223,6 +224,7 @@ class McpSource:
         self._contracts: dict[str, McpContract] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
+        self._end_sdk_log: Callable[[], None] = lambda: None
         self._session: Any = None
         self._dispatcher: Any = None
         self._stop: asyncio.Event | None = None
@@ -252,7 +254,16 @@ class McpSource:
             )
             thread.start()
             self._loop, self._thread = loop, thread
+            from playground.sources.sdk_log import keep_sdk_log
+
+            assert thread.ident is not None  # started
+            self._end_sdk_log = keep_sdk_log(thread.ident, _weak_note(self))
+            weakref.finalize(self, self._end_sdk_log)
         return self._loop
+
+    def _sdk_note(self, text: str) -> None:
+        """A line of the SDK's client log about this source (:mod:`playground.sources.sdk_log`)."""
+        self.notices.append(redact(f"{self.label}: {text}", self.spec)[:500])
 
     def _submit(self, coro: Any) -> concurrent.futures.Future[Any]:
         return asyncio.run_coroutine_threadsafe(coro, self._ensure_loop())
@@ -467,11 +478,19 @@ class McpSource:
         """One ``tools/list`` page: its tools (JSON by alias) and ``nextCursor``. A page the
         SDK refuses is read again from the raw result, entry by entry
         (:func:`~playground.sources.mcp_listing.read_tools_page`): its well-formed tools are
-        kept and each refused entry is a line of ``list_problems``; so is each entry the SDK
-        dropped from a page it accepted (an invalid ``x-mcp-header`` in the 2026-07-28 era)."""
+        kept (and handed to the SDK as an accepted page's are:
+        :func:`~playground.sources.mcp_listing.absorb_kept_tools`, so that their ``tools/call``
+        carries its ``Mcp-Param-*`` headers) and each refused entry is a line of
+        ``list_problems``; so is each entry the SDK dropped from a page it accepted (an
+        invalid ``x-mcp-header`` in the 2026-07-28 era)."""
         from pydantic import ValidationError
 
-        from playground.sources.mcp_listing import dropped_problems, read_tools_page, why_refused
+        from playground.sources.mcp_listing import (
+            absorb_kept_tools,
+            dropped_problems,
+            read_tools_page,
+            why_refused,
+        )
 
         try:
             page = await session.list_tools(params=params)
@@ -481,6 +500,8 @@ class McpSource:
                 raise
             read = read_tools_page(raw, self.protocol_version)
             self.list_problems += read.problems or [f"tools/list refused: {why_refused(exc)}"]
+            complete = cursor is None and read.next_cursor is None
+            absorb_kept_tools(session, read.tools, complete=complete)  # their Mcp-Param-* headers
             return read.tools, read.next_cursor
         tools = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in page.tools]
         raw = getattr(self._dispatcher, "tool_pages", {}).pop(cursor, None)
@@ -617,8 +638,7 @@ class McpSource:
         elif self.spec.transport != "stdio" and self._http_status is not None:
             text = self._http_cause()
         elif self.spec.transport != "stdio" and not isinstance(exc, MCPError):
-            url = redact_url_and_options(self.spec.url)  # no password or key printed
-            text = f"cannot reach {url}: {oc.exception_text(_leaf(exc))}"
+            text = f"cannot reach {self.spec.url}: {oc.exception_text(_leaf(exc))}"
         else:
             text = oc.exception_text(exc)
         return redact(text, self.spec)
@@ -627,7 +647,7 @@ class McpSource:
         """What the last non-2xx HTTP answer says about a failed connection: the status, and
         for 404 / 405 which endpoint the URL probably is not (issue 21, item 4)."""
         status = self._http_status
-        text = f"{redact_url_and_options(self.spec.url)} answered {self._http_note}"
+        text = f"{self.spec.url} answered {self._http_note}"  # redacted by the callers
         if status == 404:
             text += " (no MCP endpoint at this path"
             if self.spec.transport == "http":
@@ -1030,7 +1050,14 @@ class McpSource:
 
     def _relist_after_change(self) -> list[str]:
         """``tools/list_changed`` arrived: list the tools again now, tell ``on_relisted`` (the
-        registry), and say what changed, for the record."""
+        registry), and say what changed, for the record; ``[]`` when another thread listed
+        them again meanwhile (one relisting per change, never two at once)."""
+        with self._relisting:
+            if not self.tools_changed or self._closed:
+                return []
+            return self._relist()
+
+    def _relist(self) -> list[str]:
         before = set(self._contracts)
         result = self.refresh()
         if self.on_relisted is not None:
@@ -1256,8 +1283,21 @@ class McpSource:
             thread.join(5.0)
             if not thread.is_alive():
                 loop.close()
+        self._end_sdk_log()
         if self._stderr is not None:
             self._stderr.close()
+
+
+def _weak_note(source: McpSource) -> Callable[[str], None]:
+    """``source._sdk_note`` without keeping ``source`` alive (the SDK's logger outlives it)."""
+    method = weakref.WeakMethod(source._sdk_note)
+
+    def note(text: str) -> None:
+        bound = method()
+        if bound is not None:
+            bound(text)
+
+    return note
 
 
 def _modern_versions() -> tuple[str, ...]:
@@ -1538,13 +1578,18 @@ def add_mcp_servers(
 
 def relisted_into(registry: Registry, source: McpSource, result: LoadResult) -> None:
     """Replace ``source``'s contracts in ``registry`` by those of a new listing (after
-    ``tools/list_changed``), so a tool the server added is callable at once; the problems of
-    the listing join ``registry.problems``."""
+    ``tools/list_changed``), so a tool the server added is callable at once. The listing's
+    problems replace ``source``'s in ``registry.problems`` (each of its problems comes from
+    its listing: a fault still there is named once, a fault the server mended is gone); its
+    warnings join ``registry.warnings``, once each. The command line (after a call) and the
+    TUI (on the notification) both relist through here."""
     for name in [n for n, c in registry.contracts.items() if c.tool_source is source]:
         del registry.contracts[name]
+    registry.problems[:] = [p for p in registry.problems if p.where != source.label]
     for contract in result.contracts:
         contract.tool_source = source
         if contract.name in registry.contracts:
             contract.name = prefixed_name(source.spec.name, contract.name)
         registry.add(contract)
     registry.problems.extend(result.problems)
+    registry.warnings.extend(w for w in result.warnings if w not in registry.warnings)

@@ -37,7 +37,7 @@ from playground.tui.main_screen import MainScreen, fit
 from playground.tui.modes import MODES, ModeTabs, mode_panes
 from playground.tui.router_choice import switch_router
 from playground.tui.router_pick import RouterPick
-from playground.tui.signal_exit import keep_call_on_signal, keep_running_call
+from playground.tui.signal_exit import keep_call_on_signal, keep_what_runs
 from playground.tui.state import Loaded, PlaygroundState
 from playground.tui.views.call_view import CallView
 
@@ -181,9 +181,9 @@ class PlaygroundApp(PlaygroundState):
         if not self._first_screen_pending:
             self._first_screen_pending = True
             if threading.current_thread() is threading.main_thread():  # signal.signal's rule
-                # SIGTERM / SIGHUP during a call keep it as cancelled (tui/signal_exit)
+                # SIGTERM / SIGHUP during a call or an episode keep it (tui/signal_exit)
                 self._restore_signals = keep_call_on_signal(
-                    self, lambda name: keep_running_call(self, name)
+                    self, lambda name: keep_what_runs(self, name)
                 )
             self.call_after_refresh(self.call_later, self._after_first_screen)
             for footer in self.query(KeysFooter):  # the keys, if the first load is slow

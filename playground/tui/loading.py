@@ -85,21 +85,18 @@ def _show_progress(
 
 
 def _tools_changed(app: PlaygroundState, source: Any) -> None:
-    """``notifications/tools/list_changed``: list that server's tools again (in a worker)."""
+    """``notifications/tools/list_changed``: list that server's tools again (in a worker), into
+    the registry as the command line does (``McpSource.relist_if_changed``:
+    ``sources.mcp_source.relisted_into``; nothing more when a call's end relisted them first),
+    then show the registry again as after a load: its problems and warnings (the relisting's
+    left-out entries among them) as toasts and in the Call view."""
     app.notify(f"{source.label}: tool list changed; refreshing", title="MCP")
 
     def refresh() -> None:
         if app.workbench is None:
             return
         pg = app.workbench.pg
-        contracts = pg.registry
-        result = source.refresh()
-        for name in [n for n, c in contracts.contracts.items() if c.source == source.label]:
-            del contracts.contracts[name]
-        for contract in result.contracts:
-            contract.tool_source = source
-            contracts.add(contract)
-        contracts.problems.extend(result.problems)
+        source.relist_if_changed()
         app.call_later(_set_workbench, app, Loaded(pg, True))
 
     app.run_worker(refresh, thread=True, group="mcp-refresh", exit_on_error=False)

@@ -14,7 +14,6 @@ from playground.batch.check import (
     check_file,
     compare,
     parse_case,
-    parse_cases,
     read_cases,
     run_cases,
     same,
@@ -63,8 +62,16 @@ def case_line(tool="count_words", args=None, expect=None, **extra) -> str:
 # --- parsing --------------------------------------------------------------------------------------
 
 
-def test_blank_and_comment_lines_are_skipped_and_numbers_are_file_lines():
-    cases = parse_cases(["", "# note", case_line(), "   ", case_line(expect={"ok": True})])
+def cases_in_file(tmp_path: Path, lines: list[str]) -> list[Case]:
+    """``lines`` written as a case file and read back as ``check`` reads it."""
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    return read_cases(path)
+
+
+def test_blank_and_comment_lines_are_skipped_and_numbers_are_file_lines(tmp_path):
+    lines = ["", "# note", case_line(), "   ", case_line(expect={"ok": True})]
+    cases = cases_in_file(tmp_path, lines)
     assert [c.line for c in cases] == [3, 5]
     assert cases[1] == Case(5, "count_words", {"text": "가 나 다", "limit": 2}, {"ok": True})
 
@@ -215,8 +222,8 @@ def test_one_gate_for_the_file_so_the_cache_carries_across_lines(gate, tmp_path)
     assert gate.body_runs["count_words"] == 2
 
 
-def test_report_json_shape(gate):
-    cases = parse_cases([case_line(expect={"kind": "ok"}), "[]"])
+def test_report_json_shape(gate, tmp_path):
+    cases = cases_in_file(tmp_path, [case_line(expect={"kind": "ok"}), "[]"])
     report = run_cases(gate, cases, source="x.jsonl")
     data = report.to_json()
     assert set(data) == {"file", "cases", "passed", "failed"}

@@ -45,9 +45,27 @@ def test_a_case_naming_an_unregistered_tool_fails_with_the_close_names(tmp_path:
     ]
 
 
-def test_a_case_that_expects_the_tool_to_be_gone_passes(tmp_path: Path) -> None:
-    code, (gone,) = check(tmp_path, {"tool": "old_tool", "expect": {"kind": "unknown_tool"}})
+@pytest.mark.parametrize(
+    "expect",
+    [
+        {"kind": "unknown_tool"},
+        # the verdict and the error say it as well (docs/design.md: a reason code); these
+        # failed with "tool: no tool named 'old_tool'" though they asked for just that
+        {"verdict": "unknown_tool"},
+        {"error": "args:unknown_tool", "body_ran": False},
+    ],
+)
+def test_a_case_that_expects_the_tool_to_be_gone_passes(tmp_path: Path, expect: dict) -> None:
+    code, (gone,) = check(tmp_path, {"tool": "old_tool", "expect": expect})
     assert (code, gone["passed"], gone["mismatches"]) == (0, True, [])
+
+
+def test_a_case_expecting_another_verdict_of_an_unregistered_tool_fails(tmp_path: Path) -> None:
+    code, (typo,) = check(tmp_path, {"tool": "searchcatalog", "expect": {"verdict": "valid"}})
+    assert (code, typo["passed"]) == (1, False)
+    assert (
+        typo["mismatches"][0] == "tool: no tool named 'searchcatalog'; did you mean: search_catalog"
+    )
 
 
 @pytest.mark.parametrize(

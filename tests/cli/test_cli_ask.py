@@ -152,7 +152,7 @@ def test_gemini_dry_run_shows_the_exact_request_without_a_key():
         data["router"] == "gemini" and body["contents"][0]["parts"][0]["text"] == "KB-101 부산 재고"
     )
     assert body["toolConfig"]["functionCallingConfig"]["mode"] == "ANY"
-    assert data["dry_run"]["headers"]["x-goog-api-key"] == "<redacted>"
+    assert data["dry_run"]["headers"]["x-goog-api-key"] == "[redacted]"
 
 
 def test_offline_dry_run_shows_the_first_move_and_runs_nothing():

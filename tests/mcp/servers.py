@@ -62,38 +62,13 @@ def wait_for_port(port: int, proc: subprocess.Popen, limit_s: float = 60.0) -> N
 
 
 @contextmanager
-def http_shop_server(log: Path) -> Iterator[str]:
-    """Start the shop server over Streamable HTTP on a free port, logging to ``log``; yields its
-    URL and stops the process on exit (terminate, then kill after 10 s)."""
+def http_server(script: Path, *args: str) -> Iterator[int]:
+    """Start ``python SCRIPT ARGS…`` on a free port (``{port}`` in ``args`` is replaced by it)
+    and wait until it listens; yields the port and stops the process on exit (terminate, then
+    kill after 10 s)."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, str(SHOP_SERVER), "--http", "--port", str(port), "--log", str(log)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port, proc)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-
-
-PROTOCOL_SERVER = REPO / "fixtures" / "mcp_protocol_server.py"
-
-
-@contextmanager
-def http_protocol_server(flag: str, log: Path | None = None) -> Iterator[int]:
-    """Start the protocol server with ``flag`` (``--http`` or ``--sse``) on a free port;
-    yields the port and stops the process on exit."""
-    port = free_port()
-    extra = ["--log", str(log)] if log is not None else []
-    proc = subprocess.Popen(
-        [sys.executable, str(PROTOCOL_SERVER), flag, str(port), *extra],
+        [sys.executable, str(script), *(a.replace("{port}", str(port)) for a in args)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -107,3 +82,23 @@ def http_protocol_server(flag: str, log: Path | None = None) -> Iterator[int]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(5)
+
+
+@contextmanager
+def http_shop_server(log: Path) -> Iterator[str]:
+    """Start the shop server over Streamable HTTP on a free port, logging to ``log``; yields its
+    URL and stops the process on exit."""
+    with http_server(SHOP_SERVER, "--http", "--port", "{port}", "--log", str(log)) as port:
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+PROTOCOL_SERVER = REPO / "fixtures" / "mcp_protocol_server.py"
+
+
+@contextmanager
+def http_protocol_server(flag: str, log: Path | None = None) -> Iterator[int]:
+    """Start the protocol server with ``flag`` (``--http`` or ``--sse``) on a free port;
+    yields the port and stops the process on exit."""
+    extra = ["--log", str(log)] if log is not None else []
+    with http_server(PROTOCOL_SERVER, flag, "{port}", *extra) as port:
+        yield port

@@ -50,6 +50,23 @@ def test_url_with_headers_redacts_values_in_describe() -> None:
     assert redact("server said Bearer abc123secret", spec) == f"server said {REDACTED}"
 
 
+def test_a_urls_password_and_key_are_cut_from_its_description_and_messages() -> None:
+    """The URL's secrets were redacted only at the two places that quoted the URL when it could
+    not be reached; describe() and redact() (every other message about the server: its
+    stderr, a problem quoting it) showed them; and the server was named after the user name
+    before the ``@`` ("u"), not the host."""
+    url = "https://u:SECRETPW2@mcp.example.test/mcp?key=AIzaQ2&n=1"
+    (spec,) = server_specs(urls=[url])
+    assert spec.describe() == (
+        f"mcp_example_test: http https://{REDACTED}@mcp.example.test/mcp?key={REDACTED}&n=1"
+    )
+    said = f"GET {url} failed; the key AIzaQ2 was refused for u:SECRETPW2"
+    assert redact(said, spec) == (
+        f"GET https://{REDACTED}@mcp.example.test/mcp?key={REDACTED}&n=1 failed; the key "
+        f"{REDACTED} was refused for {REDACTED}"
+    )
+
+
 def test_config_file_reads_stdio_and_http_entries(tmp_path: Path) -> None:
     path = write_config(
         tmp_path,
@@ -119,7 +136,7 @@ def test_bad_header_never_echoes_its_value() -> None:
     with pytest.raises(UsageError) as info:
         parse_header("Bearer topsecretvalue")
     assert "topsecretvalue" not in str(info.value)
-    assert str(info.value).startswith("--mcp-header 'Bearer <redacted>' is not 'Name: value'")
+    assert str(info.value).startswith("--mcp-header 'Bearer [redacted]' is not 'Name: value'")
     assert parse_header("X-Key:  v: w ") == ("X-Key", "v: w")
     with pytest.raises(UsageError, match="no --mcp-url"):
         server_specs(headers=["X-Key: v"])
@@ -155,11 +172,11 @@ WHY = " (a header name with no spaces, a colon, then the value)"
     [
         ("garbage", "'garbage' is not 'Name: value': it has no ':' between the name and the value"),
         ("hello world", "'hello world' is not 'Name: value': it has no ':' between the name and the value"),
-        ("Bad Name: v4lue", "'Bad Name: <redacted>' is not 'Name: value': the name 'Bad Name' has a space in it"),
-        (": v4lue", "': <redacted>' is not 'Name: value': it has no name before the ':'"),
-        ("Authorization Basic dXNlcjpwYXNz", "'Authorization <redacted>' is not 'Name: value': it has no ':' between the name and the value"),
-        ("api_key=abc123", "'api_key=<redacted>' is not 'Name: value': it has no ':' between the name and the value"),
-        ("X-Trace sk-abcdefghijkl", "'X-Trace <redacted>' is not 'Name: value': it has no ':' between the name and the value"),
+        ("Bad Name: v4lue", "'Bad Name: [redacted]' is not 'Name: value': the name 'Bad Name' has a space in it"),
+        (": v4lue", "': [redacted]' is not 'Name: value': it has no name before the ':'"),
+        ("Authorization Basic dXNlcjpwYXNz", "'Authorization [redacted]' is not 'Name: value': it has no ':' between the name and the value"),
+        ("api_key=abc123", "'api_key=[redacted]' is not 'Name: value': it has no ':' between the name and the value"),
+        ("X-Trace sk-abcdefghijkl", "'X-Trace [redacted]' is not 'Name: value': it has no ':' between the name and the value"),
         ("x" * 100, f"'{'x' * 79}…' is not 'Name: value': it has no ':' between the name and the value"),
     ],
 )  # fmt: skip

@@ -5,18 +5,27 @@ it, saying why and quoting what the server sent — against a real server
 
 from __future__ import annotations
 
+import logging
+import os
+import subprocess
+import sys
+import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from playground.sources.mcp_config import server_specs
 from playground.sources.mcp_listing import read_tools_page
 from playground.sources.mcp_source import McpSource
-from tests.mcp.servers import FAULTY_SERVER, source_for, stdio_line
+from playground.sources.sdk_log import SDK_CLIENT_LOGGER, keep_sdk_log
+from tests.mcp.servers import FAULTY_SERVER, REPO, http_server, source_for, stdio_line
 
 SERVED = [
     "rate_limited", "unauthorized", "broken", "strict", "server_error", "nothing", "bad_shape",
     "kinds", "slow", "hang", "freeze", "crash", "shout", "env", "pid", "add_tool", "wipe",
     "bad_header",  # its x-mcp-header is invalid, which only a 2026-07-28 client must refuse
+    "regional",
 ]  # fmt: skip
 LEFT_OUT = [
     "tools/list tool 4 ('bad_schema') was left out: inputSchema: Input should be a valid "
@@ -131,3 +140,68 @@ def test_a_2026_page_read_entry_by_entry_applies_the_header_rule_and_names_page_
         "ok",
         "bad_header",
     ]
+
+
+@pytest.fixture
+def malformed_over_http() -> Iterator[str]:
+    """The faulty server's malformed listing over Streamable HTTP; yields its URL."""
+    with http_server(FAULTY_SERVER, "malformed", "--http", "{port}") as port:
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+def test_a_tool_kept_from_a_refused_2026_page_sends_its_mcp_param_header(
+    monkeypatch: pytest.MonkeyPatch, malformed_over_http: str
+) -> None:
+    """In the 2026-07-28 era the SDK sends an ``x-mcp-header`` argument as an ``Mcp-Param-*``
+    header only for the tools of a listing it took; a tool kept from a page it refused was
+    called without it, and a server that checks the header (as the SDK's does) refused the
+    call: "Mcp-Param-Region header is missing but the request body's 'region' argument is
+    present"."""
+    monkeypatch.setenv("PLAYGROUND_MCP_PROTOCOL", "auto")
+    source = McpSource(server_specs(urls=[malformed_over_http])[0])
+    try:
+        result = source.load()
+        assert source.protocol_version == "2026-07-28"
+        assert any("tools/list page refused" in p.message for p in result.problems)
+        regional = next(c for c in result.contracts if c.name == "regional")
+        run = source.call(regional, {"region": "서울"}, 10.0)
+    finally:
+        source.close()
+    assert run.error is None, run.error
+    assert run.value == "region 서울; Mcp-Param-Region: =?base64?7ISc7Jq4?="
+
+
+def test_the_sdk_drop_line_goes_to_no_stderr_and_the_tool_is_a_problem(tmp_path: Path) -> None:
+    """The SDK logs "dropping tool 'bad_header': invalid x-mcp-header (…)" on its ``client``
+    logger, which printed it raw on stderr beside the playground's own line for that tool."""
+    done = subprocess.run(
+        [sys.executable, "-m", "playground", "list", "--format", "json"]
+        + ["--mcp", stdio_line(FAULTY_SERVER, "bad-header"), "--mcp-protocol", "auto"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert [line for line in done.stderr.splitlines() if "bad_header" in line] == [
+        f"error: mcp:faulty: {BAD_HEADER}"
+    ]
+    assert "dropping tool" not in done.stderr
+
+
+def test_the_sdk_client_log_of_a_source_thread_becomes_its_notes(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    notes: list[str] = []
+    stop = keep_sdk_log(threading.get_ident(), notes.append)
+    logger = logging.getLogger(SDK_CLIENT_LOGGER)
+    try:
+        logger.warning("notification queue for %r is full; dropped the oldest event", "x")
+        logger.warning("dropping tool %r: invalid x-mcp-header (%s)", "t", "why")
+        other = threading.Thread(target=logger.warning, args=("from another thread",))
+        other.start()
+        other.join()
+    finally:
+        stop()
+    assert notes == ["SDK WARNING: notification queue for 'x' is full; dropped the oldest event"]
+    assert capfd.readouterr().err == ""

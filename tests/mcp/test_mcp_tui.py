@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 from playground.sources.mcp_config import server_specs
 from playground.sources.mcp_source import McpSource
@@ -199,3 +200,39 @@ async def test_an_image_result_is_named_and_saved_as_the_bytes_sent(tmp_path, mo
         "playground-call_1-picture.json",
     ]
     assert (tmp_path / saved[0]).read_bytes() == base64.b64decode(PICTURE)
+
+
+async def test_a_relisting_shows_its_problems_as_the_first_load_does() -> None:
+    """``tools/list_changed`` from a server whose listing has entries that are no MCP tool: the
+    relisting's problems are shown as the first load's are (a "Load problem" toast each, the
+    Call view's problems box), the new malformed entry among them, each once. Before, the TUI
+    relisted on its own and added the new listing's problems to the old ones: the box and the
+    toasts named every malformed entry twice, and a relisting's warnings were dropped."""
+    from tests.tui.helpers import capture_notifications
+
+    app = PlaygroundApp(mcp=server_specs(commands=[stdio_line(FAULTY_SERVER, "malformed")]))
+    seen = capture_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = [str(p) for p in app.pg.registry.problems]
+        assert len(first) == 3 and all("was left out" in p for p in first)
+        assert seen[-3:] == first
+        seen.clear()
+        loop = asyncio.get_running_loop()
+        record = await loop.run_in_executor(None, app.pg.gate.call, "add_tool", {})
+        assert record.value == "added"
+        for _ in range(100):  # the notification arrives on the server's loop thread
+            await settle(app, pilot)
+            if "extra" in app.query_one(CallView).query_one("#contracts").names:
+                break
+            await pilot.pause(0.05)
+        added = (
+            "mcp:faulty: tools/list tool 24 ('extra_bad') was left out: inputSchema: Input should "
+            "be a valid dictionary or instance of InputSchema; the server sent "
+            '{"name": "extra_bad", "inputSchema": ["not", "an", "object"]}'
+        )
+        now = [*first, added]
+        assert [str(p) for p in app.pg.registry.problems] == now
+        box = str(app.query_one(CallView).query_one("#problems", Static).render())
+        assert box.splitlines() == [f"⚠ {p}" for p in now]
+        assert [text for text in seen if text in now] == now  # toasted once each

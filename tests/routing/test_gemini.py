@@ -510,7 +510,7 @@ def test_dry_run_without_a_key_equals_the_real_request(monkeypatch):
     dry = GeminiRouter(mode="ANY").dry_run(conversation, DECLARATIONS)
     assert dry["method"] == "POST"
     assert dry["url"].endswith("/models/gemini-3.6-flash:generateContent")
-    assert dry["headers"]["x-goog-api-key"] == "<redacted>"
+    assert dry["headers"]["x-goog-api-key"] == "[redacted]"
     assert "DRY-RUN" not in json.dumps(dry)
     assert dry["body"]["contents"][0]["parts"][0]["text"] == "P008 재고 있어요?"
     assert "재고 있어요" in json.dumps(dry["body"], ensure_ascii=False)
@@ -584,14 +584,15 @@ def test_build_contents_from_a_move_without_raw():
 
 
 def test_capture_redacts_keys_in_url_and_headers():
-    from playground.routing.capture import redact_headers, redact_url
+    from playground.core.redaction import redact_url
+    from playground.routing.capture import redact_headers
 
     assert redact_url("https://h/v1/models/m:generateContent?key=abc&alt=sse") == (
-        "https://h/v1/models/m:generateContent?key=<redacted>&alt=sse"
+        "https://h/v1/models/m:generateContent?key=[redacted]&alt=sse"
     )
     assert redact_url("https://h/v1/x") == "https://h/v1/x"
     assert redact_headers({"X-Goog-Api-Key": "abc", "Content-Type": "application/json"}) == {
-        "x-goog-api-key": "<redacted>",
+        "x-goog-api-key": "[redacted]",
         "content-type": "application/json",
     }
 

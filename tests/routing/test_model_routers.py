@@ -135,7 +135,7 @@ def test_dry_run_prints_the_exact_request_with_the_tools_show_prints(monkeypatch
     request = json.loads(result.stdout)["dry_run"]
     assert request["method"] == "POST"
     assert request["headers"].get("authorization", request["headers"].get("x-api-key")) == (
-        "<redacted>"
+        "[redacted]"
     )
     provider = router
     for decl, tool in zip(declarations(), request["body"]["tools"], strict=True):

@@ -301,3 +301,57 @@ async def test_typing_on_the_history_tab_filters_and_a_write_reruns_only_when_co
         await until_idle(app, pilot, lambda: len(view.entries) == 2 and view.diffed is not None)
         assert log.read_text(encoding="utf-8").splitlines() == ["978-0134685991"] * 2
         assert view.entries[0].rerun_of == 1
+
+
+READER = '''
+def find_book(title: str) -> dict:
+    """Find a book by its title.
+
+    Args:
+        title: the book's title.
+    """
+    return {"rows": []}
+
+
+__tools__ = [find_book]
+'''
+
+
+async def test_a_question_rerun_on_tools_that_may_write_waits_for_a_second_r(tmp_path):
+    """An episode asked when only a reader was loaded; the module now has a writer too. The
+    rerun asks the router again, which now calls the writer: the confirmation was based on the
+    tools the episode called then (a reader), so one ``r`` lent the book. It now names the
+    loaded tools that may write and waits for a second ``r``."""
+    from tests.in_process_cli import run_in_process
+
+    history = tmp_path / "h.db"
+    module = tmp_path / "books.py"
+    module.write_text(READER, encoding="utf-8")
+    question = "Lend the book with isbn 978-0134685991"
+    asked = run_in_process("ask", question, "--tools", module, "--history", history)
+    assert asked.returncode == 0, asked.stderr
+    both = WRITER.replace("__tools__ = [lend_book]", "") + READER
+    module.write_text(both.replace("[find_book]", "[find_book, lend_book]"), encoding="utf-8")
+    log = tmp_path / "lent.log"
+    app = PlaygroundApp(tools=[str(module)], history=str(history), in_process=True)
+    seen = capture_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f5")
+        view = await app.view("history")
+        await until_idle(app, pilot, lambda: len(view.entries) == 1)
+        assert view.entries[0].tools == ["find_book"]
+        await until_idle(app, pilot, lambda: app.focused is view.query_one("#history-filter"))
+        await pilot.press("down")
+        await until_idle(app, pilot, lambda: app.focused is view.query_one("#history-table"))
+        await pilot.press("r")
+        await settle(app, pilot)
+        assert (
+            "#1 asks the router again, and it chooses from the tools loaded now, which include "
+            "tools that may write: lend_book. Press r again to rerun it."
+        ) in seen
+        assert not log.exists()
+        await pilot.press("r")
+        await until_idle(app, pilot, lambda: len(view.entries) == 2 and view.diffed is not None)
+        assert log.read_text(encoding="utf-8").splitlines() == ["978-0134685991"]
+        assert view.entries[0].tools == ["lend_book"]

@@ -5,17 +5,14 @@ real process with the entry point's signal handlers (``playground.__main__``).""
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import signal
-import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.signals import kept_entries, signalled_once_running
 from tests.tui.helpers import NAPPING
 
 REPO = Path(__file__).resolve().parents[2]
@@ -66,31 +63,17 @@ def test_a_signal_during_a_tui_call_keeps_it_as_cancelled(tmp_path: Path, sig: i
     (tmp_path / "napping.py").write_text(NAPPING, encoding="utf-8")
     history = tmp_path / "h.db"
     env = {**os.environ, "PYTHONPATH": str(REPO), "XDG_STATE_HOME": str(tmp_path / "state")}
-    proc = subprocess.Popen(
+    code, out, err = signalled_once_running(
         [sys.executable, "-c", CHILD, str(tmp_path / "napping.py"), str(history)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+        sig,
         env=env,
         cwd=tmp_path,
     )
-    try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline() == "running\n"
-        proc.send_signal(sig)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == 128 + sig, err
+    assert code == 128 + sig, err
     assert out == ""  # the app did not return: the signal ended it
-    with contextlib.closing(sqlite3.connect(history)) as db:
-        rows = db.execute(
-            "SELECT tool, outcome, data FROM entries JOIN bodies USING (id)"
-        ).fetchall()
-    assert [(tool, outcome) for tool, outcome, _ in rows] == [("nap", "cancelled")]
-    record = json.loads(rows[0][2])
+    rows = kept_entries(history)
+    assert [(tool, outcome) for _, tool, outcome, _ in rows] == [("nap", "cancelled")]
+    record = rows[0][3]
     assert (record["args"], record["body_ran"], record["body_runs"]) == ({"seconds": 30}, True, 1)
     name = signal.Signals(sig).name
     assert record["message"].startswith(

@@ -33,6 +33,7 @@ from playground.tui.explain import (
 )
 from playground.tui.formatting import json_syntax, plain, pretty_json
 from playground.tui.router_pick import RouterPick
+from playground.tui.signal_exit import EpisodeSlot
 from playground.tui.tabkeys import cycle_tabs
 from playground.tui.widgets.fields import FieldInput
 from playground.tui.widgets.record_view import RecordView
@@ -90,6 +91,8 @@ class AskView(Vertical):
         self.request: Any = None
         self.texts: dict[str, str] = {}
         self.compare_episode: Any = None
+        #: The episode the worker runs now, kept when a signal ends the app.
+        self.episode_slot = EpisodeSlot()
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="ask-bar"):
@@ -200,26 +203,38 @@ class AskView(Vertical):
         await in_daemon_thread(self._ask, pg, question, pick)
 
     def _ask(self, pg: Playground, question: str, pick: RouterPick) -> None:
-        from playground.loop.episode import run_question_episode
         from playground.routing.factory import choose_router
 
         notes: list[str] = []
         try:
             choice = choose_router(pick.name, pick.model, pick.mode, fallback=True)
             notes = list(choice.notes)
-            episode = run_question_episode(pg, question, choice.router)
+            episode = self._run_episode(pg, question, choice.router)
         except Exception as exc:  # UsageError from the factory; never let it kill the app
             self.post_message(self.AskDone(None, [f"{type(exc).__name__}: {exc}"], None))
+            return
+        if episode is None:
             return
         compare: Any = None
         if self.compare:
             try:  # the same question on the second router (no fallback: say why it cannot run)
                 other = choose_router(self.compare, None, None).router
-                compare = run_question_episode(pg, question, other)
+                compare = self._run_episode(pg, question, other)
             except Exception as exc:
                 compare = f"{type(exc).__name__}: {exc}"
+            if compare is None:
+                return
         self.post_message(
             self.AskDone(episode, notes, dry_run_request(pg, question, pick), compare)
+        )
+
+    def _run_episode(self, pg: Playground, question: str, router: Any) -> Any:
+        """Run ``question`` on ``router`` (on the worker's thread) in :attr:`episode_slot`;
+        ``None`` when a signal ending the app kept it."""
+        from playground.loop.episode import run_question_episode
+
+        return self.episode_slot.run(
+            lambda running: run_question_episode(pg, question, router, running=running)
         )
 
     def action_ask_tab(self) -> None:

@@ -5,7 +5,8 @@ filters; ``down``/``enter`` go to the list, ``/`` back, and a character no list 
 the filter); the selected entry's fields below it. Keys on the list: ``enter`` opens the entry
 in the Call view (a call) or the Steps view (an episode); ``r`` reruns it (same arguments or
 question; the new run is recorded and compared side by side; an entry that called a tool that
-may write is rerun by a second ``r`` only);
+may write, or a question whose router may now choose a loaded tool that may write, is rerun by
+a second ``r`` only);
 ``m`` marks an entry and ``d`` diffs the marked entry with the selected one (or an entry with
 the run it re-ran) side by side, changed fields highlighted; ``s`` appends it to the case file
 in the box (a call → a ``check`` line, a question → an ``eval`` line); ``g`` saves a golden
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -416,14 +418,11 @@ class HistoryView(Vertical):
         if self.pg is None:
             self.app.notify("The tools are still loading.", severity="warning")
             return
-        writes = may_write(self.pg, entry)
-        if writes and self._confirm_rerun != entry.id:
+        warning = rerun_warning(self.pg, entry)
+        if warning and self._confirm_rerun != entry.id:
             self._confirm_rerun = entry.id
             self.app.notify(
-                f"#{entry.id} called {', '.join(writes)}: running it again may change "
-                "something again. Press r again to rerun it.",
-                title="Rerun",
-                severity="warning",
+                f"{warning} Press r again to rerun it.", title="Rerun", severity="warning"
             )
             return
         self._confirm_rerun = None
@@ -539,15 +538,35 @@ class HistoryView(Vertical):
             self.post_message(self.OpenEntry(entry))
 
 
-def may_write(pg: Playground, entry: Entry) -> list[str]:
-    """The tools ``entry`` called that are registered in ``pg`` and not known to only read
-    (effects ``write`` or ``unknown``: :mod:`playground.core.effects`), in call order; a rerun
-    of an episode may call others too (the router chooses again)."""
+def may_write(pg: Playground, names: Iterable[str]) -> list[str]:
+    """The tools of ``names`` that are registered in ``pg`` and not known to only read (effects
+    ``write`` or ``unknown``: :mod:`playground.core.effects`), in order, once each."""
     contracts = pg.registry.contracts
-    names = entry.tools or ([entry.tool] if entry.tool else [])
     return [
         name for name in dict.fromkeys(names) if name in contracts and contracts[name].side_effects
     ]
+
+
+def rerun_warning(pg: Playground, entry: Entry) -> str:
+    """Why a rerun of ``entry`` on the tools loaded now (``pg``) waits for a second ``r``, or
+    ``""``: the tools it called that may write, else, for a question's episode, the loaded
+    tools that may write — the router chooses again from the tools loaded now, which may not
+    be those it chose from then (an episode that called only readers, or nothing, may call a
+    writer now)."""
+    called = may_write(pg, entry.tools or ([entry.tool] if entry.tool else []))
+    if called:
+        return (
+            f"#{entry.id} called {', '.join(called)}: running it again may change something again."
+        )
+    if entry.type != "episode" or entry.question is None:
+        return ""
+    loaded = may_write(pg, pg.registry.names())
+    if not loaded:
+        return ""
+    return (
+        f"#{entry.id} asks the router again, and it chooses from the tools loaded now, which "
+        f"include tools that may write: {', '.join(loaded)}."
+    )
 
 
 def _cell(value: Any, limit: int = 70) -> str:

@@ -26,6 +26,7 @@ from playground.loop.step import Node, Step
 from playground.tui.daemon_thread import in_daemon_thread
 from playground.tui.form_values import args_to_json_text, parse_json_text
 from playground.tui.formatting import KIND_STYLES, plain, pretty_json
+from playground.tui.signal_exit import EpisodeSlot
 from playground.tui.widgets.json_editor import JsonEditor
 from playground.tui.widgets.record_view import RecordView
 
@@ -124,6 +125,8 @@ class StepsView(Vertical):
         self.cursor = 0  # the last revealed step of the current episode
         self.selected = 0  # the step whose state is shown
         self.state_text = ""
+        #: The manual episode or fork the worker runs now, kept when a signal ends the app.
+        self.episode_slot = EpisodeSlot()
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -366,9 +369,13 @@ class StepsView(Vertical):
         from playground.loop.episode import run_manual_episode
 
         try:
-            episode = run_manual_episode(pg, tool, args)
+            episode = self.episode_slot.run(
+                lambda running: run_manual_episode(pg, tool, args, running)
+            )
         except Exception as exc:
             self.post_message(self.EpisodeDone(None, "", error=f"{type(exc).__name__}: {exc}"))
+            return
+        if episode is None:
             return
         self.post_message(self.EpisodeDone(episode, f"manual: {tool}"))
 
@@ -382,9 +389,13 @@ class StepsView(Vertical):
         from playground.loop.episode import fork_episode
 
         try:
-            fork = fork_episode(pg, episode, step, args)
+            fork = self.episode_slot.run(
+                lambda running: fork_episode(pg, episode, step, args, running=running)
+            )
         except Exception as exc:  # UsageError: a step that made no call
             self.post_message(self.EpisodeDone(None, "", error=str(exc)))
+            return
+        if fork is None:
             return
         attempt = (fork.forked_from or {}).get("attempt")
         start = next(
