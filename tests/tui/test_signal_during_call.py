@@ -103,11 +103,10 @@ async def test_ctrl_q_during_a_call_keeps_it_as_cancelled(tmp_path: Path) -> Non
         while app.pg is None or app.pg.gate.body_runs["nap"] < 1:  # the body has started
             await asyncio.sleep(0.01)
         await pilot.press("ctrl+q")
-    with contextlib.closing(sqlite3.connect(history)) as db:
-        rows = db.execute(
-            "SELECT tool, outcome, data FROM entries JOIN bodies USING (id)"
-        ).fetchall()
-    assert [(tool, outcome) for tool, outcome, _ in rows] == [("nap", "cancelled")]
-    record = json.loads(rows[0][2])
+    kept = kept_entries(history)
+    assert [(kind, tool, outcome) for kind, tool, outcome, _ in kept] == [
+        ("call", "nap", "cancelled")
+    ]
+    record = kept[0][3]
     assert (record["args"], record["body_ran"]) == ({"seconds": 30}, True)
     assert record["message"].startswith("the call was cancelled (the playground was ended (quit))")
