@@ -271,10 +271,15 @@ class PlaygroundApp(PlaygroundState):
         screen.after_typed_keys(self.query_one(ModeTabs).run_active)
 
     def action_cancel_call(self) -> None:
-        """ctrl+c: cancel the Call view's running call; otherwise what ctrl+c does without
-        a call (copy the focused field's selection, or the hint how to quit)."""
+        """ctrl+c: cancel the Call view's running call, or the open Ask or Steps view's running
+        episode; otherwise what ctrl+c does without one (copy the focused field's selection,
+        or the hint how to quit)."""
         if self.query_one(CallView).cancel_call():
             self.notify("Call cancelled (ctrl+c).", severity="warning")
+            return
+        cancel_episode = getattr(self.query_one(ModeTabs).current, "cancel_episode", None)
+        if callable(cancel_episode) and cancel_episode():
+            self.notify("Episode cancelled (ctrl+c).", severity="warning")
             return
         copy = getattr(self.focused, "action_copy", None)
         if callable(copy):

@@ -96,6 +96,23 @@ class EpisodeSlot:
         return None if running is None else running.stop(how)
 
 
+def stop_episode(slot: EpisodeSlot, pg: Any, how: str) -> Episode | None:
+    """Stop ``slot``'s running episode (ctrl+c in the Ask or Steps view) and return it as it
+    stood (:meth:`EpisodeSlot.stop`; ``None`` when none runs); the call it was waiting on is
+    stopped where its source can stop it (a worker's process group, an MCP request), as the
+    Call view's ctrl+c stops a call. The episode's thread finishes the call it is in and shows
+    nothing (its slot says it was stopped)."""
+    running = slot.running
+    call = running.call if running is not None else None
+    episode = slot.stop(how)
+    if episode is not None and call is not None and pg is not None:
+        contract = pg.registry.get(call.tool)
+        cancel = getattr(getattr(contract, "tool_source", None), "cancel", None)
+        if callable(cancel):
+            cancel()
+    return episode
+
+
 def keep_what_runs(app: PlaygroundState, signal_name: str) -> list[int]:
     """Stop the Call view's running call and the Ask and Steps views' running episodes, and
     record them in the history now: the call as ``cancelled``, its message ``the call was

@@ -22,6 +22,7 @@ from textual.reactive import var
 from textual.widgets import Button, Input, Label, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
+from playground.core.untrusted import shown
 from playground.routing import registry
 from playground.routing.registry import RouterSpec
 from playground.tui.daemon_thread import in_daemon_thread
@@ -191,6 +192,11 @@ class AskView(Vertical):
             return
         self.running = True
         self.query_one("#ask-reply", Static).update(Text("running…", style="bold yellow"))
+        # the calls panel said "No question yet" while a question ran
+        self.query_one("#ask-record", RecordView).clear(
+            f"Running: {shown(text)} (ctrl+c cancels; its calls are shown when it ends)",
+            running=True,
+        )
         if self.compare:
             self.query_one("#ask-compare-body", Static).update(
                 Text("running…", style="bold yellow")
@@ -236,6 +242,19 @@ class AskView(Vertical):
         return self.episode_slot.run(
             lambda running: run_question_episode(pg, question, router, running=running)
         )
+
+    def cancel_episode(self) -> bool:
+        """ctrl+c: stop the running question's episode and show it as it stood -- the calls
+        made so far, the running one ``cancelled``, ``end`` ``cancelled`` -- kept in the
+        history as a finished one is. ``False`` when none runs."""
+        from playground.tui.signal_exit import stop_episode
+
+        episode = stop_episode(self.episode_slot, self.pg, "ctrl+c")
+        if episode is None:
+            return False
+        self.workers.cancel_group(self, "ask")  # its thread is left to finish, unwaited
+        self.post_message(self.AskDone(episode, [], None))
+        return True
 
     def action_ask_tab(self) -> None:
         """``f6``: the next of the Calls, Moves (raw) and Gemini request tabs."""

@@ -360,6 +360,19 @@ class StepsView(Vertical):
         self.query_one("#steps-status", Static).update(plain(f"running {tool} with repair…"))
         self._manual_worker(self.pg, tool, args)
 
+    def cancel_episode(self) -> bool:
+        """ctrl+c: stop the running episode (a run with repair, a fork) and add it as it
+        stood, ``end`` ``cancelled`` (kept in the history as the others). ``False`` when none
+        runs."""
+        from playground.tui.signal_exit import stop_episode
+
+        episode = stop_episode(self.episode_slot, self.pg, "ctrl+c")
+        if episode is None:
+            return False
+        self.workers.cancel_group(self, "episode")  # its thread is left to finish, unwaited
+        self.post_message(self.EpisodeDone(episode, "cancelled (ctrl+c)"))
+        return True
+
     @work(exclusive=True, group="episode", exit_on_error=False)
     async def _manual_worker(self, pg: Playground, tool: str, args: Any) -> None:
         # a daemon thread: quitting never waits for an episode (playground.tui.daemon_thread)
