@@ -31,6 +31,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from playground.core.cachefile import write_cache_file
+
 CACHE_ENV = "PLAYGROUND_CACHE_DIR"
 SUBDIR = "declarations"
 FORMAT = 1  # bump when the stored JSON changes shape
@@ -98,18 +100,7 @@ def remembered(name: str, compute: Callable[[], str]) -> str:
     with contextlib.suppress(OSError, UnicodeDecodeError):
         return path.read_text(encoding="utf-8")
     text = compute()
-    import tempfile
-
-    with contextlib.suppress(OSError):
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".env-", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            os.replace(tmp, path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    if write_cache_file(path, text):
         _drop_oldest(folder, name)
     return text
 
@@ -191,22 +182,11 @@ def load(key: str) -> dict[str, Any] | None:
 
 def _write(path: Path, data: dict[str, Any]) -> bool:
     """Write ``data`` as JSON to ``path`` atomically; ``False`` (never an error) when it cannot."""
-    import tempfile
-
-    tmp = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps(data, ensure_ascii=False)
-        fd, tmp = tempfile.mkstemp(prefix=".decl-", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-        return True
-    except (OSError, TypeError, ValueError):
-        if tmp:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    except (TypeError, ValueError):
         return False
+    return write_cache_file(path, text)
 
 
 def store(key: str, declaration: dict[str, Any]) -> bool:

@@ -21,16 +21,15 @@ on its content and on the checker, so a schema found valid is remembered on disk
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from playground.core import declcache
+from playground.core.cachefile import write_cache_file
 
 SUBDIR = "schemas"
 FORMAT = 1  # bump when what a key covers changes
@@ -131,19 +130,4 @@ def known_valid(key: str) -> bool:
 def remember_valid(key: str) -> bool:
     """Record that the schema with ``key`` is valid, atomically; ``False`` (never an error) when
     it cannot be written."""
-    import tempfile
-
-    path = _path(key)
-    tmp = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".schema-", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="ascii") as fh:
-            fh.write(key)
-        os.replace(tmp, path)
-        return True
-    except OSError:
-        if tmp:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-        return False
+    return write_cache_file(_path(key), key)

@@ -25,9 +25,7 @@ import contextlib
 import hashlib
 import importlib.util
 import marshal
-import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from types import CodeType
@@ -81,21 +79,13 @@ def cached_code(
 
 
 def _store(file: Path, key: str, blob: bytes) -> None:
-    """Write ``blob`` to ``file`` atomically and remove the other files of the same path key;
-    give up silently on any OS error."""
-    with contextlib.suppress(OSError):
-        folder = file.parent
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".code-", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(blob)
-            os.replace(tmp, file)
-        except OSError:
+    """Write ``blob`` to ``file`` (:func:`~playground.core.cachefile.write_cache_file`) and
+    remove the other files of the same path key; give up silently on any OS error."""
+    from playground.core.cachefile import write_cache_file
+
+    if not write_cache_file(file, blob):
+        return
+    for old in file.parent.glob(f"{key}-*.code"):
+        if old != file:
             with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            return
-        for old in folder.glob(f"{key}-*.code"):
-            if old != file:
-                with contextlib.suppress(OSError):
-                    old.unlink()
+                old.unlink()

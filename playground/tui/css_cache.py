@@ -26,7 +26,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -125,19 +124,15 @@ class ParsedCss:
 
 
 def _store(file: Path, rules: list[Any]) -> None:
-    """Write the pickled ``rules`` to ``file`` atomically; give up silently on any error."""
-    with contextlib.suppress(Exception):
+    """Write the pickled ``rules`` to ``file``
+    (:func:`~playground.core.cachefile.write_cache_file`); give up silently on any error."""
+    from playground.core.cachefile import write_cache_file
+
+    try:
         blob = pickle.dumps(rules, protocol=pickle.HIGHEST_PROTOCOL)
-        file.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".css-", suffix=".tmp", dir=file.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(blob)
-            os.replace(tmp, file)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+    except Exception:  # a rule Textual built that pickle cannot carry: parse it next time
+        return
+    write_cache_file(file, blob)
 
 
 def keep_parsed_css(stylesheet: Stylesheet) -> None:

@@ -4,6 +4,7 @@ helpers the tests import (sizes, paths, waits on state) are in :mod:`tests.tui.h
 from __future__ import annotations
 
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -55,3 +56,20 @@ def no_animations(monkeypatch: pytest.MonkeyPatch) -> None:
     import textual.constants
 
     monkeypatch.setattr(textual.constants, "TEXTUAL_ANIMATIONS", "none")
+
+
+@pytest.fixture
+def held_load(monkeypatch: pytest.MonkeyPatch):
+    """The tools' load waits (on its daemon thread) until the test sets the event."""
+    release = threading.Event()
+    import playground.tui.loading as loading
+
+    original = loading._open
+
+    def held(app, keep):
+        release.wait(30)
+        original(app, keep)
+
+    monkeypatch.setattr(loading, "_open", held)
+    yield release
+    release.set()

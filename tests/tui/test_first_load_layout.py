@@ -198,22 +198,12 @@ async def test_a_contract_asked_for_once_the_tools_are_loaded_waits_for_the_view
         assert app.query_one(ArgForm).fields
 
 
-async def test_the_footer_keys_are_laid_out_with_the_first_loaded_screen(tools_dir, monkeypatch):
+async def test_the_footer_keys_are_laid_out_with_the_first_loaded_screen(
+    tools_dir, monkeypatch, held_load
+):
     """The footer is held (``KeysFooter(hold=True)``): its keys are composed in the first load's
     batch, never in a frame of their own while the tools load (Textual's footer rebuilt itself
     for the first "bindings updated" signal: one more layout and paint of the screen)."""
-    import threading
-
-    import playground.tui.loading as loading
-
-    release = threading.Event()
-    original = loading._open
-
-    def held(app, keep):
-        release.wait(30)
-        original(app, keep)
-
-    monkeypatch.setattr(loading, "_open", held)
     monkeypatch.setattr(app_module, "HOLD_LIMIT_S", 60.0)  # not the fallback: the load
     layouts: list[tuple[bool, bool]] = []
 
@@ -236,7 +226,7 @@ async def test_the_footer_keys_are_laid_out_with_the_first_loaded_screen(tools_d
         for _ in range(3):
             await pilot.pause()
         assert app.pg is None and not app.query_one(KeysFooter).query(FooterKey)
-        release.set()
+        held_load.set()
         await settle(app, pilot)
         keys = [key.key for key in app.query_one(KeysFooter).query(FooterKey)]
         assert {"f6", "question_mark", "ctrl+r"} <= set(keys), keys
@@ -244,22 +234,11 @@ async def test_the_footer_keys_are_laid_out_with_the_first_loaded_screen(tools_d
         assert (True, True) in layouts
 
 
-async def test_the_footer_keys_show_while_a_slow_load_goes_on(tools_dir, monkeypatch):
+async def test_the_footer_keys_show_while_a_slow_load_goes_on(tools_dir, monkeypatch, held_load):
     """A module slow to import: the footer's keys are shown after ``HOLD_LIMIT_S`` anyway
     (ctrl+q, ? and the rest must be on screen while the user waits)."""
     import asyncio
-    import threading
 
-    import playground.tui.loading as loading
-
-    release = threading.Event()
-    original = loading._open
-
-    def held(app, keep):
-        release.wait(30)
-        original(app, keep)
-
-    monkeypatch.setattr(loading, "_open", held)
     monkeypatch.setattr(app_module, "HOLD_LIMIT_S", 0.05)
     shown = asyncio.Event()
     show_keys = KeysFooter.show_keys
@@ -270,15 +249,12 @@ async def test_the_footer_keys_show_while_a_slow_load_goes_on(tools_dir, monkeyp
 
     monkeypatch.setattr(KeysFooter, "show_keys", noted)
     app = PlaygroundApp(tools=[str(tools_dir)], no_history=True)
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            await asyncio.wait_for(shown.wait(), 30)
-            await pilot.pause()
-            assert app.pg is None  # still loading
-            keys = [key.key for key in app.query_one(KeysFooter).query(FooterKey)]
-            assert {"question_mark", "ctrl+r"} <= set(keys), keys
-            release.set()
-            await settle(app, pilot)
-            assert app.query_one(CallView).shown == "stock_lookup"
-    finally:
-        release.set()
+    async with app.run_test(size=SIZE) as pilot:
+        await asyncio.wait_for(shown.wait(), 30)
+        await pilot.pause()
+        assert app.pg is None  # still loading
+        keys = [key.key for key in app.query_one(KeysFooter).query(FooterKey)]
+        assert {"question_mark", "ctrl+r"} <= set(keys), keys
+        held_load.set()
+        await settle(app, pilot)
+        assert app.query_one(CallView).shown == "stock_lookup"

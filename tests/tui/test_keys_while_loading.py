@@ -6,32 +6,13 @@ no field can take are named in a toast. A question asked while the tools load ru
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
-import pytest
-
-import playground.tui.loading as loading
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
 from playground.tui.widgets.arg_form import ArgForm
 from playground.tui.widgets.contract_list import ContractList
 from tests.tui.helpers import SIZE, settle
-
-
-@pytest.fixture
-def held_load(monkeypatch: pytest.MonkeyPatch):
-    """The tools' load waits (on its daemon thread) until the test sets the event."""
-    release = threading.Event()
-    original = loading._open
-
-    def held(app, keep):
-        release.wait(30)
-        original(app, keep)
-
-    monkeypatch.setattr(loading, "_open", held)
-    yield release
-    release.set()
 
 
 async def test_keys_typed_while_loading_reach_the_first_field(tools_dir, held_load):

@@ -47,6 +47,14 @@ __tools__ = [list_openings, pick_department]
 '''
 
 
+async def _open_contract(app, pilot, name: str) -> CallView:
+    await settle(app, pilot)
+    view = app.query_one(CallView)
+    assert await view.select_contract(name)
+    await pilot.pause()
+    return view
+
+
 async def _typed_in_list(app, pilot, keys: str) -> None:
     app.query_one(ContractList).focus()
     await pilot.pause()
@@ -56,13 +64,9 @@ async def _typed_in_list(app, pilot, keys: str) -> None:
 
 
 async def test_keys_go_to_the_first_text_field_past_an_enum_select(tmp_tool):
-    folder = tmp_tool(CLINIC, name="clinic.py")
-    app = PlaygroundApp(tools=[str(folder)], no_history=True)
+    app = PlaygroundApp(tools=[str(tmp_tool(CLINIC, name="clinic.py"))], no_history=True)
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
-        view = app.query_one(CallView)
-        assert await view.select_contract("list_openings")
-        await pilot.pause()
+        view = await _open_contract(app, pilot, "list_openings")
         fields = app.query_one(ArgForm).fields
         assert isinstance(fields[0], Select)
         await _typed_in_list(app, pilot, "2026-12-04")
@@ -70,13 +74,9 @@ async def test_keys_go_to_the_first_text_field_past_an_enum_select(tmp_tool):
 
 
 async def test_a_form_without_a_text_field_says_where_the_keys_did_not_go(tmp_tool):
-    folder = tmp_tool(CLINIC, name="clinic.py")
-    app = PlaygroundApp(tools=[str(folder)], no_history=True)
+    app = PlaygroundApp(tools=[str(tmp_tool(CLINIC, name="clinic.py"))], no_history=True)
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
-        view = app.query_one(CallView)
-        assert await view.select_contract("pick_department")
-        await pilot.pause()
+        view = await _open_contract(app, pilot, "pick_department")
         notes = capture_notifications(view)
         await _typed_in_list(app, pilot, "ab")
         await settle(app, pilot)
