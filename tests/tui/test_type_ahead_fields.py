@@ -66,7 +66,7 @@ async def _typed_in_list(app, pilot, keys: str) -> None:
 async def test_keys_go_to_the_first_text_field_past_an_enum_select(tmp_tool):
     app = PlaygroundApp(tools=[str(tmp_tool(CLINIC, name="clinic.py"))], no_history=True)
     async with app.run_test(size=(160, 48)) as pilot:
-        view = await _open_contract(app, pilot, "list_openings")
+        await _open_contract(app, pilot, "list_openings")
         fields = app.query_one(ArgForm).fields
         assert isinstance(fields[0], Select)
         await _typed_in_list(app, pilot, "2026-12-04")
