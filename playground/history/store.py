@@ -84,6 +84,9 @@ class HistoryStore:
         self.path = Path(os.path.abspath(path))
         self.notices: list[str] = []
         self.enabled = True
+        #: SQLite's message when a read met a damaged page ('' while none did): the rows read
+        #: before it stand; a write that meets the damage moves the file aside.
+        self.damaged = ""
         self._notice = notice
         self._conn: sqlite3.Connection | None = None
         # One connection shared by the TUI's worker threads: one statement at a time.
@@ -103,6 +106,15 @@ class HistoryStore:
                 "or --no-history)"
             )
         self.close()
+
+    def _read_failed(self, exc: sqlite3.Error) -> None:
+        """A read stopped on ``exc``: a damaged page sets :attr:`damaged` (the rows read before
+        it stand, the file is left for a writer to move aside); anything else turns history
+        off with a notice."""
+        if _is_corrupt(exc):
+            self.damaged = _why(exc)
+        else:
+            self._off(f"cannot read {self.path}: {_why(exc)}")
 
     def _reader(self) -> sqlite3.Connection | None:
         """The connection for a read: ``None`` (nothing to read) when the file does not exist
@@ -289,7 +301,8 @@ class HistoryStore:
             with contextlib.suppress(OSError):
                 os.replace(f"{self.path}{suffix}", f"{target}{suffix}")
         self._say(
-            f"history: {self.path} was {why}; moved it to {target.name} and started a new one"
+            f"history: {self.path} was {why}; moved it to {target.name} and started a new "
+            f"one (list what it still holds with --history {target})"
         )
 
     def close(self) -> None:
@@ -300,9 +313,14 @@ class HistoryStore:
             self._conn = None
 
     # -- writing --------------------------------------------------------------------------------
-    def _add_unlocked(self, entry: Entry) -> int | None:
+    def _add_unlocked(self, entry: Entry, *, retry: bool = True) -> int | None:
         """Store ``entry`` (``created`` defaults to now); returns its id, or ``None`` when history
-        is off or the write failed (then history turns off with a notice)."""
+        is off or the write failed (then history turns off with a notice). A file found damaged
+        by this write is moved aside and the entry written to a new one (once: ``retry``)."""
+        if self.damaged and retry and self._conn is not None:  # a read of this run met it
+            if not self._restart_damaged(sqlite3.DatabaseError(self.damaged)):
+                return None
+            self.damaged = ""
         conn = self.connection()
         if conn is None:
             return None
@@ -347,10 +365,29 @@ class HistoryStore:
                     conn.execute("ROLLBACK")
                 raise
         except sqlite3.Error as exc:
+            if retry and _is_corrupt(exc) and self._restart_damaged(exc):
+                return self._add_unlocked(entry, retry=False)
             self._off(f"cannot write {self.path}: {_why(exc)}")
             return None
         entry.id, entry.created, entry.what = int(cursor.lastrowid or 0), created, what
         return entry.id
+
+    def _restart_damaged(self, exc: sqlite3.Error) -> bool:
+        """A write met damage SQLite found only now (a page past the header: SQLITE_CORRUPT on
+        the insert, not at open): move the file aside when it is ours and start a new one.
+        Returns whether a new file is open (the write can be made again)."""
+        self.close()
+        if not self._ours():
+            return False
+        try:
+            self._move_aside(f"damaged ({exc})")
+            self._conn = self._connect()
+            self._migrate(self._conn)
+        except (HistoryError, _Foreign, sqlite3.Error, OSError) as exc2:
+            self.close()
+            self._off(f"cannot start {self.path}: {exc2}")
+            return False
+        return True
 
     def _clear_unlocked(self, before: float | None = None) -> int:
         """Delete every entry (or those created before Unix time ``before``); returns how many.
@@ -396,7 +433,7 @@ class HistoryStore:
         try:
             rows = conn.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
-            self._off(f"cannot read {self.path}: {_why(exc)}")
+            self._read_failed(exc)
             return []
         return [entry_of_row(row, with_data) for row in rows]
 
@@ -413,9 +450,30 @@ class HistoryStore:
                 (int(entry_id),),
             ).fetchone()
         except sqlite3.Error as exc:
-            self._off(f"cannot read {self.path}: {_why(exc)}")
-            return None
+            if not _is_corrupt(exc):
+                self._off(f"cannot read {self.path}: {_why(exc)}")
+                return None
+            return self._summary_of_damaged(conn, int(entry_id), exc)
         return entry_of_row(row, True) if row else None
+
+    def _summary_of_damaged(
+        self, conn: sqlite3.Connection, entry_id: int, exc: sqlite3.Error
+    ) -> Entry | None:
+        """What is still readable of an entry whose stored record is on a damaged page: its
+        list row (id, time, type, outcome, what), with :attr:`Entry.unreadable` saying why the
+        rest is not; ``None`` when even that row cannot be read (:attr:`damaged` is set)."""
+        self.damaged = _why(exc)
+        try:
+            row = conn.execute(
+                f"SELECT {SUMMARY_COLUMNS}, e.what FROM entries e WHERE e.id = ?", (entry_id,)
+            ).fetchone()
+        except sqlite3.Error:
+            return None
+        if row is None:
+            return None
+        entry = entry_of_row(row, False)
+        entry.what, entry.unreadable = row[-1] or "", self.damaged
+        return entry
 
     def _count_unlocked(self) -> int:
         """How many entries are stored (0 when history is off)."""
@@ -485,7 +543,7 @@ class HistoryStore:
                     f"SELECT DISTINCT type, outcome, router FROM ({sql})", params
                 ).fetchall()
             except sqlite3.Error as exc:
-                self._off(f"cannot read {self.path}: {_why(exc)}")
+                self._read_failed(exc)
                 return 0, set()
         return int(top or 0), {(t, o, r) for t, o, r in kinds}
 
@@ -500,18 +558,38 @@ class HistoryStore:
             try:
                 cursor = conn.execute(sql, params)
             except sqlite3.Error as exc:
-                self._off(f"cannot read {self.path}: {_why(exc)}")
+                self._read_failed(exc)
                 return
+        done = 0
         while True:
             with self._lock:
                 try:
                     rows = cursor.fetchmany(PAGE_ROWS)
                 except sqlite3.Error as exc:
-                    self._off(f"cannot read {self.path}: {_why(exc)}")
+                    self._read_failed(exc)
+                    rows = self._rows_before_damage(sql, params, done) if self.damaged else []
+                    if rows:
+                        yield rows
                     return
             if not rows:
                 return
+            done += len(rows)
             yield rows
+
+    def _rows_before_damage(self, sql: str, params: list[Any], skip: int) -> list[tuple[Any, ...]]:
+        """The rows of ``sql`` after the first ``skip`` that can be read before its damaged
+        page, one at a time (a page read with ``fetchmany`` is lost whole at the damage)."""
+        rows: list[tuple[Any, ...]] = []
+        conn = self._conn
+        if conn is None:
+            return rows
+        with contextlib.suppress(sqlite3.Error):
+            cursor = conn.execute(sql, params)
+            for _ in range(skip):
+                cursor.fetchone()
+            while (row := cursor.fetchone()) is not None:
+                rows.append(row)
+        return rows
 
     def get(self, entry_id: int) -> Entry | None:
         """The entry with ``entry_id`` (with its data), or ``None`` when there is none (any
@@ -543,9 +621,21 @@ def _check_ours(conn: sqlite3.Connection) -> None:
         raise _Foreign("another program's SQLite database")
 
 
-def _is_corrupt(exc: sqlite3.DatabaseError) -> bool:
-    text = str(exc).lower()
-    return "not a database" in text or "malformed" in text or "corrupt" in text
+#: SQLite's primary result codes of a damaged file (sqlite.org/rescode.html): SQLITE_CORRUPT,
+#: SQLITE_NOTADB.
+_DAMAGE_CODES = frozenset({11, 26})
+
+
+def _is_corrupt(exc: BaseException) -> bool:
+    """Whether SQLite said the file is damaged: the error's primary result code (the low byte
+    of ``sqlite_errorcode``, so SQLITE_CORRUPT_INDEX and the other extended codes count) is
+    SQLITE_CORRUPT or SQLITE_NOTADB. Found on whatever statement first reads a damaged page:
+    at open, on a write, or on a later page of a list."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return (code & 0xFF) in _DAMAGE_CODES
+    text = str(exc).lower()  # an error raised without a code (our own OperationalError)
+    return "not a database" in text or "malformed" in text
 
 
 def _why(exc: BaseException) -> str:
