@@ -80,6 +80,7 @@ def _store(history: Path | None) -> Any:
         fail("history is off (PLAYGROUND_HISTORY is off); give a file with --history PATH")
     if os.path.lexists(store.path) and store.connection() is None:
         fail(store.notices[-1] if store.notices else f"cannot open {store.path}")
+    store.add_kept()  # records kept beside it while it was busy: listed like the others
     for text in store.notices:
         note_line(text)
     return store
@@ -96,8 +97,12 @@ def _entry(store: Any, entry_id: int) -> Any:
             fail(f"no history to read at {store.path}")
         fail(f"no history entry #{entry_id} in {store.path} (see playground history)")
     if entry.unreadable:
-        typer.echo(shown(f"#{entry.id}  {entry.time_text}  {entry.type}  {entry.outcome or '-'}"
-                         f"  {entry.what}"))
+        typer.echo(
+            shown(
+                f"#{entry.id}  {entry.time_text}  {entry.type}  {entry.outcome or '-'}"
+                f"  {entry.what}"
+            )
+        )
         fail(
             f"#{entry.id}'s record cannot be read: {store.path} is damaged "
             f"({entry.unreadable}); the line above is what is readable of it"
