@@ -375,10 +375,11 @@ def _call_once(pg: Playground, name: str, args: Any, keeping: _Keeping, fmt: Out
     re-raised."""
     from playground.cli.mcp_progress import live_progress
 
-    started = time.perf_counter()
+    # what a record of the call stopped mid-body keeps (core.cancelled): its id, the runs before
+    started = (pg.gate.next_call_id(), time.perf_counter(), pg.gate.body_runs[name])
     try:
         with live_progress(pg):
-            record = pg.gate.call(name, args)
+            record = pg.gate.call(name, args, started[0])
     except KeyboardInterrupt:  # ctrl+c during the body: keep what happened, then exit 130
         _keep_cancelled(keeping.store, pg, name, args, started, keeping.tools)
         raise
@@ -424,29 +425,22 @@ def _keep_cancelled(
     pg: Playground,
     name: str,
     args: Any,
-    started: float,
+    started: tuple[str, float, int],
     tools: Any,
     signal_name: str = "",
 ) -> None:
     """Record a call stopped by ctrl+c (or, ``signal_name``, by a signal ending the
-    playground) in the history as kind ``cancelled`` (its body was running; the worker that ran
-    it is ended as the command exits)."""
-    from playground.core.record import CallRecord
+    playground) in the history as kind ``cancelled``, built by
+    :func:`playground.core.cancelled.cancelled_record` from ``started`` (the call id, the
+    ``perf_counter`` start, the tool's body runs before it); the worker that ran the body is
+    ended as the command exits."""
+    from playground.core.cancelled import cancelled_record
 
-    seconds = time.perf_counter() - started
+    call_id, at, runs_before = started
     how = f"the playground was ended ({signal_name})" if signal_name else "ctrl+c"
-    record = CallRecord(
-        tool=name,
-        args=args,
-        kind="cancelled",
-        error="cancelled",
-        message=f"the call was cancelled ({how}) after {seconds:.1f} s; no result",
-        duration_ms=seconds * 1000,
+    record = cancelled_record(
+        pg.gate, name, args, call_id=call_id, started=at, runs_before=runs_before, how=how
     )
-    contract = pg.registry.get(name)
-    if contract is not None:
-        record.body_ran = True
-        record.source = contract.tool_source.label if contract.tool_source else "in-process"
     with contextlib.suppress(Exception):  # never in the way of the exit
         record_history(store, pg, "call", record.to_json(), tools)
 

@@ -508,21 +508,18 @@ class CallView(Horizontal):
         stop = getattr(source, "cancel", None)  # a worker's process group, an MCP request
         if callable(stop):
             stop()
-        from playground.core.record import CallRecord
+        from playground.core.cancelled import cancelled_record
 
-        seconds = time.perf_counter() - started
-        runs = self.pg.gate.body_runs[name] if self.pg is not None else runs_before
-        return CallRecord(
-            tool=name,
-            args=args,
+        if self.pg is None:
+            return None
+        return cancelled_record(
+            self.pg.gate,
+            name,
+            args,
             call_id=call_id,
-            kind="cancelled",
-            error="cancelled",
-            message=f"the call was cancelled ({how}) after {seconds:.1f} s; no result",
-            body_ran=runs > runs_before,  # the gate counts a run as its body starts
-            body_runs=runs,
-            duration_ms=seconds * 1000,
-            source=getattr(source, "label", ""),
+            started=started,
+            runs_before=runs_before,
+            how=how,
         )
 
     def request_repair(self) -> None:
