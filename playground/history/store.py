@@ -68,6 +68,11 @@ BUSY_TIMEOUT_MS = 10_000
 #: beside the file (:mod:`playground.history.pending`) and added by the next write.
 WRITE_WAIT_MS = 2_000
 SQLITE_MAGIC = b"SQLite format 3\x00"
+#: Characters of a value or reply :meth:`HistoryStore.glance` gives (a detail line's worth).
+GLANCE_CHARS = 300
+#: The largest stored record :meth:`HistoryStore.glance` reads (bytes); a bigger one is read
+#: only when its entry is opened.
+GLANCE_BYTES = 256 * 1024
 
 
 class HistoryError(Exception):
@@ -569,6 +574,73 @@ class HistoryStore:
         """Entries matching ``query``, newest first (``data`` only when ``with_data``)."""
         with self._lock:
             return self._list_unlocked(query, with_data=with_data)
+
+    def summaries(self, query: Query | None = None) -> list[Entry]:
+        """Entries matching ``query``, newest first, as a list shows them: their list columns
+        and ``what`` from the ``entries`` table alone — no stored record is read, so a page
+        costs the same whatever the records hold (``data``, ``source`` and ``hashes`` stay
+        empty: :meth:`get` reads one entry's). ``[]`` when history is off or the file cannot
+        be read (:attr:`damaged` / a notice says why)."""
+        with self._lock:
+            conn = self._reader()
+            if conn is None:
+                return []
+            sql, params = select_sql(query or Query(), f"{SUMMARY_COLUMNS}, e.what", False)
+            try:
+                rows = conn.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                self._read_failed(exc)
+                return []
+        out = []
+        for row in rows:
+            entry = entry_of_row(row, False)
+            entry.what = row[-1] or ""
+            out.append(entry)
+        return out
+
+    def glance(self, entry_id: int) -> dict[str, Any] | None:
+        """What a detail line shows of one entry's stored record, without reading a big one:
+        ``{"size": bytes of the stored record, "hashes": {contract: sha256}}``, and when the
+        record is at most :data:`GLANCE_BYTES` (it is then read and parsed) also
+        ``"verdict"``, ``"body_ran"``, ``"cache"``, ``"value"`` (JSON text) and ``"reply"``
+        (text), each cut to :data:`GLANCE_CHARS` characters. The size comes from SQLite's
+        incremental blob handle (:meth:`sqlite3.Connection.blobopen`), which reads no page of
+        the record. ``None`` when there is no such entry or it cannot be read."""
+        with self._lock:
+            conn = self._reader()
+            if conn is None or not 1 <= int(entry_id) <= SQLITE_MAX_INT:
+                return None
+            try:
+                row = conn.execute(
+                    "SELECT hashes FROM bodies WHERE id = ?", (int(entry_id),)
+                ).fetchone()
+                if row is None:
+                    return None
+                with conn.blobopen("bodies", "data", int(entry_id), readonly=True) as blob:
+                    size = len(blob)
+                    text = blob.read().decode("utf-8", "replace") if size <= GLANCE_BYTES else ""
+            except sqlite3.Error as exc:
+                if _is_corrupt(exc):
+                    self.damaged = _why(exc)
+                return None
+        try:
+            hashes = json.loads(row[0]) if row[0] else {}
+        except ValueError:
+            hashes = {}
+        out: dict[str, Any] = {"size": size, "hashes": hashes if isinstance(hashes, dict) else {}}
+        try:
+            data = json.loads(text) if text else None
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            out.update(
+                verdict=data.get("verdict"),
+                body_ran=bool(data.get("body_ran")),
+                cache=data.get("cache"),
+                value=json_text(data.get("value"))[:GLANCE_CHARS],
+                reply=str(data.get("reply") or "")[:GLANCE_CHARS],
+            )
+        return out
 
     def json_lines(self, query: Query | None = None) -> Iterator[str]:
         """Each entry matching ``query`` (newest first) as one compact JSON object, the
