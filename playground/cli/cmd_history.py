@@ -556,7 +556,10 @@ def clear(
     with boundary():
         when = _when(before, "--before")
         store = _store(history)
+        seen = len(store.notices)
         count = store.clear(when)
+        for text in store.notices[seen:]:  # a damaged file moved aside while clearing
+            note_line(text)
         typer.echo(
             one_line(f"deleted {count} entr{'y' if count == 1 else 'ies'} from {store.path}")
         )

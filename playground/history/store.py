@@ -461,6 +461,8 @@ class HistoryStore:
                 conn.execute("VACUUM")
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error as exc:
+            if _is_corrupt(exc) and self._restart_damaged(exc):
+                return 0  # moved aside (a notice names it): the history is empty now
             self._off(f"cannot write {self.path}: {_why(exc)}")
             return 0
         return int(count)

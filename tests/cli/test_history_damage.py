@@ -126,3 +126,16 @@ def test_a_list_that_meets_damage_on_a_later_page_keeps_the_rows_it_read(tmp_pat
     assert new_id == 1 and store.enabled and store.count() == 1
     assert any("moved it to history.db.bad-" in n for n in store.notices)
     store.close()
+
+
+def test_clear_of_a_damaged_history_moves_it_aside(damaged, tmp_path):
+    db = tmp_path / "history.db"
+    db.write_bytes(damaged.read_bytes())
+    cleared = cli("history", "clear", "--history", db)
+    assert cleared.returncode == 0, cleared.stderr
+    assert "moved it to history.db.bad-" in cleared.stderr
+    assert [p.name.startswith("history.db.bad-") for p in tmp_path.glob("history.db.bad-*")] == [
+        True
+    ]
+    listed = cli("history", "--history", db)
+    assert listed.returncode == 0 and "no history entries" in listed.stderr
