@@ -2,8 +2,8 @@
 U+202E raw into ``history show --html``'s ``<pre>`` and JSON blocks, and the browser applied the
 right-to-left override): no raw control, bidi or invisible character is in any page; text shows
 the marks of docs/untrusted-text.md (``\\x1b``, ``<U+202E>``), JSON blocks the ``\\u202e``
-escapes and still parse to the exact values. Real ``playground`` subprocesses, tool bodies in
-the worker process."""
+escapes and still parse to the exact values. The commands run in the test's process
+(``tests/in_process_cli.py``), tool bodies with them; the history is a real SQLite file."""
 
 from __future__ import annotations
 
@@ -12,36 +12,28 @@ import json
 import os
 import re
 import subprocess
-import sys
 
 import pytest
 
+from tests.in_process_cli import run_in_process
 from tests.untrusted.attack import CORPUS_TOOLS, raw_controls
 from tests.untrusted.corpus import ALL
-
-pytestmark = pytest.mark.worker_process
 
 PAGES = ("history_call", "history_ask", "eval", "check", "probe", "replay")
 
 
-def cli(env: dict[str, str], *args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "playground", *map(str, args)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+def cli(env: dict[str, str | None], *args: object) -> subprocess.CompletedProcess[str]:
+    return run_in_process(*args, env=env)
 
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     home = tmp_path_factory.mktemp("html_attack")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PLAYGROUND_")}
+    env: dict[str, str | None] = {k: None for k in os.environ if k.startswith("PLAYGROUND_")}
     env.update(
         PLAYGROUND_HISTORY=str(home / "history.sqlite"),
         PLAYGROUND_CACHE_DIR=str(home / "cache"),
+        PLAYGROUND_IN_PROCESS="1",  # the pages are under test, not the worker (0.4 s a command)
     )
     cases = home / "cases.jsonl"
     cases.write_text(
