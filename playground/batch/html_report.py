@@ -29,6 +29,7 @@ import jinja2
 
 from playground.batch.outfiles import write_files
 from playground.core.cells import REASON_CHARS, cell
+from playground.core.untrusted import json_shown, shown
 from playground.errors import UsageError
 
 #: Series colours of the charts (base / compare / further runs).
@@ -61,11 +62,24 @@ _RECORD_FIELDS = (
 )
 
 
+def _shown_in_page(value: Any) -> Any:
+    """Every value the template writes goes through the project's rule for untrusted text
+    (:func:`playground.core.untrusted.shown`, docs/untrusted-text.md) before it is HTML-escaped:
+    a control character is written as ``\\x1b``, a bidi override or other invisible character
+    as a ``<U+202E>`` mark, so the browser shows them instead of acting on them (a right-to-left
+    override would reverse what follows). What the template built itself (a macro's HTML,
+    ``Markup``, which has ``__html__``) is left as it is."""
+    if value is None or isinstance(value, (int, float)) or hasattr(value, "__html__"):
+        return value
+    return shown(value)
+
+
 @lru_cache(maxsize=1)
 def _template() -> jinja2.Template:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(Path(__file__).parent)),
         autoescape=True,
+        finalize=_shown_in_page,
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
@@ -103,7 +117,9 @@ def write_html(path: str | Path, text: str, *, force: bool = False) -> Path:
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2, default=repr)
+    """``value`` as indented JSON for a ``<pre>`` block, with the characters the untrusted-text
+    rule covers written as ``\\uXXXX`` escapes (still the same JSON: :func:`json_shown`)."""
+    return json_shown(json.dumps(value, ensure_ascii=False, indent=2, default=repr))
 
 
 def _short(value: Any, limit: int = 160) -> str:

@@ -379,10 +379,11 @@ def _call_once(pg: Playground, name: str, args: Any, keeping: _Keeping, fmt: Out
     re-raised."""
     from playground.cli.mcp_progress import live_progress
 
-    started = time.perf_counter()
+    # what a record of the call stopped mid-body keeps (core.cancelled): its id, the runs before
+    started = (pg.gate.next_call_id(), time.perf_counter(), pg.gate.body_runs[name])
     try:
         with live_progress(pg):
-            record = pg.gate.call(name, args)
+            record = pg.gate.call(name, args, started[0])
     except (KeyboardInterrupt, SystemExit) as ending:
         # ctrl+c during the body (exit 130), or SIGTERM / SIGHUP (``__main__``): keep what happened
         _keep_cancelled(keeping.store, pg, name, args, started, keeping.tools, stopped_how(ending))
@@ -415,21 +416,21 @@ def _keep_cancelled(
     pg: Playground,
     name: str,
     args: Any,
-    started: float,
+    started: tuple[str, float, int],
     tools: Any,
     how: str,
 ) -> None:
     """Record a call stopped by ``how`` (``"ctrl+c"``, a signal ending the playground:
-    :func:`~playground.cli.interrupted.stopped_how`) in the history as kind ``cancelled`` (its
-    body was running; the worker that ran it is ended as the command exits)."""
-    from playground.core.record import cancelled_call
+    :func:`~playground.cli.interrupted.stopped_how`) in the history as kind ``cancelled``,
+    built by :func:`playground.core.cancelled.cancelled_record` from ``started`` (the call id,
+    the ``perf_counter`` start, the tool's body runs before it); the worker that ran the body is
+    ended as the command exits."""
+    from playground.core.cancelled import cancelled_record
 
-    contract = pg.registry.get(name)
-    record = cancelled_call(
-        name, args, how, time.perf_counter() - started, body_ran=contract is not None
+    call_id, at, runs_before = started
+    record = cancelled_record(
+        pg.gate, name, args, call_id=call_id, started=at, runs_before=runs_before, how=how
     )
-    if contract is not None:
-        record.source = contract.tool_source.label if contract.tool_source else "in-process"
     with contextlib.suppress(Exception):  # never in the way of the exit
         record_history(store, pg, "call", record.to_json(), tools)
 

@@ -80,17 +80,33 @@ def _store(history: Path | None) -> Any:
         fail("history is off (PLAYGROUND_HISTORY is off); give a file with --history PATH")
     if os.path.lexists(store.path) and store.connection() is None:
         fail(store.notices[-1] if store.notices else f"cannot open {store.path}")
+    store.add_kept()  # records kept beside it while it was busy: listed like the others
     for text in store.notices:
         note_line(text)
     return store
 
 
 def _entry(store: Any, entry_id: int) -> Any:
+    """The entry with its record; exit 2 with one line when there is none or its record is
+    on a damaged page of the file (then what is readable of it is printed first)."""
     entry = store.get(entry_id)
     if entry is None:
+        if store.damaged:
+            fail(f"{store.path} is damaged where #{entry_id} is kept: {store.damaged}")
         if not store.enabled:
             fail(f"no history to read at {store.path}")
         fail(f"no history entry #{entry_id} in {store.path} (see playground history)")
+    if entry.unreadable:
+        typer.echo(
+            shown(
+                f"#{entry.id}  {entry.time_text}  {entry.type}  {entry.outcome or '-'}"
+                f"  {entry.what}"
+            )
+        )
+        fail(
+            f"#{entry.id}'s record cannot be read: {store.path} is damaged "
+            f"({entry.unreadable}); the line above is what is readable of it"
+        )
     return entry
 
 
@@ -255,18 +271,32 @@ def list_entries(
             from playground.cli import render
 
             shape = store.summary_shape(query)
+            pages: Iterable[list[tuple[Any, ...]]] = ()
+            if store.damaged:  # sized from the rows that can be read, before the damage
+                pages = [list(store.summary_rows(query))]
+                shape = _shape_of(pages[0])
             if not shape[1]:
-                if store.enabled:
+                if store.enabled and not store.damaged:
                     typer.echo(f"no history entries in {store.path}", err=True)
             else:
-                pages = store.summary_pages(query)
+                pages = pages or store.summary_pages(query)
                 write_blocks(_table_blocks(pages, shape, render.console()))
         elif fmt is OutputFormat.jsonl:
             write_lines(store.json_lines(query))
         else:  # one JSON array, an entry a line
             write_lines(_json_array(store.json_lines(query)))
+        if store.damaged:  # the rows printed were read; the rest is on a damaged page
+            fail(
+                f"{store.path} is damaged ({store.damaged}): only the entries listed above "
+                "could be read"
+            )
         if not store.enabled:  # the file could not be read (a note said why): not "empty"
             fail(f"no history to read at {store.path}")
+
+
+def _shape_of(rows: list[tuple[Any, ...]]) -> tuple[int, set[tuple[str, str, str]]]:
+    """``HistoryStore.summary_shape`` of list rows already read."""
+    return max((r[0] for r in rows), default=0), {(r[2], r[3], r[4]) for r in rows}
 
 
 def _json_array(lines: Iterator[str]) -> Iterator[str]:
@@ -526,7 +556,10 @@ def clear(
     with boundary():
         when = _when(before, "--before")
         store = _store(history)
+        seen = len(store.notices)
         count = store.clear(when)
+        for text in store.notices[seen:]:  # a damaged file moved aside while clearing
+            note_line(text)
         typer.echo(
             one_line(f"deleted {count} entr{'y' if count == 1 else 'ies'} from {store.path}")
         )

@@ -93,35 +93,3 @@ class CallRecord:
         if not self.mcp:  # only MCP calls carry it
             del data["mcp"]
         return redact_record(data, self.args)
-
-
-def cancelled_call(
-    tool: str,
-    args: Any,
-    how: str,
-    seconds: float,
-    *,
-    call_id: str = "",
-    body_ran: bool = False,
-    body_runs: int = 0,
-    source: str = "",
-) -> CallRecord:
-    """The record of a call stopped while it ran, with no result: kind and error
-    ``cancelled``, message ``the call was cancelled (HOW) after N s; no result``. ``how``: what
-    stopped it (``"ctrl+c"``, ``"the playground was ended (SIGTERM)"``); ``seconds``: how long
-    it had run (wall time, also the record's ``duration_ms``); ``body_ran``: whether its body
-    had started (the gate counts a run as the body starts); ``source``: the tool source's
-    label. The command line's ``call``, the TUI's Call view and an interrupted episode
-    (:mod:`playground.loop.interrupted`) keep a stopped call this way."""
-    return CallRecord(
-        tool=tool,
-        args=args,
-        call_id=call_id,
-        kind="cancelled",
-        error="cancelled",
-        message=f"the call was cancelled ({how}) after {seconds:.1f} s; no result",
-        body_ran=body_ran,
-        body_runs=body_runs,
-        duration_ms=seconds * 1000,
-        source=source,
-    )

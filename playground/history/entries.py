@@ -40,6 +40,9 @@ class Entry:
     hashes: dict[str, str] = field(default_factory=dict)
     what: str = ""
     mcp: list[dict[str, Any]] = field(default_factory=list)
+    #: Why the stored record could not be read ('' when it was, or was not asked for): the
+    #: history file is damaged where it is kept; the other fields come from the list's row.
+    unreadable: str = ""
 
     @property
     def time_text(self) -> str:

@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from playground.history import pending
 from playground.history.entries import Entry, json_text, what_of
 from playground.history.migrations import MIGRATIONS, SCHEMA_VERSION
 from playground.history.queries import (
@@ -60,13 +61,26 @@ APPLICATION_ID = 0x54506869
 DEFAULT_PATH = Path(".playground") / "history.db"
 ENV_VAR = "PLAYGROUND_HISTORY"
 OFF_VALUES = frozenset({"off", "0", "no", "false", "none"})
-#: How long a writer waits for another process's write to finish (ms).
+#: How long a new file's first connections retry its creation while other processes create it
+#: at the same moment (ms).
 BUSY_TIMEOUT_MS = 10_000
+#: How long a write waits for another process's write lock (ms): past it, the record is kept
+#: beside the file (:mod:`playground.history.pending`) and added by the next write.
+WRITE_WAIT_MS = 2_000
 SQLITE_MAGIC = b"SQLite format 3\x00"
+#: Characters of a value or reply :meth:`HistoryStore.glance` gives (a detail line's worth).
+GLANCE_CHARS = 300
+#: The largest stored record :meth:`HistoryStore.glance` reads (bytes); a bigger one is read
+#: only when its entry is opened.
+GLANCE_BYTES = 256 * 1024
 
 
 class HistoryError(Exception):
     """A history database could not be opened or written (never leaves :class:`HistoryStore`)."""
+
+
+class _Busy(HistoryError):
+    """Another process held the file's write lock for the whole wait while it was opened."""
 
 
 class HistoryStore:
@@ -84,6 +98,11 @@ class HistoryStore:
         self.path = Path(os.path.abspath(path))
         self.notices: list[str] = []
         self.enabled = True
+        #: SQLite's message when a read met a damaged page ('' while none did): the rows read
+        #: before it stand; a write that meets the damage moves the file aside.
+        self.damaged = ""
+        #: Why the last open found the file locked ('' when it did not).
+        self._busy = ""
         self._notice = notice
         self._conn: sqlite3.Connection | None = None
         # One connection shared by the TUI's worker threads: one statement at a time.
@@ -104,6 +123,15 @@ class HistoryStore:
             )
         self.close()
 
+    def _read_failed(self, exc: sqlite3.Error) -> None:
+        """A read stopped on ``exc``: a damaged page sets :attr:`damaged` (the rows read before
+        it stand, the file is left for a writer to move aside); anything else turns history
+        off with a notice."""
+        if _is_corrupt(exc):
+            self.damaged = _why(exc)
+        else:
+            self._off(f"cannot read {self.path}: {_why(exc)}")
+
     def _reader(self) -> sqlite3.Connection | None:
         """The connection for a read: ``None`` (nothing to read) when the file does not exist
         yet, so listing an empty history creates no file."""
@@ -118,6 +146,8 @@ class HistoryStore:
             return self._conn
         try:
             self._conn = self._open()
+        except _Busy as exc:  # the caller keeps its record beside the file
+            self._busy = str(exc)
         except HistoryError as exc:
             self._off(str(exc))
         else:  # closed (WAL checkpointed) at exit even while the store is still referenced
@@ -147,6 +177,10 @@ class HistoryStore:
                 self._migrate(conn)
             except (sqlite3.Error, OSError, _Foreign) as exc2:
                 raise HistoryError(f"cannot start {self.path}: {exc2}") from None
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise _Busy(_why(exc)) from None
+            raise HistoryError(f"cannot write {self.path}: {_why(exc)}") from None
         except (sqlite3.Error, OSError) as exc:
             raise HistoryError(f"cannot write {self.path}: {_why(exc)}") from None
         return conn
@@ -197,9 +231,9 @@ class HistoryStore:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         os.close(fd)
         conn = sqlite3.connect(
-            self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+            self.path, timeout=WRITE_WAIT_MS / 1000, isolation_level=None, check_same_thread=False
         )
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {WRITE_WAIT_MS}")
         return conn
 
     def _refusal(self, why: str) -> str:
@@ -233,6 +267,9 @@ class HistoryStore:
     def _migrate(self, conn: sqlite3.Connection) -> None:
         try:
             _check_ours(conn)  # before the first write (journal_mode rewrites the header)
+            if _current(conn):  # WAL and this schema: nothing to write, no lock to wait for
+                conn.execute("PRAGMA synchronous = NORMAL")
+                return
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
         except sqlite3.DatabaseError as exc:
             if _is_corrupt(exc):
@@ -289,7 +326,8 @@ class HistoryStore:
             with contextlib.suppress(OSError):
                 os.replace(f"{self.path}{suffix}", f"{target}{suffix}")
         self._say(
-            f"history: {self.path} was {why}; moved it to {target.name} and started a new one"
+            f"history: {self.path} was {why}; moved it to {target.name} and started a new "
+            f"one (list what it still holds with --history {target})"
         )
 
     def close(self) -> None:
@@ -300,57 +338,99 @@ class HistoryStore:
             self._conn = None
 
     # -- writing --------------------------------------------------------------------------------
-    def _add_unlocked(self, entry: Entry) -> int | None:
+    def _add_unlocked(self, entry: Entry, *, retry: bool = True) -> int | None:
         """Store ``entry`` (``created`` defaults to now); returns its id, or ``None`` when history
-        is off or the write failed (then history turns off with a notice)."""
+        is off, the write failed (then history turns off with a notice) or the file was busy
+        past :data:`WRITE_WAIT_MS` (then the entry is kept beside it: :mod:`.pending`). A file
+        found damaged by this write is moved aside and the entry written to a new one (once:
+        ``retry``). Records kept earlier beside the file are added in the same transaction."""
+        if self.damaged and retry and self._conn is not None:  # a read of this run met it
+            if not self._restart_damaged(sqlite3.DatabaseError(self.damaged)):
+                return None
+            self.damaged = ""
+        row = _row_of(entry)
         conn = self.connection()
         if conn is None:
+            if self._busy:
+                self._keep_beside(row, self._busy)
             return None
-        created = entry.created or time.time()
-        secrets = env_secrets()
-        redacted = redact(entry.data, secrets)
-        data = json_text(redacted)
-        what = what_of(entry.type, redacted)  # from the redacted data: no key in the list
+        kept = pending.kept(self.path)
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
-                cursor = conn.execute(
-                    "INSERT INTO entries (created, type, tool, tools, kinds, outcome, question, "
-                    "router, origin, rerun_of, what) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        created,
-                        entry.type,
-                        entry.tool,
-                        joined_list(entry.tools),
-                        joined_list(entry.kinds),
-                        entry.outcome,
-                        entry.question,
-                        entry.router,
-                        entry.origin,
-                        entry.rerun_of,
-                        what,
-                    ),
-                )
-                conn.execute(
-                    "INSERT INTO bodies (id, source, hashes, data, mcp) VALUES (?, ?, ?, ?, ?)",
-                    (
-                        cursor.lastrowid,
-                        redact(entry.source, secrets),
-                        json.dumps(entry.hashes, sort_keys=True),
-                        data,
-                        json_text(redact(entry.mcp, secrets)),
-                    ),
-                )
+                merged, added = self._add_kept(conn, kept)
+                entry_id = _insert(conn, row)
                 conn.execute("COMMIT")
             except BaseException:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
                 raise
         except sqlite3.Error as exc:
+            if retry and _is_corrupt(exc) and self._restart_damaged(exc):
+                return self._add_unlocked(entry, retry=False)
+            if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+                self._keep_beside(row, _why(exc))
+                return None
             self._off(f"cannot write {self.path}: {_why(exc)}")
             return None
-        entry.id, entry.created, entry.what = int(cursor.lastrowid or 0), created, what
+        pending.forget(merged)
+        if added:
+            self._say(f"history: added {added} record(s) kept while {self.path} was busy")
+        entry.id, entry.created, entry.what = entry_id, row["created"], row["what"]
         return entry.id
+
+    def _add_kept(self, conn: sqlite3.Connection, files: list[Path]) -> tuple[list[Path], int]:
+        """Insert the rows kept in ``files`` (inside the caller's transaction) that are not in
+        the history yet; returns the files whose rows are now in it (to delete after the
+        commit) and how many rows were inserted."""
+        done: list[Path] = []
+        added = 0
+        for path in files:
+            row = pending.read_kept(path)
+            if row is None:
+                continue
+            there = conn.execute(
+                "SELECT 1 FROM entries WHERE created = ? AND what = ?",
+                (row["created"], row["what"]),
+            ).fetchone()
+            if there is None:
+                _insert(conn, row)
+                added += 1
+            done.append(path)
+        return done, added
+
+    def _keep_beside(self, row: dict[str, Any], why: str) -> None:
+        """The history is busy: keep ``row`` in a file beside it (:func:`.pending.keep`) with a
+        notice; history turns off only when that cannot be written either."""
+        self.close()
+        self._busy = ""
+        try:
+            kept = pending.keep(self.path, row)
+        except OSError as exc:
+            self._off(f"cannot write {self.path}: {why}; nor keep the record beside it: {exc}")
+            return
+        self._say(
+            f"history: {self.path} is busy (another process holds its write lock: {why}); "
+            f"waited {WRITE_WAIT_MS / 1000:g} s and kept this record in {kept.name}, added to "
+            "the history by the next run that records"
+        )
+
+    def _restart_damaged(self, exc: sqlite3.Error) -> bool:
+        """A write met damage SQLite found only now (a page past the header: SQLITE_CORRUPT on
+        the insert, not at open): move the file aside when it is ours and start a new one.
+        Returns whether a new file is open (the write can be made again)."""
+        self.close()
+        if not self._ours():
+            return False
+        try:
+            self._move_aside(f"damaged ({exc})")
+            self._conn = self._connect()
+            self._migrate(self._conn)
+        except (HistoryError, _Foreign, sqlite3.Error, OSError) as exc2:
+            self.close()
+            self._off(f"cannot start {self.path}: {exc2}")
+            return False
+        return True
 
     def _clear_unlocked(self, before: float | None = None) -> int:
         """Delete every entry (or those created before Unix time ``before``); returns how many.
@@ -381,6 +461,8 @@ class HistoryStore:
                 conn.execute("VACUUM")
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error as exc:
+            if _is_corrupt(exc) and self._restart_damaged(exc):
+                return 0  # moved aside (a notice names it): the history is empty now
             self._off(f"cannot write {self.path}: {_why(exc)}")
             return 0
         return int(count)
@@ -396,7 +478,7 @@ class HistoryStore:
         try:
             rows = conn.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
-            self._off(f"cannot read {self.path}: {_why(exc)}")
+            self._read_failed(exc)
             return []
         return [entry_of_row(row, with_data) for row in rows]
 
@@ -413,9 +495,30 @@ class HistoryStore:
                 (int(entry_id),),
             ).fetchone()
         except sqlite3.Error as exc:
-            self._off(f"cannot read {self.path}: {_why(exc)}")
-            return None
+            if not _is_corrupt(exc):
+                self._off(f"cannot read {self.path}: {_why(exc)}")
+                return None
+            return self._summary_of_damaged(conn, int(entry_id), exc)
         return entry_of_row(row, True) if row else None
+
+    def _summary_of_damaged(
+        self, conn: sqlite3.Connection, entry_id: int, exc: sqlite3.Error
+    ) -> Entry | None:
+        """What is still readable of an entry whose stored record is on a damaged page: its
+        list row (id, time, type, outcome, what), with :attr:`Entry.unreadable` saying why the
+        rest is not; ``None`` when even that row cannot be read (:attr:`damaged` is set)."""
+        self.damaged = _why(exc)
+        try:
+            row = conn.execute(
+                f"SELECT {SUMMARY_COLUMNS}, e.what FROM entries e WHERE e.id = ?", (entry_id,)
+            ).fetchone()
+        except sqlite3.Error:
+            return None
+        if row is None:
+            return None
+        entry = entry_of_row(row, False)
+        entry.what, entry.unreadable = row[-1] or "", self.damaged
+        return entry
 
     def _count_unlocked(self) -> int:
         """How many entries are stored (0 when history is off)."""
@@ -434,6 +537,35 @@ class HistoryStore:
         with self._lock:
             return self._add_unlocked(entry)
 
+    def add_kept(self) -> int:
+        """Add the records kept beside the file while it was busy (:mod:`.pending`); returns
+        how many were added (0 when there were none, or the file is still busy: they wait for
+        the next write, with a notice). A reading command calls it first, so it lists them."""
+        with self._lock:
+            files = pending.kept(self.path)
+            if not files:
+                return 0
+            conn = self.connection()
+            if conn is None:
+                return 0
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    merged, added = self._add_kept(conn, files)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                self._say(
+                    f"history: {len(files)} record(s) kept beside {self.path} while it was busy "
+                    f"are not in it yet ({_why(exc)}); the next run that records adds them"
+                )
+                return 0
+            pending.forget(merged)
+            return added
+
     def clear(self, before: float | None = None) -> int:
         """Delete every entry (or those created before Unix time ``before``); returns how many.
         Frees the space (``VACUUM``) when everything was deleted."""
@@ -444,6 +576,73 @@ class HistoryStore:
         """Entries matching ``query``, newest first (``data`` only when ``with_data``)."""
         with self._lock:
             return self._list_unlocked(query, with_data=with_data)
+
+    def summaries(self, query: Query | None = None) -> list[Entry]:
+        """Entries matching ``query``, newest first, as a list shows them: their list columns
+        and ``what`` from the ``entries`` table alone — no stored record is read, so a page
+        costs the same whatever the records hold (``data``, ``source`` and ``hashes`` stay
+        empty: :meth:`get` reads one entry's). ``[]`` when history is off or the file cannot
+        be read (:attr:`damaged` / a notice says why)."""
+        with self._lock:
+            conn = self._reader()
+            if conn is None:
+                return []
+            sql, params = select_sql(query or Query(), f"{SUMMARY_COLUMNS}, e.what", False)
+            try:
+                rows = conn.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                self._read_failed(exc)
+                return []
+        out = []
+        for row in rows:
+            entry = entry_of_row(row, False)
+            entry.what = row[-1] or ""
+            out.append(entry)
+        return out
+
+    def glance(self, entry_id: int) -> dict[str, Any] | None:
+        """What a detail line shows of one entry's stored record, without reading a big one:
+        ``{"size": bytes of the stored record, "hashes": {contract: sha256}}``, and when the
+        record is at most :data:`GLANCE_BYTES` (it is then read and parsed) also
+        ``"verdict"``, ``"body_ran"``, ``"cache"``, ``"value"`` (JSON text) and ``"reply"``
+        (text), each cut to :data:`GLANCE_CHARS` characters. The size comes from SQLite's
+        incremental blob handle (:meth:`sqlite3.Connection.blobopen`), which reads no page of
+        the record. ``None`` when there is no such entry or it cannot be read."""
+        with self._lock:
+            conn = self._reader()
+            if conn is None or not 1 <= int(entry_id) <= SQLITE_MAX_INT:
+                return None
+            try:
+                row = conn.execute(
+                    "SELECT hashes FROM bodies WHERE id = ?", (int(entry_id),)
+                ).fetchone()
+                if row is None:
+                    return None
+                with conn.blobopen("bodies", "data", int(entry_id), readonly=True) as blob:
+                    size = len(blob)
+                    text = blob.read().decode("utf-8", "replace") if size <= GLANCE_BYTES else ""
+            except sqlite3.Error as exc:
+                if _is_corrupt(exc):
+                    self.damaged = _why(exc)
+                return None
+        try:
+            hashes = json.loads(row[0]) if row[0] else {}
+        except ValueError:
+            hashes = {}
+        out: dict[str, Any] = {"size": size, "hashes": hashes if isinstance(hashes, dict) else {}}
+        try:
+            data = json.loads(text) if text else None
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            out.update(
+                verdict=data.get("verdict"),
+                body_ran=bool(data.get("body_ran")),
+                cache=data.get("cache"),
+                value=json_text(data.get("value"))[:GLANCE_CHARS],
+                reply=str(data.get("reply") or "")[:GLANCE_CHARS],
+            )
+        return out
 
     def json_lines(self, query: Query | None = None) -> Iterator[str]:
         """Each entry matching ``query`` (newest first) as one compact JSON object, the
@@ -485,7 +684,7 @@ class HistoryStore:
                     f"SELECT DISTINCT type, outcome, router FROM ({sql})", params
                 ).fetchall()
             except sqlite3.Error as exc:
-                self._off(f"cannot read {self.path}: {_why(exc)}")
+                self._read_failed(exc)
                 return 0, set()
         return int(top or 0), {(t, o, r) for t, o, r in kinds}
 
@@ -500,18 +699,38 @@ class HistoryStore:
             try:
                 cursor = conn.execute(sql, params)
             except sqlite3.Error as exc:
-                self._off(f"cannot read {self.path}: {_why(exc)}")
+                self._read_failed(exc)
                 return
+        done = 0
         while True:
             with self._lock:
                 try:
                     rows = cursor.fetchmany(PAGE_ROWS)
                 except sqlite3.Error as exc:
-                    self._off(f"cannot read {self.path}: {_why(exc)}")
+                    self._read_failed(exc)
+                    rows = self._rows_before_damage(sql, params, done) if self.damaged else []
+                    if rows:
+                        yield rows
                     return
             if not rows:
                 return
+            done += len(rows)
             yield rows
+
+    def _rows_before_damage(self, sql: str, params: list[Any], skip: int) -> list[tuple[Any, ...]]:
+        """The rows of ``sql`` after the first ``skip`` that can be read before its damaged
+        page, one at a time (a page read with ``fetchmany`` is lost whole at the damage)."""
+        rows: list[tuple[Any, ...]] = []
+        conn = self._conn
+        if conn is None:
+            return rows
+        with contextlib.suppress(sqlite3.Error):
+            cursor = conn.execute(sql, params)
+            for _ in range(skip):
+                cursor.fetchone()
+            while (row := cursor.fetchone()) is not None:
+                rows.append(row)
+        return rows
 
     def get(self, entry_id: int) -> Entry | None:
         """The entry with ``entry_id`` (with its data), or ``None`` when there is none (any
@@ -525,9 +744,62 @@ class HistoryStore:
             return self._count_unlocked()
 
 
+def _row_of(entry: Entry) -> dict[str, Any]:
+    """The columns :func:`_insert` writes for ``entry`` (keys :data:`.pending.ROW_KEYS`),
+    redacted (:func:`redact`): ``created`` defaults to now, ``what`` comes from the redacted
+    data, so no key is in the list."""
+    secrets = env_secrets()
+    redacted = redact(entry.data, secrets)
+    return {
+        "created": entry.created or time.time(),
+        "type": entry.type,
+        "tool": entry.tool,
+        "tools": joined_list(entry.tools),
+        "kinds": joined_list(entry.kinds),
+        "outcome": entry.outcome,
+        "question": entry.question,
+        "router": entry.router,
+        "origin": entry.origin,
+        "rerun_of": entry.rerun_of,
+        "what": what_of(entry.type, redacted),
+        "source": redact(entry.source, secrets),
+        "hashes": json.dumps(entry.hashes, sort_keys=True),
+        "data": json_text(redacted),
+        "mcp": json_text(redact(entry.mcp, secrets)),
+    }
+
+
+def _insert(conn: sqlite3.Connection, row: Mapping[str, Any]) -> int:
+    """Insert one entry's ``row`` (:func:`_row_of`) into ``entries`` and ``bodies`` inside the
+    caller's transaction; returns its id."""
+    cursor = conn.execute(
+        "INSERT INTO entries (created, type, tool, tools, kinds, outcome, question, "
+        "router, origin, rerun_of, what) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        tuple(row[k] for k in pending.ROW_KEYS[:11]),
+    )
+    entry_id = int(cursor.lastrowid or 0)
+    conn.execute(
+        "INSERT INTO bodies (id, source, hashes, data, mcp) VALUES (?, ?, ?, ?, ?)",
+        (entry_id, *(row[k] for k in pending.ROW_KEYS[11:])),
+    )
+    return entry_id
+
+
 class _Foreign(Exception):
     """The file is SQLite but not ours, or unreadable: refused, or moved aside when its header
     says it is a playground history (:meth:`HistoryStore._ours`)."""
+
+
+def _current(conn: sqlite3.Connection) -> bool:
+    """Whether the file is already in WAL mode with this playground's id and schema version:
+    then opening it needs no write (a reader's snapshot is enough, so a process holding the
+    write lock does not hold up the open)."""
+    mode, version, app_id = conn.execute(
+        "SELECT (SELECT journal_mode FROM pragma_journal_mode()), "
+        "(SELECT user_version FROM pragma_user_version()), "
+        "(SELECT application_id FROM pragma_application_id())"
+    ).fetchone()
+    return str(mode).lower() == "wal" and version == SCHEMA_VERSION and app_id == APPLICATION_ID
 
 
 def _check_ours(conn: sqlite3.Connection) -> None:
@@ -543,9 +815,21 @@ def _check_ours(conn: sqlite3.Connection) -> None:
         raise _Foreign("another program's SQLite database")
 
 
-def _is_corrupt(exc: sqlite3.DatabaseError) -> bool:
-    text = str(exc).lower()
-    return "not a database" in text or "malformed" in text or "corrupt" in text
+#: SQLite's primary result codes of a damaged file (sqlite.org/rescode.html): SQLITE_CORRUPT,
+#: SQLITE_NOTADB.
+_DAMAGE_CODES = frozenset({11, 26})
+
+
+def _is_corrupt(exc: BaseException) -> bool:
+    """Whether SQLite said the file is damaged: the error's primary result code (the low byte
+    of ``sqlite_errorcode``, so SQLITE_CORRUPT_INDEX and the other extended codes count) is
+    SQLITE_CORRUPT or SQLITE_NOTADB. Found on whatever statement first reads a damaged page:
+    at open, on a write, or on a later page of a list."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return (code & 0xFF) in _DAMAGE_CODES
+    text = str(exc).lower()  # an error raised without a code (our own OperationalError)
+    return "not a database" in text or "malformed" in text
 
 
 def _why(exc: BaseException) -> str:

@@ -9,7 +9,7 @@ thread than the episode's (the TUI). The episode it returns is the usual shape
 (docs/records.md, "Episode") with ``end`` ``"cancelled"``, ``gave_up`` true and a last
 ``giveup`` step whose ``reason`` is ``"cancelled"``; the running call, if one ran, is the last
 of ``calls``, its record as the command line's ``call`` keeps a stopped call
-(:func:`playground.core.record.cancelled_call`).
+(:func:`playground.core.cancelled.cancelled_record`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from playground.core.record import CallRecord, cancelled_call
+from playground.core.record import CallRecord
 from playground.loop.step import Node, Step
 
 if TYPE_CHECKING:
@@ -132,14 +132,23 @@ class RunningEpisode:
         )
 
     def _cancelled_record(self, running: RunningCall, how: str) -> CallRecord:
-        runs = self._gate.body_runs[running.tool] if self._gate is not None else 0
-        return cancelled_call(
+        from playground.core.cancelled import cancelled_record
+
+        if self._gate is None:  # never: a call runs only once started() gave the gate
+            return CallRecord(
+                tool=running.tool,
+                args=running.args,
+                call_id=running.call_id,
+                kind=CANCELLED,
+                error=CANCELLED,
+                message=f"the call was cancelled ({how}); no result",
+            )
+        return cancelled_record(
+            self._gate,
             running.tool,
             running.args,
-            how,
-            time.perf_counter() - running.started,
             call_id=running.call_id,
-            body_ran=runs > running.runs_before,  # the gate counts a run as its body starts
-            body_runs=runs,
-            source=running.source,
+            started=running.started,
+            runs_before=running.runs_before,
+            how=how,
         )

@@ -59,7 +59,7 @@ async def test_a_long_history_is_read_a_page_at_a_time_and_filtered_in_full(tool
         await until_idle(app, pilot, lambda: [e.id for e in view.shown] == [1])
         view.query_one("#history-filter").value = "HR3"  # HR3, HR30-39, HR300-399
         await until_idle(app, pilot, lambda: len(view.shown) == 111)
-        assert not view.more and view.shown[0].data["args"] == {"order_id": "HR399"}
+        assert not view.more and view.shown[0].what == 'get_order_status({"order_id": "HR399"})'
         # a page read for a list that was read again meanwhile is dropped, and paging goes on
         view.query_one("#history-filter").value = ""
         await until_idle(app, pilot, lambda: len(view.entries) == PAGE and view.more)

@@ -520,18 +520,18 @@ class CallView(Horizontal):
         stop = getattr(source, "cancel", None)  # a worker's process group, an MCP request
         if callable(stop):
             stop()
-        from playground.core.record import cancelled_call
+        from playground.core.cancelled import cancelled_record
 
-        runs = self.pg.gate.body_runs[name] if self.pg is not None else runs_before
-        return cancelled_call(
+        if self.pg is None:
+            return None
+        return cancelled_record(
+            self.pg.gate,
             name,
             args,
-            how,
-            time.perf_counter() - started,
             call_id=call_id,
-            body_ran=runs > runs_before,  # the gate counts a run as its body starts
-            body_runs=runs,
-            source=getattr(source, "label", ""),
+            started=started,
+            runs_before=runs_before,
+            how=how,
         )
 
     def request_repair(self) -> None:

@@ -244,7 +244,7 @@ class HistoryView(Vertical):
 
     @work(thread=True, exclusive=True, group="history-load", exit_on_error=False)
     def _load_worker(self, store: HistoryStore, select: int | None, query: Query) -> None:
-        entries = store.entries(query, with_data=True)
+        entries = store.summaries(query)  # the list's columns only: no stored record is read
         total = store.count() if query.older_than is None else None
         self.post_message(self.Loaded(entries, select, query, total))
 
@@ -280,7 +280,7 @@ class HistoryView(Vertical):
 
     @work(thread=True, group="history-page", exit_on_error=False)
     def _page_worker(self, store: HistoryStore, query: Query) -> None:
-        self.post_message(self.Loaded(store.entries(query, with_data=True), None, query, None))
+        self.post_message(self.Loaded(store.summaries(query), None, query, None))
 
     def _fill(self, select: int | None = None) -> None:
         self.shown = self.entries  # the filter is applied where the entries are read
@@ -309,7 +309,9 @@ class HistoryView(Vertical):
         table = self.query_one("#history-table", DataTable)
         for e in entries:
             mark = "*" if e.id == self.marked else ""
-            what = entry_summary(e) + (f"  (rerun of #{e.rerun_of})" if e.rerun_of else "")
+            what = (e.what or entry_summary(e)) + (
+                f"  (rerun of #{e.rerun_of})" if e.rerun_of else ""
+            )
             table.add_row(
                 f"{mark}{e.id}",
                 e.time_text,
@@ -328,11 +330,25 @@ class HistoryView(Vertical):
         return self.shown[row] if 0 <= row < len(self.shown) else None
 
     def entry(self, entry_id: int) -> Entry | None:
-        """An entry by id: a loaded one, else read from the store (one row)."""
+        """An entry by id with its stored record, read from the store (one row): the list
+        holds only what it shows (:meth:`HistoryStore.summaries`); a record is read when an
+        action needs it (open, rerun, diff, save)."""
         found = next((e for e in self.entries if e.id == entry_id), None)
-        if found is None and self.store is not None:
-            found = self.store.get(entry_id)
-        return found
+        if found is not None and found.data is not None:
+            return found
+        full = self.store.get(entry_id) if self.store is not None else None
+        return full if full is not None and not full.unreadable else None
+
+    def _opened(self) -> Entry | None:
+        """The selected entry with its record (``None`` with a notification when it cannot be
+        read)."""
+        entry = self.selected
+        if entry is None:
+            return None
+        full = self.entry(entry.id)
+        if full is None:
+            self.notify(f"#{entry.id}'s record cannot be read.", severity="error")
+        return full
 
     def _show_detail(self) -> None:
         entry = self.selected
@@ -340,23 +356,29 @@ class HistoryView(Vertical):
         if entry is None:
             box.update("No entry yet: calls and questions you run are recorded here.")
             return
-        data = entry.data if isinstance(entry.data, dict) else {}
+        # a small record is read for these lines; a big one (a 51 MB printed output) stays on
+        # disk until the entry is opened
+        data = (self.store.glance(entry.id) if self.store is not None else None) or {}
         lines = [f"#{entry.id} {entry.time_text} · {entry.type} · {entry.outcome}"]
-        if entry.type == "call":
+        if "verdict" not in data and "size" in data:
+            lines.append(f"{entry.what}")
+            lines.append(
+                f"record {data['size'] / 1_048_576:.1f} MB: enter opens it (r reruns, d diffs)"
+            )
+        elif entry.type == "call":
             lines.append(
                 f"verdict {verdict_of(data.get('verdict'))} · body "
                 f"{'ran' if data.get('body_ran') else 'did not run'} · cache {data.get('cache')}"
             )
-            lines.append("value " + json.dumps(data.get("value"), ensure_ascii=False)[:300])
+            lines.append("value " + str(data.get("value", "null")))
         else:
             lines.append(f"calls {', '.join(entry.tools) or '-'} · router {entry.router}")
-            lines.append(f"reply {str(data.get('reply') or '')[:300]}")
-        if entry.hashes:
+            lines.append(f"reply {data.get('reply') or ''}")
+        hashes = data.get("hashes") or {}
+        if hashes:
             lines.append(
                 "declarations "
-                + ", ".join(
-                    f"{name} {digest[:12]}" for name, digest in list(entry.hashes.items())[:6]
-                )
+                + ", ".join(f"{name} {digest[:12]}" for name, digest in list(hashes.items())[:6])
             )
         box.update(plain("\n".join(lines)))
 
@@ -399,7 +421,7 @@ class HistoryView(Vertical):
 
     def action_diff(self) -> None:
         """Diff the marked entry (or the entry this one re-ran) with the selected one."""
-        entry = self.selected
+        entry = self._opened()
         if entry is None:
             return
         other_id = self.marked if self.marked not in (None, entry.id) else entry.rerun_of
@@ -412,7 +434,7 @@ class HistoryView(Vertical):
     def action_rerun(self) -> None:
         """Run the selected entry again (in a worker), record the rerun and show the two side by
         side."""
-        entry = self.selected
+        entry = self._opened() if self.store is not None else None
         if entry is None or self.store is None:
             return
         if self.pg is None:
@@ -448,7 +470,7 @@ class HistoryView(Vertical):
         from playground.batch.savecase import append_line, case_for_entry
         from playground.errors import UsageError
 
-        entry = self.selected
+        entry = self._opened()
         if entry is None:
             return
         target = self.query_one("#history-case-file", Input).value.strip() or DEFAULT_CASE_FILE
@@ -467,7 +489,7 @@ class HistoryView(Vertical):
         from playground.batch.replay import golden_document, write_json_atomic
         from playground.errors import UsageError
 
-        entry = self.selected
+        entry = self._opened()
         if entry is None or not isinstance(entry.data, dict):
             return
         folder = Path(self.query_one("#history-case-file", Input).value.strip() or ".").parent
@@ -533,7 +555,7 @@ class HistoryView(Vertical):
     @on(DataTable.RowSelected, "#history-table")
     def _open(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        entry = self.selected
+        entry = self._opened()
         if entry is not None:
             self.post_message(self.OpenEntry(entry))
 
