@@ -11,7 +11,8 @@ import pytest
 
 from playground.sources.mcp_listing import read_tools_page
 from playground.sources.mcp_source import McpSource
-from tests.mcp.servers import FAULTY_SERVER, source_for, stdio_line
+from tests.mcp.servers import FAULTY_SERVER, source_for
+from tests.zygote import forked_line
 
 SERVED = [
     "rate_limited", "unauthorized", "broken", "strict", "server_error", "nothing", "bad_shape",
@@ -31,7 +32,7 @@ LEFT_OUT = [
 
 @pytest.fixture(scope="module")
 def malformed() -> Iterator[tuple[McpSource, list[str], list[tuple[str, str]]]]:
-    source = source_for(stdio_line(FAULTY_SERVER, "malformed"))
+    source = source_for(forked_line(FAULTY_SERVER, "malformed"))
     result = source.load()
     yield (
         source,
@@ -96,7 +97,7 @@ def test_a_tool_the_sdk_drops_for_its_x_mcp_header_is_named(
     """In the 2026-07-28 era the SDK drops a tool whose x-mcp-header is invalid with only a log
     line; the 2025 era keeps it (the annotation means nothing there)."""
     monkeypatch.setenv("PLAYGROUND_MCP_PROTOCOL", protocol)
-    source = source_for(stdio_line(FAULTY_SERVER, "bad-header"))
+    source = source_for(forked_line(FAULTY_SERVER, "bad-header"))
     try:
         result = source.load()
     finally:

@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 
 from tests.in_process_cli import run_in_process
-from tests.mcp.servers import FAULTY_SERVER, stdio_line
+from tests.mcp.servers import FAULTY_SERVER
+from tests.zygote import forked_line
 
-NOISY = stdio_line(FAULTY_SERVER, "noisy")
+NOISY = forked_line(FAULTY_SERVER, "noisy")
 WARNING = (
     "warning: mcp:faulty: wrote non-protocol text to stdout: 'faulty server starting (this line "
     "should have gone to stderr)' (stdout is for JSON-RPC messages only; a server should log to "
