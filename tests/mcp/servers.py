@@ -17,6 +17,7 @@ from pathlib import Path
 
 from playground.sources.mcp_config import server_specs
 from playground.sources.mcp_source import McpSource
+from tests.zygote import forked_command
 
 REPO = Path(__file__).resolve().parents[2]
 SHOP_SERVER = REPO / "fixtures" / "mcp_shop_server.py"
@@ -64,10 +65,12 @@ def wait_for_port(port: int, proc: subprocess.Popen, limit_s: float = 60.0) -> N
 @contextmanager
 def http_shop_server(log: Path) -> Iterator[str]:
     """Start the shop server over Streamable HTTP on a free port, logging to ``log``; yields its
-    URL and stops the process on exit (terminate, then kill after 10 s)."""
+    URL and stops the process on exit (terminate, then kill after 10 s). The server is forked
+    from the zygote (:mod:`tests.zygote`; the launcher passes the SIGTERM on): the tests
+    using it are about HTTP, not about the server's process."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, str(SHOP_SERVER), "--http", "--port", str(port), "--log", str(log)],
+        forked_command(SHOP_SERVER, "--http", "--port", str(port), "--log", str(log)),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -89,11 +92,11 @@ PROTOCOL_SERVER = REPO / "fixtures" / "mcp_protocol_server.py"
 @contextmanager
 def http_protocol_server(flag: str, log: Path | None = None) -> Iterator[int]:
     """Start the protocol server with ``flag`` (``--http`` or ``--sse``) on a free port;
-    yields the port and stops the process on exit."""
+    yields the port and stops the process on exit (forked, as :func:`http_shop_server`)."""
     port = free_port()
     extra = ["--log", str(log)] if log is not None else []
     proc = subprocess.Popen(
-        [sys.executable, str(PROTOCOL_SERVER), flag, str(port), *extra],
+        forked_command(PROTOCOL_SERVER, flag, str(port), *extra),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
