@@ -130,3 +130,13 @@ def _no_textual_styles_cache_kept() -> Iterator[None]:
     styles_cache = sys.modules.get("textual._styles_cache")
     if styles_cache is not None:
         styles_cache.StylesCache.get_inner_outer.cache_clear()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _server_zygote() -> Iterator[None]:
+    """End this test process's server zygote (:mod:`tests.zygote`) after its last test, if a
+    test started one."""
+    yield
+    from tests import zygote
+
+    zygote.stop()

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from playground.cli.main import app
+from tests.zygote import forked_line
 
 REPO = Path(__file__).resolve().parents[2]
 SHOP = REPO / "tools" / "shop.py"
@@ -174,9 +175,7 @@ def test_list_with_every_module_refused_prints_no_table_and_exits_2(tmp_path, fm
 def test_list_of_an_mcp_server_without_tools_says_so(tmp_path):
     server = tmp_path / "empty_server.py"
     server.write_text(EMPTY_MCP_SERVER, encoding="utf-8")
-    import sys
-
-    result = invoke("list", "--mcp", f"{sys.executable} {server}")
+    result = invoke("list", "--mcp", forked_line(server))
     assert result.exit_code == 2, result.output
     assert result.stderr == "error: no tool loaded: mcp:empty declared none\n"
     assert result.stdout == ""
@@ -208,9 +207,7 @@ def test_a_command_that_runs_tools_stops_when_no_tool_loaded(tmp_path, monkeypat
 def test_a_call_on_a_server_that_declares_no_tool_says_so_once(tmp_path):
     server = tmp_path / "empty_server.py"
     server.write_text(EMPTY_MCP_SERVER, encoding="utf-8")
-    import sys
-
-    result = invoke("call", "anything", "--mcp", f"{sys.executable} {server}", "--no-history")
+    result = invoke("call", "anything", "--mcp", forked_line(server), "--no-history")
     assert result.exit_code == 2, result.output
     assert result.stderr == (
         "error: no tool loaded: mcp:empty declared none; the call was not run\n"

@@ -543,11 +543,12 @@ def _db_bytes(db: Path) -> bytes:
 
 
 def test_rerun_reconnects_the_stdio_mcp_server_it_ran_on(tmp_path, monkeypatch):
-    from tests.mcp.servers import SHOP_SERVER, read_log, stdio_line
+    from tests.mcp.servers import SHOP_SERVER, read_log
+    from tests.zygote import forked_line
 
     db, log = tmp_path / "h.db", tmp_path / "calls.jsonl"
     monkeypatch.setenv("GEMINI_API_KEY", "gemini-key-never-stored")
-    line = stdio_line(SHOP_SERVER, "--log", str(log))
+    line = forked_line(SHOP_SERVER, "--log", str(log))
     called = invoke(
         "call", "get_order_status", "order_id=HR20260604", "--mcp", line, "--history", db
     )
@@ -609,6 +610,7 @@ def test_rerun_reconnects_an_http_server_and_asks_for_its_headers_again(tmp_path
 
 def test_rerun_reads_the_mcp_config_file_again_and_never_stores_its_env(tmp_path):
     from tests.mcp.servers import SHOP_SERVER, read_log
+    from tests.zygote import forked_entry
 
     log, db, config = tmp_path / "calls.jsonl", tmp_path / "h.db", tmp_path / "mcp.json"
     config.write_text(
@@ -616,8 +618,7 @@ def test_rerun_reads_the_mcp_config_file_again_and_never_stores_its_env(tmp_path
             {
                 "mcpServers": {
                     "shop": {
-                        "command": sys.executable,
-                        "args": [str(SHOP_SERVER), "--log", str(log)],
+                        **forked_entry(SHOP_SERVER, "--log", str(log)),
                         "env": {"SHOP_TOKEN": "env-value-never-stored"},
                     }
                 }

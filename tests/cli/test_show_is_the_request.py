@@ -23,7 +23,8 @@ from playground.routing.declarations import provider_declaration
 from playground.routing.factory import choose_router
 from playground.sources.loading import load_registry
 from playground.sources.mcp_source import load_sources
-from tests.mcp.servers import SHOP_SERVER, source_for, stdio_line
+from tests.mcp.servers import SHOP_SERVER, source_for
+from tests.zygote import forked_line
 
 REPO = Path(__file__).resolve().parents[2]
 ODD = REPO / "fixtures" / "odd_schemas.py"
@@ -169,7 +170,7 @@ def test_gemini_says_what_it_cannot_carry(python_tools):
 
 @pytest.fixture(scope="module")
 def mcp_tools() -> tuple[list[dict], dict[str, dict]]:
-    sources = [source_for(stdio_line(ODD_SERVER)), source_for(stdio_line(SHOP_SERVER))]
+    sources = [source_for(forked_line(ODD_SERVER)), source_for(forked_line(SHOP_SERVER))]
     try:
         loaded = load_sources(sources)  # both servers start at once
     finally:
@@ -196,7 +197,7 @@ def test_show_on_a_closed_mcp_schema_prints_the_request(mcp_tools):
     declarations, gemini = mcp_tools
     (closed,) = [d for d in declarations if d["name"] == "closed_form"]
     result = runner.invoke(
-        app, ["show", "closed_form", "--mcp", stdio_line(ODD_SERVER), "-f", "json"]
+        app, ["show", "closed_form", "--mcp", forked_line(ODD_SERVER), "-f", "json"]
     )
     assert result.exit_code == 0, result.stderr
     shown = json.loads(result.stdout)

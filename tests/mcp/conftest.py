@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from playground.sources.mcp_source import McpSource
-from tests.mcp.servers import SHOP_SERVER, http_shop_server, source_for, stdio_line
+from tests.mcp.servers import SHOP_SERVER, http_shop_server, source_for
+from tests.zygote import forked_line
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +22,7 @@ def shop_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def shop_source(shop_log: Path) -> Iterator[McpSource]:
     """A loaded source on the stdio shop server (one server for the module)."""
-    source = source_for(stdio_line(SHOP_SERVER, "--log", str(shop_log)))
+    source = source_for(forked_line(SHOP_SERVER, "--log", str(shop_log)))
     result = source.load()
     assert result.problems == []
     yield source

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from playground.sources.mcp_config import server_specs
 from playground.sources.mcp_source import McpSource
+from tests.zygote import forked_command
 
 REPO = Path(__file__).resolve().parents[2]
 SHOP_SERVER = REPO / "fixtures" / "mcp_shop_server.py"
@@ -63,12 +64,13 @@ def wait_for_port(port: int, proc: subprocess.Popen, limit_s: float = 60.0) -> N
 
 @contextmanager
 def http_server(script: Path, *args: str) -> Iterator[int]:
-    """Start ``python SCRIPT ARGS…`` on a free port (``{port}`` in ``args`` is replaced by it)
-    and wait until it listens; yields the port and stops the process on exit (terminate, then
-    kill after 10 s)."""
+    """Start ``SCRIPT ARGS…`` on a free port (``{port}`` in ``args`` is replaced by it), forked
+    from the zygote (:mod:`tests.zygote`; the launcher passes the SIGTERM on: the tests using
+    these servers are about HTTP, not the server's process), and wait until it listens; yields
+    the port and stops the process on exit (terminate, then kill after 10 s)."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, str(script), *(a.replace("{port}", str(port)) for a in args)],
+        forked_command(script, *(a.replace("{port}", str(port)) for a in args)),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from playground.cli.main import app
 from tests.mcp.servers import FAULTY_SERVER, REPO, SHOP_SERVER, read_log, stdio_line
+from tests.zygote import forked_entry, forked_line
 
 SHOP_TOOLS = ["get_order_status", "track_shipping", "search_products", "check_stock"]
 
@@ -59,7 +60,7 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def shop(log: Path | None = None) -> str:
-    return stdio_line(SHOP_SERVER, *(["--log", str(log)] if log else []))
+    return forked_line(SHOP_SERVER, *(["--log", str(log)] if log else []))
 
 
 def test_list_shows_the_shop_tools() -> None:
@@ -138,7 +139,7 @@ def test_eval_through_mcp_config_gives_the_same_rates(tmp_path: Path) -> None:
         json.dumps(
             {
                 "mcpServers": {
-                    "shop": {"command": sys.executable, "args": [str(SHOP_SERVER)]},
+                    "shop": forked_entry(SHOP_SERVER),
                     "broken": {"command": sys.executable, "args": [str(FAULTY_SERVER), "exit"]},
                 }
             }

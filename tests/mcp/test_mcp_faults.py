@@ -14,6 +14,7 @@ from playground.core import outcome as oc
 from playground.core.validation import check_result
 from playground.sources.mcp_source import McpContract, McpSource
 from tests.mcp.servers import FAULTY_SERVER, read_log, source_for, stdio_line
+from tests.zygote import forked_line
 
 LABEL = "mcp:faulty"  # the serverInfo.name it gives
 START_LABEL = "mcp:mcp_faulty_server"  # named after its script until it answers initialize
@@ -27,7 +28,7 @@ def faulty_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def faulty(faulty_log: Path) -> Iterator[McpSource]:
     """One ``serve`` server for the tests that leave it healthy."""
-    source = source_for(stdio_line(FAULTY_SERVER, "serve", "--log", str(faulty_log)))
+    source = source_for(forked_line(FAULTY_SERVER, "serve", "--log", str(faulty_log)))
     assert source.load().problems == []
     yield source
     source.close()
@@ -76,7 +77,7 @@ def test_server_that_writes_non_protocol_text_instead_of_answering() -> None:
 
 
 def test_noisy_server_works_and_the_noise_is_a_load_warning() -> None:
-    source = source_for(stdio_line(FAULTY_SERVER, "noisy"))
+    source = source_for(forked_line(FAULTY_SERVER, "noisy"))
     try:
         result = source.load()
         assert len(result.contracts) == 17
@@ -223,7 +224,7 @@ def test_time_limit_cancels_and_a_responsive_server_is_kept(
 
 
 def test_tools_list_changed_lists_again_at_once_and_the_new_tool_is_callable() -> None:
-    source = source_for(stdio_line(FAULTY_SERVER, "serve"))
+    source = source_for(forked_line(FAULTY_SERVER, "serve"))
     changed: list[bool] = []
     source.on_tools_changed = lambda: changed.append(True)
     try:
@@ -286,7 +287,7 @@ def test_crash_mid_call_names_the_server_and_the_next_call_restarts_it() -> None
 
 
 def test_closed_source_call_is_a_clear_error() -> None:
-    source = source_for(stdio_line(FAULTY_SERVER, "serve"))
+    source = source_for(forked_line(FAULTY_SERVER, "serve"))
     source.load()
     pid = tool(source, "pid")
     source.close()

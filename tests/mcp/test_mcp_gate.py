@@ -12,7 +12,8 @@ from playground.core.gate import Gate, RetryPolicy
 from playground.core.registry import Registry
 from playground.sources.mcp_config import server_specs
 from playground.sources.mcp_source import McpSource, add_mcp_servers
-from tests.mcp.servers import FAULTY_SERVER, read_log, stdio_line
+from tests.mcp.servers import FAULTY_SERVER, read_log
+from tests.zygote import forked_line
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +24,7 @@ def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def served(log: Path) -> Iterator[tuple[Registry, McpSource]]:
     registry = Registry()
-    specs = server_specs(commands=[stdio_line(FAULTY_SERVER, "serve", "--log", str(log))])
+    specs = server_specs(commands=[forked_line(FAULTY_SERVER, "serve", "--log", str(log))])
     sources, choices = add_mcp_servers(registry, specs)
     assert choices == [] and registry.problems == []
     yield registry, sources[0]

@@ -12,13 +12,14 @@ from playground.history.store import HistoryStore
 from playground.sources.mcp_config import server_specs
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
-from tests.mcp.servers import SHOP_SERVER, read_log, stdio_line
+from tests.mcp.servers import SHOP_SERVER, read_log
 from tests.mcp.test_mcp_tui import SIZE, settle
+from tests.zygote import forked_line
 
 
 async def test_a_tui_call_on_a_server_is_rerun_on_that_server(tmp_path) -> None:
     db, log = tmp_path / "h.db", tmp_path / "calls.jsonl"
-    line = stdio_line(SHOP_SERVER, "--log", str(log))
+    line = forked_line(SHOP_SERVER, "--log", str(log))
     app = PlaygroundApp(mcp=server_specs(commands=[line]), history=str(db))
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)

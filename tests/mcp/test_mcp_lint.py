@@ -13,7 +13,8 @@ from playground.batch.lint_base import Finding
 from playground.core.registry import Registry
 from playground.sources.mcp_config import server_specs
 from playground.sources.mcp_source import add_mcp_servers
-from tests.mcp.servers import REPO, stdio_line
+from tests.mcp.servers import REPO
+from tests.zygote import forked_line
 
 TRIAGE_SERVER = REPO / "fixtures" / "mcp_triage_server.py"
 ASK = "ask the author of MCP server 'triage' to "
@@ -24,7 +25,9 @@ PYTHON_ADVICE = ("annotate", "pydantic", "__contracts__", "docstring", "Field(",
 @pytest.fixture(scope="module")
 def findings() -> Iterator[list[Finding]]:
     registry = Registry()
-    sources, choices = add_mcp_servers(registry, server_specs(commands=[stdio_line(TRIAGE_SERVER)]))
+    sources, choices = add_mcp_servers(
+        registry, server_specs(commands=[forked_line(TRIAGE_SERVER)])
+    )
     assert choices == [] and registry.problems == []
     assert registry.names() == ["label_issue", "search_issues"]
     yield lint_registry(registry)

@@ -20,6 +20,7 @@ from playground.sources.mcp_listing import read_tools_page
 from playground.sources.mcp_source import McpSource
 from playground.sources.sdk_log import SDK_CLIENT_LOGGER, keep_sdk_log
 from tests.mcp.servers import FAULTY_SERVER, REPO, http_server, source_for, stdio_line
+from tests.zygote import forked_line
 
 SERVED = [
     "rate_limited", "unauthorized", "broken", "strict", "server_error", "nothing", "bad_shape",
@@ -40,7 +41,7 @@ LEFT_OUT = [
 
 @pytest.fixture(scope="module")
 def malformed() -> Iterator[tuple[McpSource, list[str], list[tuple[str, str]]]]:
-    source = source_for(stdio_line(FAULTY_SERVER, "malformed"))
+    source = source_for(forked_line(FAULTY_SERVER, "malformed"))
     result = source.load()
     yield (
         source,
@@ -105,7 +106,7 @@ def test_a_tool_the_sdk_drops_for_its_x_mcp_header_is_named(
     """In the 2026-07-28 era the SDK drops a tool whose x-mcp-header is invalid with only a log
     line; the 2025 era keeps it (the annotation means nothing there)."""
     monkeypatch.setenv("PLAYGROUND_MCP_PROTOCOL", protocol)
-    source = source_for(stdio_line(FAULTY_SERVER, "bad-header"))
+    source = source_for(forked_line(FAULTY_SERVER, "bad-header"))
     try:
         result = source.load()
     finally:

@@ -7,9 +7,16 @@ from __future__ import annotations
 import json
 
 from tests.in_process_cli import run_in_process
-from tests.mcp.servers import FAULTY_SERVER, stdio_line
+from tests.mcp.servers import FAULTY_SERVER
+from tests.zygote import forked_line
 
-NOISY = stdio_line(FAULTY_SERVER, "noisy")
+
+def noisy() -> str:
+    """The noisy server's ``--mcp`` line (the zygote starts at the first test, not at
+    collection)."""
+    return forked_line(FAULTY_SERVER, "noisy")
+
+
 WARNING = (
     "warning: mcp:faulty: wrote non-protocol text to stdout: 'faulty server starting (this line "
     "should have gone to stderr)' (stdout is for JSON-RPC messages only; a server should log to "
@@ -18,13 +25,13 @@ WARNING = (
 
 
 def test_list_prints_the_tools_warns_once_and_exits_0() -> None:
-    result = run_in_process("list", "--mcp", NOISY, "--format", "json")
+    result = run_in_process("list", "--mcp", noisy(), "--format", "json")
     assert (result.returncode, result.stderr) == (0, WARNING)
     assert len(json.loads(result.stdout)) == 17
 
 
 def test_a_call_that_succeeds_exits_0() -> None:
-    result = run_in_process("call", "shout", "--mcp", NOISY, "--no-history", "--format", "json")
+    result = run_in_process("call", "shout", "--mcp", noisy(), "--no-history", "--format", "json")
     assert (result.returncode, result.stderr) == (0, WARNING)
     record = json.loads(result.stdout)
     assert (record["kind"], record["value"]) == ("ok", "ok")

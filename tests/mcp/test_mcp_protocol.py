@@ -28,9 +28,9 @@ from tests.mcp.servers import (
     REPO,
     http_protocol_server,
     read_log,
-    stdio_line,
 )
 from tests.signals import sigint_as_in_a_terminal
+from tests.zygote import forked_entry, forked_line
 
 PICTURE_SIZE = (800, 600)
 
@@ -54,7 +54,7 @@ def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def lab(log: Path) -> Iterator[tuple[Registry, Gate, McpSource]]:
     """The protocol server over stdio with a 1 s limit and a 2.5 s maximum in all."""
     specs = server_specs(
-        commands=[stdio_line(PROTOCOL_SERVER, "--log", str(log))],
+        commands=[forked_line(PROTOCOL_SERVER, "--log", str(log))],
         timeout_ms=1000,
         max_total_ms=2500,
     )
@@ -80,11 +80,7 @@ def test_a_server_from_mcp_takes_its_server_info_name_and_records_the_version(la
 
 def test_an_mcp_servers_key_names_the_server(tmp_path: Path) -> None:
     config = tmp_path / "mcp.json"
-    config.write_text(
-        json.dumps(
-            {"mcpServers": {"lab": {"command": sys.executable, "args": [str(PROTOCOL_SERVER)]}}}
-        )
-    )
+    config.write_text(json.dumps({"mcpServers": {"lab": forked_entry(PROTOCOL_SERVER)}}))
     registry, _gate, sources = served(server_specs(configs=[config]))
     try:
         assert sources[0].label == "mcp:lab"
@@ -99,7 +95,7 @@ def test_an_mcp_servers_key_names_the_server(tmp_path: Path) -> None:
 def test_a_config_timeout_lets_a_slow_tool_finish_and_the_cli_timeout_cuts_it(
     tmp_path: Path,
 ) -> None:
-    entry = {"command": sys.executable, "args": [str(PROTOCOL_SERVER)], "timeout": 3000}
+    entry = {**forked_entry(PROTOCOL_SERVER), "timeout": 3000}
     config = tmp_path / "mcp.json"
     config.write_text(json.dumps({"mcpServers": {"lab": entry}}))
     registry, gate, sources = served(server_specs(configs=[config]))
@@ -236,7 +232,7 @@ def test_ctrl_c_in_the_cli_prints_a_cancelled_record(tmp_path: Path) -> None:
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "playground", "call", "ticking", "seconds:=5", "every:=0.2",
-         "--mcp", stdio_line(PROTOCOL_SERVER, "--log", str(log)), "--format", "json",
+         "--mcp", forked_line(PROTOCOL_SERVER, "--log", str(log)), "--format", "json",
          "--no-history"],
         cwd=REPO, env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, preexec_fn=sigint_as_in_a_terminal,
@@ -349,7 +345,7 @@ def test_structured_content_with_empty_content_is_a_warning(lab) -> None:
 def test_a_repeating_cursor_keeps_the_tools_and_names_the_fault() -> None:
     started = time.monotonic()
     registry, _, sources = served(
-        server_specs(commands=[stdio_line(PROTOCOL_SERVER, "cursor-loop")])
+        server_specs(commands=[forked_line(PROTOCOL_SERVER, "cursor-loop")])
     )
     try:
         took = time.monotonic() - started
@@ -366,7 +362,7 @@ def test_a_repeating_cursor_keeps_the_tools_and_names_the_fault() -> None:
 
 
 def test_a_tool_added_with_list_changed_is_callable() -> None:
-    registry, gate, sources = served(server_specs(commands=[stdio_line(PROTOCOL_SERVER)]))
+    registry, gate, sources = served(server_specs(commands=[forked_line(PROTOCOL_SERVER)]))
     try:
         assert "extra" not in registry
         record = gate.call("add_tool", {})
@@ -432,7 +428,7 @@ def test_roots_elicitation_and_sampling(tmp_path: Path) -> None:
     answers = tmp_path / "answers.json"
     answers.write_text(json.dumps({"name": "하루"}), encoding="utf-8")
     specs = server_specs(
-        commands=[stdio_line(PROTOCOL_SERVER)], roots=[tmp_path], elicit_file=answers
+        commands=[forked_line(PROTOCOL_SERVER)], roots=[tmp_path], elicit_file=answers
     )
     _, gate, sources = served(specs)
     try:
@@ -445,7 +441,7 @@ def test_roots_elicitation_and_sampling(tmp_path: Path) -> None:
         assert any("asked for a model completion" in w for w in sampled.warnings)
     finally:
         sources[0].close()
-    _registry, gate, sources = served(server_specs(commands=[stdio_line(PROTOCOL_SERVER)]))
+    _registry, gate, sources = served(server_specs(commands=[forked_line(PROTOCOL_SERVER)]))
     try:
         record = gate.call("ask_name", {})  # no --elicit: declined, and the record says so
         assert json.loads(record.value) == {"action": "decline", "content": None}
@@ -461,7 +457,7 @@ def test_roots_elicitation_and_sampling(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_resource_link_can_be_opened_and_prompts_got_from_the_cli(tmp_path: Path) -> None:
-    line = stdio_line(PROTOCOL_SERVER)
+    line = forked_line(PROTOCOL_SERVER)
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
         # the command in this process; each one starts the server as a real process
@@ -506,7 +502,7 @@ def test_http_status_decides_the_kind_and_retry_after_is_honoured(tmp_path: Path
 def test_the_log_level_is_sent_and_the_servers_messages_reach_the_log(tmp_path: Path) -> None:
     log = tmp_path / "calls.jsonl"
     specs = server_specs(
-        commands=[stdio_line(PROTOCOL_SERVER, "--log", str(log))], log_level="warning"
+        commands=[forked_line(PROTOCOL_SERVER, "--log", str(log))], log_level="warning"
     )
     _, gate, sources = served(specs)
     try:
@@ -521,4 +517,4 @@ def test_the_log_level_is_sent_and_the_servers_messages_reach_the_log(tmp_path: 
     finally:
         sources[0].close()
     with pytest.raises(UsageError, match="--mcp-log-level 'loud'"):
-        server_specs(commands=[stdio_line(PROTOCOL_SERVER)], log_level="loud")
+        server_specs(commands=[forked_line(PROTOCOL_SERVER)], log_level="loud")

@@ -18,7 +18,8 @@ from playground.core.registry import Registry
 from playground.sources.mcp_config import server_specs
 from playground.sources.mcp_source import add_mcp_servers
 from tests.in_process_cli import run_in_process
-from tests.mcp.servers import PROTOCOL_SERVER, REPO, stdio_line
+from tests.mcp.servers import PROTOCOL_SERVER, REPO
+from tests.zygote import forked_line
 
 EVERYTHING = REPO / ".ci" / "node" / "node_modules" / ".bin" / "mcp-server-everything"
 
@@ -31,7 +32,7 @@ def cli(*args: str, protocol: str) -> subprocess.CompletedProcess[str]:
 def test_auto_speaks_2026_07_28_with_a_server_that_does(monkeypatch) -> None:
     monkeypatch.setenv("PLAYGROUND_MCP_PROTOCOL", "auto")
     registry = Registry()
-    sources, _ = add_mcp_servers(registry, server_specs(commands=[stdio_line(PROTOCOL_SERVER)]))
+    sources, _ = add_mcp_servers(registry, server_specs(commands=[forked_line(PROTOCOL_SERVER)]))
     try:
         assert registry.problems == []
         assert sources[0].protocol_version == "2026-07-28"
@@ -47,13 +48,13 @@ def test_auto_speaks_2026_07_28_with_a_server_that_does(monkeypatch) -> None:
 
 
 def test_list_names_the_negotiated_2026_version() -> None:
-    line = stdio_line(PROTOCOL_SERVER)
+    line = forked_line(PROTOCOL_SERVER)
     modern = cli("list", "--mcp", line, protocol="auto")
     assert "mcp:protocol-lab: MCP protocol 2026-07-28 over stdio" in modern.stderr + modern.stdout
 
 
 def test_a_bad_protocol_setting_is_one_line_and_exit_2() -> None:
-    done = cli("list", "--mcp", stdio_line(PROTOCOL_SERVER), protocol="2027")
+    done = cli("list", "--mcp", forked_line(PROTOCOL_SERVER), protocol="2027")
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
         "error: PLAYGROUND_MCP_PROTOCOL='2027': expected handshake or auto (the MCP protocol "
@@ -86,7 +87,7 @@ def test_check_notes_a_tool_list_change_naming_the_server_and_the_tools(tmp_path
         '{"tool": "extra", "args": {}, "expect": {"kind": "ok", "value": "extra ran"}}\n',
         encoding="utf-8",
     )
-    done = cli("check", str(cases), "--mcp", stdio_line(PROTOCOL_SERVER), protocol="handshake")
+    done = cli("check", str(cases), "--mcp", forked_line(PROTOCOL_SERVER), protocol="handshake")
     assert done.returncode == 0, done.stdout + done.stderr
     assert (
         "note: mcp:protocol-lab sent notifications/tools/list_changed; its tools were listed "
@@ -95,7 +96,7 @@ def test_check_notes_a_tool_list_change_naming_the_server_and_the_tools(tmp_path
 
 
 def test_the_mcp_protocol_option_and_a_config_entry_choose_the_era(tmp_path) -> None:
-    line = stdio_line(PROTOCOL_SERVER)
+    line = forked_line(PROTOCOL_SERVER)
     # the option wins over the setting
     modern = cli("list", "--mcp", line, "--mcp-protocol", "auto", protocol="handshake")
     assert "mcp:protocol-lab: MCP protocol 2026-07-28 over stdio" in modern.stderr + modern.stdout
@@ -113,7 +114,7 @@ def test_the_mcp_protocol_option_and_a_config_entry_choose_the_era(tmp_path) -> 
 
 
 def test_a_bad_protocol_option_or_entry_is_one_line_and_exit_2(tmp_path) -> None:
-    done = cli("list", "--mcp", stdio_line(PROTOCOL_SERVER), "--mcp-protocol", "v3", protocol="")
+    done = cli("list", "--mcp", forked_line(PROTOCOL_SERVER), "--mcp-protocol", "v3", protocol="")
     assert (done.returncode, done.stderr.strip()) == (
         2,
         "error: --mcp-protocol 'v3': expected handshake or auto",

@@ -12,7 +12,7 @@ from playground.core.gate import Gate
 from playground.core.registry import Registry
 from playground.sources.mcp_config import server_specs
 from playground.sources.mcp_source import add_mcp_servers
-from tests.mcp.servers import stdio_line
+from tests.zygote import forked_line
 
 SERVER = '''
 from mcp.server import MCPServer
@@ -38,7 +38,7 @@ def test_a_result_over_the_cap_is_too_big_and_a_small_one_passes(
     script.write_text(SERVER, encoding="utf-8")
     monkeypatch.setenv("PLAYGROUND_RESULT_CAP_MB", "1")
     registry = Registry()
-    (source,), _ = add_mcp_servers(registry, server_specs(commands=[stdio_line(script)]))
+    (source,), _ = add_mcp_servers(registry, server_specs(commands=[forked_line(script)]))
     try:
         assert registry.problems == []
         gate = Gate(registry, wire=True)

@@ -20,8 +20,9 @@ from playground.routing.offline import OfflineRouter
 from playground.routing.sampling import answer_sampling_with
 from playground.sources.mcp_config import server_specs
 from playground.sources.mcp_source import McpSource, add_mcp_servers
-from tests.mcp.servers import PROTOCOL_SERVER, stdio_line
+from tests.mcp.servers import PROTOCOL_SERVER
 from tests.routing.conftest import ProviderServer, start_server, stop_server
+from tests.zygote import forked_line
 
 ASKED = "영수증을 한 줄로 요약해 줘"
 CANNED = "I can answer without a tool."
@@ -39,7 +40,7 @@ def lab() -> Iterator[tuple[Gate, McpSource]]:
     registry = Registry()
     # a generous limit: a router's SDK is imported during the first sampling request, which takes
     # seconds on a loaded machine; these tests are about what is answered, not how fast
-    specs = server_specs(commands=[stdio_line(PROTOCOL_SERVER)], timeout_ms=60_000)
+    specs = server_specs(commands=[forked_line(PROTOCOL_SERVER)], timeout_ms=60_000)
     sources, _ = add_mcp_servers(registry, specs)
     assert registry.problems == []
     yield Gate(registry), sources[0]
@@ -55,7 +56,7 @@ def test_ask_with_a_model_router_answers_the_servers_sampling_as_a_step(
     result = CliRunner().invoke(
         app,
         ["ask", "please take a sample", "--router", "openai", "--base-url",
-         f"{provider.url}/v1", "--mcp", stdio_line(PROTOCOL_SERVER), "--no-history", "-f", "json"],
+         f"{provider.url}/v1", "--mcp", forked_line(PROTOCOL_SERVER), "--no-history", "-f", "json"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)

@@ -10,6 +10,7 @@ from pathlib import Path
 from playground.sources.mcp_config import server_specs
 from playground.sources.mcp_source import McpSource, load_sources
 from tests.mcp.servers import FAULTY_SERVER, stdio_line
+from tests.zygote import forked_line
 
 
 def loaded(*lines: str, config: Path | None = None) -> tuple[list[str], list[str]]:
@@ -26,7 +27,9 @@ def loaded(*lines: str, config: Path | None = None) -> tuple[list[str], list[str
 
 def test_a_server_failing_at_start_keeps_its_scripts_name() -> None:
     """The tester's two servers: one answers as 'faulty', the other exits at start."""
-    labels, problems = loaded(stdio_line(FAULTY_SERVER, "serve"), stdio_line(FAULTY_SERVER, "exit"))
+    labels, problems = loaded(
+        forked_line(FAULTY_SERVER, "serve"), stdio_line(FAULTY_SERVER, "exit")
+    )
     assert labels == ["mcp:faulty", "mcp:mcp_faulty_server"]
     assert problems == ["mcp:mcp_faulty_server"]
 
@@ -42,6 +45,6 @@ def test_a_config_key_is_kept_and_a_server_info_name_steps_aside(tmp_path: Path)
         '{"mcpServers": {"faulty": {"command": "python", "args": ["-c", "import sys; sys.exit(3)"]}}}',
         encoding="utf-8",
     )
-    labels, problems = loaded(stdio_line(FAULTY_SERVER, "serve"), config=config)
+    labels, problems = loaded(forked_line(FAULTY_SERVER, "serve"), config=config)
     assert labels == ["mcp:faulty", "mcp:faulty_2"]
     assert problems == ["mcp:faulty"]

@@ -14,6 +14,7 @@ from playground.sources.loading import load_registry
 from playground.sources.mcp_config import server_specs
 from playground.sources.mcp_source import McpContract, McpSource, load_sources
 from tests.mcp.servers import REPO, SHOP_SERVER, read_log, source_for, stdio_line
+from tests.zygote import forked_entry, forked_line
 
 SHOP_TOOLS = ["get_order_status", "track_shipping", "search_products", "check_stock"]
 
@@ -113,7 +114,7 @@ def test_unreachable_url_is_a_load_problem_naming_it() -> None:
 
 def test_clashing_names_are_prefixed_as_a_visible_choice(tmp_path: Path) -> None:
     python = load_registry([REPO / "tools" / "shop.py"])
-    line = stdio_line(SHOP_SERVER)
+    line = forked_line(SHOP_SERVER)
     specs = server_specs(commands=[line, line])
     sources = [McpSource(s) for s in specs]
     try:
@@ -137,7 +138,7 @@ def test_clashing_names_are_prefixed_as_a_visible_choice(tmp_path: Path) -> None
 def test_two_servers_start_concurrently_and_a_broken_one_does_not_stop_the_other() -> None:
     specs = server_specs(
         commands=[
-            stdio_line(SHOP_SERVER),
+            forked_line(SHOP_SERVER),
             stdio_line(REPO / "fixtures" / "mcp_faulty_server.py", "exit"),
         ]
     )
@@ -166,8 +167,7 @@ def test_env_is_the_configured_env_plus_a_minimal_base(
             {
                 "mcpServers": {
                     "f": {
-                        "command": sys.executable,
-                        "args": [faulty, "serve"],
+                        **forked_entry(faulty, "serve"),
                         "env": {"SHOP_TOKEN": "tok-12345"},
                     }
                 }
@@ -192,6 +192,6 @@ def test_env_is_the_configured_env_plus_a_minimal_base(
 
 
 def test_source_for_uses_this_python() -> None:
-    source = source_for(stdio_line(SHOP_SERVER))
+    source = source_for(forked_line(SHOP_SERVER))
     assert source.spec.command == sys.executable
     source.close()

@@ -21,8 +21,9 @@ from playground.core.gate import Gate
 from playground.core.registry import Registry
 from playground.sources.mcp_config import server_specs
 from playground.sources.mcp_source import McpSource, add_mcp_servers
-from tests.mcp.servers import REPO, read_log, stdio_line
+from tests.mcp.servers import REPO, read_log
 from tests.signals import sigint_as_in_a_terminal
+from tests.zygote import forked_line
 
 TASK_SERVER = REPO / "fixtures" / "mcp_task_server.py"
 
@@ -43,7 +44,7 @@ def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def tasks(log: Path) -> Iterator[tuple[Gate, McpSource]]:
     """The task server over stdio with a 1 s limit (each new status starts it again)."""
     registry = Registry()
-    specs = server_specs(commands=[stdio_line(TASK_SERVER, "--log", str(log))], timeout_ms=1000)
+    specs = server_specs(commands=[forked_line(TASK_SERVER, "--log", str(log))], timeout_ms=1000)
     sources, _ = add_mcp_servers(registry, specs)
     assert registry.problems == []
     yield Gate(registry), sources[0]
@@ -119,7 +120,7 @@ def test_the_tuis_cancel_sends_tasks_cancel(tasks, log) -> None:
 
 def test_the_cli_polls_a_task_and_ctrl_c_cancels_it_with_tasks_cancel(tmp_path: Path) -> None:
     log = tmp_path / "calls.jsonl"
-    line = stdio_line(TASK_SERVER, "--log", str(log))
+    line = forked_line(TASK_SERVER, "--log", str(log))
     env = {**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "playground", "call", "forever", "--mcp", line, "--mcp-timeout",

@@ -13,7 +13,8 @@ from playground.sources.mcp_source import McpSource
 from playground.tui.app import PlaygroundApp
 from playground.tui.views.call_view import CallView
 from playground.tui.widgets.record_view import RecordView
-from tests.mcp.servers import FAULTY_SERVER, SHOP_SERVER, stdio_line
+from tests.mcp.servers import FAULTY_SERVER, SHOP_SERVER
+from tests.zygote import forked_line
 
 SIZE = (120, 30)  # the wide layout with the fewest cells to compose (tests.tui.helpers.SIZE)
 
@@ -30,7 +31,7 @@ async def settle(app, pilot) -> None:
 async def test_call_and_ask_views_over_mcp(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GEMINI_API_KEY", raising=False)
     monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
-    specs = server_specs(commands=[stdio_line(SHOP_SERVER), stdio_line(FAULTY_SERVER, "noisy")])
+    specs = server_specs(commands=[forked_line(SHOP_SERVER), forked_line(FAULTY_SERVER, "noisy")])
     app = PlaygroundApp(mcp=specs)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -76,7 +77,7 @@ async def test_call_and_ask_views_over_mcp(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 async def test_tools_list_changed_refreshes_the_contract_list() -> None:
-    app = PlaygroundApp(mcp=server_specs(commands=[stdio_line(FAULTY_SERVER, "serve")]))
+    app = PlaygroundApp(mcp=server_specs(commands=[forked_line(FAULTY_SERVER, "serve")]))
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert "extra" not in app.pg.registry.names()
@@ -129,7 +130,7 @@ async def test_progress_moves_a_bar_in_the_record_panel_and_ctrl_x_cancels(tmp_p
     from tests.mcp.servers import PROTOCOL_SERVER, read_log
 
     log = tmp_path / "calls.jsonl"
-    specs = server_specs(commands=[stdio_line(PROTOCOL_SERVER, "--log", str(log))])
+    specs = server_specs(commands=[forked_line(PROTOCOL_SERVER, "--log", str(log))])
     app = PlaygroundApp(mcp=specs)
     async with app.run_test(size=SIZE) as pilot:
         _, record, bar = await _ticking_with_progress(app, pilot)
@@ -151,7 +152,7 @@ async def test_ctrl_c_cancels_on_the_server_and_no_late_progress_shows(tmp_path)
     from tests.mcp.servers import PROTOCOL_SERVER, read_log
 
     log = tmp_path / "calls.jsonl"
-    specs = server_specs(commands=[stdio_line(PROTOCOL_SERVER, "--log", str(log))])
+    specs = server_specs(commands=[forked_line(PROTOCOL_SERVER, "--log", str(log))])
     app = PlaygroundApp(mcp=specs)
     async with app.run_test(size=SIZE) as pilot:
         view, record, bar = await _ticking_with_progress(app, pilot)
@@ -180,7 +181,7 @@ async def test_an_image_result_is_named_and_saved_as_the_bytes_sent(tmp_path, mo
     from tests.mcp.servers import PROTOCOL_SERVER
 
     monkeypatch.chdir(tmp_path)
-    app = PlaygroundApp(mcp=server_specs(commands=[stdio_line(PROTOCOL_SERVER)]))
+    app = PlaygroundApp(mcp=server_specs(commands=[forked_line(PROTOCOL_SERVER)]))
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert await app.query_one(CallView).select_contract("picture")
@@ -210,7 +211,7 @@ async def test_a_relisting_shows_its_problems_as_the_first_load_does() -> None:
     toasts named every malformed entry twice, and a relisting's warnings were dropped."""
     from tests.tui.helpers import capture_notifications
 
-    app = PlaygroundApp(mcp=server_specs(commands=[stdio_line(FAULTY_SERVER, "malformed")]))
+    app = PlaygroundApp(mcp=server_specs(commands=[forked_line(FAULTY_SERVER, "malformed")]))
     seen = capture_notifications(app)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)

@@ -14,8 +14,9 @@ from playground.sources.mcp_config import server_specs
 from playground.tui.app import PlaygroundApp
 from playground.tui.elicit_form import ElicitScreen
 from playground.tui.views.mcp_view import McpView, open_mcp_view
-from tests.mcp.servers import PROTOCOL_SERVER, stdio_line
+from tests.mcp.servers import PROTOCOL_SERVER
 from tests.mcp.test_mcp_tui import SIZE, settle
+from tests.zygote import forked_line
 
 
 async def wait_until(pilot, check, limit_s: float = 15.0) -> None:
@@ -27,7 +28,7 @@ async def wait_until(pilot, check, limit_s: float = 15.0) -> None:
 
 
 async def test_the_mcp_view_elicitation_form_and_sampling_step(tmp_path) -> None:
-    specs = server_specs(commands=[stdio_line(PROTOCOL_SERVER)], roots=[tmp_path])
+    specs = server_specs(commands=[forked_line(PROTOCOL_SERVER)], roots=[tmp_path])
     app = PlaygroundApp(mcp=specs)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)

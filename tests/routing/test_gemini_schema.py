@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import copy
 
-from google.genai import types
-
 from playground.routing.gemini_schema import (
     GEMINI_KEYWORDS,
     convert_declaration,
@@ -263,5 +261,8 @@ def test_convert_declaration_keeps_name_and_korean_description():
 def test_kept_keywords_match_the_sdk_json_schema_class():
     """GEMINI_KEYWORDS = google.genai.types.JSONSchema fields (by alias) minus $ref/$defs, plus
     propertyOrdering and prefixItems."""
+    # imported here, not at the top: the SDK costs ~1 s of CPU at collection in every test process
+    from google.genai import types
+
     sdk = {f.alias or name for name, f in types.JSONSchema.model_fields.items()}
     assert (sdk - {"$ref", "$defs"}) | {"propertyOrdering", "prefixItems"} == GEMINI_KEYWORDS

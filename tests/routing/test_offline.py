@@ -12,7 +12,6 @@ import json
 from pathlib import Path
 
 import pytest
-from google.genai import types
 
 from playground.errors import RouterError
 from playground.routing.base import FunctionCall, Move, Router, ToolResult, Turn
@@ -22,6 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def declaration(fn) -> dict:
+    # imported here, not at the top: the SDK costs ~1 s of CPU at collection in every test process
+    from google.genai import types
+
     d = types.FunctionDeclaration.from_callable_with_api_option(
         callable=fn, api_option="GEMINI_API", use_json_schema=True
     ).model_dump(mode="json", exclude_none=True)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import re
 import select
-import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +15,14 @@ from playground.core.untrusted import UNSAFE, is_shown
 HERE = Path(__file__).resolve().parent
 CORPUS_TOOLS = HERE / "corpus_tools.py"
 CORPUS_SERVER = HERE / "corpus_mcp_server.py"
-SERVER_LINE = shlex.join([sys.executable, str(CORPUS_SERVER)])
+
+
+def server_line() -> str:
+    """The ``--mcp`` line of the corpus server (forked from the zygote: :mod:`tests.zygote`)."""
+    from tests.zygote import forked_line
+
+    return forked_line(CORPUS_SERVER)
+
 
 #: what a well-behaved program itself writes to a terminal: SGR colours, cursor moves and
 #: modes (CSI), and Textual's pointer shape (OSC 22); nothing else may carry an ESC

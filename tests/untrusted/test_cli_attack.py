@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.untrusted.attack import CORPUS_TOOLS, SERVER_LINE, raw_controls, run_in_pty
+from tests.untrusted.attack import CORPUS_TOOLS, raw_controls, run_in_pty, server_line
 from tests.untrusted.corpus import ALL, CORPUS
 
 pytestmark = pytest.mark.worker_process
@@ -92,7 +92,7 @@ def test_ask_eval_check_and_history_tables(env: dict[str, str]) -> None:
 
 
 def test_mcp_server_tables(env: dict[str, str]) -> None:
-    mcp = ["--mcp", SERVER_LINE]
+    mcp = ["--mcp", server_line()]
     code, stream = run_in_pty(["list", *mcp], env)
     _check(code, stream, "\\x1b]52;c;", "<U+202E>")
     code, stream = run_in_pty(["call", "mcp_corpus_fail", "entry=c1_csi", *mcp], env)

@@ -15,7 +15,7 @@ from playground.tui.modes import ModeTabs
 from playground.tui.views.call_view import CallView
 from playground.tui.widgets.record_view import RecordView
 from tests.tui.helpers import WIDE, settle
-from tests.untrusted.attack import CORPUS_TOOLS, SERVER_LINE, raw_controls
+from tests.untrusted.attack import CORPUS_TOOLS, raw_controls, server_line
 
 pytestmark = pytest.mark.worker_process
 
@@ -34,7 +34,7 @@ async def test_every_view_shows_the_corpus_as_marks(tmp_path: Path, monkeypatch)
     monkeypatch.delenv("PLAYGROUND_IN_PROCESS", raising=False)
     app = PlaygroundApp(
         tools=[str(CORPUS_TOOLS)],
-        mcp=server_specs(commands=[SERVER_LINE]),
+        mcp=server_specs(commands=[server_line()]),
         history=str(tmp_path / "history.sqlite"),
     )
     seen: list[str] = []
