@@ -43,6 +43,7 @@ from playground.routing.name_object import name_objects, not_about, unsaid
 from playground.routing.request_verb import first_root, weigh_request_verb
 from playground.routing.rule_switches import known_rule, rule_enabled
 from playground.routing.shape_match import shape_match
+from playground.routing.unit_dimension import RULE_UNIT_DIMENSION, drop_unit_misfits
 from playground.routing.value_shape import RULE_VALUE_SHAPE, drop_misfits
 
 #: The selection rules of this module (:mod:`playground.routing.rule_switches`; ``bench/bfcl.py
@@ -987,6 +988,7 @@ def _fill_rows(
     strong = w.argument if rule_enabled(RULE_EVIDENCE) else 0.0
     stems = {t.stem.lower() for t in tokens}
     shape_check = rule_enabled(RULE_VALUE_SHAPE)
+    unit_check = rule_enabled(RULE_UNIT_DIMENSION)
     marked = marked_values(text)
     latin = not korean.has_hangul(text)
     for i in sorted(tally.rows.keys() | fills.keys()):
@@ -999,6 +1001,8 @@ def _fill_rows(
         fill = fill_free_text(tool.specs, text, fills[i], used, tally.reasons, tokens)
         if shape_check:
             drop_misfits(tool.specs, fill, text)
+        if unit_check:
+            drop_unit_misfits(tool.specs, fill, text)
         r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
         r.evidence_bonus = sum(
             weak if ev["rule"] in WEAK_RULES else strong
