@@ -116,6 +116,7 @@ from playground.routing.scoring import (
     score_question,
 )
 from playground.routing.thin_words import thin
+from playground.routing.values_need_a_place import unplaced
 
 DEFAULT_THRESHOLD = 0.75
 """Tuned on fixtures/routing_cases.jsonl against tools/shop.py (see tests/routing/test_offline.py)."""
@@ -269,12 +270,13 @@ class OfflineRouter:
             exp["reason"] = "no tools declared"
             return Move(text=no_tool_text(self.index(declarations), ko, exp), explanation=exp)
         full, fitting = self._fits(rows, exp)
+        full, stopped = _takes_a_value(full, question)
         if full and fitting and rule_enabled(RULE_BEST_OR_ASK):
             full, fitting = _best_relevant_or_ask(full, fitting, self.threshold, exp)
         if full:
             return self._call_best(question, declarations, full[0], rows, exp, call_no)
         if not fitting:
-            exp["reason"] = self._no_fit_reason(rows, exp["words"])
+            exp["reason"] = self._no_fit_reason(rows, exp["words"], stopped)
             return Move(text=no_tool_text(self.index(declarations), ko, exp), explanation=exp)
         return self._short_of_value(fitting[0], rows, declarations, ko, exp, call_no)
 
@@ -419,13 +421,18 @@ class OfflineRouter:
             )
         return self._call(exp, best.name, calls[0], call_no)
 
-    def _no_fit_reason(self, rows: list[ScoreRow], words: list[dict[str, Any]]) -> str:
-        """Why no tool is called (rule ``relevance_explained``): the best tool's score came
+    def _no_fit_reason(
+        self, rows: list[ScoreRow], words: list[dict[str, Any]], stopped: str | None = None
+    ) -> str:
+        """Why no tool is called (rule ``relevance_explained``): ``stopped`` (a relevance rule
+        that took the fitting tools out, :func:`_takes_a_value`), the best tool's score came
         only from values that fit a type, or no tool reaches the threshold; either way the
         question's words no tool covers and the nearest tool with its relevance."""
         best = rows[0]
         words_fit = topic_points(best) >= RELEVANCE_SHARE * self.threshold
-        if best.other_action:
+        if stopped:
+            reason = stopped
+        elif best.other_action:
             reason = f"{best.name} does {best.other_action}: the question asks for another action"
         elif (
             best.score >= self.threshold
@@ -713,6 +720,25 @@ def _best_relevant_or_ask(
         f"{round(topic_points(full[0]), 4)}) but lacks {', '.join(top.missing)}",
     }
     return [], [top] + [r for r in fitting if r is not top]
+
+
+def _takes_a_value(full: list[ScoreRow], question: str) -> tuple[list[ScoreRow], str | None]:
+    """Rule ``values_need_a_place`` (:mod:`playground.routing.values_need_a_place`): ``full``
+    without the tools that take none of the values ``question`` writes, and why the first of
+    them was left out (``None`` when none was)."""
+    kept: list[ScoreRow] = []
+    why = None
+    for row in full:
+        written = unplaced(question, row.args)
+        if not written:
+            kept.append(row)
+        elif why is None:
+            why = (
+                f"{row.name} scores {row.score} but takes none of the values the question "
+                f"gives ({', '.join(repr(v) for v in written)}): the question is about "
+                "something else"
+            )
+    return kept, why
 
 
 def _stopped_reason(best: ScoreRow) -> str | None:
