@@ -344,6 +344,7 @@ class OfflineRouter:
             and r.relevance > 0
             and not r.unmatched_predicates
             and r.score + r.missing_penalty >= self.threshold
+            and not (r.dropped and not _relevant(r, self.threshold))
         ]
         id_only = bool(full) and full[0].relevance + full[0].pointer_bonus <= 0
         if id_only and fitting and fitting[0].score + fitting[0].missing_penalty > full[0].score:
@@ -436,7 +437,7 @@ class OfflineRouter:
             reason = f"{best.name} does {best.other_action}: the question asks for another action"
         elif (
             best.score >= self.threshold
-            and not best.missing
+            and (not best.missing or best.dropped)
             and words_fit
             and (stopped := _stopped_reason(best)) is not None
         ):

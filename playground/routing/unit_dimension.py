@@ -113,9 +113,11 @@ def _numbers(question: str) -> tuple[values.Value, ...]:
     return tuple(values.numbers(question))
 
 
-def misfit_unit(spec: ParamSpec, span: Sequence[int], question: str) -> str | None:
-    """The unit written after the number at ``span`` of ``question`` when it measures another
-    kind of quantity than every unit ``spec`` states, else ``None``."""
+def _unit_and_stated(
+    spec: ParamSpec, span: Sequence[int], question: str
+) -> tuple[str, Dimension, frozenset[Dimension]] | None:
+    """The unit written after the number at ``span`` of ``question``, what it measures and the
+    kinds of quantity ``spec`` states; ``None`` when the number has no unit here."""
     start = span[0]
     number = next((v for v in _numbers(question) if v.start <= start < v.end), None)
     if number is None or not number.unit:
@@ -123,10 +125,23 @@ def misfit_unit(spec: ParamSpec, span: Sequence[int], question: str) -> str | No
     dims = dimension(number.unit)
     if dims is None:
         return None
-    stated = stated_dimensions(spec.name, spec.doc)
-    if not stated or dims in stated:
+    return number.unit, dims, stated_dimensions(spec.name, spec.doc)
+
+
+def misfit_unit(spec: ParamSpec, span: Sequence[int], question: str) -> str | None:
+    """The unit written after the number at ``span`` of ``question`` when it measures another
+    kind of quantity than every unit ``spec`` states, else ``None``."""
+    found = _unit_and_stated(spec, span, question)
+    if found is None or not found[2] or found[1] in found[2]:
         return None
-    return number.unit
+    return found[0]
+
+
+def unit_fits(spec: ParamSpec, span: Sequence[int], question: str) -> bool:
+    """True when the number at ``span`` of ``question`` is written in a unit of a kind ``spec``
+    states ("6 m/s²" for an acceleration "in m/s^2"): its unit says it is this parameter's."""
+    found = _unit_and_stated(spec, span, question)
+    return found is not None and found[1] in found[2]
 
 
 def drop_unit_misfits(specs: Sequence[ParamSpec], fill: Fill, question: str) -> list[str]:
