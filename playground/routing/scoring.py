@@ -43,6 +43,7 @@ from playground.routing.name_object import name_objects, not_about, unsaid
 from playground.routing.number_label import RULE_LABELLED_NUMBER, drop_labelled_elsewhere
 from playground.routing.request_verb import first_root, weigh_request_verb
 from playground.routing.rule_switches import known_rule, rule_enabled
+from playground.routing.series_split import RULE_SERIES_ONE, drop_torn_series
 from playground.routing.shape_match import shape_match
 from playground.routing.unit_dimension import RULE_UNIT_DIMENSION, drop_unit_misfits
 from playground.routing.value_shape import RULE_VALUE_SHAPE, drop_misfits
@@ -994,6 +995,7 @@ def _fill_rows(
     shape_check = rule_enabled(RULE_VALUE_SHAPE)
     unit_check = rule_enabled(RULE_UNIT_DIMENSION)
     label_check = rule_enabled(RULE_LABELLED_NUMBER)
+    series_check = rule_enabled(RULE_SERIES_ONE)
     marked = marked_values(text)
     latin = not korean.has_hangul(text)
     for i in sorted(tally.rows.keys() | fills.keys()):
@@ -1011,6 +1013,8 @@ def _fill_rows(
             r.dropped = drop_unit_misfits(tool.specs, fill, text)
         if label_check:
             r.dropped += drop_labelled_elsewhere(tool.specs, fill, text, r.matched)
+        if series_check:
+            r.dropped += drop_torn_series(tool.specs, fill, text)
         r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
         r.evidence_bonus = sum(
             weak if ev["rule"] in WEAK_RULES else strong
