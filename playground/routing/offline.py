@@ -94,6 +94,7 @@ from playground.errors import RouterError
 from playground.routing import korean
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
 from playground.routing.cross_language import bridged
+from playground.routing.example_value import example_word_only
 from playground.routing.fill.clauses import clause_calls
 from playground.routing.fill.counts import stated_count
 from playground.routing.fill.ordinal_parts import ordinal_calls
@@ -858,7 +859,8 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
     question's topic words (``"coverage"``)."""
     if row.other_action:  # rule action_kind: it does another kind of action than asked, and
         return None  # an id of its shape does not change that ("show event ev-12", delete_event)
-    if rule_enabled(RULE_BY_VALUE) and any(structured(ev) for ev in row.arg_evidence.values()):
+    values = {a: ev for a, ev in row.arg_evidence.items() if structured(ev)}
+    if rule_enabled(RULE_BY_VALUE) and values and not example_word_only(values, row.covered):
         return "value"
     if bridged(row.matched):  # rule kind_and_id_bridge: a Korean request over English docs
         return "bridge"
