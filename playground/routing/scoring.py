@@ -28,6 +28,7 @@ from typing import Any
 from playground.routing import korean, values
 from playground.routing.action_enum import fill_action_enums
 from playground.routing.action_kind import name_kind, read_request, request_words, weigh_actions
+from playground.routing.closed_list import RULE_CLOSED_LIST, drop_unlisted
 from playground.routing.cross_language import bridge_match, bridged_tool
 from playground.routing.fill.docs import described
 from playground.routing.fill.examples import extract_examples
@@ -996,6 +997,7 @@ def _fill_rows(
     unit_check = rule_enabled(RULE_UNIT_DIMENSION)
     label_check = rule_enabled(RULE_LABELLED_NUMBER)
     series_check = rule_enabled(RULE_SERIES_ONE)
+    listed_check = rule_enabled(RULE_CLOSED_LIST)
     marked = marked_values(text)
     latin = not korean.has_hangul(text)
     for i in sorted(tally.rows.keys() | fills.keys()):
@@ -1015,6 +1017,8 @@ def _fill_rows(
             r.dropped += drop_labelled_elsewhere(tool.specs, fill, text, r.matched)
         if series_check:
             r.dropped += drop_torn_series(tool.specs, fill, text)
+        if listed_check:
+            r.dropped += drop_unlisted(tool.specs, fill)
         r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
         r.evidence_bonus = sum(
             weak if ev["rule"] in WEAK_RULES else strong
