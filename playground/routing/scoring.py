@@ -28,7 +28,6 @@ from typing import Any
 from playground.routing import korean, values
 from playground.routing.action_enum import fill_action_enums
 from playground.routing.action_kind import name_kind, read_request, request_words, weigh_actions
-from playground.routing.closed_list import RULE_CLOSED_LIST, drop_unlisted
 from playground.routing.cross_language import bridge_match, bridged_tool
 from playground.routing.fill.docs import described
 from playground.routing.fill.examples import extract_examples
@@ -40,13 +39,11 @@ from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.fill.specs import Fill, ParamSpec, bare, param_specs
 from playground.routing.guessed import guessed, marked_values
 from playground.routing.head_word import head_word
+from playground.routing.misfits import drop_value_misfits
 from playground.routing.name_object import name_objects, not_about, unsaid
-from playground.routing.number_label import RULE_LABELLED_NUMBER, drop_labelled_elsewhere
 from playground.routing.request_verb import first_root, weigh_request_verb
 from playground.routing.rule_switches import known_rule, rule_enabled
-from playground.routing.series_split import RULE_SERIES_ONE, drop_torn_series
 from playground.routing.shape_match import shape_match
-from playground.routing.unit_dimension import RULE_UNIT_DIMENSION, drop_unit_misfits
 from playground.routing.value_shape import RULE_VALUE_SHAPE, drop_misfits
 
 #: The selection rules of this module (:mod:`playground.routing.rule_switches`; ``bench/bfcl.py
@@ -994,10 +991,6 @@ def _fill_rows(
     strong = w.argument if rule_enabled(RULE_EVIDENCE) else 0.0
     stems = {t.stem.lower() for t in tokens}
     shape_check = rule_enabled(RULE_VALUE_SHAPE)
-    unit_check = rule_enabled(RULE_UNIT_DIMENSION)
-    label_check = rule_enabled(RULE_LABELLED_NUMBER)
-    series_check = rule_enabled(RULE_SERIES_ONE)
-    listed_check = rule_enabled(RULE_CLOSED_LIST)
     marked = marked_values(text)
     latin = not korean.has_hangul(text)
     for i in sorted(tally.rows.keys() | fills.keys()):
@@ -1011,14 +1004,7 @@ def _fill_rows(
         if shape_check:
             drop_misfits(tool.specs, fill, text)
         guesses = guessed(tool.specs, fill.evidence, marked)  # before a misfit is taken out
-        if unit_check:
-            r.dropped = drop_unit_misfits(tool.specs, fill, text)
-        if label_check:
-            r.dropped += drop_labelled_elsewhere(tool.specs, fill, text, r.matched)
-        if series_check:
-            r.dropped += drop_torn_series(tool.specs, fill, text)
-        if listed_check:
-            r.dropped += drop_unlisted(tool.specs, fill)
+        r.dropped = drop_value_misfits(tool.specs, fill, text, r.matched)
         r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
         r.evidence_bonus = sum(
             weak if ev["rule"] in WEAK_RULES else strong
