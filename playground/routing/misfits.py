@@ -5,8 +5,9 @@ Each rule is a module of its own with its case file under ``tests/routing/cases/
 ``quantity_fits_unit`` (:mod:`playground.routing.unit_dimension`), ``labelled_number``
 (:mod:`playground.routing.number_label`), ``series_one_parameter``
 (:mod:`playground.routing.series_split`), ``closed_list_values``
-(:mod:`playground.routing.closed_list`) and ``date_parts_no_numbers``
-(:mod:`playground.routing.date_parts`). Each takes its misfits out of the fill (a required one
+(:mod:`playground.routing.closed_list`), ``date_parts_no_numbers``
+(:mod:`playground.routing.date_parts`) and ``sentence_start_no_name``
+(:mod:`playground.routing.sentence_start`). Each takes its misfits out of the fill (a required one
 joins ``fill.missing``) only when the fill lacks nothing; a tool left lacking a value only for
 that is asked about only if it is relevant apart from it (:meth:`playground.routing.offline.
 OfflineRouter._fits`, :attr:`playground.routing.scoring.ScoreRow.dropped`).
@@ -22,6 +23,7 @@ from playground.routing.date_parts import RULE_DATE_PARTS, drop_date_parts
 from playground.routing.fill.specs import Fill, ParamSpec
 from playground.routing.number_label import RULE_LABELLED_NUMBER, drop_labelled_elsewhere
 from playground.routing.rule_switches import rule_enabled
+from playground.routing.sentence_start import RULE_SENTENCE_START, drop_first_words
 from playground.routing.series_split import RULE_SERIES_ONE, drop_torn_series
 from playground.routing.unit_dimension import RULE_UNIT_DIMENSION, drop_unit_misfits
 
@@ -46,4 +48,6 @@ def drop_value_misfits(
         dropped += drop_unlisted(specs, fill)
     if rule_enabled(RULE_DATE_PARTS):
         dropped += drop_date_parts(specs, fill, question)
+    if rule_enabled(RULE_SENTENCE_START):
+        dropped += drop_first_words(specs, fill, question)
     return dropped
