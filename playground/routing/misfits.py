@@ -6,8 +6,9 @@ Each rule is a module of its own with its case file under ``tests/routing/cases/
 (:mod:`playground.routing.number_label`), ``series_one_parameter``
 (:mod:`playground.routing.series_split`), ``closed_list_values``
 (:mod:`playground.routing.closed_list`), ``date_parts_no_numbers``
-(:mod:`playground.routing.date_parts`) and ``sentence_start_no_name``
-(:mod:`playground.routing.sentence_start`). Each takes its misfits out of the fill (a required one
+(:mod:`playground.routing.date_parts`), ``sentence_start_no_name``
+(:mod:`playground.routing.sentence_start`) and ``cue_compound_no_value``
+(:mod:`playground.routing.cue_compound`). Each takes its misfits out of the fill (a required one
 joins ``fill.missing``) only when the fill lacks nothing; a tool left lacking a value only for
 that is asked about only if it is relevant apart from it (:meth:`playground.routing.offline.
 OfflineRouter._fits`, :attr:`playground.routing.scoring.ScoreRow.dropped`).
@@ -19,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from playground.routing.closed_list import RULE_CLOSED_LIST, drop_unlisted
+from playground.routing.cue_compound import RULE_CUE_COMPOUND, drop_compounds
 from playground.routing.date_parts import RULE_DATE_PARTS, drop_date_parts
 from playground.routing.fill.specs import Fill, ParamSpec
 from playground.routing.number_label import RULE_LABELLED_NUMBER, drop_labelled_elsewhere
@@ -50,4 +52,6 @@ def drop_value_misfits(
         dropped += drop_date_parts(specs, fill, question)
     if rule_enabled(RULE_SENTENCE_START):
         dropped += drop_first_words(specs, fill, question)
+    if rule_enabled(RULE_CUE_COMPOUND):
+        dropped += drop_compounds(specs, fill, question)
     return dropped
