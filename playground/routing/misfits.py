@@ -40,6 +40,8 @@ def drop_value_misfits(
     ``matched`` is the tool's row's matches (:attr:`playground.routing.scoring.ScoreRow.
     matched`). Returns the parameters taken out, in the order the rules took them."""
     dropped: list[str] = []
+    if fill.missing or not fill.args:  # not called anyway, or nothing to judge
+        return dropped
     if rule_enabled(RULE_UNIT_DIMENSION):
         dropped += drop_unit_misfits(specs, fill, question)
     if rule_enabled(RULE_LABELLED_NUMBER):
