@@ -94,6 +94,7 @@ from playground.errors import RouterError
 from playground.routing import korean
 from playground.routing.base import FunctionCall, Move, RouterCapabilities, ToolResult, Turn
 from playground.routing.cross_language import bridged
+from playground.routing.example_value import example_word_only
 from playground.routing.fill.clauses import clause_calls
 from playground.routing.fill.counts import stated_count
 from playground.routing.fill.ordinal_parts import ordinal_calls
@@ -116,6 +117,7 @@ from playground.routing.scoring import (
     score_question,
 )
 from playground.routing.thin_words import thin
+from playground.routing.values_need_a_place import unplaced
 
 DEFAULT_THRESHOLD = 0.75
 """Tuned on fixtures/routing_cases.jsonl against tools/shop.py (see tests/routing/test_offline.py)."""
@@ -269,12 +271,13 @@ class OfflineRouter:
             exp["reason"] = "no tools declared"
             return Move(text=no_tool_text(self.index(declarations), ko, exp), explanation=exp)
         full, fitting = self._fits(rows, exp)
+        full, stopped = _takes_a_value(full, question)
         if full and fitting and rule_enabled(RULE_BEST_OR_ASK):
             full, fitting = _best_relevant_or_ask(full, fitting, self.threshold, exp)
         if full:
             return self._call_best(question, declarations, full[0], rows, exp, call_no)
         if not fitting:
-            exp["reason"] = self._no_fit_reason(rows, exp["words"])
+            exp["reason"] = self._no_fit_reason(rows, exp["words"], stopped)
             return Move(text=no_tool_text(self.index(declarations), ko, exp), explanation=exp)
         return self._short_of_value(fitting[0], rows, declarations, ko, exp, call_no)
 
@@ -342,6 +345,7 @@ class OfflineRouter:
             and r.relevance > 0
             and not r.unmatched_predicates
             and r.score + r.missing_penalty >= self.threshold
+            and not (r.dropped and not _relevant(r, self.threshold))
         ]
         id_only = bool(full) and full[0].relevance + full[0].pointer_bonus <= 0
         if id_only and fitting and fitting[0].score + fitting[0].missing_penalty > full[0].score:
@@ -419,17 +423,22 @@ class OfflineRouter:
             )
         return self._call(exp, best.name, calls[0], call_no)
 
-    def _no_fit_reason(self, rows: list[ScoreRow], words: list[dict[str, Any]]) -> str:
-        """Why no tool is called (rule ``relevance_explained``): the best tool's score came
+    def _no_fit_reason(
+        self, rows: list[ScoreRow], words: list[dict[str, Any]], stopped: str | None = None
+    ) -> str:
+        """Why no tool is called (rule ``relevance_explained``): ``stopped`` (a relevance rule
+        that took the fitting tools out, :func:`_takes_a_value`), the best tool's score came
         only from values that fit a type, or no tool reaches the threshold; either way the
         question's words no tool covers and the nearest tool with its relevance."""
         best = rows[0]
         words_fit = topic_points(best) >= RELEVANCE_SHARE * self.threshold
-        if best.other_action:
+        if stopped:
+            reason = stopped
+        elif best.other_action:
             reason = f"{best.name} does {best.other_action}: the question asks for another action"
         elif (
             best.score >= self.threshold
-            and not best.missing
+            and (not best.missing or best.dropped)
             and words_fit
             and (stopped := _stopped_reason(best)) is not None
         ):
@@ -715,6 +724,25 @@ def _best_relevant_or_ask(
     return [], [top] + [r for r in fitting if r is not top]
 
 
+def _takes_a_value(full: list[ScoreRow], question: str) -> tuple[list[ScoreRow], str | None]:
+    """Rule ``values_need_a_place`` (:mod:`playground.routing.values_need_a_place`): ``full``
+    without the tools that take none of the values ``question`` writes, and why the first of
+    them was left out (``None`` when none was)."""
+    kept: list[ScoreRow] = []
+    why = None
+    for row in full:
+        written = unplaced(question, row.args)
+        if not written:
+            kept.append(row)
+        elif why is None:
+            why = (
+                f"{row.name} scores {row.score} but takes none of the values the question "
+                f"gives ({', '.join(repr(v) for v in written)}): the question is about "
+                "something else"
+            )
+    return kept, why
+
+
 def _stopped_reason(best: ScoreRow) -> str | None:
     """Why a relevance rule stopped ``best`` though its words reach the share of the threshold
     (``name_object_unsaid``, ``head_word_unsaid``, ``guesses_need_words``,
@@ -831,7 +859,8 @@ def _fit(row: ScoreRow, threshold: float) -> str | None:
     question's topic words (``"coverage"``)."""
     if row.other_action:  # rule action_kind: it does another kind of action than asked, and
         return None  # an id of its shape does not change that ("show event ev-12", delete_event)
-    if rule_enabled(RULE_BY_VALUE) and any(structured(ev) for ev in row.arg_evidence.values()):
+    values = {a: ev for a, ev in row.arg_evidence.items() if structured(ev)}
+    if rule_enabled(RULE_BY_VALUE) and values and not example_word_only(values, row.covered):
         return "value"
     if bridged(row.matched):  # rule kind_and_id_bridge: a Korean request over English docs
         return "bridge"

@@ -82,6 +82,12 @@ def city(name: str) -> City | None:
     )
 
 
+@functools.cache
+def country_names() -> frozenset[str]:
+    """The GeoNames country names, lower case ("france", "south korea")."""
+    return frozenset(name.lower() for name in _data()[1].values())
+
+
 def state_code(name: str) -> str | None:
     """The two-letter code of the US state ``name`` ("California" -> ``CA``), or ``None``."""
     return _data()[2].get(name.strip().lower())

@@ -39,6 +39,7 @@ from playground.routing.fill.rules import WEAK_RULES
 from playground.routing.fill.specs import Fill, ParamSpec, bare, param_specs
 from playground.routing.guessed import guessed, marked_values
 from playground.routing.head_word import head_word
+from playground.routing.misfits import drop_value_misfits
 from playground.routing.name_object import name_objects, not_about, unsaid
 from playground.routing.request_verb import first_root, weigh_request_verb
 from playground.routing.rule_switches import known_rule, rule_enabled
@@ -223,6 +224,9 @@ class ScoreRow:
     unmatched_predicates: list[str] = field(default_factory=list)
     deprecated: list[str] = field(default_factory=list)
     other_action: str = ""
+    #: the parameters whose value a value rule took out as a misfit (``quantity_fits_unit``,
+    #: ``labelled_number``): the tool lacks them only for that
+    dropped: list[str] = field(default_factory=list)
     #: the object words of its name the question never says (rule ``name_object_unsaid``,
     #: :mod:`playground.routing.name_object`)
     unsaid: list[str] = field(default_factory=list)
@@ -999,6 +1003,8 @@ def _fill_rows(
         fill = fill_free_text(tool.specs, text, fills[i], used, tally.reasons, tokens)
         if shape_check:
             drop_misfits(tool.specs, fill, text)
+        guesses = guessed(tool.specs, fill.evidence, marked)  # before a misfit is taken out
+        r.dropped = drop_value_misfits(tool.specs, fill, text, r.matched)
         r.args, r.arg_evidence, r.missing = fill.args, fill.evidence, fill.missing
         r.evidence_bonus = sum(
             weak if ev["rule"] in WEAK_RULES else strong
@@ -1014,7 +1020,7 @@ def _fill_rows(
         r.head, r.head_said = head_word(
             text, tokens, topic, said, tool.terms, (tool.objects, r.unsaid)
         )
-        r.guessed = guessed(tool.specs, r.arg_evidence, marked)
+        r.guessed = guesses
         if r.guessed:  # the topic words beside the guessed values too
             beside = {
                 k: {**ev, "rule": "guessed"} if k in r.guessed else ev

@@ -355,8 +355,10 @@ def test_numbers_in_different_units_give_no_unit():
 
 
 def test_one_unit_or_a_unit_after_in_still_fills_it():
-    _name, args = first_call("Calculate the speed of a trip of 120 km over 90 km", SPEED)
+    _name, args = first_call("Calculate the speed of a trip of 120 km taking 90", SPEED)
     assert args.get("unit") == "km"
+    # "over 90 km" is no duration: its parameter is "The time taken" (rule quantity_fits_unit)
+    assert first_call("Calculate the speed of a trip of 120 km over 90 km", SPEED) is None
     _name, args = first_call("Calculate the speed of a trip of 120 km in 3 h, in mph", SPEED)
     assert args.get("unit") == "mph"
 

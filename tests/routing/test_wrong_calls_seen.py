@@ -209,6 +209,8 @@ def test_how_many_results_goes_to_the_parameter_that_sizes_the_result() -> None:
     }
     # a period is not a count: "the last 3 days" sizes nothing
     assert "limit" not in args_of("orders of customer 'Kim' in the last 3 days", listing)
+    # nor "the first one has" (a pronoun and a verb; BFCL dev parallel_172 gave n=1)
+    assert "limit" not in args_of("orders of customer 'Kim'. The first one has a refund", listing)
 
 
 def test_a_single_capital_letter_before_the_parameters_noun_is_its_value() -> None:

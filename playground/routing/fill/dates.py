@@ -18,7 +18,7 @@ _DATE_DOC_RE = re.compile(r"\bdate\b|날짜|일자", re.I)
 
 
 MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
-_DATE_SPAN_RE = re.compile(
+DATE_SPAN_RE = re.compile(
     r"\b(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
     rf"{MONTH}\s*\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s*\d{{4}})?|"
     rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}(?:,?\s*\d{{4}})?|"
@@ -191,7 +191,7 @@ _TODAY_RE = re.compile(
     r"(?i)\btoday\s+is\s+(?:(?P<wd>"
     + "|".join(_WEEKDAYS)
     + r"),?\s+)?(?P<d>\d{8}\b|"
-    + _DATE_SPAN_RE.pattern.replace("\\b(?:", "(?:", 1)
+    + DATE_SPAN_RE.pattern.replace("\\b(?:", "(?:", 1)
     + ")"
 )
 #: A day said relative to today: "tomorrow", "the day after tomorrow", "(the) upcoming /
@@ -289,13 +289,13 @@ _KO_DATE_RE = re.compile(r"(?:(?P<y>\d{4})\s*년\s*)?(?P<m>\d{1,2})\s*월\s*(?P<
 
 def _written_dates(text: str, year: int) -> list[tuple[int, int, str, _dt.datetime, str]]:
     """Every date written in ``text``, in order: ``(start, end, as written, the date, how it
-    was read)``; English and numeric ones (:data:`_DATE_SPAN_RE`) parsed by ``dateutil``, Korean
+    was read)``; English and numeric ones (:data:`DATE_SPAN_RE`) parsed by ``dateutil``, Korean
     ones (:data:`_KO_DATE_RE`) by their 년/월/일; a date without a year in ``year``. A date that
     does not exist (2월 30일) is left out."""
     from dateutil import parser as dparser
 
     out = []
-    for m in _DATE_SPAN_RE.finditer(text):
+    for m in DATE_SPAN_RE.finditer(text):
         try:
             when = dparser.parse(m.group().replace("of ", ""), default=_dt.datetime(year, 1, 1))
         except (ValueError, OverflowError):
@@ -328,9 +328,7 @@ def date_value(
     # "from 2023 April 4th to April 8th": a date without a year takes the year another date
     # of the question says; else this year
     said_years = [
-        y.group()
-        for d in _DATE_SPAN_RE.finditer(text)
-        for y in re.finditer(r"\b\d{4}\b", d.group())
+        y.group() for d in DATE_SPAN_RE.finditer(text) for y in re.finditer(r"\b\d{4}\b", d.group())
     ] + [m.group("y") for m in _KO_DATE_RE.finditer(text) if m.group("y")]
     year = int(said_years[0]) if said_years else _dt.date.today().year
     relative = _relative_date(text, used, fmt)

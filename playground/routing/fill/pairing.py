@@ -23,6 +23,7 @@ from playground.routing.fill.roles import role_cue_at, role_of
 from playground.routing.fill.specs import ParamSpec, bare
 from playground.routing.fill.units import TIME_PARAM_RE, TIME_UNITS, per_unit
 from playground.routing.fill.weights import PAIRING as W
+from playground.routing.rule_switches import known_rule, rule_enabled
 from playground.routing.values import Value
 
 
@@ -73,7 +74,19 @@ def _label_score(st: LooseFill, spec: ParamSpec, v: Value, role: str) -> list[tu
     if role and role_cue_at(text, v.start) == role:
         why = f"after a word that opens its {role} ('from'/'to', 'between ... and')"
         out.append((W.role_cue, why))
+    label = _AS_LABEL_RE.match(text, v.end)
+    if label and rule_enabled(RULE_AS_LABEL) and korean.stem(label.group(1)) in name_w | doc_w:
+        out.append((W.as_label, f"followed by 'as {label.group(1)}'"))
     return out
+
+
+#: Rule ``as_label``: "David Leitch as the director" -- the word after "as" labels the value.
+RULE_AS_LABEL = known_rule(
+    "as_label",
+    "values:loose",
+    "a value followed by 'as (the) WORD' goes to the parameter that WORD names",
+)
+_AS_LABEL_RE = re.compile(r"\s+as\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?([A-Za-z]+)\b", re.I)
 
 
 def _name_score(st: LooseFill, spec: ParamSpec, v: Value) -> list[tuple[float, str]]:

@@ -31,10 +31,12 @@ _COUNT_DOC_RE = re.compile(
     re.I,
 )
 _TIME_UNITS = r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?|centur(?:y|ies))"
-#: "last 3 commits", "top 10 results", "3 most recent orders", "최근 3건".
+#: "last 3 commits", "top 10 results", "3 most recent orders", "최근 3건"; not "the first one
+#: has ..." ("one" is a pronoun there, and a count of one names no plural) nor a verb in -s
+#: ("has", "is", "was") for the plural noun.
 _COUNT_RE = re.compile(
-    r"\b(?:last|latest|first|top|recent|newest|oldest|most\s+recent)\s+(\d{1,4}|[a-z]+)\s+"
-    rf"(?!{_TIME_UNITS}\b)(?:[^\W\d_]+\s+){{0,2}}[^\W\d_]+s\b"
+    r"\b(?:last|latest|first|top|recent|newest|oldest|most\s+recent)\s+(?!one\b)(\d{1,4}|[a-z]+)\s+"
+    rf"(?!{_TIME_UNITS}\b)(?:[^\W\d_]+\s+){{0,2}}(?!(?:has|is|was|does)\b)[^\W\d_]+s\b"
     r"|\b(\d{1,4})\s+(?:most\s+recent|latest|newest|last|recent)\s+[^\W\d_]+s\b"
     r"|(?:최근|마지막|최신|상위)\s*(\d{1,4})\s*(?:개|건|번)?",
     re.I,

@@ -31,6 +31,8 @@ class Pairing:
     own_word_in_name: float = 1.5
     #: after from/to or "between ... and" where the parameter is that end
     role_cue: float = 2.5
+    #: followed by "as (the) WORD" where WORD is the parameter's ("David Leitch as the director")
+    as_label: float = 3.0
     #: a name after in/at/near where the parameter wants a place
     place_cue: float = 2.0
     #: a known city for a parameter named city (GeoNames)
