@@ -178,7 +178,24 @@ def record_fields(record: CallRecord) -> dict[str, str]:
         + (f" (limit {record.timeout_s:g} s)" if record.timeout_s else ""),
         "printed": record.printed.strip() or "-",
     }
-    return {name: shown(value) for name, value in fields.items()}
+    return {name: shown(field_preview(value)) for name, value in fields.items()}
+
+
+#: The most characters of one record field the panel draws (a cell of 51 MB of printed output
+#: hung the TUI: Textual lays out and wraps the whole text); the rest is counted.
+FIELD_CHARS = 8_000
+
+
+def field_preview(text: str, limit: int = FIELD_CHARS) -> str:
+    """``text``, or its first ``limit`` characters and a line giving the whole size and how to
+    save all of it (the record as JSON: ctrl+s)."""
+    if len(text) <= limit:
+        return text
+    size = len(text.encode("utf-8", "replace"))
+    return (
+        f"{text[:limit]}\n… the first {limit:,} of {len(text):,} characters ({size:,} bytes); "
+        "ctrl+s saves the whole record"
+    )
 
 
 #: The one style table for outcome kinds (the TUI's record and step views and the CLI's tables):
