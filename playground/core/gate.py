@@ -62,6 +62,9 @@ class Gate:
     ``wire``: build provider views for every record (imports google-genai on first use).
     ``token_budget``: approximate tokens of result JSON over which an ok result gets a warning on
     its record (:mod:`playground.core.budget`; default 25,000 or ``PLAYGROUND_TOKEN_BUDGET``).
+    ``hold_writes``: never run the body of a contract that may write (effects ``write`` or
+    ``unknown``): such a call ends ``permission`` with the error ``held:write`` and the body does
+    not run (a rerun or replay without ``--allow-writes``: :mod:`playground.batch.write_guard`).
     """
 
     registry: Registry
@@ -72,6 +75,7 @@ class Gate:
     wire: bool = True
     body_runs: Counter[str] = field(default_factory=Counter)
     token_budget: int = field(default_factory=token_budget_from_env)
+    hold_writes: bool = False
     _call_seq: int = 0
     _local: ToolSource | None = None
 
@@ -148,6 +152,8 @@ class Gate:
                 return record, served
         else:
             record.side_effects["cache_skip"] = contract.cache_skip_reason
+        if self.hold_writes and contract.side_effects:
+            return record, _held_write(contract)
         outcome = self._run_with_retries(contract, call_args, record)
         if contract.side_effects and record.body_ran:  # it may have changed what reads return
             forgotten = self.cache.forget_values()
@@ -389,6 +395,23 @@ class Gate:
         )
         result: oc.Outcome = retrying(attempt)
         return result
+
+
+HELD_WRITE = "held:write"
+
+
+def _held_write(contract: Contract) -> oc.Outcome:
+    """The outcome of a call whose body was not run because it may write (``hold_writes``)."""
+    how = "writes" if contract.effects == "write" else "may write (its effects are unknown)"
+    why = f"; {contract.effects_evidence}" if contract.effects_evidence else ""
+    return oc.Outcome(
+        False,
+        None,
+        HELD_WRITE,
+        oc.PERMISSION,
+        f"{contract.name} {how} ({contract.effects_basis}{why}) and was not run: a rerun or "
+        "replay runs a tool that may write only when the user allows it (--allow-writes).",
+    )
 
 
 def contract_effects(contract: Contract) -> dict[str, Any]:
