@@ -102,6 +102,9 @@ def root(
         ):  # ``playground --in-process call ...``: the same as after the command
             os.environ["PLAYGROUND_IN_PROCESS"] = "1"
         guard_stdout()  # stdout carries only the command's data (not the TUI: it owns the terminal)
+        from playground.cli.router_notes import show_router_notes
+
+        show_router_notes()  # a model router's retries on stderr as they happen
         return
     with boundary():
         specs = sources.mcp_specs()
