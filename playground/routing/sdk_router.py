@@ -140,8 +140,7 @@ def send(
         tries = len(log.waits) + 1
         spent = time.monotonic() - started
         raise RouterError(
-            f"{exc.message} (gave up after {tries} tr{'y' if tries == 1 else 'ies'}, "
-            f"{spent:.1f} s)"
+            f"{exc.message} (gave up after {tries} tr{'y' if tries == 1 else 'ies'}, {spent:.1f} s)"
         ) from None
     notes = [
         f"retried after {wait:.2f} s: {reason}" for wait, reason in zip(log.waits, log.reasons)
@@ -267,9 +266,7 @@ class SdkRouter:
                 return request(client.with_options(timeout=limit_s))
             return request(client)
 
-        return send(
-            once, self.failure, self.sleep, timeout_s=self.timeout_s, total_s=self.total_s
-        )
+        return send(once, self.failure, self.sleep, timeout_s=self.timeout_s, total_s=self.total_s)
 
     def next_move(self, conversation: list[Turn], declarations: list[dict[str, Any]]) -> Move:
         """Ask the model for the next move (see :meth:`playground.routing.base.Router.next_move`).
