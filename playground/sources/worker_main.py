@@ -258,10 +258,9 @@ def _command_line(pid: int) -> str | None:
     except OSError:
         return ""
     text = " ".join(w.decode("utf-8", "replace") for w in words if w)
-    with contextlib.suppress(OSError):
-        with open("/proc/self/cmdline", "rb") as fh:
-            if fh.read().split(b"\0") == words:
-                return None
+    with contextlib.suppress(OSError), open("/proc/self/cmdline", "rb") as fh:
+        if fh.read().split(b"\0") == words:
+            return None
     return text
 
 
