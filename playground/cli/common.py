@@ -358,10 +358,16 @@ def exit_code(pg: Playground | None, code: int = ExitCode.OK) -> int:
 
 
 def finish(pg: Playground | None, code: int = ExitCode.OK) -> None:
-    """End a command: close ``pg``'s tool sources (ends the worker process), then return
-    normally for 0, else raise ``typer.Exit`` with :func:`exit_code`."""
+    """End a command: print a ``warning:`` line for each non-protocol text an MCP server wrote
+    to stdout during the command (``McpSource.unsaid_noise``), close ``pg``'s tool sources
+    (ends the worker process), then return normally for 0, else raise ``typer.Exit`` with
+    :func:`exit_code`."""
     final = exit_code(pg, code)
     if pg is not None:
+        for source in pg.registry.sources:  # an MCP server's stdout noise during the calls
+            unsaid = getattr(source, "unsaid_noise", None)
+            for line in unsaid() if unsaid is not None else []:
+                warning_line(line)
         pg.close()
     if final:
         raise typer.Exit(final)
