@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from playground.cli.common import (
+    ExitCode,
     ForceOption,
     FormatOption,
     HistoryOption,
@@ -159,7 +160,10 @@ def ask(
     """Ask a question: the router picks tools, the gate runs them, the loop repairs or gives up.
 
     Prints each router move (table: the chosen tool, top scores and why), each call record and
-    the reply; --format json prints the episode (docs/records.md).
+    the reply; --format json prints the episode (docs/records.md). Exit 0 when the episode ran
+    (a tool's failure, a give-up after repairs included), 2 when the router could not answer
+    (no connection, an answer that is not its API, no answer in time): the episode is still
+    printed and recorded.
     """
     from playground.routing.synonyms import apply_synonyms
 
@@ -201,7 +205,9 @@ def ask(
             return
         save_html(html, functools.partial(_html_page, question, episodes), force=force)
         _print_episodes(question, episodes, fmt)
-    finish(pg)
+    # the router could not answer (refused, not its API, no answer in time): not a success
+    unanswered = any(data.get("end") == "router_error" for _, data in episodes)
+    finish(pg, ExitCode.USAGE if unanswered else ExitCode.OK)
 
 
 def _check_question(question: str) -> None:

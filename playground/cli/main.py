@@ -251,6 +251,16 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def _stdout_closed() -> bool:
+    """Whether typer met a closed stdout (``playground probe X | head -1``): on ``EPIPE``
+    outside a command's :func:`~playground.cli.common.boundary` (its last lines, ``finish``) it
+    wraps stdout in click's ``PacifyFlushWrapper`` and exits 1 without a word. Every command
+    ends a closed pipe the same way: quietly, exit 0 (docs/cli.md, "Exit codes")."""
+    from typer._click.utils import PacifyFlushWrapper
+
+    return isinstance(sys.stdout, PacifyFlushWrapper)
+
+
 def run(argv: Sequence[str] | None = None) -> None:
     """The command line (called by :func:`playground.__main__.main`, the console entry point
     of ``playground`` and ``python -m playground``).
@@ -289,6 +299,13 @@ def run(argv: Sequence[str] | None = None) -> None:
     except (KeyboardInterrupt, typer.Abort):
         error_line("interrupted")
         sys.exit(int(ExitCode.INTERRUPTED))
+    except SystemExit:
+        if _stdout_closed():  # typer's own broken-pipe exit (1, silent): as boundary() does
+            from playground.cli.common import stdout_to_devnull
+
+            stdout_to_devnull()
+            sys.exit(int(ExitCode.OK))
+        raise
     except Exception as exc:  # a bug: one line unless debugging
         if os.environ.get("PLAYGROUND_DEBUG"):
             raise
