@@ -192,6 +192,9 @@ def build_app(command: str | None = None) -> typer.Typer:
         modules = list(dict.fromkeys(COMMAND_MODULES.values()))
     for name in modules:
         importlib.import_module(f"playground.cli.{name}").register(built)
+    from playground.cli.help_text import reflow_help
+
+    reflow_help(built)  # each help paragraph one line: Rich wraps it to the terminal
     return built
 
 
