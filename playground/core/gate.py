@@ -279,12 +279,15 @@ class Gate:
             if err.reason == "isError":  # an MCP server's own error result, as it sent it
                 server_text = str(err.details.get("text", text))
                 return oc.Outcome(False, None, "raised:isError", oc.RAISED, server_text)
+            ended = err.details.get("process_ended")
             return oc.Outcome(
                 False,
                 None,
                 f"raised:{err.type_name}",
                 oc.RAISED,
-                oc.raised_message(name, text, _where(err.frames)),
+                oc.process_ended_message(name, str(ended), str(err.details.get("while")))
+                if ended
+                else oc.raised_message(name, text, _where(err.frames)),
             )
         if run.refused:
             message = run.refused_message + _bad_result_hint(run.refused)

@@ -57,9 +57,13 @@ def describe_exit(code: int) -> str:
 
 
 def worker_exited(how: str, while_doing: str = "running the body") -> RaisedError:
-    """The :class:`RaisedError` of a worker process that ended while ``while_doing``."""
+    """The :class:`RaisedError` of a worker process that ended while ``while_doing`` (``how``:
+    ``exit code 9``, ``SIGSEGV``): the body raised nothing, so ``details["process_ended"]``
+    says how it ended, and the model's message says that instead of an exception
+    (:func:`playground.core.outcome.process_ended_message`)."""
     text = f"WorkerExited: the worker process ended ({how}) while {while_doing}"
-    return RaisedError("WorkerExited", text, "raised", "WorkerExited")
+    details = {"process_ended": how, "while": while_doing}
+    return RaisedError("WorkerExited", text, "raised", "WorkerExited", details=details)
 
 
 def _die_with_parent() -> None:
