@@ -160,10 +160,8 @@ def ask(
     """Ask a question: the router picks tools, the gate runs them, the loop repairs or gives up.
 
     Prints each router move (table: the chosen tool, top scores and why), each call record and
-    the reply; --format json prints the episode (docs/records.md). Exit 0 when the episode ran
-    (a tool's failure, a give-up after repairs included), 2 when the router could not answer
-    (no connection, an answer that is not its API, no answer in time): the episode is still
-    printed and recorded.
+    the reply; --format json prints the episode (docs/records.md). Exit 2 when the router could
+    not answer (the episode is still printed and recorded).
     """
     from playground.routing.synonyms import apply_synonyms
 
@@ -205,9 +203,14 @@ def ask(
             return
         save_html(html, functools.partial(_html_page, question, episodes), force=force)
         _print_episodes(question, episodes, fmt)
-    # the router could not answer (refused, not its API, no answer in time): not a success
+    finish(pg, _exit_code(episodes))
+
+
+def _exit_code(episodes: list[tuple[str, dict[str, Any]]]) -> ExitCode:
+    """2 when a router could not answer (refused, not its API, no answer in time; docs/cli.md
+    "Exit codes"), else 0: a tool's failure or a give-up after repairs is data."""
     unanswered = any(data.get("end") == "router_error" for _, data in episodes)
-    finish(pg, ExitCode.USAGE if unanswered else ExitCode.OK)
+    return ExitCode.USAGE if unanswered else ExitCode.OK
 
 
 def _check_question(question: str) -> None:

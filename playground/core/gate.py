@@ -279,15 +279,8 @@ class Gate:
             if err.reason == "isError":  # an MCP server's own error result, as it sent it
                 server_text = str(err.details.get("text", text))
                 return oc.Outcome(False, None, "raised:isError", oc.RAISED, server_text)
-            ended = err.details.get("process_ended")
             return oc.Outcome(
-                False,
-                None,
-                f"raised:{err.type_name}",
-                oc.RAISED,
-                oc.process_ended_message(name, str(ended), str(err.details.get("while")))
-                if ended
-                else oc.raised_message(name, text, _where(err.frames)),
+                False, None, f"raised:{err.type_name}", oc.RAISED, _raised_text(name, err)
             )
         if run.refused:
             message = run.refused_message + _bad_result_hint(run.refused)
@@ -445,6 +438,15 @@ def _shown(args: Any) -> str:
         return shorten(repr(args), 2000)
     except (ValueError, RecursionError):
         return ""
+
+
+def _raised_text(name: str, err: Any) -> str:
+    """The model's message for a body that failed without a kind of its own: the exception it
+    raised, or how its process ended when it raised none (``details["process_ended"]``)."""
+    ended = err.details.get("process_ended")
+    if ended:
+        return oc.process_ended_message(name, str(ended), str(err.details.get("while")))
+    return oc.raised_message(name, err.text, _where(err.frames))
 
 
 def _where(frames: tuple[Frame, ...]) -> str:
