@@ -10,8 +10,13 @@ def _terminated(signum: int, frame: object) -> None:
     """SIGTERM / SIGHUP: end like an exit (``atexit`` and ``weakref.finalize`` run, so the
     worker process and MCP servers are ended), with exit code 128 + the signal's number."""
     signal.signal(signum, signal.SIG_DFL)  # a second one ends the process at once
-    sys.stderr.write(f"error: terminated ({signal.Signals(signum).name})\n")
-    raise SystemExit(128 + signum)
+    # the process's own stderr: sys.stderr may be swapped for a while (a module's import output)
+    err = sys.__stderr__ or sys.stderr
+    err.write(f"error: terminated ({signal.Signals(signum).name})\n")
+    err.flush()
+    from playground.errors import Terminated
+
+    raise Terminated(128 + signum)
 
 
 def main() -> None:

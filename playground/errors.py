@@ -22,3 +22,10 @@ class UsageError(PlaygroundError):
 
 class RouterError(PlaygroundError):
     """A router could not produce a move (no key, an HTTP error from the provider, ...)."""
+
+
+class Terminated(SystemExit):
+    """The process was asked to end by a signal (SIGTERM, SIGHUP): raised by the entry point's
+    handler (``playground.__main__``) with code 128 + the signal's number. Whatever the main
+    thread was doing (a tool module's import, say) was interrupted by it, not failed: code that
+    catches ``BaseException`` re-raises this."""

@@ -120,15 +120,18 @@ def read_golden(path: str | Path) -> dict[str, Any]:
     return doc
 
 
-def fresh_session(pg: Any) -> Any:
+def fresh_session(pg: Any, *, hold_writes: bool = False) -> Any:
     """A copy of the Playground ``pg`` whose gate has an empty cache and zero body-run counts
     (same registry, tool source and settings): a rerun or replay runs the body as the first
-    call of a session did, instead of answering from this session's cache."""
+    call of a session did, instead of answering from this session's cache. ``hold_writes``:
+    the gate runs no body of a tool that may write (``Gate.hold_writes``)."""
     from collections import Counter
 
     from playground.core.cache import ResultCache
 
-    gate = dataclasses.replace(pg.gate, cache=ResultCache(), body_runs=Counter())
+    gate = dataclasses.replace(
+        pg.gate, cache=ResultCache(), body_runs=Counter(), hold_writes=hold_writes
+    )
     return dataclasses.replace(pg, gate=gate)
 
 
@@ -167,7 +170,9 @@ def what_ran(kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
 class ReplayResult:
     """One golden file replayed. ``drifts``: the fields that differ; ``causes``: changed
     declarations; ``error``: why it could not run ('' when it ran); ``notes``: e.g. another
-    router than saved; ``updated``: the file was rewritten (``--update``)."""
+    router than saved, a tool that may write and ran or was held; ``updated``: the file was
+    rewritten (``--update``); ``skipped``: why it was not replayed ('' when it was: a stored
+    call of a tool that may write, not allowed: :mod:`playground.batch.write_guard`)."""
 
     file: str
     kind: str = ""
@@ -179,6 +184,7 @@ class ReplayResult:
     updated: bool = False
     seconds: float = 0.0
     now: dict[str, Any] | None = None
+    skipped: str = ""
 
     @property
     def drifted(self) -> bool:
@@ -190,7 +196,7 @@ class ReplayResult:
 
     def to_json(self) -> dict[str, Any]:
         """``{"file", "type", "label", "passed", "drift": [{"field", "saved", "now"}],
-        "causes", "notes", "error", "updated"}``."""
+        "causes", "notes", "error", "updated", "skipped"}``."""
         return {
             "file": self.file,
             "type": self.kind,
@@ -201,6 +207,7 @@ class ReplayResult:
             "notes": list(self.notes),
             "error": self.error,
             "updated": self.updated,
+            "skipped": self.skipped,
         }
 
 
@@ -210,14 +217,20 @@ def replay_file(
     make_router: Callable[[str], tuple[Any, list[str]]] | None = None,
     *,
     update: bool = False,
+    writes_allowed: Callable[[list[str]], bool] | None = None,
 ) -> ReplayResult:
     """Replay the golden file at ``path`` on ``pg`` and compare.
 
     ``make_router(name) -> (router, notes)`` builds the router a question was saved with
     (the CLI's router choice); a :class:`UsageError` it raises (a router without its key:
     never replayed on another one) becomes the file's ``error``. ``update``: rewrite the file
-    with today's run when it drifted. Never raises for a bad file: ``error`` says what is wrong.
+    with today's run when it drifted. ``writes_allowed(names) -> bool``: asked with the tools the
+    file calls that may write (:func:`~playground.batch.write_guard.stored_writes`); when it says
+    no the file is ``skipped``, and any other such tool the router picks is held by the gate;
+    ``None`` runs them all. Never raises for a bad file: ``error`` says what is wrong.
     """
+    from playground.batch.write_guard import described, run_notes, stored_writes
+
     result = ReplayResult(file=str(path))
     started = time.perf_counter()
     try:
@@ -231,7 +244,19 @@ def replay_file(
                 raise UsageError("no router to replay a question")
             router, notes = make_router(str(doc.get("router") or "offline"))
             result.notes.extend(notes)
-        now = run_again(fresh_session(pg), kind, doc, router)
+        hold = False
+        if writes_allowed is not None:
+            writes = stored_writes(pg.registry, kind, {**doc["data"], "tool": doc.get("tool")})
+            if writes and not writes_allowed(writes):
+                result.skipped = (
+                    f"not replayed: it calls {described(pg.registry, writes)}; "
+                    "pass --allow-writes to replay it"
+                )
+                result.seconds = time.perf_counter() - started
+                return result
+            hold = not writes
+        now = run_again(fresh_session(pg, hold_writes=hold), kind, doc, router)
+        result.notes.extend(run_notes(kind, now))
         result.now = now
         result.drifts = compare(kind, doc["data"], now)
         if result.drifts:
@@ -274,12 +299,19 @@ class Rerun:
 
 
 def rerun(
-    pg: Any, kind: str, data: Mapping[str, Any], saved_hashes: Mapping[str, str], router: Any = None
+    pg: Any,
+    kind: str,
+    data: Mapping[str, Any],
+    saved_hashes: Mapping[str, str],
+    router: Any = None,
+    *,
+    hold_writes: bool = False,
 ) -> Rerun:
     """Run a stored record or episode again (same arguments or question) on a fresh cache
     (:func:`fresh_session`) and compare: the fields of :func:`compare`, after a ``source``
-    drift when the two did not run on the same MCP servers (:func:`source_drifts`)."""
-    new = run_again(fresh_session(pg), kind, what_ran(kind, data), router)
+    drift when the two did not run on the same MCP servers (:func:`source_drifts`).
+    ``hold_writes``: run no body of a tool that may write (``Gate.hold_writes``)."""
+    new = run_again(fresh_session(pg, hold_writes=hold_writes), kind, what_ran(kind, data), router)
     hashes = touched_hashes(pg.registry, kind, new)
     drifts = source_drifts(kind, data, new) + compare(kind, data, new)
     causes = (
@@ -296,7 +328,7 @@ def to_junit(results: list[ReplayResult], name: str = "playground replay") -> st
     ``<error>`` for a file that could not run."""
     suites = ET.Element("testsuites", name=name)
     suite = ET.SubElement(suites, "testsuite", name=name)
-    failures = errors = 0
+    failures = errors = skipped = 0
     for r in results:
         case = ET.SubElement(
             suite,
@@ -308,6 +340,9 @@ def to_junit(results: list[ReplayResult], name: str = "playground replay") -> st
         if r.error:
             errors += 1
             ET.SubElement(case, "error", message=r.error, type="unreadable").text = r.error
+        elif r.skipped:
+            skipped += 1
+            ET.SubElement(case, "skipped", message=r.skipped)
         elif r.drifts and not r.updated:
             failures += 1
             first = r.causes[0] if r.causes else r.drifts[0].text(80)
@@ -319,6 +354,7 @@ def to_junit(results: list[ReplayResult], name: str = "playground replay") -> st
         element.set("tests", total)
         element.set("failures", str(failures))
         element.set("errors", str(errors))
+        element.set("skipped", str(skipped))
         element.set("time", seconds)
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from playground.cli.common import (
+    ExitCode,
     ForceOption,
     FormatOption,
     HistoryOption,
@@ -160,7 +161,8 @@ def ask(
     """Ask a question: the router picks tools, the gate runs them, the loop repairs or gives up.
 
     Prints each router move (table: the chosen tool, top scores and why), each call record and
-    the reply; --format json prints the episode (docs/records.md).
+    the reply; --format json prints the episode (docs/records.md). Exit 2 when the router could
+    not answer (the episode is still printed and recorded).
     """
     from playground.routing.synonyms import apply_synonyms
 
@@ -202,7 +204,14 @@ def ask(
             return
         save_html(html, functools.partial(_html_page, question, episodes), force=force)
         _print_episodes(question, episodes, fmt)
-    finish(pg)
+    finish(pg, _exit_code(episodes))
+
+
+def _exit_code(episodes: list[tuple[str, dict[str, Any]]]) -> ExitCode:
+    """2 when a router could not answer (refused, not its API, no answer in time; docs/cli.md
+    "Exit codes"), else 0: a tool's failure or a give-up after repairs is data."""
+    unanswered = any(data.get("end") == "router_error" for _, data in episodes)
+    return ExitCode.USAGE if unanswered else ExitCode.OK
 
 
 def _check_question(question: str) -> None:

@@ -336,7 +336,7 @@ def call(
             _call_with_repair(pg, name, args, _Keeping(store, sources.tools, save, force), fmt)
             return
         _call_once(pg, name, args, _Keeping(store, sources.tools, save, force), fmt)
-    finish(pg)
+    finish(pg, load_problems=False)  # the call ran: another module's load error is not its
 
 
 @dataclass(frozen=True)
@@ -369,7 +369,7 @@ def _call_with_repair(
         # as without --repair: an unregistered name the loop could not re-route is exit 2
         error_line(unknown_tool_message(name, pg.registry.names()))
         finish(pg, ExitCode.USAGE)
-    finish(pg)
+    finish(pg, load_problems=False)
 
 
 def _call_once(pg: Playground, name: str, args: Any, keeping: _Keeping, fmt: OutputFormat) -> None:

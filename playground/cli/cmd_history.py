@@ -17,6 +17,7 @@ from typing import Annotated, Any, TextIO
 import typer
 
 from playground.cli.common import (
+    ExitCode,
     FormatOption,
     HistoryOption,
     NoHistoryOption,
@@ -24,6 +25,7 @@ from playground.cli.common import (
     boundary,
     dump_json,
     emit_json,
+    error_line,
     fail,
     finish,
     note_line,
@@ -34,6 +36,7 @@ from playground.cli.common import (
 )
 from playground.cli.html_option import HtmlOption
 from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
+from playground.cli.write_consent import AllowWritesOption
 from playground.core.untrusted import shown
 from playground.errors import UsageError
 
@@ -390,6 +393,7 @@ def rerun(
     ] = None,
     history: HistoryOption = None,
     no_history: NoHistoryOption = False,
+    allow_writes: AllowWritesOption = False,
     sources: ToolSourceOptions = NO_SOURCES,
     fmt: FormatOption = OutputFormat.table,
 ) -> None:
@@ -399,9 +403,14 @@ def rerun(
     used (the same command, URL or config entry; header values are never stored: give
     --mcp-header again). Prints the fields that changed, where the calls ran when that
     changed, and any changed declaration; exit 0 either way.
+
+    An entry that called a tool that may write (effects write or unknown) is run again only
+    with --allow-writes, or after a yes on a terminal; else nothing runs and it exits 2 naming
+    the tool. A tool that may write and that the router picks only this time is not run.
     """
     from playground.batch.replay import mcp_specs_for, ran_on
     from playground.batch.replay import rerun as run_again
+    from playground.batch.write_guard import run_notes
 
     with boundary():
         _check_router(router)
@@ -418,8 +427,18 @@ def rerun(
             note_line(text)
         pg = open_workbench(paths, in_process=sources.in_process, mcp=specs)
         stop_if_nothing_loaded(pg, f"#{entry.id} was not rerun")
+        writes = _writes_or_stop(pg, entry, allow_writes)
         chosen = _rerun_router(entry, router)
-        result = run_again(pg, entry.type, entry.data, entry.hashes, chosen)
+        result = run_again(
+            pg,
+            entry.type,
+            entry.data,
+            entry.hashes,
+            chosen,
+            hold_writes=not (writes or allow_writes),
+        )
+        for text in run_notes(entry.type, result.new):
+            note_line(text)
         new_id = None
         if not no_history:
             new_id = _record_rerun(store, pg, entry, result.new, paths, specs)
@@ -440,6 +459,23 @@ def rerun(
         else:
             emit_json(data, fmt)
     finish(pg)
+
+
+def _writes_or_stop(pg: Any, entry: Any, allow_writes: bool) -> list[str]:
+    """The tools ``entry`` called that may write (:mod:`playground.batch.write_guard`), when the
+    user allows them to run again (``--allow-writes``, a yes on a terminal); else one error line
+    naming them and exit 2, nothing run."""
+    from playground.batch.write_guard import described, stored_writes
+    from playground.cli.write_consent import consent
+
+    writes = stored_writes(pg.registry, entry.type, entry.data)
+    if writes and not consent(pg.registry, f"#{entry.id}", allow_writes)(writes):
+        error_line(
+            f"#{entry.id} was not rerun: it calls {described(pg.registry, writes)}; "
+            "pass --allow-writes to run it again"
+        )
+        finish(pg, ExitCode.USAGE)
+    return writes
 
 
 def _check_router(router: str | None) -> None:

@@ -28,6 +28,7 @@ from playground.cli.common import (
 )
 from playground.cli.html_option import HtmlOption, check_html_target, save_html
 from playground.cli.source_options import NO_SOURCES, ToolSourceOptions, tool_source_options
+from playground.cli.write_consent import AllowWritesOption
 from playground.core.untrusted import shown
 
 
@@ -40,14 +41,20 @@ def replay(
         bool,
         typer.Option("--update", help="Accept today's behaviour: rewrite the files that drifted."),
     ] = False,
+    allow_writes: AllowWritesOption = False,
     sources: ToolSourceOptions = NO_SOURCES,
     fmt: CiFormatOption = CiFormat.table,
     html: HtmlOption = None,
 ) -> None:
     """Replay golden episodes: same question or call, compared field by field (router choice,
     arguments, verdicts, kinds, values, reply); a changed declaration is named as the cause.
-    Exit 1 on drift."""
+    Exit 1 on drift.
+
+    A file that calls a tool that may write (effects write or unknown) is replayed only with
+    --allow-writes, or after a yes on a terminal; else it is skipped (not a failure) naming the
+    tool. A tool that may write and that the router picks only this time is not run."""
     from playground.batch.replay import replay_file, to_junit
+    from playground.cli.write_consent import consent
     from playground.routing.factory import choose_router
 
     def make_router(name: str) -> tuple[Any, list[str]]:
@@ -60,12 +67,17 @@ def replay(
         pg = open_workbench(sources.tools, in_process=sources.in_process)
         results = []
         for path in files:
-            result = replay_file(pg, path, make_router, update=update)
+            writes_allowed = None if allow_writes else consent(pg.registry, str(path), False)
+            result = replay_file(
+                pg, path, make_router, update=update, writes_allowed=writes_allowed
+            )
             results.append(result)
             for text in result.notes:
                 note_line(f"{path}: {text}")
             if result.error:
                 error_line(result.error)
+            if result.skipped:
+                note_line(f"{path}: {result.skipped}")
             if fmt is CiFormat.jsonl:
                 emit_json_lines([result.to_json()])
         if fmt is CiFormat.json:
@@ -96,6 +108,9 @@ def _print_table(results: list[Any]) -> None:
             why = r.error if r.error.startswith(f"{r.file}:") else f"{r.file}: {r.error}"
             out.print(Text.assemble(("ERROR ", "bold red"), shown(why)))
             continue
+        if r.skipped:
+            out.print(Text.assemble(("SKIPPED ", "bold yellow"), shown(f"{r.file}: {r.skipped}")))
+            continue
         if not r.drifts:
             out.print(Text.assemble(("same  ", "green"), shown(f"{r.file}: {r.label}")))
             continue
@@ -108,8 +123,10 @@ def _print_table(results: list[Any]) -> None:
     drifted = sum(1 for r in results if r.drifts and not r.updated)
     updated = sum(1 for r in results if r.updated)
     failed = sum(1 for r in results if r.error)
+    skipped = sum(1 for r in results if r.skipped)
     style = "bold red" if drifted or failed else "green"
-    text = f"{len(results) - failed} replayed, {drifted} drifted"
+    text = f"{len(results) - failed - skipped} replayed, {drifted} drifted"
+    text += f", {skipped} skipped (may write: --allow-writes replays them)" if skipped else ""
     text += f", {updated} updated" if updated else ""
     text += f", {failed} could not be replayed" if failed else ""
     out.print(Text(text, style=style))

@@ -11,6 +11,7 @@ bound.
 from __future__ import annotations
 
 import shlex
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -18,6 +19,7 @@ from typing import Annotated
 import typer
 
 from playground.cli.common import (
+    ExitCode,
     HistoryOption,
     NoHistoryOption,
     boundary,
@@ -75,7 +77,7 @@ def serve(
     no_history: NoHistoryOption = False,
 ) -> None:
     """Serve the TUI in a browser: each tab its own session on the same tools; ctrl+c ends
-    every session and its worker."""
+    every session and its worker (exit 130; SIGTERM: 143)."""
     with boundary():
         sources.mcp_specs()  # bad options: exit 2 now
         for path in sources.tools or []:
@@ -85,9 +87,13 @@ def serve(
         from playground.tui.web import serve as serve_web
 
         try:
-            serve_web(command, host, port)
+            stopped_by = serve_web(command, host, port)
         except OSError as exc:
             fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+    if stopped_by is not None:  # ctrl+c: 130, SIGTERM: 143, as every command (docs/cli.md)
+        if stopped_by == signal.SIGINT:
+            fail("interrupted", ExitCode.INTERRUPTED)
+        fail(f"terminated ({signal.Signals(stopped_by).name})", 128 + stopped_by)
 
 
 def register(app: typer.Typer) -> None:

@@ -241,11 +241,24 @@ def boundary() -> Iterator[None]:
     except KeyboardInterrupt:
         fail("interrupted", ExitCode.INTERRUPTED)
     except BrokenPipeError:  # pragma: no cover - needs a real pipe
-        try:
-            sys.stdout = open("/dev/null", "w")  # noqa: SIM115 - silence the flush at exit
-        except OSError:
-            pass
+        stdout_to_devnull()
         raise typer.Exit(int(ExitCode.OK)) from None
+
+
+def stdout_to_devnull() -> None:
+    """The reader of stdout went away (``playground list | head -1``): point stdout's file
+    descriptor at ``/dev/null``, so what is still buffered (and the flush at exit) goes nowhere
+    instead of raising ``BrokenPipeError`` again ("Exception ignored …" on stderr)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (AttributeError, ValueError, OSError, io.UnsupportedOperation):
+        pass  # not a file (a test runner's capture): nothing is flushed to a pipe
+    finally:
+        os.close(devnull)
 
 
 def tools_paths(tools: Iterable[Path | str] | None) -> list[Path]:
@@ -350,18 +363,27 @@ def stop_if_nothing_loaded(pg: Playground, what: str) -> None:
     finish(pg, ExitCode.USAGE)
 
 
-def exit_code(pg: Playground | None, code: int = ExitCode.OK) -> int:
-    """``code``, raised to 2 when ``pg`` had load problems (the larger code wins)."""
-    if pg is not None and pg.registry.problems:
+def exit_code(pg: Playground | None, code: int = ExitCode.OK, *, load_problems: bool = True) -> int:
+    """``code``, raised to 2 when ``pg`` had load problems (the larger code wins) and
+    ``load_problems`` says they count."""
+    if load_problems and pg is not None and pg.registry.problems:
         return max(int(code), int(ExitCode.USAGE))
     return int(code)
 
 
-def finish(pg: Playground | None, code: int = ExitCode.OK) -> None:
-    """End a command: close ``pg``'s tool sources (ends the worker process), then return
-    normally for 0, else raise ``typer.Exit`` with :func:`exit_code`."""
-    final = exit_code(pg, code)
+def finish(pg: Playground | None, code: int = ExitCode.OK, *, load_problems: bool = True) -> None:
+    """End a command: print a ``warning:`` line for each non-protocol text an MCP server wrote
+    to stdout during the command (``McpSource.unsaid_noise``), close ``pg``'s tool sources
+    (ends the worker process), then return normally for 0, else raise ``typer.Exit`` with
+    :func:`exit_code`. ``load_problems=False``: a module or server that did not load (its
+    ``error:`` line printed at load) does not make the exit code 2 — a ``call`` of a tool that
+    loaded, ran and was recorded succeeded (docs/cli.md, "Exit codes")."""
+    final = exit_code(pg, code, load_problems=load_problems)
     if pg is not None:
+        for source in pg.registry.sources:  # an MCP server's stdout noise during the calls
+            unsaid = getattr(source, "unsaid_noise", None)
+            for line in unsaid() if unsaid is not None else []:
+                warning_line(line)
         pg.close()
     if final:
         raise typer.Exit(final)

@@ -102,6 +102,9 @@ def root(
         ):  # ``playground --in-process call ...``: the same as after the command
             os.environ["PLAYGROUND_IN_PROCESS"] = "1"
         guard_stdout()  # stdout carries only the command's data (not the TUI: it owns the terminal)
+        from playground.cli.router_notes import show_router_notes
+
+        show_router_notes()  # a model router's retries on stderr as they happen
         return
     with boundary():
         specs = sources.mcp_specs()
@@ -189,6 +192,9 @@ def build_app(command: str | None = None) -> typer.Typer:
         modules = list(dict.fromkeys(COMMAND_MODULES.values()))
     for name in modules:
         importlib.import_module(f"playground.cli.{name}").register(built)
+    from playground.cli.help_text import reflow_help
+
+    reflow_help(built)  # each help paragraph one line: Rich wraps it to the terminal
     return built
 
 
@@ -248,6 +254,16 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def _stdout_closed() -> bool:
+    """Whether typer met a closed stdout (``playground probe X | head -1``): on ``EPIPE``
+    outside a command's :func:`~playground.cli.common.boundary` (its last lines, ``finish``) it
+    wraps stdout in click's ``PacifyFlushWrapper`` and exits 1 without a word. Every command
+    ends a closed pipe the same way: quietly, exit 0 (docs/cli.md, "Exit codes")."""
+    from typer._click.utils import PacifyFlushWrapper
+
+    return isinstance(sys.stdout, PacifyFlushWrapper)
+
+
 def run(argv: Sequence[str] | None = None) -> None:
     """The command line (called by :func:`playground.__main__.main`, the console entry point
     of ``playground`` and ``python -m playground``).
@@ -286,6 +302,13 @@ def run(argv: Sequence[str] | None = None) -> None:
     except (KeyboardInterrupt, typer.Abort):
         error_line("interrupted")
         sys.exit(int(ExitCode.INTERRUPTED))
+    except SystemExit:
+        if _stdout_closed():  # typer's own broken-pipe exit (1, silent): as boundary() does
+            from playground.cli.common import stdout_to_devnull
+
+            stdout_to_devnull()
+            sys.exit(int(ExitCode.OK))
+        raise
     except Exception as exc:  # a bug: one line unless debugging
         if os.environ.get("PLAYGROUND_DEBUG"):
             raise

@@ -72,15 +72,30 @@ class _ShowAll(RenderHook):
         return [_Shown(r) for r in renderables]
 
 
+class _DataConsole(Console):
+    """A Rich console whose closed pipe (``playground probe X | head -1``) ends the command as
+    every other write to a closed stdout does: Rich's own ``on_broken_pipe`` exits 1 without a
+    word; here stdout is pointed at ``/dev/null`` (nothing more to write) and
+    ``BrokenPipeError`` is raised, which the command's boundary (or ``main.run``) turns into
+    a quiet exit 0 (docs/cli.md, "Exit codes")."""
+
+    def on_broken_pipe(self) -> None:
+        from playground.cli.common import stdout_to_devnull
+
+        self.quiet = True
+        stdout_to_devnull()
+        raise BrokenPipeError(32, "the reader of stdout closed it")
+
+
 def console() -> Console:
     """A console on stdout (resolved at print time, so test runners capture it). Markup is off:
     tool names, paths and messages are printed as they are, never read as ``[style]`` tags, and
     every text goes through the rule for untrusted text (:class:`_Shown`). When stdout is not a
     terminal and ``COLUMNS`` is unset, tables are laid out at :data:`PIPE_WIDTH` columns
     instead of 80."""
-    out = Console(highlight=False, markup=False)
+    out = _DataConsole(highlight=False, markup=False)
     if not out.is_terminal and not os.environ.get("COLUMNS"):
-        out = Console(highlight=False, markup=False, width=PIPE_WIDTH)
+        out = _DataConsole(highlight=False, markup=False, width=PIPE_WIDTH)
     out.push_render_hook(_ShowAll())
     return out
 

@@ -62,6 +62,9 @@ class Gate:
     ``wire``: build provider views for every record (imports google-genai on first use).
     ``token_budget``: approximate tokens of result JSON over which an ok result gets a warning on
     its record (:mod:`playground.core.budget`; default 25,000 or ``PLAYGROUND_TOKEN_BUDGET``).
+    ``hold_writes``: never run the body of a contract that may write (effects ``write`` or
+    ``unknown``): such a call ends ``permission`` with the error ``held:write`` and the body does
+    not run (a rerun or replay without ``--allow-writes``: :mod:`playground.batch.write_guard`).
     """
 
     registry: Registry
@@ -72,6 +75,7 @@ class Gate:
     wire: bool = True
     body_runs: Counter[str] = field(default_factory=Counter)
     token_budget: int = field(default_factory=token_budget_from_env)
+    hold_writes: bool = False
     _call_seq: int = 0
     _local: ToolSource | None = None
 
@@ -148,6 +152,8 @@ class Gate:
                 return record, served
         else:
             record.side_effects["cache_skip"] = contract.cache_skip_reason
+        if self.hold_writes and contract.side_effects:
+            return record, _held_write(contract)
         outcome = self._run_with_retries(contract, call_args, record)
         if contract.side_effects and record.body_ran:  # it may have changed what reads return
             forgotten = self.cache.forget_values()
@@ -274,11 +280,7 @@ class Gate:
                 server_text = str(err.details.get("text", text))
                 return oc.Outcome(False, None, "raised:isError", oc.RAISED, server_text)
             return oc.Outcome(
-                False,
-                None,
-                f"raised:{err.type_name}",
-                oc.RAISED,
-                oc.raised_message(name, text, _where(err.frames)),
+                False, None, f"raised:{err.type_name}", oc.RAISED, _raised_text(name, err)
             )
         if run.refused:
             message = run.refused_message + _bad_result_hint(run.refused)
@@ -391,6 +393,23 @@ class Gate:
         return result
 
 
+HELD_WRITE = "held:write"
+
+
+def _held_write(contract: Contract) -> oc.Outcome:
+    """The outcome of a call whose body was not run because it may write (``hold_writes``)."""
+    how = "writes" if contract.effects == "write" else "may write (its effects are unknown)"
+    why = f"; {contract.effects_evidence}" if contract.effects_evidence else ""
+    return oc.Outcome(
+        False,
+        None,
+        HELD_WRITE,
+        oc.PERMISSION,
+        f"{contract.name} {how} ({contract.effects_basis}{why}) and was not run: a rerun or "
+        "replay runs a tool that may write only when the user allows it (--allow-writes).",
+    )
+
+
 def contract_effects(contract: Contract) -> dict[str, Any]:
     """The record's ``side_effects`` for ``contract``: ``{effects, basis, evidence,
     idempotent, cache_skip}`` (``cache_skip`` filled in by the gate when it skips the cache)."""
@@ -419,6 +438,15 @@ def _shown(args: Any) -> str:
         return shorten(repr(args), 2000)
     except (ValueError, RecursionError):
         return ""
+
+
+def _raised_text(name: str, err: Any) -> str:
+    """The model's message for a body that failed without a kind of its own: the exception it
+    raised, or how its process ended when it raised none (``details["process_ended"]``)."""
+    ended = err.details.get("process_ended")
+    if ended:
+        return oc.process_ended_message(name, str(ended), str(err.details.get("while")))
+    return oc.raised_message(name, err.text, _where(err.frames))
 
 
 def _where(frames: tuple[Frame, ...]) -> str:

@@ -453,6 +453,17 @@ def raised_message(tool: str, detail: str, where: str = "") -> str:
     )
 
 
+def process_ended_message(tool: str, how: str, while_doing: str = "running the body") -> str:
+    """Model-facing text for a body whose process ended under it (``os._exit``, a segfault, a
+    signal: ``how`` is ``exit code 9`` or ``SIGSEGV``): it raised nothing, so no exception is
+    named; the error code stays ``raised:WorkerExited``."""
+    return (
+        f"{tool} failed: it raised no exception; the process running it ended ({how}) while "
+        f"{while_doing}. Do not repeat the same call unchanged: tell the user the tool failed "
+        "or try another tool."
+    )
+
+
 def tool_refused_message(tool: str, reason: str, detail: str) -> str:
     """Model-facing text for an ``invalid_args`` found where the body runs: the tool refused
     its input (``reason`` ``tool`` / ``tool:<arg>``, issue 11 item 3) or an argument did not

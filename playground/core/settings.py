@@ -114,6 +114,16 @@ SETTINGS: dict[str, Setting] = {
             "approximate tokens of result JSON before a result gets a warning; default 25000",
             positive_int,
         ),
+        Setting(
+            "PLAYGROUND_ROUTER_TIMEOUT_S",
+            "seconds one model router request may take; default 30",
+            time_limit,
+        ),
+        Setting(
+            "PLAYGROUND_ROUTER_TOTAL_S",
+            "seconds a model router may take for one answer, retries included; default 60",
+            time_limit,
+        ),
         Setting("PLAYGROUND_IN_PROCESS", "run tool bodies in this process", switch),
         Setting(
             "PLAYGROUND_MCP_PROTOCOL",

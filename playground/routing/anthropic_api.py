@@ -45,7 +45,6 @@ MODES = tuple(TOOL_CHOICE)
 
 #: ``max_tokens`` of each request (required by the Messages API).
 MAX_TOKENS = 1024
-DEFAULT_TIMEOUT_S = 60.0
 
 #: Content block types of an assistant turn (what marks a move's raw as Anthropic's).
 _BLOCK_TYPES = frozenset({"text", "tool_use", "thinking", "redacted_thinking"})
@@ -150,7 +149,7 @@ class AnthropicRouter(SdkRouter):
         base_url: str | None = None,
         http_client: httpx2.Client | None = None,
         max_tokens: int = MAX_TOKENS,
-        timeout_s: float = DEFAULT_TIMEOUT_S,
+        timeout_s: float | None = None,
         sleep: Callable[[float], None] | None = None,
     ) -> None:
         super().__init__(model, mode, api_key, base_url, http_client, timeout_s, sleep)

@@ -87,9 +87,6 @@ CHOOSE_MODEL_HINT = (
     "command palette (ctrl+p); models: https://ai.google.dev/gemini-api/docs/models"
 )
 
-#: Seconds to wait for one generate_content request.
-DEFAULT_TIMEOUT_S = 60.0
-
 
 def gemini_key_from_env(environ: Mapping[str, str]) -> str | None:
     """The Gemini API key from ``environ`` (e.g. ``os.environ``), or ``None``.
@@ -308,7 +305,9 @@ class GeminiRouter:
     calls (only with ``ANY`` / ``VALIDATED``, per the API). ``api_key``: else
     :func:`gemini_key_from_env` of ``os.environ``. ``http_client``: an ``httpx2.Client`` handed to
     the SDK (tests pass one with ``httpx2.MockTransport``). ``vertex``: Vertex AI instead of the
-    Gemini Developer API. ``timeout_s``: seconds per request.
+    Gemini Developer API. ``timeout_s``: seconds per request (``None``:
+    :func:`~playground.routing.time_limits.request_timeout_s`, ``PLAYGROUND_ROUTER_TIMEOUT_S``;
+    the SDK's own retries are off by default, so one request is the whole wait).
 
     Raises :class:`~playground.errors.UsageError` for an unknown mode or names given with a mode
     that ignores them. A missing key is only reported by :meth:`next_move` (``RouterError``
@@ -334,7 +333,7 @@ class GeminiRouter:
         api_key: str | None = None,
         http_client: httpx2.Client | None = None,
         vertex: bool = False,
-        timeout_s: float = DEFAULT_TIMEOUT_S,
+        timeout_s: float | None = None,
     ) -> None:
         mode_upper = str(mode).upper()
         if mode_upper not in MODES:
@@ -351,6 +350,10 @@ class GeminiRouter:
         self.api_key = (api_key or "").strip() or gemini_key_from_env(os.environ)
         self.http_client = http_client
         self.vertex = vertex
+        if timeout_s is None:
+            from playground.routing.time_limits import request_timeout_s
+
+            timeout_s = request_timeout_s()
         self.timeout_s = timeout_s
 
     # -- request -------------------------------------------------------------------------------

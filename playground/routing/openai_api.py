@@ -64,9 +64,6 @@ MODES = tuple(TOOL_CHOICE)
 #: The APIs ``--api`` accepts; the first is the default.
 APIS = ("responses", "chat")
 
-#: Seconds to wait for one request.
-DEFAULT_TIMEOUT_S = 60.0
-
 
 # ------------------------------------------------------------------------------ declarations
 
@@ -302,7 +299,7 @@ class OpenAIRouter(SdkRouter):
         api_key: str | None = None,
         base_url: str | None = None,
         http_client: httpx2.Client | None = None,
-        timeout_s: float = DEFAULT_TIMEOUT_S,
+        timeout_s: float | None = None,
         sleep: Callable[[float], None] | None = None,
     ) -> None:
         super().__init__(model, mode, api_key, base_url, http_client, timeout_s, sleep)

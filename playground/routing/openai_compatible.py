@@ -28,7 +28,6 @@ from playground.errors import RouterError, UsageError
 from playground.routing.base import Move, RouterCapabilities, Turn
 from playground.routing.openai_api import MODES, OpenAIRouter, settings_api
 from playground.routing.registry import RouterSettings, RouterSpec
-from playground.routing.sdk_router import send
 
 #: The optional key variable (sent as ``Authorization: Bearer``).
 KEY_ENV_VAR = "PLAYGROUND_COMPATIBLE_API_KEY"
@@ -93,8 +92,7 @@ class CompatibleRouter(OpenAIRouter):
         return super().next_move(conversation, declarations)
 
     def _only_model(self) -> str:
-        client = self.live_client()
-        page, _notes = send(lambda: client.models.list(), self.failure, self.sleep)
+        page, _notes = self.send(lambda client: client.models.list())
         served = [str(m.id) for m in getattr(page, "data", None) or []]
         if len(served) == 1:
             return served[0]

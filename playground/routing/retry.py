@@ -5,9 +5,11 @@ OpenAI also sends ``retry-after-ms``); a 5xx or a dropped connection is worth a 
 a growing pause. :func:`send_with_retries` runs one request under that policy with
 `tenacity <https://tenacity.readthedocs.io>`_: a :class:`Retryable` failure is tried again (at
 most :data:`MAX_ATTEMPTS` times in all), waiting the server's ``Retry-After`` when it gave one,
-else an exponential backoff with jitter (0.5 s doubling, at most :data:`MAX_WAIT_S`). Every
-other exception passes through at once. The routers' SDKs are built with ``max_retries=0`` so
-this is the one retry policy, and the waits are reported (``waits``) instead of hidden.
+else an exponential backoff with jitter (0.5 s doubling, at most :data:`MAX_WAIT_S`), and no
+retry once ``total_s`` would be spent (:mod:`playground.routing.time_limits`). Every other
+exception passes through at once. The routers' SDKs are built with ``max_retries=0`` so this is
+the one retry policy, and the waits are reported instead of hidden: in ``log``, and as each
+happens on the ``playground.routing`` logger at INFO (the command line prints it on stderr).
 
 Nothing here knows a provider: each router turns its SDK's exceptions into :class:`Retryable`.
 """
@@ -15,6 +17,7 @@ Nothing here knows a provider: each router turns its SDK's exceptions into :clas
 from __future__ import annotations
 
 import email.utils
+import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -29,6 +32,9 @@ from tenacity import (
 )
 
 T = TypeVar("T")
+
+#: Where each retry is told as it happens (INFO; the command line shows it as ``note:``).
+logger = logging.getLogger("playground.routing")
 
 #: Attempts in all (the first one included).
 MAX_ATTEMPTS = 5
@@ -98,23 +104,50 @@ def send_with_retries(
     attempts: int = MAX_ATTEMPTS,
     sleep: Callable[[float], None] = time.sleep,
     log: RetryLog | None = None,
+    total_s: float | None = None,
+    min_try_s: float = 0.0,
+    clock: Callable[[], float] = time.monotonic,
 ) -> T:
     """``send()``, tried again while it raises :class:`Retryable` (at most ``attempts`` tries
     in all; waits: the server's ``Retry-After``, else exponential backoff with jitter). Returns
     what ``send`` returns; re-raises the last :class:`Retryable` when every try failed, and any
-    other exception at once. ``sleep``: injectable (tests). ``log``: filled with each wait."""
+    other exception at once. ``sleep``: injectable (tests). ``log``: filled with each wait.
+    ``total_s``: seconds for every try and wait together (``None``: no bound): no retry starts
+    when the wait and ``min_try_s`` more seconds would pass it. Each retry is logged on
+    :data:`logger` at INFO before its wait: the failure, the wait, the try and the time left."""
+    started = clock()
+    tries_spent = stop_after_attempt(max(1, attempts))
+
+    def out_of_time(state: RetryCallState) -> bool:
+        if total_s is None:
+            return False
+        return clock() - started + float(state.upcoming_sleep or 0) + min_try_s > total_s
 
     def before_sleep(state: RetryCallState) -> None:
-        if log is None or state.next_action is None:
+        if state.next_action is None:
             return
         outcome = state.outcome
         exc = outcome.exception() if outcome is not None else None
-        log.waits.append(float(state.next_action.sleep))
-        log.reasons.append(str(exc))
+        wait = float(state.next_action.sleep)
+        budget = ""
+        if total_s is not None:
+            left = max(0.0, total_s - (clock() - started))
+            budget = f", {left:.0f} s left of {total_s:g} s"
+        logger.info(
+            "%s; trying again in %.1f s (try %d of at most %d%s)",
+            exc,
+            wait,
+            state.attempt_number + 1,
+            attempts,
+            budget,
+        )
+        if log is not None:
+            log.waits.append(wait)
+            log.reasons.append(str(exc))
 
     retrying = Retrying(
         retry=retry_if_exception_type(Retryable),
-        stop=stop_after_attempt(max(1, attempts)),
+        stop=lambda state: tries_spent(state) or out_of_time(state),
         wait=_wait,
         sleep=sleep,
         reraise=True,

@@ -41,11 +41,11 @@ class SdkErrors:
     key_hint: str
 
 
-def sdk_failure(exc: Exception, errors: SdkErrors) -> Exception:
+def sdk_failure(exc: Exception, errors: SdkErrors, timeout_s: float | None = None) -> Exception:
     """An SDK exception as :class:`Retryable` (429, 5xx — Anthropic's 529 overloaded among
     them —, a timeout, a dropped connection) or :class:`RouterError` (one line:
     ``OpenAI API error 401: <provider message> (check the key)``); another exception is
-    returned as it is."""
+    returned as it is. ``timeout_s``: the request's time limit, named in a timeout's line."""
     provider = errors.provider
     if isinstance(exc, errors.status):
         status = int(getattr(exc, "status_code", 0))
@@ -60,7 +60,10 @@ def sdk_failure(exc: Exception, errors: SdkErrors) -> Exception:
             return RouterError(f"{line} (is the model name right? choose another with --model)")
         return RouterError(line)
     if isinstance(exc, errors.timeout):
-        return Retryable(0, f"{provider} did not answer in time (timeout)")
+        within = f"within {timeout_s:g} s" if timeout_s else "in time"
+        return Retryable(
+            0, f"{provider} did not answer {within} (timeout; PLAYGROUND_ROUTER_TIMEOUT_S)"
+        )
     if isinstance(exc, errors.connection):
         if refused(exc):
             return RouterError(f"cannot reach {provider}: connection refused (is it running?)")
@@ -107,26 +110,38 @@ def refused(exc: BaseException) -> bool:
 
 
 def send(
-    request: Callable[[], Any],
+    request: Callable[[float], Any],
     failure: Callable[[Exception], Exception],
     sleep: Callable[[float], None],
+    *,
+    timeout_s: float,
+    total_s: float,
 ) -> tuple[Any, list[str]]:
-    """Run ``request`` under :func:`~playground.routing.retry.send_with_retries`, each SDK
-    exception turned by ``failure``; returns ``(response, notes)`` (a note per retry). Raises
-    :class:`RouterError` (the last failure's line, after the retries)."""
+    """Run ``request(limit_s)`` under :func:`~playground.routing.retry.send_with_retries`, each
+    SDK exception turned by ``failure``; returns ``(response, notes)`` (a note per retry).
+    ``limit_s``: the try's time limit, ``timeout_s`` cut to what is left of ``total_s`` (every
+    try and wait together; :mod:`playground.routing.time_limits`). Raises :class:`RouterError`
+    (the last failure's line, after the retries, with how many tries and how long)."""
     log = RetryLog()
+    started = time.monotonic()
 
     def once() -> Any:
+        left = total_s - (time.monotonic() - started)
         try:
-            return request()
+            return request(max(0.05, min(timeout_s, left)))
         except Exception as exc:
             raise failure(exc) from None
 
     try:
-        response = send_with_retries(once, sleep=sleep, log=log)
+        response = send_with_retries(
+            once, sleep=sleep, log=log, total_s=total_s, min_try_s=min(1.0, timeout_s)
+        )
     except Retryable as exc:
         tries = len(log.waits) + 1
-        raise RouterError(f"{exc.message} (gave up after {tries} tries)") from None
+        spent = time.monotonic() - started
+        raise RouterError(
+            f"{exc.message} (gave up after {tries} tr{'y' if tries == 1 else 'ies'}, {spent:.1f} s)"
+        ) from None
     notes = [
         f"retried after {wait:.2f} s: {reason}" for wait, reason in zip(log.waits, log.reasons)
     ]
@@ -139,7 +154,10 @@ class SdkRouter:
     ``model``: model name. ``mode``: one of the subclass's :attr:`modes` (case-insensitive).
     ``api_key``: ``None`` or blank means none (reported by :meth:`next_move`, so the router can
     be built and dry-run without one). ``base_url``: else the SDK's default. ``http_client``: an
-    ``httpx2.Client`` for the SDK (tests: a mock transport). ``timeout_s``: seconds per request.
+    ``httpx2.Client`` for the SDK (tests: a mock transport). ``timeout_s``: seconds per request
+    (``None``: ``PLAYGROUND_ROUTER_TIMEOUT_S``, default 30); one answer takes at most
+    ``total_s`` with its retries (``PLAYGROUND_ROUTER_TOTAL_S``, default 60;
+    :mod:`playground.routing.time_limits`).
     ``sleep``: what retries wait with (tests). Raises :class:`UsageError` for an unknown mode.
 
     A subclass sets :attr:`provider_title`, :attr:`modes`, :attr:`no_key_hint` and
@@ -160,9 +178,11 @@ class SdkRouter:
         api_key: str | None,
         base_url: str | None,
         http_client: httpx2.Client | None,
-        timeout_s: float,
+        timeout_s: float | None,
         sleep: Callable[[float], None] | None,
     ) -> None:
+        from playground.routing.time_limits import request_timeout_s, total_s
+
         mode_upper = str(mode).upper()
         if mode_upper not in self.modes:
             raise UsageError(
@@ -173,7 +193,8 @@ class SdkRouter:
         self.api_key = (api_key or "").strip() or None
         self.base_url = base_url
         self.http_client = http_client
-        self.timeout_s = timeout_s
+        self.timeout_s = request_timeout_s() if timeout_s is None else timeout_s
+        self.total_s = total_s()
         self.sleep = sleep or time.sleep
         self._sdk_client: Any = None
         self._client_lock = threading.Lock()
@@ -232,7 +253,20 @@ class SdkRouter:
 
     def failure(self, exc: Exception) -> Exception:
         """An SDK exception of this router's SDK as :func:`sdk_failure` classifies it."""
-        return sdk_failure(exc, self.sdk_errors())
+        return sdk_failure(exc, self.sdk_errors(), self.timeout_s)
+
+    def send(self, request: Callable[[Any], Any]) -> tuple[Any, list[str]]:
+        """``request(client)`` with the live client under :func:`send` (this router's time
+        limits): ``(response, notes)``. A try whose limit is cut to what is left of
+        :attr:`total_s` gets a copy of the client with that timeout."""
+        client = self.live_client()
+
+        def once(limit_s: float) -> Any:
+            if limit_s < self.timeout_s:
+                return request(client.with_options(timeout=limit_s))
+            return request(client)
+
+        return send(once, self.failure, self.sleep, timeout_s=self.timeout_s, total_s=self.total_s)
 
     def next_move(self, conversation: list[Turn], declarations: list[dict[str, Any]]) -> Move:
         """Ask the model for the next move (see :meth:`playground.routing.base.Router.next_move`).
@@ -240,9 +274,9 @@ class SdkRouter:
         Returns the :class:`Move` of :meth:`move_from_response`, its ``notes`` led by the
         retries. Raises :class:`RouterError`: no key, an HTTP error (after retries for 429 /
         5xx), a network error, a response without a move."""
-        client = self.live_client()
+        self.live_client()  # no key: said before the request is built
         body = self.request_body(conversation, declarations)
-        response, notes = send(lambda: self.create(client, body), self.failure, self.sleep)
+        response, notes = self.send(lambda client: self.create(client, body))
         try:
             move = self.move_from_response(response)
         except (AttributeError, TypeError, KeyError) as exc:  # a str, a page: not a response

@@ -47,7 +47,14 @@ from playground.core import outcome as oc
 from playground.core.contracts import Contract, check_schema
 from playground.core.effects import from_annotations
 from playground.core.registry import Registry
-from playground.core.toolsource import BodyRun, LoadProblem, LoadResult, RaisedError
+from playground.core.toolsource import (
+    PRINTED_LIMIT,
+    BodyRun,
+    LoadProblem,
+    LoadResult,
+    RaisedError,
+    bounded_output,
+)
 from playground.errors import LoadError
 from playground.sources.capped_log import CappedLog
 from playground.sources.mcp_config import (
@@ -59,8 +66,9 @@ from playground.sources.mcp_config import (
 
 #: Environment variables every stdio server gets from the playground's own environment.
 BASE_ENV = ("PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ")
-#: Longest stderr / output text kept in one run's ``output`` (characters).
-MAX_OUTPUT_CHARS = 4000
+#: Most bytes of a server's stderr read for one call's ``printed`` (what ``bounded_output``
+#: keeps, :data:`~playground.core.toolsource.PRINTED_LIMIT` characters, fits in it)
+STDERR_READ_BYTES = 4 * PRINTED_LIMIT
 #: Seconds to wait beyond a call's own limit before the sync side gives up on the loop.
 CALL_GRACE_S = 2.0
 #: Most ``tools/list`` pages read at one listing (a server whose cursors never end is cut off).
@@ -238,6 +246,8 @@ class McpSource:
         # block on stderr, and bounded, so it can never fill the disk (core/capped_log)
         self._stderr = CappedLog() if spec.transport == "stdio" else None
         self._stderr_pos = 0
+        self._stderr_dropped = 0  # CappedLog.dropped when the log was last read
+        self._noise_said = 0  # notices already said as warnings (unsaid_noise)
         self._early: concurrent.futures.Future[Any] | None = None
         self._process: Any = None
         # the current server process, for the exit guard below (it must not hold self)
@@ -612,11 +622,26 @@ class McpSource:
         return text
 
     def _stderr_since(self, pos: int) -> tuple[str, int]:
+        """What the server wrote to stderr from byte ``pos`` of the kept log (at most
+        :data:`STDERR_READ_BYTES` of it, redacted) and where the log ends now: the next read
+        starts there, so a flood's rest never shows as a later call's output."""
+        text, end, _ = self._stderr_read(pos)
+        return text, end
+
+    def _stderr_read(self, pos: int) -> tuple[str, int, int]:
+        """``(text, end, written)``: :meth:`_stderr_since`, and how many bytes the server wrote
+        from ``pos`` on (those past the cap counted: :attr:`CappedLog.dropped`) — more than
+        ``text`` holds when the output was cut."""
         if self._stderr is None or self._stderr.closed:
-            return "", pos
+            return "", pos, 0
         self._stderr.settle()
-        data = os.pread(self._stderr.fileno(), 1 << 20, pos)
-        return redact(data.decode("utf-8", "replace"), self.spec), pos + len(data)
+        fd = self._stderr.fileno()
+        end = max(pos, os.fstat(fd).st_size)
+        data = os.pread(fd, min(STDERR_READ_BYTES, end - pos), pos)
+        dropped = self._stderr.dropped - self._stderr_dropped
+        self._stderr_dropped = self._stderr.dropped
+        text = redact(data.decode("utf-8", "replace"), self.spec)
+        return text, end, end - pos + dropped
 
     def _stderr_tail(self, lines: int = 3) -> str:
         tail = [ln.strip() for ln in self.stderr_text().splitlines() if ln.strip()][-lines:]
@@ -713,14 +738,18 @@ class McpSource:
         result = self._contracts_of(tools)
         noise = [n for n in self.notices[before:] if "non-protocol text" in n]
         if noise:
-            result.warnings.append(
-                LoadProblem(
-                    self.label,
-                    f"{noise[0].split(': ', 1)[-1]} (stdout is for JSON-RPC messages only; "
-                    "a server should log to stderr)",
-                )
-            )
+            result.warnings.append(LoadProblem(self.label, _noise_warning(noise[0])))
+        self._noise_said = len(self.notices)  # said as a load warning, not again
         return result
+
+    def unsaid_noise(self) -> list[str]:
+        """The non-protocol text the server wrote to stdout since the load (or the last time
+        this was asked), one warning line each: ``mcp:NAME: wrote non-protocol text to stdout:
+        '…' (stdout is for JSON-RPC messages only; …)``. The command line prints them as
+        ``warning:`` lines when it ends."""
+        fresh = self.notices[self._noise_said :]
+        self._noise_said = len(self.notices)
+        return [f"{self.label}: {_noise_warning(n)}" for n in fresh if "non-protocol text" in n]
 
     def _contracts_of(self, tools: list[dict[str, Any]]) -> LoadResult:
         self.tools_changed = False
@@ -849,10 +878,14 @@ class McpSource:
         self._running = None
         if self.tools_changed and not self._closed:
             run.warnings += self._relist_after_change()
-        text, self._stderr_pos = self._stderr_since(pos)
+        text, self._stderr_pos, written = self._stderr_read(pos)
         extra = [n for n in self.notices[notices_before:] if "non-protocol text" in n]
-        output = text + "".join(f"{n}\n" for n in extra)
-        run.output = output if len(output) <= MAX_OUTPUT_CHARS else output[:MAX_OUTPUT_CHARS] + "…"
+        run.warnings += [_noise_warning(n) for n in extra]
+        noise = "".join(f"{n}\n" for n in extra)
+        read = len(text.encode("utf-8", "replace"))
+        cut = written > read  # only the start was read, or the log's cap was passed
+        total = written + len(noise.encode("utf-8", "replace")) if cut else None
+        run.output = bounded_output(text + noise, total)
         run.duration_ms = (time.perf_counter() - started) * 1000
         return run
 
@@ -1408,6 +1441,14 @@ def _end_unclosed(live: list[Any]) -> None:
             with contextlib.suppress(OSError):
                 os.killpg(process.pid, signal.SIGTERM)
         release_watchdog(int(process.pid))
+
+
+def _noise_warning(notice: str) -> str:
+    """The warning for one non-protocol notice (``mcp:NAME: wrote non-protocol text …``)."""
+    return (
+        f"{notice.split(': ', 1)[-1]} (stdout is for JSON-RPC messages only; a server should "
+        "log to stderr)"
+    )
 
 
 def _non_protocol_text(exc: Exception) -> str:

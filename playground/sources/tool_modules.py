@@ -30,7 +30,7 @@ from typing import Any
 from playground.core.contracts import Contract, contract_from_function, contract_from_table
 from playground.core.registry import Registry
 from playground.core.toolsource import LoadProblem
-from playground.errors import LoadError
+from playground.errors import LoadError, Terminated
 
 #: the problem of a ``--tools`` folder without any ``*.py`` tool module
 NO_MODULES = "no tool modules found (expected .py files declaring __tools__ or TOOLS)"
@@ -373,6 +373,9 @@ def import_tool_module(file: Path, *, isolated: bool = True) -> ModuleType:
         raise LoadError(
             f"{file}: import failed: KeyboardInterrupt raised at import time by the module"
         ) from None
+    except Terminated:  # SIGTERM / SIGHUP while importing: the process ends, the module is fine
+        sys.modules.pop(mod_name, None)
+        raise
     except BaseException as exc:  # SyntaxError, ImportError, SystemExit, anything
         sys.modules.pop(mod_name, None)
         line = getattr(exc, "lineno", None)

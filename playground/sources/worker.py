@@ -322,6 +322,8 @@ class WorkerSource:
         self._output.reset()  # what the modules printed at import time is no call's
         problems = [LoadProblem(w, m) for w, m in self._skip_problems]
         problems += [LoadProblem(w, m) for w, m in outcome["problems"]]
+        where = ", ".join(self.paths) or self.label  # which module started them is not known
+        warnings = [LoadProblem(w or where, m) for w, m in outcome.get("warnings") or []]
         contracts = [contract_from_data(d) for d in outcome["contracts"]]
         hung = [str(f) for f in outcome.get("hung") or []]
         if hung:  # their threads still run in this worker: load a clean one meanwhile
@@ -333,7 +335,7 @@ class WorkerSource:
                 if p.where not in known and p.where in {str(Path(f).resolve()) for f in hung}
             ]
             self._replace(list(self._skip))
-        return LoadResult(contracts, problems)
+        return LoadResult(contracts, problems, warnings)
 
     def _replace(self, skip: list[str]) -> None:
         """Load a fresh worker without the ``skip`` modules on a background thread and swap it

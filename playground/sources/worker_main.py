@@ -57,9 +57,13 @@ def describe_exit(code: int) -> str:
 
 
 def worker_exited(how: str, while_doing: str = "running the body") -> RaisedError:
-    """The :class:`RaisedError` of a worker process that ended while ``while_doing``."""
+    """The :class:`RaisedError` of a worker process that ended while ``while_doing`` (``how``:
+    ``exit code 9``, ``SIGSEGV``): the body raised nothing, so ``details["process_ended"]``
+    says how it ended, and the model's message says that instead of an exception
+    (:func:`playground.core.outcome.process_ended_message`)."""
     text = f"WorkerExited: the worker process ended ({how}) while {while_doing}"
-    return RaisedError("WorkerExited", text, "raised", "WorkerExited")
+    details = {"process_ended": how, "while": while_doing}
+    return RaisedError("WorkerExited", text, "raised", "WorkerExited", details=details)
 
 
 def _die_with_parent() -> None:
@@ -250,6 +254,21 @@ def _descendants_by_scan(pid: int, keep: frozenset[int]) -> list[int]:
     return found
 
 
+def _command_line(pid: int) -> str | None:
+    """``sleep 555``: the command line of ``pid`` from ``/proc`` (``""`` when unreadable,
+    ``None`` for a runner or the watchdog: a fork of this process, not a started program)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            words = fh.read().split(b"\0")
+    except OSError:
+        return ""
+    text = " ".join(w.decode("utf-8", "replace") for w in words if w)
+    with contextlib.suppress(OSError), open("/proc/self/cmdline", "rb") as fh:
+        if fh.read().split(b"\0") == words:
+            return None
+    return text
+
+
 def end_descendants(
     keep: frozenset[int] = frozenset(), uncounted: frozenset[int] = frozenset()
 ) -> int:
@@ -409,19 +428,43 @@ class Loader:
             hung=hung,
         )
         self.functions = {n: c.fn for n, c in found.contracts.items()}
+        for runner in (self.runner, self.spare):
+            if runner is not None:
+                self.kill(runner)
+        self.runner = self.spare = None
+        warnings = self._end_import_children()
         with sending:
             self.replies.send(
                 {
                     "op": "loaded",
                     "contracts": [c.to_data() for c in found.contracts.values()],
                     "problems": [(p.where, p.message) for p in found.problems],
+                    "warnings": warnings,
                     "hung": hung,  # their threads still run here; runners fork without them
                 }
             )
-        for runner in (self.runner, self.spare):
-            if runner is not None:
-                self.kill(runner)
-        self.runner, self.spare = self.fork_runner(), None
+        self.runner = self.fork_runner()
+
+    def _end_import_children(self) -> list[tuple[str, str]]:
+        """End the processes the tool modules started while importing (children of this
+        loader, a daemon in its own session included: this process is a subreaper), as a body's
+        are ended when its call ends; returns the load warning saying so, or ``[]``."""
+        keep = frozenset(WATCHDOG)
+        commands = [_command_line(pid) for pid in descendants(os.getpid(), keep)]
+        commands = [c for c in commands if c is not None]
+        ended = end_descendants(keep, uncounted=frozenset(self.killed))
+        self.killed.clear()  # reaped by end_descendants
+        if not ended:
+            return []
+        shown = ", ".join(c for c in commands if c)[:300] or "unknown commands"
+        return [
+            (
+                "",  # the worker names itself (its label)
+                f"the tool modules started {ended} process{'es' if ended != 1 else ''} while "
+                f"importing ({shown}); the playground ended "
+                f"{'them' if ended != 1 else 'it'} when the import ended",
+            )
+        ]
 
     def fork_runner(self) -> tuple[int, Connection, Connection]:
         req_r, req_w = os.pipe()

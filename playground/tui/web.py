@@ -113,6 +113,8 @@ class PlaygroundServer(Server):
         self.token = token
         self.sessions: set[_Session] = set()
         self.announce: Callable[[str], None] = lambda line: print(line, flush=True)
+        #: the signal that stopped the server (SIGINT: ctrl+c; SIGTERM), once it has
+        self.stopped_by: int | None = None
 
     def url(self) -> str:
         """The URL to open (with the token when one is required)."""
@@ -156,8 +158,9 @@ class PlaygroundServer(Server):
         """Nothing: the line with the URL is printed once the port is bound (:meth:`run`)."""
 
     def serve(self, debug: bool = False) -> None:
-        """Listen until ctrl+c or SIGTERM, then end every session. Raises :class:`OSError`
-        when the address cannot be bound (before anything is printed)."""
+        """Listen until ctrl+c or SIGTERM, then end every session; :attr:`stopped_by` is then
+        the signal's number. Raises :class:`OSError` when the address cannot be bound (before
+        anything is printed)."""
         self.debug = debug
         self.initialize_logging()
         asyncio.run(self.run())
@@ -167,8 +170,13 @@ class PlaygroundServer(Server):
         in :meth:`on_shutdown`)."""
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
+
+        def stop_on(sig: int) -> None:
+            self.stopped_by = self.stopped_by or sig
+            stop.set()
+
         for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
+            loop.add_signal_handler(sig, stop_on, sig)
         runner = web.AppRunner(await self._make_app(), handle_signals=False, shutdown_timeout=5)
         await runner.setup()
         try:
@@ -248,8 +256,11 @@ def _int(text: str | None, default: int) -> int:
         return default
 
 
-def serve(command: str, host: str, port: int) -> None:
+def serve(command: str, host: str, port: int) -> int | None:
     """Serve ``command`` (a shell command line that opens the TUI) on ``host``:``port`` until
-    ctrl+c or SIGTERM; a token is required unless ``host`` is a loopback address."""
+    ctrl+c or SIGTERM; a token is required unless ``host`` is a loopback address. Returns the
+    number of the signal that stopped it."""
     token = None if is_loopback(host) else secrets.token_urlsafe(24)
-    PlaygroundServer(command, host, port, token).serve()
+    server = PlaygroundServer(command, host, port, token)
+    server.serve()
+    return server.stopped_by

@@ -299,7 +299,7 @@ def test_a_playground_variable_that_is_no_setting_gets_a_note(monkeypatch):
     assert result.exit_code == 0
     assert result.stderr == (
         "note: PLAYGROUND_TIMEOUT is not a playground setting (did you mean "
-        "PLAYGROUND_IMPORT_TIMEOUT_S?); it changes nothing\n"
+        "PLAYGROUND_ROUTER_TIMEOUT_S?); it changes nothing\n"
     )
     assert len(json.loads(result.stdout)) == 4
 

@@ -174,9 +174,9 @@ def test_missing_tools_path_is_reported_and_the_rest_still_loads(tmp_path):
         "--format",
         "json",
     )
-    assert result.exit_code == 2
+    assert result.exit_code == 0  # the call ran and was recorded (docs/cli.md, "Exit codes")
     assert result.stderr.strip() == f"error: {missing}: no such file or folder"
-    assert json.loads(result.stdout)["value"]["found"] is False  # the call still ran
+    assert json.loads(result.stdout)["value"]["found"] is False
 
 
 def test_tool_module_with_a_syntax_error_others_still_load(tmp_path):
@@ -196,8 +196,8 @@ def test_tool_module_with_a_syntax_error_others_still_load(tmp_path):
     )
 
     called = invoke("call", "echo_text", "text=안녕", "--tools", tmp_path, "--format", "json")
-    assert called.exit_code == 2  # load problems make the exit code 2 ...
-    assert json.loads(called.stdout)["value"] == {"text": "안녕"}  # ... after doing the work
+    assert called.exit_code == 0  # the call of a tool that loaded ran: another's error is not its
+    assert json.loads(called.stdout)["value"] == {"text": "안녕"}
 
 
 def test_typer_usage_errors_exit_2():

@@ -84,7 +84,7 @@ def test_no_secret_in_any_stored_or_printed_form(tmp_path):
         ("history", "show", "1"),
         ("history", "save", "1", "--to", str(out_dir / "cases.jsonl")),
         ("replay", str(out_dir / "golden.json"), "--format", "json"),
-        ("history", "rerun", "2", "--format", "json"),
+        ("history", "rerun", "2", "--format", "json", "--allow-writes"),  # login writes
     ):  # fmt: skip
         proc = (
             run(*argv, "--tools", str(tmp_path / "tools"), cwd=tmp_path, env=env)

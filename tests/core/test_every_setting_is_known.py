@@ -31,5 +31,5 @@ def test_the_routers_variables_get_no_note():
     }
     assert check_environment(env) == [
         "PLAYGROUND_TIMEOUT is not a playground setting (did you mean "
-        "PLAYGROUND_IMPORT_TIMEOUT_S?); it changes nothing"
+        "PLAYGROUND_ROUTER_TIMEOUT_S?); it changes nothing"  # the closest of the time limits
     ]

@@ -151,7 +151,8 @@ def test_import_time_faults_are_load_problems_naming_the_module(tmp_path):
         "json",
         env={"PLAYGROUND_IMPORT_TIMEOUT_S": "1"},
     )
-    assert proc.returncode == 2 and elapsed < 1 + 3 + 12
+    # the call of a tool that loaded ran: the other modules' errors are printed, exit 0
+    assert proc.returncode == 0 and elapsed < 1 + 3 + 12
     assert json.loads(proc.stdout)["value"] == {"pong": True}
     errors = proc.stderr.decode().splitlines()
     assert all(line.startswith("error: ") for line in errors) and len(errors) == 4, errors

@@ -69,7 +69,7 @@ def test_faults_together_end_loading_naming_each_and_the_good_tool_runs(faults):
     proc = start(faults, "call", "ping", "--no-history", "--format", "json")
     out, err = proc.communicate(timeout=60)
     assert time.monotonic() - started < 40
-    assert proc.returncode == 2, err  # the call ran; load problems make the exit code 2
+    assert proc.returncode == 0, err  # the call ran; the load problems are named, not its exit
     assert json.loads(out)["value"] == {"pong": True}
     assert (faults.parent / "ping.mark").read_text() == "ran"
     errors = sorted(line for line in err.splitlines() if line.startswith("error: "))

@@ -90,7 +90,7 @@ def test_the_cli_lists_the_good_module_and_names_each_stuck_one(tmp_path, monkey
         env=env,
         timeout=60,
     )
-    assert proc.returncode == 2, proc.stderr
+    assert proc.returncode == 0, proc.stderr  # the call ran: the stuck modules are named
     assert json.loads(proc.stdout)["value"] == {"pong": True}
     assert proc.stderr.decode().splitlines() == [
         f"error: {folder / name}: import did not finish within 2 s (an endless loop or a "
