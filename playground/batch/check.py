@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.batch.caselines import CaseFileGuard, case_file_lines, parse_object
+from playground.batch.interrupts import case_step
 from playground.core.canonical import json_type_name, shorten
 from playground.core.outcome import OutcomeKind
 from playground.core.record import VALID, CallRecord
@@ -376,9 +377,10 @@ def run_cases(
     try:
         for case in cases:
             result = run_case(gate, case)
-            report.results.append(result)
-            if on_result is not None:
-                on_result(result)
+            with case_step():  # written and counted together (a ctrl+c waits for both)
+                if on_result is not None:
+                    on_result(result)
+                report.results.append(result)
     except KeyboardInterrupt:
         report.interrupted = True
     return report

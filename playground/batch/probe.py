@@ -46,6 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from playground.batch.interrupts import case_step
 from playground.core.canonical import json_type_name
 from playground.core.contracts import Contract
 from playground.core.ecma import ecma_search
@@ -620,9 +621,10 @@ def _run_probe_cases(
             case.warnings = list(record.warnings)
             case.reasons = list(record.reasons)
             case.body_runs = gate.body_runs[contract.name] - before
-        report.cases.append(case)
-        if on_case is not None:
-            on_case(case)
+        with case_step():  # written and counted together (a ctrl+c waits for both)
+            if on_case is not None:
+                on_case(case)
+            report.cases.append(case)
 
 
 def probe_against_server(target: Playground | Gate, report: ProbeReport) -> ProbeReport:
