@@ -16,11 +16,10 @@ def test_a_sigint_inside_the_step_is_raised_after_it_whole() -> None:
     done: list[str] = []
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        with pytest.raises(KeyboardInterrupt):
-            with case_step():
-                os.kill(os.getpid(), signal.SIGINT)
-                done.append("written")
-                done.append("counted")
+        with pytest.raises(KeyboardInterrupt), case_step():
+            os.kill(os.getpid(), signal.SIGINT)
+            done.append("written")
+            done.append("counted")
         assert done == ["written", "counted"]
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
     finally:
