@@ -84,6 +84,10 @@ class _RoutedStream(io.TextIOBase):
         return getattr(self.fallback, name)
 
 
+#: The longest a caller waits for a body without letting a signal's handler run (seconds).
+WAIT_SLICE_S = 0.1
+
+
 class _Job:
     """One body run handed to the body thread; ``done`` is a plain lock held until the run
     ends (cheaper to make and to wait on than a ``threading.Event``)."""
@@ -113,11 +117,19 @@ class _Job:
             self.done.release()
 
     def wait(self, timeout_s: float) -> bool:
-        """Wait at most ``timeout_s`` s for the run to end; ``True`` when it did."""
-        if self.done.acquire(timeout=min(max(timeout_s, 0.0), threading.TIMEOUT_MAX)):
-            self.done.release()
-            return True
-        return False
+        """Wait at most ``timeout_s`` s for the run to end; ``True`` when it did. The wait is
+        cut into slices of :data:`WAIT_SLICE_S`: a signal the kernel hands to the body's thread
+        (SIGTERM, SIGHUP, ctrl+c) leaves the waiting thread asleep until its wait ends, and
+        Python runs the handler only then -- ``ask`` stopped by SIGHUP during a 30 s body
+        exited after the body, not at once. After each slice the handler runs if one came."""
+        deadline = time.monotonic() + max(timeout_s, 0.0)
+        while True:
+            remaining = deadline - time.monotonic()
+            if self.done.acquire(timeout=min(max(remaining, 0.0), WAIT_SLICE_S)):
+                self.done.release()
+                return True
+            if remaining <= WAIT_SLICE_S:
+                return False
 
 
 async def _awaited(awaitable: Any) -> Any:
