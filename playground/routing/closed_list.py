@@ -20,10 +20,10 @@ Measured on the BFCL dev bench (``python bench/bfcl.py --without closed_list_val
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from playground.routing.fill.specs import Fill, ParamSpec
+from playground.routing.fill.specs import Fill, ParamSpec, drop_where
 from playground.routing.rule_switches import known_rule
 
 RULE_CLOSED_LIST = known_rule(
@@ -62,17 +62,9 @@ def drop_unlisted(specs: Sequence[ParamSpec], fill: Fill) -> list[str]:
     """Take out of ``fill`` every text a loose rule (:data:`LOOSE`) gave that is none of the
     :func:`closed_values` of its parameter; the required ones join ``fill.missing``. Only a fill
     that lacks nothing is checked. Returns the parameters dropped, in declaration order."""
-    if fill.missing:
-        return []
-    dropped: list[str] = []
-    for spec in specs:
-        ev = fill.evidence.get(spec.name)
-        if ev is None or ev.get("rule") not in LOOSE or spec.name not in fill.args:
-            continue
+
+    def misfit(spec: ParamSpec, value: Any, ev: Mapping[str, Any]) -> bool:
         allowed = closed_values(spec)
-        if allowed and _outside(fill.args[spec.name], allowed):
-            del fill.args[spec.name]
-            del fill.evidence[spec.name]
-            dropped.append(spec.name)
-    fill.missing.extend(s.name for s in specs if s.required and s.name in dropped)
-    return dropped
+        return bool(allowed) and _outside(value, allowed)
+
+    return drop_where(specs, fill, LOOSE, misfit)

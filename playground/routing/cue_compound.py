@@ -19,10 +19,11 @@ Measured on the BFCL dev bench (``python bench/bfcl.py --without cue_compound_no
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from playground.routing import korean
-from playground.routing.fill.specs import Fill, ParamSpec
+from playground.routing.fill.specs import Fill, ParamSpec, drop_where
 from playground.routing.rule_switches import known_rule
 
 RULE_CUE_COMPOUND = known_rule(
@@ -53,18 +54,10 @@ def drop_compounds(specs: Sequence[ParamSpec], fill: Fill, question: str) -> lis
     """Take out of ``fill`` every ``cue`` value that is the second word of a :func:`compound`;
     the required ones join ``fill.missing``. Only a fill that lacks nothing is checked. Returns
     the parameters dropped, in declaration order."""
-    if fill.missing:
-        return []
-    dropped: list[str] = []
-    for spec in specs:
-        ev = fill.evidence.get(spec.name)
-        value = fill.args.get(spec.name)
-        if ev is None or ev.get("rule") != "cue" or not ev.get("span"):
-            continue
-        if not isinstance(value, str) or not compound(value, ev["span"][0], question, spec.name):
-            continue
-        del fill.args[spec.name]
-        del fill.evidence[spec.name]
-        dropped.append(spec.name)
-    fill.missing.extend(s.name for s in specs if s.required and s.name in dropped)
-    return dropped
+
+    def misfit(spec: ParamSpec, value: Any, ev: Mapping[str, Any]) -> bool:
+        if not ev.get("span") or not isinstance(value, str):
+            return False
+        return compound(value, ev["span"][0], question, spec.name)
+
+    return drop_where(specs, fill, {"cue"}, misfit)

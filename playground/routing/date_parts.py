@@ -24,7 +24,7 @@ from typing import Any
 
 from playground.routing import korean, values
 from playground.routing.fill.dates import DATE_SPAN_RE, is_date_param
-from playground.routing.fill.specs import Fill, ParamSpec
+from playground.routing.fill.specs import Fill, ParamSpec, drop_values
 from playground.routing.rule_switches import known_rule
 
 RULE_DATE_PARTS = known_rule(
@@ -99,8 +99,5 @@ def drop_date_parts(specs: Sequence[ParamSpec], fill: Fill, question: str) -> li
                 "detail": f"{ev.get('detail', '')}; a date's numbers left out",
             }
         elif not kept:
-            del fill.args[spec.name]
-            del fill.evidence[spec.name]
             dropped.append(spec.name)
-    fill.missing.extend(s.name for s in specs if s.required and s.name in dropped)
-    return dropped
+    return drop_values(specs, fill, dropped)

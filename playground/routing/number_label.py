@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from playground.routing import korean
-from playground.routing.fill.specs import Fill, ParamSpec
+from playground.routing.fill.specs import Fill, ParamSpec, drop_where
 from playground.routing.rule_switches import known_rule
 from playground.routing.unit_dimension import unit_fits
 
@@ -81,23 +81,13 @@ def drop_labelled_elsewhere(
     :attr:`playground.routing.scoring.ScoreRow.matched`); a required one joins
     ``fill.missing``. Only a fill that lacks nothing is checked. Returns the parameters
     dropped, in declaration order."""
-    if fill.missing:
-        return []
-    dropped: list[str] = []
-    for spec in specs:
-        ev = fill.evidence.get(spec.name)
-        value = fill.args.get(spec.name)
-        if ev is None or ev.get("rule") != "position" or not ev.get("span"):
-            continue
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            continue
+
+    def misfit(spec: ParamSpec, value: Any, ev: Mapping[str, Any]) -> bool:
+        if not ev.get("span") or isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False
         word = label(question, ev["span"][0])
         if word is None or _said(word, spec.name, matched):
-            continue
-        if unit_fits(spec, ev["span"], question):  # "a rate of 6 m/s²" for an acceleration
-            continue
-        del fill.args[spec.name]
-        del fill.evidence[spec.name]
-        dropped.append(spec.name)
-    fill.missing.extend(s.name for s in specs if s.required and s.name in dropped)
-    return dropped
+            return False
+        return not unit_fits(spec, ev["span"], question)  # "a rate of 6 m/s²": an acceleration
+
+    return drop_where(specs, fill, {"position"}, misfit)

@@ -18,10 +18,11 @@ Measured on the BFCL dev bench (``python bench/bfcl.py --without sentence_start_
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from playground.routing import places
-from playground.routing.fill.specs import Fill, ParamSpec
+from playground.routing.fill.specs import Fill, ParamSpec, drop_where
 from playground.routing.rule_switches import known_rule
 
 RULE_SENTENCE_START = known_rule(
@@ -64,19 +65,11 @@ def drop_first_words(specs: Sequence[ParamSpec], fill: Fill, question: str) -> l
     """Take out of ``fill`` every value a loose rule (:data:`LOOSE`) gave that is a sentence's
     :func:`first word <first_word_only>`; the required ones join ``fill.missing``. Only a fill
     that lacks nothing is checked. Returns the parameters dropped, in declaration order."""
-    if fill.missing:
-        return []
-    dropped: list[str] = []
-    for spec in specs:
-        ev = fill.evidence.get(spec.name)
-        value = fill.args.get(spec.name)
-        if ev is None or ev.get("rule") not in LOOSE or not ev.get("span"):
-            continue
+
+    def misfit(spec: ParamSpec, value: Any, ev: Mapping[str, Any]) -> bool:
+        if not ev.get("span") or not isinstance(value, str):
+            return False
         start, end = ev["span"]
-        if not isinstance(value, str) or not first_word_only(value, start, end, question):
-            continue
-        del fill.args[spec.name]
-        del fill.evidence[spec.name]
-        dropped.append(spec.name)
-    fill.missing.extend(s.name for s in specs if s.required and s.name in dropped)
-    return dropped
+        return first_word_only(value, start, end, question)
+
+    return drop_where(specs, fill, LOOSE, misfit)

@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 
 from playground.routing.fill.roles import role_of
-from playground.routing.fill.specs import Fill, ParamSpec
+from playground.routing.fill.specs import Fill, ParamSpec, drop_values
 from playground.routing.rule_switches import known_rule
 
 RULE_SERIES_ONE = known_rule(
@@ -78,9 +78,4 @@ def drop_torn_series(specs: Sequence[ParamSpec], fill: Fill, question: str) -> l
     dropped."""
     if fill.missing:
         return []
-    dropped = torn_series(specs, fill, question)
-    for name in dropped:
-        del fill.args[name]
-        del fill.evidence[name]
-    fill.missing.extend(s.name for s in specs if s.required and s.name in dropped)
-    return dropped
+    return drop_values(specs, fill, torn_series(specs, fill, question))

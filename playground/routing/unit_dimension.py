@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from playground.routing import korean, values
-from playground.routing.fill.specs import Fill, ParamSpec
+from playground.routing.fill.specs import Fill, ParamSpec, drop_where
 from playground.routing.rule_switches import known_rule
 
 RULE_UNIT_DIMENSION = known_rule(
@@ -149,21 +149,10 @@ def drop_unit_misfits(specs: Sequence[ParamSpec], fill: Fill, question: str) -> 
     :func:`misfit <misfit_unit>` for its parameter; a required one joins ``fill.missing``. Only
     a fill that lacks nothing is checked (one that lacks a value is not called anyway). Returns
     the parameters dropped, in declaration order."""
-    if fill.missing:
-        return []
-    dropped: list[str] = []
-    for spec in specs:
-        ev = fill.evidence.get(spec.name)
-        if ev is None or ev.get("rule") not in LOOSE or not ev.get("span"):
-            continue
-        if isinstance(fill.args.get(spec.name), bool) or not isinstance(
-            fill.args.get(spec.name), (int, float)
-        ):
-            continue
-        if misfit_unit(spec, ev["span"], question) is None:
-            continue
-        del fill.args[spec.name]
-        del fill.evidence[spec.name]
-        dropped.append(spec.name)
-    fill.missing.extend(s.name for s in specs if s.required and s.name in dropped)
-    return dropped
+
+    def misfit(spec: ParamSpec, value: Any, ev: Mapping[str, Any]) -> bool:
+        if not ev.get("span") or isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False
+        return misfit_unit(spec, ev["span"], question) is not None
+
+    return drop_where(specs, fill, LOOSE, misfit)

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from playground.routing import korean
-from playground.routing.fill.specs import Fill, ParamSpec
+from playground.routing.fill.specs import Fill, ParamSpec, drop_where
 from playground.routing.rule_switches import known_rule
 
 RULE_VALUE_SHAPE = known_rule(
@@ -81,22 +81,4 @@ def drop_misfits(specs: Sequence[ParamSpec], fill: Fill, question: str) -> list[
     the router asks for it rather than calling with the misfit. Only a fill that lacks nothing
     is checked (one that lacks a value is not called anyway; the question back ranks the tools
     by what they have). Returns the parameters dropped (in declaration order)."""
-    dropped: list[str] = []
-    if fill.missing:
-        return dropped  # not called anyway: the ask ranks the tools by what they have
-    for spec in specs:
-        ev = fill.evidence.get(spec.name)
-        if ev is None or ev.get("rule") not in LOOSE or spec.name not in fill.args:
-            continue
-        if fits(spec, fill.args[spec.name], question):
-            continue
-        del fill.args[spec.name]
-        del fill.evidence[spec.name]
-        dropped.append(spec.name)
-    if dropped:
-        order = [s.name for s in specs]
-        missing = set(fill.missing) | {s.name for s in specs if s.required and s.name in dropped}
-        fill.missing[:] = sorted(
-            missing, key=lambda n: order.index(n) if n in order else len(order)
-        )
-    return dropped
+    return drop_where(specs, fill, LOOSE, lambda spec, value, ev: not fits(spec, value, question))

@@ -5,6 +5,7 @@ build for one tool (:class:`Fill`: the values, their evidence, the spans used)."
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -172,6 +173,41 @@ class Fill:
     evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)
     consumed: list[tuple[int, int]] = field(default_factory=list)
+
+
+def drop_values(specs: Sequence[ParamSpec], fill: Fill, names: Sequence[str]) -> list[str]:
+    """Take the values of the parameters ``names`` out of ``fill`` (its ``args`` and
+    ``evidence``); the required ones join ``fill.missing``, in declaration order. Returns
+    ``names`` as a list. The value rules that find a misfit (:mod:`playground.routing.misfits`,
+    :mod:`playground.routing.value_shape`) all drop it this way."""
+    dropped = list(names)
+    for name in dropped:
+        fill.args.pop(name, None)
+        fill.evidence.pop(name, None)
+    fill.missing.extend(s.name for s in specs if s.required and s.name in dropped)
+    return dropped
+
+
+def drop_where(
+    specs: Sequence[ParamSpec],
+    fill: Fill,
+    rules: Container[str],
+    misfit: Callable[[ParamSpec, Any, Mapping[str, Any]], bool],
+) -> list[str]:
+    """Drop (:func:`drop_values`) every value of ``fill`` that a fill rule of ``rules`` gave and
+    ``misfit(spec, value, evidence)`` refuses. Only a fill that lacks nothing is judged (one
+    that lacks a value is not called anyway; the question back ranks the tools by what they
+    have): ``[]`` otherwise. Returns the parameters dropped, in declaration order."""
+    if fill.missing:
+        return []
+    names = []
+    for spec in specs:
+        ev = fill.evidence.get(spec.name)
+        if ev is None or ev.get("rule") not in rules or spec.name not in fill.args:
+            continue
+        if misfit(spec, fill.args[spec.name], ev):
+            names.append(spec.name)
+    return drop_values(specs, fill, names)
 
 
 def plain_string(spec: ParamSpec) -> bool:
