@@ -36,6 +36,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,21 @@ class HistoryError(Exception):
 
 class _Busy(HistoryError):
     """Another process held the file's write lock for the whole wait while it was opened."""
+
+
+@contextmanager
+def _immediate(conn: sqlite3.Connection) -> Iterator[None]:
+    """A write transaction: ``BEGIN IMMEDIATE`` (the write lock taken at once), ``COMMIT`` when
+    the block ends; on any exception ``ROLLBACK`` (its own failure ignored) and the exception
+    goes on."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
 
 
 class HistoryStore:
@@ -356,15 +372,9 @@ class HistoryStore:
             return None
         kept = pending.kept(self.path)
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with _immediate(conn):
                 merged, added = self._add_kept(conn, kept)
                 entry_id = _insert(conn, row)
-                conn.execute("COMMIT")
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
-                raise
         except sqlite3.Error as exc:
             if retry and _is_corrupt(exc) and self._restart_damaged(exc):
                 return self._add_unlocked(entry, retry=False)
@@ -439,8 +449,7 @@ class HistoryStore:
         if conn is None:
             return 0
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with _immediate(conn):
                 if before is None:
                     conn.execute("DELETE FROM bodies")
                     count = conn.execute("DELETE FROM entries").rowcount
@@ -452,11 +461,6 @@ class HistoryStore:
                     count = conn.execute(
                         "DELETE FROM entries WHERE created < ?", (before,)
                     ).rowcount
-                conn.execute("COMMIT")
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
-                raise
             if before is None:
                 conn.execute("VACUUM")
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -549,14 +553,8 @@ class HistoryStore:
             if conn is None:
                 return 0
             try:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
+                with _immediate(conn):
                     merged, added = self._add_kept(conn, files)
-                    conn.execute("COMMIT")
-                except BaseException:
-                    with contextlib.suppress(sqlite3.Error):
-                        conn.execute("ROLLBACK")
-                    raise
             except sqlite3.Error as exc:
                 self._say(
                     f"history: {len(files)} record(s) kept beside {self.path} while it was busy "
