@@ -65,6 +65,18 @@ async def settle(app, pilot) -> None:
     raise AssertionError("the workers never settled")
 
 
+async def open_contract(app, pilot, name: str):
+    """Wait for the tools (:func:`settle`), show contract ``name`` in the Call view and let
+    its form be built; returns the Call view."""
+    from playground.tui.views.call_view import CallView
+
+    await settle(app, pilot)
+    view = app.query_one(CallView)
+    assert await view.select_contract(name)
+    await pilot.pause()
+    return view
+
+
 async def until(pilot, condition: Callable[[], bool], what: str) -> None:
     """Let messages flow until ``condition()`` holds (state, not time); fail saying ``what``.
     Each round is one ``pilot.pause()`` (every queued message handled, then CPU idle)."""

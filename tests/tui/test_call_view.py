@@ -12,13 +12,7 @@ from playground.tui.views.call_view import CallView
 from playground.tui.widgets.arg_form import ArgForm
 from playground.tui.widgets.args_editor import ArgsEditor
 from playground.tui.widgets.record_view import RecordView
-from tests.tui.helpers import SIZE, WIDE, settle, until
-
-
-async def open_contract(app, pilot, name: str) -> None:
-    await settle(app, pilot)
-    assert await app.query_one(CallView).select_contract(name)
-    await pilot.pause()
+from tests.tui.helpers import SIZE, WIDE, open_contract, settle, until
 
 
 async def type_into(pilot, app, arg: str, text: str) -> None:

@@ -13,20 +13,11 @@ from textual.widgets import Input, TabbedContent
 from playground.tui.app import PlaygroundApp
 from playground.tui.export_screen import ExportScreen, save_text
 from playground.tui.help_screen import HelpScreen
-from playground.tui.views.call_view import CallView
 from playground.tui.widgets.arg_form import OTHER, ArgForm
 from playground.tui.widgets.args_editor import ArgsEditor
 from playground.tui.widgets.contract_list import ContractList, first_choice, is_demo_module
 from playground.tui.widgets.record_view import RecordGrid
-from tests.tui.helpers import SIZE, capture_notifications, settle, until
-
-
-async def open_contract(app, pilot, name: str) -> CallView:
-    await settle(app, pilot)
-    view = app.query_one(CallView)
-    assert await view.select_contract(name)
-    await pilot.pause()
-    return view
+from tests.tui.helpers import SIZE, capture_notifications, open_contract, settle, until
 
 
 @pytest.mark.slow

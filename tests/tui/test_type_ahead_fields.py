@@ -9,10 +9,9 @@ from textual import events
 from textual.widgets import Select
 
 from playground.tui.app import PlaygroundApp
-from playground.tui.views.call_view import CallView
 from playground.tui.widgets.arg_form import ArgForm
 from playground.tui.widgets.contract_list import ContractList
-from tests.tui.helpers import capture_notifications, settle
+from tests.tui.helpers import capture_notifications, open_contract, settle
 
 CLINIC = '''
 import datetime as dt
@@ -47,14 +46,6 @@ __tools__ = [list_openings, pick_department]
 '''
 
 
-async def _open_contract(app, pilot, name: str) -> CallView:
-    await settle(app, pilot)
-    view = app.query_one(CallView)
-    assert await view.select_contract(name)
-    await pilot.pause()
-    return view
-
-
 async def _typed_in_list(app, pilot, keys: str) -> None:
     app.query_one(ContractList).focus()
     await pilot.pause()
@@ -66,7 +57,7 @@ async def _typed_in_list(app, pilot, keys: str) -> None:
 async def test_keys_go_to_the_first_text_field_past_an_enum_select(tmp_tool):
     app = PlaygroundApp(tools=[str(tmp_tool(CLINIC, name="clinic.py"))], no_history=True)
     async with app.run_test(size=(160, 48)) as pilot:
-        await _open_contract(app, pilot, "list_openings")
+        await open_contract(app, pilot, "list_openings")
         fields = app.query_one(ArgForm).fields
         assert isinstance(fields[0], Select)
         await _typed_in_list(app, pilot, "2026-12-04")
@@ -76,7 +67,7 @@ async def test_keys_go_to_the_first_text_field_past_an_enum_select(tmp_tool):
 async def test_a_form_without_a_text_field_says_where_the_keys_did_not_go(tmp_tool):
     app = PlaygroundApp(tools=[str(tmp_tool(CLINIC, name="clinic.py"))], no_history=True)
     async with app.run_test(size=(160, 48)) as pilot:
-        view = await _open_contract(app, pilot, "pick_department")
+        view = await open_contract(app, pilot, "pick_department")
         notes = capture_notifications(view)
         await _typed_in_list(app, pilot, "ab")
         await settle(app, pilot)
