@@ -15,20 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.playground_cli import run_playground
+
 REPO = Path(__file__).resolve().parents[2]
 SHOP = REPO / "tools" / "shop.py"
 
 
 def playground(*args: object, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "playground", *map(str, args)],
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        env={**os.environ, "PLAYGROUND_IN_PROCESS": "1", **env},
-        timeout=60,
-        check=False,
-    )
+    return run_playground(*args, env={"PLAYGROUND_IN_PROCESS": "1", **env})
 
 
 def stdout_already_closed(*args: object) -> tuple[int, str]:

@@ -6,30 +6,21 @@ SQLite files, the CLI as real subprocesses."""
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 from playground.history import pending
 from playground.history.entries import call_entry
 from playground.history.store import WRITE_WAIT_MS, HistoryStore
+from tests.playground_cli import run_playground
 
 REPO = Path(__file__).resolve().parents[2]
 SHOP = REPO / "tools" / "shop.py"
 
 
 def cli(*args: object) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PLAYGROUND_FIXTURES": str(REPO / "fixtures")}
-    return subprocess.run(
-        [sys.executable, "-m", "playground", *map(str, args)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+    return run_playground(*args, env={"PLAYGROUND_FIXTURES": str(REPO / "fixtures")})
 
 
 def test_a_call_on_a_locked_history_keeps_its_record_and_the_next_command_adds_it(tmp_path):

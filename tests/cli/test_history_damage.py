@@ -5,10 +5,8 @@ where the damage is. Real SQLite files damaged in place; the CLI as real subproc
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ import pytest
 from playground.history.entries import call_entry
 from playground.history.queries import Query
 from playground.history.store import HistoryStore
+from tests.playground_cli import run_playground
 
 REPO = Path(__file__).resolve().parents[2]
 SHOP = REPO / "tools" / "shop.py"
@@ -23,14 +22,8 @@ PAGE = 4096
 
 
 def cli(*args: object) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PLAYGROUND_FIXTURES": str(REPO / "fixtures"), "COLUMNS": "200"}
-    return subprocess.run(
-        [sys.executable, "-m", "playground", *map(str, args)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
+    return run_playground(
+        *args, env={"PLAYGROUND_FIXTURES": str(REPO / "fixtures"), "COLUMNS": "200"}
     )
 
 

@@ -6,14 +6,13 @@ item 1)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from playground.batch.replay import rerun
 from playground.workbench import open_playground
+from tests.playground_cli import run_playground
 
 CLINIC = Path(__file__).parent / "clinic"
 QUESTION = "김하늘 환자 피부과 2026-12-09 14:00 예약 잡아 주세요"
@@ -23,16 +22,8 @@ WHY = "book_appointment (writes: inferred, the name's verb 'book')"
 
 def playground(tmp_path: Path, *args: object) -> subprocess.CompletedProcess[str]:
     """``playground ARGS`` with stdin from /dev/null (not a terminal: nobody to ask)."""
-    env = {**os.environ, "CLINIC_DB": str(tmp_path / "db.json"), "PLAYGROUND_IN_PROCESS": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "playground", *map(str, args)],
-        capture_output=True,
-        text=True,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-        check=False,
-    )
+    env = {"CLINIC_DB": str(tmp_path / "db.json"), "PLAYGROUND_IN_PROCESS": "1"}
+    return run_playground(*args, env=env)
 
 
 def bookings(tmp_path: Path) -> int:
