@@ -230,17 +230,17 @@ def _effects_cell(effects: Mapping[str, Any]) -> Text:
 
 
 def effects_brief(effects: Mapping[str, Any]) -> Text:
-    """A call's effects in a table cell: ``write (inferred)``, ``read (declared)``; a write
-    stands out (an episode's calls table: a question that booked something says so). ``-``
-    when the record carries none."""
-    said = str(effects.get("effects") or "")
-    if not said:
+    """A call's effects in a table cell (an episode's calls table: a question that booked
+    something says so), from a record's ``side_effects`` (``{effects, basis, evidence}``) in
+    :func:`effects_text`'s words and colours; ``-`` when the record carries none."""
+    if not effects.get("effects"):
         return Text("-", style="dim")
-    basis = effects.get("basis")
-    text = Text(shown(said), style="bold yellow" if said != "read" else "")
-    if basis not in (None, "", "unknown"):
-        text.append(f" ({shown(str(basis))})", style="dim")
-    return text
+    return effects_text(
+        {
+            "effects": shown(str(effects["effects"])),
+            "effects_basis": effects.get("basis") or "unknown",
+        }
+    )
 
 
 def _add_text_rows(grid: Table, data: Mapping[str, Any]) -> None:
