@@ -43,13 +43,15 @@ def bounded_syntax(text: str, limit: int = PREVIEW_CHARS) -> Syntax | Group:
     the full size (in characters and UTF-8 bytes) and how to save all of it."""
     if len(text) <= limit:
         return json_syntax(text)
+    note = cut_note(text, limit, "ctrl+p → 'Save value to a file' writes all of it")
+    return Group(json_syntax(text[:limit]), Text(f"… preview: {note}", style="bold yellow"))
+
+
+def cut_note(text: str, limit: int, how_to_save: str) -> str:
+    """What a preview of ``text``'s first ``limit`` characters leaves out: ``the first 8,000
+    of 3,000,000 characters (3,000,000 bytes); HOW_TO_SAVE`` (bytes as UTF-8)."""
     size = len(text.encode("utf-8", "replace"))
-    note = Text(
-        f"… preview: the first {limit:,} of {len(text):,} characters ({size:,} bytes); "
-        "ctrl+p → 'Save value to a file' writes all of it",
-        style="bold yellow",
-    )
-    return Group(json_syntax(text[:limit]), note)
+    return f"the first {limit:,} of {len(text):,} characters ({size:,} bytes); {how_to_save}"
 
 
 def json_syntax(text: str) -> Syntax:
@@ -191,11 +193,7 @@ def field_preview(text: str, limit: int = FIELD_CHARS) -> str:
     save all of it (the record as JSON: ctrl+s)."""
     if len(text) <= limit:
         return text
-    size = len(text.encode("utf-8", "replace"))
-    return (
-        f"{text[:limit]}\n… the first {limit:,} of {len(text):,} characters ({size:,} bytes); "
-        "ctrl+s saves the whole record"
-    )
+    return f"{text[:limit]}\n… {cut_note(text, limit, 'ctrl+s saves the whole record')}"
 
 
 #: The one style table for outcome kinds (the TUI's record and step views and the CLI's tables):
