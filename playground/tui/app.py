@@ -197,6 +197,13 @@ class PlaygroundApp(PlaygroundState):
         else:
             load_tools(self)
 
+    async def action_quit(self) -> None:
+        """ctrl+q: a call or an Ask / Steps episode still running is stopped and kept in the
+        history first, as on SIGTERM (:func:`~playground.tui.signal_exit.keep_what_runs`:
+        ``the playground was ended (quit)``), then Textual's quit."""
+        keep_what_runs(self, "quit")
+        await super().action_quit()
+
     def on_unmount(self) -> None:
         self._restore_signals()
         self.collector.release()

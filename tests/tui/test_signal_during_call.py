@@ -110,3 +110,28 @@ async def test_ctrl_q_during_a_call_keeps_it_as_cancelled(tmp_path: Path) -> Non
     record = kept[0][3]
     assert (record["args"], record["body_ran"]) == ({"seconds": 30}, True)
     assert record["message"].startswith("the call was cancelled (the playground was ended (quit))")
+
+
+async def test_ctrl_q_during_an_ask_episode_keeps_its_calls_so_far(tmp_path: Path) -> None:
+    """ctrl+q keeps a running Ask episode as SIGTERM does: the calls so far, the running one
+    cancelled, ``end`` cancelled."""
+    import asyncio
+
+    from playground.tui.app import PlaygroundApp
+    from tests.tui.helpers import settle
+
+    (tmp_path / "napping.py").write_text(NAPPING, encoding="utf-8")
+    history = tmp_path / "h.db"
+    app = PlaygroundApp(tools=[str(tmp_path / "napping.py")], in_process=True, history=str(history))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        (await app.view("ask")).run_question("nap for 0 seconds and nap for 30 seconds")
+        while app.pg.gate.body_runs["nap"] < 2:  # the second call's body has started
+            await asyncio.sleep(0.01)
+        await pilot.press("ctrl+q")
+    [(kind, _, outcome, episode)] = kept_entries(history)
+    assert (kind, outcome, episode["end"]) == ("episode", "cancelled", "cancelled")
+    assert [c["kind"] for c in episode["calls"]] == ["ok", "cancelled"]
+    assert episode["calls"][1]["message"].startswith(
+        "the call was cancelled (the playground was ended (quit))"
+    )

@@ -38,7 +38,7 @@ from playground.tui.widgets.contract_list import ContractList
 if TYPE_CHECKING:
     from playground.core.gate import Gate
     from playground.core.record import CallRecord
-    from playground.tui.state import Loaded, PlaygroundState
+    from playground.tui.state import Loaded
     from playground.tui.widgets.args_editor import ArgsEditor
     from playground.tui.widgets.record_view import RecordView
     from playground.workbench import Playground
@@ -482,16 +482,6 @@ class CallView(Horizontal):
         if tool != (getattr(contract, "tool_name", "") or started[0]):
             return
         self.record_view.show_progress(done, total, message)
-
-    def on_unmount(self) -> None:
-        """The view goes (ctrl+q, any exit of the app): a call still running is kept in the
-        history as ``cancelled``, as on SIGTERM (a write whose body had started must not
-        vanish from the history)."""
-        record = self.stop_running_call("the playground was ended (quit)")
-        if record is not None:
-            from playground.tui.history_link import record_now
-
-            record_now(cast("PlaygroundState", self.app), "call", record.to_json())
 
     def cancel_call(self) -> bool:
         """ctrl+c: cancel the running call (``False`` when none runs). The body is stopped
